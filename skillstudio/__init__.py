@@ -1,0 +1,3 @@
+"""SkillStudio: edit, validate and test agent skills offline."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""`python -m skillstudio` runs the command line."""
+
+from skillstudio.cli.main import main
+
+raise SystemExit(main())

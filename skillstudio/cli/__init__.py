@@ -1,0 +1,1 @@
+"""The command line: thin commands over skillstudio.core."""

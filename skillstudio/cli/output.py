@@ -1,0 +1,90 @@
+"""Formatting of command results: compiler-style text, JSON and SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from typing import Any
+
+from .. import __version__
+from ..core.diagnostics import CODES, Diagnostic
+
+
+def rel(path: str, cwd: str) -> str:
+    """A path as the user would type it: relative when it lies under the cwd."""
+    if not path:
+        return path
+    try:
+        relative = os.path.relpath(path, cwd)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def diagnostic_line(diag: Diagnostic, cwd: str) -> str:
+    where = rel(diag.path, cwd)
+    if diag.line:
+        where += f":{diag.line}:{diag.column or 1}"
+    return f"{where}: {diag.severity} {diag.code}: {diag.message}"
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """Frontmatter values as JSON (dates as ISO text, depth bounded)."""
+    if depth > 32:
+        return "…"
+    if isinstance(value, dict):
+        return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v, depth + 1) for v in value]
+    if isinstance(value, _dt.date | _dt.datetime):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2)
+
+
+def sarif(diagnostics: list[Diagnostic], cwd: str) -> dict[str, Any]:
+    used = sorted({d.code for d in diagnostics})
+    level = {"error": "error", "warning": "warning", "info": "note"}
+    results = []
+    for diag in diagnostics:
+        region: dict[str, int] = {}
+        if diag.line:
+            region = {"startLine": diag.line, "startColumn": diag.column or 1}
+        location: dict[str, Any] = {"artifactLocation": {"uri": rel(diag.path, cwd)}}
+        if region:
+            location["region"] = region
+        results.append(
+            {
+                "ruleId": diag.code,
+                "level": level[diag.severity],
+                "message": {"text": diag.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "SkillStudio",
+                        "version": __version__,
+                        "rules": [
+                            {"id": code, "shortDescription": {"text": CODES.get(code, code)}}
+                            for code in used
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }

@@ -1,0 +1,1 @@
+"""The registry core: discovery, parsing, profiles, validation. Imports no Qt."""

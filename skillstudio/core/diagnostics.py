@@ -1,0 +1,91 @@
+"""Diagnostics: the one shape every problem SkillStudio finds is reported in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+
+SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+# Stable codes (PRODUCT.md section 4 plus our additions). The text is the rule's
+# one-line summary, used for SARIF rule descriptions and `--help`-style listings.
+CODES: dict[str, str] = {
+    "frontmatter-missing": "SKILL.md does not start with a '---' frontmatter block",
+    "frontmatter-unclosed": "the frontmatter block has no closing '---' line",
+    "yaml-invalid": "the frontmatter is not valid YAML",
+    "frontmatter-not-mapping": "the frontmatter is not a mapping of keys to values",
+    "duplicate-key": "a frontmatter key is written twice",
+    "field-missing": "a required or recommended field is missing",
+    "field-type": "a field's value has the wrong type",
+    "field-invalid": "a field's value is not one the profile accepts",
+    "unknown-field": "a frontmatter key the profile does not define",
+    "name-format": "the name breaks the profile's naming rules",
+    "name-too-long": "the name is longer than the profile allows",
+    "name-dir-mismatch": "the name differs from the skill's folder name",
+    "description-empty": "the description is empty",
+    "description-too-long": "the description is longer than the profile allows",
+    "compatibility-too-long": "the compatibility text is longer than allowed",
+    "version-invalid": "the version is not a semantic version string",
+    "pattern-invalid": "a trigger pattern is not a usable regular expression",
+    "toolset-missing": "a toolset reference points to a missing file or class",
+    "invocation-disabled": "nobody can invoke the skill",
+    "duplicate-name": "two skills share a name; one of them wins",
+    "shadowed": "a skill with the same name in a higher-precedence root wins",
+    "skipped": "the agent would not load this skill",
+    "trigger-ambiguous": "two skills use the same trigger",
+    "budget-exceeded": "the skill listing is over its character budget",
+    "body-too-long": "the instructions are longer than advised",
+    "link-broken": "a relative link points to a missing file or outside the skill",
+    "file-too-large": "the file is too large to parse",
+    "not-utf8": "the file is not UTF-8 text",
+    "symlink-skipped": "a symbolic link that loops or leaves the root was not followed",
+    "scan-limit": "the scan stopped at its folder count or depth limit",
+    "unreadable": "the file or folder could not be read",
+    "config-invalid": "skillstudio.yaml has a problem",
+    "refresh-missed": "the agent's refresh rule would not notice this change",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem, located in a file (1-based line and column; 0 when unknown)."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int = 0
+    column: int = 0
+    field: str | None = None
+    skill: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line or None,
+            "column": self.column or None,
+            "field": self.field,
+            "skill": self.skill,
+        }
+
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.path, self.line, self.column, SEVERITY_RANK[self.severity], self.code)
+
+    def with_skill(self, skill: str | None) -> Diagnostic:
+        if skill == self.skill:
+            return self
+        return Diagnostic(
+            self.code,
+            self.severity,
+            self.message,
+            self.path,
+            self.line,
+            self.column,
+            self.field,
+            skill,
+        )

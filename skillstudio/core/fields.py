@@ -1,0 +1,150 @@
+"""Field declarations: each profile states its fields once, here is their shape.
+
+The validator checks values against these, and the app's form is generated from
+them (widget kind, required marker, default, limit counter and help tooltip).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Literal
+
+FieldKind = Literal[
+    "string",  # one line of text
+    "text",  # free text, may span lines
+    "int",
+    "bool",
+    "enum",
+    "list",  # list of strings
+    "text_or_list",  # a string or a list of strings
+    "csv",  # comma-separated string
+    "spaced",  # space-separated string
+    "map",  # string -> string mapping
+    "semver",
+    "triggers",  # mapping of keywords / verbs / patterns lists
+    "any",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    key: str
+    kind: FieldKind
+    label: str
+    help: str
+    required: bool = False
+    recommended: bool = False
+    default: Any = None
+    default_note: str = ""  # how the default is derived when it is not a constant
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+    subkeys: tuple[str, ...] = ()  # for "triggers"
+
+    def describe(self) -> str:
+        """Help text with the facts a form tooltip needs."""
+        parts = [self.help]
+        if self.required:
+            parts.append("Required.")
+        elif self.recommended:
+            parts.append("Recommended.")
+        if self.default_note:
+            parts.append(f"Default: {self.default_note}.")
+        elif self.default is not None:
+            parts.append(f"Default: {self.default!r}.")
+        if self.max_length:
+            parts.append(f"At most {self.max_length} characters.")
+        if self.choices:
+            parts.append("One of: " + ", ".join(self.choices) + ".")
+        return " ".join(parts)
+
+
+def yaml_kind(value: Any) -> str:
+    """How YAML read a value, in words a skill author knows."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, _dt.date | _dt.datetime):
+        return "a date"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def show(value: Any, limit: int = 40) -> str:
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= limit else text[: limit - 1] + "…'"
+
+
+_TEXT_KINDS = {"string", "text", "enum", "csv", "spaced", "semver"}
+
+
+def type_problem(spec: FieldSpec, value: Any) -> str | None:
+    """A sentence saying what is wrong with the value's type, or None."""
+    kind = spec.kind
+    key = spec.key
+    if kind == "any":
+        return None
+    if kind in _TEXT_KINDS:
+        if isinstance(value, str):
+            return None
+        if value is None:
+            return f"'{key}' is empty; give it a value or remove the line."
+        if isinstance(value, bool | int | float | _dt.date):
+            return (
+                f"'{key}' must be text, but YAML reads {show(value)} as {yaml_kind(value)}; "
+                "put the value in quotes."
+            )
+        return f"'{key}' must be text, not {yaml_kind(value)}."
+    if kind == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return None
+        return f"'{key}' must be a whole number such as 50, not {yaml_kind(value)} {show(value)}."
+    if kind == "bool":
+        if isinstance(value, bool):
+            return None
+        return f"'{key}' must be true or false (no quotes), not {yaml_kind(value)} {show(value)}."
+    if kind == "list":
+        if isinstance(value, list):
+            return None
+        if isinstance(value, str):
+            return (
+                f"'{key}' must be a list, not one piece of text: write each item on its own "
+                "line starting with '- ', or as [a, b]."
+            )
+        return f"'{key}' must be a list of text items, not {yaml_kind(value)}."
+    if kind == "text_or_list":
+        if isinstance(value, str | list):
+            return None
+        return f"'{key}' must be text or a list of text items, not {yaml_kind(value)}."
+    if kind in ("map", "triggers"):
+        if isinstance(value, dict):
+            return None
+        if kind == "triggers" and isinstance(value, list):
+            return (
+                f"'{key}' must be a mapping with keywords, verbs and patterns lists "
+                "(for example 'keywords: [hello]' indented under 'triggers:'), not a list."
+            )
+        return f"'{key}' must be a mapping of 'key: value' lines, not {yaml_kind(value)}."
+    return None  # pragma: no cover - every kind handled above
+
+
+def item_problem(key: str, index: int, value: Any) -> str | None:
+    """For list fields: what is wrong with one item (items must be text)."""
+    if isinstance(value, str):
+        if not value.strip():
+            return f"Item {index + 1} of '{key}' is empty; remove it."
+        return None
+    return (
+        f"Item {index + 1} of '{key}' is {yaml_kind(value)} {show(value)}, not text; "
+        "put it in quotes."
+    )

@@ -1,0 +1,165 @@
+"""agentskills: the public Agent Skills standard, as checked by skills-ref 0.1.1."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from ..fields import FieldSpec
+from ..model import Skill
+from .base import Checker, Profile, RootSpec
+
+MAX_NAME = 64
+MAX_DESCRIPTION = 1024
+MAX_COMPATIBILITY = 500
+BODY_LINES = 500
+BODY_TOKENS = 5000
+
+
+class AgentSkills(Profile):
+    name = "agentskills"
+    title = "Agent Skills standard"
+    source = "agentskills.io specification, skills-ref 0.1.1"
+    roots = (RootSpec(".agents/skills", "project"),)
+    unknown_field_severity = "error"
+    fields = (
+        FieldSpec(
+            "name",
+            "string",
+            "Name",
+            "1-64 lowercase letters, digits and hyphens; no leading, trailing or doubled "
+            "hyphen; must equal the folder name.",
+            required=True,
+            max_length=MAX_NAME,
+        ),
+        FieldSpec(
+            "description",
+            "text",
+            "Description",
+            "What the skill does and when to use it.",
+            required=True,
+            max_length=MAX_DESCRIPTION,
+        ),
+        FieldSpec("license", "string", "License", "License name or a bundled license file."),
+        FieldSpec(
+            "compatibility",
+            "text",
+            "Compatibility",
+            "Environment requirements (products, packages, network).",
+            max_length=MAX_COMPATIBILITY,
+        ),
+        FieldSpec("metadata", "map", "Metadata", "Extra string keys and values for clients."),
+        FieldSpec(
+            "allowed-tools",
+            "spaced",
+            "Allowed tools",
+            "Space-separated list of pre-approved tools (experimental).",
+        ),
+    )
+
+    def unknown_message(self, key: str) -> str:
+        allowed = ", ".join(spec.key for spec in self.fields)
+        return (
+            f"'{key}' is not allowed by the Agent Skills standard (allowed: {allowed}); "
+            "move it under 'metadata:' or remove it."
+        )
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        super().resolve(skill, c)
+        raw = skill.raw
+        skill.fields = {
+            "name": skill.name,
+            "description": skill.description,
+            "license": raw.get("license"),
+            "compatibility": raw.get("compatibility"),
+            "metadata": raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {},
+            "allowed-tools": raw.get("allowed-tools"),
+        }
+
+    def check(self, c: Checker) -> None:
+        raw = c.skill.raw
+        name = raw.get("name")
+        if isinstance(name, str):
+            self._check_name(c, name)
+        desc = raw.get("description")
+        if isinstance(desc, str):
+            if not desc.strip():
+                c.emit(
+                    "description-empty",
+                    "'description' is empty; say what the skill does and when to use it.",
+                    field="description",
+                    at="value",
+                )
+                c.fail("description")
+            self.check_length(
+                c, "description", desc, MAX_DESCRIPTION, "description-too-long", "'description'"
+            )
+        comp = raw.get("compatibility")
+        self.check_length(
+            c, "compatibility", comp, MAX_COMPATIBILITY, "compatibility-too-long", "'compatibility'"
+        )
+        meta = raw.get("metadata")
+        if isinstance(meta, dict):
+            for key, value in meta.items():
+                if not isinstance(key, str) or not isinstance(value, str):
+                    c.emit(
+                        "field-type",
+                        f"'metadata.{key}' should map text to text; YAML reads {value!r} as "
+                        f"{type(value).__name__}. Put it in quotes.",
+                        field="metadata",
+                        child=str(key),
+                        severity="warning",
+                    )
+
+    def _check_name(self, c: Checker, name: str) -> None:
+        if not name.strip():
+            c.emit("name-format", "'name' is empty.", field="name", at="value")
+            c.fail("name")
+            return
+        norm = unicodedata.normalize("NFKC", name.strip())
+        if len(norm) > MAX_NAME:
+            c.emit(
+                "name-too-long",
+                f"'name' is {len(norm)} characters; the limit is {MAX_NAME}.",
+                field="name",
+                at="value",
+            )
+        rules = []
+        if norm != norm.lower():
+            rules.append("must be lowercase")
+        if norm.startswith("-") or norm.endswith("-"):
+            rules.append("cannot start or end with a hyphen")
+        if "--" in norm:
+            rules.append("cannot contain consecutive hyphens")
+        if not all(ch.isalnum() or ch == "-" for ch in norm):
+            rules.append("may hold only letters, digits and hyphens")
+        for rule in rules:
+            c.emit("name-format", f"'name' '{norm}' {rule}.", field="name", at="value")
+        folder = unicodedata.normalize("NFKC", c.skill.folder_name)
+        if folder != norm:
+            c.emit(
+                "name-dir-mismatch",
+                f"'name' '{norm}' must equal the folder name '{c.skill.folder_name}': rename "
+                "one of them.",
+                field="name",
+                at="value",
+            )
+
+    def body_advice(self, c: Checker, body: str) -> None:
+        lines = body.count("\n") + 1 if body else 0
+        tokens = len(body) // 4
+        if lines > BODY_LINES:
+            c.emit(
+                "body-too-long",
+                f"The instructions are {lines} lines; keep SKILL.md under {BODY_LINES} lines "
+                "and move detail into referenced files.",
+                line=c.doc.body_line,
+                column=1,
+            )
+        if tokens > BODY_TOKENS:
+            c.emit(
+                "body-too-long",
+                f"The instructions are about {tokens:,} tokens (characters / 4); the standard "
+                f"advises under {BODY_TOKENS:,}.",
+                line=c.doc.body_line,
+                column=1,
+            )

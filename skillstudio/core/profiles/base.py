@@ -1,0 +1,296 @@
+"""The Profile base: what every skill system declares, and the checks they share."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from ..diagnostics import Diagnostic, Severity
+from ..fields import FieldSpec, item_problem, type_problem
+from ..model import Skill
+
+Discovery = Literal["children", "recursive", "self_and_children"]
+
+
+@dataclass(frozen=True, slots=True)
+class RootSpec:
+    """A conventional root of a project, relative to it (`~` = the user's home)."""
+
+    path: str
+    label: str
+
+
+class Checker:
+    """Collects the diagnostics of one skill, placing each at its key or value."""
+
+    def __init__(self, skill: Skill, profile: Profile) -> None:
+        self.skill = skill
+        self.profile = profile
+        self.doc = skill.doc
+        self.out: list[Diagnostic] = []
+        self.invalid: set[str] = set()  # fields whose values the profile cannot use
+
+    def emit(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        severity: Severity | None = None,
+        at: Literal["key", "value"] = "key",
+        item: int | None = None,
+        child: str | None = None,
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        sev = severity or self.profile.severity_of(code)
+        if not line and field is not None:
+            if child is not None:
+                line, column = self.doc.child_position(field, child, item)
+            elif at == "value" or item is not None:
+                line, column = self.doc.value_position(field, item)
+            else:
+                line, column = self.doc.key_position(field)
+        elif not line:
+            line, column = 1, 1
+        self.out.append(Diagnostic(code, sev, message, self.skill.path, line, column, field, None))
+
+    def fail(self, field: str) -> None:
+        """Mark a field as unusable (a required one makes the agent skip the skill)."""
+        self.invalid.add(field)
+
+
+class Profile:
+    """Rules of one skill system. Subclasses set the class attributes and override hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str]
+    fields: ClassVar[tuple[FieldSpec, ...]]
+    roots: ClassVar[tuple[RootSpec, ...]]
+    discovery: ClassVar[Discovery] = "children"
+    ignored_dirs: ClassVar[frozenset[str]] = frozenset()
+    skill_files: ClassVar[tuple[str, ...]] = ("SKILL.md",)
+    unknown_field_severity: ClassVar[Severity | None] = "info"
+    refresh_rule: ClassVar[str | None] = None  # "root-mtime": mvp's stale-cache rule
+    uses_fallback: ClassVar[bool] = False  # the agent reads name/description lines on YAML errors
+    key_field: ClassVar[str] = "name"
+    severities: ClassVar[dict[str, Severity]] = {}
+    # default severities, per code; profiles override single entries in `severities`
+    base_severities: ClassVar[dict[str, Severity]] = {
+        "frontmatter-missing": "error",
+        "frontmatter-unclosed": "error",
+        "yaml-invalid": "error",
+        "frontmatter-not-mapping": "error",
+        "duplicate-key": "warning",
+        "field-missing": "error",
+        "field-type": "error",
+        "field-invalid": "error",
+        "name-format": "error",
+        "name-too-long": "error",
+        "name-dir-mismatch": "error",
+        "description-empty": "error",
+        "description-too-long": "error",
+        "compatibility-too-long": "error",
+        "version-invalid": "error",
+        "pattern-invalid": "error",
+        "toolset-missing": "error",
+        "invocation-disabled": "warning",
+        "duplicate-name": "warning",
+        "shadowed": "info",
+        "skipped": "warning",
+        "trigger-ambiguous": "warning",
+        "budget-exceeded": "warning",
+        "body-too-long": "warning",
+        "link-broken": "warning",
+        "file-too-large": "error",
+        "not-utf8": "error",
+        "symlink-skipped": "warning",
+        "scan-limit": "warning",
+        "unreadable": "error",
+        "config-invalid": "error",
+        "refresh-missed": "info",
+        "unknown-field": "info",
+    }
+
+    _field_map: ClassVar[dict[str, FieldSpec]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "fields" in cls.__dict__:
+            cls._field_map = {spec.key: spec for spec in cls.fields}
+
+    # -- declarations -------------------------------------------------------
+    def field(self, key: str) -> FieldSpec | None:
+        return self._field_map.get(key)
+
+    def severity_of(self, code: str) -> Severity:
+        return self.severities.get(code) or self.base_severities.get(code, "error")
+
+    def root_labels(self) -> list[str]:
+        return [spec.label for spec in self.roots]
+
+    # -- hooks --------------------------------------------------------------
+    def check(self, c: Checker) -> None:
+        """Profile-specific rules; the shared type/required/unknown checks ran already."""
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        """Fill skill.name, key, description and normalized fields."""
+        raw = skill.raw
+        name = raw.get("name")
+        skill.name = name.strip() if isinstance(name, str) and name.strip() else skill.folder_name
+        desc = raw.get("description")
+        skill.description = desc.strip() if isinstance(desc, str) else ""
+        skill.key = skill.name
+
+    def skip_reason(self, skill: Skill, c: Checker) -> str | None:
+        """Why the agent would not load this skill, or None when it loads."""
+        missing = [spec.key for spec in self.fields if spec.required and spec.key in c.invalid]
+        if missing:
+            return "its " + ", ".join(f"'{m}'" for m in missing) + " cannot be used"
+        return None
+
+    def disabled_reason(self, skill: Skill) -> str | None:
+        return None
+
+    def trigger_phrases(self, skill: Skill) -> Iterable[tuple[str, str, int, str]]:
+        """(normalized phrase, field, item index, child) for cross-skill ambiguity checks."""
+        return ()
+
+    def body_advice(self, c: Checker, body: str) -> None:
+        """Advice on the body's length (profiles that give such advice override)."""
+
+    # -- shared machinery ---------------------------------------------------
+    def check_fields(self, c: Checker) -> None:
+        """Types, required fields and unknown keys; then the profile's own rules.
+
+        When the YAML could not be read, the checks run on what the fallback
+        extraction found (name and description lines), so one error does not
+        hide the others; required fields are then only "missing" for profiles
+        whose agent really reads the fallback.
+        """
+        raw = c.skill.raw
+        partial = c.doc.mapping is None
+        for key, value in raw.items():
+            spec = self.field(key)
+            if spec is None:
+                if self.unknown_field_severity is not None:
+                    c.emit(
+                        "unknown-field",
+                        self.unknown_message(key),
+                        field=key,
+                        severity=self.unknown_field_severity,
+                    )
+                continue
+            problem = type_problem(spec, value)
+            if problem and spec.kind in ("csv", "spaced") and _text_list(value):
+                sep = "commas" if spec.kind == "csv" else "spaces"
+                c.emit(
+                    "field-type",
+                    f"'{key}' is a list here; the {self.name} format is one line of text "
+                    f"separated by {sep}.",
+                    field=key,
+                    at="value",
+                    severity="warning",
+                )
+                continue
+            if problem:
+                code = "version-invalid" if spec.kind == "semver" else "field-type"
+                c.emit(code, problem, field=key, at="value")
+                c.fail(key)
+                continue
+            if spec.kind == "list":
+                for index, item in enumerate(value):
+                    item_msg = item_problem(key, index, item)
+                    if item_msg:
+                        c.emit("field-type", item_msg, field=key, item=index)
+        for spec in self.fields:
+            if spec.key in raw:
+                continue
+            if partial:
+                if spec.required:
+                    c.fail(spec.key)
+                continue
+            if spec.required:
+                c.emit(
+                    "field-missing",
+                    f"The required field '{spec.key}' is missing: add a line "
+                    f"'{spec.key}: …' ({spec.help.rstrip('.')}).",
+                    field=spec.key,
+                )
+                c.fail(spec.key)
+            elif spec.recommended:
+                c.emit(
+                    "field-missing",
+                    f"'{spec.key}' is recommended: {spec.help}"
+                    + (f" Without it: {spec.default_note}." if spec.default_note else ""),
+                    field=spec.key,
+                    severity="warning",
+                )
+        if partial and not self.uses_fallback:
+            for spec in self.fields:
+                if spec.required:
+                    c.fail(spec.key)
+        self.check(c)
+
+    def unknown_message(self, key: str) -> str:
+        known = ", ".join(spec.key for spec in self.fields)
+        return f"'{key}' is not a {self.name} field; it is kept but not used (known: {known})."
+
+    # -- helpers for subclasses ----------------------------------------------
+    def check_length(
+        self, c: Checker, key: str, value: Any, limit: int, code: str, what: str
+    ) -> None:
+        if isinstance(value, str) and len(value) > limit:
+            c.emit(
+                code,
+                f"{what} is {len(value)} characters; the limit is {limit}. "
+                f"Shorten it by {len(value) - limit}.",
+                field=key,
+                at="value",
+            )
+
+    def check_slug(self, c: Checker, key: str, pattern: re.Pattern[str], rule: str) -> bool:
+        value = c.skill.raw.get(key)
+        if isinstance(value, str) and not pattern.fullmatch(value):
+            c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
+            return False
+        return True
+
+
+def _text_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def show_value(value: str) -> str:
+    return f"'{value}'" if len(value) <= 60 else f"'{value[:57]}…'"
+
+
+def first_paragraph(body: str) -> str:
+    """The body's first paragraph of prose (headings and blank lines skipped)."""
+    lines: list[str] = []
+    for line in body.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            if lines:
+                break
+            continue
+        if stripped.startswith("#") and not lines:
+            continue
+        lines.append(stripped)
+    return " ".join(lines)
+
+
+def first_sentence(text: str) -> str:
+    match = re.search(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
+    sentence = match.group(1) if match else text.strip()
+    return " ".join(sentence.split())
+
+
+def is_inside(path: str, folder: str) -> bool:
+    path = os.path.normpath(path)
+    folder = os.path.normpath(folder)
+    return path == folder or path.startswith(folder + os.sep)

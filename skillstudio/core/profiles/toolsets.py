@@ -1,0 +1,291 @@
+"""toolsets (seed 002): triggers.keywords / verbs / patterns, toolsets, four-tier disclosure."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..fields import FieldSpec
+from ..model import Skill
+from .base import Checker, Profile, RootSpec, first_sentence, is_inside
+
+NAME = re.compile(r"[A-Za-z0-9-]+")
+SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
+)
+TOOLSET_REF = re.compile(r"(.+):([A-Za-z_$][\w$]*)")
+MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
+TRIGGER_KINDS = ("keywords", "verbs", "patterns")
+MAX_TOOLSET_BYTES = 1024 * 1024
+
+
+def _exports(text: str, cls: str) -> bool:
+    name = re.escape(cls)
+    patterns = (
+        rf"\bexport\s+(?:default\s+)?(?:abstract\s+)?(?:class|const|let|var|function)\s+{name}\b",
+        rf"\bexport\s*\{{[^}}]*\b{name}\b[^}}]*\}}",
+        rf"\bexports\.{name}\s*=",
+        rf"\bmodule\.exports\s*=\s*\{{[^}}]*\b{name}\b",
+        rf"^\s*class\s+{name}\b",
+        rf"^{name}\s*[:=]",
+    )
+    return any(re.search(p, text, re.M) for p in patterns)
+
+
+class Toolsets(Profile):
+    name = "toolsets"
+    title = "Toolsets (bundled / user / project)"
+    source = "seed 002"
+    roots = (
+        RootSpec("src/_bundled_skills", "bundled"),
+        RootSpec("~/.agent/skills", "user"),
+        RootSpec(".agent/skills", "project"),
+    )
+    fields = (
+        FieldSpec(
+            "name",
+            "string",
+            "Name",
+            "Skill identifier: letters, digits and hyphens.",
+            required=True,
+            max_length=64,
+        ),
+        FieldSpec(
+            "description",
+            "text",
+            "Description",
+            "Brief description of the skill.",
+            required=True,
+            max_length=500,
+        ),
+        FieldSpec("version", "semver", "Version", 'Semantic version, e.g. "1.0.0".'),
+        FieldSpec(
+            "toolsets",
+            "list",
+            "Toolsets",
+            'Toolset classes in "path:Class" form, the path relative to the skill folder.',
+        ),
+        FieldSpec("scripts", "any", "Scripts", "Script list (parsed, never executed)."),
+        FieldSpec(
+            "triggers",
+            "triggers",
+            "Triggers",
+            "keywords: direct matches on word boundaries; verbs: action words on word "
+            "boundaries; patterns: regular expressions.",
+            subkeys=TRIGGER_KINDS,
+        ),
+        FieldSpec(
+            "default_enabled",
+            "bool",
+            "Enabled by default",
+            "For bundled skills: whether the skill is enabled without being switched on.",
+            default=True,
+        ),
+        FieldSpec(
+            "brief_description",
+            "string",
+            "Brief description",
+            "The line shown in the tier-2 registry listing.",
+            default_note="the description's first sentence",
+        ),
+    )
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        super().resolve(skill, c)
+        raw = skill.raw
+        brief = raw.get("brief_description")
+        found = raw.get("triggers")
+        triggers: dict[str, Any] = found if isinstance(found, dict) else {}
+        skill.fields = {
+            "name": skill.name,
+            "description": skill.description,
+            "brief_description": brief.strip()
+            if isinstance(brief, str) and brief.strip()
+            else first_sentence(skill.description),
+            "version": raw.get("version") if isinstance(raw.get("version"), str) else None,
+            "toolsets": [t for t in raw.get("toolsets") or [] if isinstance(t, str)]
+            if isinstance(raw.get("toolsets"), list)
+            else [],
+            "triggers": {
+                kind: [t for t in triggers.get(kind) or [] if isinstance(t, str)]
+                if isinstance(triggers.get(kind), list)
+                else []
+                for kind in TRIGGER_KINDS
+            },
+            "default_enabled": raw.get("default_enabled") is not False,
+            "source": skill.root.label,
+        }
+
+    def check(self, c: Checker) -> None:
+        raw = c.skill.raw
+        name = raw.get("name")
+        if isinstance(name, str):
+            if len(name) > 64:
+                c.emit(
+                    "name-too-long",
+                    f"'name' is {len(name)} characters; the limit is 64.",
+                    field="name",
+                    at="value",
+                )
+                c.fail("name")
+            if not NAME.fullmatch(name):
+                c.emit(
+                    "name-format",
+                    f"'name' '{name}' may hold only letters, digits and hyphens.",
+                    field="name",
+                    at="value",
+                )
+                c.fail("name")
+        desc = raw.get("description")
+        if isinstance(desc, str):
+            if not desc.strip():
+                c.emit(
+                    "description-empty",
+                    "'description' is empty; write a brief description.",
+                    field="description",
+                    at="value",
+                )
+                c.fail("description")
+            self.check_length(c, "description", desc, 500, "description-too-long", "'description'")
+        version = raw.get("version")
+        if isinstance(version, str) and not SEMVER.fullmatch(version):
+            c.emit(
+                "version-invalid",
+                f"'version' '{version}' is not a semantic version; write MAJOR.MINOR.PATCH "
+                'such as "1.0.0".',
+                field="version",
+                at="value",
+            )
+        self._check_toolsets(c)
+        self._check_triggers(c)
+
+    def _check_toolsets(self, c: Checker) -> None:
+        refs = c.skill.raw.get("toolsets")
+        if not isinstance(refs, list):
+            return
+        folder = c.skill.folder
+        for index, ref in enumerate(refs):
+            if not isinstance(ref, str):
+                continue
+            match = TOOLSET_REF.fullmatch(ref.strip())
+            if not match:
+                c.emit(
+                    "field-invalid",
+                    f"Toolset '{ref}' must be written \"path:Class\", e.g. "
+                    '"toolsets/index:HelloToolset".',
+                    field="toolsets",
+                    item=index,
+                )
+                continue
+            rel, cls = match.group(1), match.group(2)
+            target = os.path.normpath(os.path.join(folder, rel))
+            if os.path.isabs(rel) or not is_inside(target, folder):
+                c.emit(
+                    "toolset-missing",
+                    f"Toolset path '{rel}' leaves the skill folder; toolsets must live inside it.",
+                    field="toolsets",
+                    item=index,
+                )
+                continue
+            found = next(
+                (
+                    cand
+                    for base in (target, os.path.join(target, "index"))
+                    for ext in MODULE_EXTS
+                    if os.path.isfile(cand := base + ext)
+                ),
+                None,
+            )
+            if found is None:
+                c.emit(
+                    "toolset-missing",
+                    f"Toolset file '{rel}' does not exist in the skill folder (tried "
+                    f"{rel}.ts, .js, .py and {rel}/index.*).",
+                    field="toolsets",
+                    item=index,
+                )
+                continue
+            try:
+                with open(found, encoding="utf-8", errors="replace") as fh:
+                    source = fh.read(MAX_TOOLSET_BYTES)
+            except OSError as exc:
+                c.emit(
+                    "toolset-missing",
+                    f"Toolset file '{os.path.relpath(found, folder)}' cannot be read "
+                    f"({exc.strerror}).",
+                    field="toolsets",
+                    item=index,
+                )
+                continue
+            if not _exports(source, cls):
+                c.emit(
+                    "toolset-missing",
+                    f"'{os.path.relpath(found, folder)}' does not define or export '{cls}'. "
+                    "Check the class name after the colon.",
+                    field="toolsets",
+                    item=index,
+                )
+
+    def _check_triggers(self, c: Checker) -> None:
+        triggers = c.skill.raw.get("triggers")
+        if not isinstance(triggers, dict):
+            return
+        for kind, values in triggers.items():
+            kind = str(kind)
+            if kind not in TRIGGER_KINDS:
+                c.emit(
+                    "unknown-field",
+                    f"'triggers.{kind}' is not used; triggers take keywords, verbs and patterns.",
+                    field="triggers",
+                    child=kind,
+                    severity="warning",
+                )
+                continue
+            if not isinstance(values, list):
+                c.emit(
+                    "field-type",
+                    f'\'triggers.{kind}\' must be a list, e.g. {kind}: ["one", "two"].',
+                    field="triggers",
+                    child=kind,
+                )
+                continue
+            for index, value in enumerate(values):
+                if not isinstance(value, str):
+                    c.emit(
+                        "field-type",
+                        f"Item {index + 1} of 'triggers.{kind}' is not text; put it in quotes.",
+                        field="triggers",
+                        child=kind,
+                        item=index,
+                    )
+                elif kind == "patterns":
+                    try:
+                        re.compile(value)
+                    except re.error as exc:
+                        c.emit(
+                            "pattern-invalid",
+                            f"Pattern '{value}' is not a valid regular expression: {exc}.",
+                            field="triggers",
+                            child=kind,
+                            item=index,
+                        )
+
+    def disabled_reason(self, skill: Skill) -> str | None:
+        if skill.raw.get("default_enabled") is False:
+            return "default_enabled is false"
+        return None
+
+    def trigger_phrases(self, skill: Skill) -> Iterable[tuple[str, str, int, str]]:
+        triggers = skill.raw.get("triggers")
+        if not isinstance(triggers, dict):
+            return
+        for kind in ("keywords", "verbs"):
+            values = triggers.get(kind)
+            if isinstance(values, list):
+                for index, value in enumerate(values):
+                    if isinstance(value, str) and value.strip():
+                        yield " ".join(value.lower().split()), "triggers", index, kind

@@ -1,0 +1,434 @@
+"""Projects: which profile and which roots a folder, a path or the command line means.
+
+Resolution order for the profile: an explicit name, then `skillstudio.yaml`,
+then detection from folder markers and a sample of frontmatter keys.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic
+from .discovery import ScanLimits
+from .frontmatter import _Loader
+from .model import Root
+from .profiles import PROFILE_NAMES, Profile, get_profile
+from .registry import Registry
+
+CONFIG_NAME = "skillstudio.yaml"
+CONFIG_KEYS = {
+    "profile",
+    "roots",
+    "suites",
+    "context_tokens",
+    "char_budget",
+    "max_skills",
+    "threshold",
+    "allowlist",
+    "scan",
+}
+MARKERS = (
+    ("key_skills", "oasis"),
+    ("data/skills", "pegasus"),
+    ("src/_bundled_skills", "toolsets"),
+    (".agent/skills", "toolsets"),
+    (".agents/skills", "agentskills"),
+)
+PEGASUS_ONLY = {
+    "disable-model-invocation",
+    "user-invocable",
+    "context",
+    "agent",
+    "argument-hint",
+}
+TOOLSETS_KEYS = {"toolsets", "version", "default_enabled", "brief_description"}
+SAMPLE_FILES = 40
+
+
+class UsageError(Exception):
+    """A bad argument: the CLI answers with exit code 2."""
+
+
+@dataclass(slots=True)
+class Config:
+    path: str
+    profile: str | None = None
+    roots: list[tuple[str, str]] = field(default_factory=list)  # (absolute path, label)
+    suites: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    limits: ScanLimits = field(default_factory=ScanLimits)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Project:
+    """A profile and its ordered roots (lowest precedence first)."""
+
+    profile: Profile
+    roots: list[Root]
+    base: str
+    config: Config | None = None
+    files: dict[str, list[str]] | None = None
+    profile_reason: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def registry(self, keep_text: bool = False) -> Registry:
+        limits = self.config.limits if self.config else ScanLimits()
+        return Registry(
+            self.profile, self.roots, limits=limits, files=self.files, keep_text=keep_text
+        )
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.config.options if self.config else {}
+
+
+def _config_error(path: str, message: str) -> Diagnostic:
+    return Diagnostic("config-invalid", "error", message, path, 1, 1)
+
+
+def load_config(folder: str) -> Config | None:
+    """Read `skillstudio.yaml` in `folder`; problems become diagnostics, never exceptions."""
+    path = os.path.join(folder, CONFIG_NAME)
+    if not os.path.isfile(path):
+        return None
+    config = Config(path=path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.load(fh.read(256 * 1024), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        config.diagnostics.append(_config_error(path, f"{CONFIG_NAME} cannot be read: {exc}"))
+        return config
+    if data is None:
+        return config
+    if not isinstance(data, dict):
+        config.diagnostics.append(_config_error(path, f"{CONFIG_NAME} must be a mapping."))
+        return config
+    for key in data:
+        if key not in CONFIG_KEYS:
+            config.diagnostics.append(
+                _config_error(
+                    path,
+                    f"Unknown key '{key}' in {CONFIG_NAME} "
+                    f"(known: {', '.join(sorted(CONFIG_KEYS))}).",
+                )
+            )
+    profile = data.get("profile")
+    if profile is not None:
+        if profile in PROFILE_NAMES:
+            config.profile = profile
+        else:
+            config.diagnostics.append(
+                _config_error(
+                    path, f"Unknown profile '{profile}' (known: {', '.join(PROFILE_NAMES)})."
+                )
+            )
+    roots = data.get("roots") or []
+    if not isinstance(roots, list):
+        roots = [roots]
+    for entry in roots:
+        if isinstance(entry, str):
+            rel, label = entry, ""
+        elif isinstance(entry, dict) and isinstance(entry.get("path"), str):
+            rel, label = entry["path"], str(entry.get("label") or "")
+        else:
+            config.diagnostics.append(
+                _config_error(path, f"A root must be a path or {{path, label}}, not {entry!r}.")
+            )
+            continue
+        absolute = os.path.normpath(os.path.join(folder, os.path.expanduser(rel)))
+        config.roots.append((absolute, label or rel.rstrip("/")))
+    suites = data.get("suites") or []
+    if isinstance(suites, list):
+        config.suites = [os.path.normpath(os.path.join(folder, str(s))) for s in suites]
+    for key in ("context_tokens", "char_budget", "max_skills", "threshold"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            config.options[key] = value
+        else:
+            config.diagnostics.append(
+                _config_error(path, f"'{key}' must be a whole number ≥ 0, not {value!r}.")
+            )
+    allow = data.get("allowlist")
+    if allow is not None:
+        if isinstance(allow, list) and all(isinstance(a, str) for a in allow):
+            config.options["allowlist"] = allow
+        else:
+            config.diagnostics.append(
+                _config_error(path, "'allowlist' must be a list of skill names, or ['*'].")
+            )
+    scan = data.get("scan")
+    if isinstance(scan, dict):
+        for key in ("max_folders", "max_depth"):
+            value = scan.get(key)
+            if isinstance(value, int) and value > 0:
+                setattr(config.limits, key, value)
+    return config
+
+
+def find_config_upward(start: str, levels: int = 6) -> Config | None:
+    folder = os.path.abspath(start)
+    for _ in range(levels):
+        config = load_config(folder)
+        if config is not None:
+            return config
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return None
+
+
+def _sample_keys(folder: str) -> list[dict[str, Any]]:
+    """Frontmatter mappings of up to SAMPLE_FILES skills under `folder` (depth ≤ 4)."""
+    out: list[dict[str, Any]] = []
+    stack: list[tuple[str, int]] = [(folder, 0)]
+    visited = 0
+    while stack and len(out) < SAMPLE_FILES and visited < 2000:
+        current, depth = stack.pop()
+        visited += 1
+        try:
+            with os.scandir(current) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name == "SKILL.md" and entry.is_file():
+                mapping = _peek(entry.path)
+                if mapping is not None:
+                    out.append(mapping)
+            elif (
+                depth < 4
+                and entry.is_dir(follow_symlinks=False)
+                and not entry.name.startswith(".")
+                and entry.name not in ("node_modules", "__pycache__")
+            ):
+                stack.append((entry.path, depth + 1))
+    return out
+
+
+def _peek(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(64 * 1024)
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = head.lstrip("\ufeff").split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return None
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() == "---":
+            try:
+                data = yaml.load("\n".join(lines[1:index]), Loader=_Loader)
+            except (yaml.YAMLError, RecursionError, ValueError):
+                return None
+            return data if isinstance(data, dict) else None
+    return None
+
+
+def detect_profile(folder: str) -> tuple[str, str]:
+    """(profile name, why) for a folder without an explicit profile."""
+    config = load_config(folder)
+    if config is not None and config.profile:
+        return config.profile, f"{CONFIG_NAME}"
+    for marker, name in MARKERS:
+        if os.path.isdir(os.path.join(folder, marker)):
+            return name, f"detected: {marker}/ folder"
+    if os.path.isfile(os.path.join(folder, "SKILL.md")):
+        samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"))] if m is not None]
+    else:
+        samples = _sample_keys(folder)
+    for mapping in samples:
+        if {"id", "triggers", "priority"} <= mapping.keys():
+            return "oasis", "detected: id + triggers + priority fields"
+    for mapping in samples:
+        if isinstance(mapping.get("triggers"), dict) or TOOLSETS_KEYS & mapping.keys():
+            return "toolsets", "detected: triggers mapping / toolsets fields"
+    for mapping in samples:
+        if PEGASUS_ONLY & mapping.keys():
+            return "pegasus", "detected: pegasus fields"
+    return "agentskills", "default: no other profile's marks found"
+
+
+def _profile(name: str | None) -> Profile:
+    try:
+        return get_profile(name or "agentskills")
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+
+
+def find_skill_roots(folder: str, max_depth: int = 6, max_dirs: int = 5000) -> list[str]:
+    """Folders below `folder` whose children hold a SKILL.md (a repository of collections).
+
+    Hidden folders are searched too (collections keep skills in `.curated/`);
+    `.git` and `node_modules` are not. The search is bounded in depth and size.
+    """
+    roots: list[str] = []
+    queue: list[tuple[str, int]] = [(folder, 0)]
+    seen = 0
+    while queue and seen < max_dirs:
+        current, depth = queue.pop(0)
+        seen += 1
+        try:
+            with os.scandir(current) as it:
+                subs = sorted(
+                    (
+                        e.path
+                        for e in it
+                        if e.is_dir(follow_symlinks=False)
+                        and e.name not in (".git", "node_modules", "__pycache__")
+                    ),
+                )
+        except OSError:
+            continue
+        if any(os.path.isfile(os.path.join(sub, "SKILL.md")) for sub in subs):
+            roots.append(current)
+            continue
+        if depth < max_depth:
+            queue.extend((sub, depth + 1) for sub in subs)
+    return roots
+
+
+def project_from_folder(folder: str, profile_name: str | None = None) -> Project:
+    """A project folder: its config's roots, or the profile's conventional roots."""
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise UsageError(f"{folder}: not a folder")
+    config = load_config(folder)
+    if profile_name:
+        name, reason = profile_name, "--profile"
+    elif config is not None and config.profile:
+        name, reason = config.profile, CONFIG_NAME
+    else:
+        name, reason = detect_profile(folder)
+    profile = _profile(name)
+    pairs: list[tuple[str, str]]
+    if config is not None and config.roots:
+        pairs = config.roots
+    else:
+        pairs = []
+        for spec in profile.roots:
+            path = os.path.normpath(os.path.join(folder, os.path.expanduser(spec.path)))
+            if os.path.isdir(path):
+                pairs.append((path, spec.label))
+        if not pairs:
+            nested = find_skill_roots(folder)
+            if nested and nested != [folder]:
+                pairs = [(path, os.path.relpath(path, folder)) for path in nested]
+            else:
+                pairs = [(folder, "root")]
+    roots = [Root(path, label, index) for index, (path, label) in enumerate(pairs)]
+    return Project(
+        profile,
+        roots,
+        folder,
+        config,
+        profile_reason=reason,
+        diagnostics=list(config.diagnostics) if config else [],
+    )
+
+
+def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> Project:
+    """Explicit `--root` folders: later roots take precedence."""
+    roots: list[Root] = []
+    for index, path in enumerate(paths):
+        absolute = os.path.abspath(os.path.join(cwd, path))
+        if not os.path.isdir(absolute):
+            raise UsageError(f"{path}: no such folder")
+        roots.append(Root(absolute, os.path.basename(absolute) or absolute, index))
+    config = load_config(cwd)
+    if profile_name:
+        name, reason = profile_name, "--profile"
+    elif config is not None and config.profile:
+        name, reason = config.profile, CONFIG_NAME
+    else:
+        name, reason = detect_profile(roots[0].path)
+    return Project(_profile(name), roots, cwd, config, profile_reason=reason)
+
+
+def _single_skill(skill_md: str, profile_name: str | None) -> Project:
+    skill_md = os.path.abspath(skill_md)
+    folder = os.path.dirname(skill_md)
+    parent = os.path.dirname(folder)
+    config = find_config_upward(parent)
+    if profile_name:
+        name, reason = profile_name, "--profile"
+    elif config is not None and config.profile:
+        name, reason = config.profile, CONFIG_NAME
+    else:
+        name, reason = detect_profile(folder)
+    label = os.path.basename(parent)
+    if config is not None:
+        for path, root_label in config.roots:
+            if os.path.normpath(path) == parent:
+                label = root_label
+    root = Root(parent, label, 0)
+    return Project(
+        _profile(name),
+        [root],
+        parent,
+        config,
+        files={parent: [skill_md]},
+        profile_reason=reason,
+    )
+
+
+def _has_config_children(folder: str) -> list[str]:
+    try:
+        with os.scandir(folder) as it:
+            subs = sorted(e.path for e in it if e.is_dir() and not e.name.startswith("."))
+    except OSError:
+        return []
+    return [s for s in subs if os.path.isfile(os.path.join(s, CONFIG_NAME))]
+
+
+def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
+    """What a PATH argument means: a SKILL.md, a skill folder, a project, or a root."""
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file or folder")
+    if os.path.isfile(path):
+        return [_single_skill(path, profile_name)]
+    folder = os.path.abspath(path)
+    if os.path.isfile(os.path.join(folder, CONFIG_NAME)):
+        return [project_from_folder(folder, profile_name)]
+    if os.path.isfile(os.path.join(folder, "SKILL.md")):
+        name = profile_name or (find_config_upward(folder) or Config("")).profile
+        if name != "workspace":
+            return [_single_skill(os.path.join(folder, "SKILL.md"), profile_name)]
+    children = _has_config_children(folder)
+    if children:
+        return [project_from_folder(child, profile_name) for child in children]
+    return [project_from_folder(folder, profile_name)]
+
+
+def resolve_projects(
+    paths: list[str],
+    roots: list[str],
+    project: str | None,
+    profile_name: str | None,
+    cwd: str,
+) -> list[Project]:
+    """The projects a command works on (PRODUCT.md section 8 defaults)."""
+    if profile_name is not None and profile_name not in PROFILE_NAMES:
+        raise UsageError(f"unknown profile '{profile_name}' (known: {', '.join(PROFILE_NAMES)})")
+    if roots:
+        return [project_from_roots(roots, profile_name, cwd)]
+    if project:
+        return [project_from_folder(os.path.join(cwd, project), profile_name)]
+    if paths:
+        out: list[Project] = []
+        for path in paths:
+            out.extend(projects_for_path(os.path.join(cwd, path), profile_name))
+        return out
+    if os.path.isfile(os.path.join(cwd, CONFIG_NAME)):
+        return [project_from_folder(cwd, profile_name)]
+    skills = os.path.join(cwd, "skills")
+    if os.path.isdir(skills):
+        return projects_for_path(skills, profile_name)
+    return [project_from_folder(cwd, profile_name)]

@@ -1,0 +1,306 @@
+"""The registry: every skill under a profile's roots, who wins, and what is wrong.
+
+A scan reads each SKILL.md once; `refresh()` re-reads only the files whose
+modification time or size changed and recomputes the cross-skill checks,
+which are plain dictionary passes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic
+from .discovery import Found, ScanLimits, discover
+from .frontmatter import Document, parse_text, read_document
+from .model import Root, Skill
+from .profiles.base import Profile
+from .validate import validate_skill
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class RefreshResult:
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def paths(self) -> set[str]:
+        return set(self.added) | set(self.changed) | set(self.removed)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+class Registry:
+    """Skills of one profile under ordered roots (`roots[0]` has the lowest precedence)."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        roots: Iterable[Root],
+        *,
+        limits: ScanLimits | None = None,
+        files: dict[str, list[str]] | None = None,
+        keep_text: bool = False,
+    ) -> None:
+        self.profile = profile
+        self.roots = sorted(roots, key=lambda r: r.precedence)
+        self.limits = limits or ScanLimits()
+        self.files = files  # root path -> explicit SKILL.md paths (lint of single skills)
+        self.keep_text = keep_text
+        self.skills: list[Skill] = []
+        self.by_path: dict[str, Skill] = {}
+        self.active: dict[str, Skill] = {}
+        self.root_diagnostics: list[Diagnostic] = []
+        self.refresh_notes: list[Diagnostic] = []
+        self._root_mtimes: dict[str, int] = {}
+        self.scanned = False
+
+    # -- scanning -------------------------------------------------------------
+    def _discover(self) -> list[tuple[Root, Found]]:
+        found: list[tuple[Root, Found]] = []
+        self.root_diagnostics = []
+        for root in self.roots:
+            if self.files is not None and root.path in self.files:
+                for path in self.files[root.path]:
+                    try:
+                        st = os.stat(path)
+                    except OSError as exc:
+                        self.root_diagnostics.append(
+                            Diagnostic(
+                                "unreadable",
+                                "error",
+                                f"Cannot read this file ({exc.strerror}).",
+                                path,
+                            )
+                        )
+                        continue
+                    found.append((root, Found(path, st.st_mtime_ns, st.st_size)))
+                continue
+            result = discover(
+                root.path, self.profile.discovery, self.profile.ignored_dirs, self.limits
+            )
+            self._root_mtimes[root.path] = result.root_mtime_ns
+            self.root_diagnostics.extend(result.diagnostics)
+            found.extend((root, f) for f in result.files)
+        return found
+
+    def _load(self, root: Root, found: Found) -> Skill:
+        doc = read_document(found.path, found.size)
+        return self._make(root, doc, found.mtime_ns, found.size)
+
+    def _make(self, root: Root, doc: Document, mtime_ns: int, size: int) -> Skill:
+        skill = Skill(path=doc.path, root=root, doc=doc, mtime_ns=mtime_ns, size=size)
+        validate_skill(skill, self.profile)
+        if not self.keep_text:
+            doc.text = ""
+        return skill
+
+    def scan(self, progress: Progress | None = None) -> None:
+        """Full scan of every root."""
+        found = self._discover()
+        skills: list[Skill] = []
+        total = len(found)
+        for index, (root, item) in enumerate(found):
+            skills.append(self._load(root, item))
+            if progress is not None and index % 200 == 0:
+                progress(index, total)
+        if progress is not None:
+            progress(total, total)
+        self._set(skills)
+        self.refresh_notes = []
+        self.scanned = True
+
+    def refresh(self) -> RefreshResult:
+        """Re-read only what changed on disk since the last scan (by mtime and size)."""
+        if not self.scanned:
+            self.scan()
+            return RefreshResult(added=[s.path for s in self.skills])
+        old_mtimes = dict(self._root_mtimes)
+        found = self._discover()
+        result = RefreshResult()
+        skills: list[Skill] = []
+        seen: set[str] = set()
+        for root, item in found:
+            seen.add(item.path)
+            previous = self.by_path.get(item.path)
+            if (
+                previous is not None
+                and previous.mtime_ns == item.mtime_ns
+                and previous.size == item.size
+                and previous.root.path == root.path
+            ):
+                skills.append(previous)
+                continue
+            skills.append(self._load(root, item))
+            (result.changed if previous is not None else result.added).append(item.path)
+        result.removed = [path for path in self.by_path if path not in seen]
+        self._set(skills)
+        self._note_refresh_rule(result, old_mtimes)
+        return result
+
+    def _note_refresh_rule(self, result: RefreshResult, old_mtimes: dict[str, int]) -> None:
+        """mvp's agent rescans only when the root folder's own mtime moves (seed 003)."""
+        if self.profile.refresh_rule != "root-mtime" or not result:
+            return
+        self.refresh_notes = []
+        for root in self.roots:
+            if old_mtimes.get(root.path) != self._root_mtimes.get(root.path):
+                continue
+            for path in result.changed:
+                skill = self.by_path.get(path)
+                if skill is None or skill.root.path != root.path:
+                    continue
+                self.refresh_notes.append(
+                    Diagnostic(
+                        "refresh-missed",
+                        "info",
+                        "The mvp agent rescans only when the skills folder's own modification "
+                        "time changes; this edit does not change it, so a running agent keeps "
+                        "the old text until it restarts.",
+                        path,
+                        1,
+                        1,
+                        None,
+                        skill.name,
+                    )
+                )
+
+    def reparse(self, path: str, text: str | None = None) -> Skill | None:
+        """Re-validate one skill, from `text` (unsaved edits) or from disk; cross checks rerun."""
+        previous = self.by_path.get(path)
+        if previous is None:
+            return None
+        if text is None:
+            doc = read_document(path)
+            try:
+                st = os.stat(path)
+                mtime, size = st.st_mtime_ns, st.st_size
+            except OSError:
+                mtime, size = 0, 0
+        else:
+            doc = parse_text(Document(path=path), text)
+            mtime, size = previous.mtime_ns, previous.size
+        skill = self._make(previous.root, doc, mtime, size)
+        self._set([skill if s.path == path else s for s in self.skills])
+        return skill
+
+    # -- resolution -----------------------------------------------------------
+    def _set(self, skills: list[Skill]) -> None:
+        skills.sort(key=lambda s: (s.root.precedence, s.path))
+        self.skills = skills
+        self.by_path = {s.path: s for s in skills}
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Duplicates (later discovery / higher root wins) and cross-skill checks."""
+        profile = self.profile
+        winners: dict[str, Skill] = {}
+        for skill in self.skills:
+            skill.cross = []
+            skill.winner = None
+            if skill.status == "shadowed":
+                skill.status = "disabled" if profile.disabled_reason(skill) else "active"
+        for skill in self.skills:
+            if skill.key is None:
+                continue
+            previous = winners.get(skill.key)
+            winners[skill.key] = skill
+            if previous is None:
+                continue
+            previous.status = "shadowed"
+            previous.winner = skill.path
+            if previous.root.path == skill.root.path:
+                sev = profile.severity_of("duplicate-name")
+                previous.cross.append(
+                    Diagnostic(
+                        "duplicate-name",
+                        sev,
+                        f"Another skill named '{skill.key}' ({skill.path}) is discovered later "
+                        "and wins; this one is ignored. Rename one of them.",
+                        previous.path,
+                        *previous.doc.value_position(profile.key_field),
+                        profile.key_field,
+                        previous.name,
+                    )
+                )
+                skill.cross.append(
+                    Diagnostic(
+                        "duplicate-name",
+                        sev,
+                        f"'{skill.key}' is also the name of {previous.path}; this one wins "
+                        "because it is discovered later.",
+                        skill.path,
+                        *skill.doc.value_position(profile.key_field),
+                        profile.key_field,
+                        skill.name,
+                    )
+                )
+            else:
+                previous.cross.append(
+                    Diagnostic(
+                        "shadowed",
+                        profile.severity_of("shadowed"),
+                        f"Shadowed by '{skill.key}' in the {skill.root.label} root "
+                        f"({skill.path}), which has higher precedence.",
+                        previous.path,
+                        1,
+                        1,
+                        None,
+                        previous.name,
+                    )
+                )
+        self.active = {k: s for k, s in winners.items() if s.status == "active"}
+        self._check_triggers()
+
+    def _check_triggers(self) -> None:
+        owners: dict[str, list[tuple[Skill, str, int, str]]] = defaultdict(list)
+        for skill in self.active.values():
+            for phrase, fld, index, child in self.profile.trigger_phrases(skill):
+                owners[phrase].append((skill, fld, index, child))
+        for phrase, places in owners.items():
+            if len({id(p[0]) for p in places}) < 2:
+                continue
+            for skill, fld, index, child in places:
+                others = sorted({p[0].name for p in places if p[0] is not skill})
+                if child:
+                    line, column = skill.doc.child_position(fld, child, index)
+                else:
+                    line, column = skill.doc.value_position(fld, index)
+                skill.cross.append(
+                    Diagnostic(
+                        "trigger-ambiguous",
+                        self.profile.severity_of("trigger-ambiguous"),
+                        f"The trigger '{phrase}' is also used by {', '.join(others)}; a "
+                        "request with it matches both. Make the phrase more specific.",
+                        skill.path,
+                        line,
+                        column,
+                        fld,
+                        skill.name,
+                    )
+                )
+
+    # -- queries --------------------------------------------------------------
+    def get(self, name: str) -> Skill | None:
+        """The winning skill for a name (or id), else any skill known by that name."""
+        if name in self.active:
+            return self.active[name]
+        for skill in reversed(self.skills):
+            if skill.name == name or skill.key == name:
+                return skill
+        return None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        out = list(self.root_diagnostics)
+        for skill in self.skills:
+            out.extend(skill.diagnostics)
+            out.extend(skill.cross)
+        out.extend(self.refresh_notes)
+        return out

@@ -1,0 +1,22 @@
+"""Text normalization shared by validation and matching."""
+
+from __future__ import annotations
+
+import re
+
+_NON_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Lowercase, every punctuation or symbol character to a space, whitespace collapsed.
+
+    This is the oasis normalization (PRODUCT.md 3.1); the other profiles use it
+    for their keyword heuristics so that scores are comparable.
+    """
+    return _SPACES.sub(" ", _NON_WORD.sub(" ", text.lower())).strip()
+
+
+def sanitize_name(name: str) -> str:
+    """The workspace profile's stable id: lowercase, runs of other characters to '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
