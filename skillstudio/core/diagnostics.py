@@ -73,8 +73,9 @@ class Diagnostic:
             "skill": self.skill,
         }
 
-    def sort_key(self) -> tuple[str, int, int, int, str]:
-        return (self.path, self.line, self.column, SEVERITY_RANK[self.severity], self.code)
+    def sort_key(self) -> tuple[str, int, int, int]:
+        """File order; a stable sort keeps emission order within one position."""
+        return (self.path, self.line, self.column, SEVERITY_RANK[self.severity])
 
     def with_skill(self, skill: str | None) -> Diagnostic:
         if skill == self.skill:

@@ -147,8 +147,8 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
             doc.problems.append(
                 Problem(
                     "file-too-large",
-                    f"The file is {size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not "
-                    "parsed. Move long material into files beside SKILL.md and link to them.",
+                    f"The file is {human_size(size)}; files over {human_size(MAX_FILE_BYTES)} are "
+                    "not parsed. Move long material into files beside SKILL.md and link to them.",
                 )
             )
             return doc
@@ -163,11 +163,19 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
     if len(raw) > MAX_FILE_BYTES:  # grew between stat and read
         doc.readable = False
         doc.problems.append(
-            Problem("file-too-large", f"The file is over {MAX_FILE_BYTES:,} bytes; not parsed.")
+            Problem("file-too-large", f"The file is over {human_size(MAX_FILE_BYTES)}; not parsed.")
         )
         return doc
     parse_bytes(doc, raw)
     return doc
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")
 
 
 def parse_bytes(doc: Document, raw: bytes) -> Document:

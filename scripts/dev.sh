@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Sets up everything SkillStudio needs on a Debian/Ubuntu machine, then runs it.
+#   scripts/dev.sh run    the app on the bundled skills/ (no display: the CLI on them)
+#   scripts/dev.sh test   the whole test suite
+#   scripts/dev.sh bench  the performance benchmarks (prints ratios)
+# Safe to run again: each step checks first and does only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Qt needs these even offscreen (PLATFORM.md); python3-venv for the virtualenv.
+SYSTEM_PACKAGES=(python3 python3-venv python3-pip libgl1 libxkbcommon0 libegl1 libglib2.0-0
+  libfreetype6 libfontconfig1 libdbus-1-3 fonts-dejavu-core)
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+install_system_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian system: skipping system packages"; return; }
+  local missing=()
+  for pkg in "${SYSTEM_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  say "installing system packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+find_python() {
+  for py in python3.13 python3.12 python3.11 python3; do
+    if command -v "$py" >/dev/null 2>&1 &&
+       "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$py"; return
+    fi
+  done
+  say "SkillStudio needs Python 3.11 or newer (Debian 12, Ubuntu 24.04 or later)"; exit 2
+}
+
+setup_venv() {
+  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys' 2>/dev/null; then
+    say "creating .venv"
+    rm -rf .venv
+    "$(find_python)" -m venv .venv
+  fi
+  local stamp=.venv/.skillstudio-installed
+  local want
+  want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "installing SkillStudio and its test tools into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+    .venv/bin/python -m pip install -q -e '.[test]'
+    echo "$want" > "$stamp"
+  fi
+}
+
+# skills-ref 0.1.1 in its own venv: the reference the conformance test and the
+# benchmarks compare against. Best effort; the tests that need it skip without it.
+setup_skills_ref() {
+  if [ ! -x .venv-skillsref/bin/python ] ||
+     ! .venv-skillsref/bin/python -c 'import skills_ref' 2>/dev/null; then
+    say "installing skills-ref 0.1.1 (reference for conformance and benchmarks)"
+    rm -rf .venv-skillsref
+    { "$(find_python)" -m venv .venv-skillsref &&
+      .venv-skillsref/bin/python -m pip install -q skills-ref==0.1.1; } >/dev/null 2>&1 ||
+      { say "skills-ref could not be installed; its comparisons will be skipped"; return; }
+  fi
+  export SKILLS_REF_PYTHON="$PWD/.venv-skillsref/bin/python"
+}
+
+cmd=${1:-run}
+shift || true
+install_system_packages
+setup_venv
+case "$cmd" in
+  run)
+    if { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; } &&
+       .venv/bin/python -c 'import skillstudio.gui.app' 2>/dev/null; then
+      exec .venv/bin/skillstudio gui skills "$@"
+    fi
+    say "no display (or no app yet): showing the command line on skills/"
+    .venv/bin/skillstudio list
+    exec .venv/bin/skillstudio lint skills "$@"
+    ;;
+  test)
+    setup_skills_ref
+    exec .venv/bin/python -m pytest "$@"
+    ;;
+  bench)
+    setup_skills_ref
+    exec .venv/bin/python tests/benchmarks/run.py "$@"
+    ;;
+  *)
+    echo "usage: scripts/dev.sh run|test|bench [args...]" >&2; exit 2 ;;
+esac

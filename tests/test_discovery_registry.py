@@ -1,0 +1,186 @@
+"""Discovery limits and safety, registry precedence, refresh, and cross-skill checks."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from skillstudio.core.discovery import ScanLimits, discover
+from skillstudio.core.model import Root
+from skillstudio.core.profiles import get_profile
+from skillstudio.core.registry import Registry
+
+from .helpers import codes, diag, lint_json, skill_text, write
+
+
+def agent(tmp_path: Path, folder: str, **extra: object) -> str:
+    return write(
+        tmp_path,
+        f"{folder}/SKILL.md",
+        skill_text(name=folder.split("/")[-1], description="d", **extra),
+    )
+
+
+def test_symlink_loop_is_not_followed(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/a/sub")
+    os.symlink(tmp_path / "skills/a", tmp_path / "skills/a/sub/loop")
+    os.symlink(tmp_path / "skills", tmp_path / "skills/up")
+    start = time.perf_counter()
+    result = discover(str(tmp_path / "skills"), "recursive")
+    assert time.perf_counter() - start < 2
+    assert [f.path for f in result.files] == [str(tmp_path / "skills/a/sub/SKILL.md")]
+    assert any(d.code == "symlink-skipped" for d in result.diagnostics)
+
+
+def test_symlink_leaving_the_root_is_skipped(tmp_path: Path) -> None:
+    agent(tmp_path, "outside/escape")
+    os.makedirs(tmp_path / "skills")
+    os.symlink(tmp_path / "outside/escape", tmp_path / "skills/escape")
+    agent(tmp_path, "skills/inside")
+    os.symlink(tmp_path / "skills/inside", tmp_path / "skills/alias")
+    result = discover(str(tmp_path / "skills"), "children")
+    names = sorted(os.path.basename(os.path.dirname(f.path)) for f in result.files)
+    assert names == ["alias", "inside"]  # a link inside the root is fine
+    skipped = [d for d in result.diagnostics if d.code == "symlink-skipped"]
+    assert len(skipped) == 1 and skipped[0].path.endswith("escape")
+
+
+def test_skill_md_linked_from_outside_is_not_read(tmp_path: Path) -> None:
+    secret = write(tmp_path, "secret.md", "---\nname: s\n---\n")
+    os.makedirs(tmp_path / "skills/x")
+    os.symlink(secret, tmp_path / "skills/x/SKILL.md")
+    result = discover(str(tmp_path / "skills"), "children")
+    assert result.files == []
+    assert result.diagnostics[0].code == "symlink-skipped"
+
+
+def test_folder_of_20000_empty_subfolders_stops_at_the_limit(tmp_path: Path) -> None:
+    base = tmp_path / "skills"
+    base.mkdir()
+    for index in range(20_000):
+        (base / f"d{index:05d}").mkdir()
+    agent(tmp_path, "skills/zz-last")
+    start = time.perf_counter()
+    data = lint_json("--root", str(base), "--profile", "agentskills")
+    elapsed = time.perf_counter() - start
+    assert elapsed < 10
+    limit = diag(data, "scan-limit")
+    assert "10,000 folders" in limit["message"]
+
+
+def test_depth_limit_for_recursive_discovery(tmp_path: Path) -> None:
+    deep = "skills/" + "/".join(f"l{i}" for i in range(12))
+    write(tmp_path, f"{deep}/SKILL.md", skill_text(name="deep", description="d"))
+    agent(tmp_path, "skills/shallow")
+    result = discover(str(tmp_path / "skills"), "recursive", limits=ScanLimits(max_depth=8))
+    assert [os.path.basename(os.path.dirname(f.path)) for f in result.files] == ["shallow"]
+    assert any(d.code == "scan-limit" for d in result.diagnostics)
+
+
+def test_hidden_folders_are_not_scanned_but_mentioned(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/.hidden")
+    agent(tmp_path, "skills/visible")
+    result = discover(str(tmp_path / "skills"), "children")
+    assert [os.path.basename(os.path.dirname(f.path)) for f in result.files] == ["visible"]
+    note = result.diagnostics[0]
+    assert note.code == "scan-limit" and note.severity == "info" and ".hidden" in note.message
+
+
+def test_discovery_order_is_sorted(tmp_path: Path) -> None:
+    for name in ("b", "a", "c"):
+        agent(tmp_path, f"skills/{name}")
+    result = discover(str(tmp_path / "skills"), "children")
+    assert [f.path for f in result.files] == sorted(f.path for f in result.files)
+
+
+def registry(tmp_path: Path, profile: str = "agentskills") -> Registry:
+    reg = Registry(get_profile(profile), [Root(str(tmp_path / "skills"), "skills", 0)])
+    reg.scan()
+    return reg
+
+
+def test_refresh_rereads_only_changed_files(tmp_path: Path) -> None:
+    for name in ("a", "b", "c"):
+        agent(tmp_path, f"skills/{name}")
+    reg = registry(tmp_path)
+    before = {s.path: s for s in reg.skills}
+    path_b = str(tmp_path / "skills/b/SKILL.md")
+    write(tmp_path, "skills/b/SKILL.md", skill_text(name="b", description="changed text"))
+    os.utime(path_b, ns=(time.time_ns(), time.time_ns() + 1_000_000_000))
+    agent(tmp_path, "skills/d")
+    os.remove(tmp_path / "skills/c/SKILL.md")
+    result = reg.refresh()
+    assert result.changed == [path_b]
+    assert result.added == [str(tmp_path / "skills/d/SKILL.md")]
+    assert result.removed == [str(tmp_path / "skills/c/SKILL.md")]
+    after = {s.path: s for s in reg.skills}
+    assert after[str(tmp_path / "skills/a/SKILL.md")] is before[str(tmp_path / "skills/a/SKILL.md")]
+    assert after[path_b].description == "changed text"
+    assert not reg.refresh()  # nothing changed since
+
+
+def test_mvp_refresh_rule_misses_edits_below_the_root(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/a")
+    reg = registry(tmp_path, "mvp")
+    path = str(tmp_path / "skills/a/SKILL.md")
+    root_mtime = os.stat(tmp_path / "skills").st_mtime_ns
+    write(tmp_path, "skills/a/SKILL.md", skill_text(name="a", description="edited"))
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000_000))
+    assert os.stat(tmp_path / "skills").st_mtime_ns == root_mtime
+    reg.refresh()
+    notes = [d for d in reg.diagnostics if d.code == "refresh-missed"]
+    assert len(notes) == 1 and notes[0].path == path
+
+
+def test_reparse_validates_unsaved_text(tmp_path: Path) -> None:
+    path = agent(tmp_path, "skills/a")
+    reg = registry(tmp_path)
+    skill = reg.reparse(path, "---\nname: a\n---\nbody\n")
+    assert skill is not None
+    assert "field-missing" in [d.code for d in skill.diagnostics]
+    with open(path, encoding="utf-8") as fh:
+        assert "description: d" in fh.read()  # the file itself is untouched
+
+
+def test_body_is_loaded_lazily(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/a", _body="Remember me.\n")
+    reg = registry(tmp_path)
+    skill = reg.skills[0]
+    assert skill.doc.text == ""  # not kept in memory after the scan
+    assert skill.load_body() == "\nRemember me.\n"
+
+
+def test_links_missing_or_outside_the_skill(tmp_path: Path) -> None:
+    body = (
+        "See [ok](ref.md), [missing](nope.md), [out](../other/x.md), "
+        "[web](https://example.com), [anchor](#top) and ![img](img/a.png).\n\n"
+        "```\n[in code](ignored.md)\n```\n\n[ref]: refs/missing.md\n"
+    )
+    agent(tmp_path, "skills/a", _body=body)
+    write(tmp_path, "skills/a/ref.md", "x")
+    write(tmp_path, "skills/other/x.md", "x")
+    data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
+    links = [d for d in data["diagnostics"] if d["code"] == "link-broken"]
+    messages = sorted(d["message"] for d in links)
+    assert len(links) == 4, messages
+    assert any("outside the skill folder" in m for m in messages)
+    assert all(d["severity"] == "warning" for d in links)
+    first = next(d for d in links if "nope.md" in d["message"])
+    assert first["line"] == 6 and first["column"] == 19
+
+
+def test_supporting_files_are_listed(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/a")
+    write(tmp_path, "skills/a/references/r.md", "x")
+    write(tmp_path, "skills/a/node_modules/junk.js", "x")
+    reg = registry(tmp_path)
+    assert reg.skills[0].supporting_files() == [os.path.join("references", "r.md")]
+
+
+def test_rest_of_tree_is_scanned_despite_bad_files(tmp_path: Path) -> None:
+    write(tmp_path, "skills/bad/SKILL.md", b"\xff\xfe\x00garbage")
+    agent(tmp_path, "skills/good")
+    data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
+    assert {s["name"]: s["status"] for s in data["skills"]} == {"bad": "skipped", "good": "active"}
+    assert "not-utf8" in codes(data)
