@@ -15,6 +15,9 @@ from typing import Any
 
 import yaml
 
+from .fastyaml import fast_load
+from .positions import FieldPos
+
 try:  # The C loader is a hard requirement for speed, but never for correctness.
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -25,7 +28,6 @@ MAX_ALIAS_NODES = 10_000
 MAX_NESTING = 64
 BOM = "\ufeff"
 
-_FENCE = re.compile(r"^---[ \t]*\r?$", re.M)
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][^:\n]*?)[ \t]*:(?=[ \t]|\r?$)", re.M)
 _FALLBACK_KEY = re.compile(r"^(name|description)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
 
@@ -50,20 +52,6 @@ class Problem:
     line: int = 1
     column: int = 1
     field: str | None = None
-
-
-@dataclass(slots=True)
-class FieldPos:
-    """Where a key and its value stand in the file (1-based)."""
-
-    key_line: int
-    key_column: int
-    value_line: int
-    value_column: int
-    end_line: int
-    end_column: int
-    items: list[tuple[int, int]] = field(default_factory=list)
-    children: dict[str, FieldPos] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -153,7 +141,11 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
             )
             return doc
         with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+            # read(n) allocates n bytes up front: ask for the size we expect, and
+            # only read on (bounded) when the file grew since it was measured.
+            raw = fh.read(size + 1)
+            if len(raw) > size:
+                raw += fh.read(MAX_FILE_BYTES + 1 - len(raw))
     except OSError as exc:
         doc.readable = False
         doc.problems.append(
@@ -214,9 +206,10 @@ def parse_text(doc: Document, text: str) -> Document:
         doc.encoding = "utf-8-sig"
         text = text[1:]
     doc.text = text
-    crlf = text.count("\r\n")
-    if crlf and crlf * 2 >= text.count("\n"):
-        doc.newline = "\r\n"
+    if "\r" in text:
+        crlf = text.count("\r\n")
+        if crlf and crlf * 2 >= text.count("\n"):
+            doc.newline = "\r\n"
     first_nl = text.find("\n")
     first_line = text if first_nl < 0 else text[:first_nl]
     if first_line.rstrip(" \t\r") != "---":
@@ -232,7 +225,7 @@ def parse_text(doc: Document, text: str) -> Document:
         return doc
     doc.has_frontmatter = True
     start = len(text) if first_nl < 0 else first_nl + 1
-    close = _FENCE.search(text, start)
+    close = _closing_fence(text, start)
     if close is None:
         doc.fm_text = text[start:]
         doc.problems.append(
@@ -247,9 +240,9 @@ def parse_text(doc: Document, text: str) -> Document:
         doc.body_line = text.count("\n") + 1
         return doc
     doc.closed = True
-    doc.fm_text = text[start : close.start()]
-    doc.fm_close_line = text.count("\n", 0, close.start()) + 1
-    end = close.end()
+    close_start, end = close
+    doc.fm_text = text[start:close_start]
+    doc.fm_close_line = text.count("\n", 0, close_start) + 1
     if end < len(text) and text[end] == "\n":
         end += 1
     doc.body_offset = end
@@ -258,8 +251,30 @@ def parse_text(doc: Document, text: str) -> Document:
     return doc
 
 
+def _closing_fence(text: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the first line from `start` on that is '---' plus blanks.
+
+    A str.find loop: a MULTILINE regex anchored at '^' tries every character.
+    """
+    pos = start
+    while True:
+        if text.startswith("---", pos):
+            line_end = text.find("\n", pos)
+            stop = len(text) if line_end < 0 else line_end
+            if not text[pos + 3 : stop].strip(" \t\r"):
+                return pos, stop
+        nxt = text.find("\n---", pos)
+        if nxt < 0:
+            return None
+        pos = nxt + 1
+
+
 def _load_yaml(doc: Document) -> None:
     fm = doc.fm_text
+    fast = fast_load(fm, doc.fm_first_line)
+    if fast is not None:
+        doc.mapping, doc._positions = fast
+        return
     try:
         data = yaml.load(fm, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 _NON_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
-_SPACES = re.compile(r"\s+")
 
 
 def normalize(text: str) -> str:
@@ -14,7 +13,7 @@ def normalize(text: str) -> str:
     This is the oasis normalization (PRODUCT.md 3.1); the other profiles use it
     for their keyword heuristics so that scores are comparable.
     """
-    return _SPACES.sub(" ", _NON_WORD.sub(" ", text.lower())).strip()
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
 def sanitize_name(name: str) -> str:

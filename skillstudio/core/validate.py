@@ -10,9 +10,11 @@ from .diagnostics import Diagnostic, Severity
 from .model import Skill
 from .profiles.base import Checker, Profile, is_inside
 
-_INLINE_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)\n]*)?\)")
-_REF_DEF = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)>?", re.M)
-_FENCED = re.compile(r"^ {0,3}(```+|~~~+)[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+# A literal first character lets the regex engine skip ahead instead of trying
+# every position; the link text before `](` does not matter for the check.
+_INLINE_LINK = re.compile(r"\]\([ \t]*<?([^)\s>]+)")
+_REF_DEF = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)")
+_LINE_MARK = re.compile(r"\n {0,3}(```|~~~|\[)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -82,40 +84,89 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
 
 def check_links(c: Checker, body: str) -> None:
     """Relative links must point at files that exist inside the skill folder."""
-    if "](" not in body and "]:" not in body:
+    links, marks = _links(body)
+    if not links:
         return
-    fences: list[tuple[int, int]] = []
-    if "```" in body or "~~~" in body:
-        fences = [(m.start(), m.end()) for m in _FENCED.finditer(body)]
+    fences = _fence_ranges(marks, len(body))
     folder = c.skill.folder
     seen: set[str] = set()
-    for regex in (_INLINE_LINK, _REF_DEF):
-        for match in regex.finditer(body):
-            start = match.start()
-            if any(a <= start < b for a, b in fences):
-                continue
-            target = match.group(1)
-            if _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
-                continue
-            path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
-            if not path_part or path_part in seen:
-                continue
-            seen.add(path_part)
-            resolved = os.path.normpath(os.path.join(folder, path_part))
-            if not is_inside(resolved, folder):
-                problem = "points outside the skill folder; copy the file into it"
-            elif not os.path.exists(resolved):
-                problem = "points to a file that does not exist"
-            else:
-                continue
-            line = c.doc.body_line + body.count("\n", 0, start)
-            column = start - (body.rfind("\n", 0, start) + 1) + 1
-            c.emit(
-                "link-broken",
-                f"The link '{target}' {problem}.",
-                line=line,
-                column=column,
-            )
+    for start, target, inline in links:
+        if any(a <= start < b for a, b in fences):
+            continue
+        if _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
+            continue
+        path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if not path_part or path_part in seen:
+            continue
+        seen.add(path_part)
+        resolved = os.path.normpath(os.path.join(folder, path_part))
+        if not is_inside(resolved, folder):
+            problem = "points outside the skill folder; copy the file into it"
+        elif not os.path.exists(resolved):
+            problem = "points to a file that does not exist"
+        else:
+            continue
+        line_start = body.rfind("\n", 0, start) + 1
+        if inline:  # point at the link's '[' (or '![')
+            bracket = body.rfind("[", line_start, start)
+            if bracket >= 0:
+                start = (
+                    bracket - 1 if bracket > line_start and body[bracket - 1] == "!" else bracket
+                )
+        line = c.doc.body_line + body.count("\n", 0, start)
+        column = start - line_start + 1
+        c.emit(
+            "link-broken",
+            f"The link '{target}' {problem}.",
+            line=line,
+            column=column,
+        )
+
+
+def _line_marks(body: str) -> list[tuple[int, str]]:
+    """(offset, mark) of lines opening with a fence or '[' after at most 3 spaces.
+
+    The regex starts with a literal newline so the engine jumps from line to
+    line in C; a MULTILINE '^' would be tried at every character.
+    """
+    marks = [(m.start() + 1, m.group(1)) for m in _LINE_MARK.finditer(body)]
+    head = body[:8]
+    stripped = head.lstrip(" ")
+    if len(head) - len(stripped) <= 3:
+        for mark in ("```", "~~~", "["):
+            if stripped.startswith(mark):
+                marks.insert(0, (0, mark))
+                break
+    return marks
+
+
+def _links(body: str) -> tuple[list[tuple[int, str, bool]], list[tuple[int, str]]]:
+    """Inline links and reference definitions as (offset, target, inline?), plus line marks."""
+    out = [(m.start(), m.group(1), True) for m in _INLINE_LINK.finditer(body)]
+    marks = _line_marks(body)
+    for start, mark in marks:
+        if mark == "[":
+            match = _REF_DEF.match(body, start)
+            if match:
+                out.append((start, match.group(1), False))
+    return out, marks
+
+
+def _fence_ranges(marks: list[tuple[int, str]], end: int) -> list[tuple[int, int]]:
+    """Spans of fenced code blocks (an unclosed fence runs to the end)."""
+    ranges: list[tuple[int, int]] = []
+    opened: tuple[str, int] | None = None
+    for start, marker in marks:
+        if marker == "[":
+            continue
+        if opened is None:
+            opened = (marker, start)
+        elif marker == opened[0]:
+            ranges.append((opened[1], start + 3))
+            opened = None
+    if opened is not None:
+        ranges.append((opened[1], end))
+    return ranges
 
 
 def diagnostics_of(skills: list[Skill]) -> list[Diagnostic]:

@@ -86,6 +86,7 @@ class Oasis(Profile):
             else [],
             "priority": raw.get("priority") if isinstance(raw.get("priority"), int) else 0,
         }
+        skill.fields["triggers_normalized"] = [normalize(t) for t in skill.fields["triggers"]]
 
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
@@ -130,8 +131,10 @@ class Oasis(Profile):
                     at="value",
                     severity="warning",
                 )
+            normalized = iter(c.skill.fields.get("triggers_normalized", []))
             for index, trig in enumerate(triggers):
-                if isinstance(trig, str) and trig.strip() and not normalize(trig):
+                norm = next(normalized) if isinstance(trig, str) else ""
+                if isinstance(trig, str) and trig.strip() and not norm:
                     c.emit(
                         "field-invalid",
                         f"Trigger '{trig}' is only punctuation; after normalization it can "
@@ -144,6 +147,9 @@ class Oasis(Profile):
     def trigger_phrases(self, skill: Skill) -> Iterable[tuple[str, str, int, str]]:
         triggers = skill.raw.get("triggers")
         if isinstance(triggers, list):
+            normalized = iter(skill.fields.get("triggers_normalized", []))
             for index, trig in enumerate(triggers):
-                if isinstance(trig, str) and normalize(trig):
-                    yield normalize(trig), "triggers", index, ""
+                if isinstance(trig, str):
+                    norm = next(normalized)
+                    if norm:
+                        yield norm, "triggers", index, ""

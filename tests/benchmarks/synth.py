@@ -1,0 +1,115 @@
+"""Generator of realistic synthetic skills for benchmarks (oasis format, deterministic).
+
+Each skill: a 100-300 character description, 3-8 trigger phrases and a 2-8 KB
+markdown body with headings, lists, code and a link to a reference file.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+WORDS = (
+    "review deploy test build refactor migrate database schema query index cache "
+    "release changelog commit branch merge conflict lint format type check security "
+    "audit secret token api endpoint request response latency memory profile trace "
+    "log error exception retry timeout queue worker job schedule report metric alert "
+    "dashboard document guide tutorial example template config setting feature flag "
+    "rollout rollback backup restore archive compress upload download parse validate"
+).split()
+VERBS = "check write fix explain summarize generate review plan debug optimize".split()
+
+
+def _sentence(rng: random.Random, low: int, high: int) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
+    return " ".join(words).capitalize() + "."
+
+
+def _description(rng: random.Random) -> str:
+    text = ""
+    target = rng.randint(100, 300)
+    while len(text) < target:
+        text += _sentence(rng, 6, 14) + " "
+    return text[:target].rstrip() + "."
+
+
+def _body(rng: random.Random) -> str:
+    target = rng.randint(2048, 8192)
+    parts = ["# Instructions", ""]
+    size = 0
+    step = 0
+    while size < target:
+        step += 1
+        block = rng.choice(("para", "list", "code", "heading"))
+        if block == "para":
+            chunk = " ".join(_sentence(rng, 8, 20) for _ in range(rng.randint(2, 5)))
+        elif block == "list":
+            chunk = "\n".join(f"{i}. {_sentence(rng, 5, 12)}" for i in range(1, rng.randint(3, 7)))
+        elif block == "code":
+            chunk = (
+                "```bash\n"
+                + "\n".join(
+                    f"{rng.choice(VERBS)} --{rng.choice(WORDS)} {rng.choice(WORDS)}"
+                    for _ in range(rng.randint(2, 6))
+                )
+                + "\n```"
+            )
+        else:
+            chunk = f"## Step {step}: {rng.choice(VERBS)} the {rng.choice(WORDS)}"
+        parts += [chunk, ""]
+        size += len(chunk) + 2
+    parts.append("See [the reference](references/guide.md) for details.")
+    return "\n".join(parts) + "\n"
+
+
+SYLLABLES = "ka lo mi ne ru sa ti vo xe zu ba de fi go hu".split()
+
+
+def _topic(index: int) -> str:
+    """A made-up word unique to one skill, as real triggers name their own subject."""
+    parts = []
+    value = index + 1
+    while value:
+        value, digit = divmod(value, len(SYLLABLES))
+        parts.append(SYLLABLES[digit])
+    return "".join(parts)
+
+
+def make_skill(rng: random.Random, index: int) -> tuple[str, str]:
+    topic = _topic(index)
+    ident = f"skill-{index:05d}-{topic}"
+    triggers = {
+        f"{rng.choice(VERBS)} {rng.choice(WORDS)}"
+        + (f" {rng.choice(WORDS)}" if rng.random() < 0.4 else "")
+        for _ in range(rng.randint(3, 8))
+    }
+    lines = [
+        "---",
+        f"id: {ident}",
+        f"name: {ident.replace('-', ' ').title()}",
+        f"description: {_description(rng)}",
+        "triggers:",
+        *(f"  - {t}" for t in sorted(triggers)),
+        f"priority: {rng.randint(1, 100)}",
+        "---",
+        "",
+    ]
+    return ident, "\n".join(lines) + _body(rng)
+
+
+def generate(target: str, count: int, seed: int = 7) -> str:
+    """Write `count` skills under `target`/key_skills; returns that root."""
+    rng = random.Random(seed)
+    root = os.path.join(target, "key_skills")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(target, "skillstudio.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("profile: oasis\nroots: [key_skills]\n")
+    for index in range(count):
+        ident, text = make_skill(rng, index)
+        folder = os.path.join(root, ident)
+        os.makedirs(os.path.join(folder, "references"), exist_ok=True)
+        with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as fh:
+            fh.write(text)
+        with open(os.path.join(folder, "references", "guide.md"), "w", encoding="utf-8") as fh:
+            fh.write("# Guide\n")
+    return root
