@@ -184,3 +184,43 @@ def test_rest_of_tree_is_scanned_despite_bad_files(tmp_path: Path) -> None:
     data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
     assert {s["name"]: s["status"] for s in data["skills"]} == {"bad": "skipped", "good": "active"}
     assert "not-utf8" in codes(data)
+
+
+def test_discovery_order_is_path_order_not_name_order(tmp_path: Path) -> None:
+    # 'a-b/SKILL.md' sorts before 'a/SKILL.md' as a path ('-' < '/'), after it as a name
+    write(tmp_path, "skills/a/SKILL.md", skill_text(name="dup", description="from a"))
+    write(tmp_path, "skills/a-b/SKILL.md", skill_text(name="dup", description="from a-b"))
+    reg = Registry(get_profile("mvp"), [Root(str(tmp_path / "skills"), "skills", 0)])
+    reg.scan()
+    assert reg.active["dup"].description == "from a"  # last in sorted path order wins
+
+
+def test_trigger_ambiguity_follows_refreshes(tmp_path: Path) -> None:
+    def oasis(ident: str, triggers: list[str]) -> None:
+        path = write(
+            tmp_path,
+            f"key_skills/{ident}/SKILL.md",
+            skill_text(id=ident, name=ident, description="d", triggers=triggers, priority=1),
+        )
+        bump = time.time_ns() + len(triggers) * 10**9 + hash(tuple(triggers)) % 10**6
+        os.utime(path, ns=(bump, bump))
+
+    oasis("a", ["review this"])
+    oasis("b", ["write tests"])
+    reg = Registry(get_profile("oasis"), [Root(str(tmp_path / "key_skills"), "key_skills", 0)])
+    reg.scan()
+
+    def ambiguous() -> set[str]:
+        return {d.skill or "" for d in reg.diagnostics if d.code == "trigger-ambiguous"}
+
+    assert ambiguous() == set()
+    oasis("b", ["write tests", "Review this!"])
+    reg.refresh()
+    assert ambiguous() == {"a", "b"}
+    oasis("c", ["review this"])
+    reg.refresh()
+    assert ambiguous() == {"a", "b", "c"}
+    os.remove(tmp_path / "key_skills/a/SKILL.md")
+    oasis("b", ["write tests"])
+    reg.refresh()
+    assert ambiguous() == set()

@@ -146,17 +146,43 @@ class _Walk:
             )
 
     def children(self, folder: str) -> None:
+        # The hot loop of every scan and refresh: plain folders take one lstat
+        # each; links, hidden folders and limits go through the careful paths.
+        files = self.result.files
+        limit = self.limits.max_folders
+        ignored = self.ignored
+        sep_name = os.sep + SKILL_FILE
         for entry in self.listing(folder):
-            if entry.name.startswith("."):
+            name = entry.name
+            if name[0] == ".":
                 if entry.is_dir():
                     self.hidden(entry)
                 continue
-            if entry.name in self.ignored:
+            if name in ignored:
                 continue
-            if self.enter(entry):
-                self.skill_file(entry.path)
-            if self.stopped:
-                return
+            try:
+                plain_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if not plain_dir or self.result.folders >= limit:
+                if self.enter(entry):
+                    self.skill_file(entry.path)
+                if self.stopped:
+                    return
+                continue
+            self.result.folders += 1
+            path = entry.path + sep_name
+            try:
+                st = os.lstat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                self.skill_file(entry.path)  # reports why it cannot be read
+                continue
+            if stat.S_ISREG(st.st_mode):
+                files.append(Found(path, st.st_mtime_ns, st.st_size))
+            else:
+                self.skill_file(entry.path)  # a link: checked against the root
 
     def recursive(self) -> None:
         seen: set[tuple[int, int]] = set()
@@ -203,7 +229,6 @@ class _Walk:
                 seen.add(ident)
                 subfolders.append(entry.path)
             stack.extend((sub, depth + 1) for sub in reversed(subfolders))
-        self.result.files.sort(key=lambda f: f.path)
 
     def run(self) -> DiscoveryResult:
         try:
@@ -216,6 +241,9 @@ class _Walk:
             if self.mode == "self_and_children":
                 self.skill_file(self.root)
             self.children(self.root)
+        # Discovery order is sorted path order everywhere ("last discovered wins"
+        # must not depend on the walk); the list is nearly sorted already.
+        self.result.files.sort(key=lambda f: f.path)
         return self.result
 
 

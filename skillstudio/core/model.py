@@ -46,6 +46,9 @@ class Skill:
     winner: str | None = None  # path of the skill that shadows this one
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cross: list[Diagnostic] = field(default_factory=list)  # from cross-skill checks
+    # (normalized phrase, field, item, child) of its triggers, for ambiguity checks
+    phrases: list[tuple[str, str, int, str]] = field(default_factory=list)
+    phrase_set: frozenset[str] = frozenset()
 
     @property
     def folder(self) -> str:

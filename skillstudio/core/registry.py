@@ -7,9 +7,10 @@ which are plain dictionary passes.
 
 from __future__ import annotations
 
+import gc
 import os
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
@@ -36,6 +37,26 @@ class RefreshResult:
         return bool(self.added or self.changed or self.removed)
 
 
+@contextmanager
+def quiet_gc() -> Iterator[None]:
+    """Pause the cyclic collector while thousands of objects are built, then freeze them.
+
+    A scan allocates hundreds of thousands of small objects; each full
+    collection walks all of them (measured: refresh at 10,000 skills 450 ms
+    with the collector, 215 ms without). Skills hold no reference cycles, so
+    reference counting still frees replaced ones; freezing keeps later
+    collections from walking the long-lived registry again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.freeze()
+            gc.enable()
+
+
 class Registry:
     """Skills of one profile under ordered roots (`roots[0]` has the lowest precedence)."""
 
@@ -59,6 +80,11 @@ class Registry:
         self.root_diagnostics: list[Diagnostic] = []
         self.refresh_notes: list[Diagnostic] = []
         self._root_mtimes: dict[str, int] = {}
+        self._owners: dict[str, set[Skill]] = {}  # phrase -> active skills using it
+        self._shared: set[str] = set()  # phrases with two or more owners
+        self._indexed: set[Skill] = set()
+        # phrase -> (ids of the skills sharing it, their diagnostics), reused by refresh
+        self._ambiguity: dict[str, tuple[tuple[int, ...], list[tuple[Skill, Diagnostic]]]] = {}
         self.scanned = False
 
     # -- scanning -------------------------------------------------------------
@@ -67,7 +93,7 @@ class Registry:
         self.root_diagnostics = []
         for root in self.roots:
             if self.files is not None and root.path in self.files:
-                for path in self.files[root.path]:
+                for path in sorted(self.files[root.path]):
                     try:
                         st = os.stat(path)
                     except OSError as exc:
@@ -103,6 +129,10 @@ class Registry:
 
     def scan(self, progress: Progress | None = None) -> None:
         """Full scan of every root."""
+        with quiet_gc():
+            self._scan(progress)
+
+    def _scan(self, progress: Progress | None) -> None:
         found = self._discover()
         skills: list[Skill] = []
         total = len(found)
@@ -118,8 +148,12 @@ class Registry:
 
     def refresh(self) -> RefreshResult:
         """Re-read only what changed on disk since the last scan (by mtime and size)."""
+        with quiet_gc():
+            return self._refresh()
+
+    def _refresh(self) -> RefreshResult:
         if not self.scanned:
-            self.scan()
+            self._scan(None)
             return RefreshResult(added=[s.path for s in self.skills])
         old_mtimes = dict(self._root_mtimes)
         found = self._discover()
@@ -192,7 +226,7 @@ class Registry:
 
     # -- resolution -----------------------------------------------------------
     def _set(self, skills: list[Skill]) -> None:
-        skills.sort(key=lambda s: (s.root.precedence, s.path))
+        """Install skills given in discovery order (root precedence, then path)."""
         self.skills = skills
         self.by_path = {s.path: s for s in skills}
         self._resolve()
@@ -258,33 +292,77 @@ class Registry:
         self.active = {k: s for k, s in winners.items() if s.status == "active"}
         self._check_triggers()
 
+    def _update_phrase_index(self) -> None:
+        """Keep phrase -> active owners current by touching only skills that
+        entered or left the active set (a refresh changes a handful)."""
+        current = set(self.active.values())
+        for skill in self._indexed - current:
+            for phrase in skill.phrase_set:
+                holders = self._owners[phrase]
+                holders.discard(skill)
+                if len(holders) == 1:
+                    self._shared.discard(phrase)
+                elif not holders:
+                    del self._owners[phrase]
+        for skill in current - self._indexed:
+            for phrase in skill.phrase_set:
+                holders = self._owners.setdefault(phrase, set())
+                holders.add(skill)
+                if len(holders) == 2:
+                    self._shared.add(phrase)
+        self._indexed = current
+
     def _check_triggers(self) -> None:
-        owners: dict[str, list[tuple[Skill, str, int, str]]] = defaultdict(list)
-        for skill in self.active.values():
-            for phrase, fld, index, child in self.profile.trigger_phrases(skill):
-                owners[phrase].append((skill, fld, index, child))
+        # Only shared phrases (rare) are looked at; their diagnostics are reused
+        # while the same skill objects share them.
+        severity = self.profile.severity_of("trigger-ambiguous")
+        self._update_phrase_index()
+        if not self._shared:
+            self._ambiguity = {}
+            return
+        order = {id(skill): index for index, skill in enumerate(self.skills)}
+        owners: dict[str, list[tuple[Skill, str, int, str]]] = {}
+        for phrase in self._shared:
+            holders = sorted(self._owners[phrase], key=lambda sk: order[id(sk)])
+            owners[phrase] = [
+                (skill, place[1], place[2], place[3])
+                for skill in holders
+                for place in skill.phrases
+                if place[0] == phrase
+            ]
+        cache: dict[str, tuple[tuple[int, ...], list[tuple[Skill, Diagnostic]]]] = {}
         for phrase, places in owners.items():
-            if len({id(p[0]) for p in places}) < 2:
+            ident = tuple(id(place[0]) for place in places)
+            cached = self._ambiguity.get(phrase)
+            if cached is not None and cached[0] == ident:
+                for skill, diagnostic in cached[1]:  # same skill objects: same findings
+                    skill.cross.append(diagnostic)
+                cache[phrase] = cached
                 continue
+            made: list[tuple[Skill, Diagnostic]] = []
+            names = sorted({p[0].name for p in places})
             for skill, fld, index, child in places:
-                others = sorted({p[0].name for p in places if p[0] is not skill})
+                others = [n for n in names if n != skill.name]
+                shown = others[:5] + ([f"{len(others) - 5} more"] if len(others) > 5 else [])
                 if child:
                     line, column = skill.doc.child_position(fld, child, index)
                 else:
                     line, column = skill.doc.value_position(fld, index)
-                skill.cross.append(
-                    Diagnostic(
-                        "trigger-ambiguous",
-                        self.profile.severity_of("trigger-ambiguous"),
-                        f"The trigger '{phrase}' is also used by {', '.join(others)}; a "
-                        "request with it matches both. Make the phrase more specific.",
-                        skill.path,
-                        line,
-                        column,
-                        fld,
-                        skill.name,
-                    )
+                diagnostic = Diagnostic(
+                    "trigger-ambiguous",
+                    severity,
+                    f"The trigger '{phrase}' is also used by {', '.join(shown)}; a "
+                    "request with it matches each of them. Make the phrase more specific.",
+                    skill.path,
+                    line,
+                    column,
+                    fld,
+                    skill.name,
                 )
+                skill.cross.append(diagnostic)
+                made.append((skill, diagnostic))
+            cache[phrase] = (ident, made)
+        self._ambiguity = cache
 
     # -- queries --------------------------------------------------------------
     def get(self, name: str) -> Skill | None:

@@ -80,6 +80,8 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
             skill.status_reason = ""
     name = skill.name or None
     skill.diagnostics = [d.with_skill(name) for d in c.out]
+    skill.phrases = list(profile.trigger_phrases(skill)) if skill.key else []
+    skill.phrase_set = frozenset(p[0] for p in skill.phrases)
 
 
 def check_links(c: Checker, body: str) -> None:

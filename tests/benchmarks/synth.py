@@ -78,11 +78,14 @@ def _topic(index: int) -> str:
 def make_skill(rng: random.Random, index: int) -> tuple[str, str]:
     topic = _topic(index)
     ident = f"skill-{index:05d}-{topic}"
+    # Each phrase names the skill's own subject; one in ten is a generic phrase
+    # that other skills share, as happens in real folders.
     triggers = {
-        f"{rng.choice(VERBS)} {rng.choice(WORDS)}"
-        + (f" {rng.choice(WORDS)}" if rng.random() < 0.4 else "")
+        f"{rng.choice(VERBS)} {topic}" + (f" {rng.choice(WORDS)}" if rng.random() < 0.6 else "")
         for _ in range(rng.randint(3, 8))
     }
+    if rng.random() < 0.1:
+        triggers.add(f"{rng.choice(VERBS)} {rng.choice(WORDS)}")
     lines = [
         "---",
         f"id: {ident}",
