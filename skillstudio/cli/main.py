@@ -80,7 +80,7 @@ def load(args: argparse.Namespace, env: Env, paths: list[str] | None = None) -> 
     projects = resolve_projects(paths or [], args.root, args.project, args.profile, env.cwd)
     loaded = []
     for project in projects:
-        registry = project.registry()
+        registry = project.registry(workers=os.cpu_count() or 1)
         registry.scan()
         loaded.append(Loaded(project, registry))
     return loaded

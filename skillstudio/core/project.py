@@ -76,10 +76,15 @@ class Project:
     profile_reason: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def registry(self, keep_text: bool = False) -> Registry:
+    def registry(self, keep_text: bool = False, workers: int = 1) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
         return Registry(
-            self.profile, self.roots, limits=limits, files=self.files, keep_text=keep_text
+            self.profile,
+            self.roots,
+            limits=limits,
+            files=self.files,
+            keep_text=keep_text,
+            workers=workers,
         )
 
     @property

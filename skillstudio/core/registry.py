@@ -8,6 +8,7 @@ which are plain dictionary passes.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -16,11 +17,38 @@ from dataclasses import dataclass, field
 from .diagnostics import Diagnostic
 from .discovery import Found, ScanLimits, discover
 from .frontmatter import Document, parse_text, read_document
-from .model import Root, Skill
+from .model import Root, Skill, skill_from_state, skill_state
+from .profiles import get_profile
 from .profiles.base import Profile
 from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
+
+# Below this many files a second process costs more than it saves.
+PARALLEL_MIN_FILES = 2000
+
+
+def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool) -> Skill:
+    """Read, parse and validate one SKILL.md."""
+    doc = read_document(found.path, found.size)
+    skill = Skill(path=doc.path, root=root, doc=doc, mtime_ns=found.mtime_ns, size=found.size)
+    validate_skill(skill, profile)
+    if not keep_text:
+        doc.text = ""
+    return skill
+
+
+def _load_chunk(
+    profile_name: str, roots: list[Root], items: list[tuple[str, Found]], keep_text: bool
+) -> list[tuple[str, tuple[object, ...]]]:
+    """Worker side of a parallel scan: (root path, compact skill state) per file."""
+    profile = get_profile(profile_name)
+    by_path = {root.path: root for root in roots}
+    gc.disable()  # a short-lived process: nothing here outlives the call
+    return [
+        (root_path, skill_state(load_skill(by_path[root_path], found, profile, keep_text)))
+        for root_path, found in items
+    ]
 
 
 @dataclass(slots=True)
@@ -68,12 +96,16 @@ class Registry:
         limits: ScanLimits | None = None,
         files: dict[str, list[str]] | None = None,
         keep_text: bool = False,
+        workers: int = 1,
     ) -> None:
         self.profile = profile
         self.roots = sorted(roots, key=lambda r: r.precedence)
         self.limits = limits or ScanLimits()
         self.files = files  # root path -> explicit SKILL.md paths (lint of single skills)
         self.keep_text = keep_text
+        # Processes for a full scan of a large tree (fork start; only for callers
+        # without threads, such as the CLI).
+        self.workers = workers
         self.skills: list[Skill] = []
         self.by_path: dict[str, Skill] = {}
         self.active: dict[str, Skill] = {}
@@ -117,8 +149,7 @@ class Registry:
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
-        doc = read_document(found.path, found.size)
-        return self._make(root, doc, found.mtime_ns, found.size)
+        return load_skill(root, found, self.profile, self.keep_text)
 
     def _make(self, root: Root, doc: Document, mtime_ns: int, size: int) -> Skill:
         skill = Skill(path=doc.path, root=root, doc=doc, mtime_ns=mtime_ns, size=size)
@@ -127,6 +158,42 @@ class Registry:
             doc.text = ""
         return skill
 
+    def _load_parallel(self, found: list[tuple[Root, Found]]) -> list[Skill] | None:
+        """Split a large scan over processes; None when that is not possible here."""
+        workers = min(self.workers, os.cpu_count() or 1)
+        if workers < 2 or len(found) < PARALLEL_MIN_FILES:
+            return None
+        try:
+            ctx = multiprocessing.get_context("fork")
+        except ValueError:
+            return None
+        size = -(-len(found) // workers)
+        chunks = [found[i : i + size] for i in range(0, len(found), size)]
+        by_path = {root.path: root for root in self.roots}
+        try:
+            pool = ctx.Pool(len(chunks) - 1)
+        except OSError:
+            return None
+        with pool:
+            pending = [
+                pool.apply_async(
+                    _load_chunk,
+                    (
+                        self.profile.name,
+                        self.roots,
+                        [(root.path, item) for root, item in chunk],
+                        self.keep_text,
+                    ),
+                )
+                for chunk in chunks[1:]
+            ]
+            skills = [self._load(root, item) for root, item in chunks[0]]
+            for job in pending:
+                skills.extend(
+                    skill_from_state(state, by_path[root_path]) for root_path, state in job.get()
+                )
+        return skills
+
     def scan(self, progress: Progress | None = None) -> None:
         """Full scan of every root."""
         with quiet_gc():
@@ -134,12 +201,16 @@ class Registry:
 
     def _scan(self, progress: Progress | None) -> None:
         found = self._discover()
-        skills: list[Skill] = []
         total = len(found)
-        for index, (root, item) in enumerate(found):
-            skills.append(self._load(root, item))
-            if progress is not None and index % 200 == 0:
-                progress(index, total)
+        parallel = self._load_parallel(found) if progress is None else None
+        if parallel is not None:
+            skills = parallel
+        else:
+            skills = []
+            for index, (root, item) in enumerate(found):
+                skills.append(self._load(root, item))
+                if progress is not None and index % 200 == 0:
+                    progress(index, total)
         if progress is not None:
             progress(total, total)
         self._set(skills)
