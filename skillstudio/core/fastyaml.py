@@ -20,8 +20,6 @@ from typing import Any
 
 from yaml.resolver import Resolver
 
-from .positions import FieldPos
-
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
 _ITEM_LINE = re.compile(r"( *)- +(.*)$")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)$")
@@ -85,8 +83,13 @@ def _scalar(raw: str) -> Any:
     raise _Bail
 
 
-def fast_load(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, FieldPos]] | None:
-    """(mapping, positions) for simple frontmatter, or None to use the full YAML loader."""
+# Positions are plain tuples (key line, key column, value line, value column,
+# end line, end column, item positions); FieldPos objects are built on demand.
+RawPos = tuple[int, int, int, int, int, int, list[tuple[int, int]]]
+
+
+def fast_load(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos]] | None:
+    """(mapping, raw positions) for simple frontmatter, or None to use the full YAML loader."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     if _UNSAFE_TEXT.search(text):
@@ -97,12 +100,12 @@ def fast_load(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, Fie
         return None
 
 
-def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, FieldPos]]:
+def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos]]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     mapping: dict[str, Any] = {}
-    positions: dict[str, FieldPos] = {}
+    positions: dict[str, RawPos] = {}
     index = 0
     count = len(lines)
     while index < count:
@@ -125,8 +128,14 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, FieldP
         if raw is not None and raw.strip(" "):
             value_col = match.start(2) + 1
             mapping[key] = _scalar(raw)
-            positions[key] = FieldPos(
-                file_line, 1, file_line, value_col, file_line, len(line.rstrip(" ")) + 1
+            positions[key] = (
+                file_line,
+                1,
+                file_line,
+                value_col,
+                file_line,
+                len(line.rstrip(" ")) + 1,
+                [],
             )
             index += 1
             continue
@@ -159,21 +168,19 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, FieldP
         if items:
             last_line = item_pos[-1][0]
             mapping[key] = items
-            positions[key] = FieldPos(
+            positions[key] = (
                 file_line,
                 1,
                 item_pos[0][0],
                 (indent or 0) + 1,
                 last_line,
                 len(lines[last_line - first_line].rstrip(" ")) + 1,
-                items=item_pos,
+                item_pos,
             )
         else:
             if nxt > index + 1 and nxt < count:
                 raise _Bail  # blank lines then a key: let libyaml decide
             mapping[key] = None
-            positions[key] = FieldPos(
-                file_line, 1, file_line, len(line) + 1, file_line, len(line) + 1
-            )
+            positions[key] = (file_line, 1, file_line, len(line) + 1, file_line, len(line) + 1, [])
         index = nxt
     return mapping, positions

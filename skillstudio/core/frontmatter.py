@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .fastyaml import fast_load
+from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
 
 try:  # The C loader is a hard requirement for speed, but never for correctness.
@@ -80,6 +80,7 @@ class Document:
     fallback_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
     readable: bool = True
     _positions: dict[str, FieldPos] | None = None
+    _raw_positions: dict[str, RawPos] | None = None  # from the fast path, built on demand
 
     @property
     def body(self) -> str:
@@ -93,7 +94,12 @@ class Document:
         """Exact positions of every top-level key (computed once, on demand)."""
         if self._positions is None:
             self._positions = {}
-            if self.has_frontmatter and self.closed and self.mapping is not None:
+            if self._raw_positions is not None:
+                self._positions = {
+                    key: FieldPos(*raw[:6], items=raw[6])
+                    for key, raw in self._raw_positions.items()
+                }
+            elif self.has_frontmatter and self.closed and self.mapping is not None:
                 self._positions, _ = compose_positions(self.fm_text, self.fm_first_line)
         return self._positions
 
@@ -273,7 +279,7 @@ def _load_yaml(doc: Document) -> None:
     fm = doc.fm_text
     fast = fast_load(fm, doc.fm_first_line)
     if fast is not None:
-        doc.mapping, doc._positions = fast
+        doc.mapping, doc._raw_positions = fast
         return
     try:
         data = yaml.load(fm, Loader=_Loader)

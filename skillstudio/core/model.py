@@ -162,6 +162,7 @@ def skill_state(skill: Skill) -> tuple[Any, ...]:
             doc.fallback_pos,
             doc.readable,
             None if positions is None else {k: _pos_state(v) for k, v in positions.items()},
+            doc._raw_positions,
         ),
     )
 
@@ -191,6 +192,7 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
     )
     if ds[16] is not None:
         doc._positions = {k: _pos_from(v) for k, v in ds[16].items()}
+    doc._raw_positions = ds[17]
     return Skill(
         path=path,
         root=root,

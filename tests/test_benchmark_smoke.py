@@ -1,0 +1,36 @@
+"""The benchmark code runs and measures what it says (no timing assertions)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skillstudio.core.frontmatter import read_document
+from skillstudio.core.project import project_from_folder
+
+from .benchmarks import bench_scan
+from .benchmarks.synth import generate
+
+
+def test_generator_makes_realistic_valid_skills(tmp_path: Path) -> None:
+    root = generate(str(tmp_path / "p"), 25)
+    folders = sorted(os.listdir(root))
+    assert len(folders) == 25
+    for folder in folders:
+        doc = read_document(os.path.join(root, folder, "SKILL.md"))
+        assert doc.mapping is not None
+        assert 100 <= len(doc.mapping["description"]) <= 301
+        assert 3 <= len(doc.mapping["triggers"]) <= 9
+        assert 2048 <= len(doc.body) <= 8192 + 600
+    registry = project_from_folder(str(tmp_path / "p")).registry()
+    registry.scan()
+    assert all(s.status == "active" for s in registry.skills)
+    assert not [d for d in registry.diagnostics if d.severity == "error"]
+
+
+def test_scan_benchmark_runs_and_reports_ratios(tmp_path: Path) -> None:
+    result = bench_scan.run(20, repeat=1, ref_python=None, workdir=str(tmp_path))
+    assert result.count == 20
+    assert result.floor > 0 and result.lint > 0 and result.rescan > 0
+    text = bench_scan.report(result)
+    assert "× floor" in text and "% of a full scan" in text
