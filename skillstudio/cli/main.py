@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .. import __version__
-from ..core.diagnostics import SEVERITY_RANK, Diagnostic
+from ..core.diagnostics import Diagnostic
 from ..core.profiles import PROFILE_NAMES
 from ..core.project import Project, UsageError, resolve_projects
 from ..core.registry import Registry
@@ -331,8 +331,9 @@ def main(
 
 
 def gui_main() -> int:
-    """Entry point of the desktop app (the GUI lands in a later step)."""
-    return main(["lint"])
-
-
-_ = SEVERITY_RANK  # re-exported for callers sorting by severity
+    """Entry point reserved for the desktop app, which is not built yet."""
+    sys.stderr.write(
+        "skillstudio: the desktop app is not built yet; use 'skillstudio lint', "
+        "'skillstudio list' or 'skillstudio show'.\n"
+    )
+    return EXIT_USAGE
