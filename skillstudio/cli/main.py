@@ -11,10 +11,23 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .. import __version__
+from ..core.activation import activate
 from ..core.diagnostics import Diagnostic
-from ..core.profiles import PROFILE_NAMES
-from ..core.project import Project, UsageError, resolve_projects
+from ..core.disclosure import TIER_NAMES, render_tiers
+from ..core.matching import match, why_not
+from ..core.profiles import PROFILE_NAMES, get_profile
+from ..core.project import (
+    Project,
+    UsageError,
+    find_config_upward,
+    project_from_folder,
+    project_from_roots,
+    resolve_projects,
+)
 from ..core.registry import Registry
+from ..core.session import Session
+from ..core.suites import Suite, SuiteError, load_suite, run_suite
+from .explain import explain_text
 from .output import diagnostic_line, dumps, json_safe, rel, sarif
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -73,6 +86,49 @@ def build_parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="show one skill", description="Show one skill.")
     show.add_argument("name", metavar="NAME")
     _common(show)
+
+    match = sub.add_parser(
+        "match", help="rank skills for a request", description="Rank skills for a request."
+    )
+    match.add_argument("query", metavar="QUERY")
+    match.add_argument("--explain", action="store_true", help="points by rule, marked words")
+    match.add_argument(
+        "--why",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="say why this skill was not selected (repeatable)",
+    )
+    match.add_argument(
+        "--recent",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="toolsets: a skill used recently in the session (repeatable)",
+    )
+    _common(match)
+
+    prompt = sub.add_parser(
+        "prompt", help="the exact tier text", description="Print the exact text of a tier."
+    )
+    which = prompt.add_mutually_exclusive_group()
+    which.add_argument("--tier", type=int, choices=(0, 1, 2, 3))
+    which.add_argument("--query", metavar="Q", help="the tier the profile uses for Q")
+    prompt.add_argument("--context-tokens", type=int, metavar="N", help="context window size")
+    _common(prompt)
+
+    act = sub.add_parser(
+        "activate", help="the exact activation content", description="Activate a skill."
+    )
+    act.add_argument("name", metavar="NAME")
+    act.add_argument("args", metavar="ARGS", nargs="?", default="")
+    act.add_argument("--as", dest="invoker", choices=("user", "model"), default="model")
+    _common(act)
+
+    test = sub.add_parser("test", help="run query suites", description="Run query suites.")
+    test.add_argument("suites", nargs="*", metavar="SUITE")
+    test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
+    _common(test)
     return parser
 
 
@@ -288,10 +344,169 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     return EXIT_FAIL
 
 
+def load_one(args: argparse.Namespace, env: Env) -> Loaded:
+    """Commands that answer for one agent need one project."""
+    loaded = load(args, env)
+    if len(loaded) != 1:
+        names = ", ".join(rel(item.project.base, env.cwd) for item in loaded)
+        raise UsageError(
+            f"this folder holds {len(loaded)} projects ({names}); choose one with --project"
+        )
+    return loaded[0]
+
+
+def cmd_match(args: argparse.Namespace, env: Env) -> int:
+    item = load_one(args, env)
+    session = Session(recent=list(args.recent))
+    result = match(item.registry, args.query, session=session, options=item.project.options)
+    why = {name: why_not(result, item.registry, name) for name in args.why}
+    if args.format == "json":
+        data = result.to_json()
+        if why:
+            data["why_not"] = why
+        env.print(dumps(data))
+        return EXIT_OK
+    env.print(explain_text(result, item.registry, args.explain))
+    for name, text in why.items():
+        env.print(f"why not {name}: {text}")
+    return EXIT_OK
+
+
+def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
+    item = load_one(args, env)
+    options = dict(item.project.options)
+    if args.context_tokens is not None:
+        options["context_tokens"] = args.context_tokens
+    result = match(item.registry, args.query or "", options=options)
+    tiers = render_tiers(item.registry, result, options)
+    tier = tiers[args.tier if args.tier is not None else result.tier]
+    if args.format == "json":
+        env.print(dumps(tier.to_json(item.registry.profile.name)))
+        return EXIT_OK
+    env.print(tier.text)
+    budget = f" of {tier.budget:,}" if tier.budget else ""
+    env.err.write(
+        f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
+        f"{tier.chars:,}{budget} characters, ~{tier.tokens:,} tokens"
+        + (f"; left out: {', '.join(o['skill'] for o in tier.omitted)}" if tier.omitted else "")
+        + "]\n"
+    )
+    return EXIT_OK
+
+
+def cmd_activate(args: argparse.Namespace, env: Env) -> int:
+    item = load_one(args, env)
+    act = activate(
+        item.registry,
+        args.name,
+        args.args,
+        invoker=args.invoker,
+        options=item.project.options,
+    )
+    if args.format == "json":
+        env.print(dumps(act.to_json()))
+    elif act.error is not None:
+        env.err.write(f"skillstudio: {act.error['code']}: {act.error['message']}\n")
+    else:
+        for note in act.notes:
+            env.err.write(f"note: {note}\n")
+        env.print(act.content)
+    return EXIT_OK if act.ok else EXIT_FAIL
+
+
+def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
+    """A suite's own profile and roots win; else the project around it or on the command line."""
+    if suite.roots or suite.profile:
+        roots = suite.roots
+        if roots:
+            project = project_from_roots(roots, suite.profile or args.profile, env.cwd)
+            if suite.profile:
+                project.profile = get_profile(suite.profile)
+        else:
+            project = project_from_folder(os.path.dirname(suite.path), suite.profile)
+    elif args.root or args.project:
+        project = resolve_projects([], args.root, args.project, args.profile, env.cwd)[0]
+    else:
+        config = find_config_upward(os.path.dirname(os.path.abspath(suite.path)))
+        base = os.path.dirname(config.path) if config else os.path.dirname(suite.path)
+        project = project_from_folder(base, args.profile)
+    registry = project.registry()
+    registry.scan()
+    return Loaded(project, registry)
+
+
+def cmd_test(args: argparse.Namespace, env: Env) -> int:
+    paths = [os.path.join(env.cwd, p) for p in args.suites]
+    if not paths:
+        for project in resolve_projects([], args.root, args.project, args.profile, env.cwd):
+            if project.config is not None:
+                paths.extend(project.config.suites)
+        if not paths:
+            raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
+    all_results: list[dict[str, Any]] = []
+    passed = failed = 0
+    per_skill: dict[str, Any] = {}
+    lines: list[str] = []
+    for path in paths:
+        try:
+            suite = load_suite(path, args.skill)
+        except SuiteError as exc:
+            raise UsageError(str(exc)) from None
+        item = _suite_registry(suite, args, env)
+        report = run_suite(suite, item.registry, item.project.options)
+        passed += report.passed
+        failed += report.failed
+        data = report.to_json()
+        for case in data["cases"]:
+            case["suite"] = path
+        all_results.extend(data["cases"])
+        per_skill.update(report.per_skill)
+        lines.append(
+            f"{rel(path, env.cwd)} ({item.project.profile.name}, {len(suite.cases)} cases)"
+        )
+        for result in report.results:
+            mark = "PASS" if result.passed else "FAIL"
+            where = f"{rel(path, env.cwd)}:{result.case.line}: " if result.case.line else ""
+            got = ", ".join(result.got) or "none"
+            expect = result.case.expect_json()
+            detail = f" ({result.why})" if result.why else ""
+            if result.passed:
+                lines.append(f"  {mark}  {result.case.query!r} -> {got}")
+            else:
+                lines.append(
+                    f"  {mark}  {where}{result.case.query!r} -> {got}, expected {expect}{detail}"
+                )
+        if report.per_skill:
+            lines.append("  per skill:  precision  recall")
+            for name, stats in report.per_skill.items():
+                prec = "-" if stats["precision"] is None else f"{stats['precision']:.2f}"
+                rec = "-" if stats["recall"] is None else f"{stats['recall']:.2f}"
+                lines.append(f"    {name:<24} {prec:>9} {rec:>7}")
+        lines.append("  confusion (expected -> got):")
+        for expected, row in report.confusion.items():
+            cells = ", ".join(f"{got} {count}" for got, count in row.items())
+            lines.append(f"    {expected:<24} {cells}")
+    if args.format == "json":
+        env.print(
+            dumps(
+                {"cases": all_results, "passed": passed, "failed": failed, "per_skill": per_skill}
+            )
+        )
+    else:
+        for line in lines:
+            env.print(line)
+        env.print(f"{passed} passed, {failed} failed")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Env], int]] = {
     "lint": cmd_lint,
     "list": cmd_list,
     "show": cmd_show,
+    "match": cmd_match,
+    "prompt": cmd_prompt,
+    "activate": cmd_activate,
+    "test": cmd_test,
 }
 
 

@@ -1,0 +1,65 @@
+"""`match` in text: a ranked list, or with --explain the points by rule and marked words."""
+
+from __future__ import annotations
+
+from ..core.matching import MatchResult
+from ..core.registry import Registry
+from ..core.text import normalize
+
+
+def mark(normalized: str, terms: list[str]) -> str:
+    """The normalized request with each matched term wrapped in [brackets]."""
+    words = normalized.split()
+    marked = [False] * len(words)
+    for term in terms:
+        parts = normalize(term).split()
+        size = len(parts)
+        for start in range(len(words) - size + 1):
+            if size and words[start : start + size] == parts:
+                for pos in range(start, start + size):
+                    marked[pos] = True
+    out: list[str] = []
+    for index, word in enumerate(words):
+        opening = marked[index] and (index == 0 or not marked[index - 1])
+        closing = marked[index] and (index == len(words) - 1 or not marked[index + 1])
+        out.append(("[" if opening else "") + word + ("]" if closing else ""))
+    return " ".join(out)
+
+
+def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
+    lines: list[str] = []
+    label = " (heuristic)" if result.heuristic else ""
+    head = "selected: " + (", ".join(result.selected) if result.selected else "none")
+    threshold = f", threshold {result.threshold}" if result.threshold is not None else ""
+    lines.append(f"{head}  [{result.profile}, tier {result.tier}{threshold}]")
+    if result.selected and result.runner_up and result.margin is not None:
+        lines.append(
+            f"{result.candidates[0].name} wins by {result.margin} points over {result.runner_up}"
+        )
+    threshold_drawn = False
+    for rank, cand in enumerate(result.candidates[:20], start=1):
+        if result.threshold is not None and not threshold_drawn and cand.score < result.threshold:
+            lines.append(f"  {'-' * 10} threshold {result.threshold} {'-' * 10}")
+            threshold_drawn = True
+        mark_sel = "*" if cand.name in result.selected else " "
+        summary = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons[:4])
+        more = f", … {len(cand.reasons) - 4} more" if len(cand.reasons) > 4 else ""
+        lines.append(
+            f"{mark_sel}{rank:>3}. {cand.name:<24} {cand.score:>4}{label}  {summary}{more}"
+        )
+        if explain:
+            by_rule: dict[str, int] = {}
+            for reason in cand.reasons:
+                by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
+            parts = "  ".join(f"{rule} {points:+d}" for rule, points in by_rule.items())
+            lines.append(f"        points: {parts}")
+            lines.append(
+                f"        request: {mark(result.normalized, [r.term for r in cand.reasons])}"
+            )
+    if len(result.candidates) > 20:
+        lines.append(f"  … {len(result.candidates) - 20} more candidates")
+    if not result.candidates:
+        lines.append("  no skill scored above zero")
+    for note in result.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)

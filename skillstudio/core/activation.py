@@ -1,0 +1,285 @@
+"""Activation: the exact content each profile delivers when a skill is invoked."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .model import Skill
+from .registry import Registry
+from .session import Session
+
+Invoker = Literal["model", "user"]
+
+_PLACEHOLDER = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)")
+MAX_TREE_ENTRIES = 200
+
+
+@dataclass(slots=True)
+class Activation:
+    profile: str
+    skill: str
+    mode: str = "inline"
+    content: str = ""
+    payload: dict[str, Any] = field(default_factory=dict)
+    error: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {"profile": self.profile, "skill": self.skill, "error": self.error}
+        data = {
+            "profile": self.profile,
+            "skill": self.skill,
+            "mode": self.mode,
+            "content": self.content,
+            "notes": self.notes,
+        }
+        data.update(self.payload)
+        return data
+
+
+def split_args(args: str) -> tuple[list[str], str | None]:
+    """Shell-style split; unbalanced quotes fall back to whitespace, with a note."""
+    try:
+        return shlex.split(args), None
+    except ValueError as exc:
+        return args.split(), (
+            f"The arguments could not be split shell-style ({exc}); they were split on "
+            "whitespace instead. Close the quote to pass a quoted argument."
+        )
+
+
+def substitute_pegasus(body: str, args: str) -> tuple[str, list[str]]:
+    """$ARGUMENTS, $ARGUMENTS[N] and $N (0-based); append when no placeholder is present."""
+    parts, note = split_args(args)
+    notes = [note] if note else []
+
+    def replace(match: re.Match[str]) -> str:
+        index = match.group(1) or match.group(2)
+        if index is None:
+            return args
+        position = int(index)
+        return parts[position] if position < len(parts) else match.group(0)
+
+    present = _PLACEHOLDER.search(body) is not None
+    out = _PLACEHOLDER.sub(replace, body)
+    if not present and args.strip():
+        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return out, notes
+
+
+def substitute_mvp(body: str, args: str) -> str:
+    """seed 003: replace $ARGUMENTS; else append 'ARGUMENTS: <args>' when args are non-empty."""
+    if "$ARGUMENTS" in body:
+        return body.replace("$ARGUMENTS", args)
+    if args:
+        return body.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return body
+
+
+def folder_tree(skill: Skill) -> str:
+    """A tree summary of the skill folder (workspace `folderStructure`)."""
+    files = ["SKILL.md", *skill.supporting_files()]
+    truncated = len(files) > MAX_TREE_ENTRIES
+    files = sorted(files[:MAX_TREE_ENTRIES])
+    tree: dict[str, Any] = {}
+    for rel in files:
+        node = tree
+        parts = rel.split(os.sep)
+        for part in parts[:-1]:
+            node = node.setdefault(part + "/", {})
+        node[parts[-1]] = None
+    lines = [skill.folder_name + "/"]
+
+    def walk(node: dict[str, Any], prefix: str) -> None:
+        items = sorted(node.items(), key=lambda kv: (kv[1] is None, kv[0]))
+        for index, (name, child) in enumerate(items):
+            last = index == len(items) - 1
+            lines.append(prefix + ("└── " if last else "├── ") + name)
+            if child is not None:
+                walk(child, prefix + ("    " if last else "│   "))
+
+    walk(tree, "")
+    if truncated:
+        lines.append(f"… more than {MAX_TREE_ENTRIES} files")
+    return "\n".join(lines)
+
+
+def visible_workspace(registry: Registry, allowlist: list[str] | None) -> list[Skill]:
+    skills = list(registry.active.values())
+    if allowlist is None or "*" in allowlist:
+        return skills
+    allowed = set(allowlist)
+    return [s for s in skills if s.name in allowed]
+
+
+def activate(
+    registry: Registry,
+    name: str,
+    args: str = "",
+    *,
+    invoker: Invoker = "model",
+    session: Session | None = None,
+    options: dict[str, Any] | None = None,
+) -> Activation:
+    options = options or {}
+    profile = registry.profile.name
+    result = Activation(profile, name)
+    if profile == "mvp" and not name.strip():
+        result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
+        return result
+    if profile == "workspace":
+        return _activate_workspace(registry, name, session, options, result)
+    skill = registry.active.get(name)
+    if skill is None:
+        return _not_found(registry, name, invoker, result)
+    try:
+        body = _read_body(skill)
+    except PermissionError as exc:
+        result.error = {"code": "PERMISSION_DENIED", "message": f"{exc.strerror}: {skill.path}"}
+        return result
+    except OSError as exc:
+        result.error = {"code": "EXECUTION_ERROR", "message": f"{exc.strerror}: {skill.path}"}
+        return result
+    if profile == "pegasus":
+        return _activate_pegasus(skill, body, args, invoker, result)
+    if profile == "mvp":
+        content = f"Base directory for this skill: {skill.folder}\n\n" + substitute_mvp(body, args)
+        result.content = content
+        result.mode = "tool_result"
+        result.payload = {
+            "envelope": {
+                "success": True,
+                "data": {"name": skill.name, "base_dir": skill.folder, "content": content},
+            }
+        }
+        return result
+    if profile == "toolsets" and session is not None:
+        session.record_use(skill.name)
+    result.content = body
+    result.mode = "inline"
+    return result
+
+
+def _read_body(skill: Skill) -> str:
+    from .frontmatter import read_document
+
+    if skill.doc.text:
+        return skill.doc.body.lstrip("\n")
+    doc = read_document(skill.path)
+    if not doc.readable:
+        code = doc.problems[0].code if doc.problems else "unreadable"
+        if code == "unreadable":
+            raise OSError(5, doc.problems[0].message if doc.problems else "cannot read")
+    # The blank lines between the closing '---' and the instructions are layout.
+    return doc.body.lstrip("\n")
+
+
+def _not_found(registry: Registry, name: str, invoker: Invoker, result: Activation) -> Activation:
+    profile = registry.profile.name
+    known = registry.get(name)
+    if profile == "mvp" and known is not None and known.status == "skipped":
+        result.error = {
+            "code": "INTERNAL_ERROR",
+            "message": f"Skill '{name}' could not be loaded: {known.status_reason}.",
+        }
+        return result
+    if profile == "pegasus":
+        message = (
+            f'Skill "{name}" not found'
+            if invoker == "model"
+            else f"/{name} is not a skill; the text goes to the model as a normal message."
+        )
+    else:
+        message = f"No skill named '{name}'."
+    result.error = {"code": "NOT_FOUND", "message": message}
+    if known is not None:
+        result.error["status"] = known.status
+        result.error["reason"] = known.status_reason or (
+            f"shadowed by {known.winner}" if known.winner else ""
+        )
+    return result
+
+
+def _activate_pegasus(
+    skill: Skill, body: str, args: str, invoker: Invoker, result: Activation
+) -> Activation:
+    fields = skill.fields
+    if invoker == "model" and fields.get("disable-model-invocation"):
+        result.error = {
+            "code": "PERMISSION_DENIED",
+            "message": f'Skill "{skill.name}" can only be invoked by the user '
+            "(disable-model-invocation: true).",
+        }
+        return result
+    if invoker == "user" and not fields.get("user-invocable", True):
+        result.error = {
+            "code": "PERMISSION_DENIED",
+            "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+            "only the model can invoke it.",
+        }
+        return result
+    content, notes = substitute_pegasus(body, args)
+    result.notes = notes
+    if fields.get("context") == "fork":
+        result.mode = "fork"
+        result.content = content
+        result.payload = {
+            "task": {"input": content, "agent": fields.get("agent", "general")},
+            "result": {"success": True, "result": {"taskId": "task-1", "status": "spawned"}},
+        }
+    elif invoker == "model":
+        result.mode = "tool_result"
+        result.content = content
+        result.payload = {"result": {"success": True, "result": content}}
+    else:
+        result.mode = "user_message"
+        result.content = f"[Skill: {skill.name}]\n\n{content}"
+    return result
+
+
+def _activate_workspace(
+    registry: Registry,
+    name: str,
+    session: Session | None,
+    options: dict[str, Any],
+    result: Activation,
+) -> Activation:
+    visible = visible_workspace(registry, options.get("allowlist"))
+    skill = next((s for s in visible if s.name == name), None)
+    if skill is None:
+        names = [s.name for s in visible]
+        result.error = {
+            "code": "NOT_FOUND",
+            "message": f"Skill '{name}' is not available to this agent. Visible skills: "
+            + (", ".join(names) if names else "none"),
+            "visible": names,
+        }
+        return result
+    session = session if session is not None else Session()
+    risk = "safe" if skill.name in session.consented else "risky"
+    session.consented.add(skill.name)
+    body = _read_body(skill)
+    result.mode = "tool_result"
+    result.content = body
+    result.payload = {
+        "risk": risk,
+        "requires_consent": risk == "risky",
+        "instructions": body,
+        "folderStructure": folder_tree(skill),
+        "mountPath": f"private:/.skills/{skill.name}",
+        "metadata": {
+            "name": skill.name,
+            "description": skill.description,
+            "location": skill.path,
+        },
+    }
+    return result

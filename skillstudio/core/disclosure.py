@@ -1,0 +1,237 @@
+"""Disclosure: the exact text an agent is given at tiers 0-3, in each profile's format.
+
+Token counts are estimates: characters / 4, rounded up (a common rule of thumb
+for English text with BPE tokenizers; the budgets the seeds set are in
+characters, so the estimate never decides what is listed).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .activation import activate, visible_workspace
+from .matching import MatchResult
+from .model import Skill
+from .registry import Registry
+from .session import Session
+
+PEGASUS_FALLBACK_BUDGET = 16_000
+PEGASUS_SHARE = 0.02
+MVP_BUDGET = 12_000
+TIER_NAMES = ("nothing", "breadcrumb", "registry listing", "full instructions")
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+@dataclass(slots=True)
+class TierText:
+    tier: int
+    text: str
+    budget: int | None = None
+    listed: list[str] = field(default_factory=list)
+    omitted: list[dict[str, str]] = field(default_factory=list)
+    used: bool = False
+    note: str = ""
+
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+    def to_json(self, profile: str) -> dict[str, Any]:
+        return {
+            "profile": profile,
+            "tier": self.tier,
+            "name": TIER_NAMES[self.tier],
+            "used": self.used,
+            "text": self.text,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "listed": self.listed,
+            "omitted": self.omitted,
+            "note": self.note,
+        }
+
+
+def listing_budget(profile: str, options: dict[str, Any]) -> int | None:
+    if profile == "pegasus":
+        tokens = options.get("context_tokens")
+        if tokens:
+            return int(tokens * 4 * PEGASUS_SHARE)
+        return PEGASUS_FALLBACK_BUDGET
+    if profile == "mvp":
+        return int(options.get("char_budget") or MVP_BUDGET)
+    return None
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def render_listing(registry: Registry, options: dict[str, Any] | None = None) -> TierText:
+    """Tier 2: the registry listing exactly as the profile writes it."""
+    options = options or {}
+    profile = registry.profile.name
+    skills = list(registry.active.values())
+    out = TierText(2, "", budget=listing_budget(profile, options))
+    if profile == "oasis":
+        lines = []
+        for s in skills:
+            f = s.fields
+            triggers = ", ".join(f.get("triggers", [])[:3])
+            lines.append(
+                f"- {f.get('name', s.name)} ({s.name}): {f.get('summary_description', '')} "
+                f"| triggers: {triggers}"
+            )
+            out.listed.append(s.name)
+        out.text = "\n".join(lines)
+    elif profile == "pegasus":
+        header, footer = (
+            "Available skills:",
+            "\n\nUse the use_skill tool to invoke a skill when relevant.",
+        )
+        used = len(header) + len(footer)
+        lines = []
+        for s in skills:
+            if s.fields.get("disable-model-invocation"):
+                out.omitted.append(
+                    {"skill": s.name, "reason": "disable-model-invocation: true (user only)"}
+                )
+                continue
+            line = f"- {s.name}: {_one_line(s.description)}"
+            if out.budget is not None and used + len(line) + 1 > out.budget:
+                out.omitted.append(
+                    {"skill": s.name, "reason": f"over the {out.budget:,}-character budget"}
+                )
+                continue
+            used += len(line) + 1
+            lines.append(line)
+            out.listed.append(s.name)
+        out.text = header + "\n" + "\n".join(lines) + footer
+    elif profile == "toolsets":
+        lines = [f"- {s.name}: {s.fields.get('brief_description', '')}" for s in skills]
+        out.listed = [s.name for s in skills]
+        out.text = "Available skills:\n" + "\n".join(lines)
+    elif profile == "mvp":
+        header = "Available skills (load one with the Skill tool):"
+        used = len(header)
+        lines = []
+        stopped = False
+        for s in skills:
+            line = f"- {s.name}: {_one_line(s.description)}"
+            if stopped or (out.budget is not None and used + len(line) + 1 > out.budget):
+                stopped = True
+                out.omitted.append(
+                    {
+                        "skill": s.name,
+                        "reason": f"listing stopped at the {out.budget:,}-character budget",
+                    }
+                )
+                continue
+            used += len(line) + 1
+            lines.append(line)
+            out.listed.append(s.name)
+        out.text = header + "\n" + "\n".join(lines)
+    elif profile == "workspace":
+        visible = visible_workspace(registry, options.get("allowlist"))
+        hidden = [s for s in skills if s not in visible]
+        for s in hidden:
+            out.omitted.append({"skill": s.name, "reason": "not in the agent's allowlist"})
+        lines = ["## Available Skills", ""]
+        for s in visible:
+            lines.append(f"- {s.name}: {_one_line(s.description)}")
+            lines.append(f"  location: {s.path}")
+            out.listed.append(s.name)
+        out.text = "\n".join(lines)
+    else:  # agentskills: the <available_skills> block of the standard
+        lines = ["<available_skills>"]
+        for s in skills:
+            lines += [
+                "<skill>",
+                "<name>",
+                html.escape(s.name),
+                "</name>",
+                "<description>",
+                html.escape(s.description),
+                "</description>",
+                "<location>",
+                s.path,
+                "</location>",
+                "</skill>",
+            ]
+            out.listed.append(s.name)
+        lines.append("</available_skills>")
+        out.text = "\n".join(lines)
+    return out
+
+
+def render_tiers(
+    registry: Registry,
+    result: MatchResult,
+    options: dict[str, Any] | None = None,
+    session: Session | None = None,
+) -> list[TierText]:
+    """All four tiers for one request; the one the profile would use is marked."""
+    options = options or {}
+    profile = registry.profile.name
+    enabled = list(registry.active.values())
+    tier0 = TierText(0, "", note="No skill text is added to the prompt.")
+    tier1 = TierText(1, f"[{len(enabled)} skills available]", listed=[])
+    if profile != "toolsets":
+        tier1.note = f"{profile} has no breadcrumb tier; shown for comparison."
+    tier2 = render_listing(registry, options)
+    tier3 = render_instructions(registry, result, options, session)
+    tiers = [tier0, tier1, tier2, tier3]
+    tiers[result.tier].used = True
+    return tiers
+
+
+def render_instructions(
+    registry: Registry,
+    result: MatchResult,
+    options: dict[str, Any],
+    session: Session | None,
+) -> TierText:
+    profile = registry.profile.name
+    out = TierText(3, "")
+    if not result.selected:
+        out.note = "No skill is selected for this request."
+        return out
+    parts: list[str] = []
+    for name in result.selected:
+        skill = registry.active.get(name)
+        if skill is None:
+            continue
+        if profile in ("oasis", "toolsets", "agentskills"):
+            body = skill.load_body()
+            parts.append(f"[Skill: {name}]\n\n{body}" if profile == "toolsets" else body)
+        else:
+            act = activate(
+                registry,
+                name,
+                result.explicit_args,
+                invoker="user" if result.query.lstrip().startswith("/") else "model",
+                session=Session() if session is None else _copy(session),
+                options=options,
+            )
+            parts.append(act.content if act.ok else f"[error] {act.error}")
+        out.listed.append(name)
+    out.text = "\n\n".join(parts)
+    return out
+
+
+def _copy(session: Session) -> Session:
+    return Session(set(session.consented), list(session.recent), list(session.history))
+
+
+def skill_listing_line(skill: Skill) -> str:
+    return f"- {skill.name}: {_one_line(skill.description)}"

@@ -1,0 +1,533 @@
+"""Matching: which skills a request selects, with every point explained.
+
+One `MatchIndex` per registry state holds each active skill's terms: phrases
+(triggers, names, toolsets keywords and verbs) indexed by their first word,
+description keywords as postings, and toolsets patterns. A request then costs
+time proportional to what it matches, not to the number of skills, and one
+changed skill updates the index without a rebuild.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import regex
+
+from .model import Skill
+from .registry import Registry
+from .session import Session
+from .text import normalize
+
+PATTERN_TIMEOUT = 0.05  # seconds per pattern and request
+MAX_QUERY_CHARS = 100_000
+
+# English stopwords left out of description keywords (oasis +1 rule and the
+# heuristic of the explicit-invocation profiles). Written for this project.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each
+    either etc few for from further get gets got had has have having he her here hers
+    herself him himself his how i if in into is it its itself just let lets may me might
+    more most must my myself no nor not now of off on once only or other our ours
+    ourselves out over own per same shall she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until
+    up upon us use used uses using very via was we were what when where whether which
+    while who whom whose why will with within without would you your yours yourself
+    yourselves
+    """.split()
+)
+
+Rule = Literal["trigger", "keyword", "verb", "pattern", "name", "explicit", "recent", "priority"]
+POINTS: dict[str, int] = {
+    "trigger": 10,
+    "keyword": 1,
+    "name": 20,
+    "explicit": 100,
+    "verb": 10,
+    "pattern": 10,
+    "recent": 1,
+}
+TOOLSET_KEYWORD_POINTS = 10
+
+_EXPLICIT = (
+    re.compile(r"^\s*/([A-Za-z0-9][\w.-]*)(?:\s+(.*))?$", re.S),  # /name args
+    re.compile(r"(?:^|\s)\$([A-Za-z0-9][\w.-]*[A-Za-z0-9]|[A-Za-z0-9])(?=$|[\s.,;:!?)])"),
+    re.compile(r"\buse\s+(?:the\s+)?[`'\"]?([A-Za-z0-9][\w.-]*?)[`'\"]?\s+skill\b", re.I),
+)
+_CAPABILITY = re.compile(
+    r"\b(what can you do|what are you able to do|what are your (?:skills|capabilities)|"
+    r"(?:list|show|which|what) (?:me )?(?:all )?(?:the |your |available )*skills|"
+    r"what skills|help me with what|your capabilities)\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    rule: str
+    term: str
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "term": self.term, "points": self.points}
+
+
+@dataclass(slots=True)
+class Candidate:
+    skill: Skill
+    score: int = 0
+    reasons: list[Reason] = field(default_factory=list)
+    passed: bool = False
+    heuristic: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.skill.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill.name,
+            "score": self.score,
+            "passed": self.passed,
+            "heuristic": self.heuristic,
+            "reasons": [r.to_json() for r in self.reasons],
+        }
+
+
+@dataclass(slots=True)
+class MatchResult:
+    query: str
+    normalized: str
+    profile: str
+    threshold: int | None
+    candidates: list[Candidate]
+    selected: list[str]
+    tier: int
+    explicit: str | None = None  # a skill named by /name, $name or "use … skill"
+    explicit_args: str = ""
+    heuristic: bool = False  # scores are a labelled heuristic, not a prediction
+    notes: list[str] = field(default_factory=list)
+    margin: int | None = None
+    runner_up: str | None = None
+    capability_request: bool = False
+
+    def candidate(self, name: str) -> Candidate | None:
+        return next((c for c in self.candidates if c.name == name), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "normalized": self.normalized,
+            "profile": self.profile,
+            "tier": self.tier,
+            "selected": self.selected,
+            "threshold": self.threshold,
+            "margin": self.margin,
+            "runner_up": self.runner_up,
+            "explicit": self.explicit,
+            "heuristic": self.heuristic,
+            "notes": self.notes,
+            "candidates": [c.to_json() for c in self.candidates],
+        }
+
+
+@dataclass(slots=True)
+class _Terms:
+    phrases: list[tuple[tuple[str, ...], str, str, int]]  # (words, rule, term, points)
+    keywords: frozenset[str]
+    patterns: list[tuple[str, Any]]  # (source, compiled or None)
+    name_words: tuple[str, ...]
+
+
+def description_keywords(text: str) -> frozenset[str]:
+    return frozenset(w for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1)
+
+
+def skill_terms(skill: Skill, profile: str) -> _Terms:
+    fields = skill.fields
+    name_words = tuple(normalize(skill.name).split())
+    phrases: list[tuple[tuple[str, ...], str, str, int]] = []
+    patterns: list[tuple[str, Any]] = []
+    if profile == "oasis":
+        pairs = zip(fields.get("triggers", []), fields.get("triggers_normalized", []), strict=False)
+        for trig, norm in pairs:
+            if norm:
+                phrases.append((tuple(norm.split()), "trigger", trig, POINTS["trigger"]))
+        display = normalize(str(fields.get("name") or ""))
+        if display:
+            phrases.append((tuple(display.split()), "name", str(fields.get("name")), 20))
+    elif profile == "toolsets":
+        triggers = fields.get("triggers", {})
+        for kind, rule in (("keywords", "keyword"), ("verbs", "verb")):
+            for value in triggers.get(kind, []):
+                words = tuple(normalize(value).split())
+                if words:
+                    phrases.append((words, rule, value, TOOLSET_KEYWORD_POINTS))
+        for source in triggers.get("patterns", []):
+            try:
+                patterns.append((source, regex.compile(source, regex.IGNORECASE)))
+            except (regex.error, ValueError, OverflowError):
+                patterns.append((source, None))
+        # A bare mention counts as explicit for multi-word names (hello-extended);
+        # a one-word name is also an ordinary word, so it needs /name, $name or
+        # "use name skill" (handled in _match_toolsets).
+        if len(name_words) > 1:
+            phrases.append((name_words, "explicit", skill.name, POINTS["explicit"]))
+    return _Terms(phrases, description_keywords(skill.description), patterns, name_words)
+
+
+class MatchIndex:
+    """Terms of every active skill of one registry, kept current per skill."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self.profile = registry.profile.name
+        self.terms: dict[str, _Terms] = {}  # path -> terms
+        self.skills: dict[str, Skill] = {}
+        self.phrases: dict[str, list[tuple[tuple[str, ...], str, str, int, str]]] = defaultdict(
+            list
+        )
+        self.keywords: dict[str, set[str]] = defaultdict(set)
+        self.patterned: set[str] = set()
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        self.terms.clear()
+        self.skills.clear()
+        self.phrases.clear()
+        self.keywords.clear()
+        self.patterned.clear()
+        for skill in self.registry.active.values():
+            self._add(skill)
+
+    def _add(self, skill: Skill) -> None:
+        terms = skill_terms(skill, self.profile)
+        self.terms[skill.path] = terms
+        self.skills[skill.path] = skill
+        for words, rule, term, points in terms.phrases:
+            self.phrases[words[0]].append((words, rule, term, points, skill.path))
+        for word in terms.keywords:
+            self.keywords[word].add(skill.path)
+        if terms.patterns:
+            self.patterned.add(skill.path)
+
+    def _remove(self, path: str) -> None:
+        terms = self.terms.pop(path, None)
+        self.skills.pop(path, None)
+        if terms is None:
+            return
+        for words, *_ in terms.phrases:
+            bucket = self.phrases.get(words[0], [])
+            bucket[:] = [entry for entry in bucket if entry[4] != path]
+        for word in terms.keywords:
+            self.keywords[word].discard(path)
+        self.patterned.discard(path)
+
+    def sync(self) -> None:
+        """Bring the index in line with the registry, touching only changed skills."""
+        current = {s.path: s for s in self.registry.active.values()}
+        for path in list(self.skills):
+            if current.get(path) is not self.skills[path]:
+                self._remove(path)
+        for path, skill in current.items():
+            if path not in self.skills:
+                self._add(skill)
+
+
+def explicit_invocation(query: str) -> tuple[str, str] | None:
+    """(name, args) for `/name args`, `$name` or `use name skill`."""
+    for index, pattern in enumerate(_EXPLICIT):
+        found = pattern.search(query)
+        if found:
+            args = (found.group(2) or "").strip() if index == 0 else ""
+            return found.group(1), args
+    return None
+
+
+def is_capability_request(normalized: str) -> bool:
+    return bool(_CAPABILITY.search(normalized))
+
+
+def _phrase_hits(index: MatchIndex, words: list[str]) -> dict[str, list[tuple[str, str, int]]]:
+    hits: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    seen: set[tuple[str, str, str]] = set()
+    count = len(words)
+    for position, word in enumerate(words):
+        for phrase, rule, term, points, path in index.phrases.get(word, ()):
+            size = len(phrase)
+            if size > 1 and (
+                position + size > count or tuple(words[position : position + size]) != phrase
+            ):
+                continue
+            key = (path, rule, term)
+            if key in seen:
+                continue
+            seen.add(key)
+            hits[path].append((rule, term, points))
+    return hits
+
+
+def match(
+    registry: Registry,
+    query: str,
+    *,
+    index: MatchIndex | None = None,
+    session: Session | None = None,
+    options: dict[str, Any] | None = None,
+) -> MatchResult:
+    """Rank the registry's skills for `query` by the profile's rules."""
+    options = options or {}
+    profile = registry.profile.name
+    notes: list[str] = []
+    if len(query) > MAX_QUERY_CHARS:
+        notes.append(f"The request was cut to its first {MAX_QUERY_CHARS:,} characters.")
+        query = query[:MAX_QUERY_CHARS]
+    index = index or MatchIndex(registry)
+    normalized = normalize(query)
+    words = normalized.split()
+    if profile == "oasis":
+        result = _match_oasis(index, query, normalized, words, options)
+    elif profile == "toolsets":
+        result = _match_toolsets(index, query, normalized, words, session, options, notes)
+    else:
+        result = _match_explicit(registry, index, query, normalized, words)
+    result.notes = notes + result.notes
+    _margin(result)
+    return result
+
+
+def _keyword_scores(index: MatchIndex, words: Iterable[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(set(words)):
+        for path in index.keywords.get(word, ()):
+            found[path].append(word)
+    return found
+
+
+def _match_oasis(
+    index: MatchIndex, query: str, normalized: str, words: list[str], options: dict[str, Any]
+) -> MatchResult:
+    threshold = int(options.get("threshold", 10))
+    candidates: dict[str, Candidate] = {}
+
+    def cand(path: str) -> Candidate:
+        if path not in candidates:
+            candidates[path] = Candidate(index.skills[path])
+        return candidates[path]
+
+    for path, hits in _phrase_hits(index, words).items():
+        c = cand(path)
+        for rule, term, points in hits:
+            c.reasons.append(Reason(rule, term, points))
+            c.score += points
+    for path, matched in _keyword_scores(index, words).items():
+        c = cand(path)
+        for word in matched:
+            c.reasons.append(Reason("keyword", word, 1))
+            c.score += 1
+    ranked = sorted(
+        candidates.values(),
+        key=lambda c: (-c.score, -int(c.skill.fields.get("priority", 0)), c.skill.name),
+    )
+    for c in ranked:
+        c.passed = c.score >= threshold
+    selected = [ranked[0].name] if ranked and ranked[0].passed else []
+    if len(ranked) > 1 and ranked[0].passed and ranked[0].score == ranked[1].score:
+        a, b = ranked[0], ranked[1]
+        pa, pb = a.skill.fields.get("priority", 0), b.skill.fields.get("priority", 0)
+        a.reasons.append(
+            Reason(
+                "priority", f"{pa} vs {b.name} {pb}" if pa != pb else f"id {a.name} < {b.name}", 0
+            )
+        )
+    tier = 3 if selected else (2 if index.skills else 0)
+    return MatchResult(query, normalized, "oasis", threshold, ranked, selected, tier)
+
+
+def _match_toolsets(
+    index: MatchIndex,
+    query: str,
+    normalized: str,
+    words: list[str],
+    session: Session | None,
+    options: dict[str, Any],
+    notes: list[str],
+) -> MatchResult:
+    max_skills = int(options.get("max_skills", 3))
+    candidates: dict[str, Candidate] = {}
+    for path, hits in _phrase_hits(index, words).items():
+        c = candidates.setdefault(path, Candidate(index.skills[path]))
+        for rule, term, points in hits:
+            c.reasons.append(Reason(rule, term, points))
+            c.score += points
+    for path in sorted(index.patterned):
+        for source, compiled in index.terms[path].patterns:
+            if compiled is None:
+                continue
+            try:
+                found = compiled.search(query, timeout=PATTERN_TIMEOUT)
+            except TimeoutError:
+                notes.append(
+                    f"Pattern '{source}' of {index.skills[path].name} took longer than "
+                    f"{PATTERN_TIMEOUT * 1000:.0f} ms and was stopped (pattern-invalid)."
+                )
+                continue
+            if found:
+                c = candidates.setdefault(path, Candidate(index.skills[path]))
+                c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
+                c.score += POINTS["pattern"]
+    invoked = explicit_invocation(query)
+    if invoked is not None:
+        skill = next((s for s in index.skills.values() if s.name == invoked[0]), None)
+        if skill is not None:
+            c = candidates.setdefault(skill.path, Candidate(skill))
+            if not any(r.rule == "explicit" for r in c.reasons):
+                c.reasons.insert(0, Reason("explicit", skill.name, POINTS["explicit"]))
+                c.score += POINTS["explicit"]
+    recent = session.recent if session else []
+    for c in candidates.values():
+        if c.name in recent:
+            c.reasons.append(Reason("recent", c.name, POINTS["recent"]))
+            c.score += POINTS["recent"]
+
+    def rank(c: Candidate) -> tuple[int, int, int, str]:
+        explicit = any(r.rule == "explicit" for r in c.reasons)
+        exact = sum(1 for r in c.reasons if r.rule in ("keyword", "verb", "pattern"))
+        recency = (len(recent) - recent.index(c.name)) if c.name in recent else 0
+        return (-int(explicit), -exact, -recency, c.name)
+
+    ranked = sorted(candidates.values(), key=rank)
+    for c in ranked:
+        c.passed = c.score >= 10
+    selected = [c.name for c in ranked if c.passed][:max_skills]
+    capability = is_capability_request(normalized)
+    any_triggers = any(
+        any(skill.fields.get("triggers", {}).values()) for skill in index.skills.values()
+    )
+    if not index.skills:
+        tier = 0
+    elif selected:
+        tier = 3
+    elif capability or not any_triggers:
+        tier = 2
+    else:
+        tier = 1
+    result = MatchResult(query, normalized, "toolsets", 10, ranked, selected, tier)
+    result.capability_request = capability
+    return result
+
+
+def _match_explicit(
+    registry: Registry, index: MatchIndex, query: str, normalized: str, words: list[str]
+) -> MatchResult:
+    """pegasus, mvp, workspace, agentskills: only explicit invocation selects."""
+    profile = registry.profile.name
+    candidates: dict[str, Candidate] = {}
+    for path, matched in _keyword_scores(index, words).items():
+        c = candidates.setdefault(path, Candidate(index.skills[path], heuristic=True))
+        for word in matched:
+            c.reasons.append(Reason("keyword", word, 1))
+            c.score += 1
+    for path, terms in index.terms.items():
+        name = " ".join(terms.name_words)
+        if name and f" {name} " in f" {normalized} ":
+            c = candidates.setdefault(path, Candidate(index.skills[path], heuristic=True))
+            c.reasons.append(Reason("name", index.skills[path].name, POINTS["name"]))
+            c.score += POINTS["name"]
+    explicit = explicit_invocation(query)
+    selected: list[str] = []
+    notes: list[str] = []
+    if explicit:
+        name, _args = explicit
+        skill = registry.active.get(name)
+        if skill is None:
+            notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")
+        else:
+            c = candidates.setdefault(skill.path, Candidate(skill, heuristic=True))
+            c.reasons.insert(0, Reason("explicit", name, POINTS["explicit"]))
+            c.score += POINTS["explicit"]
+            c.heuristic = False
+            selected = [name]
+    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.name))
+    for c in ranked:
+        c.passed = c.name in selected
+    tier = 3 if selected else (2 if index.skills else 0)
+    result = MatchResult(query, normalized, profile, None, ranked, selected, tier)
+    result.heuristic = True
+    result.explicit = explicit[0] if explicit else None
+    result.explicit_args = explicit[1] if explicit else ""
+    result.notes = [
+        *notes,
+        f"{profile} leaves selection to the model; scores from description words are a "
+        "heuristic, not a prediction. Only /name, $name or 'use <name> skill' selects.",
+    ]
+    return result
+
+
+def _margin(result: MatchResult) -> None:
+    ranked = result.candidates
+    if len(ranked) >= 2:
+        result.runner_up = ranked[1].name
+        result.margin = ranked[0].score - ranked[1].score
+
+
+def why_not(result: MatchResult, registry: Registry, name: str) -> str:
+    """In plain words, why the skill `name` was not selected for the request."""
+    if name in result.selected:
+        return f"{name} is selected."
+    skill = registry.get(name)
+    if skill is None:
+        return f"No skill is named '{name}'."
+    if skill.status == "shadowed":
+        return f"{name} is shadowed by {skill.winner}, which has higher precedence."
+    if skill.status == "skipped":
+        return f"{name} is not loaded: {skill.status_reason}."
+    if skill.status == "disabled":
+        return f"{name} is disabled: {skill.status_reason}."
+    cand = result.candidate(name)
+    if result.heuristic:
+        return (
+            f"{registry.profile.name} selects only on explicit invocation; write /{name}, "
+            f"${name} or 'use {name} skill'."
+        )
+    if cand is None:
+        return (
+            f"{name} scored 0: none of its triggers, keywords or its name is in the request."
+            + _closest(skill, result)
+        )
+    if result.threshold is not None and cand.score < result.threshold:
+        return f"{name} scored {cand.score}, below the threshold of {result.threshold}." + _closest(
+            skill, result
+        )
+    if result.selected:
+        winner = result.candidate(result.selected[0])
+        if winner is not None and winner.score == cand.score:
+            return (
+                f"{name} tied with {winner.name} at {cand.score} and lost the tie-break "
+                "(priority, then id)."
+            )
+        if winner is not None:
+            return f"{name} scored {cand.score}; {winner.name} scored {winner.score} and wins."
+    return f"{name} scored {cand.score} but was not among the selected skills."
+
+
+def _closest(skill: Skill, result: MatchResult) -> str:
+    words = set(result.normalized.split())
+    best: tuple[int, str, list[str]] | None = None
+    triggers = skill.fields.get("triggers")
+    phrases: list[str] = []
+    if isinstance(triggers, list):
+        phrases = [t for t in triggers if isinstance(t, str)]
+    elif isinstance(triggers, dict):
+        phrases = [t for k in ("keywords", "verbs") for t in triggers.get(k, [])]
+    for phrase in phrases:
+        missing = [w for w in normalize(phrase).split() if w not in words]
+        if best is None or len(missing) < best[0]:
+            best = (len(missing), phrase, missing)
+    if best is None:
+        return ""
+    return f" Closest trigger: '{best[1]}' (missing: {', '.join(best[2]) or 'word order'})."

@@ -1,0 +1,312 @@
+"""Query suites: hand-made request cases that run offline, in CI (PRODUCT.md section 7).
+
+Native YAML suites, skill-creator `eval_set.json` (`[{query, should_trigger}]`
+for one skill) and Skill Lab `triggers.yaml` (`skill`, `test_cases` with
+`prompt` and `expected: trigger | no_trigger`) all become `Case`s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import yaml
+
+from .frontmatter import _Loader, read_document
+from .matching import MatchIndex, match
+from .registry import Registry
+from .session import Session
+
+Mode = Literal["exact", "triggers", "not-triggers"]
+
+
+class SuiteError(Exception):
+    """A suite that cannot be read; the message says where and what to do."""
+
+
+@dataclass(slots=True)
+class Case:
+    query: str
+    expect: list[str]  # exact: the selected set; triggers/not-triggers: the one skill
+    mode: Mode = "exact"
+    tier: int | None = None
+    line: int = 0
+    label: str = ""
+
+    def expect_json(self) -> Any:
+        if self.mode == "exact":
+            if not self.expect:
+                return "none"
+            return self.expect[0] if len(self.expect) == 1 else self.expect
+        return {"skill": self.expect[0], "should_trigger": self.mode == "triggers"}
+
+
+@dataclass(slots=True)
+class Suite:
+    path: str
+    cases: list[Case]
+    profile: str | None = None
+    roots: list[str] = field(default_factory=list)
+    kind: str = "suite"  # suite | eval_set | skill_lab
+
+
+@dataclass(slots=True)
+class CaseResult:
+    case: Case
+    got: list[str]
+    tier: int
+    passed: bool
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.case.query,
+            "expect": self.case.expect_json(),
+            "got": self.got,
+            "tier": self.tier,
+            "passed": self.passed,
+            "why": self.why or None,
+            "line": self.case.line or None,
+        }
+
+
+@dataclass(slots=True)
+class SuiteReport:
+    results: list[CaseResult]
+    per_skill: dict[str, dict[str, float | None]]
+    confusion: dict[str, dict[str, int]]
+
+    @property
+    def passed(self) -> int:
+        return sum(r.passed for r in self.results)
+
+    @property
+    def failed(self) -> int:
+        return len(self.results) - self.passed
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cases": [r.to_json() for r in self.results],
+            "passed": self.passed,
+            "failed": self.failed,
+            "per_skill": self.per_skill,
+            "confusion": self.confusion,
+        }
+
+
+def _expect_list(value: Any, where: str) -> list[str]:
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+        return []
+    if isinstance(value, str):
+        return [value.strip()]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v.strip() for v in value]
+    raise SuiteError(f"{where}: 'expect' must be a skill name, a list of names, or none.")
+
+
+def load_suite(path: str, skill: str | None = None) -> Suite:
+    """Read a suite in any of the three formats (chosen by content, not by name)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(4 * 1024 * 1024)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"{path}: cannot be read ({exc})") from None
+    if path.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(
+                f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
+            ) from None
+    else:
+        try:
+            data = yaml.load(text, Loader=_Loader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+            raise SuiteError(f"{where}: not valid YAML: {exc.problem}") from None
+        except yaml.YAMLError as exc:
+            raise SuiteError(f"{path}: not valid YAML: {exc}") from None
+    if isinstance(data, list):
+        return _eval_set(path, data, skill)
+    if isinstance(data, dict) and "test_cases" in data:
+        return _skill_lab(path, data, skill)
+    if isinstance(data, dict) and "cases" in data:
+        return _native(path, data)
+    raise SuiteError(
+        f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab) "
+        "or a JSON list of {query, should_trigger} (skill-creator)."
+    )
+
+
+def _case_lines(text_path: str) -> list[int]:
+    """Line of each '- query:' entry, for pointing at failing cases."""
+    try:
+        with open(text_path, encoding="utf-8") as fh:
+            return [
+                index
+                for index, line in enumerate(fh, start=1)
+                if line.lstrip().startswith(("- query:", "- prompt:", '{"query"'))
+            ]
+    except OSError:
+        return []
+
+
+def _native(path: str, data: dict[str, Any]) -> Suite:
+    cases_raw = data.get("cases")
+    if not isinstance(cases_raw, list):
+        raise SuiteError(f"{path}: 'cases' must be a list of {{query, expect}} entries.")
+    lines = _case_lines(path)
+    cases = []
+    for index, raw in enumerate(cases_raw):
+        where = f"{path}: case {index + 1}"
+        if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
+            raise SuiteError(f"{where}: each case needs 'query: <text>'.")
+        if "expect" not in raw:
+            raise SuiteError(f"{where}: add 'expect: <skill>' (or 'expect: none').")
+        tier = raw.get("tier")
+        if tier is not None and tier not in (0, 1, 2, 3):
+            raise SuiteError(f"{where}: 'tier' must be 0, 1, 2 or 3.")
+        cases.append(
+            Case(
+                raw["query"],
+                _expect_list(raw.get("expect"), where),
+                "exact",
+                tier,
+                lines[index] if index < len(lines) else 0,
+            )
+        )
+    roots = data.get("roots") or []
+    if isinstance(roots, str):
+        roots = [roots]
+    base = os.path.dirname(os.path.abspath(path))
+    profile = data.get("profile")
+    return Suite(
+        path,
+        cases,
+        profile if isinstance(profile, str) else None,
+        [os.path.normpath(os.path.join(base, str(r))) for r in roots],
+    )
+
+
+def _skill_for(path: str, skill: str | None) -> str:
+    if skill:
+        return skill
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(3):
+        candidate = os.path.join(folder, "SKILL.md")
+        if os.path.isfile(candidate):
+            doc = read_document(candidate)
+            name = (doc.mapping or doc.fallback or {}).get("name")
+            return str(name) if name else os.path.basename(folder)
+        folder = os.path.dirname(folder)
+    raise SuiteError(
+        f"{path}: an eval set names no skill; pass --skill NAME or keep it in the skill's folder."
+    )
+
+
+def _eval_set(path: str, data: list[Any], skill: str | None) -> Suite:
+    name = _skill_for(path, skill)
+    cases = []
+    for index, raw in enumerate(data):
+        if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
+            raise SuiteError(f"{path}: item {index + 1} needs 'query' and 'should_trigger'.")
+        should = bool(raw.get("should_trigger", True))
+        cases.append(Case(raw["query"], [name], "triggers" if should else "not-triggers"))
+    return Suite(path, cases, kind="eval_set")
+
+
+def _skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
+    default = skill or data.get("skill") or _skill_for(path, None)
+    raw_cases = data.get("test_cases")
+    if not isinstance(raw_cases, list):
+        raise SuiteError(f"{path}: 'test_cases' must be a list.")
+    cases = []
+    for index, raw in enumerate(raw_cases):
+        if not isinstance(raw, dict) or not isinstance(raw.get("prompt"), str):
+            raise SuiteError(f"{path}: test case {index + 1} needs a 'prompt'.")
+        should = str(raw.get("expected", "trigger")) != "no_trigger"
+        name = str(raw.get("skill") or default)
+        label = str(raw.get("id") or raw.get("name") or "")
+        cases.append(
+            Case(raw["prompt"], [name], "triggers" if should else "not-triggers", label=label)
+        )
+    return Suite(path, cases, kind="skill_lab")
+
+
+def run_suite(
+    suite: Suite, registry: Registry, options: dict[str, Any] | None = None
+) -> SuiteReport:
+    """Run every case against the registry; cases are independent sessions."""
+    index = MatchIndex(registry)
+    known = {s.name for s in registry.skills}
+    results: list[CaseResult] = []
+    for case in suite.cases:
+        result = match(registry, case.query, index=index, session=Session(), options=options)
+        got = list(result.selected)
+        unknown = [name for name in case.expect if name not in known]
+        why = ""
+        if case.mode == "exact":
+            passed = sorted(got) == sorted(case.expect)
+        elif case.mode == "triggers":
+            passed = case.expect[0] in got
+        else:
+            passed = case.expect[0] not in got
+        if case.tier is not None and result.tier != case.tier:
+            passed = False
+            why = f"tier {result.tier}, expected {case.tier}"
+        if unknown:
+            passed = False
+            why = f"no skill named {', '.join(unknown)} in this registry"
+        results.append(CaseResult(case, got, result.tier, passed, why))
+    return SuiteReport(results, _per_skill(results), _confusion(results))
+
+
+def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
+    counts: dict[str, list[int]] = {}  # name -> [tp, fp, fn]
+    for r in results:
+        if r.case.mode == "exact":
+            expected, got = set(r.case.expect), set(r.got)
+            names = expected | got
+        else:
+            name = r.case.expect[0]
+            expected = {name} if r.case.mode == "triggers" else set()
+            got = {name} & set(r.got)
+            names = {name}
+        for name in names:
+            tp_fp_fn = counts.setdefault(name, [0, 0, 0])
+            if name in expected and name in got:
+                tp_fp_fn[0] += 1
+            elif name in got:
+                tp_fp_fn[1] += 1
+            elif name in expected:
+                tp_fp_fn[2] += 1
+    out: dict[str, dict[str, float | None]] = {}
+    for name in sorted(counts):
+        tp, fp, fn = counts[name]
+        out[name] = {
+            "precision": round(tp / (tp + fp), 3) if tp + fp else None,
+            "recall": round(tp / (tp + fn), 3) if tp + fn else None,
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+        }
+    return out
+
+
+def _confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
+    """expected -> got -> count, with the first selected skill or 'none'."""
+    table: dict[str, dict[str, int]] = {}
+    for r in results:
+        if r.case.mode == "exact":
+            expected = r.case.expect[0] if r.case.expect else "none"
+        elif r.case.mode == "triggers":
+            expected = r.case.expect[0]
+        else:
+            expected = f"not {r.case.expect[0]}"
+        got = r.got[0] if r.got else "none"
+        row = table.setdefault(expected, {})
+        row[got] = row.get(got, 0) + 1
+    return table
