@@ -507,3 +507,26 @@ def test_bundled_suites_pass(profile: str) -> None:
     run = cli("test", "--project", os.path.join(SAMPLES, profile))
     assert run.code == 0, run.out
     assert run.out.strip().splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillstudio.core import matching
+
+    skills = {
+        f"s{index:02d}": {
+            "triggers": ["deploy now"] if index % 4 == 0 else [f"unique {index}"],
+            "description": " ".join(["deploy", "service", "logs"][: 1 + index % 3]),
+            "priority": index % 5,
+        }
+        for index in range(30)
+    }
+    reg = oasis_registry(tmp_path, skills)
+    query = "deploy now the service and read logs"
+    full = match(reg, query)
+    monkeypatch.setattr(matching, "TOP", 3)
+    lazy = match(reg, query)
+    assert len(lazy.candidates) < full.total == lazy.total
+    expected = [(c.name, c.score, c.passed, c.reasons) for c in full.all_candidates()]
+    assert [(c.name, c.score, c.passed, c.reasons) for c in lazy.all_candidates()] == expected
+    assert lazy.selected == full.selected
+    assert lazy.candidate("s29") is not None

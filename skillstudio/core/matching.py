@@ -9,10 +9,11 @@ changed skill updates the index without a rebuild.
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Literal
 
 import regex
@@ -76,17 +77,36 @@ class Reason:
         return {"rule": self.rule, "term": self.term, "points": self.points}
 
 
-@dataclass(slots=True)
 class Candidate:
-    skill: Skill
-    score: int = 0
-    reasons: list[Reason] = field(default_factory=list)
-    passed: bool = False
-    heuristic: bool = False
+    """One skill's score and reasons; keyword reasons are built when first read
+    (a broad request can touch thousands of skills by one common word each)."""
+
+    __slots__ = ("_keywords", "_query_words", "_reasons", "heuristic", "passed", "score", "skill")
+
+    def __init__(self, skill: Skill, heuristic: bool = False) -> None:
+        self.skill = skill
+        self.score = 0
+        self.passed = False
+        self.heuristic = heuristic
+        self._reasons: list[Reason] = []
+        self._keywords: frozenset[str] = frozenset()
+        self._query_words: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
         return self.skill.name
+
+    @property
+    def reasons(self) -> list[Reason]:
+        if self._keywords:
+            matched = sorted(self._keywords & self._query_words)
+            self._reasons.extend(Reason("keyword", word, 1) for word in matched)
+            self._keywords = frozenset()
+        return self._reasons
+
+    def add(self, reason: Reason) -> None:
+        self.reasons.append(reason)
+        self.score += reason.points
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,9 +134,22 @@ class MatchResult:
     margin: int | None = None
     runner_up: str | None = None
     capability_request: bool = False
+    total: int = 0  # candidates with a score above zero, materialized or not
+    _rest: list[Candidate] | None = None
+    _make_rest: Any = None  # callable building the candidates below the top
+
+    def all_candidates(self) -> list[Candidate]:
+        """Every candidate in rank order (the ones below the top are built now)."""
+        if self._make_rest is not None:
+            self._rest = self._make_rest()
+            self._make_rest = None
+        return self.candidates + (self._rest or [])
 
     def candidate(self, name: str) -> Candidate | None:
-        return next((c for c in self.candidates if c.name == name), None)
+        found = next((c for c in self.candidates if c.name == name), None)
+        if found is None and self.total > len(self.candidates):
+            found = next((c for c in self.all_candidates() if c.name == name), None)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,7 +164,8 @@ class MatchResult:
             "explicit": self.explicit,
             "heuristic": self.heuristic,
             "notes": self.notes,
-            "candidates": [c.to_json() for c in self.candidates],
+            "total_candidates": self.total or len(self.candidates),
+            "candidates": [c.to_json() for c in self.all_candidates()],
         }
 
 
@@ -177,6 +211,8 @@ def skill_terms(skill: Skill, profile: str) -> _Terms:
         # "use name skill" (handled in _match_toolsets).
         if len(name_words) > 1:
             phrases.append((name_words, "explicit", skill.name, POINTS["explicit"]))
+    elif name_words:  # explicit-invocation profiles: the name as a heuristic term
+        phrases.append((name_words, "name", skill.name, POINTS["name"]))
     return _Terms(phrases, description_keywords(skill.description), patterns, name_words)
 
 
@@ -300,38 +336,77 @@ def match(
     return result
 
 
-def _keyword_scores(index: MatchIndex, words: Iterable[str]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = defaultdict(list)
-    for word in sorted(set(words)):
-        for path in index.keywords.get(word, ()):
-            found[path].append(word)
-    return found
+def _keyword_counts(index: MatchIndex, query_words: frozenset[str]) -> Counter[str]:
+    """Distinct description keywords found, per skill path; counted in C over postings."""
+    counts: Counter[str] = Counter()
+    for word in query_words:
+        postings = index.keywords.get(word)
+        if postings:
+            counts.update(postings)
+    return counts
+
+
+TOP = 100  # candidates ordered and built per request; the rest on demand
+
+
+def _rank(
+    index: MatchIndex,
+    phrase_hits: dict[str, list[tuple[str, str, int]]],
+    keyword_counts: Counter[str],
+    query_words: frozenset[str],
+    order: Any,
+    heuristic: bool,
+) -> tuple[list[Candidate], Any, int]:
+    """Top candidates in rank order, a builder for the rest, and the total count."""
+    scores: Counter[str] = Counter(keyword_counts)
+    for path, hits in phrase_hits.items():
+        scores[path] += sum(points for _, _, points in hits)
+
+    def build(path: str) -> Candidate:
+        cand = Candidate(index.skills[path], heuristic=heuristic)
+        for rule, term, points in phrase_hits.get(path, ()):
+            cand._reasons.append(Reason(rule, term, points))
+        cand.score = scores[path]
+        if keyword_counts.get(path):
+            cand._keywords = index.terms[path].keywords
+            cand._query_words = query_words
+        return cand
+
+    items = [kv for kv in scores.items() if kv[1] > 0]
+    total = len(items)
+    if total > TOP:
+        cutoff = heapq.nlargest(TOP, items, key=itemgetter(1))[-1][1]
+        top_paths = [path for path, score in items if score >= cutoff]
+    else:
+        cutoff = None
+        top_paths = [path for path, _ in items]
+    top = sorted((build(path) for path in top_paths), key=order)
+
+    def rest() -> list[Candidate]:
+        if cutoff is None:
+            return []
+        chosen = set(top_paths)
+        return sorted((build(path) for path, _ in items if path not in chosen), key=order)
+
+    return top, rest, total
 
 
 def _match_oasis(
     index: MatchIndex, query: str, normalized: str, words: list[str], options: dict[str, Any]
 ) -> MatchResult:
     threshold = int(options.get("threshold", 10))
-    candidates: dict[str, Candidate] = {}
+    query_words = frozenset(words)
 
-    def cand(path: str) -> Candidate:
-        if path not in candidates:
-            candidates[path] = Candidate(index.skills[path])
-        return candidates[path]
+    def order(c: Candidate) -> tuple[int, int, str]:
+        return (-c.score, -int(c.skill.fields.get("priority", 0)), c.skill.name)
 
-    for path, hits in _phrase_hits(index, words).items():
-        c = cand(path)
-        for rule, term, points in hits:
-            c.reasons.append(Reason(rule, term, points))
-            c.score += points
-    for path, matched in _keyword_scores(index, words).items():
-        c = cand(path)
-        for word in matched:
-            c.reasons.append(Reason("keyword", word, 1))
-            c.score += 1
-    ranked = sorted(
-        candidates.values(),
-        key=lambda c: (-c.score, -int(c.skill.fields.get("priority", 0)), c.skill.name),
+    ranked, rest, total = _rank(
+        index,
+        _phrase_hits(index, words),
+        _keyword_counts(index, query_words),
+        query_words,
+        order,
+        heuristic=False,
     )
     for c in ranked:
         c.passed = c.score >= threshold
@@ -345,7 +420,16 @@ def _match_oasis(
             )
         )
     tier = 3 if selected else (2 if index.skills else 0)
-    return MatchResult(query, normalized, "oasis", threshold, ranked, selected, tier)
+    result = MatchResult(query, normalized, "oasis", threshold, ranked, selected, tier)
+
+    def rest_passed() -> list[Candidate]:
+        below = rest()
+        for c in below:
+            c.passed = c.score >= threshold
+        return below
+
+    result.total, result._make_rest = total, rest_passed
+    return result
 
 
 def _match_toolsets(
@@ -426,18 +510,8 @@ def _match_explicit(
 ) -> MatchResult:
     """pegasus, mvp, workspace, agentskills: only explicit invocation selects."""
     profile = registry.profile.name
-    candidates: dict[str, Candidate] = {}
-    for path, matched in _keyword_scores(index, words).items():
-        c = candidates.setdefault(path, Candidate(index.skills[path], heuristic=True))
-        for word in matched:
-            c.reasons.append(Reason("keyword", word, 1))
-            c.score += 1
-    for path, terms in index.terms.items():
-        name = " ".join(terms.name_words)
-        if name and f" {name} " in f" {normalized} ":
-            c = candidates.setdefault(path, Candidate(index.skills[path], heuristic=True))
-            c.reasons.append(Reason("name", index.skills[path].name, POINTS["name"]))
-            c.score += POINTS["name"]
+    query_words = frozenset(words)
+    phrase_hits = _phrase_hits(index, words)
     explicit = explicit_invocation(query)
     selected: list[str] = []
     notes: list[str] = []
@@ -447,16 +521,27 @@ def _match_explicit(
         if skill is None:
             notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")
         else:
-            c = candidates.setdefault(skill.path, Candidate(skill, heuristic=True))
-            c.reasons.insert(0, Reason("explicit", name, POINTS["explicit"]))
-            c.score += POINTS["explicit"]
-            c.heuristic = False
+            phrase_hits.setdefault(skill.path, []).insert(0, ("explicit", name, POINTS["explicit"]))
             selected = [name]
-    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.name))
+
+    def order(c: Candidate) -> tuple[int, str]:
+        return (-c.score, c.name)
+
+    ranked, rest, total = _rank(
+        index,
+        phrase_hits,
+        _keyword_counts(index, query_words),
+        query_words,
+        order,
+        heuristic=True,
+    )
     for c in ranked:
         c.passed = c.name in selected
+        if c.passed:
+            c.heuristic = False
     tier = 3 if selected else (2 if index.skills else 0)
     result = MatchResult(query, normalized, profile, None, ranked, selected, tier)
+    result.total, result._make_rest = total, rest
     result.heuristic = True
     result.explicit = explicit[0] if explicit else None
     result.explicit_args = explicit[1] if explicit else ""

@@ -15,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from tests.benchmarks import bench_scan  # noqa: E402
+from tests.benchmarks import bench_match, bench_scan  # noqa: E402
 
 
 def machine() -> str:
@@ -34,6 +34,8 @@ def main() -> int:
         args.count, args.repeat, os.environ.get("SKILLS_REF_PYTHON"), args.workdir
     )
     print(bench_scan.report(result))
+    for count in sorted({1000, args.count}):
+        print(bench_match.report(bench_match.run(count, args.workdir)))
     return 0
 
 

@@ -20,8 +20,25 @@ WORDS = (
 VERBS = "check write fix explain summarize generate review plan debug optimize".split()
 
 
+def _vocabulary() -> list[str]:
+    """About 3,600 made-up words: real descriptions draw on thousands of words."""
+    syl = "ka lo mi ne ru sa ti vo xe zu ba de fi go hu".split()
+    return [a + b for a in syl for b in syl] + [a + b + c for a in syl for b in syl for c in syl]
+
+
+VOCABULARY = _vocabulary()
+
+
+def word(rng: random.Random) -> str:
+    """Half common technical words, half a Zipf-like draw from the large vocabulary."""
+    if rng.random() < 0.5:
+        return rng.choice(WORDS)
+    rank = min(int(rng.paretovariate(1.1)) - 1, len(VOCABULARY) - 1)
+    return VOCABULARY[(rank * 7919) % len(VOCABULARY)]
+
+
 def _sentence(rng: random.Random, low: int, high: int) -> str:
-    words = [rng.choice(WORDS) for _ in range(rng.randint(low, high))]
+    words = [word(rng) for _ in range(rng.randint(low, high))]
     return " ".join(words).capitalize() + "."
 
 

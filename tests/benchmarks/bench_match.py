@@ -1,0 +1,122 @@
+"""Match latency benchmark (PRODUCT.md section 10: ≤ 1 ms at 1,000, ≤ 10 ms at 10,000 skills).
+
+The indexed matcher is timed against a naive loop that applies the same oasis
+rules skill by skill, on the same registry and requests, in one run.
+Prints medians; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from skillstudio.core.matching import STOPWORDS, MatchIndex, match  # noqa: E402
+from skillstudio.core.project import project_from_folder  # noqa: E402
+from skillstudio.core.registry import Registry  # noqa: E402
+from skillstudio.core.text import normalize  # noqa: E402
+from tests.benchmarks.synth import VERBS, generate, word  # noqa: E402
+
+
+def naive(registry: Registry, query: str) -> list[tuple[int, str]]:
+    """The seed's algorithm as a plain loop over every skill (the baseline)."""
+    norm = f" {normalize(query)} "
+    words = set(norm.split())
+    scores = []
+    for skill in registry.active.values():
+        score = 0
+        for trig in skill.fields["triggers_normalized"]:
+            if trig and f" {trig} " in norm:
+                score += 10
+        keywords = {w for w in normalize(skill.description).split() if w not in STOPWORDS}
+        score += len(keywords & words)
+        name = normalize(str(skill.fields["name"]))
+        if name and f" {name} " in norm:
+            score += 20
+        if score:
+            scores.append((score, skill.name))
+    scores.sort(reverse=True)
+    return scores
+
+
+@dataclass
+class MatchFigures:
+    count: int
+    indexed_ms: float
+    naive_ms: float
+    index_build_ms: float
+    update_ms: float
+
+
+def queries(seed: int = 3, count: int = 200) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        words = [word(rng) for _ in range(rng.randint(4, 14))]
+        words.insert(rng.randint(0, len(words)), rng.choice(VERBS))
+        out.append("please " + " ".join(words))
+    return out
+
+
+def run(count: int, workdir: str | None = None) -> MatchFigures:
+    base = workdir or tempfile.mkdtemp(prefix="skillstudio-bench-")
+    folder = os.path.join(base, f"synthetic-{count}")
+    if not os.path.isdir(folder):
+        generate(folder, count)
+    registry = project_from_folder(folder).registry()
+    registry.scan()
+    start = time.perf_counter()
+    index = MatchIndex(registry)
+    build = time.perf_counter() - start
+    requests = queries()
+    indexed, plain = [], []
+    for query in requests:
+        t0 = time.perf_counter()
+        match(registry, query, index=index)
+        t1 = time.perf_counter()
+        naive(registry, query)
+        t2 = time.perf_counter()
+        indexed.append(t1 - t0)
+        plain.append(t2 - t1)
+    victim = registry.skills[len(registry.skills) // 2]
+    with open(victim.path, encoding="utf-8") as fh:
+        text = fh.read()
+    updates = []
+    for index_round in range(5):
+        registry.reparse(victim.path, text.replace("priority:", f"# edit {index_round}\npriority:"))
+        t0 = time.perf_counter()
+        index.sync()
+        updates.append(time.perf_counter() - t0)
+    return MatchFigures(
+        count,
+        statistics.median(indexed) * 1000,
+        statistics.median(plain) * 1000,
+        build * 1000,
+        statistics.median(updates) * 1000,
+    )
+
+
+def report(figures: MatchFigures) -> str:
+    target = 1.0 if figures.count <= 1000 else 10.0
+    return "\n".join(
+        [
+            f"Match one request, {figures.count:,} skills (median of 200 requests)",
+            f"  indexed matcher        {figures.indexed_ms:8.3f} ms  (target ≤ {target:g} ms)",
+            f"  naive loop, same rules {figures.naive_ms:8.3f} ms  "
+            f"indexed is {figures.naive_ms / figures.indexed_ms:.1f} × faster",
+            f"  index build            {figures.index_build_ms:8.1f} ms; "
+            f"one skill changed: {figures.update_ms:.2f} ms to update",
+        ]
+    )
+
+
+if __name__ == "__main__":
+    for n in (1000, 10_000):
+        print(report(run(n, sys.argv[1] if len(sys.argv) > 1 else None)))
