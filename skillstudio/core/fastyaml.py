@@ -53,6 +53,19 @@ def _resolved_tag(value: str) -> str | None:
     return None
 
 
+_PLAIN_KEYS: dict[str, bool] = {}
+
+
+def _plain_key(key: str) -> bool:
+    """Whether libyaml reads this key as text (keys repeat across files: cached)."""
+    known = _PLAIN_KEYS.get(key)
+    if known is None:
+        known = _resolved_tag(key) is None
+        if len(_PLAIN_KEYS) < 4096:
+            _PLAIN_KEYS[key] = known
+    return known
+
+
 def _scalar(raw: str) -> Any:
     """One scalar as written after `key: ` or `- ` (already stripped of the newline)."""
     text = raw.rstrip(" ")
@@ -122,7 +135,7 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos
         if match is None:
             raise _Bail
         key, raw = match.group(1), match.group(2)
-        if key in mapping or len(key) > 128 or _resolved_tag(key) is not None:
+        if key in mapping or len(key) > 128 or not _plain_key(key):
             raise _Bail
         file_line = first_line + index
         if raw is not None and raw.strip(" "):

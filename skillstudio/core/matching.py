@@ -224,9 +224,12 @@ class MatchIndex:
         self.profile = registry.profile.name
         self.terms: dict[str, _Terms] = {}  # path -> terms
         self.skills: dict[str, Skill] = {}
-        self.phrases: dict[str, list[tuple[tuple[str, ...], str, str, int, str]]] = defaultdict(
-            list
+        # Keyed by the first word of one-word phrases and the first two words of
+        # longer ones: triggers often start with the same verb ("review ...").
+        self.phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]] = (
+            defaultdict(list)
         )
+        self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-priority, name)
         self.keywords: dict[str, set[str]] = defaultdict(set)
         self.patterned: set[str] = set()
         self.rebuild()
@@ -237,6 +240,7 @@ class MatchIndex:
         self.phrases.clear()
         self.keywords.clear()
         self.patterned.clear()
+        self.order_key.clear()
         for skill in self.registry.active.values():
             self._add(skill)
 
@@ -245,7 +249,12 @@ class MatchIndex:
         self.terms[skill.path] = terms
         self.skills[skill.path] = skill
         for words, rule, term, points in terms.phrases:
-            self.phrases[words[0]].append((words, rule, term, points, skill.path))
+            self.phrases[words[:2]].append((words, rule, term, points, skill.path))
+        priority = skill.fields.get("priority", 0)
+        self.order_key[skill.path] = (
+            -priority if isinstance(priority, int) else 0,
+            skill.name,
+        )
         for word in terms.keywords:
             self.keywords[word].add(skill.path)
         if terms.patterns:
@@ -256,8 +265,9 @@ class MatchIndex:
         self.skills.pop(path, None)
         if terms is None:
             return
+        self.order_key.pop(path, None)
         for words, *_ in terms.phrases:
-            bucket = self.phrases.get(words[0], [])
+            bucket = self.phrases.get(words[:2], [])
             bucket[:] = [entry for entry in bucket if entry[4] != path]
         for word in terms.keywords:
             self.keywords[word].discard(path)
@@ -292,18 +302,23 @@ def _phrase_hits(index: MatchIndex, words: list[str]) -> dict[str, list[tuple[st
     hits: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     count = len(words)
+    phrases = index.phrases
     for position, word in enumerate(words):
-        for phrase, rule, term, points, path in index.phrases.get(word, ()):
-            size = len(phrase)
-            if size > 1 and (
-                position + size > count or tuple(words[position : position + size]) != phrase
-            ):
-                continue
-            key = (path, rule, term)
-            if key in seen:
-                continue
-            seen.add(key)
-            hits[path].append((rule, term, points))
+        keys: tuple[tuple[str, ...], ...] = ((word,),)
+        if position + 1 < count:
+            keys = ((word,), (word, words[position + 1]))
+        for key in keys:
+            for phrase, rule, term, points, path in phrases.get(key, ()):
+                size = len(phrase)
+                if size > 2 and (
+                    position + size > count or tuple(words[position : position + size]) != phrase
+                ):
+                    continue
+                seen_key = (path, rule, term)
+                if seen_key in seen:
+                    continue
+                seen.add(seen_key)
+                hits[path].append((rule, term, points))
     return hits
 
 
@@ -346,7 +361,7 @@ def _keyword_counts(index: MatchIndex, query_words: frozenset[str]) -> Counter[s
     return counts
 
 
-TOP = 100  # candidates ordered and built per request; the rest on demand
+TOP = 50  # candidates ordered and built per request (a panel shows fewer); the rest on demand
 
 
 def _rank(
@@ -372,11 +387,15 @@ def _rank(
             cand._query_words = query_words
         return cand
 
-    items = [kv for kv in scores.items() if kv[1] > 0]
+    items = list(scores.items())  # every score is positive: hits add points, never remove
     total = len(items)
     if total > TOP:
         cutoff = heapq.nlargest(TOP, items, key=itemgetter(1))[-1][1]
-        top_paths = [path for path, score in items if score >= cutoff]
+        top_paths = [path for path, score in items if score > cutoff]
+        tied = [path for path, score in items if score == cutoff]
+        # the tie at the cutoff is broken by the profile's order (priority, name),
+        # precomputed per skill so the key lookups run in C
+        top_paths += heapq.nsmallest(TOP - len(top_paths), tied, key=index.order_key.__getitem__)
     else:
         cutoff = None
         top_paths = [path for path, _ in items]

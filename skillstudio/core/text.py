@@ -7,12 +7,20 @@ import re
 _NON_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
 
 
+# ASCII text (the common case) takes str.translate, which runs in C.
+_ASCII_PUNCT = str.maketrans(
+    {chr(c): " " for c in range(128) if not chr(c).isalnum() and not chr(c).isspace()}
+)
+
+
 def normalize(text: str) -> str:
     """Lowercase, every punctuation or symbol character to a space, whitespace collapsed.
 
     This is the oasis normalization (PRODUCT.md 3.1); the other profiles use it
     for their keyword heuristics so that scores are comparable.
     """
+    if text.isascii():
+        return " ".join(text.lower().translate(_ASCII_PUNCT).split())
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 

@@ -14,7 +14,6 @@ from .profiles.base import Checker, Profile, is_inside
 # every position; the link text before `](` does not matter for the check.
 _INLINE_LINK = re.compile(r"\]\([ \t]*<?([^)\s>]+)")
 _REF_DEF = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)")
-_LINE_MARK = re.compile(r"\n {0,3}(```|~~~|\[)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -125,27 +124,42 @@ def check_links(c: Checker, body: str) -> None:
         )
 
 
-def _line_marks(body: str) -> list[tuple[int, str]]:
-    """(offset, mark) of lines opening with a fence or '[' after at most 3 spaces.
+def _starts_line(body: str, pos: int) -> int:
+    """Offset of pos's line when only up to three spaces precede pos on it, else -1."""
+    line_start = body.rfind("\n", 0, pos) + 1
+    if pos - line_start <= 3 and not body[line_start:pos].strip(" "):
+        return line_start
+    return -1
 
-    The regex starts with a literal newline so the engine jumps from line to
-    line in C; a MULTILINE '^' would be tried at every character.
-    """
-    marks = [(m.start() + 1, m.group(1)) for m in _LINE_MARK.finditer(body)]
-    head = body[:8]
-    stripped = head.lstrip(" ")
-    if len(head) - len(stripped) <= 3:
-        for mark in ("```", "~~~", "["):
-            if stripped.startswith(mark):
-                marks.insert(0, (0, mark))
-                break
+
+def _marks_of(body: str, needle: str) -> list[tuple[int, str]]:
+    """Lines opening with `needle`; str.find jumps between the few occurrences."""
+    found: list[tuple[int, str]] = []
+    pos = body.find(needle)
+    while pos >= 0:
+        start = _starts_line(body, pos)
+        if start >= 0:
+            found.append((start, needle))
+        line_end = body.find("\n", pos)
+        if line_end < 0:
+            break
+        pos = body.find(needle, line_end)
+    return found
+
+
+def _line_marks(body: str) -> list[tuple[int, str]]:
+    """(offset, mark) of lines opening with a code fence or '[' after at most 3 spaces."""
+    marks = _marks_of(body, "```") + _marks_of(body, "~~~")
+    if "]:" in body:  # reference definitions are rare; only then look at '[' lines
+        marks += _marks_of(body, "[")
+    marks.sort()
     return marks
 
 
 def _links(body: str) -> tuple[list[tuple[int, str, bool]], list[tuple[int, str]]]:
     """Inline links and reference definitions as (offset, target, inline?), plus line marks."""
     out = [(m.start(), m.group(1), True) for m in _INLINE_LINK.finditer(body)]
-    marks = _line_marks(body)
+    marks = _line_marks(body) if out or "]:" in body else []
     for start, mark in marks:
         if mark == "[":
             match = _REF_DEF.match(body, start)
