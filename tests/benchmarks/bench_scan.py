@@ -105,10 +105,13 @@ def run(
     root = os.path.join(project_dir, "key_skills")
     py = sys.executable
     _time([py, "-c", FLOOR, root], 1)  # warm the page cache
-    floor = _time([py, "-c", FLOOR, root], repeat)
-    lint = _time(
-        [py, "-m", "skillstudio", "lint", "--format", "json", "--project", project_dir], repeat
-    )
+    lint_cmd = [py, "-m", "skillstudio", "lint", "--format", "json", "--project", project_dir]
+    # Interleaved, so that drift in the machine's speed hits both sides alike.
+    floors, lints = [], []
+    for _ in range(repeat):
+        floors.append(_time([py, "-c", FLOOR, root], 1))
+        lints.append(_time(lint_cmd, 1))
+    floor, lint = statistics.median(floors), statistics.median(lints)
     ref: float | None = None
     if ref_python:
         proc = subprocess.run([ref_python, "-c", REF, root], capture_output=True, text=True)
@@ -116,15 +119,13 @@ def run(
             ref = float(proc.stdout.strip())
     project = project_from_folder(project_dir)
     registry = project.registry()
-    scans = []
-    for _ in range(repeat):
+    victim = None
+    scans, rescans = [], []
+    for index in range(repeat):
         start = time.perf_counter()
         registry.scan()
         scans.append(time.perf_counter() - start)
-    full = statistics.median(scans)
-    rescans = []
-    victim = registry.skills[len(registry.skills) // 2].path
-    for index in range(repeat):
+        victim = victim or registry.skills[len(registry.skills) // 2].path
         with open(victim, "a", encoding="utf-8") as fh:
             fh.write(f"\nEdit {index}.\n")
         os.utime(victim, ns=(time.time_ns(), time.time_ns() + (index + 1) * 10**9))
@@ -132,6 +133,7 @@ def run(
         changed = registry.refresh()
         rescans.append(time.perf_counter() - start)
         assert changed.changed == [victim], changed
+    full = statistics.median(scans)
     return ScanResult(count, floor, lint, ref, full, statistics.median(rescans))
 
 
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workdir")
     args = parser.parse_args(argv)
     result = run(args.count, args.repeat, os.environ.get("SKILLS_REF_PYTHON"), args.workdir)

@@ -26,7 +26,7 @@ def machine() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workdir")
     args = parser.parse_args()
     print(f"SkillStudio benchmarks on {machine()}")
