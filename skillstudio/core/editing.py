@@ -1,0 +1,408 @@
+"""Round-trip frontmatter edits: change exactly what was edited, nothing else.
+
+The writer composes the frontmatter with libyaml to get the exact span of
+every key, value and list item, then splices new text into those spans:
+a single-line scalar keeps its key, spacing, quoting style and trailing
+comment; a list item edit replaces that item only; a new key goes after the
+last key; a removed key takes only its own lines. Every result is re-parsed
+and must equal the intended mapping, or nothing is returned.
+
+Why not a round-trip YAML library: measured against these rules, ruamel.yaml
+re-indents sequences, re-wraps long scalars and normalizes spacing after
+colons on dump; splicing into libyaml's marks changes only the edited bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import yaml
+
+from .fastyaml import _PLAIN_START_BAD, _resolved_tag
+from .frontmatter import BOM, Document, _Loader, parse_text
+
+_MISSING = object()
+_KEY_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+class EditError(Exception):
+    """An edit that cannot be made safely; the message says why and what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    kind: Literal["set", "unset"]
+    key: str
+    value: Any = None
+
+
+# -- scalar styles -----------------------------------------------------------
+
+
+def plain_ok(value: str, flow: bool = False) -> bool:
+    """Whether `value` reads back as the same text when written plain."""
+    if not value or value != value.strip() or "\n" in value or "\t" in value or "\r" in value:
+        return False
+    if value[0] in _PLAIN_START_BAD or value.startswith(("---", "...")):
+        return False
+    if ": " in value or " #" in value or value.endswith(":"):
+        return False
+    if flow and any(ch in value for ch in ",[]{}"):
+        return False
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F or ch in "\ufeff\u2028\u2029" for ch in value):
+        return False
+    return _resolved_tag(value) is None
+
+
+def single_quoted(value: str) -> str | None:
+    if "\n" in value or "\r" in value or any(ord(ch) < 32 and ch != "\t" for ch in value):
+        return None
+    return "'" + value.replace("'", "''") + "'"
+
+
+def double_quoted(value: str) -> str:
+    # JSON string escapes are valid YAML double-quoted escapes.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def scalar_text(value: Any, style: str | None = None, flow: bool = False) -> str:
+    """One-line YAML for a scalar, keeping `style` ("plain", "'", '"') when it can."""
+    if value is None:
+        return "null" if flow else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        text = repr(value)
+        return text if isinstance(value, int) or "." in text or "e" in text else text + ".0"
+    if not isinstance(value, str):
+        raise EditError(f"cannot write a {type(value).__name__} value")
+    if style == "'":
+        quoted = single_quoted(value)
+        if quoted is not None:
+            return quoted
+    if style == '"':
+        return double_quoted(value)
+    if plain_ok(value, flow):
+        return value
+    return single_quoted(value) or double_quoted(value)
+
+
+def _block_scalar(value: str, indent: str) -> list[str]:
+    chomp = "" if value.endswith("\n") and not value.endswith("\n\n") else "-"
+    if value.endswith("\n\n"):
+        chomp = "+"
+    body = value[:-1] if value.endswith("\n") and chomp == "" else value
+    if chomp == "+":
+        body = value.rstrip("\n")
+    lines = body.split("\n")
+    out = ["|" + chomp]  # literal style keeps every line break exactly
+    for line in lines:
+        out.append((indent + line) if line else "")
+    if chomp == "+":
+        out += [""] * (len(value) - len(value.rstrip("\n")) - 1)
+    return out
+
+
+def value_lines(value: Any, indent: str, newline: str, style: dict[str, Any]) -> list[str]:
+    """The value of a top-level key: first element continues the `key:` line."""
+    if isinstance(value, str) and (
+        "\n" in value.rstrip("\n") or (style.get("block") and "\n" in value)
+    ):
+        if value[:1] in (" ", "\t"):
+            return [" " + double_quoted(value)]
+        block = _block_scalar(value, indent)
+        return [" " + block[0], *block[1:]]
+    if isinstance(value, list):
+        if not value:
+            return [" []"]
+        if style.get("flow"):
+            items = ", ".join(_flow(v) for v in value)
+            return [f" [{items}]"]
+        item_indent = style.get("item_indent", indent)
+        lines = [""]
+        for item in value:
+            if isinstance(item, dict | list):
+                lines.append(f"{item_indent}- {_flow(item)}")
+            else:
+                lines.append(f"{item_indent}- {scalar_text(item, style.get('item_style'))}")
+        return lines
+    if isinstance(value, dict):
+        if not value:
+            return [" {}"]
+        if style.get("flow"):
+            return [" " + _flow(value)]
+        lines = [""]
+        for key, sub in value.items():
+            head = f"{indent}{_key_text(str(key))}:"
+            lines += _nested(head, sub, indent + "  ")
+        return lines
+    text = scalar_text(value, style.get("scalar"))
+    return [(" " + text) if text else ""]
+
+
+def _nested(head: str, value: Any, indent: str) -> list[str]:
+    if isinstance(value, list):
+        if not value:
+            return [head + " []"]
+        return [head] + [
+            f"{indent}- {_flow(v) if isinstance(v, dict | list) else scalar_text(v)}" for v in value
+        ]
+    if isinstance(value, dict):
+        if not value:
+            return [head + " {}"]
+        out = [head]
+        for key, sub in value.items():
+            out += _nested(f"{indent}{_key_text(str(key))}:", sub, indent + "  ")
+        return out
+    if isinstance(value, str) and "\n" in value:
+        return [f"{head} {double_quoted(value)}"]
+    text = scalar_text(value)
+    return [f"{head} {text}" if text else head]
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key_text(str(k))}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and "\n" in value:
+        return double_quoted(value)
+    return scalar_text(value, flow=True)
+
+
+def _key_text(key: str) -> str:
+    return key if _KEY_OK.fullmatch(key) and _resolved_tag(key) is None else double_quoted(key)
+
+
+# -- the writer --------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Entry:
+    key: str
+    key_node: yaml.Node
+    node: yaml.Node
+    first: int  # first line (0-based, in the frontmatter)
+    last: int  # last line of its region, trailing blank and comment lines excluded
+
+
+def _entries(fm: str, lines: list[str]) -> list[_Entry]:
+    root = yaml.compose(fm, Loader=_Loader)
+    if root is None:
+        return []
+    if not isinstance(root, yaml.MappingNode) or root.flow_style:
+        raise EditError("the frontmatter is not a block mapping; edit it in the source view")
+    entries: list[_Entry] = []
+    pairs = root.value
+    for index, (key_node, node) in enumerate(pairs):
+        first = key_node.start_mark.line
+        nxt = pairs[index + 1][0].start_mark.line if index + 1 < len(pairs) else len(lines)
+        last = max(first, node.end_mark.line if node.end_mark.column else node.end_mark.line - 1)
+        last = min(last, nxt - 1)
+        # Blank lines and column-0 comments after a value belong to the layout, not to
+        # the value (an indented '# …' may be content of a block scalar).
+        while last > first and (not lines[last].strip() or lines[last].startswith("#")):
+            last -= 1
+        entries.append(_Entry(str(key_node.value), key_node, node, first, last))
+    return entries
+
+
+def _style_of(node: yaml.Node, lines: list[str]) -> dict[str, Any]:
+    style: dict[str, Any] = {}
+    if isinstance(node, yaml.ScalarNode):
+        style["scalar"] = {"'": "'", '"': '"'}.get(node.style or "", "plain")
+        style["block"] = node.style in ("|", ">")
+    elif isinstance(node, yaml.SequenceNode):
+        style["flow"] = bool(node.flow_style)
+        if node.value and not node.flow_style:
+            first = node.value[0]
+            line = lines[first.start_mark.line]
+            dash = line.find("-")
+            style["item_indent"] = line[:dash] if dash >= 0 else "  "
+            style["item_style"] = {"'": "'", '"': '"'}.get(first.style or "", "plain")
+    elif isinstance(node, yaml.MappingNode):
+        style["flow"] = bool(node.flow_style)
+    return style
+
+
+def _splice_scalar(line: str, node: yaml.Node, new_text: str) -> str | None:
+    """Replace a one-line scalar in place, or None when it does not sit on one line."""
+    if node.start_mark.line != node.end_mark.line:
+        return None
+    return line[: node.start_mark.column] + new_text + line[node.end_mark.column :]
+
+
+def apply_changes(doc: Document, changes: list[Change], body: str | None = None) -> str:
+    """The new file text (BOM included) for `doc` with `changes` and an optional new body."""
+    newline = doc.newline
+    text = doc.text
+    if not changes:
+        new_text = text if body is None else text[: doc.body_offset] + body
+        return (BOM if doc.bom else "") + new_text
+    if doc.has_frontmatter and (not doc.closed or doc.mapping is None):
+        raise EditError(
+            "the frontmatter cannot be parsed, so its fields cannot be edited safely; fix the "
+            "YAML in the source view first (the body can still be edited)"
+        )
+    intended: dict[str, Any] = dict(doc.mapping or {})
+    for change in changes:
+        if change.kind == "set":
+            intended[change.key] = change.value
+        else:
+            intended.pop(change.key, None)
+    fm = doc.fm_text
+    lines = fm.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    raw_lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    entries = {e.key: e for e in _entries(fm, raw_lines)} if doc.has_frontmatter else {}
+    out = list(raw_lines)
+    # Edits are applied bottom-up so earlier line numbers stay valid.
+    plan: list[tuple[int, int, list[str]]] = []  # (first, last, replacement lines)
+    appended: list[str] = []
+    for change in _coalesce(changes):
+        entry = entries.get(change.key)
+        if change.kind == "unset":
+            if entry is not None:
+                plan.append((entry.first, entry.last, []))
+            continue
+        if entry is None:
+            head = f"{_key_text(change.key)}:"
+            vals = value_lines(change.value, "  ", newline, {})
+            appended += [head + vals[0], *vals[1:]]
+            continue
+        replacement = _replace_entry(entry, change.value, raw_lines, newline)
+        if replacement is not None:
+            plan.append((entry.first, entry.last, replacement))
+    for first, last, replacement in sorted(plan, key=lambda p: p[0], reverse=True):
+        out[first : last + 1] = replacement
+    if appended:
+        anchor = _insert_at(out)
+        out[anchor:anchor] = appended
+    new_fm = newline.join(out) + (newline if out else "")
+    if doc.has_frontmatter:
+        head_end = text.find("\n") + 1
+        close_start = head_end + len(fm)
+        new_text = text[:head_end] + new_fm + text[close_start:]
+        body_offset = len(text[:head_end]) + len(new_fm) + (doc.body_offset - close_start)
+    else:
+        prefix = f"---{newline}{new_fm}---{newline}"
+        new_text = prefix + text
+        body_offset = len(prefix)
+    if body is not None:
+        new_text = new_text[:body_offset] + body
+    check = parse_text(Document(path=doc.path), new_text)
+    if check.mapping is None or check.mapping != intended:
+        got = check.mapping
+        raise EditError(
+            "the edited frontmatter would not read back as intended"
+            + (f" (read back: {got!r})" if got is not None else "")
+            + "; nothing was written"
+        )
+    return (BOM if doc.bom else "") + new_text
+
+
+def _coalesce(changes: list[Change]) -> list[Change]:
+    """The last change per key wins, in the order keys were first touched."""
+    last: dict[str, Change] = {}
+    for change in changes:
+        last.pop(change.key, None)
+        last[change.key] = change
+    return list(last.values())
+
+
+def _insert_at(lines: list[str]) -> int:
+    """After the last line that holds a key or value (trailing comments stay last)."""
+    index = len(lines)
+    while index > 0 and (not lines[index - 1].strip() or lines[index - 1].lstrip().startswith("#")):
+        index -= 1
+    return index
+
+
+def _replace_entry(entry: _Entry, value: Any, lines: list[str], newline: str) -> list[str] | None:
+    node = entry.node
+    style = _style_of(node, lines)
+    old = _construct(node)
+    if old == value and type(old) is type(value):
+        return None  # unchanged: keep every byte
+    first_line = lines[entry.first]
+    if (
+        isinstance(node, yaml.ScalarNode)
+        and not isinstance(value, list | dict)
+        and not style.get("block")
+        and not (isinstance(value, str) and "\n" in value)
+    ):
+        new_text = scalar_text(value, style.get("scalar"))
+        spliced: str | None
+        if node.start_mark.line == entry.first and node.value == "" and node.style is None:
+            spliced = first_line.rstrip() + (" " + new_text if new_text else "")
+        else:
+            spliced = _splice_scalar(lines[node.start_mark.line], node, new_text)
+        if spliced is not None and node.start_mark.line == entry.first == entry.last:
+            return [spliced]
+    if (
+        isinstance(node, yaml.SequenceNode)
+        and isinstance(value, list)
+        and isinstance(old, list)
+        and not node.flow_style
+        and len(value) >= len(old)
+        and all(
+            item.start_mark.line == item.end_mark.line and isinstance(item, yaml.ScalarNode)
+            for item in node.value
+        )
+        and all(not isinstance(v, dict | list) for v in value)
+    ):
+        region = list(lines[entry.first : entry.last + 1])
+        for item_node, old_item, new_item in zip(node.value, old, value, strict=False):
+            if old_item == new_item and type(old_item) is type(new_item):
+                continue
+            row = item_node.start_mark.line - entry.first
+            quote = {"'": "'", '"': '"'}.get(item_node.style or "", "plain")
+            item_text = _splice_scalar(
+                lines[item_node.start_mark.line], item_node, scalar_text(new_item, quote)
+            )
+            if item_text is None:
+                break
+            region[row] = item_text
+        else:
+            extra = value[len(old) :]
+            if extra:
+                last_item = node.value[-1] if node.value else None
+                indent = style.get("item_indent", "  ")
+                new_rows = [f"{indent}- {scalar_text(v, style.get('item_style'))}" for v in extra]
+                at = (last_item.start_mark.line - entry.first + 1) if last_item else len(region)
+                region[at:at] = new_rows
+            return region
+    key_text = (
+        first_line[: entry.key_node.end_mark.column]
+        if entry.key_node.start_mark.line == entry.first
+        else _key_text(entry.key)
+    )
+    vals = value_lines(value, "  ", newline, style)
+    return [key_text + ":" + vals[0], *vals[1:]]
+
+
+def _construct(node: yaml.Node) -> Any:
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    except yaml.YAMLError:
+        return _MISSING
+    finally:
+        loader.dispose()
+
+
+def parse_cli_value(text: str, force_string: bool = False) -> Any:
+    """A KEY=VALUE value: a YAML scalar or flow list, or text with --string."""
+    if force_string:
+        return text
+    try:
+        value = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return text
+    if isinstance(value, dict) or (isinstance(value, list) and not text.lstrip().startswith("[")):
+        return text
+    return value
