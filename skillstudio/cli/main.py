@@ -12,8 +12,11 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..core.activation import activate
+from ..core.archive import ArchiveError, pack, unpack
 from ..core.diagnostics import Diagnostic
 from ..core.disclosure import TIER_NAMES, render_tiers
+from ..core.editing import Change, EditError, apply_changes, parse_cli_value
+from ..core.frontmatter import read_document
 from ..core.matching import match, why_not
 from ..core.profiles import PROFILE_NAMES, get_profile
 from ..core.project import (
@@ -25,7 +28,9 @@ from ..core.project import (
     resolve_projects,
 )
 from ..core.registry import Registry
+from ..core.saving import SaveError, atomic_write, encode, stamp
 from ..core.session import Session
+from ..core.skillops import OperationError, new_skill
 from ..core.suites import Suite, SuiteError, load_suite, run_suite
 from .explain import explain_text
 from .output import diagnostic_line, dumps, json_safe, rel, sarif
@@ -129,6 +134,35 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("suites", nargs="*", metavar="SUITE")
     test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
     _common(test)
+
+    set_ = sub.add_parser(
+        "set",
+        help="edit frontmatter fields",
+        description="Edit frontmatter, changing nothing else.",
+    )
+    set_.add_argument("skill", metavar="SKILL", help="a skill name, folder or SKILL.md")
+    set_.add_argument("pairs", nargs="*", metavar="KEY=VALUE")
+    set_.add_argument("--unset", action="append", default=[], metavar="KEY")
+    set_.add_argument("--string", action="store_true", help="take every VALUE as text")
+    _common(set_)
+
+    new = sub.add_parser(
+        "new", help="create a skill", description="Create a skill from the profile's template."
+    )
+    new.add_argument("name", metavar="NAME")
+    _common(new)
+
+    pack_ = sub.add_parser("pack", help="make a .skill archive", description="Zip a skill folder.")
+    pack_.add_argument("skill_dir", metavar="SKILL_DIR")
+    pack_.add_argument("-o", "--output", metavar="FILE")
+    pack_.add_argument("--format", choices=("text", "json"), default="text")
+
+    unpack_ = sub.add_parser(
+        "unpack", help="unpack a .skill archive", description="Unpack a .skill."
+    )
+    unpack_.add_argument("archive", metavar="FILE")
+    unpack_.add_argument("--root", metavar="DIR", help="where to unpack (default: ./skills or .)")
+    unpack_.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -499,6 +533,102 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
+def _skill_file(args: argparse.Namespace, env: Env) -> str:
+    target = os.path.join(env.cwd, args.skill)
+    if os.path.isfile(target):
+        return os.path.abspath(target)
+    if os.path.isfile(os.path.join(target, "SKILL.md")):
+        return os.path.abspath(os.path.join(target, "SKILL.md"))
+    item = load_one(args, env)
+    skill = item.registry.get(args.skill)
+    if skill is None:
+        raise UsageError(f"no skill named '{args.skill}' and no such file or folder")
+    return skill.path
+
+
+def cmd_set(args: argparse.Namespace, env: Env) -> int:
+    changes: list[Change] = []
+    for pair in args.pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"'{pair}' is not KEY=VALUE")
+        changes.append(Change("set", key.strip(), parse_cli_value(raw, args.string)))
+    changes += [Change("unset", key) for key in args.unset]
+    if not changes:
+        raise UsageError("nothing to change: give KEY=VALUE pairs or --unset KEY")
+    path = _skill_file(args, env)
+    before = stamp(path)
+    doc = read_document(path)
+    if not doc.readable:
+        raise UsageError(f"{path}: {doc.problems[0].message}")
+    try:
+        text = apply_changes(doc, changes)
+        atomic_write(path, encode(text), before)
+    except (EditError, SaveError) as exc:
+        if args.format == "json":
+            env.print(dumps({"error": {"code": "EDIT_REFUSED", "message": str(exc), "path": path}}))
+        else:
+            env.err.write(f"skillstudio: {rel(path, env.cwd)}: {exc}\n")
+        return EXIT_FAIL
+    keys = [c.key for c in changes]
+    if args.format == "json":
+        env.print(dumps({"path": path, "changed": keys}))
+    else:
+        env.print(
+            f"{rel(path, env.cwd)}: "
+            + ", ".join(f"{'unset' if c.kind == 'unset' else 'set'} {c.key}" for c in changes)
+        )
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace, env: Env) -> int:
+    item = load_one(args, env)
+    roots = item.project.roots
+    if not roots:
+        raise UsageError("no root to create the skill in; give --root DIR")
+    root = roots[-1].path  # the highest-precedence root (user / project)
+    try:
+        path = new_skill(item.project.profile, root, args.name)
+    except OperationError as exc:
+        env.err.write(f"skillstudio: {exc}\n")
+        return EXIT_FAIL
+    if args.format == "json":
+        env.print(dumps({"path": path, "profile": item.project.profile.name, "root": root}))
+    else:
+        env.print(f"created {rel(path, env.cwd)} ({item.project.profile.name})")
+    return EXIT_OK
+
+
+def cmd_pack(args: argparse.Namespace, env: Env) -> int:
+    try:
+        out = pack(
+            os.path.join(env.cwd, args.skill_dir),
+            os.path.join(env.cwd, args.output) if args.output else None,
+        )
+    except ArchiveError as exc:
+        raise UsageError(str(exc)) from None
+    env.print(dumps({"archive": out}) if args.format == "json" else f"wrote {rel(out, env.cwd)}")
+    return EXIT_OK
+
+
+def cmd_unpack(args: argparse.Namespace, env: Env) -> int:
+    root = args.root or ("skills" if os.path.isdir(os.path.join(env.cwd, "skills")) else ".")
+    try:
+        folder = unpack(os.path.join(env.cwd, args.archive), os.path.join(env.cwd, root))
+    except ArchiveError as exc:
+        if args.format == "json":
+            env.print(dumps({"error": {"code": "ARCHIVE_REFUSED", "message": str(exc)}}))
+        else:
+            env.err.write(f"skillstudio: refused: {exc}\n")
+        return EXIT_FAIL
+    env.print(
+        dumps({"folder": folder})
+        if args.format == "json"
+        else f"unpacked to {rel(folder, env.cwd)}"
+    )
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Env], int]] = {
     "lint": cmd_lint,
     "list": cmd_list,
@@ -507,6 +637,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Env], int]] = {
     "prompt": cmd_prompt,
     "activate": cmd_activate,
     "test": cmd_test,
+    "set": cmd_set,
+    "new": cmd_new,
+    "pack": cmd_pack,
+    "unpack": cmd_unpack,
 }
 
 
@@ -520,7 +654,15 @@ def main(
     env = Env(cwd or os.getcwd(), out or sys.stdout, err or sys.stderr)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        # `set NAME --project DIR key=value`: argparse stops taking positionals after an
+        # option, so trailing KEY=VALUE words are collected here.
+        if args.command == "set":
+            pairs = [word for word in extra if "=" in word and not word.startswith("-")]
+            args.pairs.extend(pairs)
+            extra = [word for word in extra if word not in pairs]
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # argparse: --help/--version (0) or bad usage (2)
         return int(exc.code or 0)
     if args.command is None:

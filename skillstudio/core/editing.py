@@ -14,7 +14,6 @@ colons on dump; splicing into libyaml's marks changes only the edited bytes.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -52,20 +51,44 @@ def plain_ok(value: str, flow: bool = False) -> bool:
         return False
     if flow and any(ch in value for ch in ",[]{}"):
         return False
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F or ch in "\ufeff\u2028\u2029" for ch in value):
+    if not all(_printable(ch) for ch in value):
         return False
     return _resolved_tag(value) is None
 
 
+def _printable(ch: str) -> bool:
+    """YAML 1.1's printable set, as libyaml's reader enforces it."""
+    code = ord(ch)
+    if code < 0x20:
+        return False
+    if 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF:
+        return False
+    return ch not in "\ufeff\ufffe\uffff\u2028\u2029"
+
+
 def single_quoted(value: str) -> str | None:
-    if "\n" in value or "\r" in value or any(ord(ch) < 32 and ch != "\t" for ch in value):
+    if not all(_printable(ch) for ch in value):
         return None
     return "'" + value.replace("'", "''") + "'"
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+
+
 def double_quoted(value: str) -> str:
-    # JSON string escapes are valid YAML double-quoted escapes.
-    return json.dumps(value, ensure_ascii=False)
+    """A YAML double-quoted scalar; every non-printable character is escaped."""
+    out = ['"']
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif _printable(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFF:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    out.append('"')
+    return "".join(out)
 
 
 def scalar_text(value: Any, style: str | None = None, flow: bool = False) -> str:
@@ -90,6 +113,13 @@ def scalar_text(value: Any, style: str | None = None, flow: bool = False) -> str
     return single_quoted(value) or double_quoted(value)
 
 
+def _block_ok(value: str) -> bool:
+    """Whether a literal block scalar carries `value` exactly (else it is double-quoted)."""
+    if not value or value[0] in " \t\n" or not all(_printable(ch) or ch in "\n\t" for ch in value):
+        return False
+    return all(line.strip() or not line for line in value.rstrip("\n").split("\n"))
+
+
 def _block_scalar(value: str, indent: str) -> list[str]:
     chomp = "" if value.endswith("\n") and not value.endswith("\n\n") else "-"
     if value.endswith("\n\n"):
@@ -111,7 +141,7 @@ def value_lines(value: Any, indent: str, newline: str, style: dict[str, Any]) ->
     if isinstance(value, str) and (
         "\n" in value.rstrip("\n") or (style.get("block") and "\n" in value)
     ):
-        if value[:1] in (" ", "\t"):
+        if not _block_ok(value):
             return [" " + double_quoted(value)]
         block = _block_scalar(value, indent)
         return [" " + block[0], *block[1:]]

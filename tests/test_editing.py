@@ -1,0 +1,444 @@
+"""Editing that never loses a byte: round-trip writes, atomic saves, operations, archives."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skillstudio.core.archive import ArchiveError, pack, unpack
+from skillstudio.core.editing import Change, EditError, apply_changes, parse_cli_value
+from skillstudio.core.frontmatter import Document, parse_text, read_document
+from skillstudio.core.profiles import PROFILE_NAMES, get_profile
+from skillstudio.core.saving import SaveConflict, SaveError, atomic_write, stamp
+from skillstudio.core.skillops import (
+    OperationError,
+    delete_to_trash,
+    duplicate_skill,
+    new_skill,
+    rename_skill,
+)
+
+from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, write
+
+SOURCE = textwrap.dedent(
+    """\
+    ---
+    # leading comment
+    name: demo   # the id
+    description: 'It''s a demo: with a colon'
+    triggers:
+      - one
+      - "two"
+    flow: [a, b]
+    block: |
+      line one
+      line two
+
+    # trailing comment
+    ---
+    # Body
+
+    Text stays.
+    """
+)
+
+
+def doc_of(text: str) -> Document:
+    return parse_text(Document(path="x/SKILL.md"), text)
+
+
+def edit(text: str, *changes: Change, body: str | None = None) -> str:
+    return apply_changes(doc_of(text), list(changes), body)
+
+
+def changed_lines(old: str, new: str) -> list[tuple[str, str]]:
+    a, b = old.splitlines(), new.splitlines()
+    return [(x, y) for x, y in zip(a, b, strict=False) if x != y]
+
+
+def test_noop_is_byte_identical() -> None:
+    assert edit(SOURCE) == SOURCE
+    assert edit(SOURCE, Change("set", "name", "demo")) == SOURCE
+
+
+def test_scalar_keeps_quoting_comment_and_spacing() -> None:
+    out = edit(SOURCE, Change("set", "name", "other"))
+    assert changed_lines(SOURCE, out) == [("name: demo   # the id", "name: other   # the id")]
+    out = edit(SOURCE, Change("set", "description", "plain words"))
+    assert "description: 'plain words'" in out  # single-quoted stays single-quoted
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("needs: quoting", "'needs: quoting'"),
+        ("*star", "'*star'"),
+        ("#hash", "'#hash'"),
+        ("yes", "'yes'"),
+        ("1.0", "'1.0'"),
+        ("it's", "it's"),
+        ("plain text", "plain text"),
+    ],
+)
+def test_changed_plain_scalar_is_quoted_only_when_needed(value: str, written: str) -> None:
+    text = "---\nname: demo\n---\n"
+    out = edit(text, Change("set", "name", value))
+    assert out == f"---\nname: {written}\n---\n"
+    assert doc_of(out).mapping == {"name": value}
+
+
+def test_list_item_change_touches_only_that_line() -> None:
+    out = edit(SOURCE, Change("set", "triggers", ["one", "deux"]))
+    assert changed_lines(SOURCE, out) == [('  - "two"', '  - "deux"')]
+
+
+def test_list_append_and_shrink() -> None:
+    out = edit(SOURCE, Change("set", "triggers", ["one", "two", "three"]))
+    assert '  - "two"\n  - three\nflow:' in out
+    shrunk = edit(SOURCE, Change("set", "triggers", ["one"]))
+    assert doc_of(shrunk).mapping["triggers"] == ["one"]  # type: ignore[index]
+    assert "# leading comment" in shrunk and "flow: [a, b]" in shrunk
+
+
+def test_flow_list_stays_flow() -> None:
+    out = edit(SOURCE, Change("set", "flow", ["a", "b", "c d"]))
+    assert "flow: [a, b, c d]" in out
+
+
+def test_block_scalar_edit_keeps_neighbours() -> None:
+    out = edit(SOURCE, Change("set", "block", "new one\nnew two\n"))
+    assert "block: |\n  new one\n  new two\n\n# trailing comment\n" in out
+    assert doc_of(out).mapping["block"] == "new one\nnew two\n"  # type: ignore[index]
+
+
+def test_new_key_goes_after_the_last_key_before_trailing_comments() -> None:
+    out = edit(SOURCE, Change("set", "license", "MIT"))
+    assert "  line two\nlicense: MIT\n\n# trailing comment\n---" in out
+
+
+def test_unset_removes_only_its_lines() -> None:
+    out = edit(SOURCE, Change("unset", "triggers"))
+    assert "triggers" not in out and "  - one" not in out
+    assert out.replace("", "").count("\n") == SOURCE.count("\n") - 3
+
+
+def test_crlf_and_bom_are_kept(tmp_path: Path) -> None:
+    raw = "\ufeff---\r\nname: a\r\ndescription: b\r\n---\r\nBody\r\n".encode()
+    path = write(tmp_path, "SKILL.md", raw)
+    out = apply_changes(read_document(path), [Change("set", "description", "c")])
+    assert (
+        out.encode("utf-8") == "\ufeff---\r\nname: a\r\ndescription: c\r\n---\r\nBody\r\n".encode()
+    )
+
+
+def test_body_edit_with_broken_frontmatter_leaves_it_alone() -> None:
+    broken = "---\nname: [oops\n---\nold body\n"
+    assert edit(broken, body="new body\n") == "---\nname: [oops\n---\nnew body\n"
+    with pytest.raises(EditError, match="cannot be parsed"):
+        edit(broken, Change("set", "name", "x"))
+
+
+def test_file_without_frontmatter_gets_one() -> None:
+    out = edit("# Just a body\n", Change("set", "name", "x"))
+    assert out == "---\nname: x\n---\n# Just a body\n"
+
+
+def test_nested_mapping_and_multiline_values_read_back() -> None:
+    text = "---\nname: x\n---\n"
+    value = {"keywords": ["hello", "hi there"], "patterns": ["greet\\s+\\w+"]}
+    out = edit(text, Change("set", "triggers", value), Change("set", "notes", "a\nb"))
+    assert doc_of(out).mapping == {"name": "x", "triggers": value, "notes": "a\nb"}
+
+
+def test_cli_values_parse_as_yaml_scalars() -> None:
+    assert parse_cli_value("80") == 80
+    assert parse_cli_value("[a, b]") == ["a", "b"]
+    assert parse_cli_value("true") is True
+    assert parse_cli_value("80", force_string=True) == "80"
+    assert parse_cli_value("a: b") == "a: b"
+
+
+# -- proof over real files ------------------------------------------------------
+
+
+def _skill_files() -> list[str]:
+    found = []
+    for base in (SAMPLES, CORPUS):
+        if not os.path.isdir(base):
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            if "SKILL.md" in filenames:
+                found.append(os.path.join(dirpath, "SKILL.md"))
+    return found
+
+
+def test_every_known_skill_round_trips() -> None:
+    files = _skill_files()
+    assert len(files) >= 20
+    new = "A new description: with a colon, 'quotes' and #hash"
+    for path in files:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        doc = read_document(path)
+        assert apply_changes(doc, []).encode("utf-8") == raw, path
+        assert doc.mapping is not None, path
+        out = apply_changes(doc, [Change("set", "description", new)])
+        before = raw.decode("utf-8-sig").splitlines()
+        after = out.lstrip("\ufeff").splitlines()
+        pos = doc.positions()["description"]
+        keep_head = before[: pos.key_line - 1]
+        assert after[: len(keep_head)] == keep_head, path
+        tail = before[pos.end_line :]
+        assert after[len(after) - len(tail) :] == tail or not tail, path
+        assert parse_text(Document(path=path), out.lstrip("\ufeff")).mapping["description"] == new  # type: ignore[index]
+
+
+# -- property: any edit sequence re-parses to the intended mapping ------------------
+
+keys = st.sampled_from(["name", "description", "triggers", "priority", "license", "meta", "x-y"])
+scalars = st.one_of(
+    st.text(max_size=30),
+    st.integers(-1000, 1000),
+    st.booleans(),
+    st.sampled_from(["yes", "a: b", "#c", "1.0", "it's", "---", " lead", "trail "]),
+)
+values = st.one_of(scalars, st.lists(st.text(max_size=15), max_size=4))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    mapping = draw(st.dictionaries(keys, values, max_size=5))
+    front = yaml.safe_dump(mapping, sort_keys=False, allow_unicode=True) if mapping else ""
+    if draw(st.booleans()):
+        front = "# comment at the top\n" + front
+    return f"---\n{front}---\nBody text.\n"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    documents(), st.lists(st.tuples(st.sampled_from(["set", "unset"]), keys, values), max_size=4)
+)
+def test_any_edit_sequence_reads_back_and_keeps_untouched_lines(
+    text: str, edits: list[tuple[str, str, Any]]
+) -> None:
+    doc = doc_of(text)
+    changes = [
+        Change("set" if kind == "set" else "unset", key, value) for kind, key, value in edits
+    ]
+    intended = dict(doc.mapping or {})
+    for change in changes:
+        if change.kind == "set":
+            intended[change.key] = change.value
+        else:
+            intended.pop(change.key, None)
+    out = apply_changes(doc, changes)
+    assert doc_of(out).mapping == intended
+    touched = {c.key for c in changes}
+    for key, pos in doc.positions().items():
+        if key in touched:
+            continue
+        # libyaml's end mark of a block value is column 0 of the next key's line
+        last = pos.end_line if pos.end_column > 1 else pos.end_line - 1
+        old_lines = text.splitlines()[pos.key_line - 1 : last]
+        for line in old_lines:
+            if line.strip():
+                assert line in out.splitlines(), (line, out)
+    assert out.endswith("---\nBody text.\n")
+
+
+# -- saving -----------------------------------------------------------------------
+
+
+def test_atomic_write_keeps_permissions_and_detects_conflicts(tmp_path: Path) -> None:
+    path = write(tmp_path, "SKILL.md", "old\n")
+    os.chmod(path, 0o640)
+    seen = stamp(path)
+    new_stamp = atomic_write(path, b"new\n", seen)
+    assert Path(path).read_bytes() == b"new\n"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    Path(path).write_bytes(b"changed outside\n")
+    with pytest.raises(SaveConflict):
+        atomic_write(path, b"mine\n", new_stamp)
+    assert Path(path).read_bytes() == b"changed outside\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["SKILL.md"]
+
+
+def test_failed_save_leaves_old_file_and_no_temp(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root can write into read-only folders")
+    folder = tmp_path / "ro"
+    path = write(folder, "SKILL.md", "old\n")
+    os.chmod(folder, 0o555)
+    try:
+        with pytest.raises(SaveError, match="not writable"):
+            atomic_write(path, b"new\n", stamp(path))
+        assert Path(path).read_bytes() == b"old\n"
+        assert [p.name for p in folder.iterdir()] == ["SKILL.md"]
+    finally:
+        os.chmod(folder, 0o755)
+
+
+def test_failed_replace_removes_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "SKILL.md", "old\n")
+
+    def refuse(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(SaveError, match="disk is full"):
+        atomic_write(path, b"new\n", stamp(path))
+    assert Path(path).read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["SKILL.md"]
+
+
+WRITER = r"""
+import sys
+from skillstudio.core.saving import atomic_write
+path = sys.argv[1]
+i = 0
+while True:
+    i += 1
+    payload = (f"version {i}\n" * (2000 + i % 700)).encode()
+    atomic_write(path, payload, check=False)
+"""
+
+
+def test_killed_writer_leaves_old_or_new_never_partial(tmp_path: Path) -> None:
+    path = str(tmp_path / "SKILL.md")
+    Path(path).write_bytes(b"version 0\n")
+    for _ in range(15):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, path], cwd=REPO)
+        time.sleep(0.05 + (_ % 5) * 0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        data = Path(path).read_bytes().decode()
+        lines = data.splitlines()
+        assert lines and len(set(lines)) == 1, "mixed or partial content"
+        assert data.endswith("\n")
+    atomic_write(path, b"final\n", check=False)  # cleans up after the killed writers
+    assert [p.name for p in tmp_path.iterdir()] == ["SKILL.md"]
+
+
+# -- operations -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_new_skill_is_valid_under_its_profile(tmp_path: Path, profile: str) -> None:
+    path = new_skill(get_profile(profile), str(tmp_path), "fresh-skill")
+    data = lint_json("--root", str(tmp_path), "--profile", profile)
+    assert data["summary"]["errors"] == 0 and data["summary"]["warnings"] == 0, data
+    assert data["skills"][0]["path"] == path and data["skills"][0]["status"] == "active"
+    with pytest.raises(OperationError, match="already exists"):
+        new_skill(get_profile(profile), str(tmp_path), "fresh-skill")
+
+
+def test_rename_and_duplicate_keep_name_and_folder_together(tmp_path: Path) -> None:
+    profile = get_profile("agentskills")
+    path = new_skill(profile, str(tmp_path), "first")
+    moved = rename_skill(profile, os.path.dirname(path), "second")
+    assert read_document(os.path.join(moved, "SKILL.md")).mapping["name"] == "second"  # type: ignore[index]
+    copy = duplicate_skill(profile, moved, "third")
+    assert read_document(os.path.join(copy, "SKILL.md")).mapping["name"] == "third"  # type: ignore[index]
+    with pytest.raises(OperationError):
+        rename_skill(profile, moved, "third")
+    assert lint_json("--root", str(tmp_path), "--profile", "agentskills")["summary"]["errors"] == 0
+
+
+def test_delete_goes_to_the_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = new_skill(get_profile("mvp"), str(tmp_path / "skills"), "gone")
+    trashed = delete_to_trash(os.path.dirname(path))
+    assert not os.path.exists(os.path.dirname(path))
+    assert os.path.isfile(os.path.join(trashed, "SKILL.md"))
+    info = (tmp_path / "data/Trash/info/gone.trashinfo").read_text()
+    assert info.startswith("[Trash Info]\nPath=") and "DeletionDate=" in info
+
+
+# -- archives -----------------------------------------------------------------------
+
+
+def test_pack_excludes_junk_and_unpack_round_trips(tmp_path: Path) -> None:
+    folder = tmp_path / "src" / "demo"
+    write(folder, "SKILL.md", "---\nname: demo\ndescription: d\n---\nbody\n")
+    write(folder, "references/r.md", "ref")
+    for junk in ("__pycache__/x.pyc", "node_modules/m.js", ".DS_Store", "evals/e.json", "a.pyc"):
+        write(folder, junk, "junk")
+    archive = pack(str(folder), str(tmp_path / "demo.skill"))
+    names = sorted(zipfile.ZipFile(archive).namelist())
+    assert names == ["demo/SKILL.md", "demo/references/r.md"]
+    target = unpack(archive, str(tmp_path / "out"))
+    assert (Path(target) / "references/r.md").read_text() == "ref"
+    with pytest.raises(ArchiveError, match="already exists"):
+        unpack(archive, str(tmp_path / "out"))
+
+
+def _zip(path: Path, entries: dict[str, bytes], links: tuple[str, ...] = ()) -> str:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+        for name in links:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            zf.writestr(info, "/etc/passwd")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("entries", "links", "message"),
+    [
+        ({"/abs/SKILL.md": b"x"}, (), "absolute path"),
+        ({"x/SKILL.md": b"x", "x/../../evil": b"x"}, (), "'..'"),
+        ({"x/SKILL.md": b"x"}, ("x/link",), "symbolic link"),
+        ({"a/SKILL.md": b"x", "b/SKILL.md": b"x"}, (), "exactly one top-level folder"),
+        ({"x/readme.md": b"x"}, (), "no x/SKILL.md"),
+        ({f"x/f{i}.md": b"" for i in range(1001)}, (), "at most 1000"),
+    ],
+)
+def test_unpack_refusals(
+    tmp_path: Path, entries: dict[str, bytes], links: tuple[str, ...], message: str
+) -> None:
+    archive = _zip(tmp_path / "bad.skill", entries, links)
+    with pytest.raises(ArchiveError, match=message.replace("(", r"\(")):
+        unpack(archive, str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_unpack_refuses_zip_bombs(tmp_path: Path) -> None:
+    archive = tmp_path / "bomb.skill"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("x/SKILL.md", b"---\nname: x\n---\n")
+        zf.writestr("x/big.bin", b"\0" * (101 * 1024 * 1024))
+    with pytest.raises(ArchiveError, match="100 MB"):
+        unpack(str(archive), str(tmp_path / "out"))
+
+
+# -- CLI ------------------------------------------------------------------------------
+
+
+def test_cli_set_new_pack_unpack(tmp_path: Path) -> None:
+    write(tmp_path, "skillstudio.yaml", "profile: agentskills\nroots: [skills]\n")
+    assert cli("new", "tool-a", cwd=tmp_path).code == 0
+    run = cli("set", "tool-a", "description=Does: things", "license=MIT", cwd=tmp_path)
+    assert run.code == 0, run.err
+    text = (tmp_path / "skills/tool-a/SKILL.md").read_text()
+    assert "description: 'Does: things'" in text and "license: MIT" in text
+    bad = cli("set", "tool-a", "nonsense", cwd=tmp_path)
+    assert bad.code == 2
+    assert cli("pack", "skills/tool-a", "-o", "t.skill", cwd=tmp_path).code == 0
+    assert cli("unpack", "t.skill", "--root", "other", cwd=tmp_path).code == 0
+    assert cli("unpack", "t.skill", "--root", "other", cwd=tmp_path).code == 1
+    assert lint_json(str(tmp_path / "other"), "--profile", "agentskills")["summary"]["errors"] == 0
