@@ -442,3 +442,23 @@ def test_cli_set_new_pack_unpack(tmp_path: Path) -> None:
     assert cli("unpack", "t.skill", "--root", "other", cwd=tmp_path).code == 0
     assert cli("unpack", "t.skill", "--root", "other", cwd=tmp_path).code == 1
     assert lint_json(str(tmp_path / "other"), "--profile", "agentskills")["summary"]["errors"] == 0
+
+
+def test_required_keys_go_to_their_natural_place() -> None:
+    text = "---\nname: x\nlicense: MIT\n---\nbody\n"
+    order = [spec.key for spec in get_profile("agentskills").fields]
+    out = edit_ordered(text, order, Change("set", "description", "Does things."))
+    assert out == "---\nname: x\ndescription: Does things.\nlicense: MIT\n---\nbody\n"
+    first = edit_ordered("---\ndescription: d\n---\n", order, Change("set", "name", "x"))
+    assert first == "---\nname: x\ndescription: d\n---\n"
+    both = edit_ordered(
+        "---\nlicense: MIT\n---\n",
+        order,
+        Change("set", "name", "x"),
+        Change("set", "license", "BSD"),
+    )
+    assert both == "---\nname: x\nlicense: BSD\n---\n"
+
+
+def edit_ordered(text: str, order: list[str], *changes: Change) -> str:
+    return apply_changes(doc_of(text), list(changes), order=order)

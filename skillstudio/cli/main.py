@@ -25,6 +25,7 @@ from ..core.project import (
     find_config_upward,
     project_from_folder,
     project_from_roots,
+    projects_for_path,
     resolve_projects,
 )
 from ..core.registry import Registry
@@ -557,12 +558,13 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
     if not changes:
         raise UsageError("nothing to change: give KEY=VALUE pairs or --unset KEY")
     path = _skill_file(args, env)
+    profile = projects_for_path(path, args.profile)[0].profile
     before = stamp(path)
     doc = read_document(path)
     if not doc.readable:
         raise UsageError(f"{path}: {doc.problems[0].message}")
     try:
-        text = apply_changes(doc, changes)
+        text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
         atomic_write(path, encode(text), before)
     except (EditError, SaveError) as exc:
         if args.format == "json":

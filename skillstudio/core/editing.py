@@ -265,8 +265,18 @@ def _splice_scalar(line: str, node: yaml.Node, new_text: str) -> str | None:
     return line[: node.start_mark.column] + new_text + line[node.end_mark.column :]
 
 
-def apply_changes(doc: Document, changes: list[Change], body: str | None = None) -> str:
-    """The new file text (BOM included) for `doc` with `changes` and an optional new body."""
+def apply_changes(
+    doc: Document,
+    changes: list[Change],
+    body: str | None = None,
+    order: list[str] | None = None,
+) -> str:
+    """The new file text (BOM included) for `doc` with `changes` and an optional new body.
+
+    `order` is the profile's field order: a new key it declares goes before the
+    first existing key it declares later (name before description, and so on);
+    any other new key goes after the last key.
+    """
     newline = doc.newline
     text = doc.text
     if not changes:
@@ -293,6 +303,7 @@ def apply_changes(doc: Document, changes: list[Change], body: str | None = None)
     # Edits are applied bottom-up so earlier line numbers stay valid.
     plan: list[tuple[int, int, list[str]]] = []  # (first, last, replacement lines)
     appended: list[str] = []
+    rank = {key: index for index, key in enumerate(order or [])}
     for change in _coalesce(changes):
         entry = entries.get(change.key)
         if change.kind == "unset":
@@ -302,12 +313,18 @@ def apply_changes(doc: Document, changes: list[Change], body: str | None = None)
         if entry is None:
             head = f"{_key_text(change.key)}:"
             vals = value_lines(change.value, "  ", newline, {})
-            appended += [head + vals[0], *vals[1:]]
+            new_lines = [head + vals[0], *vals[1:]]
+            before = _natural_place(change.key, rank, entries)
+            if before is None:
+                appended += new_lines
+            else:
+                plan.append((before, before - 1, new_lines))  # an insertion
             continue
         replacement = _replace_entry(entry, change.value, raw_lines, newline)
         if replacement is not None:
             plan.append((entry.first, entry.last, replacement))
-    for first, last, replacement in sorted(plan, key=lambda p: p[0], reverse=True):
+    # bottom-up; at one line, the entry there is rewritten before text is inserted above it
+    for first, last, replacement in sorted(plan, key=lambda p: (p[0], p[1]), reverse=True):
         out[first : last + 1] = replacement
     if appended:
         anchor = _insert_at(out)
@@ -333,6 +350,14 @@ def apply_changes(doc: Document, changes: list[Change], body: str | None = None)
             + "; nothing was written"
         )
     return (BOM if doc.bom else "") + new_text
+
+
+def _natural_place(key: str, rank: dict[str, int], entries: dict[str, _Entry]) -> int | None:
+    """The line before which a declared key belongs, or None to append it."""
+    if key not in rank:
+        return None
+    later = [e.first for k, e in entries.items() if rank.get(k, -1) > rank[key]]
+    return min(later) if later else None
 
 
 def _coalesce(changes: list[Change]) -> list[Change]:

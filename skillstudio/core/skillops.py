@@ -71,7 +71,7 @@ def _set_name(profile: Profile, skill_md: str, name: str) -> None:
     changes = [Change("set", _name_key(profile), name)]
     if profile.name == "oasis" and "name" not in doc.mapping:
         changes.append(Change("set", "name", name))
-    text = apply_changes(doc, changes)
+    text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
     atomic_write(skill_md, text.encode("utf-8"), stamp(skill_md))
 
 
