@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from skillstudio.core.archive import ArchiveError, pack, unpack
@@ -235,6 +235,7 @@ def documents(draw: st.DrawFn) -> str:
 def test_any_edit_sequence_reads_back_and_keeps_untouched_lines(
     text: str, edits: list[tuple[str, str, Any]]
 ) -> None:
+    assume(not any(ch in text for ch in "\x85\u2028\u2029\r"))  # refused: tested below
     doc = doc_of(text)
     changes = [
         Change("set" if kind == "set" else "unset", key, value) for kind, key, value in edits
@@ -462,3 +463,10 @@ def test_required_keys_go_to_their_natural_place() -> None:
 
 def edit_ordered(text: str, order: list[str], *changes: Change) -> str:
     return apply_changes(doc_of(text), list(changes), order=order)
+
+
+def test_unicode_line_separators_are_refused_not_mangled() -> None:
+    text = "---\nname:\n- '\x85  '\ndescription: ''\n---\nBody\n"
+    with pytest.raises(EditError, match="line separators"):
+        edit(text, Change("set", "description", "x"))
+    assert edit(text, body="New\n").endswith("---\nNew\n")

@@ -287,6 +287,14 @@ def apply_changes(
             "the frontmatter cannot be parsed, so its fields cannot be edited safely; fix the "
             "YAML in the source view first (the body can still be edited)"
         )
+    fm_text = doc.fm_text
+    if any(ch in fm_text for ch in "\x85\u2028\u2029") or "\r" in fm_text.replace("\r\n", ""):
+        # libyaml counts these as line breaks and str.split does not: the marks
+        # would point at the wrong lines.
+        raise EditError(
+            "the frontmatter contains line separators other than LF or CRLF (U+0085, U+2028, "
+            "U+2029 or a lone CR); edit it in the source view"
+        )
     intended: dict[str, Any] = dict(doc.mapping or {})
     for change in changes:
         if change.kind == "set":
