@@ -248,3 +248,10 @@ def test_reader_agrees_with_pyyaml(data: dict[str, object]) -> None:
     front = yaml.safe_dump(data, allow_unicode=True)
     doc = parse("---\n" + front + "---\nbody\n")
     assert doc.mapping == yaml.safe_load(front)
+
+
+def test_file_that_grew_since_it_was_measured(tmp_path: Path) -> None:
+    path = write(tmp_path, "SKILL.md", "---\nname: grown\n---\nbody\n")
+    assert read_document(path, size_hint=4).mapping == {"name": "grown"}
+    big = write(tmp_path, "big/SKILL.md", b"---\nname: x\n---\n" + b"y" * (MAX_FILE_BYTES + 10))
+    assert codes(read_document(big, size_hint=10)) == ["file-too-large"]

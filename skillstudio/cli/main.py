@@ -8,16 +8,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import __version__
-from ..core.activation import activate
-from ..core.archive import ArchiveError, pack, unpack
 from ..core.diagnostics import Diagnostic
-from ..core.disclosure import TIER_NAMES, render_tiers
-from ..core.editing import Change, EditError, apply_changes, parse_cli_value
-from ..core.frontmatter import read_document
-from ..core.matching import match, why_not
 from ..core.profiles import PROFILE_NAMES, get_profile
 from ..core.project import (
     Project,
@@ -29,12 +23,13 @@ from ..core.project import (
     resolve_projects,
 )
 from ..core.registry import Registry
-from ..core.saving import SaveError, atomic_write, encode, stamp
-from ..core.session import Session
-from ..core.skillops import OperationError, new_skill
-from ..core.suites import Suite, SuiteError, load_suite, run_suite
-from .explain import explain_text
 from .output import diagnostic_line, dumps, json_safe, rel, sarif
+
+if TYPE_CHECKING:
+    from ..core.suites import Suite
+
+# Commands import the engine, editing and archive modules when they run, so
+# that `lint` (the CI hot path) does not pay for them at start-up.
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -391,6 +386,10 @@ def load_one(args: argparse.Namespace, env: Env) -> Loaded:
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
+    from ..core.matching import match, why_not
+    from ..core.session import Session
+    from .explain import explain_text
+
     item = load_one(args, env)
     session = Session(recent=list(args.recent))
     result = match(item.registry, args.query, session=session, options=item.project.options)
@@ -408,6 +407,9 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
+    from ..core.disclosure import TIER_NAMES, render_tiers
+    from ..core.matching import match
+
     item = load_one(args, env)
     options = dict(item.project.options)
     if args.context_tokens is not None:
@@ -430,6 +432,8 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_activate(args: argparse.Namespace, env: Env) -> int:
+    from ..core.activation import activate
+
     item = load_one(args, env)
     act = activate(
         item.registry,
@@ -471,6 +475,8 @@ def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
+    from ..core.suites import SuiteError, load_suite, run_suite
+
     paths = [os.path.join(env.cwd, p) for p in args.suites]
     if not paths:
         for project in resolve_projects([], args.root, args.project, args.profile, env.cwd):
@@ -548,6 +554,10 @@ def _skill_file(args: argparse.Namespace, env: Env) -> str:
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
+    from ..core.editing import Change, EditError, apply_changes, parse_cli_value
+    from ..core.frontmatter import read_document
+    from ..core.saving import SaveError, atomic_write, encode, stamp
+
     changes: list[Change] = []
     for pair in args.pairs:
         key, sep, raw = pair.partition("=")
@@ -584,6 +594,8 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_new(args: argparse.Namespace, env: Env) -> int:
+    from ..core.skillops import OperationError, new_skill
+
     item = load_one(args, env)
     roots = item.project.roots
     if not roots:
@@ -602,6 +614,8 @@ def cmd_new(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_pack(args: argparse.Namespace, env: Env) -> int:
+    from ..core.archive import ArchiveError, pack
+
     try:
         out = pack(
             os.path.join(env.cwd, args.skill_dir),
@@ -614,6 +628,8 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_unpack(args: argparse.Namespace, env: Env) -> int:
+    from ..core.archive import ArchiveError, unpack
+
     root = args.root or ("skills" if os.path.isdir(os.path.join(env.cwd, "skills")) else ".")
     try:
         folder = unpack(os.path.join(env.cwd, args.archive), os.path.join(env.cwd, root))

@@ -146,12 +146,7 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
                 )
             )
             return doc
-        with open(path, "rb") as fh:
-            # read(n) allocates n bytes up front: ask for the size we expect, and
-            # only read on (bounded) when the file grew since it was measured.
-            raw = fh.read(size + 1)
-            if len(raw) > size:
-                raw += fh.read(MAX_FILE_BYTES + 1 - len(raw))
+        raw = _read_bounded(path, size)
     except OSError as exc:
         doc.readable = False
         doc.problems.append(
@@ -166,6 +161,28 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
         return doc
     parse_bytes(doc, raw)
     return doc
+
+
+def _read_bounded(path: str, size: int) -> bytes:
+    """The file's bytes, at most MAX_FILE_BYTES + 1.
+
+    os.read skips the buffered-reader objects open() builds (about 7 µs a file);
+    it asks for the size we expect and reads on, bounded, when the file grew
+    since it was measured.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = [os.read(fd, size + 1)]
+        total = len(chunks[0])
+        while total > size and total <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks) if len(chunks) > 1 else chunks[0]
+    finally:
+        os.close(fd)
 
 
 def human_size(size: int) -> str:
