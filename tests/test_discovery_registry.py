@@ -255,3 +255,11 @@ def test_parallel_scan_gives_the_same_registry(
         assert a.doc.positions() == b.doc.positions()
         assert a.load_body() == b.load_body()
     assert parallel.diagnostics == serial.diagnostics
+
+
+def test_broken_link_in_a_fence_does_not_hide_the_same_link_outside(tmp_path: Path) -> None:
+    body = "```\n[example](gone.md)\n```\n\nReal: [see](gone.md)\n~~~\nunclosed [x](also.md)\n"
+    agent(tmp_path, "skills/a", _body=body)
+    data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
+    links = [d for d in data["diagnostics"] if d["code"] == "link-broken"]
+    assert [(d["line"], d["column"]) for d in links] == [(10, 7)]

@@ -8,12 +8,14 @@ from urllib.parse import unquote
 
 from .diagnostics import Diagnostic, Severity
 from .model import Skill
-from .profiles.base import Checker, Profile, is_inside
+from .profiles.base import Checker, Profile
 
 # A literal first character lets the regex engine skip ahead instead of trying
 # every position; the link text before `](` does not matter for the check.
 _INLINE_LINK = re.compile(r"\]\([ \t]*<?([^)\s>]+)")
 _REF_DEF = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)")
+_BRACKET_LINE = re.compile(r"\n {0,3}(\[)")
+_FENCE_LINE = re.compile(r"\n {0,3}(```|~~~)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -84,29 +86,41 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
 
 
 def check_links(c: Checker, body: str) -> None:
-    """Relative links must point at files that exist inside the skill folder."""
-    links, marks = _links(body)
+    """Relative links must point at files that exist inside the skill folder.
+
+    Most links resolve, and a resolving link needs no fence check; fenced code
+    blocks are only located when a broken link has to be told apart from an
+    example inside a code block.
+    """
+    links = _links(body)
     if not links:
         return
-    fences = _fence_ranges(marks, len(body))
     folder = c.skill.folder
-    seen: set[str] = set()
+    prefix = folder + os.sep
+    fences: list[tuple[int, int]] | None = None
+    fine: set[str] = set()
+    reported: set[str] = set()
     for start, target, inline in links:
-        if any(a <= start < b for a, b in fences):
-            continue
         if _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
             continue
         path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
-        if not path_part or path_part in seen:
+        if not path_part or path_part in fine or path_part in reported:
             continue
-        seen.add(path_part)
         resolved = os.path.normpath(os.path.join(folder, path_part))
-        if not is_inside(resolved, folder):
-            problem = "points outside the skill folder; copy the file into it"
-        elif not os.path.exists(resolved):
-            problem = "points to a file that does not exist"
-        else:
+        inside = resolved == folder or resolved.startswith(prefix)
+        if inside and os.path.exists(resolved):
+            fine.add(path_part)
             continue
+        if fences is None:
+            fences = _fence_ranges(body)
+        if any(a <= start < b for a, b in fences):
+            continue
+        reported.add(path_part)
+        problem = (
+            "points to a file that does not exist"
+            if inside
+            else "points outside the skill folder; copy the file into it"
+        )
         line_start = body.rfind("\n", 0, start) + 1
         if inline:  # point at the link's '[' (or '![')
             bracket = body.rfind("[", line_start, start)
@@ -124,64 +138,46 @@ def check_links(c: Checker, body: str) -> None:
         )
 
 
-def _starts_line(body: str, pos: int) -> int:
-    """Offset of pos's line when only up to three spaces precede pos on it, else -1."""
-    line_start = body.rfind("\n", 0, pos) + 1
-    if pos - line_start <= 3 and not body[line_start:pos].strip(" "):
-        return line_start
-    return -1
+def _line_starts(body: str, regex: re.Pattern[str], first: str) -> list[tuple[int, str]]:
+    """(offset, mark) of lines opening with a mark after at most three spaces.
 
-
-def _marks_of(body: str, needle: str) -> list[tuple[int, str]]:
-    """Lines opening with `needle`; str.find jumps between the few occurrences."""
-    found: list[tuple[int, str]] = []
-    pos = body.find(needle)
-    while pos >= 0:
-        start = _starts_line(body, pos)
-        if start >= 0:
-            found.append((start, needle))
-        line_end = body.find("\n", pos)
-        if line_end < 0:
-            break
-        pos = body.find(needle, line_end)
-    return found
-
-
-def _line_marks(body: str) -> list[tuple[int, str]]:
-    """(offset, mark) of lines opening with a code fence or '[' after at most 3 spaces."""
-    marks = _marks_of(body, "```") + _marks_of(body, "~~~")
-    if "]:" in body:  # reference definitions are rare; only then look at '[' lines
-        marks += _marks_of(body, "[")
-    marks.sort()
+    The regexes start with a literal newline, so the engine jumps from line to
+    line in C; a MULTILINE '^' would be tried at every character.
+    """
+    marks = [(m.start() + 1, m.group(1)) for m in regex.finditer(body)]
+    head = body[:8]
+    stripped = head.lstrip(" ")
+    if len(head) - len(stripped) <= 3:
+        for mark in first.split("|"):
+            if stripped.startswith(mark):
+                marks.insert(0, (0, mark))
+                break
     return marks
 
 
-def _links(body: str) -> tuple[list[tuple[int, str, bool]], list[tuple[int, str]]]:
-    """Inline links and reference definitions as (offset, target, inline?), plus line marks."""
+def _links(body: str) -> list[tuple[int, str, bool]]:
+    """Inline links and reference definitions as (offset, target, inline?)."""
     out = [(m.start(), m.group(1), True) for m in _INLINE_LINK.finditer(body)]
-    marks = _line_marks(body) if out or "]:" in body else []
-    for start, mark in marks:
-        if mark == "[":
+    if "]:" in body:  # reference definitions are rare; only then look at '[' lines
+        for start, _mark in _line_starts(body, _BRACKET_LINE, "["):
             match = _REF_DEF.match(body, start)
             if match:
                 out.append((start, match.group(1), False))
-    return out, marks
+    return out
 
 
-def _fence_ranges(marks: list[tuple[int, str]], end: int) -> list[tuple[int, int]]:
+def _fence_ranges(body: str) -> list[tuple[int, int]]:
     """Spans of fenced code blocks (an unclosed fence runs to the end)."""
     ranges: list[tuple[int, int]] = []
     opened: tuple[str, int] | None = None
-    for start, marker in marks:
-        if marker == "[":
-            continue
+    for start, marker in _line_starts(body, _FENCE_LINE, "```|~~~"):
         if opened is None:
             opened = (marker, start)
         elif marker == opened[0]:
             ranges.append((opened[1], start + 3))
             opened = None
     if opened is not None:
-        ranges.append((opened[1], end))
+        ranges.append((opened[1], len(body)))
     return ranges
 
 
