@@ -263,3 +263,46 @@ def test_broken_link_in_a_fence_does_not_hide_the_same_link_outside(tmp_path: Pa
     data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
     links = [d for d in data["diagnostics"] if d["code"] == "link-broken"]
     assert [(d["line"], d["column"]) for d in links] == [(10, 7)]
+
+
+def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) -> None:
+    def oasis(ident: str, **fields: object) -> None:
+        base: dict[str, object] = {
+            "id": ident,
+            "name": ident,
+            "description": "d",
+            "triggers": [f"go {ident}"],
+            "priority": 1,
+        }
+        path = write(tmp_path, f"key_skills/{ident}/SKILL.md", skill_text(**(base | fields)))
+        stamp_ns = time.time_ns() + 10**9 * (1 + len(str(fields)))
+        os.utime(path, ns=(stamp_ns, stamp_ns))
+
+    for name in ("a", "b", "c"):
+        oasis(name)
+    root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
+    reg = Registry(get_profile("oasis"), [root])
+    reg.scan()
+
+    def state(registry: Registry) -> list[tuple[object, ...]]:
+        return [
+            (s.path, s.name, s.status, s.description, tuple(s.diagnostics), tuple(s.cross))
+            for s in registry.skills
+        ]
+
+    edits = [
+        {"description": "a new description"},  # the fast path
+        {"triggers": ["go b"]},  # now shares a trigger with b
+        {"id": "b"},  # now a duplicate id
+        {"priority": "high"},  # now skipped
+        {},
+    ]
+    for index, fields in enumerate(edits):
+        oasis("a", **fields, _body=f"edit {index}\n")
+        reg.refresh()
+        fresh = Registry(get_profile("oasis"), [root])
+        fresh.scan()
+        assert state(reg) == state(fresh), fields
+        assert {k: s.path for k, s in reg.active.items()} == {
+            k: s.path for k, s in fresh.active.items()
+        }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .diagnostics import Diagnostic
 from .profiles.base import Discovery, is_inside
@@ -129,7 +130,10 @@ class _Walk:
         except OSError as exc:
             self.note("unreadable", "warning", f"Cannot list this folder ({exc.strerror}).", folder)
             return []
-        entries.sort(key=lambda e: e.name)
+        # Results are sorted by path at the end; the walk itself needs an order
+        # only when the folder limit decides which folders are left out.
+        if len(entries) + self.result.folders > self.limits.max_folders or self.mode == "recursive":
+            entries.sort(key=attrgetter("name"))
         return entries
 
     def hidden(self, entry: os.DirEntry[str]) -> None:
@@ -243,7 +247,7 @@ class _Walk:
             self.children(self.root)
         # Discovery order is sorted path order everywhere ("last discovered wins"
         # must not depend on the walk); the list is nearly sorted already.
-        self.result.files.sort(key=lambda f: f.path)
+        self.result.files.sort(key=attrgetter("path"))
         return self.result
 
 

@@ -245,9 +245,41 @@ class Registry:
             skills.append(self._load(root, item))
             (result.changed if previous is not None else result.added).append(item.path)
         result.removed = [path for path in self.by_path if path not in seen]
+        if not (result.added or result.removed) and self._swap(result.changed, skills):
+            self._note_refresh_rule(result, old_mtimes)
+            return result
         self._set(skills)
         self._note_refresh_rule(result, old_mtimes)
         return result
+
+    def _swap(self, changed: list[str], skills: list[Skill]) -> bool:
+        """Replace edited skills in place when nothing that decides winners, shared
+        triggers or cross findings moved (the common edit); False means resolve all."""
+        fresh = {s.path: s for s in skills if s.path in set(changed)}
+        pairs = [(self.by_path[path], fresh[path]) for path in changed]
+        for old, new in pairs:
+            if (
+                old.key != new.key
+                or old.status != new.status
+                or old.phrase_set != new.phrase_set
+                or old.cross
+                or old.winner is not None
+                or not self._shared.isdisjoint(new.phrase_set)
+            ):
+                return False
+        for old, new in pairs:
+            self.by_path[new.path] = new
+            if old.key is not None and self.active.get(old.key) is old:
+                self.active[old.key] = new
+            if old in self._indexed:
+                self._indexed.discard(old)
+                self._indexed.add(new)
+                for phrase in new.phrase_set:
+                    holders = self._owners[phrase]
+                    holders.discard(old)
+                    holders.add(new)
+        self.skills = skills
+        return True
 
     def _note_refresh_rule(self, result: RefreshResult, old_mtimes: dict[str, int]) -> None:
         """mvp's agent rescans only when the root folder's own mtime moves (seed 003)."""
