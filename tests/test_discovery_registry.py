@@ -290,7 +290,7 @@ def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) ->
             for s in registry.skills
         ]
 
-    edits = [
+    edits: list[dict[str, object]] = [
         {"description": "a new description"},  # the fast path
         {"triggers": ["go b"]},  # now shares a trigger with b
         {"id": "b"},  # now a duplicate id

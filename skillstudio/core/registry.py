@@ -230,21 +230,26 @@ class Registry:
         found = self._discover()
         result = RefreshResult()
         skills: list[Skill] = []
-        seen: set[str] = set()
+        append = skills.append
+        known = self.by_path.get
         for root, item in found:
-            seen.add(item.path)
-            previous = self.by_path.get(item.path)
+            previous = known(item.path)
             if (
                 previous is not None
                 and previous.mtime_ns == item.mtime_ns
                 and previous.size == item.size
-                and previous.root.path == root.path
+                and previous.root is root
             ):
-                skills.append(previous)
+                append(previous)
                 continue
-            skills.append(self._load(root, item))
+            append(self._load(root, item))
             (result.changed if previous is not None else result.added).append(item.path)
-        result.removed = [path for path in self.by_path if path not in seen]
+        seen = {item.path for _, item in found} if len(found) != len(self.by_path) else None
+        if seen is not None:
+            result.removed = [path for path in self.by_path if path not in seen]
+        elif result.added:  # as many files as before, so some were renamed away
+            paths = {item.path for _, item in found}
+            result.removed = [path for path in self.by_path if path not in paths]
         if not (result.added or result.removed) and self._swap(result.changed, skills):
             self._note_refresh_rule(result, old_mtimes)
             return result
@@ -255,7 +260,8 @@ class Registry:
     def _swap(self, changed: list[str], skills: list[Skill]) -> bool:
         """Replace edited skills in place when nothing that decides winners, shared
         triggers or cross findings moved (the common edit); False means resolve all."""
-        fresh = {s.path: s for s in skills if s.path in set(changed)}
+        wanted = set(changed)
+        fresh = {s.path: s for s in skills if s.path in wanted}
         pairs = [(self.by_path[path], fresh[path]) for path in changed]
         for old, new in pairs:
             if (
