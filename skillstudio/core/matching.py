@@ -361,7 +361,7 @@ def _keyword_counts(index: MatchIndex, query_words: frozenset[str]) -> Counter[s
     return counts
 
 
-TOP = 50  # candidates ordered and built per request (a panel shows fewer); the rest on demand
+TOP = 30  # candidates ordered and built per request (a panel shows fewer); the rest on demand
 
 
 def _rank(
@@ -373,16 +373,18 @@ def _rank(
     heuristic: bool,
 ) -> tuple[list[Candidate], Any, int]:
     """Top candidates in rank order, a builder for the rest, and the total count."""
-    scores: Counter[str] = Counter(keyword_counts)
+    scores = keyword_counts  # built for this request only: extended in place
     for path, hits in phrase_hits.items():
         scores[path] += sum(points for _, _, points in hits)
 
     def build(path: str) -> Candidate:
         cand = Candidate(index.skills[path], heuristic=heuristic)
+        phrase_points = 0
         for rule, term, points in phrase_hits.get(path, ()):
             cand._reasons.append(Reason(rule, term, points))
+            phrase_points += points
         cand.score = scores[path]
-        if keyword_counts.get(path):
+        if cand.score > phrase_points:  # the rest came from description keywords
             cand._keywords = index.terms[path].keywords
             cand._query_words = query_words
         return cand
