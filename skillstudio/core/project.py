@@ -300,18 +300,22 @@ def find_skill_roots(folder: str, max_depth: int = 6, max_dirs: int = 5000) -> l
     return roots
 
 
+def choose_profile(profile_name: str | None, config: Config | None, folder: str) -> tuple[str, str]:
+    """(name, why): an explicit name, then skillstudio.yaml, then detection."""
+    if profile_name:
+        return profile_name, "--profile"
+    if config is not None and config.profile:
+        return config.profile, CONFIG_NAME
+    return detect_profile(folder)
+
+
 def project_from_folder(folder: str, profile_name: str | None = None) -> Project:
     """A project folder: its config's roots, or the profile's conventional roots."""
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise UsageError(f"{folder}: not a folder")
     config = load_config(folder)
-    if profile_name:
-        name, reason = profile_name, "--profile"
-    elif config is not None and config.profile:
-        name, reason = config.profile, CONFIG_NAME
-    else:
-        name, reason = detect_profile(folder)
+    name, reason = choose_profile(profile_name, config, folder)
     profile = _profile(name)
     pairs: list[tuple[str, str]]
     if config is not None and config.roots:
@@ -348,12 +352,7 @@ def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> 
             raise UsageError(f"{path}: no such folder")
         roots.append(Root(absolute, os.path.basename(absolute) or absolute, index))
     config = load_config(cwd)
-    if profile_name:
-        name, reason = profile_name, "--profile"
-    elif config is not None and config.profile:
-        name, reason = config.profile, CONFIG_NAME
-    else:
-        name, reason = detect_profile(roots[0].path)
+    name, reason = choose_profile(profile_name, config, roots[0].path)
     return Project(_profile(name), roots, cwd, config, profile_reason=reason)
 
 
@@ -362,12 +361,7 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
     folder = os.path.dirname(skill_md)
     parent = os.path.dirname(folder)
     config = find_config_upward(parent)
-    if profile_name:
-        name, reason = profile_name, "--profile"
-    elif config is not None and config.profile:
-        name, reason = config.profile, CONFIG_NAME
-    else:
-        name, reason = detect_profile(folder)
+    name, reason = choose_profile(profile_name, config, folder)
     label = os.path.basename(parent)
     if config is not None:
         for path, root_label in config.roots:

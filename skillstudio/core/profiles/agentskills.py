@@ -81,18 +81,12 @@ class AgentSkills(Profile):
         if isinstance(name, str):
             self._check_name(c, name)
         desc = raw.get("description")
-        if isinstance(desc, str):
-            if not desc.strip():
-                c.emit(
-                    "description-empty",
-                    "'description' is empty; say what the skill does and when to use it.",
-                    field="description",
-                    at="value",
-                )
-                c.fail("description")
-            self.check_length(
-                c, "description", desc, MAX_DESCRIPTION, "description-too-long", "'description'"
-            )
+        self.check_not_empty(
+            c, "description", "'description' is empty; say what the skill does and when to use it."
+        )
+        self.check_length(
+            c, "description", desc, MAX_DESCRIPTION, "description-too-long", "'description'"
+        )
         comp = raw.get("compatibility")
         self.check_length(
             c, "compatibility", comp, MAX_COMPATIBILITY, "compatibility-too-long", "'compatibility'"

@@ -253,6 +253,35 @@ class Profile:
                 at="value",
             )
 
+    def check_not_empty(
+        self,
+        c: Checker,
+        key: str,
+        message: str,
+        *,
+        skip: bool = True,
+        severity: Severity | None = None,
+    ) -> None:
+        """A text field that is present but blank; `skip` makes the agent skip the skill."""
+        value = c.skill.raw.get(key)
+        if isinstance(value, str) and not value.strip():
+            code = "description-empty" if key == "description" else "field-invalid"
+            c.emit(code, message, field=key, at="value", severity=severity)
+            if skip:
+                c.fail(key)
+
+    def check_name_length(self, c: Checker, limit: int = 64, *, skip: bool = False) -> None:
+        name = c.skill.raw.get("name")
+        if isinstance(name, str) and len(name) > limit:
+            c.emit(
+                "name-too-long",
+                f"'name' is {len(name)} characters; the limit is {limit}.",
+                field="name",
+                at="value",
+            )
+            if skip:
+                c.fail("name")
+
     def check_slug(self, c: Checker, key: str, pattern: re.Pattern[str], rule: str) -> bool:
         value = c.skill.raw.get(key)
         if isinstance(value, str) and not pattern.fullmatch(value):

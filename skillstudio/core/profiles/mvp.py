@@ -74,12 +74,4 @@ class Mvp(Profile):
                     at="value",
                     severity="info",
                 )
-        desc = raw.get("description")
-        if isinstance(desc, str) and not desc.strip():
-            c.emit(
-                "description-empty",
-                "'description' must be non-empty.",
-                field="description",
-                at="value",
-            )
-            c.fail("description")
+        self.check_not_empty(c, "description", "'description' must be non-empty.")

@@ -111,15 +111,7 @@ class Oasis(Profile):
                     severity="info",
                 )
         for key in ("name", "description"):
-            value = raw.get(key)
-            if isinstance(value, str) and not value.strip():
-                c.emit(
-                    "description-empty" if key == "description" else "field-invalid",
-                    f"'{key}' is empty; write a short {key}.",
-                    field=key,
-                    at="value",
-                )
-                c.fail(key)
+            self.check_not_empty(c, key, f"'{key}' is empty; write a short {key}.")
         triggers = raw.get("triggers")
         if isinstance(triggers, list):
             if not triggers:

@@ -127,31 +127,22 @@ class Pegasus(Profile):
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
         name = raw.get("name")
-        if isinstance(name, str):
-            if len(name) > 64:
-                c.emit(
-                    "name-too-long",
-                    f"'name' is {len(name)} characters; the limit is 64.",
-                    field="name",
-                    at="value",
-                )
-            if not NAME.fullmatch(name):
-                c.emit(
-                    "name-format",
-                    f"'name' '{name}' must be lowercase letters and digits joined by single "
-                    "hyphens (it is typed as /name).",
-                    field="name",
-                    at="value",
-                )
-        desc = raw.get("description")
-        if isinstance(desc, str) and not desc.strip():
+        self.check_name_length(c)
+        if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
-                "description-empty",
-                "'description' is empty; the LLM decides from it when to load the skill.",
-                field="description",
+                "name-format",
+                f"'name' '{name}' must be lowercase letters and digits joined by single "
+                "hyphens (it is typed as /name).",
+                field="name",
                 at="value",
-                severity="warning",
             )
+        self.check_not_empty(
+            c,
+            "description",
+            "'description' is empty; the LLM decides from it when to load the skill.",
+            skip=False,
+            severity="warning",
+        )
         context = raw.get("context")
         if isinstance(context, str) and context not in ("inline", "fork"):
             c.emit(

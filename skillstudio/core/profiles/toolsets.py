@@ -123,34 +123,18 @@ class Toolsets(Profile):
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
         name = raw.get("name")
-        if isinstance(name, str):
-            if len(name) > 64:
-                c.emit(
-                    "name-too-long",
-                    f"'name' is {len(name)} characters; the limit is 64.",
-                    field="name",
-                    at="value",
-                )
-                c.fail("name")
-            if not NAME.fullmatch(name):
-                c.emit(
-                    "name-format",
-                    f"'name' '{name}' may hold only letters, digits and hyphens.",
-                    field="name",
-                    at="value",
-                )
-                c.fail("name")
+        self.check_name_length(c, skip=True)
+        if isinstance(name, str) and not NAME.fullmatch(name):
+            c.emit(
+                "name-format",
+                f"'name' '{name}' may hold only letters, digits and hyphens.",
+                field="name",
+                at="value",
+            )
+            c.fail("name")
         desc = raw.get("description")
-        if isinstance(desc, str):
-            if not desc.strip():
-                c.emit(
-                    "description-empty",
-                    "'description' is empty; write a brief description.",
-                    field="description",
-                    at="value",
-                )
-                c.fail("description")
-            self.check_length(c, "description", desc, 500, "description-too-long", "'description'")
+        self.check_not_empty(c, "description", "'description' is empty; write a brief description.")
+        self.check_length(c, "description", desc, 500, "description-too-long", "'description'")
         version = raw.get("version")
         if isinstance(version, str) and not SEMVER.fullmatch(version):
             c.emit(

@@ -70,12 +70,4 @@ class Workspace(Profile):
                     at="value",
                     severity="info",
                 )
-        desc = raw.get("description")
-        if isinstance(desc, str) and not desc.strip():
-            c.emit(
-                "description-empty",
-                "'description' is empty; the skill is skipped.",
-                field="description",
-                at="value",
-            )
-            c.fail("description")
+        self.check_not_empty(c, "description", "'description' is empty; the skill is skipped.")
