@@ -159,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     unpack_.add_argument("archive", metavar="FILE")
     unpack_.add_argument("--root", metavar="DIR", help="where to unpack (default: ./skills or .)")
     unpack_.add_argument("--format", choices=("text", "json"), default="text")
+
+    gui = sub.add_parser("gui", help="open the app", description="Open the SkillStudio app.")
+    gui.add_argument("gui_args", nargs=argparse.REMAINDER, metavar="PATH")
     return parser
 
 
@@ -670,9 +673,12 @@ def main(
     err: TextIO | None = None,
 ) -> int:
     env = Env(cwd or os.getcwd(), out or sys.stdout, err or sys.stderr)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["gui"]:  # the app parses its own options (--smoke-test, paths)
+        return gui_main(arguments[1:])
     parser = build_parser()
     try:
-        args, extra = parser.parse_known_args(argv)
+        args, extra = parser.parse_known_args(arguments)
         # `set NAME --project DIR key=value`: argparse stops taking positionals after an
         # option, so trailing KEY=VALUE words are collected here.
         if args.command == "set":
@@ -684,6 +690,10 @@ def main(
     except SystemExit as exc:  # argparse: --help/--version (0) or bad usage (2)
         return int(exc.code or 0)
     if args.command is None:
+        from ..gui.app import has_display
+
+        if has_display():
+            return gui_main([])
         parser.print_help(env.out)
         return EXIT_USAGE
     try:
@@ -705,10 +715,11 @@ def main(
         return EXIT_USAGE
 
 
-def gui_main() -> int:
-    """Entry point reserved for the desktop app, which is not built yet."""
-    sys.stderr.write(
-        "skillstudio: the desktop app is not built yet; use 'skillstudio lint', "
-        "'skillstudio list' or 'skillstudio show'.\n"
-    )
-    return EXIT_USAGE
+def gui_main(argv: list[str] | None = None) -> int:
+    """The desktop app (`skillstudio-gui`, `skillstudio gui`, or no command)."""
+    try:
+        from ..gui.app import main as app_main
+    except ImportError as exc:  # PySide6 or a system library missing
+        sys.stderr.write(f"skillstudio: the desktop app cannot start: {exc}\n")
+        return EXIT_USAGE
+    return app_main(sys.argv[1:] if argv is None else argv)

@@ -1,0 +1,1 @@
+"""The Qt application: a thin layer of adapters and widgets over skillstudio.core."""

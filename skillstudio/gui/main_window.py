@@ -1,0 +1,292 @@
+"""MainWindow: skill tree, editor tabs, Problems panel, status bar."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QSettings, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QFileDialog,
+    QHeaderView,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTableView,
+    QTabWidget,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .. import __version__
+from ..core.diagnostics import Diagnostic
+from ..core.project import Project, UsageError, resolve_projects
+from ..core.registry import Registry
+from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from .skill_document import SkillDocument
+from .skill_editor import SkillEditor
+from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.projects: list[Project] = []
+        self.registries: list[Registry] = []
+        self.base = ""
+        self.documents: dict[str, SkillEditor] = {}
+        self.setWindowTitle("SkillStudio")
+        self.resize(1200, 780)
+
+        self.tree_model = SkillTreeModel(self)
+        self.tree_proxy = QSortFilterProxyModel(self)
+        self.tree_proxy.setSourceModel(self.tree_model)
+        self.tree_proxy.setRecursiveFilteringEnabled(True)
+        self.tree_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter_box = QLineEdit(self)
+        self.filter_box.setPlaceholderText("Filter skills…")
+        self.filter_box.setClearButtonEnabled(True)
+        self.filter_box.textChanged.connect(self.tree_proxy.setFilterFixedString)
+        self.tree = QTreeView(self)
+        self.tree.setHeaderHidden(True)
+        self.tree.setModel(self.tree_proxy)
+        self.tree.activated.connect(self._on_tree_activated)
+        self.tree.doubleClicked.connect(self._on_tree_activated)
+        side = QWidget(self)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(4, 4, 4, 4)
+        side_layout.addWidget(self.filter_box)
+        side_layout.addWidget(self.tree)
+        self.tree_dock = QDockWidget("Skills", self)
+        self.tree_dock.setObjectName("skills-dock")
+        self.tree_dock.setWidget(side)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.tree_dock)
+        self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self._on_tab_close_requested)
+        self.setCentralWidget(self.tabs)
+
+        self.problems_model = ProblemsModel(self)
+        self.problems = QTableView(self)
+        self.problems.setModel(self.problems_model)
+        self.problems.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.problems.verticalHeader().hide()
+        self.problems.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.problems.doubleClicked.connect(self._on_problem_activated)
+        self.problems_dock = QDockWidget("Problems", self)
+        self.problems_dock.setObjectName("problems-dock")
+        self.problems_dock.setWidget(self.problems)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self._actions()
+        self.statusBar().showMessage("Ready")
+
+    # -- actions ----------------------------------------------------------------
+    def _actions(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.open_action = self._action(
+            file_menu, "&Open Folder…", QKeySequence.StandardKey.Open, self._on_open
+        )
+        self.save_action = self._action(
+            file_menu, "&Save", QKeySequence.StandardKey.Save, self.save_current
+        )
+        self.save_all_action = self._action(file_menu, "Save A&ll", "Ctrl+Shift+S", self.save_all)
+        self.reload_action = self._action(
+            file_menu, "&Reload", QKeySequence.StandardKey.Refresh, self.reload
+        )
+        self.close_action = self._action(
+            file_menu, "&Close Tab", QKeySequence.StandardKey.Close, self._close_current
+        )
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&About SkillStudio", None, self._on_about)
+
+    def _action(
+        self,
+        menu: QMenu,
+        text: str,
+        shortcut: QKeySequence.StandardKey | str | None,
+        slot: Callable[[], object],
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    # -- projects ------------------------------------------------------------------
+    def open_path(self, path: str) -> None:
+        try:
+            projects = resolve_projects([path], [], None, None, os.getcwd())
+        except UsageError as exc:
+            QMessageBox.warning(self, "SkillStudio", str(exc))
+            return
+        self.projects = projects
+        self.base = os.path.abspath(path)
+        self.registries = []
+        for project in projects:
+            registry = project.registry()
+            registry.scan()
+            self.registries.append(registry)
+        self._refresh_views()
+        self.setWindowTitle(f"SkillStudio — {self.base}")
+        stored = self.settings.value("recent", [], list)
+        recent = [p for p in stored if p != self.base] if isinstance(stored, list) else []
+        self.settings.setValue("recent", [self.base, *recent][:10])
+
+    def reload(self) -> None:
+        for registry in self.registries:
+            registry.refresh()
+        for editor in self.documents.values():
+            if not editor.document.modified:
+                editor.document.load()
+        self._refresh_views()
+
+    def _refresh_views(self) -> None:
+        self.tree_model.set_registries(self.registries, [p.base for p in self.projects])
+        self.tree.expandToDepth(0)
+        self._update_problems()
+
+    def _update_problems(self) -> None:
+        diagnostics: list[Diagnostic] = []
+        for project, registry in zip(self.projects, self.registries, strict=True):
+            diagnostics.extend(project.diagnostics)
+            diagnostics.extend(registry.diagnostics)
+        self.problems_model.set_diagnostics(diagnostics, self.base)
+        counts = self.problems_model.counts()
+        skills = sum(len(r.skills) for r in self.registries)
+        profiles = ", ".join(sorted({p.profile.name for p in self.projects}))
+        errors, warnings = counts["error"], counts["warning"]
+        self.statusBar().showMessage(
+            f"{skills} skills · {errors} errors · {warnings} warnings · {profiles}"
+        )
+
+    # -- documents -------------------------------------------------------------------
+    def registry_for(self, path: str) -> Registry | None:
+        for registry in self.registries:
+            if path in registry.by_path:
+                return registry
+        return None
+
+    def open_skill(self, path: str, line: int = 0, column: int = 1) -> SkillEditor | None:
+        editor = self.documents.get(path)
+        if editor is None:
+            registry = self.registry_for(path)
+            if registry is None:
+                return None
+            document = SkillDocument(path, registry, self)
+            editor = SkillEditor(document, self)
+            self.documents[path] = editor
+            index = self.tabs.addTab(editor, self._tab_title(path, False))
+            self.tabs.setTabToolTip(index, path)
+            document.modified_changed.connect(
+                lambda modified, p=path: self._on_modified(p, modified)
+            )
+            document.diagnostics_changed.connect(lambda _d: self._update_problems())
+        self.tabs.setCurrentWidget(editor)
+        if line:
+            editor.views.setCurrentWidget(editor.source)
+            editor.source.go_to(line, column)
+        return editor
+
+    def _tab_title(self, path: str, modified: bool) -> str:
+        return os.path.basename(os.path.dirname(path)) + (" •" if modified else "")
+
+    def _on_modified(self, path: str, modified: bool) -> None:
+        editor = self.documents.get(path)
+        if editor is not None:
+            self.tabs.setTabText(self.tabs.indexOf(editor), self._tab_title(path, modified))
+
+    def save_current(self) -> bool:
+        editor = self.tabs.currentWidget()
+        if isinstance(editor, SkillEditor):
+            editor.clear_message()
+            return editor.document.save()
+        return True
+
+    def save_all(self) -> bool:
+        return all(
+            editor.document.save() for editor in self.documents.values() if editor.document.modified
+        )
+
+    def _close_current(self) -> None:
+        index = self.tabs.currentIndex()
+        if index >= 0:
+            self._on_tab_close_requested(index)
+
+    def _on_tab_close_requested(self, index: int) -> None:
+        editor = self.tabs.widget(index)
+        if not isinstance(editor, SkillEditor):
+            return
+        if editor.document.modified and not self._confirm_discard([editor]):
+            return
+        self.tabs.removeTab(index)
+        self.documents.pop(editor.document.path, None)
+        editor.document.registry.reparse(editor.document.path)  # back to the file on disk
+        editor.deleteLater()
+        self._update_problems()
+
+    def ask_save(self, names: str) -> str:
+        """'save', 'discard' or 'cancel' for unsaved work (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"Save changes to {names}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return "save"
+        return "discard" if answer == QMessageBox.StandardButton.Discard else "cancel"
+
+    def _confirm_discard(self, editors: list[SkillEditor]) -> bool:
+        names = ", ".join(os.path.basename(os.path.dirname(e.document.path)) for e in editors)
+        answer = self.ask_save(names)
+        if answer == "save":
+            return all(e.document.save() for e in editors)
+        return answer == "discard"
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        modified = [e for e in self.documents.values() if e.document.modified]
+        if modified and not self._confirm_discard(modified):
+            event.ignore()
+            return
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("state", self.saveState())
+        event.accept()
+
+    # -- slots -----------------------------------------------------------------------
+    def _on_tree_activated(self, index: QModelIndex) -> None:
+        kind = index.data(KIND_ROLE)
+        path = index.data(PATH_ROLE)
+        if kind == "skill" and path:
+            self.open_skill(path)
+
+    def _on_problem_activated(self, index: QModelIndex) -> None:
+        diag = self.problems_model.index(index.row(), 0).data(DIAGNOSTIC_ROLE)
+        if isinstance(diag, Diagnostic) and diag.path.endswith("SKILL.md"):
+            self.open_skill(diag.path, diag.line, diag.column or 1)
+
+    def _on_open(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a folder of skills", self.base)
+        if folder:
+            self.open_path(folder)
+
+    def _on_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About SkillStudio",
+            f"<b>SkillStudio {__version__}</b><p>Edit, validate and test agent skills offline.</p>",
+        )

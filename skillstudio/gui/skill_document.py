@@ -1,0 +1,91 @@
+"""SkillDocument: one open SKILL.md — its text, its stamp on disk, its diagnostics."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QPlainTextDocumentLayout
+
+from ..core.diagnostics import Diagnostic
+from ..core.registry import Registry
+from ..core.saving import SaveConflict, SaveError, Stamp, atomic_write, encode
+
+VALIDATE_DELAY_MS = 120
+
+
+class SkillDocument(QObject):
+    """The text on screen is the truth; validation runs on it, debounced.
+
+    Signals:
+        diagnostics_changed(list): the document's diagnostics after an edit or save.
+        modified_changed(bool): unsaved edits appeared or were saved / reverted.
+        save_failed(str): a save did not happen; the text is kept.
+    """
+
+    diagnostics_changed = Signal(list)
+    modified_changed = Signal(bool)
+    save_failed = Signal(str)
+
+    def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.registry = registry
+        self.text_document = QTextDocument(self)
+        self.text_document.setDocumentLayout(QPlainTextDocumentLayout(self.text_document))
+        self.bom = False
+        self.stamp: Stamp | None = None
+        self.diagnostics: list[Diagnostic] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(VALIDATE_DELAY_MS)
+        self._timer.timeout.connect(self.validate)
+        self.text_document.contentsChanged.connect(self._timer.start)
+        self.text_document.modificationChanged.connect(self.modified_changed)
+        self.load()
+
+    @property
+    def modified(self) -> bool:
+        return self.text_document.isModified()
+
+    def text(self) -> str:
+        return self.text_document.toPlainText()
+
+    def load(self) -> None:
+        """(Re)read the file; the undo history starts afresh."""
+        with open(self.path, "rb") as fh:
+            raw = fh.read()
+        self.stamp = Stamp.of_bytes(raw, _mtime(self.path))
+        text = raw.decode("utf-8", errors="replace")
+        self.bom = text.startswith("\ufeff")
+        if self.bom:
+            text = text[1:]
+        self.text_document.setPlainText(text)
+        self.text_document.setModified(False)
+        self.validate()
+
+    def validate(self) -> None:
+        skill = self.registry.reparse(self.path, self.text())
+        self.diagnostics = skill.all_diagnostics if skill is not None else []
+        self.diagnostics_changed.emit(self.diagnostics)
+
+    def save(self) -> bool:
+        """Atomic save; refuses to overwrite a change made on disk since loading."""
+        try:
+            self.stamp = atomic_write(self.path, encode(self.text(), self.bom), self.stamp)
+        except SaveConflict as exc:
+            self.save_failed.emit(str(exc))
+            return False
+        except SaveError as exc:
+            self.save_failed.emit(str(exc))
+            return False
+        self.text_document.setModified(False)
+        skill = self.registry.reparse(self.path)
+        self.diagnostics = skill.all_diagnostics if skill is not None else []
+        self.diagnostics_changed.emit(self.diagnostics)
+        return True
+
+
+def _mtime(path: str) -> int:
+    import os
+
+    return os.stat(path).st_mtime_ns

@@ -1,0 +1,159 @@
+"""The app as a user drives it: browse, filter, edit, see problems, save, close."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.project import projects_for_path
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.preview import render_markdown
+from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+
+from ..helpers import SAMPLES
+
+
+def all_rows(model: object, parent: QModelIndex = QModelIndex()) -> list[QModelIndex]:
+    out = []
+    for row in range(model.rowCount(parent)):  # type: ignore[attr-defined]
+        index = model.index(row, 0, parent)  # type: ignore[attr-defined]
+        out.append(index)
+        out += all_rows(model, index)
+    return out
+
+
+def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) -> None:
+    projects = projects_for_path(SAMPLES, None)
+    registries = []
+    for project in projects:
+        registry = project.registry()
+        registry.scan()
+        registries.append(registry)
+    model = SkillTreeModel()
+    model.set_registries(registries, [p.base for p in projects])
+    skill = model.index(0, 0, model.index(0, 0))
+    model.fetchMore(skill)
+    qtmodeltester.check(model)  # type: ignore[attr-defined]
+    roots = [model.index(r, 0) for r in range(model.rowCount())]
+    assert len(roots) == 9  # the samples' roots over six profile projects
+    labels = [r.data() for r in roots]
+    assert "pegasus · user  (2)" in labels and "pegasus · builtin  (1)" in labels
+
+
+def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:
+    skills = [i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"]
+    assert len(skills) == 22
+    assert "22 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
+    assert window.problems_model.rowCount() == 2  # the two 'shadowed' notes
+
+
+def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
+    qtbot.keyClicks(window.filter_box, "hello")
+    names = {i.data() for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"}
+    assert names == {"hello-extended"}
+    window.filter_box.clear()
+    assert len([i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"]) == 22
+
+
+def open_first(window: MainWindow, name: str) -> SkillEditor:
+    index = next(
+        i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill" and i.data() == name
+    )
+    window.tree.activated.emit(index)
+    editor = window.tabs.currentWidget()
+    assert isinstance(editor, SkillEditor)
+    assert editor.document.path == index.data(PATH_ROLE)
+    return editor
+
+
+def test_edit_break_yaml_see_problem_then_fix_and_save(window: MainWindow, qtbot: QtBot) -> None:
+    editor = open_first(window, "safe-edit")
+    path = editor.document.path
+    original = Path(path).read_text(encoding="utf-8")
+    cursor = editor.source.textCursor()
+    cursor.setPosition(len("---\nname: safe-edit"))
+    editor.source.setTextCursor(cursor)
+    qtbot.keyClicks(editor.source, ": oops")
+    assert window.tabs.tabText(window.tabs.currentIndex()).endswith("•")
+    qtbot.waitUntil(
+        lambda: any(d.code == "yaml-invalid" for d in editor.document.diagnostics), timeout=2000
+    )
+    problems = [
+        window.problems_model.index(r, 1).data() for r in range(window.problems_model.rowCount())
+    ]
+    assert any(p.startswith("yaml-invalid") for p in problems)
+    assert (
+        "1 warnings" in window.statusBar().currentMessage()
+        or "error" in window.statusBar().currentMessage()
+    )
+    editor.source.undo()
+    qtbot.waitUntil(lambda: not editor.document.diagnostics, timeout=2000)
+    assert Path(path).read_text(encoding="utf-8") == original  # nothing written yet
+    cursor = editor.source.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    editor.source.setTextCursor(cursor)
+    qtbot.keyClicks(editor.source, "Added line.")
+    assert window.save_current()
+    assert Path(path).read_text(encoding="utf-8") == original + "Added line."
+    assert not window.tabs.tabText(window.tabs.currentIndex()).endswith("•")
+
+
+def test_save_refuses_to_overwrite_an_external_change(window: MainWindow, qtbot: QtBot) -> None:
+    editor = open_first(window, "repo-survey")
+    path = editor.document.path
+    qtbot.keyClicks(editor.source, "mine ")
+    Path(path).write_text("changed outside\n", encoding="utf-8")
+    assert not window.save_current()
+    assert Path(path).read_text(encoding="utf-8") == "changed outside\n"
+    assert editor.message.isVisible() and "changed on disk" in editor.message.text()
+    assert editor.document.text().startswith("mine ")  # the typed text is kept
+
+
+def test_closing_with_unsaved_work_asks(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    editor = open_first(window, "test-first-fix")
+    qtbot.keyClicks(editor.source, "draft ")
+    answers = ["cancel", "discard"]
+    monkeypatch.setattr(window, "ask_save", lambda names: answers.pop(0))
+    window._on_tab_close_requested(window.tabs.currentIndex())
+    assert window.tabs.count() == 1  # cancelled: still open, text kept
+    assert editor.document.text().startswith("draft ")
+    window._on_tab_close_requested(window.tabs.currentIndex())
+    assert window.tabs.count() == 0
+    registry = editor.document.registry
+    assert "draft" not in registry.by_path[editor.document.path].load_body()
+
+
+def test_problem_double_click_opens_the_line(window: MainWindow, samples: Path) -> None:
+    path = samples / "agentskills/.agents/skills/release-notes/SKILL.md"
+    path.write_text(path.read_text().replace("name: release-notes", "name: Release_Notes"))
+    window.reload()
+    row = next(
+        r
+        for r in range(window.problems_model.rowCount())
+        if "name-format" in window.problems_model.index(r, 1).data()
+    )
+    window._on_problem_activated(window.problems_model.index(row, 1))
+    editor = window.tabs.currentWidget()
+    assert isinstance(editor, SkillEditor)
+    assert editor.source.textCursor().blockNumber() == 1  # line 2: the name
+
+
+def test_preview_renders_safely() -> None:
+    html = render_markdown(
+        "# Title\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n- [ ] todo\n- [x] done\n\n![x](https://example.com/x.png)"
+    )
+    assert "<h1>Title</h1>" in html and "☐" in html and "☑" in html
+    assert 'align="left"' in html and "text-align" not in html
+
+
+def test_screenshot(window: MainWindow, tmp_path: Path) -> None:
+    open_first(window, "code-review")
+    image = window.grab()
+    assert not image.isNull() and image.width() > 600
+    assert image.save(str(tmp_path / "main-window.png"))
