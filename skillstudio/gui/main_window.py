@@ -27,6 +27,7 @@ from .. import __version__
 from ..core.diagnostics import Diagnostic
 from ..core.project import Project, UsageError, resolve_projects
 from ..core.registry import Registry
+from .file_watcher import FileWatcher
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
@@ -87,6 +88,8 @@ class MainWindow(QMainWindow):
         self.problems_dock.setObjectName("problems-dock")
         self.problems_dock.setWidget(self.problems)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.watcher = FileWatcher(self)
+        self.watcher.skills_changed.connect(self._on_files_changed)
         self._actions()
         self.statusBar().showMessage("Ready")
 
@@ -140,6 +143,7 @@ class MainWindow(QMainWindow):
             registry.scan()
             self.registries.append(registry)
         self._refresh_views()
+        self.watcher.watch([root.path for r in self.registries for root in r.roots])
         self.setWindowTitle(f"SkillStudio — {self.base}")
         stored = self.settings.value("recent", [], list)
         recent = [p for p in stored if p != self.base] if isinstance(stored, list) else []
@@ -265,7 +269,21 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
+        self.watcher.stop()
         event.accept()
+
+    def _on_files_changed(self, paths: list[str]) -> None:
+        """Files changed outside: refresh the registries, then each affected open skill."""
+        for registry in self.registries:
+            registry.refresh()
+        changed = set(paths)
+        for path, editor in list(self.documents.items()):
+            folder = os.path.dirname(path) + os.sep
+            if path in changed or any(p.startswith(folder) for p in changed):
+                editor.document.on_disk_changed()
+            elif editor.document.modified:
+                editor.document.validate()  # the text on screen stays the registry's truth
+        self._refresh_views()
 
     # -- slots -----------------------------------------------------------------------
     def _on_tree_activated(self, index: QModelIndex) -> None:

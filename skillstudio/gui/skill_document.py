@@ -25,6 +25,7 @@ class SkillDocument(QObject):
     diagnostics_changed = Signal(list)
     modified_changed = Signal(bool)
     save_failed = Signal(str)
+    disk_conflict = Signal(str)  # the file changed (or vanished) on disk under unsaved edits
 
     def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +63,37 @@ class SkillDocument(QObject):
         self.text_document.setPlainText(text)
         self.text_document.setModified(False)
         self.validate()
+
+    def on_disk_changed(self) -> None:
+        """The file changed outside: reload a clean document, warn about a modified one.
+
+        The app's own saves arrive here too; they match the stamp and are ignored.
+        """
+        try:
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            self.disk_conflict.emit("The file was deleted on disk. Saving will create it again.")
+            return
+        except OSError:
+            return
+        if self.stamp is not None and Stamp.of_bytes(raw, 0).sha256 == self.stamp.sha256:
+            self.validate()
+            return
+        if self.modified:
+            self.validate()  # the registry answers for the text on screen, not the disk
+            self.disk_conflict.emit("The file changed on disk while you were editing it.")
+        else:
+            self.load()
+
+    def keep_mine(self) -> None:
+        """Keep the text on screen; the next save overwrites what is on disk now."""
+        try:
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+            self.stamp = Stamp.of_bytes(raw, _mtime(self.path))
+        except FileNotFoundError:
+            self.stamp = None
 
     def validate(self) -> None:
         skill = self.registry.reparse(self.path, self.text())

@@ -5,7 +5,14 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..core.frontmatter import Document, parse_text
 from .preview import Preview
@@ -34,12 +41,27 @@ class SkillEditor(QWidget):
         self.message.setWordWrap(True)
         self.message.setVisible(False)
         self.message.setStyleSheet("background:#fff3cd;color:#5c4400;padding:6px")
+        self.conflict_bar = QWidget(self)
+        self.conflict_bar.setStyleSheet("background:#fde7e9;color:#5c0011")
+        self.conflict_text = QLabel(self.conflict_bar)
+        self.reload_button = QPushButton("Reload from disk", self.conflict_bar)
+        self.keep_button = QPushButton("Keep mine", self.conflict_bar)
+        bar = QHBoxLayout(self.conflict_bar)
+        bar.setContentsMargins(6, 4, 6, 4)
+        bar.addWidget(self.conflict_text, 1)
+        bar.addWidget(self.reload_button)
+        bar.addWidget(self.keep_button)
+        self.conflict_bar.setVisible(False)
+        self.reload_button.clicked.connect(self._on_reload_clicked)
+        self.keep_button.clicked.connect(self._on_keep_clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.conflict_bar)
         layout.addWidget(self.message)
         layout.addWidget(self.views)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
         document.save_failed.connect(self._on_save_failed)
+        document.disk_conflict.connect(self._on_disk_conflict)
         self.views.currentChanged.connect(self._on_view_changed)
         self.preview.file_link_clicked.connect(self.file_link_clicked)
         self._on_diagnostics_changed(document.diagnostics)
@@ -63,3 +85,16 @@ class SkillEditor(QWidget):
 
     def clear_message(self) -> None:
         self.message.setVisible(False)
+
+    def _on_disk_conflict(self, text: str) -> None:
+        self.conflict_text.setText(text)
+        self.reload_button.setEnabled(os.path.exists(self.document.path))
+        self.conflict_bar.setVisible(True)
+
+    def _on_reload_clicked(self) -> None:
+        self.document.load()
+        self.conflict_bar.setVisible(False)
+
+    def _on_keep_clicked(self) -> None:
+        self.document.keep_mine()
+        self.conflict_bar.setVisible(False)

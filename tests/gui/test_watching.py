@@ -1,0 +1,93 @@
+"""Files changed outside the app: the tree and problems follow; typed text is never lost."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.skill_editor import SkillEditor
+
+WAIT = 5000
+
+
+def skill_path(samples: Path, name: str) -> Path:
+    return next(samples.rglob(f"{name}/SKILL.md"))
+
+
+def open_skill(window: MainWindow, path: Path) -> SkillEditor:
+    editor = window.open_skill(str(path))
+    assert editor is not None
+    return editor
+
+
+def test_external_edit_updates_problems(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    path = skill_path(samples, "sql-review")
+    path.write_text(path.read_text().replace("name: sql-review", "name: SQL_Review"))
+    qtbot.waitUntil(lambda: window.problems_model.counts()["error"] >= 2, timeout=WAIT)
+
+
+def test_new_and_deleted_skills_appear_and_vanish(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    folder = samples / "mvp/skills/brand-new"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: brand-new\ndescription: d\n---\nbody\n")
+    qtbot.waitUntil(
+        lambda: "22" not in window.statusBar().currentMessage().split(" skills")[0], timeout=WAIT
+    )
+    assert window.statusBar().currentMessage().startswith("23 skills")
+    (folder / "SKILL.md").unlink()
+    qtbot.waitUntil(
+        lambda: window.statusBar().currentMessage().startswith("22 skills"), timeout=WAIT
+    )
+
+
+def test_clean_document_reloads(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    path = skill_path(samples, "repo-survey")
+    editor = open_skill(window, path)
+    path.write_text(path.read_text() + "\nAdded outside.\n")
+    qtbot.waitUntil(lambda: "Added outside." in editor.document.text(), timeout=WAIT)
+    assert not editor.conflict_bar.isVisible()
+
+
+def test_modified_document_gets_the_bar_and_keeps_the_text(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    path = skill_path(samples, "safe-edit")
+    editor = open_skill(window, path)
+    qtbot.keyClicks(editor.source, "typed ")
+    path.write_text("---\nname: safe-edit\ndescription: outside\n---\n")
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
+    assert editor.document.text().startswith("typed ")
+    assert not window.save_current()  # still a conflict until the user decides
+    editor.keep_button.click()
+    assert window.save_current()
+    assert path.read_text().startswith("typed ")
+
+
+def test_reload_button_takes_the_disk_version(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    path = skill_path(samples, "test-first-fix")
+    editor = open_skill(window, path)
+    qtbot.keyClicks(editor.source, "draft ")
+    path.write_text("---\nname: test-first-fix\ndescription: new\n---\nNew body\n")
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
+    editor.reload_button.click()
+    assert editor.document.text().endswith("New body\n")
+    assert not editor.document.modified
+
+
+def test_own_save_does_not_echo(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    path = skill_path(samples, "release-notes")
+    editor = open_skill(window, path)
+    qtbot.keyClicks(editor.source, "x")
+    assert window.save_current()
+    deadline = time.monotonic() + 0.8
+    while time.monotonic() < deadline:
+        qtbot.wait(50)
+    assert not editor.conflict_bar.isVisible()
+    assert editor.document.text().startswith("x")
