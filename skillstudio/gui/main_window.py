@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QHeaderView,
+    QInputDialog,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -111,6 +112,14 @@ class MainWindow(QMainWindow):
         )
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        self.find_action = self._action(
+            edit_menu, "&Find / Replace…", QKeySequence.StandardKey.Find, self._on_find
+        )
+        self.goto_action = self._action(edit_menu, "&Go to Line…", "Ctrl+L", self._on_go_to_line)
+        self.filter_action = self._action(
+            edit_menu, "Filter &Skills", "Ctrl+P", self.filter_box.setFocus
+        )
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About SkillStudio", None, self._on_about)
 
@@ -296,6 +305,20 @@ class MainWindow(QMainWindow):
         diag = self.problems_model.index(index.row(), 0).data(DIAGNOSTIC_ROLE)
         if isinstance(diag, Diagnostic) and diag.path.endswith("SKILL.md"):
             self.open_skill(diag.path, diag.line, diag.column or 1)
+
+    def _on_find(self) -> None:
+        editor = self.tabs.currentWidget()
+        if isinstance(editor, SkillEditor):
+            editor.open_find()
+
+    def _on_go_to_line(self) -> None:
+        editor = self.tabs.currentWidget()
+        if not isinstance(editor, SkillEditor):
+            return
+        count = editor.document.text_document.blockCount()
+        line, ok = QInputDialog.getInt(self, "Go to line", f"Line (1-{count}):", 1, 1, count)
+        if ok:
+            editor.go_to_line(line)
 
     def _on_open(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of skills", self.base)

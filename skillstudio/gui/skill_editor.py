@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.frontmatter import Document, parse_text
+from .find_bar import FindBar
+from .highlighter import SkillHighlighter
 from .preview import Preview
 from .skill_document import SkillDocument
 from .source_editor import SourceEditor
@@ -32,6 +34,8 @@ class SkillEditor(QWidget):
         self.document = document
         self.source = SourceEditor(self)
         self.source.setDocument(document.text_document)
+        self.highlighter = SkillHighlighter(document.text_document)
+        self.find_bar = FindBar(self.source, self)
         self.preview = Preview(self)
         self.views = QTabWidget(self)
         self.views.setDocumentMode(True)
@@ -59,6 +63,7 @@ class SkillEditor(QWidget):
         layout.addWidget(self.conflict_bar)
         layout.addWidget(self.message)
         layout.addWidget(self.views)
+        layout.addWidget(self.find_bar)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
         document.save_failed.connect(self._on_save_failed)
         document.disk_conflict.connect(self._on_disk_conflict)
@@ -82,6 +87,14 @@ class SkillEditor(QWidget):
     def _on_save_failed(self, message: str) -> None:
         self.message.setText(f"Not saved: {message}")
         self.message.setVisible(True)
+
+    def open_find(self) -> None:
+        self.views.setCurrentWidget(self.source)
+        self.find_bar.open()
+
+    def go_to_line(self, line: int) -> None:
+        self.views.setCurrentWidget(self.source)
+        self.source.go_to(line)
 
     def clear_message(self) -> None:
         self.message.setVisible(False)

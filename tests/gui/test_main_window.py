@@ -157,3 +157,30 @@ def test_screenshot(window: MainWindow, tmp_path: Path) -> None:
     image = window.grab()
     assert not image.isNull() and image.width() > 600
     assert image.save(str(tmp_path / "main-window.png"))
+
+
+def test_find_replace_and_go_to_line(window: MainWindow, qtbot: QtBot) -> None:
+    editor = open_first(window, "commit")
+    window.find_action.trigger()
+    assert editor.find_bar.isVisible()
+    qtbot.keyClicks(editor.find_bar.query, "git")
+    assert editor.find_bar.count.text().endswith("found")
+    assert editor.find_bar.find_next()
+    assert editor.source.textCursor().selectedText() == "git"
+    editor.find_bar.replacement.setText("GIT")
+    replaced = editor.find_bar.replace_all()
+    assert replaced >= 2 and "git " not in editor.document.text().split("---", 2)[2]
+    editor.source.undo()  # one undo step restores every replacement
+    assert editor.document.text().count("git") >= replaced
+    editor.go_to_line(3)
+    assert editor.source.textCursor().blockNumber() == 2
+
+
+def test_source_is_highlighted(window: MainWindow, qtbot: QtBot) -> None:
+    editor = open_first(window, "code-review")
+    block = editor.document.text_document.findBlockByNumber(1)  # 'id: code-review' or 'name: …'
+    qtbot.waitUntil(lambda: bool(block.layout().formats()), timeout=2000)  # first pass is queued
+    formats = block.layout().formats()
+    assert formats[0].start == 0  # the key is coloured
+    fence = editor.document.text_document.findBlockByNumber(0).layout().formats()
+    assert fence and fence[0].format.fontWeight() > 400

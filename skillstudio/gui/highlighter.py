@@ -1,0 +1,98 @@
+"""SkillHighlighter: YAML frontmatter and markdown body colours for the source view."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+_FM_FENCE, _IN_FRONTMATTER, _IN_BODY, _IN_CODE = 1, 2, 3, 4
+
+
+def _fmt(colour: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setForeground(QColor(colour))
+    if bold:
+        fmt.setFontWeight(QFont.Weight.Bold)
+    fmt.setFontItalic(italic)
+    return fmt
+
+
+class SkillHighlighter(QSyntaxHighlighter):
+    """Block states track where a line is: frontmatter, body, or a fenced code block."""
+
+    _KEY = re.compile(r"^(\s*-?\s*)([A-Za-z0-9_.-]+)(\s*:)(?=\s|$)")
+    _COMMENT = re.compile(r"(^|\s)#.*$")
+    _STRING = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"")
+    _HEADING = re.compile(r"^#{1,6}\s.*$")
+    _INLINE_CODE = re.compile(r"`[^`]+`")
+    _LINK = re.compile(r"!?\[[^\]]*\]\([^)]*\)")
+    _EMPHASIS = re.compile(r"(\*\*[^*]+\*\*|__[^_]+__)")
+    _LIST = re.compile(r"^\s*([-*+]|\d+[.)])\s")
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self.key = _fmt("#1565c0", bold=True)
+        self.comment = _fmt("#757575", italic=True)
+        self.string = _fmt("#2e7d32")
+        self.fence = _fmt("#8e24aa", bold=True)
+        self.heading = _fmt("#c62828", bold=True)
+        self.code = _fmt("#6d4c41")
+        self.link = _fmt("#00838f")
+        self.emphasis = _fmt("#37474f", bold=True)
+        self.list_mark = _fmt("#ef6c00", bold=True)
+
+    def highlightBlock(self, text: str) -> None:
+        previous = self.previousBlockState()
+        first = self.currentBlock().blockNumber() == 0
+        stripped = text.rstrip(" \t\r")
+        if first:
+            if stripped.lstrip("\ufeff") == "---":
+                self.setFormat(0, len(text), self.fence)
+                self.setCurrentBlockState(_IN_FRONTMATTER)
+            else:
+                self._body(text, _IN_BODY)
+            return
+        if previous == _IN_FRONTMATTER:
+            if stripped == "---":
+                self.setFormat(0, len(text), self.fence)
+                self.setCurrentBlockState(_IN_BODY)
+                return
+            self._yaml(text)
+            self.setCurrentBlockState(_IN_FRONTMATTER)
+            return
+        self._body(text, previous if previous in (_IN_BODY, _IN_CODE) else _IN_BODY)
+
+    def _yaml(self, text: str) -> None:
+        for match in self._STRING.finditer(text):
+            self.setFormat(match.start(), match.end() - match.start(), self.string)
+        key = self._KEY.match(text)
+        if key:
+            self.setFormat(key.start(2), key.end(2) - key.start(2), self.key)
+        comment = self._COMMENT.search(text)
+        if comment and not self._STRING.search(text[: comment.start() + 1]):
+            self.setFormat(comment.start(), len(text) - comment.start(), self.comment)
+
+    def _body(self, text: str, state: int) -> None:
+        if text.lstrip().startswith(("```", "~~~")):
+            self.setFormat(0, len(text), self.code)
+            self.setCurrentBlockState(_IN_BODY if state == _IN_CODE else _IN_CODE)
+            return
+        if state == _IN_CODE:
+            self.setFormat(0, len(text), self.code)
+            self.setCurrentBlockState(_IN_CODE)
+            return
+        self.setCurrentBlockState(_IN_BODY)
+        if self._HEADING.match(text):
+            self.setFormat(0, len(text), self.heading)
+            return
+        mark = self._LIST.match(text)
+        if mark:
+            self.setFormat(mark.start(1), mark.end(1) - mark.start(1), self.list_mark)
+        for regex, fmt in (
+            (self._EMPHASIS, self.emphasis),
+            (self._LINK, self.link),
+            (self._INLINE_CODE, self.code),
+        ):
+            for match in regex.finditer(text):
+                self.setFormat(match.start(), match.end() - match.start(), fmt)
