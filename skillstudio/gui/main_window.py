@@ -206,12 +206,18 @@ class MainWindow(QMainWindow):
             document.modified_changed.connect(
                 lambda modified, p=path: self._on_modified(p, modified)
             )
-            document.diagnostics_changed.connect(lambda _d: self._update_problems())
+            document.diagnostics_changed.connect(lambda _d, p=path: self._on_document_checked(p))
         self.tabs.setCurrentWidget(editor)
         if line:
             editor.views.setCurrentWidget(editor.source)
             editor.source.go_to(line, column)
         return editor
+
+    def _on_document_checked(self, path: str) -> None:
+        registry = self.registry_for(path)
+        if registry is not None and path in registry.by_path:
+            self.tree_model.update_skill(registry.by_path[path])
+        self._update_problems()
 
     def _tab_title(self, path: str, modified: bool) -> str:
         return os.path.basename(os.path.dirname(path)) + (" •" if modified else "")

@@ -77,6 +77,18 @@ class SkillTreeModel(QAbstractItemModel):
                 self._top.append(node)
         self.endResetModel()
 
+    def update_skill(self, skill: Skill) -> None:
+        """A skill was re-validated (an edit on screen): new icon and tooltip, same row."""
+        for root in self._top:
+            for node in root.children:
+                if node.path == skill.path:
+                    node.skill = skill
+                    for child in node.children:
+                        child.skill = skill
+                    index = self.createIndex(node.row, 0, node)
+                    self.dataChanged.emit(index, index)
+                    return
+
     def canFetchMore(self, parent: Index) -> bool:
         node = self._node(parent)
         return node is not None and node.kind == "skill" and not node.loaded
