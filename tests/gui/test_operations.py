@@ -1,0 +1,61 @@
+"""Skill operations from the tree: new, rename, duplicate, trash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.skill_editor import SkillEditor
+
+
+def answer(window: MainWindow, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
+    queue = list(answers)
+    monkeypatch.setattr(window, "ask_text", lambda *a, **k: queue.pop(0))
+
+
+def test_new_skill_is_created_valid_and_opened(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = str(samples / "oasis/key_skills")
+    answer(window, monkeypatch, "triage-bugs")
+    path = window.new_skill_in(root)
+    assert path is not None and Path(path).is_file()
+    assert isinstance(window.tabs.currentWidget(), SkillEditor)
+    assert window.statusBar().currentMessage().startswith("23 skills · 0 errors · 0 warnings")
+
+
+def test_rename_and_duplicate_keep_name_and_folder_together(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(samples / "mvp/skills/code-review/SKILL.md")
+    answer(window, monkeypatch, "review-code", "review-code-2")
+    renamed = window.rename_skill(path)
+    assert renamed is not None and "name: review-code" in Path(renamed, "SKILL.md").read_text()
+    copy = window.duplicate_skill(str(Path(renamed, "SKILL.md")))
+    assert copy is not None and "name: review-code-2" in Path(copy, "SKILL.md").read_text()
+    assert "0 errors · 0 warnings" in window.statusBar().currentMessage()
+
+
+def test_rename_refuses_with_unsaved_edits(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(samples / "mvp/skills/code-review/SKILL.md")
+    editor = window.open_skill(path)
+    assert editor is not None
+    editor.source.insertPlainText("unsaved ")
+    answer(window, monkeypatch, "renamed")
+    assert window.rename_skill(path) is None
+    assert Path(path).is_file()
+
+
+def test_trash_moves_the_folder(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = samples / "workspace/skills/repo-survey/SKILL.md"
+    trashed = window.trash_skill(str(path))
+    assert trashed is not None and Path(trashed, "SKILL.md").is_file()
+    assert not path.exists()
+    assert window.statusBar().currentMessage().startswith("21 skills")
