@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
             if registry is None:
                 return None
             document = SkillDocument(path, registry, self)
-            editor = SkillEditor(document, self)
+            editor = SkillEditor(document, registry.profile, self)
             self.documents[path] = editor
             index = self.tabs.addTab(editor, self._tab_title(path, False))
             self.tabs.setTabToolTip(index, path)

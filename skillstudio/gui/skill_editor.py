@@ -15,7 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.frontmatter import Document, parse_text
+from ..core.profiles.base import Profile
 from .find_bar import FindBar
+from .form_view import FormView
 from .highlighter import SkillHighlighter
 from .preview import Preview
 from .skill_document import SkillDocument
@@ -29,7 +31,9 @@ class SkillEditor(QWidget):
 
     file_link_clicked = Signal(str)
 
-    def __init__(self, document: SkillDocument, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, document: SkillDocument, profile: Profile, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.document = document
         self.source = SourceEditor(self)
@@ -39,6 +43,8 @@ class SkillEditor(QWidget):
         self.preview = Preview(self)
         self.views = QTabWidget(self)
         self.views.setDocumentMode(True)
+        self.form = FormView(document, profile, self)
+        self.views.addTab(self.form, "Form")
         self.views.addTab(self.source, "Source")
         self.views.addTab(self.preview, "Preview")
         self.message = QLabel(self)

@@ -1,0 +1,286 @@
+"""FormView: the profile's fields as typed widgets, one more view of the same text.
+
+The text document stays the only model. A form edit becomes a core `Change`,
+the round-trip writer produces the new text (only that value's bytes change),
+and the difference is applied to the text document as one edit block, so the
+document's undo history covers both views; consecutive edits in one field
+join one step. Edits in the source view refresh the fields, except the one
+being typed in.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.editing import Change, EditError, apply_changes
+from ..core.fields import FieldSpec
+from ..core.frontmatter import Document, parse_text
+from ..core.profiles.base import Profile
+from .skill_document import SkillDocument
+
+_LINES_KINDS = ("list",)
+_TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
+
+
+def _yaml_text(value: Any) -> str:
+    if isinstance(value, _dt.date | _dt.datetime):
+        return value.isoformat()
+    return "" if value is None else str(value)
+
+
+class _Field:
+    """One field's widget, its counter and its message line."""
+
+    def __init__(self, spec: FieldSpec, widget: QWidget, counter: QLabel, note: QLabel) -> None:
+        self.spec = spec
+        self.widget = widget
+        self.counter = counter
+        self.note = note
+
+
+class FormView(QScrollArea):
+    def __init__(
+        self, document: SkillDocument, profile: Profile, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.profile = profile
+        self.fields: dict[str, _Field] = {}
+        self._writing = False
+        self._last_key: str | None = None
+        self.setWidgetResizable(True)
+        inner = QWidget(self)
+        outer = QVBoxLayout(inner)
+        self.banner = QLabel(inner)
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background:#fde7e9;color:#5c0011;padding:6px")
+        self.banner.setVisible(False)
+        outer.addWidget(self.banner)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        for spec in profile.fields:
+            self._add_field(form, spec)
+        outer.addLayout(form)
+        self.other = QLabel(inner)
+        self.other.setWordWrap(True)
+        self.other.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.other)
+        outer.addStretch(1)
+        self.setWidget(inner)
+        document.text_document.contentsChanged.connect(self._on_text_changed)
+        document.diagnostics_changed.connect(self._on_diagnostics_changed)
+        self.refresh()
+
+    # -- building -------------------------------------------------------------
+    def _add_field(self, form: QFormLayout, spec: FieldSpec) -> None:
+        widget: QWidget
+        if spec.kind in ("bool", "enum") and (spec.kind == "bool" or spec.choices):
+            combo = QComboBox(self)
+            combo.addItem(
+                "(default)" if spec.default is None else f"(default: {spec.default})", None
+            )
+            for choice in ("true", "false") if spec.kind == "bool" else spec.choices:
+                combo.addItem(choice, choice)
+            combo.currentIndexChanged.connect(lambda _i, k=spec.key: self._on_edited(k))
+            widget = combo
+        elif spec.kind in _TEXT_KINDS:
+            line = QLineEdit(self)
+            line.textEdited.connect(lambda _t, k=spec.key: self._on_edited(k))
+            widget = line
+        elif spec.kind in ("text", "text_or_list") or spec.kind in _LINES_KINDS:
+            box = QPlainTextEdit(self)
+            box.setTabChangesFocus(True)
+            box.setMaximumHeight(90 if spec.kind != "text" else 110)
+            if spec.kind in _LINES_KINDS:
+                box.setPlaceholderText("one item per line")
+            box.textChanged.connect(lambda k=spec.key: self._on_edited(k))
+            widget = box
+        else:
+            read_only = QLabel(self)
+            read_only.setWordWrap(True)
+            read_only.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            widget = read_only
+        widget.setToolTip(spec.describe())
+        widget.setObjectName(f"field-{spec.key}")
+        counter = QLabel(self)
+        note = QLabel(self)
+        note.setWordWrap(True)
+        note.setStyleSheet("color:#c62828")
+        note.setVisible(False)
+        box_widget = QWidget(self)
+        column = QVBoxLayout(box_widget)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(widget)
+        column.addWidget(counter)
+        column.addWidget(note)
+        counter.setVisible(spec.max_length is not None)
+        label = QLabel(spec.label + (" *" if spec.required else ""), self)
+        label.setToolTip(spec.describe())
+        form.addRow(label, box_widget)
+        self.fields[spec.key] = _Field(spec, widget, counter, note)
+
+    # -- document → form ----------------------------------------------------------
+    def _on_text_changed(self) -> None:
+        if not self._writing:
+            self._last_key = None  # a source edit ends the merging of form edits
+            self.refresh()
+
+    def refresh(self) -> None:
+        doc = parse_text(Document(path=self.document.path), self.document.text())
+        mapping = doc.mapping
+        broken = doc.has_frontmatter and mapping is None
+        self.banner.setVisible(broken)
+        if broken:
+            self.banner.setText(
+                "The frontmatter cannot be parsed, so the fields cannot be edited here; fix "
+                "the YAML in the Source view (the problem is listed there)."
+            )
+        for key, item in self.fields.items():
+            item.widget.setEnabled(not broken)
+            if item.widget.hasFocus() and not broken:
+                continue  # never overwrite what the user is typing
+            self._show_value(item, (mapping or {}).get(key))
+        unknown = {k: v for k, v in (mapping or {}).items() if self.profile.field(k) is None}
+        self.other.setText(
+            "Other fields (kept as they are; edit them in Source): "
+            + ", ".join(f"{k}: {_yaml_text(v)[:60]}" for k, v in unknown.items())
+            if unknown
+            else ""
+        )
+
+    def _show_value(self, item: _Field, value: Any) -> None:
+        widget = item.widget
+        widget.blockSignals(True)
+        try:
+            if isinstance(widget, QComboBox):
+                text = (
+                    None
+                    if value is None
+                    else str(value).lower()
+                    if isinstance(value, bool)
+                    else str(value)
+                )
+                index = widget.findData(text)
+                widget.setCurrentIndex(index if index >= 0 else 0)
+            elif isinstance(widget, QLineEdit):
+                widget.setText(_yaml_text(value))
+            elif isinstance(widget, QPlainTextEdit):
+                if isinstance(value, list):
+                    text = "\n".join(_yaml_text(v) for v in value)
+                else:
+                    text = _yaml_text(value)
+                if widget.toPlainText() != text:
+                    widget.setPlainText(text)
+            elif isinstance(widget, QLabel):
+                widget.setText(_yaml_text(value) if value is not None else "—")
+        finally:
+            widget.blockSignals(False)
+        self._update_counter(item)
+
+    def _update_counter(self, item: _Field) -> None:
+        limit = item.spec.max_length
+        if limit is None:
+            return
+        widget = item.widget
+        text = (
+            widget.text()
+            if isinstance(widget, QLineEdit)
+            else (widget.toPlainText() if isinstance(widget, QPlainTextEdit) else "")
+        )
+        over = len(text) > limit
+        item.counter.setText(f"{len(text)}/{limit}")
+        item.counter.setStyleSheet("color:#c62828;font-weight:bold" if over else "color:gray")
+
+    def _on_diagnostics_changed(self, _diagnostics: object) -> None:
+        by_field: dict[str, list[str]] = {}
+        for diag in self.document.diagnostics:
+            if diag.field:
+                by_field.setdefault(diag.field, []).append(diag.message)
+        for key, item in self.fields.items():
+            messages = by_field.get(key, [])
+            item.note.setText("\n".join(messages))
+            item.note.setVisible(bool(messages))
+
+    # -- form → document -------------------------------------------------------------
+    def value_of(self, key: str) -> Any:
+        """The value a field's widget stands for (None = the key is removed)."""
+        item = self.fields[key]
+        widget, kind = item.widget, item.spec.kind
+        if isinstance(widget, QComboBox):
+            data = widget.currentData()
+            if data is None:
+                return None
+            return data == "true" if kind == "bool" else data
+        if isinstance(widget, QLineEdit):
+            text = widget.text()
+            if not text:
+                return None
+            if kind == "int":
+                try:
+                    return int(text)
+                except ValueError:
+                    return text  # kept as typed; validation says what is wrong
+            return text
+        if isinstance(widget, QPlainTextEdit):
+            text = widget.toPlainText()
+            if kind in _LINES_KINDS:
+                items = [line.strip() for line in text.split("\n") if line.strip()]
+                return items or None
+            return text or None
+        return None
+
+    def _on_edited(self, key: str) -> None:
+        item = self.fields[key]
+        self._update_counter(item)
+        value = self.value_of(key)
+        change = Change("unset", key) if value is None else Change("set", key, value)
+        doc = parse_text(Document(path=self.document.path), self.document.text())
+        try:
+            new_text = apply_changes(doc, [change], order=[s.key for s in self.profile.fields])
+        except EditError as exc:
+            self.banner.setText(str(exc))
+            self.banner.setVisible(True)
+            return
+        self.banner.setVisible(False)
+        self._replace_text(new_text.lstrip("\ufeff"), merge=self._last_key == key)
+        self._last_key = key
+
+    def _replace_text(self, new_text: str, merge: bool) -> None:
+        old = self.document.text()
+        if old == new_text:
+            return
+        start = 0
+        limit = min(len(old), len(new_text))
+        while start < limit and old[start] == new_text[start]:
+            start += 1
+        end_old, end_new = len(old), len(new_text)
+        while end_old > start and end_new > start and old[end_old - 1] == new_text[end_new - 1]:
+            end_old -= 1
+            end_new -= 1
+        cursor = QTextCursor(self.document.text_document)
+        if merge:
+            cursor.joinPreviousEditBlock()
+        else:
+            cursor.beginEditBlock()
+        cursor.setPosition(start)
+        cursor.setPosition(end_old, QTextCursor.MoveMode.KeepAnchor)
+        self._writing = True
+        try:
+            cursor.insertText(new_text[start:end_new])
+        finally:
+            self._writing = False
+            cursor.endEditBlock()

@@ -1,0 +1,111 @@
+"""Form and source are two views of one document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.skill_editor import SkillEditor
+
+
+def open_skill(window: MainWindow, samples: Path, rel: str) -> SkillEditor:
+    editor = window.open_skill(str(samples / rel))
+    assert editor is not None
+    return editor
+
+
+def test_form_edit_changes_only_that_value_in_the_source(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    before = editor.document.text()
+    priority = editor.form.fields["priority"].widget
+    assert isinstance(priority, QLineEdit) and priority.text() == "60"
+    priority.setFocus()
+    priority.selectAll()
+    qtbot.keyClicks(priority, "75")
+    after = editor.document.text()
+    changed = [
+        (a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b
+    ]
+    assert changed == [("priority: 60", "priority: 75")]
+    assert editor.document.modified
+    assert window.tabs.tabText(window.tabs.currentIndex()).endswith("•")
+
+
+def test_typing_in_one_field_is_one_undo_step(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(window, samples, "mvp/skills/code-review/SKILL.md")
+    original = editor.document.text()
+    description = editor.form.fields["description"].widget
+    assert isinstance(description, QPlainTextEdit)
+    description.setFocus()
+    description.moveCursor(description.textCursor().MoveOperation.End)
+    qtbot.keyClicks(description, " quickly")
+    assert "severity quickly" in editor.document.text()
+    editor.document.text_document.undo()
+    assert editor.document.text() == original
+
+
+def test_source_edit_refreshes_the_form(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    editor = open_skill(window, samples, "pegasus/skills/deploy/SKILL.md")
+    context = editor.form.fields["context"].widget
+    assert isinstance(context, QComboBox) and context.currentData() == "fork"
+    text = editor.document.text().replace("context: fork", "context: inline")
+    editor.source.setPlainText(text)
+    assert context.currentData() == "inline"
+
+
+def test_field_diagnostics_show_beside_the_field(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(window, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
+    name = editor.form.fields["name"].widget
+    assert isinstance(name, QLineEdit)
+    name.setFocus()
+    name.selectAll()
+    qtbot.keyClicks(name, "Release_Notes")
+    qtbot.waitUntil(lambda: editor.form.fields["name"].note.isVisible(), timeout=2000)
+    assert "lowercase" in editor.form.fields["name"].note.text()
+
+
+def test_counter_turns_red_past_the_limit(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    field = editor.form.fields["description"]
+    assert field.counter.text().endswith("/1024")
+    assert isinstance(field.widget, QPlainTextEdit)
+    field.widget.setFocus()
+    field.widget.setPlainText("x" * 1030)
+    assert field.counter.text() == "1030/1024" and "c62828" in field.counter.styleSheet()
+    assert "x" * 1030 in editor.document.text()
+
+
+def test_broken_yaml_disables_the_form_until_fixed(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(window, samples, "workspace/skills/safe-edit/SKILL.md")
+    good = editor.document.text()
+    editor.source.setPlainText(good.replace("name: safe-edit", "name: [broken"))
+    assert editor.form.banner.isVisible()
+    assert not editor.form.fields["description"].widget.isEnabled()
+    editor.source.setPlainText(good)
+    assert not editor.form.banner.isVisible()
+    assert editor.form.fields["description"].widget.isEnabled()
+
+
+def test_other_fields_are_listed_and_kept(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    path = samples / "mvp/skills/docs/api-reference/SKILL.md"
+    path.write_text(path.read_text().replace("---\n# API", "owner: docs-team\n---\n# API", 1))
+    window.reload()
+    editor = open_skill(window, samples, "mvp/skills/docs/api-reference/SKILL.md")
+    assert "owner: docs-team" in editor.form.other.text()
+    description = editor.form.fields["description"].widget
+    assert isinstance(description, QPlainTextEdit)
+    description.setFocus()
+    qtbot.keyClicks(description, "!")
+    assert window.save_current()
+    assert "owner: docs-team" in path.read_text()
