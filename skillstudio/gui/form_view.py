@@ -50,6 +50,7 @@ class _Field:
         self.widget = widget
         self.counter = counter
         self.note = note
+        self.as_list = spec.kind in _LINES_KINDS  # text-or-list fields follow their value
 
 
 class FormView(QScrollArea):
@@ -62,6 +63,7 @@ class FormView(QScrollArea):
         self.fields: dict[str, _Field] = {}
         self._writing = False
         self._last_key: str | None = None
+        self._base_text = ""  # the text before the current run of edits in one field
         self.setWidgetResizable(True)
         inner = QWidget(self)
         outer = QVBoxLayout(inner)
@@ -179,6 +181,8 @@ class FormView(QScrollArea):
             elif isinstance(widget, QLineEdit):
                 widget.setText(_yaml_text(value))
             elif isinstance(widget, QPlainTextEdit):
+                if item.spec.kind == "text_or_list":
+                    item.as_list = isinstance(value, list)
                 if isinstance(value, list):
                     text = "\n".join(_yaml_text(v) for v in value)
                 else:
@@ -237,7 +241,7 @@ class FormView(QScrollArea):
             return text
         if isinstance(widget, QPlainTextEdit):
             text = widget.toPlainText()
-            if kind in _LINES_KINDS:
+            if item.as_list:
                 items = [line.strip() for line in text.split("\n") if line.strip()]
                 return items or None
             return text or None
@@ -248,7 +252,11 @@ class FormView(QScrollArea):
         self._update_counter(item)
         value = self.value_of(key)
         change = Change("unset", key) if value is None else Change("set", key, value)
-        doc = parse_text(Document(path=self.document.path), self.document.text())
+        if self._last_key != key:
+            self._base_text = self.document.text()
+        # Every keystroke of a run is written against the text before the run, so a
+        # passing state (a trailing space that needs quotes) does not decide the style.
+        doc = parse_text(Document(path=self.document.path), self._base_text)
         try:
             new_text = apply_changes(doc, [change], order=[s.key for s in self.profile.fields])
         except EditError as exc:

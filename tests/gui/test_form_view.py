@@ -109,3 +109,23 @@ def test_other_fields_are_listed_and_kept(window: MainWindow, samples: Path, qtb
     qtbot.keyClicks(description, "!")
     assert window.save_current()
     assert "owner: docs-team" in path.read_text()
+
+
+def test_text_or_list_fields_keep_their_shape(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(window, samples, "oasis/key_skills/code-review/SKILL.md")
+    inputs = editor.form.fields["inputs"].widget
+    assert isinstance(inputs, QPlainTextEdit)
+    inputs.setFocus()
+    inputs.moveCursor(inputs.textCursor().MoveOperation.End)
+    qtbot.keyClicks(inputs, "\rtest logs")
+    assert "  - changed files\n  - test logs\n" in editor.document.text()
+    notes = editor.form.fields["safety_notes"].widget
+    assert isinstance(notes, QPlainTextEdit)
+    notes.setFocus()
+    notes.moveCursor(notes.textCursor().MoveOperation.End)
+    qtbot.keyClicks(notes, " Ask first.")
+    assert "safety_notes: Read-only; never push or rewrite history while reviewing. Ask first." in (
+        editor.document.text()
+    )
