@@ -75,13 +75,19 @@ def _set_name(profile: Profile, skill_md: str, name: str) -> None:
     atomic_write(skill_md, text.encode("utf-8"), stamp(skill_md))
 
 
-def rename_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
-    """Rename the folder and the name field together; refuses to clobber."""
+def _sibling(skill_dir: str, new_name: str) -> str:
+    """The folder `new_name` beside `skill_dir`; refuses a bad name or clobbering."""
     if not SLUG.fullmatch(new_name):
         raise OperationError(f"'{new_name}' is not a valid skill name")
     target = os.path.join(os.path.dirname(os.path.abspath(skill_dir)), new_name)
     if os.path.exists(target):
         raise OperationError(f"{target} already exists")
+    return target
+
+
+def rename_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
+    """Rename the folder and the name field together; refuses to clobber."""
+    target = _sibling(skill_dir, new_name)
     os.rename(skill_dir, target)
     try:
         _set_name(profile, os.path.join(target, "SKILL.md"), new_name)
@@ -92,11 +98,7 @@ def rename_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
 
 
 def duplicate_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
-    if not SLUG.fullmatch(new_name):
-        raise OperationError(f"'{new_name}' is not a valid skill name")
-    target = os.path.join(os.path.dirname(os.path.abspath(skill_dir)), new_name)
-    if os.path.exists(target):
-        raise OperationError(f"{target} already exists")
+    target = _sibling(skill_dir, new_name)
     shutil.copytree(skill_dir, target, symlinks=True)
     try:
         _set_name(profile, os.path.join(target, "SKILL.md"), new_name)
