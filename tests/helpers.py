@@ -16,6 +16,19 @@ SAMPLES = os.path.join(REPO, "skills")
 CORPUS = os.path.normpath(os.path.join(REPO, "..", "shared", "corpus"))
 
 
+def skill_files(*bases: str) -> list[str]:
+    """Every SKILL.md under the given folders (hidden ones included), sorted walk order."""
+    found: list[str] = []
+    for base in bases:
+        if not os.path.isdir(base):
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            if "SKILL.md" in filenames:
+                found.append(os.path.join(dirpath, "SKILL.md"))
+    return found
+
+
 def write(base: Any, rel: str, text: str | bytes, dedent: bool = True) -> str:
     """Write a file under `base` (creating folders); returns its absolute path."""
     path = os.path.join(str(base), rel)

@@ -11,18 +11,13 @@ import pytest
 
 from skillstudio.core.frontmatter import read_document
 
-from .helpers import CORPUS, REPO, lint_json
+from .helpers import CORPUS, REPO, lint_json, skill_files
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
 
 
 def corpus_skill_files() -> list[str]:
-    found = []
-    for dirpath, dirnames, filenames in os.walk(CORPUS):
-        dirnames.sort()
-        if "SKILL.md" in filenames:
-            found.append(os.path.join(dirpath, "SKILL.md"))
-    return found
+    return skill_files(CORPUS)
 
 
 def test_every_corpus_skill_is_read_without_exception() -> None:

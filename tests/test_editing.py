@@ -31,7 +31,7 @@ from skillstudio.core.skillops import (
     rename_skill,
 )
 
-from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, write
+from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, skill_files, write
 
 SOURCE = textwrap.dedent(
     """\
@@ -174,20 +174,8 @@ def test_cli_values_parse_as_yaml_scalars() -> None:
 # -- proof over real files ------------------------------------------------------
 
 
-def _skill_files() -> list[str]:
-    found = []
-    for base in (SAMPLES, CORPUS):
-        if not os.path.isdir(base):
-            continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames.sort()
-            if "SKILL.md" in filenames:
-                found.append(os.path.join(dirpath, "SKILL.md"))
-    return found
-
-
 def test_every_known_skill_round_trips() -> None:
-    files = _skill_files()
+    files = skill_files(SAMPLES, CORPUS)
     assert len(files) >= 20
     new = "A new description: with a colon, 'quotes' and #hash"
     for path in files:
