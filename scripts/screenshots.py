@@ -11,32 +11,21 @@ import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from skillstudio.gui.main_window import MainWindow  # noqa: E402
+from skillstudio.gui.theme import apply_scheme  # noqa: E402
 
 
-def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, colour in (
-        (QPalette.ColorRole.Window, "#2b2b2b"),
-        (QPalette.ColorRole.WindowText, "#e6e6e6"),
-        (QPalette.ColorRole.Base, "#1e1e1e"),
-        (QPalette.ColorRole.AlternateBase, "#2f2f2f"),
-        (QPalette.ColorRole.Text, "#e6e6e6"),
-        (QPalette.ColorRole.Button, "#3a3a3a"),
-        (QPalette.ColorRole.ButtonText, "#e6e6e6"),
-        (QPalette.ColorRole.Highlight, "#3d6fb4"),
-        (QPalette.ColorRole.HighlightedText, "#ffffff"),
-    ):
-        palette.setColor(role, QColor(colour))
-    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#8a8a8a"))
-    return palette
+def open_and_wait(window: MainWindow, folder: str) -> None:
+    loop = QEventLoop()
+    window.scan_finished.connect(loop.quit)
+    if window.open_path(folder):
+        loop.exec()
 
 
 def main() -> int:
@@ -44,13 +33,12 @@ def main() -> int:
     os.makedirs(out, exist_ok=True)
     app = QApplication([])
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
-    for name, palette in (("light", None), ("dark", dark_palette())):
-        if palette is not None:
-            app.setPalette(palette)
+    for name in ("light", "dark"):
+        apply_scheme(app, name)
         window = MainWindow(settings)
         window.resize(1280, 800)
-        window.open_path(os.path.join(HERE, "..", "skills"))
         window.show()
+        open_and_wait(window, os.path.join(HERE, "..", "skills"))
         index = window.tree_proxy.index(0, 0)
         window.tree.setCurrentIndex(window.tree_proxy.index(0, 0, index))
         for path in sorted(p for r in window.registries for p in r.by_path):

@@ -113,6 +113,54 @@ def test_list_append_and_shrink() -> None:
     assert "# leading comment" in shrunk and "flow: [a, b]" in shrunk
 
 
+def test_removing_list_items_drops_only_their_lines() -> None:
+    text = "---\nkeys:\n  - a   # first\n  - 'b'\n  - c  # third\n# end\n---\n"
+    out = edit(text, Change("set", "keys", ["a", "c"]))
+    assert out == "---\nkeys:\n  - a   # first\n  - c  # third\n# end\n---\n"
+    reordered = edit(text, Change("set", "keys", ["c", "a"]))
+    assert doc_of(reordered).mapping == {"keys": ["c", "a"]}
+
+
+NESTED = textwrap.dedent(
+    """\
+    ---
+    name: x
+    triggers:
+      # words people type
+      keywords:
+        - 'deploy'   # main one
+        - ship
+      verbs: [push]
+      patterns:
+        - "^go"
+    default_enabled: true
+    ---
+    """
+)
+
+
+def test_nested_mapping_edits_touch_only_the_changed_key() -> None:
+    value = {"keywords": ["deploy", "ship"], "verbs": ["push", "send"], "patterns": ["^go"]}
+    out = edit(NESTED, Change("set", "triggers", value))
+    assert changed_lines(NESTED, out) == [("  verbs: [push]", "  verbs: [push, send]")]
+    value = {"keywords": ["deploy", "ship", "release"], "verbs": ["push"], "patterns": ["^go"]}
+    out = edit(NESTED, Change("set", "triggers", value))
+    assert "    - ship\n    - 'release'\n  verbs: [push]\n" in out
+    assert "# words people type" in out and "# main one" in out
+
+
+def test_nested_mapping_keys_removed_added_and_reordered() -> None:
+    out = edit(NESTED, Change("set", "triggers", {"keywords": ["deploy", "ship"]}))
+    assert doc_of(out).mapping["triggers"] == {"keywords": ["deploy", "ship"]}  # type: ignore[index]
+    assert "# main one" in out and "verbs" not in out and "default_enabled: true" in out
+    value = {"keywords": ["deploy", "ship"], "verbs": ["push"], "patterns": ["^go"], "x": ["y"]}
+    out = edit(NESTED, Change("set", "triggers", value))
+    assert '    - "^go"\n  x:\n    - y\ndefault_enabled' in out
+    swapped = {"verbs": ["push"], "keywords": ["a"]}
+    out = edit(NESTED, Change("set", "triggers", swapped))  # rewritten whole, still exact
+    assert doc_of(out).mapping["triggers"] == swapped  # type: ignore[index]
+
+
 def test_flow_list_stays_flow() -> None:
     out = edit(SOURCE, Change("set", "flow", ["a", "b", "c d"]))
     assert "flow: [a, b, c d]" in out

@@ -385,7 +385,13 @@ def _insert_at(lines: list[str]) -> int:
     return index
 
 
-def _replace_entry(entry: _Entry, value: Any, lines: list[str], newline: str) -> list[str] | None:
+def _replace_entry(
+    entry: _Entry, value: Any, lines: list[str], newline: str, indent: str = "  "
+) -> list[str] | None:
+    """The new lines of an entry's region, or None when the value is unchanged.
+
+    `indent` is the indentation of the entry's children when they are rewritten.
+    """
     node = entry.node
     style = _style_of(node, lines)
     old = _construct(node)
@@ -439,13 +445,118 @@ def _replace_entry(entry: _Entry, value: Any, lines: list[str], newline: str) ->
                 at = (last_item.start_mark.line - entry.first + 1) if last_item else len(region)
                 region[at:at] = new_rows
             return region
+    if (
+        isinstance(node, yaml.SequenceNode)
+        and isinstance(value, list)
+        and isinstance(old, list)
+        and not node.flow_style
+        and 0 < len(value) < len(old)
+    ):
+        region = _remove_items(entry, value, old, lines)
+        if region is not None:
+            return region
+    if isinstance(node, yaml.MappingNode) and isinstance(value, dict) and isinstance(old, dict):
+        region = _replace_children(entry, value, old, lines, newline)
+        if region is not None:
+            return region
     key_text = (
         first_line[: entry.key_node.end_mark.column]
         if entry.key_node.start_mark.line == entry.first
         else _key_text(entry.key)
     )
-    vals = value_lines(value, "  ", newline, style)
+    vals = value_lines(value, indent, newline, style)
     return [key_text + ":" + vals[0], *vals[1:]]
+
+
+def _remove_items(
+    entry: _Entry, value: list[Any], old: list[Any], lines: list[str]
+) -> list[str] | None:
+    """A block list that lost items (the rest in order): only their lines go."""
+    node = entry.node
+    assert isinstance(node, yaml.SequenceNode)
+    rows = [item.start_mark.line for item in node.value]
+    if len(set(rows)) != len(rows) or rows[0] <= entry.first:
+        return None
+    if not all(
+        isinstance(item, yaml.ScalarNode) and item.start_mark.line == item.end_mark.line
+        for item in node.value
+    ):
+        return None
+    drop: list[int] = []
+    want = 0
+    for index, item in enumerate(old):
+        if want < len(value) and value[want] == item and type(value[want]) is type(item):
+            want += 1
+        else:
+            drop.append(index)
+    if want != len(value):
+        return None  # not a plain removal
+    region = list(lines[entry.first : entry.last + 1])
+    for index in reversed(drop):
+        del region[rows[index] - entry.first]
+    return region
+
+
+def _children(node: yaml.MappingNode, lines: list[str], end: int) -> list[_Entry]:
+    """The entries of a nested block mapping whose region ends at line `end`."""
+    pairs = node.value
+    out: list[_Entry] = []
+    for index, (key_node, sub) in enumerate(pairs):
+        first = key_node.start_mark.line
+        nxt = pairs[index + 1][0].start_mark.line if index + 1 < len(pairs) else end + 1
+        last = max(first, sub.end_mark.line if sub.end_mark.column else sub.end_mark.line - 1)
+        last = min(last, nxt - 1)
+        block = isinstance(sub, yaml.ScalarNode) and sub.style in ("|", ">")
+        while last > first and (
+            not lines[last].strip() or (not block and lines[last].lstrip().startswith("#"))
+        ):
+            last -= 1
+        out.append(_Entry(str(key_node.value), key_node, sub, first, last))
+    return out
+
+
+def _replace_children(
+    entry: _Entry, value: dict[Any, Any], old: dict[Any, Any], lines: list[str], newline: str
+) -> list[str] | None:
+    """A nested block mapping edited key by key: untouched keys keep every byte.
+
+    Handles changed, removed and appended keys; anything else (reordered keys,
+    flow style, keys on the entry's own line) returns None and the entry is
+    rewritten whole.
+    """
+    node = entry.node
+    assert isinstance(node, yaml.MappingNode)
+    if node.flow_style or not node.value or not all(isinstance(k, str) for k in (*old, *value)):
+        return None
+    subs = _children(node, lines, entry.last)
+    if subs[0].first <= entry.first or [s.key for s in subs] != list(old):
+        return None
+    kept = [k for k in value if k in old]
+    added = [k for k in value if k not in old]
+    if kept != [k for k in old if k in value] or list(value) != kept + added:
+        return None
+    column = subs[0].key_node.start_mark.column
+    if any(s.key_node.start_mark.column != column for s in subs):
+        return None
+    indent = lines[subs[0].first][:column]
+    if indent.strip():
+        return None
+    region = list(lines[entry.first : entry.last + 1])
+    if added:
+        rows: list[str] = []
+        for key in added:
+            rows += _nested(f"{indent}{_key_text(key)}:", value[key], indent + "  ")
+        at = subs[-1].last - entry.first + 1
+        region[at:at] = rows
+    for sub in reversed(subs):
+        start, stop = sub.first - entry.first, sub.last - entry.first + 1
+        if sub.key not in value:
+            del region[start:stop]
+            continue
+        replacement = _replace_entry(sub, value[sub.key], lines, newline, indent + "  ")
+        if replacement is not None:
+            region[start:stop] = replacement
+    return region
 
 
 def _construct(node: yaml.Node) -> Any:

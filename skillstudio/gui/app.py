@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from .. import __version__
+
 DESKTOP_ID = "io.github.skillstudio.SkillStudio"
 
 
@@ -40,32 +42,34 @@ def main(argv: list[str] | None = None) -> int:
             "match …) or set QT_QPA_PLATFORM=offscreen\n"
         )
         return 2
-    from PySide6.QtCore import QByteArray, QSettings, QTimer
+    from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
+    from .theme import follow_system_theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("SkillStudio")
     app.setOrganizationName("SkillStudio")
+    app.setApplicationVersion(__version__)
     QApplication.setDesktopFileName(DESKTOP_ID)
+    if isinstance(app, QApplication):
+        follow_system_theme(app)
     settings = QSettings()
     window = MainWindow(settings)
-    geometry = settings.value("geometry")
-    if isinstance(geometry, QByteArray):
-        window.restoreGeometry(geometry)
-    stored = settings.value("recent", [], list)
-    recent = [p for p in stored if isinstance(p, str)] if isinstance(stored, list) else []
+    window.restore_state()
+    recent = window.recent_folders()
     if args.paths:
         folder = args.paths[0]
     elif recent and os.path.isdir(recent[0]):
         folder = recent[0]
     else:
         folder = default_folder()
-    window.open_path(folder)
     window.show()
+    opened = window.open_path(folder)
     if args.smoke_test:
-        QTimer.singleShot(0, app.quit)
+        window.scan_finished.connect(app.quit)
+        QTimer.singleShot(0 if not opened else 60_000, app.quit)
         app.exec()
         painted = not window.grab().isNull()
         skills = sum(len(r.skills) for r in window.registries)

@@ -31,6 +31,7 @@ from ..core.fields import FieldSpec
 from ..core.frontmatter import Document, parse_text
 from ..core.profiles.base import Profile
 from .skill_document import SkillDocument
+from .theme import bar_style, colour
 
 _LINES_KINDS = ("list",)
 _TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
@@ -69,7 +70,7 @@ class FormView(QScrollArea):
         outer = QVBoxLayout(inner)
         self.banner = QLabel(inner)
         self.banner.setWordWrap(True)
-        self.banner.setStyleSheet("background:#fde7e9;color:#5c0011;padding:6px")
+        self.banner.setStyleSheet(bar_style("error"))
         self.banner.setVisible(False)
         outer.addWidget(self.banner)
         form = QFormLayout()
@@ -121,7 +122,7 @@ class FormView(QScrollArea):
         counter = QLabel(self)
         note = QLabel(self)
         note.setWordWrap(True)
-        note.setStyleSheet("color:#c62828")
+        note.setStyleSheet(f"color:{colour('error_text')}")
         note.setVisible(False)
         box_widget = QWidget(self)
         column = QVBoxLayout(box_widget)
@@ -207,7 +208,9 @@ class FormView(QScrollArea):
         )
         over = len(text) > limit
         item.counter.setText(f"{len(text)}/{limit}")
-        item.counter.setStyleSheet("color:#c62828;font-weight:bold" if over else "color:gray")
+        item.counter.setStyleSheet(
+            f"color:{colour('error_text')};font-weight:bold" if over else f"color:{colour('muted')}"
+        )
 
     def _on_diagnostics_changed(self, _diagnostics: object) -> None:
         by_field: dict[str, list[str]] = {}

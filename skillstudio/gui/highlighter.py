@@ -6,6 +6,8 @@ import re
 
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
+from .theme import colour, is_dark
+
 _FM_FENCE, _IN_FRONTMATTER, _IN_BODY, _IN_CODE = 1, 2, 3, 4
 
 
@@ -32,15 +34,30 @@ class SkillHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
-        self.key = _fmt("#1565c0", bold=True)
-        self.comment = _fmt("#757575", italic=True)
-        self.string = _fmt("#2e7d32")
-        self.fence = _fmt("#8e24aa", bold=True)
-        self.heading = _fmt("#c62828", bold=True)
-        self.code = _fmt("#6d4c41")
-        self.link = _fmt("#00838f")
-        self.emphasis = _fmt("#37474f", bold=True)
-        self.list_mark = _fmt("#ef6c00", bold=True)
+        self._dark: bool | None = None
+        self._formats()
+
+    def _formats(self) -> None:
+        """The formats for the palette in use (rebuilt when it turns light or dark)."""
+        dark = is_dark()
+        if dark == self._dark:
+            return
+        self._dark = dark
+        self.key = _fmt(colour("key", dark), bold=True)
+        self.comment = _fmt(colour("comment", dark), italic=True)
+        self.string = _fmt(colour("string", dark))
+        self.fence = _fmt(colour("fence", dark), bold=True)
+        self.heading = _fmt(colour("heading", dark), bold=True)
+        self.code = _fmt(colour("code", dark))
+        self.link = _fmt(colour("link", dark))
+        self.emphasis = _fmt(colour("emphasis", dark), bold=True)
+        self.list_mark = _fmt(colour("list_mark", dark), bold=True)
+
+    def rehighlight_for_palette(self) -> None:
+        before = self._dark
+        self._formats()
+        if before != self._dark:
+            self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
         previous = self.previousBlockState()

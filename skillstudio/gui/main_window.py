@@ -5,10 +5,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QPoint, QSettings, QSortFilterProxyModel, Qt, QUrl
+from PySide6.QtCore import (
+    QByteArray,
+    QModelIndex,
+    QPoint,
+    QSettings,
+    QSortFilterProxyModel,
+    Qt,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDockWidget,
     QFileDialog,
     QHeaderView,
@@ -17,6 +27,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QProgressBar,
     QTableView,
     QTabWidget,
     QTreeView,
@@ -28,7 +39,8 @@ from .. import __version__
 from ..core.archive import ArchiveError, pack
 from ..core.diagnostics import Diagnostic
 from ..core.editing import EditError
-from ..core.project import Project, UsageError, resolve_projects
+from ..core.profiles import PROFILE_NAMES
+from ..core.project import CONFIG_NAME, Project, UsageError, resolve_projects
 from ..core.registry import Registry
 from ..core.saving import SaveError
 from ..core.skillops import (
@@ -40,18 +52,29 @@ from ..core.skillops import (
 )
 from .file_watcher import FileWatcher
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from .scanner import ScanThread
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 
+MAX_RECENT = 10
+
 
 class MainWindow(QMainWindow):
+    """Signals:
+    scan_finished(): a folder's scan completed and the views show it.
+    """
+
+    scan_finished = Signal()
+
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.base = ""
+        self.profile_override: str | None = None
+        self.scan_thread: ScanThread | None = None
         self.documents: dict[str, SkillEditor] = {}
         self.setWindowTitle("SkillStudio")
         self.resize(1200, 780)
@@ -103,8 +126,31 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.progress.setVisible(False)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.profile_box = QComboBox(self)
+        self.profile_box.setToolTip(
+            "The skill system to read the folder as; Auto uses skillstudio.yaml or detection"
+        )
+        self.profile_box.addItem("Profile: auto", None)
+        for name in PROFILE_NAMES:
+            self.profile_box.addItem(f"Profile: {name}", name)
+        self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
+        self.statusBar().addPermanentWidget(self.profile_box)
         self._actions()
         self.statusBar().showMessage("Ready")
+
+    def restore_state(self) -> None:
+        """Window geometry, docks and splitters as they were last closed."""
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
 
     # -- actions ----------------------------------------------------------------
     def _actions(self) -> None:
@@ -112,12 +158,21 @@ class MainWindow(QMainWindow):
         self.open_action = self._action(
             file_menu, "&Open Folder…", QKeySequence.StandardKey.Open, self._on_open
         )
+        self._action(file_menu, "Open &Project…", "Ctrl+Shift+O", self._on_open_project)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._fill_recent_menu()
+        self.new_action = self._action(
+            file_menu, "&New Skill…", QKeySequence.StandardKey.New, self._on_new_skill
+        )
+        file_menu.addSeparator()
         self.save_action = self._action(
             file_menu, "&Save", QKeySequence.StandardKey.Save, self.save_current
         )
         self.save_all_action = self._action(file_menu, "Save A&ll", "Ctrl+Shift+S", self.save_all)
+        self.revert_action = self._action(file_menu, "Re&vert", None, self.revert_current)
         self.reload_action = self._action(
-            file_menu, "&Reload", QKeySequence.StandardKey.Refresh, self.reload
+            file_menu, "&Reload Folder", QKeySequence.StandardKey.Refresh, self.reload
         )
         self.close_action = self._action(
             file_menu, "&Close Tab", QKeySequence.StandardKey.Close, self._close_current
@@ -125,6 +180,14 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
         edit_menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = self._action(
+            edit_menu, "&Undo", QKeySequence.StandardKey.Undo, lambda: self._undo(False)
+        )
+        self.redo_action = self._action(
+            edit_menu, "&Redo", QKeySequence.StandardKey.Redo, lambda: self._undo(True)
+        )
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit_menu.addSeparator()
         self.find_action = self._action(
             edit_menu, "&Find / Replace…", QKeySequence.StandardKey.Find, self._on_find
         )
@@ -132,6 +195,9 @@ class MainWindow(QMainWindow):
         self.filter_action = self._action(
             edit_menu, "Filter &Skills", "Ctrl+P", self.filter_box.setFocus
         )
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(self.tree_dock.toggleViewAction())
+        view_menu.addAction(self.problems_dock.toggleViewAction())
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About SkillStudio", None, self._on_about)
 
@@ -150,27 +216,118 @@ class MainWindow(QMainWindow):
         return action
 
     # -- projects ------------------------------------------------------------------
-    def open_path(self, path: str) -> None:
+    def open_path(self, path: str, profile: str | None = None) -> bool:
+        """Open a folder (or a project's folder); the scan runs in the background.
+
+        `scan_finished` is emitted when the tree and Problems show the new folder.
+        """
         try:
-            projects = resolve_projects([path], [], None, None, os.getcwd())
+            projects = resolve_projects([path], [], None, profile, os.getcwd())
         except UsageError as exc:
             QMessageBox.warning(self, "SkillStudio", str(exc))
+            return False
+        if not self._close_all_documents():
+            return False
+        self._cancel_scan()
+        self.watcher.stop()
+        self.projects = []
+        self.registries = []
+        self.profile_override = profile
+        self.base = os.path.abspath(path)
+        self._refresh_views()
+        self.setWindowTitle(f"SkillStudio — {self.base}")
+        self._remember_recent(self.base)
+        self._sync_profile_box()
+        thread = ScanThread([project.registry() for project in projects], self)
+        thread.progressed.connect(self._on_scan_progress)
+        thread.done.connect(lambda ok, t=thread, p=projects: self._on_scan_done(t, p, ok))
+        self.scan_thread = thread
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+        self.statusBar().showMessage(f"Scanning {self.base}…")
+        thread.start()
+        return True
+
+    def _on_scan_progress(self, done: int, total: int) -> None:
+        if self.sender() is not self.scan_thread:
+            return
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{done:,} / {total:,} skills")
+
+    def _on_scan_done(self, thread: ScanThread, projects: list[Project], ok: bool) -> None:
+        thread.wait()
+        thread.deleteLater()
+        if thread is not self.scan_thread:
+            return  # a scan that was cancelled or replaced
+        self.scan_thread = None
+        self.progress.setVisible(False)
+        if not ok:
+            if thread.error:
+                QMessageBox.warning(self, "SkillStudio", f"The scan failed: {thread.error}")
             return
         self.projects = projects
-        self.base = os.path.abspath(path)
-        self.registries = []
-        for project in projects:
-            registry = project.registry()
-            registry.scan()
-            self.registries.append(registry)
+        self.registries = thread.registries
         self._refresh_views()
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
-        self.setWindowTitle(f"SkillStudio — {self.base}")
+        self.scan_finished.emit()
+
+    def _cancel_scan(self) -> None:
+        thread = self.scan_thread
+        if thread is not None:
+            self.scan_thread = None
+            thread.cancel()
+            thread.wait()
+            self.progress.setVisible(False)
+
+    @property
+    def scanning(self) -> bool:
+        return self.scan_thread is not None
+
+    def _close_all_documents(self) -> bool:
+        modified = [e for e in self.documents.values() if e.document.modified]
+        if modified and not self._confirm_discard(modified):
+            return False
+        for editor in list(self.documents.values()):
+            self.tabs.removeTab(self.tabs.indexOf(editor))
+            editor.deleteLater()
+        self.documents.clear()
+        return True
+
+    def recent_folders(self) -> list[str]:
         stored = self.settings.value("recent", [], list)
-        recent = [p for p in stored if p != self.base] if isinstance(stored, list) else []
-        self.settings.setValue("recent", [self.base, *recent][:10])
+        return [p for p in stored if isinstance(p, str)] if isinstance(stored, list) else []
+
+    def _remember_recent(self, folder: str) -> None:
+        recent = [p for p in self.recent_folders() if p != folder]
+        self.settings.setValue("recent", [folder, *recent][:MAX_RECENT])
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        folders = [p for p in self.recent_folders() if os.path.isdir(p)]
+        for number, folder in enumerate(folders, 1):
+            label = f"&{number} {folder}" if number < 10 else folder
+            self.recent_menu.addAction(label, lambda f=folder: self.open_path(f))
+        if not folders:
+            self.recent_menu.addAction("No recent folders").setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear List", lambda: self.settings.setValue("recent", []))
+
+    def _sync_profile_box(self) -> None:
+        self.profile_box.blockSignals(True)
+        index = self.profile_box.findData(self.profile_override)
+        self.profile_box.setCurrentIndex(max(index, 0))
+        self.profile_box.blockSignals(False)
+
+    def _on_profile_chosen(self, _index: int) -> None:
+        chosen = self.profile_box.currentData()
+        if chosen != self.profile_override and self.base and not self.open_path(self.base, chosen):
+            self._sync_profile_box()
 
     def reload(self) -> None:
+        if self.scanning:
+            return
         for registry in self.registries:
             registry.refresh()
         for editor in self.documents.values():
@@ -294,6 +451,7 @@ class MainWindow(QMainWindow):
         if modified and not self._confirm_discard(modified):
             event.ignore()
             return
+        self._cancel_scan()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()
@@ -453,6 +611,47 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of skills", self.base)
         if folder:
             self.open_path(folder)
+
+    def _on_open_project(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open a SkillStudio project", self.base, f"SkillStudio project ({CONFIG_NAME})"
+        )
+        if path:
+            self.open_path(os.path.dirname(path))
+
+    def _on_new_skill(self) -> None:
+        editor = self.tabs.currentWidget()
+        roots = [root.path for r in self.registries for root in reversed(r.roots)]
+        if isinstance(editor, SkillEditor):
+            roots.insert(0, os.path.dirname(os.path.dirname(editor.document.path)))
+        if roots:
+            self.new_skill_in(roots[0])
+
+    def current_editor(self) -> SkillEditor | None:
+        editor = self.tabs.currentWidget()
+        return editor if isinstance(editor, SkillEditor) else None
+
+    def _undo(self, redo: bool) -> None:
+        editor = self.current_editor()
+        if editor is not None:
+            editor.undo(redo)
+
+    def revert_current(self) -> None:
+        editor = self.current_editor()
+        if editor is None or not editor.document.modified:
+            return
+        if self.ask_revert(os.path.basename(os.path.dirname(editor.document.path))):
+            editor.document.load()
+
+    def ask_revert(self, name: str) -> bool:
+        """Whether to drop the unsaved edits of `name` (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            "Revert",
+            f"Discard the unsaved changes to {name} and reload it from disk?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Discard
 
     def _on_about(self) -> None:
         QMessageBox.about(

@@ -11,6 +11,8 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from .theme import colour
+
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')
 
 
@@ -28,8 +30,9 @@ def render_markdown(body: str) -> str:
     out = re.sub(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>', "☑", out)
     out = re.sub(r'<input class="task-list-item-checkbox"[^>]*>', "☐", out)
     return (
-        "<style>table{border-collapse:collapse} td,th{border:1px solid #999;padding:3px}"
-        "pre{background:#f3f3f3;padding:6px}</style>" + out
+        "<style>table{border-collapse:collapse} "
+        f"td,th{{border:1px solid {colour('table_border')};padding:3px}} "
+        f"pre{{background:{colour('code_bg')};padding:6px}}</style>" + out
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -22,6 +22,7 @@ from .highlighter import SkillHighlighter
 from .preview import Preview
 from .skill_document import SkillDocument
 from .source_editor import SourceEditor
+from .theme import bar_style
 
 
 class SkillEditor(QWidget):
@@ -50,9 +51,9 @@ class SkillEditor(QWidget):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setVisible(False)
-        self.message.setStyleSheet("background:#fff3cd;color:#5c4400;padding:6px")
+        self.message.setStyleSheet(bar_style("warn"))
         self.conflict_bar = QWidget(self)
-        self.conflict_bar.setStyleSheet("background:#fde7e9;color:#5c0011")
+        self.conflict_bar.setStyleSheet(bar_style("error"))
         self.conflict_text = QLabel(self.conflict_bar)
         self.reload_button = QPushButton("Reload from disk", self.conflict_bar)
         self.keep_button = QPushButton("Keep mine", self.conflict_bar)
@@ -76,6 +77,23 @@ class SkillEditor(QWidget):
         self.views.currentChanged.connect(self._on_view_changed)
         self.preview.file_link_clicked.connect(self.file_link_clicked)
         self._on_diagnostics_changed(document.diagnostics)
+
+    def undo(self, redo: bool = False) -> None:
+        """One step of the document's history, whichever view has the focus."""
+        if redo:
+            self.document.text_document.redo()
+        else:
+            self.document.text_document.undo()
+        self.form.refresh(force=True)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self.highlighter.rehighlight_for_palette()
+            self.message.setStyleSheet(bar_style("warn"))
+            self.conflict_bar.setStyleSheet(bar_style("error"))
+            if self.views.currentWidget() is self.preview:
+                self._render()
+        super().changeEvent(event)
 
     def _on_diagnostics_changed(self, _diagnostics: object) -> None:
         self.source.set_diagnostics(self.document.diagnostics)

@@ -41,6 +41,7 @@ def window(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow:
     # Closing at teardown with unsaved work asks; a real modal dialog would block.
     win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
-    win.open_path(str(samples))
     win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(samples))
     return win

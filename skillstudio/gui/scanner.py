@@ -1,0 +1,61 @@
+"""ScanThread: full scans of the opened projects' registries, off the GUI thread.
+
+The registries belong to the thread until `done` is emitted; the window keeps
+showing what it had (or a progress bar) and installs them only then.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from ..core.registry import Registry
+
+PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class ScanThread(QThread):
+    """Signals (queued to the GUI thread):
+    progressed(int, int): skills read so far and the total, over every registry.
+    done(bool): True when every registry was scanned, False when cancelled or failed.
+    """
+
+    progressed = Signal(int, int)
+    done = Signal(bool)
+
+    def __init__(self, registries: list[Registry], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.registries = registries
+        self.error = ""
+        self._cancelled = False
+        self._offset = 0
+        self._last = 0.0
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    def run(self) -> None:
+        ok = True
+        try:
+            for registry in self.registries:
+                registry.scan(progress=self._progress)
+                self._offset += len(registry.skills)
+        except _Cancelled:
+            ok = False
+        except Exception as exc:  # a core bug must not take the app down
+            self.error = f"{type(exc).__name__}: {exc}"
+            ok = False
+        self.done.emit(ok)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self._cancelled:
+            raise _Cancelled
+        now = time.monotonic()
+        if done == total or now - self._last >= PROGRESS_INTERVAL_S:
+            self._last = now
+            self.progressed.emit(self._offset + done, self._offset + total)
