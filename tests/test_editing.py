@@ -161,6 +161,12 @@ def test_nested_mapping_keys_removed_added_and_reordered() -> None:
     assert doc_of(out).mapping["triggers"] == swapped  # type: ignore[index]
 
 
+def test_flow_list_append_keeps_the_quoting() -> None:
+    text = '---\nkeys: ["a", "b"]  # note\n---\n'
+    out = edit(text, Change("set", "keys", ["a", "b", "c d"]))
+    assert out == '---\nkeys: ["a", "b", "c d"]  # note\n---\n'
+
+
 def test_flow_list_stays_flow() -> None:
     out = edit(SOURCE, Change("set", "flow", ["a", "b", "c d"]))
     assert "flow: [a, b, c d]" in out

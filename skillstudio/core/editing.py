@@ -447,18 +447,39 @@ def _replace_entry(
             return region
     if (
         isinstance(node, yaml.SequenceNode)
+        and node.flow_style
+        and isinstance(value, list)
+        and isinstance(old, list)
+        and old
+        and len(value) > len(old)
+        and value[: len(old)] == old
+        and node.start_mark.line == node.end_mark.line
+        and all(not isinstance(v, dict | list) for v in value)
+    ):
+        # append to a one-line flow list before its ']', in the last item's quoting
+        row = node.start_mark.line
+        line = lines[row]
+        close = node.end_mark.column - 1
+        if line[close : close + 1] == "]":
+            quote = {"'": "'", '"': '"'}.get(node.value[-1].style or "", "plain")
+            extra = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
+            region = list(lines[entry.first : entry.last + 1])
+            region[row - entry.first] = line[:close].rstrip() + extra + line[close:]
+            return region
+    if (
+        isinstance(node, yaml.SequenceNode)
         and isinstance(value, list)
         and isinstance(old, list)
         and not node.flow_style
         and 0 < len(value) < len(old)
     ):
-        region = _remove_items(entry, value, old, lines)
-        if region is not None:
-            return region
+        shrunk = _remove_items(entry, value, old, lines)
+        if shrunk is not None:
+            return shrunk
     if isinstance(node, yaml.MappingNode) and isinstance(value, dict) and isinstance(old, dict):
-        region = _replace_children(entry, value, old, lines, newline)
-        if region is not None:
-            return region
+        children = _replace_children(entry, value, old, lines, newline)
+        if children is not None:
+            return children
     key_text = (
         first_line[: entry.key_node.end_mark.column]
         if entry.key_node.start_mark.line == entry.first

@@ -13,11 +13,13 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextCursor
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -26,21 +28,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.editing import Change, EditError, apply_changes
+from ..core.editing import Change, EditError, apply_changes, parse_cli_value
 from ..core.fields import FieldSpec
 from ..core.frontmatter import Document, parse_text
 from ..core.profiles.base import Profile
+from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
 from .skill_document import SkillDocument
 from .theme import bar_style, colour
 
-_LINES_KINDS = ("list",)
 _TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
+_STRUCTURED = (ListEditor, TriggersEditor, KeyValueEditor)
 
 
 def _yaml_text(value: Any) -> str:
     if isinstance(value, _dt.date | _dt.datetime):
         return value.isoformat()
     return "" if value is None else str(value)
+
+
+def _parse_other(text: str) -> Any:
+    """A value typed for an undeclared key: YAML scalar or flow list, else the text."""
+    return parse_cli_value(text) if text.strip() else ""
+
+
+def _has_focus(widget: QWidget) -> bool:
+    focus = QApplication.focusWidget()
+    return focus is not None and (focus is widget or widget.isAncestorOf(focus))
 
 
 class _Field:
@@ -51,7 +64,7 @@ class _Field:
         self.widget = widget
         self.counter = counter
         self.note = note
-        self.as_list = spec.kind in _LINES_KINDS  # text-or-list fields follow their value
+        self.as_list = False  # a text-or-list field follows the shape of its value
 
 
 class FormView(QScrollArea):
@@ -78,10 +91,18 @@ class FormView(QScrollArea):
         for spec in profile.fields:
             self._add_field(form, spec)
         outer.addLayout(form)
-        self.other = QLabel(inner)
-        self.other.setWordWrap(True)
-        self.other.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.other)
+        self.other_box = QGroupBox("Other fields", inner)
+        self.other_box.setToolTip(
+            "Keys this profile does not declare: kept as they are. Values are read as YAML "
+            "(text, numbers, true/false, [a, b] lists)."
+        )
+        other_layout = QVBoxLayout(self.other_box)
+        self.other = KeyValueEditor("field", _parse_other, self.other_box)
+        self.other.setObjectName("other-fields")
+        self.other.edited.connect(lambda key: self._on_edited(key, typing=False))
+        self._guard(self.other)
+        other_layout.addWidget(self.other)
+        outer.addWidget(self.other_box)
         outer.addStretch(1)
         self.setWidget(inner)
         document.text_document.contentsChanged.connect(self._on_text_changed)
@@ -91,6 +112,7 @@ class FormView(QScrollArea):
     # -- building -------------------------------------------------------------
     def _add_field(self, form: QFormLayout, spec: FieldSpec) -> None:
         widget: QWidget
+        key = spec.key
         if spec.kind in ("bool", "enum") and (spec.kind == "bool" or spec.choices):
             combo = QComboBox(self)
             combo.addItem(
@@ -98,25 +120,36 @@ class FormView(QScrollArea):
             )
             for choice in ("true", "false") if spec.kind == "bool" else spec.choices:
                 combo.addItem(choice, choice)
-            combo.currentIndexChanged.connect(lambda _i, k=spec.key: self._on_edited(k))
+            combo.currentIndexChanged.connect(lambda _i, k=key: self._on_edited(k, typing=False))
             widget = combo
         elif spec.kind in _TEXT_KINDS:
             line = QLineEdit(self)
-            line.textEdited.connect(lambda _t, k=spec.key: self._on_edited(k))
+            line.textEdited.connect(lambda _t, k=key: self._on_edited(k))
             widget = line
-        elif spec.kind in ("text", "text_or_list") or spec.kind in _LINES_KINDS:
+        elif spec.kind in ("text", "text_or_list"):
             box = QPlainTextEdit(self)
             box.setTabChangesFocus(True)
             box.setMaximumHeight(90 if spec.kind != "text" else 110)
-            if spec.kind in _LINES_KINDS:
-                box.setPlaceholderText("one item per line")
-            box.textChanged.connect(lambda k=spec.key: self._on_edited(k))
+            box.textChanged.connect(lambda k=key: self._on_edited(k))
             widget = box
+        elif spec.kind == "list":
+            items = ListEditor(spec.label.lower().rstrip("s"), self)
+            items.edited.connect(lambda k=key: self._on_edited(k, typing=False))
+            widget = items
+        elif spec.kind == "triggers":
+            groups = TriggersEditor(spec.subkeys, self)
+            groups.edited.connect(lambda k=key: self._on_edited(k, typing=False))
+            widget = groups
+        elif spec.kind == "map":
+            pairs = KeyValueEditor("entry", str, self)
+            pairs.edited.connect(lambda _sub, k=key: self._on_edited(k, typing=False))
+            widget = pairs
         else:
             read_only = QLabel(self)
             read_only.setWordWrap(True)
             read_only.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             widget = read_only
+        self._guard(widget)
         widget.setToolTip(spec.describe())
         widget.setObjectName(f"field-{spec.key}")
         counter = QLabel(self)
@@ -142,7 +175,8 @@ class FormView(QScrollArea):
             self._last_key = None  # a source edit ends the merging of form edits
             self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, force: bool = False) -> None:
+        """Show the document's values; the field being typed in is left alone unless `force`."""
         doc = parse_text(Document(path=self.document.path), self.document.text())
         mapping = doc.mapping
         broken = doc.has_frontmatter and mapping is None
@@ -154,16 +188,15 @@ class FormView(QScrollArea):
             )
         for key, item in self.fields.items():
             item.widget.setEnabled(not broken)
-            if item.widget.hasFocus() and not broken:
+            if not force and not broken and _has_focus(item.widget):
                 continue  # never overwrite what the user is typing
             self._show_value(item, (mapping or {}).get(key))
-        unknown = {k: v for k, v in (mapping or {}).items() if self.profile.field(k) is None}
-        self.other.setText(
-            "Other fields (kept as they are; edit them in Source): "
-            + ", ".join(f"{k}: {_yaml_text(v)[:60]}" for k, v in unknown.items())
-            if unknown
-            else ""
-        )
+        unknown = {
+            str(k): v for k, v in (mapping or {}).items() if self.profile.field(str(k)) is None
+        }
+        self.other_box.setEnabled(not broken)
+        if force or broken or not _has_focus(self.other):
+            self.other.set_value(unknown)
 
     def _show_value(self, item: _Field, value: Any) -> None:
         widget = item.widget
@@ -190,8 +223,10 @@ class FormView(QScrollArea):
                     text = _yaml_text(value)
                 if widget.toPlainText() != text:
                     widget.setPlainText(text)
+            elif isinstance(widget, _STRUCTURED):
+                widget.set_value(value)
             elif isinstance(widget, QLabel):
-                widget.setText(_yaml_text(value) if value is not None else "—")
+                widget.setText(value_text(value) if value is not None else "—")
         finally:
             widget.blockSignals(False)
         self._update_counter(item)
@@ -225,7 +260,9 @@ class FormView(QScrollArea):
     # -- form → document -------------------------------------------------------------
     def value_of(self, key: str) -> Any:
         """The value a field's widget stands for (None = the key is removed)."""
-        item = self.fields[key]
+        item = self.fields.get(key)
+        if item is None:
+            return (self.other.value() or {}).get(key)
         widget, kind = item.widget, item.spec.kind
         if isinstance(widget, QComboBox):
             data = widget.currentData()
@@ -248,13 +285,19 @@ class FormView(QScrollArea):
                 items = [line.strip() for line in text.split("\n") if line.strip()]
                 return items or None
             return text or None
+        if isinstance(widget, _STRUCTURED):
+            return widget.value()
         return None
 
-    def _on_edited(self, key: str) -> None:
-        item = self.fields[key]
-        self._update_counter(item)
+    def _on_edited(self, key: str, typing: bool = True) -> None:
+        """A field changed: write it into the document (a typing run is one undo step)."""
+        item = self.fields.get(key)
+        if item is not None:
+            self._update_counter(item)
         value = self.value_of(key)
         change = Change("unset", key) if value is None else Change("set", key, value)
+        if not typing:
+            self._last_key = None
         if self._last_key != key:
             self._base_text = self.document.text()
         # Every keystroke of a run is written against the text before the run, so a
@@ -268,7 +311,36 @@ class FormView(QScrollArea):
             return
         self.banner.setVisible(False)
         self._replace_text(new_text.lstrip("\ufeff"), merge=self._last_key == key)
-        self._last_key = key
+        self._last_key = key if typing else None
+
+    # -- undo ------------------------------------------------------------------------------
+    def _guard(self, widget: QWidget) -> None:
+        """Route Ctrl+Z / Ctrl+Shift+Z in a field to the document's one history."""
+        widget.installEventFilter(self)
+        for child in widget.findChildren(QWidget):
+            child.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and isinstance(
+            event, QKeyEvent
+        ):
+            redo = event.matches(QKeySequence.StandardKey.Redo)
+            if redo or event.matches(QKeySequence.StandardKey.Undo):
+                event.accept()
+                if kind == QEvent.Type.KeyPress:
+                    self.undo(redo)
+                return True
+        return super().eventFilter(watched, event)
+
+    def undo(self, redo: bool = False) -> None:
+        """One step of the document's history; every field shows the result."""
+        self._last_key = None
+        if redo:
+            self.document.text_document.redo()
+        else:
+            self.document.text_document.undo()
+        self.refresh(force=True)
 
     def _replace_text(self, new_text: str, merge: bool) -> None:
         old = self.document.text()

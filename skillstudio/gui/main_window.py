@@ -307,7 +307,8 @@ class MainWindow(QMainWindow):
         folders = [p for p in self.recent_folders() if os.path.isdir(p)]
         for number, folder in enumerate(folders, 1):
             label = f"&{number} {folder}" if number < 10 else folder
-            self.recent_menu.addAction(label, lambda f=folder: self.open_path(f))
+            action = self.recent_menu.addAction(label)
+            action.triggered.connect(lambda _checked=False, f=folder: self.open_path(f))
         if not folders:
             self.recent_menu.addAction("No recent folders").setEnabled(False)
         else:

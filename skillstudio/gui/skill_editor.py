@@ -80,11 +80,7 @@ class SkillEditor(QWidget):
 
     def undo(self, redo: bool = False) -> None:
         """One step of the document's history, whichever view has the focus."""
-        if redo:
-            self.document.text_document.redo()
-        else:
-            self.document.text_document.undo()
-        self.form.refresh(force=True)
+        self.form.undo(redo)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:

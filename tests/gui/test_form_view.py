@@ -102,7 +102,7 @@ def test_other_fields_are_listed_and_kept(window: MainWindow, samples: Path, qtb
     path.write_text(path.read_text().replace("---\n# API", "owner: docs-team\n---\n# API", 1))
     window.reload()
     editor = open_skill(window, samples, "mvp/skills/docs/api-reference/SKILL.md")
-    assert "owner: docs-team" in editor.form.other.text()
+    assert ("owner", "docs-team") in editor.form.other.rows()
     description = editor.form.fields["description"].widget
     assert isinstance(description, QPlainTextEdit)
     description.setFocus()

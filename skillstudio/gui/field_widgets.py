@@ -1,0 +1,315 @@
+"""Editors for structured fields: lists, trigger groups, string maps, other keys.
+
+Each one emits `edited` when the user changed its value (never when the form
+shows a value) and answers `value()`; `set_value()` shows a value from the
+document. Items are edited in place (F2, double click, or typing after Add).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+_EDITABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+
+
+def value_text(value: Any) -> str:
+    """A value as a form shows it (YAML's plain spelling for scalars)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | dict):
+        import yaml
+
+        return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip()
+    return str(getattr(value, "isoformat", lambda: value)())
+
+
+def _button(parent: QWidget, glyph: str, tip: str) -> QToolButton:
+    button = QToolButton(parent)
+    button.setText(glyph)
+    button.setToolTip(tip)
+    button.setAccessibleName(tip)
+    button.setAutoRaise(True)
+    return button
+
+
+class _Buttons(QWidget):
+    """Add / Remove / Up / Down beside a list or table."""
+
+    def __init__(self, parent: QWidget, what: str, reorder: bool = True) -> None:
+        super().__init__(parent)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        self.add = _button(self, "+", f"Add {what}")
+        self.remove = _button(self, "−", f"Remove the selected {what}")
+        self.up = _button(self, "↑", "Move up")
+        self.down = _button(self, "↓", "Move down")
+        for button in (self.add, self.remove, self.up, self.down):
+            column.addWidget(button)
+        self.up.setVisible(reorder)
+        self.down.setVisible(reorder)
+        column.addStretch(1)
+
+
+class ListEditor(QWidget):
+    """A list of strings: add, remove, reorder, edit in place.
+
+    Signals:
+        edited(): the user changed the list.
+    """
+
+    edited = Signal()
+
+    def __init__(self, what: str = "item", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.what = what
+        self.list = QListWidget(self)
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        self.list.setMaximumHeight(110)
+        self.list.setAlternatingRowColors(True)
+        self.buttons = _Buttons(self, what)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.list, 1)
+        row.addWidget(self.buttons)
+        self.buttons.add.clicked.connect(lambda: self.add_item())
+        self.buttons.remove.clicked.connect(lambda: self.remove_current())
+        self.buttons.up.clicked.connect(lambda: self.move_current(-1))
+        self.buttons.down.clicked.connect(lambda: self.move_current(1))
+        self.list.itemChanged.connect(self._on_item_changed)
+        self.list.currentRowChanged.connect(self._update_buttons)
+        self.setFocusProxy(self.list)
+        self._update_buttons()
+
+    def items(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def value(self) -> list[str] | None:
+        items = [text.strip() for text in self.items() if text.strip()]
+        return items or None
+
+    def set_value(self, value: Any) -> None:
+        items = (
+            [value_text(v) for v in value]
+            if isinstance(value, list)
+            else ([] if value is None else [value_text(value)])
+        )
+        if items == self.items():
+            return
+        current = self.list.currentRow()
+        self.list.blockSignals(True)
+        self.list.clear()
+        for text in items:
+            self.list.addItem(self._item(text))
+        self.list.blockSignals(False)
+        self.list.setCurrentRow(min(current, len(items) - 1))
+        self._update_buttons()
+
+    def _item(self, text: str) -> QListWidgetItem:
+        item = QListWidgetItem(text)
+        item.setFlags(_EDITABLE)
+        return item
+
+    def add_item(self, text: str = "") -> None:
+        """Append an item; an empty one opens for typing and counts once it has text."""
+        item = self._item(text)
+        self.list.blockSignals(True)
+        self.list.addItem(item)
+        self.list.blockSignals(False)
+        self.list.setCurrentItem(item)
+        if text:
+            self.edited.emit()
+        else:
+            self.list.editItem(item)
+        self._update_buttons()
+
+    def remove_current(self) -> None:
+        row = self.list.currentRow()
+        if row < 0:
+            return
+        self.list.takeItem(row)
+        self.edited.emit()
+        self._update_buttons()
+
+    def move_current(self, step: int) -> None:
+        row = self.list.currentRow()
+        target = row + step
+        if row < 0 or not 0 <= target < self.list.count():
+            return
+        self.list.blockSignals(True)
+        item = self.list.takeItem(row)
+        self.list.insertItem(target, item)
+        self.list.blockSignals(False)
+        self.list.setCurrentRow(target)
+        self.edited.emit()
+
+    def _on_item_changed(self, _item: QListWidgetItem) -> None:
+        self.edited.emit()
+
+    def _update_buttons(self, *_args: object) -> None:
+        row = self.list.currentRow()
+        self.buttons.remove.setEnabled(row >= 0)
+        self.buttons.up.setEnabled(row > 0)
+        self.buttons.down.setEnabled(0 <= row < self.list.count() - 1)
+
+
+class TriggersEditor(QWidget):
+    """A mapping of named lists (toolsets `triggers`: keywords, verbs, patterns).
+
+    Sub-keys the profile does not declare are kept as they are.
+
+    Signals:
+        edited(): the user changed one of the lists.
+    """
+
+    edited = Signal()
+
+    def __init__(self, subkeys: tuple[str, ...], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.subkeys = subkeys
+        self.lists: dict[str, ListEditor] = {}
+        self._shown: dict[str, Any] = {}
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for column, key in enumerate(subkeys):
+            grid.addWidget(QLabel(key, self), 0, column)
+            editor = ListEditor(key.rstrip("s"), self)
+            editor.setObjectName(f"sub-{key}")
+            editor.edited.connect(self.edited)
+            grid.addWidget(editor, 1, column)
+            self.lists[key] = editor
+
+    def set_value(self, value: Any) -> None:
+        self._shown = dict(value) if isinstance(value, dict) else {}
+        for key, editor in self.lists.items():
+            editor.set_value(self._shown.get(key))
+
+    def value(self) -> dict[str, Any] | None:
+        out: dict[str, Any] = {}
+        for key, sub in self._shown.items():  # keep the document's key order
+            if key in self.lists:
+                items = self.lists[key].value()
+                if items is not None:
+                    out[key] = items
+            else:
+                out[key] = sub
+        for key, editor in self.lists.items():
+            items = editor.value()
+            if key not in out and items is not None:
+                out[key] = items
+        return out or None
+
+
+class KeyValueEditor(QWidget):
+    """Rows of key and value: a string map (`metadata`) or the keys no field declares.
+
+    `parse` turns a typed value into the value to write (text stays text for a
+    string map; YAML scalars and flow lists for other keys).
+
+    Signals:
+        edited(str): the key whose value the user changed, added or removed.
+    """
+
+    edited = Signal(str)
+
+    def __init__(self, what: str, parse: Any = str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.parse = parse
+        self.table = QTableWidget(0, 2, self)
+        self.table.setHorizontalHeaderLabels(["Key", "Value"])
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.setMaximumHeight(140)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.buttons = _Buttons(self, what, reorder=False)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.table, 1)
+        row.addWidget(self.buttons)
+        self.buttons.add.clicked.connect(lambda: self.add_row())
+        self.buttons.remove.clicked.connect(lambda: self.remove_current())
+        self.table.itemChanged.connect(self._on_item_changed)
+        self.setFocusProxy(self.table)
+        self._keys: list[str] = []  # the key shown in each row, as the document has it
+
+    def set_value(self, value: Any) -> None:
+        """Show a mapping; anything else (a broken value) shows as no rows."""
+        rows = (
+            [(str(k), value_text(v)) for k, v in value.items()] if isinstance(value, dict) else []
+        )
+        if rows == self.rows():
+            return
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(rows))
+        for index, (key, text) in enumerate(rows):
+            self.table.setItem(index, 0, QTableWidgetItem(key))
+            self.table.setItem(index, 1, QTableWidgetItem(text))
+        self.table.blockSignals(False)
+        self._keys = [key for key, _ in rows]
+
+    def rows(self) -> list[tuple[str, str]]:
+        out = []
+        for row in range(self.table.rowCount()):
+            key, text = self.table.item(row, 0), self.table.item(row, 1)
+            out.append((key.text() if key else "", text.text() if text else ""))
+        return out
+
+    def value(self) -> dict[str, Any] | None:
+        out = {key.strip(): self.parse(text) for key, text in self.rows() if key.strip()}
+        return out or None
+
+    def add_row(self) -> None:
+        row = self.table.rowCount()
+        self.table.blockSignals(True)
+        self.table.insertRow(row)
+        self.table.setItem(row, 0, QTableWidgetItem(""))
+        self.table.setItem(row, 1, QTableWidgetItem(""))
+        self.table.blockSignals(False)
+        self._keys.append("")
+        self.table.setCurrentCell(row, 0)
+        first = self.table.item(row, 0)
+        if first is not None:
+            self.table.editItem(first)
+
+    def remove_current(self) -> None:
+        row = self.table.currentRow()
+        if row < 0:
+            return
+        key = self._keys.pop(row)
+        self.table.removeRow(row)
+        if key:
+            self.edited.emit(key)
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        row = item.row()
+        key_item = self.table.item(row, 0)
+        key = key_item.text().strip() if key_item else ""
+        old = self._keys[row] if row < len(self._keys) else ""
+        if row < len(self._keys):
+            self._keys[row] = key
+        if old and old != key:
+            self.edited.emit(old)  # renamed: the old key goes
+        if key:
+            self.edited.emit(key)
