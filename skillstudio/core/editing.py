@@ -462,10 +462,10 @@ def _replace_entry(
         close = node.end_mark.column - 1
         if line[close : close + 1] == "]":
             quote = {"'": "'", '"': '"'}.get(node.value[-1].style or "", "plain")
-            extra = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
-            region = list(lines[entry.first : entry.last + 1])
-            region[row - entry.first] = line[:close].rstrip() + extra + line[close:]
-            return region
+            tail = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
+            grown = list(lines[entry.first : entry.last + 1])
+            grown[row - entry.first] = line[:close].rstrip() + tail + line[close:]
+            return grown
     if (
         isinstance(node, yaml.SequenceNode)
         and isinstance(value, list)
