@@ -39,8 +39,8 @@ def main() -> int:
         window.resize(1280, 800)
         window.show()
         open_and_wait(window, os.path.join(HERE, "..", "skills"))
-        index = window.tree_proxy.index(0, 0)
-        window.tree.setCurrentIndex(window.tree_proxy.index(0, 0, index))
+        index = window.tree_model.index(0, 0)
+        window.tree.setCurrentIndex(window.tree_model.index(0, 0, index))
         for path in sorted(p for r in window.registries for p in r.by_path):
             if path.endswith(os.path.join("code-review", "SKILL.md")) and "pegasus" in path:
                 window.open_skill(path, 7)

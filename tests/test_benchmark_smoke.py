@@ -34,3 +34,13 @@ def test_scan_benchmark_runs_and_reports_ratios(tmp_path: Path) -> None:
     assert result.floor > 0 and result.lint > 0 and result.rescan > 0
     text = bench_scan.report(result)
     assert "× floor" in text and "% of a full scan" in text
+
+
+def test_gui_benchmark_runs_and_measures_stalls(tmp_path: Path, qapp: object) -> None:
+    from .benchmarks import bench_gui
+
+    figures = bench_gui.run(30, str(tmp_path))
+    assert figures.count == 30 and figures.typing_keys > 20
+    assert figures.window_ms > 0 and figures.scan_ms > 0 and figures.validate_ms > 0
+    assert figures.typing_stall_ms >= figures.typing_p99_ms >= 0
+    assert "longest stall" in bench_gui.report(figures)

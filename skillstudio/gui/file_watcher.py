@@ -6,13 +6,36 @@ import os
 import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 
 from ..core.saving import TEMP_PREFIX
 
 DEBOUNCE_MS = 150
 _KINDS = {"created", "deleted", "modified", "moved"}
+# Only these reach Python: the kernel is not even asked for opened / closed events,
+# which every read of a skill (ours included) would otherwise produce.
+_EVENTS: list[type[FileSystemEvent]] = [
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+]
 
 
 class _Handler(FileSystemEventHandler):
@@ -43,28 +66,53 @@ class FileWatcher(QObject):
         self._lock = threading.Lock()
         self._pending: set[str] = set()
         self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._starter: threading.Thread | None = None
+        self.ready = threading.Event()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._flush)
         self._poked.connect(self._timer.start)  # queued: emitted from watchdog's thread
 
-    def watch(self, folders: list[str]) -> None:
+    def watch(self, folders: list[str], wait: bool = False) -> None:
+        """Watch `folders` recursively from now on.
+
+        Setting up inotify walks every folder (about 1 s for 10,000 skills), so it
+        runs on a helper thread unless `wait`; `ready` tells when it is in place.
+        """
         self.stop()
         observer = Observer()
         handler = _Handler(self)
         for folder in sorted(set(folders)):
             if os.path.isdir(folder):
-                observer.schedule(handler, folder, recursive=True)
+                observer.schedule(handler, folder, recursive=True, event_filter=_EVENTS)
         observer.daemon = True
-        observer.start()
         self._observer = observer
+        self.ready = threading.Event()
+        starter = threading.Thread(target=self._start, args=(observer, self.ready), daemon=True)
+        self._starter = starter
+        starter.start()
+        if wait:
+            self.ready.wait()
+
+    @staticmethod
+    def _start(observer: Observer, ready: threading.Event) -> None:  # type: ignore[valid-type]
+        try:
+            observer.start()  # type: ignore[attr-defined]
+        except OSError:
+            pass  # inotify limits reached: the app still works, F5 reloads by hand
+        finally:
+            ready.set()
 
     def stop(self) -> None:
         if self._observer is not None:
+            if self._starter is not None:
+                self._starter.join()
             self._observer.stop()
-            self._observer.join(timeout=2)
+            if self._observer.is_alive():
+                self._observer.join(timeout=2)
             self._observer = None
+            self._starter = None
 
     def record(self, paths: list[str]) -> None:
         relevant = [p for p in paths if not os.path.basename(p).startswith(TEMP_PREFIX)]

@@ -10,8 +10,8 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     QSettings,
-    QSortFilterProxyModel,
     Qt,
+    QTimer,
     QUrl,
     Signal,
 )
@@ -58,6 +58,8 @@ from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 
 MAX_RECENT = 10
+FILTER_DELAY_MS = 120
+AUTO_EXPAND_MAX = 2000
 
 
 class MainWindow(QMainWindow):
@@ -80,17 +82,19 @@ class MainWindow(QMainWindow):
         self.resize(1200, 780)
 
         self.tree_model = SkillTreeModel(self)
-        self.tree_proxy = QSortFilterProxyModel(self)
-        self.tree_proxy.setSourceModel(self.tree_model)
-        self.tree_proxy.setRecursiveFilteringEnabled(True)
-        self.tree_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.filter_box = QLineEdit(self)
         self.filter_box.setPlaceholderText("Filter skills…")
         self.filter_box.setClearButtonEnabled(True)
-        self.filter_box.textChanged.connect(self.tree_proxy.setFilterFixedString)
+        self.filter_timer = QTimer(self)
+        self.filter_timer.setSingleShot(True)
+        self.filter_timer.setInterval(FILTER_DELAY_MS)
+        self.filter_timer.timeout.connect(self._apply_filter)
+        self.filter_box.textChanged.connect(self.filter_timer.start)
+        self.filter_box.returnPressed.connect(self._open_first_match)
         self.tree = QTreeView(self)
         self.tree.setHeaderHidden(True)
-        self.tree.setModel(self.tree_proxy)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setModel(self.tree_model)
         self.tree.activated.connect(self._on_tree_activated)
         self.tree.doubleClicked.connect(self._on_tree_activated)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -334,12 +338,41 @@ class MainWindow(QMainWindow):
         for editor in self.documents.values():
             if not editor.document.modified:
                 editor.document.load()
-        self._refresh_views()
+        self._refresh_views(rebuild=False)
 
-    def _refresh_views(self) -> None:
-        self.tree_model.set_registries(self.registries, [p.base for p in self.projects])
-        self.tree.expandToDepth(0)
+    def _refresh_views(self, rebuild: bool = True) -> None:
+        """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they can)."""
+        bases = [p.base for p in self.projects]
+        if rebuild:
+            self.tree_model.set_registries(self.registries, bases)
+            self._expand_roots()
+        elif not self.tree_model.sync(self.registries, bases):
+            self._expand_roots()  # skills came or went: the rows were rebuilt
         self._update_problems()
+
+    def _expand_roots(self) -> None:
+        """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its
+        first layout stalls for a quarter of a second at 10,000) opens when asked."""
+        for row in range(self.tree_model.rowCount()):
+            root = self.tree_model.index(row, 0)
+            if self.tree_model.rowCount(root) <= AUTO_EXPAND_MAX:
+                self.tree.expand(root)
+
+    def _apply_filter(self) -> None:
+        self.tree_model.set_filter(self.filter_box.text())
+        self._expand_roots()
+
+    def _open_first_match(self) -> None:
+        """Enter in the filter box opens the first skill shown (Ctrl+P, type, Enter)."""
+        self.filter_timer.stop()
+        self._apply_filter()
+        for row in range(self.tree_model.rowCount()):
+            root = self.tree_model.index(row, 0)
+            if self.tree_model.rowCount(root):
+                first = self.tree_model.index(0, 0, root)
+                self.tree.setCurrentIndex(first)
+                self.open_skill(first.data(PATH_ROLE))
+                return
 
     def _update_problems(self) -> None:
         diagnostics: list[Diagnostic] = []
@@ -469,7 +502,7 @@ class MainWindow(QMainWindow):
                 editor.document.on_disk_changed()
             elif editor.document.modified:
                 editor.document.validate()  # the text on screen stays the registry's truth
-        self._refresh_views()
+        self._refresh_views(rebuild=False)
 
     # -- skill operations ---------------------------------------------------------------
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:

@@ -30,64 +30,132 @@ class _Node:
     skill: Skill | None = None
     root: Root | None = None
     profile: str = ""
-    children: list[_Node] = field(default_factory=list)
+    children: list[_Node] = field(default_factory=list)  # the rows shown
     loaded: bool = True  # supporting files are listed when a skill is first expanded
+    every: list[_Node] = field(default_factory=list)  # a root's skills, filtered or not
 
 
 class SkillTreeModel(QAbstractItemModel):
-    """A read-only tree; `set_registries` rebuilds it after a scan or refresh."""
+    """A read-only tree with its own filter (a proxy model costs too much at 10,000 rows).
+
+    flags() is not overridden: the base class answers enabled + selectable without a
+    call into Python, which a 10,000-row layout would make twice per row.
+
+    `set_registries` rebuilds it after a scan; `sync` keeps the rows and swaps in
+    re-read skills when only their contents changed; `set_filter` shows the
+    skills whose name or folder contains the text.
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._top: list[_Node] = []
+        self._roots: list[_Node] = []
+        self._by_path: dict[str, _Node] = {}
+        self._filter = ""
 
     # -- building -------------------------------------------------------------
     def set_registries(self, registries: list[Registry], bases: list[str]) -> None:
         self.beginResetModel()
-        self._top = []
+        self._roots = []
+        self._by_path = {}
         multi = len(registries) > 1
         for registry, base in zip(registries, bases, strict=True):
+            by_root: dict[int, list[Skill]] = {}
+            for skill in registry.skills:
+                by_root.setdefault(id(skill.root), []).append(skill)
             for root in reversed(registry.roots):  # highest precedence first
                 project = os.path.basename(base)
                 where = f"{project} · {root.label}" if multi else root.label
                 label = f"{where}  ({root.precedence + 1})" if len(registry.roots) > 1 else where
-                node = _Node(
-                    "root",
-                    label,
-                    None,
-                    len(self._top),
-                    root.path,
-                    root=root,
-                    profile=registry.profile.name,
-                )
-                for skill in registry.skills:
-                    if skill.root is not root:
-                        continue
-                    child = _Node(
-                        "skill",
-                        skill.name,
-                        node,
-                        len(node.children),
-                        skill.path,
-                        skill,
-                        profile=registry.profile.name,
-                        loaded=False,
-                    )
-                    node.children.append(child)
-                self._top.append(node)
+                node = _Node("root", label, None, 0, root.path, root=root)
+                node.profile = registry.profile.name
+                for skill in by_root.get(id(root), []):
+                    child = _Node("skill", skill.name, node, 0, skill.path, skill, root)
+                    child.profile = registry.profile.name
+                    child.loaded = False
+                    node.every.append(child)
+                    self._by_path[skill.path] = child
+                self._roots.append(node)
+        self._apply_filter()
         self.endResetModel()
+
+    def sync(self, registries: list[Registry], bases: list[str]) -> bool:
+        """Show re-read registries; True when the rows stayed and only data changed."""
+        fresh = [
+            (id(root), [s.path for s in registry.skills if s.root is root])
+            for registry in registries
+            for root in reversed(registry.roots)
+        ]
+        current = [(id(node.root), [c.path for c in node.every]) for node in self._roots]
+        if fresh != current:
+            self.set_registries(registries, bases)
+            return False
+        for registry in registries:
+            for skill in registry.skills:
+                node = self._by_path[skill.path]
+                node.skill = skill
+                node.label = skill.name
+                for child in node.children:
+                    child.skill = skill
+        for root in self._top:
+            if root.children:
+                first = self.createIndex(0, 0, root.children[0])
+                last = self.createIndex(len(root.children) - 1, 0, root.children[-1])
+                self.dataChanged.emit(first, last)
+        return True
+
+    def set_filter(self, text: str) -> None:
+        text = text.strip().lower()
+        if text == self._filter:
+            return
+        self.beginResetModel()
+        self._filter = text
+        self._apply_filter()
+        self.endResetModel()
+
+    def _apply_filter(self) -> None:
+        text = self._filter
+        self._top = []
+        for root in self._roots:
+            if text:
+                root.children = [
+                    c
+                    for c in root.every
+                    if text in c.label.lower() or text in os.path.basename(os.path.dirname(c.path))
+                ]
+                if not root.children and text not in root.label.lower():
+                    continue
+            else:
+                root.children = list(root.every)
+            for row, child in enumerate(root.children):
+                child.row = row
+            root.row = len(self._top)
+            self._top.append(root)
+
+    def index_of(self, path: str) -> QModelIndex:
+        """The row of a skill (by its SKILL.md) or a root (by its folder), if shown."""
+        node = self._by_path.get(path)
+        if node is None:
+            node = next((r for r in self._top if r.path == path), None)
+        if node is None:
+            return QModelIndex()
+        siblings = node.parent.children if node.parent is not None else self._top
+        if node.row >= len(siblings) or siblings[node.row] is not node:
+            return QModelIndex()  # filtered out
+        return self.createIndex(node.row, 0, node)
 
     def update_skill(self, skill: Skill) -> None:
         """A skill was re-validated (an edit on screen): new icon and tooltip, same row."""
-        for root in self._top:
-            for node in root.children:
-                if node.path == skill.path:
-                    node.skill = skill
-                    for child in node.children:
-                        child.skill = skill
-                    index = self.createIndex(node.row, 0, node)
-                    self.dataChanged.emit(index, index)
-                    return
+        node = self._by_path.get(skill.path)
+        if node is None:
+            return
+        node.skill = skill
+        node.label = skill.name
+        for child in node.children:
+            child.skill = skill
+        index = self.index_of(skill.path)
+        if index.isValid():
+            self.dataChanged.emit(index, index)
 
     def canFetchMore(self, parent: Index) -> bool:
         node = self._node(parent)
@@ -211,8 +279,3 @@ class SkillTreeModel(QAbstractItemModel):
                 counts[diag.severity] += 1
         lines.append(f"{counts['error']} errors, {counts['warning']} warnings")
         return "\n".join(lines)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

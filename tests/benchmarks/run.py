@@ -15,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from tests.benchmarks import bench_match, bench_scan  # noqa: E402
+from tests.benchmarks import bench_gui, bench_match, bench_scan  # noqa: E402
 
 
 def machine() -> str:
@@ -36,6 +36,8 @@ def main() -> int:
     print(bench_scan.report(result))
     for count in sorted({1000, args.count}):
         print(bench_match.report(bench_match.run(count, args.workdir)))
+    for count in sorted({1000, args.count}):
+        print(bench_gui.report(bench_gui.run(count, args.workdir)))
     return 0
 
 

@@ -44,4 +44,5 @@ def window(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow:
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         assert win.open_path(str(samples))
+    assert win.watcher.ready.wait(10), "the watches are in place before a test changes files"
     return win

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.project import projects_for_path
@@ -45,23 +45,46 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
 
 
 def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:
-    skills = [i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"]
+    skills = [i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
     assert len(skills) == 22
     assert "22 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
     assert window.problems_model.rowCount() == 2  # the two 'shadowed' notes
 
 
+def skill_names(window: MainWindow) -> list[str]:
+    return [i.data() for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
+
+
 def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.keyClicks(window.filter_box, "hello")
-    names = {i.data() for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"}
-    assert names == {"hello-extended"}
+    qtbot.waitUntil(lambda: skill_names(window) == ["hello-extended", "hello-extended"])
+    roots = [window.tree_model.index(r, 0) for r in range(window.tree_model.rowCount())]
+    assert all(window.tree.isExpanded(r) for r in roots)
     window.filter_box.clear()
-    assert len([i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill"]) == 22
+    qtbot.waitUntil(lambda: len(skill_names(window)) == 22)
+
+
+def test_quick_open_filter_and_enter_opens_the_first_match(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.filter_action.trigger()
+    qtbot.keyClicks(window.filter_box, "triage")
+    qtbot.keyClick(window.filter_box, Qt.Key.Key_Return)
+    editor = window.current_editor()
+    assert editor is not None and editor.document.path.endswith("log-triage/SKILL.md")
+
+
+def test_filtered_tree_passes_qtmodeltester(
+    window: MainWindow, qtbot: QtBot, qtmodeltester: object
+) -> None:
+    window.tree_model.set_filter("review")
+    assert set(skill_names(window)) == {"code-review", "sql-review"}
+    qtmodeltester.check(window.tree_model)  # type: ignore[attr-defined]
 
 
 def open_first(window: MainWindow, name: str) -> SkillEditor:
     index = next(
-        i for i in all_rows(window.tree_proxy) if i.data(KIND_ROLE) == "skill" and i.data() == name
+        i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill" and i.data() == name
     )
     window.tree.activated.emit(index)
     editor = window.tabs.currentWidget()
