@@ -50,6 +50,7 @@ from ..core.skillops import (
     new_skill,
     rename_skill,
 )
+from .file_view import FileView
 from .file_watcher import FileWatcher
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from .scanner import ScanThread
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         self.profile_override: str | None = None
         self.scan_thread: ScanThread | None = None
         self.documents: dict[str, SkillEditor] = {}
+        self.file_views: dict[str, FileView] = {}
         self.setWindowTitle("SkillStudio")
         self.resize(1200, 780)
 
@@ -292,10 +294,11 @@ class MainWindow(QMainWindow):
         modified = [e for e in self.documents.values() if e.document.modified]
         if modified and not self._confirm_discard(modified):
             return False
-        for editor in list(self.documents.values()):
-            self.tabs.removeTab(self.tabs.indexOf(editor))
-            editor.deleteLater()
+        for widget in [*self.documents.values(), *self.file_views.values()]:
+            self.tabs.removeTab(self.tabs.indexOf(widget))
+            widget.deleteLater()
         self.documents.clear()
+        self.file_views.clear()
         return True
 
     def recent_folders(self) -> list[str]:
@@ -404,6 +407,7 @@ class MainWindow(QMainWindow):
             document = SkillDocument(path, registry, self)
             editor = SkillEditor(document, registry.profile, self)
             self.documents[path] = editor
+            editor.file_link_clicked.connect(self.open_file)
             index = self.tabs.addTab(editor, self._tab_title(path, False))
             self.tabs.setTabToolTip(index, path)
             document.modified_changed.connect(
@@ -449,6 +453,11 @@ class MainWindow(QMainWindow):
 
     def _on_tab_close_requested(self, index: int) -> None:
         editor = self.tabs.widget(index)
+        if isinstance(editor, FileView):
+            self.tabs.removeTab(index)
+            self.file_views.pop(editor.path, None)
+            editor.deleteLater()
+            return
         if not isinstance(editor, SkillEditor):
             return
         if editor.document.modified and not self._confirm_discard([editor]):
@@ -621,6 +630,37 @@ class MainWindow(QMainWindow):
         path = index.data(PATH_ROLE)
         if kind == "skill" and path:
             self.open_skill(path)
+        elif kind == "file" and path:
+            self.open_file(path)
+
+    def open_file(self, path: str) -> QWidget | None:
+        """A file inside a skill: SKILL.md opens the skill, anything else a read-only tab."""
+        path = os.path.normpath(path)
+        if os.path.isdir(path):
+            path = os.path.join(path, "SKILL.md")
+        if self.registry_for(path) is not None:
+            return self.open_skill(path)
+        view = self.file_views.get(path)
+        if view is None:
+            folder = self._skill_folder_of(path)
+            if folder is None or not os.path.isfile(path):
+                self.statusBar().showMessage(f"Not opened: {path} is not a file of a skill", 5000)
+                return None
+            view = FileView(path, folder, self)
+            view.file_link_clicked.connect(self.open_file)
+            self.file_views[path] = view
+            index = self.tabs.addTab(view, os.path.basename(path))
+            self.tabs.setTabToolTip(index, path)
+        self.tabs.setCurrentWidget(view)
+        return view
+
+    def _skill_folder_of(self, path: str) -> str | None:
+        for registry in self.registries:
+            for skill_path in registry.by_path:
+                folder = os.path.dirname(skill_path)
+                if path.startswith(folder + os.sep):
+                    return folder
+        return None
 
     def _on_problem_activated(self, index: QModelIndex) -> None:
         diag = self.problems_model.index(index.row(), 0).data(DIAGNOSTIC_ROLE)

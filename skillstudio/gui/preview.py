@@ -49,18 +49,22 @@ class Preview(QTextBrowser):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._folder = ""
+        self._base = ""
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor_clicked)
 
-    def show_body(self, body: str, folder: str) -> None:
+    def show_body(self, body: str, folder: str, base: str | None = None) -> None:
+        """Render `body`; links resolve against `base` (default: the skill folder) and
+        must stay inside the skill `folder`."""
         self._folder = os.path.abspath(folder)
-        self.document().setBaseUrl(QUrl.fromLocalFile(self._folder + os.sep))
+        self._base = os.path.abspath(base or folder)
+        self.document().setBaseUrl(QUrl.fromLocalFile(self._base + os.sep))
         self.setHtml(render_markdown(body))
 
     def _inside(self, url: QUrl) -> str | None:
         if url.scheme() not in ("", "file"):
             return None
-        path = os.path.normpath(url.toLocalFile() or os.path.join(self._folder, url.path()))
+        path = os.path.normpath(url.toLocalFile() or os.path.join(self._base, url.path()))
         if path == self._folder or path.startswith(self._folder + os.sep):
             return path
         return None
@@ -74,6 +78,9 @@ class Preview(QTextBrowser):
         return super().loadResource(kind, name)
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
+        if not url.scheme() and not url.path() and url.hasFragment():
+            self.scrollToAnchor(url.fragment())  # a footnote or a heading on this page
+            return
         if url.scheme() in ("http", "https", "mailto"):
             QDesktopServices.openUrl(url)
             return
