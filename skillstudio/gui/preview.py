@@ -11,9 +11,34 @@ from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from .theme import colour
+from .theme import colour, is_dark
 
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')
+
+
+HIGHLIGHT_MAX = 20_000  # longer code blocks are shown without colours
+
+
+def highlight_code(code: str, lang: str, _attrs: object = None) -> str:
+    """Inline-styled spans for a fenced block in a language Pygments knows, else ''.
+
+    Pygments is used because a lexer per language is not code we should write; its
+    HTML with inline styles is what QTextBrowser renders (it has no CSS classes).
+    """
+    if not lang or len(code) > HIGHLIGHT_MAX:
+        return ""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(lang.split()[0].lower())
+    except ClassNotFound:
+        return ""
+    style = "monokai" if is_dark() else "default"
+    formatter = HtmlFormatter(nowrap=True, noclasses=True, style=style)
+    return str(highlight(code, lexer, formatter))
 
 
 def render_markdown(body: str) -> str:
@@ -22,7 +47,11 @@ def render_markdown(body: str) -> str:
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.tasklists import tasklists_plugin
 
-    md = MarkdownIt("commonmark", {"html": False}).enable("table").enable("strikethrough")
+    md = (
+        MarkdownIt("commonmark", {"html": False, "highlight": highlight_code})
+        .enable("table")
+        .enable("strikethrough")
+    )
     md.use(footnote_plugin).use(tasklists_plugin)
     out = md.render(body)
     # QTextBrowser drops cell borders for style="text-align:…"; it reads align="…".

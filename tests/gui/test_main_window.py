@@ -175,6 +175,14 @@ def test_preview_renders_safely() -> None:
     assert 'align="left"' in html and "text-align" not in html
 
 
+def test_preview_highlights_code_in_known_languages(qapp: object) -> None:
+    html = render_markdown("```python\ndef f():\n    return 1\n```\n\n```made-up\n<x>\n```\n")
+    assert '<span style="color' in html and ">def</span>" in html
+    assert "&lt;x&gt;" in html  # an unknown language is escaped text, as before
+    big = "```python\n" + "x = 1\n" * 5000 + "```\n"
+    assert "<span" not in render_markdown(big)  # too long to colour: shown plain
+
+
 def test_screenshot(window: MainWindow, tmp_path: Path) -> None:
     open_first(window, "code-review")
     image = window.grab()
