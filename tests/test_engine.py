@@ -530,3 +530,25 @@ def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.Mo
     assert [(c.name, c.score, c.passed, c.reasons) for c in lazy.all_candidates()] == expected
     assert lazy.selected == full.selected
     assert lazy.candidate("s29") is not None
+
+
+def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
+    from skillstudio.core.suites import SuiteError, add_case, load_suite
+
+    path = tmp_path / "suite.yaml"
+    path.write_text('# mine\ncases:\n    - query: "one"\n      expect: a   # keep\n')
+    suite = add_case(str(path), 'say "hi": now', ["b"])
+    assert [(c.query, c.expect) for c in suite.cases] == [("one", ["a"]), ('say "hi": now', ["b"])]
+    text = path.read_text()
+    assert text.startswith('# mine\ncases:\n    - query: "one"\n      expect: a   # keep\n')
+    assert text.endswith('    - query: "say \\"hi\\": now"\n      expect: b\n')
+    add_case(str(path), "nothing", [])
+    assert load_suite(str(path)).cases[-1].expect == []
+    fresh = tmp_path / "new" / "suite.yaml"
+    assert [c.query for c in add_case(str(fresh), "x", ["a", "b"]).cases] == ["x"]
+    other = tmp_path / "other.yaml"
+    other.write_text('cases:\n  - query: "q"\n    expect: a\nprofile: oasis\n')
+    before = other.read_text()
+    with pytest.raises(SuiteError, match="appended safely"):
+        add_case(str(other), "x", ["a"])
+    assert other.read_text() == before

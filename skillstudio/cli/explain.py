@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from ..core.matching import MatchResult
+from ..core.matching import MatchResult, mark_words
 from ..core.registry import Registry
-from ..core.text import normalize
 
 
 def mark(normalized: str, terms: list[str]) -> str:
-    """The normalized request with each matched term wrapped in [brackets]."""
-    words = normalized.split()
-    marked = [False] * len(words)
-    for term in terms:
-        parts = normalize(term).split()
-        size = len(parts)
-        for start in range(len(words) - size + 1):
-            if size and words[start : start + size] == parts:
-                for pos in range(start, start + size):
-                    marked[pos] = True
+    """The normalized request with each matched run of words wrapped in [brackets]."""
+    pairs = mark_words(normalized, terms)
     out: list[str] = []
-    for index, word in enumerate(words):
-        opening = marked[index] and (index == 0 or not marked[index - 1])
-        closing = marked[index] and (index == len(words) - 1 or not marked[index + 1])
+    for index, (word, marked) in enumerate(pairs):
+        opening = marked and (index == 0 or not pairs[index - 1][1])
+        closing = marked and (index == len(pairs) - 1 or not pairs[index + 1][1])
         out.append(("[" if opening else "") + word + ("]" if closing else ""))
     return " ".join(out)
 

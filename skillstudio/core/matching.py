@@ -581,6 +581,46 @@ def _margin(result: MatchResult) -> None:
         result.margin = ranked[0].score - ranked[1].score
 
 
+def mark_words(normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The request's words, each with whether one of `terms` (as whole words) covers it."""
+    words = normalized.split()
+    marked = [False] * len(words)
+    for term in terms:
+        parts = normalize(term).split()
+        size = len(parts)
+        for start in range(len(words) - size + 1):
+            if size and words[start : start + size] == parts:
+                for pos in range(start, start + size):
+                    marked[pos] = True
+    return list(zip(words, marked, strict=True))
+
+
+def summary(result: MatchResult) -> str:
+    """The outcome in one sentence: who wins and by how much, or why nobody does."""
+    label = " (heuristic)" if result.heuristic else ""
+    if result.selected:
+        first = result.selected[0]
+        if len(result.selected) > 1:
+            return f"{', '.join(result.selected)} are selected{label}."
+        if result.explicit:
+            return f"{first} is invoked by name."
+        if result.runner_up and result.margin is not None:
+            points = "point" if result.margin == 1 else "points"
+            return f"{first} wins by {result.margin} {points} over {result.runner_up}{label}."
+        return f"{first} wins; no other skill scored{label}."
+    if result.capability_request:
+        return "A request for the list of skills: the listing answers it."
+    if not result.candidates:
+        return "No skill scored above zero."
+    if result.threshold is not None:
+        best = result.candidates[0]
+        return (
+            f"No skill passes the threshold of {result.threshold}; the best is "
+            f"{best.name} with {best.score}."
+        )
+    return "No skill is selected."
+
+
 def why_not(result: MatchResult, registry: Registry, name: str) -> str:
     """In plain words, why the skill `name` was not selected for the request."""
     if name in result.selected:

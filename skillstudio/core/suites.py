@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -139,6 +140,69 @@ def load_suite(path: str, skill: str | None = None) -> Suite:
         f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab) "
         "or a JSON list of {query, should_trigger} (skill-creator)."
     )
+
+
+def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
+    """A native suite case as YAML lines (double-quoted query, expectation as written)."""
+    from .editing import double_quoted, scalar_text
+
+    if not expect:
+        wanted = "none"
+    elif len(expect) == 1:
+        wanted = scalar_text(expect[0])
+    else:
+        wanted = "[" + ", ".join(scalar_text(e, flow=True) for e in expect) + "]"
+    return f"{indent}- query: {double_quoted(query)}\n{indent}  expect: {wanted}\n"
+
+
+def add_case(path: str, query: str, expect: list[str]) -> Suite:
+    """Append a case to a native suite file (created when missing); nothing else changes.
+
+    The new text must read back as the old cases plus this one, or nothing is written.
+    """
+    from .saving import Stamp, atomic_write
+
+    old_cases: list[Case] = []
+    stamp: Stamp | None = None
+    if os.path.exists(path):
+        suite = load_suite(path)
+        if suite.kind != "suite":
+            raise SuiteError(
+                f"{path}: cases are added to SkillStudio suites only; this file is "
+                f"{'a skill-creator eval set' if suite.kind == 'eval_set' else 'Skill Lab'}."
+            )
+        old_cases = suite.cases
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        stamp = Stamp.of_bytes(raw, os.stat(path).st_mtime_ns)
+        text = raw.decode("utf-8")
+    else:
+        text = "cases:\n"
+    newline = "\r\n" if "\r\n" in text else "\n"
+    indent = "  "
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith("- query:"):
+            indent = line[: len(line) - len(stripped)]
+    if text and not text.endswith(("\n", "\r")):
+        text += newline
+    if re.search(r"^cases:\s*\[\s*\]\s*$", text, re.M):
+        text = re.sub(r"^cases:\s*\[\s*\]\s*$", "cases:", text, count=1, flags=re.M)
+    new_text = text + case_text(query, expect, indent).replace("\n", newline)
+    try:
+        data = yaml.load(new_text, Loader=_Loader)
+        got = [(c.query, c.expect) for c in _native(path, data).cases]
+    except (yaml.YAMLError, SuiteError, AttributeError):
+        got = []
+    want = [(c.query, c.expect) for c in old_cases] + [(query, list(expect))]
+    if got != want:
+        raise SuiteError(
+            f"{path}: the case could not be appended safely (the 'cases' list is not the "
+            "last thing in the file); add it by hand"
+        )
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    atomic_write(path, new_text.encode("utf-8"), stamp)
+    return load_suite(path)
 
 
 def _case_lines(text_path: str) -> list[int]:
