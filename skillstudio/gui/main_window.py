@@ -57,6 +57,7 @@ from .scanner import ScanThread
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from .workbench import QueryPanel
 
 MAX_RECENT = 10
 FILTER_DELAY_MS = 120
@@ -130,6 +131,13 @@ class MainWindow(QMainWindow):
         self.problems_dock.setObjectName("problems-dock")
         self.problems_dock.setWidget(self.problems)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.query_panel = QueryPanel(self)
+        self.query_dock = QDockWidget("Try a Request", self)
+        self.query_dock.setObjectName("query-dock")
+        self.query_dock.setWidget(self.query_panel)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.query_dock)
+        self.tabifyDockWidget(self.problems_dock, self.query_dock)
+        self.problems_dock.raise_()
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
         self.progress = QProgressBar(self)
@@ -204,6 +212,10 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu("&View")
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
+        view_menu.addAction(self.query_dock.toggleViewAction())
+        self.query_action = self._action(
+            view_menu, "&Try a Request", "Ctrl+K", self.focus_query_panel
+        )
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About SkillStudio", None, self._on_about)
 
@@ -275,6 +287,7 @@ class MainWindow(QMainWindow):
         self.projects = projects
         self.registries = thread.registries
         self._refresh_views()
+        self.query_panel.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         self.scan_finished.emit()
 
@@ -343,6 +356,12 @@ class MainWindow(QMainWindow):
                 editor.document.load()
         self._refresh_views(rebuild=False)
 
+    def focus_query_panel(self) -> None:
+        self.query_dock.show()
+        self.query_dock.raise_()
+        self.query_panel.query.setFocus()
+        self.query_panel.query.selectAll()
+
     def _refresh_views(self, rebuild: bool = True) -> None:
         """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they can)."""
         bases = [p.base for p in self.projects]
@@ -352,6 +371,8 @@ class MainWindow(QMainWindow):
         elif not self.tree_model.sync(self.registries, bases):
             self._expand_roots()  # skills came or went: the rows were rebuilt
         self._update_problems()
+        if not rebuild:
+            self.query_panel.skills_changed()
 
     def _expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its
@@ -414,6 +435,7 @@ class MainWindow(QMainWindow):
                 lambda modified, p=path: self._on_modified(p, modified)
             )
             document.diagnostics_changed.connect(lambda _d, p=path: self._on_document_checked(p))
+            self.query_panel.choose_project_of(path)
         self.tabs.setCurrentWidget(editor)
         if line:
             editor.views.setCurrentWidget(editor.source)
@@ -425,6 +447,7 @@ class MainWindow(QMainWindow):
         if registry is not None and path in registry.by_path:
             self.tree_model.update_skill(registry.by_path[path])
         self._update_problems()
+        self.query_panel.skills_changed()  # the panel answers for the text on screen
 
     def _tab_title(self, path: str, modified: bool) -> str:
         return os.path.basename(os.path.dirname(path)) + (" •" if modified else "")

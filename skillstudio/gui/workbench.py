@@ -1,0 +1,683 @@
+"""The try-a-request workbench: ranking, explanation, tiers, activation, session.
+
+Everything shown is the engine's own answer (core.matching, core.disclosure,
+core.activation) for the registry as it is on screen, unsaved edits included:
+the window re-runs the panel whenever a document is re-validated.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import time
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.activation import Activation, activate
+from ..core.disclosure import TIER_NAMES, TierText, render_tiers
+from ..core.matching import (
+    Candidate,
+    MatchIndex,
+    MatchResult,
+    mark_words,
+    match,
+    summary,
+    why_not,
+)
+from ..core.project import Project
+from ..core.registry import Registry
+from ..core.session import Session
+from ..core.suites import SuiteError, add_case
+from .theme import colour
+
+QUERY_DELAY_MS = 60
+SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
+_OPTIONS = {  # profile -> (option key, label, default, maximum)
+    "oasis": ("threshold", "Threshold", 10, 1000),
+    "toolsets": ("max_skills", "Max skills", 3, 50),
+    "pegasus": ("context_tokens", "Context window (tokens)", 200_000, 10_000_000),
+    "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
+}
+SESSION_PROFILES = ("toolsets", "workspace")
+
+
+def _copy(session: Session) -> Session:
+    return Session(set(session.consented), list(session.recent), list(session.history))
+
+
+class CandidatesModel(QAbstractTableModel):
+    COLUMNS = ("#", "Skill", "Score", "Passed", "Why")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.result: MatchResult | None = None
+        self.rows: list[Candidate] = []
+        self.threshold_row = -1  # the first row below the threshold (a line above it)
+
+    def set_result(self, result: MatchResult | None) -> None:
+        self.beginResetModel()
+        self.result = result
+        self.rows = list(result.candidates[:SHOWN]) if result is not None else []
+        self.threshold_row = -1
+        if result is not None and result.threshold is not None:
+            below = [i for i, c in enumerate(self.rows) if c.score < result.threshold]
+            if below and below[0] > 0:
+                self.threshold_row = below[0]
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self.rows) or self.result is None:
+            return None
+        cand = self.rows[index.row()]
+        selected = cand.name in self.result.selected
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(index.row(), index.column(), cand)
+        if role == Qt.ItemDataRole.FontRole and selected:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons)
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (0, 2):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, row: int, column: int, cand: Candidate) -> str:
+        assert self.result is not None
+        if column == 0:
+            return str(row + 1)
+        if column == 1:
+            return ("★ " if cand.name in self.result.selected else "") + cand.name
+        if column == 2:
+            return str(cand.score) + (" (heuristic)" if cand.heuristic else "")
+        if column == 3:
+            return "yes" if cand.passed else "no"
+        reasons = cand.reasons
+        text = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in reasons[:3])
+        return text + (f", … {len(reasons) - 3} more" if len(reasons) > 3 else "")
+
+
+class ThresholdDelegate(QStyledItemDelegate):
+    """Draws the threshold as a line above the first row that falls below it."""
+
+    def __init__(self, model: CandidatesModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        super().paint(painter, option, index)
+        if index.row() == self.model.threshold_row:
+            painter.save()
+            painter.setPen(QPen(QColor(colour("threshold")), 2))
+            rect: QRect = option.rect
+            painter.drawLine(rect.left(), rect.top() + 1, rect.right(), rect.top() + 1)
+            painter.restore()
+
+
+class TierView(QWidget):
+    """One tier's exact text, its size against the budget, and what was left out."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.header = QLabel(self)
+        self.header.setWordWrap(True)
+        self.meter = QProgressBar(self)
+        self.meter.setTextVisible(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setFont(QFont("DejaVu Sans Mono"))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.omitted = QLabel(self)
+        self.omitted.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.header)
+        layout.addWidget(self.meter)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.omitted)
+
+    def show_tier(self, tier: TierText) -> None:
+        used = " — the tier this profile uses for this request" if tier.used else ""
+        self.header.setText(
+            f"<b>Tier {tier.tier}: {TIER_NAMES[tier.tier]}</b>{used}<br>"
+            f"{tier.chars:,} characters, ~{tier.tokens:,} tokens"
+            + (f"<br><i>{html.escape(tier.note)}</i>" if tier.note else "")
+        )
+        if tier.budget:
+            self.meter.setVisible(True)
+            self.meter.setRange(0, tier.budget)
+            self.meter.setValue(min(tier.chars, tier.budget))
+            self.meter.setFormat(f"{tier.chars:,} / {tier.budget:,} characters")
+            over = tier.chars > tier.budget
+            self.meter.setStyleSheet(
+                f"QProgressBar::chunk{{background:{colour('threshold')}}}" if over else ""
+            )
+        else:
+            self.meter.setVisible(False)
+        if self.text.toPlainText() != tier.text:
+            self.text.setPlainText(tier.text)
+        left_out = ", ".join(f"{o['skill']} ({o.get('reason', '')})" for o in tier.omitted)
+        self.omitted.setText(f"Left out by the budget: {left_out}" if left_out else "")
+        self.omitted.setVisible(bool(left_out))
+
+
+class QueryPanel(QWidget):
+    """Signals:
+    case_added(str): a case was appended to the suite file at this path.
+    """
+
+    case_added = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.projects: list[Project] = []
+        self.registries: list[Registry] = []
+        self.indexes: dict[int, MatchIndex] = {}
+        self.sessions: dict[int, Session] = {}
+        self.result: MatchResult | None = None
+        self.tiers: list[TierText] = []
+        self.last_update_ms = 0.0
+
+        self.project_box = QComboBox(self)
+        self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.project_box.setToolTip("The project (one agent's skills) that answers")
+        self.project_box.currentIndexChanged.connect(self._on_project_changed)
+        self.query = QLineEdit(self)
+        self.query.setPlaceholderText(
+            "Type a request, as a user would (Enter: send it in the session)"
+        )
+        self.query.setClearButtonEnabled(True)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(QUERY_DELAY_MS)
+        self.timer.timeout.connect(self.update_now)
+        self.query.textChanged.connect(self.timer.start)
+        self.query.returnPressed.connect(self.send)
+        self.option_label = QLabel(self)
+        self.option = QSpinBox(self)
+        self.option.setMaximum(10_000_000)
+        self.option.valueChanged.connect(self.timer.start)
+        self.add_button = QPushButton("Add as test case…", self)
+        self.add_button.clicked.connect(self.add_test_case)
+        top = QHBoxLayout()
+        top.addWidget(self.project_box)
+        top.addWidget(self.query, 1)
+        top.addWidget(self.option_label)
+        top.addWidget(self.option)
+        top.addWidget(self.add_button)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        font = self.summary.font()
+        font.setBold(True)
+        self.summary.setFont(font)
+
+        self.model = CandidatesModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setItemDelegate(ThresholdDelegate(self.model, self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        for column in (0, 1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.selectionModel().currentRowChanged.connect(self._show_explanation)
+
+        self.details = QTabWidget(self)
+        self.explanation = QTextBrowser(self)
+        self.explanation.setOpenLinks(False)
+        self.why_box = QComboBox(self)
+        self.why_box.setToolTip("Pick a skill to see why it was not selected")
+        self.why_box.currentIndexChanged.connect(lambda _i: self._show_explanation())
+        explain = QWidget(self)
+        explain_layout = QVBoxLayout(explain)
+        explain_layout.setContentsMargins(0, 0, 0, 0)
+        why_row = QHBoxLayout()
+        why_row.addWidget(QLabel("Why not:", self))
+        why_row.addWidget(self.why_box, 1)
+        explain_layout.addLayout(why_row)
+        explain_layout.addWidget(self.explanation, 1)
+        self.details.addTab(explain, "Explanation")
+        self.tier_views = [TierView(self) for _ in range(4)]
+        for number, view in enumerate(self.tier_views):
+            self.details.addTab(view, f"Tier {number}")
+        self.activation = ActivationView(self)
+        self.details.addTab(self.activation, "Activation")
+        self.session_view = SessionView(self)
+        self.session_view.reset_button.clicked.connect(self.reset_session)
+        self.details.addTab(self.session_view, "Session")
+
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.summary)
+        layout.addWidget(split, 1)
+        self.setFocusProxy(self.query)
+
+    # -- projects --------------------------------------------------------------------
+    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
+        current = self.project_box.currentData()
+        self.projects, self.registries = projects, registries
+        self.indexes.clear()
+        self.sessions = {id(r): Session() for r in registries}
+        self.project_box.blockSignals(True)
+        self.project_box.clear()
+        for number, project in enumerate(projects):
+            label = f"{os.path.basename(project.base)} · {project.profile.name}"
+            self.project_box.addItem(label, project.base)
+            self.project_box.setItemData(number, project.base, Qt.ItemDataRole.ToolTipRole)
+        found = self.project_box.findData(current)
+        self.project_box.setCurrentIndex(max(found, 0))
+        self.project_box.blockSignals(False)
+        self._on_project_changed()
+
+    def choose_project_of(self, path: str) -> None:
+        """Answer for the project that holds `path` (the skill being edited)."""
+        for number, registry in enumerate(self.registries):
+            if path in registry.by_path:
+                self.project_box.setCurrentIndex(number)
+                return
+
+    @property
+    def registry(self) -> Registry | None:
+        number = self.project_box.currentIndex()
+        return self.registries[number] if 0 <= number < len(self.registries) else None
+
+    @property
+    def project(self) -> Project | None:
+        number = self.project_box.currentIndex()
+        return self.projects[number] if 0 <= number < len(self.projects) else None
+
+    @property
+    def session(self) -> Session:
+        registry = self.registry
+        key = id(registry)
+        if key not in self.sessions:
+            self.sessions[key] = Session()
+        return self.sessions[key]
+
+    def options(self) -> dict[str, Any]:
+        project = self.project
+        options = dict(project.options) if project is not None else {}
+        spec = _OPTIONS.get(project.profile.name) if project is not None else None
+        if spec is not None:
+            options[spec[0]] = self.option.value()
+        return options
+
+    def _on_project_changed(self, _index: int = 0) -> None:
+        project = self.project
+        spec = _OPTIONS.get(project.profile.name) if project is not None else None
+        self.option.blockSignals(True)
+        if spec is not None and project is not None:
+            key, label, default, maximum = spec
+            self.option_label.setText(label)
+            self.option.setMaximum(maximum)
+            self.option.setValue(int(project.options.get(key, default)))
+        self.option.blockSignals(False)
+        self.option_label.setVisible(spec is not None)
+        self.option.setVisible(spec is not None)
+        self.details.setTabVisible(
+            6, project is not None and project.profile.name in SESSION_PROFILES
+        )
+        registry = self.registry
+        self.activation.set_skills(sorted(registry.active) if registry is not None else [])
+        self.update_now()
+
+    # -- answering ---------------------------------------------------------------------
+    def skills_changed(self) -> None:
+        """A skill changed (an edit on screen, a save, a file outside): answer again."""
+        self.timer.start()
+
+    def load_request(self, text: str) -> None:
+        self.query.setText(text)
+        self.update_now()
+
+    def update_now(self) -> None:
+        self.timer.stop()
+        started = time.perf_counter()
+        registry = self.registry
+        if registry is None:
+            self.model.set_result(None)
+            self.summary.setText("Open a folder of skills to try requests.")
+            return
+        index = self.indexes.get(id(registry))
+        if index is None:
+            index = self.indexes[id(registry)] = MatchIndex(registry)
+        else:
+            index.sync()
+        query = self.query.text()
+        options = self.options()
+        preview = _copy(self.session)
+        self.result = match(registry, query, index=index, session=preview, options=options)
+        self.tiers = render_tiers(registry, self.result, options, preview)
+        previous = self._current_name()
+        self.model.set_result(self.result)
+        self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
+        self._fill_why_box()
+        for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
+            view.show_tier(tier)
+            mark = " ●" if tier.used else ""
+            self.details.setTabText(1 + number, f"Tier {number}{mark}")
+        row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
+        if self.model.rows:
+            self.table.selectRow(row)
+        self._show_explanation()
+        self.activation.refresh(registry, options, preview)
+        self.session_view.show_session(self.session)
+        self.last_update_ms = (time.perf_counter() - started) * 1000
+
+    def _current_name(self) -> str | None:
+        index = self.table.currentIndex()
+        if index.isValid() and index.row() < len(self.model.rows):
+            return self.model.rows[index.row()].name
+        return None
+
+    def _fill_why_box(self) -> None:
+        registry = self.registry
+        current = self.why_box.currentData()
+        self.why_box.blockSignals(True)
+        self.why_box.clear()
+        self.why_box.addItem("(the selected row)", None)
+        if registry is not None:
+            for name in sorted({s.name for s in registry.skills}):
+                self.why_box.addItem(name, name)
+        found = self.why_box.findData(current)
+        self.why_box.setCurrentIndex(max(found, 0))
+        self.why_box.blockSignals(False)
+
+    def _show_explanation(self, *_args: object) -> None:
+        self.explanation.setHtml(self.explanation_html())
+
+    def explanation_html(self) -> str:
+        result, registry = self.result, self.registry
+        if result is None or registry is None or not result.query.strip():
+            return ""
+        parts: list[str] = []
+        picked = self.why_box.currentData()
+        if picked:
+            parts.append(
+                f"<p><b>Why not {html.escape(picked)}?</b> "
+                f"{html.escape(why_not(result, registry, picked))}</p>"
+            )
+        name = self._current_name()
+        cand = result.candidate(name) if name else None
+        if cand is None:
+            parts.append("<p>No skill scored for this request.</p>")
+            return "".join(parts)
+        terms = [r.term for r in cand.reasons]
+        by_rule: dict[str, int] = {}
+        for reason in cand.reasons:
+            by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
+        state = "selected" if cand.name in result.selected else "not selected"
+        parts.append(f"<h3>{html.escape(cand.name)}: {cand.score} points, {state}</h3>")
+        parts.append(
+            "<table cellpadding=3>"
+            + "".join(
+                f"<tr><td>{html.escape(rule)}</td><td align=right>{points:+d}</td></tr>"
+                for rule, points in by_rule.items()
+            )
+            + "</table>"
+        )
+        parts.append("<p><b>Request:</b> " + self._marked(result.normalized, terms) + "</p>")
+        parts.append(
+            "<ul>"
+            + "".join(
+                f"<li>{html.escape(r.rule)} <code>{html.escape(r.term)}</code> +{r.points}</li>"
+                for r in cand.reasons[:40]
+            )
+            + "</ul>"
+        )
+        skill = cand.skill
+        triggers = skill.fields.get("triggers")
+        phrases: list[str] = []
+        if isinstance(triggers, list):
+            phrases = [t for t in triggers if isinstance(t, str)]
+        elif isinstance(triggers, dict):
+            phrases = [t for values in triggers.values() for t in values if isinstance(t, str)]
+        if phrases:
+            parts.append(
+                "<p><b>Triggers:</b> "
+                + ", ".join(self._highlight(p) if p in terms else html.escape(p) for p in phrases)
+                + "</p>"
+            )
+        parts.append(
+            "<p><b>Description:</b> " + self._marked_text(skill.description, terms) + "</p>"
+        )
+        if result.notes:
+            parts.append("".join(f"<p><i>{html.escape(n)}</i></p>" for n in result.notes))
+        return "".join(parts)
+
+    def _highlight(self, text: str) -> str:
+        return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
+
+    def _marked(self, normalized: str, terms: list[str]) -> str:
+        return " ".join(
+            self._highlight(word) if hit else html.escape(word)
+            for word, hit in mark_words(normalized, terms)
+        )
+
+    def _marked_text(self, text: str, terms: list[str]) -> str:
+        """The description with every word that is a matched term (or in one) marked."""
+        words = {w for term in terms for w in term.lower().split()}
+        out = []
+        for word in text.split():
+            bare = word.strip(".,;:!?()[]'\"`").lower()
+            out.append(self._highlight(word) if bare and bare in words else html.escape(word))
+        return " ".join(out)
+
+    # -- session -----------------------------------------------------------------------------
+    def send(self) -> None:
+        """Enter: the request happens in the session (consent given, recent use recorded)."""
+        registry = self.registry
+        if registry is None or not self.query.text().strip():
+            return
+        self.update_now()
+        assert self.result is not None
+        session = self.session
+        options = self.options()
+        for name in self.result.selected:
+            activate(registry, name, self.result.explicit_args, session=session, options=options)
+        picked = ", ".join(self.result.selected) or "none"
+        session.history.append(f"{self.query.text()}  →  {picked}")
+        self.update_now()
+
+    def reset_session(self) -> None:
+        self.session.reset()
+        self.update_now()
+
+    # -- suites ------------------------------------------------------------------------------
+    def suite_path(self) -> str | None:
+        project = self.project
+        if project is None:
+            return None
+        config = project.config
+        if config is not None and config.suites:
+            return config.suites[0]
+        return os.path.join(project.base, "suites", f"{project.profile.name}.yaml")
+
+    def ask_expectation(self, proposed: str) -> str | None:
+        """The expected skills, comma-separated or 'none' (tests replace this method)."""
+        text, ok = QInputDialog.getText(
+            self,
+            "Add as test case",
+            "Expected skills (comma-separated, or none):",
+            text=proposed,
+        )
+        return text if ok else None
+
+    def add_test_case(self) -> str | None:
+        path = self.suite_path()
+        query = self.query.text().strip()
+        if path is None or self.result is None or not query:
+            return None
+        answer = self.ask_expectation(", ".join(self.result.selected) or "none")
+        if answer is None:
+            return None
+        expect = [p.strip() for p in answer.split(",") if p.strip()]
+        if expect == ["none"]:
+            expect = []
+        try:
+            add_case(path, query, expect)
+        except (SuiteError, OSError) as exc:
+            self.summary.setText(f"Not added: {exc}")
+            return None
+        self.summary.setText(f"Added to {os.path.relpath(path, os.path.dirname(path))}: {query}")
+        self.case_added.emit(path)
+        return path
+
+
+class ActivationView(QWidget):
+    """Pick a skill, type arguments: the exact content or payload the agent receives."""
+
+    def __init__(self, panel: QueryPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.skill = QComboBox(self)
+        self.skill.setEditable(True)  # a name that does not exist shows the agent's error
+        self.args = QLineEdit(self)
+        self.args.setPlaceholderText("arguments")
+        self.invoker = QComboBox(self)
+        self.invoker.addItem("invoked by the model", "model")
+        self.invoker.addItem("invoked by the user", "user")
+        self.invocation = QLabel(self)
+        self.invocation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.output = QPlainTextEdit(self)
+        self.output.setReadOnly(True)
+        self.output.setFont(QFont("DejaVu Sans Mono"))
+        form = QFormLayout()
+        form.addRow("Skill", self.skill)
+        form.addRow("Arguments", self.args)
+        form.addRow("Invoker", self.invoker)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.invocation)
+        layout.addWidget(self.output, 1)
+        self.skill.currentTextChanged.connect(lambda _t: panel.timer.start())
+        self.args.textChanged.connect(lambda _t: panel.timer.start())
+        self.invoker.currentIndexChanged.connect(lambda _i: panel.timer.start())
+        self.activation: Activation | None = None
+
+    def set_skills(self, names: list[str]) -> None:
+        current = self.skill.currentText()
+        self.skill.blockSignals(True)
+        self.skill.clear()
+        self.skill.addItems(names)
+        if current:
+            self.skill.setCurrentText(current)
+        self.skill.blockSignals(False)
+
+    def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
+        name = self.skill.currentText().strip()
+        if not name:
+            self.output.setPlainText("")
+            self.invocation.setText("")
+            return
+        invoker = self.invoker.currentData()
+        args = self.args.text()
+        self.activation = act = activate(
+            registry, name, args, invoker=invoker, session=_copy(session), options=options
+        )
+        self.invocation.setText(
+            f"As a user invocation: /{name}{(' ' + args) if args else ''}"
+            + (f" · mode: {act.mode}" if act.ok else "")
+        )
+        if not act.ok:
+            text = "The agent receives this error:\n\n" + json.dumps(act.error, indent=2)
+        else:
+            payload = {k: v for k, v in act.to_json().items() if k not in ("content", "notes")}
+            extra = [k for k in payload if k not in ("profile", "skill", "mode")]
+            text = act.content
+            if extra:
+                text += "\n\n--- payload ---\n" + json.dumps(
+                    {k: payload[k] for k in extra}, indent=2, ensure_ascii=False
+                )
+            if act.notes:
+                text += "\n\n--- notes ---\n" + "\n".join(act.notes)
+        if self.output.toPlainText() != text:
+            self.output.setPlainText(text)
+
+
+class SessionView(QWidget):
+    """The requests sent in this session and the state they left."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.history = QPlainTextEdit(self)
+        self.history.setReadOnly(True)
+        self.state = QLabel(self)
+        self.state.setWordWrap(True)
+        self.reset_button = QPushButton("Reset session", self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            QLabel("Press Enter in the request to send it; the session remembers it.", self)
+        )
+        layout.addWidget(self.history, 1)
+        layout.addWidget(self.state)
+        layout.addWidget(self.reset_button)
+
+    def show_session(self, session: Session) -> None:
+        self.history.setPlainText("\n".join(session.history))
+        consented = ", ".join(sorted(session.consented)) or "none"
+        recent = ", ".join(session.recent) or "none"
+        self.state.setText(f"Consent given: {consented}\nRecently used: {recent}")
