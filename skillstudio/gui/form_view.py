@@ -36,6 +36,9 @@ from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_tex
 from .skill_document import SkillDocument
 from .theme import bar_style, colour
 
+# Combo items never hold None: PySide6 6.12 loses a reference to None each time such
+# an item's data is stored or read, and the interpreter aborts once it reaches zero.
+NO_VALUE = ""
 _TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
 _STRUCTURED = (ListEditor, TriggersEditor, KeyValueEditor)
 
@@ -116,7 +119,7 @@ class FormView(QScrollArea):
         if spec.kind in ("bool", "enum") and (spec.kind == "bool" or spec.choices):
             combo = QComboBox(self)
             combo.addItem(
-                "(default)" if spec.default is None else f"(default: {spec.default})", None
+                "(default)" if spec.default is None else f"(default: {spec.default})", NO_VALUE
             )
             for choice in ("true", "false") if spec.kind == "bool" else spec.choices:
                 combo.addItem(choice, choice)
@@ -210,7 +213,7 @@ class FormView(QScrollArea):
                     if isinstance(value, bool)
                     else str(value)
                 )
-                index = widget.findData(text)
+                index = widget.findData(NO_VALUE if text is None else text)
                 widget.setCurrentIndex(index if index >= 0 else 0)
             elif isinstance(widget, QLineEdit):
                 widget.setText(_yaml_text(value))
@@ -266,7 +269,7 @@ class FormView(QScrollArea):
         widget, kind = item.widget, item.spec.kind
         if isinstance(widget, QComboBox):
             data = widget.currentData()
-            if data is None:
+            if data == NO_VALUE:
                 return None
             return data == "true" if kind == "bool" else data
         if isinstance(widget, QLineEdit):

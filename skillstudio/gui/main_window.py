@@ -149,7 +149,7 @@ class MainWindow(QMainWindow):
         self.profile_box.setToolTip(
             "The skill system to read the folder as; Auto uses skillstudio.yaml or detection"
         )
-        self.profile_box.addItem("Profile: auto", None)
+        self.profile_box.addItem("Profile: auto", "")  # never None data (see form_view)
         for name in PROFILE_NAMES:
             self.profile_box.addItem(f"Profile: {name}", name)
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         self.projects = projects
         self.registries = thread.registries
         self._refresh_views()
-        self.query_panel.set_projects(self.projects, self.registries)
+        self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         self.scan_finished.emit()
 
@@ -337,12 +337,12 @@ class MainWindow(QMainWindow):
 
     def _sync_profile_box(self) -> None:
         self.profile_box.blockSignals(True)
-        index = self.profile_box.findData(self.profile_override)
+        index = self.profile_box.findData(self.profile_override or "")
         self.profile_box.setCurrentIndex(max(index, 0))
         self.profile_box.blockSignals(False)
 
     def _on_profile_chosen(self, _index: int) -> None:
-        chosen = self.profile_box.currentData()
+        chosen = self.profile_box.currentData() or None
         if chosen != self.profile_override and self.base and not self.open_path(self.base, chosen):
             self._sync_profile_box()
 

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -231,6 +231,8 @@ class QueryPanel(QWidget):
         self.result: MatchResult | None = None
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
+        self._why_names: list[str] | None = None
+        self._dirty = True
 
         self.project_box = QComboBox(self)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -316,10 +318,16 @@ class QueryPanel(QWidget):
         self.setFocusProxy(self.query)
 
     # -- projects --------------------------------------------------------------------
-    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
+    def set_projects(
+        self,
+        projects: list[Project],
+        registries: list[Registry],
+        indexes: list[MatchIndex] | None = None,
+    ) -> None:
+        """The projects to answer for, with their match indexes when already built."""
         current = self.project_box.currentData()
         self.projects, self.registries = projects, registries
-        self.indexes.clear()
+        self.indexes = {id(index.registry): index for index in indexes or []}
         self.sessions = {id(r): Session() for r in registries}
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -327,7 +335,7 @@ class QueryPanel(QWidget):
             label = f"{os.path.basename(project.base)} · {project.profile.name}"
             self.project_box.addItem(label, project.base)
             self.project_box.setItemData(number, project.base, Qt.ItemDataRole.ToolTipRole)
-        found = self.project_box.findData(current)
+        found = self.project_box.findData(current or "")
         self.project_box.setCurrentIndex(max(found, 0))
         self.project_box.blockSignals(False)
         self._on_project_changed()
@@ -382,12 +390,26 @@ class QueryPanel(QWidget):
         )
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
-        self.update_now()
+        if self.isVisible():
+            self.update_now()
+        else:
+            self._dirty = True
 
     # -- answering ---------------------------------------------------------------------
     def skills_changed(self) -> None:
-        """A skill changed (an edit on screen, a save, a file outside): answer again."""
-        self.timer.start()
+        """A skill changed (an edit on screen, a save, a file outside): answer again.
+
+        A hidden panel only notes it and answers when shown: at 10,000 skills an
+        answer takes about 75 ms, which typing elsewhere should not pay for."""
+        if self.isVisible():
+            self.timer.start()
+        else:
+            self._dirty = True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.update_now()
 
     def load_request(self, text: str) -> None:
         self.query.setText(text)
@@ -395,6 +417,7 @@ class QueryPanel(QWidget):
 
     def update_now(self) -> None:
         self.timer.stop()
+        self._dirty = False
         started = time.perf_counter()
         registry = self.registry
         if registry is None:
@@ -435,14 +458,17 @@ class QueryPanel(QWidget):
 
     def _fill_why_box(self) -> None:
         registry = self.registry
+        names = sorted({s.name for s in registry.skills}) if registry is not None else []
+        if names == self._why_names:
+            return
+        self._why_names = names
         current = self.why_box.currentData()
         self.why_box.blockSignals(True)
         self.why_box.clear()
-        self.why_box.addItem("(the selected row)", None)
-        if registry is not None:
-            for name in sorted({s.name for s in registry.skills}):
-                self.why_box.addItem(name, name)
-        found = self.why_box.findData(current)
+        self.why_box.addItem("(the selected row)", "")  # never None data (see form_view)
+        for name in names:
+            self.why_box.addItem(name, name)
+        found = self.why_box.findData(current or "")
         self.why_box.setCurrentIndex(max(found, 0))
         self.why_box.blockSignals(False)
 

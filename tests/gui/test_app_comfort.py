@@ -86,7 +86,7 @@ def test_profile_switcher_reads_the_folder_as_another_profile(
     assert [p.profile.name for p in window.projects] == ["mvp"]
     assert window.statusBar().currentMessage().endswith("mvp")
     open_and_wait(qtbot, window, str(samples / "agentskills"))
-    assert window.profile_box.currentData() is None, "a newly opened folder starts on auto"
+    assert window.profile_box.currentData() == "", "a newly opened folder starts on auto"
 
 
 def test_revert_drops_unsaved_edits_after_asking(
@@ -161,3 +161,18 @@ def test_palette_follows_the_scheme_and_editors_recolour(
         apply_scheme(app, "light")
     assert not is_dark()
     qtbot.waitUntil(lambda: editor.highlighter.key.foreground().color().name() == light_key)
+
+
+def test_invalid_variants_cannot_exhaust_none(qapp: object) -> None:
+    """PySide6 6.12 loses a reference to None per invalid QVariant read (see gui/__init__)."""
+    import sys
+
+    from PySide6.QtCore import QModelIndex
+
+    before = sys.getrefcount(None)
+    for _ in range(200):
+        QModelIndex().data()
+    lost = before - sys.getrefcount(None)
+    assert lost in (0, 200)  # 0 once PySide6 is fixed
+    if sys.version_info < (3, 12):
+        assert sys.getrefcount(None) > 1 << 41

@@ -94,6 +94,7 @@ def test_editing_a_trigger_reranks_without_saving(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
     panel = panel_on(window, "oasis")
+    window.focus_query_panel()
     panel.load_request("tidy up my history")
     assert panel.result is not None and panel.result.selected == []
     editor = window.open_skill(str(samples / "oasis/key_skills/commit/SKILL.md"))
@@ -148,3 +149,21 @@ def test_session_remembers_consent_and_resets(window: MainWindow, qtbot: QtBot) 
     assert not panel.session.history and not panel.session.consented
     panel_on(window, "oasis")
     assert not panel.details.isTabVisible(6)
+
+
+def test_a_hidden_panel_waits_and_catches_up_when_shown(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    panel = panel_on(window, "oasis")
+    window.focus_query_panel()
+    panel.load_request("tidy up my history")
+    window.query_dock.hide()
+    editor = window.open_skill(str(samples / "oasis/key_skills/commit/SKILL.md"))
+    assert editor is not None
+    triggers = editor.form.fields["triggers"].widget
+    assert isinstance(triggers, ListEditor)
+    triggers.add_item("tidy up my history")
+    qtbot.wait(400)  # validation ran; the hidden panel did not answer
+    assert panel.result is not None and panel.result.selected == []
+    window.focus_query_panel()
+    qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["commit"])
