@@ -1,4 +1,5 @@
-"""Save screenshots of the main window on the bundled skills (light and dark palette).
+"""Save screenshots of the main window and the Try a Request panel on the bundled skills,
+in the light and dark palettes.
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
@@ -11,7 +12,7 @@ import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QSettings
+from PySide6.QtCore import QEventLoop, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,6 +27,12 @@ def open_and_wait(window: MainWindow, folder: str) -> None:
     window.scan_finished.connect(loop.quit)
     if window.open_path(folder):
         loop.exec()
+
+
+WORKBENCH = (  # (profile, request) for the Try a Request screenshots
+    ("oasis", "code review please, find bugs in my commit"),
+    ("toolsets", "greet Bob and translate the greeting"),
+)
 
 
 def main() -> int:
@@ -44,10 +51,24 @@ def main() -> int:
         for path in sorted(p for r in window.registries for p in r.by_path):
             if path.endswith(os.path.join("code-review", "SKILL.md")) and "pegasus" in path:
                 window.open_skill(path, 7)
+        window.problems_dock.raise_()
         app.processEvents()
         target = os.path.join(out, f"main-window-{name}.png")
         window.grab().save(target)
         print(target)
+        for profile, request in WORKBENCH:
+            window.resize(1400, 900)
+            window.focus_query_panel()
+            window.resizeDocks([window.query_dock], [470], Qt.Orientation.Vertical)
+            panel = window.query_panel
+            panel.project_box.setCurrentIndex(
+                next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
+            )
+            panel.load_request(request)
+            app.processEvents()
+            target = os.path.join(out, f"workbench-{profile}-{name}.png")
+            window.grab().save(target)
+            print(target)
         window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
         window.close()
     return 0

@@ -20,7 +20,7 @@ REQUESTS = {  # one request per sample profile
     "mvp": "/code-review src/app.py",
     "oasis": "code review please, find bugs in my commit",
     "pegasus": "/deploy staging",
-    "toolsets": "triage these logs, the traceback is below",
+    "toolsets": "greet Bob and translate the greeting",
     "workspace": "survey the repo layout",
 }
 
