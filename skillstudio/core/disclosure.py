@@ -220,17 +220,13 @@ def render_instructions(
                 name,
                 result.explicit_args,
                 invoker="user" if result.query.lstrip().startswith("/") else "model",
-                session=Session() if session is None else _copy(session),
+                session=Session() if session is None else session.copy(),
                 options=options,
             )
             parts.append(act.content if act.ok else f"[error] {act.error}")
         out.listed.append(name)
     out.text = "\n\n".join(parts)
     return out
-
-
-def _copy(session: Session) -> Session:
-    return Session(set(session.consented), list(session.recent), list(session.history))
 
 
 def skill_listing_line(skill: Skill) -> str:

@@ -661,16 +661,22 @@ def why_not(result: MatchResult, registry: Registry, name: str) -> str:
     return f"{name} scored {cand.score} but was not among the selected skills."
 
 
+def trigger_phrases(skill: Skill, patterns: bool = False) -> list[str]:
+    """A skill's trigger phrases (oasis list; toolsets keywords and verbs, and the
+    patterns when asked)."""
+    triggers = skill.fields.get("triggers")
+    if isinstance(triggers, list):
+        return [t for t in triggers if isinstance(t, str)]
+    if isinstance(triggers, dict):
+        kinds = ("keywords", "verbs", "patterns") if patterns else ("keywords", "verbs")
+        return [t for k in kinds for t in triggers.get(k, []) if isinstance(t, str)]
+    return []
+
+
 def _closest(skill: Skill, result: MatchResult) -> str:
     words = set(result.normalized.split())
     best: tuple[int, str, list[str]] | None = None
-    triggers = skill.fields.get("triggers")
-    phrases: list[str] = []
-    if isinstance(triggers, list):
-        phrases = [t for t in triggers if isinstance(t, str)]
-    elif isinstance(triggers, dict):
-        phrases = [t for k in ("keywords", "verbs") for t in triggers.get(k, [])]
-    for phrase in phrases:
+    for phrase in trigger_phrases(skill):
         missing = [w for w in normalize(phrase).split() if w not in words]
         if best is None or len(missing) < best[0]:
             best = (len(missing), phrase, missing)

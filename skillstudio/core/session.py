@@ -18,6 +18,10 @@ class Session:
             self.recent.remove(name)
         self.recent.insert(0, name)
 
+    def copy(self) -> Session:
+        """An independent copy: previews work on it and leave the session as it was."""
+        return Session(set(self.consented), list(self.recent), list(self.history))
+
     def reset(self) -> None:
         self.consented.clear()
         self.recent.clear()

@@ -10,7 +10,6 @@ being typed in.
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -41,12 +40,6 @@ from .theme import bar_style, colour
 NO_VALUE = ""
 _TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
 _STRUCTURED = (ListEditor, TriggersEditor, KeyValueEditor)
-
-
-def _yaml_text(value: Any) -> str:
-    if isinstance(value, _dt.date | _dt.datetime):
-        return value.isoformat()
-    return "" if value is None else str(value)
 
 
 def _parse_other(text: str) -> Any:
@@ -216,14 +209,14 @@ class FormView(QScrollArea):
                 index = widget.findData(NO_VALUE if text is None else text)
                 widget.setCurrentIndex(index if index >= 0 else 0)
             elif isinstance(widget, QLineEdit):
-                widget.setText(_yaml_text(value))
+                widget.setText(value_text(value))
             elif isinstance(widget, QPlainTextEdit):
                 if item.spec.kind == "text_or_list":
                     item.as_list = isinstance(value, list)
                 if isinstance(value, list):
-                    text = "\n".join(_yaml_text(v) for v in value)
+                    text = "\n".join(value_text(v) for v in value)
                 else:
-                    text = _yaml_text(value)
+                    text = value_text(value)
                 if widget.toPlainText() != text:
                     widget.setPlainText(text)
             elif isinstance(widget, _STRUCTURED):

@@ -21,11 +21,16 @@ class ProblemsModel(QAbstractTableModel):
         self._base = ""
 
     def set_diagnostics(self, diagnostics: list[Diagnostic], base: str = "") -> None:
-        self.beginResetModel()
-        self._base = base
-        self._rows = sorted(
+        """Show `diagnostics`; an unchanged list (most keystrokes) keeps the rows,
+        the selection and the scroll position."""
+        rows = sorted(
             diagnostics, key=lambda d: (SEVERITY_RANK[d.severity], d.path, d.line, d.column)
         )
+        if rows == self._rows and base == self._base:
+            return
+        self.beginResetModel()
+        self._base = base
+        self._rows = rows
         self.endResetModel()
 
     def counts(self) -> dict[str, int]:

@@ -56,6 +56,7 @@ from ..core.matching import (
     mark_words,
     match,
     summary,
+    trigger_phrases,
     why_not,
 )
 from ..core.project import Project
@@ -73,10 +74,6 @@ _OPTIONS = {  # profile -> (option key, label, default, maximum)
     "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
 }
 SESSION_PROFILES = ("toolsets", "workspace")
-
-
-def _copy(session: Session) -> Session:
-    return Session(set(session.consented), list(session.recent), list(session.history))
 
 
 class CandidatesModel(QAbstractTableModel):
@@ -431,7 +428,7 @@ class QueryPanel(QWidget):
             index.sync()
         query = self.query.text()
         options = self.options()
-        preview = _copy(self.session)
+        preview = self.session.copy()
         self.result = match(registry, query, index=index, session=preview, options=options)
         self.tiers = render_tiers(registry, self.result, options, preview)
         previous = self._current_name()
@@ -515,12 +512,7 @@ class QueryPanel(QWidget):
             + "</ul>"
         )
         skill = cand.skill
-        triggers = skill.fields.get("triggers")
-        phrases: list[str] = []
-        if isinstance(triggers, list):
-            phrases = [t for t in triggers if isinstance(t, str)]
-        elif isinstance(triggers, dict):
-            phrases = [t for values in triggers.values() for t in values if isinstance(t, str)]
+        phrases = trigger_phrases(skill, patterns=True)
         if phrases:
             parts.append(
                 "<p><b>Triggers:</b> "
@@ -662,7 +654,7 @@ class ActivationView(QWidget):
         invoker = self.invoker.currentData()
         args = self.args.text()
         self.activation = act = activate(
-            registry, name, args, invoker=invoker, session=_copy(session), options=options
+            registry, name, args, invoker=invoker, session=session.copy(), options=options
         )
         self.invocation.setText(
             f"As a user invocation: /{name}{(' ' + args) if args else ''}"
