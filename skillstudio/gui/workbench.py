@@ -229,6 +229,7 @@ class QueryPanel(QWidget):
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
+        self._why_key: tuple[int, int] = (0, 0)
         self._dirty = True
 
         self.project_box = QComboBox(self)
@@ -455,6 +456,10 @@ class QueryPanel(QWidget):
 
     def _fill_why_box(self) -> None:
         registry = self.registry
+        key = (id(registry), id(registry.skills) if registry is not None else 0)
+        if key == self._why_key:
+            return  # the same skills as last time: typing a request skips this
+        self._why_key = key
         names = sorted({s.name for s in registry.skills}) if registry is not None else []
         if names == self._why_names:
             return
