@@ -25,14 +25,22 @@ def open_and_wait(
         assert window.open_path(folder, profile)
 
 
-def test_large_folder_scans_in_the_background_with_progress(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path
-) -> None:
+def big_folder_and_window(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, count: int
+) -> tuple[Path, MainWindow]:
+    """`count` synthetic skills and a shown window that has opened nothing yet."""
     folder = tmp_path / "many"
-    generate(str(folder), 300)
+    generate(str(folder), count)
     window = MainWindow(settings)
     qtbot.addWidget(window)
     window.show()
+    return folder, window
+
+
+def test_large_folder_scans_in_the_background_with_progress(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder, window = big_folder_and_window(qtbot, settings, tmp_path, 300)
     with qtbot.waitSignal(window.scan_finished, timeout=30_000):
         assert window.open_path(str(folder))
         assert window.scanning and window.progress.isVisible()
@@ -47,11 +55,7 @@ def test_large_folder_scans_in_the_background_with_progress(
 def test_a_new_folder_replaces_a_scan_in_progress_and_closing_does_not_hang(
     qtbot: QtBot, settings: QSettings, tmp_path: Path, samples: Path
 ) -> None:
-    folder = tmp_path / "many"
-    generate(str(folder), 400)
-    window = MainWindow(settings)
-    qtbot.addWidget(window)
-    window.show()
+    folder, window = big_folder_and_window(qtbot, settings, tmp_path, 400)
     assert window.open_path(str(folder))
     open_and_wait(qtbot, window, str(samples / "oasis"))
     assert sum(len(r.skills) for r in window.registries) == 4

@@ -10,13 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.field_widgets import KeyValueEditor, ListEditor, TriggersEditor
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_editor import SkillEditor
 
-
-def open_skill(window: MainWindow, samples: Path, rel: str) -> SkillEditor:
-    editor = window.open_skill(str(samples / rel))
-    assert editor is not None
-    return editor
+from .test_form_view import open_skill
 
 
 def diff(before: str, after: str) -> tuple[list[str], list[str]]:
