@@ -1,5 +1,5 @@
-"""Save screenshots of the main window and the Try a Request panel on the bundled skills,
-in the light and dark palettes.
+"""Save screenshots of the main window, the Try a Request panel and the suite runner
+on the bundled skills, in the light and dark palettes.
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
@@ -7,6 +7,7 @@ Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QApplication
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from skillstudio.core.suites import add_case  # noqa: E402
 from skillstudio.gui.main_window import MainWindow  # noqa: E402
 from skillstudio.gui.theme import apply_scheme  # noqa: E402
 
@@ -71,7 +73,31 @@ def main() -> int:
             print(target)
         window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
         window.close()
+        suites_shot(app, settings, os.path.join(out, f"suites-{name}.png"))
     return 0
+
+
+def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:
+    """The suite runner on a copy of the samples whose oasis suite has one failing case."""
+    copy = os.path.join(tempfile.mkdtemp(), "skills")
+    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    suite = os.path.join(copy, "oasis", "suites", "oasis.yaml")
+    add_case(suite, "tidy up my history", ["commit"])
+    window = MainWindow(settings)
+    window.resize(1400, 900)
+    window.show()
+    open_and_wait(window, copy)
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    window.resizeDocks([window.suites_dock], [470], Qt.Orientation.Vertical)
+    app.processEvents()
+    window.suite_runner.open_suite(suite)
+    window.suite_runner.run_to_end()
+    app.processEvents()
+    window.grab().save(target)
+    print(target)
+    window.close()
+    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
 
 if __name__ == "__main__":

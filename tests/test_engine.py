@@ -552,3 +552,21 @@ def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
     with pytest.raises(SuiteError, match="appended safely"):
         add_case(str(other), "x", ["a"])
     assert other.read_text() == before
+
+
+def test_create_suite_then_add_cases(tmp_path: Path) -> None:
+    from skillstudio.core.suites import SuiteError, add_case, create_suite, load_suite
+
+    path = tmp_path / "suites" / "new.yaml"
+    assert create_suite(str(path)).cases == []
+    template = path.read_text()
+    with pytest.raises(SuiteError, match="already exists"):
+        create_suite(str(path))
+    assert path.read_text() == template
+    add_case(str(path), "review this diff", ["code-review"])
+    add_case(str(path), "the weather", [])
+    assert [(c.query, c.expect) for c in load_suite(str(path)).cases] == [
+        ("review this diff", ["code-review"]),
+        ("the weather", []),
+    ]
+    assert path.read_text().startswith(template.replace("cases: []", "cases:"))

@@ -12,13 +12,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import __version__
 from ..core.diagnostics import Diagnostic
-from ..core.profiles import PROFILE_NAMES, get_profile
+from ..core.profiles import PROFILE_NAMES
 from ..core.project import (
     Project,
     UsageError,
-    find_config_upward,
-    project_from_folder,
-    project_from_roots,
     projects_for_path,
     resolve_projects,
 )
@@ -458,20 +455,12 @@ def cmd_activate(args: argparse.Namespace, env: Env) -> int:
 
 def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
     """A suite's own profile and roots win; else the project around it or on the command line."""
-    if suite.roots or suite.profile:
-        roots = suite.roots
-        if roots:
-            project = project_from_roots(roots, suite.profile or args.profile, env.cwd)
-            if suite.profile:
-                project.profile = get_profile(suite.profile)
-        else:
-            project = project_from_folder(os.path.dirname(suite.path), suite.profile)
-    elif args.root or args.project:
+    from ..core.suites import suite_project
+
+    if not (suite.roots or suite.profile) and (args.root or args.project):
         project = resolve_projects([], args.root, args.project, args.profile, env.cwd)[0]
     else:
-        config = find_config_upward(os.path.dirname(os.path.abspath(suite.path)))
-        base = os.path.dirname(config.path) if config else os.path.dirname(suite.path)
-        project = project_from_folder(base, args.profile)
+        project = suite_project(suite, args.profile, env.cwd)
     registry = project.registry()
     registry.scan()
     return Loaded(project, registry)

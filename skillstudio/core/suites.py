@@ -17,6 +17,8 @@ import yaml
 
 from .frontmatter import _Loader, read_document
 from .matching import MatchIndex, match
+from .profiles import get_profile
+from .project import Project, find_config_upward, project_from_folder, project_from_roots
 from .registry import Registry
 from .session import Session
 
@@ -155,6 +157,26 @@ def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
     return f"{indent}- query: {double_quoted(query)}\n{indent}  expect: {wanted}\n"
 
 
+SUITE_TEMPLATE = """\
+# A SkillStudio suite: each case is a request and the skill(s) it should select.
+#   - query: "please review this diff"
+#     expect: code-review      # a skill name, a list of names, or none
+#     tier: 3                  # optional: the disclosure tier the profile should use
+cases: []
+"""
+
+
+def create_suite(path: str) -> Suite:
+    """Write an empty native suite; an existing file is never replaced."""
+    from .saving import atomic_write
+
+    if os.path.exists(path):
+        raise SuiteError(f"{path}: already exists; open it instead")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    atomic_write(path, SUITE_TEMPLATE.encode("utf-8"), None)
+    return load_suite(path)
+
+
 def add_case(path: str, query: str, expect: list[str]) -> Suite:
     """Append a case to a native suite file (created when missing); nothing else changes.
 
@@ -186,8 +208,7 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
             indent = line[: len(line) - len(stripped)]
     if text and not text.endswith(("\n", "\r")):
         text += newline
-    if re.search(r"^cases:\s*\[\s*\]\s*$", text, re.M):
-        text = re.sub(r"^cases:\s*\[\s*\]\s*$", "cases:", text, count=1, flags=re.M)
+    text = re.sub(r"^cases:[ \t]*\[[ \t]*\][ \t]*$", "cases:", text, count=1, flags=re.M)
     new_text = text + case_text(query, expect, indent).replace("\n", newline)
     try:
         data = yaml.load(new_text, Loader=_Loader)
@@ -300,32 +321,69 @@ def _skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
     return Suite(path, cases, kind="skill_lab")
 
 
+def run_case(
+    case: Case,
+    registry: Registry,
+    options: dict[str, Any] | None = None,
+    index: MatchIndex | None = None,
+    known: set[str] | None = None,
+) -> CaseResult:
+    """One case in a fresh session: what was selected and whether that was expected."""
+    result = match(registry, case.query, index=index, session=Session(), options=options)
+    got = list(result.selected)
+    if known is None:
+        known = {s.name for s in registry.skills}
+    unknown = [name for name in case.expect if name not in known]
+    why = ""
+    if case.mode == "exact":
+        passed = sorted(got) == sorted(case.expect)
+    elif case.mode == "triggers":
+        passed = case.expect[0] in got
+    else:
+        passed = case.expect[0] not in got
+    if case.tier is not None and result.tier != case.tier:
+        passed = False
+        why = f"tier {result.tier}, expected {case.tier}"
+    if unknown:
+        passed = False
+        why = f"no skill named {', '.join(unknown)} in this registry"
+    return CaseResult(case, got, result.tier, passed, why)
+
+
+def report_of(results: list[CaseResult]) -> SuiteReport:
+    """Precision, recall and the confusion table over finished cases."""
+    return SuiteReport(results, _per_skill(results), _confusion(results))
+
+
 def run_suite(
-    suite: Suite, registry: Registry, options: dict[str, Any] | None = None
+    suite: Suite,
+    registry: Registry,
+    options: dict[str, Any] | None = None,
+    index: MatchIndex | None = None,
 ) -> SuiteReport:
     """Run every case against the registry; cases are independent sessions."""
-    index = MatchIndex(registry)
+    if index is None:
+        index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
-    results: list[CaseResult] = []
-    for case in suite.cases:
-        result = match(registry, case.query, index=index, session=Session(), options=options)
-        got = list(result.selected)
-        unknown = [name for name in case.expect if name not in known]
-        why = ""
-        if case.mode == "exact":
-            passed = sorted(got) == sorted(case.expect)
-        elif case.mode == "triggers":
-            passed = case.expect[0] in got
-        else:
-            passed = case.expect[0] not in got
-        if case.tier is not None and result.tier != case.tier:
-            passed = False
-            why = f"tier {result.tier}, expected {case.tier}"
-        if unknown:
-            passed = False
-            why = f"no skill named {', '.join(unknown)} in this registry"
-        results.append(CaseResult(case, got, result.tier, passed, why))
-    return SuiteReport(results, _per_skill(results), _confusion(results))
+    return report_of([run_case(c, registry, options, index, known) for c in suite.cases])
+
+
+def suite_project(suite: Suite, profile_name: str | None = None, cwd: str | None = None) -> Project:
+    """The project a suite runs against when no root or project is given.
+
+    The suite's own `roots` (and `profile`) win; else the project whose
+    skillstudio.yaml is found upward from the suite file; else the suite's folder.
+    """
+    folder = os.path.dirname(os.path.abspath(suite.path))
+    if suite.roots:
+        project = project_from_roots(suite.roots, suite.profile or profile_name, cwd or folder)
+        if suite.profile:
+            project.profile = get_profile(suite.profile)
+        return project
+    if suite.profile:
+        return project_from_folder(folder, suite.profile)
+    config = find_config_upward(folder)
+    return project_from_folder(os.path.dirname(config.path) if config else folder, profile_name)
 
 
 def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:

@@ -57,6 +57,7 @@ from .scanner import ScanThread
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from .suite_runner import SuiteRunner
 from .workbench import QueryPanel
 
 MAX_RECENT = 10
@@ -137,6 +138,16 @@ class MainWindow(QMainWindow):
         self.query_dock.setWidget(self.query_panel)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.query_dock)
         self.tabifyDockWidget(self.problems_dock, self.query_dock)
+        self.suite_runner = SuiteRunner(
+            self.query_panel.index_for, lambda: self.query_panel.registry, self
+        )
+        self.suite_runner.request_chosen.connect(self.try_request)
+        self.query_panel.case_added.connect(self.suite_runner.suite_changed)
+        self.suites_dock = QDockWidget("Suites", self)
+        self.suites_dock.setObjectName("suites-dock")
+        self.suites_dock.setWidget(self.suite_runner)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.suites_dock)
+        self.tabifyDockWidget(self.query_dock, self.suites_dock)
         self.problems_dock.raise_()
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
@@ -213,9 +224,11 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
         view_menu.addAction(self.query_dock.toggleViewAction())
+        view_menu.addAction(self.suites_dock.toggleViewAction())
         self.query_action = self._action(
             view_menu, "&Try a Request", "Ctrl+K", self.focus_query_panel
         )
+        self.run_suite_action = self._action(view_menu, "Run &Suite", "F6", self.run_suite)
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About SkillStudio", None, self._on_about)
 
@@ -288,6 +301,7 @@ class MainWindow(QMainWindow):
         self.registries = thread.registries
         self._refresh_views()
         self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
+        self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         self.scan_finished.emit()
 
@@ -362,6 +376,21 @@ class MainWindow(QMainWindow):
         self.query_panel.query.setFocus()
         self.query_panel.query.selectAll()
 
+    def run_suite(self) -> None:
+        self.suites_dock.show()
+        self.suites_dock.raise_()
+        self.suite_runner.run(rescan=True, force=True)
+
+    def try_request(self, text: str) -> None:
+        """A suite case's request, loaded into the Try a Request panel on its skills."""
+        registry = self.suite_runner.registry
+        if registry is not None and registry in self.registries:
+            self.query_panel.project_box.setCurrentIndex(self.registries.index(registry))
+        self.query_dock.show()
+        self.query_dock.raise_()
+        self.query_panel.load_request(text)
+        self.query_panel.query.setFocus()
+
     def _refresh_views(self, rebuild: bool = True) -> None:
         """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they can)."""
         bases = [p.base for p in self.projects]
@@ -373,6 +402,7 @@ class MainWindow(QMainWindow):
         self._update_problems()
         if not rebuild:
             self.query_panel.skills_changed()
+            self.suite_runner.skills_changed()
 
     def _expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its
@@ -448,6 +478,7 @@ class MainWindow(QMainWindow):
             self.tree_model.update_skill(registry.by_path[path])
         self._update_problems()
         self.query_panel.skills_changed()  # the panel answers for the text on screen
+        self.suite_runner.skills_changed()
 
     def _tab_title(self, path: str, modified: bool) -> str:
         return os.path.basename(os.path.dirname(path)) + (" •" if modified else "")

@@ -409,6 +409,15 @@ class QueryPanel(QWidget):
         if self._dirty:
             self.update_now()
 
+    def index_for(self, registry: Registry) -> MatchIndex:
+        """The registry's match index, brought up to date (shared with the suite runner)."""
+        index = self.indexes.get(id(registry))
+        if index is None:
+            index = self.indexes[id(registry)] = MatchIndex(registry)
+        else:
+            index.sync()
+        return index
+
     def load_request(self, text: str) -> None:
         self.query.setText(text)
         self.update_now()
@@ -422,11 +431,7 @@ class QueryPanel(QWidget):
             self.model.set_result(None)
             self.summary.setText("Open a folder of skills to try requests.")
             return
-        index = self.indexes.get(id(registry))
-        if index is None:
-            index = self.indexes[id(registry)] = MatchIndex(registry)
-        else:
-            index.sync()
+        index = self.index_for(registry)
         query = self.query.text()
         options = self.options()
         preview = self.session.copy()

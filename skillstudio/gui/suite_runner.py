@@ -1,0 +1,700 @@
+"""The suite runner: a suite's cases run against the skills on screen, as they change.
+
+Cases run a few at a time between events (a slice of at most SLICE_MS), so a
+suite of hundreds of cases over 10,000 skills never freezes typing, and a run
+that an edit makes stale is simply restarted.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.matching import MatchIndex
+from ..core.project import Project, UsageError
+from ..core.registry import Registry
+from ..core.suites import (
+    Case,
+    CaseResult,
+    Suite,
+    SuiteError,
+    SuiteReport,
+    create_suite,
+    load_suite,
+    report_of,
+    run_case,
+    suite_project,
+)
+from .theme import bar_style, colour
+
+SLICE_MS = 15  # the longest a batch of cases holds the event loop
+RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
+KINDS = {
+    "suite": "SkillStudio suite",
+    "eval_set": "skill-creator eval set",
+    "skill_lab": "Skill Lab triggers",
+}
+
+
+def expected_text(case: Case) -> str:
+    if case.mode == "exact":
+        return ", ".join(case.expect) or "none"
+    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
+
+
+def confusion_label(case: Case) -> str:
+    """The confusion table's row for a case (as core.suites._confusion names it)."""
+    if case.mode == "exact":
+        return case.expect[0] if case.expect else "none"
+    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
+
+
+def _right(column: int, columns: tuple[int, ...]) -> int | None:
+    if column in columns:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
+
+
+class CasesModel(QAbstractTableModel):
+    """One row per case: pending (…), passed or failed, with what was expected and got."""
+
+    COLUMNS = ("", "Request", "Expected", "Got", "Tier", "Note")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.cases: list[Case] = []
+        self.results: list[CaseResult | None] = []
+        self.failures_only = False
+        self.pair: tuple[str, str] | None = None  # (expected, got) from the confusion table
+        self.shown: list[int] = []
+
+    def set_cases(self, cases: list[Case]) -> None:
+        self.beginResetModel()
+        self.cases = cases
+        self.results = [None] * len(cases)
+        self.shown = self._visible()
+        self.endResetModel()
+
+    def set_results(self, first: int, results: list[CaseResult]) -> None:
+        """Results for cases[first:first + len(results)]."""
+        self.results[first : first + len(results)] = results
+        if self.failures_only or self.pair is not None:
+            self.refilter()
+        elif results:
+            last = first + len(results) - 1
+            self.dataChanged.emit(self.index(first, 0), self.index(last, self.columnCount() - 1))
+
+    def set_filter(self, failures_only: bool, pair: tuple[str, str] | None) -> None:
+        self.failures_only, self.pair = failures_only, pair
+        self.refilter()
+
+    def refilter(self) -> None:
+        self.beginResetModel()
+        self.shown = self._visible()
+        self.endResetModel()
+
+    def _visible(self) -> list[int]:
+        rows = []
+        for number, case in enumerate(self.cases):
+            result = self.results[number] if number < len(self.results) else None
+            if self.failures_only and (result is None or result.passed):
+                continue
+            if self.pair is not None:
+                got = result.got[0] if result is not None and result.got else "none"
+                if result is None or (confusion_label(case), got) != self.pair:
+                    continue
+            rows.append(number)
+        return rows
+
+    def case_at(self, row: int) -> Case | None:
+        return self.cases[self.shown[row]] if 0 <= row < len(self.shown) else None
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.shown)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self.shown):
+            return None
+        number = self.shown[index.row()]
+        case, result = self.cases[number], self.results[number]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(case, result, column)
+        if role == Qt.ItemDataRole.ForegroundRole and result is not None:
+            if column == 0:
+                return QColor(colour("string" if result.passed else "error_text"))
+            return None if result.passed else QColor(colour("error_fg"))
+        if role == Qt.ItemDataRole.BackgroundRole and result is not None and not result.passed:
+            return QColor(colour("error_bg"))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = f"line {case.line} of the suite\n" if case.line else ""
+            return f"{where}Double-click to try this request in the Try a Request panel"
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _right(column, (4,))
+        return None
+
+    @staticmethod
+    def _text(case: Case, result: CaseResult | None, column: int) -> str:
+        if column == 0:
+            return "…" if result is None else ("✓ pass" if result.passed else "✗ FAIL")
+        if column == 1:
+            return case.label + ": " + case.query if case.label else case.query
+        if column == 2:
+            return expected_text(case)
+        if result is None:
+            return ""
+        if column == 3:
+            return ", ".join(result.got) or "none"
+        if column == 4:
+            wanted = f" (want {case.tier})" if case.tier is not None else ""
+            return f"{result.tier}{wanted}"
+        return result.why
+
+
+class SkillsModel(QAbstractTableModel):
+    """Precision and recall per skill."""
+
+    COLUMNS = ("Skill", "Precision", "Recall", "TP", "FP", "FN")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[tuple[str, dict[str, float | None]]] = []
+
+    def set_report(self, report: SuiteReport | None) -> None:
+        self.beginResetModel()
+        self.rows = list(report.per_skill.items()) if report is not None else []
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        name, stats = self.rows[index.row()]
+        column = index.column()
+        key = ("", "precision", "recall", "tp", "fp", "fn")[column]
+        value = stats.get(key) if key else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return name
+            if value is None:
+                return "–"
+            return f"{value:.2f}" if column in (1, 2) else str(int(value))
+        if role == Qt.ItemDataRole.ForegroundRole and column in (1, 2) and value is not None:
+            return QColor(colour("string" if value >= 1 else "error_text"))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _right(column, (1, 2, 3, 4, 5))
+        return None
+
+
+class ConfusionModel(QAbstractTableModel):
+    """Expected (rows) against the first selected skill (columns), counted."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.expected: list[str] = []
+        self.got: list[str] = []
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def set_report(self, report: SuiteReport | None) -> None:
+        self.beginResetModel()
+        self.counts = report.confusion if report is not None else {}
+        self.expected = sorted(self.counts)
+        self.got = sorted({got for row in self.counts.values() for got in row})
+        self.endResetModel()
+
+    @staticmethod
+    def agrees(expected: str, got: str) -> bool:
+        if expected.startswith("not "):
+            return got != expected[4:]
+        return expected == got
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.expected)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.got)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            names = self.got if orientation == Qt.Orientation.Horizontal else self.expected
+            return names[section] if section < len(names) else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (
+                "Got (the first selected skill)"
+                if orientation == Qt.Orientation.Horizontal
+                else "Expected"
+            )
+        return None
+
+    def pair(self, index: QModelIndex | QPersistentModelIndex) -> tuple[str, str]:
+        return self.expected[index.row()], self.got[index.column()]
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self.expected):
+            return None
+        expected, got = self.pair(index)
+        count = self.counts.get(expected, {}).get(got, 0)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(count) if count else ""
+        if role == Qt.ItemDataRole.ForegroundRole and count:
+            return QColor(colour("string" if self.agrees(expected, got) else "error_text"))
+        if role == Qt.ItemDataRole.ToolTipRole and count:
+            return f"{count} case(s) expected {expected}, got {got} (double-click to list them)"
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+
+def _table(model: QAbstractTableModel, parent: QWidget) -> QTableView:
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.verticalHeader().hide()
+    return view
+
+
+class SuiteRunner(QWidget):
+    """Signals:
+    request_chosen(str): a case's request, to try in the Try a Request panel.
+    finished(): a run completed (the report is in `report`).
+    """
+
+    request_chosen = Signal(str)
+    finished = Signal()
+
+    def __init__(
+        self,
+        index_for: Callable[[Registry], MatchIndex],
+        current: Callable[[], Registry | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        """`index_for` gives a registry's match index; `current` the registry the
+        user is working on, for suites that neither name roots nor sit in a project."""
+        super().__init__(parent)
+        self.index_for = index_for
+        self.current = current
+        self.projects: list[Project] = []
+        self.registries: list[Registry] = []
+        self.suite: Suite | None = None
+        self.project: Project | None = None
+        self.registry: Registry | None = None
+        self.report: SuiteReport | None = None
+        self.last_run_ms = 0.0
+        self._skills: dict[str, str] = {}  # suite path -> the skill an eval set is about
+        self._own: dict[str, tuple[Project, Registry]] = {}  # suites outside the open projects
+        self._steps: Iterator[int] | None = None
+        self._results: list[CaseResult] = []
+        self._started = 0.0
+        self._dirty = False
+
+        self.suite_box = QComboBox(self)
+        self.suite_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.suite_box.setToolTip("The suite to run")
+        self.suite_box.currentIndexChanged.connect(self._on_suite_chosen)
+        self.open_button = QPushButton("Open…", self)
+        self.open_button.setToolTip(
+            "Open a SkillStudio suite, a skill-creator eval_set.json or a Skill Lab triggers.yaml"
+        )
+        self.open_button.clicked.connect(self._on_open)
+        self.new_button = QPushButton("New…", self)
+        self.new_button.clicked.connect(self._on_new)
+        self.run_button = QPushButton("Run", self)
+        self.run_button.setToolTip("Run the suite again (F6)")
+        self.run_button.clicked.connect(lambda: self.run(rescan=True))
+        self.auto_box = QCheckBox("Re-run on changes", self)
+        self.auto_box.setChecked(True)
+        self.auto_box.setToolTip("Run again whenever a skill changes, saved or not")
+        self.failures_box = QCheckBox("Failures only", self)
+        self.failures_box.toggled.connect(lambda _on: self._set_filter(None))
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Suite:", self))
+        top.addWidget(self.suite_box, 1)
+        for widget in (
+            self.open_button,
+            self.new_button,
+            self.run_button,
+            self.auto_box,
+            self.failures_box,
+        ):
+            top.addWidget(widget)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.filter_note = QLabel(self)
+        self.filter_note.setVisible(False)
+        self.filter_note.linkActivated.connect(lambda _link: self._set_filter(None))
+
+        self.cases_model = CasesModel(self)
+        self.cases = _table(self.cases_model, self)
+        header = self.cases.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.cases.doubleClicked.connect(self._on_case_activated)
+        self.skills_model = SkillsModel(self)
+        self.skills = _table(self.skills_model, self)
+        self.confusion_model = ConfusionModel(self)
+        self.confusion = _table(self.confusion_model, self)
+        self.confusion.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.confusion.verticalHeader().show()
+        self.confusion.doubleClicked.connect(self._on_confusion_activated)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.cases, "Cases")
+        self.tabs.addTab(self.skills, "Precision / recall")
+        self.tabs.addTab(self.confusion, "Confusion")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.filter_note)
+        layout.addWidget(self.tabs, 1)
+
+        self.step_timer = QTimer(self)
+        self.step_timer.setInterval(0)
+        self.step_timer.timeout.connect(self._step)
+        self.rerun_timer = QTimer(self)
+        self.rerun_timer.setSingleShot(True)
+        self.rerun_timer.setInterval(RERUN_DELAY_MS)
+        self.rerun_timer.timeout.connect(self.run)
+        self._show_message("Open a suite, or create one, to run its cases.")
+
+    # -- suites ----------------------------------------------------------------------
+    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
+        """The open projects; the suites their skillstudio.yaml lists are offered."""
+        self.projects, self.registries = projects, registries
+        self._own.clear()
+        known = [self.suite_box.itemData(i) for i in range(self.suite_box.count())]
+        listed = [path for p in projects if p.config is not None for path in p.config.suites]
+        self.suite_box.blockSignals(True)
+        for path in listed:
+            if path not in known:
+                self._add_item(path)
+        self.suite_box.blockSignals(False)
+        if self.suite_box.count():
+            self.run(rescan=True)
+
+    def _add_item(self, path: str) -> int:
+        label = os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.dirname(path))))
+        self.suite_box.addItem(label, path)
+        number = self.suite_box.count() - 1
+        self.suite_box.setItemData(number, path, Qt.ItemDataRole.ToolTipRole)
+        return number
+
+    def open_suite(self, path: str) -> bool:
+        """Add a suite file (any of the three formats) and run it."""
+        path = os.path.abspath(path)
+        self.suite_box.blockSignals(True)
+        number = self.suite_box.findData(path)
+        if number < 0:
+            number = self._add_item(path)
+        self.suite_box.setCurrentIndex(number)
+        self.suite_box.blockSignals(False)
+        self._on_suite_chosen(number)
+        return self.suite is not None and self.suite.path == path
+
+    def _on_suite_chosen(self, number: int) -> None:
+        path = self.suite_box.itemData(number)
+        if isinstance(path, str) and path:
+            self.suite = None
+            self.run(rescan=True, path=path, force=True)
+
+    def _load(self, path: str) -> Suite | None:
+        try:
+            return load_suite(path, self._skills.get(path))
+        except SuiteError as exc:
+            if "names no skill" in str(exc) and path not in self._skills:
+                skill = self.ask_skill(path, sorted({n for r in self.registries for n in r.active}))
+                if skill:
+                    self._skills[path] = skill
+                    return self._load(path)
+            self._show_message(str(exc), error=True)
+            return None
+
+    def ask_skill(self, path: str, names: list[str]) -> str | None:
+        """The skill an eval set is about, when nothing around it says (tests replace this)."""
+        name, ok = QInputDialog.getItem(
+            self,
+            "Import eval set",
+            f"{os.path.basename(path)} names no skill. Which skill are its cases about?",
+            names,
+            0,
+            True,
+        )
+        return name.strip() if ok and name.strip() else None
+
+    def ask_open_path(self) -> str | None:
+        start = self.projects[0].base if self.projects else os.getcwd()
+        path, _filter = QFileDialog.getOpenFileName(
+            self,
+            "Open Suite",
+            start,
+            "Suites (*.yaml *.yml *.json);;All files (*)",
+        )
+        return path or None
+
+    def ask_new_path(self) -> str | None:
+        base = self.projects[0].base if self.projects else os.getcwd()
+        path, _filter = QFileDialog.getSaveFileName(
+            self,
+            "New Suite",
+            os.path.join(base, "suites", "new-suite.yaml"),
+            "SkillStudio suites (*.yaml *.yml)",
+        )
+        return path or None
+
+    def _on_open(self) -> None:
+        path = self.ask_open_path()
+        if path:
+            self.open_suite(path)
+
+    def _on_new(self) -> None:
+        path = self.ask_new_path()
+        if not path:
+            return
+        try:
+            create_suite(path)
+        except (SuiteError, OSError) as exc:
+            self._show_message(f"Not created: {exc}", error=True)
+            return
+        self.open_suite(path)
+
+    def suite_changed(self, path: str) -> None:
+        """A suite file was written (a case was added): run it again if it is shown."""
+        if self.suite is not None and os.path.abspath(path) == os.path.abspath(self.suite.path):
+            self.run()
+
+    # -- which skills answer -----------------------------------------------------------
+    def _resolve(self, suite: Suite, rescan: bool) -> tuple[Project, Registry]:
+        """An open project when the suite belongs to one (its unsaved edits count): the
+        one listing it or holding it, else the one being worked on. A suite that names
+        other roots gets its own project, scanned here and kept until the next Run."""
+        path = os.path.abspath(suite.path)
+        if not (suite.roots or suite.profile):
+            best: tuple[Project, Registry] | None = None
+            for project, registry in zip(self.projects, self.registries, strict=False):
+                config = project.config
+                if config is not None and path in (os.path.abspath(s) for s in config.suites):
+                    return project, registry
+                if path.startswith(project.base + os.sep) and (
+                    best is None or len(project.base) > len(best[0].base)
+                ):
+                    best = (project, registry)
+            if best is not None:
+                return best
+            current = self.current()
+            if current is not None and current in self.registries:
+                return self.projects[self.registries.index(current)], current
+        wanted = suite_project(suite)
+        key = (wanted.profile.name, [r.path for r in wanted.roots])
+        for project, registry in zip(self.projects, self.registries, strict=False):
+            if (project.profile.name, [r.path for r in project.roots]) == key:
+                return project, registry
+        own = self._own.get(path)
+        if own is None or rescan:
+            registry = wanted.registry()
+            registry.scan()
+            own = self._own[path] = (wanted, registry)
+        return own
+
+    # -- running -----------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._steps is not None
+
+    def skills_changed(self) -> None:
+        """A skill changed on screen or on disk: run again after a pause in the changes."""
+        if self.suite_box.count() == 0 or not self.auto_box.isChecked():
+            return
+        if self.isVisible():
+            self.rerun_timer.start()
+        else:
+            self._dirty = True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.run()
+
+    def run(self, rescan: bool = False, path: str | None = None, force: bool = False) -> bool:
+        """(Re)start a run: the suite file is read again, its cases run a slice at a time.
+
+        A hidden runner only notes that it is stale and runs when shown (`force`
+        runs anyway): at 10,000 skills a case costs about 70 ms."""
+        self.rerun_timer.stop()
+        if not (self.isVisible() or force):
+            self._dirty = True
+            return False
+        self._dirty = False
+        current = self.suite_box.currentData()
+        path = path or (current if isinstance(current, str) and current else None)
+        if path is None:
+            return False
+        suite = self._load(path)
+        if suite is None:
+            self._stop()
+            self.cases_model.set_cases([])
+            self._set_report(None)
+            return False
+        try:
+            self.project, self.registry = self._resolve(suite, rescan)
+        except (UsageError, OSError) as exc:
+            self._show_message(f"{path}: no skills to run against ({exc})", error=True)
+            return False
+        self.suite = suite
+        if [c.query for c in self.cases_model.cases] != [c.query for c in suite.cases]:
+            self.cases_model.set_cases(suite.cases)
+        self._results = []
+        self._started = time.perf_counter()
+        self._steps = self._cases(suite, self.project, self.registry)
+        self._show_message(f"Running {len(suite.cases)} cases…")
+        self.step_timer.start()
+        return True
+
+    def _cases(self, suite: Suite, project: Project, registry: Registry) -> Iterator[int]:
+        index = self.index_for(registry)
+        known = {s.name for s in registry.skills}
+        options = project.options
+        for number, case in enumerate(suite.cases):
+            self._results.append(run_case(case, registry, options, index, known))
+            yield number
+
+    def _step(self) -> None:
+        steps = self._steps
+        if steps is None:
+            self.step_timer.stop()
+            return
+        first = len(self._results)
+        deadline = time.perf_counter() + SLICE_MS / 1000
+        finished = False
+        while time.perf_counter() < deadline:
+            if next(steps, None) is None:
+                finished = True
+                break
+        self.cases_model.set_results(first, self._results[first:])
+        if finished:
+            self._stop()
+            self.last_run_ms = (time.perf_counter() - self._started) * 1000
+            self._set_report(report_of(self._results))
+            self.finished.emit()
+
+    def run_to_end(self) -> SuiteReport | None:
+        """Finish the current run now (tests, and the smoke test)."""
+        while self._steps is not None:
+            self._step()
+        return self.report
+
+    def _stop(self) -> None:
+        self.step_timer.stop()
+        self._steps = None
+
+    def _set_report(self, report: SuiteReport | None) -> None:
+        self.report = report
+        self.skills_model.set_report(report)
+        self.confusion_model.set_report(report)
+        if report is None or self.suite is None:
+            return
+        self.cases_model.refilter()
+        project = self.project
+        against = (
+            f"{os.path.basename(project.base)} ({project.profile.name} profile)"
+            if project is not None
+            else "?"
+        )
+        kind = KINDS.get(self.suite.kind, self.suite.kind)
+        verdict = f"{report.passed} passed, {report.failed} failed"
+        self._show_message(
+            f"{verdict} · {len(report.results)} cases · {kind} · on {against} · "
+            f"{self.last_run_ms:.0f} ms",
+            error=report.failed > 0,
+            ok=report.failed == 0,
+        )
+
+    def _show_message(self, text: str, error: bool = False, ok: bool = False) -> None:
+        self.summary.setText(text)
+        if error:
+            self.summary.setStyleSheet(bar_style("error"))
+        elif ok:
+            self.summary.setStyleSheet(f"color:{colour('string')};font-weight:bold;padding:6px")
+        else:
+            self.summary.setStyleSheet("padding:6px")
+
+    # -- browsing the results ------------------------------------------------------------
+    def _set_filter(self, pair: tuple[str, str] | None) -> None:
+        self.cases_model.set_filter(self.failures_box.isChecked(), pair)
+        if pair is None:
+            self.filter_note.setVisible(False)
+        else:
+            self.filter_note.setText(
+                f"Showing the cases that expected <b>{pair[0]}</b> and got <b>{pair[1]}</b>. "
+                '<a href="all">Show all</a>'
+            )
+            self.filter_note.setVisible(True)
+
+    def _on_confusion_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self._set_filter(self.confusion_model.pair(index))
+            self.tabs.setCurrentWidget(self.cases)
+
+    def _on_case_activated(self, index: QModelIndex) -> None:
+        case = self.cases_model.case_at(index.row())
+        if case is not None:
+            self.request_chosen.emit(case.query)
