@@ -10,6 +10,15 @@ cd "$(dirname "$0")/.."
 # Qt needs these even offscreen (PLATFORM.md); python3-venv for the virtualenv.
 SYSTEM_PACKAGES=(python3 python3-venv python3-pip libgl1 libxkbcommon0 libegl1 libglib2.0-0
   libfreetype6 libfontconfig1 libdbus-1-3 fonts-dejavu-core)
+# Under CI the test run also builds and checks the desktop packages (tests marked
+# `bundle`): PyInstaller wants binutils, the .deb wants dpkg-dev's tools, and the
+# desktop entry and AppStream file are checked with their validators.
+if [ -n "${CI:-}" ] && [ "${1:-}" = "test" ]; then
+  export SKILLSTUDIO_BUNDLE=${SKILLSTUDIO_BUNDLE:-1}
+fi
+if [ "${SKILLSTUDIO_BUNDLE:-}" = "1" ]; then
+  SYSTEM_PACKAGES+=(binutils dpkg desktop-file-utils appstream)
+fi
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 

@@ -5,16 +5,28 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
+from typing import TYPE_CHECKING
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from .main_window import MainWindow
 
 DESKTOP_ID = "io.github.skillstudio.SkillStudio"
 
 
 def default_folder() -> str:
-    """The bundled samples next to the package (source tree or installed wheel)."""
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for candidate in (os.path.join(here, "skills"), os.path.join(os.getcwd(), "skills")):
+    """The bundled samples: skills/ beside the package in a source tree, else the copy
+    the wheel and the frozen bundle carry as skillstudio/samples."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for candidate in (
+        os.path.join(os.path.dirname(package), "skills"),
+        os.path.join(package, "samples"),
+        os.path.join(os.getcwd(), "skills"),
+    ):
         if os.path.isdir(candidate):
             return candidate
     return os.getcwd()
@@ -34,7 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         prog="skillstudio gui", description="Open the SkillStudio app."
     )
     parser.add_argument("paths", nargs="*", metavar="PATH")
-    parser.add_argument("--smoke-test", action="store_true", help="paint the window and exit")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the samples (or PATH) with fresh settings, paint the window, check it, exit",
+    )
+    parser.add_argument(
+        "--screenshot", metavar="PNG", help="with --smoke-test: save the painted window"
+    )
     args = parser.parse_args(argv)
     if not has_display():
         sys.stderr.write(
@@ -42,22 +61,29 @@ def main(argv: list[str] | None = None) -> int:
             "match …) or set QT_QPA_PLATFORM=offscreen\n"
         )
         return 2
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from .icons import app_icon
     from .main_window import MainWindow
     from .theme import follow_system_theme
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("SkillStudio")
     app.setOrganizationName("SkillStudio")
     app.setApplicationVersion(__version__)
     QApplication.setDesktopFileName(DESKTOP_ID)
-    if isinstance(app, QApplication):
-        follow_system_theme(app)
-    settings = QSettings()
+    app.setWindowIcon(app_icon())
+    follow_system_theme(app)
+    if args.smoke_test:  # the user's settings are neither read nor written
+        scratch = tempfile.mkdtemp(prefix="skillstudio-smoke-")
+        settings = QSettings(os.path.join(scratch, "settings.ini"), QSettings.Format.IniFormat)
+    else:
+        settings = QSettings()
     window = MainWindow(settings)
-    window.restore_state()
+    if not args.smoke_test:
+        window.restore_state()
     recent = window.recent_folders()
     if args.paths:
         folder = args.paths[0]
@@ -68,11 +94,34 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     opened = window.open_path(folder)
     if args.smoke_test:
-        window.scan_finished.connect(app.quit)
-        QTimer.singleShot(0 if not opened else 60_000, app.quit)
-        app.exec()
-        painted = not window.grab().isNull()
-        skills = sum(len(r.skills) for r in window.registries)
-        print(f"smoke test: window painted={painted}, skills={skills}")
-        return 0 if painted else 1
+        return smoke_test(app, window, opened, args.screenshot)
     return int(app.exec())
+
+
+def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: str | None) -> int:
+    """Wait for the scan, paint the window, and check that something real was drawn:
+    skills in the tree, and many colours (text is anti-aliased; an empty or black
+    window has a handful)."""
+    from PySide6.QtCore import QTimer
+
+    window.scan_finished.connect(app.quit)
+    QTimer.singleShot(0 if not opened else 60_000, app.quit)
+    app.exec()
+    app.processEvents()
+    image = window.grab().toImage()
+    colours = {
+        image.pixel(x, y) for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
+    }
+    skills = sum(len(r.skills) for r in window.registries)
+    rows = window.tree_model.rowCount()
+    if screenshot:
+        image.save(screenshot)
+    ok = not image.isNull() and len(colours) >= 50 and skills > 0 and rows > 0
+    print(
+        f"smoke test: {'ok' if ok else 'FAILED'}: window {image.width()}x{image.height()} "
+        f"painted with {len(colours)} colours, {skills} skills in {rows} roots, "
+        f"Qt platform {app.platformName()}"
+    )
+    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.close()
+    return 0 if ok else 1

@@ -1,8 +1,11 @@
-"""The one module that names icons (Qt's standard set until our own artwork lands)."""
+"""The one module that names icons: the app's own (package data) and Qt's standard set."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QIcon
+from functools import cache
+from importlib import resources
+
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle
 
 _STANDARD = {
@@ -21,3 +24,19 @@ _STANDARD = {
 def icon(name: str) -> QIcon:
     style = QApplication.style()
     return style.standardIcon(_STANDARD.get(name, QStyle.StandardPixmap.SP_FileIcon))
+
+
+ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)
+
+
+@cache
+def app_icon() -> QIcon:
+    """SkillStudio's icon at every rendered size (packaging/render_icons.py makes them)."""
+    result = QIcon()
+    folder = resources.files("skillstudio.data.icons")
+    for size in ICON_SIZES:
+        data = (folder / f"{size}.png").read_bytes()
+        pixmap = QPixmap()
+        if pixmap.loadFromData(data, "PNG"):
+            result.addPixmap(pixmap)
+    return result

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
-from ..core.archive import ArchiveError, pack
+from ..core.archive import ArchiveError, pack, unpack
 from ..core.diagnostics import Diagnostic
 from ..core.editing import EditError
 from ..core.profiles import PROFILE_NAMES
@@ -52,6 +52,7 @@ from ..core.skillops import (
 )
 from .file_view import FileView
 from .file_watcher import FileWatcher
+from .icons import app_icon
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from .scanner import ScanThread
 from .skill_document import SkillDocument
@@ -80,9 +81,11 @@ class MainWindow(QMainWindow):
         self.base = ""
         self.profile_override: str | None = None
         self.scan_thread: ScanThread | None = None
+        self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self.documents: dict[str, SkillEditor] = {}
         self.file_views: dict[str, FileView] = {}
         self.setWindowTitle("SkillStudio")
+        self.setWindowIcon(app_icon())
         self.resize(1200, 780)
 
         self.tree_model = SkillTreeModel(self)
@@ -190,6 +193,7 @@ class MainWindow(QMainWindow):
         self.new_action = self._action(
             file_menu, "&New Skill…", QKeySequence.StandardKey.New, self._on_new_skill
         )
+        self._action(file_menu, "&Unpack .skill Archive…", None, self._on_unpack)
         file_menu.addSeparator()
         self.save_action = self._action(
             file_menu, "&Save", QKeySequence.StandardKey.Save, self.save_current
@@ -251,7 +255,10 @@ class MainWindow(QMainWindow):
         """Open a folder (or a project's folder); the scan runs in the background.
 
         `scan_finished` is emitted when the tree and Problems show the new folder.
+        A `.skill` archive is unpacked first (see open_archive).
         """
+        if path.endswith(".skill") and os.path.isfile(path):
+            return self.open_archive(path)
         try:
             projects = resolve_projects([path], [], None, profile, os.getcwd())
         except UsageError as exc:
@@ -303,6 +310,9 @@ class MainWindow(QMainWindow):
         self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
+        if self._open_after_scan:
+            self.open_skill(self._open_after_scan)
+            self._open_after_scan = ""
         self.scan_finished.emit()
 
     def _cancel_scan(self) -> None:
@@ -739,6 +749,39 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of skills", self.base)
         if folder:
             self.open_path(folder)
+
+    def open_archive(self, archive: str) -> bool:
+        """Unpack a `.skill` (where the user says) and open the folder it went into,
+        with its SKILL.md in a tab. The archive itself is never changed."""
+        root = self.ask_unpack_root(archive)
+        if not root:
+            return False
+        try:
+            folder = unpack(archive, root)
+        except (ArchiveError, OSError) as exc:
+            QMessageBox.warning(self, "SkillStudio", f"Not unpacked: {exc}")
+            return False
+        if not self.open_path(root):
+            return False
+        self._open_after_scan = os.path.join(folder, "SKILL.md")
+        self.statusBar().showMessage(f"Unpacked {os.path.basename(archive)} into {folder}")
+        return True
+
+    def ask_unpack_root(self, archive: str) -> str | None:
+        """The folder to unpack an archive into (tests replace this)."""
+        folder = QFileDialog.getExistingDirectory(
+            self,
+            f"Unpack {os.path.basename(archive)} into which skills folder?",
+            os.path.dirname(os.path.abspath(archive)),
+        )
+        return folder or None
+
+    def _on_unpack(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Unpack a .skill archive", self.base, "Skill archives (*.skill)"
+        )
+        if path:
+            self.open_archive(path)
 
     def _on_open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

@@ -1,0 +1,213 @@
+"""Packaging: the icon, the desktop entry, AppStream, MIME, pre-commit hooks (fast), and
+the built bundle, tarball, .deb and wheel (marked `bundle`: run by CI through
+`scripts/dev.sh test`, or by hand with `SKILLSTUDIO_BUNDLE=1 pytest -m bundle`)."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+import yaml
+
+from skillstudio import __version__
+from skillstudio.gui.app import DESKTOP_ID
+
+from .helpers import REPO
+
+ROOT = Path(REPO)
+LINUX = ROOT / "resources" / "linux"
+ICONS = ROOT / "skillstudio" / "data" / "icons"
+OFFSCREEN = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+
+def desktop_entry() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(LINUX / f"{DESKTOP_ID}.desktop", encoding="utf-8")
+    return parser["Desktop Entry"]
+
+
+def test_icons_are_rendered_from_the_svg() -> None:
+    """The PNGs in the package are what packaging/render_icons.py makes of the SVG."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "render_icons.py"), "--check"],
+        env=OFFSCREEN,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    source = (ROOT / "resources" / "icons" / f"{DESKTOP_ID}.svg").read_bytes()
+    assert (ICONS / f"{DESKTOP_ID}.svg").read_bytes() == source
+
+
+def test_desktop_entry_mime_and_metainfo_agree() -> None:
+    entry = desktop_entry()
+    assert entry["Icon"] == DESKTOP_ID
+    assert entry["Exec"].split()[0] == "skillstudio"
+    mime = ElementTree.parse(LINUX / f"{DESKTOP_ID}.xml").getroot()
+    ns = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+    types = mime.findall("m:mime-type", ns)
+    assert [t.get("type") for t in types] == [entry["MimeType"].rstrip(";")]
+    assert types[0].find("m:glob", ns).get("pattern") == "*.skill"  # type: ignore[union-attr]
+    meta = ElementTree.parse(LINUX / f"{DESKTOP_ID}.metainfo.xml").getroot()
+    assert meta.findtext("id") == DESKTOP_ID
+    assert meta.findtext("launchable") == f"{DESKTOP_ID}.desktop"
+    assert meta.find("releases/release").get("version") == __version__  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not shutil.which("desktop-file-validate"), reason="desktop-file-utils")
+def test_desktop_entry_validates() -> None:
+    done = subprocess.run(
+        ["desktop-file-validate", str(LINUX / f"{DESKTOP_ID}.desktop")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and not done.stdout.strip(), done.stdout
+
+
+@pytest.mark.skipif(not shutil.which("appstreamcli"), reason="appstream not installed")
+def test_metainfo_validates() -> None:
+    done = subprocess.run(
+        ["appstreamcli", "validate", "--no-net", str(LINUX / f"{DESKTOP_ID}.metainfo.xml")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_pre_commit_hooks_run_real_commands(tmp_path: Path) -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    by_id = {hook["id"]: hook for hook in hooks}
+    assert set(by_id) == {"skillstudio-lint", "skillstudio-lint-strict", "skillstudio-test"}
+    for hook in hooks:
+        assert hook["entry"].split()[0] == "skillstudio" and hook["language"] == "python"
+    # What pre-commit would run: the entry with the staged SKILL.md files appended.
+    from skillstudio.cli.main import main
+
+    skill = tmp_path / "skills" / "bad" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: Bad Name\n---\nbody\n")
+    good = ROOT / "skills" / "oasis" / "key_skills" / "commit" / "SKILL.md"
+    args = by_id["skillstudio-lint"]["entry"].split()[1:]
+    assert main([*args, str(good)]) == 0
+    assert main([*args, str(good), str(skill)]) == 1
+    assert "\\.md" in by_id["skillstudio-lint"]["files"]
+    assert not by_id["skillstudio-test"]["pass_filenames"]
+
+
+# -- the built artefacts ---------------------------------------------------------------
+DIST = ROOT / "dist"
+
+
+@pytest.fixture(scope="session")
+def built() -> Path:
+    """Build once per session (packaging/build.sh, about a minute on 2 cores)."""
+    done = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "build.sh")],
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return DIST / "skillstudio"
+
+
+def frozen(bundle: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(bundle / "skillstudio"), *args],
+        env=OFFSCREEN,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.bundle
+def test_frozen_program_runs_the_cli_and_the_app(built: Path, tmp_path: Path) -> None:
+    assert frozen(built, "--version").stdout.strip() == f"skillstudio {__version__}"
+    samples = built / "_internal" / "skillstudio" / "samples"
+    lint = frozen(built, "lint", str(samples), "--format", "json")
+    assert lint.returncode == 0, lint.stderr
+    assert '"errors": 0' in lint.stdout.replace(" ", " ")
+    suite = frozen(built, "test", cwd=samples / "oasis")
+    assert suite.returncode == 0 and "0 failed" in suite.stdout, suite.stdout + suite.stderr
+    shot = tmp_path / "smoke.png"
+    smoke = frozen(built, "gui", "--smoke-test", "--screenshot", str(shot), cwd=tmp_path)
+    assert smoke.returncode == 0, smoke.stdout + smoke.stderr
+    assert "smoke test: ok" in smoke.stdout and shot.stat().st_size > 10_000
+    assert "skills in" in smoke.stdout and " 0 skills" not in smoke.stdout
+
+
+@pytest.mark.bundle
+def test_tarball_and_deb_hold_the_bundle_and_desktop_files(built: Path) -> None:
+    arch = os.uname().machine
+    tarball = DIST / f"skillstudio-{__version__}-linux-{arch}.tar.gz"
+    top = f"skillstudio-{__version__}-linux-{arch}"
+    with tarfile.open(tarball) as tar:
+        names = set(tar.getnames())
+    assert f"{top}/skillstudio" in names
+    assert f"{top}/share/applications/{DESKTOP_ID}.desktop" in names
+    assert f"{top}/share/icons/hicolor/256x256/apps/{DESKTOP_ID}.png" in names
+    deb = next(DIST.glob(f"skillstudio_{__version__}_*.deb"))
+    listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True)
+    contents = listing.stdout
+    for path in (
+        "./opt/skillstudio/skillstudio",
+        "./usr/bin/skillstudio -> /opt/skillstudio/skillstudio",
+        f"./usr/share/applications/{DESKTOP_ID}.desktop",
+        f"./usr/share/metainfo/{DESKTOP_ID}.metainfo.xml",
+        f"./usr/share/mime/packages/{DESKTOP_ID}.xml",
+        f"./usr/share/icons/hicolor/scalable/apps/{DESKTOP_ID}.svg",
+        f"./usr/share/icons/hicolor/16x16/apps/{DESKTOP_ID}.png",
+    ):
+        assert path in contents, path
+    assert "root/root" in contents and "./usr/local" not in contents
+    control = subprocess.run(
+        ["dpkg-deb", "-f", str(deb), "Version", "Depends"], capture_output=True, text=True
+    ).stdout
+    assert f"Version: {__version__}" in control
+    for need in ("libgl1", "libegl1", "fontconfig-config", "fonts-dejavu-core"):
+        assert need in control
+    info = subprocess.run(["dpkg-deb", "-I", str(deb)], capture_output=True, text=True).stdout
+    assert (
+        "zstd" in info
+        or subprocess.run(["ar", "t", str(deb)], capture_output=True, text=True).stdout.count(
+            ".zst"
+        )
+        >= 1
+    )
+
+
+@pytest.mark.bundle
+def test_wheel_carries_samples_and_icons(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    wheel = next(tmp_path.glob("skillstudio-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        entry_points = zf.read(f"skillstudio-{__version__}.dist-info/entry_points.txt").decode()
+    samples = {
+        p.relative_to(ROOT / "skills").as_posix()
+        for p in (ROOT / "skills").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert {f"skillstudio/samples/{s}" for s in samples} <= names
+    assert {f"skillstudio/data/icons/{p.name}" for p in ICONS.glob("*.png")} <= names
+    assert "skillstudio = skillstudio.cli.main:main" in entry_points
+    assert "skillstudio-gui = skillstudio.cli.main:gui_main" in entry_points
