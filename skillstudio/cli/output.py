@@ -22,11 +22,28 @@ def rel(path: str, cwd: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+_CONTROL = {n: f"\\x{n:02x}" for n in range(32)} | {
+    10: "\\n",
+    13: "\\r",
+    9: "\\t",
+    0x7F: "\\x7f",
+    0x85: "\\x85",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+
+def printable(text: str) -> str:
+    """One line of text: control characters (a newline in a folder name) escaped."""
+    return text.translate(_CONTROL)
+
+
 def diagnostic_line(diag: Diagnostic, cwd: str) -> str:
+    """`file:line:col: severity code: message`, always on one line."""
     where = rel(diag.path, cwd)
     if diag.line:
         where += f":{diag.line}:{diag.column or 1}"
-    return f"{where}: {diag.severity} {diag.code}: {diag.message}"
+    return printable(f"{where}: {diag.severity} {diag.code}: {diag.message}")
 
 
 def json_safe(value: Any, depth: int = 0) -> Any:

@@ -23,6 +23,8 @@ from watchdog.observers import Observer
 from ..core.saving import TEMP_PREFIX
 
 DEBOUNCE_MS = 150
+SHALLOW_DEPTH = 6  # the fallback watches folders this deep, one by one
+SHALLOW_MAX = 20_000
 _KINDS = {"created", "deleted", "modified", "moved"}
 # Only these reach Python: the kernel is not even asked for opened / closed events,
 # which every read of a skill (ours included) would otherwise produce.
@@ -56,16 +58,18 @@ class _Handler(FileSystemEventHandler):
 class FileWatcher(QObject):
     """Signals:
     skills_changed(list): changed paths, once per debounce window, on the GUI thread.
+    limited(str): the watches could not cover everything; the text says what is missed.
     """
 
     skills_changed = Signal(list)
+    limited = Signal(str)
     _poked = Signal()
 
     def __init__(self, parent: QObject | None = None, debounce_ms: int = DEBOUNCE_MS) -> None:
         super().__init__(parent)
         self._lock = threading.Lock()
         self._pending: set[str] = set()
-        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._watching: Observer | None = None  # type: ignore[valid-type]
         self._starter: threading.Thread | None = None
         self.ready = threading.Event()
         self._timer = QTimer(self)
@@ -81,38 +85,55 @@ class FileWatcher(QObject):
         runs on a helper thread unless `wait`; `ready` tells when it is in place.
         """
         self.stop()
-        observer = Observer()
-        handler = _Handler(self)
-        for folder in sorted(set(folders)):
-            if os.path.isdir(folder):
-                observer.schedule(handler, folder, recursive=True, event_filter=_EVENTS)
-        observer.daemon = True
-        self._observer = observer
         self.ready = threading.Event()
-        starter = threading.Thread(target=self._start, args=(observer, self.ready), daemon=True)
+        wanted = sorted({f for f in folders if os.path.isdir(f)})
+        starter = threading.Thread(target=self._start, args=(wanted, self.ready), daemon=True)
         self._starter = starter
         starter.start()
         if wait:
             self.ready.wait()
 
-    @staticmethod
-    def _start(observer: Observer, ready: threading.Event) -> None:  # type: ignore[valid-type]
+    def _observer(self, folders: list[str], recursive: bool) -> Observer:  # type: ignore[valid-type]
+        observer = Observer()
+        handler = _Handler(self)
+        for folder in folders:
+            observer.schedule(handler, folder, recursive=recursive, event_filter=_EVENTS)
+        observer.daemon = True
+        return observer
+
+    def _start(self, folders: list[str], ready: threading.Event) -> None:
+        """On the helper thread: recursive watches; where they cannot be set up (a
+        tree deeper than Python's recursion limit, the inotify watch limit reached),
+        each folder down to SHALLOW_DEPTH on its own; the app says what is missed."""
         try:
-            observer.start()  # type: ignore[attr-defined]
-        except OSError:
-            pass  # inotify limits reached: the app still works, F5 reloads by hand
+            observer = self._observer(folders, recursive=True)
+            try:
+                observer.start()  # type: ignore[attr-defined]
+            except (RecursionError, OSError) as exc:
+                _discard(observer)
+                shallow = _folders_down_to(folders, SHALLOW_DEPTH, SHALLOW_MAX)
+                observer = self._observer(shallow, recursive=False)
+                observer.start()  # type: ignore[attr-defined]
+                why = "too deep" if isinstance(exc, RecursionError) else str(exc)
+                self.limited.emit(
+                    f"Watching {len(shallow):,} folders up to {SHALLOW_DEPTH} levels deep "
+                    f"({why}); changes further down need Reload (F5)."
+                )
+            self._watching = observer
+        except (RecursionError, OSError) as exc:
+            self.limited.emit(f"Changes on disk are not watched ({exc}); use Reload (F5).")
         finally:
             ready.set()
 
     def stop(self) -> None:
-        if self._observer is not None:
-            if self._starter is not None:
-                self._starter.join()
-            self._observer.stop()
-            if self._observer.is_alive():
-                self._observer.join(timeout=2)
-            self._observer = None
+        if self._starter is not None:
+            self._starter.join()
             self._starter = None
+        if self._watching is not None:
+            self._watching.stop()
+            if self._watching.is_alive():
+                self._watching.join(timeout=2)
+            self._watching = None
 
     def record(self, paths: list[str]) -> None:
         relevant = [p for p in paths if not os.path.basename(p).startswith(TEMP_PREFIX)]
@@ -127,3 +148,33 @@ class FileWatcher(QObject):
             paths, self._pending = sorted(self._pending), set()
         if paths:
             self.skills_changed.emit(paths)
+
+
+def _discard(observer: Observer) -> None:  # type: ignore[valid-type]
+    """Stop what a failed start left running (emitters started before the failure)."""
+    for emitter in list(observer.emitters):  # type: ignore[attr-defined]
+        try:
+            emitter.stop()
+            if emitter.is_alive():
+                emitter.join(timeout=2)
+        except (RuntimeError, OSError):
+            pass
+
+
+def _folders_down_to(roots: list[str], depth: int, limit: int) -> list[str]:
+    """Folders under `roots` (links not followed), breadth first, at most `limit`."""
+    found: list[str] = []
+    level = list(roots)
+    for _ in range(depth + 1):
+        below: list[str] = []
+        for folder in level:
+            if len(found) >= limit:
+                return found
+            found.append(folder)
+            try:
+                with os.scandir(folder) as entries:
+                    below.extend(e.path for e in entries if e.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+        level = sorted(below)
+    return found

@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         self.problems_dock.raise_()
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
+        self.watcher.limited.connect(lambda text: self.statusBar().showMessage(text, 15_000))
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)

@@ -1,0 +1,245 @@
+"""Fuzzing the whole pipeline: reader, validation, matching, tiers, activation and the
+round-trip writer, on generated hostile SKILL.md files, under every profile.
+
+Default run: a few hundred examples per test (seconds). The long run:
+
+    SKILLSTUDIO_FUZZ_EXAMPLES=20000 .venv/bin/python -m pytest tests/test_fuzz.py -q
+
+No exception may escape, no input may take more than WATCHDOG_S seconds, every file
+gets diagnostics with a place, and what the reader accepts agrees with PyYAML.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import string
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from skillstudio.core.activation import activate
+from skillstudio.core.disclosure import render_tiers
+from skillstudio.core.editing import Change, EditError, apply_changes
+from skillstudio.core.frontmatter import Document, parse_bytes, parse_text
+from skillstudio.core.matching import match
+from skillstudio.core.profiles import PROFILE_NAMES
+from skillstudio.core.project import project_from_roots
+from skillstudio.core.session import Session
+
+EXAMPLES = int(os.environ.get("SKILLSTUDIO_FUZZ_EXAMPLES", "150"))
+WATCHDOG_S = 10
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+KEYS = [
+    "name",
+    "description",
+    "triggers",
+    "keywords",
+    "tags",
+    "allowed-tools",
+    "metadata",
+    "license",
+    "version",
+    "when_to_use",
+    "arguments",
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+    "risk",
+    "toolsets",
+    "x-custom",
+]
+YAMLISH = (
+    string.ascii_letters + string.digits + " :-_'\"#&*!|>[]{},.?%@`\\/\t\n" + "éü中\u200b\x00\x7f"
+)
+
+
+@contextmanager
+def watchdog(seconds: int = WATCHDOG_S) -> Iterator[None]:
+    """A hang is a failure: SIGALRM interrupts the example after `seconds`."""
+
+    def fire(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+scalars = st.one_of(
+    st.text(YAMLISH, max_size=40),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["*a", "&a x", "!!python/object:os.system", "[", "{a: [b", "|", ">-", "~"]),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def skill_texts(draw: st.DrawFn) -> str:
+    """Frontmatter that is often valid YAML, sometimes broken, plus a markdown body."""
+    mapping = draw(st.dictionaries(st.sampled_from(KEYS), values, max_size=6))
+    try:
+        front = yaml.safe_dump(mapping, allow_unicode=True, default_flow_style=draw(st.booleans()))
+    except yaml.YAMLError:
+        front = ""
+    if draw(st.booleans()):  # break it somewhere
+        cut = draw(st.integers(0, len(front)))
+        front = front[:cut] + draw(st.text(YAMLISH, max_size=30)) + front[cut:]
+    body = draw(
+        st.lists(
+            st.one_of(
+                st.text(YAMLISH, max_size=60),
+                st.sampled_from(
+                    [
+                        "# Heading",
+                        "```bash\nrm -rf /\n```",
+                        "```",
+                        "[link](scripts/run.sh)",
+                        "[up](../../etc/passwd)",
+                        "![img](http://example.invalid/x.png)",
+                        "$ARGUMENTS $0 $1 ${CLAUDE_SKILL_DIR}",
+                        "!`cat /etc/passwd`",
+                        "[^1]: note",
+                        "<script>alert(1)</script>",
+                    ]
+                ),
+            ),
+            max_size=8,
+        )
+    )
+    opening = draw(st.sampled_from(["---\n", "---\r\n", "\ufeff---\n", "--- \n", ""]))
+    closing = draw(st.sampled_from(["---\n", "---", "...\n", ""]))
+    return opening + front + closing + "\n".join(body)
+
+
+def check_diagnostics(diagnostics: list[Any], root: Path) -> None:
+    for d in diagnostics:
+        assert d.message and d.code and d.severity in ("error", "warning", "info")
+        assert d.path.startswith(str(root)), d.path
+        assert d.line >= 0 and d.column >= 0
+
+
+@FUZZ
+@given(
+    text=skill_texts(),
+    profile=st.sampled_from(PROFILE_NAMES),
+    query=st.text(YAMLISH, max_size=60),
+    args=st.text(YAMLISH, max_size=30),
+)
+def test_pipeline_never_raises_and_always_explains(
+    tmp_path_factory: pytest.TempPathFactory, text: str, profile: str, query: str, args: str
+) -> None:
+    root = tmp_path_factory.mktemp("fuzz")
+    folder = root / "fuzzed"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(text, encoding="utf-8", errors="surrogatepass")
+    (root / "plain").mkdir()
+    (root / "plain" / "SKILL.md").write_text(
+        "---\nname: plain\ndescription: Reviews code when asked to review a diff.\n---\nBody\n"
+    )
+    with watchdog():
+        project = project_from_roots([str(root)], profile, str(root))
+        registry = project.registry()
+        registry.scan()
+        diagnostics = registry.diagnostics
+        check_diagnostics(diagnostics, root)
+        fuzzed = [s for s in registry.skills if s.path.startswith(str(folder))]
+        assert fuzzed, "the fuzzed skill is listed (skipped or not), never lost"
+        session = Session()
+        result = match(registry, query, session=session, options=project.options)
+        assert all(isinstance(c.score, int) for c in result.candidates)
+        tiers = render_tiers(registry, result, project.options, session)
+        assert len(tiers) == 4 and sum(t.used for t in tiers) == 1
+        for skill in registry.skills:
+            activation = activate(registry, skill.name or "", args, session=Session())
+            assert activation.ok or activation.error
+        registry.refresh()
+
+
+def doc_of(text: str) -> Document:
+    return parse_text(Document(path="x/SKILL.md"), text)
+
+
+@FUZZ
+@given(st.binary(max_size=600))
+def test_any_bytes_get_a_document_or_a_problem(raw: bytes) -> None:
+    with watchdog():
+        doc = parse_bytes(Document(path="x/SKILL.md"), raw)
+    assert doc.mapping is not None or doc.problems or not raw.startswith(b"---")
+    for problem in doc.problems:
+        assert problem.message and problem.line >= 0
+
+
+@FUZZ
+@given(st.text(YAMLISH, max_size=300))
+def test_reader_agrees_with_pyyaml_wherever_pyyaml_accepts(front: str) -> None:
+    """Differential: where PyYAML's safe loader reads a mapping, the reader's values are
+    the same (it adds problems PyYAML does not: duplicate keys, keys that are not text)."""
+    assume("---" not in front and "..." not in front and "\r" not in front)
+    try:
+        expected = yaml.safe_load(front)
+    except (yaml.YAMLError, RecursionError):
+        return
+    with watchdog():
+        doc = doc_of("---\n" + front + "\n---\nbody\n")
+    duplicate = any(p.code == "duplicate-key" for p in doc.problems)
+    if isinstance(expected, dict) and not duplicate and doc.mapping is not None:
+        # A key that is not text (`? `, `1:`, `null:`) is kept as text and reported.
+        assert doc.mapping == {
+            str(k) if not isinstance(k, str) else k: v for k, v in expected.items()
+        }
+        if any(not isinstance(k, str) for k in expected):
+            assert any(p.code == "field-type" for p in doc.problems)
+
+
+@FUZZ
+@given(
+    text=skill_texts(),
+    key=st.sampled_from(KEYS),
+    value=values,
+    unset=st.booleans(),
+)
+def test_writer_changes_only_what_was_edited(text: str, key: str, value: Any, unset: bool) -> None:
+    """An edit either reads back as intended, keeping every other value, or is refused."""
+    doc = doc_of(text)
+    assume(doc.mapping is not None and not doc.problems)
+    assert doc.mapping is not None
+    change = Change("unset", key) if unset else Change("set", key, value)
+    try:
+        with watchdog():
+            out = apply_changes(doc, [change])
+    except EditError as exc:
+        assert str(exc)
+        return
+    after = doc_of(out)
+    assert after.mapping is not None, out
+    intended = dict(doc.mapping)
+    if unset:
+        intended.pop(key, None)
+    else:
+        intended[key] = value
+    assert after.mapping == intended
+    assert out.endswith(doc.body), "the body is untouched"
