@@ -512,3 +512,12 @@ def test_unicode_line_separators_are_refused_not_mangled() -> None:
     with pytest.raises(EditError, match="line separators"):
         edit(text, Change("set", "description", "x"))
     assert edit(text, body="New\n").endswith("---\nNew\n")
+
+
+def test_lists_of_lists_are_rewritten_not_raised() -> None:
+    """Found by tests/test_fuzz.py: a block list whose first item is itself a list."""
+    text = "---\narguments:\n- []\ndescription: []\nname: []\n---\n"
+    out = edit(text, Change("set", "arguments", []))
+    assert doc_of(out).mapping == {"arguments": [], "description": [], "name": []}
+    out = edit(text, Change("set", "arguments", [[], "x"]))
+    assert doc_of(out).mapping == {"arguments": [[], "x"], "description": [], "name": []}

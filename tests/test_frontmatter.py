@@ -255,3 +255,10 @@ def test_file_that_grew_since_it_was_measured(tmp_path: Path) -> None:
     assert read_document(path, size_hint=4).mapping == {"name": "grown"}
     big = write(tmp_path, "big/SKILL.md", b"---\nname: x\n---\n" + b"y" * (MAX_FILE_BYTES + 10))
     assert codes(read_document(big, size_hint=10)) == ["file-too-large"]
+
+
+def test_key_that_is_not_text_is_kept_as_text_and_reported() -> None:
+    """Found by tests/test_fuzz.py's differential run: a bare '?' is a null key."""
+    doc = parse("---\n?\n---\nbody")
+    assert doc.mapping == {"None": None}
+    assert codes(doc) == ["field-type"]

@@ -240,6 +240,12 @@ def _entries(fm: str, lines: list[str]) -> list[_Entry]:
     return entries
 
 
+def _quote_of(node: yaml.Node) -> str:
+    """A scalar's quoting ("'", '"' or "plain"); a nested list or map has none."""
+    style = node.style if isinstance(node, yaml.ScalarNode) else None
+    return {"'": "'", '"': '"'}.get(style or "", "plain")
+
+
 def _style_of(node: yaml.Node, lines: list[str]) -> dict[str, Any]:
     style: dict[str, Any] = {}
     if isinstance(node, yaml.ScalarNode):
@@ -252,7 +258,7 @@ def _style_of(node: yaml.Node, lines: list[str]) -> dict[str, Any]:
             line = lines[first.start_mark.line]
             dash = line.find("-")
             style["item_indent"] = line[:dash] if dash >= 0 else "  "
-            style["item_style"] = {"'": "'", '"': '"'}.get(first.style or "", "plain")
+            style["item_style"] = _quote_of(first)
     elif isinstance(node, yaml.MappingNode):
         style["flow"] = bool(node.flow_style)
     return style
@@ -429,7 +435,7 @@ def _replace_entry(
             if old_item == new_item and type(old_item) is type(new_item):
                 continue
             row = item_node.start_mark.line - entry.first
-            quote = {"'": "'", '"': '"'}.get(item_node.style or "", "plain")
+            quote = _quote_of(item_node)
             item_text = _splice_scalar(
                 lines[item_node.start_mark.line], item_node, scalar_text(new_item, quote)
             )
@@ -461,7 +467,7 @@ def _replace_entry(
         line = lines[row]
         close = node.end_mark.column - 1
         if line[close : close + 1] == "]":
-            quote = {"'": "'", '"': '"'}.get(node.value[-1].style or "", "plain")
+            quote = _quote_of(node.value[-1])
             tail = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
             grown = list(lines[entry.first : entry.last + 1])
             grown[row - entry.first] = line[:close].rstrip() + tail + line[close:]
