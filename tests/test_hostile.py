@@ -24,13 +24,16 @@ from .helpers import REPO
 SLOW = os.environ.get("SKILLSTUDIO_SLOW") == "1"
 MEMORY_MB = 300
 
-# Runs the CLI in a child and prints its peak RSS (kB) on stderr's last line.
+# Runs the CLI in a child and prints its peak RSS (kB) on stderr's last line: VmHWM,
+# the high-water mark of this process image (getrusage's ru_maxrss survives exec on
+# Linux, so a child of a big pytest process would report its parent's size).
 MEASURED = (
-    "import resource, sys\n"
+    "import sys\n"
     "from skillstudio.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "sys.stdout.flush()\n"
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+    "print(peak[0] if peak else 0, file=sys.stderr)\n"
     "sys.exit(code)\n"
 )
 
