@@ -5,16 +5,19 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from ..core.diagnostics import SEVERITY_RANK, Diagnostic
 from .icons import icon
+from .table_model import ColumnsModel
 
 COLUMNS = ("", "Problem", "Skill", "File", "Line")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 
 
-class ProblemsModel(QAbstractTableModel):
+class ProblemsModel(ColumnsModel):
+    COLUMNS = COLUMNS
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Diagnostic] = []
@@ -39,18 +42,8 @@ class ProblemsModel(QAbstractTableModel):
             out[diag.severity] += 1
         return out
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole

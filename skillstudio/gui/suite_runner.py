@@ -53,6 +53,7 @@ from ..core.suites import (
     run_case,
     suite_project,
 )
+from .table_model import ColumnsModel
 from .theme import bar_style, colour
 
 SLICE_MS = 15  # the longest a batch of cases holds the event loop
@@ -83,7 +84,7 @@ def _right(column: int, columns: tuple[int, ...]) -> int | None:
     return None
 
 
-class CasesModel(QAbstractTableModel):
+class CasesModel(ColumnsModel):
     """One row per case: pending (…), passed or failed, with what was expected and got."""
 
     COLUMNS = ("", "Request", "Expected", "Got", "Tier", "Note")
@@ -137,18 +138,8 @@ class CasesModel(QAbstractTableModel):
     def case_at(self, row: int) -> Case | None:
         return self.cases[self.shown[row]] if 0 <= row < len(self.shown) else None
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.shown)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.shown)
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -191,7 +182,7 @@ class CasesModel(QAbstractTableModel):
         return result.why
 
 
-class SkillsModel(QAbstractTableModel):
+class SkillsModel(ColumnsModel):
     """Precision and recall per skill."""
 
     COLUMNS = ("Skill", "Precision", "Recall", "TP", "FP", "FN")
@@ -205,18 +196,8 @@ class SkillsModel(QAbstractTableModel):
         self.rows = list(report.per_skill.items()) if report is not None else []
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.rows)
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole

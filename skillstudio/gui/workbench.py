@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -63,6 +62,7 @@ from ..core.project import Project
 from ..core.registry import Registry
 from ..core.session import Session
 from ..core.suites import SuiteError, add_case
+from .table_model import ColumnsModel
 from .theme import colour
 
 QUERY_DELAY_MS = 60
@@ -76,7 +76,7 @@ _OPTIONS = {  # profile -> (option key, label, default, maximum)
 SESSION_PROFILES = ("toolsets", "workspace")
 
 
-class CandidatesModel(QAbstractTableModel):
+class CandidatesModel(ColumnsModel):
     COLUMNS = ("#", "Skill", "Score", "Passed", "Why")
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -96,18 +96,8 @@ class CandidatesModel(QAbstractTableModel):
                 self.threshold_row = below[0]
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.rows)
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
