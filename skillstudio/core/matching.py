@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -178,27 +179,35 @@ class _Terms:
 
 
 def description_keywords(text: str) -> frozenset[str]:
-    return frozenset(w for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1)
+    # Interned: ten thousand descriptions share a vocabulary of a few thousand
+    # words, and the index holds each word once instead of once per skill.
+    return frozenset(
+        sys.intern(w) for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1
+    )
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(sys.intern(w) for w in normalize(text).split())
 
 
 def skill_terms(skill: Skill, profile: str) -> _Terms:
     fields = skill.fields
-    name_words = tuple(normalize(skill.name).split())
+    name_words = _words(skill.name)
     phrases: list[tuple[tuple[str, ...], str, str, int]] = []
     patterns: list[tuple[str, Any]] = []
     if profile == "oasis":
         pairs = zip(fields.get("triggers", []), fields.get("triggers_normalized", []), strict=False)
         for trig, norm in pairs:
             if norm:
-                phrases.append((tuple(norm.split()), "trigger", trig, POINTS["trigger"]))
+                phrases.append((_words(norm), "trigger", trig, POINTS["trigger"]))
         display = normalize(str(fields.get("name") or ""))
         if display:
-            phrases.append((tuple(display.split()), "name", str(fields.get("name")), 20))
+            phrases.append((_words(display), "name", str(fields.get("name")), 20))
     elif profile == "toolsets":
         triggers = fields.get("triggers", {})
         for kind, rule in (("keywords", "keyword"), ("verbs", "verb")):
             for value in triggers.get(kind, []):
-                words = tuple(normalize(value).split())
+                words = _words(value)
                 if words:
                     phrases.append((words, rule, value, TOOLSET_KEYWORD_POINTS))
         for source in triggers.get("patterns", []):

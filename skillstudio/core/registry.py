@@ -112,7 +112,9 @@ class Registry:
         self.root_diagnostics: list[Diagnostic] = []
         self.refresh_notes: list[Diagnostic] = []
         self._root_mtimes: dict[str, int] = {}
-        self._owners: dict[str, set[Skill]] = {}  # phrase -> active skills using it
+        # phrase -> the active skill using it, or the set of them when shared (rare:
+        # one set per phrase would cost 12 MB at 10,000 skills)
+        self._owners: dict[str, Skill | set[Skill]] = {}
         self._shared: set[str] = set()  # phrases with two or more owners
         self._indexed: set[Skill] = set()
         # phrase -> (ids of the skills sharing it, their diagnostics), reused by refresh
@@ -281,9 +283,8 @@ class Registry:
                 self._indexed.discard(old)
                 self._indexed.add(new)
                 for phrase in new.phrase_set:
-                    holders = self._owners[phrase]
-                    holders.discard(old)
-                    holders.add(new)
+                    self._disown(phrase, old)
+                    self._own(phrase, new)
         self.skills = skills
         return True
 
@@ -407,19 +408,37 @@ class Registry:
         current = set(self.active.values())
         for skill in self._indexed - current:
             for phrase in skill.phrase_set:
-                holders = self._owners[phrase]
-                holders.discard(skill)
-                if len(holders) == 1:
-                    self._shared.discard(phrase)
-                elif not holders:
-                    del self._owners[phrase]
+                self._disown(phrase, skill)
         for skill in current - self._indexed:
             for phrase in skill.phrase_set:
-                holders = self._owners.setdefault(phrase, set())
-                holders.add(skill)
-                if len(holders) == 2:
-                    self._shared.add(phrase)
+                self._own(phrase, skill)
         self._indexed = current
+
+    def _own(self, phrase: str, skill: Skill) -> None:
+        holders = self._owners.get(phrase)
+        if holders is None or holders is skill:
+            self._owners[phrase] = skill
+        elif isinstance(holders, set):
+            holders.add(skill)
+        else:
+            self._owners[phrase] = {holders, skill}
+            self._shared.add(phrase)
+
+    def _disown(self, phrase: str, skill: Skill) -> None:
+        holders = self._owners.get(phrase)
+        if holders is skill:
+            del self._owners[phrase]
+        elif isinstance(holders, set):
+            holders.discard(skill)
+            if len(holders) == 1:
+                self._owners[phrase] = next(iter(holders))
+                self._shared.discard(phrase)
+
+    def _holders(self, phrase: str) -> set[Skill]:
+        holders = self._owners.get(phrase)
+        if holders is None:
+            return set()
+        return holders if isinstance(holders, set) else {holders}
 
     def _check_triggers(self) -> None:
         # Only shared phrases (rare) are looked at; their diagnostics are reused
@@ -432,7 +451,7 @@ class Registry:
         order = {id(skill): index for index, skill in enumerate(self.skills)}
         owners: dict[str, list[tuple[Skill, str, int, str]]] = {}
         for phrase in self._shared:
-            holders = sorted(self._owners[phrase], key=lambda sk: order[id(sk)])
+            holders = sorted(self._holders(phrase), key=lambda sk: order[id(sk)])
             owners[phrase] = [
                 (skill, place[1], place[2], place[3])
                 for skill in holders
