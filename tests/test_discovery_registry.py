@@ -306,3 +306,73 @@ def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) ->
         assert {k: s.path for k, s in reg.active.items()} == {
             k: s.path for k, s in fresh.active.items()
         }
+
+
+def test_hinted_refresh_reads_only_the_hinted_files_and_matches_a_fresh_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def oasis(ident: str, **fields: object) -> str:
+        base: dict[str, object] = {
+            "id": ident,
+            "name": ident,
+            "description": "d",
+            "triggers": [f"go {ident}"],
+            "priority": 1,
+        }
+        path = write(tmp_path, f"key_skills/{ident}/SKILL.md", skill_text(**(base | fields)))
+        stamp_ns = time.time_ns() + 10**9 * (1 + len(str(fields)))
+        os.utime(path, ns=(stamp_ns, stamp_ns))
+        return path
+
+    for name in ("a", "b", "c"):
+        oasis(name)
+    root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
+    reg = Registry(get_profile("oasis"), [root])
+    reg.scan()
+    walks: list[int] = []
+    discover_all = reg._discover
+
+    def counted() -> list[object]:
+        walks.append(1)
+        return discover_all()  # type: ignore[return-value]
+
+    monkeypatch.setattr(reg, "_discover", counted)
+
+    def same_as_fresh() -> None:
+        fresh = Registry(get_profile("oasis"), [root])
+        fresh.scan()
+        assert [(s.path, s.status, s.description, s.diagnostics, s.cross) for s in reg.skills] == [
+            (s.path, s.status, s.description, s.diagnostics, s.cross) for s in fresh.skills
+        ]
+
+    folder_a = str(tmp_path / "key_skills/a")
+    for fields in ({"description": "new words"}, {"triggers": ["go b"]}, {"id": "b"}, {}):
+        path = oasis("a", **fields)
+        result = reg.refresh([path, folder_a, folder_a + "/notes.md"])
+        assert result.changed == [path] and not walks, fields
+        same_as_fresh()
+    assert not reg.refresh([str(tmp_path / "key_skills/b/SKILL.md")])  # unchanged: nothing read
+
+    # Each of these needs the walk: a new skill, a deleted one, a folder moved in.
+    needs_walk: list[tuple[str, str]] = []
+    needs_walk.append(("new", oasis("d")))
+    os.remove(tmp_path / "key_skills/c/SKILL.md")
+    needs_walk.append(("deleted", str(tmp_path / "key_skills/c/SKILL.md")))
+    write(tmp_path, "elsewhere/e/SKILL.md", skill_text(id="e", name="e", description="d"))
+    os.rename(tmp_path / "elsewhere/e", tmp_path / "key_skills/a/e")
+    needs_walk.append(("moved in", str(tmp_path / "key_skills/a/e")))
+    for why, path in needs_walk:
+        walks.clear()
+        reg.refresh([path])
+        assert walks, why
+        same_as_fresh()
+
+
+def test_hinted_refresh_keeps_the_mvp_root_rule(tmp_path: Path) -> None:
+    agent(tmp_path, "skills/a")
+    reg = registry(tmp_path, "mvp")
+    path = str(tmp_path / "skills/a/SKILL.md")
+    write(tmp_path, "skills/a/SKILL.md", skill_text(name="a", description="edited"))
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000_000))
+    assert reg.refresh([path]).changed == [path]
+    assert [d.path for d in reg.diagnostics if d.code == "refresh-missed"] == [path]

