@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from skillstudio.core.frontmatter import read_document
 from skillstudio.core.project import project_from_folder
 
@@ -44,3 +46,42 @@ def test_gui_benchmark_runs_and_measures_stalls(tmp_path: Path, qapp: object) ->
     assert figures.window_ms > 0 and figures.scan_ms > 0 and figures.validate_ms > 0
     assert figures.typing_stall_ms >= figures.typing_p99_ms >= 0
     assert "longest stall" in bench_gui.report(figures)
+
+
+def test_performance_record_prints_one_table_with_every_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .benchmarks import run
+
+    run.main(["--count", "30", "--small", "20", "--repeat", "1", "--workdir", str(tmp_path)])
+    out = capsys.readouterr().out
+    header, *body = [line for line in out.splitlines() if line.startswith("|")]
+    assert header.split("|")[1:-1] == [
+        " figure ",
+        " measured ",
+        " target ",
+        " met ",
+        " alternative, same run ",
+        " vs alternative ",
+    ]
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in body[1:]]
+    assert all(len(row) == 6 for row in cells)
+    targets = [row[2] for row in cells if row[2] != "—"]
+    # Every row of PRODUCT.md section 10 (scan counts twice: the read and skills-ref).
+    assert targets == [
+        "≤ 3 × plain read",
+        "≥ 25 × faster than skills-ref",
+        "≤ 1 ms",
+        "≤ 10 ms",
+        "≤ 50 ms",
+        "≤ 300 ms",
+        "≤ 1.0 s",
+        "≤ 300 MB",
+    ]
+    by_target = {row[2]: row for row in cells}
+    assert by_target["≤ 1 ms"][4].startswith("naive loop")
+    assert by_target["≤ 3 × plain read"][4].startswith("plain read")
+    assert by_target["≤ 1.0 s"][4].startswith("an empty PySide6 window")
+    measured = [row for row in cells if row[2] != "—" and row[1] != "not run"]
+    assert all(row[3] in {"yes", "**NO**"} for row in measured)
+    assert "performance record" in out and "cores" in out

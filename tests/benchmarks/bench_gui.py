@@ -22,6 +22,7 @@ import os  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -92,6 +93,25 @@ class Heartbeat:
             (b - a) * 1000 - HEARTBEAT_MS for a, b in zip(self.beats, self.beats[1:], strict=False)
         ]
         return [max(g, 0.0) for g in gaps] or [0.0]
+
+
+def wait_until(done: Callable[[], bool], limit_ms: int) -> None:
+    """Run the event loop until `done()` (polled every 10 ms) or `limit_ms` passed."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(10)
+    deadline = time.perf_counter() + limit_ms / 1000
+
+    def check() -> None:
+        if done() or time.perf_counter() > deadline:
+            loop.quit()
+
+    poll.timeout.connect(check)
+    poll.start()
+    loop.exec()
+    poll.stop()
 
 
 def run(count: int, workdir: str | None = None) -> GuiFigures:
@@ -220,9 +240,7 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
         with open(skills[-1 - n], "a", encoding="utf-8") as fh:
             fh.write("\nAn outside edit.\n")
         written = time.perf_counter()
-        settle = QEventLoop()
-        QTimer.singleShot(1000, settle.quit)
-        settle.exec()
+        wait_until(lambda: bool(refreshes) and time.perf_counter() - refreshes[-1] > 0.1, 2000)
         disk_gaps += beat.stop()
         disk.append((refreshes[0] - written) * 1000 if refreshes else float("nan"))
 
@@ -234,9 +252,8 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write("\nOne more line.\n")
     written = time.perf_counter()
-    settle = QEventLoop()
-    QTimer.singleShot(3000, settle.quit)  # the watcher's debounce, then the refresh
-    settle.exec()
+    # The watcher's debounce, then the refresh(es); done when none came for 0.6 s.
+    wait_until(lambda: bool(refreshes) and time.perf_counter() - refreshes[-1] > 0.6, 6000)
     burst_gaps = beat.stop()
     burst_ms = (refreshes[-1] - written) * 1000 if refreshes else float("nan")
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]

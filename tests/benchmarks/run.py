@@ -1,43 +1,254 @@
-"""Run every benchmark and print one report (figures and ratios from one run).
+"""The performance record: run every benchmark and print ONE table.
+
+Each row is a figure of PRODUCT.md section 10 (or a scale figure of issue 8),
+its target, whether it is met, and the alternative measured in the same run:
+a plain read of the files for scanning, skills-ref 0.1.1's validate() for
+validation, a naive loop with the same rules for matching, a full re-scan for
+a changed file, an empty PySide6 window for start-up and memory.
 
 Usage: python tests/benchmarks/run.py [--count N] [--repeat R] [--workdir DIR]
-skills-ref comparisons run when SKILLS_REF_PYTHON names an interpreter with
-skills-ref 0.1.1 (scripts/dev.sh bench sets it up).
+       scripts/dev.sh bench   (sets up skills-ref 0.1.1 in .venv-skillsref first)
+skills-ref runs when SKILLS_REF_PYTHON names an interpreter that has it.
+The app figures come from new processes (`bench_gui.py --json`), so each one's
+clock starts with its own process. Nothing is asserted: machines are noisy, and
+every ratio is taken from figures measured side by side in this run.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from tests.benchmarks import bench_gui, bench_match, bench_scan  # noqa: E402
+from tests.benchmarks import bench_match, bench_scan, bench_start  # noqa: E402
 
 
 def machine() -> str:
     cores = os.cpu_count() or 1
-    return f"{platform.machine()}, {cores} cores, Python {platform.python_version()}"
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip() + ", "
+                    break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            kb = int(fh.readline().split()[1])
+            memory = f", {kb / 1024 / 1024:.0f} GB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return (
+        f"{model}{platform.machine()}, {cores} cores{memory}, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}"
+    )
 
 
-def main() -> int:
+@dataclass
+class Row:
+    what: str
+    measured: str
+    target: str = "—"
+    met: bool | None = None  # None: no target
+    alternative: str = "—"
+    versus: str = "—"
+
+    def cells(self) -> list[str]:
+        met = "—" if self.met is None else ("yes" if self.met else "**NO**")
+        return [self.what, self.measured, self.target, met, self.alternative, self.versus]
+
+
+def gui_figures(count: int, workdir: str) -> dict[str, Any]:
+    """bench_gui in a process of its own (its clock starts with that process)."""
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    script = os.path.join(HERE, "bench_gui.py")
+    proc = subprocess.run(
+        [sys.executable, script, "--count", str(count), "--workdir", workdir, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"bench_gui --count {count} failed: {proc.stderr.strip()[-800:]}")
+    data: dict[str, Any] = json.loads(lines[-1])
+    return data
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
+
+def _ms(ms: float) -> str:
+    return f"{ms:.1f} ms" if ms < 100 else f"{ms:.0f} ms"
+
+
+def rows(
+    count: int,
+    scan: bench_scan.ScanResult,
+    small: bench_match.MatchFigures,
+    large: bench_match.MatchFigures,
+    gui_small: dict[str, Any],
+    gui_large: dict[str, Any],
+    start: bench_start.StartFigures,
+) -> list[Row]:
+    n = f"{count:,}"
+    out = [
+        Row(
+            f"scan + validate {n} skills, whole `skillstudio lint` process",
+            _s(scan.lint),
+            "≤ 3 × plain read",
+            scan.lint <= 3 * scan.floor,
+            f"plain read of every SKILL.md (a process): {_s(scan.floor)}",
+            f"{scan.lint / scan.floor:.2f} × the read",
+        )
+    ]
+    if scan.ref is not None:
+        out.append(
+            Row(
+                f"the same against skills-ref ({n} skills)",
+                _s(scan.lint),
+                "≥ 25 × faster than skills-ref",
+                scan.ref >= 25 * scan.lint,
+                f"skills-ref 0.1.1 `validate()`, in-process: {_s(scan.ref)}",
+                f"{scan.ref / scan.lint:.1f} × faster",
+            )
+        )
+    else:
+        out.append(
+            Row(
+                "the same against skills-ref",
+                "not run",
+                "≥ 25 × faster than skills-ref",
+                None,
+                "set SKILLS_REF_PYTHON (scripts/dev.sh bench does)",
+            )
+        )
+    for figures, target in ((small, 1.0), (large, 10.0)):
+        out.append(
+            Row(
+                f"one request scored against {figures.count:,} skills (median of 200)",
+                f"{figures.indexed_ms:.3f} ms",
+                f"≤ {target:g} ms",
+                figures.indexed_ms <= target,
+                f"naive loop, same rules: {figures.naive_ms:.3f} ms",
+                f"{figures.naive_ms / figures.indexed_ms:.1f} × faster",
+            )
+        )
+    edit = gui_small["validate_ms"] + gui_small["panel_ms"]
+    out.append(
+        Row(
+            f"an edit re-validated and re-scored, {gui_small['count']:,} skills "
+            f"(views updated {_ms(gui_small['validate_ms'])} + Try a Request "
+            f"{_ms(gui_small['panel_ms'])})",
+            _ms(edit),
+            "≤ 50 ms",
+            edit <= 50,
+        )
+    )
+    out.append(
+        Row(
+            f"a file changed on disk → tree and Problems updated, {n} skills (median of 5)",
+            _ms(gui_large["disk_ms"]),
+            "≤ 300 ms",
+            gui_large["disk_ms"] <= 300,
+            f"a full re-scan, in-process: {_s(scan.full_scan)}",
+            f"{scan.full_scan * 1000 / gui_large['disk_ms']:.1f} × sooner",
+        )
+    )
+    out.append(
+        Row(
+            "app start → first painted window, bundled skills (new process)",
+            _ms(start.app_ms),
+            "≤ 1.0 s",
+            start.app_ms <= 1000,
+            f"an empty PySide6 window: {_ms(start.bare_ms)}",
+            f"{start.app_ms / start.bare_ms:.1f} × the empty window",
+        )
+    )
+    out.append(
+        Row(
+            f"memory with {gui_large['count']:,} skills loaded in the app (peak "
+            f"{gui_large['peak_mb']:.0f} MB)",
+            f"{gui_large['rss_mb']:.0f} MB",
+            "≤ 300 MB",
+            gui_large["rss_mb"] <= 300 and gui_large["peak_mb"] <= 300,
+            f"an empty PySide6 window: {start.bare_rss_mb:.0f} MB; the app on the "
+            f"bundled skills: {start.app_rss_mb:.0f} MB",
+        )
+    )
+    g = gui_large
+    out += [
+        Row(f"window painted, {n} skills (scan in the background)", _ms(g["window_ms"])),
+        Row(
+            f"tree fully loaded, {n} skills (background scan and match index)",
+            _s(g["scan_ms"] / 1000),
+            alternative=f"`skillstudio lint` of the same folder: {_s(scan.lint)}",
+        ),
+        Row(f"longest stall during that scan, {n} skills", _ms(g["scan_stall_ms"])),
+        Row(
+            f"longest stall typing {g['typing_keys']} keys (one per 60 ms), {n} skills",
+            _ms(g["typing_stall_ms"]),
+            alternative=f"99th percentile: {_ms(g['typing_p99_ms'])}",
+        ),
+        Row(
+            f"an edit re-validated and re-scored, {n} skills",
+            _ms(g["validate_ms"] + g["panel_ms"]),
+        ),
+        Row(
+            f"a burst of {g['burst_files']:,} files changed → tree updated, {n} skills",
+            _ms(g["burst_ms"]),
+            alternative=f"longest stall meanwhile: {_ms(g['burst_stall_ms'])}",
+        ),
+        Row(
+            f"suite of {g['suite_cases']} cases run in the app, {n} skills",
+            _ms(g["suite_ms"]),
+            alternative=f"longest stall meanwhile: {_ms(g['suite_stall_ms'])}",
+        ),
+    ]
+    return out
+
+
+def table(all_rows: list[Row]) -> str:
+    header = ["figure", "measured", "target", "met", "alternative, same run", "vs alternative"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in all_rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--small", type=int, default=1_000, help="the smaller scale (1,000)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workdir")
-    args = parser.parse_args()
-    print(f"SkillStudio benchmarks on {machine()}")
-    result = bench_scan.run(
-        args.count, args.repeat, os.environ.get("SKILLS_REF_PYTHON"), args.workdir
-    )
-    print(bench_scan.report(result))
-    for count in sorted({1000, args.count}):
-        print(bench_match.report(bench_match.run(count, args.workdir)))
-    for count in sorted({1000, args.count}):
-        print(bench_gui.report(bench_gui.run(count, args.workdir)))
+    args = parser.parse_args(argv)
+    workdir = args.workdir or tempfile.mkdtemp(prefix="skillstudio-bench-")
+    start = bench_start.run(args.repeat)
+    scan = bench_scan.run(args.count, args.repeat, os.environ.get("SKILLS_REF_PYTHON"), workdir)
+    small = bench_match.run(args.small, workdir)
+    large = bench_match.run(args.count, workdir)
+    gui_small = gui_figures(args.small, workdir)
+    gui_large = gui_figures(args.count, workdir)
+    today = datetime.date.today().isoformat()
+    print(f"SkillStudio performance record, {today}, on {machine()}")
+    print()
+    print(table(rows(args.count, scan, small, large, gui_small, gui_large, start)))
     return 0
 
 
