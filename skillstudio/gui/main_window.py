@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 
@@ -64,6 +65,15 @@ from .workbench import QueryPanel
 MAX_RECENT = 10
 FILTER_DELAY_MS = 120
 AUTO_EXPAND_MAX = 2000
+
+
+def freeze_long_lived() -> None:
+    """Move every object alive now (registries, match indexes, models) out of the
+    cyclic collector's sight. They hold no reference cycles, so reference counting
+    still frees them when replaced; without this, each full collection walks half
+    a million objects at 10,000 skills: an 80-100 ms freeze at random moments
+    while the user types."""
+    gc.freeze()
 
 
 class MainWindow(QMainWindow):
@@ -311,6 +321,7 @@ class MainWindow(QMainWindow):
         self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
+        freeze_long_lived()
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
@@ -577,6 +588,7 @@ class MainWindow(QMainWindow):
             elif editor.document.modified:
                 editor.document.validate()  # the text on screen stays the registry's truth
         self._refresh_views(rebuild=False)
+        freeze_long_lived()
 
     # -- skill operations ---------------------------------------------------------------
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:

@@ -11,7 +11,7 @@ import time
 from PySide6.QtCore import QObject, QThread, Signal
 
 from ..core.matching import MatchIndex
-from ..core.registry import Registry
+from ..core.registry import Registry, quiet_gc
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
 
@@ -47,7 +47,8 @@ class ScanThread(QThread):
             for registry in self.registries:
                 registry.scan(progress=self._progress)
                 self._offset += len(registry.skills)
-                self.indexes.append(MatchIndex(registry))
+                with quiet_gc():  # half a million objects; no collection walks them
+                    self.indexes.append(MatchIndex(registry))
         except _Cancelled:
             ok = False
         except Exception as exc:  # a core bug must not take the app down

@@ -91,3 +91,31 @@ def test_own_save_does_not_echo(window: MainWindow, samples: Path, qtbot: QtBot)
         qtbot.wait(50)
     assert not editor.conflict_bar.isVisible()
     assert editor.document.text().startswith("x")
+
+
+def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    import gc
+
+    def walked() -> set[int]:  # objects a full collection would traverse
+        return {id(obj) for obj in gc.get_objects()}
+
+    registry = window.registries[-1]  # built last: no later scan froze it by the way
+    index = window.query_panel.index_for(registry)
+    ids = walked()
+    assert id(registry.skills[0]) not in ids and id(index.terms) not in ids
+    assert id(window.tree_model) not in ids
+    path = skill_path(samples, "repo-survey")
+    before = next(s for r in window.registries for s in r.skills if s.path == str(path))
+    path.write_text(path.read_text() + "\nAdded outside.\n")
+    qtbot.waitUntil(
+        lambda: (
+            next(s for r in window.registries for s in r.skills if s.path == str(path))
+            is not before
+        ),
+        timeout=WAIT,
+    )
+    after = next(s for r in window.registries for s in r.skills if s.path == str(path))
+    assert id(after) not in walked()
+    gc.unfreeze()  # the other tests start from the collector's usual state
