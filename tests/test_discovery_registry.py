@@ -376,3 +376,29 @@ def test_hinted_refresh_keeps_the_mvp_root_rule(tmp_path: Path) -> None:
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 1_000_000_000))
     assert reg.refresh([path]).changed == [path]
     assert [d.path for d in reg.diagnostics if d.code == "refresh-missed"] == [path]
+
+
+def test_refresh_in_steps_changes_the_registry_only_at_the_last_step(tmp_path: Path) -> None:
+    for name in ("a", "b", "c", "d"):
+        agent(tmp_path, f"skills/{name}")
+    reg = registry(tmp_path)
+    before = list(reg.skills)
+    paths = [str(tmp_path / f"skills/{name}/SKILL.md") for name in ("a", "b", "c")]
+    for path in paths:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\nMore.\n")
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+    steps = reg.refresh_steps(paths)
+    taken = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result = done.value
+            break
+        taken += 1
+        assert reg.skills == before  # nothing replaced until the end
+    assert taken == 3  # one step per file read
+    assert sorted(result.changed) == sorted(paths)
+    assert [s.path for s in reg.skills] == [s.path for s in before]
+    assert all(reg.by_path[p] is not old for p, old in zip(paths, before, strict=False))

@@ -416,6 +416,23 @@ def test_index_updates_when_one_skill_changes(tmp_path: Path) -> None:
     assert match(reg, "beta", index=index).selected == []
 
 
+def test_index_keeps_terms_of_a_body_edit_and_rereads_a_description_edit(
+    tmp_path: Path,
+) -> None:
+    reg = oasis_registry(tmp_path, {"a": {"triggers": ["alpha"]}, "b": {"triggers": ["beta"]}})
+    index = MatchIndex(reg)
+    path = str(tmp_path / "key_skills/b/SKILL.md")
+    terms = index.terms[path]
+    fields = {"id": "b", "name": "B", "priority": 1, "triggers": ["beta"]}
+    reg.reparse(path, skill_text(description="d", _body="A longer body.\n", **fields))
+    assert list(index.sync_steps()) == []  # nothing to re-read: no step taken
+    assert index.terms[path] is terms and index.skills[path] is reg.by_path[path]
+    reg.reparse(path, skill_text(description="ships the gamma build", **fields))
+    assert len(list(index.sync_steps())) == 2  # its terms out, then in again
+    assert index.terms[path] is not terms
+    assert match(reg, "ships gamma build", index=index).candidates[0].name == "b"
+
+
 # ---------------------------------------------------------------------- suites
 
 

@@ -13,6 +13,7 @@ import heapq
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Literal
@@ -284,13 +285,33 @@ class MatchIndex:
 
     def sync(self) -> None:
         """Bring the index in line with the registry, touching only changed skills."""
+        for _ in self.sync_steps():
+            pass
+
+    def sync_steps(self) -> Iterator[None]:
+        """sync() in steps: it yields after each skill whose terms it re-reads, so a
+        caller with an event loop can let events in (a thousand changed skills take
+        a quarter of a second). A skill whose name, description and fields are
+        unchanged (an edit of its body) keeps its terms."""
         current = {s.path: s for s in self.registry.active.values()}
         for path in list(self.skills):
-            if current.get(path) is not self.skills[path]:
-                self._remove(path)
+            old, new = self.skills[path], current.get(path)
+            if new is old:
+                continue
+            if new is not None and _same_terms(old, new):
+                self.skills[path] = new
+                continue
+            self._remove(path)
+            yield
         for path, skill in current.items():
             if path not in self.skills:
                 self._add(skill)
+                yield
+
+
+def _same_terms(old: Skill, new: Skill) -> bool:
+    """Whether the match index would read the same terms from both (see skill_terms)."""
+    return old.name == new.name and old.description == new.description and old.fields == new.fields
 
 
 def explicit_invocation(query: str) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ import gc
 import multiprocessing
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -229,12 +229,27 @@ class Registry:
         instead of 90 ms at 10,000 skills); anything else (a skill added, removed
         or moved, a folder moved in) takes the full walk.
         """
+        steps = self.refresh_steps(hint)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def refresh_steps(
+        self, hint: Iterable[str] | None = None
+    ) -> Generator[None, None, RefreshResult]:
+        """refresh() in steps: it yields after each file it reads, so that a caller
+        with an event loop can do other work between steps (a git checkout changes
+        a thousand files: 0.3 s of parsing). The registry changes only in the last
+        step; a skill re-parsed from unsaved text meanwhile is replaced by the
+        disk version, so the caller re-validates its modified documents after."""
         with quiet_gc():
             if hint is not None and self.scanned and self.files is None:
-                result = self._refresh_known(set(hint))
+                result = yield from self._refresh_known(set(hint))
                 if result is not None:
                     return result
-            return self._refresh()
+            return (yield from self._refresh())
 
     def _inside_skill(self, path: str, roots: set[str]) -> bool:
         """Whether `path` lies inside a known skill's folder (looked up, not walked)."""
@@ -248,7 +263,7 @@ class Registry:
             parent = up
         return False
 
-    def _refresh_known(self, hint: set[str]) -> RefreshResult | None:
+    def _refresh_known(self, hint: set[str]) -> Generator[None, None, RefreshResult | None]:
         """The hinted refresh; None when the hint needs the full walk."""
         known: list[Skill] = []
         roots = {root.path for root in self.roots}
@@ -286,7 +301,10 @@ class Registry:
         result = RefreshResult()
         if not stale:
             return result
-        fresh = {item.path: self._load(root, item) for root, item in stale}
+        fresh: dict[str, Skill] = {}
+        for root, item in stale:
+            fresh[item.path] = self._load(root, item)
+            yield
         skills = [fresh.get(skill.path, skill) for skill in self.skills]
         result.changed = list(fresh)
         if not self._swap(result.changed, skills):
@@ -294,7 +312,7 @@ class Registry:
         self._note_refresh_rule(result, old_mtimes)
         return result
 
-    def _refresh(self) -> RefreshResult:
+    def _refresh(self) -> Generator[None, None, RefreshResult]:
         if not self.scanned:
             self._scan(None)
             return RefreshResult(added=[s.path for s in self.skills])
@@ -316,6 +334,7 @@ class Registry:
                 continue
             append(self._load(root, item))
             (result.changed if previous is not None else result.added).append(item.path)
+            yield
         seen = {item.path for _, item in found} if len(found) != len(self.by_path) else None
         if seen is not None:
             result.removed = [path for path in self.by_path if path not in seen]

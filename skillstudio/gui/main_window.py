@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import (
     QByteArray,
@@ -65,6 +66,7 @@ from .workbench import QueryPanel
 MAX_RECENT = 10
 FILTER_DELAY_MS = 120
 AUTO_EXPAND_MAX = 2000
+REFRESH_SLICE_S = 0.015  # a refresh of many files runs in slices this long between events
 
 
 def freeze_long_lived() -> None:
@@ -91,6 +93,8 @@ class MainWindow(QMainWindow):
         self.base = ""
         self.profile_override: str | None = None
         self.scan_thread: ScanThread | None = None
+        self._refresh_job: Iterator[None] | None = None  # a refresh running in slices
+        self._changed_paths: set[str] = set()  # changes seen while it runs
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self.documents: dict[str, SkillEditor] = {}
         self.file_views: dict[str, FileView] = {}
@@ -279,6 +283,7 @@ class MainWindow(QMainWindow):
             return False
         self._cancel_scan()
         self.watcher.stop()
+        self._drop_refresh()
         self.projects = []
         self.registries = []
         self.profile_override = profile
@@ -385,6 +390,7 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.scanning:
             return
+        self._finish_refresh()
         for registry in self.registries:
             registry.refresh()
         for editor in self.documents.values():
@@ -571,15 +577,33 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._cancel_scan()
+        self._drop_refresh()
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()
         event.accept()
 
     def _on_files_changed(self, paths: list[str]) -> None:
-        """Files changed outside: refresh the registries, then each affected open skill."""
-        for registry in self.registries:
-            registry.refresh(paths)  # the watcher's paths spare the walk of the tree
+        """Files changed outside: refresh the registries in slices between events,
+        then each affected open skill and the views. Changes that arrive while a
+        refresh runs are taken by the next one."""
+        self._changed_paths.update(paths)
+        if self._refresh_job is None:
+            self._start_refresh()
+
+    def _start_refresh(self) -> None:
+        paths = sorted(self._changed_paths)
+        self._changed_paths.clear()
+        self._refresh_job = self._refresh_steps(paths)
+        self._refresh_slice()
+
+    def _refresh_steps(self, paths: list[str]) -> Iterator[None]:
+        for registry in list(self.registries):
+            # the watcher's paths spare the walk of the tree
+            yield from registry.refresh_steps(paths)
+            index = self.query_panel.indexes.get(id(registry))
+            if index is not None:  # Try a Request's index, so that its answer is quick
+                yield from index.sync_steps()
         changed = set(paths)
         for path, editor in list(self.documents.items()):
             folder = os.path.dirname(path) + os.sep
@@ -589,6 +613,35 @@ class MainWindow(QMainWindow):
                 editor.document.validate()  # the text on screen stays the registry's truth
         self._refresh_views(rebuild=False)
         freeze_long_lived()
+
+    def _refresh_slice(self) -> None:
+        """Run the refresh for up to REFRESH_SLICE_S, then let events in."""
+        job = self._refresh_job
+        if job is None:
+            return
+        deadline = time.perf_counter() + REFRESH_SLICE_S
+        for _ in job:
+            if time.perf_counter() > deadline:
+                QTimer.singleShot(0, self._refresh_slice)
+                return
+        self._refresh_job = None
+        if self._changed_paths:
+            self._start_refresh()
+
+    def _finish_refresh(self) -> None:
+        """Complete a refresh under way now (before a reload or an operation)."""
+        job = self._refresh_job
+        if job is not None:
+            for _ in job:
+                pass
+            self._refresh_job = None
+
+    def _drop_refresh(self) -> None:
+        """Forget a refresh under way (another folder is opened, the window closes)."""
+        if self._refresh_job is not None:
+            self._refresh_job.close()  # type: ignore[attr-defined]
+            self._refresh_job = None
+        self._changed_paths.clear()
 
     # -- skill operations ---------------------------------------------------------------
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:

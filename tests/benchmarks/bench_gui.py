@@ -247,11 +247,11 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
     # A burst: 1,000 SKILL.md files changed on disk at once (a git checkout, say).
     changed = skills[:BURST_FILES]
     refreshes.clear()
-    beat.start()
-    for path in changed:
+    for path in changed:  # written here, on the GUI thread: the clock starts after
         with open(path, "a", encoding="utf-8") as fh:
             fh.write("\nOne more line.\n")
     written = time.perf_counter()
+    beat.start()
     # The watcher's debounce, then the refresh(es); done when none came for 0.6 s.
     wait_until(lambda: bool(refreshes) and time.perf_counter() - refreshes[-1] > 0.6, 6000)
     burst_gaps = beat.stop()

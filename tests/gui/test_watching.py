@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
@@ -119,3 +120,37 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
     after = next(s for r in window.registries for s in r.skills if s.path == str(path))
     assert id(after) not in walked()
     gc.unfreeze()  # the other tests start from the collector's usual state
+
+
+def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.gui import main_window
+
+    monkeypatch.setattr(main_window, "REFRESH_SLICE_S", 0.0)  # one file a slice
+    editor = open_skill(window, skill_path(samples, "repo-survey"))
+    others = [p for p in sorted(samples.rglob("SKILL.md")) if "repo-survey" not in str(p)][:6]
+    slices: list[bool] = []
+    run_slice = window._refresh_slice
+
+    def counted() -> None:
+        slices.append(window._refresh_job is not None)
+        if len(slices) == 3:  # the user types while the refresh is half done
+            qtbot.keyClicks(editor.source, "typed during the refresh ")
+            editor.document.validate()  # what its timer would do right now
+        run_slice()
+
+    monkeypatch.setattr(window, "_refresh_slice", counted)
+    for path in others:
+        path.write_text(path.read_text() + "\nChanged in the burst.\n")
+    qtbot.waitUntil(lambda: len(slices) > 3 and window._refresh_job is None, timeout=WAIT)
+    qtbot.waitUntil(lambda: window._refresh_job is None and not window._changed_paths, timeout=WAIT)
+    assert len(slices) >= len(others)  # the refresh came back to the event loop each file
+    registry = editor.document.registry
+    for path in others:
+        skill = next(r.by_path[str(path)] for r in window.registries if str(path) in r.by_path)
+        assert "Changed in the burst." in skill.load_body()
+    # The registry holds the text on screen (no frontmatter at the top now), not the disk's.
+    assert editor.document.text().startswith("typed during the refresh ")
+    codes = {d.code for d in registry.by_path[editor.document.path].diagnostics}
+    assert "frontmatter-missing" in codes
