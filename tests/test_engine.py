@@ -587,3 +587,31 @@ def test_create_suite_then_add_cases(tmp_path: Path) -> None:
         ("the weather", []),
     ]
     assert path.read_text().startswith(template.replace("cases: []", "cases:"))
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Registry:
+    from .benchmarks.synth import generate
+
+    folder = tmp_path_factory.mktemp("synthetic") / "p"
+    generate(str(folder), 80)
+    reg = project_from_folder(str(folder)).registry()
+    reg.scan()
+    return reg
+
+
+@pytest.mark.parametrize("top", [1, 5, 30])
+def test_indexed_ranking_equals_the_naive_loop_of_the_seed(
+    synthetic: Registry, monkeypatch: pytest.MonkeyPatch, top: int
+) -> None:
+    from skillstudio.core import matching
+
+    from .benchmarks.bench_match import naive, queries
+
+    index = MatchIndex(synthetic)
+    monkeypatch.setattr(matching, "TOP", top)  # the cutoff and its ties, at every size
+    priority = {s.name: s.fields["priority"] for s in synthetic.active.values()}
+    for query in queries(seed=top, count=25):
+        expected = sorted(naive(synthetic, query), key=lambda p: (-p[0], -priority[p[1]], p[1]))
+        got = match(synthetic, query, index=index)
+        assert [(c.score, c.name) for c in got.all_candidates()] == expected, query

@@ -15,7 +15,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import itemgetter
+from itertools import compress
 from typing import Any, Literal
 
 import regex
@@ -419,25 +419,33 @@ def _rank(
             cand._query_words = query_words
         return cand
 
-    items = list(scores.items())  # every score is positive: hits add points, never remove
-    total = len(items)
+    # Every score is positive (hits add points, never remove) and small, so the
+    # score of the TOP-th candidate comes from a histogram of the scores, and the
+    # paths above it and tied at it are picked out in C (compress over map).
+    total = len(scores)
+    paths, values = scores.keys(), scores.values()
     if total > TOP:
-        cutoff = heapq.nlargest(TOP, items, key=itemgetter(1))[-1][1]
-        top_paths = [path for path, score in items if score > cutoff]
-        tied = [path for path, score in items if score == cutoff]
+        histogram = Counter(values)
+        need, cutoff = TOP, 0
+        for score in sorted(histogram, reverse=True):
+            need -= histogram[score]
+            if need <= 0:
+                cutoff = score
+                break
+        top_paths = list(compress(paths, map(cutoff.__lt__, values)))
+        tied = list(compress(paths, map(cutoff.__eq__, values)))
         # the tie at the cutoff is broken by the profile's order (priority, name),
         # precomputed per skill so the key lookups run in C
         top_paths += heapq.nsmallest(TOP - len(top_paths), tied, key=index.order_key.__getitem__)
+        chosen = frozenset(top_paths)
     else:
-        cutoff = None
-        top_paths = [path for path, _ in items]
+        top_paths, chosen = list(paths), frozenset()
     top = sorted((build(path) for path in top_paths), key=order)
 
     def rest() -> list[Candidate]:
-        if cutoff is None:
+        if not chosen:
             return []
-        chosen = set(top_paths)
-        return sorted((build(path) for path, _ in items if path not in chosen), key=order)
+        return sorted((build(path) for path in scores if path not in chosen), key=order)
 
     return top, rest, total
 
