@@ -402,3 +402,45 @@ def test_refresh_in_steps_changes_the_registry_only_at_the_last_step(tmp_path: P
     assert sorted(result.changed) == sorted(paths)
     assert [s.path for s in reg.skills] == [s.path for s in before]
     assert all(reg.by_path[p] is not old for p, old in zip(paths, before, strict=False))
+
+
+def test_reparse_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) -> None:
+    def text(ident: str, **fields: object) -> str:
+        base: dict[str, object] = {
+            "id": ident,
+            "name": ident,
+            "description": "d",
+            "triggers": [f"go {ident}"],
+            "priority": 1,
+        }
+        return skill_text(**(base | fields))
+
+    for name in ("a", "b", "c"):
+        write(tmp_path, f"key_skills/{name}/SKILL.md", text(name))
+    root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
+    reg = Registry(get_profile("oasis"), [root])
+    reg.scan()
+    path = str(tmp_path / "key_skills/a/SKILL.md")
+    edits: list[dict[str, object]] = [
+        {"description": "typed words"},  # the in-place swap
+        {"triggers": ["go b"]},  # shares a trigger with b: resolved again
+        {"description": "more"},  # still shared: resolved again
+        {"id": "b"},  # a duplicate id
+        {},  # back to where it started
+    ]
+    for fields in edits:
+        version = reg.version
+        reg.reparse(path, text("a", **fields))
+        assert reg.version > version
+        write(tmp_path, "key_skills/a/SKILL.md", text("a", **fields))
+        fresh = Registry(get_profile("oasis"), [root])
+        fresh.scan()
+        assert [
+            (s.path, s.status, s.description, s.winner, s.diagnostics, s.cross) for s in reg.skills
+        ] == [
+            (s.path, s.status, s.description, s.winner, s.diagnostics, s.cross)
+            for s in fresh.skills
+        ], fields
+        assert {k: s.path for k, s in reg.active.items()} == {
+            k: s.path for k, s in fresh.active.items()
+        }

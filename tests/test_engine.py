@@ -615,3 +615,31 @@ def test_indexed_ranking_equals_the_naive_loop_of_the_seed(
         expected = sorted(naive(synthetic, query), key=lambda p: (-p[0], -priority[p[1]], p[1]))
         got = match(synthetic, query, index=index)
         assert [(c.score, c.name) for c in got.all_candidates()] == expected, query
+
+
+def test_listing_is_written_once_per_registry_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.core import disclosure
+
+    fields: dict[str, Any] = {"triggers": ["go"]}
+    reg = oasis_registry(tmp_path, {"a": fields, "b": fields})
+    written: list[int] = []
+    render = disclosure._render_listing
+
+    def counted(registry: Registry, options: dict[str, Any]) -> disclosure.TierText:
+        written.append(registry.version)
+        return render(registry, options)
+
+    monkeypatch.setattr(disclosure, "_render_listing", counted)
+    first = render_listing(reg)
+    first.listed.append("changed by a caller")  # callers get their own copy
+    second = render_listing(reg)
+    assert len(written) == 1 and second.text == first.text and second.listed == ["a", "b"]
+    assert render_listing(reg, {"budget": 5}) is not None and len(written) == 2  # options differ
+    path = str(tmp_path / "key_skills/a/SKILL.md")
+    reg.reparse(
+        path,
+        skill_text(id="a", name="A", description="new words", priority=1, triggers=["go"]),
+    )
+    assert "- A (a): new words |" in render_listing(reg).text and len(written) == 3

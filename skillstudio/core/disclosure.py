@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .activation import activate, visible_workspace
@@ -77,9 +78,27 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+# registry -> (its version, the options, the listing): the listing does not depend
+# on the request, and at 10,000 skills writing it takes 30-45 ms a keystroke.
+_LISTINGS: weakref.WeakKeyDictionary[Registry, tuple[int, str, TierText]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def render_listing(registry: Registry, options: dict[str, Any] | None = None) -> TierText:
     """Tier 2: the registry listing exactly as the profile writes it."""
     options = options or {}
+    key = repr(sorted(options.items()))
+    cached = _LISTINGS.get(registry)
+    if cached is not None and cached[0] == registry.version and cached[1] == key:
+        listing = cached[2]
+    else:
+        listing = _render_listing(registry, options)
+        _LISTINGS[registry] = (registry.version, key, listing)
+    return replace(listing, listed=list(listing.listed), omitted=list(listing.omitted))
+
+
+def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
     profile = registry.profile.name
     skills = list(registry.active.values())
     out = TierText(2, "", budget=listing_budget(profile, options))

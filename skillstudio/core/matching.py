@@ -242,9 +242,11 @@ class MatchIndex:
         self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-priority, name)
         self.keywords: dict[str, set[str]] = defaultdict(set)
         self.patterned: set[str] = set()
+        self._synced = -1  # the registry version the index reflects
         self.rebuild()
 
     def rebuild(self) -> None:
+        self._synced = self.registry.version
         self.terms.clear()
         self.skills.clear()
         self.phrases.clear()
@@ -293,6 +295,9 @@ class MatchIndex:
         caller with an event loop can let events in (a thousand changed skills take
         a quarter of a second). A skill whose name, description and fields are
         unchanged (an edit of its body) keeps its terms."""
+        version = self.registry.version
+        if version == self._synced:
+            return
         current = {s.path: s for s in self.registry.active.values()}
         for path in list(self.skills):
             old, new = self.skills[path], current.get(path)
@@ -307,6 +312,8 @@ class MatchIndex:
             if path not in self.skills:
                 self._add(skill)
                 yield
+        if self.registry.version == version:  # not changed again between the steps
+            self._synced = version
 
 
 def _same_terms(old: Skill, new: Skill) -> bool:

@@ -121,6 +121,9 @@ class Registry:
         # phrase -> (ids of the skills sharing it, their diagnostics), reused by refresh
         self._ambiguity: dict[str, tuple[tuple[int, ...], list[tuple[Skill, Diagnostic]]]] = {}
         self.scanned = False
+        # Bumped whenever the skills change, so that what is derived from them (a
+        # match index, a rendered listing) can tell whether it is still current.
+        self.version = 0
 
     # -- scanning -------------------------------------------------------------
     def _discover(self) -> list[tuple[Root, Found]]:
@@ -375,6 +378,7 @@ class Registry:
                     self._disown(phrase, old)
                     self._own(phrase, new)
         self.skills = skills
+        self.version += 1
         return True
 
     def _note_refresh_rule(self, result: RefreshResult, old_mtimes: dict[str, int]) -> None:
@@ -420,7 +424,9 @@ class Registry:
             doc = parse_text(Document(path=path), text)
             mtime, size = previous.mtime_ns, previous.size
         skill = self._make(previous.root, doc, mtime, size)
-        self._set([skill if s.path == path else s for s in self.skills])
+        skills = [skill if s.path == path else s for s in self.skills]
+        if not self._swap([path], skills):  # a keystroke rarely changes who wins
+            self._set(skills)
         return skill
 
     # -- resolution -----------------------------------------------------------
@@ -429,6 +435,7 @@ class Registry:
         self.skills = skills
         self.by_path = {s.path: s for s in skills}
         self._resolve()
+        self.version += 1
 
     def _resolve(self) -> None:
         """Duplicates (later discovery / higher root wins) and cross-skill checks."""
