@@ -53,6 +53,7 @@ def test_panel_matches_the_engine_on_every_profile(
     assert panel.summary.text() == summary(expected)
     tiers = render_tiers(registry, expected, panel.options(), Session())
     for view, tier in zip(panel.tier_views, tiers, strict=True):
+        panel.details.setCurrentWidget(view)  # a tier's text is laid out when its tab shows
         assert view.text.toPlainText() == tier.text
     used = [n for n, t in enumerate(tiers) if t.used]
     assert [n for n in range(4) if panel.details.tabText(1 + n).endswith("●")] == used
