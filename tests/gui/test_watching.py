@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -154,3 +155,31 @@ def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     assert editor.document.text().startswith("typed during the refresh ")
     codes = {d.code for d in registry.by_path[editor.document.path].diagnostics}
     assert "frontmatter-missing" in codes
+
+
+def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    path = skill_path(samples, "safe-edit")
+    editor = open_skill(window, path)
+    qtbot.keyClicks(editor.source, "typed ")
+    path.unlink()
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
+    assert "deleted" in editor.conflict_text.text()
+    assert editor.document.text().startswith("typed ")
+    editor.keep_button.click()
+    assert window.save_current()  # saving puts the file back with the typed text
+    assert path.read_text().startswith("typed ")
+    qtbot.waitUntil(lambda: not editor.document.modified, timeout=WAIT)
+
+    # Replaced by another program's atomic save (a new file moved over it).
+    qtbot.keyClicks(editor.source, "again ")
+    other = path.with_name("incoming.tmp")
+    other.write_text("---\nname: safe-edit\ndescription: from elsewhere\n---\n")
+    os.replace(other, path)
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
+    assert editor.document.text().startswith("typed again ")
+    assert not window.save_current()  # no silent overwrite of the other program's file
+    assert "from elsewhere" in path.read_text()
+    editor.reload_button.click()  # the user takes theirs
+    assert "from elsewhere" in editor.document.text()
