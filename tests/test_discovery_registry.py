@@ -265,24 +265,39 @@ def test_broken_link_in_a_fence_does_not_hide_the_same_link_outside(tmp_path: Pa
     assert [(d["line"], d["column"]) for d in links] == [(10, 7)]
 
 
-def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) -> None:
-    def oasis(ident: str, **fields: object) -> None:
-        base: dict[str, object] = {
-            "id": ident,
-            "name": ident,
-            "description": "d",
-            "triggers": [f"go {ident}"],
-            "priority": 1,
-        }
-        path = write(tmp_path, f"key_skills/{ident}/SKILL.md", skill_text(**(base | fields)))
-        stamp_ns = time.time_ns() + 10**9 * (1 + len(str(fields)))
-        os.utime(path, ns=(stamp_ns, stamp_ns))
+def oasis_text(ident: str, **fields: object) -> str:
+    base: dict[str, object] = {
+        "id": ident,
+        "name": ident,
+        "description": "d",
+        "triggers": [f"go {ident}"],
+        "priority": 1,
+    }
+    return skill_text(**(base | fields))
 
-    for name in ("a", "b", "c"):
-        oasis(name)
+
+def write_oasis(tmp_path: Path, ident: str, **fields: object) -> str:
+    """An oasis skill written with an mtime of its own (edits in one second differ)."""
+    path = write(tmp_path, f"key_skills/{ident}/SKILL.md", oasis_text(ident, **fields))
+    stamp_ns = time.time_ns() + 10**9 * (1 + len(str(fields)))
+    os.utime(path, ns=(stamp_ns, stamp_ns))
+    return path
+
+
+def oasis_scanned(tmp_path: Path, *idents: str) -> tuple[Root, Registry]:
+    for ident in idents:
+        write_oasis(tmp_path, ident)
     root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
     reg = Registry(get_profile("oasis"), [root])
     reg.scan()
+    return root, reg
+
+
+def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) -> None:
+    root, reg = oasis_scanned(tmp_path, "a", "b", "c")
+
+    def oasis(ident: str, **fields: object) -> None:
+        write_oasis(tmp_path, ident, **fields)
 
     def state(registry: Registry) -> list[tuple[object, ...]]:
         return [
@@ -311,24 +326,11 @@ def test_refresh_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) ->
 def test_hinted_refresh_reads_only_the_hinted_files_and_matches_a_fresh_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def oasis(ident: str, **fields: object) -> str:
-        base: dict[str, object] = {
-            "id": ident,
-            "name": ident,
-            "description": "d",
-            "triggers": [f"go {ident}"],
-            "priority": 1,
-        }
-        path = write(tmp_path, f"key_skills/{ident}/SKILL.md", skill_text(**(base | fields)))
-        stamp_ns = time.time_ns() + 10**9 * (1 + len(str(fields)))
-        os.utime(path, ns=(stamp_ns, stamp_ns))
-        return path
+    root, reg = oasis_scanned(tmp_path, "a", "b", "c")
 
-    for name in ("a", "b", "c"):
-        oasis(name)
-    root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
-    reg = Registry(get_profile("oasis"), [root])
-    reg.scan()
+    def oasis(ident: str, **fields: object) -> str:
+        return write_oasis(tmp_path, ident, **fields)
+
     walks: list[int] = []
     discover_all = reg._discover
 
@@ -405,21 +407,8 @@ def test_refresh_in_steps_changes_the_registry_only_at_the_last_step(tmp_path: P
 
 
 def test_reparse_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) -> None:
-    def text(ident: str, **fields: object) -> str:
-        base: dict[str, object] = {
-            "id": ident,
-            "name": ident,
-            "description": "d",
-            "triggers": [f"go {ident}"],
-            "priority": 1,
-        }
-        return skill_text(**(base | fields))
-
-    for name in ("a", "b", "c"):
-        write(tmp_path, f"key_skills/{name}/SKILL.md", text(name))
-    root = Root(str(tmp_path / "key_skills"), "key_skills", 0)
-    reg = Registry(get_profile("oasis"), [root])
-    reg.scan()
+    root, reg = oasis_scanned(tmp_path, "a", "b", "c")
+    text = oasis_text
     path = str(tmp_path / "key_skills/a/SKILL.md")
     edits: list[dict[str, object]] = [
         {"description": "typed words"},  # the in-place swap

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -88,23 +89,22 @@ class StartFigures:
     bare_rss_mb: float
 
 
+def child_json(cmd: list[str], env: dict[str, str], what: str) -> dict[str, Any]:
+    """Run a benchmark child and read the JSON object on its last such stdout line."""
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, check=False)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"{what} failed: {proc.stderr.strip()[-800:]}")
+    data: dict[str, Any] = json.loads(lines[-1])
+    return data
+
+
 def _once(kind: str, folder: str) -> tuple[float, float]:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     env["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="skillstudio-start-")  # fresh settings
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, kind, folder],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        check=False,
-    )
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"the {kind} start failed: {proc.stderr.strip()[-500:]}")
-    data = json.loads(lines[-1])
+    data = child_json([sys.executable, "-c", _CHILD, kind, folder], env, f"the {kind} start")
     if data["painted"] is None:
         raise RuntimeError(f"the {kind} window was never painted")
     return (data["painted"] - start) * 1000, float(data["rss_mb"])

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -76,18 +74,8 @@ def gui_figures(count: int, workdir: str) -> dict[str, Any]:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     script = os.path.join(HERE, "bench_gui.py")
-    proc = subprocess.run(
-        [sys.executable, script, "--count", str(count), "--workdir", workdir, "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"bench_gui --count {count} failed: {proc.stderr.strip()[-800:]}")
-    data: dict[str, Any] = json.loads(lines[-1])
-    return data
+    cmd = [sys.executable, script, "--count", str(count), "--workdir", workdir, "--json"]
+    return bench_start.child_json(cmd, env, f"bench_gui --count {count}")
 
 
 def _s(seconds: float) -> str:
