@@ -310,7 +310,7 @@ class Registry:
             yield
         skills = [fresh.get(skill.path, skill) for skill in self.skills]
         result.changed = list(fresh)
-        if not self._swap(result.changed, skills):
+        if not self._swap(fresh, skills):
             self._set(skills)
         self._note_refresh_rule(result, old_mtimes)
         return result
@@ -325,6 +325,7 @@ class Registry:
         skills: list[Skill] = []
         append = skills.append
         known = self.by_path.get
+        fresh: dict[str, Skill] = {}  # changed skills, by path
         for root, item in found:
             previous = known(item.path)
             if (
@@ -335,8 +336,13 @@ class Registry:
             ):
                 append(previous)
                 continue
-            append(self._load(root, item))
-            (result.changed if previous is not None else result.added).append(item.path)
+            skill = self._load(root, item)
+            append(skill)
+            if previous is not None:
+                fresh[item.path] = skill
+                result.changed.append(item.path)
+            else:
+                result.added.append(item.path)
             yield
         seen = {item.path for _, item in found} if len(found) != len(self.by_path) else None
         if seen is not None:
@@ -344,19 +350,18 @@ class Registry:
         elif result.added:  # as many files as before, so some were renamed away
             paths = {item.path for _, item in found}
             result.removed = [path for path in self.by_path if path not in paths]
-        if not (result.added or result.removed) and self._swap(result.changed, skills):
+        if not (result.added or result.removed) and self._swap(fresh, skills):
             self._note_refresh_rule(result, old_mtimes)
             return result
         self._set(skills)
         self._note_refresh_rule(result, old_mtimes)
         return result
 
-    def _swap(self, changed: list[str], skills: list[Skill]) -> bool:
-        """Replace edited skills in place when nothing that decides winners, shared
-        triggers or cross findings moved (the common edit); False means resolve all."""
-        wanted = set(changed)
-        fresh = {s.path: s for s in skills if s.path in wanted}
-        pairs = [(self.by_path[path], fresh[path]) for path in changed]
+    def _swap(self, fresh: dict[str, Skill], skills: list[Skill]) -> bool:
+        """Replace edited skills (`fresh`, by path; `skills` is the new list holding
+        them) in place when nothing that decides winners, shared triggers or cross
+        findings moved (the common edit); False means resolve all."""
+        pairs = [(self.by_path[path], new) for path, new in fresh.items()]
         for old, new in pairs:
             if (
                 old.key != new.key
@@ -424,8 +429,9 @@ class Registry:
             doc = parse_text(Document(path=path), text)
             mtime, size = previous.mtime_ns, previous.size
         skill = self._make(previous.root, doc, mtime, size)
-        skills = [skill if s.path == path else s for s in self.skills]
-        if not self._swap([path], skills):  # a keystroke rarely changes who wins
+        skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
+        skills[skills.index(previous)] = skill
+        if not self._swap({path: skill}, skills):  # a keystroke rarely changes who wins
             self._set(skills)
         return skill
 

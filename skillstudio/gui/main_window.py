@@ -614,12 +614,13 @@ class MainWindow(QMainWindow):
         self._refresh_views(rebuild=False)
         freeze_long_lived()
 
-    def _refresh_slice(self) -> None:
-        """Run the refresh for up to REFRESH_SLICE_S, then let events in."""
+    def _refresh_slice(self, seconds: float | None = None) -> None:
+        """Run the refresh for up to `seconds` (REFRESH_SLICE_S), then let events in;
+        with `seconds` infinite, to its end."""
         job = self._refresh_job
         if job is None:
             return
-        deadline = time.perf_counter() + REFRESH_SLICE_S
+        deadline = time.perf_counter() + (REFRESH_SLICE_S if seconds is None else seconds)
         for _ in job:
             if time.perf_counter() > deadline:
                 QTimer.singleShot(0, self._refresh_slice)
@@ -629,12 +630,10 @@ class MainWindow(QMainWindow):
             self._start_refresh()
 
     def _finish_refresh(self) -> None:
-        """Complete a refresh under way now (before a reload or an operation)."""
-        job = self._refresh_job
-        if job is not None:
-            for _ in job:
-                pass
-            self._refresh_job = None
+        """Complete a refresh under way now, and those of changes seen meanwhile
+        (before a reload or an operation changes the registries itself)."""
+        while self._refresh_job is not None:
+            self._refresh_slice(float("inf"))
 
     def _drop_refresh(self) -> None:
         """Forget a refresh under way (another folder is opened, the window closes)."""
