@@ -54,13 +54,14 @@ cp -a dist/skillstudio "$DEB_ROOT/opt/skillstudio"
 ln -s /opt/skillstudio/skillstudio "$DEB_ROOT/usr/bin/skillstudio"
 share "$DEB_ROOT/usr/share"
 SIZE=$(du -sk --exclude=DEBIAN "$DEB_ROOT" | cut -f1)
+DEPENDS=$(grep -v '^#' packaging/desktop-libs.txt | paste -sd, - | sed 's/,/, /g')
 cat > "$DEB_ROOT/DEBIAN/control" <<CONTROL
 Package: skillstudio
 Version: $VERSION
 Architecture: $DEBARCH
 Maintainer: The SkillStudio developers <skillstudio@users.noreply.github.com>
 Installed-Size: $SIZE
-Depends: libgl1, libegl1, libfontconfig1, fontconfig-config, fonts-dejavu-core, libxkbcommon0, libxkbcommon-x11-0, libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1, libxcb-shape0, libxcb-xkb1, libxcb-randr0, libxcb-render-util0, libxcb-image0, libwayland-client0, libwayland-cursor0, libwayland-egl1, libdbus-1-3
+Depends: $DEPENDS
 Section: devel
 Priority: optional
 Homepage: https://pypi.org/project/skillstudio/

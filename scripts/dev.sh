@@ -17,7 +17,16 @@ if [ -n "${CI:-}" ] && [ "${1:-}" = "test" ]; then
   export SKILLSTUDIO_BUNDLE=${SKILLSTUDIO_BUNDLE:-1}
 fi
 if [ "${SKILLSTUDIO_BUNDLE:-}" = "1" ]; then
-  SYSTEM_PACKAGES+=(binutils dpkg desktop-file-utils appstream)
+  # xvfb and x11-apps: the test that opens the app through `dev.sh run` on a real X
+  # server and takes a screenshot of it (xwd).
+  SYSTEM_PACKAGES+=(binutils dpkg desktop-file-utils appstream xvfb x11-apps x11-utils)
+fi
+# On a desktop the app needs the X11 / Wayland client libraries Qt's xcb and wayland
+# platforms load: the same list the .deb depends on. `test` stays offscreen.
+if [ "${1:-run}" = "run" ]; then
+  while read -r pkg; do
+    case "$pkg" in ''|'#'*) ;; *) SYSTEM_PACKAGES+=("$pkg") ;; esac
+  done < packaging/desktop-libs.txt
 fi
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }

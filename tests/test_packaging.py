@@ -211,3 +211,92 @@ def test_wheel_carries_samples_and_icons(tmp_path: Path) -> None:
     assert {f"skillstudio/data/icons/{p.name}" for p in ICONS.glob("*.png")} <= names
     assert "skillstudio = skillstudio.cli.main:main" in entry_points
     assert "skillstudio-gui = skillstudio.cli.main:gui_main" in entry_points
+
+
+# -- `scripts/dev.sh run` on a real X server ---------------------------------------------
+def xwd_image(data: bytes) -> tuple[int, int, set[bytes]]:
+    """Width, height and the distinct pixels (every other row and column) of a
+    ZPixmap XWD dump of a true-colour screen (24 or 32 bits a pixel)."""
+    fields = [int.from_bytes(data[i : i + 4], "big") for i in range(0, 100, 4)]
+    header_size, width, height = fields[0], fields[4], fields[5]
+    bytes_per_line, ncolors = fields[12], fields[19]
+    step = bytes_per_line // width  # Xvfb stores 24-bit pixels in 4 bytes
+    assert step in (3, 4), fields[11]
+    start = header_size + 12 * ncolors
+    pixels = {
+        data[at : at + 3]
+        for row in range(0, height, 2)
+        for at in range(
+            start + row * bytes_per_line, start + row * bytes_per_line + width * step, 2 * step
+        )
+    }
+    return width, height, pixels
+
+
+@pytest.mark.bundle
+@pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("Xvfb", "xwd", "xwininfo")),
+    reason="needs Xvfb, xwd (x11-apps) and xwininfo (x11-utils)",
+)
+def test_dev_sh_run_opens_the_app_on_an_x_server(tmp_path: Path) -> None:
+    """`scripts/dev.sh run` installs what Qt's xcb platform loads and opens the window on
+    a real X server (Xvfb, not offscreen); the screen is then captured with xwd."""
+    display = f":{90 + os.getpid() % 500}"
+    server = subprocess.Popen(
+        ["Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=display, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    app = None
+    try:
+        import time
+
+        deadline = time.monotonic() + 10
+        while subprocess.run(
+            ["xwininfo", "-root", "-display", display], env=env, capture_output=True
+        ).returncode:
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.2)
+        log = (tmp_path / "run.log").open("w")
+        app = subprocess.Popen(
+            ["bash", str(ROOT / "scripts" / "dev.sh"), "run"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 600  # the first run may install system packages
+        while True:
+            tree = subprocess.run(
+                ["xwininfo", "-root", "-tree", "-display", display],
+                env=env,
+                capture_output=True,
+                text=True,
+            ).stdout
+            if "SkillStudio" in tree:
+                break
+            assert app.poll() is None, (tmp_path / "run.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "no SkillStudio window after 600 s"
+            time.sleep(0.5)
+        time.sleep(3)  # the scan and the first paint
+        shot = tmp_path / "screen.xwd"
+        subprocess.run(
+            ["xwd", "-root", "-silent", "-display", display, "-out", str(shot)],
+            env=env,
+            check=True,
+            timeout=60,
+        )
+        width, height, pixels = xwd_image(shot.read_bytes())
+        assert (width, height) == (1280, 800)
+        # An empty X screen is one colour; the painted window has text (anti-aliased),
+        # icons and the palette: hundreds.
+        assert len(pixels) >= 50, len(pixels)
+        assert app.poll() is None, (tmp_path / "run.log").read_text()[-3000:]
+    finally:
+        if app is not None and app.poll() is None:
+            os.killpg(app.pid, 15)
+            app.wait(timeout=30)
+        server.terminate()
+        server.wait(timeout=30)
