@@ -45,6 +45,8 @@ CODES: dict[str, str] = {
     "unreadable": "the file or folder could not be read",
     "config-invalid": "skillstudio.yaml has a problem",
     "refresh-missed": "the agent's refresh rule would not notice this change",
+    "no-skills": "a path given on the command line holds no SKILL.md",
+    "skill-file-name": "a file that should be SKILL.md has another name",
 }
 
 

@@ -27,3 +27,10 @@ def normalize(text: str) -> str:
 def sanitize_name(name: str) -> str:
     """The workspace profile's stable id: lowercase, runs of other characters to '-'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 skill`, `2 skills`, `10,000 skills`: every counted noun in a message goes
+    through here (a test checks the message templates), so none reads `1 skills`."""
+    word = noun if count == 1 else (plural or noun + "s")
+    return f"{count:,} {word}"

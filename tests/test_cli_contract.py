@@ -1,0 +1,44 @@
+"""The CLI contract from a new user's side (issue 15): lint on nothing, suites run
+where the user is, prompt and activate messages, exit codes, English and help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import cli, skill_text, write
+
+
+# -- lint on nothing -------------------------------------------------------------------
+def test_lint_of_a_path_without_skills_fails(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    run = cli("lint", "empty", cwd=tmp_path)
+    assert run.code == 1
+    assert run.out.startswith("empty: error no-skills: No SKILL.md under empty")
+    assert "0 skills (0 active)" in run.out and "1 error," in run.out
+    data = cli("lint", "empty", "--format", "json", cwd=tmp_path).json
+    assert [d["code"] for d in data["diagnostics"]] == ["no-skills"]
+    assert cli("lint", "--root", "empty", cwd=tmp_path).code == 1
+    # A path with skills next to an empty one: the empty one still fails the run.
+    write(tmp_path, "good/a/SKILL.md", skill_text(name="a", description="Fine."))
+    assert cli("lint", "good", cwd=tmp_path).code == 0
+    both = cli("lint", "good", "empty", cwd=tmp_path)
+    assert both.code == 1 and "1 skill (1 active)" in both.out
+
+
+def test_lint_names_the_fix_for_a_lowercase_skill_md(tmp_path: Path) -> None:
+    write(tmp_path, "low/foo/skill.md", skill_text(name="foo", description="Fine."))
+    run = cli("lint", "low", cwd=tmp_path)
+    assert run.code == 1
+    assert "low/foo/skill.md: warning skill-file-name:" in run.out
+    assert "rename it to SKILL.md" in run.out
+    # Given the file itself, it is read, with the same warning.
+    one = cli("lint", "low/foo/skill.md", cwd=tmp_path)
+    assert one.code == 0 and "skill-file-name" in one.out and "1 skill (1 active)" in one.out
+
+
+def test_lint_of_a_file_that_is_not_skill_md_says_so(tmp_path: Path) -> None:
+    write(tmp_path, "notes/README.md", "# hello\n")
+    run = cli("lint", "notes/README.md", cwd=tmp_path)
+    assert run.code == 1
+    assert "error skill-file-name: 'README.md' is not a skill file" in run.out
+    assert "frontmatter-missing" not in run.out
