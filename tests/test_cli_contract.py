@@ -42,3 +42,61 @@ def test_lint_of_a_file_that_is_not_skill_md_says_so(tmp_path: Path) -> None:
     assert run.code == 1
     assert "error skill-file-name: 'README.md' is not a skill file" in run.out
     assert "frontmatter-missing" not in run.out
+
+
+# -- test: which project a suite runs against -------------------------------------------
+def claude_project(tmp_path: Path) -> Path:
+    """A home-made project: .claude/skills, a suite under suites/, an eval set in the skill."""
+    write(
+        tmp_path,
+        ".claude/skills/pdf-summary/SKILL.md",
+        skill_text(name="pdf-summary", description="Summarize PDF files into short notes."),
+    )
+    write(
+        tmp_path,
+        "suites/basic.yaml",
+        'cases:\n  - query: "/pdf-summary report.pdf"\n    expect: pdf-summary\n'
+        '  - query: "what is the weather"\n    expect: none\n',
+    )
+    write(
+        tmp_path,
+        ".claude/skills/pdf-summary/eval_set.json",
+        '[{"query": "use pdf-summary skill on a.pdf", "should_trigger": true},'
+        ' {"query": "what is the weather", "should_trigger": false}]',
+    )
+    return tmp_path
+
+
+def test_a_suite_runs_against_the_current_folder(tmp_path: Path) -> None:
+    project = claude_project(tmp_path)
+    run = cli("test", "suites/basic.yaml", cwd=project)
+    assert run.code == 0, run.out + run.err
+    assert run.out.splitlines()[0] == (
+        "suites/basic.yaml (2 cases) against . (agentskills; roots: .claude/skills)"
+    )
+    assert run.out.rstrip().endswith("2 passed, 0 failed")
+    data = cli("test", "suites/basic.yaml", "--format", "json", cwd=project).json
+    assert data["suites"][0]["project"] == str(project)
+    assert data["suites"][0]["roots"] == [str(project / ".claude" / "skills")]
+
+
+def test_an_eval_set_runs_against_its_skills_project(tmp_path: Path) -> None:
+    project = claude_project(tmp_path / "proj")
+    eval_set = ".claude/skills/pdf-summary/eval_set.json"
+    for cwd, arg in ((project, eval_set), (tmp_path, f"proj/{eval_set}")):
+        run = cli("test", arg, cwd=cwd)
+        assert run.code == 0, run.out + run.err
+        assert "2 passed, 0 failed" in run.out
+
+
+def test_expectations_are_printed_as_text(tmp_path: Path) -> None:
+    project = claude_project(tmp_path)
+    write(
+        project,
+        ".claude/skills/pdf-summary/eval_set.json",
+        '[{"query": "what is the weather", "should_trigger": true}]',
+    )
+    run = cli("test", ".claude/skills/pdf-summary/eval_set.json", cwd=project)
+    assert run.code == 1
+    assert "expected: should trigger pdf-summary" in run.out
+    assert "{" not in run.out

@@ -459,7 +459,7 @@ def test_suite_failure_is_reported_with_precision_and_recall(tmp_path: Path) -> 
     assert data["per_skill"]["commit"]["precision"] == 0.0
     text = cli("test", suite)
     assert text.out.strip().splitlines()[-1] == "1 passed, 1 failed"
-    assert f"{suite}:6: 'commit this' -> commit, expected write-tests" in text.out
+    assert f"{suite}:6: 'commit this' -> commit; expected: write-tests" in text.out
 
 
 def test_suite_with_yaml_error_or_unknown_skill(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from ..core.project import (
 )
 from ..core.registry import Registry
 from ..core.text import counted
-from .output import diagnostic_line, dumps, json_safe, rel, sarif
+from .output import diagnostic_line, dumps, json_safe, printable, rel, sarif
 
 if TYPE_CHECKING:
     from ..core.suites import Suite
@@ -214,7 +214,8 @@ def misnamed_skill_files(folder: str, depth: int = 3) -> list[str]:
             try:
                 if entry.is_symlink() or entry.name.startswith("."):
                     continue
-                if entry.is_file() and entry.name.lower() == "skill.md" and entry.name != "SKILL.md":
+                name = entry.name
+                if entry.is_file() and name.lower() == "skill.md" and name != "SKILL.md":
                     found.append(entry.path)
                 elif entry.is_dir() and level < depth:
                     stack.append((entry.path, level + 1))
@@ -546,13 +547,11 @@ def cmd_activate(args: argparse.Namespace, env: Env) -> int:
 
 
 def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
-    """A suite's own profile and roots win; else the project around it or on the command line."""
+    """The project a suite runs against: core.suites.suite_project's rule, shared with
+    the app (the suite's roots, then --root/--project, then where the user is)."""
     from ..core.suites import suite_project
 
-    if not (suite.roots or suite.profile) and (args.root or args.project):
-        project = resolve_projects([], args.root, args.project, args.profile, env.cwd)[0]
-    else:
-        project = suite_project(suite, args.profile, env.cwd)
+    project = suite_project(suite, args.profile, env.cwd, args.root, args.project)
     registry = project.registry()
     registry.scan()
     return Loaded(project, registry)
@@ -569,6 +568,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
         if not paths:
             raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
     all_results: list[dict[str, Any]] = []
+    suites_json: list[dict[str, Any]] = []
     passed = failed = 0
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
@@ -586,20 +586,32 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             case["suite"] = path
         all_results.extend(data["cases"])
         per_skill.update(report.per_skill)
+        project = item.project
+        roots = ", ".join(rel(r.path, env.cwd) or "." for r in project.roots)
+        suites_json.append(
+            {
+                "path": path,
+                "profile": project.profile.name,
+                "project": project.base,
+                "roots": [r.path for r in project.roots],
+            }
+        )
         lines.append(
-            f"{rel(path, env.cwd)} ({item.project.profile.name}, {len(suite.cases)} cases)"
+            f"{rel(path, env.cwd)} ({counted(len(suite.cases), 'case')}) against "
+            f"{rel(project.base, env.cwd) or '.'} ({project.profile.name}; roots: {roots})"
         )
         for result in report.results:
             mark = "PASS" if result.passed else "FAIL"
             where = f"{rel(path, env.cwd)}:{result.case.line}: " if result.case.line else ""
             got = ", ".join(result.got) or "none"
-            expect = result.case.expect_json()
             detail = f" ({result.why})" if result.why else ""
+            query = printable(repr(result.case.query))
             if result.passed:
-                lines.append(f"  {mark}  {result.case.query!r} -> {got}")
+                lines.append(f"  {mark}  {query} -> {got}")
             else:
                 lines.append(
-                    f"  {mark}  {where}{result.case.query!r} -> {got}, expected {expect}{detail}"
+                    f"  {mark}  {where}{query} -> {got}; expected: "
+                    f"{result.case.expect_text()}{detail}"
                 )
         if report.per_skill:
             lines.append("  per skill:  precision  recall")
@@ -614,7 +626,13 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     if args.format == "json":
         env.print(
             dumps(
-                {"cases": all_results, "passed": passed, "failed": failed, "per_skill": per_skill}
+                {
+                    "cases": all_results,
+                    "passed": passed,
+                    "failed": failed,
+                    "per_skill": per_skill,
+                    "suites": suites_json,
+                }
             )
         )
     else:

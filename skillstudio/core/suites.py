@@ -7,9 +7,11 @@ for one skill) and Skill Lab `triggers.yaml` (`skill`, `test_cases` with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -18,7 +20,15 @@ import yaml
 from .frontmatter import _Loader, read_document
 from .matching import MatchIndex, match
 from .profiles import get_profile
-from .project import Project, find_config_upward, project_from_folder, project_from_roots
+from .profiles.base import is_inside
+from .project import (
+    Project,
+    UsageError,
+    find_config_upward,
+    project_from_folder,
+    project_from_roots,
+    resolve_projects,
+)
 from .registry import Registry
 from .session import Session
 
@@ -44,6 +54,13 @@ class Case:
                 return "none"
             return self.expect[0] if len(self.expect) == 1 else self.expect
         return {"skill": self.expect[0], "should_trigger": self.mode == "triggers"}
+
+    def expect_text(self) -> str:
+        """The expectation in words: `pdf-summary`, `none`, `should trigger pdf-summary`."""
+        if self.mode == "exact":
+            return ", ".join(self.expect) or "none"
+        verb = "should trigger" if self.mode == "triggers" else "should not trigger"
+        return f"{verb} {self.expect[0]}"
 
 
 @dataclass(slots=True)
@@ -276,17 +293,25 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
     )
 
 
+def skill_folder_of(path: str) -> str | None:
+    """The skill folder an eval set or Skill Lab file sits in (up to two levels below
+    its SKILL.md), or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(3):
+        if os.path.isfile(os.path.join(folder, "SKILL.md")):
+            return folder
+        folder = os.path.dirname(folder)
+    return None
+
+
 def _skill_for(path: str, skill: str | None) -> str:
     if skill:
         return skill
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(3):
-        candidate = os.path.join(folder, "SKILL.md")
-        if os.path.isfile(candidate):
-            doc = read_document(candidate)
-            name = (doc.mapping or doc.fallback or {}).get("name")
-            return str(name) if name else os.path.basename(folder)
-        folder = os.path.dirname(folder)
+    folder = skill_folder_of(path)
+    if folder is not None:
+        doc = read_document(os.path.join(folder, "SKILL.md"))
+        name = (doc.mapping or doc.fallback or {}).get("name")
+        return str(name) if name else os.path.basename(folder)
     raise SuiteError(
         f"{path}: an eval set names no skill; pass --skill NAME or keep it in the skill's folder."
     )
@@ -368,22 +393,68 @@ def run_suite(
     return report_of([run_case(c, registry, options, index, known) for c in suite.cases])
 
 
-def suite_project(suite: Suite, profile_name: str | None = None, cwd: str | None = None) -> Project:
-    """The project a suite runs against when no root or project is given.
+def suite_project(
+    suite: Suite,
+    profile_name: str | None = None,
+    cwd: str | None = None,
+    roots: Sequence[str] = (),
+    project: str | None = None,
+) -> Project:
+    """The project a suite runs against; the CLI and the app share this rule:
 
-    The suite's own `roots` (and `profile`) win; else the project whose
-    skillstudio.yaml is found upward from the suite file; else the suite's folder.
+    1. the suite's own `roots:` (relative to the suite) and `profile:`;
+    2. the `--root` folders or `--project` given on the command line;
+    3. an eval set or Skill Lab file in a skill folder: the project that holds that
+       skill (the one of a skillstudio.yaml above it, else the current folder's, else
+       the folder of skills around it);
+    4. the project of a skillstudio.yaml in the suite's folder or above it;
+    5. the current folder, as every command: skillstudio.yaml, else ./skills, else `.`
+       (the app, which has no current folder, uses the suite's folder).
     """
     folder = os.path.dirname(os.path.abspath(suite.path))
+    profile_name = suite.profile or profile_name
     if suite.roots:
-        project = project_from_roots(suite.roots, suite.profile or profile_name, cwd or folder)
-        if suite.profile:
-            project.profile = get_profile(suite.profile)
-        return project
+        chosen = project_from_roots(suite.roots, profile_name, cwd or folder)
+    elif roots or project:
+        chosen = resolve_projects([], list(roots), project, profile_name, cwd or folder)[0]
+    elif (skill_dir := _own_skill_folder(suite)) is not None:
+        chosen = _project_holding(skill_dir, profile_name, cwd)
+    elif (config := find_config_upward(folder)) is not None:
+        chosen = project_from_folder(os.path.dirname(config.path), profile_name)
+    elif cwd is None:
+        chosen = project_from_folder(folder, profile_name)
+    else:
+        found = resolve_projects([], [], None, profile_name, cwd)
+        if len(found) != 1:
+            names = ", ".join(os.path.relpath(p.base, cwd) for p in found)
+            raise UsageError(
+                f"the current folder holds {len(found)} projects ({names}); "
+                f"choose one for {os.path.basename(suite.path)} with --project"
+            )
+        chosen = found[0]
     if suite.profile:
-        return project_from_folder(folder, suite.profile)
-    config = find_config_upward(folder)
-    return project_from_folder(os.path.dirname(config.path) if config else folder, profile_name)
+        chosen.profile = get_profile(suite.profile)
+    return chosen
+
+
+def _own_skill_folder(suite: Suite) -> str | None:
+    return skill_folder_of(suite.path) if suite.kind != "suite" else None
+
+
+def _project_holding(skill_dir: str, profile_name: str | None, cwd: str | None) -> Project:
+    """The project whose roots hold a skill folder, else its parent as the only root."""
+    candidates: list[Project] = []
+    config = find_config_upward(skill_dir)
+    if config is not None:
+        candidates.append(project_from_folder(os.path.dirname(config.path), profile_name))
+    if cwd is not None:
+        with contextlib.suppress(UsageError):  # a folder of several projects
+            candidates.extend(resolve_projects([], [], None, profile_name, cwd))
+    for candidate in candidates:
+        if any(is_inside(skill_dir, root.path) for root in candidate.roots):
+            return candidate
+    parent = os.path.dirname(skill_dir)
+    return project_from_roots([parent], profile_name, parent)
 
 
 def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
