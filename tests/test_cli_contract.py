@@ -100,3 +100,65 @@ def test_expectations_are_printed_as_text(tmp_path: Path) -> None:
     assert run.code == 1
     assert "expected: should trigger pdf-summary" in run.out
     assert "{" not in run.out
+
+
+# -- prompt and activate ---------------------------------------------------------------
+def oasis_with_a_skipped_skill(tmp_path: Path) -> Path:
+    write(tmp_path, "skills/bad/SKILL.md", "---\nname: bad\ndescription: x\n---\nBad.\n")
+    write(
+        tmp_path,
+        "skills/good/SKILL.md",
+        "---\nid: good\nname: good\ndescription: Good one.\ntriggers: [do good]\n"
+        "priority: 1\n---\n\n\nDo good.\n",
+    )
+    return tmp_path
+
+
+def test_prompt_says_which_skills_it_left_out_and_why(tmp_path: Path) -> None:
+    base = oasis_with_a_skipped_skill(tmp_path)
+    data = cli("prompt", "--profile", "oasis", "--format", "json", cwd=base).json
+    assert data["listed"] == ["good"]
+    assert data["omitted"] == [
+        {"skill": "bad", "reason": "skipped: its 'id', 'triggers', 'priority' cannot be used"}
+    ]
+    text = cli("prompt", "--profile", "oasis", cwd=base)
+    assert "[left out: bad: skipped: its 'id'" in text.err
+
+
+def test_prompt_tier_3_needs_a_query(tmp_path: Path) -> None:
+    base = oasis_with_a_skipped_skill(tmp_path)
+    run = cli("prompt", "--profile", "oasis", "--tier", "3", cwd=base)
+    assert run.code == 2 and run.out == ""
+    assert "--query" in run.err
+
+
+def test_tier_3_and_activation_deliver_the_same_text(tmp_path: Path) -> None:
+    base = oasis_with_a_skipped_skill(tmp_path)
+    tier3 = cli("prompt", "--profile", "oasis", "--query", "do good", "--format", "json", cwd=base)
+    act = cli("activate", "good", "--profile", "oasis", "--format", "json", cwd=base)
+    assert tier3.json["tier"] == 3
+    assert tier3.json["text"] == act.json["content"] == "Do good.\n"
+
+
+def test_activate_says_why_a_skipped_skill_is_not_found(tmp_path: Path) -> None:
+    base = oasis_with_a_skipped_skill(tmp_path)
+    run = cli("activate", "bad", "--profile", "oasis", cwd=base)
+    assert run.code == 1
+    lines = run.err.splitlines()
+    assert lines[0] == "skillstudio: NOT_FOUND: No skill named 'bad'."  # the agent's answer
+    assert lines[1].startswith("skillstudio: 'bad' is skipped, so the agent does not have it:")
+    assert "'id', 'triggers', 'priority' cannot be used" in lines[1]
+    error = cli("activate", "bad", "--profile", "oasis", "--format", "json", cwd=base).json
+    assert error["error"]["code"] == "NOT_FOUND" and error["error"]["status"] == "skipped"
+
+
+# -- exit codes ------------------------------------------------------------------------
+def test_bad_usage_is_2_and_a_failed_check_is_1(tmp_path: Path) -> None:
+    base = oasis_with_a_skipped_skill(tmp_path)
+    bad_name = cli("new", "Bad_Name", "--profile", "oasis", cwd=base)
+    assert bad_name.code == 2 and "not a valid skill name" in bad_name.err
+    assert not (base / "skills" / "Bad_Name").exists()
+    assert cli("match", "hi", "--why", "nonexistent", "--profile", "oasis", cwd=base).code == 1
+    assert cli("match", "hi", "--why", "good", "--profile", "oasis", cwd=base).code == 0
+    why = cli("match", "hi", "--why", "nope", "--profile", "oasis", "--format", "json", cwd=base)
+    assert why.code == 1 and "nope" in why.json["why_not"]

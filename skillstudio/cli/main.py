@@ -487,22 +487,28 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
     session = Session(recent=list(args.recent))
     result = match(item.registry, args.query, session=session, options=item.project.options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
+    unknown = [name for name in args.why if item.registry.get(name) is None]  # exit 1
     if args.format == "json":
         data = result.to_json()
         if why:
             data["why_not"] = why
         env.print(dumps(data))
-        return EXIT_OK
+        return EXIT_FAIL if unknown else EXIT_OK
     env.print(explain_text(result, item.registry, args.explain))
     for name, text in why.items():
         env.print(f"why not {name}: {text}")
-    return EXIT_OK
+    return EXIT_FAIL if unknown else EXIT_OK
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     from ..core.disclosure import TIER_NAMES, render_tiers
     from ..core.matching import match
 
+    if args.tier == 3:
+        raise UsageError(
+            "tier 3 is the instructions of the skills a request selects: give the request "
+            "with --query Q instead of --tier 3"
+        )
     item = load_one(args, env)
     options = dict(item.project.options)
     if args.context_tokens is not None:
@@ -518,9 +524,10 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     env.err.write(
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
         f"{tier.chars:,}{budget} characters, ~{tier.tokens:,} tokens"
-        + (f"; left out: {', '.join(o['skill'] for o in tier.omitted)}" if tier.omitted else "")
         + "]\n"
     )
+    for omitted in tier.omitted:
+        env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")
     return EXIT_OK
 
 
@@ -539,6 +546,12 @@ def cmd_activate(args: argparse.Namespace, env: Env) -> int:
         env.print(dumps(act.to_json()))
     elif act.error is not None:
         env.err.write(f"skillstudio: {act.error['code']}: {act.error['message']}\n")
+        if act.error.get("status"):  # the agent's answer above; why, in SkillStudio's words
+            reason = act.error.get("reason") or "no reason recorded"
+            env.err.write(
+                f"skillstudio: '{args.name}' is {act.error['status']}, so the agent does not "
+                f"have it: {reason}\n"
+            )
     else:
         for note in act.notes:
             env.err.write(f"note: {note}\n")
@@ -696,7 +709,7 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_new(args: argparse.Namespace, env: Env) -> int:
-    from ..core.skillops import OperationError, new_skill
+    from ..core.skillops import BadName, OperationError, new_skill
 
     item = load_one(args, env)
     roots = item.project.roots
@@ -705,6 +718,8 @@ def cmd_new(args: argparse.Namespace, env: Env) -> int:
     root = roots[-1].path  # the highest-precedence root (user / project)
     try:
         path = new_skill(item.project.profile, root, args.name)
+    except BadName as exc:
+        raise UsageError(str(exc)) from None
     except OperationError as exc:
         env.err.write(f"skillstudio: {exc}\n")
         return EXIT_FAIL

@@ -142,7 +142,7 @@ def activate(
     if skill is None:
         return _not_found(registry, name, invoker, result)
     try:
-        body = _read_body(skill)
+        body = delivered_body(skill)
     except PermissionError as exc:
         result.error = {"code": "PERMISSION_DENIED", "message": f"{exc.strerror}: {skill.path}"}
         return result
@@ -169,7 +169,9 @@ def activate(
     return result
 
 
-def _read_body(skill: Skill) -> str:
+def delivered_body(skill: Skill) -> str:
+    """The instructions as an agent receives them: the body from its first non-blank
+    line (tier 3 and activation share this rule). Raises OSError when unreadable."""
     from .frontmatter import read_document
 
     if skill.doc.text:
@@ -267,7 +269,7 @@ def _activate_workspace(
     session = session if session is not None else Session()
     risk = "safe" if skill.name in session.consented else "risky"
     session.consented.add(skill.name)
-    body = _read_body(skill)
+    body = delivered_body(skill)
     result.mode = "tool_result"
     result.content = body
     result.payload = {

@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .activation import activate, visible_workspace
+from .activation import activate, delivered_body, visible_workspace
 from .matching import MatchResult
 from .model import Skill
 from .registry import Registry
@@ -102,6 +102,10 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
     profile = registry.profile.name
     skills = list(registry.active.values())
     out = TierText(2, "", budget=listing_budget(profile, options))
+    for s in registry.skills:  # not loaded at all: skipped, disabled or shadowed
+        if s.status != "active":
+            why = s.status_reason or (f"shadowed by {s.winner}" if s.winner else "")
+            out.omitted.append({"skill": s.name, "reason": f"{s.status}: {why}".rstrip(": ")})
     if profile == "oasis":
         lines = []
         for s in skills:
@@ -231,7 +235,10 @@ def render_instructions(
         if skill is None:
             continue
         if profile in ("oasis", "toolsets", "agentskills"):
-            body = skill.load_body()
+            try:
+                body = delivered_body(skill)
+            except OSError as exc:
+                body = f"[error] {exc.strerror or exc}: {skill.path}"
             parts.append(f"[Skill: {name}]\n\n{body}" if profile == "toolsets" else body)
         else:
             act = activate(

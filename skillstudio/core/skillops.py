@@ -20,6 +20,10 @@ class OperationError(Exception):
     """A skill operation that was refused; nothing was changed."""
 
 
+class BadName(OperationError):
+    """A name the profile cannot use (bad usage, not a failed operation)."""
+
+
 def template(profile: Profile, name: str) -> str:
     """A SKILL.md that is valid under `profile` as it is."""
     title = name.replace("-", " ").replace("_", " ").title()
@@ -47,7 +51,7 @@ def template(profile: Profile, name: str) -> str:
 def new_skill(profile: Profile, root: str, name: str) -> str:
     """Create `root/name/SKILL.md`; refuses a bad name or an existing folder."""
     if not SLUG.fullmatch(name) or len(name) > 64:
-        raise OperationError(
+        raise BadName(
             f"'{name}' is not a valid skill name: use lowercase letters, digits and single "
             "hyphens, at most 64 characters"
         )
