@@ -3,7 +3,9 @@ where the user is, prompt and activate messages, exit codes, English and help.""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 from .helpers import cli, skill_text, write
 
@@ -162,3 +164,165 @@ def test_bad_usage_is_2_and_a_failed_check_is_1(tmp_path: Path) -> None:
     assert cli("match", "hi", "--why", "good", "--profile", "oasis", cwd=base).code == 0
     why = cli("match", "hi", "--why", "nope", "--profile", "oasis", "--format", "json", cwd=base)
     assert why.code == 1 and "nope" in why.json["why_not"]
+
+
+# -- English ---------------------------------------------------------------------------
+PLURALS = {
+    "bytes", "cases", "characters", "colours", "entries", "errors", "files", "folders",
+    "levels", "lines", "notes", "points", "projects", "roots", "skills", "tokens", "values",
+    "warnings",
+}  # fmt: skip
+
+
+# Counts that the message is only written for when they are over a limit (so never 1).
+OVER_A_LIMIT = {
+    ("core/profiles/base.py", "len(value)"),
+    ("core/profiles/base.py", "len(name)"),
+    ("core/profiles/agentskills.py", "len(norm)"),
+    ("core/profiles/agentskills.py", "lines"),
+    ("core/profiles/agentskills.py", "tokens"),
+    ("core/archive.py", "len(files)"),
+    ("core/archive.py", "len(infos)"),
+    ("gui/file_view.py", "size"),
+    ("gui/workbench.py", "tier.budget"),  # `n / budget characters`: the budget is the count
+    ("cli/main.py", "budget"),
+}
+
+
+def counted_noun_templates() -> list[str]:
+    """Message templates (f-strings) that put a plural noun after a number that may be
+    1: `{n} skills` reads `1 skills`. Counts go through core.text.counted; a named limit
+    (`{MAX_FILES} files`, `{self.limits.max_folders}`) is fine."""
+    import ast
+    import itertools
+    import re
+
+    from .helpers import REPO
+
+    package = os.path.join(REPO, "skillstudio")
+    bad: list[str] = []
+    for folder, _dirs, files in os.walk(package):
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(folder, name)
+            where = os.path.relpath(path, package)
+            tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for value, text in itertools.pairwise(node.values):
+                    if not isinstance(value, ast.FormattedValue):
+                        continue
+                    word = re.match(r" (\w+)", str(getattr(text, "value", "")))
+                    if not word or word.group(1) not in PLURALS:
+                        continue
+                    expr = ast.unparse(value.value)
+                    last = expr.rsplit(".", 1)[-1]
+                    if last.isupper() or last.startswith("max_") or (where, expr) in OVER_A_LIMIT:
+                        continue
+                    bad.append(f"{where}:{node.lineno}: {{{expr}}} {word.group(1)}")
+    return bad
+
+
+def test_every_counted_noun_goes_through_one_helper() -> None:
+    assert counted_noun_templates() == []
+
+
+def test_counted_reads_as_english() -> None:
+    from skillstudio.core.text import counted
+
+    assert [counted(n, "skill") for n in (0, 1, 2, 10000)] == [
+        "0 skills", "1 skill", "2 skills", "10,000 skills"
+    ]  # fmt: skip
+    assert counted(1, "entry", "entries") == "1 entry" and counted(3, "entry", "entries") == (
+        "3 entries"
+    )
+
+
+def test_messages_read_as_english(tmp_path: Path) -> None:
+    write(tmp_path, "skills/one/SKILL.md", "---\nname: one\nid: one\npriority: 1\n"
+          "description: One.\ntriggers: [one]\ncolour: red\n---\nOne.\n")  # fmt: skip
+    run = cli("lint", "--profile", "oasis", "-v", cwd=tmp_path)
+    assert "1 skill (1 active)" in run.out and "1 note" in run.out
+    assert "'colour' is not a field of the oasis profile" in run.out
+    write(tmp_path, "std/Bad/SKILL.md", "---\nname: Bad\n---\nx\n")
+    std = cli("lint", "std", "--profile", "agentskills", cwd=tmp_path)
+    assert "An agent that follows the Agent Skills standard would not load" in std.out
+    assert "The agentskills agent" not in std.out
+    show = cli("show", "one", "--profile", "oasis", cwd=tmp_path)
+    assert "  root:  skills\n" in show.out
+    listing = cli("list", "--profile", "oasis", cwd=tmp_path).out.splitlines()
+    assert listing[0].split() == ["NAME", "STATUS", "ROOT", "PATH", "PROBLEMS"]
+    assert listing[1].index("active") == listing[0].index("STATUS")
+    assert listing[1].index("skills/one") == listing[0].index("PATH")
+
+
+# -- help ------------------------------------------------------------------------------
+def subparsers() -> dict[str, Any]:
+    import argparse
+
+    from skillstudio.cli.main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_argument_has_help() -> None:
+    missing = [
+        f"{name} {action.dest}"
+        for name, parser in subparsers().items()
+        for action in parser._actions
+        if not (action.help or "").strip()
+    ]
+    assert missing == []
+
+
+def readme_commands() -> dict[str, str]:
+    """The README's command list: command -> its line (comment included)."""
+    from .helpers import REPO
+
+    text = Path(REPO, "README.md").read_text(encoding="utf-8")
+    block = text.split("## Command line\n\n```sh\n", 1)[1].split("```", 1)[0]
+    lines: dict[str, str] = {}
+    last = ""
+    for line in block.splitlines():
+        if line.startswith("skillstudio "):
+            last = line.split()[1]
+            lines[last] = line
+        elif line.strip().startswith("#") and last:
+            lines[last] += " " + line.strip().lstrip("# ")
+    return lines
+
+
+COMMON = {"-h", "--help", "--root", "--project", "--profile", "--format"}
+
+
+def test_readme_and_help_list_the_same_commands_and_options() -> None:
+    import re
+
+    readme, parsers = readme_commands(), subparsers()
+    assert sorted(readme) == sorted(parsers)
+    for name, line in readme.items():
+        usage = line.split("#", 1)[0]
+        written = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", usage))
+        options = [a.option_strings for a in parsers[name]._actions if a.option_strings]
+        known = {opt for strings in options for opt in strings}
+        assert written <= known, (name, written - known)
+        own = [strings for strings in options if not set(strings) & COMMON]
+        assert all(set(strings) & written for strings in own), (name, own, written)
+
+
+def test_lint_path_help_names_every_form_the_readme_lists() -> None:
+    line = readme_commands()["lint"]
+    forms = line.split("PATH =", 1)[1].replace(", or ", ", ").split(",")
+    path = next(a for a in subparsers()["lint"]._actions if a.dest == "paths")
+    for form in forms:
+        assert form.strip().rstrip(".") in path.help, form
+
+
+def test_show_takes_a_skill_folder_as_set_does(tmp_path: Path) -> None:
+    write(tmp_path, "proj/.claude/skills/pdf/SKILL.md", skill_text(name="pdf", description="P."))
+    for arg in (".claude/skills/pdf", ".claude/skills/pdf/SKILL.md", "pdf"):
+        run = cli("show", arg, cwd=tmp_path / "proj")
+        assert run.code == 0, (arg, run.err)
+        assert run.out.startswith("pdf  [active]")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core.matching import MatchResult, mark_words
 from ..core.registry import Registry
+from ..core.text import counted
 
 
 def mark(normalized: str, terms: list[str]) -> str:
@@ -25,7 +26,8 @@ def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
     lines.append(f"{head}  [{result.profile}, tier {result.tier}{threshold}]")
     if result.selected and result.runner_up and result.margin is not None:
         lines.append(
-            f"{result.candidates[0].name} wins by {result.margin} points over {result.runner_up}"
+            f"{result.candidates[0].name} wins by {counted(result.margin, 'point')} over "
+            f"{result.runner_up}"
         )
     threshold_drawn = False
     for rank, cand in enumerate(result.candidates[:20], start=1):

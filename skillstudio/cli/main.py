@@ -74,7 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     lint = sub.add_parser("lint", help="validate skills", description="Validate skills.")
     lint.add_argument(
-        "paths", nargs="*", metavar="PATH", help="a root, a skill folder or a SKILL.md"
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a root (folder of skills), a skill folder, a SKILL.md, a project folder "
+        "(with skillstudio.yaml or a profile's folders) or a repository of collections; "
+        "default: the roots of ./skillstudio.yaml, else ./skills, else . "
+        "(a PATH with no SKILL.md under it is an error)",
     )
     _common(lint, ("text", "json", "sarif"))
     lint.add_argument("--strict", action="store_true", help="fail on warnings too")
@@ -84,13 +90,15 @@ def build_parser() -> argparse.ArgumentParser:
     _common(lst)
 
     show = sub.add_parser("show", help="show one skill", description="Show one skill.")
-    show.add_argument("name", metavar="NAME")
+    show.add_argument(
+        "name", metavar="NAME", help="a skill name, or its folder or SKILL.md (as `set` takes)"
+    )
     _common(show)
 
     match = sub.add_parser(
         "match", help="rank skills for a request", description="Rank skills for a request."
     )
-    match.add_argument("query", metavar="QUERY")
+    match.add_argument("query", metavar="QUERY", help="the request, as a user would type it")
     match.add_argument("--explain", action="store_true", help="points by rule, marked words")
     match.add_argument(
         "--why",
@@ -112,21 +120,55 @@ def build_parser() -> argparse.ArgumentParser:
         "prompt", help="the exact tier text", description="Print the exact text of a tier."
     )
     which = prompt.add_mutually_exclusive_group()
-    which.add_argument("--tier", type=int, choices=(0, 1, 2, 3))
-    which.add_argument("--query", metavar="Q", help="the tier the profile uses for Q")
-    prompt.add_argument("--context-tokens", type=int, metavar="N", help="context window size")
+    which.add_argument(
+        "--tier",
+        type=int,
+        choices=(0, 1, 2, 3),
+        metavar="N",
+        help="0: nothing, 1: the breadcrumb ([N skills available]), 2: the registry listing "
+        "(default), 3: the selected skills' instructions, which need a request (--query)",
+    )
+    which.add_argument(
+        "--query",
+        metavar="Q",
+        help="a request: print the tier the profile uses for it (3 when a skill is selected)",
+    )
+    prompt.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the context window in tokens (budgets that depend on it)",
+    )
     _common(prompt)
 
     act = sub.add_parser(
         "activate", help="the exact activation content", description="Activate a skill."
     )
-    act.add_argument("name", metavar="NAME")
-    act.add_argument("args", metavar="ARGS", nargs="?", default="")
-    act.add_argument("--as", dest="invoker", choices=("user", "model"), default="model")
+    act.add_argument("name", metavar="NAME", help="the skill to activate")
+    act.add_argument(
+        "args",
+        metavar="ARGS",
+        nargs="?",
+        default="",
+        help="its arguments, one quoted word ('file.pdf --short'), as after /NAME",
+    )
+    act.add_argument(
+        "--as",
+        dest="invoker",
+        choices=("user", "model"),
+        default="model",
+        help="who invokes it: the user (/NAME ARGS) or the model through its tool (default)",
+    )
     _common(act)
 
     test = sub.add_parser("test", help="run query suites", description="Run query suites.")
-    test.add_argument("suites", nargs="*", metavar="SUITE")
+    test.add_argument(
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help="a suite (.yaml), a skill-creator eval_set.json or a Skill Lab triggers.yaml; "
+        "default: those under 'suites:' in skillstudio.yaml",
+    )
     test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
     _common(test)
 
@@ -136,31 +178,43 @@ def build_parser() -> argparse.ArgumentParser:
         description="Edit frontmatter, changing nothing else.",
     )
     set_.add_argument("skill", metavar="SKILL", help="a skill name, folder or SKILL.md")
-    set_.add_argument("pairs", nargs="*", metavar="KEY=VALUE")
-    set_.add_argument("--unset", action="append", default=[], metavar="KEY")
+    set_.add_argument("pairs", nargs="*", metavar="KEY=VALUE", help="a field and its new value")
+    set_.add_argument(
+        "--unset", action="append", default=[], metavar="KEY", help="remove a field (repeatable)"
+    )
     set_.add_argument("--string", action="store_true", help="take every VALUE as text")
     _common(set_)
 
     new = sub.add_parser(
-        "new", help="create a skill", description="Create a skill from the profile's template."
+        "new",
+        help="create a skill",
+        description="Create NAME/SKILL.md from the profile's template in the project's "
+        "highest-precedence root (the last --root, or the project's user/project root); "
+        "the path is printed.",
     )
-    new.add_argument("name", metavar="NAME")
+    new.add_argument(
+        "name", metavar="NAME", help="lowercase letters, digits and single hyphens (a folder)"
+    )
     _common(new)
 
     pack_ = sub.add_parser("pack", help="make a .skill archive", description="Zip a skill folder.")
-    pack_.add_argument("skill_dir", metavar="SKILL_DIR")
-    pack_.add_argument("-o", "--output", metavar="FILE")
-    pack_.add_argument("--format", choices=("text", "json"), default="text")
+    pack_.add_argument("skill_dir", metavar="SKILL_DIR", help="the skill folder to archive")
+    pack_.add_argument(
+        "-o", "--output", metavar="FILE", help="the archive to write (default: ./NAME.skill)"
+    )
+    pack_.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
     unpack_ = sub.add_parser(
         "unpack", help="unpack a .skill archive", description="Unpack a .skill."
     )
-    unpack_.add_argument("archive", metavar="FILE")
+    unpack_.add_argument("archive", metavar="FILE", help="the .skill archive")
     unpack_.add_argument("--root", metavar="DIR", help="where to unpack (default: ./skills or .)")
-    unpack_.add_argument("--format", choices=("text", "json"), default="text")
+    unpack_.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
     gui = sub.add_parser("gui", help="open the app", description="Open the SkillStudio app.")
-    gui.add_argument("gui_args", nargs=argparse.REMAINDER, metavar="PATH")
+    gui.add_argument(
+        "gui_args", nargs=argparse.REMAINDER, metavar="PATH", help="folders or projects to open"
+    )
     return parser
 
 
@@ -371,19 +425,26 @@ def cmd_list(args: argparse.Namespace, env: Env) -> int:
     if not rows:
         env.print("No skills found.")
         return EXIT_OK
-    width = max(len(r["name"]) for r in rows)
-    label_w = max(len(r["root_label"]) for r in rows)
+    table = [("NAME", "STATUS", "ROOT", "PATH", "PROBLEMS")]
     for r in rows:
-        status = r["status"]
-        marks = ""
-        if r["errors"]:
-            marks += f"  {r['errors']} error" + ("s" if r["errors"] > 1 else "")
-        if r["warnings"]:
-            marks += f"  {r['warnings']} warning" + ("s" if r["warnings"] > 1 else "")
-        env.print(
-            f"{r['name']:<{width}}  {status:<8}  {r['root_label']:<{label_w}}  "
-            f"{rel(r['path'], env.cwd)}{marks}"
+        problems = [
+            counted(r[key], noun)
+            for key, noun in (("errors", "error"), ("warnings", "warning"))
+            if r[key]
+        ]
+        table.append(
+            (
+                printable(r["name"]),
+                r["status"],
+                printable(r["root_label"]),
+                printable(rel(r["path"], env.cwd)),
+                ", ".join(problems),
+            )
         )
+    widths = [max(len(row[col]) for row in table) for col in range(4)]
+    for row in table:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        env.print(("  ".join(cells) + "  " + row[4]).rstrip())
     return EXIT_OK
 
 
@@ -394,12 +455,22 @@ def _counts(diags: list[Diagnostic]) -> dict[str, int]:
     return counts
 
 
-def cmd_show(args: argparse.Namespace, env: Env) -> int:
+def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple[Loaded, Any]]]:
+    """`show NAME`: a registry name; else, as `set`, a skill folder or SKILL.md path."""
     loaded = load(args, env)
-    for item in loaded:
-        skill = item.registry.get(args.name)
-        if skill is None:
-            continue
+    found = [(item, item.registry.get(args.name)) for item in loaded]
+    found = [(item, skill) for item, skill in found if skill is not None]
+    target = os.path.abspath(os.path.join(env.cwd, args.name))
+    skill_md = target if os.path.isfile(target) else os.path.join(target, "SKILL.md")
+    if not found and os.path.basename(skill_md) == "SKILL.md" and os.path.isfile(skill_md):
+        for item in load(args, env, [skill_md]) if not args.root else []:
+            found += [(item, s) for s in item.registry.skills if s.path == skill_md]
+    return loaded, found
+
+
+def cmd_show(args: argparse.Namespace, env: Env) -> int:
+    loaded, found = _shown(args, env)
+    for item, skill in found:
         diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
         files = skill.supporting_files()
         body = skill.load_body()
@@ -427,12 +498,16 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
             return EXIT_OK
         env.print(f"{skill.name}  [{skill.status}]  ({item.project.profile.name})")
         env.print(f"  path:  {rel(skill.path, env.cwd)}")
-        env.print(f"  root:  {rel(skill.root.path, env.cwd)} ({skill.root.label})")
+        root = rel(skill.root.path, env.cwd) or "."
+        label = skill.root.label
+        same = label in (root, os.path.basename(skill.root.path), "root")
+        env.print(f"  root:  {root}" + ("" if same else f" ({label})"))
         if skill.status_reason:
             env.print(f"  why:   {skill.status_reason}")
         if skill.winner:
             env.print(f"  wins:  {rel(skill.winner, env.cwd)}")
-        env.print(f"  body:  {data['body']['lines']} lines, {len(body)} characters")
+        lines = data["body"]["lines"]
+        env.print(f"  body:  {counted(lines, 'line')}, {counted(len(body), 'character')}")
         env.print("fields:")
         profile = item.project.profile
         for spec in profile.fields:
@@ -473,7 +548,8 @@ def load_one(args: argparse.Namespace, env: Env) -> Loaded:
     if len(loaded) != 1:
         names = ", ".join(rel(item.project.base, env.cwd) for item in loaded)
         raise UsageError(
-            f"this folder holds {len(loaded)} projects ({names}); choose one with --project"
+            f"this folder holds {counted(len(loaded), 'project')} ({names}); "
+            "choose one with --project"
         )
     return loaded[0]
 
@@ -523,8 +599,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     budget = f" of {tier.budget:,}" if tier.budget else ""
     env.err.write(
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
-        f"{tier.chars:,}{budget} characters, ~{tier.tokens:,} tokens"
-        + "]\n"
+        f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}" + "]\n"
     )
     for omitted in tier.omitted:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")

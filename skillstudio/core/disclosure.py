@@ -18,6 +18,7 @@ from .matching import MatchResult
 from .model import Skill
 from .registry import Registry
 from .session import Session
+from .text import counted
 
 PEGASUS_FALLBACK_BUDGET = 16_000
 PEGASUS_SHARE = 0.02
@@ -208,7 +209,7 @@ def render_tiers(
     profile = registry.profile.name
     enabled = list(registry.active.values())
     tier0 = TierText(0, "", note="No skill text is added to the prompt.")
-    tier1 = TierText(1, f"[{len(enabled)} skills available]", listed=[])
+    tier1 = TierText(1, f"[{counted(len(enabled), 'skill')} available]", listed=[])
     if profile != "toolsets":
         tier1.note = f"{profile} has no breadcrumb tier; shown for comparison."
     tier2 = render_listing(registry, options)

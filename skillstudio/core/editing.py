@@ -224,7 +224,7 @@ def _entries(fm: str, lines: list[str]) -> list[_Entry]:
     if root is None:
         return []
     if not isinstance(root, yaml.MappingNode) or root.flow_style:
-        raise EditError("the frontmatter is not a block mapping; edit it in the source view")
+        raise EditError("the frontmatter is not a block mapping; edit the file's text instead")
     entries: list[_Entry] = []
     pairs = root.value
     for index, (key_node, node) in enumerate(pairs):
@@ -291,7 +291,7 @@ def apply_changes(
     if doc.has_frontmatter and (not doc.closed or doc.mapping is None):
         raise EditError(
             "the frontmatter cannot be parsed, so its fields cannot be edited safely; fix the "
-            "YAML in the source view first (the body can still be edited)"
+            "YAML in the file first (the body can still be edited)"
         )
     fm_text = doc.fm_text
     if any(ch in fm_text for ch in "\x85\u2028\u2029") or "\r" in fm_text.replace("\r\n", ""):
@@ -299,7 +299,7 @@ def apply_changes(
         # would point at the wrong lines.
         raise EditError(
             "the frontmatter contains line separators other than LF or CRLF (U+0085, U+2028, "
-            "U+2029 or a lone CR); edit it in the source view"
+            "U+2029 or a lone CR); edit the file's text instead"
         )
     intended: dict[str, Any] = dict(doc.mapping or {})
     for change in changes:

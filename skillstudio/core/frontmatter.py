@@ -17,6 +17,7 @@ import yaml
 
 from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
+from .text import counted
 
 try:  # The C loader is a hard requirement for speed, but never for correctness.
     _Loader: Any = yaml.CSafeLoader
@@ -187,7 +188,7 @@ def _read_bounded(path: str, size: int) -> bytes:
 
 def human_size(size: int) -> str:
     if size < 1024:
-        return f"{size} bytes"
+        return counted(size, "byte")
     if size < 1024 * 1024:
         return f"{size / 1024:.0f} KB"
     return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")

@@ -31,6 +31,7 @@ from .project import (
 )
 from .registry import Registry
 from .session import Session
+from .text import counted
 
 Mode = Literal["exact", "triggers", "not-triggers"]
 
@@ -428,7 +429,7 @@ def suite_project(
         if len(found) != 1:
             names = ", ".join(os.path.relpath(p.base, cwd) for p in found)
             raise UsageError(
-                f"the current folder holds {len(found)} projects ({names}); "
+                f"the current folder holds {counted(len(found), 'project')} ({names}); "
                 f"choose one for {os.path.basename(suite.path)} with --project"
             )
         chosen = found[0]

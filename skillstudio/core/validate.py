@@ -33,7 +33,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
             if fallback_ok:
                 severity = "warning"
                 message += (
-                    f" The {profile.name} agent falls back to the name and description "
+                    f" {profile.the_agent} falls back to the name and description "
                     "lines; every other field is lost."
                 )
             elif doc.fallback:
@@ -67,7 +67,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
         skill.key = None
         c.emit(
             "skipped",
-            f"The {profile.name} agent would not load this skill: {reason}.",
+            f"{profile.the_agent} would not load this skill: {reason}.",
             line=1,
             column=1,
         )

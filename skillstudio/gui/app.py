@@ -9,6 +9,7 @@ import tempfile
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from ..core.text import counted
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -119,7 +120,8 @@ def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: 
     ok = not image.isNull() and len(colours) >= 50 and skills > 0 and rows > 0
     print(
         f"smoke test: {'ok' if ok else 'FAILED'}: window {image.width()}x{image.height()} "
-        f"painted with {len(colours)} colours, {skills} skills in {rows} roots, "
+        f"painted with {counted(len(colours), 'colour')}, {counted(skills, 'skill')} in "
+        f"{counted(rows, 'root')}, "
         f"Qt platform {app.platformName()}"
     )
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]

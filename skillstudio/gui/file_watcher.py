@@ -21,6 +21,7 @@ from watchdog.events import (
 from watchdog.observers import Observer
 
 from ..core.saving import TEMP_PREFIX
+from ..core.text import counted
 
 DEBOUNCE_MS = 150
 SHALLOW_DEPTH = 6  # the fallback watches folders this deep, one by one
@@ -116,7 +117,7 @@ class FileWatcher(QObject):
                 observer.start()  # type: ignore[attr-defined]
                 why = "too deep" if isinstance(exc, RecursionError) else str(exc)
                 self.limited.emit(
-                    f"Watching {len(shallow):,} folders up to {SHALLOW_DEPTH} levels deep "
+                    f"Watching {counted(len(shallow), 'folder')} up to {SHALLOW_DEPTH} levels deep "
                     f"({why}); changes further down need Reload (F5)."
                 )
             self._watching = observer

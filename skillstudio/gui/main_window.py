@@ -52,6 +52,7 @@ from ..core.skillops import (
     new_skill,
     rename_skill,
 )
+from ..core.text import counted
 from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
@@ -307,7 +308,7 @@ class MainWindow(QMainWindow):
             return
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
-        self.progress.setFormat(f"{done:,} / {total:,} skills")
+        self.progress.setFormat(f"{done:,} / {counted(total, 'skill')}")
 
     def _on_scan_done(self, thread: ScanThread, projects: list[Project], ok: bool) -> None:
         thread.wait()
@@ -467,7 +468,8 @@ class MainWindow(QMainWindow):
         profiles = ", ".join(sorted({p.profile.name for p in self.projects}))
         errors, warnings = counts["error"], counts["warning"]
         self.statusBar().showMessage(
-            f"{skills} skills · {errors} errors · {warnings} warnings · {profiles}"
+            f"{counted(skills, 'skill')} · {counted(errors, 'error')} · "
+            f"{counted(warnings, 'warning')} · {profiles}"
         )
 
     # -- documents -------------------------------------------------------------------

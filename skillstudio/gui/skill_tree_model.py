@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from ..core.model import Root, Skill
 from ..core.registry import Registry
+from ..core.text import counted
 from .icons import icon
 
 Index = QModelIndex | QPersistentModelIndex
@@ -277,5 +278,7 @@ class SkillTreeModel(QAbstractItemModel):
         for diag in skill.all_diagnostics:
             if diag.severity in counts:
                 counts[diag.severity] += 1
-        lines.append(f"{counts['error']} errors, {counts['warning']} warnings")
+        lines.append(
+            f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}"
+        )
         return "\n".join(lines)

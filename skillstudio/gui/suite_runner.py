@@ -53,6 +53,7 @@ from ..core.suites import (
     run_case,
     suite_project,
 )
+from ..core.text import counted
 from .table_model import ColumnsModel
 from .theme import bar_style, colour
 
@@ -586,7 +587,7 @@ class SuiteRunner(QWidget):
         self._results = []
         self._started = time.perf_counter()
         self._steps = self._cases(suite, self.project, self.registry)
-        self._show_message(f"Running {len(suite.cases)} cases…")
+        self._show_message(f"Running {counted(len(suite.cases), 'case')}…")
         self.step_timer.start()
         return True
 
@@ -643,7 +644,7 @@ class SuiteRunner(QWidget):
         kind = KINDS.get(self.suite.kind, self.suite.kind)
         verdict = f"{report.passed} passed, {report.failed} failed"
         self._show_message(
-            f"{verdict} · {len(report.results)} cases · {kind} · on {against} · "
+            f"{verdict} · {counted(len(report.results), 'case')} · {kind} · on {against} · "
             f"{self.last_run_ms:.0f} ms",
             error=report.failed > 0,
             ok=report.failed == 0,

@@ -62,6 +62,7 @@ from ..core.project import Project
 from ..core.registry import Registry
 from ..core.session import Session
 from ..core.suites import SuiteError, add_case
+from ..core.text import counted
 from .table_model import ColumnsModel
 from .theme import colour
 
@@ -183,7 +184,7 @@ class TierView(QWidget):
         used = " — the tier this profile uses for this request" if tier.used else ""
         self.header.setText(
             f"<b>Tier {tier.tier}: {TIER_NAMES[tier.tier]}</b>{used}<br>"
-            f"{tier.chars:,} characters, ~{tier.tokens:,} tokens"
+            f"{counted(tier.chars, 'character')}, ~{counted(tier.tokens, 'token')}"
             + (f"<br><i>{html.escape(tier.note)}</i>" if tier.note else "")
         )
         if tier.budget:
@@ -509,7 +510,7 @@ class QueryPanel(QWidget):
         for reason in cand.reasons:
             by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
         state = "selected" if cand.name in result.selected else "not selected"
-        parts.append(f"<h3>{html.escape(cand.name)}: {cand.score} points, {state}</h3>")
+        parts.append(f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}, {state}</h3>")
         parts.append(
             "<table cellpadding=3>"
             + "".join(

@@ -18,6 +18,7 @@ BODY_TOKENS = 5000
 class AgentSkills(Profile):
     name = "agentskills"
     title = "Agent Skills standard"
+    agent_words = "An agent that follows the Agent Skills standard"
     source = "agentskills.io specification, skills-ref 0.1.1"
     roots = (RootSpec(".agents/skills", "project"),)
     unknown_field_severity = "error"

@@ -78,6 +78,7 @@ class Profile:
     refresh_rule: ClassVar[str | None] = None  # "root-mtime": mvp's stale-cache rule
     uses_fallback: ClassVar[bool] = False  # the agent reads name/description lines on YAML errors
     key_field: ClassVar[str] = "name"
+    agent_words: ClassVar[str] = ""  # how messages name the agent; default "The <name> agent"
     severities: ClassVar[dict[str, Severity]] = {}
     # default severities, per code; profiles override single entries in `severities`
     base_severities: ClassVar[dict[str, Severity]] = {
@@ -145,6 +146,11 @@ class Profile:
         desc = raw.get("description")
         skill.description = desc.strip() if isinstance(desc, str) else ""
         skill.key = skill.name
+
+    @property
+    def the_agent(self) -> str:
+        """`The oasis agent`; a standard names no one agent (`An Agent Skills agent`)."""
+        return self.agent_words or f"The {self.name} agent"
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
         """Why the agent would not load this skill, or None when it loads."""
@@ -238,7 +244,10 @@ class Profile:
 
     def unknown_message(self, key: str) -> str:
         known = ", ".join(spec.key for spec in self.fields)
-        return f"'{key}' is not a {self.name} field; it is kept but not used (known: {known})."
+        return (
+            f"'{key}' is not a field of the {self.name} profile; it is kept but not used "
+            f"(known: {known})."
+        )
 
     # -- helpers for subclasses ----------------------------------------------
     def check_length(
