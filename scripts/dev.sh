@@ -84,6 +84,14 @@ setup_skills_ref() {
       { say "skills-ref could not be installed; its comparisons will be skipped"; return; }
   fi
   export SKILLS_REF_PYTHON="$PWD/.venv-skillsref/bin/python"
+  # Its source distribution ships its own tests, which tests/conformance runs against
+  # the skillstudio CLI (skipped without it).
+  if [ ! -f .venv-skillsref/skills_ref-0.1.1.tar.gz ]; then
+    say "downloading the skills-ref 0.1.1 sdist (its test suite, for the conformance test)"
+    .venv-skillsref/bin/python -m pip download -q --no-deps --no-binary :all: \
+      skills-ref==0.1.1 -d .venv-skillsref >/dev/null 2>&1 ||
+      say "the skills-ref sdist could not be downloaded; its suite will be skipped"
+  fi
 }
 
 cmd=${1:-run}
