@@ -39,8 +39,14 @@ setsid chroot "$CHROOT" /usr/bin/env -i PATH=/usr/bin:/bin sh -c "Xvfb :77 -scre
 X_PID=$!
 sleep 2
 say "scripts/dev.sh run (DISPLAY=:77)"
+# A host whose pip needs its own CA bundle (a TLS-inspecting proxy) lends it to the chroot.
+PIP_ENV=()
+if [ -n "${PIP_CERT:-}" ] && [ -f "$PIP_CERT" ]; then
+  cp "$PIP_CERT" "$CHROOT/etc/host-ca.crt"
+  PIP_ENV=(PIP_CERT=/etc/host-ca.crt)
+fi
 setsid chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-  DEBIAN_FRONTEND=noninteractive sh -c "cd /src && DISPLAY=:77 scripts/dev.sh run >/tmp/dev-run.log 2>&1" &
+  DEBIAN_FRONTEND=noninteractive "${PIP_ENV[@]}" sh -c "cd /src && DISPLAY=:77 scripts/dev.sh run >/tmp/dev-run.log 2>&1" &
 APP_PID=$!
 for _ in $(seq 1 1200); do
   if in_chroot xwininfo -root -tree -display :77 2>/dev/null | grep -q SkillStudio; then
