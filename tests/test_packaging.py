@@ -300,3 +300,22 @@ def test_dev_sh_run_opens_the_app_on_an_x_server(tmp_path: Path) -> None:
             app.wait(timeout=30)
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.bundle
+@pytest.mark.skipif(
+    os.environ.get("SKILLSTUDIO_CHROOT") != "1" or os.geteuid() != 0,
+    reason="a clean Debian chroot: root, network, ~5 min (SKILLSTUDIO_CHROOT=1)",
+)
+def test_dev_sh_run_opens_the_app_on_a_clean_debian(tmp_path: Path) -> None:
+    """packaging/test_dev_run_in_chroot.sh: debootstrap, then `scripts/dev.sh run` under
+    Xvfb in the chroot; the captured screen shows the painted window."""
+    done = subprocess.run(
+        ["bash", str(ROOT / "packaging" / "test_dev_run_in_chroot.sh"), str(tmp_path / "root")],
+        capture_output=True,
+        text=True,
+        timeout=3000,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    width, height, pixels = xwd_image((DIST / "chroot-dev-run.xwd").read_bytes())
+    assert (width, height) == (1280, 800) and len(pixels) >= 50, len(pixels)
