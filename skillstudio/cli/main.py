@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARGS",
         nargs="?",
         default="",
-        help="its arguments, one quoted word ('file.pdf --short'), as after /NAME",
+        help="the arguments as typed after /NAME, quoted as one word ('a.pdf --short')",
     )
     act.add_argument(
         "--as",
