@@ -175,14 +175,34 @@ def build_parser() -> argparse.ArgumentParser:
     set_ = sub.add_parser(
         "set",
         help="edit frontmatter fields",
-        description="Edit frontmatter, changing nothing else.",
+        description="Edit frontmatter, changing nothing else. A VALUE is text (written "
+        "with quotes where YAML needs them) unless the field is declared true/false, a whole "
+        "number or a list: then it must be one ('[a, b]' for a list). A dotted KEY edits "
+        "inside a mapping: metadata.version=1.3 sets one entry and keeps the others; "
+        "--unset metadata.version removes one.",
+        epilog="examples: set my-skill 'description=Fix #123 and more'   "
+        "set my-skill metadata.version=1.3   set my-skill --yaml 'metadata={a: b}'",
     )
     set_.add_argument("skill", metavar="SKILL", help="a skill name, folder or SKILL.md")
-    set_.add_argument("pairs", nargs="*", metavar="KEY=VALUE", help="a field and its new value")
     set_.add_argument(
-        "--unset", action="append", default=[], metavar="KEY", help="remove a field (repeatable)"
+        "pairs", nargs="*", metavar="KEY=VALUE", help="a field and its value; KEY may be dotted"
     )
-    set_.add_argument("--string", action="store_true", help="take every VALUE as text")
+    set_.add_argument(
+        "--unset",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="remove a field, or with a dotted KEY one entry of a mapping (repeatable)",
+    )
+    values = set_.add_mutually_exclusive_group()
+    values.add_argument(
+        "--string", action="store_true", help="take every VALUE as text, whatever the field's type"
+    )
+    values.add_argument(
+        "--yaml",
+        action="store_true",
+        help="read every VALUE as YAML (mappings, lists, numbers: structured values)",
+    )
     _common(set_)
 
     new = sub.add_parser(
@@ -744,18 +764,24 @@ def _skill_file(args: argparse.Namespace, env: Env) -> str:
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
-    from ..core.editing import Change, EditError, apply_changes, parse_cli_value
+    from ..core.editing import (
+        Change,
+        EditError,
+        apply_changes,
+        change_for,
+        field_kind,
+        parse_typed_value,
+    )
     from ..core.frontmatter import read_document
     from ..core.saving import SaveError, atomic_write, encode, stamp
 
-    changes: list[Change] = []
+    pairs: list[tuple[str, str]] = []
     for pair in args.pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"'{pair}' is not KEY=VALUE")
-        changes.append(Change("set", key.strip(), parse_cli_value(raw, args.string)))
-    changes += [Change("unset", key) for key in args.unset]
-    if not changes:
+        pairs.append((key.strip(), raw))
+    if not pairs and not args.unset:
         raise UsageError("nothing to change: give KEY=VALUE pairs or --unset KEY")
     path = _skill_file(args, env)
     profile = projects_for_path(path, args.profile)[0].profile
@@ -763,7 +789,15 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
     doc = read_document(path)
     if not doc.readable:
         raise UsageError(f"{path}: {doc.problems[0].message}")
+    mode = "yaml" if args.yaml else "string" if args.string else "text"
+    changes: list[Change] = []
     try:
+        for key, raw in pairs:
+            change = change_for(key, doc.mapping, "set")
+            kind = field_kind(profile, change.key, change.path)
+            value = parse_typed_value(raw, kind, key, mode)
+            changes.append(Change("set", change.key, value, change.path))
+        changes += [change_for(key.strip(), doc.mapping, "unset") for key in args.unset]
         text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
         atomic_write(path, encode(text), before)
     except (EditError, SaveError) as exc:
@@ -772,13 +806,13 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
         else:
             env.err.write(f"skillstudio: {rel(path, env.cwd)}: {exc}\n")
         return EXIT_FAIL
-    keys = [c.key for c in changes]
+    keys = [c.dotted for c in changes]
     if args.format == "json":
         env.print(dumps({"path": path, "changed": keys}))
     else:
         env.print(
             f"{rel(path, env.cwd)}: "
-            + ", ".join(f"{'unset' if c.kind == 'unset' else 'set'} {c.key}" for c in changes)
+            + ", ".join(f"{'unset' if c.kind == 'unset' else 'set'} {c.dotted}" for c in changes)
         )
     return EXIT_OK
 

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
 from .fastyaml import _PLAIN_START_BAD, _resolved_tag
+from .fields import yaml_kind
 from .frontmatter import BOM, Document, _Loader, parse_text
+
+if TYPE_CHECKING:
+    from .profiles.base import Profile
 
 _MISSING = object()
 _KEY_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -33,9 +37,20 @@ class EditError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Change:
+    """Set or remove a top-level key, or with `path` one entry inside its mapping.
+
+    `Change("set", "metadata", "1.3", path=("version",))` sets `metadata.version`
+    and keeps every other entry of `metadata` (and its comments) byte for byte.
+    """
+
     kind: Literal["set", "unset"]
     key: str
     value: Any = None
+    path: tuple[str, ...] = ()
+
+    @property
+    def dotted(self) -> str:
+        return ".".join((self.key, *self.path))
 
 
 # -- scalar styles -----------------------------------------------------------
@@ -303,10 +318,12 @@ def apply_changes(
         )
     intended: dict[str, Any] = dict(doc.mapping or {})
     for change in changes:
-        if change.kind == "set":
-            intended[change.key] = change.value
-        else:
-            intended.pop(change.key, None)
+        _apply(intended, change)
+    # one whole-key change per top-level key touched, in the order keys were first touched
+    changes = [
+        Change("set", key, intended[key]) if key in intended else Change("unset", key)
+        for key in dict.fromkeys(c.key for c in changes)
+    ]
     fm = doc.fm_text
     lines = fm.split("\n")
     if lines and lines[-1] == "":
@@ -318,7 +335,7 @@ def apply_changes(
     plan: list[tuple[int, int, list[str]]] = []  # (first, last, replacement lines)
     appended: list[str] = []
     rank = {key: index for index, key in enumerate(order or [])}
-    for change in _coalesce(changes):
+    for change in changes:
         entry = entries.get(change.key)
         if change.kind == "unset":
             if entry is not None:
@@ -374,13 +391,49 @@ def _natural_place(key: str, rank: dict[str, int], entries: dict[str, _Entry]) -
     return min(later) if later else None
 
 
-def _coalesce(changes: list[Change]) -> list[Change]:
-    """The last change per key wins, in the order keys were first touched."""
-    last: dict[str, Change] = {}
-    for change in changes:
-        last.pop(change.key, None)
-        last[change.key] = change
-    return list(last.values())
+def _apply(mapping: dict[str, Any], change: Change) -> None:
+    """Apply one change to `mapping`; nested mappings on the way are copied, never mutated.
+
+    A nested unset that leaves a mapping empty removes that mapping too.
+    """
+    if not change.path:
+        if change.kind == "set":
+            mapping[change.key] = change.value
+        else:
+            mapping.pop(change.key, None)
+        return
+    trail: list[tuple[dict[Any, Any], Any]] = []  # (mapping, key in it), outermost first
+    current: dict[Any, Any] = mapping
+    for depth, part in enumerate((change.key, *change.path)):
+        key = next((k for k in current if str(k) == part), part) if depth else part
+        trail.append((current, key))
+        if depth == len(change.path):
+            break
+        child = current.get(key, _MISSING)
+        if child is _MISSING or child is None:
+            if change.kind == "unset":
+                return  # nothing there to remove
+            child = {}
+        elif not isinstance(child, dict):
+            where = ".".join((change.key, *change.path[:depth]))
+            raise EditError(
+                f"'{where}' holds {yaml_kind(child)}, not a mapping, so '{change.dotted}' "
+                f"cannot be set inside it; replace '{where}' first (for example "
+                f"--yaml '{where}={{}}') or --unset it"
+            )
+        child = dict(child)
+        current[key] = child
+        current = child
+    mapping_at, last_key = trail[-1]
+    if change.kind == "set":
+        mapping_at[last_key] = change.value
+        return
+    if mapping_at.pop(last_key, _MISSING) is _MISSING:
+        return
+    for (parent, key), (child, _) in zip(reversed(trail[:-1]), reversed(trail[1:]), strict=True):
+        if child:
+            break
+        parent.pop(key, None)
 
 
 def _insert_at(lines: list[str]) -> int:
@@ -596,14 +649,108 @@ def _construct(node: yaml.Node) -> Any:
         loader.dispose()
 
 
-def parse_cli_value(text: str, force_string: bool = False) -> Any:
-    """A KEY=VALUE value: a YAML scalar or flow list, or text with --string."""
-    if force_string:
-        return text
+def parse_yaml_value(text: str) -> Any:
+    """A value typed where YAML is expected: a scalar or flow list, else the text itself.
+
+    Text after ' #' is kept (YAML would read it as a comment and drop it).
+    """
     try:
         value = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError:
         return text
     if isinstance(value, dict) or (isinstance(value, list) and not text.lstrip().startswith("[")):
         return text
+    if isinstance(value, str) and " #" in text:
+        return text
     return value
+
+
+ValueMode = Literal["text", "string", "yaml"]
+_TRUE = {"true", "yes", "on"}
+_FALSE = {"false", "no", "off"}
+_INT_TEXT = re.compile(r"[-+]?[0-9]{1,18}")
+MAX_CLI_VALUE = 64 * 1024
+
+
+def parse_typed_value(text: str, kind: str | None, dotted: str, mode: ValueMode = "text") -> Any:
+    """A KEY=VALUE value, by the declared type of its field (`kind`, a FieldSpec kind).
+
+    Text stays text, whatever YAML would make of it, unless the field is declared
+    bool, int or list: then the value is parsed for that type or refused.
+    `mode="string"` takes it as text whatever the type; `mode="yaml"` reads it as
+    YAML (structured values: mappings, lists, numbers).
+    """
+    if len(text) > MAX_CLI_VALUE:
+        raise EditError(f"the value of '{dotted}' is over {MAX_CLI_VALUE:,} characters")
+    if mode == "string":
+        return text
+    if mode == "yaml":
+        try:
+            value = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise EditError(f"the value of '{dotted}' is not valid YAML ({problem})") from None
+        if not text.strip():
+            return ""
+        return value
+    word = text.strip()
+    if kind == "bool":
+        if word.lower() in _TRUE | _FALSE:
+            return word.lower() in _TRUE
+        raise EditError(
+            f"'{dotted}' is true or false, not '{text}'; write {dotted}=true or {dotted}=false "
+            "(--string writes the text as it is)"
+        )
+    if kind == "int":
+        if _INT_TEXT.fullmatch(word):
+            return int(word)
+        raise EditError(
+            f"'{dotted}' is a whole number such as 50, not '{text}' "
+            "(--string writes the text as it is)"
+        )
+    if kind == "list":
+        value = None
+        if word.startswith("[") and word.endswith("]"):
+            try:  # items stay text: the base loader resolves no types
+                value = yaml.load(word, Loader=yaml.BaseLoader)
+            except yaml.YAMLError:
+                value = None
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return value
+        raise EditError(
+            f"'{dotted}' is a list: write it as {dotted}='[first item, second item]' "
+            "(quote an item that holds a comma, bracket or ' #')"
+        )
+    if kind in ("map", "triggers"):
+        raise EditError(
+            f"'{dotted}' is a mapping: set one entry with {dotted}.KEY=VALUE, or give the "
+            f"whole mapping with --yaml (for example --yaml '{dotted}={{key: value}}')"
+        )
+    return text
+
+
+def field_kind(profile: Profile, change_key: str, path: tuple[str, ...] = ()) -> str | None:
+    """The declared kind of a top-level field or of an entry inside one (None: undeclared)."""
+    spec = profile.field(change_key)
+    if spec is None:
+        return None
+    if not path:
+        return spec.kind
+    if len(path) == 1 and spec.kind == "triggers" and path[0] in spec.subkeys:
+        return "list"
+    if len(path) == 1 and spec.kind == "map":
+        return "string"
+    return None
+
+
+def change_for(
+    dotted: str, mapping: dict[str, Any] | None, kind: Literal["set", "unset"], value: Any = None
+) -> Change:
+    """A change for KEY, where a dotted KEY (`metadata.version`) names an entry inside a
+    mapping; a top-level key that is itself spelt with dots is edited as it is."""
+    if "." not in dotted or dotted in (mapping or {}):
+        return Change(kind, dotted, value)
+    parts = dotted.split(".")
+    if not all(part.strip() for part in parts):
+        raise EditError(f"'{dotted}' has an empty part; write KEY or KEY.SUBKEY")
+    return Change(kind, parts[0], value, path=tuple(parts[1:]))

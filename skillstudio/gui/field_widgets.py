@@ -280,6 +280,11 @@ class KeyValueEditor(QWidget):
         out = {key.strip(): self.parse(text) for key, text in self.rows() if key.strip()}
         return out or None
 
+    def entry_value(self, key: str) -> Any:
+        """The value of the row named `key` (the last one), None when no row has that key."""
+        found = [text for name, text in self.rows() if name.strip() == key]
+        return self.parse(found[-1]) if found else None
+
     def add_row(self) -> None:
         row = self.table.rowCount()
         self.table.blockSignals(True)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.editing import Change, EditError, apply_changes, parse_cli_value
+from ..core.editing import Change, EditError, apply_changes, parse_yaml_value
 from ..core.fields import FieldSpec
 from ..core.frontmatter import Document, parse_text
 from ..core.profiles.base import Profile
@@ -44,7 +44,7 @@ _STRUCTURED = (ListEditor, TriggersEditor, KeyValueEditor)
 
 def _parse_other(text: str) -> Any:
     """A value typed for an undeclared key: YAML scalar or flow list, else the text."""
-    return parse_cli_value(text) if text.strip() else ""
+    return parse_yaml_value(text) if text.strip() else ""
 
 
 def _has_focus(widget: QWidget) -> bool:
@@ -138,7 +138,7 @@ class FormView(QScrollArea):
             widget = groups
         elif spec.kind == "map":
             pairs = KeyValueEditor("entry", str, self)
-            pairs.edited.connect(lambda _sub, k=key: self._on_edited(k, typing=False))
+            pairs.edited.connect(lambda sub, k=key: self._on_edited(k, typing=False, entry=sub))
             widget = pairs
         else:
             read_only = QLabel(self)
@@ -285,13 +285,24 @@ class FormView(QScrollArea):
             return widget.value()
         return None
 
-    def _on_edited(self, key: str, typing: bool = True) -> None:
-        """A field changed: write it into the document (a typing run is one undo step)."""
+    def _on_edited(self, key: str, typing: bool = True, entry: str | None = None) -> None:
+        """A field changed: write it into the document (a typing run is one undo step).
+
+        `entry`: one entry of a mapping field changed; only that entry is written (the
+        same dotted-key edit as `skillstudio set KEY.ENTRY=VALUE`), the others keep
+        their text, type and comments.
+        """
         item = self.fields.get(key)
         if item is not None:
             self._update_counter(item)
-        value = self.value_of(key)
-        change = Change("unset", key) if value is None else Change("set", key, value)
+        if entry is not None and item is not None and isinstance(item.widget, KeyValueEditor):
+            value = item.widget.entry_value(entry)
+            path: tuple[str, ...] = (entry,)
+        else:
+            value, path = self.value_of(key), ()
+        change = (
+            Change("unset", key, path=path) if value is None else Change("set", key, value, path)
+        )
         if not typing:
             self._last_key = None
         if self._last_key != key:

@@ -124,6 +124,38 @@ def test_metadata_map_and_other_fields_edit_their_keys(
     assert "reviewers" not in editor.document.text()
 
 
+def test_metadata_entry_edit_writes_that_entry_only(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """One entry edited in the app is the same dotted-key edit as `set KEY.ENTRY=VALUE`:
+    the other entries keep their text, their YAML type and their comments."""
+    path = samples / "agentskills/.agents/skills/release-notes/SKILL.md"
+    text = path.read_text(encoding="utf-8")
+    head, _, rest = text.partition("metadata:\n")
+    rest = rest.split("---\n", 1)[1]
+    path.write_text(
+        head
+        + "metadata:\n  author: skillstudio  # team\n  version: 1.10\n  build: 7\n---\n"
+        + rest,
+        encoding="utf-8",
+    )
+    editor = open_skill(window, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
+    metadata = editor.form.fields["metadata"].widget
+    assert isinstance(metadata, KeyValueEditor)
+    original = editor.document.text()
+    item = metadata.table.item(0, 1)
+    assert item is not None
+    item.setText("docs team")
+    assert diff(original, editor.document.text()) == (
+        ["  author: skillstudio  # team"],
+        ["  author: docs team  # team"],
+    )
+    metadata.table.setCurrentCell(2, 0)
+    metadata.remove_current()
+    assert "build" not in editor.document.text()
+    assert "  version: 1.10\n" in editor.document.text()
+
+
 def test_ctrl_z_in_a_field_undoes_the_document(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
