@@ -161,6 +161,23 @@ def test_show_text_json_and_not_found() -> None:
     assert "no skill named 'nope'" in missing.err and "code-review" in missing.err
 
 
+def test_show_gives_the_source_text_of_values_read_as_numbers(tmp_path: Path) -> None:
+    """`version: 1.10` is the float 1.1 to YAML; show says what the author wrote."""
+    write(
+        tmp_path,
+        "skills/csv/SKILL.md",
+        "---\nname: csv\ndescription: Reads CSV.\nmetadata:\n  author: me\n"
+        "  version: 1.10\n---\nBody\n",
+    )
+    run = cli("show", "csv", "--profile", "agentskills", cwd=tmp_path)
+    assert run.code == 0, run.err
+    assert 'metadata.version: written 1.10, which YAML reads as 1.1; quote it ("1.10")' in run.out
+    assert "YAML reads 1.10 as a number, 1.1" in run.out  # the diagnostic says it too
+    data = cli("show", "csv", "--profile", "agentskills", "--format", "json", cwd=tmp_path).json
+    assert data["written"] == {"metadata.version": "1.10"}
+    assert data["raw"]["metadata"] == {"author": "me", "version": 1.1}
+
+
 def test_internal_errors_never_print_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     from skillstudio.cli import main as main_module
 

@@ -526,6 +526,12 @@ def test_lists_of_lists_are_rewritten_not_raised() -> None:
 # -- issue 15: values are text by the field's declared type; dotted keys --------------
 
 
+def mapping_of(text: str) -> dict[str, Any]:
+    mapping = doc_of(text).mapping
+    assert mapping is not None, text
+    return mapping
+
+
 def set_run(tmp_path: Path, profile: str, text: str, *args: str) -> tuple[int, str, str]:
     path = write(tmp_path, "skills/demo/SKILL.md", text)
     run = cli("set", "demo", "--profile", profile, *args, cwd=tmp_path)
@@ -535,27 +541,27 @@ def set_run(tmp_path: Path, profile: str, text: str, *args: str) -> tuple[int, s
 def test_set_writes_values_as_text_unless_the_field_is_typed(tmp_path: Path) -> None:
     start = "---\nname: demo\ndescription: Old.\n---\nBody\n"
     code, text, _ = set_run(tmp_path, "agentskills", start, "description=Fix #123 and more")
-    assert code == 0 and doc_of(text).mapping == {
+    assert code == 0 and mapping_of(text) == {
         "name": "demo",
         "description": "Fix #123 and more",
     }
     code, text, _ = set_run(tmp_path, "agentskills", start, "description=yes", "license=1.10")
     assert code == 0
-    assert doc_of(text).mapping == {"name": "demo", "description": "yes", "license": "1.10"}
+    assert mapping_of(text) == {"name": "demo", "description": "yes", "license": "1.10"}
     assert "description: 'yes'\n" in text
     # typed fields are parsed for their type, or refused with a message saying how
     pegasus = "---\nname: demo\ndescription: D.\n---\nBody\n"
     code, text, _ = set_run(tmp_path, "pegasus", pegasus, "user-invocable=false")
-    assert code == 0 and doc_of(text).mapping["user-invocable"] is False
+    assert code == 0 and mapping_of(text)["user-invocable"] is False
     code, text, err = set_run(tmp_path, "pegasus", pegasus, "user-invocable=maybe")
     assert code == 1 and "true or false" in err and text == pegasus
     code, text, _ = set_run(tmp_path, "pegasus", pegasus, "--string", "user-invocable=maybe")
-    assert code == 0 and doc_of(text).mapping["user-invocable"] == "maybe"
+    assert code == 0 and mapping_of(text)["user-invocable"] == "maybe"
     oasis = "---\nid: demo\nname: Demo\ndescription: D.\ntriggers: [a]\npriority: 5\n---\nB\n"
     code, text, _ = set_run(tmp_path, "oasis", oasis, "priority=70", "triggers=['fix #1', yes]")
     assert code == 0
-    assert doc_of(text).mapping["priority"] == 70
-    assert doc_of(text).mapping["triggers"] == ["fix #1", "yes"]  # items stay text
+    assert mapping_of(text)["priority"] == 70
+    assert mapping_of(text)["triggers"] == ["fix #1", "yes"]  # items stay text
     code, text, err = set_run(tmp_path, "oasis", oasis, "priority=high")
     assert code == 1 and "whole number" in err and text == oasis
     for bad in ("review code", "[fix #1, yes]", "[[a]]"):  # never cut at ' #' silently
@@ -571,21 +577,21 @@ def test_set_dotted_key_edits_one_entry_of_a_mapping(tmp_path: Path) -> None:
     code, text, _ = set_run(tmp_path, "agentskills", start, "metadata.version=1.3", "metadata.x=y")
     assert code == 0
     assert text == start.replace('"1.0"', '"1.3"').replace("release\n", "release\n  x: y\n"), text
-    assert "metadata.version" not in doc_of(text).mapping
+    assert "metadata.version" not in mapping_of(text)
     code, text, _ = set_run(tmp_path, "agentskills", start, "--unset", "metadata.author")
     assert code == 0 and text == start.replace("  author: me\n", "")
     # a mapping is never silently replaced by text
     code, text, err = set_run(tmp_path, "agentskills", start, 'metadata={version: "1.3"}')
     assert code == 1 and "metadata.KEY=VALUE" in err and text == start
     code, text, _ = set_run(tmp_path, "agentskills", start, "--yaml", 'metadata={version: "2"}')
-    assert code == 0 and doc_of(text).mapping["metadata"] == {"version": "2"}
+    assert code == 0 and mapping_of(text)["metadata"] == {"version": "2"}
     # a new mapping is created; a key spelt with dots at the top level stays editable
     code, text, _ = set_run(tmp_path, "agentskills", "---\nname: demo\n---\n", "metadata.v=1")
-    assert code == 0 and doc_of(text).mapping == {"name": "demo", "metadata": {"v": "1"}}
+    assert code == 0 and mapping_of(text) == {"name": "demo", "metadata": {"v": "1"}}
     code, text, _ = set_run(
         tmp_path, "agentskills", "---\nname: demo\nmetadata.v: 1\n---\n", "--unset", "metadata.v"
     )
-    assert code == 0 and doc_of(text).mapping == {"name": "demo"}
+    assert code == 0 and mapping_of(text) == {"name": "demo"}
     code, text, err = set_run(tmp_path, "agentskills", "---\nmetadata: x\n---\n", "metadata.v=1")
     assert code == 1 and "not a mapping" in err
 
@@ -601,5 +607,5 @@ def test_nested_changes_keep_the_rest_and_drop_emptied_mappings() -> None:
     )
     assert out == "---\nname: x\n---\n"
     deep = edit(text, Change("set", "metadata", "v", path=("c", "d")))
-    assert doc_of(deep).mapping["metadata"] == {"a": "1", "b": 2, "c": {"d": "v"}}
+    assert mapping_of(deep)["metadata"] == {"a": "1", "b": 2, "c": {"d": "v"}}
     assert edit(text, Change("unset", "metadata", path=("zz",))) == text

@@ -475,6 +475,20 @@ def _counts(diags: list[Diagnostic]) -> dict[str, int]:
     return counts
 
 
+def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
+    """What the author wrote for values reported as the wrong type (`1.10`, read as 1.1)."""
+    typed = {d.field for d in diags if d.code in ("field-type", "version-invalid") and d.field}
+    if not typed:
+        return {}
+    from ..core.editing import typed_sources
+
+    return {
+        path: text
+        for path, text in typed_sources(skill.doc).items()
+        if path.split(".", 1)[0] in typed
+    }
+
+
 def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple[Loaded, Any]]]:
     """`show NAME`: a registry name; else, as `set`, a skill folder or SKILL.md path."""
     loaded = load(args, env)
@@ -492,6 +506,7 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     loaded, found = _shown(args, env)
     for item, skill in found:
         diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+        written = _written(skill, diags)
         files = skill.supporting_files()
         body = skill.load_body()
         data = {
@@ -507,6 +522,7 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
             "fields": json_safe(skill.fields),
             "raw": json_safe(skill.raw),
             "unknown_keys": [k for k in skill.raw if item.project.profile.field(k) is None],
+            "written": written,
             "diagnostics": [d.to_json() for d in diags],
             "files": files,
             "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
@@ -537,10 +553,12 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
             if value is None and not present:
                 continue
             env.print(f"  {spec.key}: {json.dumps(json_safe(value), ensure_ascii=False)}{mark}")
+            _print_written(env, spec.key, skill.raw, written)
         for key in data["unknown_keys"]:
             env.print(
                 f"  {key}: {json.dumps(json_safe(skill.raw[key]), ensure_ascii=False)}  (other)"
             )
+            _print_written(env, key, skill.raw, written)
         if files:
             env.print("files:")
             for name in files[:50]:
@@ -560,6 +578,22 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     else:
         env.err.write(f"skillstudio: {message}\n")
     return EXIT_FAIL
+
+
+def _print_written(env: Env, key: str, raw: dict[str, Any], written: dict[str, str]) -> None:
+    for path, text in written.items():
+        if path != key and not path.startswith(key + "."):
+            continue
+        value: Any = raw
+        for part in path.split("."):
+            if isinstance(value, dict):
+                value = next((v for k, v in value.items() if str(k) == part), None)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+        env.print(
+            f"    {path}: written {text}, which YAML reads as {json.dumps(json_safe(value))}; "
+            f"quote it ({json.dumps(text, ensure_ascii=False)}) to keep the text"
+        )
 
 
 def load_one(args: argparse.Namespace, env: Env) -> Loaded:
@@ -767,6 +801,7 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
     from ..core.editing import (
         Change,
         EditError,
+        ValueMode,
         apply_changes,
         change_for,
         field_kind,
@@ -789,7 +824,7 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
     doc = read_document(path)
     if not doc.readable:
         raise UsageError(f"{path}: {doc.problems[0].message}")
-    mode = "yaml" if args.yaml else "string" if args.string else "text"
+    mode: ValueMode = "yaml" if args.yaml else "string" if args.string else "text"
     changes: list[Change] = []
     try:
         for key, raw in pairs:

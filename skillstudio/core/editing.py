@@ -754,3 +754,38 @@ def change_for(
     if not all(part.strip() for part in parts):
         raise EditError(f"'{dotted}' has an empty part; write KEY or KEY.SUBKEY")
     return Change(kind, parts[0], value, path=tuple(parts[1:]))
+
+
+def typed_sources(doc: Document) -> dict[str, str]:
+    """The source text of every plain scalar YAML reads as something other than text.
+
+    Keyed by dotted path (`metadata.version`, list items as `triggers.2`):
+    `version: 1.10` is read as the number 1.1, and this keeps the "1.10" the
+    author wrote so that nothing is reported as something it is not.
+    """
+    if not doc.has_frontmatter or doc.mapping is None:
+        return {}
+    try:
+        root = yaml.compose(doc.fm_text, Loader=_Loader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    stack: list[tuple[str, yaml.Node, int]] = [("", root, 0)] if root is not None else []
+    while stack:
+        prefix, node, depth = stack.pop()
+        if depth > 8:
+            continue
+        if isinstance(node, yaml.MappingNode):
+            pairs = [(str(k.value), v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+        elif isinstance(node, yaml.SequenceNode):
+            pairs = [(str(i), v) for i, v in enumerate(node.value)]
+        else:
+            pairs = []
+        for key, child in pairs:
+            path = f"{prefix}.{key}" if prefix else key
+            if isinstance(child, yaml.ScalarNode):
+                if not child.style and child.tag != "tag:yaml.org,2002:str" and child.value:
+                    out[path] = child.value
+            else:
+                stack.append((path, child, depth + 1))
+    return out

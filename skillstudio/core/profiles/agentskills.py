@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..fields import FieldSpec
+from ..fields import FieldSpec, yaml_kind
 from ..model import Skill
 from .base import Checker, Profile, RootSpec
 
@@ -94,12 +94,23 @@ class AgentSkills(Profile):
         )
         meta = raw.get("metadata")
         if isinstance(meta, dict):
+            written: dict[str, str] | None = None
             for key, value in meta.items():
                 if not isinstance(key, str) or not isinstance(value, str):
+                    if written is None:
+                        from ..editing import typed_sources  # rare: only for a bad value
+
+                        written = typed_sources(c.doc)
+                    source = written.get(f"metadata.{key}")
+                    what = (
+                        f"{source} as {yaml_kind(value)}, {value!r}; put it in quotes "
+                        f'("{source}") to keep the text'
+                        if source
+                        else f"{value!r} as {yaml_kind(value)}; put it in quotes"
+                    )
                     c.emit(
                         "field-type",
-                        f"'metadata.{key}' should map text to text; YAML reads {value!r} as "
-                        f"{type(value).__name__}. Put it in quotes.",
+                        f"'metadata.{key}' should map text to text; YAML reads {what}.",
                         field="metadata",
                         child=str(key),
                         severity="warning",
