@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import REPO, SAMPLES, cli, lint_json, skill_text, write
+from .helpers import REPO, SAMPLES, cli, diag, lint_json, skill_text, write
 
 LINE = re.compile(
     r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (error|warning|info) [a-z0-9-]+: .+"
@@ -176,6 +176,22 @@ def test_show_gives_the_source_text_of_values_read_as_numbers(tmp_path: Path) ->
     data = cli("show", "csv", "--profile", "agentskills", "--format", "json", cwd=tmp_path).json
     assert data["written"] == {"metadata.version": "1.10"}
     assert data["raw"]["metadata"] == {"author": "me", "version": 1.1}
+
+
+def test_yaml_error_points_where_the_broken_quote_opens(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "skills/csv/SKILL.md",
+        '---\nname: csv\ndescription: "Reads CSV files and summarises every column\n'
+        "license: MIT\n---\nBody\n",
+    )
+    data = lint_json("skills", "--profile", "agentskills", cwd=tmp_path)
+    found = diag(data, "yaml-invalid")
+    assert (found["line"], found["column"]) == (3, 14)  # the opening quote, not the '---'
+    message = found["message"]
+    assert "at line 5, column 1" in message and "starts at line 3, column 14" in message
+    # the value read from the lines is cut with an ellipsis inside its quotes
+    assert "description '\"Reads CSV files and summarises every c…'" in message
 
 
 def test_internal_errors_never_print_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,9 +80,16 @@ def yaml_kind(value: Any) -> str:
     return type(value).__name__
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """Text in single quotes for a message; a cut text ends with '…' inside the quotes."""
+    return f"'{text}'" if len(text) <= limit else f"'{text[: limit - 1]}…'"
+
+
 def show(value: Any, limit: int = 40) -> str:
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
-    return text if len(text) <= limit else text[: limit - 1] + "…'"
+    if isinstance(value, str):
+        return quoted(value, limit)
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _TEXT_KINDS = {"string", "text", "enum", "csv", "spaced", "semver"}

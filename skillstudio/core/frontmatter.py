@@ -302,10 +302,8 @@ def _load_yaml(doc: Document) -> None:
     try:
         data = yaml.load(fm, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = doc.fm_first_line + (mark.line if mark else 0)
-        column = (mark.column + 1) if mark else 1
-        doc.problems.append(Problem("yaml-invalid", _yaml_message(exc), line, column))
+        message, line, column = _yaml_error(exc, doc.fm_first_line, fm.count("\n"))
+        doc.problems.append(Problem("yaml-invalid", message, line, column))
         _fallback(doc)
         return
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError, TypeError) as exc:
@@ -368,10 +366,35 @@ def _load_yaml(doc: Document) -> None:
             )
 
 
-def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
+def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int, fm_lines: int) -> tuple[str, int, int]:
+    """The message and the file line and column of a YAML error.
+
+    libyaml marks where it gave up (problem mark) and where the construct it was
+    reading began (context mark). When it gave up only at the end of the
+    frontmatter (a quote or bracket never closed), the start is where the author
+    must look; when the two differ, the message gives both.
+    """
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     hint = next((h for needle, h in _YAML_HINTS if needle in problem), "fix the YAML here")
-    return f"The frontmatter is not valid YAML: {problem} ({hint})."
+    found, started = exc.problem_mark, exc.context_mark
+    at_end = found is not None and (found.line >= fm_lines or "end of stream" in problem)
+    primary = started if (started is not None and (found is None or at_end)) else found
+    line = first_line + (primary.line if primary else 0)
+    column = (primary.column + 1) if primary else 1
+    where = ""
+    if (
+        found is not None
+        and started is not None
+        and exc.context
+        and exc.problem
+        and (found.line, found.column) != (started.line, started.column)
+    ):
+        where = (
+            f" at line {first_line + found.line}, column {found.column + 1}, "
+            f"{exc.context.strip()} that starts at line {first_line + started.line}, "
+            f"column {started.column + 1}"
+        )
+    return f"The frontmatter is not valid YAML: {problem}{where} ({hint}).", line, column
 
 
 def _bounded(data: Any) -> bool:

@@ -7,6 +7,7 @@ import re
 from urllib.parse import unquote
 
 from .diagnostics import Diagnostic, Severity
+from .fields import quoted
 from .model import Skill
 from .profiles.base import Checker, Profile
 
@@ -37,7 +38,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
                     "lines; every other field is lost."
                 )
             elif doc.fallback:
-                found = ", ".join(f"{k} '{v[:40]}'" for k, v in doc.fallback.items())
+                found = ", ".join(f"{k} {quoted(v, 40)}" for k, v in doc.fallback.items())
                 message += f" (Read from the lines anyway: {found}.)"
         c.emit(
             problem.code,

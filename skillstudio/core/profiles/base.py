@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from ..diagnostics import Diagnostic, Severity
-from ..fields import FieldSpec, item_problem, type_problem
+from ..fields import FieldSpec, item_problem, quoted, type_problem
 from ..model import Skill
 
 Discovery = Literal["children", "recursive", "self_and_children"]
@@ -304,7 +304,7 @@ def _text_list(value: object) -> bool:
 
 
 def show_value(value: str) -> str:
-    return f"'{value}'" if len(value) <= 60 else f"'{value[:57]}…'"
+    return quoted(value)
 
 
 def first_paragraph(body: str) -> str:
