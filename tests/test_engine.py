@@ -643,3 +643,42 @@ def test_listing_is_written_once_per_registry_version(
         skill_text(id="a", name="A", description="new words", priority=1, triggers=["go"]),
     )
     assert "- A (a): new words |" in render_listing(reg).text and len(written) == 3
+
+
+# -- issue 15 item 16 ------------------------------------------------------------------
+
+
+def test_explicit_invocation_is_not_labelled_a_heuristic(tmp_path: Path) -> None:
+    root = tmp_path / ".agents/skills"
+    write(root, "csv-tools/SKILL.md", skill_text(name="csv-tools", description="Reads CSV files."))
+    write(root, "other/SKILL.md", skill_text(name="other", description="A skill for other work."))
+    run = cli("match", "use csv-tools skill", "--profile", "agentskills", "--root", str(root))
+    assert run.code == 0, run.err
+    top = next(line for line in run.out.splitlines() if "csv-tools " in line and "1." in line)
+    assert "(heuristic)" not in top
+    data = cli(
+        "match",
+        "use csv-tools skill",
+        "--profile",
+        "agentskills",
+        "--root",
+        str(root),
+        "--format",
+        "json",
+    ).json
+    # the invocation's own word 'skill' is not a keyword of the request
+    terms = [r["term"] for c in data["candidates"] for r in c["reasons"] if r["rule"] == "keyword"]
+    assert "skill" not in terms and "use" not in terms
+    assert [c["skill"] for c in data["candidates"]] == ["csv-tools"]
+    heuristic = cli("match", "read csv files", "--profile", "agentskills", "--root", str(root))
+    assert "(heuristic)" in heuristic.out  # a keyword score still is one
+
+
+def test_body_over_both_limits_is_one_diagnostic(tmp_path: Path) -> None:
+    body = "".join(f"Line {n}: " + "word " * 60 + "\n" for n in range(600))
+    write(tmp_path, "big/SKILL.md", skill_text(name="big", description="Big.", _body=body))
+    run = cli("lint", str(tmp_path), "--profile", "agentskills", "--format", "json")
+    found = [d for d in run.json["diagnostics"] if d["code"] == "body-too-long"]
+    assert len(found) == 1
+    assert "lines (advised: under 500)" in found[0]["message"]
+    assert "tokens, characters / 4 (advised: under 5,000)" in found[0]["message"]

@@ -20,7 +20,6 @@ def mark(normalized: str, terms: list[str]) -> str:
 
 def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
     lines: list[str] = []
-    label = " (heuristic)" if result.heuristic else ""
     head = "selected: " + (", ".join(result.selected) if result.selected else "none")
     threshold = f", threshold {result.threshold}" if result.threshold is not None else ""
     lines.append(f"{head}  [{result.profile}, tier {result.tier}{threshold}]")
@@ -37,6 +36,7 @@ def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
         mark_sel = "*" if cand.name in result.selected else " "
         summary = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons[:4])
         more = f", … {len(cand.reasons) - 4} more" if len(cand.reasons) > 4 else ""
+        label = " (heuristic)" if cand.heuristic else ""  # an explicit invocation is not
         lines.append(
             f"{mark_sel}{rank:>3}. {cand.name:<24} {cand.score:>4}{label}  {summary}{more}"
         )

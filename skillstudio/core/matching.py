@@ -577,6 +577,9 @@ def _match_explicit(
     """pegasus, mvp, workspace, agentskills: only explicit invocation selects."""
     profile = registry.profile.name
     query_words = frozenset(words)
+    if _EXPLICIT[2].search(query):
+        # "use X skill" is the invocation's wording, not words of the request
+        query_words -= {"use", "skill"}
     phrase_hits = _phrase_hits(index, words)
     explicit = explicit_invocation(query)
     selected: list[str] = []

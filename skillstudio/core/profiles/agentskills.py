@@ -151,21 +151,18 @@ class AgentSkills(Profile):
             )
 
     def body_advice(self, c: Checker, body: str) -> None:
+        """One body-too-long diagnostic that names every limit the body is over."""
         lines = body.count("\n") + 1 if body else 0
         tokens = len(body) // 4
+        over = []
         if lines > BODY_LINES:
-            c.emit(
-                "body-too-long",
-                f"The instructions are {lines} lines; keep SKILL.md under {BODY_LINES} lines "
-                "and move detail into referenced files.",
-                line=c.doc.body_line,
-                column=1,
-            )
+            over.append(f"{lines} lines (advised: under {BODY_LINES})")
         if tokens > BODY_TOKENS:
+            over.append(f"about {tokens:,} tokens, characters / 4 (advised: under {BODY_TOKENS:,})")
+        if over:
             c.emit(
                 "body-too-long",
-                f"The instructions are about {tokens:,} tokens (characters / 4); the standard "
-                f"advises under {BODY_TOKENS:,}.",
+                f"The instructions are {' and '.join(over)}; move detail into referenced files.",
                 line=c.doc.body_line,
                 column=1,
             )
