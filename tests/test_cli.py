@@ -194,6 +194,23 @@ def test_yaml_error_points_where_the_broken_quote_opens(tmp_path: Path) -> None:
     assert "description '\"Reads CSV files and summarises every c…'" in message
 
 
+def test_pack_warns_about_errors_and_strict_refuses(tmp_path: Path) -> None:
+    write(tmp_path, "skills/csv/SKILL.md", "---\nname: Bad_Name\ndescription: x\n---\nBody\n")
+    run = cli("pack", "skills/csv", "-o", "a.skill", "--profile", "agentskills", cwd=tmp_path)
+    assert run.code == 0 and (tmp_path / "a.skill").is_file()
+    assert "error name-format" in run.err and "packed a skill with 3 errors" in run.err
+    strict = cli(
+        "pack", "skills/csv", "-o", "b.skill", "--profile", "agentskills", "--strict", cwd=tmp_path
+    )
+    assert strict.code == 1 and not (tmp_path / "b.skill").exists()
+    assert "nothing was packed (--strict)" in strict.err
+    write(tmp_path, "skills/csv/SKILL.md", "---\nname: csv\ndescription: Reads CSV.\n---\nB\n")
+    clean = cli(
+        "pack", "skills/csv", "-o", "c.skill", "--profile", "agentskills", "--strict", cwd=tmp_path
+    )
+    assert clean.code == 0 and clean.err == "" and (tmp_path / "c.skill").is_file()
+
+
 def test_internal_errors_never_print_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     from skillstudio.cli import main as main_module
 

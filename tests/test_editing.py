@@ -381,10 +381,19 @@ def test_killed_writer_leaves_old_or_new_never_partial(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_new_skill_is_valid_under_its_profile(tmp_path: Path, profile: str) -> None:
+    """Valid as created; the placeholder description is the one warning until replaced."""
     path = new_skill(get_profile(profile), str(tmp_path), "fresh-skill")
     data = lint_json("--root", str(tmp_path), "--profile", profile)
-    assert data["summary"]["errors"] == 0 and data["summary"]["warnings"] == 0, data
+    assert data["summary"]["errors"] == 0, data
+    warnings = [d for d in data["diagnostics"] if d["severity"] == "warning"]
+    assert [(d["code"], d["field"]) for d in warnings] == [
+        ("description-placeholder", "description")
+    ]
     assert data["skills"][0]["path"] == path and data["skills"][0]["status"] == "active"
+    run = cli("set", path, "description=Summarises PDF files. Use for reports.", cwd=tmp_path)
+    assert run.code == 0, run.err
+    data = lint_json("--root", str(tmp_path), "--profile", profile)
+    assert data["summary"]["errors"] == 0 and data["summary"]["warnings"] == 0, data
     with pytest.raises(OperationError, match="already exists"):
         new_skill(get_profile(profile), str(tmp_path), "fresh-skill")
 

@@ -223,6 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="FILE", help="the archive to write (default: ./NAME.skill)"
     )
     pack_.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    pack_.add_argument("--profile", choices=PROFILE_NAMES, help="the rules the skill is checked by")
+    pack_.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a skill with errors or warnings (without it they are printed and the "
+        "archive is written)",
+    )
 
     unpack_ = sub.add_parser(
         "unpack", help="unpack a .skill archive", description="Unpack a .skill."
@@ -874,17 +881,61 @@ def cmd_new(args: argparse.Namespace, env: Env) -> int:
     return EXIT_OK
 
 
+def _pack_check(skill_dir: str, profile: str | None) -> list[Diagnostic]:
+    """The errors and warnings of the skill about to be packed (its folder's own rules)."""
+    skill_md = os.path.join(skill_dir, "SKILL.md")
+    if not os.path.isfile(skill_md):
+        return []  # pack says what is wrong
+    project = projects_for_path(skill_md, profile)[0]
+    registry = project.registry()
+    registry.scan()
+    found = [*project.diagnostics, *registry.diagnostics]
+    return sorted(
+        (d for d in found if d.severity != "info"),
+        key=Diagnostic.sort_key,
+    )
+
+
 def cmd_pack(args: argparse.Namespace, env: Env) -> int:
     from ..core.archive import ArchiveError, pack
 
-    try:
-        out = pack(
-            os.path.join(env.cwd, args.skill_dir),
-            os.path.join(env.cwd, args.output) if args.output else None,
+    skill_dir = os.path.join(env.cwd, args.skill_dir)
+    problems = _pack_check(skill_dir, args.profile)
+    errors = sum(d.severity == "error" for d in problems)
+    refused = bool(problems) and args.strict
+    if args.format == "text":
+        for diag in problems:
+            env.err.write(diagnostic_line(diag, env.cwd) + "\n")
+    if refused:
+        message = (
+            f"{rel(skill_dir, env.cwd)} has {errors} errors and {len(problems) - errors} "
+            "warnings; nothing was packed (--strict)"
         )
+        if args.format == "json":
+            env.print(
+                dumps(
+                    {
+                        "error": {"code": "PACK_REFUSED", "message": message},
+                        "diagnostics": [d.to_json() for d in problems],
+                    }
+                )
+            )
+        else:
+            env.err.write(f"skillstudio: {message}\n")
+        return EXIT_FAIL
+    try:
+        out = pack(skill_dir, os.path.join(env.cwd, args.output) if args.output else None)
     except ArchiveError as exc:
         raise UsageError(str(exc)) from None
-    env.print(dumps({"archive": out}) if args.format == "json" else f"wrote {rel(out, env.cwd)}")
+    if args.format == "json":
+        env.print(dumps({"archive": out, "diagnostics": [d.to_json() for d in problems]}))
+    else:
+        env.print(f"wrote {rel(out, env.cwd)}")
+        if errors:
+            env.err.write(
+                f"skillstudio: warning: packed a skill with {errors} errors (listed above); "
+                "an agent may not load it (--strict refuses)\n"
+            )
     return EXIT_OK
 
 

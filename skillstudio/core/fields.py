@@ -155,3 +155,19 @@ def item_problem(key: str, index: int, value: Any) -> str | None:
         f"Item {index + 1} of '{key}' is {yaml_kind(value)} {show(value)}, not text; "
         "put it in quotes."
     )
+
+
+_PLACEHOLDER = ("Describe what ", " does and when to use it.")
+
+
+def placeholder_description(title: str) -> str:
+    """The description `new` writes: a placeholder the author is expected to replace."""
+    return _PLACEHOLDER[0] + title + _PLACEHOLDER[1]
+
+
+def is_placeholder_description(text: object) -> bool:
+    return (
+        isinstance(text, str)
+        and text.strip().startswith(_PLACEHOLDER[0])
+        and text.strip().endswith(_PLACEHOLDER[1])
+    )

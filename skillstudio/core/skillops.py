@@ -9,6 +9,7 @@ import shutil
 from urllib.parse import quote
 
 from .editing import Change, apply_changes
+from .fields import placeholder_description
 from .frontmatter import read_document
 from .profiles.base import Profile
 from .saving import atomic_write, encode, stamp
@@ -27,7 +28,7 @@ class BadName(OperationError):
 def template(profile: Profile, name: str) -> str:
     """A SKILL.md that is valid under `profile` as it is."""
     title = name.replace("-", " ").replace("_", " ").title()
-    description = f"Describe what {title} does and when to use it."
+    description = placeholder_description(title)
     if profile.name == "oasis":
         front = (
             f"id: {name}\nname: {title}\ndescription: {description}\n"

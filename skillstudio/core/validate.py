@@ -7,7 +7,7 @@ import re
 from urllib.parse import unquote
 
 from .diagnostics import Diagnostic, Severity
-from .fields import quoted
+from .fields import is_placeholder_description, quoted
 from .model import Skill
 from .profiles.base import Checker, Profile
 
@@ -51,6 +51,14 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
     profile.resolve(skill, c)
     if doc.readable:
         profile.check_fields(c)
+        if is_placeholder_description(skill.raw.get("description")):
+            c.emit(
+                "description-placeholder",
+                "'description' is still the placeholder of the new-skill template; say what "
+                "the skill does and when to use it (agents choose skills by this text).",
+                field="description",
+                at="value",
+            )
         if doc.text:
             body = doc.body
             check_links(c, body)

@@ -95,6 +95,7 @@ class Profile:
         "name-dir-mismatch": "error",
         "description-empty": "error",
         "description-too-long": "error",
+        "description-placeholder": "warning",
         "compatibility-too-long": "error",
         "version-invalid": "error",
         "pattern-invalid": "error",
