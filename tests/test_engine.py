@@ -682,3 +682,20 @@ def test_body_over_both_limits_is_one_diagnostic(tmp_path: Path) -> None:
     assert len(found) == 1
     assert "lines (advised: under 500)" in found[0]["message"]
     assert "tokens, characters / 4 (advised: under 5,000)" in found[0]["message"]
+
+
+def test_pegasus_user_cannot_invoke_a_skill_that_is_not_user_invocable() -> None:
+    """Seed 001's control matrix: user-invocable: false → the user cannot run /name; the
+    request is an ordinary message, so nothing is selected, and the explanation says why."""
+    registry = sample("pegasus")
+    assert registry.active["project-conventions"].fields["user-invocable"] is False
+    result = match(registry, "/project-conventions")
+    assert result.selected == [] and result.tier != 3
+    assert all(r.rule != "explicit" for c in result.candidates for r in c.reasons)
+    why = why_not(result, registry, "project-conventions")
+    assert "user-invocable: false" in why and "ordinary message" in why
+    assert any("user-invocable: false" in note for note in result.notes)
+    # the model may still invoke it, and other skills stay user commands
+    assert match(registry, "use project-conventions skill").selected == ["project-conventions"]
+    other = next(n for n, s in registry.active.items() if s.fields.get("user-invocable", True))
+    assert match(registry, f"/{other}").selected == [other]

@@ -130,6 +130,7 @@ class MatchResult:
     selected: list[str]
     tier: int
     explicit: str | None = None  # a skill named by /name, $name or "use … skill"
+    blocked: str | None = None  # why that explicit invocation selects nothing
     explicit_args: str = ""
     heuristic: bool = False  # scores are a labelled heuristic, not a prediction
     notes: list[str] = field(default_factory=list)
@@ -584,11 +585,15 @@ def _match_explicit(
     explicit = explicit_invocation(query)
     selected: list[str] = []
     notes: list[str] = []
+    blocked: str | None = None
     if explicit:
         name, _args = explicit
         skill = registry.active.get(name)
+        blocked = _user_may_not(profile, skill, query)
         if skill is None:
             notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")
+        elif blocked:
+            notes.append(blocked)
         else:
             phrase_hits.setdefault(skill.path, []).insert(0, ("explicit", name, POINTS["explicit"]))
             selected = [name]
@@ -614,12 +619,27 @@ def _match_explicit(
     result.heuristic = True
     result.explicit = explicit[0] if explicit else None
     result.explicit_args = explicit[1] if explicit else ""
+    result.blocked = blocked
     result.notes = [
         *notes,
         f"{profile} leaves selection to the model; scores from description words are a "
         "heuristic, not a prediction. Only /name, $name or 'use <name> skill' selects.",
     ]
     return result
+
+
+def _user_may_not(profile: str, skill: Skill | None, query: str) -> str | None:
+    """pegasus's trigger control matrix: `user-invocable: false` hides a skill from the
+    user's / commands, so `/name` is then an ordinary message. Why, or None."""
+    if profile != "pegasus" or skill is None or skill.fields.get("user-invocable", True):
+        return None
+    if not _EXPLICIT[0].match(query):
+        return None  # 'use X skill' or $X asks the model, which may invoke it
+    return (
+        f"/{skill.name} is not a command the user can run: {skill.name} has "
+        "user-invocable: false (pegasus's control matrix: only the model invokes it), so "
+        "the request is an ordinary message and no skill is selected."
+    )
 
 
 def _margin(result: MatchResult) -> None:
@@ -683,6 +703,8 @@ def why_not(result: MatchResult, registry: Registry, name: str) -> str:
     if skill.status == "disabled":
         return f"{name} is disabled: {skill.status_reason}."
     cand = result.candidate(name)
+    if result.blocked and result.explicit == name:
+        return result.blocked
     if result.heuristic:
         return (
             f"{registry.profile.name} selects only on explicit invocation; write /{name}, "
