@@ -41,6 +41,8 @@ CASES = {
     "vanishing": "listed",
     "backtracking": "listed",
     "deep-flow": "yaml-syntax",
+    "unclosed-quote": "yaml-syntax",
+    "typed-metadata": "listed",
 }
 
 
@@ -107,6 +109,16 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
     write(
         os.path.join(root, "deep-flow", "SKILL.md"),
         "---\nname: deep-flow\ndescription: " + "[" * 5000 + "\n---\nBody\n",
+    )
+    write(  # a quote opened on line 3 and never closed, 200,000 characters on
+        os.path.join(root, "unclosed-quote", "SKILL.md"),
+        '---\nname: unclosed-quote\ndescription: "' + "word " * 40_000 + "\nlicense: MIT\n---\nB\n",
+    )
+    write(  # 2,000 metadata entries that YAML reads as numbers and booleans
+        os.path.join(root, "typed-metadata", "SKILL.md"),
+        "---\nname: typed-metadata\ndescription: Numbers where text was meant.\nmetadata:\n"
+        + "".join(f"  k{n}: {'1.10' if n % 2 else 'yes'}\n" for n in range(2000))
+        + "---\nBody\n",
     )
     return root
 

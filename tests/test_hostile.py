@@ -85,6 +85,19 @@ def test_lint_reports_every_case_quickly_and_in_bounded_memory(tree: Path) -> No
     assert seconds < 60 and rss_kb < MEMORY_MB * 1024, (seconds, rss_kb)
 
 
+def test_unclosed_quote_and_typed_metadata_are_placed_and_bounded(tree: Path) -> None:
+    done, seconds, _rss = cli(
+        "lint", "unclosed-quote", "--profile", "agentskills", "--format", "json", cwd=tree
+    )
+    found = [d for d in json.loads(done.stdout)["diagnostics"] if d["code"] == "yaml-invalid"]
+    assert [(d["line"], d["column"]) for d in found] == [(3, 14)]  # where the quote opens
+    assert len(found[0]["message"]) < 600 and "…'" in found[0]["message"]
+    done, seconds, _rss = cli("show", "typed-metadata", "--profile", "agentskills", cwd=tree)
+    assert done.returncode == 0, done.stderr
+    assert "metadata.k1: written 1.10" in done.stdout and "metadata.k0: written yes" in done.stdout
+    assert seconds < 30
+
+
 def test_text_output_keeps_one_diagnostic_per_line(tree: Path) -> None:
     done, _seconds, _rss = cli("lint", str(tree), "--profile", "agentskills", cwd=tree.parent)
     lines = done.stdout.splitlines()

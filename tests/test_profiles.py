@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -548,3 +549,13 @@ def test_every_profile_survives_every_bad_file(tmp_path: Path, profile: str) -> 
         assert d["path"] and d["message"] and d["code"]
         if d["field"] is not None:
             assert d["line"] and d["column"]
+
+
+def test_long_description_without_a_full_stop_does_not_hang(tmp_path: Path) -> None:
+    """toolsets' brief_description (first sentence) was a quadratic regex: minutes here."""
+    text = "---\nname: long\ndescription: " + "word " * 40_000 + "\n---\nBody\n"
+    write(tmp_path, "long/SKILL.md", text)
+    started = time.perf_counter()
+    data = lint_json(str(tmp_path), "--profile", "toolsets")
+    assert time.perf_counter() - started < 10
+    assert "description-too-long" in [d["code"] for d in data["diagnostics"]]

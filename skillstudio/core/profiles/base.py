@@ -323,9 +323,15 @@ def first_paragraph(body: str) -> str:
     return " ".join(lines)
 
 
+_SENTENCE_END = re.compile(r"(?<=.)[.!?](?=\s|$)", re.S)
+
+
 def first_sentence(text: str) -> str:
-    match = re.search(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
-    sentence = match.group(1) if match else text.strip()
+    """Up to the first . ! or ? followed by a blank or the end (one linear scan: a lazy
+    `(.+?[.!?])` retried from every start was quadratic, minutes on a long text)."""
+    text = text.strip()
+    match = _SENTENCE_END.search(text)
+    sentence = text[: match.end()] if match else text
     return " ".join(sentence.split())
 
 
