@@ -23,7 +23,11 @@ def test_new_skill_is_created_valid_and_opened(
     path = window.new_skill_in(root)
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
-    assert window.statusBar().currentMessage().startswith("23 skills · 0 errors · 0 warnings")
+    assert window.statusBar().currentMessage().startswith("23 skills · 0 errors")
+    registry = window.registry_for(path)
+    assert registry is not None
+    problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
+    assert problems == ["description-placeholder"]  # valid, with its placeholder to replace
 
 
 def test_rename_and_duplicate_keep_name_and_folder_together(
