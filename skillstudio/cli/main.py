@@ -908,8 +908,8 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
             env.err.write(diagnostic_line(diag, env.cwd) + "\n")
     if refused:
         message = (
-            f"{rel(skill_dir, env.cwd)} has {errors} errors and {len(problems) - errors} "
-            "warnings; nothing was packed (--strict)"
+            f"{rel(skill_dir, env.cwd)} has {counted(errors, 'error')} and "
+            f"{counted(len(problems) - errors, 'warning')}; nothing was packed (--strict)"
         )
         if args.format == "json":
             env.print(
@@ -933,8 +933,8 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
         env.print(f"wrote {rel(out, env.cwd)}")
         if errors:
             env.err.write(
-                f"skillstudio: warning: packed a skill with {errors} errors (listed above); "
-                "an agent may not load it (--strict refuses)\n"
+                f"skillstudio: warning: packed a skill with {counted(errors, 'error')} "
+                "(listed above); an agent may not load it (--strict refuses)\n"
             )
     return EXIT_OK
 
