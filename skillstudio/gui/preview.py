@@ -1,33 +1,65 @@
-"""Preview: the body rendered with markdown-it-py in a QTextBrowser; nothing remote."""
+"""Preview: the body rendered with markdown-it-py in a QTextBrowser; nothing remote.
+
+Rendering (markdown-it, Pygments) runs on a worker thread; the newest request of
+each preview wins and older results are dropped. What reaches QTextBrowser is
+bounded (its layout of a large table costs seconds on the GUI thread): past the
+limits the preview shows a note and the text as plain text.
+"""
 
 from __future__ import annotations
 
 import html
 import os
 import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from .theme import colour, is_dark
 
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')
+_CELL = re.compile(r"<t[dh][ >]")
+
+HIGHLIGHT_MAX = 8_000  # per code block: longer blocks are shown without colours
+HIGHLIGHT_TOTAL = 30_000  # characters coloured per render; the rest plain
+HIGHLIGHT_BUDGET_S = 0.5  # time spent colouring per render; the rest plain
+BODY_MAX = 300_000  # longer bodies are not rendered at all
+CELLS_MAX = 1_000  # table cells QTextBrowser lays out in well under 0.2 s
+HTML_MAX = 400_000  # characters of HTML handed to QTextBrowser
+FALLBACK_MAX = 50_000  # characters of plain text shown past the limits
 
 
-HIGHLIGHT_MAX = 20_000  # longer code blocks are shown without colours
+@dataclass
+class _Budget:
+    """What is left of the colouring allowance of one render."""
+
+    chars: int = HIGHLIGHT_TOTAL
+    deadline: float = field(default_factory=lambda: time.perf_counter() + HIGHLIGHT_BUDGET_S)
 
 
-def highlight_code(code: str, lang: str, _attrs: object = None) -> str:
-    """Inline-styled spans for a fenced block in a language Pygments knows, else ''.
+class _OverBudget(Exception):
+    pass
+
+
+def highlight_code(code: str, lang: str, budget: _Budget | None = None, dark: bool = False) -> str:
+    """Inline-styled spans for a fenced block in a language Pygments knows, else ''
+    (markdown-it then shows the block as escaped text).
 
     Pygments is used because a lexer per language is not code we should write; its
     HTML with inline styles is what QTextBrowser renders (it has no CSS classes).
+    Some lexers are quadratic on hostile text: a block is coloured only while the
+    render's budget of characters and time lasts, checked token by token.
     """
-    if not lang or len(code) > HIGHLIGHT_MAX:
+    budget = budget or _Budget()
+    if not lang or len(code) > HIGHLIGHT_MAX or len(code) > budget.chars:
         return ""
-    from pygments import highlight
+    from pygments import format as pygments_format
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import get_lexer_by_name
     from pygments.util import ClassNotFound
@@ -36,33 +68,132 @@ def highlight_code(code: str, lang: str, _attrs: object = None) -> str:
         lexer = get_lexer_by_name(lang.split()[0].lower())
     except ClassNotFound:
         return ""
-    style = "monokai" if is_dark() else "default"
-    formatter = HtmlFormatter(nowrap=True, noclasses=True, style=style)
-    return str(highlight(code, lexer, formatter))
+    budget.chars -= len(code)
+
+    def tokens() -> Iterator[tuple[Any, str]]:
+        for token in lexer.get_tokens(code):
+            if time.perf_counter() > budget.deadline:
+                raise _OverBudget
+            yield token
+
+    formatter = HtmlFormatter(nowrap=True, noclasses=True, style="monokai" if dark else "default")
+    try:
+        return str(pygments_format(tokens(), formatter))
+    except _OverBudget:
+        budget.chars = 0  # out of time: every later block is plain too
+        return ""
 
 
-def render_markdown(body: str) -> str:
-    """HTML for QTextBrowser (tables, code, task lists as ☐/☑, footnotes)."""
+def render_markdown(body: str, dark: bool | None = None, css: str | None = None) -> str:
+    """HTML for QTextBrowser (tables, code, task lists as ☐/☑, footnotes), or a note
+    and the plain text when the result would be too large to lay out quickly.
+
+    Safe on any thread when `dark` and `css` are given (the palette is read only
+    when they are not).
+    """
+    dark = is_dark() if dark is None else dark
+    css = preview_css() if css is None else css
+    if len(body) > BODY_MAX:
+        return _fallback(body, f"{len(body):,} characters", css)
     from markdown_it import MarkdownIt
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.tasklists import tasklists_plugin
 
+    budget = _Budget()
     md = (
-        MarkdownIt("commonmark", {"html": False, "highlight": highlight_code})
+        MarkdownIt(
+            "commonmark",
+            {"html": False, "highlight": lambda c, lang, _a: highlight_code(c, lang, budget, dark)},
+        )
         .enable("table")
         .enable("strikethrough")
     )
     md.use(footnote_plugin).use(tasklists_plugin)
     out = md.render(body)
+    cells = len(_CELL.findall(out))
+    if cells > CELLS_MAX:
+        return _fallback(body, f"{cells:,} table cells (the limit is {CELLS_MAX:,})", css)
+    if len(out) > HTML_MAX:
+        return _fallback(body, f"{len(out):,} characters of HTML", css)
     # QTextBrowser drops cell borders for style="text-align:…"; it reads align="…".
     out = _ALIGN.sub(r' align="\1"', out)
     out = re.sub(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>', "☑", out)
     out = re.sub(r'<input class="task-list-item-checkbox"[^>]*>', "☐", out)
+    return css + out
+
+
+def preview_css() -> str:
+    """The preview's style sheet for the palette in use (read on the GUI thread)."""
     return (
         "<style>table{border-collapse:collapse} "
         f"td,th{{border:1px solid {colour('table_border')};padding:3px}} "
-        f"pre{{background:{colour('code_bg')};padding:6px}}</style>" + out
+        f"pre{{background:{colour('code_bg')};padding:6px}}</style>"
     )
+
+
+FALLBACK_NOTE = "Too large to preview formatted"
+
+
+def _fallback(body: str, why: str, css: str) -> str:
+    """A note saying why, then the text (its start, when long) as plain text."""
+    shown = body[:FALLBACK_MAX]
+    more = len(body) - len(shown)
+    tail = f"\n… {more:,} more characters: see the Source view." if more else ""
+    return (
+        f"{css}<p><b>{FALLBACK_NOTE}:</b> {html.escape(why)}. "
+        "Shown as plain text; edit it in the Source view.</p>"
+        f"<pre>{html.escape(shown + tail)}</pre>"
+    )
+
+
+class _Renderer(QObject):
+    """One worker thread for every preview. Each preview has one pending request:
+    a newer one replaces it, so a burst of edits costs one render, not one per edit.
+
+    Signals:
+        rendered(object, int, str): preview key, request number, HTML (GUI thread).
+    """
+
+    rendered = Signal(object, int, str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._wake = threading.Condition()
+        self._pending: dict[int, tuple[int, str, bool, str]] = {}
+        self._thread: threading.Thread | None = None
+
+    def request(self, key: int, number: int, body: str, dark: bool, css: str) -> None:
+        with self._wake:
+            self._pending[key] = (number, body, dark, css)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._pending:
+                    self._wake.wait()
+                key, (number, body, dark, css) = self._pending.popitem()
+            try:
+                out = render_markdown(body, dark, css)
+            except Exception as exc:  # a library bug on odd text must not end the worker
+                out = _fallback(body, f"the renderer failed: {type(exc).__name__}: {exc}", css)
+            self.rendered.emit(key, number, out)
+
+
+_renderer: _Renderer | None = None
+
+
+def _the_renderer() -> _Renderer:
+    global _renderer
+    if _renderer is None:
+        _renderer = _Renderer()
+    return _renderer
+
+
+_requests = 0  # numbers every render request of the process
 
 
 class Preview(QTextBrowser):
@@ -71,16 +202,20 @@ class Preview(QTextBrowser):
 
     Signals:
         file_link_clicked(str): an absolute path inside the skill folder.
+        rendered(): the newest body asked for is shown.
     """
 
     file_link_clicked = Signal(str)
+    rendered = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._folder = ""
         self._base = ""
+        self._wanted = 0  # the number of the newest request; other results are stale
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor_clicked)
+        _the_renderer().rendered.connect(self._on_rendered)
 
     def show_body(self, body: str, folder: str, base: str | None = None) -> None:
         """Render `body`; links resolve against `base` (default: the skill folder) and
@@ -88,7 +223,24 @@ class Preview(QTextBrowser):
         self._folder = os.path.abspath(folder)
         self._base = os.path.abspath(base or folder)
         self.document().setBaseUrl(QUrl.fromLocalFile(self._base + os.sep))
-        self.setHtml(render_markdown(body))
+        global _requests
+        _requests += 1
+        self._wanted = _requests
+        if self.document().isEmpty():
+            self.setHtml("<p><i>Rendering…</i></p>")
+        _the_renderer().request(id(self), self._wanted, body, is_dark(), preview_css())
+
+    @property
+    def pending(self) -> bool:
+        """A render was asked for and has not been shown yet."""
+        return self._wanted != 0
+
+    def _on_rendered(self, key: object, number: int, out: str) -> None:
+        if key != id(self) or number != self._wanted:
+            return  # another preview's, or older than the text now on screen
+        self._wanted = 0
+        self.setHtml(out)
+        self.rendered.emit()
 
     def _inside(self, url: QUrl) -> str | None:
         if url.scheme() not in ("", "file"):
