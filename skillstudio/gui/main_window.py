@@ -57,7 +57,7 @@ from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
-from .scanner import ScanThread
+from .scanner import ScanThread, one_line
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
@@ -96,7 +96,9 @@ class MainWindow(QMainWindow):
         self.scan_thread: ScanThread | None = None
         self._refresh_job: Iterator[None] | None = None  # a refresh running in slices
         self._changed_paths: set[str] = set()  # changes seen while it runs
+        self._refresh_paths: list[str] = []  # the changes the running refresh takes
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
+        self._failures: list[Diagnostic] = []  # what failed in the app's own work, for Problems
         self.documents: dict[str, SkillEditor] = {}
         self.file_views: dict[str, FileView] = {}
         self.setWindowTitle("SkillStudio")
@@ -287,6 +289,7 @@ class MainWindow(QMainWindow):
         self._drop_refresh()
         self.projects = []
         self.registries = []
+        self._failures = []
         self.profile_override = profile
         self.base = os.path.abspath(path)
         self._refresh_views()
@@ -318,15 +321,16 @@ class MainWindow(QMainWindow):
         self.scan_thread = None
         self.progress.setVisible(False)
         if not ok:
-            if thread.error:
-                QMessageBox.warning(self, "SkillStudio", f"The scan failed: {thread.error}")
-            return
+            return  # cancelled
         self.projects = projects
         self.registries = thread.registries
         self._refresh_views()
         self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
+        for registry, message in thread.errors:
+            where = registry.roots[0].path if registry.roots else self.base
+            self._failed(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
@@ -392,8 +396,13 @@ class MainWindow(QMainWindow):
         if self.scanning:
             return
         self._finish_refresh()
+        self._failures = []
         for registry in self.registries:
-            registry.refresh()
+            try:
+                registry.refresh()
+            except Exception as exc:  # a core bug: the other folders still reload
+                where = registry.roots[0].path if registry.roots else self.base
+                self._failed(f"Reloading failed: {one_line(exc)}", where)
         for editor in self.documents.values():
             if not editor.document.modified:
                 editor.document.load()
@@ -458,7 +467,7 @@ class MainWindow(QMainWindow):
                 return
 
     def _update_problems(self) -> None:
-        diagnostics: list[Diagnostic] = []
+        diagnostics: list[Diagnostic] = list(self._failures)
         for project, registry in zip(self.projects, self.registries, strict=True):
             diagnostics.extend(project.diagnostics)
             diagnostics.extend(registry.diagnostics)
@@ -471,6 +480,16 @@ class MainWindow(QMainWindow):
             f"{counted(skills, 'skill')} · {counted(errors, 'error')} · "
             f"{counted(warnings, 'warning')} · {profiles}"
         )
+        if self._failures:
+            self.statusBar().showMessage(self._failures[-1].message)
+
+    def _failed(self, message: str, path: str) -> None:
+        """Something failed in the app's own work (a core bug, or input no check
+        foresaw): the window keeps what it shows and its watcher; the failure goes
+        to Problems (an `internal` error on `path`) and the status bar."""
+        self._failures.append(Diagnostic("internal", "error", message, path, 1, 1))
+        del self._failures[:-20]  # a failure per change must not pile up
+        self._update_problems()
 
     # -- documents -------------------------------------------------------------------
     def registry_for(self, path: str) -> Registry | None:
@@ -596,6 +615,7 @@ class MainWindow(QMainWindow):
     def _start_refresh(self) -> None:
         paths = sorted(self._changed_paths)
         self._changed_paths.clear()
+        self._refresh_paths = paths
         self._refresh_job = self._refresh_steps(paths)
         self._refresh_slice()
 
@@ -623,11 +643,27 @@ class MainWindow(QMainWindow):
         if job is None:
             return
         deadline = time.perf_counter() + (REFRESH_SLICE_S if seconds is None else seconds)
-        for _ in job:
-            if time.perf_counter() > deadline:
-                QTimer.singleShot(0, self._refresh_slice)
-                return
-        self._refresh_job = None
+        try:
+            for _ in job:
+                if time.perf_counter() > deadline:
+                    QTimer.singleShot(0, self._refresh_slice)
+                    return
+        except Exception as exc:  # a core bug: keep the views as they were, keep watching
+            self._refresh_job = None
+            paths = self._refresh_paths or [self.base]
+            changed = next((p for p in paths if p.endswith("SKILL.md")), paths[0])
+            self._failed(
+                f"Refreshing after a change to {os.path.basename(changed) or changed} failed: "
+                f"{one_line(exc)}. The views show the skills as before; they are read again "
+                "at the next change (or F5).",
+                changed,
+            )
+        else:
+            self._refresh_job = None
+            done = set(self._refresh_paths)  # read again without failing this time
+            if any(d.path in done for d in self._failures):
+                self._failures = [d for d in self._failures if d.path not in done]
+                self._update_problems()
         if self._changed_paths:
             self._start_refresh()
 

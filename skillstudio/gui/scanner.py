@@ -20,10 +20,23 @@ class _Cancelled(Exception):
     pass
 
 
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception as one bounded line of text, for the status bar and Problems."""
+    text = " ".join(str(exc).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 class ScanThread(QThread):
     """Signals (queued to the GUI thread):
     progressed(int, int): skills read so far and the total, over every registry.
-    done(bool): True when every registry was scanned, False when cancelled or failed.
+    done(bool): True when every registry was scanned (some perhaps with errors, see
+        `errors`), False when cancelled.
+
+    A failure in one registry (a core bug, or input no check foresaw) is kept in
+    `errors` and the others are scanned all the same: the app never loses a whole
+    folder to one file.
     """
 
     progressed = Signal(int, int)
@@ -32,7 +45,7 @@ class ScanThread(QThread):
     def __init__(self, registries: list[Registry], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.registries = registries
-        self.error = ""
+        self.errors: list[tuple[Registry, str]] = []  # a registry and what failed in it
         self.indexes: list[MatchIndex] = []  # built here too: 0.8 s at 10,000 skills
         self._cancelled = False
         self._offset = 0
@@ -45,16 +58,26 @@ class ScanThread(QThread):
         ok = True
         try:
             for registry in self.registries:
-                registry.scan(progress=self._progress)
-                self._offset += len(registry.skills)
-                with quiet_gc():  # half a million objects; no collection walks them
-                    self.indexes.append(MatchIndex(registry))
+                self._scan_one(registry)
         except _Cancelled:
             ok = False
-        except Exception as exc:  # a core bug must not take the app down
-            self.error = f"{type(exc).__name__}: {exc}"
-            ok = False
         self.done.emit(ok)
+
+    def _scan_one(self, registry: Registry) -> None:
+        try:
+            registry.scan(progress=self._progress)
+        except _Cancelled:
+            raise
+        except Exception as exc:  # a core bug must not take the app down
+            self.errors.append((registry, f"Reading the skills failed: {one_line(exc)}"))
+            return
+        finally:
+            self._offset += len(registry.skills)
+        try:
+            with quiet_gc():  # half a million objects; no collection walks them
+                self.indexes.append(MatchIndex(registry))
+        except Exception as exc:  # Try a Request builds it again when asked
+            self.errors.append((registry, f"Indexing the skills failed: {one_line(exc)}"))
 
     def _progress(self, done: int, total: int) -> None:
         if self._cancelled:

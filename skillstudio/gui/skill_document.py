@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 from ..core.diagnostics import Diagnostic
 from ..core.registry import Registry
 from ..core.saving import SaveConflict, SaveError, Stamp, atomic_write, encode
+from .scanner import one_line
 
 VALIDATE_DELAY_MS = 120
 
@@ -96,8 +97,16 @@ class SkillDocument(QObject):
             self.stamp = None
 
     def validate(self) -> None:
-        skill = self.registry.reparse(self.path, self.text())
-        self.diagnostics = skill.all_diagnostics if skill is not None else []
+        self._reparse(self.text())
+
+    def _reparse(self, text: str | None) -> None:
+        """The registry re-validates the text on screen (or, None, the file)."""
+        try:
+            skill = self.registry.reparse(self.path, text)
+        except Exception as exc:  # a core bug on this text: say so, keep the text
+            self.diagnostics = [internal_error(self.path, exc)]
+        else:
+            self.diagnostics = skill.all_diagnostics if skill is not None else []
         self.diagnostics_changed.emit(self.diagnostics)
 
     def save(self) -> bool:
@@ -111,10 +120,14 @@ class SkillDocument(QObject):
             self.save_failed.emit(str(exc))
             return False
         self.text_document.setModified(False)
-        skill = self.registry.reparse(self.path)
-        self.diagnostics = skill.all_diagnostics if skill is not None else []
-        self.diagnostics_changed.emit(self.diagnostics)
+        self._reparse(None)
         return True
+
+
+def internal_error(path: str, exc: Exception) -> Diagnostic:
+    return Diagnostic(
+        "internal", "error", f"SkillStudio failed on this text: {one_line(exc)}", path, 1, 1
+    )
 
 
 def _mtime(path: str) -> int:

@@ -8,12 +8,19 @@ from collections.abc import Callable
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
+import pytest
 from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core import registry as registry_module
+from skillstudio.core.diagnostics import Diagnostic
+from skillstudio.core.matching import MatchIndex
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
+from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
 
 STALL_MAX_S = 0.25  # the longest the event loop may go without a timer tick (before: 8 s, 48 s)
 
@@ -53,7 +60,7 @@ def longest_stall(qtbot: QtBot, action: Callable[[], object], done: Callable[[],
     return max(b - a for a, b in pairwise(ticks))
 
 
-def shown(preview: Preview) -> Callable[[], bool]:
+def idle(preview: Preview) -> Callable[[], bool]:
     return lambda: not preview.pending
 
 
@@ -97,3 +104,99 @@ def test_the_newest_preview_request_wins(qtbot: QtBot, tmp_path: Path) -> None:
     assert "The newest text." in preview.toPlainText()
     qtbot.wait(2000)  # the first result, if it arrives now, is dropped
     assert "The newest text." in preview.toPlainText() and not preview.pending
+
+
+def three_skills(root: Path) -> dict[str, Path]:
+    return {
+        name: write_skill(root, name, f"The {name} skill.\n") for name in ("alpha", "beta", "gamma")
+    }
+
+
+def fail_for(monkeypatch: pytest.MonkeyPatch, stage: str, path: Path) -> Callable[[], None]:
+    """From now on, `stage` raises for the skill at `path` (a bug, or input no check
+    foresaw); the returned function lifts that."""
+    target, name = STAGES[stage]
+    original = getattr(target, name)
+    failing = {"on": True}
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        subject = args[1] if name == "_add" else args[0]
+        if failing["on"] and str(getattr(subject, "path", subject)) == str(path):
+            raise RuntimeError(f"injected failure in {stage}")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, wrapped)
+    return lambda: failing.update(on=False)
+
+
+STAGES: dict[str, tuple[Any, str]] = {
+    "load": (registry_module, "read_document"),
+    "validate": (registry_module, "validate_skill"),
+    "match": (MatchIndex, "_add"),
+}
+
+
+def problem_on(win: MainWindow, path: Path) -> Diagnostic | None:
+    model = win.problems_model
+    for row in range(model.rowCount()):
+        diag = model.index(row, 0).data(DIAGNOSTIC_ROLE)
+        if isinstance(diag, Diagnostic) and diag.code == "internal" and diag.path == str(path):
+            return diag
+    return None
+
+
+def shown(win: MainWindow, path: Path) -> bool:
+    return win.tree_model.index_of(str(path)).isValid()
+
+
+def description(win: MainWindow, path: Path) -> str:
+    skill = win.registries[0].by_path.get(str(path))
+    return skill.description if skill is not None else ""
+
+
+def set_description(path: Path, text: str) -> None:
+    path.write_text(f"---\nname: {path.parent.name}\ndescription: {text}\n---\nBody.\n")
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_a_failure_in_one_skill_keeps_the_tree_and_the_watcher(
+    qtbot: QtBot,
+    settings: QSettings,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stage: str,
+) -> None:
+    root = tmp_path / "skills"
+    skills = three_skills(root)
+    win = open_window(qtbot, settings, root)
+    assert win.watcher.ready.wait(10)
+    fail_for(monkeypatch, stage, skills["beta"])
+    set_description(skills["beta"], "Changed, and the app fails on it.")
+    qtbot.waitUntil(lambda: problem_on(win, skills["beta"]) is not None, timeout=10_000)
+    assert shown(win, skills["alpha"]) and shown(win, skills["gamma"])
+    set_description(skills["gamma"], "Changed later: still picked up.")
+    qtbot.waitUntil(lambda: "still picked up" in description(win, skills["gamma"]), timeout=10_000)
+    assert shown(win, skills["alpha"]) and shown(win, skills["gamma"])
+
+
+def test_a_failing_scan_keeps_the_folder_and_its_watcher(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(str(a[2])))
+    root = tmp_path / "skills"
+    skills = three_skills(root)
+    lift = fail_for(monkeypatch, "load", skills["beta"])
+    win = open_window(qtbot, settings, root)
+    assert not warnings, "no modal dialog; the failure is in Problems"
+    assert any(problem_on(win, p) is not None for p in (root, skills["beta"])), (
+        "the failure is shown"
+    )
+    assert win.watcher.ready.wait(10)
+    lift()  # the next change reads the folder again
+    set_description(skills["gamma"], "Changed after the failure.")
+    qtbot.waitUntil(
+        lambda: "after the failure" in description(win, skills["gamma"]), timeout=10_000
+    )
+    assert all(shown(win, path) for path in skills.values())
+    assert problem_on(win, skills["beta"]) is None
