@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .icons import app_icon
     from .main_window import MainWindow
+    from .recovery import default_folder as recovery_default_folder
     from .theme import follow_system_theme
 
     existing = QApplication.instance()
@@ -77,12 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     QApplication.setDesktopFileName(DESKTOP_ID)
     app.setWindowIcon(app_icon())
     follow_system_theme(app)
-    if args.smoke_test:  # the user's settings are neither read nor written
+    if args.smoke_test:  # the user's settings and recovery files are neither read nor written
         scratch = tempfile.mkdtemp(prefix="skillstudio-smoke-")
         settings = QSettings(os.path.join(scratch, "settings.ini"), QSettings.Format.IniFormat)
+        recovery_folder = os.path.join(scratch, "recovery")
     else:
         settings = QSettings()
-    window = MainWindow(settings)
+        recovery_folder = recovery_default_folder()
+    window = MainWindow(settings, recovery_folder=recovery_folder)
     if not args.smoke_test:
         window.restore_state()
     recent = window.recent_folders()

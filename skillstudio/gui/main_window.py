@@ -17,7 +17,7 @@ from PySide6.QtCore import (
     QUrl,
     Signal,
 )
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
+from ..core import recovery
 from ..core.archive import ArchiveError, pack, unpack
 from ..core.diagnostics import Diagnostic
 from ..core.editing import EditError
@@ -57,6 +58,7 @@ from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
 from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from .recovery import RecoveryKeeper, RestoreDialog
 from .scanner import ScanThread, one_line
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
@@ -86,9 +88,18 @@ class MainWindow(QMainWindow):
 
     scan_finished = Signal()
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        recovery_folder: str | None = None,
+    ) -> None:
+        """`recovery_folder`: where unsaved text is kept for crash recovery (the app
+        passes its state folder's recovery/; None keeps none, as in tests)."""
         super().__init__(parent)
         self.settings = settings
+        self.recovery = RecoveryKeeper(recovery_folder, self) if recovery_folder else None
+        self._offered: set[str] = set()  # recovery files offered this session
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.base = ""
@@ -335,6 +346,8 @@ class MainWindow(QMainWindow):
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
+        if self.recovery is not None:
+            QTimer.singleShot(0, self.offer_recoveries)
         self.scan_finished.emit()
 
     def _cancel_scan(self) -> None:
@@ -353,6 +366,8 @@ class MainWindow(QMainWindow):
         modified = [e for e in self.documents.values() if e.document.modified]
         if modified and not self._confirm_discard(modified):
             return False
+        for editor in self.documents.values():
+            self._untrack(editor)
         for widget in [*self.documents.values(), *self.file_views.values()]:
             self.tabs.removeTab(self.tabs.indexOf(widget))
             widget.deleteLater()
@@ -507,6 +522,8 @@ class MainWindow(QMainWindow):
             document = SkillDocument(path, registry, self)
             editor = SkillEditor(document, registry.profile, self)
             self.documents[path] = editor
+            if self.recovery is not None:
+                self.recovery.track(document)
             editor.file_link_clicked.connect(self.open_file)
             index = self.tabs.addTab(editor, self._tab_title(path, False))
             self.tabs.setTabToolTip(index, path)
@@ -565,6 +582,7 @@ class MainWindow(QMainWindow):
             return
         if editor.document.modified and not self._confirm_discard([editor]):
             return
+        self._untrack(editor)
         self.tabs.removeTab(index)
         self.documents.pop(editor.document.path, None)
         editor.document.registry.reparse(editor.document.path)  # back to the file on disk
@@ -597,6 +615,10 @@ class MainWindow(QMainWindow):
         if modified and not self._confirm_discard(modified):
             event.ignore()
             return
+        for editor in self.documents.values():
+            self._untrack(editor)
+        if self.recovery is not None:
+            self.recovery.flush()
         self._cancel_scan()
         self._drop_refresh()
         self.settings.setValue("geometry", self.saveGeometry())
@@ -781,6 +803,7 @@ class MainWindow(QMainWindow):
         if editor is not None:
             if editor.document.modified and not self._confirm_discard([editor]):
                 return None
+            self._untrack(editor)
             self.tabs.removeTab(self.tabs.indexOf(editor))
             self.documents.pop(path, None)
             editor.deleteLater()
@@ -933,3 +956,43 @@ class MainWindow(QMainWindow):
             "About SkillStudio",
             f"<b>SkillStudio {__version__}</b><p>Edit, validate and test agent skills offline.</p>",
         )
+
+    # -- crash recovery ---------------------------------------------------------------
+    def _untrack(self, editor: SkillEditor) -> None:
+        """The tab closes: its recovery file goes when its unsaved text was discarded
+        (a saved document has none left)."""
+        if self.recovery is not None:
+            self.recovery.untrack(editor.document.path, forget=editor.document.modified)
+
+    def offer_recoveries(self) -> None:
+        """Offer the unsaved text of skills in the open folder that a crash left."""
+        if self.recovery is None:
+            return
+        for found in recovery.pending(self.recovery.folder):
+            if found.file in self._offered or self.registry_for(found.source) is None:
+                continue  # offered already, or a skill of another folder
+            self._offered.add(found.file)
+            answer = self.ask_restore(found)
+            if answer == "restore":
+                self.restore(found)
+            elif answer == "discard":
+                recovery.remove(self.recovery.folder, found.source)
+
+    def ask_restore(self, found: recovery.Recovery) -> str:
+        """'restore', 'discard' or 'later' (tests replace this method)."""
+        dialog = RestoreDialog(found, self)
+        dialog.exec()
+        return dialog.answer
+
+    def restore(self, found: recovery.Recovery) -> SkillEditor | None:
+        """Put the recovered text into the skill's tab, unsaved (one undo step back
+        to the file on disk)."""
+        editor = self.open_skill(found.source)
+        if editor is None or self.recovery is None:
+            return None
+        cursor = QTextCursor(editor.document.text_document)
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(found.text)
+        editor.views.setCurrentWidget(editor.source)
+        recovery.remove(self.recovery.folder, found.source)  # kept again from the tab
+        return editor
