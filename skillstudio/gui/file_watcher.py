@@ -24,6 +24,7 @@ from ..core.saving import TEMP_PREFIX
 from ..core.text import counted
 
 DEBOUNCE_MS = 150
+HEALTH_CHECK_MS = 1_000  # how often the watcher checks that its threads still run
 SHALLOW_DEPTH = 6  # the fallback watches folders this deep, one by one
 SHALLOW_MAX = 20_000
 _KINDS = {"created", "deleted", "modified", "moved"}
@@ -60,6 +61,11 @@ class FileWatcher(QObject):
     """Signals:
     skills_changed(list): changed paths, once per debounce window, on the GUI thread.
     limited(str): the watches could not cover everything; the text says what is missed.
+
+    watchdog's threads can die on what a folder holds (a 1,000-deep folder moved
+    in ends its inotify thread with a RecursionError, silently). A health check
+    notices, watches again (shallower if it must) and reports the watched folders
+    as changed, so that what happened meanwhile is read.
     """
 
     skills_changed = Signal(list)
@@ -78,6 +84,10 @@ class FileWatcher(QObject):
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._flush)
         self._poked.connect(self._timer.start)  # queued: emitted from watchdog's thread
+        self._folders: list[str] = []
+        self._health = QTimer(self)
+        self._health.setInterval(HEALTH_CHECK_MS)
+        self._health.timeout.connect(self._check_health)
 
     def watch(self, folders: list[str], wait: bool = False) -> None:
         """Watch `folders` recursively from now on.
@@ -88,6 +98,8 @@ class FileWatcher(QObject):
         self.stop()
         self.ready = threading.Event()
         wanted = sorted({f for f in folders if os.path.isdir(f)})
+        self._folders = wanted
+        self._health.start()
         starter = threading.Thread(target=self._start, args=(wanted, self.ready), daemon=True)
         self._starter = starter
         starter.start()
@@ -126,7 +138,21 @@ class FileWatcher(QObject):
         finally:
             ready.set()
 
+    def _check_health(self) -> None:
+        observer = self._watching
+        if observer is None or not self.ready.is_set():
+            return
+        if _threads_alive(observer):
+            return
+        self.limited.emit("The file watcher stopped on something in the folder; watching again.")
+        folders = self._folders
+        broken, self._watching = self._watching, None
+        threading.Thread(target=_discard, args=(broken,), daemon=True).start()  # no wait here
+        self.watch(folders)
+        self.record(folders)  # read what changed while nothing was watched
+
     def stop(self) -> None:
+        self._health.stop()
         if self._starter is not None:
             self._starter.join()
             self._starter = None
@@ -151,8 +177,20 @@ class FileWatcher(QObject):
             self.skills_changed.emit(paths)
 
 
+def _threads_alive(observer: Observer) -> bool:  # type: ignore[valid-type]
+    """Whether the observer and every thread it reads events with still run. On
+    Linux watchdog 7 reads inotify on one more thread per observer; a folder 1,000
+    levels deep moved in ends it (RecursionError in its os.walk) and from then on
+    no event arrives, though the observer and its emitters look alive."""
+    threads = [observer, *observer.emitters]  # type: ignore[attr-defined]
+    reader = getattr(observer, "_inotify_fd", None)
+    if isinstance(reader, threading.Thread):
+        threads.append(reader)
+    return all(t.is_alive() for t in threads)
+
+
 def _discard(observer: Observer) -> None:  # type: ignore[valid-type]
-    """Stop what a failed start left running (emitters started before the failure)."""
+    """Stop what a failed start or a broken observer left running."""
     for emitter in list(observer.emitters):  # type: ignore[attr-defined]
         try:
             emitter.stop()

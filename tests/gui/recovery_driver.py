@@ -36,7 +36,12 @@ def poll(step: Callable[[], bool]) -> None:
     """Call `step` every 50 ms until it returns True."""
     timer = QTimer()
     timer.setInterval(50)
-    timer.timeout.connect(lambda: step() and timer.stop())
+
+    def tick() -> None:
+        if step():
+            timer.stop()
+
+    timer.timeout.connect(tick)
     timer.start()
     poll.timers.append(timer)  # type: ignore[attr-defined]
 
