@@ -9,6 +9,9 @@ from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QT
 from .theme import colour, is_dark
 
 _FM_FENCE, _IN_FRONTMATTER, _IN_BODY, _IN_CODE = 1, 2, 3, 4
+# Qt colours a document in one pass on the GUI thread when it is attached: about
+# 0.9 s for 1 MB. Larger texts are shown without colours.
+HIGHLIGHT_MAX_CHARS = 300_000
 
 
 def _fmt(colour: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
@@ -34,6 +37,8 @@ class SkillHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
+        if document.characterCount() > HIGHLIGHT_MAX_CHARS:
+            self.setDocument(None)  # shown without colours
         self._dark: bool | None = None
         self._formats()
 
