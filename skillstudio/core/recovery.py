@@ -37,6 +37,21 @@ class Recovery:
     saved_at: float  # seconds since the epoch
     base_sha256: str  # of the disk bytes the edits started from ("" when unknown)
     text: str
+    pid: int = 0  # the process that wrote it
+
+    @property
+    def writer_running(self) -> bool:
+        """Whether the app that wrote this file still runs (another window's live
+        edits, not a crash's leftovers). Checked on POSIX only."""
+        if self.pid <= 0 or self.pid == os.getpid() or os.name != "posix":
+            return False
+        try:
+            os.kill(self.pid, 0)  # signal 0: only asks whether the process exists
+        except ProcessLookupError:
+            return False
+        except OSError:
+            return True  # exists, owned by someone else
+        return True
 
 
 def file_for(folder: str, source: str) -> str:
@@ -54,6 +69,7 @@ def write(folder: str, source: str, text: str, base_sha256: str, now: float | No
         "saved_at": time.time() if now is None else now,
         "base_sha256": base_sha256,
         "text": text,
+        "pid": os.getpid(),
     }
     data = json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass")
     path = file_for(folder, source)
@@ -91,25 +107,28 @@ def read(path: str) -> Recovery | None:
         return None
     source, saved_at = record.get("source"), record.get("saved_at")
     base, text = record.get("base_sha256", ""), record.get("text")
+    pid = record.get("pid", 0)
     if not (
         isinstance(source, str)
         and isinstance(saved_at, int | float)
         and isinstance(base, str)
         and isinstance(text, str)
+        and isinstance(pid, int)
     ):
         return None
-    return Recovery(path, source, float(saved_at), base, text)
+    return Recovery(path, source, float(saved_at), base, text, pid)
 
 
 def pending(folder: str) -> list[Recovery]:
-    """Recovery files in `folder` whose source file still exists, oldest first."""
+    """Recovery files in `folder` whose source file still exists and whose writer
+    no longer runs (a crash's), oldest first."""
     try:
         names = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIX))
     except OSError:
         return []
     found = [read(os.path.join(folder, name)) for name in names]
     return sorted(
-        (r for r in found if r is not None and os.path.isfile(r.source)),
+        (r for r in found if r is not None and os.path.isfile(r.source) and not r.writer_running),
         key=lambda r: r.saved_at,
     )
 

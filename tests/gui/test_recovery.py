@@ -183,3 +183,19 @@ def test_damaged_recovery_files_are_ignored(tmp_path: Path) -> None:
     assert [(r.source, r.text, r.base_sha256) for r in recovery.pending(str(folder))] == [
         (str(source), "kept text", "abc")
     ]
+
+
+def test_the_live_edits_of_another_running_window_are_not_offered(tmp_path: Path) -> None:
+    source = tmp_path / "SKILL.md"
+    source.write_text("---\nname: a\n---\n")
+    folder = tmp_path / "recovery"
+    path = recovery.write(str(folder), str(source), "another window's text", "")
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        record = json.loads(Path(path).read_text())
+        Path(path).write_text(json.dumps({**record, "pid": other.pid}))
+        assert recovery.pending(str(folder)) == [], "its writer still runs"
+    finally:
+        other.kill()
+        other.wait()
+    assert [r.text for r in recovery.pending(str(folder))] == ["another window's text"]
