@@ -290,8 +290,14 @@ class MainWindow(QMainWindow):
             return self.open_archive(path)
         try:
             projects = resolve_projects([path], [], None, profile, os.getcwd())
+            registries = [project.registry() for project in projects]
         except UsageError as exc:
             QMessageBox.warning(self, "SkillStudio", str(exc))
+            return False
+        except Exception as exc:  # a core bug on the folder's configuration: say so, go on
+            message = f"Not opened: reading the project at {path} failed: {one_line(exc)}"
+            self.statusBar().showMessage(message, 30_000)
+            QMessageBox.warning(self, "SkillStudio", message)
             return False
         if not self._close_all_documents():
             return False
@@ -307,7 +313,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"SkillStudio — {self.base}")
         self._remember_recent(self.base)
         self._sync_profile_box()
-        thread = ScanThread([project.registry() for project in projects], self)
+        thread = ScanThread(registries, self)
         thread.progressed.connect(self._on_scan_progress)
         thread.done.connect(lambda ok, t=thread, p=projects: self._on_scan_done(t, p, ok))
         self.scan_thread = thread

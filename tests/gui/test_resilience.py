@@ -21,6 +21,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core import registry as registry_module
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.matching import MatchIndex
+from skillstudio.gui import main_window as main_window_module
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
@@ -287,3 +288,21 @@ def test_a_large_skill_opens_without_a_whole_document_colouring_pass(
     assert big_editor is not None and small_editor is not None
     assert big_editor.highlighter.document() is None, "shown without colours"
     assert small_editor.highlighter.document() is small_editor.document.text_document
+
+
+def test_a_folder_whose_configuration_breaks_the_core_is_refused_not_fatal(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(str(a[2])))
+    good = tmp_path / "good"
+    three_skills(good)
+    win = open_window(qtbot, settings, good)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a 5,000-digit max_skills, as a core bug would meet it")
+
+    monkeypatch.setattr(main_window_module, "resolve_projects", broken)
+    assert win.open_path(str(tmp_path)) is False  # no exception out of the app
+    assert warnings and "5,000-digit" in warnings[0]
+    assert win.registries and shown(win, good / "alpha" / "SKILL.md"), "the open folder stays"
