@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = QSettings()
         recovery_folder = recovery_default_folder()
     window = MainWindow(settings, recovery_folder=recovery_folder)
+    window.interactive = not args.smoke_test
     if not args.smoke_test:
         window.restore_state()
     recent = window.recent_folders()

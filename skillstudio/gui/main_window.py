@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings
         self.recovery = RecoveryKeeper(recovery_folder, self) if recovery_folder else None
+        self.interactive = True  # False (--smoke-test): warnings go to stderr, not a dialog
         self._offered: set[str] = set()  # recovery files offered this session
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
@@ -292,12 +294,10 @@ class MainWindow(QMainWindow):
             projects = resolve_projects([path], [], None, profile, os.getcwd())
             registries = [project.registry() for project in projects]
         except UsageError as exc:
-            QMessageBox.warning(self, "SkillStudio", str(exc))
+            self.warn(str(exc))
             return False
         except Exception as exc:  # a core bug on the folder's configuration: say so, go on
-            message = f"Not opened: reading the project at {path} failed: {one_line(exc)}"
-            self.statusBar().showMessage(message, 30_000)
-            QMessageBox.warning(self, "SkillStudio", message)
+            self.warn(f"Not opened: reading the project at {path} failed: {one_line(exc)}")
             return False
         if not self._close_all_documents():
             return False
@@ -503,6 +503,14 @@ class MainWindow(QMainWindow):
         )
         if self._failures:
             self.statusBar().showMessage(self._failures[-1].message)
+
+    def warn(self, message: str) -> None:
+        """A warning in a dialog (on stderr when not interactive) and the status bar."""
+        self.statusBar().showMessage(message, 30_000)
+        if self.interactive:
+            QMessageBox.warning(self, "SkillStudio", message)
+        else:
+            sys.stderr.write(f"skillstudio: {message}\n")
 
     def _failed(self, message: str, path: str) -> None:
         """Something failed in the app's own work (a core bug, or input no check

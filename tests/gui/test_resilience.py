@@ -306,3 +306,22 @@ def test_a_folder_whose_configuration_breaks_the_core_is_refused_not_fatal(
     assert win.open_path(str(tmp_path)) is False  # no exception out of the app
     assert warnings and "5,000-digit" in warnings[0]
     assert win.registries and shown(win, good / "alpha" / "SKILL.md"), "the open folder stays"
+
+
+def test_smoke_test_on_a_folder_it_cannot_open_ends_instead_of_waiting_on_a_dialog(
+    tmp_path: Path,
+) -> None:
+    three_skills(tmp_path / "skills")
+    (tmp_path / "skillstudio.yaml").write_text("max_skills: " + "9" * 5000 + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "skillstudio", "gui", "--smoke-test", str(tmp_path)],
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path / "home")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback" not in done.stderr
+    # refused with a message, or (once core reports such a value) opened
+    assert ("skillstudio: " in done.stderr and done.returncode == 1) or (
+        "smoke test: ok" in done.stdout and done.returncode == 0
+    ), done.stdout + done.stderr
