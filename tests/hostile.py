@@ -43,7 +43,26 @@ CASES = {
     "deep-flow": "yaml-syntax",
     "unclosed-quote": "yaml-syntax",
     "typed-metadata": "listed",
+    # costly to preview (the app renders them off its GUI thread, bounded)
+    "preview-table": "listed",
+    "preview-make": "listed",
 }
+
+
+def big_table(size: int) -> str:
+    """A markdown table of about `size` characters (200 KB took 8-48 s to preview)."""
+    rows = ["| name | value | note |", "|---|:-:|--:|"]
+    length = sum(len(r) + 1 for r in rows)
+    while length < size:
+        n = len(rows)
+        rows.append(f"| cell {n} | value {n} | x{n} |")
+        length += len(rows[-1]) + 1
+    return "\n".join(rows) + "\n"
+
+
+def make_blocks(count: int = 5, size: int = 19_980) -> str:
+    """Code blocks on which Pygments' make lexer is quadratic (five: 48 s to preview)."""
+    return "".join(f"```make\n{'a/' * (size // 2)}\n```\n\n" for _ in range(count))
 
 
 def skill(name: str, description: str = "A hostile test case for the scanner.") -> str:
@@ -120,6 +139,11 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
         + "".join(f"  k{n}: {'1.10' if n % 2 else 'yes'}\n" for n in range(2000))
         + "---\nBody\n",
     )
+    for name, body in (("preview-table", big_table(200_000)), ("preview-make", make_blocks())):
+        write(
+            os.path.join(root, name, "SKILL.md"),
+            f"---\nname: {name}\ndescription: Costly to preview.\n---\n{body}",
+        )
     return root
 
 

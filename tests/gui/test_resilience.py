@@ -27,23 +27,9 @@ from skillstudio.gui.preview import FALLBACK_NOTE, Preview
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
 
 from .. import hostile
+from ..hostile import big_table, make_blocks
 
 STALL_MAX_S = 0.25  # the longest the event loop may go without a timer tick (before: 8 s, 48 s)
-
-
-def big_table(size: int) -> str:
-    rows = ["| name | value | note |", "|---|:-:|--:|"]
-    length = sum(len(r) + 1 for r in rows)
-    while length < size:
-        n = len(rows)
-        rows.append(f"| cell {n} | value {n} | x{n} |")
-        length += len(rows[-1]) + 1
-    return "\n".join(rows) + "\n"
-
-
-def make_blocks(count: int = 5, size: int = 19_980) -> str:
-    """Code blocks on which Pygments' make lexer is quadratic (seconds each)."""
-    return "".join(f"```make\n{'a/' * (size // 2)}\n```\n\n" for _ in range(count))
 
 
 def write_skill(root: Path, name: str, body: str) -> Path:
