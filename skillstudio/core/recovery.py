@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from .saving import atomic_write
+from .text import counted
 
 FORMAT = 1
 SUFFIX = ".recovery.json"
@@ -148,7 +149,7 @@ def disk_state(source: str) -> tuple[str, str]:
 def diff(disk: str, recovered: str, source: str) -> str:
     """A unified diff from the text on disk to the recovered text (bounded)."""
     if len(disk) + len(recovered) > DIFF_MAX_CHARS:
-        return f"(too large to compare: {len(recovered):,} characters of unsaved text)"
+        return f"(too large to compare: {counted(len(recovered), 'character')} of unsaved text)"
     lines = list(
         difflib.unified_diff(
             disk.splitlines(),
@@ -161,5 +162,5 @@ def diff(disk: str, recovered: str, source: str) -> str:
     )
     if len(lines) > DIFF_MAX_LINES:
         more = len(lines) - DIFF_MAX_LINES
-        lines = [*lines[:DIFF_MAX_LINES], f"… {more:,} more lines"]
+        lines = [*lines[:DIFF_MAX_LINES], f"… {counted(more, 'more line')}"]
     return "\n".join(lines) if lines else "(no difference from the file on disk)"

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from ..core.text import counted
 from .theme import colour, is_dark
 
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')
@@ -94,7 +95,7 @@ def render_markdown(body: str, dark: bool | None = None, css: str | None = None)
     dark = is_dark() if dark is None else dark
     css = preview_css() if css is None else css
     if len(body) > BODY_MAX:
-        return _fallback(body, f"{len(body):,} characters", css)
+        return _fallback(body, counted(len(body), "character"), css)
     from markdown_it import MarkdownIt
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.tasklists import tasklists_plugin
@@ -114,7 +115,7 @@ def render_markdown(body: str, dark: bool | None = None, css: str | None = None)
     if cells > CELLS_MAX:
         return _fallback(body, f"{cells:,} table cells (the limit is {CELLS_MAX:,})", css)
     if len(out) > HTML_MAX:
-        return _fallback(body, f"{len(out):,} characters of HTML", css)
+        return _fallback(body, counted(len(out), "character") + " of HTML", css)
     # QTextBrowser drops cell borders for style="text-align:…"; it reads align="…".
     out = _ALIGN.sub(r' align="\1"', out)
     out = re.sub(r'<input class="task-list-item-checkbox" checked="checked"[^>]*>', "☑", out)
@@ -138,7 +139,7 @@ def _fallback(body: str, why: str, css: str) -> str:
     """A note saying why, then the text (its start, when long) as plain text."""
     shown = body[:FALLBACK_MAX]
     more = len(body) - len(shown)
-    tail = f"\n… {more:,} more characters: see the Source view." if more else ""
+    tail = f"\n… {counted(more, 'more character')}: see the Source view." if more else ""
     return (
         f"{css}<p><b>{FALLBACK_NOTE}:</b> {html.escape(why)}. "
         "Shown as plain text; edit it in the Source view.</p>"
