@@ -35,15 +35,44 @@ class Stamp:
         return Stamp(mtime_ns, len(data), hashlib.sha256(data).hexdigest())
 
 
-def stamp(path: str) -> Stamp | None:
-    """The file's current stamp, or None when it does not exist."""
+COMPARE_MAX_BYTES = 64 * 1024 * 1024  # a larger file on disk is not hashed
+NOT_A_FILE = Stamp(0, -1, "")  # what stands on disk is not a regular file we could read
+
+
+def read_regular(path: str, limit: int) -> tuple[bytes, int]:
+    """The bytes and mtime of `path` (links followed) when it is a regular file of at
+    most `limit` bytes; OSError otherwise. Never waits: a FIFO or a device put where
+    a file was (by another program, or a downloaded skill) is refused, not read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        with open(path, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            data = fh.read()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(limit + 1 - total, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", path)
+        return b"".join(chunks), st.st_mtime_ns
+    finally:
+        os.close(fd)
+
+
+def stamp(path: str) -> Stamp | None:
+    """The file's current stamp, None when it does not exist, NOT_A_FILE when what is
+    there cannot be read as a file (a FIFO, a device, too large)."""
+    try:
+        data, mtime_ns = read_regular(path, COMPARE_MAX_BYTES)
     except FileNotFoundError:
         return None
-    return Stamp.of_bytes(data, st.st_mtime_ns)
+    except OSError:
+        return NOT_A_FILE
+    return Stamp.of_bytes(data, mtime_ns)
 
 
 def changed_since(path: str, expected: Stamp | None) -> bool:

@@ -426,7 +426,7 @@ class MainWindow(QMainWindow):
                 self._failed(f"Reloading failed: {one_line(exc)}", where)
         for editor in self.documents.values():
             if not editor.document.modified:
-                editor.document.load()
+                editor.document.reload()
         self._refresh_views(rebuild=False)
 
     def focus_query_panel(self) -> None:
@@ -533,7 +533,11 @@ class MainWindow(QMainWindow):
             registry = self.registry_for(path)
             if registry is None:
                 return None
-            document = SkillDocument(path, registry, self)
+            try:
+                document = SkillDocument(path, registry, self)
+            except OSError as exc:  # a FIFO, a device, or larger than core parses
+                self.statusBar().showMessage(f"Not opened: {path}: {exc.strerror or exc}", 15_000)
+                return None
             editor = SkillEditor(document, registry.profile, self)
             self.documents[path] = editor
             if self.recovery is not None:
@@ -952,7 +956,7 @@ class MainWindow(QMainWindow):
         if editor is None or not editor.document.modified:
             return
         if self.ask_revert(os.path.basename(os.path.dirname(editor.document.path))):
-            editor.document.load()
+            editor.document.reload()
 
     def ask_revert(self, name: str) -> bool:
         """Whether to drop the unsaved edits of `name` (tests replace this method)."""

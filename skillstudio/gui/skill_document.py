@@ -7,8 +7,17 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from ..core.diagnostics import Diagnostic
+from ..core.frontmatter import MAX_FILE_BYTES
 from ..core.registry import Registry
-from ..core.saving import SaveConflict, SaveError, Stamp, atomic_write, encode
+from ..core.saving import (
+    SaveConflict,
+    SaveError,
+    Stamp,
+    atomic_write,
+    encode,
+    read_regular,
+)
+from ..core.saving import stamp as disk_stamp
 from .scanner import one_line
 
 VALIDATE_DELAY_MS = 120
@@ -26,6 +35,7 @@ class SkillDocument(QObject):
     diagnostics_changed = Signal(list)
     modified_changed = Signal(bool)
     save_failed = Signal(str)
+    load_failed = Signal(str)  # a reload was refused (what is on disk is not a readable file)
     disk_conflict = Signal(str)  # the file changed (or vanished) on disk under unsaved edits
 
     def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
@@ -43,7 +53,11 @@ class SkillDocument(QObject):
         self._timer.timeout.connect(self.validate)
         self.text_document.contentsChanged.connect(self._timer.start)
         self.text_document.modificationChanged.connect(self.modified_changed)
-        self.load()
+        try:
+            self.load()
+        except OSError:
+            self.setParent(None)  # not kept by the window it was made for
+            raise
 
     @property
     def modified(self) -> bool:
@@ -53,10 +67,10 @@ class SkillDocument(QObject):
         return self.text_document.toPlainText()
 
     def load(self) -> None:
-        """(Re)read the file; the undo history starts afresh."""
-        with open(self.path, "rb") as fh:
-            raw = fh.read()
-        self.stamp = Stamp.of_bytes(raw, _mtime(self.path))
+        """(Re)read the file; the undo history starts afresh. OSError when it is not a
+        regular file or is larger than core parses (nothing is changed then)."""
+        raw, mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
+        self.stamp = Stamp.of_bytes(raw, mtime_ns)
         text = raw.decode("utf-8", errors="replace")
         self.bom = text.startswith("\ufeff")
         if self.bom:
@@ -65,18 +79,31 @@ class SkillDocument(QObject):
         self.text_document.setModified(False)
         self.validate()
 
+    def reload(self) -> bool:
+        """load(), saying why not (the text on screen is kept) instead of raising."""
+        try:
+            self.load()
+        except OSError as exc:
+            self.load_failed.emit(f"Not reloaded: the file {exc.strerror or exc}.")
+            return False
+        return True
+
     def on_disk_changed(self) -> None:
         """The file changed outside: reload a clean document, warn about a modified one.
 
         The app's own saves arrive here too; they match the stamp and are ignored.
         """
         try:
-            with open(self.path, "rb") as fh:
-                raw = fh.read()
+            raw, _mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
         except FileNotFoundError:
             self.disk_conflict.emit("The file was deleted on disk. Saving will create it again.")
             return
-        except OSError:
+        except OSError as exc:
+            if self.modified:
+                self.disk_conflict.emit(
+                    f"The file on disk was replaced by one that cannot be read ({exc.strerror}). "
+                    "Keep mine, then save, to put your text back."
+                )
             return
         if self.stamp is not None and Stamp.of_bytes(raw, 0).sha256 == self.stamp.sha256:
             self.validate()
@@ -85,16 +112,11 @@ class SkillDocument(QObject):
             self.validate()  # the registry answers for the text on screen, not the disk
             self.disk_conflict.emit("The file changed on disk while you were editing it.")
         else:
-            self.load()
+            self.reload()
 
     def keep_mine(self) -> None:
         """Keep the text on screen; the next save overwrites what is on disk now."""
-        try:
-            with open(self.path, "rb") as fh:
-                raw = fh.read()
-            self.stamp = Stamp.of_bytes(raw, _mtime(self.path))
-        except FileNotFoundError:
-            self.stamp = None
+        self.stamp = disk_stamp(self.path)
 
     def validate(self) -> None:
         self._reparse(self.text())
@@ -128,9 +150,3 @@ def internal_error(path: str, exc: Exception) -> Diagnostic:
     return Diagnostic(
         "internal", "error", f"SkillStudio failed on this text: {one_line(exc)}", path, 1, 1
     )
-
-
-def _mtime(path: str) -> int:
-    import os
-
-    return os.stat(path).st_mtime_ns

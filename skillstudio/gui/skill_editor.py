@@ -73,6 +73,7 @@ class SkillEditor(QWidget):
         layout.addWidget(self.find_bar)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
         document.save_failed.connect(self._on_save_failed)
+        document.load_failed.connect(self._on_load_failed)
         document.disk_conflict.connect(self._on_disk_conflict)
         self.views.currentChanged.connect(self._on_view_changed)
         self.preview.file_link_clicked.connect(self.file_link_clicked)
@@ -108,6 +109,10 @@ class SkillEditor(QWidget):
         self.message.setText(f"Not saved: {message}")
         self.message.setVisible(True)
 
+    def _on_load_failed(self, message: str) -> None:
+        self.message.setText(message)
+        self.message.setVisible(True)
+
     def open_find(self) -> None:
         self.views.setCurrentWidget(self.source)
         self.find_bar.open()
@@ -125,8 +130,8 @@ class SkillEditor(QWidget):
         self.conflict_bar.setVisible(True)
 
     def _on_reload_clicked(self) -> None:
-        self.document.load()
-        self.conflict_bar.setVisible(False)
+        if self.document.reload():
+            self.conflict_bar.setVisible(False)
 
     def _on_keep_clicked(self) -> None:
         self.document.keep_mine()

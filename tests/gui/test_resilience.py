@@ -3,9 +3,11 @@ and bounded, and nothing a skill folder holds stalls the window."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -311,3 +313,55 @@ def test_smoke_test_on_a_folder_it_cannot_open_ends_instead_of_waiting_on_a_dial
     assert ("skillstudio: " in done.stderr and done.returncode == 1) or (
         "smoke test: ok" in done.stdout and done.returncode == 0
     ), done.stdout + done.stderr
+
+
+def test_the_open_file_replaced_by_a_fifo_neither_hangs_nor_loses_the_text(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    root = tmp_path / "skills"
+    skills = three_skills(root)
+    win = open_window(qtbot, settings, root)
+    assert win.watcher.ready.wait(10)
+    editor = win.open_skill(str(skills["alpha"]))
+    assert editor is not None
+    editor.source.appendPlainText("Unsaved text.")
+    unsaved = editor.document.text()
+    fifo = skills["alpha"]
+    fifo.unlink()
+    os.mkfifo(fifo)
+    # Were the app to read it, it would wait for a writer for ever: this one comes
+    # after 10 s (so that the test ends either way) and writes a skill.
+    unblock = threading.Timer(10, lambda: write_into(fifo))
+    unblock.daemon = True
+    unblock.start()
+    try:
+        stall = run_for(qtbot, 2.0)
+        qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=5000)
+    finally:
+        unblock.cancel()
+    assert stall < 3.0, f"the window froze for {stall:.1f} s"
+    assert "cannot be read" in editor.conflict_text.text()
+    assert editor.document.text() == unsaved
+    editor.keep_button.click()
+    assert win.save_current()  # the FIFO is replaced, never written into
+    assert fifo.is_file() and fifo.read_text(encoding="utf-8") == unsaved
+
+
+def write_into(fifo: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        os.write(fd, b"---\nname: alpha\ndescription: from the fifo\n---\n")
+        os.close(fd)
+
+
+def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    root = tmp_path / "skills"
+    huge = write_skill(root, "huge", "x\n")
+    with open(huge, "r+b") as fh:
+        fh.truncate(100 * 1024 * 1024)  # sparse: 100 MB to stat(), no disk used
+    win = open_window(qtbot, settings, root)
+    assert win.registry_for(str(huge)) is not None, "listed, with its diagnostic"
+    assert win.open_skill(str(huge)) is None
+    assert "Not opened" in win.statusBar().currentMessage()
