@@ -10,6 +10,8 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
+from .text import counted
+
 TEMP_PREFIX = ".skillstudio-"
 TEMP_SUFFIX = ".tmp"
 
@@ -57,7 +59,7 @@ def read_regular(path: str, limit: int) -> tuple[bytes, int]:
             chunks.append(chunk)
             total += len(chunk)
         if total > limit:
-            raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", path)
+            raise OSError(errno.EFBIG, f"larger than {counted(limit, 'byte')}", path)
         return b"".join(chunks), st.st_mtime_ns
     finally:
         os.close(fd)
