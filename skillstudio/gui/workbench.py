@@ -63,6 +63,7 @@ from ..core.registry import Registry
 from ..core.session import Session
 from ..core.suites import SuiteError, add_case
 from ..core.text import counted
+from .scanner import one_line
 from .table_model import ColumnsModel
 from .theme import colour
 
@@ -438,12 +439,19 @@ class QueryPanel(QWidget):
             self.model.set_result(None)
             self.summary.setText("Open a folder of skills to try requests.")
             return
-        index = self.index_for(registry)
         query = self.query.text()
         options = self.options()
         preview = self.session.copy()
-        self.result = match(registry, query, index=index, session=preview, options=options)
-        self.tiers = render_tiers(registry, self.result, options, preview)
+        try:
+            index = self.index_for(registry)
+            self.result = match(registry, query, index=index, session=preview, options=options)
+            self.tiers = render_tiers(registry, self.result, options, preview)
+        except Exception as exc:  # a core bug on some skill: say so; the next edit tries again
+            self.indexes.pop(id(registry), None)  # rebuilt from scratch next time
+            self.result, self.tiers = None, []
+            self.model.set_result(None)
+            self.summary.setText(f"Matching failed: {one_line(exc)}")
+            return
         previous = self._current_name()
         self.model.set_result(self.result)
         self.summary.setText(summary(self.result) if query.strip() else "Type a request.")

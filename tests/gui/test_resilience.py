@@ -24,6 +24,7 @@ from skillstudio.core import registry as registry_module
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.matching import MatchIndex
 from skillstudio.gui import main_window as main_window_module
+from skillstudio.gui import workbench as workbench_module
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
@@ -365,3 +366,24 @@ def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
     assert win.registry_for(str(huge)) is not None, "listed, with its diagnostic"
     assert win.open_skill(str(huge)) is None
     assert "Not opened" in win.statusBar().currentMessage()
+
+
+def test_a_failing_match_in_try_a_request_is_shown_and_the_next_one_works(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    three_skills(tmp_path / "skills")
+    win = open_window(qtbot, settings, tmp_path / "skills")
+    panel = win.query_panel
+    win.focus_query_panel()
+    original = workbench_module.match
+    monkeypatch.setattr(workbench_module, "match", fail_match)
+    panel.load_request("the beta skill")  # no exception out of the panel
+    assert panel.summary.text().startswith("Matching failed: RuntimeError")
+    assert panel.model.rowCount() == 0
+    monkeypatch.setattr(workbench_module, "match", original)
+    panel.load_request("the beta skill")
+    assert panel.result is not None and panel.model.rowCount() > 0
+
+
+def fail_match(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("injected failure in match")
