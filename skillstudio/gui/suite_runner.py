@@ -54,6 +54,7 @@ from ..core.suites import (
     suite_project,
 )
 from ..core.text import counted
+from .scanner import one_line
 from .table_model import ColumnsModel
 from .theme import bar_style, colour
 
@@ -607,10 +608,18 @@ class SuiteRunner(QWidget):
         first = len(self._results)
         deadline = time.perf_counter() + SLICE_MS / 1000
         finished = False
-        while time.perf_counter() < deadline:
-            if next(steps, None) is None:
-                finished = True
-                break
+        try:
+            while time.perf_counter() < deadline:
+                if next(steps, None) is None:
+                    finished = True
+                    break
+        except Exception as exc:  # a core bug on some case or skill: stop, say where
+            self._stop()
+            self.cases_model.set_results(first, self._results[first:])
+            self._show_message(
+                f"The run stopped at case {len(self._results) + 1}: {one_line(exc)}", error=True
+            )
+            return
         self.cases_model.set_results(first, self._results[first:])
         if finished:
             self._stop()

@@ -24,6 +24,7 @@ from skillstudio.core import registry as registry_module
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.matching import MatchIndex
 from skillstudio.gui import main_window as main_window_module
+from skillstudio.gui import suite_runner as suite_runner_module
 from skillstudio.gui import workbench as workbench_module
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
@@ -387,3 +388,28 @@ def test_a_failing_match_in_try_a_request_is_shown_and_the_next_one_works(
 
 def fail_match(*args: Any, **kwargs: Any) -> Any:
     raise RuntimeError("injected failure in match")
+
+
+def test_a_failing_suite_case_stops_the_run_with_a_message(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = suite_runner_module.run_case
+    calls: list[int] = []
+
+    def second_fails(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("injected failure in a case")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(suite_runner_module, "run_case", second_fails)
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    runner = window.suite_runner
+    qtbot.waitUntil(runner.isVisible)
+    assert runner.open_suite(str(samples / "oasis/suites/oasis.yaml"))
+    runner.run_to_end()  # no exception out of the runner's steps
+    assert runner.summary.text().startswith("The run stopped at case 2: RuntimeError")
+    monkeypatch.setattr(suite_runner_module, "run_case", original)
+    assert runner.run(force=True)
+    assert runner.run_to_end() is not None
