@@ -100,6 +100,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings
         self.recovery = RecoveryKeeper(recovery_folder, self) if recovery_folder else None
+        if self.recovery is not None:
+            self.recovery.failed.connect(lambda text: self.statusBar().showMessage(text, 15_000))
         self.interactive = True  # False (--smoke-test): warnings go to stderr, not a dialog
         self._offered: set[str] = set()  # recovery files offered this session
         self.projects: list[Project] = []

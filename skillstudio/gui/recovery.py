@@ -11,7 +11,7 @@ import os
 import threading
 import time
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QDialog,
@@ -90,7 +90,13 @@ class _Writer:
 
 
 class RecoveryKeeper(QObject):
-    """Keeps a recovery file for every modified document it tracks."""
+    """Keeps a recovery file for every modified document it tracks.
+
+    Signals:
+        failed(str): a recovery file could not be written (said once per failure).
+    """
+
+    failed = Signal(str)
 
     def __init__(self, folder: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -133,6 +139,9 @@ class RecoveryKeeper(QObject):
     def _snapshot(self, document: SkillDocument) -> None:
         if document.path not in self._timers:
             return  # closed meanwhile
+        if self._writer.error:  # the last write failed (a full disk, no permission)
+            self.failed.emit(self._writer.error)
+            self._writer.error = ""
         if document.modified:
             base = document.stamp.sha256 if document.stamp is not None else ""
             self._written.add(document.path)

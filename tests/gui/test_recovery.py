@@ -199,3 +199,26 @@ def test_the_live_edits_of_another_running_window_are_not_offered(tmp_path: Path
         other.kill()
         other.wait()
     assert [r.text for r in recovery.pending(str(folder))] == ["another window's text"]
+
+
+def test_a_recovery_folder_that_cannot_be_written_is_said(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gui_recovery, "RECOVERY_DELAY_MS", 50)
+    blocked = tmp_path / "recovery"
+    blocked.write_text("a file where the folder should be")
+    skills = three_skills(tmp_path / "skills")
+    win = MainWindow(settings, recovery_folder=str(blocked))
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(tmp_path / "skills"))
+    editor = win.open_skill(str(skills["alpha"]))
+    assert editor is not None and win.recovery is not None
+    editor.source.appendPlainText("first")
+    assert win.recovery.flush()
+    qtbot.wait(200)
+    with qtbot.waitSignal(win.recovery.failed, timeout=5000) as failed:
+        editor.source.appendPlainText("second")
+    assert "could not be kept for recovery" in failed.args[0]
+    assert editor.document.text().endswith("first\nsecond")
