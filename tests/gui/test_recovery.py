@@ -222,3 +222,21 @@ def test_a_recovery_folder_that_cannot_be_written_is_said(
         editor.source.appendPlainText("second")
     assert "could not be kept for recovery" in failed.args[0]
     assert editor.document.text().endswith("first\nsecond")
+
+
+def test_restore_puts_the_text_in_the_tab_unsaved_and_keeps_it_from_there(
+    qtbot: QtBot, keeping: tuple[MainWindow, Path, dict[str, Path]]
+) -> None:
+    win, folder, skills = keeping
+    on_disk = skills["gamma"].read_text()
+    recovered = on_disk + "Recovered line ✓\n"
+    recovery.write(str(folder), str(skills["gamma"]), recovered, "")
+    win.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
+    win.offer_recoveries()
+    editor = win.documents[str(skills["gamma"])]
+    assert editor.document.text() == recovered and editor.document.modified
+    assert skills["gamma"].read_text() == on_disk, "nothing written to the skill"
+    assert kept(folder, skills["gamma"]) is None, "the offered file is gone"
+    qtbot.waitUntil(lambda: kept(folder, skills["gamma"]) == recovered)  # kept from the tab
+    editor.document.text_document.undo()  # one step back to the disk text
+    assert editor.document.text() == on_disk
