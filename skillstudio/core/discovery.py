@@ -7,6 +7,7 @@ skipped place reported as a diagnostic instead of an exception.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import NamedTuple
 
 from .diagnostics import Diagnostic
 from .profiles.base import Discovery, is_inside
+from .safefs import kind
 
 DEFAULT_MAX_FOLDERS = 10_000
 DEFAULT_MAX_DEPTH = 8
@@ -84,10 +86,17 @@ class _Walk:
                 return
             try:
                 st = os.stat(path)
-            except OSError:
-                self.note("symlink-skipped", "warning", "This link points nowhere.", path)
+            except OSError as exc:
+                why = "loops back on itself" if exc.errno == errno.ELOOP else "points nowhere"
+                self.note("symlink-skipped", "warning", f"This link {why}; it was not read.", path)
                 return
         if not stat.S_ISREG(st.st_mode):
+            self.note(
+                "unreadable",
+                "warning",
+                f"This {SKILL_FILE} is {kind(st.st_mode)}, not a regular file; it was not read.",
+                path,
+            )
             return
         self.result.files.append(Found(path, st.st_mtime_ns, st.st_size))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ import yaml
 
 from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
+from .safefs import OPEN_FLAGS, FileRefused, kind
 from .text import counted
 
 try:  # The C loader is a hard requirement for speed, but never for correctness.
@@ -171,8 +173,11 @@ def _read_bounded(path: str, size: int) -> bytes:
     it asks for the size we expect and reads on, bounded, when the file grew
     since it was measured.
     """
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(path, OPEN_FLAGS)  # O_NONBLOCK: a FIFO or device cannot block
     try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused(path, f"it is {kind(mode)}, not a regular file")
         chunks = [os.read(fd, size + 1)]
         total = len(chunks[0])
         while total > size and total <= MAX_FILE_BYTES:

@@ -18,6 +18,7 @@ from .frontmatter import _Loader
 from .model import Root
 from .profiles import PROFILE_NAMES, Profile, get_profile
 from .registry import Registry
+from .safefs import read_bytes
 
 CONFIG_NAME = "skillstudio.yaml"
 CONFIG_KEYS = {
@@ -204,13 +205,13 @@ def _sample_keys(folder: str) -> list[dict[str, Any]]:
         except OSError:
             continue
         for entry in entries:
-            if entry.name == "SKILL.md" and entry.is_file():
-                mapping = _peek(entry.path)
+            if entry.name == "SKILL.md":
+                mapping = _peek(entry.path, folder)
                 if mapping is not None:
                     out.append(mapping)
             elif (
                 depth < 4
-                and entry.is_dir(follow_symlinks=False)
+                and _plain_dir(entry)
                 and not entry.name.startswith(".")
                 and entry.name not in ("node_modules", "__pycache__")
             ):
@@ -218,10 +219,18 @@ def _sample_keys(folder: str) -> list[dict[str, Any]]:
     return out
 
 
-def _peek(path: str) -> dict[str, Any] | None:
+def _plain_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
     try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(64 * 1024)
+        return entry.is_dir(follow_symlinks=follow)
+    except OSError:  # a link loop
+        return False
+
+
+def _peek(path: str, base: str) -> dict[str, Any] | None:
+    """The frontmatter mapping at the head of a SKILL.md, if it is a regular file
+    inside `base` (a link loop, a FIFO or a device is not opened)."""
+    try:
+        head = read_bytes(path, base, 64 * 1024, truncate=True).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     lines = head.lstrip("\ufeff").split("\n")
@@ -246,7 +255,7 @@ def detect_profile(folder: str) -> tuple[str, str]:
         if os.path.isdir(os.path.join(folder, marker)):
             return name, f"detected: {marker}/ folder"
     if os.path.isfile(os.path.join(folder, "SKILL.md")):
-        samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"))] if m is not None]
+        samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"), folder)] if m is not None]
     else:
         samples = _sample_keys(folder)
     for mapping in samples:
@@ -381,7 +390,7 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
 def _has_config_children(folder: str) -> list[str]:
     try:
         with os.scandir(folder) as it:
-            subs = sorted(e.path for e in it if e.is_dir() and not e.name.startswith("."))
+            subs = sorted(e.path for e in it if not e.name.startswith(".") and _plain_dir(e, True))
     except OSError:
         return []
     return [s for s in subs if os.path.isfile(os.path.join(s, CONFIG_NAME))]

@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ..core.safefs import read_bytes
 from .preview import Preview
 
 MAX_BYTES = 2_000_000
@@ -24,8 +25,7 @@ def read_text(path: str) -> tuple[str | None, str]:
         size = os.path.getsize(path)
         if size > MAX_BYTES:
             return None, f"{size:,} bytes: too large to show here."
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES)
+        raw = read_bytes(path, None, MAX_BYTES, truncate=True)  # never a FIFO or device
     except OSError as exc:
         return None, f"Cannot read the file: {exc.strerror or exc}."
     if b"\0" in raw[:8192]:

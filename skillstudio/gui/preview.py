@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from ..core.safefs import read_bytes
 from ..core.text import counted
 from .theme import colour, is_dark
 
@@ -34,6 +35,9 @@ BODY_MAX = 300_000  # longer bodies are not rendered at all
 CELLS_MAX = 1_000  # table cells QTextBrowser lays out in well under 0.2 s
 HTML_MAX = 400_000  # characters of HTML handed to QTextBrowser
 FALLBACK_MAX = 50_000  # characters of plain text shown past the limits
+
+
+MAX_IMAGE_BYTES = 20 * 1024 * 1024  # an image file larger than this is not shown
 
 
 @dataclass
@@ -253,8 +257,14 @@ class Preview(QTextBrowser):
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
         url = name if isinstance(name, QUrl) else QUrl(name)
-        if kind == QTextDocument.ResourceType.ImageResource.value and self._inside(url) is None:
-            return None  # remote or outside the skill folder: never fetched
+        if kind == QTextDocument.ResourceType.ImageResource.value:
+            path = self._inside(url)
+            if path is None:
+                return None  # remote or outside the skill folder: never fetched
+            try:  # a regular file inside the folder, bounded: never a FIFO or /dev/zero
+                return QImage.fromData(read_bytes(path, self._folder, MAX_IMAGE_BYTES))
+            except OSError:
+                return None
         if url.scheme() in ("http", "https", "ftp"):
             return None
         return super().loadResource(kind, name)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..fields import FieldSpec
 from ..model import Skill
+from ..safefs import FileRefused, read_bytes
 from .base import Checker, Profile, RootSpec, first_sentence, is_inside
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
@@ -23,17 +24,45 @@ TRIGGER_KINDS = ("keywords", "verbs", "patterns")
 MAX_TOOLSET_BYTES = 1024 * 1024
 
 
-def _exports(text: str, cls: str) -> bool:
-    name = re.escape(cls)
-    patterns = (
-        rf"\bexport\s+(?:default\s+)?(?:abstract\s+)?(?:class|const|let|var|function)\s+{name}\b",
-        rf"\bexport\s*\{{[^}}]*\b{name}\b[^}}]*\}}",
-        rf"\bexports\.{name}\s*=",
-        rf"\bmodule\.exports\s*=\s*\{{[^}}]*\b{name}\b",
-        rf"^\s*class\s+{name}\b",
-        rf"^{name}\s*[:=]",
-    )
-    return any(re.search(p, text, re.M) for p in patterns)
+IDENT = r"[A-Za-z_$][\w$]*"
+# Each pattern starts with a literal word (the regex engine skips ahead to it)
+# or a line start; none can scan the same text twice.
+DECLARED = (
+    re.compile(
+        rf"export\s+(?:default\s+)?(?:abstract\s+)?(?:class|const|let|var|function)\s+({IDENT})"
+    ),
+    re.compile(rf"exports\.({IDENT})\s*="),
+)
+LINE_DECLARED = re.compile(rf"^(?:[^\S\n]*class\s+({IDENT})|({IDENT})\s*[:=])", re.M)
+BLOCK_START = re.compile(r"export\s*\{|module\.exports\s*=\s*\{")
+IDENTS = re.compile(IDENT)
+
+
+def _word_start(text: str, index: int) -> bool:
+    return index == 0 or not (text[index - 1].isalnum() or text[index - 1] in "_$")
+
+
+def exported_names(text: str) -> set[str]:
+    """Every name a module defines or exports, found in one linear pass each.
+
+    Brace blocks are scanned once: an unclosed `export {` repeated 100,000 times
+    costs one pass, not one per brace (the old per-class regexes were quadratic
+    and ran once per reference).
+    """
+    names = {m.group(1) for p in DECLARED for m in p.finditer(text) if _word_start(text, m.start())}
+    names.update(m.group(1) or m.group(2) for m in LINE_DECLARED.finditer(text))
+    pos = 0
+    while match := BLOCK_START.search(text, pos):
+        if not _word_start(text, match.start()):
+            pos = match.start() + 1
+            continue
+        end = text.find("}", match.end())
+        block = text[match.end() : end if end >= 0 else len(text)]
+        names.update(IDENTS.findall(block))
+        if end < 0:  # no later block can close either
+            break
+        pos = end + 1
+    return names
 
 
 class Toolsets(Profile):
@@ -152,6 +181,7 @@ class Toolsets(Profile):
         if not isinstance(refs, list):
             return
         folder = c.skill.folder
+        sources: dict[str, set[str] | FileRefused] = {}
         for index, ref in enumerate(refs):
             if not isinstance(ref, str):
                 continue
@@ -180,7 +210,7 @@ class Toolsets(Profile):
                     cand
                     for base in (target, os.path.join(target, "index"))
                     for ext in MODULE_EXTS
-                    if os.path.isfile(cand := base + ext)
+                    if os.path.lexists(cand := base + ext) and not os.path.isdir(cand)
                 ),
                 None,
             )
@@ -193,19 +223,22 @@ class Toolsets(Profile):
                     item=index,
                 )
                 continue
-            try:
-                with open(found, encoding="utf-8", errors="replace") as fh:
-                    source = fh.read(MAX_TOOLSET_BYTES)
-            except OSError as exc:
+            if found not in sources:  # each file is read once, however many refs name it
+                try:
+                    data = read_bytes(found, folder, MAX_TOOLSET_BYTES, truncate=True)
+                    sources[found] = exported_names(data.decode("utf-8", "replace"))
+                except FileRefused as exc:
+                    sources[found] = exc
+            names = sources[found]
+            if isinstance(names, FileRefused):
                 c.emit(
                     "toolset-missing",
-                    f"Toolset file '{os.path.relpath(found, folder)}' cannot be read "
-                    f"({exc.strerror}).",
+                    f"Toolset file '{os.path.relpath(found, folder)}' was not read: "
+                    f"{names.reason}.",
                     field="toolsets",
                     item=index,
                 )
-                continue
-            if not _exports(source, cls):
+            elif cls not in names:
                 c.emit(
                     "toolset-missing",
                     f"'{os.path.relpath(found, folder)}' does not define or export '{cls}'. "
