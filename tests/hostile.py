@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import struct
+import zipfile
 
 ALIAS_BOMB = (
     "---\nname: alias-bomb\n"
@@ -46,6 +48,17 @@ CASES = {
     # costly to preview (the app renders them off its GUI thread, bounded)
     "preview-table": "listed",
     "preview-make": "listed",
+    # files and folders (issue 14 items 4, 5, 9, 13): special files, links and toolsets
+    "skill-loop": "symlink-skipped",  # SKILL.md -> SKILL.md (ELOOP)
+    "skill-fifo": "unreadable",  # a FIFO named SKILL.md
+    "skill-folder": "unreadable",  # a folder named SKILL.md
+    "skill-outside-fifo": "symlink-skipped",  # SKILL.md -> a FIFO outside the root
+    "special-files": "listed",  # a FIFO, a link to /dev/zero and a FIFO image beside SKILL.md
+    "escape-codes": "listed",  # terminal escape codes in the folder and the name
+    "toolset-quadratic": "toolset-missing",  # 128 KB of 'export {'
+    "toolset-many-refs": "listed",  # 1,000 references to one file
+    "toolset-leak": "toolset-missing",  # leak.py -> a file outside the root
+    "toolset-fifo": "toolset-missing",  # a FIFO, and a link to a FIFO outside
 }
 
 
@@ -144,7 +157,173 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
             os.path.join(root, name, "SKILL.md"),
             f"---\nname: {name}\ndescription: Costly to preview.\n---\n{body}",
         )
+    special_files(root, base)
     return root
+
+
+def special_files(root: str, base: str) -> None:
+    """The cases of issue 14 about files and folders (see CASES)."""
+    loop = os.path.join(root, "skill-loop")
+    os.makedirs(loop)
+    os.symlink("SKILL.md", os.path.join(loop, "SKILL.md"))
+    os.makedirs(os.path.join(root, "skill-fifo"))
+    os.mkfifo(os.path.join(root, "skill-fifo", "SKILL.md"))
+    os.makedirs(os.path.join(root, "skill-folder", "SKILL.md"))
+    outside_fifo = os.path.join(base, "outside.fifo")
+    os.mkfifo(outside_fifo)
+    os.makedirs(os.path.join(root, "skill-outside-fifo"))
+    os.symlink(outside_fifo, os.path.join(root, "skill-outside-fifo", "SKILL.md"))
+    special = os.path.join(root, "special-files")
+    write(
+        os.path.join(special, "SKILL.md"),
+        skill("special-files") + "![zero](zero.png) ![pipe](pipe.png)\n",
+    )
+    os.mkfifo(os.path.join(special, "pipe.png"))
+    os.symlink("/dev/zero", os.path.join(special, "zero.png"))
+    os.symlink(outside_fifo, os.path.join(special, "outside-pipe.txt"))
+    write(os.path.join(root, "escape\x1b[2Jcodes", "SKILL.md"), skill("escape-codes\x1b[31m"))
+    quadratic = os.path.join(root, "toolset-quadratic")
+    write(os.path.join(quadratic, "SKILL.md"), toolsets_skill("toolset-quadratic", ["t.js:Foo"]))
+    write(os.path.join(quadratic, "t.js"), "export {" * (128 * 1024 // 8))
+    many = os.path.join(root, "toolset-many-refs")
+    refs = [f"t.js:C{n}" for n in range(1000)]
+    write(os.path.join(many, "SKILL.md"), toolsets_skill("toolset-many-refs", refs))
+    filler = "// a line of ordinary code to make the file large\n" * 18_000
+    write(
+        os.path.join(many, "t.js"),
+        filler + "".join(f"export class C{n} {{}}\n" for n in range(1000)),
+    )
+    leak = os.path.join(root, "toolset-leak")
+    write(os.path.join(leak, "SKILL.md"), toolsets_skill("toolset-leak", ["leak.py:root"]))
+    write(os.path.join(base, "secret.py"), "root = 'outside the root: never read'\n")
+    os.symlink(os.path.join(base, "secret.py"), os.path.join(leak, "leak.py"))
+    fifo = os.path.join(root, "toolset-fifo")
+    write(os.path.join(fifo, "SKILL.md"), toolsets_skill("toolset-fifo", ["f.py:X", "g.py:Y"]))
+    os.mkfifo(os.path.join(fifo, "f.py"))
+    os.symlink(outside_fifo, os.path.join(fifo, "g.py"))
+
+
+def toolsets_skill(name: str, refs: list[str]) -> str:
+    items = "".join(f"  - {ref}\n" for ref in refs)
+    return f"---\nname: {name}\ndescription: Toolset references.\ntoolsets:\n{items}---\nBody.\n"
+
+
+# -- hostile archives (issue 14 items 7, 11, 13; issue 15 item 9) -------------------------
+
+SKILL_BYTES = b"---\nname: x\ndescription: An archived skill.\n---\nBody.\n"
+
+
+def _zip(path: str, entries: list[tuple[str, bytes, int]]) -> str:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data, mode in entries:
+            info = zipfile.ZipInfo(name)
+            info.create_system = 3
+            info.external_attr = mode << 16
+            zf.writestr(info, data)
+    return path
+
+
+def many_entries_zip(path: str, count: int) -> str:
+    """A zip of `count` empty entries, written directly (zipfile takes minutes for a
+    million): 94 MB for 1,000,001 entries."""
+    local, central = bytearray(), bytearray()
+    for n in range(count):
+        name = f"x/{n:07d}".encode()
+        offset = len(local)
+        local += struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0)
+        local += name
+        central += struct.pack(
+            "<4s6H3L5H2L",
+            b"PK\x01\x02",
+            20,
+            20,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            len(name),
+            0,
+            0,
+            0,
+            0,
+            0,
+            min(offset, 0xFFFFFFFF),
+        )
+        central += name
+    with open(path, "wb") as fh:
+        fh.write(local)
+        fh.write(central)
+        start = len(local)
+        if count >= 0xFFFF:  # zip64 end record and locator
+            fh.write(
+                struct.pack(
+                    "<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, len(central), start
+                )
+            )
+            fh.write(struct.pack("<4sLQL", b"PK\x06\x07", 0, start + len(central), 1))
+        fh.write(
+            struct.pack(
+                "<4s4H2LH",
+                b"PK\x05\x06",
+                0,
+                0,
+                min(count, 0xFFFF),
+                min(count, 0xFFFF),
+                min(len(central), 0xFFFFFFFF),
+                min(start, 0xFFFFFFFF),
+                0,
+            )
+        )
+    return path
+
+
+def make_archives(folder: str, big: bool = False) -> dict[str, str]:
+    """One hostile .skill per case, in `folder`; {case: path}."""
+    os.makedirs(folder, exist_ok=True)
+    file, script = 0o100644, 0o100755
+    out = {
+        "good": _zip(os.path.join(folder, "good.skill"), [("x/SKILL.md", SKILL_BYTES, file)]),
+        "crc": _zip(
+            os.path.join(folder, "crc.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/data.txt", b"checksum " * 100, file)],
+        ),
+        "clash": _zip(
+            os.path.join(folder, "clash.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/a", b"a file", file), ("x/a/b", b"", file)],
+        ),
+        "skill-md-folder": _zip(
+            os.path.join(folder, "skill-md-folder.skill"),
+            [("x/SKILL.md/", b"", 0o40755), ("x/SKILL.md", SKILL_BYTES, file)],
+        ),
+        "long-name": _zip(
+            os.path.join(folder, "long-name.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/" + "n" * 300, b"", file)],
+        ),
+        "deep-path": _zip(
+            os.path.join(folder, "deep-path.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/" + "d/" * 2000 + "f", b"", file)],
+        ),
+        "dot-top": _zip(os.path.join(folder, "dot-top.skill"), [("./SKILL.md", SKILL_BYTES, file)]),
+        "modes": _zip(
+            os.path.join(folder, "modes.skill"),
+            [
+                ("x/SKILL.md", SKILL_BYTES, file),
+                ("x/scripts/run.sh", b"#!/bin/sh\necho hi\n", script),
+                ("x/scripts/setuid", b"#!/bin/sh\n", 0o106755),  # setuid + sticky asked for
+            ],
+        ),
+        "many-entries": many_entries_zip(
+            os.path.join(folder, "many-entries.skill"), 1_000_001 if big else 100_001
+        ),
+    }
+    with open(out["crc"], "r+b") as fh:
+        crc = fh.read()
+        fh.seek(crc.find(b"checksum"))
+        fh.write(b"C")  # the stored CRC no longer matches
+    return out
 
 
 def remove(path: str) -> None:

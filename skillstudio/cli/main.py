@@ -791,17 +791,49 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
-def _skill_file(args: argparse.Namespace, env: Env) -> str:
-    target = os.path.join(env.cwd, args.skill)
-    if os.path.isfile(target):
-        return os.path.abspath(target)
-    if os.path.isfile(os.path.join(target, "SKILL.md")):
-        return os.path.abspath(os.path.join(target, "SKILL.md"))
+def _is_path(word: str) -> bool:
+    """SKILL in `set` is a path only when it says so (PRODUCT.md section 8): it holds a
+    `/` or ends in SKILL.md. Anything else is a registry name, even when a file of
+    that name happens to be in the current folder."""
+    return "/" in word or os.sep in word or word.endswith("SKILL.md")
+
+
+def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
+    """(SKILL.md path, the root it belongs to) of a `set` argument."""
+    if _is_path(args.skill):
+        target = os.path.abspath(os.path.join(env.cwd, args.skill))
+        if os.path.isdir(target):
+            target = os.path.join(target, "SKILL.md")
+        if not os.path.lexists(target):
+            raise UsageError(f"{args.skill}: no such file or folder")
+        return target, projects_for_path(target, args.profile)[0].roots[0].path
     item = load_one(args, env)
     skill = item.registry.get(args.skill)
     if skill is None:
-        raise UsageError(f"no skill named '{args.skill}' and no such file or folder")
-    return skill.path
+        hint = f" (a file or folder here is written ./{args.skill})"
+        raise UsageError(
+            f"no skill named '{args.skill}'{hint if os.path.lexists(args.skill) else ''}"
+        )
+    return skill.path, skill.root.path
+
+
+def _writable_target(path: str, root: str) -> str:
+    """The regular file `set` may write for `path`: a link is followed when its target
+    lies inside the root (the link is kept); a link out of it, a special file or a
+    read-only file is refused (EditRefused)."""
+    from ..core.safefs import FileRefused, check_regular
+
+    try:
+        st = check_regular(path, root)
+    except FileRefused as exc:
+        raise EditRefused(f"not edited: {exc.reason}") from None
+    if not st.st_mode & 0o222:
+        raise EditRefused("the file is read-only; make it writable first (nothing was written)")
+    return os.path.realpath(path)
+
+
+class EditRefused(Exception):
+    """`set` would not write this file; nothing was changed."""
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
@@ -825,15 +857,16 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
         pairs.append((key.strip(), raw))
     if not pairs and not args.unset:
         raise UsageError("nothing to change: give KEY=VALUE pairs or --unset KEY")
-    path = _skill_file(args, env)
-    profile = projects_for_path(path, args.profile)[0].profile
-    before = stamp(path)
-    doc = read_document(path)
-    if not doc.readable:
-        raise UsageError(f"{path}: {doc.problems[0].message}")
+    path, root = _skill_file(args, env)
     mode: ValueMode = "yaml" if args.yaml else "string" if args.string else "text"
     changes: list[Change] = []
     try:
+        target = _writable_target(path, root)
+        profile = projects_for_path(path, args.profile)[0].profile
+        before = stamp(target)
+        doc = read_document(target)
+        if not doc.readable:
+            raise UsageError(f"{path}: {doc.problems[0].message}")
         for key, raw in pairs:
             change = change_for(key, doc.mapping, "set")
             kind = field_kind(profile, change.key, change.path)
@@ -841,12 +874,12 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
             changes.append(Change("set", change.key, value, change.path))
         changes += [change_for(key.strip(), doc.mapping, "unset") for key in args.unset]
         text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
-        atomic_write(path, encode(text), before)
-    except (EditError, SaveError) as exc:
+        atomic_write(target, encode(text), before)
+    except (EditError, SaveError, EditRefused) as exc:
         if args.format == "json":
             env.print(dumps({"error": {"code": "EDIT_REFUSED", "message": str(exc), "path": path}}))
         else:
-            env.err.write(f"skillstudio: {rel(path, env.cwd)}: {exc}\n")
+            env.err.write(f"skillstudio: {printable(rel(path, env.cwd))}: {exc}\n")
         return EXIT_FAIL
     keys = [c.dotted for c in changes]
     if args.format == "json":
@@ -923,14 +956,25 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
         else:
             env.err.write(f"skillstudio: {message}\n")
         return EXIT_FAIL
+    left_out: list[str] = []
     try:
-        out = pack(skill_dir, os.path.join(env.cwd, args.output) if args.output else None)
+        out = pack(skill_dir, os.path.join(env.cwd, args.output) if args.output else None, left_out)
     except ArchiveError as exc:
         raise UsageError(str(exc)) from None
     if args.format == "json":
-        env.print(dumps({"archive": out, "diagnostics": [d.to_json() for d in problems]}))
+        env.print(
+            dumps(
+                {
+                    "archive": out,
+                    "diagnostics": [d.to_json() for d in problems],
+                    "left_out": left_out,
+                }
+            )
+        )
     else:
-        env.print(f"wrote {rel(out, env.cwd)}")
+        for note in left_out:
+            env.err.write(f"skillstudio: {printable(note)}\n")
+        env.print(f"wrote {printable(rel(out, env.cwd))}")
         if errors:
             env.err.write(
                 f"skillstudio: warning: packed a skill with {counted(errors, 'error')} "
@@ -942,19 +986,24 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
 def cmd_unpack(args: argparse.Namespace, env: Env) -> int:
     from ..core.archive import ArchiveError, unpack
 
+    archive = os.path.join(env.cwd, args.archive)
+    if not os.path.lexists(archive):
+        raise UsageError(f"{args.archive} does not exist")
+    if os.path.isdir(archive):
+        raise UsageError(f"{args.archive} is a folder, not a .skill archive")
     root = args.root or ("skills" if os.path.isdir(os.path.join(env.cwd, "skills")) else ".")
     try:
-        folder = unpack(os.path.join(env.cwd, args.archive), os.path.join(env.cwd, root))
+        folder = unpack(archive, os.path.join(env.cwd, root))
     except ArchiveError as exc:
         if args.format == "json":
             env.print(dumps({"error": {"code": "ARCHIVE_REFUSED", "message": str(exc)}}))
         else:
-            env.err.write(f"skillstudio: refused: {exc}\n")
+            env.err.write(f"skillstudio: refused: {printable(str(exc))}\n")
         return EXIT_FAIL
     env.print(
         dumps({"folder": folder})
         if args.format == "json"
-        else f"unpacked to {rel(folder, env.cwd)}"
+        else f"unpacked to {printable(rel(folder, env.cwd))}"
     )
     return EXIT_OK
 

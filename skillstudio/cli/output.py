@@ -22,7 +22,7 @@ def rel(path: str, cwd: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-_CONTROL = {n: f"\\x{n:02x}" for n in range(32)} | {
+_CONTROL = {n: f"\\x{n:02x}" for n in (*range(32), *range(0x80, 0xA0))} | {
     10: "\\n",
     13: "\\r",
     9: "\\t",

@@ -99,15 +99,21 @@ def folder_tree(skill: Skill) -> str:
         node[parts[-1]] = None
     lines = [skill.folder_name + "/"]
 
-    def walk(node: dict[str, Any], prefix: str) -> None:
-        items = sorted(node.items(), key=lambda kv: (kv[1] is None, kv[0]))
-        for index, (name, child) in enumerate(items):
-            last = index == len(items) - 1
-            lines.append(prefix + ("└── " if last else "├── ") + name)
-            if child is not None:
-                walk(child, prefix + ("    " if last else "│   "))
+    def ordered(node: dict[str, Any]) -> list[tuple[str, Any]]:
+        return sorted(node.items(), key=lambda kv: (kv[1] is None, kv[0]))
 
-    walk(tree, "")
+    # Depth first with an explicit stack: a 1,000-deep folder is no recursion limit.
+    stack: list[tuple[list[tuple[str, Any]], int, str]] = [(ordered(tree), 0, "")]
+    while stack:
+        items, index, prefix = stack.pop()
+        if index >= len(items):
+            continue
+        name, child = items[index]
+        last = index == len(items) - 1
+        lines.append(prefix + ("└── " if last else "├── ") + name)
+        stack.append((items, index + 1, prefix))
+        if child is not None:
+            stack.append((ordered(child), 0, prefix + ("    " if last else "│   ")))
     if truncated:
         lines.append(f"… more than {MAX_TREE_ENTRIES} files")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from .diagnostics import Diagnostic
 from .frontmatter import Document, Problem, read_document
 from .positions import FieldPos
+from .safefs import walk
 
 Status = Literal["active", "shadowed", "skipped", "disabled"]
 
@@ -78,19 +79,23 @@ class Skill:
         return read_document(self.path).body
 
     def supporting_files(self) -> list[str]:
-        """Files beside SKILL.md, relative to the skill folder, sorted (bounded walk)."""
+        """Files beside SKILL.md, relative to the skill folder, sorted (a bounded walk
+        without recursion; links are listed, never followed)."""
         found: list[str] = []
         base = self.folder
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_SUPPORT_NAMES)
-            for name in sorted(filenames):
-                if name in IGNORED_SUPPORT_NAMES:
+        own = os.path.basename(self.path)
+        for folders, (_folder, dirnames, entries) in enumerate(walk(base), 1):
+            dirnames[:] = [d for d in dirnames if d not in IGNORED_SUPPORT_NAMES]
+            for entry in entries:
+                if entry.name in IGNORED_SUPPORT_NAMES:
                     continue
-                rel = os.path.relpath(os.path.join(dirpath, name), base)
-                if rel != os.path.basename(self.path):
+                rel = os.path.relpath(entry.path, base)
+                if rel != own:
                     found.append(rel)
                 if len(found) >= MAX_SUPPORT_FILES:
                     return found
+            if folders >= MAX_SUPPORT_FILES:
+                break
         return found
 
     def summary_json(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ lists a tree without recursion and without following links.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -85,6 +86,27 @@ def check_regular(path: str, base: str | None = None) -> os.stat_result:
     return st
 
 
+def open_regular(path: str, base: str | None = None) -> tuple[int, os.stat_result]:
+    """A read-only descriptor (non-blocking) of a confined regular file, and its fstat.
+
+    The caller closes it. Raises FileRefused (an OSError) with a plain reason.
+    """
+    real = confine(path, base)
+    try:
+        fd = os.open(real, OPEN_FLAGS)
+    except OSError as exc:
+        raise FileRefused(path, f"it cannot be opened ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        raise FileRefused(path, f"it cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise FileRefused(path, f"it is {kind(st.st_mode)}, not a regular file")
+    return fd, st
+
+
 def read_bytes(
     path: str,
     base: str | None = None,
@@ -96,15 +118,8 @@ def read_bytes(
     A larger file is refused, or with `truncate` its first `limit` bytes are
     returned. Raises FileRefused (an OSError) with a plain reason.
     """
-    real = confine(path, base)
+    fd, st = open_regular(path, base)
     try:
-        fd = os.open(real, OPEN_FLAGS)
-    except OSError as exc:
-        raise FileRefused(path, f"it cannot be opened ({exc.strerror})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise FileRefused(path, f"it is {kind(st.st_mode)}, not a regular file")
         if st.st_size > limit and not truncate:
             raise FileRefused(path, f"it is {st.st_size:,} bytes; at most {limit:,} are read")
         chunks: list[bytes] = []
@@ -164,3 +179,29 @@ def walk(
         if max_depth is not None and depth >= max_depth:
             continue
         stack.extend((os.path.join(folder, name), depth + 1) for name in reversed(subfolders))
+
+
+def remove_tree(path: str) -> None:
+    """Delete a folder tree without recursion (shutil.rmtree recurses once per level
+    on Python 3.11); links are removed, never followed. Errors are ignored."""
+    stack: list[tuple[str, bool]] = [(path, False)]
+    while stack:
+        folder, expanded = stack.pop()
+        if expanded:  # its contents are gone (or cannot go): the folder itself
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+            continue
+        stack.append((folder, True))
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, False))
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
