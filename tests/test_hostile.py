@@ -10,9 +10,11 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,13 +47,15 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     hostile.remove(str(base))  # pytest's own clean-up recurses per level
 
 
-def cli(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], float, int]:
+def cli(
+    *args: str, cwd: Path, timeout: float = 120
+) -> tuple[subprocess.CompletedProcess[str], float, int]:
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", MEASURED, *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": REPO},
     )
@@ -174,3 +178,274 @@ def test_the_app_opens_a_hostile_tree_and_stays_responsive(tree: Path, qtbot: ob
     with qtbot.waitSignal(window.watcher.skills_changed, timeout=5000):  # type: ignore[attr-defined]
         (tree / "wide" / "SKILL.md").write_text(hostile.skill("wide", "Changed on disk."))
     window.close()
+
+
+# -- files and folders (issue 14 items 4, 5, 7, 8, 9, 11, 12, 13; issue 15 items 9, 10, 12) --
+
+HANG_GUARD_S = 10  # every command on every case finishes within this
+
+
+def run_ok(
+    *args: str, cwd: Path, codes: tuple[int, ...] = (0, 1)
+) -> subprocess.CompletedProcess[str]:
+    """A CLI run that must finish within the hang guard, with an expected exit code and
+    no internal error or traceback."""
+    done, _seconds, _rss = cli(*args, cwd=cwd, timeout=HANG_GUARD_S)
+    assert done.returncode in codes, (args, done.returncode, done.stdout[-400:], done.stderr[-400:])
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def test_special_files_links_and_toolsets_get_diagnostics_not_hangs(tree: Path) -> None:
+    done = run_ok("lint", str(tree), "--profile", "toolsets", "--format", "json", cwd=tree.parent)
+    report = json.loads(done.stdout)
+    by_folder: dict[str, list[dict[str, object]]] = {}
+    for d in report["diagnostics"]:
+        by_folder.setdefault(os.path.relpath(d["path"], tree).split(os.sep)[0], []).append(d)
+
+    def messages(folder: str, code: str) -> list[str]:
+        return [str(d["message"]) for d in by_folder.get(folder, []) if d["code"] == code]
+
+    assert any("loops" in m for m in messages("skill-loop", "symlink-skipped"))
+    assert any("FIFO" in m for m in messages("skill-fifo", "unreadable"))
+    assert any("folder" in m for m in messages("skill-folder", "unreadable"))
+    assert any("outside the root" in m for m in messages("skill-outside-fifo", "symlink-skipped"))
+    leak = messages("toolset-leak", "toolset-missing")
+    assert len(leak) == 1 and "outside" in leak[0], leak  # secret.py was not read
+    fifo = messages("toolset-fifo", "toolset-missing")
+    assert len(fifo) == 2 and "FIFO" in fifo[0] and "outside" in fifo[1], fifo
+    assert messages("toolset-quadratic", "toolset-missing")
+    assert not messages("toolset-many-refs", "toolset-missing")
+    names = {s["name"] for s in report["skills"]}
+    assert {"wide", "special-files", "toolset-many-refs"} <= names  # the neighbours load
+
+
+def test_profile_detection_survives_a_linked_skill_md_loop(tree: Path) -> None:
+    """No --profile: detection samples SKILL.md files, including skill-loop's."""
+    done = run_ok("lint", "--format", "json", cwd=tree.parent)
+    assert "wide" in {s["name"] for s in json.loads(done.stdout)["skills"]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "deep"),
+        ("show", "special-files"),
+        ("activate", "deep", "--profile", "workspace"),
+        ("activate", "special-files", "--profile", "workspace"),
+        ("match", "special files", "--profile", "toolsets"),
+        ("prompt", "--profile", "toolsets"),
+        ("list", "--profile", "toolsets"),
+    ],
+)
+def test_commands_finish_on_the_tree(tree: Path, args: tuple[str, ...]) -> None:
+    done = run_ok(*args, "--root", str(tree), cwd=tree.parent)
+    assert "\x1b" not in done.stdout, "terminal escape codes from names are printed escaped"
+
+
+def test_list_escapes_names_and_paths(tree: Path) -> None:
+    done = run_ok("list", "--root", str(tree), "--profile", "agentskills", cwd=tree.parent)
+    row = next(line for line in done.stdout.splitlines() if line.startswith("escape-codes"))
+    assert row.startswith("escape-codes\\x1b[31m") and "escape\\x1b[2Jcodes" in row
+
+
+def test_pack_leaves_out_special_files_and_says_so(tree: Path, tmp_path: Path) -> None:
+    done = run_ok(
+        "pack", str(tree / "special-files"), "-o", str(tmp_path / "new") + "/", cwd=tmp_path
+    )
+    archive = tmp_path / "new" / "special-files.skill"  # a missing folder is created
+    names = zipfile.ZipFile(archive).namelist()
+    assert names == ["special-files/SKILL.md"]
+    for left in ("pipe.png: left out, it is a FIFO", "zero.png: left out, it is a link"):
+        assert left in done.stderr
+    assert not list(tmp_path.rglob("*.part"))
+    again = run_ok("pack", str(tree / "special-files"), "-o", str(tmp_path / "new"), cwd=tmp_path)
+    assert "special-files.skill" in again.stdout  # onto a folder: <folder>/<name>.skill
+
+
+def test_pack_refuses_what_unpack_would_refuse(tree: Path, tmp_path: Path) -> None:
+    deep = run_ok(
+        "pack", str(tree / "deep"), "-o", str(tmp_path / "d.skill"), cwd=tmp_path, codes=(2,)
+    )
+    assert "levels" in deep.stderr
+    sparse = tmp_path / "sparse"
+    sparse.mkdir()
+    (sparse / "SKILL.md").write_text(hostile.skill("sparse"))
+    with open(sparse / "big.bin", "wb") as fh:
+        fh.truncate(3 * 1024**3)  # 3 GB to stat(), no disk used
+    big = run_ok("pack", str(sparse), "-o", str(tmp_path / "s.skill"), cwd=tmp_path, codes=(2,))
+    assert "big.bin" in big.stderr and "100 MB" in big.stderr
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (tmp_path / "real.md").write_text(hostile.skill("linked"))
+    (linked / "SKILL.md").symlink_to(tmp_path / "real.md")
+    link = run_ok("pack", str(linked), "-o", str(tmp_path / "l.skill"), cwd=tmp_path, codes=(2,))
+    assert "is a link" in link.stderr
+    assert not list(tmp_path.glob("*.skill*")), "nothing written, no .part left"
+
+
+@pytest.fixture(scope="module")
+def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return hostile.make_archives(str(tmp_path_factory.mktemp("archives")), big=SLOW)
+
+
+@pytest.mark.parametrize(
+    ("case", "says"),
+    [
+        ("crc", "CRC"),
+        ("clash", "both a file and a folder"),
+        ("skill-md-folder", "both a file and a folder"),
+        ("long-name", "longer than 255 bytes"),
+        ("deep-path", "levels deep"),
+        ("dot-top", "'.'"),
+        ("many-entries", "entries; at most 1000"),
+    ],
+)
+def test_unpack_refuses_hostile_archives(
+    archives: dict[str, str], tmp_path: Path, case: str, says: str
+) -> None:
+    done = run_ok(
+        "unpack", archives[case], "--root", str(tmp_path / "root"), cwd=tmp_path, codes=(1,)
+    )
+    assert "refused" in done.stderr and says in done.stderr, done.stderr
+    assert not (tmp_path / "root").exists() or not os.listdir(tmp_path / "root")
+
+
+def test_the_entry_count_is_checked_before_zipfile_reads_the_directory(
+    archives: dict[str, str], tmp_path: Path
+) -> None:
+    import tracemalloc
+
+    from skillstudio.core.archive import ArchiveError, unpack
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArchiveError, match="at most 1000"):
+            unpack(archives["many-entries"], str(tmp_path / "root"))
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes to refuse a 100,001-entry archive"
+
+
+def test_unpack_stages_in_a_private_folder(archives: dict[str, str], tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    mine = root / "x.unpacking"
+    mine.mkdir(parents=True)
+    (mine / "notes.txt").write_text("the user's own folder")
+    run_ok("unpack", archives["crc"], "--root", str(root), cwd=tmp_path, codes=(1,))
+    assert (mine / "notes.txt").read_text() == "the user's own folder"  # not deleted
+    run_ok("unpack", archives["good"], "--root", str(root), cwd=tmp_path, codes=(0,))
+    assert sorted(os.listdir(root)) == ["x", "x.unpacking"]  # not merged, no staging left
+    assert os.listdir(root / "x") == ["SKILL.md"]
+    # a link named like the old staging folder: nothing is written through it
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "SKILL.md").write_text("victim")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.unpacking").symlink_to(victim)
+    run_ok("unpack", archives["good"], "--root", str(other), cwd=tmp_path, codes=(0,))
+    assert (victim / "SKILL.md").read_text() == "victim"
+    assert (other / "x.unpacking").is_symlink() and (other / "x" / "SKILL.md").is_file()
+
+
+def test_unpack_restores_execute_bits_but_never_setuid(
+    archives: dict[str, str], tmp_path: Path
+) -> None:
+    run_ok("unpack", archives["modes"], "--root", str(tmp_path), cwd=tmp_path, codes=(0,))
+    run_sh = os.stat(tmp_path / "x/scripts/run.sh").st_mode
+    setuid = os.stat(tmp_path / "x/scripts/setuid").st_mode
+    assert run_sh & 0o111 == 0o111 and setuid & 0o111 == 0o111
+    assert not setuid & (stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX)
+    assert not os.stat(tmp_path / "x/SKILL.md").st_mode & 0o111
+
+
+def test_unpack_on_a_full_disk_is_a_refusal(archives: dict[str, str], tmp_path: Path) -> None:
+    """The file-size limit makes every write past 4 KB fail as a full disk would."""
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "from skillstudio.cli.main import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    archive = tmp_path / "big.skill"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("x/SKILL.md", hostile.SKILL_BYTES)
+        zf.writestr("x/data.bin", b"\0" * 65536)
+    done = subprocess.run(
+        [sys.executable, "-c", script, "unpack", str(archive), "--root", "root"],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": REPO},
+    )
+    assert done.returncode == 1 and "refused" in done.stderr, done.stderr
+    assert "internal error" not in done.stderr
+    assert os.listdir(tmp_path / "root") == []
+
+
+def test_unpack_of_a_missing_file_says_so(tmp_path: Path) -> None:
+    done = run_ok("unpack", "missing.skill", cwd=tmp_path, codes=(2,))
+    assert "missing.skill does not exist" in done.stderr and "zip" not in done.stderr
+
+
+def test_set_name_is_a_registry_name_never_a_file_here(tmp_path: Path) -> None:
+    skills = tmp_path / "skills"
+    (skills / "tool").mkdir(parents=True)
+    (skills / "tool" / "SKILL.md").write_text(hostile.skill("tool"))
+    script = tmp_path / "tool"
+    script.write_text("#!/bin/sh\necho the user's script\n")
+    run_ok("set", "tool", "license=MIT", "--root", str(skills), cwd=tmp_path, codes=(0,))
+    assert script.read_text() == "#!/bin/sh\necho the user's script\n"
+    assert "license: MIT" in (skills / "tool" / "SKILL.md").read_text()
+    for path in ("./tool", "./tool/"):  # a path, but not a skill's: refused
+        run_ok("set", path, "license=MIT", cwd=tmp_path, codes=(2,))
+    assert script.read_text() == "#!/bin/sh\necho the user's script\n"
+
+
+def test_set_writes_through_a_link_inside_the_root_and_refuses_others(tmp_path: Path) -> None:
+    skills = tmp_path / "skills"
+    for name in ("linked", "out", "ro"):
+        (skills / name).mkdir(parents=True)
+    (skills / "real.md").write_text(hostile.skill("linked"))
+    (skills / "linked" / "SKILL.md").symlink_to("../real.md")
+    (tmp_path / "outside.md").write_text(hostile.skill("out"))
+    (skills / "out" / "SKILL.md").symlink_to(tmp_path / "outside.md")
+    (skills / "ro" / "SKILL.md").write_text(hostile.skill("ro"))
+    os.chmod(skills / "ro" / "SKILL.md", 0o444)
+    run_ok("set", "linked", "license=MIT", "--root", str(skills), cwd=tmp_path, codes=(0,))
+    assert (skills / "linked" / "SKILL.md").is_symlink()
+    assert "license: MIT" in (skills / "real.md").read_text()
+    out = run_ok("set", "skills/out/SKILL.md", "license=MIT", cwd=tmp_path, codes=(1,))
+    assert "outside" in out.stderr and (skills / "out" / "SKILL.md").is_symlink()
+    assert "license" not in (tmp_path / "outside.md").read_text()
+    ro = run_ok("set", "ro", "license=MIT", "--root", str(skills), cwd=tmp_path, codes=(1,))
+    assert "read-only" in ro.stderr and "license" not in (skills / "ro" / "SKILL.md").read_text()
+
+
+PREVIEW = (
+    "import sys\n"
+    "from PySide6.QtWidgets import QApplication\n"
+    "from skillstudio.gui.preview import Preview\n"
+    "app = QApplication([])\n"
+    "folder = sys.argv[1]\n"
+    "preview = Preview()\n"
+    "preview.show_body(open(folder + '/SKILL.md').read(), folder)\n"
+    "preview.grab()\n"
+    "print('rendered')\n"
+)
+
+
+def test_the_preview_never_opens_special_files_as_images(tree: Path) -> None:
+    """zero.png -> /dev/zero (4.3 GB read, then abort on main) and pipe.png, a FIFO."""
+    done = subprocess.run(
+        [sys.executable, "-c", PREVIEW, str(tree / "special-files")],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD_S * 3,
+        env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0 and "rendered" in done.stdout, done.stderr[-400:]

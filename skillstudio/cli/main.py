@@ -806,6 +806,10 @@ def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
             target = os.path.join(target, "SKILL.md")
         if not os.path.lexists(target):
             raise UsageError(f"{args.skill}: no such file or folder")
+        if os.path.basename(target) != "SKILL.md" or args.skill.endswith("/"):
+            raise UsageError(
+                f"{args.skill} is not a skill folder or a SKILL.md; nothing was changed"
+            )
         return target, projects_for_path(target, args.profile)[0].roots[0].path
     item = load_one(args, env)
     skill = item.registry.get(args.skill)

@@ -88,9 +88,10 @@ def pack(skill_dir: str, output: str | None = None, left_out: list[str] | None =
             "would have no SKILL.md. Put the file itself in the folder."
         )
     name = os.path.basename(skill_dir)
-    output = os.path.abspath(output or os.path.join(os.getcwd(), f"{name}.skill"))
-    if os.path.isdir(output):
+    output = output or os.path.join(os.getcwd(), f"{name}.skill")
+    if output.endswith(("/", os.sep)) or os.path.isdir(output):  # a folder: the archive goes in it
         output = os.path.join(output, f"{name}.skill")
+    output = os.path.abspath(output)
     notes = left_out if left_out is not None else []
     files = _pack_list(skill_dir, name, notes)
     try:

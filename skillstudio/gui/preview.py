@@ -40,6 +40,13 @@ FALLBACK_MAX = 50_000  # characters of plain text shown past the limits
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # an image file larger than this is not shown
 
 
+def _blocked_image() -> QImage:
+    """A small empty image shown in place of one that is not loaded."""
+    image = QImage(16, 16, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    return image
+
+
 @dataclass
 class _Budget:
     """What is left of the colouring allowance of one render."""
@@ -258,13 +265,15 @@ class Preview(QTextBrowser):
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
         url = name if isinstance(name, QUrl) else QUrl(name)
         if kind == QTextDocument.ResourceType.ImageResource.value:
+            # Never None for an image: Qt then loads the file itself, unchecked.
             path = self._inside(url)
             if path is None:
-                return None  # remote or outside the skill folder: never fetched
+                return _blocked_image()  # remote or outside the skill folder: never fetched
             try:  # a regular file inside the folder, bounded: never a FIFO or /dev/zero
-                return QImage.fromData(read_bytes(path, self._folder, MAX_IMAGE_BYTES))
+                image = QImage.fromData(read_bytes(path, self._folder, MAX_IMAGE_BYTES))
             except OSError:
-                return None
+                return _blocked_image()
+            return _blocked_image() if image.isNull() else image
         if url.scheme() in ("http", "https", "ftp"):
             return None
         return super().loadResource(kind, name)
