@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import string
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -243,3 +244,83 @@ def test_writer_changes_only_what_was_edited(text: str, key: str, value: Any, un
         intended[key] = value
     assert after.mapping == intended
     assert out.endswith(doc.body), "the body is untouched"
+
+
+SPECIAL_KINDS = ["fifo", "zero", "loop", "dangling", "outside", "folder", "file", "deep"]
+SPECIAL_PLACES = ["SKILL.md", "t.js", "img.png", "scripts/run.py", "refs/a/b/c.md"]
+
+
+@FUZZ
+@given(
+    entries=st.lists(
+        st.tuples(st.sampled_from(SPECIAL_PLACES), st.sampled_from(SPECIAL_KINDS)),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda e: e[0],
+    ),
+    profile=st.sampled_from(PROFILE_NAMES),
+    depth=st.integers(0, 60),
+)
+def test_special_files_anywhere_in_a_skill_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+    entries: list[tuple[str, str]],
+    profile: str,
+    depth: int,
+) -> None:
+    """FIFOs, device links, link loops, links out of the root, folders where files are
+    expected and deep chains, anywhere in a skill folder: every stage answers in time,
+    nothing outside the root is read or packed, and what pack writes unpacks."""
+    from skillstudio.core.activation import folder_tree
+    from skillstudio.core.archive import ArchiveError, pack, unpack
+
+    base = tmp_path_factory.mktemp("special")
+    secret = base / "secret.txt"
+    secret.write_text("SECRET-CONTENT\nexport class X {}\n")
+    root = base / "skills"
+    folder = root / "special"
+    folder.mkdir(parents=True)
+    (root / "plain").mkdir()
+    (root / "plain" / "SKILL.md").write_text("---\nname: plain\ndescription: A neighbour.\n---\n")
+    head = "---\nname: special\ndescription: Special files.\ntoolsets: [t.js:X, img.png:Y]\n---\n"
+    if "SKILL.md" not in dict(entries):
+        (folder / "SKILL.md").write_text(head + "![i](img.png) [r](refs/a/b/c.md)\n")
+    for place, kind in entries:
+        path = folder / place
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "zero":
+            path.symlink_to("/dev/zero")
+        elif kind == "loop":
+            path.symlink_to(path.name)
+        elif kind == "dangling":
+            path.symlink_to("nowhere")
+        elif kind == "outside":
+            path.symlink_to(secret)
+        elif kind == "folder":
+            path.mkdir()
+        elif kind == "deep":
+            nested = path
+            for _ in range(depth):
+                nested = nested / "d"
+            nested.mkdir(parents=True)
+            (nested / "leaf.txt").write_text("leaf")
+        else:
+            path.write_text(head if place == "SKILL.md" else "export class X {}\n")
+    with watchdog():
+        project = project_from_roots([str(root)], profile, str(base))
+        registry = project.registry()
+        registry.scan()
+        check_diagnostics(registry.diagnostics, root)
+        assert "plain" in {s.name for s in registry.skills}
+        assert all("SECRET" not in d.message for d in registry.diagnostics)
+        for skill in registry.skills:
+            folder_tree(skill)
+        try:
+            archive = pack(str(folder), str(base / "out.skill"))
+        except ArchiveError as exc:
+            assert str(exc)
+        else:
+            with zipfile.ZipFile(archive) as zf:
+                assert all(b"SECRET" not in zf.read(name) for name in zf.namelist())
+            unpack(archive, str(base / "unpacked"))

@@ -1,0 +1,81 @@
+"""The one way untrusted files are opened and folders walked (core/safefs.py), and the
+toolset export scan that reads each referenced file once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from skillstudio.core.profiles.toolsets import exported_names
+from skillstudio.core.safefs import FileRefused, check_regular, read_bytes, remove_tree, walk
+
+
+def test_read_bytes_refuses_what_is_not_a_confined_regular_file(tmp_path: Path) -> None:
+    base = tmp_path / "skill"
+    base.mkdir()
+    (tmp_path / "secret.txt").write_text("outside")
+    (base / "ok.txt").write_text("inside")
+    os.mkfifo(base / "pipe")
+    (base / "zero").symlink_to("/dev/zero")
+    (base / "loop").symlink_to("loop")
+    (base / "leak").symlink_to(tmp_path / "secret.txt")
+    (base / "inner").symlink_to("ok.txt")
+    (base / "folder").mkdir()
+    assert read_bytes(str(base / "ok.txt"), str(base)) == b"inside"
+    assert read_bytes(str(base / "inner"), str(base)) == b"inside"  # a link inside is fine
+    reasons = {
+        "pipe": "FIFO",
+        "zero": "outside",
+        "loop": "loops",
+        "leak": "outside",
+        "folder": "a folder",
+        "missing": "does not exist",
+    }
+    for name, says in reasons.items():
+        with pytest.raises(FileRefused, match=says):
+            read_bytes(str(base / name), str(base))
+    with pytest.raises(FileRefused, match="a device"):
+        check_regular("/dev/zero")  # no base: still regular files only
+
+
+def test_read_bytes_is_bounded(tmp_path: Path) -> None:
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 5000)
+    with pytest.raises(FileRefused, match="at most 4,096"):
+        read_bytes(str(big), limit=4096)
+    assert read_bytes(str(big), limit=4096, truncate=True) == b"x" * 4096
+
+
+def test_walk_and_remove_tree_go_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
+    nested = tmp_path / "top"
+    nested.mkdir()
+    (nested / "link").symlink_to(tmp_path)  # never followed
+    deepest = nested
+    for _ in range(1500):
+        deepest = deepest / "d"
+        deepest.mkdir()
+    (deepest / "leaf.txt").write_text("leaf")
+    seen = [(folder, sorted(e.name for e in files)) for folder, _subs, files in walk(str(nested))]
+    assert len(seen) == 1501
+    assert seen[0] == (str(nested), ["link"]) and seen[-1] == (str(deepest), ["leaf.txt"])
+    remove_tree(str(nested))
+    assert not nested.exists() and tmp_path.exists()
+
+
+def test_export_scan_finds_every_form_and_no_false_ones() -> None:
+    source = (
+        "reexport class NotThis {}\n"
+        "export class A {}\n"
+        "export default function B() {}\n"
+        "export { C, D as E }\n"
+        "exports.F = 1\n"
+        "module.exports = { G, H }\n"
+        "class I:\n"
+        "    pass\n"
+        "J = make()\n"
+    )
+    assert exported_names(source) >= set("ACDEFGHIJB")
+    assert "NotThis" not in exported_names(source)
+    assert exported_names("export {" * 1000) == {"export"}  # one pass, whatever the count
