@@ -449,3 +449,11 @@ def test_the_preview_never_opens_special_files_as_images(tree: Path) -> None:
         env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert done.returncode == 0 and "rendered" in done.stdout, done.stderr[-400:]
+
+
+def test_a_suite_that_is_a_fifo_is_refused_not_waited_on(tree: Path, tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "suite.yaml")
+    done = run_ok(
+        "test", str(tmp_path / "suite.yaml"), "--root", str(tree), cwd=tmp_path, codes=(2,)
+    )
+    assert "FIFO" in done.stderr

@@ -104,8 +104,8 @@ def load_config(folder: str) -> Config | None:
         return None
     config = Config(path=path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.load(fh.read(256 * 1024), Loader=_Loader)
+        text = read_bytes(path, None, 256 * 1024, truncate=True).decode("utf-8")
+        data = yaml.load(text, Loader=_Loader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         config.diagnostics.append(_config_error(path, f"{CONFIG_NAME} cannot be read: {exc}"))
         return config

@@ -30,6 +30,7 @@ from .project import (
     resolve_projects,
 )
 from .registry import Registry
+from .safefs import read_bytes
 from .session import Session
 from .text import counted
 
@@ -130,8 +131,7 @@ def _expect_list(value: Any, where: str) -> list[str]:
 def load_suite(path: str, skill: str | None = None) -> Suite:
     """Read a suite in any of the three formats (chosen by content, not by name)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read(4 * 1024 * 1024)
+        text = read_bytes(path, None, 4 * 1024 * 1024, truncate=True).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"{path}: cannot be read ({exc})") from None
     if path.endswith(".json"):
