@@ -812,11 +812,17 @@ class MainWindow(QMainWindow):
         )
         if not target:
             return None
+        left_out: list[str] = []
         try:
-            return pack(folder, target)
+            archive = pack(folder, target, left_out)
         except ArchiveError as exc:
             QMessageBox.warning(self, "SkillStudio", str(exc))
             return None
+        if left_out:  # links and special files are never packed: say which
+            QMessageBox.information(
+                self, "SkillStudio", "Exported; not in the archive:\n" + "\n".join(left_out)
+            )
+        return archive
 
     def trash_skill(self, path: str) -> str | None:
         editor = self.documents.get(path)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.archive import pack
@@ -58,3 +60,27 @@ def test_smoke_test_option_paints_and_checks_the_window(tmp_path: Path) -> None:
     assert "smoke test: ok" in done.stdout and "22 skills" in done.stdout
     assert shot.stat().st_size > 10_000
     assert not (tmp_path / ".config").exists(), "the user's settings were not written"
+
+
+def test_export_names_what_it_left_out_and_hostile_archives_are_refused(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests import hostile
+
+    folder = tmp_path / "special"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(hostile.skill("special"))
+    os.mkfifo(folder / "pipe")  # packing it hung the app on main
+    target = tmp_path / "out" / "special.skill"  # in a folder that does not exist yet
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _w, _t, text: said.append(text))
+    monkeypatch.setattr(QMessageBox, "warning", lambda _w, _t, text: said.append(text))
+    assert window.export_skill(str(folder / "SKILL.md")) == str(target)
+    assert "pipe: left out, it is a FIFO" in said[-1]
+    archives = hostile.make_archives(str(tmp_path / "archives"))
+    window.ask_unpack_root = lambda archive: str(tmp_path / "root")  # type: ignore[method-assign]
+    for case in ("crc", "clash", "deep-path", "dot-top"):
+        assert not window.open_archive(archives[case])
+        assert said[-1].startswith("Not unpacked: "), said[-1]
+    assert os.listdir(tmp_path / "root") == []
