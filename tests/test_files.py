@@ -4,6 +4,7 @@ toolset export scan that reads each referenced file once."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,22 @@ def test_export_scan_finds_every_form_and_no_false_ones() -> None:
     assert exported_names(source) >= set("ACDEFGHIJB")
     assert "NotThis" not in exported_names(source)
     assert exported_names("export {" * 1000) == {"export"}  # one pass, whatever the count
+
+
+def test_a_save_never_waits_on_a_skill_md_swapped_for_a_fifo(tmp_path: Path) -> None:
+    from skillstudio.core.saving import SaveConflict, atomic_write, stamp
+
+    path = tmp_path / "SKILL.md"
+    path.write_text("---\nname: a\n---\n")
+    before = stamp(str(path))
+    path.unlink()
+    os.mkfifo(path)  # another program put a FIFO in its place (open() blocked on main)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("waited on the FIFO"))
+    signal.alarm(10)
+    try:
+        assert stamp(str(path)) != before
+        with pytest.raises(SaveConflict):
+            atomic_write(str(path), b"mine", before)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)

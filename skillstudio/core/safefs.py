@@ -39,6 +39,10 @@ class FileRefused(OSError):
         return self.reason
 
 
+class FileMissing(FileRefused, FileNotFoundError):
+    """The path does not exist (also a FileNotFoundError)."""
+
+
 def kind(mode: int) -> str:
     """What a non-regular file is, in words ("a FIFO (named pipe)", "a folder"...)."""
     if stat.S_ISDIR(mode):
@@ -64,7 +68,7 @@ def confine(path: str, base: str | None) -> str:
     try:
         real = os.path.realpath(path, strict=True)
     except FileNotFoundError:
-        raise FileRefused(path, "it does not exist") from None
+        raise FileMissing(path, "it does not exist") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise FileRefused(path, "it is a link that loops back on itself") from None
@@ -107,13 +111,13 @@ def open_regular(path: str, base: str | None = None) -> tuple[int, os.stat_resul
     return fd, st
 
 
-def read_bytes(
+def read_file(
     path: str,
     base: str | None = None,
     limit: int = DEFAULT_MAX_BYTES,
     truncate: bool = False,
-) -> bytes:
-    """The bytes of a confined regular file, at most `limit`.
+) -> tuple[bytes, os.stat_result]:
+    """The bytes of a confined regular file, at most `limit`, and its fstat.
 
     A larger file is refused, or with `truncate` its first `limit` bytes are
     returned. Raises FileRefused (an OSError) with a plain reason.
@@ -144,7 +148,17 @@ def read_bytes(
         if not truncate:
             raise FileRefused(path, f"it grew past {limit:,} bytes while being read")
         data = data[:limit]
-    return data
+    return data, st
+
+
+def read_bytes(
+    path: str,
+    base: str | None = None,
+    limit: int = DEFAULT_MAX_BYTES,
+    truncate: bool = False,
+) -> bytes:
+    """`read_file` without the stat."""
+    return read_file(path, base, limit, truncate)[0]
 
 
 def walk(

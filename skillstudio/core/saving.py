@@ -10,7 +10,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
-from .text import counted
+from .safefs import read_file
 
 TEMP_PREFIX = ".skillstudio-"
 TEMP_SUFFIX = ".tmp"
@@ -43,26 +43,11 @@ NOT_A_FILE = Stamp(0, -1, "")  # what stands on disk is not a regular file we co
 
 def read_regular(path: str, limit: int) -> tuple[bytes, int]:
     """The bytes and mtime of `path` (links followed) when it is a regular file of at
-    most `limit` bytes; OSError otherwise. Never waits: a FIFO or a device put where
-    a file was (by another program, or a downloaded skill) is refused, not read."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
-        chunks: list[bytes] = []
-        total = 0
-        while total <= limit:
-            chunk = os.read(fd, min(limit + 1 - total, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise OSError(errno.EFBIG, f"larger than {counted(limit, 'byte')}", path)
-        return b"".join(chunks), st.st_mtime_ns
-    finally:
-        os.close(fd)
+    most `limit` bytes; OSError otherwise (FileNotFoundError when it is gone). Never
+    waits: a FIFO or a device put where a file was (by another program, or a
+    downloaded skill) is refused, not read (core/safefs.py)."""
+    data, st = read_file(path, None, limit)
+    return data, st.st_mtime_ns
 
 
 def stamp(path: str) -> Stamp | None:
