@@ -2,8 +2,10 @@
 
     python -m tests.hostile DIR [--big]
 
-makes DIR/skills with one case per folder (see CASES); `--big` makes the slow
-variants real: a 100 MB file written out (not sparse) and a 100,000-entry folder.
+makes DIR/skills with one case per folder (see CASES) and DIR/archives with one
+hostile .skill per case (see ARCHIVE_CASES); `--big` makes the slow variants real:
+a 100 MB file written out (not sparse), a 100,000-entry folder and a 94 MB zip of
+1,000,001 entries.
 """
 
 from __future__ import annotations
@@ -210,6 +212,19 @@ def toolsets_skill(name: str, refs: list[str]) -> str:
 
 # -- hostile archives (issue 14 items 7, 11, 13; issue 15 item 9) -------------------------
 
+# archive case -> what `unpack` must say when it refuses it (None: it unpacks)
+ARCHIVE_CASES = {
+    "good": None,
+    "modes": None,  # execute bits come back, setuid/setgid/sticky never
+    "crc": "CRC",
+    "clash": "both a file and a folder",
+    "skill-md-folder": "both a file and a folder",
+    "long-name": "longer than 255 bytes",
+    "deep-path": "levels deep",
+    "dot-top": "'.'",
+    "many-entries": "entries; at most 1000",  # 1,000,001 with --big, else 100,001
+}
+
 SKILL_BYTES = b"---\nname: x\ndescription: An archived skill.\n---\nBody.\n"
 
 
@@ -354,6 +369,7 @@ def main() -> int:
     parser.add_argument("--big", action="store_true")
     args = parser.parse_args()
     print(make(args.dir, args.big))
+    print(os.path.dirname(make_archives(os.path.join(args.dir, "archives"), args.big)["good"]))
     return 0
 
 
