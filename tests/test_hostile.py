@@ -448,3 +448,25 @@ def test_a_suite_that_is_a_fifo_is_refused_not_waited_on(tree: Path, tmp_path: P
         "test", str(tmp_path / "suite.yaml"), "--root", str(tree), cwd=tmp_path, codes=(2,)
     )
     assert "FIFO" in done.stderr
+
+
+def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
+    tmp_path: Path, qtbot: object
+) -> None:
+    """Detection read SKILL.md -> SKILL.md (ELOOP): the app could not open the folder,
+    and reopening it at the next start failed again."""
+    from PySide6.QtCore import QSettings
+
+    from skillstudio.gui.main_window import MainWindow
+
+    (tmp_path / "skills" / "loop").mkdir(parents=True)
+    (tmp_path / "skills" / "loop" / "SKILL.md").symlink_to("SKILL.md")
+    (tmp_path / "skills" / "ok").mkdir()
+    (tmp_path / "skills" / "ok" / "SKILL.md").write_text(hostile.skill("ok"))
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):  # type: ignore[attr-defined]
+        assert window.open_path(str(tmp_path / "skills"))
+    assert [s.name for r in window.registries for s in r.skills] == ["ok"]
+    window.close()
