@@ -816,7 +816,8 @@ def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
     if skill is None:
         hint = f" (a file or folder here is written ./{args.skill})"
         raise UsageError(
-            f"no skill named '{args.skill}'{hint if os.path.lexists(args.skill) else ''}"
+            f"no skill named '{args.skill}'"
+            + (hint if os.path.lexists(os.path.join(env.cwd, args.skill)) else "")
         )
     return skill.path, skill.root.path
 

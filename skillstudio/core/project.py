@@ -230,7 +230,7 @@ def _peek(path: str, base: str) -> dict[str, Any] | None:
     """The frontmatter mapping at the head of a SKILL.md, if it is a regular file
     inside `base` (a link loop, a FIFO or a device is not opened)."""
     try:
-        head = read_bytes(path, base, 64 * 1024, truncate=True).decode("utf-8")
+        head = read_bytes(path, base, 64 * 1024, truncate=True).decode("utf-8", "replace")
     except (OSError, UnicodeDecodeError):
         return None
     lines = head.lstrip("\ufeff").split("\n")
