@@ -99,3 +99,19 @@ def test_a_save_never_waits_on_a_skill_md_swapped_for_a_fifo(tmp_path: Path) -> 
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def test_toolset_files_are_read_within_a_budget_per_skill(tmp_path: Path) -> None:
+    from .helpers import lint_json
+
+    folder = tmp_path / ".agent" / "skills" / "many"
+    folder.mkdir(parents=True)
+    refs = "".join(f"  - f{n}.js:C{n}\n" for n in range(12))
+    (folder / "SKILL.md").write_text(
+        f"---\nname: many\ndescription: Many files.\ntoolsets:\n{refs}---\nBody\n"
+    )
+    for n in range(12):  # 12 MB in all; 8 MB are read
+        (folder / f"f{n}.js").write_text(f"export class C{n} {{}}\n" + "/" * (1024 * 1024))
+    report = lint_json(str(tmp_path), "--profile", "toolsets")
+    codes = [d["code"] for d in report["diagnostics"]]
+    assert codes.count("scan-limit") == 4 and "toolset-missing" not in codes, codes

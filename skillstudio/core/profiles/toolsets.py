@@ -21,7 +21,8 @@ SEMVER = re.compile(
 TOOLSET_REF = re.compile(r"(.+):([A-Za-z_$][\w$]*)")
 MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
 TRIGGER_KINDS = ("keywords", "verbs", "patterns")
-MAX_TOOLSET_BYTES = 1024 * 1024
+MAX_TOOLSET_BYTES = 1024 * 1024  # read of one toolset file
+MAX_TOOLSET_TOTAL = 8 * 1024 * 1024  # read of all of one skill's toolset files
 
 
 IDENT = r"[A-Za-z_$][\w$]*"
@@ -182,6 +183,7 @@ class Toolsets(Profile):
             return
         folder = c.skill.folder
         sources: dict[str, set[str] | FileRefused] = {}
+        budget = MAX_TOOLSET_TOTAL
         for index, ref in enumerate(refs):
             if not isinstance(ref, str):
                 continue
@@ -224,8 +226,19 @@ class Toolsets(Profile):
                 )
                 continue
             if found not in sources:  # each file is read once, however many refs name it
+                if budget <= 0:
+                    c.emit(
+                        "scan-limit",
+                        f"Toolset file '{os.path.relpath(found, folder)}' was not checked: "
+                        f"this skill's toolset files pass {MAX_TOOLSET_TOTAL // 2**20} MB in all.",
+                        field="toolsets",
+                        item=index,
+                        severity="warning",
+                    )
+                    continue
                 try:
                     data = read_bytes(found, folder, MAX_TOOLSET_BYTES, truncate=True)
+                    budget -= len(data)
                     sources[found] = exported_names(data.decode("utf-8", "replace"))
                 except FileRefused as exc:
                     sources[found] = exc
