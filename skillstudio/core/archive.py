@@ -18,6 +18,7 @@ import zipfile
 import zlib
 
 from .safefs import FileRefused, kind, open_regular, remove_tree, walk
+from .text import counted
 
 EXCLUDED_NAMES = frozenset({"__pycache__", "node_modules", ".DS_Store"})
 EXCLUDED_SUFFIXES = (".pyc",)
@@ -52,7 +53,7 @@ def _short(name: str) -> str:
 def _path_problem(parts: list[str]) -> str | None:
     """Why a path (its parts below the top folder included) cannot be unpacked here."""
     if len(parts) - 1 > MAX_DEPTH:
-        return f"it is {len(parts) - 1:,} levels deep; at most {MAX_DEPTH} are unpacked"
+        return f"it is {counted(len(parts) - 1, 'level')} deep; at most {MAX_DEPTH} are unpacked"
     if len("/".join(parts).encode("utf-8", "surrogateescape")) > MAX_PATH_BYTES:
         return f"the path is longer than {MAX_PATH_BYTES} bytes"
     for part in parts:
@@ -206,7 +207,9 @@ def _open_zip(archive: str) -> zipfile.ZipFile:
             raise zipfile.BadZipFile("no end of central directory record")
         entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
         if entries > MAX_FILES:
-            raise ArchiveError(f"{entries:,} entries; at most {MAX_FILES} are unpacked")
+            raise ArchiveError(
+                f"{counted(entries, 'entry', 'entries')}; at most {MAX_FILES} are unpacked"
+            )
         if size > MAX_FILES * (46 + 2 * MAX_PATH_BYTES):
             raise ArchiveError(f"the archive's directory is {_mb(size)}; too large for a .skill")
         fh.seek(0)

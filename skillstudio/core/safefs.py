@@ -17,6 +17,8 @@ import os
 import stat
 from collections.abc import Iterator
 
+from .text import counted
+
 DEFAULT_MAX_BYTES = 1024 * 1024
 OPEN_FLAGS = (
     os.O_RDONLY
@@ -125,7 +127,9 @@ def read_file(
     fd, st = open_regular(path, base)
     try:
         if st.st_size > limit and not truncate:
-            raise FileRefused(path, f"it is {st.st_size:,} bytes; at most {limit:,} are read")
+            raise FileRefused(
+                path, f"it is {counted(st.st_size, 'byte')}; at most {limit:,} are read"
+            )
         chunks: list[bytes] = []
         total = 0
         while total <= limit:
@@ -146,7 +150,7 @@ def read_file(
     data = b"".join(chunks)
     if len(data) > limit:
         if not truncate:
-            raise FileRefused(path, f"it grew past {limit:,} bytes while being read")
+            raise FileRefused(path, f"it grew past {counted(limit, 'byte')} while being read")
         data = data[:limit]
     return data, st
 
