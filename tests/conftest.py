@@ -18,3 +18,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "bundle" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The hostile tests build 1,000-deep folders. pytest later deletes old
+    temporary folders with shutil.rmtree, which recurses once per level and
+    fails on them: cut such trees down now, without recursion."""
+    from skillstudio.core.safefs import remove_tree
+
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None or getattr(factory, "_basetemp", None) is None:
+        return
+    stack = [(str(factory.getbasetemp()), 0)]
+    while stack:
+        folder, depth = stack.pop()
+        if depth >= 40:
+            remove_tree(folder)
+            continue
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        stack.extend(
+            (entry.path, depth + 1) for entry in entries if entry.is_dir(follow_symlinks=False)
+        )
