@@ -1,10 +1,16 @@
-"""skillstudio.core and the CLI import no Qt (STYLE.md practice 1)."""
+"""Architecture: core and the CLI import no Qt; the import-linter layer contracts hold."""
 
 from __future__ import annotations
 
+import os
+import pathlib
 import pkgutil
 import subprocess
 import sys
+import tomllib
+from typing import Any
+
+import pytest
 
 import skillstudio.core
 
@@ -38,8 +44,6 @@ def test_core_and_cli_import_with_qt_blocked() -> None:
 
 
 def test_no_qt_import_statements_in_core() -> None:
-    import pathlib
-
     root = pathlib.Path(skillstudio.core.__file__).parent
     offenders = [
         str(path)
@@ -50,3 +54,51 @@ def test_no_qt_import_statements_in_core() -> None:
         )
     ]
     assert offenders == []
+
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LINTER = (
+    "import sys\n"
+    "from importlinter.cli import lint_imports\n"
+    "sys.exit(lint_imports(config_filename='pyproject.toml', no_cache=True, no_logo=True))\n"
+)
+
+
+def _contract(contract_id: str) -> dict[str, Any]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["id"] == contract_id)
+
+
+def test_import_linter_contracts_are_kept() -> None:
+    """core < cli < gui, and engine modules never name a profile (issue 16)."""
+    pytest.importorskip("importlinter")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", LINTER],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "3 kept, 0 broken" in proc.stdout, proc.stdout
+
+
+def test_profile_contract_lists_every_engine_and_profile_module() -> None:
+    """A new core module or profile module cannot slip past the contract unlisted."""
+    contract = _contract("engine-profile-agnostic")
+    core = pathlib.Path(skillstudio.core.__file__).parent
+    engine = {
+        f"skillstudio.core.{info.name}"
+        for info in pkgutil.iter_modules([str(core)])
+        if info.name != "profiles"
+    }
+    profiles = {
+        f"skillstudio.core.profiles.{info.name}"
+        for info in pkgutil.iter_modules([str(core / "profiles")])
+        if info.name != "base"
+    }
+    assert set(contract["source_modules"]) == engine
+    assert set(contract["forbidden_modules"]) == profiles
