@@ -1,0 +1,103 @@
+"""What every command shares: where it runs, loading projects, common options, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO, TypeAlias
+
+from ..core.diagnostics import Diagnostic
+from ..core.profiles import PROFILE_NAMES
+from ..core.project import Project, UsageError, resolve_projects
+from ..core.registry import Registry
+from ..core.text import counted
+from .output import rel
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+# Commands import the engine, editing and archive modules when they run, so
+# that `lint` (the CI hot path) does not pay for them at start-up.
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Env:
+    """Where a command runs and writes (tests pass their own)."""
+
+    cwd: str
+    out: TextIO
+    err: TextIO
+
+    def print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+
+@dataclass(slots=True)
+class Loaded:
+    project: Project
+    registry: Registry
+
+
+def add_common(parser: argparse.ArgumentParser, formats: Sequence[str] = ("text", "json")) -> None:
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of skills (repeatable; later roots take precedence)",
+    )
+    parser.add_argument("--project", metavar="DIR", help="a project folder (conventional roots)")
+    parser.add_argument("--profile", choices=PROFILE_NAMES, help="the skill system's rules")
+    parser.add_argument("--format", choices=formats, default="text", help="output format")
+
+
+def load(args: argparse.Namespace, env: Env, paths: list[str] | None = None) -> list[Loaded]:
+    projects = resolve_projects(paths or [], args.root, args.project, args.profile, env.cwd)
+    loaded = []
+    for project in projects:
+        registry = project.registry(workers=os.cpu_count() or 1)
+        registry.scan()
+        loaded.append(Loaded(project, registry))
+    return loaded
+
+
+def profile_of(loaded: list[Loaded]) -> str:
+    names = {item.project.profile.name for item in loaded}
+    return names.pop() if len(names) == 1 else "mixed" if names else "none"
+
+
+def projects_json(loaded: list[Loaded]) -> list[dict[str, Any]]:
+    return [
+        {
+            "path": item.project.base,
+            "profile": item.project.profile.name,
+            "profile_reason": item.project.profile_reason,
+            "roots": [
+                {"path": r.path, "label": r.label, "precedence": r.precedence}
+                for r in item.project.roots
+            ],
+        }
+        for item in loaded
+    ]
+
+
+def severity_counts(diags: list[Diagnostic]) -> dict[str, int]:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for diag in diags:
+        counts[diag.severity] += 1
+    return counts
+
+
+def load_one(args: argparse.Namespace, env: Env) -> Loaded:
+    """Commands that answer for one agent need one project."""
+    loaded = load(args, env)
+    if len(loaded) != 1:
+        names = ", ".join(rel(item.project.base, env.cwd) for item in loaded)
+        raise UsageError(
+            f"this folder holds {counted(len(loaded), 'project')} ({names}); "
+            "choose one with --project"
+        )
+    return loaded[0]

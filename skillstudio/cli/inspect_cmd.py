@@ -1,0 +1,214 @@
+"""`list` and `show`: the registry, and one skill in full."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from ..core.diagnostics import Diagnostic
+from ..core.text import counted
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Loaded,
+    Subparsers,
+    add_common,
+    load,
+    profile_of,
+    projects_json,
+    severity_counts,
+)
+from .output import diagnostic_line, dumps, json_safe, printable, rel
+
+
+def register(sub: Subparsers) -> None:
+    lst = sub.add_parser("list", help="list the registry", description="List the registry.")
+    add_common(lst)
+
+    show = sub.add_parser("show", help="show one skill", description="Show one skill.")
+    show.add_argument(
+        "name", metavar="NAME", help="a skill name, or its folder or SKILL.md (as `set` takes)"
+    )
+    add_common(show)
+
+
+def cmd_list(args: argparse.Namespace, env: Env) -> int:
+    loaded = load(args, env)
+    rows: list[dict[str, Any]] = []
+    for item in loaded:
+        for skill in item.registry.skills:
+            counts = severity_counts(skill.all_diagnostics)
+            rows.append(
+                {
+                    "name": skill.name,
+                    "status": skill.status,
+                    "root": skill.root.path,
+                    "root_label": skill.root.label,
+                    "precedence": skill.root.precedence,
+                    "path": skill.path,
+                    "profile": item.project.profile.name,
+                    "description": skill.description,
+                    "reason": skill.status_reason or None,
+                    "winner": skill.winner,
+                    "errors": counts["error"],
+                    "warnings": counts["warning"],
+                }
+            )
+    if args.format == "json":
+        env.print(
+            dumps(
+                {"profile": profile_of(loaded), "projects": projects_json(loaded), "skills": rows}
+            )
+        )
+        return EXIT_OK
+    if not rows:
+        env.print("No skills found.")
+        return EXIT_OK
+    table = [("NAME", "STATUS", "ROOT", "PATH", "PROBLEMS")]
+    for r in rows:
+        problems = [
+            counted(r[key], noun)
+            for key, noun in (("errors", "error"), ("warnings", "warning"))
+            if r[key]
+        ]
+        table.append(
+            (
+                printable(r["name"]),
+                r["status"],
+                printable(r["root_label"]),
+                printable(rel(r["path"], env.cwd)),
+                ", ".join(problems),
+            )
+        )
+    widths = [max(len(row[col]) for row in table) for col in range(4)]
+    for row in table:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        env.print(("  ".join(cells) + "  " + row[4]).rstrip())
+    return EXIT_OK
+
+
+def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
+    """What the author wrote for values reported as the wrong type (`1.10`, read as 1.1)."""
+    typed = {d.field for d in diags if d.code in ("field-type", "version-invalid") and d.field}
+    if not typed:
+        return {}
+    from ..core.editing import typed_sources
+
+    return {
+        path: text
+        for path, text in typed_sources(skill.doc).items()
+        if path.split(".", 1)[0] in typed
+    }
+
+
+def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple[Loaded, Any]]]:
+    """`show NAME`: a registry name; else, as `set`, a skill folder or SKILL.md path."""
+    loaded = load(args, env)
+    found = [(item, item.registry.get(args.name)) for item in loaded]
+    found = [(item, skill) for item, skill in found if skill is not None]
+    target = os.path.abspath(os.path.join(env.cwd, args.name))
+    skill_md = target if os.path.isfile(target) else os.path.join(target, "SKILL.md")
+    if not found and os.path.basename(skill_md) == "SKILL.md" and os.path.isfile(skill_md):
+        for item in load(args, env, [skill_md]) if not args.root else []:
+            found += [(item, s) for s in item.registry.skills if s.path == skill_md]
+    return loaded, found
+
+
+def cmd_show(args: argparse.Namespace, env: Env) -> int:
+    loaded, found = _shown(args, env)
+    for item, skill in found:
+        diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+        written = _written(skill, diags)
+        files = skill.supporting_files()
+        body = skill.load_body()
+        data = {
+            "profile": item.project.profile.name,
+            "name": skill.name,
+            "path": skill.path,
+            "root": skill.root.path,
+            "root_label": skill.root.label,
+            "status": skill.status,
+            "reason": skill.status_reason or None,
+            "winner": skill.winner,
+            "description": skill.description,
+            "fields": json_safe(skill.fields),
+            "raw": json_safe(skill.raw),
+            "unknown_keys": [k for k in skill.raw if item.project.profile.field(k) is None],
+            "written": written,
+            "diagnostics": [d.to_json() for d in diags],
+            "files": files,
+            "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
+            "encoding": skill.doc.encoding,
+            "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
+        }
+        if args.format == "json":
+            env.print(dumps(data))
+            return EXIT_OK
+        env.print(f"{skill.name}  [{skill.status}]  ({item.project.profile.name})")
+        env.print(f"  path:  {rel(skill.path, env.cwd)}")
+        root = rel(skill.root.path, env.cwd) or "."
+        label = skill.root.label
+        same = label in (root, os.path.basename(skill.root.path), "root")
+        env.print(f"  root:  {root}" + ("" if same else f" ({label})"))
+        if skill.status_reason:
+            env.print(f"  why:   {skill.status_reason}")
+        if skill.winner:
+            env.print(f"  wins:  {rel(skill.winner, env.cwd)}")
+        lines = data["body"]["lines"]
+        env.print(f"  body:  {counted(lines, 'line')}, {counted(len(body), 'character')}")
+        env.print("fields:")
+        profile = item.project.profile
+        for spec in profile.fields:
+            present = spec.key in skill.raw
+            value = skill.raw.get(spec.key) if present else skill.fields.get(spec.key)
+            mark = "" if present else "  (default)"
+            if value is None and not present:
+                continue
+            env.print(f"  {spec.key}: {json.dumps(json_safe(value), ensure_ascii=False)}{mark}")
+            _print_written(env, spec.key, skill.raw, written)
+        for key in data["unknown_keys"]:
+            env.print(
+                f"  {key}: {json.dumps(json_safe(skill.raw[key]), ensure_ascii=False)}  (other)"
+            )
+            _print_written(env, key, skill.raw, written)
+        if files:
+            env.print("files:")
+            for name in files[:50]:
+                env.print(f"  {name}")
+            if len(files) > 50:
+                env.print(f"  … {len(files) - 50} more")
+        if diags:
+            env.print("diagnostics:")
+            for diag in diags:
+                env.print("  " + diagnostic_line(diag, env.cwd))
+        return EXIT_OK
+    known = sorted({s.name for item in loaded for s in item.registry.skills})
+    hint = ", ".join(known[:20]) + (" …" if len(known) > 20 else "")
+    message = f"no skill named '{args.name}'" + (f" (known: {hint})" if known else "")
+    if args.format == "json":
+        env.print(dumps({"error": {"code": "NOT_FOUND", "message": message}}))
+    else:
+        env.err.write(f"skillstudio: {message}\n")
+    return EXIT_FAIL
+
+
+def _print_written(env: Env, key: str, raw: dict[str, Any], written: dict[str, str]) -> None:
+    for path, text in written.items():
+        if path != key and not path.startswith(key + "."):
+            continue
+        value: Any = raw
+        for part in path.split("."):
+            if isinstance(value, dict):
+                value = next((v for k, v in value.items() if str(k) == part), None)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+        env.print(
+            f"    {path}: written {text}, which YAML reads as {json.dumps(json_safe(value))}; "
+            f"quote it ({json.dumps(text, ensure_ascii=False)}) to keep the text"
+        )
+
+
+COMMANDS = {"list": cmd_list, "show": cmd_show}

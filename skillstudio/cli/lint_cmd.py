@@ -1,0 +1,187 @@
+"""`lint`: validate skills; files that are not skills and PATHs with none are diagnosed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ..core.diagnostics import Diagnostic
+from ..core.profiles.base import is_inside
+from ..core.text import counted
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Loaded,
+    Subparsers,
+    add_common,
+    load,
+    profile_of,
+    projects_json,
+)
+from .output import diagnostic_line, dumps, rel, sarif
+
+
+def register(sub: Subparsers) -> None:
+    lint = sub.add_parser("lint", help="validate skills", description="Validate skills.")
+    lint.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a root (folder of skills), a skill folder, a SKILL.md, a project folder "
+        "(with skillstudio.yaml or a profile's folders) or a repository of collections; "
+        "default: the roots of ./skillstudio.yaml, else ./skills, else . "
+        "(a PATH with no SKILL.md under it is an error)",
+    )
+    add_common(lint, ("text", "json", "sarif"))
+    lint.add_argument("--strict", action="store_true", help="fail on warnings too")
+    lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
+
+
+MISNAMED_LIMIT = 2000  # folders looked at for a `skill.md` when a PATH holds no skill
+
+
+def misnamed_skill_files(folder: str, depth: int = 3) -> list[str]:
+    """`skill.md` (any case but SKILL.md) files in `folder` and up to `depth` levels of
+    plain folders below it: what an agent on a case-sensitive disk never loads."""
+    found: list[str] = []
+    stack, seen = [(folder, 0)], 0
+    while stack and seen < MISNAMED_LIMIT:
+        current, level = stack.pop()
+        seen += 1
+        try:
+            with os.scandir(current) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_symlink() or entry.name.startswith("."):
+                    continue
+                name = entry.name
+                if entry.is_file() and name.lower() == "skill.md" and name != "SKILL.md":
+                    found.append(entry.path)
+                elif entry.is_dir() and level < depth:
+                    stack.append((entry.path, level + 1))
+            except OSError:
+                continue
+    return sorted(found)
+
+
+def _misnamed_warning(path: str) -> Diagnostic:
+    return Diagnostic(
+        "skill-file-name",
+        "warning",
+        f"This file is named '{os.path.basename(path)}': rename it to SKILL.md. Agents on "
+        "case-sensitive disks never load it.",
+        path,
+    )
+
+
+def _lint_arguments(args: argparse.Namespace, env: Env) -> tuple[list[str], list[Diagnostic]]:
+    """The PATHs to read, and diagnostics about files that are not skills: a file not
+    named SKILL.md is an error (a `skill.md` is read, with a warning to rename it)."""
+    keep: list[str] = []
+    notes: list[Diagnostic] = []
+    for path in args.paths:
+        full = os.path.abspath(os.path.join(env.cwd, path))
+        name = os.path.basename(full)
+        if not os.path.isfile(full) or name == "SKILL.md":
+            keep.append(path)
+        elif name.lower() == "skill.md":
+            notes.append(_misnamed_warning(full))
+            keep.append(path)
+        else:
+            notes.append(
+                Diagnostic(
+                    "skill-file-name",
+                    "error",
+                    f"'{name}' is not a skill file: a skill is a folder with a SKILL.md. "
+                    "Give lint that file, its folder or a folder of skills.",
+                    full,
+                )
+            )
+    return keep, notes
+
+
+def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list[Diagnostic]:
+    """A PATH (or --root, --project) on the command line under which no skill was found
+    is an error, so a CI job with a wrong path fails instead of passing on nothing."""
+    given = [os.path.abspath(os.path.join(env.cwd, p)) for p in args.root or args.paths]
+    if args.project and not args.root:
+        given = [os.path.abspath(os.path.join(env.cwd, args.project))]
+    found = [s.path for item in loaded for s in item.registry.skills]
+    out: list[Diagnostic] = []
+    for path in given:
+        if os.path.isfile(path) or any(is_inside(f, path) for f in found):
+            continue
+        misnamed = misnamed_skill_files(path)
+        out.extend(_misnamed_warning(m) for m in misnamed)
+        where = rel(path, env.cwd) or "."
+        message = f"No SKILL.md under {where}: check the path."
+        if misnamed:
+            message = f"No SKILL.md under {where}, only skill.md: rename it to SKILL.md."
+        out.append(Diagnostic("no-skills", "error", message, path))
+    return out
+
+
+def cmd_lint(args: argparse.Namespace, env: Env) -> int:
+    paths, diagnostics = _lint_arguments(args, env)
+    loaded = load(args, env, paths) if paths or not args.paths else []
+    diagnostics.extend(_no_skills(args, env, loaded))
+    skills_json: list[dict[str, Any]] = []
+    active = 0
+    for item in loaded:
+        diagnostics.extend(item.project.diagnostics)
+        diagnostics.extend(item.registry.diagnostics)
+        for skill in item.registry.skills:
+            entry = skill.summary_json()
+            entry["profile"] = item.project.profile.name
+            skills_json.append(entry)
+            active += skill.status == "active"
+    diagnostics.sort(key=Diagnostic.sort_key)
+    errors = sum(d.severity == "error" for d in diagnostics)
+    warnings = sum(d.severity == "warning" for d in diagnostics)
+    infos = len(diagnostics) - errors - warnings
+    failed = errors > 0 or (args.strict and warnings > 0)
+    if args.format == "json":
+        env.print(
+            dumps(
+                {
+                    "profile": profile_of(loaded),
+                    "projects": projects_json(loaded),
+                    "skills": skills_json,
+                    "diagnostics": [d.to_json() for d in diagnostics],
+                    "summary": {
+                        "skills": len(skills_json),
+                        "active": active,
+                        "errors": errors,
+                        "warnings": warnings,
+                        "infos": infos,
+                    },
+                }
+            )
+        )
+    elif args.format == "sarif":
+        env.print(dumps(sarif(diagnostics, env.cwd)))
+    else:
+        for diag in diagnostics:
+            if diag.severity != "info" or args.verbose:
+                env.print(diagnostic_line(diag, env.cwd))
+        profiles = ", ".join(
+            f"{item.project.profile.name} ({rel(item.project.base, env.cwd) or '.'})"
+            for item in loaded
+        )
+        checked = f" checked with {profiles}" if profiles else ""
+        note = ""
+        if infos:
+            note = f", {counted(infos, 'note')}" + ("" if args.verbose else " (-v shows them)")
+        env.print(
+            f"{counted(len(skills_json), 'skill')} ({active:,} active){checked}: "
+            f"{counted(errors, 'error')}, {counted(warnings, 'warning')}{note}"
+        )
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+COMMANDS = {"lint": cmd_lint}

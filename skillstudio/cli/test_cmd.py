@@ -1,0 +1,127 @@
+"""`test`: run query suites against the project each one names."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any
+
+from ..core.project import UsageError, resolve_projects
+from ..core.text import counted
+from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common
+from .output import dumps, printable, rel
+
+if TYPE_CHECKING:
+    from ..core.suites import Suite
+
+
+def register(sub: Subparsers) -> None:
+    test = sub.add_parser("test", help="run query suites", description="Run query suites.")
+    test.add_argument(
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help="a suite (.yaml), a skill-creator eval_set.json or a Skill Lab triggers.yaml; "
+        "default: those under 'suites:' in skillstudio.yaml",
+    )
+    test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
+    add_common(test)
+
+
+def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
+    """The project a suite runs against: core.suites.suite_project's rule, shared with
+    the app (the suite's roots, then --root/--project, then where the user is)."""
+    from ..core.suites import suite_project
+
+    project = suite_project(suite, args.profile, env.cwd, args.root, args.project)
+    registry = project.registry()
+    registry.scan()
+    return Loaded(project, registry)
+
+
+def cmd_test(args: argparse.Namespace, env: Env) -> int:
+    from ..core.suites import SuiteError, load_suite, run_suite
+
+    paths = [os.path.join(env.cwd, p) for p in args.suites]
+    if not paths:
+        for project in resolve_projects([], args.root, args.project, args.profile, env.cwd):
+            if project.config is not None:
+                paths.extend(project.config.suites)
+        if not paths:
+            raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
+    all_results: list[dict[str, Any]] = []
+    suites_json: list[dict[str, Any]] = []
+    passed = failed = 0
+    per_skill: dict[str, Any] = {}
+    lines: list[str] = []
+    for path in paths:
+        try:
+            suite = load_suite(path, args.skill)
+        except SuiteError as exc:
+            raise UsageError(str(exc)) from None
+        item = _suite_registry(suite, args, env)
+        report = run_suite(suite, item.registry, item.project.options)
+        passed += report.passed
+        failed += report.failed
+        data = report.to_json()
+        for case in data["cases"]:
+            case["suite"] = path
+        all_results.extend(data["cases"])
+        per_skill.update(report.per_skill)
+        project = item.project
+        roots = ", ".join(rel(r.path, env.cwd) or "." for r in project.roots)
+        suites_json.append(
+            {
+                "path": path,
+                "profile": project.profile.name,
+                "project": project.base,
+                "roots": [r.path for r in project.roots],
+            }
+        )
+        lines.append(
+            f"{rel(path, env.cwd)} ({counted(len(suite.cases), 'case')}) against "
+            f"{rel(project.base, env.cwd) or '.'} ({project.profile.name}; roots: {roots})"
+        )
+        for result in report.results:
+            mark = "PASS" if result.passed else "FAIL"
+            where = f"{rel(path, env.cwd)}:{result.case.line}: " if result.case.line else ""
+            got = ", ".join(result.got) or "none"
+            detail = f" ({result.why})" if result.why else ""
+            query = printable(repr(result.case.query))
+            if result.passed:
+                lines.append(f"  {mark}  {query} -> {got}")
+            else:
+                lines.append(
+                    f"  {mark}  {where}{query} -> {got}; expected: "
+                    f"{result.case.expect_text()}{detail}"
+                )
+        if report.per_skill:
+            lines.append("  per skill:  precision  recall")
+            for name, stats in report.per_skill.items():
+                prec = "-" if stats["precision"] is None else f"{stats['precision']:.2f}"
+                rec = "-" if stats["recall"] is None else f"{stats['recall']:.2f}"
+                lines.append(f"    {name:<24} {prec:>9} {rec:>7}")
+        lines.append("  confusion (expected -> got):")
+        for expected, row in report.confusion.items():
+            cells = ", ".join(f"{got} {count}" for got, count in row.items())
+            lines.append(f"    {expected:<24} {cells}")
+    if args.format == "json":
+        env.print(
+            dumps(
+                {
+                    "cases": all_results,
+                    "passed": passed,
+                    "failed": failed,
+                    "per_skill": per_skill,
+                    "suites": suites_json,
+                }
+            )
+        )
+    else:
+        for line in lines:
+            env.print(line)
+        env.print(f"{passed} passed, {failed} failed")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+COMMANDS = {"test": cmd_test}
