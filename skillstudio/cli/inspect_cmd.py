@@ -35,8 +35,7 @@ def register(sub: Subparsers) -> None:
     add_common(show)
 
 
-def cmd_list(args: argparse.Namespace, env: Env) -> int:
-    loaded = load(args, env)
+def list_rows(loaded: list[Loaded]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for item in loaded:
         for skill in item.registry.skills:
@@ -57,16 +56,12 @@ def cmd_list(args: argparse.Namespace, env: Env) -> int:
                     "warnings": counts["warning"],
                 }
             )
-    if args.format == "json":
-        env.print(
-            dumps(
-                {"profile": profile_of(loaded), "projects": projects_json(loaded), "skills": rows}
-            )
-        )
-        return EXIT_OK
+    return rows
+
+
+def list_text(rows: list[dict[str, Any]], cwd: str) -> list[str]:
     if not rows:
-        env.print("No skills found.")
-        return EXIT_OK
+        return ["No skills found."]
     table = [("NAME", "STATUS", "ROOT", "PATH", "PROBLEMS")]
     for r in rows:
         problems = [
@@ -79,14 +74,30 @@ def cmd_list(args: argparse.Namespace, env: Env) -> int:
                 printable(r["name"]),
                 r["status"],
                 printable(r["root_label"]),
-                printable(rel(r["path"], env.cwd)),
+                printable(rel(r["path"], cwd)),
                 ", ".join(problems),
             )
         )
     widths = [max(len(row[col]) for row in table) for col in range(4)]
+    lines = []
     for row in table:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        env.print(("  ".join(cells) + "  " + row[4]).rstrip())
+        lines.append(("  ".join(cells) + "  " + row[4]).rstrip())
+    return lines
+
+
+def cmd_list(args: argparse.Namespace, env: Env) -> int:
+    loaded = load(args, env)
+    rows = list_rows(loaded)
+    if args.format == "json":
+        env.print(
+            dumps(
+                {"profile": profile_of(loaded), "projects": projects_json(loaded), "skills": rows}
+            )
+        )
+        return EXIT_OK
+    for line in list_text(rows, env.cwd):
+        env.print(line)
     return EXIT_OK
 
 
@@ -117,73 +128,85 @@ def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple
     return loaded, found
 
 
+def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
+    """Everything `show` reports about one skill (the JSON form)."""
+    diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+    body = skill.load_body()
+    return {
+        "profile": item.project.profile.name,
+        "name": skill.name,
+        "path": skill.path,
+        "root": skill.root.path,
+        "root_label": skill.root.label,
+        "status": skill.status,
+        "reason": skill.status_reason or None,
+        "winner": skill.winner,
+        "description": skill.description,
+        "fields": json_safe(skill.fields),
+        "raw": json_safe(skill.raw),
+        "unknown_keys": [k for k in skill.raw if item.project.profile.field(k) is None],
+        "written": _written(skill, diags),
+        "diagnostics": [d.to_json() for d in diags],
+        "files": skill.supporting_files(),
+        "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
+        "encoding": skill.doc.encoding,
+        "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
+    }
+
+
+def show_text(item: Loaded, skill: Any, data: dict[str, Any], cwd: str) -> list[str]:
+    written, files = data["written"], data["files"]
+    lines = [
+        f"{skill.name}  [{skill.status}]  ({item.project.profile.name})",
+        f"  path:  {rel(skill.path, cwd)}",
+    ]
+    root = rel(skill.root.path, cwd) or "."
+    label = skill.root.label
+    same = label in (root, os.path.basename(skill.root.path), "root")
+    lines.append(f"  root:  {root}" + ("" if same else f" ({label})"))
+    if skill.status_reason:
+        lines.append(f"  why:   {skill.status_reason}")
+    if skill.winner:
+        lines.append(f"  wins:  {rel(skill.winner, cwd)}")
+    body = data["body"]
+    lines.append(
+        f"  body:  {counted(body['lines'], 'line')}, {counted(body['chars'], 'character')}"
+    )
+    lines.append("fields:")
+    for spec in item.project.profile.fields:
+        present = spec.key in skill.raw
+        value = skill.raw.get(spec.key) if present else skill.fields.get(spec.key)
+        mark = "" if present else "  (default)"
+        if value is None and not present:
+            continue
+        lines.append(f"  {spec.key}: {json.dumps(json_safe(value), ensure_ascii=False)}{mark}")
+        lines += _written_lines(spec.key, skill.raw, written)
+    for key in data["unknown_keys"]:
+        lines.append(
+            f"  {key}: {json.dumps(json_safe(skill.raw[key]), ensure_ascii=False)}  (other)"
+        )
+        lines += _written_lines(key, skill.raw, written)
+    if files:
+        lines.append("files:")
+        lines += [f"  {name}" for name in files[:50]]
+        if len(files) > 50:
+            lines.append(f"  … {len(files) - 50} more")
+    diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+    if diags:
+        lines.append("diagnostics:")
+        lines += ["  " + diagnostic_line(diag, cwd) for diag in diags]
+    return lines
+
+
 def cmd_show(args: argparse.Namespace, env: Env) -> int:
     loaded, found = _shown(args, env)
     for item, skill in found:
-        diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
-        written = _written(skill, diags)
-        files = skill.supporting_files()
-        body = skill.load_body()
-        data = {
-            "profile": item.project.profile.name,
-            "name": skill.name,
-            "path": skill.path,
-            "root": skill.root.path,
-            "root_label": skill.root.label,
-            "status": skill.status,
-            "reason": skill.status_reason or None,
-            "winner": skill.winner,
-            "description": skill.description,
-            "fields": json_safe(skill.fields),
-            "raw": json_safe(skill.raw),
-            "unknown_keys": [k for k in skill.raw if item.project.profile.field(k) is None],
-            "written": written,
-            "diagnostics": [d.to_json() for d in diags],
-            "files": files,
-            "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
-            "encoding": skill.doc.encoding,
-            "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
-        }
+        data = show_data(item, skill)
         if args.format == "json":
             env.print(dumps(data))
-            return EXIT_OK
-        env.print(f"{skill.name}  [{skill.status}]  ({item.project.profile.name})")
-        env.print(f"  path:  {rel(skill.path, env.cwd)}")
-        root = rel(skill.root.path, env.cwd) or "."
-        label = skill.root.label
-        same = label in (root, os.path.basename(skill.root.path), "root")
-        env.print(f"  root:  {root}" + ("" if same else f" ({label})"))
-        if skill.status_reason:
-            env.print(f"  why:   {skill.status_reason}")
-        if skill.winner:
-            env.print(f"  wins:  {rel(skill.winner, env.cwd)}")
-        lines = data["body"]["lines"]
-        env.print(f"  body:  {counted(lines, 'line')}, {counted(len(body), 'character')}")
-        env.print("fields:")
-        profile = item.project.profile
-        for spec in profile.fields:
-            present = spec.key in skill.raw
-            value = skill.raw.get(spec.key) if present else skill.fields.get(spec.key)
-            mark = "" if present else "  (default)"
-            if value is None and not present:
-                continue
-            env.print(f"  {spec.key}: {json.dumps(json_safe(value), ensure_ascii=False)}{mark}")
-            _print_written(env, spec.key, skill.raw, written)
-        for key in data["unknown_keys"]:
-            env.print(
-                f"  {key}: {json.dumps(json_safe(skill.raw[key]), ensure_ascii=False)}  (other)"
-            )
-            _print_written(env, key, skill.raw, written)
-        if files:
-            env.print("files:")
-            for name in files[:50]:
-                env.print(f"  {name}")
-            if len(files) > 50:
-                env.print(f"  … {len(files) - 50} more")
-        if diags:
-            env.print("diagnostics:")
-            for diag in diags:
-                env.print("  " + diagnostic_line(diag, env.cwd))
+        else:
+            for line in show_text(item, skill, data, env.cwd):
+                env.print(line)
         return EXIT_OK
     known = sorted({s.name for item in loaded for s in item.registry.skills})
     hint = ", ".join(known[:20]) + (" …" if len(known) > 20 else "")
@@ -195,7 +218,8 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     return EXIT_FAIL
 
 
-def _print_written(env: Env, key: str, raw: dict[str, Any], written: dict[str, str]) -> None:
+def _written_lines(key: str, raw: dict[str, Any], written: dict[str, str]) -> list[str]:
+    lines = []
     for path, text in written.items():
         if path != key and not path.startswith(key + "."):
             continue
@@ -205,10 +229,11 @@ def _print_written(env: Env, key: str, raw: dict[str, Any], written: dict[str, s
                 value = next((v for k, v in value.items() if str(k) == part), None)
             elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
                 value = value[int(part)]
-        env.print(
+        lines.append(
             f"    {path}: written {text}, which YAML reads as {json.dumps(json_safe(value))}; "
             f"quote it ({json.dumps(text, ensure_ascii=False)}) to keep the text"
         )
+    return lines
 
 
 COMMANDS = {"list": cmd_list, "show": cmd_show}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.diagnostics import Diagnostic
@@ -126,61 +127,85 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list
     return out
 
 
-def cmd_lint(args: argparse.Namespace, env: Env) -> int:
+@dataclass(slots=True)
+class LintReport:
+    """What lint found, before it is written in any format."""
+
+    loaded: list[Loaded]
+    diagnostics: list[Diagnostic]
+    skills: list[dict[str, Any]] = field(default_factory=list)
+    active: int = 0
+
+    def count(self, severity: str) -> int:
+        return sum(d.severity == severity for d in self.diagnostics)
+
+
+def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     paths, diagnostics = _lint_arguments(args, env)
     loaded = load(args, env, paths) if paths or not args.paths else []
     diagnostics.extend(_no_skills(args, env, loaded))
-    skills_json: list[dict[str, Any]] = []
-    active = 0
+    report = LintReport(loaded, diagnostics)
     for item in loaded:
         diagnostics.extend(item.project.diagnostics)
         diagnostics.extend(item.registry.diagnostics)
         for skill in item.registry.skills:
             entry = skill.summary_json()
             entry["profile"] = item.project.profile.name
-            skills_json.append(entry)
-            active += skill.status == "active"
+            report.skills.append(entry)
+            report.active += skill.status == "active"
     diagnostics.sort(key=Diagnostic.sort_key)
-    errors = sum(d.severity == "error" for d in diagnostics)
-    warnings = sum(d.severity == "warning" for d in diagnostics)
-    infos = len(diagnostics) - errors - warnings
-    failed = errors > 0 or (args.strict and warnings > 0)
+    return report
+
+
+def lint_json(report: LintReport) -> dict[str, Any]:
+    return {
+        "profile": profile_of(report.loaded),
+        "projects": projects_json(report.loaded),
+        "skills": report.skills,
+        "diagnostics": [d.to_json() for d in report.diagnostics],
+        "summary": {
+            "skills": len(report.skills),
+            "active": report.active,
+            "errors": report.count("error"),
+            "warnings": report.count("warning"),
+            "infos": report.count("info"),
+        },
+    }
+
+
+def lint_text(report: LintReport, cwd: str, verbose: bool) -> list[str]:
+    lines = [
+        diagnostic_line(diag, cwd)
+        for diag in report.diagnostics
+        if diag.severity != "info" or verbose
+    ]
+    profiles = ", ".join(
+        f"{item.project.profile.name} ({rel(item.project.base, cwd) or '.'})"
+        for item in report.loaded
+    )
+    checked = f" checked with {profiles}" if profiles else ""
+    infos = report.count("info")
+    note = ""
+    if infos:
+        note = f", {counted(infos, 'note')}" + ("" if verbose else " (-v shows them)")
+    lines.append(
+        f"{counted(len(report.skills), 'skill')} ({report.active:,} active){checked}: "
+        f"{counted(report.count('error'), 'error')}, "
+        f"{counted(report.count('warning'), 'warning')}{note}"
+    )
+    return lines
+
+
+def cmd_lint(args: argparse.Namespace, env: Env) -> int:
+    report = lint_report(args, env)
     if args.format == "json":
-        env.print(
-            dumps(
-                {
-                    "profile": profile_of(loaded),
-                    "projects": projects_json(loaded),
-                    "skills": skills_json,
-                    "diagnostics": [d.to_json() for d in diagnostics],
-                    "summary": {
-                        "skills": len(skills_json),
-                        "active": active,
-                        "errors": errors,
-                        "warnings": warnings,
-                        "infos": infos,
-                    },
-                }
-            )
-        )
+        env.print(dumps(lint_json(report)))
     elif args.format == "sarif":
-        env.print(dumps(sarif(diagnostics, env.cwd)))
+        env.print(dumps(sarif(report.diagnostics, env.cwd)))
     else:
-        for diag in diagnostics:
-            if diag.severity != "info" or args.verbose:
-                env.print(diagnostic_line(diag, env.cwd))
-        profiles = ", ".join(
-            f"{item.project.profile.name} ({rel(item.project.base, env.cwd) or '.'})"
-            for item in loaded
-        )
-        checked = f" checked with {profiles}" if profiles else ""
-        note = ""
-        if infos:
-            note = f", {counted(infos, 'note')}" + ("" if args.verbose else " (-v shows them)")
-        env.print(
-            f"{counted(len(skills_json), 'skill')} ({active:,} active){checked}: "
-            f"{counted(errors, 'error')}, {counted(warnings, 'warning')}{note}"
-        )
+        for line in lint_text(report, env.cwd, args.verbose):
+            env.print(line)
+    failed = report.count("error") > 0 or (args.strict and report.count("warning") > 0)
     return EXIT_FAIL if failed else EXIT_OK
 
 

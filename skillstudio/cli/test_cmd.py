@@ -12,7 +12,8 @@ from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
-    from ..core.suites import Suite
+    from ..core.project import Project
+    from ..core.suites import Suite, SuiteReport
 
 
 def register(sub: Subparsers) -> None:
@@ -69,7 +70,6 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
         all_results.extend(data["cases"])
         per_skill.update(report.per_skill)
         project = item.project
-        roots = ", ".join(rel(r.path, env.cwd) or "." for r in project.roots)
         suites_json.append(
             {
                 "path": path,
@@ -78,33 +78,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
                 "roots": [r.path for r in project.roots],
             }
         )
-        lines.append(
-            f"{rel(path, env.cwd)} ({counted(len(suite.cases), 'case')}) against "
-            f"{rel(project.base, env.cwd) or '.'} ({project.profile.name}; roots: {roots})"
-        )
-        for result in report.results:
-            mark = "PASS" if result.passed else "FAIL"
-            where = f"{rel(path, env.cwd)}:{result.case.line}: " if result.case.line else ""
-            got = ", ".join(result.got) or "none"
-            detail = f" ({result.why})" if result.why else ""
-            query = printable(repr(result.case.query))
-            if result.passed:
-                lines.append(f"  {mark}  {query} -> {got}")
-            else:
-                lines.append(
-                    f"  {mark}  {where}{query} -> {got}; expected: "
-                    f"{result.case.expect_text()}{detail}"
-                )
-        if report.per_skill:
-            lines.append("  per skill:  precision  recall")
-            for name, stats in report.per_skill.items():
-                prec = "-" if stats["precision"] is None else f"{stats['precision']:.2f}"
-                rec = "-" if stats["recall"] is None else f"{stats['recall']:.2f}"
-                lines.append(f"    {name:<24} {prec:>9} {rec:>7}")
-        lines.append("  confusion (expected -> got):")
-        for expected, row in report.confusion.items():
-            cells = ", ".join(f"{got} {count}" for got, count in row.items())
-            lines.append(f"    {expected:<24} {cells}")
+        lines += suite_text(path, suite, project, report, env.cwd)
     if args.format == "json":
         env.print(
             dumps(
@@ -122,6 +96,40 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             env.print(line)
         env.print(f"{passed} passed, {failed} failed")
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def suite_text(
+    path: str, suite: Suite, project: Project, report: SuiteReport, cwd: str
+) -> list[str]:
+    """One suite's text report: the project it ran against, each case, per skill, confusion."""
+    roots = ", ".join(rel(r.path, cwd) or "." for r in project.roots)
+    lines = [
+        f"{rel(path, cwd)} ({counted(len(suite.cases), 'case')}) against "
+        f"{rel(project.base, cwd) or '.'} ({project.profile.name}; roots: {roots})"
+    ]
+    for result in report.results:
+        mark = "PASS" if result.passed else "FAIL"
+        where = f"{rel(path, cwd)}:{result.case.line}: " if result.case.line else ""
+        got = ", ".join(result.got) or "none"
+        detail = f" ({result.why})" if result.why else ""
+        query = printable(repr(result.case.query))
+        if result.passed:
+            lines.append(f"  {mark}  {query} -> {got}")
+        else:
+            lines.append(
+                f"  {mark}  {where}{query} -> {got}; expected: {result.case.expect_text()}{detail}"
+            )
+    if report.per_skill:
+        lines.append("  per skill:  precision  recall")
+        for name, stats in report.per_skill.items():
+            prec = "-" if stats["precision"] is None else f"{stats['precision']:.2f}"
+            rec = "-" if stats["recall"] is None else f"{stats['recall']:.2f}"
+            lines.append(f"    {name:<24} {prec:>9} {rec:>7}")
+    lines.append("  confusion (expected -> got):")
+    for expected, row in report.confusion.items():
+        cells = ", ".join(f"{got} {count}" for got, count in row.items())
+        lines.append(f"    {expected:<24} {cells}")
+    return lines
 
 
 COMMANDS = {"test": cmd_test}
