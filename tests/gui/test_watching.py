@@ -126,9 +126,9 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
 def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillstudio.gui import main_window
+    from skillstudio.gui import refresh
 
-    monkeypatch.setattr(main_window, "REFRESH_SLICE_S", 0.0)  # one file a slice
+    monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)  # one file a slice
     editor = open_skill(window, skill_path(samples, "repo-survey"))
     others = [p for p in sorted(samples.rglob("SKILL.md")) if "repo-survey" not in str(p)][:6]
     slices: list[bool] = []

@@ -1,0 +1,50 @@
+"""What the main window's parts share: the state MainWindow sets up and the few of its
+methods the parts call. The parts (tabs, skill actions, archives, menus) build on it in
+a chain, so each is typed without knowing MainWindow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QDockWidget, QLineEdit, QMainWindow, QTabWidget, QTreeView
+
+if TYPE_CHECKING:
+    from ..core.project import Project
+    from ..core.registry import Registry
+    from .file_view import FileView
+    from .recovery import RecoveryKeeper
+    from .skill_editor import SkillEditor
+    from .skill_tree_model import SkillTreeModel
+    from .suite_runner import SuiteRunner
+    from .workbench import QueryPanel
+
+
+class WindowBase(QMainWindow):
+    """Declarations only: MainWindow.__init__ creates all of it."""
+
+    settings: QSettings
+    base: str
+    projects: list[Project]
+    registries: list[Registry]
+    recovery: RecoveryKeeper | None
+    documents: dict[str, SkillEditor]
+    file_views: dict[str, FileView]
+    tabs: QTabWidget
+    tree: QTreeView
+    tree_model: SkillTreeModel
+    filter_box: QLineEdit
+    query_panel: QueryPanel
+    suite_runner: SuiteRunner
+    tree_dock: QDockWidget
+    problems_dock: QDockWidget
+    query_dock: QDockWidget
+    suites_dock: QDockWidget
+    _open_after_scan: str
+    # MainWindow's own methods that the parts call
+    open_path: Callable[..., bool]
+    reload: Callable[[], None]
+    focus_query_panel: Callable[[], None]
+    run_suite: Callable[[], None]
+    _update_problems: Callable[[], None]
