@@ -184,7 +184,10 @@ OVER_A_LIMIT = {
     ("core/archive.py", "len(files)"),
     ("core/archive.py", "len(infos)"),
     ("gui/file_view.py", "size"),
-    ("gui/workbench.py", "tier.budget"),  # `n / budget characters`: the budget is the count
+    (
+        "gui/workbench/tier_view.py",
+        "tier.budget",
+    ),  # `n / budget characters`: the budget is the count
     ("cli/engine_cmd.py", "budget"),
 }
 

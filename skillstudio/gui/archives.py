@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..core.archive import ArchiveError, pack, unpack
 from .document_tabs import DocumentTabs

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import (
-    QMessageBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from ..core.registry import Registry
 from .file_view import FileView

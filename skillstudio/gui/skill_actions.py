@@ -6,16 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import (
-    QPoint,
-    QUrl,
-)
+from PySide6.QtCore import QPoint, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (
-    QInputDialog,
-    QMenu,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
 
 from ..core.archive import ArchiveError
 from ..core.editing import EditError

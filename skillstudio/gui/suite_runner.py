@@ -10,18 +10,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -42,7 +39,6 @@ from ..core.matching import MatchIndex
 from ..core.project import Project, UsageError
 from ..core.registry import Registry
 from ..core.suites import (
-    Case,
     CaseResult,
     Suite,
     SuiteError,
@@ -54,8 +50,9 @@ from ..core.suites import (
     suite_project,
 )
 from ..core.text import counted
+from .catch_up import CatchUp
 from .scanner import one_line
-from .table_model import ColumnsModel
+from .suite_models import CasesModel, ConfusionModel, SkillsModel
 from .theme import bar_style, colour
 
 SLICE_MS = 15  # the longest a batch of cases holds the event loop
@@ -65,225 +62,6 @@ KINDS = {
     "eval_set": "skill-creator eval set",
     "skill_lab": "Skill Lab triggers",
 }
-
-
-def expected_text(case: Case) -> str:
-    if case.mode == "exact":
-        return ", ".join(case.expect) or "none"
-    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
-
-
-def confusion_label(case: Case) -> str:
-    """The confusion table's row for a case (as core.suites._confusion names it)."""
-    if case.mode == "exact":
-        return case.expect[0] if case.expect else "none"
-    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
-
-
-def _right(column: int, columns: tuple[int, ...]) -> int | None:
-    if column in columns:
-        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return None
-
-
-class CasesModel(ColumnsModel):
-    """One row per case: pending (…), passed or failed, with what was expected and got."""
-
-    COLUMNS = ("", "Request", "Expected", "Got", "Tier", "Note")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.cases: list[Case] = []
-        self.results: list[CaseResult | None] = []
-        self.failures_only = False
-        self.pair: tuple[str, str] | None = None  # (expected, got) from the confusion table
-        self.shown: list[int] = []
-
-    def set_cases(self, cases: list[Case]) -> None:
-        self.beginResetModel()
-        self.cases = cases
-        self.results = [None] * len(cases)
-        self.shown = self._visible()
-        self.endResetModel()
-
-    def set_results(self, first: int, results: list[CaseResult]) -> None:
-        """Results for cases[first:first + len(results)]."""
-        self.results[first : first + len(results)] = results
-        if self.failures_only or self.pair is not None:
-            self.refilter()
-        elif results:
-            last = first + len(results) - 1
-            self.dataChanged.emit(self.index(first, 0), self.index(last, self.columnCount() - 1))
-
-    def set_filter(self, failures_only: bool, pair: tuple[str, str] | None) -> None:
-        self.failures_only, self.pair = failures_only, pair
-        self.refilter()
-
-    def refilter(self) -> None:
-        self.beginResetModel()
-        self.shown = self._visible()
-        self.endResetModel()
-
-    def _visible(self) -> list[int]:
-        rows = []
-        for number, case in enumerate(self.cases):
-            result = self.results[number] if number < len(self.results) else None
-            if self.failures_only and (result is None or result.passed):
-                continue
-            if self.pair is not None:
-                got = result.got[0] if result is not None and result.got else "none"
-                if result is None or (confusion_label(case), got) != self.pair:
-                    continue
-            rows.append(number)
-        return rows
-
-    def case_at(self, row: int) -> Case | None:
-        return self.cases[self.shown[row]] if 0 <= row < len(self.shown) else None
-
-    def row_count(self) -> int:
-        return len(self.shown)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or index.row() >= len(self.shown):
-            return None
-        number = self.shown[index.row()]
-        case, result = self.cases[number], self.results[number]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(case, result, column)
-        if role == Qt.ItemDataRole.ForegroundRole and result is not None:
-            if column == 0:
-                return QColor(colour("string" if result.passed else "error_text"))
-            return None if result.passed else QColor(colour("error_fg"))
-        if role == Qt.ItemDataRole.BackgroundRole and result is not None and not result.passed:
-            return QColor(colour("error_bg"))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            where = f"line {case.line} of the suite\n" if case.line else ""
-            return f"{where}Double-click to try this request in the Try a Request panel"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _right(column, (4,))
-        return None
-
-    @staticmethod
-    def _text(case: Case, result: CaseResult | None, column: int) -> str:
-        if column == 0:
-            return "…" if result is None else ("✓ pass" if result.passed else "✗ FAIL")
-        if column == 1:
-            return case.label + ": " + case.query if case.label else case.query
-        if column == 2:
-            return expected_text(case)
-        if result is None:
-            return ""
-        if column == 3:
-            return ", ".join(result.got) or "none"
-        if column == 4:
-            wanted = f" (want {case.tier})" if case.tier is not None else ""
-            return f"{result.tier}{wanted}"
-        return result.why
-
-
-class SkillsModel(ColumnsModel):
-    """Precision and recall per skill."""
-
-    COLUMNS = ("Skill", "Precision", "Recall", "TP", "FP", "FN")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[tuple[str, dict[str, float | None]]] = []
-
-    def set_report(self, report: SuiteReport | None) -> None:
-        self.beginResetModel()
-        self.rows = list(report.per_skill.items()) if report is not None else []
-        self.endResetModel()
-
-    def row_count(self) -> int:
-        return len(self.rows)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows):
-            return None
-        name, stats = self.rows[index.row()]
-        column = index.column()
-        key = ("", "precision", "recall", "tp", "fp", "fn")[column]
-        value = stats.get(key) if key else None
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return name
-            if value is None:
-                return "–"
-            return f"{value:.2f}" if column in (1, 2) else str(int(value))
-        if role == Qt.ItemDataRole.ForegroundRole and column in (1, 2) and value is not None:
-            return QColor(colour("string" if value >= 1 else "error_text"))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _right(column, (1, 2, 3, 4, 5))
-        return None
-
-
-class ConfusionModel(QAbstractTableModel):
-    """Expected (rows) against the first selected skill (columns), counted."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.expected: list[str] = []
-        self.got: list[str] = []
-        self.counts: dict[str, dict[str, int]] = {}
-
-    def set_report(self, report: SuiteReport | None) -> None:
-        self.beginResetModel()
-        self.counts = report.confusion if report is not None else {}
-        self.expected = sorted(self.counts)
-        self.got = sorted({got for row in self.counts.values() for got in row})
-        self.endResetModel()
-
-    @staticmethod
-    def agrees(expected: str, got: str) -> bool:
-        if expected.startswith("not "):
-            return got != expected[4:]
-        return expected == got
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.expected)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.got)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
-            names = self.got if orientation == Qt.Orientation.Horizontal else self.expected
-            return names[section] if section < len(names) else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return (
-                "Got (the first selected skill)"
-                if orientation == Qt.Orientation.Horizontal
-                else "Expected"
-            )
-        return None
-
-    def pair(self, index: QModelIndex | QPersistentModelIndex) -> tuple[str, str]:
-        return self.expected[index.row()], self.got[index.column()]
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or index.row() >= len(self.expected):
-            return None
-        expected, got = self.pair(index)
-        count = self.counts.get(expected, {}).get(got, 0)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return str(count) if count else ""
-        if role == Qt.ItemDataRole.ForegroundRole and count:
-            return QColor(colour("string" if self.agrees(expected, got) else "error_text"))
-        if role == Qt.ItemDataRole.ToolTipRole and count:
-            return f"{count} case(s) expected {expected}, got {got} (double-click to list them)"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
-        return None
 
 
 def _table(model: QAbstractTableModel, parent: QWidget) -> QTableView:
@@ -328,7 +106,7 @@ class SuiteRunner(QWidget):
         self._steps: Iterator[int] | None = None
         self._results: list[CaseResult] = []
         self._started = 0.0
-        self._dirty = False
+        self.catch_up = CatchUp(self, self.run)
 
         self.suite_box = QComboBox(self)
         self.suite_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -547,15 +325,11 @@ class SuiteRunner(QWidget):
         """A skill changed on screen or on disk: run again after a pause in the changes."""
         if self.suite_box.count() == 0 or not self.auto_box.isChecked():
             return
-        if self.isVisible():
-            self.rerun_timer.start()
-        else:
-            self._dirty = True
+        self.catch_up.soon(self.rerun_timer)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.run()
+        self.catch_up.shown()
 
     def run(self, rescan: bool = False, path: str | None = None, force: bool = False) -> bool:
         """(Re)start a run: the suite file is read again, its cases run a slice at a time.
@@ -564,9 +338,9 @@ class SuiteRunner(QWidget):
         runs anyway): at 10,000 skills a case costs about 70 ms."""
         self.rerun_timer.stop()
         if not (self.isVisible() or force):
-            self._dirty = True
+            self.catch_up.stale = True
             return False
-        self._dirty = False
+        self.catch_up.stale = False
         current = self.suite_box.currentData()
         path = path or (current if isinstance(current, str) and current else None)
         if path is None:

@@ -25,10 +25,10 @@ from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.matching import MatchIndex
 from skillstudio.gui import main_window as main_window_module
 from skillstudio.gui import suite_runner as suite_runner_module
-from skillstudio.gui import workbench as workbench_module
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
+from skillstudio.gui.workbench import query_panel as workbench_module
 
 from .. import hostile
 from ..hostile import big_table, make_blocks

@@ -1,44 +1,29 @@
-"""The try-a-request workbench: ranking, explanation, tiers, activation, session.
+"""Try a Request: the panel: ranking, explanation, tiers, activation, session.
 
 Everything shown is the engine's own answer (core.matching, core.disclosure,
 core.activation) for the registry as it is on screen, unsaved edits included:
-the window re-runs the panel whenever a document is re-validated.
-"""
+the window re-runs the panel whenever a document is re-validated."""
 
 from __future__ import annotations
 
 import html
-import json
 import os
 import time
 from typing import Any
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QRect,
-    Qt,
-    QTimer,
-    Signal,
-)
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QShowEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QTabWidget,
     QTextBrowser,
@@ -46,10 +31,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.activation import Activation, activate
-from ..core.disclosure import TIER_NAMES, TierText, render_tiers
-from ..core.matching import (
-    Candidate,
+from ...core.activation import activate
+from ...core.disclosure import TierText, render_tiers
+from ...core.matching import (
     MatchIndex,
     MatchResult,
     mark_words,
@@ -58,17 +42,20 @@ from ..core.matching import (
     trigger_phrases,
     why_not,
 )
-from ..core.project import Project
-from ..core.registry import Registry
-from ..core.session import Session
-from ..core.suites import SuiteError, add_case
-from ..core.text import counted
-from .scanner import one_line
-from .table_model import ColumnsModel
-from .theme import colour
+from ...core.project import Project
+from ...core.registry import Registry
+from ...core.session import Session
+from ...core.suites import SuiteError, add_case
+from ...core.text import counted
+from ..catch_up import CatchUp
+from ..scanner import one_line
+from ..theme import colour
+from .activation_view import ActivationView
+from .candidates import CandidatesModel, ThresholdDelegate
+from .session_view import SessionView
+from .tier_view import TierView
 
 QUERY_DELAY_MS = 60
-SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
 _OPTIONS = {  # profile -> (option key, label, default, maximum)
     "oasis": ("threshold", "Threshold", 10, 1000),
     "toolsets": ("max_skills", "Max skills", 3, 50),
@@ -76,148 +63,6 @@ _OPTIONS = {  # profile -> (option key, label, default, maximum)
     "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
 }
 SESSION_PROFILES = ("toolsets", "workspace")
-
-
-class CandidatesModel(ColumnsModel):
-    COLUMNS = ("#", "Skill", "Score", "Passed", "Why")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.result: MatchResult | None = None
-        self.rows: list[Candidate] = []
-        self.threshold_row = -1  # the first row below the threshold (a line above it)
-
-    def set_result(self, result: MatchResult | None) -> None:
-        self.beginResetModel()
-        self.result = result
-        self.rows = list(result.candidates[:SHOWN]) if result is not None else []
-        self.threshold_row = -1
-        if result is not None and result.threshold is not None:
-            below = [i for i, c in enumerate(self.rows) if c.score < result.threshold]
-            if below and below[0] > 0:
-                self.threshold_row = below[0]
-        self.endResetModel()
-
-    def row_count(self) -> int:
-        return len(self.rows)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows) or self.result is None:
-            return None
-        cand = self.rows[index.row()]
-        selected = cand.name in self.result.selected
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(index.row(), index.column(), cand)
-        if role == Qt.ItemDataRole.FontRole and selected:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons)
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (0, 2):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def _text(self, row: int, column: int, cand: Candidate) -> str:
-        assert self.result is not None
-        if column == 0:
-            return str(row + 1)
-        if column == 1:
-            return ("★ " if cand.name in self.result.selected else "") + cand.name
-        if column == 2:
-            return str(cand.score) + (" (heuristic)" if cand.heuristic else "")
-        if column == 3:
-            return "yes" if cand.passed else "no"
-        reasons = cand.reasons
-        text = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in reasons[:3])
-        return text + (f", … {len(reasons) - 3} more" if len(reasons) > 3 else "")
-
-
-class ThresholdDelegate(QStyledItemDelegate):
-    """Draws the threshold as a line above the first row that falls below it."""
-
-    def __init__(self, model: CandidatesModel, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.model = model
-
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        super().paint(painter, option, index)
-        if index.row() == self.model.threshold_row:
-            painter.save()
-            painter.setPen(QPen(QColor(colour("threshold")), 2))
-            rect: QRect = option.rect
-            painter.drawLine(rect.left(), rect.top() + 1, rect.right(), rect.top() + 1)
-            painter.restore()
-
-
-class TierView(QWidget):
-    """One tier's exact text, its size against the budget, and what was left out."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.header = QLabel(self)
-        self.header.setWordWrap(True)
-        self.meter = QProgressBar(self)
-        self.meter.setTextVisible(True)
-        self.text = QPlainTextEdit(self)
-        self.text.setReadOnly(True)
-        self.text.setFont(QFont("DejaVu Sans Mono"))
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self._shown = ""  # the text the view holds
-        self._pending: str | None = None  # the text it will hold when next shown
-        self.omitted = QLabel(self)
-        self.omitted.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.header)
-        layout.addWidget(self.meter)
-        layout.addWidget(self.text, 1)
-        layout.addWidget(self.omitted)
-
-    def show_tier(self, tier: TierText) -> None:
-        used = " — the tier this profile uses for this request" if tier.used else ""
-        self.header.setText(
-            f"<b>Tier {tier.tier}: {TIER_NAMES[tier.tier]}</b>{used}<br>"
-            f"{counted(tier.chars, 'character')}, ~{counted(tier.tokens, 'token')}"
-            + (f"<br><i>{html.escape(tier.note)}</i>" if tier.note else "")
-        )
-        if tier.budget:
-            self.meter.setVisible(True)
-            self.meter.setRange(0, tier.budget)
-            self.meter.setValue(min(tier.chars, tier.budget))
-            self.meter.setFormat(f"{tier.chars:,} / {tier.budget:,} characters")
-            over = tier.chars > tier.budget
-            self.meter.setStyleSheet(
-                f"QProgressBar::chunk{{background:{colour('threshold')}}}" if over else ""
-            )
-        else:
-            self.meter.setVisible(False)
-        # A hidden tab takes its text when shown: the listing of 10,000 skills costs
-        # 35 ms to lay out, which a keystroke should pay only if it is on screen.
-        self._pending = tier.text
-        if self.isVisible():
-            self._show_text()
-        left_out = ", ".join(f"{o['skill']} ({o.get('reason', '')})" for o in tier.omitted)
-        self.omitted.setText(f"Left out by the budget: {left_out}" if left_out else "")
-        self.omitted.setVisible(bool(left_out))
-
-    def _show_text(self) -> None:
-        # Compared with the text held, not with toPlainText() (3 ms at 10,000 skills).
-        if self._pending is not None and self._pending != self._shown:
-            self.text.setPlainText(self._pending)
-            self._shown = self._pending
-        self._pending = None
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._show_text()
 
 
 class QueryPanel(QWidget):
@@ -238,7 +83,7 @@ class QueryPanel(QWidget):
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
         self._why_key: tuple[int, int] = (0, 0)
-        self._dirty = True
+        self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -396,10 +241,7 @@ class QueryPanel(QWidget):
         )
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
-        if self.isVisible():
-            self.update_now()
-        else:
-            self._dirty = True
+        self.catch_up.now()
 
     # -- answering ---------------------------------------------------------------------
     def skills_changed(self) -> None:
@@ -407,15 +249,11 @@ class QueryPanel(QWidget):
 
         A hidden panel only notes it and answers when shown: at 10,000 skills an
         answer takes about 75 ms, which typing elsewhere should not pay for."""
-        if self.isVisible():
-            self.timer.start()
-        else:
-            self._dirty = True
+        self.catch_up.soon(self.timer)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._dirty:
-            self.update_now()
+        self.catch_up.shown()
 
     def index_for(self, registry: Registry) -> MatchIndex:
         """The registry's match index, brought up to date (shared with the suite runner)."""
@@ -432,7 +270,7 @@ class QueryPanel(QWidget):
 
     def update_now(self) -> None:
         self.timer.stop()
-        self._dirty = False
+        self.catch_up.stale = False
         started = time.perf_counter()
         registry = self.registry
         if registry is None:
@@ -628,99 +466,3 @@ class QueryPanel(QWidget):
         self.summary.setText(f"Added to {os.path.relpath(path, os.path.dirname(path))}: {query}")
         self.case_added.emit(path)
         return path
-
-
-class ActivationView(QWidget):
-    """Pick a skill, type arguments: the exact content or payload the agent receives."""
-
-    def __init__(self, panel: QueryPanel) -> None:
-        super().__init__(panel)
-        self.panel = panel
-        self.skill = QComboBox(self)
-        self.skill.setEditable(True)  # a name that does not exist shows the agent's error
-        self.args = QLineEdit(self)
-        self.args.setPlaceholderText("arguments")
-        self.invoker = QComboBox(self)
-        self.invoker.addItem("invoked by the model", "model")
-        self.invoker.addItem("invoked by the user", "user")
-        self.invocation = QLabel(self)
-        self.invocation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.output = QPlainTextEdit(self)
-        self.output.setReadOnly(True)
-        self.output.setFont(QFont("DejaVu Sans Mono"))
-        form = QFormLayout()
-        form.addRow("Skill", self.skill)
-        form.addRow("Arguments", self.args)
-        form.addRow("Invoker", self.invoker)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.invocation)
-        layout.addWidget(self.output, 1)
-        self.skill.currentTextChanged.connect(lambda _t: panel.timer.start())
-        self.args.textChanged.connect(lambda _t: panel.timer.start())
-        self.invoker.currentIndexChanged.connect(lambda _i: panel.timer.start())
-        self.activation: Activation | None = None
-
-    def set_skills(self, names: list[str]) -> None:
-        current = self.skill.currentText()
-        self.skill.blockSignals(True)
-        self.skill.clear()
-        self.skill.addItems(names)
-        if current:
-            self.skill.setCurrentText(current)
-        self.skill.blockSignals(False)
-
-    def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
-        name = self.skill.currentText().strip()
-        if not name:
-            self.output.setPlainText("")
-            self.invocation.setText("")
-            return
-        invoker = self.invoker.currentData()
-        args = self.args.text()
-        self.activation = act = activate(
-            registry, name, args, invoker=invoker, session=session.copy(), options=options
-        )
-        self.invocation.setText(
-            f"As a user invocation: /{name}{(' ' + args) if args else ''}"
-            + (f" · mode: {act.mode}" if act.ok else "")
-        )
-        if not act.ok:
-            text = "The agent receives this error:\n\n" + json.dumps(act.error, indent=2)
-        else:
-            payload = {k: v for k, v in act.to_json().items() if k not in ("content", "notes")}
-            extra = [k for k in payload if k not in ("profile", "skill", "mode")]
-            text = act.content
-            if extra:
-                text += "\n\n--- payload ---\n" + json.dumps(
-                    {k: payload[k] for k in extra}, indent=2, ensure_ascii=False
-                )
-            if act.notes:
-                text += "\n\n--- notes ---\n" + "\n".join(act.notes)
-        if self.output.toPlainText() != text:
-            self.output.setPlainText(text)
-
-
-class SessionView(QWidget):
-    """The requests sent in this session and the state they left."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.history = QPlainTextEdit(self)
-        self.history.setReadOnly(True)
-        self.state = QLabel(self)
-        self.state.setWordWrap(True)
-        self.reset_button = QPushButton("Reset session", self)
-        layout = QVBoxLayout(self)
-        layout.addWidget(
-            QLabel("Press Enter in the request to send it; the session remembers it.", self)
-        )
-        layout.addWidget(self.history, 1)
-        layout.addWidget(self.state)
-        layout.addWidget(self.reset_button)
-
-    def show_session(self, session: Session) -> None:
-        self.history.setPlainText("\n".join(session.history))
-        consented = ", ".join(sorted(session.consented)) or "none"
-        recent = ", ".join(session.recent) or "none"
-        self.state.setText(f"Consent given: {consented}\nRecently used: {recent}")

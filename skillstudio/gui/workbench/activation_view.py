@@ -1,0 +1,96 @@
+"""What a skill's activation returns (the exact content, or the error) for given arguments."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.activation import Activation, activate
+from ...core.registry import Registry
+from ...core.session import Session
+
+if TYPE_CHECKING:
+    from .query_panel import QueryPanel
+
+
+class ActivationView(QWidget):
+    """Pick a skill, type arguments: the exact content or payload the agent receives."""
+
+    def __init__(self, panel: QueryPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.skill = QComboBox(self)
+        self.skill.setEditable(True)  # a name that does not exist shows the agent's error
+        self.args = QLineEdit(self)
+        self.args.setPlaceholderText("arguments")
+        self.invoker = QComboBox(self)
+        self.invoker.addItem("invoked by the model", "model")
+        self.invoker.addItem("invoked by the user", "user")
+        self.invocation = QLabel(self)
+        self.invocation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.output = QPlainTextEdit(self)
+        self.output.setReadOnly(True)
+        self.output.setFont(QFont("DejaVu Sans Mono"))
+        form = QFormLayout()
+        form.addRow("Skill", self.skill)
+        form.addRow("Arguments", self.args)
+        form.addRow("Invoker", self.invoker)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.invocation)
+        layout.addWidget(self.output, 1)
+        self.skill.currentTextChanged.connect(lambda _t: panel.timer.start())
+        self.args.textChanged.connect(lambda _t: panel.timer.start())
+        self.invoker.currentIndexChanged.connect(lambda _i: panel.timer.start())
+        self.activation: Activation | None = None
+
+    def set_skills(self, names: list[str]) -> None:
+        current = self.skill.currentText()
+        self.skill.blockSignals(True)
+        self.skill.clear()
+        self.skill.addItems(names)
+        if current:
+            self.skill.setCurrentText(current)
+        self.skill.blockSignals(False)
+
+    def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
+        name = self.skill.currentText().strip()
+        if not name:
+            self.output.setPlainText("")
+            self.invocation.setText("")
+            return
+        invoker = self.invoker.currentData()
+        args = self.args.text()
+        self.activation = act = activate(
+            registry, name, args, invoker=invoker, session=session.copy(), options=options
+        )
+        self.invocation.setText(
+            f"As a user invocation: /{name}{(' ' + args) if args else ''}"
+            + (f" · mode: {act.mode}" if act.ok else "")
+        )
+        if not act.ok:
+            text = "The agent receives this error:\n\n" + json.dumps(act.error, indent=2)
+        else:
+            payload = {k: v for k, v in act.to_json().items() if k not in ("content", "notes")}
+            extra = [k for k in payload if k not in ("profile", "skill", "mode")]
+            text = act.content
+            if extra:
+                text += "\n\n--- payload ---\n" + json.dumps(
+                    {k: payload[k] for k in extra}, indent=2, ensure_ascii=False
+                )
+            if act.notes:
+                text += "\n\n--- notes ---\n" + "\n".join(act.notes)
+        if self.output.toPlainText() != text:
+            self.output.setPlainText(text)
