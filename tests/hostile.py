@@ -61,7 +61,23 @@ CASES = {
     "toolset-many-refs": "listed",  # 1,000 references to one file
     "toolset-leak": "toolset-missing",  # leak.py -> a file outside the root
     "toolset-fifo": "toolset-missing",  # a FIFO, and a link to a FIFO outside
+    # skill regular expressions (toolsets) and placeholders (pegasus)
+    "pattern-overflow": "pattern-invalid",
+    "pattern-nested": "pattern-invalid",
+    "pattern-slow": "pattern-invalid",
+    "dollar-digits": "listed",
 }
+
+SLOW_PATTERNS = 300  # each backtracks for ever: 300 × the 50 ms timeout took 15-44 s
+
+
+def patterns_skill(name: str, patterns: list[str]) -> str:
+    """A toolsets skill with the given trigger patterns (single-quoted YAML)."""
+    listed = "".join("    - '" + p.replace("'", "''") + "'\n" for p in patterns)
+    return (
+        f"---\nname: {name}\ndescription: Patterns that hurt the matcher.\n"
+        f'triggers:\n  keywords: ["{name} request"]\n  patterns:\n{listed}---\nBody.\n'
+    )
 
 
 def big_table(size: int) -> str:
@@ -160,6 +176,25 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
             f"---\nname: {name}\ndescription: Costly to preview.\n---\n{body}",
         )
     special_files(root, base)
+    write(
+        os.path.join(root, "pattern-overflow", "SKILL.md"),
+        patterns_skill("pattern-overflow", ["a{4294967296}"]),  # OverflowError in re
+    )
+    write(
+        os.path.join(root, "pattern-nested", "SKILL.md"),
+        patterns_skill("pattern-nested", ["(" * 5000 + ")" * 5000]),  # RecursionError
+    )
+    write(  # distinct texts, so that no cache hides the cost
+        os.path.join(root, "pattern-slow", "SKILL.md"),
+        patterns_skill(
+            "pattern-slow", [f"(.|..)+(?!x{{0,{n + 1}}})" for n in range(SLOW_PATTERNS)]
+        ),
+    )
+    write(
+        os.path.join(root, "dollar-digits", "SKILL.md"),
+        "---\nname: dollar-digits\ndescription: A placeholder with 5,000 digits.\n---\n"
+        "Run $" + "7" * 5000 + " with $ARGUMENTS[" + "8" * 5000 + "] and $0.\n",
+    )
     return root
 
 

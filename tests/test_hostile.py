@@ -470,3 +470,106 @@ def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
         assert window.open_path(str(tmp_path / "skills"))
     assert [s.name for r in window.registries for s in r.skills] == ["ok"]
     window.close()
+
+
+# -- skill regular expressions and placeholders (issue 14, items 2 and 3) ---------------
+PATTERN_CASES = ("pattern-overflow", "pattern-nested", "pattern-slow")
+SLOW_QUERY = "pattern-slow request " + "ab" * 20  # long enough to make each pattern time out
+
+
+def no_crash(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_hostile_patterns_are_pattern_invalid_at_the_pattern(tree: Path) -> None:
+    done, seconds, _rss = cli(
+        "lint", str(tree), "--profile", "toolsets", "--format", "json", cwd=tree.parent
+    )
+    no_crash(done)
+    report = json.loads(done.stdout)
+    for case in PATTERN_CASES:
+        found = [
+            d
+            for d in report["diagnostics"]
+            if d["code"] == "pattern-invalid"
+            and d["severity"] == "error"
+            and f"{os.sep}{case}{os.sep}" in d["path"]
+        ]
+        assert found, case
+        assert (found[0]["line"], found[0]["column"]) == (7, 7), found[0]  # the first item
+        assert len(found[0]["message"]) < 400, "a 10,000-character pattern is cut in the message"
+    slow = [d for d in report["diagnostics"] if f"{os.sep}pattern-slow{os.sep}" in d["path"]]
+    assert any("takes over" in d["message"] and "1 KB input" in d["message"] for d in slow)
+    assert any("not checked for speed" in d["message"] for d in slow), "the check is bounded"
+    names = {s["name"] for s in report["skills"] if s["status"] == "active"}
+    assert {"wide", "pattern-slow", "pattern-overflow", "pattern-nested"} <= names
+    assert seconds < 10, seconds
+
+
+@pytest.fixture(scope="module")
+def suite(tree: Path) -> Path:
+    path = tree.parent / "patterns.suite.yaml"
+    path.write_text(
+        "profile: toolsets\nroots: [skills]\ncases:\n"
+        f"  - query: {json.dumps(SLOW_QUERY)}\n    expect: pattern-slow\n"
+        '  - query: "wide"\n    expect: none\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("list", "--profile", "toolsets"),
+        ("show", "pattern-nested", "--profile", "toolsets"),
+        ("match", SLOW_QUERY, "--profile", "toolsets"),
+        ("prompt", "--tier", "2", "--profile", "toolsets"),
+        ("prompt", "--query", SLOW_QUERY, "--profile", "toolsets"),
+        ("activate", "pattern-overflow", "--profile", "toolsets"),
+        ("activate", "dollar-digits", "one two", "--profile", "pegasus"),
+        ("prompt", "--query", "/dollar-digits one two", "--profile", "pegasus"),
+        ("test", "SUITE"),
+    ],
+    ids=lambda c: " ".join(c[:2])[:30],
+)
+def test_commands_finish_on_hostile_patterns_and_placeholders(
+    tree: Path, suite: Path, command: tuple[str, ...]
+) -> None:
+    args = [str(suite) if a == "SUITE" else a for a in command]
+    if command[0] != "test":
+        args += ["--root", str(tree)]
+    done, seconds, _rss = cli(*args, cwd=tree.parent)
+    no_crash(done)
+    assert seconds < 10, seconds
+    if command[0] == "match":
+        assert "pattern budget of" in done.stdout and "not tried" in done.stdout
+        assert "pattern-slow" in done.stdout  # its keyword still scores
+    if "dollar-digits" in command[1]:
+        assert "$" + "7" * 5000 in done.stdout, "an index past every argument stays as written"
+        assert "one" in done.stdout  # $0
+
+
+def test_a_request_shares_one_pattern_budget(tmp_path: Path) -> None:
+    from skillstudio.core.matching import match
+    from skillstudio.core.patterns import REQUEST_BUDGET
+    from skillstudio.core.project import project_from_roots
+
+    root = tmp_path / "skills"
+    patterns = [f"(.|..)+(?!x{{0,{n + 1}}})" for n in range(hostile.SLOW_PATTERNS)]
+    hostile.write(str(root / "slow" / "SKILL.md"), hostile.patterns_skill("slow", patterns))
+    # after the slow one in path order: it gets its turn all the same
+    hostile.write(
+        str(root / "zz-fine" / "SKILL.md"), hostile.patterns_skill("zz-fine", ["fine.+end"])
+    )
+    registry = project_from_roots([str(root)], "toolsets", str(tmp_path)).registry()
+    registry.scan()
+    query = "a fine request at the end " + "ab" * 20
+    started = time.perf_counter()
+    result = match(registry, query)
+    seconds = time.perf_counter() - started
+    assert seconds < 10 * REQUEST_BUDGET, seconds  # 300 patterns × 50 ms before: 15 s and more
+    assert any("budget" in n and "not tried" in n for n in result.notes), result.notes
+    fine = result.candidate("zz-fine")
+    assert fine is not None and [r.rule for r in fine.reasons] == ["pattern"]

@@ -7,7 +7,7 @@ import argparse
 from ..core.project import UsageError
 from ..core.text import counted
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
-from .output import dumps
+from .output import diagnostic_line, dumps
 
 
 def register(sub: Subparsers) -> None:
@@ -116,6 +116,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     result = match(item.registry, args.query or "", options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]
+    tier.diagnostics[:0] = result.diagnostics  # skills the match left out
     if args.format == "json":
         env.print(dumps(tier.to_json(item.registry.profile.name)))
         return EXIT_OK
@@ -127,6 +128,8 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     )
     for omitted in tier.omitted:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")
+    for diag in tier.diagnostics:
+        env.err.write(diagnostic_line(diag, env.cwd) + "\n")
     return EXIT_OK
 
 

@@ -8,6 +8,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .diagnostics import Diagnostic, internal
 from .model import Skill
 from .registry import Registry
 from .session import Session
@@ -15,6 +16,10 @@ from .session import Session
 Invoker = Literal["model", "user"]
 
 _PLACEHOLDER = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)")
+# An index with more digits than this is past any argument list: left as written,
+# like $9 with three arguments (the seed indexes its argument array, which has no
+# such element), without turning 5,000 digits into an integer.
+MAX_INDEX_DIGITS = 9
 MAX_TREE_ENTRIES = 200
 
 
@@ -27,6 +32,7 @@ class Activation:
     payload: dict[str, Any] = field(default_factory=dict)
     error: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, if it failed
 
     @property
     def ok(self) -> bool:
@@ -34,7 +40,14 @@ class Activation:
 
     def to_json(self) -> dict[str, Any]:
         if self.error is not None:
-            return {"profile": self.profile, "skill": self.skill, "error": self.error}
+            data: dict[str, Any] = {
+                "profile": self.profile,
+                "skill": self.skill,
+                "error": self.error,
+            }
+            if self.diagnostics:
+                data["diagnostics"] = [d.to_json() for d in self.diagnostics]
+            return data
         data = {
             "profile": self.profile,
             "skill": self.skill,
@@ -66,6 +79,8 @@ def substitute_pegasus(body: str, args: str) -> tuple[str, list[str]]:
         index = match.group(1) or match.group(2)
         if index is None:
             return args
+        if len(index) > MAX_INDEX_DIGITS:
+            return match.group(0)
         position = int(index)
         return parts[position] if position < len(parts) else match.group(0)
 
@@ -136,9 +151,32 @@ def activate(
     session: Session | None = None,
     options: dict[str, Any] | None = None,
 ) -> Activation:
-    options = options or {}
+    """What the profile delivers when `name` is invoked; never raises for a fault of
+    this one skill (an unexpected exception becomes an error and an `internal`
+    diagnostic on it)."""
+    result = Activation(registry.profile.name, name)
+    try:
+        return _activate(registry, name, args, invoker, session, options or {}, result)
+    except Exception as exc:
+        skill = registry.active.get(name) or registry.get(name)
+        path = skill.path if skill is not None else ""
+        diagnostic = internal(path, name, "activating", exc)
+        failed = Activation(registry.profile.name, name)
+        failed.error = {"code": "INTERNAL_ERROR", "message": diagnostic.message}
+        failed.diagnostics = [diagnostic]
+        return failed
+
+
+def _activate(
+    registry: Registry,
+    name: str,
+    args: str,
+    invoker: Invoker,
+    session: Session | None,
+    options: dict[str, Any],
+    result: Activation,
+) -> Activation:
     profile = registry.profile.name
-    result = Activation(profile, name)
     if profile == "mvp" and not name.strip():
         result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
         return result

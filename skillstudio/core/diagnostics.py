@@ -48,6 +48,16 @@ CODES: dict[str, str] = {
     "refresh-missed": "the agent's refresh rule would not notice this change",
     "no-skills": "a path given on the command line holds no SKILL.md",
     "skill-file-name": "a file that should be SKILL.md has another name",
+    "internal": "SkillStudio failed on this skill; the rest goes on",
+}
+
+# What is left out when a stage fails on one skill (see `internal`).
+_LEFT_OUT = {
+    "reading": "the skill is left out of matching",
+    "validating": "the skill is left out of matching",
+    "matching": "the skill is left out of matching",
+    "rendering": "the skill is left out of this text",
+    "activating": "nothing is delivered for it",
 }
 
 
@@ -93,3 +103,26 @@ class Diagnostic:
             self.field,
             skill,
         )
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception as one line of text: its type and the first line of its message."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def internal(path: str, skill: str | None, stage: str, exc: BaseException) -> Diagnostic:
+    """An unexpected failure of one stage on one skill, reported on that skill (the
+    caller goes on with the rest)."""
+    return Diagnostic(
+        "internal",
+        "error",
+        f"SkillStudio failed while {stage} this skill ({one_line(exc)}); "
+        f"{_LEFT_OUT.get(stage, 'the rest goes on')}. Please report this as a bug.",
+        path,
+        1,
+        1,
+        None,
+        skill or None,
+    )

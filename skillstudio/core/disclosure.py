@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .activation import activate, delivered_body, visible_workspace
+from .diagnostics import Diagnostic, internal
 from .matching import MatchResult
 from .model import Skill
 from .registry import Registry
@@ -39,6 +40,7 @@ class TierText:
     omitted: list[dict[str, str]] = field(default_factory=list)
     used: bool = False
     note: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
 
     @property
     def chars(self) -> int:
@@ -61,6 +63,7 @@ class TierText:
             "listed": self.listed,
             "omitted": self.omitted,
             "note": self.note,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
 
@@ -96,7 +99,72 @@ def render_listing(registry: Registry, options: dict[str, Any] | None = None) ->
     else:
         listing = _render_listing(registry, options)
         _LISTINGS[registry] = (registry.version, key, listing)
-    return replace(listing, listed=list(listing.listed), omitted=list(listing.omitted))
+    return replace(
+        listing,
+        listed=list(listing.listed),
+        omitted=list(listing.omitted),
+        diagnostics=list(listing.diagnostics),
+    )
+
+
+def _entry(profile: str, s: Skill) -> str | None:
+    """One skill's lines of the listing in the profile's format; None when the
+    profile's own rule leaves it out (pegasus: disable-model-invocation)."""
+    if profile == "oasis":
+        f = s.fields
+        triggers = ", ".join(f.get("triggers", [])[:3])
+        return (
+            f"- {f.get('name', s.name)} ({s.name}): {f.get('summary_description', '')} "
+            f"| triggers: {triggers}"
+        )
+    if profile == "pegasus":
+        return None if s.fields.get("disable-model-invocation") else skill_listing_line(s)
+    if profile == "toolsets":
+        return f"- {s.name}: {s.fields.get('brief_description', '')}"
+    if profile == "mvp":
+        return skill_listing_line(s)
+    if profile == "workspace":
+        return f"{skill_listing_line(s)}\n  location: {s.path}"
+    # agentskills: the <available_skills> block of the standard
+    return "\n".join(
+        [
+            "<skill>",
+            "<name>",
+            html.escape(s.name),
+            "</name>",
+            "<description>",
+            html.escape(s.description),
+            "</description>",
+            "<location>",
+            s.path,
+            "</location>",
+            "</skill>",
+        ]
+    )
+
+
+def _left_out(out: TierText, skill: Skill, exc: Exception) -> None:
+    """A skill this tier could not be written for: an `internal` diagnostic, and the
+    skill among the omitted with that reason; the rest of the tier goes on."""
+    diagnostic = internal(skill.path, skill.name, "rendering", exc)
+    out.diagnostics.append(diagnostic)
+    out.omitted.append({"skill": skill.name, "reason": diagnostic.message})
+
+
+# profile -> (header, footer, whether a line over the budget is skipped (pegasus)
+# or ends the listing (mvp)); the other profiles have no budget
+_FRAMES: dict[str, tuple[str, str, bool]] = {
+    "oasis": ("", "", True),
+    "pegasus": (
+        "Available skills:\n",
+        "\n\nUse the use_skill tool to invoke a skill when relevant.",
+        True,
+    ),
+    "toolsets": ("Available skills:\n", "", True),
+    "mvp": ("Available skills (load one with the Skill tool):\n", "", False),
+    "workspace": ("## Available Skills\n\n", "", True),
+    "agentskills": ("<available_skills>\n", "\n</available_skills>", True),
+}
 
 
 def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
@@ -107,94 +175,41 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
         if s.status != "active":
             why = s.status_reason or (f"shadowed by {s.winner}" if s.winner else "")
             out.omitted.append({"skill": s.name, "reason": f"{s.status}: {why}".rstrip(": ")})
-    if profile == "oasis":
-        lines = []
-        for s in skills:
-            f = s.fields
-            triggers = ", ".join(f.get("triggers", [])[:3])
-            lines.append(
-                f"- {f.get('name', s.name)} ({s.name}): {f.get('summary_description', '')} "
-                f"| triggers: {triggers}"
-            )
-            out.listed.append(s.name)
-        out.text = "\n".join(lines)
-    elif profile == "pegasus":
-        header, footer = (
-            "Available skills:",
-            "\n\nUse the use_skill tool to invoke a skill when relevant.",
-        )
-        used = len(header) + len(footer)
-        lines = []
-        for s in skills:
-            if s.fields.get("disable-model-invocation"):
-                out.omitted.append(
-                    {"skill": s.name, "reason": "disable-model-invocation: true (user only)"}
-                )
-                continue
-            line = f"- {s.name}: {_one_line(s.description)}"
-            if out.budget is not None and used + len(line) + 1 > out.budget:
-                out.omitted.append(
-                    {"skill": s.name, "reason": f"over the {out.budget:,}-character budget"}
-                )
-                continue
-            used += len(line) + 1
-            lines.append(line)
-            out.listed.append(s.name)
-        out.text = header + "\n" + "\n".join(lines) + footer
-    elif profile == "toolsets":
-        lines = [f"- {s.name}: {s.fields.get('brief_description', '')}" for s in skills]
-        out.listed = [s.name for s in skills]
-        out.text = "Available skills:\n" + "\n".join(lines)
-    elif profile == "mvp":
-        header = "Available skills (load one with the Skill tool):"
-        used = len(header)
-        lines = []
-        stopped = False
-        for s in skills:
-            line = f"- {s.name}: {_one_line(s.description)}"
-            if stopped or (out.budget is not None and used + len(line) + 1 > out.budget):
-                stopped = True
-                out.omitted.append(
-                    {
-                        "skill": s.name,
-                        "reason": f"listing stopped at the {out.budget:,}-character budget",
-                    }
-                )
-                continue
-            used += len(line) + 1
-            lines.append(line)
-            out.listed.append(s.name)
-        out.text = header + "\n" + "\n".join(lines)
-    elif profile == "workspace":
+    if profile == "workspace":
         visible = visible_workspace(registry, options.get("allowlist"))
-        hidden = [s for s in skills if s not in visible]
-        for s in hidden:
-            out.omitted.append({"skill": s.name, "reason": "not in the agent's allowlist"})
-        lines = ["## Available Skills", ""]
-        for s in visible:
-            lines.append(f"- {s.name}: {_one_line(s.description)}")
-            lines.append(f"  location: {s.path}")
-            out.listed.append(s.name)
-        out.text = "\n".join(lines)
-    else:  # agentskills: the <available_skills> block of the standard
-        lines = ["<available_skills>"]
         for s in skills:
-            lines += [
-                "<skill>",
-                "<name>",
-                html.escape(s.name),
-                "</name>",
-                "<description>",
-                html.escape(s.description),
-                "</description>",
-                "<location>",
-                s.path,
-                "</location>",
-                "</skill>",
-            ]
-            out.listed.append(s.name)
-        lines.append("</available_skills>")
-        out.text = "\n".join(lines)
+            if s not in visible:
+                out.omitted.append({"skill": s.name, "reason": "not in the agent's allowlist"})
+        skills = visible
+    header, footer, skip_over = _FRAMES.get(profile, _FRAMES["agentskills"])
+    used = len(header) - 1 + len(footer)  # the header's newline is counted per line
+    lines: list[str] = []
+    stopped = False
+    for s in skills:
+        try:
+            line = _entry(profile, s)
+        except Exception as exc:  # one skill's fault leaves it out, never the listing
+            _left_out(out, s, exc)
+            continue
+        if line is None:
+            out.omitted.append(
+                {"skill": s.name, "reason": "disable-model-invocation: true (user only)"}
+            )
+            continue
+        if out.budget is not None and (stopped or used + len(line) + 1 > out.budget):
+            if skip_over:
+                reason = f"over the {out.budget:,}-character budget"
+            else:
+                stopped = True
+                reason = f"listing stopped at the {out.budget:,}-character budget"
+            out.omitted.append({"skill": s.name, "reason": reason})
+            continue
+        used += len(line) + 1
+        lines.append(line)
+        out.listed.append(s.name)
+    if not lines and profile in ("workspace", "agentskills"):
+        header = header[:-1]  # these write their frame lines joined, with no empty line
+    out.text = header + "\n".join(lines) + footer
     return out
 
 
@@ -225,7 +240,6 @@ def render_instructions(
     options: dict[str, Any],
     session: Session | None,
 ) -> TierText:
-    profile = registry.profile.name
     out = TierText(3, "")
     if not result.selected:
         out.note = "No skill is selected for this request."
@@ -235,25 +249,42 @@ def render_instructions(
         skill = registry.active.get(name)
         if skill is None:
             continue
-        if profile in ("oasis", "toolsets", "agentskills"):
-            try:
-                body = delivered_body(skill)
-            except OSError as exc:
-                body = f"[error] {exc.strerror or exc}: {skill.path}"
-            parts.append(f"[Skill: {name}]\n\n{body}" if profile == "toolsets" else body)
-        else:
-            act = activate(
-                registry,
-                name,
-                result.explicit_args,
-                invoker="user" if result.query.lstrip().startswith("/") else "model",
-                session=Session() if session is None else session.copy(),
-                options=options,
-            )
-            parts.append(act.content if act.ok else f"[error] {act.error}")
+        try:
+            parts.append(_instructions(registry, skill, result, options, session, out))
+        except Exception as exc:  # one skill's fault leaves it out, never the tier
+            _left_out(out, skill, exc)
+            continue
         out.listed.append(name)
     out.text = "\n\n".join(parts)
     return out
+
+
+def _instructions(
+    registry: Registry,
+    skill: Skill,
+    result: MatchResult,
+    options: dict[str, Any],
+    session: Session | None,
+    out: TierText,
+) -> str:
+    """One selected skill's part of tier 3."""
+    profile = registry.profile.name
+    if profile in ("oasis", "toolsets", "agentskills"):
+        try:
+            body = delivered_body(skill)
+        except OSError as exc:
+            body = f"[error] {exc.strerror or exc}: {skill.path}"
+        return f"[Skill: {skill.name}]\n\n{body}" if profile == "toolsets" else body
+    act = activate(
+        registry,
+        skill.name,
+        result.explicit_args,
+        invoker="user" if result.query.lstrip().startswith("/") else "model",
+        session=Session() if session is None else session.copy(),
+        options=options,
+    )
+    out.diagnostics.extend(act.diagnostics)
+    return act.content if act.ok else f"[error] {act.error}"
 
 
 def skill_listing_line(skill: Skill) -> str:

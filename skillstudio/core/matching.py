@@ -15,17 +15,16 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, zip_longest
 from typing import Any, Literal
 
-import regex
-
+from .diagnostics import Diagnostic, internal
 from .model import Skill
+from .patterns import PatternBudget, compile_pattern, shown
 from .registry import Registry
 from .session import Session
 from .text import normalize
 
-PATTERN_TIMEOUT = 0.05  # seconds per pattern and request
 MAX_QUERY_CHARS = 100_000
 
 # English stopwords left out of description keywords (oasis +1 rule and the
@@ -134,6 +133,8 @@ class MatchResult:
     explicit_args: str = ""
     heuristic: bool = False  # scores are a labelled heuristic, not a prediction
     notes: list[str] = field(default_factory=list)
+    # `internal` diagnostics of skills left out of this match by an unexpected failure
+    diagnostics: list[Diagnostic] = field(default_factory=list)
     margin: int | None = None
     runner_up: str | None = None
     capability_request: bool = False
@@ -167,6 +168,7 @@ class MatchResult:
             "explicit": self.explicit,
             "heuristic": self.heuristic,
             "notes": self.notes,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
             "total_candidates": self.total or len(self.candidates),
             "candidates": [c.to_json() for c in self.all_candidates()],
         }
@@ -213,10 +215,7 @@ def skill_terms(skill: Skill, profile: str) -> _Terms:
                 if words:
                     phrases.append((words, rule, value, TOOLSET_KEYWORD_POINTS))
         for source in triggers.get("patterns", []):
-            try:
-                patterns.append((source, regex.compile(source, regex.IGNORECASE)))
-            except (regex.error, ValueError, OverflowError):
-                patterns.append((source, None))
+            patterns.append((source, compile_pattern(source)))
         # A bare mention counts as explicit for multi-word names (hello-extended);
         # a one-word name is also an ordinary word, so it needs /name, $name or
         # "use name skill" (handled in _match_toolsets).
@@ -243,6 +242,11 @@ class MatchIndex:
         self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-priority, name)
         self.keywords: dict[str, set[str]] = defaultdict(set)
         self.patterned: set[str] = set()
+        # (path, pattern) that once ran out of time: tried after the others, so that
+        # the request budget goes to the patterns that answer
+        self.slow: set[tuple[str, str]] = set()
+        # path -> the `internal` diagnostic of a skill whose terms could not be read
+        self.failed: dict[str, Diagnostic] = {}
         self._synced = -1  # the registry version the index reflects
         self.rebuild()
 
@@ -254,11 +258,18 @@ class MatchIndex:
         self.keywords.clear()
         self.patterned.clear()
         self.order_key.clear()
+        self.failed.clear()
+        self.slow.clear()
         for skill in self.registry.active.values():
             self._add(skill)
 
     def _add(self, skill: Skill) -> None:
-        terms = skill_terms(skill, self.profile)
+        self.failed.pop(skill.path, None)
+        try:
+            terms = skill_terms(skill, self.profile)
+        except Exception as exc:  # one skill's fault leaves it out, never the match
+            self.failed[skill.path] = internal(skill.path, skill.name, "matching", exc)
+            return
         self.terms[skill.path] = terms
         self.skills[skill.path] = skill
         for words, rule, term, points in terms.phrases:
@@ -285,6 +296,8 @@ class MatchIndex:
         for word in terms.keywords:
             self.keywords[word].discard(path)
         self.patterned.discard(path)
+        if self.slow:
+            self.slow = {entry for entry in self.slow if entry[0] != path}
 
     def sync(self) -> None:
         """Bring the index in line with the registry, touching only changed skills."""
@@ -300,6 +313,8 @@ class MatchIndex:
         if version == self._synced:
             return
         current = {s.path: s for s in self.registry.active.values()}
+        for path in [p for p in self.failed if p not in current]:
+            del self.failed[path]
         for path in list(self.skills):
             old, new = self.skills[path], current.get(path)
             if new is old:
@@ -310,7 +325,7 @@ class MatchIndex:
             self._remove(path)
             yield
         for path, skill in current.items():
-            if path not in self.skills:
+            if path not in self.skills:  # new, or failed before (tried again)
                 self._add(skill)
                 yield
         if self.registry.version == version:  # not changed again between the steps
@@ -385,6 +400,8 @@ def match(
     else:
         result = _match_explicit(registry, index, query, normalized, words)
     result.notes = notes + result.notes
+    result.diagnostics = list(index.failed.values())
+    result.notes += [f"{d.skill}: {d.message}" for d in result.diagnostics]
     _margin(result)
     return result
 
@@ -515,22 +532,10 @@ def _match_toolsets(
         for rule, term, points in hits:
             c.reasons.append(Reason(rule, term, points))
             c.score += points
-    for path in sorted(index.patterned):
-        for source, compiled in index.terms[path].patterns:
-            if compiled is None:
-                continue
-            try:
-                found = compiled.search(query, timeout=PATTERN_TIMEOUT)
-            except TimeoutError:
-                notes.append(
-                    f"Pattern '{source}' of {index.skills[path].name} took longer than "
-                    f"{PATTERN_TIMEOUT * 1000:.0f} ms and was stopped (pattern-invalid)."
-                )
-                continue
-            if found:
-                c = candidates.setdefault(path, Candidate(index.skills[path]))
-                c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
-                c.score += POINTS["pattern"]
+    for path, source in _pattern_hits(index, query, notes):
+        c = candidates.setdefault(path, Candidate(index.skills[path]))
+        c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
+        c.score += POINTS["pattern"]
     invoked = explicit_invocation(query)
     if invoked is not None:
         skill = next((s for s in index.skills.values() if s.name == invoked[0]), None)
@@ -572,6 +577,34 @@ def _match_toolsets(
     return result
 
 
+def _pattern_hits(index: MatchIndex, query: str, notes: list[str]) -> list[tuple[str, str]]:
+    """(path, pattern) for each pattern found in the request, all of them run under
+    one PatternBudget: taken in turns, one pattern of each skill at a time (a skill
+    with hundreds of slow patterns cannot spend the budget before the others get
+    a turn), and the patterns that ran out of time before go last."""
+    per_skill = [
+        [(path, source, compiled) for source, compiled in index.terms[path].patterns if compiled]
+        for path in sorted(index.patterned)
+    ]
+    ordered: list[tuple[str, str, Any]] = []
+    late: list[tuple[str, str, Any]] = []
+    for turn in zip_longest(*per_skill):
+        for entry in turn:
+            if entry is not None:
+                (late if entry[:2] in index.slow else ordered).append(entry)
+    budget = PatternBudget()
+    hits: list[tuple[str, str]] = []
+    for path, source, compiled in ordered + late:
+        label = f"'{shown(source, 40)}' of {index.skills[path].name}"
+        found = budget.search(compiled, query, label)
+        if found is None and budget.stopped and budget.stopped[-1] is label:
+            index.slow.add((path, source))
+        if found:
+            hits.append((path, source))
+    notes.extend(budget.notes())
+    return hits
+
+
 def _match_explicit(
     registry: Registry, index: MatchIndex, query: str, normalized: str, words: list[str]
 ) -> MatchResult:
@@ -589,6 +622,8 @@ def _match_explicit(
     if explicit:
         name, _args = explicit
         skill = registry.active.get(name)
+        if skill is not None and skill.path not in index.skills:
+            skill = None  # left out of matching by an internal error (see diagnostics)
         blocked = _user_may_not(profile, skill, query)
         if skill is None:
             notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, internal
 from .discovery import SKILL_FILE, Found, ScanLimits, discover
 from .frontmatter import Document, parse_text, read_document
 from .model import Root, Skill, skill_from_state, skill_state
@@ -31,11 +31,54 @@ PARALLEL_MIN_FILES = 2000
 
 def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool) -> Skill:
     """Read, parse and validate one SKILL.md."""
-    doc = read_document(found.path, found.size)
-    skill = Skill(path=doc.path, root=root, doc=doc, mtime_ns=found.mtime_ns, size=found.size)
-    validate_skill(skill, profile)
+    return build_skill(
+        root,
+        found.path,
+        found.mtime_ns,
+        found.size,
+        profile,
+        keep_text,
+        lambda: read_document(found.path, found.size),
+    )
+
+
+def build_skill(
+    root: Root,
+    path: str,
+    mtime_ns: int,
+    size: int,
+    profile: Profile,
+    keep_text: bool,
+    read: Callable[[], Document],
+) -> Skill:
+    """A validated skill from `read()`; never raises for a fault of this one skill.
+
+    An unexpected exception while reading or validating (a bug, or input no
+    check foresaw) gives the skill one `internal` diagnostic and leaves it out
+    of matching (status skipped), so the scan goes on with every other skill.
+    """
+    stage = "reading"
+    skill = Skill(path=path, root=root, doc=Document(path=path), mtime_ns=mtime_ns, size=size)
+    try:
+        skill.doc = read()
+        stage = "validating"
+        validate_skill(skill, profile)
+    except Exception as exc:
+        fallback = skill.doc.fallback.get("name") if stage == "validating" else None
+        name = fallback if isinstance(fallback, str) and fallback else skill.folder_name
+        skill = Skill(
+            path=path,
+            root=root,
+            doc=skill.doc,
+            mtime_ns=mtime_ns,
+            size=size,
+            name=name,
+            status="skipped",
+            status_reason="SkillStudio failed on it (internal error)",
+            diagnostics=[internal(path, name, stage, exc)],
+        )
     if not keep_text:
-        doc.text = ""
+        skill.doc.text = ""
     return skill
 
 
@@ -156,13 +199,6 @@ class Registry:
 
     def _load(self, root: Root, found: Found) -> Skill:
         return load_skill(root, found, self.profile, self.keep_text)
-
-    def _make(self, root: Root, doc: Document, mtime_ns: int, size: int) -> Skill:
-        skill = Skill(path=doc.path, root=root, doc=doc, mtime_ns=mtime_ns, size=size)
-        validate_skill(skill, self.profile)
-        if not self.keep_text:
-            doc.text = ""
-        return skill
 
     def _load_parallel(self, found: list[tuple[Root, Found]]) -> list[Skill] | None:
         """Split a large scan over processes; None when that is not possible here."""
@@ -419,16 +455,31 @@ class Registry:
         if previous is None:
             return None
         if text is None:
-            doc = read_document(path)
             try:
                 st = os.stat(path)
                 mtime, size = st.st_mtime_ns, st.st_size
             except OSError:
                 mtime, size = 0, 0
+            skill = build_skill(
+                previous.root,
+                path,
+                mtime,
+                size,
+                self.profile,
+                self.keep_text,
+                lambda: read_document(path),
+            )
         else:
-            doc = parse_text(Document(path=path), text)
-            mtime, size = previous.mtime_ns, previous.size
-        skill = self._make(previous.root, doc, mtime, size)
+            source = text
+            skill = build_skill(
+                previous.root,
+                path,
+                previous.mtime_ns,
+                previous.size,
+                self.profile,
+                self.keep_text,
+                lambda: parse_text(Document(path=path), source),
+            )
         skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
         skills[skills.index(previous)] = skill
         if not self._swap({path: skill}, skills):  # a keystroke rarely changes who wins

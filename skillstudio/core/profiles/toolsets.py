@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from ..fields import FieldSpec
 from ..model import Skill
+from ..patterns import (
+    PATTERN_TIMEOUT,
+    SLOW_CHECK_TIMEOUT,
+    is_slow,
+    pattern_problem,
+    shown,
+    slow_known,
+)
 from ..safefs import FileRefused, read_bytes
 from .base import Checker, Profile, RootSpec, first_sentence, is_inside
 
@@ -23,6 +32,7 @@ MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
 TRIGGER_KINDS = ("keywords", "verbs", "patterns")
 MAX_TOOLSET_BYTES = 1024 * 1024  # read of one toolset file
 MAX_TOOLSET_TOTAL = 8 * 1024 * 1024  # read of all of one skill's toolset files
+SLOW_CHECK_BUDGET = 0.25  # seconds of pattern speed checks per skill
 
 
 IDENT = r"[A-Za-z_$][\w$]*"
@@ -264,6 +274,7 @@ class Toolsets(Profile):
         triggers = c.skill.raw.get("triggers")
         if not isinstance(triggers, dict):
             return
+        patterns: list[tuple[int, str]] = []
         for kind, values in triggers.items():
             kind = str(kind)
             if kind not in TRIGGER_KINDS:
@@ -293,16 +304,46 @@ class Toolsets(Profile):
                         item=index,
                     )
                 elif kind == "patterns":
-                    try:
-                        re.compile(value)
-                    except re.error as exc:
-                        c.emit(
-                            "pattern-invalid",
-                            f"Pattern '{value}' is not a valid regular expression: {exc}.",
-                            field="triggers",
-                            child=kind,
-                            item=index,
-                        )
+                    patterns.append((index, value))
+        self._check_patterns(c, patterns)
+
+    def _check_patterns(self, c: Checker, patterns: list[tuple[int, str]]) -> None:
+        """Each pattern compiles and is not slow; the speed check of one skill stops
+        after SLOW_CHECK_BUDGET (300 slow patterns would take seconds per lint)."""
+        spent = 0.0
+        unchecked = 0
+        for index, value in patterns:
+            problem = pattern_problem(value)
+            if problem is None:
+                if slow_known(value) is None and spent >= SLOW_CHECK_BUDGET:
+                    unchecked += 1
+                    continue
+                started = time.perf_counter()
+                slow = is_slow(value)
+                spent += time.perf_counter() - started
+                if slow:
+                    problem = (
+                        f"it takes over {SLOW_CHECK_TIMEOUT * 1000:.0f} ms on a 1 KB input; "
+                        f"matching stops it after {PATTERN_TIMEOUT * 1000:.0f} ms, so it may "
+                        "never match. Make its repeats unambiguous, e.g. (a|b)+ not (a|ab)+"
+                    )
+            if problem is not None:
+                c.emit(
+                    "pattern-invalid",
+                    f"Pattern '{shown(value)}' cannot be used: {problem}.",
+                    field="triggers",
+                    child="patterns",
+                    item=index,
+                )
+        if unchecked:
+            c.emit(
+                "pattern-invalid",
+                f"{unchecked} more pattern{'s were' if unchecked != 1 else ' was'} not checked "
+                f"for speed: the check stops after {SLOW_CHECK_BUDGET * 1000:.0f} ms per skill.",
+                field="triggers",
+                child="patterns",
+                severity="warning",
+            )
 
     def disabled_reason(self, skill: Skill) -> str | None:
         if skill.raw.get("default_enabled") is False:
