@@ -248,6 +248,62 @@ def test_writer_changes_only_what_was_edited(text: str, key: str, value: Any, un
 
 SPECIAL_KINDS = ["fifo", "zero", "loop", "dangling", "outside", "folder", "file", "deep"]
 SPECIAL_PLACES = ["SKILL.md", "t.js", "img.png", "scripts/run.py", "refs/a/b/c.md"]
+# -- hostile regular expressions and placeholders --------------------------------------
+PATTERN_PIECES = [
+    "a",
+    "x",
+    ".",
+    "\\w",
+    "\\s",
+    "\\d",
+    "\\b",
+    "\\1",
+    "^",
+    "$",
+    "|",
+    "+",
+    "*",
+    "?",
+    "+?",
+    "(",
+    ")",
+    "(?:",
+    "(?!",
+    "(?=",
+    "(?<=",
+    "[",
+    "]",
+    "[^",
+    "{",
+    "}",
+    "{2,}",
+    "{0,99999}",
+    "{4294967296}",
+    "{99999999999999999999}",
+    "(?i)",
+    "(?P<n>",
+    "(?P=n)",
+    "\\",
+    "'",
+    "é",
+]
+
+
+@st.composite
+def hostile_patterns(draw: st.DrawFn) -> str:
+    """Random pieces of regular-expression syntax, or one of the known killer shapes:
+    deep nesting, repeat counts past the engine's limit, catastrophic backtracking."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        depth = draw(st.integers(50, 6000))
+        return "(" * depth + draw(st.sampled_from(["a", "", ".*"])) + ")" * depth
+    if kind == 1:
+        atom = draw(st.sampled_from(["(.|..)", "(a|aa)", "(\\w+\\s?)", "(x+x+)", "(.*a)"]))
+        tail = draw(st.sampled_from(["+(?!)", "+$", "*y", "{25}", "+b"]))
+        return atom + tail
+    if kind == 2:
+        return "a{" + "9" * draw(st.integers(5, 5000)) + "}"
+    return "".join(draw(st.lists(st.sampled_from(PATTERN_PIECES), max_size=30)))
 
 
 @FUZZ
@@ -324,3 +380,39 @@ def test_special_files_anywhere_in_a_skill_folder(
             with zipfile.ZipFile(archive) as zf:
                 assert all(b"SECRET" not in zf.read(name) for name in zf.namelist())
             unpack(archive, str(base / "unpacked"))
+    found=st.lists(hostile_patterns(), min_size=1, max_size=6),
+    digits=st.integers(1, 6000),
+    query=st.text(YAMLISH, max_size=80),
+)
+def test_hostile_patterns_and_placeholders_never_raise(
+    tmp_path_factory: pytest.TempPathFactory, found: list[str], digits: int, query: str
+) -> None:
+    root = tmp_path_factory.mktemp("patterns")
+    listed = "".join("    - '" + p.replace("'", "''") + "'\n" for p in found)
+    (root / "hostile").mkdir()
+    (root / "hostile" / "SKILL.md").write_text(
+        "---\nname: hostile\ndescription: Hostile patterns.\ntriggers:\n"
+        f'  keywords: ["hostile request"]\n  patterns:\n{listed}---\n'
+        f"Run ${'7' * digits} and $ARGUMENTS[{'8' * digits}] and $0.\n",
+        encoding="utf-8",
+    )
+    (root / "plain").mkdir()
+    (root / "plain" / "SKILL.md").write_text(
+        '---\nname: plain\ndescription: Plain.\ntriggers:\n  keywords: ["plain request"]\n---\nB\n'
+    )
+    for profile in ("toolsets", "pegasus"):
+        with watchdog():
+            project = project_from_roots([str(root)], profile, str(root))
+            registry = project.registry()
+            registry.scan()
+            check_diagnostics(registry.diagnostics, root)
+            assert not [d for d in registry.diagnostics if d.code == "internal"]
+            assert "plain" in registry.active
+            for request in (query, "plain request " + query, "/hostile " + query):
+                result = match(registry, request, options=project.options)
+                tiers = render_tiers(registry, result, project.options, Session())
+                assert not tiers[3].diagnostics
+            for name in ("hostile", "plain"):
+                activation = activate(registry, name, query, session=Session())
+                assert activation.ok or activation.error
+                assert not activation.diagnostics

@@ -1,0 +1,96 @@
+"""Skill regular expressions (core/patterns.py) and `$N` placeholders with huge N."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillstudio.core import patterns
+from skillstudio.core.activation import substitute_pegasus
+from skillstudio.core.patterns import (
+    MAX_GROUP_DEPTH,
+    PatternBudget,
+    compile_pattern,
+    group_depth,
+    is_slow,
+    pattern_problem,
+)
+
+from .helpers import diag, lint_json, write
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("a{4294967296}", "repeat count is too large"),
+        ("(" * 5000 + ")" * 5000, "nests groups 5,000 deep"),
+        ("(" * 5000, "nests groups"),
+        ("(unclosed", "not a valid regular expression"),
+    ],
+)
+def test_a_pattern_the_engine_cannot_take_is_a_reason_not_an_exception(
+    source: str, words: str
+) -> None:
+    problem = pattern_problem(source)
+    assert problem is not None and words in problem
+    assert compile_pattern(source) is None
+
+
+def test_ordinary_patterns_pass_and_depth_ignores_escapes_and_classes() -> None:
+    for source in (r"\bdeploy\b", r"review (the )?pull request", r"[(]+\(x\)", "(a(b(c)))"):
+        assert pattern_problem(source) is None and compile_pattern(source) is not None
+    assert group_depth(r"\(\(\([(((]") == 0
+    assert group_depth("(" * MAX_GROUP_DEPTH + ")" * MAX_GROUP_DEPTH) == MAX_GROUP_DEPTH
+    assert pattern_problem("(" * MAX_GROUP_DEPTH + "a" + ")" * MAX_GROUP_DEPTH) is None
+
+
+def test_slow_patterns_are_found_once_and_fast_ones_are_not_flagged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert is_slow("(.|..)+(?!)(?#slow test)")
+    assert not is_slow(r"\bdeploy (the )?app\b(?#fast test)")
+    compiled: list[str] = []
+    real = patterns.compile_pattern
+
+    def counted(source: str) -> object:
+        compiled.append(source)
+        return real(source)
+
+    monkeypatch.setattr(patterns, "compile_pattern", counted)
+    assert is_slow("(.|..)+(?!)(?#slow test)")  # cached: no second compile or search
+    assert compiled == []
+
+
+def test_the_budget_stops_at_its_total_and_says_how_many_were_not_tried() -> None:
+    slow = compile_pattern("(.|..)+(?!)")
+    budget = PatternBudget(seconds=0.12)
+    text = "x" * 40
+    outcomes = [budget.search(slow, text, f"'p{n}' of s") for n in range(50)]
+    assert all(found is None for found in outcomes)
+    assert 1 <= len(budget.stopped) <= 4 and budget.skipped == 50 - len(budget.stopped)
+    notes = " ".join(budget.notes())
+    assert "'p0' of s" in notes and f"{budget.skipped} patterns not tried" in notes
+    assert budget.search(compile_pattern("x"), text, "late") is None  # spent is spent
+
+
+def test_lint_points_at_the_pattern_and_cuts_a_long_one(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "skills/huge/SKILL.md",
+        "---\nname: huge\ndescription: d\ntriggers:\n  patterns:\n"
+        "    - ok\n    - 'a{4294967296}'\n---\nBody\n",
+    )
+    data = lint_json(str(tmp_path / "skills"), "--profile", "toolsets")
+    found = diag(data, "pattern-invalid")
+    assert (found["line"], found["column"]) == (7, 7)
+    assert "a{4294967296}" in found["message"] and "too large" in found["message"]
+
+
+@pytest.mark.parametrize("digits", [10, 4301, 5000])
+def test_a_placeholder_index_past_every_argument_stays_as_written(digits: int) -> None:
+    index = "9" * digits
+    body = f"Use ${index} and $ARGUMENTS[{index}] and $1."
+    out, notes = substitute_pegasus(body, "first second")
+    assert out == f"Use ${index} and $ARGUMENTS[{index}] and second."
+    assert notes == []
