@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from .diagnostics import Diagnostic, internal
 from .model import Skill
-from .patterns import PatternBudget, compile_pattern, shown
+from .patterns import PatternBudget, shown
 from .registry import Registry
 from .session import Session
 from .text import normalize
@@ -178,7 +178,7 @@ class MatchResult:
 class _Terms:
     phrases: list[tuple[tuple[str, ...], str, str, int]]  # (words, rule, term, points)
     keywords: frozenset[str]
-    patterns: list[tuple[str, Any]]  # (source, compiled or None)
+    patterns: list[str]  # compiled when first tried (compile_pattern caches them)
     name_words: tuple[str, ...]
 
 
@@ -198,7 +198,7 @@ def skill_terms(skill: Skill, profile: str) -> _Terms:
     fields = skill.fields
     name_words = _words(skill.name)
     phrases: list[tuple[tuple[str, ...], str, str, int]] = []
-    patterns: list[tuple[str, Any]] = []
+    patterns: list[str] = []
     if profile == "oasis":
         pairs = zip(fields.get("triggers", []), fields.get("triggers_normalized", []), strict=False)
         for trig, norm in pairs:
@@ -214,8 +214,7 @@ def skill_terms(skill: Skill, profile: str) -> _Terms:
                 words = _words(value)
                 if words:
                     phrases.append((words, rule, value, TOOLSET_KEYWORD_POINTS))
-        for source in triggers.get("patterns", []):
-            patterns.append((source, compile_pattern(source)))
+        patterns.extend(triggers.get("patterns", []))
         # A bare mention counts as explicit for multi-word names (hello-extended);
         # a one-word name is also an ordinary word, so it needs /name, $name or
         # "use name skill" (handled in _match_toolsets).
@@ -583,20 +582,20 @@ def _pattern_hits(index: MatchIndex, query: str, notes: list[str]) -> list[tuple
     with hundreds of slow patterns cannot spend the budget before the others get
     a turn), and the patterns that ran out of time before go last."""
     per_skill = [
-        [(path, source, compiled) for source, compiled in index.terms[path].patterns if compiled]
+        [(path, source) for source in index.terms[path].patterns]
         for path in sorted(index.patterned)
     ]
-    ordered: list[tuple[str, str, Any]] = []
-    late: list[tuple[str, str, Any]] = []
+    ordered: list[tuple[str, str]] = []
+    late: list[tuple[str, str]] = []
     for turn in zip_longest(*per_skill):
         for entry in turn:
             if entry is not None:
-                (late if entry[:2] in index.slow else ordered).append(entry)
+                (late if entry in index.slow else ordered).append(entry)
     budget = PatternBudget()
     hits: list[tuple[str, str]] = []
-    for path, source, compiled in ordered + late:
+    for path, source in ordered + late:
         label = f"'{shown(source, 40)}' of {index.skills[path].name}"
-        found = budget.search(compiled, query, label)
+        found = budget.search(source, query, label)
         if found is None and budget.stopped and budget.stopped[-1] is label:
             index.slow.add((path, source))
         if found:

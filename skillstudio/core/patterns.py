@@ -12,6 +12,7 @@ otherwise take 15 s).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass, field
@@ -100,6 +101,7 @@ def pattern_problem(source: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def compile_pattern(source: str) -> Any:
     """The pattern as matching runs it (case-insensitive), or None when it cannot be."""
     if group_depth(source) > MAX_GROUP_DEPTH:
@@ -151,15 +153,20 @@ class PatternBudget:
     skipped: int = 0  # patterns not tried once the budget was spent
     stopped: list[str] = field(default_factory=list)  # "'pattern' of skill" that timed out
 
-    def search(self, compiled: Any, text: str, label: str) -> bool | None:
-        """Whether the pattern is found in `text`; None when it was stopped or not tried."""
+    def search(self, source: str, text: str, label: str) -> bool | None:
+        """Whether the pattern is found in `text`; None when it was stopped, not tried
+        or cannot be compiled (lint reports that). Compiling counts against the budget."""
         left = self.seconds - self.spent
         if left <= 0:
             self.skipped += 1
             return None
         started = time.perf_counter()
         try:
-            return compiled.search(text, timeout=min(PATTERN_TIMEOUT, left)) is not None
+            compiled = compile_pattern(source)
+            if compiled is None:
+                return None
+            left = self.seconds - (self.spent + time.perf_counter() - started)
+            return compiled.search(text, timeout=max(min(PATTERN_TIMEOUT, left), 0.001)) is not None
         except TimeoutError:
             self.stopped.append(label)
             return None
