@@ -32,7 +32,7 @@ MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
 TRIGGER_KINDS = ("keywords", "verbs", "patterns")
 MAX_TOOLSET_BYTES = 1024 * 1024  # read of one toolset file
 MAX_TOOLSET_TOTAL = 8 * 1024 * 1024  # read of all of one skill's toolset files
-SLOW_CHECK_BUDGET = 0.25  # seconds of pattern speed checks per skill
+SLOW_CHECK_BUDGET = 0.1  # seconds of pattern speed checks per skill (bounds a keystroke)
 
 
 IDENT = r"[A-Za-z_$][\w$]*"
