@@ -20,6 +20,8 @@ from typing import Any
 
 import regex
 
+from .text import counted
+
 PATTERN_TIMEOUT = 0.05  # seconds one search may take
 REQUEST_BUDGET = 0.2  # seconds all the searches of one request may take together
 MAX_GROUP_DEPTH = 100  # nested groups; the parsers recurse once per level
@@ -55,7 +57,7 @@ SLOW_SAMPLE = _sample()
 def shown(source: str, limit: int = 60) -> str:
     """A pattern as quoted in a message: cut when long (a message stays one line)."""
     flat = source.replace("\n", "\\n").replace("\r", "\\r")
-    return flat if len(flat) <= limit else flat[:limit] + f"… ({len(source):,} characters)"
+    return flat if len(flat) <= limit else flat[:limit] + f"… ({counted(len(source), 'character')})"
 
 
 def group_depth(source: str) -> int:
@@ -186,7 +188,7 @@ class PatternBudget:
         if self.skipped:
             out.append(
                 f"The pattern budget of {self.seconds * 1000:.0f} ms for one request is spent; "
-                f"{self.skipped} pattern{'s' if self.skipped != 1 else ''} not tried. "
+                f"{counted(self.skipped, 'pattern')} not tried. "
                 "`skillstudio lint` names the slow patterns (pattern-invalid)."
             )
         return out

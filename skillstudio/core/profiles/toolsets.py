@@ -19,6 +19,7 @@ from ..patterns import (
     slow_known,
 )
 from ..safefs import FileRefused, read_bytes
+from ..text import counted
 from .base import Checker, Profile, RootSpec, first_sentence, is_inside
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
@@ -338,7 +339,7 @@ class Toolsets(Profile):
         if unchecked:
             c.emit(
                 "pattern-invalid",
-                f"{unchecked} more pattern{'s were' if unchecked != 1 else ' was'} not checked "
+                f"{counted(unchecked, 'more pattern')} not checked "
                 f"for speed: the check stops after {SLOW_CHECK_BUDGET * 1000:.0f} ms per skill.",
                 field="triggers",
                 child="patterns",
