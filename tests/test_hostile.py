@@ -553,7 +553,6 @@ def test_commands_finish_on_hostile_patterns_and_placeholders(
 
 def test_a_request_shares_one_pattern_budget(tmp_path: Path) -> None:
     from skillstudio.core.matching import match
-    from skillstudio.core.patterns import REQUEST_BUDGET
     from skillstudio.core.project import project_from_roots
 
     root = tmp_path / "skills"
@@ -569,7 +568,7 @@ def test_a_request_shares_one_pattern_budget(tmp_path: Path) -> None:
     started = time.perf_counter()
     result = match(registry, query)
     seconds = time.perf_counter() - started
-    assert seconds < 10 * REQUEST_BUDGET, seconds  # 300 patterns × 50 ms before: 15 s and more
+    assert seconds < 5, seconds  # a hang guard: 300 patterns × 50 ms took 15 s and more
     assert any("budget" in n and "not tried" in n for n in result.notes), result.notes
     fine = result.candidate("zz-fine")
     assert fine is not None and [r.rule for r in fine.reasons] == ["pattern"]
