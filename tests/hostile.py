@@ -65,6 +65,7 @@ CASES = {
     "pattern-overflow": "pattern-invalid",
     "pattern-nested": "pattern-invalid",
     "pattern-slow": "pattern-invalid",
+    "pattern-huge-repeat": "pattern-invalid",
     "dollar-digits": "listed",
 }
 
@@ -183,6 +184,10 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
     write(
         os.path.join(root, "pattern-nested", "SKILL.md"),
         patterns_skill("pattern-nested", ["(" * 5000 + ")" * 5000]),  # RecursionError
+    )
+    write(  # the regex engine writes a counted repeat out: 320 MB here (a{99999999}: 26 GB)
+        os.path.join(root, "pattern-huge-repeat", "SKILL.md"),
+        toolsets_skill("pattern-huge-repeat", ["a{999999}"]),
     )
     write(  # distinct texts, so that no cache hides the cost
         os.path.join(root, "pattern-slow", "SKILL.md"),

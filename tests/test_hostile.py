@@ -473,7 +473,7 @@ def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
 
 
 # -- skill regular expressions and placeholders (issue 14, items 2 and 3) ---------------
-PATTERN_CASES = ("pattern-overflow", "pattern-nested", "pattern-slow")
+PATTERN_CASES = ("pattern-overflow", "pattern-nested", "pattern-slow", "pattern-huge-repeat")
 SLOW_QUERY = "pattern-slow request " + "ab" * 20  # long enough to make each pattern time out
 
 
@@ -540,9 +540,10 @@ def test_commands_finish_on_hostile_patterns_and_placeholders(
     args = [str(suite) if a == "SUITE" else a for a in command]
     if command[0] != "test":
         args += ["--root", str(tree)]
-    done, seconds, _rss = cli(*args, cwd=tree.parent)
+    done, seconds, rss_kb = cli(*args, cwd=tree.parent)
     no_crash(done)
     assert seconds < 10, seconds
+    assert rss_kb < MEMORY_MB * 1024, rss_kb
     if command[0] == "match":
         assert "pattern budget of" in done.stdout and "not tried" in done.stdout
         assert "pattern-slow" in done.stdout  # its keyword still scores

@@ -23,7 +23,11 @@ from .helpers import diag, lint_json, write
 @pytest.mark.parametrize(
     ("source", "words"),
     [
-        ("a{4294967296}", "repeat count is too large"),
+        ("a{4294967296}", "repeat count of 4,294,967,296 is over the limit"),
+        ("a{" + "9" * 5000 + "}", "more than 12 digits"),
+        ("a{9999999}", "over the limit of 1,000"),  # regex wrote it out: 2.6 GB, 6 s
+        ("(a{1000}){1000}", "make 1,000,000 copies"),
+        ("(?:(?:x{100}y){100}z){100}", "make 1,000,000 copies"),
         ("(" * 5000 + ")" * 5000, "nests groups 5,000 deep"),
         ("(" * 5000, "nests groups"),
         ("(unclosed", "not a valid regular expression"),
@@ -38,7 +42,16 @@ def test_a_pattern_the_engine_cannot_take_is_a_reason_not_an_exception(
 
 
 def test_ordinary_patterns_pass_and_depth_ignores_escapes_and_classes() -> None:
-    for source in (r"\bdeploy\b", r"review (the )?pull request", r"[(]+\(x\)", "(a(b(c)))"):
+    for source in (
+        r"\bdeploy\b",
+        r"review (the )?pull request",
+        r"[(]+\(x\)",
+        "(a(b(c)))",
+        r"\d{4}-\d{2}",
+        "(.{0,100}){100}",
+        r"a\{99999}",
+        "[{]{5}",
+    ):
         assert pattern_problem(source) is None and compile_pattern(source) is not None
     assert group_depth(r"\(\(\([(((]") == 0
     assert group_depth("(" * MAX_GROUP_DEPTH + ")" * MAX_GROUP_DEPTH) == MAX_GROUP_DEPTH
@@ -84,7 +97,7 @@ def test_lint_points_at_the_pattern_and_cuts_a_long_one(tmp_path: Path) -> None:
     data = lint_json(str(tmp_path / "skills"), "--profile", "toolsets")
     found = diag(data, "pattern-invalid")
     assert (found["line"], found["column"]) == (7, 7)
-    assert "a{4294967296}" in found["message"] and "too large" in found["message"]
+    assert "a{4294967296}" in found["message"] and "over the limit" in found["message"]
 
 
 @pytest.mark.parametrize("digits", [10, 4301, 5000])

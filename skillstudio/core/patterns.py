@@ -25,6 +25,8 @@ from .text import counted
 PATTERN_TIMEOUT = 0.05  # seconds one search may take
 REQUEST_BUDGET = 0.2  # seconds all the searches of one request may take together
 MAX_GROUP_DEPTH = 100  # nested groups; the parsers recurse once per level
+MAX_REPEAT = 1000  # one counted repeat, a{m,n}: the engine writes it out m or n times
+MAX_EXPANSION = 10_000  # counted repeats nested inside each other, multiplied
 SLOW_CHECK_TIMEOUT = 0.01  # seconds on SLOW_SAMPLE before lint calls a pattern slow
 SLOW_CACHE_SIZE = 10_000
 
@@ -60,26 +62,77 @@ def shown(source: str, limit: int = 60) -> str:
     return flat if len(flat) <= limit else flat[:limit] + f"… ({counted(len(source), 'character')})"
 
 
-def group_depth(source: str) -> int:
-    """The deepest nesting of groups, without parsing (escapes and classes skipped)."""
-    depth = deepest = 0
-    in_class = False
-    escaped = False
-    for char in source:
+_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a pattern asks of the engine, read without parsing it."""
+
+    depth: int  # deepest nesting of groups (the parsers recurse once per level)
+    largest: int  # the largest repeat count, as {m}, {m,} or {m,n}
+    expansion: int  # the largest product of counts nested inside each other
+
+
+def pattern_shape(source: str) -> Shape:
+    """Group depth and counted repeats (escapes and classes skipped). The `regex`
+    engine writes a counted repeat out in full: a{9999999} took 2.6 GB and 6 s, and
+    (a{1000}){1000} a million nodes, so counts are bounded before it sees them."""
+    stack = [1]  # per open group: the largest expansion inside it so far
+    depth = deepest = largest = 0
+    last = 1  # expansion of the item just read (an atom or a closed group)
+    in_class = escaped = False
+    position, size = 0, len(source)
+    while position < size:
+        char = source[position]
+        position += 1
         if escaped:
-            escaped = False
+            escaped, last = False, 1
         elif char == "\\":
             escaped = True
         elif in_class:
             in_class = char != "]"
         elif char == "[":
-            in_class = True
+            in_class, last = True, 1
         elif char == "(":
             depth += 1
             deepest = max(deepest, depth)
+            stack.append(1)
         elif char == ")" and depth:
             depth -= 1
-    return deepest
+            last = stack.pop()
+            stack[-1] = max(stack[-1], last)
+        elif char == "{" and (count := _COUNT.match(source, position - 1)):
+            numbers = [int(n) for n in count.groups() if n and len(n) <= 12] or [0]
+            if any(n and len(n) > 12 for n in count.groups()):
+                numbers.append(10**12)
+            times = max(numbers)
+            largest = max(largest, times)
+            stack[-1] = max(stack[-1], last * max(times, 1))
+            position = count.end()
+        else:
+            last = 1
+    return Shape(deepest, largest, max(stack))
+
+
+def group_depth(source: str) -> int:
+    """The deepest nesting of groups."""
+    return pattern_shape(source).depth
+
+
+def _shape_problem(source: str) -> str | None:
+    shape = pattern_shape(source)
+    if shape.depth > MAX_GROUP_DEPTH:
+        return f"it nests groups {shape.depth:,} deep; at most {MAX_GROUP_DEPTH} are supported"
+    if shape.largest > MAX_REPEAT:
+        count = f"{shape.largest:,}" if shape.largest < 10**12 else "more than 12 digits"
+        return f"a repeat count of {count} is over the limit of {MAX_REPEAT:,}"
+    if shape.expansion > MAX_EXPANSION:
+        return (
+            f"its counted repeats nested inside each other make {shape.expansion:,} copies; "
+            f"at most {MAX_EXPANSION:,} are supported"
+        )
+    return None
 
 
 def _one_line(exc: BaseException) -> str:
@@ -87,11 +140,12 @@ def _one_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+@functools.lru_cache(maxsize=4096)
 def pattern_problem(source: str) -> str | None:
     """Why `source` is not a usable regular expression, in words; None when it is."""
-    depth = group_depth(source)
-    if depth > MAX_GROUP_DEPTH:
-        return f"it nests groups {depth:,} deep; at most {MAX_GROUP_DEPTH} are supported"
+    shaped = _shape_problem(source)
+    if shaped is not None:
+        return shaped
     try:
         re.compile(source)
     except re.error as exc:
@@ -106,7 +160,7 @@ def pattern_problem(source: str) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def compile_pattern(source: str) -> Any:
     """The pattern as matching runs it (case-insensitive), or None when it cannot be."""
-    if group_depth(source) > MAX_GROUP_DEPTH:
+    if _shape_problem(source) is not None:
         return None
     try:
         return regex.compile(source, regex.IGNORECASE)
