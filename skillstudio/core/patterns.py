@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import re
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,7 +148,9 @@ def pattern_problem(source: str) -> str | None:
     if shaped is not None:
         return shaped
     try:
-        re.compile(source)
+        with warnings.catch_warnings():  # "possible nested set" is not the user's concern
+            warnings.simplefilter("ignore")
+            re.compile(source)
     except re.error as exc:
         return f"it is not a valid regular expression: {exc}"
     except OverflowError as exc:  # a{4294967296}
