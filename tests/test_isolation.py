@@ -165,3 +165,27 @@ def test_the_registry_keeps_every_other_skill_when_one_fails(
     again = reg.reparse(victim.path, toolsets_skill("victim"))
     assert again is not None and [d.code for d in again.diagnostics] == ["internal"]
     assert set(reg.active) == {"neighbour"}
+
+
+def test_a_failed_skill_is_read_again_by_the_next_refresh(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.core.project import project_from_roots
+
+    lift = {"on": True}
+    real = registry.validate_skill
+
+    def flaky(skill: Any, profile: Any) -> None:
+        if lift["on"] and "victim" in skill.path:
+            raise RuntimeError(BOOM)
+        real(skill, profile)
+
+    monkeypatch.setattr(registry, "validate_skill", flaky)
+    reg = project_from_roots([str(project / ".agent/skills")], "toolsets", str(project)).registry()
+    reg.scan()
+    assert set(reg.active) == {"neighbour"}
+    lift["on"] = False  # the fault has passed; the victim's file did not change
+    neighbour = next(s.path for s in reg.skills if "neighbour" in s.path)
+    reg.refresh([neighbour])  # a watcher's hint about another file
+    assert set(reg.active) == {"neighbour", "victim"}
+    assert not [d for d in reg.diagnostics if d.code == "internal"]

@@ -25,6 +25,8 @@ from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
 
+FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
+
 # Below this many files a second process costs more than it saves.
 PARALLEL_MIN_FILES = 2000
 
@@ -56,6 +58,8 @@ def build_skill(
     An unexpected exception while reading or validating (a bug, or input no
     check foresaw) gives the skill one `internal` diagnostic and leaves it out
     of matching (status skipped), so the scan goes on with every other skill.
+    Its modification time is recorded as FAILED, so every refresh reads it again
+    (the fault may have passed) instead of keeping the failure until the file changes.
     """
     stage = "reading"
     skill = Skill(path=path, root=root, doc=Document(path=path), mtime_ns=mtime_ns, size=size)
@@ -70,7 +74,7 @@ def build_skill(
             path=path,
             root=root,
             doc=skill.doc,
-            mtime_ns=mtime_ns,
+            mtime_ns=FAILED,
             size=size,
             name=name,
             status="skipped",
@@ -304,13 +308,14 @@ class Registry:
 
     def _refresh_known(self, hint: set[str]) -> Generator[None, None, RefreshResult | None]:
         """The hinted refresh; None when the hint needs the full walk."""
-        known: list[Skill] = []
+        known: list[Skill] = [s for s in self.skills if s.mtime_ns == FAILED]  # tried again
         roots = {root.path for root in self.roots}
         by_path = self.by_path
         for path in hint:
             skill = by_path.get(path)
             if skill is not None:
-                known.append(skill)
+                if skill.mtime_ns != FAILED:  # (already in the list)
+                    known.append(skill)
                 continue
             if os.path.basename(path) == SKILL_FILE or path in roots:
                 return None  # a skill that is not known yet, or the root itself
