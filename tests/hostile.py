@@ -187,7 +187,7 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
     )
     write(  # the regex engine writes a counted repeat out: 320 MB here (a{99999999}: 26 GB)
         os.path.join(root, "pattern-huge-repeat", "SKILL.md"),
-        toolsets_skill("pattern-huge-repeat", ["a{999999}"]),
+        patterns_skill("pattern-huge-repeat", ["a{999999}"]),
     )
     write(  # distinct texts, so that no cache hides the cost
         os.path.join(root, "pattern-slow", "SKILL.md"),

@@ -380,6 +380,10 @@ def test_special_files_anywhere_in_a_skill_folder(
             with zipfile.ZipFile(archive) as zf:
                 assert all(b"SECRET" not in zf.read(name) for name in zf.namelist())
             unpack(archive, str(base / "unpacked"))
+
+
+@FUZZ
+@given(
     found=st.lists(hostile_patterns(), min_size=1, max_size=6),
     digits=st.integers(1, 6000),
     query=st.text(YAMLISH, max_size=80),
