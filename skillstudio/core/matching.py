@@ -15,12 +15,12 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import compress, zip_longest
+from itertools import compress
 from typing import Any, Literal
 
 from .diagnostics import Diagnostic, internal
 from .model import Skill
-from .patterns import PatternBudget, shown
+from .patterns import search_in_turns
 from .registry import Registry
 from .session import Session
 from .text import normalize
@@ -133,8 +133,7 @@ class MatchResult:
     explicit_args: str = ""
     heuristic: bool = False  # scores are a labelled heuristic, not a prediction
     notes: list[str] = field(default_factory=list)
-    # `internal` diagnostics of skills left out of this match by an unexpected failure
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
     margin: int | None = None
     runner_up: str | None = None
     capability_request: bool = False
@@ -241,11 +240,8 @@ class MatchIndex:
         self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-priority, name)
         self.keywords: dict[str, set[str]] = defaultdict(set)
         self.patterned: set[str] = set()
-        # (path, pattern) that once ran out of time: tried after the others, so that
-        # the request budget goes to the patterns that answer
-        self.slow: set[tuple[str, str]] = set()
-        # path -> the `internal` diagnostic of a skill whose terms could not be read
-        self.failed: dict[str, Diagnostic] = {}
+        self.slow: set[tuple[str, str]] = set()  # (path, pattern) that timed out: go last
+        self.failed: dict[str, Diagnostic] = {}  # path -> `internal`: its terms failed
         self._synced = -1  # the registry version the index reflects
         self.rebuild()
 
@@ -295,8 +291,6 @@ class MatchIndex:
         for word in terms.keywords:
             self.keywords[word].discard(path)
         self.patterned.discard(path)
-        if self.slow:
-            self.slow = {entry for entry in self.slow if entry[0] != path}
 
     def sync(self) -> None:
         """Bring the index in line with the registry, touching only changed skills."""
@@ -312,8 +306,7 @@ class MatchIndex:
         if version == self._synced:
             return
         current = {s.path: s for s in self.registry.active.values()}
-        for path in [p for p in self.failed if p not in current]:
-            del self.failed[path]
+        self.failed = {p: d for p, d in self.failed.items() if p in current}
         for path in list(self.skills):
             old, new = self.skills[path], current.get(path)
             if new is old:
@@ -531,7 +524,9 @@ def _match_toolsets(
         for rule, term, points in hits:
             c.reasons.append(Reason(rule, term, points))
             c.score += points
-    for path, source in _pattern_hits(index, query, notes):
+    turns = [[(p, s) for s in index.terms[p].patterns] for p in sorted(index.patterned)]
+    names = {path: index.skills[path].name for path in index.patterned}
+    for path, source in search_in_turns(turns, index.slow, names, query, notes):
         c = candidates.setdefault(path, Candidate(index.skills[path]))
         c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
         c.score += POINTS["pattern"]
@@ -576,34 +571,6 @@ def _match_toolsets(
     return result
 
 
-def _pattern_hits(index: MatchIndex, query: str, notes: list[str]) -> list[tuple[str, str]]:
-    """(path, pattern) for each pattern found in the request, all of them run under
-    one PatternBudget: taken in turns, one pattern of each skill at a time (a skill
-    with hundreds of slow patterns cannot spend the budget before the others get
-    a turn), and the patterns that ran out of time before go last."""
-    per_skill = [
-        [(path, source) for source in index.terms[path].patterns]
-        for path in sorted(index.patterned)
-    ]
-    ordered: list[tuple[str, str]] = []
-    late: list[tuple[str, str]] = []
-    for turn in zip_longest(*per_skill):
-        for entry in turn:
-            if entry is not None:
-                (late if entry in index.slow else ordered).append(entry)
-    budget = PatternBudget()
-    hits: list[tuple[str, str]] = []
-    for path, source in ordered + late:
-        label = f"'{shown(source, 40)}' of {index.skills[path].name}"
-        found = budget.search(source, query, label)
-        if found is None and budget.stopped and budget.stopped[-1] is label:
-            index.slow.add((path, source))
-        if found:
-            hits.append((path, source))
-    notes.extend(budget.notes())
-    return hits
-
-
 def _match_explicit(
     registry: Registry, index: MatchIndex, query: str, normalized: str, words: list[str]
 ) -> MatchResult:
@@ -620,9 +587,8 @@ def _match_explicit(
     blocked: str | None = None
     if explicit:
         name, _args = explicit
-        skill = registry.active.get(name)
-        if skill is not None and skill.path not in index.skills:
-            skill = None  # left out of matching by an internal error (see diagnostics)
+        found = registry.active.get(name)  # an internal error may leave it out of the index
+        skill = index.skills.get(found.path) if found is not None else None
         blocked = _user_may_not(profile, skill, query)
         if skill is None:
             notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")

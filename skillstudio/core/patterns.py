@@ -17,6 +17,7 @@ import re
 import time
 import warnings
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any
 
 import regex
@@ -249,3 +250,33 @@ class PatternBudget:
                 "`skillstudio lint` names the slow patterns (pattern-invalid)."
             )
         return out
+
+
+def search_in_turns(
+    per_skill: list[list[tuple[str, str]]],
+    slow: set[tuple[str, str]],
+    names: dict[str, str],
+    text: str,
+    notes: list[str],
+) -> list[tuple[str, str]]:
+    """(path, pattern) of each pattern found in `text`, all run under one PatternBudget:
+    taken in turns, one pattern of each skill at a time (a skill with hundreds of slow
+    patterns cannot spend the budget before the others get a turn), and those that
+    ran out of time before (`slow`, kept by the caller's index) go last."""
+    ordered: list[tuple[str, str]] = []
+    late: list[tuple[str, str]] = []
+    for turn in zip_longest(*per_skill):
+        for entry in turn:
+            if entry is not None:
+                (late if entry in slow else ordered).append(entry)
+    budget = PatternBudget()
+    hits: list[tuple[str, str]] = []
+    for path, source in ordered + late:
+        label = f"'{shown(source, 40)}' of {names[path]}"
+        found = budget.search(source, text, label)
+        if found is None and budget.stopped and budget.stopped[-1] is label:
+            slow.add((path, source))
+        if found:
+            hits.append((path, source))
+    notes.extend(budget.notes())
+    return hits

@@ -14,10 +14,12 @@ import stat
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
-from .diagnostics import Diagnostic, internal
+from .diagnostics import Diagnostic
 from .discovery import SKILL_FILE, Found, ScanLimits, discover
 from .frontmatter import Document, parse_text, read_document
+from .loading import FAILED, build_skill
 from .model import Root, Skill, skill_from_state, skill_state
 from .profiles import get_profile
 from .profiles.base import Profile
@@ -25,65 +27,15 @@ from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
 
-FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
-
 # Below this many files a second process costs more than it saves.
 PARALLEL_MIN_FILES = 2000
 
 
 def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool) -> Skill:
     """Read, parse and validate one SKILL.md."""
-    return build_skill(
-        root,
-        found.path,
-        found.mtime_ns,
-        found.size,
-        profile,
-        keep_text,
-        lambda: read_document(found.path, found.size),
-    )
-
-
-def build_skill(
-    root: Root,
-    path: str,
-    mtime_ns: int,
-    size: int,
-    profile: Profile,
-    keep_text: bool,
-    read: Callable[[], Document],
-) -> Skill:
-    """A validated skill from `read()`; never raises for a fault of this one skill.
-
-    An unexpected exception while reading or validating (a bug, or input no
-    check foresaw) gives the skill one `internal` diagnostic and leaves it out
-    of matching (status skipped), so the scan goes on with every other skill.
-    Its modification time is recorded as FAILED, so every refresh reads it again
-    (the fault may have passed) instead of keeping the failure until the file changes.
-    """
-    stage = "reading"
-    skill = Skill(path=path, root=root, doc=Document(path=path), mtime_ns=mtime_ns, size=size)
-    try:
-        skill.doc = read()
-        stage = "validating"
-        validate_skill(skill, profile)
-    except Exception as exc:
-        fallback = skill.doc.fallback.get("name") if stage == "validating" else None
-        name = fallback if isinstance(fallback, str) and fallback else skill.folder_name
-        skill = Skill(
-            path=path,
-            root=root,
-            doc=skill.doc,
-            mtime_ns=FAILED,
-            size=size,
-            name=name,
-            status="skipped",
-            status_reason="SkillStudio failed on it (internal error)",
-            diagnostics=[internal(path, name, stage, exc)],
-        )
-    if not keep_text:
-        skill.doc.text = ""
-    return skill
+    read = partial(read_document, found.path, found.size)
+    stamp = (found.mtime_ns, found.size)
+    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill)
 
 
 def _load_chunk(
@@ -459,32 +411,20 @@ class Registry:
         previous = self.by_path.get(path)
         if previous is None:
             return None
+        read: Callable[[], Document]
         if text is None:
             try:
                 st = os.stat(path)
-                mtime, size = st.st_mtime_ns, st.st_size
+                stamp = (st.st_mtime_ns, st.st_size)
             except OSError:
-                mtime, size = 0, 0
-            skill = build_skill(
-                previous.root,
-                path,
-                mtime,
-                size,
-                self.profile,
-                self.keep_text,
-                lambda: read_document(path),
-            )
+                stamp = (0, 0)
+            read = partial(read_document, path)
         else:
-            source = text
-            skill = build_skill(
-                previous.root,
-                path,
-                previous.mtime_ns,
-                previous.size,
-                self.profile,
-                self.keep_text,
-                lambda: parse_text(Document(path=path), source),
-            )
+            stamp = (previous.mtime_ns, previous.size)
+            read = partial(parse_text, Document(path=path), text)
+        skill = build_skill(
+            previous.root, path, stamp, self.profile, self.keep_text, read, validate_skill
+        )
         skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
         skills[skills.index(previous)] = skill
         if not self._swap({path: skill}, skills):  # a keystroke rarely changes who wins
