@@ -180,8 +180,8 @@ def _walk(text: str, limits: Limits) -> None:
             frame[3] = max(frame[3], levels)
             if frame[5] and frame[0] > 2 * limits.keys:
                 raise refuse(
-                    f"has a mapping of more than {limits.keys:,} keys; at most "
-                    f"{limits.keys:,} are read. Remove the extra keys",
+                    f"has a mapping of more than {limits.keys:,} keys (at most {limits.keys:,} "
+                    "are allowed); remove the extra keys",
                     event,
                 )
             if len(stack) + levels > limits.depth:
