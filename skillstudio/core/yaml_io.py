@@ -125,17 +125,17 @@ def _blank_after(text: str, char: str) -> int:
 
 def _quick_ok(text: str, limits: Limits) -> bool:
     """True when counting tokens alone proves every bound holds (no parse needed)."""
-    flow = text.count("[")
-    colons = _blank_after(text, ":")
-    questions = _blank_after(text, "?")
-    # A flow sequence can hold one implicit single-pair mapping per level: count it twice.
-    depth = 2 * flow + text.count("{") + _blank_after(text, "-") + questions + colons + 1
-    if depth > limits.depth:
-        return False
-    if text.count(":") + text.count("?") + text.count(",") + text.count("{") >= limits.keys:
-        return False
     if "*" in text or "!" in text:  # aliases expand; a tag can make any text a number
         return False
+    colons, questions, braces = text.count(":"), text.count("?"), text.count("{")
+    if colons + questions + text.count(",") + braces >= limits.keys:
+        return False
+    # A flow sequence can hold one implicit single-pair mapping per level: count it twice.
+    flow = 2 * text.count("[") + braces + 1
+    if flow + text.count("-") + colons + questions > limits.depth:  # every '-' ':' '?'
+        blanks = _blank_after(text, "-") + _blank_after(text, ":") + _blank_after(text, "?")
+        if flow + blanks > limits.depth:  # only those followed by a blank
+            return False
     return len(text) < MAX_INT_CHARS or _LONG_NUMBER.search(text) is None
 
 
