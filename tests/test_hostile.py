@@ -481,6 +481,8 @@ def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
         assert window.open_path(str(tmp_path / "skills"))
     assert [s.name for r in window.registries for s in r.skills] == ["ok"]
     window.close()
+
+
 # Each command of a case runs in one child: a crash in a C library kills only the child
 # (exit 139 on main for 50,000 nested brackets), and the child reports, per command,
 # its exit code, seconds and output.
