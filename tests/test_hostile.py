@@ -600,3 +600,14 @@ def test_many_keys_cost_one_diagnostic_and_little_memory(tmp_path: Path) -> None
     assert len(report["diagnostics"]) <= 3 * 20, len(report["diagnostics"])
     assert {s["name"] for s in report["skills"] if s["status"] == "active"} == {"neighbour"}
     assert rss_kb < MEMORY_MB * 1024 and seconds < 60, (rss_kb, seconds)
+
+
+def test_a_huge_number_typed_for_context_tokens_is_refused(tmp_path: Path) -> None:
+    from .helpers import cli as cli_in_process
+
+    hostile.write(str(tmp_path / "skills" / "neighbour" / "SKILL.md"), hostile.skill("neighbour"))
+    for digits in (400, 5_000):  # main: OverflowError in the budget ("internal error")
+        run = cli_in_process(
+            "prompt", "--profile", "pegasus", "--context-tokens", "9" * digits, cwd=tmp_path
+        )
+        assert run.code == 2 and "internal error" not in run.err, run.err
