@@ -611,3 +611,17 @@ def test_a_huge_number_typed_for_context_tokens_is_refused(tmp_path: Path) -> No
             "prompt", "--profile", "pegasus", "--context-tokens", "9" * digits, cwd=tmp_path
         )
         assert run.code == 2 and "internal error" not in run.err, run.err
+
+
+def test_a_temporary_name_with_a_huge_pid_does_not_stop_a_save(tmp_path: Path) -> None:
+    """A skill folder can hold any name: a writer's temporary-file pattern with a
+    30-digit 'pid' made os.kill raise OverflowError on every save (main)."""
+    from skillstudio.core.saving import TEMP_PREFIX, TEMP_SUFFIX, atomic_write
+
+    path = tmp_path / "SKILL.md"
+    path.write_text(hostile.skill("saved"))
+    odd = tmp_path / f"{TEMP_PREFIX}SKILL.md.{'9' * 30}.x{TEMP_SUFFIX}"
+    odd.write_text("not ours")
+    atomic_write(str(path), b"new text", None, check=False)
+    assert path.read_bytes() == b"new text"
+    assert odd.read_text() == "not ours", "no writer of ours has such a pid: kept"
