@@ -90,23 +90,30 @@ class YamlRefused(Exception):
 
 def load(text: str, limits: Limits = FRONTMATTER) -> Any:
     """The data of one YAML document, built only after the text is known to be within bounds."""
-    check(text, limits)
     try:
+        check(text, limits)
         return yaml.load(text, Loader=LOADER)
-    except yaml.YAMLError:
-        raise
     except (ValueError, OverflowError, TypeError, RecursionError, MemoryError) as exc:
-        line, column = _long_number_at(text)
-        raise YamlRefused(f"holds a value that cannot be read ({exc})", line, column) from None
+        raise _refused(text, exc) from None
 
 
 def compose(text: str, limits: Limits = FRONTMATTER) -> Any:
     """The node tree of one YAML document (for positions), within the same bounds."""
-    check(text, limits)
     try:
+        check(text, limits)
         return yaml.compose(text, Loader=LOADER)
-    except (ValueError, RecursionError) as exc:
-        raise YamlRefused(f"cannot be read ({exc})") from None
+    except (ValueError, OverflowError, TypeError, RecursionError, MemoryError) as exc:
+        raise _refused(text, exc) from None
+
+
+def _refused(text: str, exc: Exception) -> YamlRefused:
+    """A value the constructor rejects (a date like 2024-13-45), or a lone surrogate."""
+    if isinstance(exc, UnicodeEncodeError):
+        line, column = _line_column(text, exc.start)
+        code = ord(text[exc.start])
+        return YamlRefused(f"holds U+{code:04X}, which is not a character", line, column)
+    line, column = _long_number_at(text)
+    return YamlRefused(f"holds a value that cannot be read ({exc})", line, column)
 
 
 def check(text: str, limits: Limits = FRONTMATTER) -> None:
@@ -247,12 +254,13 @@ def _is_int(event: Any) -> bool:
     return False
 
 
+def _line_column(text: str, index: int) -> tuple[int, int]:
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
 def _long_number_at(text: str) -> tuple[int, int]:
     found = _LONG_NUMBER.search(text)
-    if found is None:
-        return 0, 0
-    start = found.start()
-    return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
+    return (0, 0) if found is None else _line_column(text, found.start())
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
@@ -272,11 +280,9 @@ def load_json(text: str, limits: Limits = SUITE) -> Any:
             if kind == "[" or kind == "{":
                 depth += 1
                 if depth > limits.depth:
-                    start = token.start()
                     raise YamlRefused(
                         f"nests more than {limits.depth} levels deep; flatten it",
-                        text.count("\n", 0, start) + 1,
-                        start - (text.rfind("\n", 0, start) + 1) + 1,
+                        *_line_column(text, token.start()),
                     )
             elif kind == "]" or kind == "}":
                 depth -= 1
