@@ -625,3 +625,18 @@ def test_a_temporary_name_with_a_huge_pid_does_not_stop_a_save(tmp_path: Path) -
     atomic_write(str(path), b"new text", None, check=False)
     assert path.read_bytes() == b"new text"
     assert odd.read_text() == "not ours", "no writer of ours has such a pid: kept"
+
+
+@pytest.mark.parametrize("case", ["config-deep", "config-huge-int"])
+def test_the_app_opens_a_project_with_a_hostile_config(case: str, tmp_path: Path) -> None:
+    # main: exit 139 (deep) or ValueError at start (5,000 digits)
+    folder = hostile.make_project(str(tmp_path), case)
+    done = subprocess.run(
+        [sys.executable, "-m", "skillstudio", "gui", "--smoke-test", folder],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "1 skill in 1 root" in done.stdout, done.stdout
