@@ -68,11 +68,12 @@ CASES = {
     "deep-map": "yaml-depth",
     "huge-int": "yaml-number",
     "many-keys": "yaml-keys",
+    "many-items": "yaml-items",
 }
 
 DEEP = 50_000  # levels: 100 KB of text
 HUGE_DIGITS = 5_000  # past Python's 4,300-digit int <-> str limit
-MANY_KEYS = 60_000
+MANY_KEYS = 60_000  # keys in one frontmatter, and items in one list
 
 
 def yaml_bombs() -> dict[str, str]:
@@ -89,6 +90,9 @@ def yaml_bombs() -> dict[str, str]:
         "huge-int": f"---\nname: huge-int\ndescription: Big.\nversion: {'9' * HUGE_DIGITS}\n"
         "---\nBody\n",
         "many-keys": f"---\nname: many-keys\ndescription: Keys.\n{keys}---\nBody\n",
+        "many-items": "---\nname: many-items\ndescription: Items.\ntoolsets:\n"
+        + "  - a\n" * MANY_KEYS
+        + "---\nBody\n",
     }
 
 

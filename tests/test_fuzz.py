@@ -435,7 +435,7 @@ def test_the_quick_bound_never_passes_a_document_that_breaks_one(text: str) -> N
     the text, a document let through that way really is within them."""
     from skillstudio.core import yaml_io
 
-    tight = yaml_io.Limits(depth=3, keys=4, size=10_000)
+    tight = yaml_io.Limits(depth=3, keys=4, items=4, size=10_000)
     if not yaml_io._quick_ok(text, tight):
         return
     try:
@@ -452,4 +452,5 @@ def test_the_quick_bound_never_passes_a_document_that_breaks_one(text: str) -> N
                 children = [n for pair in node.value for n in pair]
             else:
                 children = list(node.value)
+                assert len(children) <= tight.items, text
             stack.extend((child, depth + 1) for child in children)

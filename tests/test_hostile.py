@@ -586,15 +586,23 @@ def test_every_command_survives_a_hostile_config_or_suite(case: str, tmp_path: P
         assert len(tested["err"]) < 500 and tested["out"] == "", tested
 
 
-def test_many_keys_cost_one_diagnostic_and_little_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("case", "profile"), [("many-keys", "agentskills"), ("many-items", "toolsets")]
+)
+def test_many_keys_or_items_cost_one_diagnostic_and_little_memory(
+    case: str, profile: str, tmp_path: Path
+) -> None:
     # 20 files of 60,000 keys (12 MB): main took 105 s and 3.8 GB for 472 MB of JSON
-    # (a diagnostic per key); bounded, the keys past 256 are one yaml-invalid each.
-    text = hostile.yaml_bombs()["many-keys"]
+    # (a diagnostic per key); 60,000 toolsets items gave a diagnostic per item. Bounded,
+    # a mapping past 256 keys or a list past 1,000 items is one yaml-invalid each.
+    text = hostile.yaml_bombs()[case]
     root = tmp_path / "skills"
     for n in range(20):
-        hostile.write(str(root / f"k{n:02d}" / "SKILL.md"), text.replace("many-keys", f"k{n:02d}"))
+        hostile.write(str(root / f"k{n:02d}" / "SKILL.md"), text.replace(case, f"k{n:02d}"))
     hostile.write(str(root / "neighbour" / "SKILL.md"), hostile.skill("neighbour"))
-    done, seconds, rss_kb = cli("lint", str(root), "--format", "json", cwd=tmp_path)
+    done, seconds, rss_kb = cli(
+        "lint", str(root), "--format", "json", "--profile", profile, cwd=tmp_path
+    )
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     assert len(report["diagnostics"]) <= 3 * 20, len(report["diagnostics"])

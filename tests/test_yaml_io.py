@@ -30,6 +30,8 @@ DEEP = hostile.DEEP
         ("d: 0x" + "f" * 2000, 1, 4, "2,002 characters"),
         ('d: !!int "' + "\\x31" * 1200 + '"', 1, 4, "1,200 characters"),
         ("".join(f"k{n}: v\n" for n in range(300)), 257, 1, "more than 256 keys"),
+        ("l:\n" + "- a\n" * 1200, 1002, 3, "more than 1,000 items"),
+        ("l: [" + "a," * 1200 + "a]", 1, 2005, "more than 1,000 items"),
         (hostile.ALIAS_BOMB.split("---\n")[1], 6, 8, "10,000 values"),
         ("a: &a [1, *a]", 1, 11, "refers to itself"),
         ("a: \ud800", 1, 4, "U+D800"),
@@ -49,6 +51,7 @@ def test_within_the_bounds_the_data_is_pyyamls() -> None:
     texts = [
         at_the_edge,
         "".join(f"k{n}: v\n" for n in range(256)),
+        "l:\n" + "- a\n" * 1000,
         "d: " + "9" * 1000,
         "a: &a [1, 2]\nb: [*a, *a]\nc: {x: *a}",
         "d:\n  - - - x\n  - {a: [b, {c: d}]}\n",

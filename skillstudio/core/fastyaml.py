@@ -179,6 +179,8 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos
                 indent = width
             elif width != indent:
                 raise _Bail
+            if len(items) >= FRONTMATTER.items:
+                raise _Bail  # the bounded loader says how many items are too many
             items.append(_scalar(item.group(2)))
             item_pos.append((first_line + nxt, item.start(2) + 1))
             nxt += 1

@@ -3,24 +3,25 @@
 libyaml parses without recursion, but PyYAML's C composer recurses once per
 nesting level: 50,000 nested `[` (100 KB) overflow the C stack and kill the
 process (exit 139) before any Python exception can be raised.  Aliases let a
-small document expand to gigabytes, 60,000 keys in one mapping cost memory in
-every later stage, and an integer of more than 4,300 digits makes the
-constructor raise ValueError (Python's int-string limit).
+small document expand to gigabytes; 60,000 keys in one mapping (or items in
+one list) cost memory in every later stage (a diagnostic each); an integer of
+more than 4,300 digits makes the constructor raise ValueError (Python's
+int-string limit).
 
 So every reader calls `load` (or `compose`, `load_json`) with a `Limits`, and
 text is checked before the composer sees it:
 
 1. a quick upper bound from `str.count` (C speed): every collection needs a
    token (`[`, `{`, or `-`/`?`/`:` followed by a blank), so when these are few
-   the document cannot be deep; keys are bounded by `:`, `?` and `,`; a
-   document without `*` has no aliases; without a long run of digits no huge
-   number.  Real frontmatter always passes this test (the corpus: at most 13
-   such tokens), at the cost of a few counts;
+   the document cannot be deep; keys are bounded by `:`, `?` and `,`, list
+   items by `,` and `-`; a document without `*` has no aliases; without a
+   long run of digits no huge number.  Real frontmatter always passes this
+   test (the corpus: at most 13 such tokens), at the cost of a few counts;
 2. otherwise libyaml's event stream (a state machine with heap stacks, no
    recursion) is walked once, counting the exact depth, the expanded size
    (values and characters, with every alias expanded), the keys of each
-   mapping and the length of numbers, and stopping at the first bound passed,
-   with its line and column.
+   mapping, the items of each list and the length of numbers, and stopping at
+   the first bound passed, with its line and column.
 
 Only then does the C composer build the data.  Every failure is a
 `YamlRefused` (bounds, huge numbers, values the constructor rejects) or a
@@ -58,19 +59,20 @@ class Limits:
     depth: nested collections; nodes: values after expanding aliases (only
     checked when the document uses aliases); chars: characters after expanding
     aliases (a document without aliases holds about its own size); keys: keys
-    in any one mapping; size: characters of text.
+    in any one mapping; items: entries in any one list; size: characters of text.
     """
 
     depth: int = 64
     nodes: int = 10_000
     chars: int = 2 * 1024 * 1024
     keys: int = 256
+    items: int = 1_000
     size: int = 1024 * 1024
 
 
 FRONTMATTER = Limits()
 CONFIG = Limits(size=256 * 1024)
-SUITE = Limits(nodes=200_000, chars=8 * 1024 * 1024, size=4 * 1024 * 1024)
+SUITE = Limits(nodes=200_000, chars=8 * 1024 * 1024, items=10_000, size=4 * 1024 * 1024)
 VALUE = Limits(size=64 * 1024)  # a value typed on the command line
 
 
@@ -135,7 +137,10 @@ def _quick_ok(text: str, limits: Limits) -> bool:
     if "*" in text or "!" in text:  # aliases expand; a tag can make any text a number
         return False
     colons, questions, braces = text.count(":"), text.count("?"), text.count("{")
-    if colons + questions + text.count(",") + braces >= limits.keys:
+    commas = text.count(",")
+    if colons + questions + commas + braces >= limits.keys:
+        return False
+    if commas + text.count("-") + text.count("[") >= limits.items:
         return False
     # A flow sequence can hold one implicit single-pair mapping per level: count it twice.
     flow = 2 * text.count("[") + braces + 1
@@ -189,6 +194,12 @@ def _walk(text: str, limits: Limits) -> None:
                 raise refuse(
                     f"has a mapping of more than {limits.keys:,} keys (at most {limits.keys:,} "
                     "are allowed); remove the extra keys",
+                    event,
+                )
+            if not frame[5] and frame[0] > limits.items:
+                raise refuse(
+                    f"has a list of more than {limits.items:,} items (at most "
+                    f"{limits.items:,} are allowed); shorten it",
                     event,
                 )
             if len(stack) + levels > limits.depth:
