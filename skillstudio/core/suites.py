@@ -142,7 +142,7 @@ def load_suite(path: str, skill: str | None = None) -> Suite:
         cases = data if isinstance(data, list) else data.get("test_cases", data.get("cases"))
         if isinstance(cases, list) and len(cases) > MAX_CASES:
             raise SuiteError(
-                f"{path}: {len(cases):,} cases; a suite holds at most {MAX_CASES:,}. "
+                f"{path}: {counted(len(cases), 'case')}; a suite holds at most {MAX_CASES:,}. "
                 "Split it into several files."
             )
     if isinstance(data, list):
@@ -183,7 +183,7 @@ def _read(path: str) -> Any:
 def _query(text: str, where: str) -> str:
     if len(text) > MAX_QUERY_CHARS:
         raise SuiteError(
-            f"{where}: the query is {len(text):,} characters; at most {MAX_QUERY_CHARS:,}."
+            f"{where}: the query is {counted(len(text), 'character')}; at most {MAX_QUERY_CHARS:,}."
         )
     return text
 

@@ -38,6 +38,8 @@ from typing import Any
 import yaml
 from yaml.resolver import Resolver
 
+from .text import counted
+
 try:  # The C loader is a hard requirement for speed, but never for correctness.
     LOADER: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -122,7 +124,9 @@ def check(text: str, limits: Limits = FRONTMATTER) -> None:
     """Raise YamlRefused when `text` passes one of `limits`; yaml.YAMLError on bad syntax
     met while checking (the load would meet it too)."""
     if len(text) > limits.size:
-        raise YamlRefused(f"is {len(text):,} characters long; at most {limits.size:,} are read")
+        raise YamlRefused(
+            f"is {counted(len(text), 'character')} long; at most {limits.size:,} are read"
+        )
     if _quick_ok(text, limits):
         return
     _walk(text, limits)
@@ -177,13 +181,13 @@ def _walk(text: str, limits: Limits) -> None:
         if aliased and nodes > limits.nodes:
             raise refuse(
                 f"expands (aliases *name repeat anchors &name) to more than "
-                f"{limits.nodes:,} values; write the values out",
+                f"{counted(limits.nodes, 'value')}; write the values out",
                 event,
             )
         if chars > limits.chars:
             raise refuse(
-                f"expands to more than {limits.chars:,} characters; at most that much is read"
-                + (" (aliases *name repeat anchors &name)" if aliased else ""),
+                f"expands to more than {counted(limits.chars, 'character')}; at most that "
+                "much is read" + (" (aliases *name repeat anchors &name)" if aliased else ""),
                 event,
             )
         if stack:
@@ -204,8 +208,8 @@ def _walk(text: str, limits: Limits) -> None:
                 )
             if len(stack) + levels > limits.depth:
                 raise refuse(
-                    f"nests more than {limits.depth} levels deep (lists or mappings inside "
-                    "each other, here through an alias); flatten it",
+                    f"nests more than {counted(limits.depth, 'level')} deep (lists or mappings "
+                    "inside each other, here through an alias); flatten it",
                     event,
                 )
 
@@ -214,8 +218,9 @@ def _walk(text: str, limits: Limits) -> None:
             value = event.value
             if len(value) > MAX_INT_CHARS and _is_int(event):
                 raise refuse(
-                    f"holds a whole number of {len(value):,} characters; numbers are at most "
-                    f"{MAX_INT_CHARS:,} characters long (put it in quotes if it is text)",
+                    f"holds a whole number of {counted(len(value), 'character')}; numbers are "
+                    f"at most {counted(MAX_INT_CHARS, 'character')} long (put it in quotes if "
+                    "it is text)",
                     event,
                 )
             added(event, 1, len(value) + 1, 0)
@@ -224,8 +229,8 @@ def _walk(text: str, limits: Limits) -> None:
         elif isinstance(event, _START):
             if len(stack) >= limits.depth:
                 raise refuse(
-                    f"nests more than {limits.depth} levels deep (lists or mappings inside "
-                    "each other); flatten it",
+                    f"nests more than {counted(limits.depth, 'level')} deep (lists or mappings "
+                    "inside each other); flatten it",
                     event,
                 )
             if event.anchor is not None:
@@ -283,7 +288,9 @@ def load_json(text: str, limits: Limits = SUITE) -> Any:
     Raises json.JSONDecodeError for bad syntax, YamlRefused for a bound passed.
     """
     if len(text) > limits.size:
-        raise YamlRefused(f"is {len(text):,} characters long; at most {limits.size:,} are read")
+        raise YamlRefused(
+            f"is {counted(len(text), 'character')} long; at most {limits.size:,} are read"
+        )
     if text.count("[") + text.count("{") > limits.depth:
         depth = 0
         for token in _JSON_TOKEN.finditer(text):
@@ -292,7 +299,7 @@ def load_json(text: str, limits: Limits = SUITE) -> Any:
                 depth += 1
                 if depth > limits.depth:
                     raise YamlRefused(
-                        f"nests more than {limits.depth} levels deep; flatten it",
+                        f"nests more than {counted(limits.depth, 'level')} deep; flatten it",
                         *_line_column(text, token.start()),
                     )
             elif kind == "]" or kind == "}":
