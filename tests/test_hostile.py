@@ -594,7 +594,7 @@ def test_many_keys_or_items_cost_one_diagnostic_and_little_memory(
 ) -> None:
     # 20 files of 60,000 keys (12 MB): main took 105 s and 3.8 GB for 472 MB of JSON
     # (a diagnostic per key); 60,000 toolsets items gave a diagnostic per item. Bounded,
-    # a mapping past 256 keys or a list past 1,000 items is one yaml-invalid each.
+    # a frontmatter past 256 keys or a list past 5,000 items is one yaml-invalid each.
     text = hostile.yaml_bombs()[case]
     root = tmp_path / "skills"
     for n in range(20):

@@ -3,7 +3,7 @@
 libyaml parses without recursion, but PyYAML's C composer recurses once per
 nesting level: 50,000 nested `[` (100 KB) overflow the C stack and kill the
 process (exit 139) before any Python exception can be raised.  Aliases let a
-small document expand to gigabytes; 60,000 keys in one mapping (or items in
+small document expand to gigabytes; 60,000 keys in a frontmatter (or items in
 one list) cost memory in every later stage (a diagnostic each); an integer of
 more than 4,300 digits makes the constructor raise ValueError (Python's
 int-string limit).
@@ -13,14 +13,15 @@ text is checked before the composer sees it:
 
 1. a quick upper bound from `str.count` (C speed): every collection needs a
    token (`[`, `{`, or `-`/`?`/`:` followed by a blank), so when these are few
-   the document cannot be deep; keys are bounded by `:`, `?` and `,`, list
-   items by `,` and `-`; a document without `*` has no aliases; without a
+   the document cannot be deep; keys are bounded by `:`, `?`, `,` and `{`,
+   list items by `,`, `-` and `[`; a document without `*` has no aliases; without a
    long run of digits no huge number.  Real frontmatter always passes this
    test (the corpus: at most 13 such tokens), at the cost of a few counts;
 2. otherwise libyaml's event stream (a state machine with heap stacks, no
    recursion) is walked once, counting the exact depth, the expanded size
-   (values and characters, with every alias expanded), the keys of each
-   mapping, the items of each list and the length of numbers, and stopping at
+   (values and characters, with every alias expanded), the keys of the
+   top-level mapping, the entries of every other mapping and list and the
+   length of numbers, and stopping at
    the first bound passed, with its line and column.
 
 Only then does the C composer build the data.  Every failure is a
@@ -61,14 +62,15 @@ class Limits:
     depth: nested collections; nodes: values after expanding aliases (only
     checked when the document uses aliases); chars: characters after expanding
     aliases (a document without aliases holds about its own size); keys: keys
-    in any one mapping; items: entries in any one list; size: characters of text.
+    of the top-level mapping (a frontmatter's fields); items: entries of any
+    other mapping or list; size: characters of text.
     """
 
     depth: int = 64
     nodes: int = 10_000
     chars: int = 2 * 1024 * 1024
     keys: int = 256
-    items: int = 1_000
+    items: int = 5_000
     size: int = 1024 * 1024
 
 
@@ -144,7 +146,8 @@ def _quick_ok(text: str, limits: Limits) -> bool:
     commas = text.count(",")
     if colons + questions + commas + braces >= limits.keys:
         return False
-    if commas + text.count("-") + text.count("[") >= limits.items:
+    entries = commas + text.count("-") + text.count("[") + colons + questions + braces
+    if entries >= limits.items:
         return False
     # A flow sequence can hold one implicit single-pair mapping per level: count it twice.
     flow = 2 * text.count("[") + braces + 1
@@ -194,16 +197,18 @@ def _walk(text: str, limits: Limits) -> None:
             frame = stack[-1]
             frame[0] += 1
             frame[3] = max(frame[3], levels)
-            if frame[5] and frame[0] > 2 * limits.keys:
+            entries = (frame[0] + 1) // 2 if frame[5] else frame[0]  # a key counts at once
+            if len(stack) == 1 and frame[5] and frame[0] > 2 * limits.keys:
                 raise refuse(
-                    f"has a mapping of more than {limits.keys:,} keys (at most {limits.keys:,} "
+                    f"has more than {counted(limits.keys, 'key')} (at most {limits.keys:,} "
                     "are allowed); remove the extra keys",
                     event,
                 )
-            if not frame[5] and frame[0] > limits.items:
+            if not (len(stack) == 1 and frame[5]) and entries > limits.items:
+                kind = "mapping" if frame[5] else "list"
                 raise refuse(
-                    f"has a list of more than {limits.items:,} items (at most "
-                    f"{limits.items:,} are allowed); shorten it",
+                    f"has a {kind} of more than {counted(limits.items, 'entry', 'entries')} "
+                    f"(at most {limits.items:,} are allowed); shorten it",
                     event,
                 )
             if len(stack) + levels > limits.depth:
