@@ -67,6 +67,14 @@ CASES = {
     "pattern-slow": "pattern-invalid",
     "pattern-huge-repeat": "pattern-invalid",
     "dollar-digits": "listed",
+    # Bounded YAML (core/yaml_io.py). 5,000 levels ("deep-flow") fit in the C stack of
+    # PyYAML's recursive composer; 50,000 overflow it and kill the process (exit 139).
+    "deep-flow-50k": "yaml-depth",
+    "deep-block": "yaml-depth",
+    "deep-map": "yaml-depth",
+    "huge-int": "yaml-number",
+    "many-keys": "yaml-keys",
+    "many-items": "yaml-items",
 }
 
 SLOW_PATTERNS = 300  # each backtracks for ever: 300 × the 50 ms timeout took 15-44 s
@@ -79,6 +87,66 @@ def patterns_skill(name: str, patterns: list[str]) -> str:
         f"---\nname: {name}\ndescription: Patterns that hurt the matcher.\n"
         f'triggers:\n  keywords: ["{name} request"]\n  patterns:\n{listed}---\nBody.\n'
     )
+
+
+DEEP = 50_000  # levels: 100 KB of text
+HUGE_DIGITS = 5_000  # past Python's 4,300-digit int <-> str limit
+MANY_KEYS = 60_000  # keys in one frontmatter, and items in one list
+
+
+def yaml_bombs() -> dict[str, str]:
+    """SKILL.md texts whose frontmatter passes one of yaml_io's bounds (case -> text)."""
+    keys = "".join(f"k{n}: v\n" for n in range(MANY_KEYS))
+    return {
+        "deep-flow-50k": "---\nname: deep-flow-50k\ndescription: " + "[" * DEEP + "\n---\nBody\n",
+        "deep-block": "---\nname: deep-block\ndescription: Deep.\nmetadata:\n  "
+        + "- " * DEEP
+        + "x\n---\nBody\n",
+        "deep-map": "---\nname: deep-map\ndescription: Deep.\nmetadata: "
+        + "{a: " * DEEP
+        + "\n---\nBody\n",
+        "huge-int": f"---\nname: huge-int\ndescription: Big.\nversion: {'9' * HUGE_DIGITS}\n"
+        "---\nBody\n",
+        "many-keys": f"---\nname: many-keys\ndescription: Keys.\n{keys}---\nBody\n",
+        "many-items": "---\nname: many-items\ndescription: Items.\ntoolsets:\n"
+        + "  - a\n" * MANY_KEYS
+        + "---\nBody\n",
+    }
+
+
+# Project cases: a folder with skills/neighbour (a normal skill) and a hostile
+# skillstudio.yaml, suite or eval set (case -> (file name, text)).
+def project_bombs() -> dict[str, tuple[str, str]]:
+    query = "review " * 7_000  # 49 KB
+    alias_suite = (
+        f'q: &q "{query}"\nc: &c {{query: *q, expect: none}}\ncases: ['
+        + ("*c," * 200_000)
+        + "*c]\n"
+    )
+    return {
+        "config-deep": ("skillstudio.yaml", "profile: " + "[" * DEEP + "\n"),
+        "config-huge-int": ("skillstudio.yaml", f"max_skills: {'9' * HUGE_DIGITS}\n"),
+        "config-huge-tokens": ("skillstudio.yaml", f"context_tokens: {'9' * HUGE_DIGITS}\n"),
+        "config-big-int": ("skillstudio.yaml", f"max_skills: {'9' * 100}\n"),
+        "suite-deep": ("suite.yaml", "cases: " + "[" * DEEP + "\n"),
+        "suite-deep-block": ("suite.yaml", "cases:\n  " + "- " * DEEP + "x\n"),
+        "suite-alias": ("suite.yaml", alias_suite),
+        "suite-long-query": ("suite.yaml", f'cases:\n  - query: "{query}"\n    expect: none\n'),
+        "eval-deep": ("eval_set.json", "[" * 100_000 + "]" * 100_000),
+        "eval-huge-int": (
+            "eval_set.json",
+            f'[{{"query": "review this", "should_trigger": {"1" * HUGE_DIGITS}}}]',
+        ),
+    }
+
+
+def make_project(base: str, case: str) -> str:
+    """base/<case>: skills/neighbour plus the hostile file; returns the folder."""
+    folder = os.path.join(base, case)
+    write(os.path.join(folder, "skills", "neighbour", "SKILL.md"), skill("neighbour"))
+    name, text = project_bombs()[case]
+    write(os.path.join(folder, name), text)
+    return folder
 
 
 def big_table(size: int) -> str:
@@ -200,6 +268,8 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
         "---\nname: dollar-digits\ndescription: A placeholder with 5,000 digits.\n---\n"
         "Run $" + "7" * 5000 + " with $ARGUMENTS[" + "8" * 5000 + "] and $0.\n",
     )
+    for case, text in yaml_bombs().items():
+        write(os.path.join(root, case, "SKILL.md"), text)
     return root
 
 

@@ -11,6 +11,7 @@ gets diagnostics with a place, and what the reader accepts agrees with PyYAML.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import string
@@ -98,6 +99,48 @@ values = st.recursive(
 )
 
 
+# -- bounded YAML (core/yaml_io.py): deep nesting and huge numbers ---------------------
+
+DEPTHS = st.one_of(st.integers(0, 80), st.sampled_from([63, 64, 65, 5_000, 50_000]))
+# flow opener -> (closer, levels per opener: an implicit pair mapping adds one)
+FLOW = {"[": ("]", 1), "{a: ": ("}", 1), "[a: ": ("]", 2), "[? ": ("]", 2), "&x [": ("]", 1)}
+OPENERS = [*FLOW, "!!seq [", "- ", "? ", "k:\n"]
+
+
+@st.composite
+def nested(draw: st.DrawFn) -> tuple[str, int]:
+    """(YAML value, its nesting) built from one opener repeated, closed or left open."""
+    opener = draw(st.sampled_from(OPENERS))
+    depth = draw(DEPTHS)
+    if opener in ("- ", "? "):
+        return opener * depth + "x", depth
+    if opener == "k:\n":  # block mappings, two spaces deeper each level (under column 5)
+        lines = [" " * (6 + 2 * n) + "k:" for n in range(min(depth, 400))]
+        return "\n" + "\n".join(lines) + " x", min(depth, 400)
+    closer, per = FLOW.get(opener, ("]", 1))
+    levels = depth * per
+    close = draw(st.booleans())
+    return opener * depth + "x" + (closer * depth if close else ""), levels
+
+
+@st.composite
+def numbers(draw: st.DrawFn) -> tuple[str, int]:
+    """(YAML text of a number in some form, its digit count)."""
+    count = draw(st.sampled_from([1, 999, 1000, 1001, 4300, 4301, 5000]))
+    form = draw(st.sampled_from(["dec", "neg", "under", "hex", "tag", "flow", "key"]))
+    number = "9" * count
+    text = {
+        "dec": number,
+        "neg": "-" + number,
+        "under": "1_" + number,
+        "hex": "0x" + "f" * count,
+        "tag": f'!!int "{number}"',
+        "flow": f"[1, {number}]",
+        "key": f"{{{number}: x}}",
+    }[form]
+    return text, count
+
+
 @st.composite
 def skill_texts(draw: st.DrawFn) -> str:
     """Frontmatter that is often valid YAML, sometimes broken, plus a markdown body."""
@@ -109,6 +152,10 @@ def skill_texts(draw: st.DrawFn) -> str:
     if draw(st.booleans()):  # break it somewhere
         cut = draw(st.integers(0, len(front)))
         front = front[:cut] + draw(st.text(YAMLISH, max_size=30)) + front[cut:]
+    if draw(st.integers(0, 9)) == 0:  # now and then, a bound passed (yaml_io)
+        key = draw(st.sampled_from(KEYS))
+        bomb = draw(st.one_of(nested(), numbers()))[0]
+        front += f"{key}: {bomb}\n"
     body = draw(
         st.lists(
             st.one_of(
@@ -420,3 +467,85 @@ def test_hostile_patterns_and_placeholders_never_raise(
                 activation = activate(registry, name, query, session=Session())
                 assert activation.ok or activation.error
                 assert not activation.diagnostics
+
+
+@given(data=st.data(), where=st.sampled_from(["frontmatter", "config", "suite"]))
+def test_deep_nesting_is_refused_never_a_crash(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, where: str
+) -> None:
+    """Any nesting up to 50,000 levels, in any of the files YAML is read from: a
+    diagnostic (frontmatter, config) or a refusal (suite), never an exception or a
+    crash of the C composer; within the bound, the same data PyYAML builds."""
+    from skillstudio.core.project import load_config
+    from skillstudio.core.suites import SuiteError, load_suite
+
+    value, levels = data.draw(nested())
+    root = tmp_path_factory.mktemp("deep")
+    with watchdog():
+        if where == "frontmatter":
+            doc = doc_of(f"---\nname: deep\ndescription: d\nmetadata: {value}\n---\nBody\n")
+            refused = [p for p in doc.problems if p.code == "yaml-invalid"]
+            if levels + 1 > 64:
+                assert refused or doc.mapping is None
+            for problem in refused:
+                assert problem.line >= 2 and problem.message.startswith("The frontmatter ")
+        elif where == "config":
+            (root / "skillstudio.yaml").write_text(f"max_skills: 3\nscan: {value}\n")
+            config = load_config(str(root))
+            assert config is not None
+            if levels + 1 > 64:
+                assert any(d.code == "config-invalid" for d in config.diagnostics)
+        else:
+            suite = root / "suite.yaml"
+            suite.write_text(f"cases:\n  - query: q\n    expect: {value}\n")
+            try:
+                load_suite(str(suite))
+            except SuiteError as exc:
+                assert str(exc).startswith(str(suite))
+            else:
+                assert levels + 3 <= 64
+
+
+@FUZZ
+@given(data=st.data())
+def test_huge_numbers_are_a_diagnostic_and_printable_when_read(data: st.DataObject) -> None:
+    """Numbers of any length in any form: refused past 1,000 characters with the line
+    of the number; every number that is read can be printed (int <-> str limit)."""
+    text, count = data.draw(numbers())
+    key = data.draw(st.sampled_from(["version", "priority", "x-custom", "max_skills"]))
+    with watchdog():
+        doc = doc_of(f"---\nname: n\ndescription: d\n{key}: {text}\n---\nBody\n")
+    if doc.mapping is not None:
+        json.dumps(doc.mapping, default=str)  # str() of every number works
+        assert count <= 1000, "every form writes at least `count` characters of number"
+    else:
+        problem = next(p for p in doc.problems if p.code == "yaml-invalid")
+        assert problem.line == 4, problem
+
+
+@FUZZ
+@given(st.text(YAMLISH, max_size=200))
+def test_the_quick_bound_never_passes_a_document_that_breaks_one(text: str) -> None:
+    """yaml_io skips the event walk when token counts prove the bounds hold: whatever
+    the text, a document let through that way really is within them."""
+    from skillstudio.core import yaml_io
+
+    tight = yaml_io.Limits(depth=3, keys=4, items=4, size=10_000)
+    if not yaml_io._quick_ok(text, tight):
+        return
+    try:
+        root = yaml.compose(text, Loader=yaml_io.LOADER)
+    except (yaml.YAMLError, RecursionError):
+        return
+    stack = [(root, 0)] if root is not None else []
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, yaml.CollectionNode):
+            assert depth + 1 <= tight.depth, text
+            top_mapping = depth == 0 and isinstance(node, yaml.MappingNode)
+            assert len(node.value) <= (tight.keys if top_mapping else tight.items), text
+            if isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = list(node.value)
+            stack.extend((child, depth + 1) for child in children)

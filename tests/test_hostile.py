@@ -17,6 +17,7 @@ import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +83,9 @@ def test_lint_reports_every_case_quickly_and_in_bounded_memory(tree: Path) -> No
     assert "not-utf8" in by_folder["binary"] and "not-utf8" in by_folder["latin1"]
     assert "symlink-skipped" in by_folder["escape"]
     assert "yaml-invalid" in by_folder["deep-flow"]
+    for case in hostile.yaml_bombs():  # one diagnostic each, not one per key or level
+        assert sum(case in d["path"] for d in report["diagnostics"]) <= 3, case
+        assert "yaml-invalid" in by_folder[case], case
     assert "outside" not in names, "a link out of the root is not followed"
     assert {"wide", "deep", "vanishing", "backtracking", "loop"} <= names
     assert "name-dir-mismatch" in by_folder["newline\nname"]
@@ -169,7 +173,14 @@ def test_the_app_opens_a_hostile_tree_and_stays_responsive(tree: Path, qtbot: ob
     qtbot.waitUntil(lambda: bool(messages))  # type: ignore[attr-defined]
     problems = window.problems_model
     paths = {problems.index(r, 0).data(DIAGNOSTIC_ROLE).path for r in range(problems.rowCount())}
-    for folder in ("alias-bomb", "huge-file", "binary", "latin1", "deep-flow"):
+    for folder in (
+        "alias-bomb",
+        "huge-file",
+        "binary",
+        "latin1",
+        "deep-flow",
+        *hostile.yaml_bombs(),
+    ):
         assert any(f"{os.sep}{folder}{os.sep}" in p for p in paths), folder
     assert stall < 1000, f"the event loop stalled {stall} ms during the scan"
     # 1,000 nested folders are deeper than watchdog's recursive walk goes: the watcher
@@ -573,3 +584,170 @@ def test_a_request_shares_one_pattern_budget(tmp_path: Path) -> None:
     assert any("budget" in n and "not tried" in n for n in result.notes), result.notes
     fine = result.candidate("zz-fine")
     assert fine is not None and [r.rule for r in fine.reasons] == ["pattern"]
+
+
+# Each command of a case runs in one child: a crash in a C library kills only the child
+# (exit 139 on main for 50,000 nested brackets), and the child reports, per command,
+# its exit code, seconds and output.
+COMMANDS = (
+    "import io, json, sys, time\n"
+    "from skillstudio.cli.main import main\n"
+    "results = []\n"
+    "for argv in json.loads(sys.argv[1]):\n"
+    "    out, err = io.StringIO(), io.StringIO()\n"
+    "    started = time.perf_counter()\n"
+    "    code = main(argv, out=out, err=err)\n"
+    "    seconds = time.perf_counter() - started\n"
+    "    results.append({'argv': argv, 'code': code, 'seconds': seconds,\n"
+    "                    'out': out.getvalue(), 'err': err.getvalue()})\n"
+    "print(json.dumps(results))\n"
+)
+OK_SUITE = 'cases:\n  - query: "use neighbour skill"\n    expect: neighbour\n'
+
+
+def run_commands(cwd: Path, commands: list[list[str]]) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-c", COMMANDS, json.dumps(commands)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": REPO},
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    results: list[dict[str, Any]] = json.loads(done.stdout)
+    for result in results:
+        text = result["out"] + result["err"]
+        assert "internal error" not in text and "Traceback" not in text, (result["argv"], text)
+        assert result["seconds"] < 10, (result["argv"], result["seconds"])
+    return results
+
+
+def every_command(skill: str, root: list[str], suite: str) -> list[list[str]]:
+    return [
+        ["lint", *root[1:2]] if root else ["lint"],
+        ["list", "--format", "json", *root],
+        ["show", "neighbour", *root],
+        ["show", skill, *root],
+        ["match", "use neighbour skill", *root],
+        ["prompt", *root],
+        ["activate", "neighbour", *root],
+        ["test", suite, *root],
+    ]
+
+
+def neighbour_loads(results: list[dict[str, Any]]) -> None:
+    listed = json.loads(results[1]["out"])
+    assert {"name": "neighbour", "status": "active"}.items() <= next(
+        s for s in listed["skills"] if s["name"] == "neighbour"
+    ).items()
+    assert results[2]["code"] == 0 and results[6]["code"] == 0
+    assert "neighbour" in results[4]["out"]
+
+
+@pytest.mark.parametrize("case", sorted(hostile.yaml_bombs()))
+def test_every_command_survives_a_yaml_bomb_in_a_skill(case: str, tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    hostile.write(str(root / case / "SKILL.md"), hostile.yaml_bombs()[case])
+    hostile.write(str(root / "neighbour" / "SKILL.md"), hostile.skill("neighbour"))
+    hostile.write(str(tmp_path / "ok.yaml"), OK_SUITE)
+    results = run_commands(tmp_path, every_command(case, ["--root", str(root)], "ok.yaml"))
+    assert all(r["code"] in (0, 1) for r in results), [(r["argv"], r["code"]) for r in results]
+    neighbour_loads(results)
+    assert results[7]["code"] == 0, results[7]["out"]  # the suite on the neighbour passes
+    lint = results[0]["out"]
+    where = f"{case}/SKILL.md:"
+    found = [line for line in lint.splitlines() if where in line and "yaml-invalid" in line]
+    assert found, lint
+    line_number = int(found[0].split(where)[1].split(":")[0])
+    assert line_number >= 2, found  # inside the frontmatter, not the fallback 1:1
+
+
+@pytest.mark.parametrize("case", sorted(hostile.project_bombs()))
+def test_every_command_survives_a_hostile_config_or_suite(case: str, tmp_path: Path) -> None:
+    folder = Path(hostile.make_project(str(tmp_path), case))
+    hostile.write(str(folder / "ok.yaml"), OK_SUITE)
+    name = hostile.project_bombs()[case][0]
+    suite = name if name != "skillstudio.yaml" else "ok.yaml"
+    extra = ["--skill", "neighbour"] if name.endswith(".json") else []
+    commands = every_command("neighbour", [], suite)
+    commands[-1] += extra
+    results = run_commands(folder, commands)
+    assert all(r["code"] in (0, 1) for r in results[:-1]), [(r["argv"], r["code"]) for r in results]
+    neighbour_loads(results)
+    tested = results[-1]
+    if name == "skillstudio.yaml":
+        assert tested["code"] == 0, tested
+        found = [line for line in results[0]["out"].splitlines() if "config-invalid" in line]
+        assert found and found[0].startswith("skillstudio.yaml:1:"), results[0]["out"]
+        if "int" in case or "tokens" in case:
+            assert "must be a whole number from 0 to" in found[0], found
+    else:  # the suite is a refused argument: exit 2 and a message that says where and why
+        assert tested["code"] == 2, tested
+        assert tested["err"].startswith("skillstudio: error: "), tested["err"]
+        assert f"{os.sep}{name}" in tested["err"], tested["err"]
+        assert len(tested["err"]) < 500 and tested["out"] == "", tested
+
+
+@pytest.mark.parametrize(
+    ("case", "profile"), [("many-keys", "agentskills"), ("many-items", "toolsets")]
+)
+def test_many_keys_or_items_cost_one_diagnostic_and_little_memory(
+    case: str, profile: str, tmp_path: Path
+) -> None:
+    # 20 files of 60,000 keys (12 MB): main took 105 s and 3.8 GB for 472 MB of JSON
+    # (a diagnostic per key); 60,000 toolsets items gave a diagnostic per item. Bounded,
+    # a frontmatter past 256 keys or a list past 5,000 items is one yaml-invalid each.
+    text = hostile.yaml_bombs()[case]
+    root = tmp_path / "skills"
+    for n in range(20):
+        hostile.write(str(root / f"k{n:02d}" / "SKILL.md"), text.replace(case, f"k{n:02d}"))
+    hostile.write(str(root / "neighbour" / "SKILL.md"), hostile.skill("neighbour"))
+    done, seconds, rss_kb = cli(
+        "lint", str(root), "--format", "json", "--profile", profile, cwd=tmp_path
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert len(report["diagnostics"]) <= 3 * 20, len(report["diagnostics"])
+    assert {s["name"] for s in report["skills"] if s["status"] == "active"} == {"neighbour"}
+    assert rss_kb < MEMORY_MB * 1024 and seconds < 60, (rss_kb, seconds)
+
+
+def test_a_huge_number_typed_for_context_tokens_is_refused(tmp_path: Path) -> None:
+    from .helpers import cli as cli_in_process
+
+    hostile.write(str(tmp_path / "skills" / "neighbour" / "SKILL.md"), hostile.skill("neighbour"))
+    for digits in (400, 5_000):  # main: OverflowError in the budget ("internal error")
+        run = cli_in_process(
+            "prompt", "--profile", "pegasus", "--context-tokens", "9" * digits, cwd=tmp_path
+        )
+        assert run.code == 2 and "internal error" not in run.err, run.err
+
+
+def test_a_temporary_name_with_a_huge_pid_does_not_stop_a_save(tmp_path: Path) -> None:
+    """A skill folder can hold any name: a writer's temporary-file pattern with a
+    30-digit 'pid' made os.kill raise OverflowError on every save (main)."""
+    from skillstudio.core.saving import TEMP_PREFIX, TEMP_SUFFIX, atomic_write
+
+    path = tmp_path / "SKILL.md"
+    path.write_text(hostile.skill("saved"))
+    odd = tmp_path / f"{TEMP_PREFIX}SKILL.md.{'9' * 30}.x{TEMP_SUFFIX}"
+    odd.write_text("not ours")
+    atomic_write(str(path), b"new text", None, check=False)
+    assert path.read_bytes() == b"new text"
+    assert odd.read_text() == "not ours", "no writer of ours has such a pid: kept"
+
+
+@pytest.mark.parametrize("case", ["config-deep", "config-huge-int"])
+def test_the_app_opens_a_project_with_a_hostile_config(case: str, tmp_path: Path) -> None:
+    # main: exit 139 (deep) or ValueError at start (5,000 digits)
+    folder = hostile.make_project(str(tmp_path), case)
+    done = subprocess.run(
+        [sys.executable, "-m", "skillstudio", "gui", "--smoke-test", folder],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "1 skill in 1 root" in done.stdout, done.stdout

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.project import UsageError
+from ..core.project import NUMBER_OPTIONS, UsageError
 from ..core.text import counted
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
 from .output import diagnostic_line, dumps
@@ -109,10 +109,13 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
             "tier 3 is the instructions of the skills a request selects: give the request "
             "with --query Q instead of --tier 3"
         )
+    tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
+    if tokens is not None and not 0 <= tokens <= most:
+        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
     item = load_one(args, env)
     options = dict(item.project.options)
-    if args.context_tokens is not None:
-        options["context_tokens"] = args.context_tokens
+    if tokens is not None:
+        options["context_tokens"] = tokens
     result = match(item.registry, args.query or "", options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]

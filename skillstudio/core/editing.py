@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
+from . import yaml_io
 from .fastyaml import _PLAIN_START_BAD, _resolved_tag
 from .fields import yaml_kind
-from .frontmatter import BOM, Document, _Loader, parse_text
+from .frontmatter import BOM, Document, parse_text
 
 if TYPE_CHECKING:
     from .profiles.base import Profile
@@ -235,7 +236,10 @@ class _Entry:
 
 
 def _entries(fm: str, lines: list[str]) -> list[_Entry]:
-    root = yaml.compose(fm, Loader=_Loader)
+    try:
+        root = yaml_io.compose(fm, yaml_io.FRONTMATTER)
+    except yaml_io.YamlRefused as exc:
+        raise EditError(f"the frontmatter {exc.message}; edit it in the source view") from None
     if root is None:
         return []
     if not isinstance(root, yaml.MappingNode) or root.flow_style:
@@ -655,8 +659,8 @@ def parse_yaml_value(text: str) -> Any:
     Text after ' #' is kept (YAML would read it as a comment and drop it).
     """
     try:
-        value = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError:
+        value = yaml_io.load(text, yaml_io.VALUE)
+    except (yaml.YAMLError, yaml_io.YamlRefused):
         return text
     if isinstance(value, dict) or (isinstance(value, list) and not text.lstrip().startswith("[")):
         return text
@@ -686,10 +690,12 @@ def parse_typed_value(text: str, kind: str | None, dotted: str, mode: ValueMode 
         return text
     if mode == "yaml":
         try:
-            value = yaml.load(text, Loader=_Loader)
+            value = yaml_io.load(text, yaml_io.VALUE)
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
             raise EditError(f"the value of '{dotted}' is not valid YAML ({problem})") from None
+        except yaml_io.YamlRefused as exc:
+            raise EditError(f"the value of '{dotted}' {exc.message}") from None
         if not text.strip():
             return ""
         return value
@@ -712,8 +718,9 @@ def parse_typed_value(text: str, kind: str | None, dotted: str, mode: ValueMode 
         value = None
         if word.startswith("[") and word.endswith("]"):
             try:  # items stay text: the base loader resolves no types
+                yaml_io.check(word, yaml_io.VALUE)
                 value = yaml.load(word, Loader=yaml.BaseLoader)
-            except yaml.YAMLError:
+            except (yaml.YAMLError, yaml_io.YamlRefused, ValueError):
                 value = None
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return value
@@ -766,8 +773,8 @@ def typed_sources(doc: Document) -> dict[str, str]:
     if not doc.has_frontmatter or doc.mapping is None:
         return {}
     try:
-        root = yaml.compose(doc.fm_text, Loader=_Loader)
-    except (yaml.YAMLError, RecursionError, ValueError):
+        root = yaml_io.compose(doc.fm_text, yaml_io.FRONTMATTER)
+    except (yaml.YAMLError, yaml_io.YamlRefused):
         return {}
     out: dict[str, str] = {}
     stack: list[tuple[str, yaml.Node, int]] = [("", root, 0)] if root is not None else []

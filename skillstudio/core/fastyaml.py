@@ -20,6 +20,8 @@ from typing import Any
 
 from yaml.resolver import Resolver
 
+from .yaml_io import FRONTMATTER, MAX_INT_CHARS
+
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
 _ITEM_LINE = re.compile(r"( *)- +(.*)$")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)$")
@@ -91,7 +93,7 @@ def _scalar(raw: str) -> Any:
     tag = _resolved_tag(text)
     if tag is None:
         return text
-    if tag == _INT_TAG and _INT.match(text):
+    if tag == _INT_TAG and len(text) <= MAX_INT_CHARS and _INT.match(text):
         return int(text)
     raise _Bail
 
@@ -137,6 +139,8 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos
         key, raw = match.group(1), match.group(2)
         if key in mapping or len(key) > 128 or not _plain_key(key):
             raise _Bail
+        if len(mapping) >= FRONTMATTER.keys:
+            raise _Bail  # the bounded loader says how many keys are too many
         file_line = first_line + index
         if raw is not None and raw.strip(" "):
             value_col = match.start(2) + 1
@@ -175,6 +179,8 @@ def _parse(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos
                 indent = width
             elif width != indent:
                 raise _Bail
+            if len(items) >= FRONTMATTER.items:
+                raise _Bail  # the bounded loader says how many items are too many
             items.append(_scalar(item.group(2)))
             item_pos.append((first_line + nxt, item.start(2) + 1))
             nxt += 1

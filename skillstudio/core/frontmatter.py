@@ -16,19 +16,15 @@ from typing import Any
 
 import yaml
 
+from . import yaml_io
 from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
 from .safefs import OPEN_FLAGS, FileRefused, kind
 from .text import counted
 
-try:  # The C loader is a hard requirement for speed, but never for correctness.
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+_Loader: Any = yaml_io.LOADER  # the C loader (older imports); read through yaml_io
 
 MAX_FILE_BYTES = 1024 * 1024
-MAX_ALIAS_NODES = 10_000
-MAX_NESTING = 64
 BOM = "\ufeff"
 
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_][^:\n]*?)[ \t]*:(?=[ \t]|\r?$)", re.M)
@@ -305,25 +301,22 @@ def _load_yaml(doc: Document) -> None:
         doc.mapping, doc._raw_positions = fast
         return
     try:
-        data = yaml.load(fm, Loader=_Loader)
+        data = yaml_io.load(fm, yaml_io.FRONTMATTER)
     except yaml.MarkedYAMLError as exc:
         message, line, column = _yaml_error(exc, doc.fm_first_line, fm.count("\n"))
         doc.problems.append(Problem("yaml-invalid", message, line, column))
         _fallback(doc)
         return
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError, TypeError) as exc:
+    except yaml_io.YamlRefused as exc:
+        line = doc.fm_first_line + exc.line - 1 if exc.line else 1
         doc.problems.append(
-            Problem("yaml-invalid", f"The frontmatter could not be read as YAML: {exc}.")
+            Problem("yaml-invalid", f"The frontmatter {exc.message}.", line, exc.column or 1)
         )
         _fallback(doc)
         return
-    if "&" in fm and not _bounded(data):
+    except yaml.YAMLError as exc:
         doc.problems.append(
-            Problem(
-                "yaml-invalid",
-                "The YAML anchors and aliases (&name / *name) expand to more than "
-                f"{MAX_ALIAS_NODES:,} values or refer to themselves; write the values out.",
-            )
+            Problem("yaml-invalid", f"The frontmatter could not be read as YAML: {exc}.")
         )
         _fallback(doc)
         return
@@ -402,33 +395,6 @@ def _yaml_error(exc: yaml.MarkedYAMLError, first_line: int, fm_lines: int) -> tu
     return f"The frontmatter is not valid YAML: {problem}{where} ({hint}).", line, column
 
 
-def _bounded(data: Any) -> bool:
-    """True when expanding every alias in `data` stays small and acyclic."""
-    sizes: dict[int, int] = {}
-    active: set[int] = set()
-
-    def size(node: Any, depth: int) -> int:
-        if not isinstance(node, dict | list):
-            return 1
-        ident = id(node)
-        if ident in sizes:
-            return sizes[ident]
-        if ident in active or depth > MAX_NESTING:
-            return MAX_ALIAS_NODES + 1
-        active.add(ident)
-        total = 1
-        children = node.values() if isinstance(node, dict) else node
-        for child in children:
-            total += size(child, depth + 1)
-            if total > MAX_ALIAS_NODES:
-                break
-        active.discard(ident)
-        sizes[ident] = total
-        return total
-
-    return size(data, 0) <= MAX_ALIAS_NODES
-
-
 def _fallback(doc: Document) -> None:
     doc.fallback, lines = extract_fallback(doc.fm_text)
     doc.fallback_pos = {key: (doc.fm_first_line + index, 1) for key, index in lines.items()}
@@ -467,8 +433,8 @@ def compose_positions(
 ) -> tuple[dict[str, FieldPos], list[tuple[str, int, int]]]:
     """Exact key/value/item positions by composing the YAML node tree."""
     try:
-        root = yaml.compose(fm_text, Loader=_Loader)
-    except (yaml.YAMLError, RecursionError, ValueError):
+        root = yaml_io.compose(fm_text, yaml_io.FRONTMATTER)
+    except (yaml.YAMLError, yaml_io.YamlRefused):
         return {}, []
     if not isinstance(root, yaml.MappingNode):
         return {}, []

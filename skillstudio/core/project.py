@@ -12,9 +12,9 @@ from typing import Any
 
 import yaml
 
+from . import yaml_io
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
-from .frontmatter import _Loader
 from .model import Root
 from .profiles import PROFILE_NAMES, Profile, get_profile
 from .registry import Registry
@@ -48,6 +48,15 @@ PEGASUS_ONLY = {
 }
 TOOLSETS_KEYS = {"toolsets", "version", "default_enabled", "brief_description"}
 SAMPLE_FILES = 40
+# Whole-number options and their largest allowed value (all from 0; the app's spin
+# boxes hold 32-bit numbers, the matcher slices lists with them).
+NUMBER_OPTIONS = {
+    "context_tokens": 100_000_000,
+    "char_budget": 100_000_000,
+    "max_skills": 10_000,
+    "threshold": 1_000_000,
+}
+SCAN_OPTIONS = {"max_folders": 10_000_000, "max_depth": 1_000}  # from 1
 
 
 class UsageError(Exception):
@@ -93,8 +102,42 @@ class Project:
         return self.config.options if self.config else {}
 
 
-def _config_error(path: str, message: str) -> Diagnostic:
-    return Diagnostic("config-invalid", "error", message, path, 1, 1)
+def _config_error(path: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
+    return Diagnostic("config-invalid", "error", message, path, line, column)
+
+
+def _whole_number(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _read_config(path: str) -> tuple[Any, str, Diagnostic | None]:
+    """The data and text of a config file, or the diagnostic saying why it cannot be used."""
+    try:
+        text = read_bytes(path, None, yaml_io.CONFIG.size).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, "", _config_error(path, f"{CONFIG_NAME} cannot be read: {exc}")
+    try:
+        return yaml_io.load(text, yaml_io.CONFIG), text, None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        message = f"{CONFIG_NAME} is not valid YAML: {problem}."
+        return None, text, _config_error(path, message, *where)
+    except yaml.YAMLError as exc:
+        return None, text, _config_error(path, f"{CONFIG_NAME} is not valid YAML: {exc}.")
+    except yaml_io.YamlRefused as exc:
+        line = text.split("\n")[exc.line - 1] if exc.line else ""
+        key = line.split(":", 1)[0].strip()
+        if key in NUMBER_OPTIONS or key in SCAN_OPTIONS:
+            low, high = (
+                (0, NUMBER_OPTIONS[key]) if key in NUMBER_OPTIONS else (1, SCAN_OPTIONS[key])
+            )
+            message = f"'{key}' must be a whole number from {low} to {high:,}; this one is too long"
+        else:
+            message = f"{CONFIG_NAME} {exc.message}"
+        message += f". Nothing in {CONFIG_NAME} is used until this is fixed."
+        return None, text, _config_error(path, message, exc.line or 1, exc.column or 1)
 
 
 def load_config(folder: str) -> Config | None:
@@ -103,11 +146,9 @@ def load_config(folder: str) -> Config | None:
     if not os.path.isfile(path):
         return None
     config = Config(path=path)
-    try:
-        text = read_bytes(path, None, 256 * 1024, truncate=True).decode("utf-8")
-        data = yaml.load(text, Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        config.diagnostics.append(_config_error(path, f"{CONFIG_NAME} cannot be read: {exc}"))
+    data, text, problem = _read_config(path)
+    if problem is not None:
+        config.diagnostics.append(problem)
         return config
     if data is None:
         return config
@@ -151,15 +192,19 @@ def load_config(folder: str) -> Config | None:
     suites = data.get("suites") or []
     if isinstance(suites, list):
         config.suites = [os.path.normpath(os.path.join(folder, str(s))) for s in suites]
-    for key in ("context_tokens", "char_budget", "max_skills", "threshold"):
+    for key, high in NUMBER_OPTIONS.items():
         value = data.get(key)
         if value is None:
             continue
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if _whole_number(value, 0, high):
             config.options[key] = value
         else:
             config.diagnostics.append(
-                _config_error(path, f"'{key}' must be a whole number ≥ 0, not {value!r}.")
+                _config_error(
+                    path,
+                    f"'{key}' must be a whole number from 0 to {high:,}, not {_short(value)}.",
+                    *_key_line(text, key),
+                )
             )
     allow = data.get("allowlist")
     if allow is not None:
@@ -171,11 +216,34 @@ def load_config(folder: str) -> Config | None:
             )
     scan = data.get("scan")
     if isinstance(scan, dict):
-        for key in ("max_folders", "max_depth"):
+        for key, high in SCAN_OPTIONS.items():
             value = scan.get(key)
-            if isinstance(value, int) and value > 0:
+            if _whole_number(value, 1, high):
                 setattr(config.limits, key, value)
+            elif value is not None:
+                config.diagnostics.append(
+                    _config_error(
+                        path,
+                        f"'scan.{key}' must be a whole number from 1 to {high:,}, "
+                        f"not {_short(value)}.",
+                        *_key_line(text, key),
+                    )
+                )
     return config
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "a huge number"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _key_line(text: str, key: str) -> tuple[int, int]:
+    """Line and column of `key:` in the config text (1, 1 when not found)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        column = line.find(key + ":")
+        if column >= 0 and not line[:column].strip():
+            return number, column + 1
+    return 1, 1
 
 
 def find_config_upward(start: str, levels: int = 6) -> Config | None:
@@ -239,8 +307,8 @@ def _peek(path: str, base: str) -> dict[str, Any] | None:
     for index in range(1, len(lines)):
         if lines[index].rstrip() == "---":
             try:
-                data = yaml.load("\n".join(lines[1:index]), Loader=_Loader)
-            except (yaml.YAMLError, RecursionError, ValueError):
+                data = yaml_io.load("\n".join(lines[1:index]), yaml_io.FRONTMATTER)
+            except (yaml.YAMLError, yaml_io.YamlRefused):
                 return None
             return data if isinstance(data, dict) else None
     return None

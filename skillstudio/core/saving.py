@@ -91,7 +91,7 @@ def _clean_stale_temps(folder: str, name: str) -> None:
             continue  # its writer is still running
         except (ValueError, ProcessLookupError):
             pass
-        except PermissionError:
+        except (PermissionError, OverflowError):  # not ours to judge: a number too big for a pid
             continue
         with contextlib.suppress(OSError):
             os.remove(os.path.join(folder, entry))

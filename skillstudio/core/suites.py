@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 import yaml
 
-from .frontmatter import _Loader, read_document
+from . import yaml_io
+from .frontmatter import read_document
 from .matching import MatchIndex, match
 from .profiles import get_profile
 from .profiles.base import is_inside
@@ -35,6 +36,12 @@ from .session import Session
 from .text import counted
 
 Mode = Literal["exact", "triggers", "not-triggers"]
+
+# Bounds on what one suite may ask for: more cases or longer requests than these are
+# refused with a message (the text itself is bounded by yaml_io.SUITE: 4 MB, and
+# 8 MB after aliases are expanded).
+MAX_CASES = 10_000
+MAX_QUERY_CHARS = 10_000
 
 
 class SuiteError(Exception):
@@ -130,26 +137,14 @@ def _expect_list(value: Any, where: str) -> list[str]:
 
 def load_suite(path: str, skill: str | None = None) -> Suite:
     """Read a suite in any of the three formats (chosen by content, not by name)."""
-    try:
-        text = read_bytes(path, None, 4 * 1024 * 1024, truncate=True).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"{path}: cannot be read ({exc})") from None
-    if path.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
+    data = _read(path)
+    if isinstance(data, list | dict):
+        cases = data if isinstance(data, list) else data.get("test_cases", data.get("cases"))
+        if isinstance(cases, list) and len(cases) > MAX_CASES:
             raise SuiteError(
-                f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
-            ) from None
-    else:
-        try:
-            data = yaml.load(text, Loader=_Loader)
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-            raise SuiteError(f"{where}: not valid YAML: {exc.problem}") from None
-        except yaml.YAMLError as exc:
-            raise SuiteError(f"{path}: not valid YAML: {exc}") from None
+                f"{path}: {counted(len(cases), 'case')}; a suite holds at most {MAX_CASES:,}. "
+                "Split it into several files."
+            )
     if isinstance(data, list):
         return _eval_set(path, data, skill)
     if isinstance(data, dict) and "test_cases" in data:
@@ -160,6 +155,37 @@ def load_suite(path: str, skill: str | None = None) -> Suite:
         f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab) "
         "or a JSON list of {query, should_trigger} (skill-creator)."
     )
+
+
+def _read(path: str) -> Any:
+    """The data of a suite file, within yaml_io's bounds; every failure is a SuiteError."""
+    try:
+        text = read_bytes(path, None, yaml_io.SUITE.size).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"{path}: cannot be read ({exc})") from None
+    try:
+        if path.endswith(".json"):
+            return yaml_io.load_json(text, yaml_io.SUITE)
+        return yaml_io.load(text, yaml_io.SUITE)
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        raise SuiteError(f"{where}: not valid YAML: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise SuiteError(f"{path}: not valid YAML: {exc}") from None
+    except yaml_io.YamlRefused as exc:
+        where = f"{path}:{exc.line}:{exc.column}" if exc.line else path
+        raise SuiteError(f"{where}: the suite {exc.message}") from None
+
+
+def _query(text: str, where: str) -> str:
+    if len(text) > MAX_QUERY_CHARS:
+        raise SuiteError(
+            f"{where}: the query is {counted(len(text), 'character')}; at most {MAX_QUERY_CHARS:,}."
+        )
+    return text
 
 
 def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
@@ -229,9 +255,9 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
     text = re.sub(r"^cases:[ \t]*\[[ \t]*\][ \t]*$", "cases:", text, count=1, flags=re.M)
     new_text = text + case_text(query, expect, indent).replace("\n", newline)
     try:
-        data = yaml.load(new_text, Loader=_Loader)
+        data = yaml_io.load(new_text, yaml_io.SUITE)
         got = [(c.query, c.expect) for c in _native(path, data).cases]
-    except (yaml.YAMLError, SuiteError, AttributeError):
+    except (yaml.YAMLError, yaml_io.YamlRefused, SuiteError, AttributeError):
         got = []
     want = [(c.query, c.expect) for c in old_cases] + [(query, list(expect))]
     if got != want:
@@ -274,7 +300,7 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
             raise SuiteError(f"{where}: 'tier' must be 0, 1, 2 or 3.")
         cases.append(
             Case(
-                raw["query"],
+                _query(raw["query"], where),
                 _expect_list(raw.get("expect"), where),
                 "exact",
                 tier,
@@ -325,7 +351,8 @@ def _eval_set(path: str, data: list[Any], skill: str | None) -> Suite:
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
             raise SuiteError(f"{path}: item {index + 1} needs 'query' and 'should_trigger'.")
         should = bool(raw.get("should_trigger", True))
-        cases.append(Case(raw["query"], [name], "triggers" if should else "not-triggers"))
+        query = _query(raw["query"], f"{path}: item {index + 1}")
+        cases.append(Case(query, [name], "triggers" if should else "not-triggers"))
     return Suite(path, cases, kind="eval_set")
 
 
@@ -341,9 +368,8 @@ def _skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
         should = str(raw.get("expected", "trigger")) != "no_trigger"
         name = str(raw.get("skill") or default)
         label = str(raw.get("id") or raw.get("name") or "")
-        cases.append(
-            Case(raw["prompt"], [name], "triggers" if should else "not-triggers", label=label)
-        )
+        query = _query(raw["prompt"], f"{path}: test case {index + 1}")
+        cases.append(Case(query, [name], "triggers" if should else "not-triggers", label=label))
     return Suite(path, cases, kind="skill_lab")
 
 
