@@ -170,3 +170,66 @@ def test_sync_only_touches_changed_skills(tmp_path: Any) -> None:
     assert "postgresql" not in [
         r.term for c in index.rank("postgresql").candidates for r in c.reasons
     ]
+
+
+def _suite(tmp_path: Any, cases: str) -> str:
+    for name, description in REVIEW.items():
+        write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=description))
+    return write(tmp_path, "likely.yaml", "profile: agentskills\nroots: [skills]\ncases:\n" + cases)
+
+
+def test_suite_expect_likely_cases(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    path = _suite(
+        tmp_path,
+        '  - query: "review this pull request for security issues"\n'
+        "    expect_likely: [code-review]\n"
+        '  - query: "the weather in Lisbon this weekend"\n'
+        "    expect_likely: none\n"
+        '  - query: "tune slow postgresql queries"\n'
+        "    expect_likely: docker-build\n"
+        '  - query: "review this pull request"\n'
+        "    expect: none\n",  # an ordinary case beside them: nothing selects
+    )
+    run = cli("test", path, "--format", "json", cwd=tmp_path)
+    assert run.code == 1, run.err  # the third case fails
+    cases = run.json["cases"]
+    assert [c["passed"] for c in cases] == [True, True, False, True]
+    assert cases[0]["expect"] == {"likely": ["code-review"]}
+    assert cases[1]["expect"] == {"likely": "none"}
+    assert cases[2]["got"][0] == "sql-tuning"
+    text = cli("test", path, cwd=tmp_path).out
+    assert "3 passed, 1 failed" in text
+
+
+def test_suite_expect_likely_none_fails_when_a_skill_is_likely(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    path = _suite(
+        tmp_path,
+        '  - query: "review this pull request for security issues"\n    expect_likely: none\n',
+    )
+    run = cli("test", path, "--format", "json", cwd=tmp_path)
+    assert run.code == 1
+    assert run.json["cases"][0]["passed"] is False
+
+
+def test_an_evaluation_set_runs_as_a_suite_against_its_corpus(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    for name, description in REVIEW.items():
+        write(
+            tmp_path, f"corpus/team/{name}/SKILL.md", skill_text(name=name, description=description)
+        )
+    path = write(
+        tmp_path,
+        "eval/set.yaml",
+        "corpus: ../corpus\ncases:\n"
+        '  - query: "draft the release notes"\n'
+        "    expect_likely: [release-notes]\n"
+        "    kind: direct\n",
+    )
+    run = cli("test", path, "--profile", "agentskills", "--format", "json", cwd=tmp_path)
+    assert run.code == 0, run.out + run.err
+    assert run.json["cases"][0]["got"][0] == "release-notes"
