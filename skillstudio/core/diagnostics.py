@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "refresh-missed": "the agent's refresh rule would not notice this change",
     "no-skills": "a path given on the command line holds no SKILL.md",
     "skill-file-name": "a file that should be SKILL.md has another name",
+    "description-overlap": "two descriptions would compete for the same requests",
 }
 
 

@@ -24,7 +24,7 @@ import heapq
 import math
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Literal
@@ -112,7 +112,10 @@ def stem(word: str) -> str:
 def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """The content words of `text`, normalized (and stemmed), in order."""
     words = [w for w in normalize(text).split() if w not in stopwords and len(w) > 1]
-    return [stem(w) for w in words] if stemmed else [sys.intern(w) for w in words]
+    if not stemmed:
+        return [sys.intern(w) for w in words]
+    known = _STEMS.get
+    return [known(w) or stem(w) for w in words]
 
 
 BODY_CHARS = 20_000  # of the body, when a model reads it (only when the text is kept)
@@ -245,15 +248,17 @@ class LikelyIndex:
         count = len(self.docs)
         return (self.length_sums[name] / count) if count else 1.0
 
-    def _saturated(self, doc: _Doc, term: str) -> float:
+    def _saturated(self, doc: _Doc) -> dict[str, float]:
+        """term -> the doc's saturated field-weighted frequency (BM25F)."""
         k1, b = self.model.k1, self.model.b
-        tf = 0.0
+        tf: dict[str, float] = {}
+        get = tf.get
         for name, counts in doc.tf.items():
-            count = counts.get(term)
-            if count:
-                avg = self._avg_used.get(name) or 1.0
-                tf += self._weights[name] * count / (1 - b + b * doc.lengths[name] / avg)
-        return tf / (k1 + tf)
+            avg = self._avg_used.get(name) or 1.0
+            factor = self._weights[name] / (1 - b + b * doc.lengths[name] / avg)
+            for term, count in counts.items():
+                tf[term] = get(term, 0.0) + factor * count
+        return {term: x / (k1 + x) for term, x in tf.items()}
 
     def _post(self, doc: _Doc) -> None:
         if self._free:
@@ -262,18 +267,14 @@ class LikelyIndex:
         else:
             doc.slot = len(self.slots)
             self.slots.append(doc)
-        seen: set[str] = set()
-        for counts in doc.tf.values():
-            seen.update(counts)
-        for term in seen:
-            self.df[term] += 1
-            bucket = self.postings.get(term)
+        slot, df, postings, idf_used = doc.slot, self.df, self.postings, self._idf_used
+        for term, value in self._saturated(doc).items():
+            df[term] += 1
+            bucket = postings.get(term)
             if bucket is None:
-                bucket = self.postings[term] = {}
-            used = self._idf_used.get(term)
-            if used is None:
-                used = self._idf_used[term] = self.idf(term)
-            bucket[doc.slot] = used * self._saturated(doc, term)
+                bucket = postings[term] = {}
+                idf_used[term] = self.idf(term)
+            bucket[slot] = idf_used[term] * value
 
     def add_all(self, skills: Iterable[Skill]) -> None:
         docs = [(s.path, self._doc(s)) for s in skills]
@@ -334,12 +335,10 @@ class LikelyIndex:
     def reweigh(self) -> None:
         """Recompute every cached weight with the current average field lengths."""
         self._avg_used = {name: self._avg(name) for name in self.length_sums}
-        for term, bucket in self.postings.items():
-            used = self._idf_used[term]
-            for slot in bucket:
-                doc = self.slots[slot]
-                if doc is not None:
-                    bucket[slot] = used * self._saturated(doc, term)
+        for doc in self.slots:
+            if doc is not None:
+                for term, value in self._saturated(doc).items():
+                    self.postings[term][doc.slot] = self._idf_used[term] * value
 
     def sync(self) -> None:
         """Bring the index in line with its registry, touching only changed skills."""
@@ -469,6 +468,11 @@ class LikelyIndex:
         return {term: self._bucket(term)[doc.slot] for term in seen}
 
 
+def model_chooses(profile: str) -> bool:
+    """Whether the profile leaves selection to the model (PRODUCT.md section 5)."""
+    return profile not in ("oasis", "toolsets")
+
+
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
     """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
     index = index or LikelyIndex(registry)
@@ -476,7 +480,7 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     return index.rank(query)
 
 
-def display_terms(index: LikelyIndex, stems: Mapping[str, Any]) -> dict[str, str]:
+def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
     """A readable word per stem, taken from the skills' own text (for reports)."""
     wanted = set(stems)
     out: dict[str, str] = {}
