@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 from skillstudio.core.likely import LikelyIndex  # noqa: E402
 from skillstudio.core.matching import STOPWORDS, MatchIndex, match  # noqa: E402
+from skillstudio.core.overlap import overlaps  # noqa: E402
 from skillstudio.core.project import project_from_folder  # noqa: E402
 from skillstudio.core.registry import Registry  # noqa: E402
 from skillstudio.core.text import normalize  # noqa: E402
@@ -57,6 +58,8 @@ class MatchFigures:
     likely_ms: float = 0.0  # the likely-candidates ranking (core/likely.py), same requests
     likely_build_ms: float = 0.0
     likely_update_ms: float = 0.0
+    overlap_s: float = 0.0  # every competing pair of the collection, index build included
+    overlap_pairs: int = 0
 
 
 def queries(seed: int = 3, count: int = 200) -> list[str]:
@@ -117,6 +120,9 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
         t0 = time.perf_counter()
         ranker.sync()
         likely_updates.append(time.perf_counter() - t0)
+    start = time.perf_counter()
+    pairs = overlaps(registry)
+    overlap_s = time.perf_counter() - start
     return MatchFigures(
         count,
         statistics.median(indexed) * 1000,
@@ -126,6 +132,8 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
         statistics.median(ranked) * 1000,
         likely_build * 1000,
         statistics.median(likely_updates) * 1000,
+        overlap_s,
+        len(pairs),
     )
 
 
@@ -143,6 +151,8 @@ def report(figures: MatchFigures) -> str:
             f"target ≤ {target:g} ms)",
             f"  likely index build     {figures.likely_build_ms:8.1f} ms; "
             f"one skill changed: {figures.likely_update_ms:.2f} ms to update",
+            f"  overlap, every pair    {figures.overlap_s:8.2f} s   ({figures.overlap_pairs} "
+            f"competing pairs; target at 10,000 ≤ 10 s)",
         ]
     )
 
