@@ -233,3 +233,47 @@ def test_an_evaluation_set_runs_as_a_suite_against_its_corpus(tmp_path: Any) -> 
     run = cli("test", path, "--profile", "agentskills", "--format", "json", cwd=tmp_path)
     assert run.code == 0, run.out + run.err
     assert run.json["cases"][0]["got"][0] == "release-notes"
+
+
+def test_match_shows_bands_where_the_model_chooses(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    collection(tmp_path, REVIEW)
+    query = "review this pull request for security issues"
+    args = ("match", query, "--root", "skills", "--profile", "agentskills")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    bands = {c["skill"]: c["band"] for c in data["candidates"]}
+    assert bands["code-review"] == "likely"
+    assert data["selected"] == []  # an estimate never selects
+    assert data["likely"][0]["skill"] == "code-review"
+    assert data["likely"][0]["reasons"][0]["rule"] == "term"
+    text = cli(*args, cwd=tmp_path).out
+    assert "Likely candidates (an estimate" in text and "likely    code-review" in text
+    # explicit invocation keeps its meaning: it selects, whatever the bands say
+    invoked = cli(
+        "match",
+        "/sql-tuning",
+        "--root",
+        "skills",
+        "--profile",
+        "agentskills",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    ).json
+    assert invoked["selected"] == ["sql-tuning"]
+
+
+def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    for name, description in REVIEW.items():
+        write(
+            tmp_path,
+            f"skills/{name}/SKILL.md",
+            skill_text(name=name, description=description, triggers=[name]),
+        )
+    args = ("match", "code-review please", "--root", "skills", "--profile", "oasis")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    assert "likely" not in data and all("band" not in c for c in data["candidates"])
+    assert "Likely candidates" not in cli(*args, cwd=tmp_path).out

@@ -493,3 +493,15 @@ def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
         if len(out) == len(wanted):
             break
     return out
+
+
+def likely_text(result: LikelyResult, limit: int = 10) -> str:
+    """The bands as lines of text: band, skill, strength and the weightiest words."""
+    lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
+    shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
+    for c in shown:
+        words = ", ".join(f"{r.term} {r.weight:.2f}" for r in c.reasons[:5])
+        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
+    if not result.likely:
+        lines.append("  no skill is likely for this request")
+    return "\n".join(lines)
