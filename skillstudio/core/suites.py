@@ -74,6 +74,8 @@ class Case:
         """The expectation in words: `pdf-summary`, `none`, `should trigger pdf-summary`."""
         if self.mode == "exact":
             return ", ".join(self.expect) or "none"
+        if self.mode == "likely":
+            return "likely: " + (" or ".join(self.expect) or "none")
         verb = "should trigger" if self.mode == "triggers" else "should not trigger"
         return f"{verb} {self.expect[0]}"
 
