@@ -49,6 +49,7 @@ import yaml
 from .likely import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, LikelyIndex, Model
 from .matching import MatchIndex, match
 from .registry import Registry
+from .text import counted
 
 MAX_SET_BYTES = 4 * 1024 * 1024
 
@@ -212,7 +213,8 @@ def evaluate(
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = [f"{report['requests']} requests over {report['skills']} skills"]
+    requests, skills = counted(report["requests"], "request"), counted(report["skills"], "skill")
+    lines = [f"{requests} over {skills}"]
     header = (
         f"{'ranking':<12} {'split':<16} {'top-1':>6} {'top-3':>6} {'in likely':>10} "
         f"{'no likely':>10}"
