@@ -132,3 +132,13 @@ def test_on_the_corpus_the_known_near_duplicates_are_listed() -> None:
         ("python-testing-patterns", "temporal-python-testing"),
     ]:
         assert frozenset((a, b)) in pairs
+
+
+def test_copies_of_one_description_are_all_paired(tmp_path: Any) -> None:
+    skills = dict(SKILLS)
+    for i in range(4):
+        skills[f"copy-{i}"] = "Summarise a meeting transcript into decisions and action items."
+    pairs = overlaps(collection(tmp_path, skills))
+    copies = [p for p in pairs if p.a.name.startswith("copy-") and p.b.name.startswith("copy-")]
+    assert len(copies) == 4 * 3 // 2
+    assert pairs[: len(copies)] == copies  # the strongest pairs of the collection

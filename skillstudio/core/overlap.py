@@ -6,7 +6,7 @@ name weighted like the description):
 for each of its words, what that word alone would score for it as a request.
 Two skills compete when the cosine of their vectors is high. Pairs are never
 formed naively (all pairs of 10,000 skills are 50 million): only skills that
-share a rare word (one in at most `RARE_SHARE` of the skills) become a
+share a rare word (one in at most `RARE_MAX` skills) become a
 candidate pair, found through the index's postings, and a pair is scored only
 if those rare words alone could get it near the threshold.
 """
@@ -26,10 +26,8 @@ from .registry import Registry
 THRESHOLD = 0.3  # cosine at or above which `overlap` lists a pair
 LINT_THRESHOLD = 0.45  # and `lint` reports a near-duplicate (description-overlap)
 LINT_MAX_SKILLS = 5_000  # lint checks overlap up to this many active skills
-# A word in at most 5 % of the skills (at least RARE_MIN, at most RARE_MAX: a word
-# in k skills makes k(k-1)/2 candidate pairs) is rare.
-RARE_SHARE = 0.05
-RARE_MIN = 8
+# A word in at most RARE_MAX skills is rare enough to pair them (a word in k skills
+# makes k(k-1)/2 candidate pairs: at most 4,950 each).
 RARE_MAX = 100
 SHARED_SHOWN = 6
 # The fields the model reads, the name weighted like the description: two
@@ -72,8 +70,7 @@ def overlaps(
         vector = index.vector(doc.skill.path)
         vectors[doc.slot] = vector
         norms[doc.slot] = math.sqrt(sum(w * w for w in vector.values())) or 1.0
-    count = len(vectors)
-    rare = min(RARE_MAX, max(RARE_MIN, int(count * RARE_SHARE)))
+    rare = RARE_MAX
     # partial dot products over shared rare words, through the postings
     partial: dict[tuple[int, int], float] = defaultdict(float)
     for term, df in index.df.items():
