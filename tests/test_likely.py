@@ -277,3 +277,18 @@ def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
     data = cli(*args, "--format", "json", cwd=tmp_path).json
     assert "likely" not in data and all("band" not in c for c in data["candidates"])
     assert "Likely candidates" not in cli(*args, cwd=tmp_path).out
+
+
+def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
+    import time
+
+    from skillstudio.core.matching import MAX_QUERY_CHARS
+
+    registry = collection(tmp_path, REVIEW)
+    index = LikelyIndex(registry)
+    filler = "lorem " * (MAX_QUERY_CHARS // 6)
+    started = time.perf_counter()
+    result = index.rank(filler + " postgresql " * 2_000_000)  # 24 MB of request
+    assert time.perf_counter() - started < 10  # a hang guard, not a timing
+    assert "sql-tuning" not in [c.name for c in result.candidates]  # beyond the limit
+    assert index.rank("postgresql " + filler).candidates[0].name == "sql-tuning"

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
 
-from .matching import STOPWORDS, trigger_phrases
+from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
 from .model import Skill
 from .registry import Registry
 from .text import normalize
@@ -379,9 +379,10 @@ class LikelyIndex:
         return math.log(1 + (count - 0.5) / 1.5) or 1.0
 
     def query_terms(self, query: str) -> dict[str, str]:
-        """stem -> the request's first word with that stem."""
+        """stem -> the request's first word with that stem (of its first
+        MAX_QUERY_CHARS characters, as the matcher reads it)."""
         out: dict[str, str] = {}
-        for word in normalize(query).split():
+        for word in normalize(query[:MAX_QUERY_CHARS]).split():
             if word in REQUEST_STOPWORDS or len(word) < 2:
                 continue
             key = stem(word) if self.model.stem else word
