@@ -46,9 +46,11 @@ from typing import Any
 
 import yaml
 
+from . import yaml_io
 from .likely import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, LikelyIndex, Model
 from .matching import MatchIndex, match
 from .registry import Registry
+from .safefs import read_bytes
 from .text import counted
 
 MAX_SET_BYTES = 4 * 1024 * 1024
@@ -69,12 +71,10 @@ class Case:
 def load_set(path: str) -> tuple[list[Case], str | None]:
     """The cases of a request set and its corpus folder (absolute), if it names one."""
     try:
-        if not os.path.isfile(path):
-            raise SetError(f"{path}: not a file")
-        if os.path.getsize(path) > MAX_SET_BYTES:
-            raise SetError(f"{path}: larger than {MAX_SET_BYTES // (1024 * 1024)} MB")
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+        text = read_bytes(path, None, MAX_SET_BYTES).decode("utf-8")
+        data = yaml_io.load(text, yaml_io.SUITE)
+    except yaml_io.YamlRefused as exc:
+        raise SetError(f"{path}:{exc.line}:{exc.column}: {exc.message}") from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise SetError(f"{path}: cannot be read ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
