@@ -79,6 +79,7 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
+    from ..core.likely import likely, likely_text, model_chooses
     from ..core.matching import match, why_not
     from ..core.session import Session
     from .explain import explain_text
@@ -88,13 +89,21 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
     result = match(item.registry, args.query, session=session, options=item.project.options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
     unknown = [name for name in args.why if item.registry.get(name) is None]  # exit 1
+    chooses = model_chooses(item.registry.profile.name)
+    ranked = likely(item.registry, args.query) if chooses else None
     if args.format == "json":
         data = result.to_json()
+        if ranked is not None:  # PRODUCT.md section 8: a band per candidate, and the ranking
+            for cand in data["candidates"]:
+                cand["band"] = ranked.band_of(cand["skill"])
+            data["likely"] = ranked.to_json()["candidates"]
         if why:
             data["why_not"] = why
         env.print(dumps(data))
         return EXIT_FAIL if unknown else EXIT_OK
     env.print(explain_text(result, item.registry, args.explain))
+    if ranked is not None:
+        env.print(likely_text(ranked))
     for name, text in why.items():
         env.print(f"why not {name}: {text}")
     return EXIT_FAIL if unknown else EXIT_OK

@@ -22,6 +22,7 @@ from .common import (
     projects_json,
 )
 from .output import diagnostic_line, dumps, rel, sarif
+from .overlap_cmd import overlap_lint
 
 
 def register(sub: Subparsers) -> None:
@@ -148,6 +149,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     for item in loaded:
         diagnostics.extend(item.project.diagnostics)
         diagnostics.extend(item.registry.diagnostics)
+        diagnostics.extend(overlap_lint(item.registry))
         for skill in item.registry.skills:
             entry = skill.summary_json()
             entry["profile"] = item.project.profile.name

@@ -11,10 +11,11 @@ from typing import TextIO
 
 from .. import __version__
 from ..core.project import UsageError
-from . import archive_cmd, edit_cmd, engine_cmd, inspect_cmd, lint_cmd, test_cmd
+from . import archive_cmd, edit_cmd, engine_cmd, inspect_cmd, lint_cmd, overlap_cmd, test_cmd
 from .common import EXIT_OK, EXIT_USAGE, Env
 
-GROUPS = (lint_cmd, inspect_cmd, engine_cmd, test_cmd, edit_cmd, archive_cmd)  # help order
+# in help order
+GROUPS = (lint_cmd, inspect_cmd, engine_cmd, test_cmd, edit_cmd, archive_cmd, overlap_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "no-skills": "a path given on the command line holds no SKILL.md",
     "skill-file-name": "a file that should be SKILL.md has another name",
     "internal": "SkillStudio failed on this skill; the rest goes on",
+    "description-overlap": "two descriptions would compete for the same requests",
 }
 
 # What is left out when a stage fails on one skill (see `internal`).

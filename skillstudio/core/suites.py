@@ -19,6 +19,7 @@ import yaml
 
 from . import yaml_io
 from .frontmatter import read_document
+from .likely import LikelyIndex
 from .matching import MatchIndex, match
 from .profiles import get_profile
 from .profiles.base import is_inside
@@ -35,7 +36,10 @@ from .safefs import read_bytes
 from .session import Session
 from .text import counted
 
-Mode = Literal["exact", "triggers", "not-triggers"]
+# likely: an `expect_likely:` case, run against the likely-candidates ranking
+# (core/likely.py): it passes when one of the expected skills ranks in the top
+# three (the evaluation's top-3); `none` passes when no skill is in the likely band.
+Mode = Literal["exact", "triggers", "not-triggers", "likely"]
 
 # Bounds on what one suite may ask for: more cases or longer requests than these are
 # refused with a message (the text itself is bounded by yaml_io.SUITE: 4 MB, and
@@ -58,6 +62,8 @@ class Case:
     label: str = ""
 
     def expect_json(self) -> Any:
+        if self.mode == "likely":
+            return {"likely": self.expect or "none"}
         if self.mode == "exact":
             if not self.expect:
                 return "none"
@@ -68,6 +74,8 @@ class Case:
         """The expectation in words: `pdf-summary`, `none`, `should trigger pdf-summary`."""
         if self.mode == "exact":
             return ", ".join(self.expect) or "none"
+        if self.mode == "likely":
+            return "likely: " + (" or ".join(self.expect) or "none")
         verb = "should trigger" if self.mode == "triggers" else "should not trigger"
         return f"{verb} {self.expect[0]}"
 
@@ -79,6 +87,7 @@ class Suite:
     profile: str | None = None
     roots: list[str] = field(default_factory=list)
     kind: str = "suite"  # suite | eval_set | skill_lab
+    corpus: str | None = None  # an evaluation request set's folder of collections
 
 
 @dataclass(slots=True)
@@ -293,16 +302,19 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
         where = f"{path}: case {index + 1}"
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
             raise SuiteError(f"{where}: each case needs 'query: <text>'.")
-        if "expect" not in raw:
-            raise SuiteError(f"{where}: add 'expect: <skill>' (or 'expect: none').")
+        likely = "expect_likely" in raw and "expect" not in raw
+        if "expect" not in raw and not likely:
+            raise SuiteError(
+                f"{where}: add 'expect: <skill>' (or 'expect: none'), or 'expect_likely:'."
+            )
         tier = raw.get("tier")
         if tier is not None and tier not in (0, 1, 2, 3):
             raise SuiteError(f"{where}: 'tier' must be 0, 1, 2 or 3.")
         cases.append(
             Case(
                 _query(raw["query"], where),
-                _expect_list(raw.get("expect"), where),
-                "exact",
+                _expect_list(raw.get("expect_likely" if likely else "expect"), where),
+                "likely" if likely else "exact",
                 tier,
                 lines[index] if index < len(lines) else 0,
             )
@@ -312,11 +324,13 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
         roots = [roots]
     base = os.path.dirname(os.path.abspath(path))
     profile = data.get("profile")
+    corpus = data.get("corpus")
     return Suite(
         path,
         cases,
         profile if isinstance(profile, str) else None,
         [os.path.normpath(os.path.join(base, str(r))) for r in roots],
+        corpus=os.path.normpath(os.path.join(base, corpus)) if isinstance(corpus, str) else None,
     )
 
 
@@ -379,6 +393,7 @@ def run_case(
     options: dict[str, Any] | None = None,
     index: MatchIndex | None = None,
     known: set[str] | None = None,
+    likely_index: LikelyIndex | None = None,
 ) -> CaseResult:
     """One case in a fresh session: what was selected and whether that was expected."""
     result = match(registry, case.query, index=index, session=Session(), options=options)
@@ -387,7 +402,16 @@ def run_case(
         known = {s.name for s in registry.skills}
     unknown = [name for name in case.expect if name not in known]
     why = ""
-    if case.mode == "exact":
+    if case.mode == "likely":
+        ranked = (likely_index or LikelyIndex(registry)).rank(case.query, top=3)
+        got = [c.name for c in ranked.candidates]
+        if case.expect:
+            passed = any(name in case.expect for name in got)
+        else:
+            passed = not ranked.likely
+            if ranked.likely:
+                why = f"{ranked.likely[0].name} is likely (an estimate)"
+    elif case.mode == "exact":
         passed = sorted(got) == sorted(case.expect)
     elif case.mode == "triggers":
         passed = case.expect[0] in got
@@ -417,7 +441,8 @@ def run_suite(
     if index is None:
         index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
-    return report_of([run_case(c, registry, options, index, known) for c in suite.cases])
+    likely = LikelyIndex(registry) if any(c.mode == "likely" for c in suite.cases) else None
+    return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
 
 
 def suite_project(
@@ -431,6 +456,7 @@ def suite_project(
 
     1. the suite's own `roots:` (relative to the suite) and `profile:`;
     2. the `--root` folders or `--project` given on the command line;
+       then a request set's `corpus:` folder (the skills found below it);
     3. an eval set or Skill Lab file in a skill folder: the project that holds that
        skill (the one of a skillstudio.yaml above it, else the current folder's, else
        the folder of skills around it);
@@ -444,6 +470,8 @@ def suite_project(
         chosen = project_from_roots(suite.roots, profile_name, cwd or folder)
     elif roots or project:
         chosen = resolve_projects([], list(roots), project, profile_name, cwd or folder)[0]
+    elif suite.corpus:  # a request set (tests/eval/README.md): the skills below it
+        chosen = project_from_folder(suite.corpus, profile_name)
     elif (skill_dir := _own_skill_folder(suite)) is not None:
         chosen = _project_holding(skill_dir, profile_name, cwd)
     elif (config := find_config_upward(folder)) is not None:
@@ -487,6 +515,8 @@ def _project_holding(skill_dir: str, profile_name: str | None, cwd: str | None) 
 def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
     counts: dict[str, list[int]] = {}  # name -> [tp, fp, fn]
     for r in results:
+        if r.case.mode == "likely":
+            continue  # an estimate, not a selection: no precision or recall
         if r.case.mode == "exact":
             expected, got = set(r.case.expect), set(r.got)
             names = expected | got
@@ -520,7 +550,7 @@ def _confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
     """expected -> got -> count, with the first selected skill or 'none'."""
     table: dict[str, dict[str, int]] = {}
     for r in results:
-        if r.case.mode == "exact":
+        if r.case.mode in ("exact", "likely"):
             expected = r.case.expect[0] if r.case.expect else "none"
         elif r.case.mode == "triggers":
             expected = r.case.expect[0]

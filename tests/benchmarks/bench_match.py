@@ -18,7 +18,9 @@ from dataclasses import dataclass
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
+from skillstudio.core.likely import LikelyIndex  # noqa: E402
 from skillstudio.core.matching import STOPWORDS, MatchIndex, match  # noqa: E402
+from skillstudio.core.overlap import overlaps  # noqa: E402
 from skillstudio.core.project import project_from_folder  # noqa: E402
 from skillstudio.core.registry import Registry  # noqa: E402
 from skillstudio.core.text import normalize  # noqa: E402
@@ -53,6 +55,11 @@ class MatchFigures:
     naive_ms: float
     index_build_ms: float
     update_ms: float
+    likely_ms: float = 0.0  # the likely-candidates ranking (core/likely.py), same requests
+    likely_build_ms: float = 0.0
+    likely_update_ms: float = 0.0
+    overlap_s: float = 0.0  # every competing pair of the collection, index build included
+    overlap_pairs: int = 0
 
 
 def queries(seed: int = 3, count: int = 200) -> list[str]:
@@ -89,21 +96,44 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
             t0 = time.perf_counter()
             naive(registry, query)
             plain.append(time.perf_counter() - t0)
+    start = time.perf_counter()
+    ranker = LikelyIndex(registry)
+    likely_build = time.perf_counter() - start
+    ranked = []
+    for _ in range(3):
+        for query in requests:
+            t0 = time.perf_counter()
+            ranker.rank(query)
+            ranked.append(time.perf_counter() - t0)
     victim = registry.skills[len(registry.skills) // 2]
     with open(victim.path, encoding="utf-8") as fh:
         text = fh.read()
-    updates = []
+    updates, likely_updates = [], []
     for index_round in range(5):
-        registry.reparse(victim.path, text.replace("priority:", f"# edit {index_round}\npriority:"))
+        # a changed description: both indexes re-read the skill
+        registry.reparse(
+            victim.path, text.replace("description: ", f"description: edit{index_round} ")
+        )
         t0 = time.perf_counter()
         index.sync()
         updates.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        ranker.sync()
+        likely_updates.append(time.perf_counter() - t0)
+    start = time.perf_counter()
+    pairs = overlaps(registry)
+    overlap_s = time.perf_counter() - start
     return MatchFigures(
         count,
         statistics.median(indexed) * 1000,
         statistics.median(plain) * 1000,
         build * 1000,
         statistics.median(updates) * 1000,
+        statistics.median(ranked) * 1000,
+        likely_build * 1000,
+        statistics.median(likely_updates) * 1000,
+        overlap_s,
+        len(pairs),
     )
 
 
@@ -117,6 +147,12 @@ def report(figures: MatchFigures) -> str:
             f"indexed is {figures.naive_ms / figures.indexed_ms:.1f} × faster",
             f"  index build            {figures.index_build_ms:8.1f} ms; "
             f"one skill changed: {figures.update_ms:.2f} ms to update",
+            f"  likely candidates      {figures.likely_ms:8.3f} ms  (BM25F, bands, reasons; "
+            f"target ≤ {target:g} ms)",
+            f"  likely index build     {figures.likely_build_ms:8.1f} ms; "
+            f"one skill changed: {figures.likely_update_ms:.2f} ms to update",
+            f"  overlap, every pair    {figures.overlap_s:8.2f} s   ({figures.overlap_pairs} "
+            f"competing pairs; target at 10,000 ≤ 10 s)",
         ]
     )
 

@@ -1,0 +1,508 @@
+"""Likely candidates: an estimate of which skills the model would pick for a request.
+
+For the profiles where the model chooses (PRODUCT.md section 5), skills are
+ranked by BM25F, an information-retrieval weighting over a few fields: the
+name (split on hyphens and underscores, weighted up), the description, and
+`when_to_use`, triggers and `argument-hint` where the profile reads them. Term
+weights (IDF) come from the registry itself, so a word most skills use counts
+little; words are stemmed with the Snowball English stemmer (PyStemmer), so
+"testing" meets "tests". Each candidate gets a band (likely, possible,
+unlikely) from a cut-off calibrated on an evaluation set (tests/eval), so a
+request no skill serves shows no likely skill. It is an estimate: it never
+selects; only explicit invocation does (core/matching.py).
+
+The index keeps, per term, each skill's saturated field-weighted frequency;
+one added, removed or changed skill updates it without a rebuild (document
+counts and field lengths are running sums; the cached per-skill weights are
+recomputed only when an average field length drifts by more than
+`DRIFT`), so the app can re-rank on every keystroke.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import compress
+from typing import Any, Literal
+
+import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
+
+from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
+from .model import Skill
+from .registry import Registry
+from .text import normalize
+
+Band = Literal["likely", "possible", "unlikely"]
+FIELDS = ("name", "description", "when_to_use", "triggers", "argument-hint")
+
+# Words of a request that say nothing about which skill it needs (beside the
+# description stop words): fillers of chat requests. Written for this project.
+REQUEST_STOPWORDS = STOPWORDS | frozenset(
+    """
+    please pls hey hi hello thanks thank ok okay want wants wanted need needs needed
+    like would could can help me im ive id dont doesnt cant isnt whats thats lets
+    something anything thing things stuff kind sort bit lot really actually maybe
+    just also one s t re ve ll d m e g eg ie vs etc gonna wanna
+    """.split()
+)
+
+# A request's word found in more than half of the skills counts nothing (in a
+# collection of 20 or more): its weight is below log 2 for every skill alike,
+# and skipping it halves the work at 10,000 skills (measured: 34,000 → 16,000
+# postings read per request of the benchmark).
+COMMON_SHARE = 0.5
+COMMON_MIN_SKILLS = 20
+DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The ranking's parameters. `LIKELY_MODEL` is the tuned one; `PLAIN_BM25` the
+    textbook baseline (one field, no stemming, no weights) it is measured against."""
+
+    weights: tuple[tuple[str, float], ...] = (
+        ("name", 2.0),
+        ("description", 1.0),
+        ("when_to_use", 1.0),
+        ("triggers", 1.0),
+        ("argument-hint", 0.3),
+        ("body", 0.4),  # read only when the registry keeps the text (see README)
+    )
+    k1: float = 2.0
+    b: float = 0.75
+    stem: bool = True
+    single_field: bool = False  # every field's words in one field, weight 1
+    body_terms: int = 0  # if set, only the body's most frequent words (0: all)
+    # Bands, on the score divided by the IDF of a word only one skill has
+    # (about "how many distinctive words matched"), calibrated in tests/eval.
+    likely: float = 0.8
+    possible: float = 0.4
+    likely_ratio: float = 0.6  # and at least this share of the best score
+
+    def weight(self, name: str) -> float:
+        return dict(self.weights).get(name, 0.0)
+
+
+LIKELY_MODEL = Model()
+# The same without the body: what the model itself reads when choosing.
+FIELDS_MODEL = Model(weights=tuple(w for w in LIKELY_MODEL.weights if w[0] != "body"))
+PLAIN_BM25 = Model(
+    weights=(("text", 1.0),),
+    stem=False,
+    single_field=True,
+)
+
+_STEMMER = Stemmer.Stemmer("english")
+_STEMS: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    found = _STEMS.get(word)
+    if found is None:
+        if len(_STEMS) > 200_000:  # bounded: skill files are untrusted
+            _STEMS.clear()
+        found = _STEMS[word] = sys.intern(_STEMMER.stemWord(word))
+    return found
+
+
+def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
+    """The content words of `text`, normalized (and stemmed), in order."""
+    words = [w for w in normalize(text).split() if w not in stopwords and len(w) > 1]
+    if not stemmed:
+        return [sys.intern(w) for w in words]
+    known = _STEMS.get
+    return [known(w) or stem(w) for w in words]
+
+
+BODY_CHARS = 20_000  # of the body, when a model reads it (only when the text is kept)
+
+
+def skill_texts(skill: Skill, body: bool = False) -> dict[str, str]:
+    """The text of each field the ranking reads, as the profile resolved them."""
+    texts = {"name": skill.name, "description": skill.description}
+    if body and skill.doc.text:
+        texts["body"] = skill.doc.body[:BODY_CHARS]
+    fields = skill.fields
+    for key in ("when_to_use", "argument-hint"):
+        value = fields.get(key)
+        if isinstance(value, str) and value.strip():
+            texts[key] = value
+    phrases = trigger_phrases(skill)
+    if phrases:
+        texts["triggers"] = " ".join(phrases)
+    return texts
+
+
+@dataclass(slots=True)
+class _Doc:
+    skill: Skill
+    tf: dict[str, dict[str, int]]  # field -> term -> count
+    lengths: dict[str, int]  # field -> words
+    slot: int = -1  # its number in the index (postings are keyed by it)
+
+
+@dataclass(slots=True)
+class TermWeight:
+    term: str  # the request's word
+    stem: str
+    weight: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
+
+
+@dataclass(slots=True)
+class LikelyCandidate:
+    skill: Skill
+    score: float
+    strength: float  # score in units of one distinctive word (see Model.likely)
+    band: Band
+    reasons: list[TermWeight]
+
+    @property
+    def name(self) -> str:
+        return self.skill.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill.name,
+            "score": round(self.score, 3),
+            "strength": round(self.strength, 3),
+            "band": self.band,
+            "reasons": [r.to_json() for r in self.reasons],
+        }
+
+
+@dataclass(slots=True)
+class LikelyResult:
+    query: str
+    candidates: list[LikelyCandidate]  # the top ones, best first
+    total: int  # skills scored (those that cannot reach the top may be left out)
+    estimate: bool = True  # always: never the model's choice
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def likely(self) -> list[LikelyCandidate]:
+        return [c for c in self.candidates if c.band == "likely"]
+
+    def band_of(self, name: str) -> Band:
+        found = next((c for c in self.candidates if c.name == name), None)
+        return found.band if found else "unlikely"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "estimate": True,
+            "total_candidates": self.total,
+            "candidates": [c.to_json() for c in self.candidates],
+        }
+
+
+class LikelyIndex:
+    """BM25F postings over the active skills of a registry, kept current per skill."""
+
+    def __init__(self, registry: Registry | None = None, model: Model = LIKELY_MODEL) -> None:
+        self.registry = registry
+        self.model = model
+        self._weights = dict(model.weights)
+        self.docs: dict[str, _Doc] = {}  # path -> doc
+        self.df: Counter[str] = Counter()
+        self.length_sums: Counter[str] = Counter()
+        # term -> slot -> weight (IDF × saturated tf); slots number the skills, so
+        # that a request adds up scores in a list (1.7 × faster than a dict keyed
+        # by path). A list's IDF is brought up to date when a request reads it
+        # (`_bucket`): an edit changes a few document counts, read once after.
+        self.postings: dict[str, dict[int, float]] = {}
+        self._idf_used: dict[str, float] = {}
+        self.slots: list[_Doc | None] = []
+        self._free: list[int] = []
+        self._avg_used: dict[str, float] = {}
+        self._synced = -1
+        if registry is not None:
+            self._synced = registry.version
+            self.add_all(registry.active.values())
+
+    # ---------------------------------------------------------------- building
+    def _fields(self, skill: Skill) -> dict[str, list[str]]:
+        model = self.model
+        texts = skill_texts(skill, body=self._weights.get("body", 0.0) > 0)
+        if model.single_field:
+            return {"text": terms(" ".join(texts.values()), model.stem)}
+        out = {
+            name: terms(text, model.stem)
+            for name, text in texts.items()
+            if self._weights.get(name, 0.0) > 0
+        }
+        if (
+            "body" in out and self.model.body_terms
+        ):  # its most frequent words only: the vocabulary of its domain
+            keep = {term for term, _ in Counter(out["body"]).most_common(model.body_terms)}
+            out["body"] = [term for term in out["body"] if term in keep]
+        return out
+
+    def _avg(self, name: str) -> float:
+        count = len(self.docs)
+        return (self.length_sums[name] / count) if count else 1.0
+
+    def _saturated(self, doc: _Doc) -> dict[str, float]:
+        """term -> the doc's saturated field-weighted frequency (BM25F)."""
+        k1, b = self.model.k1, self.model.b
+        tf: dict[str, float] = {}
+        get = tf.get
+        for name, counts in doc.tf.items():
+            avg = self._avg_used.get(name) or 1.0
+            factor = self._weights[name] / (1 - b + b * doc.lengths[name] / avg)
+            for term, count in counts.items():
+                tf[term] = get(term, 0.0) + factor * count
+        return {term: x / (k1 + x) for term, x in tf.items()}
+
+    def _post(self, doc: _Doc) -> None:
+        if self._free:
+            doc.slot = self._free.pop()
+            self.slots[doc.slot] = doc
+        else:
+            doc.slot = len(self.slots)
+            self.slots.append(doc)
+        slot, df, postings, idf_used = doc.slot, self.df, self.postings, self._idf_used
+        for term, value in self._saturated(doc).items():
+            df[term] += 1
+            bucket = postings.get(term)
+            if bucket is None:
+                bucket = postings[term] = {}
+                idf_used[term] = self.idf(term)
+            bucket[slot] = idf_used[term] * value
+
+    def add_all(self, skills: Iterable[Skill]) -> None:
+        docs = [(s.path, self._doc(s)) for s in skills]
+        for path, doc in docs:
+            self.docs[path] = doc
+            for name, size in doc.lengths.items():
+                self.length_sums[name] += size
+        self._avg_used = {name: self._avg(name) for name in self.length_sums}
+        for _, doc in docs:
+            self._post(doc)
+
+    def _doc(self, skill: Skill) -> _Doc:
+        fields = self._fields(skill)
+        return _Doc(
+            skill,
+            {name: dict(Counter(words)) for name, words in fields.items() if words},
+            {name: len(words) for name, words in fields.items() if words},
+        )
+
+    def add(self, skill: Skill) -> None:
+        if skill.path in self.docs:
+            self.remove(skill.path)
+        doc = self._doc(skill)
+        self.docs[skill.path] = doc
+        for name, size in doc.lengths.items():
+            self.length_sums[name] += size
+        self._check_drift()
+        self._post(doc)
+
+    def remove(self, path: str) -> None:
+        doc = self.docs.pop(path, None)
+        if doc is None:
+            return
+        for name, size in doc.lengths.items():
+            self.length_sums[name] -= size
+        self.slots[doc.slot] = None
+        self._free.append(doc.slot)
+        seen: set[str] = set()
+        for counts in doc.tf.values():
+            seen.update(counts)
+        for term in seen:
+            self.df[term] -= 1
+            if self.df[term] <= 0:
+                del self.df[term]
+                self.postings.pop(term, None)
+                self._idf_used.pop(term, None)
+            else:
+                self.postings[term].pop(doc.slot, None)
+        self._check_drift()
+
+    def _check_drift(self) -> None:
+        for name in self.length_sums:
+            used, now = self._avg_used.get(name), self._avg(name)
+            if used is None or (now and abs(now - used) > DRIFT * used):
+                self.reweigh()
+                return
+
+    def reweigh(self) -> None:
+        """Recompute every cached weight with the current average field lengths."""
+        self._avg_used = {name: self._avg(name) for name in self.length_sums}
+        for doc in self.slots:
+            if doc is not None:
+                for term, value in self._saturated(doc).items():
+                    self.postings[term][doc.slot] = self._idf_used[term] * value
+
+    def sync(self) -> None:
+        """Bring the index in line with its registry, touching only changed skills."""
+        for _ in self.sync_steps():
+            pass
+
+    def sync_steps(self) -> Iterator[None]:
+        registry = self.registry
+        if registry is None or registry.version == self._synced:
+            return
+        version = registry.version
+        current = {s.path: s for s in registry.active.values()}
+        for path in list(self.docs):
+            old, new = self.docs[path].skill, current.get(path)
+            if new is old:
+                continue
+            if new is not None and skill_texts(old) == skill_texts(new):
+                self.docs[path].skill = new
+                continue
+            self.remove(path)
+            yield
+        for path, skill in current.items():
+            if path not in self.docs:
+                self.add(skill)
+                yield
+        if registry.version == version:
+            self._synced = version
+
+    # ---------------------------------------------------------------- ranking
+    def idf(self, term: str) -> float:
+        count = len(self.docs)
+        df = self.df.get(term, 0)
+        return math.log(1 + (count - df + 0.5) / (df + 0.5))
+
+    def unit(self) -> float:
+        """The weight of a word only one skill has, fully matched: the band unit."""
+        count = len(self.docs)
+        return math.log(1 + (count - 0.5) / 1.5) or 1.0
+
+    def query_terms(self, query: str) -> dict[str, str]:
+        """stem -> the request's first word with that stem (of its first
+        MAX_QUERY_CHARS characters, as the matcher reads it)."""
+        out: dict[str, str] = {}
+        for word in normalize(query[:MAX_QUERY_CHARS]).split():
+            if word in REQUEST_STOPWORDS or len(word) < 2:
+                continue
+            key = stem(word) if self.model.stem else word
+            out.setdefault(key, word)
+        return out
+
+    def common(self, term: str) -> bool:
+        """Whether `term` is in too many skills to count (see COMMON_SHARE)."""
+        count = len(self.docs)
+        return count >= COMMON_MIN_SKILLS and self.df.get(term, 0) > count * COMMON_SHARE
+
+    def _bucket(self, term: str) -> dict[int, float]:
+        """The postings of `term`, weighted with its current IDF."""
+        bucket = self.postings.get(term)
+        if not bucket:
+            return {}
+        idf, used = self.idf(term), self._idf_used[term]
+        if idf != used:
+            factor = idf / used
+            bucket = self.postings[term] = {slot: v * factor for slot, v in bucket.items()}
+            self._idf_used[term] = idf
+        return bucket
+
+    def _accumulate(self, query_terms: Iterable[str]) -> list[float]:
+        """Each slot's score for the request's terms."""
+        scores = [0.0] * len(self.slots)
+        for term in query_terms:
+            if self.common(term):
+                continue
+            for slot, value in self._bucket(term).items():
+                scores[slot] += value
+        return scores
+
+    def scores(self, query: str) -> dict[str, float]:
+        """path -> score, for every skill with a word of `query`."""
+        scores = self._accumulate(self.query_terms(query))
+        return {
+            doc.skill.path: scores[doc.slot]
+            for doc in self.slots
+            if doc is not None and scores[doc.slot] > 0
+        }
+
+    def rank(self, query: str, top: int = 30) -> LikelyResult:
+        """The best `top` skills for `query`, banded and with their term weights."""
+        query_terms = self.query_terms(query)
+        scores = self._accumulate(query_terms)
+        # the top-th score from the floats alone, then the slots at or above it, in C
+        values = heapq.nlargest(top, scores)
+        cutoff = max(values[-1], sys.float_info.min) if values else 1.0
+        best = list(compress(range(len(scores)), map(cutoff.__le__, scores)))
+        if len(best) > top:  # ties at the cut-off
+            best = heapq.nlargest(top, best, key=scores.__getitem__)
+        unit = self.unit()
+        model = self.model
+        first = scores[best[0]] if best else 0.0
+        out: list[LikelyCandidate] = []
+        for slot in best:
+            doc = self.slots[slot]
+            assert doc is not None  # a free slot scores 0
+            score = scores[slot]
+            strength = score / unit
+            band: Band = "unlikely"
+            if strength >= model.likely and score >= model.likely_ratio * first:
+                band = "likely"
+            elif strength >= model.possible:
+                band = "possible"
+            reasons = []
+            for term, word in query_terms.items():
+                value = None if self.common(term) else self.postings.get(term, {}).get(slot)
+                if value:
+                    reasons.append(TermWeight(word, term, value))
+            reasons.sort(key=lambda r: -r.weight)
+            out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
+        out.sort(key=lambda c: (-c.score, c.name))
+        return LikelyResult(query, out, len(scores) - scores.count(0.0))
+
+    # ---------------------------------------------------------------- vectors
+    def vector(self, path: str) -> dict[str, float]:
+        """A skill's weight per term: what each word would score for it as a request."""
+        doc = self.docs[path]
+        seen: set[str] = set()
+        for counts in doc.tf.values():
+            seen.update(counts)
+        return {term: self._bucket(term)[doc.slot] for term in seen}
+
+
+def model_chooses(profile: str) -> bool:
+    """Whether the profile leaves selection to the model (PRODUCT.md section 5)."""
+    return profile not in ("oasis", "toolsets")
+
+
+def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
+    """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
+    index = index or LikelyIndex(registry)
+    index.sync()
+    return index.rank(query)
+
+
+def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
+    """A readable word per stem, taken from the skills' own text (for reports)."""
+    wanted = set(stems)
+    out: dict[str, str] = {}
+    for doc in index.docs.values():
+        for text in skill_texts(doc.skill).values():
+            for word in normalize(text).split():
+                key = stem(word) if index.model.stem else word
+                if key in wanted and key not in out:
+                    out[key] = word
+        if len(out) == len(wanted):
+            break
+    return out
+
+
+def likely_text(result: LikelyResult, limit: int = 10) -> str:
+    """The bands as lines of text: band, skill, strength and the weightiest words."""
+    lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
+    shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
+    for c in shown:
+        words = ", ".join(f"{r.term} {r.weight:.2f}" for r in c.reasons[:5])
+        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
+    if not result.likely:
+        lines.append("  no skill is likely for this request")
+    return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""Overlap: pairs of skills whose descriptions would compete for the same requests.
+
+Each skill is a vector of term weights under the likely-candidates model
+(core/likely.py, without the body: what the model reads when it chooses; the
+name weighted like the description):
+for each of its words, what that word alone would score for it as a request.
+Two skills compete when the cosine of their vectors is high. Pairs are never
+formed naively (all pairs of 10,000 skills are 50 million): only skills that
+share a rare word (one in at most `RARE_MAX` skills) become a
+candidate pair, found through the index's postings, and a pair is scored only
+if those rare words alone could get it near the threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .likely import FIELDS_MODEL, LikelyIndex, Model, display_terms
+from .model import Skill
+from .registry import Registry
+
+THRESHOLD = 0.3  # cosine at or above which `overlap` lists a pair
+LINT_THRESHOLD = 0.45  # and `lint` reports a near-duplicate (description-overlap)
+LINT_MAX_SKILLS = 5_000  # lint checks overlap up to this many active skills
+# A word in at most RARE_MAX skills is rare enough to pair them (a word in k skills
+# makes k(k-1)/2 candidate pairs: at most 4,950 each).
+RARE_MAX = 100
+SHARED_SHOWN = 6
+# The fields the model reads, the name weighted like the description: two
+# skills whose descriptions say the same thing compete whatever their names.
+OVERLAP_MODEL = Model(
+    weights=tuple((f, 1.0 if f == "name" else w) for f, w in FIELDS_MODEL.weights)
+)
+
+
+@dataclass(slots=True)
+class Pair:
+    a: Skill
+    b: Skill
+    score: float  # cosine similarity, 0..1
+    shared: list[tuple[str, float]]  # (word, weight in both), strongest first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skills": [self.a.name, self.b.name],
+            "paths": [self.a.path, self.b.path],
+            "score": round(self.score, 3),
+            "shared": [{"term": term, "weight": round(weight, 2)} for term, weight in self.shared],
+        }
+
+
+def overlaps(
+    registry: Registry,
+    threshold: float = THRESHOLD,
+    index: LikelyIndex | None = None,
+) -> list[Pair]:
+    """Every pair of active skills at or above `threshold`, strongest first."""
+    index = index or LikelyIndex(registry, OVERLAP_MODEL)
+    index.sync()
+    slots = [doc for doc in index.slots]
+    vectors: dict[int, dict[str, float]] = {}
+    norms: dict[int, float] = {}
+    for doc in slots:
+        if doc is None:
+            continue
+        vector = index.vector(doc.skill.path)
+        vectors[doc.slot] = vector
+        norms[doc.slot] = math.sqrt(sum(w * w for w in vector.values())) or 1.0
+    rare = RARE_MAX
+    # partial dot products over shared rare words, through the postings
+    partial: dict[tuple[int, int], float] = defaultdict(float)
+    for term, df in index.df.items():
+        if df < 2 or df > rare:
+            continue
+        bucket = sorted(index._bucket(term).items())
+        for i, (slot_a, weight_a) in enumerate(bucket):
+            for slot_b, weight_b in bucket[i + 1 :]:
+                partial[slot_a, slot_b] += weight_a * weight_b
+    pairs: list[Pair] = []
+    floor = threshold / 2  # rare words carry most of a competing pair's similarity
+    for (slot_a, slot_b), dot in partial.items():
+        norm = norms[slot_a] * norms[slot_b]
+        if dot / norm < floor:
+            continue
+        va, vb = vectors[slot_a], vectors[slot_b]
+        if len(va) > len(vb):
+            va, vb = vb, va
+        shared = {t: w * vb[t] for t, w in va.items() if t in vb}
+        score = sum(shared.values()) / norm
+        if score < threshold:
+            continue
+        a, b = slots[slot_a], slots[slot_b]
+        assert a is not None and b is not None
+        first, second = sorted((a.skill, b.skill), key=lambda s: (s.name, s.path))
+        best = sorted(shared.items(), key=lambda item: -item[1])[:SHARED_SHOWN]
+        pairs.append(Pair(first, second, score, [(t, math.sqrt(w)) for t, w in best]))
+    pairs.sort(key=lambda p: (-p.score, p.a.name, p.b.name))
+    words = display_terms(index, {t for p in pairs for t, _ in p.shared})
+    for pair in pairs:
+        pair.shared = [(words.get(t, t), w) for t, w in pair.shared]
+    return pairs
+
+
+def competitors(
+    registry: Registry, name: str, threshold: float = THRESHOLD
+) -> list[tuple[str, float]]:
+    """(other skill, score) for the skills competing with `name`, strongest first."""
+    return [
+        (pair.b.name if pair.a.name == name else pair.a.name, pair.score)
+        for pair in overlaps(registry, threshold)
+        if name in (pair.a.name, pair.b.name)
+    ]
+
+
+def overlap_diagnostics(pairs: list[Pair]) -> list[Diagnostic]:
+    """`description-overlap` (info) on each skill of each pair, naming the other."""
+    out: list[Diagnostic] = []
+    for pair in pairs:
+        terms = ", ".join(term for term, _ in pair.shared)
+        for skill, other in ((pair.a, pair.b), (pair.b, pair.a)):
+            line, column = _description_at(skill)
+            out.append(
+                Diagnostic(
+                    "description-overlap",
+                    "info",
+                    f"the description competes with {other.name} ({pair.score:.2f}; shared: "
+                    f"{terms}): a model may pick either for the same request; make each "
+                    "say what sets it apart.",
+                    skill.path,
+                    line,
+                    column,
+                    "description",
+                    skill.name,
+                )
+            )
+    return out
+
+
+def _description_at(skill: Skill) -> tuple[int, int]:
+    """Where the description's value starts (1, 1 when unknown)."""
+    try:
+        found = skill.doc.positions().get("description")
+    except Exception:  # positions are a nicety: a diagnostic without them still says what
+        found = None
+    return (found.value_line, found.value_column) if found else (1, 1)

@@ -1,0 +1,294 @@
+"""Likely candidates (core/likely.py): BM25F ranking, bands, reasons, incremental index."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+
+from skillstudio.core.likely import LIKELY_MODEL, PLAIN_BM25, LikelyIndex, likely, stem
+from skillstudio.core.project import project_from_folder
+from skillstudio.core.registry import Registry
+from tests.helpers import skill_text, write
+
+REVIEW = {
+    "code-review": "Review a pull request for correctness, security issues and style.",
+    "pytest-patterns": "Write pytest tests with fixtures, parametrize and mocks for Python code.",
+    "sql-tuning": "Tune slow SQL queries with indexes and query plans in PostgreSQL.",
+    "docker-build": "Build small Docker images with multi-stage builds and layer caching.",
+    "release-notes": "Draft release notes and a changelog from the commits of a file or branch.",
+    "commit-messages": "Write clear commit messages for the staged changes of a file.",
+}
+
+
+def collection(tmp_path: Any, skills: dict[str, str], **extra: dict[str, Any]) -> Registry:
+    for name, description in skills.items():
+        fields = {"name": name, "description": description, **extra.get(name, {})}
+        write(tmp_path, f"skills/{name}/SKILL.md", skill_text(**fields))
+    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    registry.scan()
+    return registry
+
+
+def names(registry: Registry, query: str) -> list[str]:
+    return [c.name for c in likely(registry, query).candidates]
+
+
+def test_stemming_meets_inflections(tmp_path: Any) -> None:
+    registry = collection(tmp_path, REVIEW)
+    assert stem("testing") == stem("tests")
+    assert names(registry, "testing my functions with fixture")[0] == "pytest-patterns"
+    # Without stemming, "testing" and "fixture" meet nothing of the pytest skill.
+    plain = LikelyIndex(registry, PLAIN_BM25).rank("testing with fixture")
+    assert "pytest-patterns" not in [c.name for c in plain.candidates]
+
+
+def test_rare_words_outweigh_common_ones(tmp_path: Any) -> None:
+    registry = collection(tmp_path, REVIEW)
+    # "file" is in two descriptions, "postgresql" in one: the rare word wins.
+    ranked = likely(registry, "a file about postgresql").candidates
+    assert ranked[0].name == "sql-tuning"
+    weights = {r.term: r.weight for r in ranked[0].reasons}
+    commit = next(c for c in ranked if c.name == "commit-messages")
+    assert weights["postgresql"] > {r.term: r.weight for r in commit.reasons}["file"]
+
+
+def test_name_words_count_more_than_description_words(tmp_path: Any) -> None:
+    skills = {
+        "chart-maker": "Draw figures from tables of numbers.",
+        "table-tools": "Draw a chart from tables of numbers.",
+    }
+    registry = collection(tmp_path, skills)
+    assert names(registry, "chart")[0] == "chart-maker"
+    # The plain baseline sees one mention each and ties, broken by path order.
+    plain = LikelyIndex(registry, PLAIN_BM25).rank("chart").candidates
+    assert plain[0].score == pytest.approx(plain[1].score, rel=0.2)
+
+
+def test_bands_a_request_no_skill_serves_shows_no_likely_skill(tmp_path: Any) -> None:
+    registry = collection(tmp_path, REVIEW)
+    served = likely(registry, "review this pull request for security issues")
+    assert served.candidates[0].name == "code-review"
+    assert served.candidates[0].band == "likely"
+    unserved = likely(registry, "what will the weather be like in Lisbon this weekend")
+    assert unserved.likely == []
+    assert all(c.band != "likely" for c in unserved.candidates)
+
+
+def test_reasons_are_terms_with_weights_best_first(tmp_path: Any) -> None:
+    registry = collection(tmp_path, REVIEW)
+    best = likely(registry, "tune the slow postgresql queries").candidates[0]
+    assert best.name == "sql-tuning"
+    data = best.to_json()
+    assert {r["rule"] for r in data["reasons"]} == {"term"}
+    terms = [r["term"] for r in data["reasons"]]
+    assert set(terms) == {"tune", "slow", "postgresql", "queries"}  # "the" is a stop word
+    assert terms[0] == "tune"  # in the name ("tuning") and the description
+    points = [r["points"] for r in data["reasons"]]
+    assert points == sorted(points, reverse=True)
+    assert sum(r.weight for r in best.reasons) == pytest.approx(best.score)
+
+
+def test_fields_the_profile_has_are_read(tmp_path: Any) -> None:
+    registry = collection(
+        tmp_path,
+        {"fix-issue": "Fix a problem.", "other": "Fix a problem quickly."},
+        **{"fix-issue": {"argument-hint": "[jira-ticket]"}},
+    )
+    # pegasus reads argument-hint; agentskills does not know it.
+    pegasus = project_from_folder(str(tmp_path / "skills"), "pegasus").registry()
+    pegasus.scan()
+    assert names(pegasus, "jira ticket")[:1] == ["fix-issue"]
+    assert names(registry, "jira ticket") == []
+
+
+def test_body_words_count_only_when_the_text_is_kept(tmp_path: Any) -> None:
+    write(
+        tmp_path,
+        "skills/notes/SKILL.md",
+        skill_text(name="notes", description="Keep notes.", _body="Use a kanban board.\n"),
+    )
+    project = project_from_folder(str(tmp_path / "skills"), "agentskills")
+    kept = project.registry(keep_text=True)
+    kept.scan()
+    dropped = project.registry()
+    dropped.scan()
+    assert [c.name for c in LikelyIndex(kept, LIKELY_MODEL).rank("kanban").candidates] == ["notes"]
+    assert LikelyIndex(dropped, LIKELY_MODEL).rank("kanban").candidates == []
+
+
+def _scores(index: LikelyIndex, query: str) -> dict[str, float]:
+    return {os.path.basename(os.path.dirname(p)): s for p, s in index.scores(query).items()}
+
+
+def test_incremental_updates_match_a_fresh_index(tmp_path: Any) -> None:
+    rng = random.Random(7)
+    vocabulary = "alpha beta gamma delta review deploy test build cache index query".split()
+    skills = {
+        f"s{i}": " ".join(rng.choice(vocabulary) for _ in range(rng.randint(3, 12)))
+        for i in range(30)
+    }
+    registry = collection(tmp_path, skills)
+    index = LikelyIndex(registry)
+    for _step in range(40):
+        name = f"s{rng.randrange(40)}"
+        path = tmp_path / "skills" / name / "SKILL.md"
+        if path.exists() and rng.random() < 0.3:
+            os.remove(path)
+            os.rmdir(path.parent)
+        else:
+            text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(3, 12)))
+            write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=text))
+        registry.refresh()
+        index.sync()
+        fresh = LikelyIndex(registry)
+        assert index.df == fresh.df
+        assert set(index.docs) == set(fresh.docs)
+        for query in ("review cache", "alpha beta", "deploy the build"):
+            got, want = _scores(index, query), _scores(fresh, query)
+            assert set(got) == set(want)
+            # cached weights may use average lengths up to DRIFT old: close, not equal
+            for key in want:
+                assert got[key] == pytest.approx(want[key], rel=0.15)
+        index.reweigh()
+        assert _scores(index, "review cache") == pytest.approx(_scores(fresh, "review cache"))
+
+
+def test_sync_only_touches_changed_skills(tmp_path: Any) -> None:
+    registry = collection(tmp_path, REVIEW)
+    index = LikelyIndex(registry)
+    write(
+        tmp_path,
+        "skills/sql-tuning/SKILL.md",
+        skill_text(name="sql-tuning", description="Tune slow SQL.", _body="A new body.\n"),
+    )
+    registry.refresh()
+    steps = sum(1 for _ in index.sync_steps())
+    assert steps == 2  # removed and added again; the other five kept
+    assert "postgresql" not in [
+        r.term for c in index.rank("postgresql").candidates for r in c.reasons
+    ]
+
+
+def _suite(tmp_path: Any, cases: str) -> str:
+    for name, description in REVIEW.items():
+        write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=description))
+    return write(tmp_path, "likely.yaml", "profile: agentskills\nroots: [skills]\ncases:\n" + cases)
+
+
+def test_suite_expect_likely_cases(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    path = _suite(
+        tmp_path,
+        '  - query: "review this pull request for security issues"\n'
+        "    expect_likely: [code-review]\n"
+        '  - query: "the weather in Lisbon this weekend"\n'
+        "    expect_likely: none\n"
+        '  - query: "tune slow postgresql queries"\n'
+        "    expect_likely: docker-build\n"
+        '  - query: "review this pull request"\n'
+        "    expect: none\n",  # an ordinary case beside them: nothing selects
+    )
+    run = cli("test", path, "--format", "json", cwd=tmp_path)
+    assert run.code == 1, run.err  # the third case fails
+    cases = run.json["cases"]
+    assert [c["passed"] for c in cases] == [True, True, False, True]
+    assert cases[0]["expect"] == {"likely": ["code-review"]}
+    assert cases[1]["expect"] == {"likely": "none"}
+    assert cases[2]["got"][0] == "sql-tuning"
+    text = cli("test", path, cwd=tmp_path).out
+    assert "3 passed, 1 failed" in text
+
+
+def test_suite_expect_likely_none_fails_when_a_skill_is_likely(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    path = _suite(
+        tmp_path,
+        '  - query: "review this pull request for security issues"\n    expect_likely: none\n',
+    )
+    run = cli("test", path, "--format", "json", cwd=tmp_path)
+    assert run.code == 1
+    assert run.json["cases"][0]["passed"] is False
+
+
+def test_an_evaluation_set_runs_as_a_suite_against_its_corpus(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    for name, description in REVIEW.items():
+        write(
+            tmp_path, f"corpus/team/{name}/SKILL.md", skill_text(name=name, description=description)
+        )
+    path = write(
+        tmp_path,
+        "eval/set.yaml",
+        "corpus: ../corpus\ncases:\n"
+        '  - query: "draft the release notes"\n'
+        "    expect_likely: [release-notes]\n"
+        "    kind: direct\n",
+    )
+    run = cli("test", path, "--profile", "agentskills", "--format", "json", cwd=tmp_path)
+    assert run.code == 0, run.out + run.err
+    assert run.json["cases"][0]["got"][0] == "release-notes"
+
+
+def test_match_shows_bands_where_the_model_chooses(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    collection(tmp_path, REVIEW)
+    query = "review this pull request for security issues"
+    args = ("match", query, "--root", "skills", "--profile", "agentskills")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    bands = {c["skill"]: c["band"] for c in data["candidates"]}
+    assert bands["code-review"] == "likely"
+    assert data["selected"] == []  # an estimate never selects
+    assert data["likely"][0]["skill"] == "code-review"
+    assert data["likely"][0]["reasons"][0]["rule"] == "term"
+    text = cli(*args, cwd=tmp_path).out
+    assert "Likely candidates (an estimate" in text and "likely    code-review" in text
+    # explicit invocation keeps its meaning: it selects, whatever the bands say
+    invoked = cli(
+        "match",
+        "/sql-tuning",
+        "--root",
+        "skills",
+        "--profile",
+        "agentskills",
+        "--format",
+        "json",
+        cwd=tmp_path,
+    ).json
+    assert invoked["selected"] == ["sql-tuning"]
+
+
+def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    for name, description in REVIEW.items():
+        write(
+            tmp_path,
+            f"skills/{name}/SKILL.md",
+            skill_text(name=name, description=description, triggers=[name]),
+        )
+    args = ("match", "code-review please", "--root", "skills", "--profile", "oasis")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    assert "likely" not in data and all("band" not in c for c in data["candidates"])
+    assert "Likely candidates" not in cli(*args, cwd=tmp_path).out
+
+
+def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
+    import time
+
+    from skillstudio.core.matching import MAX_QUERY_CHARS
+
+    registry = collection(tmp_path, REVIEW)
+    index = LikelyIndex(registry)
+    filler = "lorem " * (MAX_QUERY_CHARS // 6)
+    started = time.perf_counter()
+    result = index.rank(filler + " postgresql " * 2_000_000)  # 24 MB of request
+    assert time.perf_counter() - started < 10  # a hang guard, not a timing
+    assert "sql-tuning" not in [c.name for c in result.candidates]  # beyond the limit
+    assert index.rank("postgresql " + filler).candidates[0].name == "sql-tuning"

@@ -1,0 +1,144 @@
+"""Overlap (core/overlap.py, `skillstudio overlap`, lint's description-overlap)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import random
+from typing import Any
+
+import pytest
+
+from skillstudio.core.likely import LikelyIndex
+from skillstudio.core.overlap import OVERLAP_MODEL, overlaps
+from skillstudio.core.project import project_from_folder
+from skillstudio.core.registry import Registry
+from tests.helpers import CORPUS, cli, skill_text, write
+
+SKILLS = {
+    # the deliberate near-duplicates
+    "pr-review": "Review a pull request diff for bugs, security holes and style before merging.",
+    "merge-request-check": "Check a pull request diff for bugs and security holes before merging.",
+    # the rest share a word or two with them at most
+    "sql-tuning": "Tune slow SQL queries with indexes and query plans in PostgreSQL.",
+    "docker-build": "Build small Docker images with multi-stage builds and layer caching.",
+    "release-notes": "Draft release notes and a changelog from the commits since a tag.",
+    "style-guide": "Apply the team's writing style to documentation pages.",
+    "bug-triage": "Triage incoming bug reports: label, deduplicate and assign them.",
+}
+
+
+def collection(tmp_path: Any, skills: dict[str, str], profile: str = "agentskills") -> Registry:
+    for name, description in skills.items():
+        write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=description))
+    registry = project_from_folder(str(tmp_path / "skills"), profile).registry()
+    registry.scan()
+    return registry
+
+
+def test_the_deliberate_near_duplicates_are_the_top_pair(tmp_path: Any) -> None:
+    pairs = overlaps(collection(tmp_path, SKILLS), threshold=0.05)
+    top = pairs[0]
+    assert {top.a.name, top.b.name} == {"pr-review", "merge-request-check"}
+    assert top.score > 0.5
+    assert all(p.score < top.score for p in pairs[1:])
+    words = [term for term, _ in top.shared]
+    assert {"pull", "request", "diff", "security"} <= set(words)
+    weights = [w for _, w in top.shared]
+    assert weights == sorted(weights, reverse=True)
+
+
+def _naive(index: LikelyIndex) -> dict[frozenset[str], float]:
+    vectors = {doc.skill.name: index.vector(doc.skill.path) for doc in index.docs.values()}
+    out = {}
+    for a, b in itertools.combinations(sorted(vectors), 2):
+        va, vb = vectors[a], vectors[b]
+        dot = sum(w * vb.get(t, 0.0) for t, w in va.items())
+        norm = math.sqrt(sum(w * w for w in va.values()) * sum(w * w for w in vb.values()))
+        out[frozenset((a, b))] = dot / norm
+    return out
+
+
+def test_scores_are_exact_cosines_and_strong_pairs_are_all_found(tmp_path: Any) -> None:
+    rng = random.Random(11)
+    common = "review deploy test build cache index query plan report".split()
+    rare = [f"w{i}" for i in range(200)]
+    skills = {}
+    for i in range(60):
+        words = [rng.choice(common) for _ in range(4)] + [rng.choice(rare) for _ in range(5)]
+        skills[f"s{i:02d}"] = " ".join(words)
+    skills["twin-a"] = skills["s07"] + " extra"
+    skills["twin-b"] = skills["s07"]
+    registry = collection(tmp_path, skills)
+    found = {frozenset((p.a.name, p.b.name)): p.score for p in overlaps(registry, threshold=0.4)}
+    naive = _naive(LikelyIndex(registry, OVERLAP_MODEL))
+    for pair, score in found.items():
+        assert score == pytest.approx(naive[pair])
+    strong = {pair for pair, score in naive.items() if score >= 0.6}
+    assert strong and strong <= set(found)
+    assert frozenset(("s07", "twin-b")) in found
+
+
+def test_overlap_command_text_and_json(tmp_path: Any) -> None:
+    collection(tmp_path, SKILLS)
+    run = cli("overlap", "skills", "--profile", "agentskills", cwd=tmp_path)
+    assert run.code == 0, run.err
+    first = run.out.splitlines()[0]
+    assert "merge-request-check  ~  pr-review" in first and "shared: " in first
+    listed = len([line for line in run.out.splitlines() if "  ~  " in line])
+    assert listed >= 1
+    noun = "pair" if listed == 1 else "pairs"
+    assert f"{listed} competing {noun} among 7 skills" in run.out
+    data = cli("overlap", "skills", "--profile", "agentskills", "--format", "json", cwd=tmp_path)
+    pairs = data.json["pairs"]
+    assert pairs[0]["skills"] == ["merge-request-check", "pr-review"]
+    assert {s["term"] for s in pairs[0]["shared"]} >= {"pull", "diff"}
+    assert data.json["estimate"] is True
+    assert cli("overlap", "skills", "--threshold", "2", cwd=tmp_path).code == 2
+
+
+def test_lint_reports_near_duplicates_as_info(tmp_path: Any) -> None:
+    collection(tmp_path, SKILLS)
+    data = cli("lint", "skills", "--profile", "agentskills", "--format", "json", cwd=tmp_path).json
+    notes = [d for d in data["diagnostics"] if d["code"] == "description-overlap"]
+    assert sorted(d["skill"] for d in notes) == ["merge-request-check", "pr-review"]
+    assert all(d["severity"] == "info" and d["field"] == "description" for d in notes)
+    on_review = next(d for d in notes if d["skill"] == "pr-review")
+    assert "merge-request-check" in on_review["message"] and "pull" in on_review["message"]
+    assert on_review["line"] >= 2  # the description's own line
+    assert data["summary"]["errors"] == 0
+
+
+def test_lint_has_no_overlap_notes_where_triggers_choose(tmp_path: Any) -> None:
+    for name, description in SKILLS.items():
+        write(
+            tmp_path,
+            f"skills/{name}/SKILL.md",
+            skill_text(name=name, description=description, triggers=[name]),
+        )
+    data = cli("lint", "skills", "--profile", "oasis", "--format", "json", cwd=tmp_path).json
+    assert not [d for d in data["diagnostics"] if d["code"] == "description-overlap"]
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
+def test_on_the_corpus_the_known_near_duplicates_are_listed() -> None:
+    registry = project_from_folder(CORPUS, "agentskills").registry()
+    registry.scan()
+    pairs = {frozenset((p.a.name, p.b.name)) for p in overlaps(registry)}
+    for a, b in [
+        ("react-native-architecture", "react-native-design"),
+        ("systematic-debugging", "debugging-strategies"),
+        ("python-testing-patterns", "temporal-python-testing"),
+    ]:
+        assert frozenset((a, b)) in pairs
+
+
+def test_copies_of_one_description_are_all_paired(tmp_path: Any) -> None:
+    skills = dict(SKILLS)
+    for i in range(4):
+        skills[f"copy-{i}"] = "Summarise a meeting transcript into decisions and action items."
+    pairs = overlaps(collection(tmp_path, skills))
+    copies = [p for p in pairs if p.a.name.startswith("copy-") and p.b.name.startswith("copy-")]
+    assert len(copies) == 4 * 3 // 2
+    assert pairs[: len(copies)] == copies  # the strongest pairs of the collection
