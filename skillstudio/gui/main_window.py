@@ -14,7 +14,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QTextCursor
+from PySide6.QtGui import QCloseEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,6 +36,8 @@ from ..core.profiles import PROFILE_NAMES
 from ..core.project import Project, UsageError, resolve_projects
 from ..core.registry import Registry
 from ..core.text import counted
+from .app import default_folder
+from .centre import Centre, scrolled
 from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
@@ -46,6 +48,7 @@ from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from .suite_runner import SuiteRunner
+from .welcome_page import WelcomePage
 from .window_menus import Menus
 from .workbench import QueryPanel
 
@@ -116,14 +119,22 @@ class MainWindow(Menus):
         self.tree_dock.setObjectName("skills-dock")
         self.tree_dock.setWidget(side)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.tree_dock)
-        self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
 
         self.tabs = QTabWidget(self)
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self._on_tab_close_requested)
-        self.setCentralWidget(self.tabs)
+        self.tabs.currentChanged.connect(self._show_centre)
+        self.welcome = WelcomePage(default_folder(), self)
+        self.welcome.open_folder_requested.connect(self._on_open)
+        self.welcome.open_project_requested.connect(self._on_open_project)
+        self.welcome.folder_chosen.connect(self.open_path)
+        self.centre = Centre(self)
+        self.centre.addWidget(self.welcome)
+        self.centre.addWidget(self.tabs)
+        self.setCentralWidget(self.centre)
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
 
         self.problems_model = ProblemsModel(self)
         self.problems = QTableView(self)
@@ -134,12 +145,12 @@ class MainWindow(Menus):
         self.problems.doubleClicked.connect(self._on_problem_activated)
         self.problems_dock = QDockWidget("Problems", self)
         self.problems_dock.setObjectName("problems-dock")
-        self.problems_dock.setWidget(self.problems)
+        self.problems_dock.setWidget(scrolled(self.problems))
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.query_panel = QueryPanel(self)
         self.query_dock = QDockWidget("Try a Request", self)
         self.query_dock.setObjectName("query-dock")
-        self.query_dock.setWidget(self.query_panel)
+        self.query_dock.setWidget(scrolled(self.query_panel))
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.query_dock)
         self.tabifyDockWidget(self.problems_dock, self.query_dock)
         self.suite_runner = SuiteRunner(
@@ -149,7 +160,7 @@ class MainWindow(Menus):
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.suites_dock = QDockWidget("Suites", self)
         self.suites_dock.setObjectName("suites-dock")
-        self.suites_dock.setWidget(self.suite_runner)
+        self.suites_dock.setWidget(scrolled(self.suite_runner))
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.suites_dock)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
         self.problems_dock.raise_()
@@ -171,7 +182,30 @@ class MainWindow(Menus):
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
         self.statusBar().addPermanentWidget(self.profile_box)
         self._actions()
+        self._sized = False  # the docks get their first-run sizes when first shown
+        self._show_centre()
         self.statusBar().showMessage("Ready")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self.size_docks()
+
+    def size_docks(self) -> None:
+        """First-run sizes: the editor gets most of the height (the bottom docks a
+        third, 150-240 px) and the tree 300 px of the width."""
+        height = min(max(self.height() * 3 // 10, 150), 240)
+        self.resizeDocks([self.problems_dock], [height], Qt.Orientation.Vertical)
+        self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
+
+    def _show_centre(self, _index: int = -1) -> None:
+        """The welcome page while no tab is open."""
+        if self.tabs.count():
+            self.centre.setCurrentWidget(self.tabs)
+            return
+        self.welcome.set_state(self.base, self.recent_folders())
+        self.centre.setCurrentWidget(self.welcome)
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
@@ -179,8 +213,8 @@ class MainWindow(Menus):
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
         state = self.settings.value("state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
+        if isinstance(state, QByteArray) and self.restoreState(state):
+            self._sized = True  # the user's own sizes
 
     def open_path(self, path: str, profile: str | None = None) -> bool:
         """Open a folder (or a project's folder); the scan runs in the background.
@@ -212,6 +246,7 @@ class MainWindow(Menus):
         self._refresh_views()
         self.setWindowTitle(f"SkillStudio — {self.base}")
         self._remember_recent(self.base)
+        self._show_centre()
         self._sync_profile_box()
         thread = ScanThread(registries, self)
         thread.progressed.connect(self._on_scan_progress)

@@ -8,7 +8,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QDockWidget, QLineEdit, QMainWindow, QTabWidget, QTreeView
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLineEdit,
+    QMainWindow,
+    QStackedWidget,
+    QTabWidget,
+    QTreeView,
+)
 
 if TYPE_CHECKING:
     from ..core.project import Project
@@ -32,6 +39,7 @@ class WindowBase(QMainWindow):
     documents: dict[str, SkillEditor]
     file_views: dict[str, FileView]
     tabs: QTabWidget
+    centre: QStackedWidget
     tree: QTreeView
     tree_model: SkillTreeModel
     filter_box: QLineEdit

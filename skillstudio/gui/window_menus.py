@@ -46,11 +46,10 @@ class Menus(SkillActions):
         self.reload_action = self._action(
             file_menu, "&Reload Folder", QKeySequence.StandardKey.Refresh, self.reload
         )
-        self.close_action = self._action(
-            file_menu, "&Close Tab", QKeySequence.StandardKey.Close, self._close_current
-        )
+        self.close_action = self._action(file_menu, "&Close Tab", "Ctrl+W", self._close_current)
+        self.close_action.setShortcuts([QKeySequence("Ctrl+W"), QKeySequence("Ctrl+F4")])
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        self.quit_action = self._action(file_menu, "&Quit", "Ctrl+Q", self.close)
         edit_menu = self.menuBar().addMenu("&Edit")
         self.undo_action = self._action(
             edit_menu, "&Undo", QKeySequence.StandardKey.Undo, lambda: self._undo(False)
@@ -68,10 +67,11 @@ class Menus(SkillActions):
             edit_menu, "Filter &Skills", "Ctrl+P", self.filter_box.setFocus
         )
         view_menu = self.menuBar().addMenu("&View")
+        # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
-        view_menu.addAction(self.query_dock.toggleViewAction())
         view_menu.addAction(self.suites_dock.toggleViewAction())
+        view_menu.addSeparator()
         self.query_action = self._action(
             view_menu, "&Try a Request", "Ctrl+K", self.focus_query_panel
         )

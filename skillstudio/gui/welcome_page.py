@@ -1,0 +1,106 @@
+"""WelcomePage: what the centre shows while no tab is open, so the window explains itself."""
+
+from __future__ import annotations
+
+import html
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+SHORTCUTS = (
+    ("Ctrl+P", "find a skill by name"),
+    ("Ctrl+K", "try a request: which skill would the agent pick, and what it would see"),
+    ("F6", "run the open suite of test requests"),
+)
+TIERS = (
+    "<b>0</b> nothing · <b>1</b> breadcrumb (the name) · <b>2</b> listing (name and "
+    "description) · <b>3</b> full instructions: what an agent sees of each skill.<br>"
+    "Try a Request shows the exact text of each tier and marks the one the agent would use."
+)
+
+
+class WelcomePage(QWidget):
+    """Signals:
+    open_folder_requested(): the user asked for the Open Folder dialog.
+    open_project_requested(): the user asked for the Open Project dialog.
+    folder_chosen(str): a recent folder or the samples were clicked.
+    """
+
+    open_folder_requested = Signal()
+    open_project_requested = Signal()
+    folder_chosen = Signal(str)
+
+    def __init__(self, samples: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.samples = samples
+        self._recent: list[str] = []
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(40, 32, 40, 32)
+        layout.setSpacing(10)
+        title = QLabel("<h2>SkillStudio</h2>", body)
+        self.status = QLabel(body)  # what is open, or that nothing is
+        self.status.setWordWrap(True)
+        buttons = QHBoxLayout()
+        self.open_folder = QPushButton("Open Folder…", body)
+        self.open_folder.clicked.connect(self.open_folder_requested)
+        self.open_project = QPushButton("Open Project…", body)
+        self.open_project.clicked.connect(self.open_project_requested)
+        self.open_samples = QPushButton("Open the Samples", body)
+        self.open_samples.setToolTip(samples)
+        self.open_samples.clicked.connect(lambda: self.folder_chosen.emit(self.samples))
+        self.open_samples.setVisible(os.path.isdir(samples))
+        for button in (self.open_folder, self.open_project, self.open_samples):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        self.recent = QLabel(body)
+        self.recent.setTextFormat(Qt.TextFormat.RichText)
+        self.recent.linkActivated.connect(self._on_link)
+        tiers = QLabel(TIERS, body)
+        tiers.setWordWrap(True)
+        rows = "".join(
+            f"<tr><td><b>{key}</b>&nbsp;&nbsp;</td><td>{html.escape(what)}</td></tr>"
+            for key, what in SHORTCUTS
+        )
+        shortcuts = QLabel(f"<table>{rows}</table>", body)
+        for widget in (title, self.status):
+            layout.addWidget(widget)
+        layout.addLayout(buttons)
+        layout.addWidget(self.recent)
+        layout.addWidget(QLabel("<b>The four tiers</b>", body))
+        layout.addWidget(tiers)
+        layout.addWidget(QLabel("<b>Shortcuts</b>", body))
+        layout.addWidget(shortcuts)
+        layout.addStretch(1)
+        body.setMaximumWidth(760)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        self.set_state("", [])
+
+    def set_state(self, folder: str, recent: list[str]) -> None:
+        """`folder`: the open folder ("" for none); `recent`: recent folders, newest first."""
+        if folder:
+            text = (
+                f"Open: <b>{html.escape(folder)}</b>. Pick a skill in the tree on the left "
+                "to edit it, or start below."
+            )
+        else:
+            text = "No folder is open. Open a folder of skills, a project, or the samples."
+        self.status.setText(text)
+        self._recent = [p for p in recent if os.path.isdir(p)]
+        links = "".join(
+            f'<li><a href="{number}">{html.escape(path)}</a></li>'
+            for number, path in enumerate(self._recent)
+        )
+        self.recent.setText(f"<b>Recent folders</b><ul>{links}</ul>" if links else "")
+        self.recent.setVisible(bool(links))
+
+    def _on_link(self, link: str) -> None:
+        if link.isdigit() and int(link) < len(self._recent):
+            self.folder_chosen.emit(self._recent[int(link)])

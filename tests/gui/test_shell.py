@@ -1,0 +1,94 @@
+"""The window's shell on first run: room for the editor, the welcome page, menus, tabs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+
+
+def fresh_window(qtbot: QtBot, settings: QSettings, width: int, height: int) -> MainWindow:
+    win = MainWindow(settings)
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.resize(width, height)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.mark.parametrize(("width", "height"), [(1024, 640), (1280, 800)])
+def test_the_editor_gets_most_of_the_height_on_first_run(
+    qtbot: QtBot, settings: QSettings, samples: Path, width: int, height: int
+) -> None:
+    win = fresh_window(qtbot, settings, width, height)
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        win.open_path(str(samples))
+    paths = sorted(p for r in win.registries for p in r.by_path if "code-review" in p)
+    win.open_skill(paths[0])
+    qtbot.wait(10)
+    assert win.centre.height() >= 0.6 * win.height()
+    assert 150 <= win.problems_dock.height() <= 250
+    if height == 800:  # every sample skill shows without scrolling
+        assert win.tree.verticalScrollBar().maximum() == 0
+
+
+def test_welcome_page_with_no_folder_and_no_tab(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    settings.setValue("recent", [str(samples)])
+    win = fresh_window(qtbot, settings, 1280, 800)
+    assert win.centre.currentWidget() is win.welcome
+    assert "No folder is open" in win.welcome.status.text()
+    assert str(samples) in win.welcome.recent.text()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        win.welcome.recent.linkActivated.emit("0")  # a recent folder, clicked
+    assert win.base == str(samples)
+    assert "Pick a skill" in win.welcome.status.text()
+    path = next(p for r in win.registries for p in r.by_path)
+    win.open_skill(path)
+    assert win.centre.currentWidget() is win.tabs
+    win._close_current()
+    assert win.centre.currentWidget() is win.welcome
+
+
+def test_welcome_page_opens_the_samples(qtbot: QtBot, settings: QSettings) -> None:
+    win = fresh_window(qtbot, settings, 1024, 640)
+    opened: list[str] = []
+    win.welcome.folder_chosen.connect(opened.append)
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        win.welcome.open_samples.click()
+    assert opened == [win.welcome.samples] and win.base == win.welcome.samples
+    text = win.welcome.findChildren(type(win.welcome.status))
+    shown = " ".join(label.text() for label in text)
+    for words in ("Ctrl+P", "Ctrl+K", "F6", "breadcrumb", "full instructions"):
+        assert words in shown
+
+
+def test_menu_shortcuts(qtbot: QtBot, settings: QSettings) -> None:
+    win = fresh_window(qtbot, settings, 1024, 640)
+    assert {s.toString() for s in win.close_action.shortcuts()} == {"Ctrl+W", "Ctrl+F4"}
+    assert win.quit_action.shortcut().toString() == "Ctrl+Q"
+    assert win.query_action.shortcut().toString() == "Ctrl+K"
+    assert win.run_suite_action.shortcut().toString() == "F6"
+    assert win.filter_action.shortcut().toString() == "Ctrl+P"
+    view = next(m for m in win.menuBar().findChildren(QMenu) if m.title() == "&View")
+    texts = [a.text().replace("&", "") for a in view.actions() if not a.isSeparator()]
+    assert texts.count("Try a Request") == 1, texts
+    taken = [s.toString() for a in win.findChildren(QAction) for s in a.shortcuts()]
+    assert len(taken) == len(set(taken)), "no shortcut is bound twice"
+
+
+def test_ctrl_w_closes_the_tab(window: MainWindow, qtbot: QtBot) -> None:
+    path = next(p for r in window.registries for p in r.by_path)
+    window.open_skill(path)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window.tabs, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.tabs.count() == 0)
