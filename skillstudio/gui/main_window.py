@@ -16,14 +16,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QCloseEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDockWidget,
-    QHeaderView,
     QLineEdit,
     QMessageBox,
     QProgressBar,
-    QTableView,
     QTabWidget,
     QTreeView,
     QVBoxLayout,
@@ -41,7 +38,8 @@ from .centre import Centre, scrolled
 from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
-from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from .problems_model import ProblemsModel
+from .problems_panel import ProblemsPanel
 from .recovery import RecoveryKeeper, RestoreDialog
 from .refresh import SlicedRefresh, freeze_long_lived
 from .scanner import ScanThread, one_line
@@ -137,12 +135,9 @@ class MainWindow(Menus):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
 
         self.problems_model = ProblemsModel(self)
-        self.problems = QTableView(self)
-        self.problems.setModel(self.problems_model)
-        self.problems.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.problems.verticalHeader().hide()
-        self.problems.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.problems.doubleClicked.connect(self._on_problem_activated)
+        self.problems = ProblemsPanel(self.problems_model, self)
+        self.problems.problem_activated.connect(self.go_to_problem)
+        self.tabs.currentChanged.connect(self._on_current_tab)
         self.problems_dock = QDockWidget("Problems", self)
         self.problems_dock.setObjectName("problems-dock")
         self.problems_dock.setWidget(scrolled(self.problems))
@@ -393,7 +388,8 @@ class MainWindow(Menus):
         for project, registry in zip(self.projects, self.registries, strict=True):
             diagnostics.extend(project.diagnostics)
             diagnostics.extend(registry.diagnostics)
-        self.problems_model.set_diagnostics(diagnostics, self.base)
+        self.problems_model.set_diagnostics(diagnostics, self.base, [p.base for p in self.projects])
+        self.problems.set_skill_count(sum(len(r.skills) for r in self.registries))
         counts = self.problems_model.counts()
         skills = sum(len(r.skills) for r in self.registries)
         profiles = ", ".join(sorted({p.profile.name for p in self.projects}))
@@ -445,10 +441,15 @@ class MainWindow(Menus):
         elif kind == "file" and path:
             self.open_file(path)
 
-    def _on_problem_activated(self, index: QModelIndex) -> None:
-        diag = self.problems_model.index(index.row(), 0).data(DIAGNOSTIC_ROLE)
-        if isinstance(diag, Diagnostic) and diag.path.endswith("SKILL.md"):
+    def go_to_problem(self, diag: Diagnostic) -> None:
+        if diag.path.endswith("SKILL.md"):
             self.open_skill(diag.path, diag.line, diag.column or 1)
+
+    def _on_current_tab(self, _index: int) -> None:
+        editor = self.tabs.currentWidget()
+        self.problems.set_current_path(
+            editor.document.path if isinstance(editor, SkillEditor) else ""
+        )
 
     # -- files changed outside (gui/refresh.py) ------------------------------------------
     def _on_files_changed(self, paths: list[str]) -> None:

@@ -1,71 +1,144 @@
-"""ProblemsModel: every diagnostic of the open projects, as a flat table."""
+"""ProblemsModel: the diagnostics of the open projects, one line each, identical
+messages across skills grouped under one expandable row, filtered by severity and
+(optionally) to one skill."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from ..core.diagnostics import SEVERITY_RANK, Diagnostic
+from ..core.text import counted
 from .icons import icon
-from .table_model import ColumnsModel
 
-COLUMNS = ("", "Problem", "Skill", "File", "Line")
+COLUMNS = ("Problem", "Code", "Where")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
+SEVERITIES = ("error", "warning", "info")
+Index = QModelIndex | QPersistentModelIndex
 
 
-class ProblemsModel(ColumnsModel):
-    COLUMNS = COLUMNS
+class ProblemsModel(QAbstractItemModel):
+    """Top rows are a diagnostic or a group of diagnostics with the same severity,
+    code and message; a group's children are its diagnostics."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[Diagnostic] = []
+        self._all: list[Diagnostic] = []
+        self._rows: list[list[Diagnostic]] = []  # top rows; a group has more than one
         self._base = ""
+        self._projects: list[str] = []  # project folders, longest first
+        self.severities: set[str] = set(SEVERITIES)
+        self.only_path = ""  # "current skill only": the SKILL.md shown, "" for all
 
-    def set_diagnostics(self, diagnostics: list[Diagnostic], base: str = "") -> None:
+    def set_diagnostics(
+        self, diagnostics: list[Diagnostic], base: str = "", projects: list[str] | None = None
+    ) -> None:
         """Show `diagnostics`; an unchanged list (most keystrokes) keeps the rows,
         the selection and the scroll position."""
         rows = sorted(
             diagnostics, key=lambda d: (SEVERITY_RANK[d.severity], d.path, d.line, d.column)
         )
-        if rows == self._rows and base == self._base:
+        folders = sorted(projects or [], key=len, reverse=True)
+        if rows == self._all and base == self._base and folders == self._projects:
             return
+        self._all, self._base, self._projects = rows, base, folders
+        self._rebuild()
+
+    def set_filter(self, severities: set[str] | None = None, only_path: str | None = None) -> None:
+        if severities is not None:
+            self.severities = set(severities)
+        if only_path is not None:
+            self.only_path = only_path
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
+        for diag in self._all:
+            if diag.severity not in self.severities:
+                continue
+            if self.only_path and diag.path != self.only_path:
+                continue
+            groups.setdefault((diag.severity, diag.code, self.message(diag)), []).append(diag)
         self.beginResetModel()
-        self._base = base
-        self._rows = rows
+        self._rows = list(groups.values())
         self.endResetModel()
 
     def counts(self) -> dict[str, int]:
-        out = {"error": 0, "warning": 0, "info": 0}
-        for diag in self._rows:
+        """Diagnostics per severity, before the filters."""
+        out = dict.fromkeys(SEVERITIES, 0)
+        for diag in self._all:
             out[diag.severity] += 1
         return out
 
-    def row_count(self) -> int:
-        return len(self._rows)
+    def shown(self) -> list[Diagnostic]:
+        """Every diagnostic the filters let through, groups flattened."""
+        return [diag for group in self._rows for diag in group]
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    def message(self, diag: Diagnostic) -> str:
+        """The message on one line, paths inside the open folder made relative."""
+        text = " ".join(diag.message.split())
+        return text.replace(self._base + os.sep, "") if self._base else text
+
+    def where(self, diag: Diagnostic) -> str:
+        """project › skill › line N (the file's name when no skill is known)."""
+        project = next((p for p in self._projects if diag.path.startswith(p + os.sep)), "")
+        parts = [os.path.basename(project)] if project else []
+        parts.append(diag.skill or os.path.relpath(diag.path, project or self._base or "/"))
+        if diag.line:
+            parts.append(f"line {diag.line}")
+        return " › ".join(parts)
+
+    # -- QAbstractItemModel ----------------------------------------------------------------
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        return self.createIndex(row, column, parent.row() + 1 if parent.isValid() else 0)
+
+    def parent(self, child: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not child.isValid() or child.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(child.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(self._rows)
+        if parent.internalId() or parent.column() != 0:
+            return 0
+        group = self._rows[parent.row()]
+        return len(group) if len(group) > 1 else 0
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if not index.isValid() or index.row() >= len(self._rows):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
             return None
-        diag = self._rows[index.row()]
+        top = index.internalId() - 1 if index.internalId() else index.row()
+        group = self._rows[top]
+        diag = group[index.row()] if index.internalId() else group[0]
+        grouped = len(group) > 1 and not index.internalId()
         column = index.column()
         if role == DIAGNOSTIC_ROLE:
-            return diag
-        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return None if grouped else diag
+        if role == Qt.ItemDataRole.DecorationRole and column == 0 and not index.internalId():
             return icon(diag.severity)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{diag.code}: {diag.message}"
+            if grouped:
+                return "\n".join([self.message(diag), *(self.where(d) for d in group)])
+            return f"{diag.severity}: {self.message(diag)}\n{diag.path}"
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if column == 0:
-            return diag.severity
         if column == 1:
-            return f"{diag.code}: {diag.message}"
+            return diag.code
         if column == 2:
-            return diag.skill or ""
-        if column == 3:
-            return os.path.relpath(diag.path, self._base) if self._base else diag.path
-        return f"{diag.line}:{diag.column}" if diag.line else ""
+            return counted(len(group), "skill") if grouped else self.where(diag)
+        return "" if index.internalId() else self.message(diag)

@@ -74,6 +74,14 @@ def _table(model: QAbstractTableModel, parent: QWidget) -> QTableView:
     return view
 
 
+NO_SUITE = (
+    "No suite open. A suite lists requests and the skill each should (or should not) "
+    "pick; it runs again on every change, and in CI with `skillstudio test`. Start one "
+    "with New…, or type a request in Try a Request and press “Add as test case…”. "
+    "Open… also reads a skill-creator eval_set.json or a Skill Lab triggers.yaml."
+)
+
+
 class SuiteRunner(QWidget):
     """Signals:
     request_chosen(str): a case's request, to try in the Try a Request panel.
@@ -176,7 +184,7 @@ class SuiteRunner(QWidget):
         self.rerun_timer.setSingleShot(True)
         self.rerun_timer.setInterval(RERUN_DELAY_MS)
         self.rerun_timer.timeout.connect(self.run)
-        self._show_message("Open a suite, or create one, to run its cases.")
+        self._show_message(NO_SUITE)
 
     # -- suites ----------------------------------------------------------------------
     def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:

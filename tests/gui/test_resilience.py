@@ -27,7 +27,6 @@ from skillstudio.gui import main_window as main_window_module
 from skillstudio.gui import suite_runner as suite_runner_module
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import FALLBACK_NOTE, Preview
-from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE
 from skillstudio.gui.workbench import query_panel as workbench_module
 
 from .. import hostile
@@ -135,10 +134,8 @@ STAGES: dict[str, tuple[Any, str]] = {
 
 
 def problem_on(win: MainWindow, path: Path) -> Diagnostic | None:
-    model = win.problems_model
-    for row in range(model.rowCount()):
-        diag = model.index(row, 0).data(DIAGNOSTIC_ROLE)
-        if isinstance(diag, Diagnostic) and diag.code == "internal" and diag.path == str(path):
+    for diag in win.problems_model.shown():
+        if diag.code == "internal" and diag.path == str(path):
             return diag
     return None
 

@@ -1,0 +1,115 @@
+"""ProblemsPanel: the Problems dock's content: severity toggles with counts, "current
+skill only", the grouped one-line list, and a sentence when there is nothing to show."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QStackedWidget,
+    QToolButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.diagnostics import Diagnostic
+from ..core.text import counted
+from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
+
+PLURAL = {"info": "info"}  # "2 info", not "2 infos"
+
+
+class ProblemsPanel(QWidget):
+    """Signals:
+    problem_activated(Diagnostic): a problem was double-clicked (or Enter).
+    """
+
+    problem_activated = Signal(object)
+
+    def __init__(self, model: ProblemsModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.skill_count = 0
+        self.toggles: dict[str, QToolButton] = {}
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 2)
+        for severity in SEVERITIES:
+            button = QToolButton(self)
+            button.setCheckable(True)
+            button.setChecked(True)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setToolTip(f"Show or hide {severity} rows")
+            button.toggled.connect(self._on_filter)
+            self.toggles[severity] = button
+            bar.addWidget(button)
+        self.current_only = QCheckBox("Current skill only", self)
+        self.current_only.setToolTip("Only the problems of the skill in the current tab")
+        self.current_only.toggled.connect(self._on_filter)
+        bar.addWidget(self.current_only)
+        bar.addStretch(1)
+        self.view = QTreeView(self)
+        self.view.setModel(model)
+        self.view.setUniformRowHeights(True)
+        self.view.setRootIsDecorated(True)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(1, 170)
+        header.resizeSection(2, 260)
+        self.view.activated.connect(self._on_activated)
+        self.view.doubleClicked.connect(self._on_activated)
+        self.empty = QLabel(self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
+        layout.addWidget(self.stack, 1)
+        model.modelReset.connect(self._update)
+        self._current = ""
+        self._update()
+
+    def set_current_path(self, path: str) -> None:
+        """The SKILL.md of the current tab ("" for none), for "current skill only"."""
+        self._current = path
+        if self.current_only.isChecked():
+            self._on_filter()
+
+    def set_skill_count(self, count: int) -> None:
+        self.skill_count = count
+        self._update()
+
+    def _on_filter(self) -> None:
+        severities = {s for s, button in self.toggles.items() if button.isChecked()}
+        self.model.set_filter(severities, self._current if self.current_only.isChecked() else "")
+
+    def _update(self) -> None:
+        counts = self.model.counts()
+        for severity, button in self.toggles.items():
+            button.setText(counted(counts[severity], severity, PLURAL.get(severity)))
+        total = sum(counts.values())
+        if self.model.rowCount():
+            self.stack.setCurrentWidget(self.view)
+            return
+        if not total:
+            self.empty.setText(f"No problems in {counted(self.skill_count, 'skill')}.")
+        else:
+            self.empty.setText(f"No problems shown: {counted(total, 'problem')} hidden by filters.")
+        self.stack.setCurrentWidget(self.empty)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        diag = index.siblingAtColumn(0).data(DIAGNOSTIC_ROLE)
+        if isinstance(diag, Diagnostic):
+            self.problem_activated.emit(diag)
+        elif self.model.rowCount(index.siblingAtColumn(0)):
+            self.view.setExpanded(index.siblingAtColumn(0), True)

@@ -1,0 +1,87 @@
+"""Problems: one-line rows, code and place in their own columns, severity toggles with
+counts, "current skill only", identical messages across skills grouped."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.diagnostics import Diagnostic
+from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from skillstudio.gui.problems_panel import ProblemsPanel
+
+BASE = "/tmp/work-123/skills"
+
+
+def diag(skill: str, code: str, severity: str, message: str, line: int = 2) -> Diagnostic:
+    path = f"{BASE}/proj/{skill}/SKILL.md"
+    return Diagnostic(code, severity, message, path, line, 1, skill=skill)  # type: ignore[arg-type]
+
+
+DIAGS = [
+    diag("a", "field-missing", "warning", "Add a 'license' field."),
+    diag("b", "field-missing", "warning", "Add a 'license' field."),
+    diag("c", "field-missing", "warning", "Add a 'license' field."),
+    diag("a", "name-format", "error", f"Bad name.\nSee {BASE}/proj/a/SKILL.md", 3),
+    diag("b", "shadowed", "info", "Shadowed."),
+]
+
+
+def panel(qtbot: QtBot) -> ProblemsPanel:
+    model = ProblemsModel()
+    widget = ProblemsPanel(model)
+    qtbot.addWidget(widget)
+    model.set_diagnostics(DIAGS, BASE, [f"{BASE}/proj"])
+    widget.set_skill_count(3)
+    return widget
+
+
+def test_problems_model_passes_qtmodeltester(qtbot: QtBot, qtmodeltester: object) -> None:
+    qtmodeltester.check(panel(qtbot).model)  # type: ignore[attr-defined]
+
+
+def test_rows_are_one_line_with_code_and_short_place(qtbot: QtBot) -> None:
+    model = panel(qtbot).model
+    assert model.rowCount() == 3  # error, the grouped warning, info
+    error = [model.index(0, c).data() for c in range(3)]
+    assert error == ["Bad name. See proj/a/SKILL.md", "name-format", "proj › a › line 3"]
+    assert BASE not in " ".join(str(model.index(r, 0).data()) for r in range(3))
+
+
+def test_identical_messages_are_grouped(qtbot: QtBot) -> None:
+    model = panel(qtbot).model
+    group = model.index(1, 0)
+    assert model.index(1, 2).data() == "3 skills"
+    assert group.data(DIAGNOSTIC_ROLE) is None
+    assert model.rowCount(group) == 3
+    children = [model.index(r, 2, group).data() for r in range(3)]
+    assert children == ["proj › a › line 2", "proj › b › line 2", "proj › c › line 2"]
+    assert model.index(2, 0, group).data(DIAGNOSTIC_ROLE) == DIAGS[2]
+
+
+def test_severity_toggles_show_counts_and_filter(qtbot: QtBot) -> None:
+    widget = panel(qtbot)
+    texts = [b.text() for b in widget.toggles.values()]
+    assert texts == ["1 error", "3 warnings", "1 info"]
+    widget.toggles["warning"].setChecked(False)
+    widget.toggles["info"].setChecked(False)
+    assert [d.code for d in widget.model.shown()] == ["name-format"]
+    widget.toggles["error"].setChecked(False)
+    assert widget.stack.currentWidget() is widget.empty
+    assert "5 problems hidden" in widget.empty.text()
+
+
+def test_current_skill_only(qtbot: QtBot) -> None:
+    widget = panel(qtbot)
+    widget.set_current_path(DIAGS[1].path)  # skill b
+    assert len(widget.model.shown()) == 5
+    widget.current_only.setChecked(True)
+    assert {d.skill for d in widget.model.shown()} == {"b"}
+    widget.set_current_path(DIAGS[0].path)
+    assert {d.skill for d in widget.model.shown()} == {"a"}
+
+
+def test_empty_problems_says_how_many_skills(qtbot: QtBot) -> None:
+    widget = panel(qtbot)
+    widget.model.set_diagnostics([], BASE)
+    assert widget.stack.currentWidget() is widget.empty
+    assert widget.empty.text() == "No problems in 3 skills."
