@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QTabBar, QToolButton, QWidget
 
 from ..core.registry import Registry
 from .file_view import FileView
@@ -39,8 +39,7 @@ class DocumentTabs(WindowBase):
             if self.recovery is not None:
                 self.recovery.track(document)
             editor.file_link_clicked.connect(self.open_file)
-            index = self.tabs.addTab(editor, self._tab_title(path, False))
-            self.tabs.setTabToolTip(index, path)
+            self._add_tab(editor, path)
             document.modified_changed.connect(
                 lambda modified, p=path: self._on_modified(p, modified)
             )
@@ -60,13 +59,43 @@ class DocumentTabs(WindowBase):
         self.query_panel.skills_changed()  # the panel answers for the text on screen
         self.suite_runner.skills_changed()
 
-    def _tab_title(self, path: str, modified: bool) -> str:
-        return os.path.basename(os.path.dirname(path)) + (" •" if modified else "")
+    def _add_tab(self, widget: QWidget, path: str) -> None:
+        """A tab with a neutral close button (the style's red one on the current tab
+        reads as an error mark)."""
+        index = self.tabs.addTab(widget, "")
+        self.tabs.setTabToolTip(index, path)
+        button = QToolButton(self.tabs)
+        button.setText("×")
+        button.setAutoRaise(True)
+        button.setToolTip("Close (Ctrl+W)")
+        button.clicked.connect(lambda: self._on_tab_close_requested(self.tabs.indexOf(widget)))
+        self.tabs.tabBar().setTabButton(index, QTabBar.ButtonPosition.RightSide, button)
+        self._retitle_tabs()
+
+    def _retitle_tabs(self) -> None:
+        """Tab titles: the skill's folder name (a file's name), with the project's
+        folder after it where two tabs would read the same, and • when unsaved."""
+        names: dict[QWidget, tuple[str, str]] = {}  # tab -> (name, path)
+        for path, editor in self.documents.items():
+            names[editor] = (os.path.basename(os.path.dirname(path)), path)
+        for path, view in self.file_views.items():
+            names[view] = (os.path.basename(path), path)
+        taken = [name for name, _path in names.values()]
+        for widget, (name, path) in names.items():
+            title = name
+            if taken.count(name) > 1:
+                title = f"{name} · {self._project_name(path)}"
+            if isinstance(widget, SkillEditor) and widget.document.modified:
+                title += " •"
+            self.tabs.setTabText(self.tabs.indexOf(widget), title)
+
+    def _project_name(self, path: str) -> str:
+        folders = [p.base for p in self.projects if path.startswith(p.base + os.sep)]
+        return os.path.basename(max(folders, key=len)) if folders else os.path.dirname(path)
 
     def _on_modified(self, path: str, modified: bool) -> None:
-        editor = self.documents.get(path)
-        if editor is not None:
-            self.tabs.setTabText(self.tabs.indexOf(editor), self._tab_title(path, modified))
+        if path in self.documents:
+            self._retitle_tabs()
 
     def save_current(self) -> bool:
         editor = self.tabs.currentWidget()
@@ -91,6 +120,7 @@ class DocumentTabs(WindowBase):
             self.tabs.removeTab(index)
             self.file_views.pop(editor.path, None)
             editor.deleteLater()
+            self._retitle_tabs()
             return
         if not isinstance(editor, SkillEditor):
             return
@@ -99,6 +129,7 @@ class DocumentTabs(WindowBase):
         self._untrack(editor)
         self.tabs.removeTab(index)
         self.documents.pop(editor.document.path, None)
+        self._retitle_tabs()
         editor.document.registry.reparse(editor.document.path)  # back to the file on disk
         editor.deleteLater()
         self._update_problems()
@@ -153,8 +184,7 @@ class DocumentTabs(WindowBase):
             view = FileView(path, folder, self)
             view.file_link_clicked.connect(self.open_file)
             self.file_views[path] = view
-            index = self.tabs.addTab(view, os.path.basename(path))
-            self.tabs.setTabToolTip(index, path)
+            self._add_tab(view, path)
         self.tabs.setCurrentWidget(view)
         return view
 

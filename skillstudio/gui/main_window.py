@@ -119,7 +119,7 @@ class MainWindow(Menus):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.tree_dock)
 
         self.tabs = QTabWidget(self)
-        self.tabs.setTabsClosable(True)
+        self.tabs.setTabsClosable(False)  # each tab gets a neutral close button (_add_tab)
         self.tabs.setMovable(True)
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self._on_tab_close_requested)

@@ -126,6 +126,7 @@ class SkillActions(Archives):
             self._untrack(editor)
             self.tabs.removeTab(self.tabs.indexOf(editor))
             self.documents.pop(path, None)
+            self._retitle_tabs()
             editor.deleteLater()
         trashed = self._operation(lambda: delete_to_trash(os.path.dirname(path)))
         return trashed if isinstance(trashed, str) else None

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QTabBar, QToolButton
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
@@ -100,3 +100,21 @@ def test_empty_states_of_problems_and_suites(qtbot: QtBot, settings: QSettings) 
     assert win.problems.empty.text() == "No problems in 0 skills."
     assert "New…" in win.suite_runner.summary.text()
     assert "Add as test case" in win.suite_runner.summary.text()
+
+
+def test_tabs_with_the_same_name_show_their_project(window: MainWindow, qtbot: QtBot) -> None:
+    reviews = sorted(p for r in window.registries for p in r.by_path if "code-review" in p)
+    mvp = next(p for p in reviews if "/mvp/" in p)
+    pegasus = next(p for p in reviews if "/pegasus/" in p)
+    window.open_skill(mvp)
+    assert window.tabs.tabText(0) == "code-review"  # alone: no project needed
+    window.open_skill(pegasus)
+    assert [window.tabs.tabText(i) for i in range(2)] == [
+        "code-review · mvp",
+        "code-review · pegasus",
+    ]
+    button = window.tabs.tabBar().tabButton(1, QTabBar.ButtonPosition.RightSide)
+    assert isinstance(button, QToolButton) and button.text() == "×"
+    button.click()  # the neutral close button closes its own tab
+    assert window.tabs.count() == 1
+    assert window.tabs.tabText(0) == "code-review"
