@@ -12,11 +12,9 @@ from PySide6.QtCore import (
     QSettings,
     Qt,
     QTimer,
-    Signal,
 )
 from PySide6.QtGui import QCloseEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
-    QComboBox,
     QDockWidget,
     QLineEdit,
     QMessageBox,
@@ -29,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from ..core import recovery
 from ..core.diagnostics import Diagnostic
-from ..core.profiles import PROFILE_NAMES
 from ..core.project import Project, UsageError, resolve_projects
 from ..core.registry import Registry
 from ..core.text import counted
@@ -40,6 +37,7 @@ from .file_watcher import FileWatcher
 from .icons import app_icon
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
+from .project_profiles import ProjectProfiles
 from .recovery import RecoveryKeeper, RestoreDialog
 from .refresh import SlicedRefresh, freeze_long_lived
 from .scanner import ScanThread, one_line
@@ -47,19 +45,14 @@ from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage
-from .window_menus import Menus
 from .workbench import QueryPanel
 
 FILTER_DELAY_MS = 120
 AUTO_EXPAND_MAX = 2000
 
 
-class MainWindow(Menus):
-    """Signals:
-    scan_finished(): a folder's scan completed and the views show it.
-    """
-
-    scan_finished = Signal()
+class MainWindow(ProjectProfiles):
+    """The window; its parts are the classes it builds on (see window_base.py)."""
 
     def __init__(
         self,
@@ -167,15 +160,7 @@ class MainWindow(Menus):
         self.progress.setTextVisible(True)
         self.progress.setVisible(False)
         self.statusBar().addPermanentWidget(self.progress)
-        self.profile_box = QComboBox(self)
-        self.profile_box.setToolTip(
-            "The skill system to read the folder as; Auto uses skillstudio.yaml or detection"
-        )
-        self.profile_box.addItem("Profile: auto", "")  # never None data (see form_view)
-        for name in PROFILE_NAMES:
-            self.profile_box.addItem(f"Profile: {name}", name)
-        self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
-        self.statusBar().addPermanentWidget(self.profile_box)
+        self._profile_box()
         self._actions()
         self._sized = False  # the docks get their first-run sizes when first shown
         self._show_centre()
@@ -272,6 +257,7 @@ class MainWindow(Menus):
         self.projects = projects
         self.registries = thread.registries
         self._refresh_views()
+        self._sync_profile_box()
         self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
@@ -287,6 +273,10 @@ class MainWindow(Menus):
         self.scan_finished.emit()
 
     def _cancel_scan(self) -> None:
+        if self._switch is not None:  # a profile switch of the folder being left
+            self._switch.cancel()
+            self._switch.wait()
+            self._switch = None
         thread = self.scan_thread
         if thread is not None:
             self.scan_thread = None
@@ -297,17 +287,6 @@ class MainWindow(Menus):
     @property
     def scanning(self) -> bool:
         return self.scan_thread is not None
-
-    def _sync_profile_box(self) -> None:
-        self.profile_box.blockSignals(True)
-        index = self.profile_box.findData(self.profile_override or "")
-        self.profile_box.setCurrentIndex(max(index, 0))
-        self.profile_box.blockSignals(False)
-
-    def _on_profile_chosen(self, _index: int) -> None:
-        chosen = self.profile_box.currentData() or None
-        if chosen != self.profile_override and self.base and not self.open_path(self.base, chosen):
-            self._sync_profile_box()
 
     def reload(self) -> None:
         if self.scanning:

@@ -48,6 +48,8 @@ class SkillActions(Archives):
         menu = QMenu(self)
         if kind == "root":
             menu.addAction("New Skill…", lambda: self.new_skill_in(path))
+            menu.addSeparator()
+            self.profile_menu(menu, path)
         elif kind == "skill":
             menu.addAction("Open", lambda: self.open_skill(path))
             menu.addAction(

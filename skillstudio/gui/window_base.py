@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QStackedWidget,
     QTabWidget,
     QTreeView,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ..core.project import Project
     from ..core.registry import Registry
     from .file_view import FileView
+    from .file_watcher import FileWatcher
     from .recovery import RecoveryKeeper
     from .skill_editor import SkillEditor
     from .skill_tree_model import SkillTreeModel
@@ -29,7 +31,15 @@ if TYPE_CHECKING:
 
 
 class WindowBase(QMainWindow):
-    """Declarations only: MainWindow.__init__ creates all of it."""
+    """Declarations only (and the window's one signal): MainWindow.__init__ creates
+    all of it.
+
+    Signals:
+    scan_finished(): a folder's scan (or a project's, after a profile switch) completed
+        and the views show it.
+    """
+
+    scan_finished = Signal()
 
     settings: QSettings
     base: str
@@ -50,9 +60,13 @@ class WindowBase(QMainWindow):
     query_dock: QDockWidget
     suites_dock: QDockWidget
     _open_after_scan: str
+    watcher: FileWatcher
     # MainWindow's own methods that the parts call
     open_path: Callable[..., bool]
     reload: Callable[[], None]
     focus_query_panel: Callable[[], None]
     run_suite: Callable[[], None]
     _update_problems: Callable[[], None]
+    _refresh_views: Callable[..., None]
+    warn: Callable[[str], None]
+    profile_menu: Callable[[QMenu, str], None]

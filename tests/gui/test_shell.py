@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import QMenu, QTabBar, QToolButton
 from pytestqt.qtbot import QtBot
 
@@ -118,3 +118,48 @@ def test_tabs_with_the_same_name_show_their_project(window: MainWindow, qtbot: Q
     button.click()  # the neutral close button closes its own tab
     assert window.tabs.count() == 1
     assert window.tabs.tabText(0) == "code-review"
+
+
+def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    paths = sorted(p for r in window.registries for p in r.by_path)
+    mvp = next(p for p in paths if "/mvp/" in p and "code-review" in p)
+    oasis = next(p for p in paths if "/oasis/" in p and "commit" in p)
+    other_profiles = {p.base: p.profile.name for p in window.projects if "/mvp" not in p.base}
+    window.open_skill(oasis)
+    editor = window.open_skill(mvp)
+    assert editor is not None
+    editor.source.moveCursor(QTextCursor.MoveOperation.End)
+    editor.source.insertPlainText("\nUnsaved words.\n")
+    assert window.project_label.text() == "mvp: mvp (auto)"  # the box follows the project
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        window.profile_box.setCurrentIndex(window.profile_box.findData("agentskills"))
+    names = {p.base: p.profile.name for p in window.projects}
+    assert next(n for b, n in names.items() if b.endswith("/mvp")) == "agentskills"
+    assert {b: n for b, n in names.items() if not b.endswith("/mvp")} == other_profiles
+    assert window.tabs.count() == 2, "no tab was closed"
+    reopened = window.documents[mvp]
+    assert reopened is not editor and reopened.document.registry.profile.name == "agentskills"
+    assert reopened.document.text().endswith("\nUnsaved words.\n")
+    assert reopened.document.modified
+    assert window.tabs.currentWidget() is reopened and window.tabs.indexOf(reopened) == 1
+    assert window.project_label.text() == "mvp: agentskills"
+    window.tabs.setCurrentIndex(0)  # the oasis tab: the box shows oasis, on auto
+    assert window.profile_box.currentData() == "" and window.project_label.text().startswith(
+        "oasis"
+    )
+
+
+def test_a_root_context_menu_reads_its_project_as_another_profile(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    root = next(r for r in window.registries if r.profile.name == "oasis").roots[0].path
+    menu = QMenu()
+    window.profile_menu(menu, root)
+    (sub,) = [a.menu() for a in menu.actions() if a.menu() is not None]
+    assert isinstance(sub, QMenu) and sub.title() == "Read oasis As"
+    choice = next(a for a in sub.actions() if a.text() == "toolsets")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        choice.trigger()
+    assert sorted(p.profile.name for p in window.projects).count("toolsets") == 2
