@@ -1,29 +1,67 @@
-"""The one module that names icons: the app's own (package data) and Qt's standard set."""
+"""The one module that names icons: the app's own (package data: the app icon and the
+status icons, drawn for the light or the dark palette) and Qt's standard set."""
 
 from __future__ import annotations
 
 from functools import cache
 from importlib import resources
 
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication, QStyle
 
 _STANDARD = {
     "root": QStyle.StandardPixmap.SP_DirIcon,
     "skill": QStyle.StandardPixmap.SP_FileIcon,
-    "file": QStyle.StandardPixmap.SP_FileLinkIcon,
-    "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
-    "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
-    "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
-    "shadowed": QStyle.StandardPixmap.SP_TitleBarShadeButton,
-    "skipped": QStyle.StandardPixmap.SP_DialogCancelButton,
-    "disabled": QStyle.StandardPixmap.SP_MediaPause,
+    "file": QStyle.StandardPixmap.SP_FileIcon,
+}
+# Our status icons (status-NAME.svg): #ACCENT and #NEUTRAL become (light, dark) colours.
+STATUS = ("error", "warning", "info", "shadowed", "skipped", "disabled", "skill")
+_ACCENT = {
+    "error": ("#c62828", "#ef5350"),
+    "warning": ("#e09c00", "#ffca28"),
+    "info": ("#1565c0", "#64b5f6"),
+}
+_NEUTRAL = ("#5f6368", "#c4c7c5")
+# What each status icon means, for the tree's tooltips and the README.
+LEGEND = {
+    "error": "has errors: the agent may not load it as written",
+    "warning": "has warnings",
+    "shadowed": "shadowed: a skill with the same name in a higher-precedence root wins",
+    "skipped": "skipped: the agent would not load it",
+    "disabled": "disabled: the model never invokes it by itself",
+    "skill": "active, no problems",
 }
 
 
+def dark_palette() -> bool:
+    return QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
 def icon(name: str) -> QIcon:
+    if name in STATUS:
+        return status_icon(name, dark_palette())
     style = QApplication.style()
     return style.standardIcon(_STANDARD.get(name, QStyle.StandardPixmap.SP_FileIcon))
+
+
+@cache
+def status_icon(name: str, dark: bool) -> QIcon:
+    """A status icon drawn for the palette (16 and 32 px, for high-DPI screens)."""
+    svg = (resources.files("skillstudio.data.icons") / f"status-{name}.svg").read_text()
+    accent = _ACCENT.get(name, _NEUTRAL)
+    svg = svg.replace("#ACCENT", accent[dark]).replace("#NEUTRAL", _NEUTRAL[dark])
+    renderer = QSvgRenderer(QByteArray(svg.encode()))
+    result = QIcon()
+    for size in (16, 32):
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        renderer.render(painter)
+        painter.end()
+        result.addPixmap(pixmap)
+    return result
 
 
 ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)

@@ -96,6 +96,7 @@ class MainWindow(ProjectProfiles):
         self.tree = QTreeView(self)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # root names differ at the end
         self.tree.setModel(self.tree_model)
         self.tree.activated.connect(self._on_tree_activated)
         self.tree.doubleClicked.connect(self._on_tree_activated)
@@ -425,10 +426,14 @@ class MainWindow(ProjectProfiles):
             self.open_skill(diag.path, diag.line, diag.column or 1)
 
     def _on_current_tab(self, _index: int) -> None:
-        editor = self.tabs.currentWidget()
-        self.problems.set_current_path(
-            editor.document.path if isinstance(editor, SkillEditor) else ""
-        )
+        """Problems' "current skill only" and the tree follow the current tab."""
+        editor = self.current_editor()
+        path = editor.document.path if editor is not None else ""
+        self.problems.set_current_path(path)
+        row = self.tree_model.index_of(path) if path else QModelIndex()
+        if row.isValid() and self.tree.currentIndex() != row:
+            self.tree.setCurrentIndex(row)
+            self.tree.scrollTo(row)
 
     # -- files changed outside (gui/refresh.py) ------------------------------------------
     def _on_files_changed(self, paths: list[str]) -> None:

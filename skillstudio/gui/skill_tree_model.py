@@ -10,10 +10,10 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from ..core.model import Root, Skill
+from ..core.model import IGNORED_SUPPORT_NAMES, Root, Skill
 from ..core.registry import Registry
 from ..core.text import counted
-from .icons import icon
+from .icons import LEGEND, icon
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -33,6 +33,7 @@ class _Node:
     profile: str = ""
     children: list[_Node] = field(default_factory=list)  # the rows shown
     loaded: bool = True  # supporting files are listed when a skill is first expanded
+    has_files: bool | None = None  # whether the folder holds more than SKILL.md (looked once)
     every: list[_Node] = field(default_factory=list)  # a root's skills, filtered or not
 
 
@@ -67,7 +68,7 @@ class SkillTreeModel(QAbstractItemModel):
             for root in reversed(registry.roots):  # highest precedence first
                 project = os.path.basename(base)
                 where = f"{project} · {root.label}" if multi else root.label
-                label = f"{where}  ({root.precedence + 1})" if len(registry.roots) > 1 else where
+                label = f"{where} · {precedence_words(root, registry.roots)}".rstrip(" ·")
                 node = _Node("root", label, None, 0, root.path, root=root)
                 node.profile = registry.profile.name
                 for skill in by_root.get(id(root), []):
@@ -217,7 +218,9 @@ class SkillTreeModel(QAbstractItemModel):
         if node is None:
             return bool(self._top)
         if node.kind == "skill" and not node.loaded:
-            return True  # listed on first expansion
+            if node.has_files is None:  # asked for the rows on screen only
+                node.has_files = node.skill is not None and has_supporting_files(node.skill)
+            return node.has_files  # listed on first expansion
         return bool(node.children)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -263,13 +266,13 @@ class SkillTreeModel(QAbstractItemModel):
     def _tooltip(self, node: _Node) -> str:
         if node.kind == "root" and node.root is not None:
             return (
-                f"{node.path}\n{node.profile} root '{node.root.label}', precedence "
-                f"{node.root.precedence + 1} (higher wins)"
+                f"{node.path}\n{node.profile} root '{node.root.label}': of two skills with "
+                f"one name, the one in the root listed higher wins.\n\n{legend()}"
             )
         if node.kind == "file" or node.skill is None:
             return node.path
         skill = node.skill
-        lines = [f"{skill.name} — {skill.status}", skill.path]
+        lines = [f"{skill.name} — {LEGEND.get(self._icon_name(node), skill.status)}", skill.path]
         if skill.status_reason:
             lines.append(skill.status_reason)
         if skill.winner:
@@ -281,4 +284,33 @@ class SkillTreeModel(QAbstractItemModel):
         lines.append(
             f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}"
         )
-        return "\n".join(lines)
+        return "\n".join([*lines, "", legend()])
+
+
+def legend() -> str:
+    return "Icons:\n" + "\n".join(f"  {name}: {text}" for name, text in LEGEND.items())
+
+
+def precedence_words(root: Root, roots: list[Root]) -> str:
+    """'wins over builtin' for a root above others; the lowest 'yields to user'."""
+    lower = [
+        r.label
+        for r in sorted(roots, key=lambda r: -r.precedence)
+        if r.precedence < root.precedence
+    ]
+    if lower:
+        return "wins over " + ", ".join(lower)
+    higher = [
+        r.label for r in sorted(roots, key=lambda r: r.precedence) if r.precedence > root.precedence
+    ]
+    return "yields to " + ", ".join(higher) if higher else ""
+
+
+def has_supporting_files(skill: Skill) -> bool:
+    """Whether the skill's folder holds anything beside SKILL.md (one folder listing)."""
+    own = os.path.basename(skill.path)
+    try:
+        with os.scandir(skill.folder) as entries:
+            return any(e.name != own and e.name not in IGNORED_SUPPORT_NAMES for e in entries)
+    except OSError:
+        return False

@@ -41,7 +41,8 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     roots = [model.index(r, 0) for r in range(model.rowCount())]
     assert len(roots) == 9  # the samples' roots over six profile projects
     labels = [r.data() for r in roots]
-    assert "pegasus · user  (2)" in labels and "pegasus · builtin  (1)" in labels
+    assert "pegasus · user · wins over builtin" in labels
+    assert "pegasus · builtin · yields to user" in labels
 
 
 def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QTextCursor
-from PySide6.QtWidgets import QMenu, QTabBar, QToolButton
+from PySide6.QtWidgets import QApplication, QMenu, QTabBar, QToolButton
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.icons import STATUS, dark_palette, icon, status_icon
 from skillstudio.gui.main_window import MainWindow
 
 
@@ -163,3 +164,30 @@ def test_a_root_context_menu_reads_its_project_as_another_profile(
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         choice.trigger()
     assert sorted(p.profile.name for p in window.projects).count("toolsets") == 2
+
+
+def test_tree_precedence_arrows_icons_and_following_the_tab(window: MainWindow) -> None:
+    model = window.tree_model
+    paths = {p[len(window.base) + 1 :]: p for r in window.registries for p in r.by_path}
+    labels = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert "toolsets · project · wins over user, bundled" in labels
+    assert "toolsets · bundled · yields to user, project" in labels
+    assert window.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
+    plain = model.index_of(paths["mvp/skills/docs/api-reference/SKILL.md"])
+    with_files = model.index_of(paths["pegasus/skills/code-review/SKILL.md"])
+    assert not model.hasChildren(plain), "no expand arrow without supporting files"
+    assert model.hasChildren(with_files)
+    tooltip = model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "shadowed: a skill with the same name" in tooltip  # the legend
+    window.open_skill(paths["mvp/skills/docs/api-reference/SKILL.md"])
+    window.open_skill(paths["oasis/key_skills/commit/SKILL.md"])
+    window.tabs.setCurrentIndex(0)
+    assert window.tree.currentIndex() == plain, "the tree follows the current tab"
+
+
+def test_status_icons_are_ours_and_drawn_for_the_palette(qapp: QApplication) -> None:
+    for name in STATUS:
+        light, dark = status_icon(name, False), status_icon(name, True)
+        assert not light.isNull()
+        assert light.pixmap(16).toImage() != dark.pixmap(16).toImage()
+    assert icon("shadowed").cacheKey() == status_icon("shadowed", dark_palette()).cacheKey()
