@@ -1,5 +1,6 @@
-"""Save screenshots of the main window, the Try a Request panel and the suite runner
-on the bundled skills, in the light and dark palettes.
+"""Save screenshots of the welcome page, the main window, Problems, the Try a Request
+panel and the suite runner on the bundled skills, in the light and dark palettes (the
+welcome page and the main window at 1280x800 and 1024x640).
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
@@ -44,20 +45,9 @@ def main() -> int:
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     for name in ("light", "dark"):
         apply_scheme(app, name)
-        window = MainWindow(settings)
-        window.resize(1280, 800)
-        window.show()
-        open_and_wait(window, os.path.join(HERE, "..", "skills"))
-        index = window.tree_model.index(0, 0)
-        window.tree.setCurrentIndex(window.tree_model.index(0, 0, index))
-        for path in sorted(p for r in window.registries for p in r.by_path):
-            if path.endswith(os.path.join("code-review", "SKILL.md")) and "pegasus" in path:
-                window.open_skill(path, 7)
-        window.problems_dock.raise_()
-        app.processEvents()
-        target = os.path.join(out, f"main-window-{name}.png")
-        window.grab().save(target)
-        print(target)
+        shell_shots(app, settings, out, name, 1024, 640).close()
+        window = shell_shots(app, settings, out, name, 1280, 800)
+        problems_shot(app, settings, os.path.join(out, f"problems-{name}.png"))
         for profile, request in WORKBENCH:
             window.resize(1400, 900)
             window.focus_query_panel()
@@ -75,6 +65,60 @@ def main() -> int:
         window.close()
         suites_shot(app, settings, os.path.join(out, f"suites-{name}.png"))
     return 0
+
+
+def shell_shots(
+    app: QApplication, settings: QSettings, out: str, name: str, width: int, height: int
+) -> MainWindow:
+    """The welcome page (no folder yet, the samples among the recent folders), then the
+    samples with two same-named skills open; first-run dock sizes."""
+    suffix = "" if width == 1280 else f"-{width}"
+    settings.setValue("recent", [os.path.abspath(os.path.join(HERE, "..", "skills"))])
+    window = MainWindow(settings)
+    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.resize(width, height)
+    window.show()
+    app.processEvents()
+    save(window, os.path.join(out, f"welcome-{name}{suffix}.png"))
+    open_and_wait(window, os.path.join(HERE, "..", "skills"))
+    for path in sorted(p for r in window.registries for p in r.by_path):
+        if path.endswith(os.path.join("code-review", "SKILL.md")) and "oasis" not in path:
+            window.open_skill(path, 7)
+    window.problems_dock.raise_()
+    save(window, os.path.join(out, f"main-window-{name}{suffix}.png"))
+    return window
+
+
+def problems_shot(app: QApplication, settings: QSettings, target: str) -> None:
+    """Problems grouped: a copy of the samples where three skills carry the same unknown
+    field and one a bad name."""
+    copy = os.path.join(tempfile.mkdtemp(), "skills")
+    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    for skill in ("code-review", "commit", "explain-error"):
+        path = os.path.join(copy, "oasis", "key_skills", skill, "SKILL.md")
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        text = text.replace("---\n", "---\ncolour: teal\n", 1)
+        if skill == "commit":
+            text = text.replace("id: commit", "id: Commit_Helper")
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    window = MainWindow(settings)
+    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.resize(1280, 800)
+    window.show()
+    open_and_wait(window, copy)
+    window.open_skill(os.path.join(copy, "oasis", "key_skills", "commit", "SKILL.md"))
+    window.problems.view.expandAll()
+    save(window, target)
+    window.close()
+    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+def save(window: MainWindow, target: str) -> None:
+    QApplication.processEvents()
+    window.grab().save(target)
+    print(target)
 
 
 def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:

@@ -101,7 +101,9 @@ class ProblemsPanel(QWidget):
         if self.model.rowCount():
             self.stack.setCurrentWidget(self.view)
             return
-        if not total:
+        if not total and not self.skill_count:
+            self.empty.setText("No skills open yet.")
+        elif not total:
             self.empty.setText(f"No problems in {counted(self.skill_count, 'skill')}.")
         else:
             self.empty.setText(f"No problems shown: {counted(total, 'problem')} hidden by filters.")

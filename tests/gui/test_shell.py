@@ -98,7 +98,7 @@ def test_ctrl_w_closes_the_tab(window: MainWindow, qtbot: QtBot) -> None:
 def test_empty_states_of_problems_and_suites(qtbot: QtBot, settings: QSettings) -> None:
     win = fresh_window(qtbot, settings, 1024, 640)
     assert win.problems.stack.currentWidget() is win.problems.empty
-    assert win.problems.empty.text() == "No problems in 0 skills."
+    assert win.problems.empty.text() == "No skills open yet."
     assert "New…" in win.suite_runner.summary.text()
     assert "Add as test case" in win.suite_runner.summary.text()
 
