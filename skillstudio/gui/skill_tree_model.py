@@ -19,6 +19,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+EXACT_ARROWS_MAX = 500  # skills in a root up to which a skill without files has no arrow
 
 
 @dataclass(eq=False)
@@ -218,8 +219,15 @@ class SkillTreeModel(QAbstractItemModel):
         if node is None:
             return bool(self._top)
         if node.kind == "skill" and not node.loaded:
-            if node.has_files is None:  # asked for the rows on screen only
-                node.has_files = node.skill is not None and has_supporting_files(node.skill)
+            if node.has_files is None:
+                # A folder listing per skill: the first layout asks every row of an
+                # open root (10,000 listings are 0.5 s), so a larger root keeps its
+                # arrows and finds out on expansion.
+                root = node.parent
+                small = root is None or len(root.every) <= EXACT_ARROWS_MAX
+                node.has_files = not small or (
+                    node.skill is not None and has_supporting_files(node.skill)
+                )
             return node.has_files  # listed on first expansion
         return bool(node.children)
 
