@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ..core import recovery
 from ..core.diagnostics import Diagnostic
+from ..core.matching import MatchIndex
 from ..core.project import Project, UsageError, resolve_projects
 from ..core.registry import Registry
 from ..core.text import counted
@@ -259,10 +260,20 @@ class MainWindow(ProjectProfiles):
         self.registries = thread.registries
         self._refresh_views()
         self._sync_profile_box()
-        self.query_panel.set_projects(self.projects, self.registries, thread.indexes)
+        # The panels' first answer in the next turn of the event loop: the tree and
+        # Problems paint first, and no single pause holds both (at 10,000 skills).
+        indexes, errors = thread.indexes, thread.errors  # the thread object goes
+        QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
+
+    def _scan_landed(
+        self, projects: list[Project], indexes: list[MatchIndex], errors: list[tuple[Registry, str]]
+    ) -> None:
+        if self.projects is not projects or self.scanning:
+            return  # another folder was opened meanwhile
+        self.query_panel.set_projects(self.projects, self.registries, indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
-        for registry, message in thread.errors:
+        for registry, message in errors:
             where = registry.roots[0].path if registry.roots else self.base
             self._failed(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
