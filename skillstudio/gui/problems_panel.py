@@ -92,11 +92,15 @@ class ProblemsPanel(QWidget):
     def _on_filter(self) -> None:
         severities = {s for s, button in self.toggles.items() if button.isChecked()}
         self.model.set_filter(severities, self._current if self.current_only.isChecked() else "")
+        self._update()  # the toggles' look, even when the rows did not change
 
     def _update(self) -> None:
         counts = self.model.counts()
         for severity, button in self.toggles.items():
             button.setText(counted(counts[severity], severity, PLURAL.get(severity)))
+            font = button.font()
+            font.setStrikeOut(not button.isChecked())  # hidden rows read as crossed out
+            button.setFont(font)
         total = sum(counts.values())
         if self.model.rowCount():
             self.stack.setCurrentWidget(self.view)

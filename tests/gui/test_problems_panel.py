@@ -63,6 +63,8 @@ def test_severity_toggles_show_counts_and_filter(qtbot: QtBot) -> None:
     texts = [b.text() for b in widget.toggles.values()]
     assert texts == ["1 error", "3 warnings", "1 info"]
     widget.toggles["warning"].setChecked(False)
+    assert widget.toggles["warning"].font().strikeOut()
+    assert not widget.toggles["error"].font().strikeOut()
     widget.toggles["info"].setChecked(False)
     assert [d.code for d in widget.model.shown()] == ["name-format"]
     widget.toggles["error"].setChecked(False)
