@@ -1,0 +1,246 @@
+"""Golden outputs of the CLI: record them, or compare against the recorded ones.
+
+The refactors of issue 16 must not change what the commands print. This module
+runs `lint`, `list`, `match --explain`, `prompt` (tiers 0-3 and per request),
+`activate` and `test`, in text and JSON, in-process through the CLI's `main()`,
+over the bundled samples (each project under its own profile, and its roots
+under every profile), the shared corpus (when present) and a few hundred
+requests: the corpus evaluation set (tests/eval/corpus_requests.yaml) and
+requests generated deterministically from the skills' own names and
+description words plus fixed phrases. Paths are normalised (`<repo>`,
+`<corpus>`), so the goldens hold on any checkout.
+
+Each group (a sample project, a corpus profile) is stored in
+tests/golden/data/<group>.json: per case its arguments, exit code and the
+SHA-256 of stdout + stderr. `test_golden.py` recomputes and compares.
+
+Re-record after a deliberate change of output (and say so in the commit):
+
+    PYTHONPATH=. python -m tests.golden.record            # every group
+    PYTHONPATH=. python -m tests.golden.record samples-oasis corpus-oasis
+    PYTHONPATH=. python -m tests.golden.record --show CASE_ID   # print one output
+
+`git diff tests/golden/data` then lists the cases whose output changed; run
+`--show CASE_ID` on both commits to see how.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+
+from skillstudio.cli.main import main
+from skillstudio.core.profiles import PROFILE_NAMES
+
+from ..helpers import CORPUS, REPO, SAMPLES
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+REQUESTS = os.path.join(REPO, "tests", "eval", "corpus_requests.yaml")
+SAMPLE_PROJECTS = ("oasis", "pegasus", "toolsets", "mvp", "workspace", "agentskills")
+
+# Requests that exercise the rules beyond a skill's own words.
+FIXED = (
+    "",
+    "hello",
+    "help me",
+    "please review my code and write tests",
+    "use the pdf skill to fill this form",
+    "/help",
+    "/",
+    "summarize this document in three bullet points",
+    "deploy the app to production",
+    "what is the weather today?",
+    "$ARGUMENTS",
+    "UPPER CASE REQUEST WITH Mixed-Case words",
+    "émoji 🚀 and ünïcode",
+)
+
+Case = tuple[str, list[str]]  # (case id, argv)
+
+
+def _run(argv: list[str]) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, cwd=REPO, out=out, err=err)
+    return code, normalise(out.getvalue() + "\n--stderr--\n" + err.getvalue())
+
+
+_PADDING = re.compile(r" {2,}")
+
+
+def normalise(text: str) -> str:
+    """Checkout paths as `<repo>` and `<corpus>`; a run of blanks as two (the text
+    tables pad their columns to the longest path, which differs per checkout)."""
+    for path, mark in ((CORPUS, "<corpus>"), (REPO, "<repo>")):
+        text = text.replace(path, mark).replace(os.path.realpath(path), mark)
+    return _PADDING.sub("  ", text)
+
+
+def _skills(argv_scope: list[str]) -> list[dict[str, Any]]:
+    out = io.StringIO()
+    main(["list", *argv_scope, "--format", "json"], cwd=REPO, out=out, err=io.StringIO())
+    try:
+        data = json.loads(out.getvalue())
+    except ValueError:
+        return []
+    skills: list[dict[str, Any]] = data.get("skills", [])
+    return skills
+
+
+_WORD = re.compile(r"[a-z][a-z0-9]+")
+
+
+def generated_requests(skills: list[dict[str, Any]], limit: int) -> list[str]:
+    """Requests from the skills' names and description words, in a fixed order."""
+    out: list[str] = list(FIXED)
+    for skill in skills:
+        name = str(skill.get("name") or "")
+        words = _WORD.findall(str(skill.get("description") or "").lower())
+        out.append(name)
+        out.append(f"/{name} some-file.txt --flag")
+        out.append(f"use the {name} skill")
+        out.append(name.replace("-", " "))
+        if words:
+            out.append(" ".join(words[:4]))
+            out.append("can you " + " ".join(words[2::3][:5]))
+    return list(dict.fromkeys(out))[:limit]
+
+
+def _both(case: str, argv: list[str], json_too: bool = True) -> Iterator[Case]:
+    yield f"{case} text", argv
+    if json_too:
+        yield f"{case} json", [*argv, "--format", "json"]
+
+
+def _scope_cases(prefix: str, scope: list[str], full: bool) -> Iterator[Case]:
+    """lint, list and prompt tiers 0-3; `full` adds JSON and the other variants."""
+    yield from _both(f"{prefix} lint", ["lint", *scope])
+    if full:
+        yield f"{prefix} lint -v", ["lint", *scope, "-v"]
+    yield from _both(f"{prefix} list", ["list", *scope], full)
+    for tier in range(4):
+        yield from _both(
+            f"{prefix} prompt tier {tier}", ["prompt", "--tier", str(tier), *scope], full
+        )
+    small = ["prompt", "--tier", "2", "--context-tokens", "2000", *scope]
+    yield from _both(f"{prefix} prompt tier 2 small", small, full)
+
+
+def _request_cases(prefix: str, scope: list[str], request: str, full: bool) -> Iterator[Case]:
+    yield from _both(f"{prefix} match {request!r}", ["match", request, "--explain", *scope], full)
+    if full:
+        yield f"{prefix} prompt {request!r}", ["prompt", "--query", request, *scope]
+
+
+def _activate_cases(prefix: str, scope: list[str], name: str, full: bool) -> Iterator[Case]:
+    yield from _both(f"{prefix} activate {name}", ["activate", name, *scope], full)
+    if full:
+        user = ["activate", name, "a.pdf --short 'two words'", "--as", "user", *scope]
+        yield f"{prefix} activate {name} user", user
+
+
+def groups() -> dict[str, list[Case]]:
+    """Every group's cases (ids are unique within a group)."""
+    out: dict[str, list[Case]] = {}
+    for project in SAMPLE_PROJECTS:
+        folder = os.path.join(SAMPLES, project)
+        scope = ["--project", folder]
+        skills = _skills(scope)
+        names = sorted({str(s["name"]) for s in skills})
+        cases = list(_scope_cases("own", scope, True))
+        cases += _both("own test", ["test", *scope])
+        for request in generated_requests(skills, 50):
+            cases += _request_cases("own", scope, request, True)
+        for name in names:
+            cases += _activate_cases("own", scope, name, True)
+        roots = sorted({str(s["root"]) for s in skills})
+        root_scope = [arg for root in roots for arg in ("--root", root)]
+        for profile in PROFILE_NAMES:  # the same skills under every profile's rules
+            other = [*root_scope, "--profile", profile]
+            cases += _scope_cases(profile, other, False)
+            for request in generated_requests(skills, 30)[len(FIXED) - 4 :]:
+                cases += _request_cases(profile, other, request, False)
+            for name in names:
+                cases += _activate_cases(profile, other, name, False)
+        out[f"samples-{project}"] = cases
+    if os.path.isdir(CORPUS):
+        requests = corpus_requests()
+        for index, profile in enumerate(PROFILE_NAMES):
+            cases = list(_both("lint", ["lint", CORPUS, "--profile", profile]))
+            scope = ["--project", CORPUS, "--profile", profile]
+            cases += _scope_cases("", scope, False)
+            # each evaluation request under one profile, in turn; JSON for every third
+            for number, request in enumerate(requests):
+                if number % len(PROFILE_NAMES) == index:
+                    match = ["match", request, "--explain", *scope]
+                    cases += _both(f"match {request!r}", match, number // 6 % 3 == 0)
+            names = sorted({str(s["name"]) for s in _skills(scope)})
+            for name in names[index::40]:
+                cases += _activate_cases("", scope, name, False)
+            out[f"corpus-{profile}"] = cases
+    return out
+
+
+def corpus_requests() -> list[str]:
+    with open(REQUESTS, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return [str(case["query"]) for case in data["cases"]]
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def compute(cases: list[Case]) -> dict[str, list[Any]]:
+    result: dict[str, list[Any]] = {}
+    for case, argv in cases:
+        code, text = _run(argv)
+        result[case.strip()] = [code, digest(text)]
+    return result
+
+
+def path_of(group: str) -> str:
+    return os.path.join(DATA, f"{group}.json")
+
+
+def load(group: str) -> dict[str, list[Any]]:
+    with open(path_of(group), encoding="utf-8") as fh:
+        data: dict[str, list[Any]] = json.load(fh)
+    return data
+
+
+def save(group: str, result: dict[str, list[Any]]) -> None:
+    os.makedirs(DATA, exist_ok=True)
+    with open(path_of(group), "w", encoding="utf-8") as fh:
+        json.dump(result, fh, indent=0, ensure_ascii=False, sort_keys=True)
+        fh.write("\n")
+
+
+def show(case_id: str) -> str:
+    for cases in groups().values():
+        for case, argv in cases:
+            if case.strip() == case_id:
+                return _run(argv)[1]
+    raise KeyError(case_id)
+
+
+def cli(argv: list[str]) -> int:
+    if argv[:1] == ["--show"]:
+        sys.stdout.write(show(argv[1]))
+        return 0
+    every = groups()
+    for group in argv or sorted(every):
+        save(group, compute(every[group]))
+        print(f"{group}: {len(every[group])} cases")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(cli(sys.argv[1:]))

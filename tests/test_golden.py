@@ -1,0 +1,43 @@
+"""The CLI's outputs are byte-identical to the recorded goldens (tests/golden/record.py).
+
+A deliberate change of output is re-recorded with
+`PYTHONPATH=. python -m tests.golden.record [GROUP ...]` in its own commit.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .golden import record
+
+GROUPS = record.groups()
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_outputs_match_the_goldens(group: str) -> None:
+    if not os.path.isfile(record.path_of(group)):
+        pytest.skip(f"no golden recorded for {group}")
+    expected = record.load(group)
+    cases = GROUPS[group]
+    assert sorted(c.strip() for c, _ in cases) == sorted(expected), "the case list changed"
+    actual = record.compute(cases)
+    changed = [case for case in sorted(expected) if actual[case] != expected[case]]
+    assert not changed, (
+        f"{len(changed)} of {len(cases)} outputs changed, e.g. {changed[:5]}; see one with "
+        "`PYTHONPATH=. python -m tests.golden.record --show 'CASE'`"
+    )
+
+
+def test_every_sample_group_is_recorded() -> None:
+    """The goldens cannot silently vanish: every sample group has its file."""
+    missing = [
+        g for g in GROUPS if g.startswith("samples-") and not os.path.isfile(record.path_of(g))
+    ]
+    assert not missing
+
+
+def test_normalise_hides_the_checkout() -> None:
+    text = f"{record.REPO}/skills/x    and {record.CORPUS}/a"
+    assert record.normalise(text) == "<repo>/skills/x  and <corpus>/a"
