@@ -96,7 +96,9 @@ def overlaps(
         a, b = slots[slot_a], slots[slot_b]
         assert a is not None and b is not None
         first, second = sorted((a.skill, b.skill), key=lambda s: (s.name, s.path))
-        best = sorted(shared.items(), key=lambda item: -item[1])[:SHARED_SHOWN]
+        # ties broken by the word: weights summed in set order differ in their last bits
+        best = sorted(shared.items(), key=lambda item: (-round(item[1], 9), item[0]))
+        best = best[:SHARED_SHOWN]
         pairs.append(Pair(first, second, score, [(t, math.sqrt(w)) for t, w in best]))
     pairs.sort(key=lambda p: (-p.score, p.a.name, p.b.name))
     words = display_terms(index, {t for p in pairs for t, _ in p.shared})
