@@ -14,26 +14,59 @@ colons on dump; splicing into libyaml's marks changes only the edited bytes.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
 from . import yaml_io
-from .fastyaml import _PLAIN_START_BAD, _resolved_tag
+from .edit_values import (
+    MAX_CLI_VALUE,
+    ValueMode,
+    field_kind,
+    parse_typed_value,
+    parse_yaml_value,
+    typed_sources,
+)
 from .fields import yaml_kind
 from .frontmatter import BOM, Document, parse_text
+from .yaml_io import (
+    EditError,
+    double_quoted,
+    key_text,
+    nested_lines,
+    plain_ok,
+    scalar_text,
+    single_quoted,
+    value_lines,
+)
 
 if TYPE_CHECKING:
-    from .profiles.base import Profile
+    pass
 
 _MISSING = object()
-_KEY_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
-class EditError(Exception):
-    """An edit that cannot be made safely; the message says why and what to do."""
+# the emitter's names, read from here before they moved to yaml_io
+__all__ = [
+    "MAX_CLI_VALUE",
+    "Change",
+    "EditError",
+    "ValueMode",
+    "apply_changes",
+    "double_quoted",
+    "field_kind",
+    "key_text",
+    "nested_lines",
+    "parse_typed_value",
+    "parse_yaml_value",
+    "plain_ok",
+    "scalar_text",
+    "single_quoted",
+    "typed_sources",
+    "value_lines",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,175 +88,6 @@ class Change:
 
 
 # -- scalar styles -----------------------------------------------------------
-
-
-def plain_ok(value: str, flow: bool = False) -> bool:
-    """Whether `value` reads back as the same text when written plain."""
-    if not value or value != value.strip() or "\n" in value or "\t" in value or "\r" in value:
-        return False
-    if value[0] in _PLAIN_START_BAD or value.startswith(("---", "...")):
-        return False
-    if ": " in value or " #" in value or value.endswith(":"):
-        return False
-    if flow and any(ch in value for ch in ",[]{}"):
-        return False
-    if not all(_printable(ch) for ch in value):
-        return False
-    return _resolved_tag(value) is None
-
-
-def _printable(ch: str) -> bool:
-    """YAML 1.1's printable set, as libyaml's reader enforces it."""
-    code = ord(ch)
-    if code < 0x20:
-        return False
-    if 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF:
-        return False
-    return ch not in "\ufeff\ufffe\uffff\u2028\u2029"
-
-
-def single_quoted(value: str) -> str | None:
-    if not all(_printable(ch) for ch in value):
-        return None
-    return "'" + value.replace("'", "''") + "'"
-
-
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
-
-
-def double_quoted(value: str) -> str:
-    """A YAML double-quoted scalar; every non-printable character is escaped."""
-    out = ['"']
-    for ch in value:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif _printable(ch):
-            out.append(ch)
-        elif ord(ch) <= 0xFF:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}")
-    out.append('"')
-    return "".join(out)
-
-
-def scalar_text(value: Any, style: str | None = None, flow: bool = False) -> str:
-    """One-line YAML for a scalar, keeping `style` ("plain", "'", '"') when it can."""
-    if value is None:
-        return "null" if flow else ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        text = repr(value)
-        return text if isinstance(value, int) or "." in text or "e" in text else text + ".0"
-    if not isinstance(value, str):
-        raise EditError(f"cannot write a {type(value).__name__} value")
-    if style == "'":
-        quoted = single_quoted(value)
-        if quoted is not None:
-            return quoted
-    if style == '"':
-        return double_quoted(value)
-    if plain_ok(value, flow):
-        return value
-    return single_quoted(value) or double_quoted(value)
-
-
-def _block_ok(value: str) -> bool:
-    """Whether a literal block scalar carries `value` exactly (else it is double-quoted)."""
-    if not value or value[0] in " \t\n" or not all(_printable(ch) or ch in "\n\t" for ch in value):
-        return False
-    return all(line.strip() or not line for line in value.rstrip("\n").split("\n"))
-
-
-def _block_scalar(value: str, indent: str) -> list[str]:
-    chomp = "" if value.endswith("\n") and not value.endswith("\n\n") else "-"
-    if value.endswith("\n\n"):
-        chomp = "+"
-    body = value[:-1] if value.endswith("\n") and chomp == "" else value
-    if chomp == "+":
-        body = value.rstrip("\n")
-    lines = body.split("\n")
-    out = ["|" + chomp]  # literal style keeps every line break exactly
-    for line in lines:
-        out.append((indent + line) if line else "")
-    if chomp == "+":
-        out += [""] * (len(value) - len(value.rstrip("\n")) - 1)
-    return out
-
-
-def value_lines(value: Any, indent: str, newline: str, style: dict[str, Any]) -> list[str]:
-    """The value of a top-level key: first element continues the `key:` line."""
-    if isinstance(value, str) and (
-        "\n" in value.rstrip("\n") or (style.get("block") and "\n" in value)
-    ):
-        if not _block_ok(value):
-            return [" " + double_quoted(value)]
-        block = _block_scalar(value, indent)
-        return [" " + block[0], *block[1:]]
-    if isinstance(value, list):
-        if not value:
-            return [" []"]
-        if style.get("flow"):
-            items = ", ".join(_flow(v) for v in value)
-            return [f" [{items}]"]
-        item_indent = style.get("item_indent", indent)
-        lines = [""]
-        for item in value:
-            if isinstance(item, dict | list):
-                lines.append(f"{item_indent}- {_flow(item)}")
-            else:
-                lines.append(f"{item_indent}- {scalar_text(item, style.get('item_style'))}")
-        return lines
-    if isinstance(value, dict):
-        if not value:
-            return [" {}"]
-        if style.get("flow"):
-            return [" " + _flow(value)]
-        lines = [""]
-        for key, sub in value.items():
-            head = f"{indent}{_key_text(str(key))}:"
-            lines += _nested(head, sub, indent + "  ")
-        return lines
-    text = scalar_text(value, style.get("scalar"))
-    return [(" " + text) if text else ""]
-
-
-def _nested(head: str, value: Any, indent: str) -> list[str]:
-    if isinstance(value, list):
-        if not value:
-            return [head + " []"]
-        return [head] + [
-            f"{indent}- {_flow(v) if isinstance(v, dict | list) else scalar_text(v)}" for v in value
-        ]
-    if isinstance(value, dict):
-        if not value:
-            return [head + " {}"]
-        out = [head]
-        for key, sub in value.items():
-            out += _nested(f"{indent}{_key_text(str(key))}:", sub, indent + "  ")
-        return out
-    if isinstance(value, str) and "\n" in value:
-        return [f"{head} {double_quoted(value)}"]
-    text = scalar_text(value)
-    return [f"{head} {text}" if text else head]
-
-
-def _flow(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key_text(str(k))}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, str) and "\n" in value:
-        return double_quoted(value)
-    return scalar_text(value, flow=True)
-
-
-def _key_text(key: str) -> str:
-    return key if _KEY_OK.fullmatch(key) and _resolved_tag(key) is None else double_quoted(key)
-
-
-# -- the writer --------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -346,7 +210,7 @@ def apply_changes(
                 plan.append((entry.first, entry.last, []))
             continue
         if entry is None:
-            head = f"{_key_text(change.key)}:"
+            head = f"{key_text(change.key)}:"
             vals = value_lines(change.value, "  ", newline, {})
             new_lines = [head + vals[0], *vals[1:]]
             before = _natural_place(change.key, rank, entries)
@@ -453,29 +317,67 @@ def _replace_entry(
 ) -> list[str] | None:
     """The new lines of an entry's region, or None when the value is unchanged.
 
-    `indent` is the indentation of the entry's children when they are rewritten.
+    The edit strategies below are tried in turn, each for one shape of value and
+    each touching as few bytes as it can; the first that applies wins, and an
+    entry none of them fits is rewritten whole. `indent` is the indentation of
+    the entry's children when they are rewritten.
     """
-    node = entry.node
-    style = _style_of(node, lines)
-    old = _construct(node)
+    old = _construct(entry.node)
     if old == value and type(old) is type(value):
         return None  # unchanged: keep every byte
-    first_line = lines[entry.first]
+    edit = _Edit(entry, value, old, lines, newline, _style_of(entry.node, lines))
+    for strategy in _STRATEGIES:
+        region = strategy(edit)
+        if region is not None:
+            return region
+    return _rewrite_entry(edit, indent)
+
+
+@dataclass(slots=True)
+class _Edit:
+    """One entry's edit as the strategies see it."""
+
+    entry: _Entry
+    value: Any
+    old: Any
+    lines: list[str]
+    newline: str
+    style: dict[str, Any]
+
+    @property
+    def region(self) -> list[str]:
+        return list(self.lines[self.entry.first : self.entry.last + 1])
+
+
+def _scalars_only(values: list[Any]) -> bool:
+    return all(not isinstance(v, dict | list) for v in values)
+
+
+def _splice_scalar_value(edit: _Edit) -> list[str] | None:
+    """A one-line scalar replaced by another: only the value's bytes change."""
+    entry, node, value = edit.entry, edit.entry.node, edit.value
     if (
-        isinstance(node, yaml.ScalarNode)
-        and not isinstance(value, list | dict)
-        and not style.get("block")
-        and not (isinstance(value, str) and "\n" in value)
+        not isinstance(node, yaml.ScalarNode)
+        or isinstance(value, list | dict)
+        or edit.style.get("block")
+        or (isinstance(value, str) and "\n" in value)
     ):
-        new_text = scalar_text(value, style.get("scalar"))
-        spliced: str | None
-        if node.start_mark.line == entry.first and node.value == "" and node.style is None:
-            spliced = first_line.rstrip() + (" " + new_text if new_text else "")
-        else:
-            spliced = _splice_scalar(lines[node.start_mark.line], node, new_text)
-        if spliced is not None and node.start_mark.line == entry.first == entry.last:
-            return [spliced]
-    if (
+        return None
+    new_text = scalar_text(value, edit.style.get("scalar"))
+    spliced: str | None
+    if node.start_mark.line == entry.first and node.value == "" and node.style is None:
+        spliced = edit.lines[entry.first].rstrip() + (" " + new_text if new_text else "")
+    else:
+        spliced = _splice_scalar(edit.lines[node.start_mark.line], node, new_text)
+    if spliced is not None and node.start_mark.line == entry.first == entry.last:
+        return [spliced]
+    return None
+
+
+def _edit_block_list(edit: _Edit) -> list[str] | None:
+    """A block list of one-line scalars, items changed in place and new ones appended."""
+    entry, node, value, old = edit.entry, edit.entry.node, edit.value, edit.old
+    if not (
         isinstance(node, yaml.SequenceNode)
         and isinstance(value, list)
         and isinstance(old, list)
@@ -485,30 +387,36 @@ def _replace_entry(
             item.start_mark.line == item.end_mark.line and isinstance(item, yaml.ScalarNode)
             for item in node.value
         )
-        and all(not isinstance(v, dict | list) for v in value)
+        and _scalars_only(value)
     ):
-        region = list(lines[entry.first : entry.last + 1])
-        for item_node, old_item, new_item in zip(node.value, old, value, strict=False):
-            if old_item == new_item and type(old_item) is type(new_item):
-                continue
-            row = item_node.start_mark.line - entry.first
-            quote = _quote_of(item_node)
-            item_text = _splice_scalar(
-                lines[item_node.start_mark.line], item_node, scalar_text(new_item, quote)
-            )
-            if item_text is None:
-                break
-            region[row] = item_text
-        else:
-            extra = value[len(old) :]
-            if extra:
-                last_item = node.value[-1] if node.value else None
-                indent = style.get("item_indent", "  ")
-                new_rows = [f"{indent}- {scalar_text(v, style.get('item_style'))}" for v in extra]
-                at = (last_item.start_mark.line - entry.first + 1) if last_item else len(region)
-                region[at:at] = new_rows
-            return region
-    if (
+        return None
+    region = edit.region
+    for item_node, old_item, new_item in zip(node.value, old, value, strict=False):
+        if old_item == new_item and type(old_item) is type(new_item):
+            continue
+        row = item_node.start_mark.line - entry.first
+        quote = _quote_of(item_node)
+        item_text = _splice_scalar(
+            edit.lines[item_node.start_mark.line], item_node, scalar_text(new_item, quote)
+        )
+        if item_text is None:
+            return None
+        region[row] = item_text
+    extra = value[len(old) :]
+    if extra:
+        last_item = node.value[-1] if node.value else None
+        indent = edit.style.get("item_indent", "  ")
+        new_rows = [f"{indent}- {scalar_text(v, edit.style.get('item_style'))}" for v in extra]
+        at = (last_item.start_mark.line - entry.first + 1) if last_item else len(region)
+        region[at:at] = new_rows
+    return region
+
+
+def _append_to_flow_list(edit: _Edit) -> list[str] | None:
+    """A one-line flow list that grew at its end: the new items go before its ']', in
+    the last item's quoting."""
+    node, value, old = edit.entry.node, edit.value, edit.old
+    if not (
         isinstance(node, yaml.SequenceNode)
         and node.flow_style
         and isinstance(value, list)
@@ -517,18 +425,23 @@ def _replace_entry(
         and len(value) > len(old)
         and value[: len(old)] == old
         and node.start_mark.line == node.end_mark.line
-        and all(not isinstance(v, dict | list) for v in value)
+        and _scalars_only(value)
     ):
-        # append to a one-line flow list before its ']', in the last item's quoting
-        row = node.start_mark.line
-        line = lines[row]
-        close = node.end_mark.column - 1
-        if line[close : close + 1] == "]":
-            quote = _quote_of(node.value[-1])
-            tail = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
-            grown = list(lines[entry.first : entry.last + 1])
-            grown[row - entry.first] = line[:close].rstrip() + tail + line[close:]
-            return grown
+        return None
+    row = node.start_mark.line
+    line = edit.lines[row]
+    close = node.end_mark.column - 1
+    if line[close : close + 1] != "]":
+        return None
+    quote = _quote_of(node.value[-1])
+    tail = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
+    grown = edit.region
+    grown[row - edit.entry.first] = line[:close].rstrip() + tail + line[close:]
+    return grown
+
+
+def _shrink_block_list(edit: _Edit) -> list[str] | None:
+    node, value, old = edit.entry.node, edit.value, edit.old
     if (
         isinstance(node, yaml.SequenceNode)
         and isinstance(value, list)
@@ -536,20 +449,40 @@ def _replace_entry(
         and not node.flow_style
         and 0 < len(value) < len(old)
     ):
-        shrunk = _remove_items(entry, value, old, lines)
-        if shrunk is not None:
-            return shrunk
-    if isinstance(node, yaml.MappingNode) and isinstance(value, dict) and isinstance(old, dict):
-        children = _replace_children(entry, value, old, lines, newline)
-        if children is not None:
-            return children
-    key_text = (
+        return _remove_items(edit.entry, value, old, edit.lines)
+    return None
+
+
+def _edit_mapping(edit: _Edit) -> list[str] | None:
+    if (
+        isinstance(edit.entry.node, yaml.MappingNode)
+        and isinstance(edit.value, dict)
+        and isinstance(edit.old, dict)
+    ):
+        return _replace_children(edit.entry, edit.value, edit.old, edit.lines, edit.newline)
+    return None
+
+
+def _rewrite_entry(edit: _Edit, indent: str) -> list[str]:
+    """The entry written anew: its key as it was, the value in the entry's style."""
+    entry = edit.entry
+    first_line = edit.lines[entry.first]
+    head = (
         first_line[: entry.key_node.end_mark.column]
         if entry.key_node.start_mark.line == entry.first
-        else _key_text(entry.key)
+        else key_text(entry.key)
     )
-    vals = value_lines(value, indent, newline, style)
-    return [key_text + ":" + vals[0], *vals[1:]]
+    vals = value_lines(edit.value, indent, edit.newline, edit.style)
+    return [head + ":" + vals[0], *vals[1:]]
+
+
+_STRATEGIES: tuple[Callable[[_Edit], list[str] | None], ...] = (
+    _splice_scalar_value,
+    _edit_block_list,
+    _append_to_flow_list,
+    _shrink_block_list,
+    _edit_mapping,
+)
 
 
 def _remove_items(
@@ -629,7 +562,7 @@ def _replace_children(
     if added:
         rows: list[str] = []
         for key in added:
-            rows += _nested(f"{indent}{_key_text(key)}:", value[key], indent + "  ")
+            rows += nested_lines(f"{indent}{key_text(key)}:", value[key], indent + "  ")
         at = subs[-1].last - entry.first + 1
         region[at:at] = rows
     for sub in reversed(subs):
@@ -653,103 +586,6 @@ def _construct(node: yaml.Node) -> Any:
         loader.dispose()
 
 
-def parse_yaml_value(text: str) -> Any:
-    """A value typed where YAML is expected: a scalar or flow list, else the text itself.
-
-    Text after ' #' is kept (YAML would read it as a comment and drop it).
-    """
-    try:
-        value = yaml_io.load(text, yaml_io.VALUE)
-    except (yaml.YAMLError, yaml_io.YamlRefused):
-        return text
-    if isinstance(value, dict) or (isinstance(value, list) and not text.lstrip().startswith("[")):
-        return text
-    if isinstance(value, str) and " #" in text:
-        return text
-    return value
-
-
-ValueMode = Literal["text", "string", "yaml"]
-_TRUE = {"true", "yes", "on"}
-_FALSE = {"false", "no", "off"}
-_INT_TEXT = re.compile(r"[-+]?[0-9]{1,18}")
-MAX_CLI_VALUE = 64 * 1024
-
-
-def parse_typed_value(text: str, kind: str | None, dotted: str, mode: ValueMode = "text") -> Any:
-    """A KEY=VALUE value, by the declared type of its field (`kind`, a FieldSpec kind).
-
-    Text stays text, whatever YAML would make of it, unless the field is declared
-    bool, int or list: then the value is parsed for that type or refused.
-    `mode="string"` takes it as text whatever the type; `mode="yaml"` reads it as
-    YAML (structured values: mappings, lists, numbers).
-    """
-    if len(text) > MAX_CLI_VALUE:
-        raise EditError(f"the value of '{dotted}' is over {MAX_CLI_VALUE:,} characters")
-    if mode == "string":
-        return text
-    if mode == "yaml":
-        try:
-            value = yaml_io.load(text, yaml_io.VALUE)
-        except yaml.YAMLError as exc:
-            problem = getattr(exc, "problem", None) or str(exc)
-            raise EditError(f"the value of '{dotted}' is not valid YAML ({problem})") from None
-        except yaml_io.YamlRefused as exc:
-            raise EditError(f"the value of '{dotted}' {exc.message}") from None
-        if not text.strip():
-            return ""
-        return value
-    word = text.strip()
-    if kind == "bool":
-        if word.lower() in _TRUE | _FALSE:
-            return word.lower() in _TRUE
-        raise EditError(
-            f"'{dotted}' is true or false, not '{text}'; write {dotted}=true or {dotted}=false "
-            "(--string writes the text as it is)"
-        )
-    if kind == "int":
-        if _INT_TEXT.fullmatch(word):
-            return int(word)
-        raise EditError(
-            f"'{dotted}' is a whole number such as 50, not '{text}' "
-            "(--string writes the text as it is)"
-        )
-    if kind == "list":
-        value = None
-        if word.startswith("[") and word.endswith("]"):
-            try:  # items stay text: the base loader resolves no types
-                yaml_io.check(word, yaml_io.VALUE)
-                value = yaml.load(word, Loader=yaml.BaseLoader)
-            except (yaml.YAMLError, yaml_io.YamlRefused, ValueError):
-                value = None
-        if isinstance(value, list) and all(isinstance(item, str) for item in value):
-            return value
-        raise EditError(
-            f"'{dotted}' is a list: write it as {dotted}='[first item, second item]' "
-            "(quote an item that holds a comma, bracket or ' #')"
-        )
-    if kind in ("map", "triggers"):
-        raise EditError(
-            f"'{dotted}' is a mapping: set one entry with {dotted}.KEY=VALUE, or give the "
-            f"whole mapping with --yaml (for example --yaml '{dotted}={{key: value}}')"
-        )
-    return text
-
-
-def field_kind(profile: Profile, change_key: str, path: tuple[str, ...] = ()) -> str | None:
-    """The declared kind of a top-level field or of an entry inside one (None: undeclared)."""
-    spec = profile.field(change_key)
-    if spec is None:
-        return None
-    if not path:
-        return spec.kind
-    if len(path) == 1 and spec.kind == "triggers" and path[0] in spec.subkeys:
-        return "list"
-    if len(path) == 1 and spec.kind == "map":
-        return "string"
-    return None
-
-
 def change_for(
     dotted: str, mapping: dict[str, Any] | None, kind: Literal["set", "unset"], value: Any = None
 ) -> Change:
@@ -761,38 +597,3 @@ def change_for(
     if not all(part.strip() for part in parts):
         raise EditError(f"'{dotted}' has an empty part; write KEY or KEY.SUBKEY")
     return Change(kind, parts[0], value, path=tuple(parts[1:]))
-
-
-def typed_sources(doc: Document) -> dict[str, str]:
-    """The source text of every plain scalar YAML reads as something other than text.
-
-    Keyed by dotted path (`metadata.version`, list items as `triggers.2`):
-    `version: 1.10` is read as the number 1.1, and this keeps the "1.10" the
-    author wrote so that nothing is reported as something it is not.
-    """
-    if not doc.has_frontmatter or doc.mapping is None:
-        return {}
-    try:
-        root = yaml_io.compose(doc.fm_text, yaml_io.FRONTMATTER)
-    except (yaml.YAMLError, yaml_io.YamlRefused):
-        return {}
-    out: dict[str, str] = {}
-    stack: list[tuple[str, yaml.Node, int]] = [("", root, 0)] if root is not None else []
-    while stack:
-        prefix, node, depth = stack.pop()
-        if depth > 8:
-            continue
-        if isinstance(node, yaml.MappingNode):
-            pairs = [(str(k.value), v) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
-        elif isinstance(node, yaml.SequenceNode):
-            pairs = [(str(i), v) for i, v in enumerate(node.value)]
-        else:
-            pairs = []
-        for key, child in pairs:
-            path = f"{prefix}.{key}" if prefix else key
-            if isinstance(child, yaml.ScalarNode):
-                if not child.style and child.tag != "tag:yaml.org,2002:str" and child.value:
-                    out[path] = child.value
-            else:
-                stack.append((path, child, depth + 1))
-    return out

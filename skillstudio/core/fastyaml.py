@@ -18,9 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from yaml.resolver import Resolver
-
-from .yaml_io import FRONTMATTER, MAX_INT_CHARS
+from .yaml_io import FRONTMATTER, MAX_INT_CHARS, PLAIN_START_BAD, resolved_tag
 
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
 _ITEM_LINE = re.compile(r"( *)- +(.*)$")
@@ -29,30 +27,11 @@ _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)$")
 _UNSAFE_TEXT = re.compile(
     "[\t\r\x85\u2028\u2029\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
 )
-_PLAIN_START_BAD = set("-?:,[]{}#&*!|>'\"%@`")
-_RESOLVERS = Resolver.yaml_implicit_resolvers
-_WILDCARD = _RESOLVERS.get(None, [])
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _Bail(Exception):
     pass
-
-
-_BY_FIRST: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {}
-
-
-def _resolved_tag(value: str) -> str | None:
-    """The tag libyaml's resolver gives a plain scalar (the same table, same order)."""
-    first = value[0]
-    table = _BY_FIRST.get(first)
-    if table is None:
-        table = tuple(_RESOLVERS.get(first, [])) + tuple(_WILDCARD)
-        _BY_FIRST[first] = table
-    for tag, regexp in table:
-        if regexp.match(value):
-            return str(tag)
-    return None
 
 
 _PLAIN_KEYS: dict[str, bool] = {}
@@ -62,7 +41,7 @@ def _plain_key(key: str) -> bool:
     """Whether libyaml reads this key as text (keys repeat across files: cached)."""
     known = _PLAIN_KEYS.get(key)
     if known is None:
-        known = _resolved_tag(key) is None
+        known = resolved_tag(key) is None
         if len(_PLAIN_KEYS) < 4096:
             _PLAIN_KEYS[key] = known
     return known
@@ -88,9 +67,9 @@ def _scalar(raw: str) -> Any:
         if "\\" in inner or '"' in inner:
             raise _Bail
         return inner
-    if first in _PLAIN_START_BAD or ": " in text or " #" in text or text.endswith(":"):
+    if first in PLAIN_START_BAD or ": " in text or " #" in text or text.endswith(":"):
         raise _Bail
-    tag = _resolved_tag(text)
+    tag = resolved_tag(text)
     if tag is None:
         return text
     if tag == _INT_TAG and len(text) <= MAX_INT_CHARS and _INT.match(text):

@@ -316,3 +316,197 @@ def load_json(text: str, limits: Limits = SUITE) -> Any:
             raise
         line, column = _long_number_at(text)
         raise YamlRefused(f"holds a value that cannot be read ({exc})", line, column) from None
+
+
+class EditError(Exception):
+    """An edit that cannot be made safely; the message says why and what to do."""
+
+
+# -- writing: how libyaml reads a plain scalar, and scalars written to read back -------
+PLAIN_START_BAD = set("-?:,[]{}#&*!|>'\"%@`")  # a plain scalar cannot start with these
+_RESOLVERS = Resolver.yaml_implicit_resolvers
+_WILDCARD = _RESOLVERS.get(None, [])
+_KEY_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_BY_FIRST: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {}
+
+
+def resolved_tag(value: str) -> str | None:
+    """The tag libyaml's resolver gives a plain scalar (the same table, same order)."""
+    first = value[0]
+    table = _BY_FIRST.get(first)
+    if table is None:
+        table = tuple(_RESOLVERS.get(first, [])) + tuple(_WILDCARD)
+        _BY_FIRST[first] = table
+    for tag, regexp in table:
+        if regexp.match(value):
+            return str(tag)
+    return None
+
+
+def plain_ok(value: str, flow: bool = False) -> bool:
+    """Whether `value` reads back as the same text when written plain."""
+    if not value or value != value.strip() or "\n" in value or "\t" in value or "\r" in value:
+        return False
+    if value[0] in PLAIN_START_BAD or value.startswith(("---", "...")):
+        return False
+    if ": " in value or " #" in value or value.endswith(":"):
+        return False
+    if flow and any(ch in value for ch in ",[]{}"):
+        return False
+    if not all(_printable(ch) for ch in value):
+        return False
+    return resolved_tag(value) is None
+
+
+def _printable(ch: str) -> bool:
+    """YAML 1.1's printable set, as libyaml's reader enforces it."""
+    code = ord(ch)
+    if code < 0x20:
+        return False
+    if 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF:
+        return False
+    return ch not in "\ufeff\ufffe\uffff\u2028\u2029"
+
+
+def single_quoted(value: str) -> str | None:
+    if not all(_printable(ch) for ch in value):
+        return None
+    return "'" + value.replace("'", "''") + "'"
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+
+
+def double_quoted(value: str) -> str:
+    """A YAML double-quoted scalar; every non-printable character is escaped."""
+    out = ['"']
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif _printable(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFF:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    out.append('"')
+    return "".join(out)
+
+
+def scalar_text(value: Any, style: str | None = None, flow: bool = False) -> str:
+    """One-line YAML for a scalar, keeping `style` ("plain", "'", '"') when it can."""
+    if value is None:
+        return "null" if flow else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        text = repr(value)
+        return text if isinstance(value, int) or "." in text or "e" in text else text + ".0"
+    if not isinstance(value, str):
+        raise EditError(f"cannot write a {type(value).__name__} value")
+    if style == "'":
+        quoted = single_quoted(value)
+        if quoted is not None:
+            return quoted
+    if style == '"':
+        return double_quoted(value)
+    if plain_ok(value, flow):
+        return value
+    return single_quoted(value) or double_quoted(value)
+
+
+def _block_ok(value: str) -> bool:
+    """Whether a literal block scalar carries `value` exactly (else it is double-quoted)."""
+    if not value or value[0] in " \t\n" or not all(_printable(ch) or ch in "\n\t" for ch in value):
+        return False
+    return all(line.strip() or not line for line in value.rstrip("\n").split("\n"))
+
+
+def _block_scalar(value: str, indent: str) -> list[str]:
+    chomp = "" if value.endswith("\n") and not value.endswith("\n\n") else "-"
+    if value.endswith("\n\n"):
+        chomp = "+"
+    body = value[:-1] if value.endswith("\n") and chomp == "" else value
+    if chomp == "+":
+        body = value.rstrip("\n")
+    lines = body.split("\n")
+    out = ["|" + chomp]  # literal style keeps every line break exactly
+    for line in lines:
+        out.append((indent + line) if line else "")
+    if chomp == "+":
+        out += [""] * (len(value) - len(value.rstrip("\n")) - 1)
+    return out
+
+
+def value_lines(value: Any, indent: str, newline: str, style: dict[str, Any]) -> list[str]:
+    """The value of a top-level key: first element continues the `key:` line."""
+    if isinstance(value, str) and (
+        "\n" in value.rstrip("\n") or (style.get("block") and "\n" in value)
+    ):
+        if not _block_ok(value):
+            return [" " + double_quoted(value)]
+        block = _block_scalar(value, indent)
+        return [" " + block[0], *block[1:]]
+    if isinstance(value, list):
+        if not value:
+            return [" []"]
+        if style.get("flow"):
+            items = ", ".join(_flow(v) for v in value)
+            return [f" [{items}]"]
+        item_indent = style.get("item_indent", indent)
+        lines = [""]
+        for item in value:
+            if isinstance(item, dict | list):
+                lines.append(f"{item_indent}- {_flow(item)}")
+            else:
+                lines.append(f"{item_indent}- {scalar_text(item, style.get('item_style'))}")
+        return lines
+    if isinstance(value, dict):
+        if not value:
+            return [" {}"]
+        if style.get("flow"):
+            return [" " + _flow(value)]
+        lines = [""]
+        for key, sub in value.items():
+            head = f"{indent}{key_text(str(key))}:"
+            lines += nested_lines(head, sub, indent + "  ")
+        return lines
+    text = scalar_text(value, style.get("scalar"))
+    return [(" " + text) if text else ""]
+
+
+def nested_lines(head: str, value: Any, indent: str) -> list[str]:
+    if isinstance(value, list):
+        if not value:
+            return [head + " []"]
+        return [head] + [
+            f"{indent}- {_flow(v) if isinstance(v, dict | list) else scalar_text(v)}" for v in value
+        ]
+    if isinstance(value, dict):
+        if not value:
+            return [head + " {}"]
+        out = [head]
+        for key, sub in value.items():
+            out += nested_lines(f"{indent}{key_text(str(key))}:", sub, indent + "  ")
+        return out
+    if isinstance(value, str) and "\n" in value:
+        return [f"{head} {double_quoted(value)}"]
+    text = scalar_text(value)
+    return [f"{head} {text}" if text else head]
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key_text(str(k))}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and "\n" in value:
+        return double_quoted(value)
+    return scalar_text(value, flow=True)
+
+
+def key_text(key: str) -> str:
+    return key if _KEY_OK.fullmatch(key) and resolved_tag(key) is None else double_quoted(key)
+
+
+# -- the writer --------------------------------------------------------------
