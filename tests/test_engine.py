@@ -527,7 +527,7 @@ def test_bundled_suites_pass(profile: str) -> None:
 
 
 def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillstudio.core import matching
+    from skillstudio.core import rankers
 
     skills = {
         f"s{index:02d}": {
@@ -540,7 +540,7 @@ def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.Mo
     reg = oasis_registry(tmp_path, skills)
     query = "deploy now the service and read logs"
     full = match(reg, query)
-    monkeypatch.setattr(matching, "TOP", 3)
+    monkeypatch.setattr(rankers, "TOP", 3)
     lazy = match(reg, query)
     assert len(lazy.candidates) < full.total == lazy.total
     expected = [(c.name, c.score, c.passed, c.reasons) for c in full.all_candidates()]
@@ -604,12 +604,12 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Registry:
 def test_indexed_ranking_equals_the_naive_loop_of_the_seed(
     synthetic: Registry, monkeypatch: pytest.MonkeyPatch, top: int
 ) -> None:
-    from skillstudio.core import matching
+    from skillstudio.core import rankers
 
     from .benchmarks.bench_match import naive, queries
 
     index = MatchIndex(synthetic)
-    monkeypatch.setattr(matching, "TOP", top)  # the cutoff and its ties, at every size
+    monkeypatch.setattr(rankers, "TOP", top)  # the cutoff and its ties, at every size
     priority = {s.name: s.fields["priority"] for s in synthetic.active.values()}
     for query in queries(seed=top, count=25):
         expected = sorted(naive(synthetic, query), key=lambda p: (-p[0], -priority[p[1]], p[1]))

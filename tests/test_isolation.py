@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core import activation, disclosure, matching, registry
+from skillstudio.core import activation, disclosure, registry
+from skillstudio.core.profiles.toolsets import Toolsets
 
 from .helpers import Run, cli, write
 
@@ -62,8 +63,8 @@ def failing(real: Callable[..., Any]) -> Callable[..., Any]:
 STAGES = {
     "reading": (registry, "read_document"),
     "validating": (registry, "validate_skill"),
-    "matching": (matching, "skill_terms"),
-    "rendering tier 2": (disclosure, "_entry"),
+    "matching": (Toolsets, "match_terms"),  # the profile's terms for the match index
+    "rendering tier 2": (Toolsets, "listing_entry"),
     "rendering tier 3": (disclosure, "_instructions"),
     "activating": (activation, "_activate"),
 }

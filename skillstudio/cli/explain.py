@@ -41,10 +41,8 @@ def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
             f"{mark_sel}{rank:>3}. {cand.name:<24} {cand.score:>4}{label}  {summary}{more}"
         )
         if explain:
-            by_rule: dict[str, int] = {}
-            for reason in cand.reasons:
-                by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
-            parts = "  ".join(f"{rule} {points:+d}" for rule, points in by_rule.items())
+            points = cand.points_by_rule().items()
+            parts = "  ".join(f"{rule} {value:+d}" for rule, value in points)
             lines.append(f"        points: {parts}")
             lines.append(
                 f"        request: {mark(result.normalized, [r.term for r in cand.reasons])}"

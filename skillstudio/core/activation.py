@@ -6,12 +6,15 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .diagnostics import Diagnostic, internal
 from .model import Skill
 from .registry import Registry
 from .session import Session
+
+if TYPE_CHECKING:
+    from .profiles.base import Profile
 
 Invoker = Literal["model", "user"]
 
@@ -134,14 +137,6 @@ def folder_tree(skill: Skill) -> str:
     return "\n".join(lines)
 
 
-def visible_workspace(registry: Registry, allowlist: list[str] | None) -> list[Skill]:
-    skills = list(registry.active.values())
-    if allowlist is None or "*" in allowlist:
-        return skills
-    allowed = set(allowlist)
-    return [s for s in skills if s.name in allowed]
-
-
 def activate(
     registry: Registry,
     name: str,
@@ -176,15 +171,23 @@ def _activate(
     options: dict[str, Any],
     result: Activation,
 ) -> Activation:
-    profile = registry.profile.name
-    if profile == "mvp" and not name.strip():
-        result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
-        return result
-    if profile == "workspace":
-        return _activate_workspace(registry, name, session, options, result)
+    return registry.profile.activate(registry, name, args, invoker, session, options, result)
+
+
+def activate_standard(
+    profile: Profile,
+    registry: Registry,
+    name: str,
+    args: str,
+    invoker: Invoker,
+    session: Session | None,
+    result: Activation,
+) -> Activation:
+    """The usual activation: the active skill by name, its body read, then delivered
+    as the profile says (`Profile.deliver`); the profile words the errors."""
     skill = registry.active.get(name)
     if skill is None:
-        return _not_found(registry, name, invoker, result)
+        return _not_found(profile, registry, name, invoker, result)
     try:
         body = delivered_body(skill)
     except PermissionError as exc:
@@ -193,24 +196,7 @@ def _activate(
     except OSError as exc:
         result.error = {"code": "EXECUTION_ERROR", "message": f"{exc.strerror}: {skill.path}"}
         return result
-    if profile == "pegasus":
-        return _activate_pegasus(skill, body, args, invoker, result)
-    if profile == "mvp":
-        content = f"Base directory for this skill: {skill.folder}\n\n" + substitute_mvp(body, args)
-        result.content = content
-        result.mode = "tool_result"
-        result.payload = {
-            "envelope": {
-                "success": True,
-                "data": {"name": skill.name, "base_dir": skill.folder, "content": content},
-            }
-        }
-        return result
-    if profile == "toolsets" and session is not None:
-        session.record_use(skill.name)
-    result.content = body
-    result.mode = "inline"
-    return result
+    return profile.deliver(skill, body, args, invoker, session, result)
 
 
 def delivered_body(skill: Skill) -> str:
@@ -229,103 +215,18 @@ def delivered_body(skill: Skill) -> str:
     return doc.body.lstrip("\n")
 
 
-def _not_found(registry: Registry, name: str, invoker: Invoker, result: Activation) -> Activation:
-    profile = registry.profile.name
+def _not_found(
+    profile: Profile, registry: Registry, name: str, invoker: Invoker, result: Activation
+) -> Activation:
     known = registry.get(name)
-    if profile == "mvp" and known is not None and known.status == "skipped":
-        result.error = {
-            "code": "INTERNAL_ERROR",
-            "message": f"Skill '{name}' could not be loaded: {known.status_reason}.",
-        }
+    error = profile.unloaded_error(name, known) if known is not None else None
+    if error is not None:
+        result.error = error
         return result
-    if profile == "pegasus":
-        message = (
-            f'Skill "{name}" not found'
-            if invoker == "model"
-            else f"/{name} is not a skill; the text goes to the model as a normal message."
-        )
-    else:
-        message = f"No skill named '{name}'."
-    result.error = {"code": "NOT_FOUND", "message": message}
+    result.error = {"code": "NOT_FOUND", "message": profile.not_found_message(name, invoker)}
     if known is not None:
         result.error["status"] = known.status
         result.error["reason"] = known.status_reason or (
             f"shadowed by {known.winner}" if known.winner else ""
         )
-    return result
-
-
-def _activate_pegasus(
-    skill: Skill, body: str, args: str, invoker: Invoker, result: Activation
-) -> Activation:
-    fields = skill.fields
-    if invoker == "model" and fields.get("disable-model-invocation"):
-        result.error = {
-            "code": "PERMISSION_DENIED",
-            "message": f'Skill "{skill.name}" can only be invoked by the user '
-            "(disable-model-invocation: true).",
-        }
-        return result
-    if invoker == "user" and not fields.get("user-invocable", True):
-        result.error = {
-            "code": "PERMISSION_DENIED",
-            "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
-            "only the model can invoke it.",
-        }
-        return result
-    content, notes = substitute_pegasus(body, args)
-    result.notes = notes
-    if fields.get("context") == "fork":
-        result.mode = "fork"
-        result.content = content
-        result.payload = {
-            "task": {"input": content, "agent": fields.get("agent", "general")},
-            "result": {"success": True, "result": {"taskId": "task-1", "status": "spawned"}},
-        }
-    elif invoker == "model":
-        result.mode = "tool_result"
-        result.content = content
-        result.payload = {"result": {"success": True, "result": content}}
-    else:
-        result.mode = "user_message"
-        result.content = f"[Skill: {skill.name}]\n\n{content}"
-    return result
-
-
-def _activate_workspace(
-    registry: Registry,
-    name: str,
-    session: Session | None,
-    options: dict[str, Any],
-    result: Activation,
-) -> Activation:
-    visible = visible_workspace(registry, options.get("allowlist"))
-    skill = next((s for s in visible if s.name == name), None)
-    if skill is None:
-        names = [s.name for s in visible]
-        result.error = {
-            "code": "NOT_FOUND",
-            "message": f"Skill '{name}' is not available to this agent. Visible skills: "
-            + (", ".join(names) if names else "none"),
-            "visible": names,
-        }
-        return result
-    session = session if session is not None else Session()
-    risk = "safe" if skill.name in session.consented else "risky"
-    session.consented.add(skill.name)
-    body = delivered_body(skill)
-    result.mode = "tool_result"
-    result.content = body
-    result.payload = {
-        "risk": risk,
-        "requires_consent": risk == "risky",
-        "instructions": body,
-        "folderStructure": folder_tree(skill),
-        "mountPath": f"private:/.skills/{skill.name}",
-        "metadata": {
-            "name": skill.name,
-            "description": skill.description,
-            "location": skill.path,
-        },
-    }
     return result

@@ -7,13 +7,12 @@ characters, so the estimate never decides what is listed).
 
 from __future__ import annotations
 
-import html
 import math
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .activation import activate, delivered_body, visible_workspace
+from .activation import activate, delivered_body
 from .diagnostics import Diagnostic, internal
 from .matching import MatchResult
 from .model import Skill
@@ -21,9 +20,6 @@ from .registry import Registry
 from .session import Session
 from .text import counted
 
-PEGASUS_FALLBACK_BUDGET = 16_000
-PEGASUS_SHARE = 0.02
-MVP_BUDGET = 12_000
 TIER_NAMES = ("nothing", "breadcrumb", "registry listing", "full instructions")
 
 
@@ -67,21 +63,6 @@ class TierText:
         }
 
 
-def listing_budget(profile: str, options: dict[str, Any]) -> int | None:
-    if profile == "pegasus":
-        tokens = options.get("context_tokens")
-        if tokens:
-            return int(tokens * 4 * PEGASUS_SHARE)
-        return PEGASUS_FALLBACK_BUDGET
-    if profile == "mvp":
-        return int(options.get("char_budget") or MVP_BUDGET)
-    return None
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 # registry -> (its version, the options, the listing): the listing does not depend
 # on the request, and at 10,000 skills writing it takes 30-45 ms a keystroke.
 _LISTINGS: weakref.WeakKeyDictionary[Registry, tuple[int, str, TierText]] = (
@@ -107,42 +88,6 @@ def render_listing(registry: Registry, options: dict[str, Any] | None = None) ->
     )
 
 
-def _entry(profile: str, s: Skill) -> str | None:
-    """One skill's lines of the listing in the profile's format; None when the
-    profile's own rule leaves it out (pegasus: disable-model-invocation)."""
-    if profile == "oasis":
-        f = s.fields
-        triggers = ", ".join(f.get("triggers", [])[:3])
-        return (
-            f"- {f.get('name', s.name)} ({s.name}): {f.get('summary_description', '')} "
-            f"| triggers: {triggers}"
-        )
-    if profile == "pegasus":
-        return None if s.fields.get("disable-model-invocation") else skill_listing_line(s)
-    if profile == "toolsets":
-        return f"- {s.name}: {s.fields.get('brief_description', '')}"
-    if profile == "mvp":
-        return skill_listing_line(s)
-    if profile == "workspace":
-        return f"{skill_listing_line(s)}\n  location: {s.path}"
-    # agentskills: the <available_skills> block of the standard
-    return "\n".join(
-        [
-            "<skill>",
-            "<name>",
-            html.escape(s.name),
-            "</name>",
-            "<description>",
-            html.escape(s.description),
-            "</description>",
-            "<location>",
-            s.path,
-            "</location>",
-            "</skill>",
-        ]
-    )
-
-
 def _left_out(out: TierText, skill: Skill, exc: Exception) -> None:
     """A skill this tier could not be written for: an `internal` diagnostic, and the
     skill among the omitted with that reason; the rest of the tier goes on."""
@@ -151,53 +96,35 @@ def _left_out(out: TierText, skill: Skill, exc: Exception) -> None:
     out.omitted.append({"skill": skill.name, "reason": diagnostic.message})
 
 
-# profile -> (header, footer, whether a line over the budget is skipped (pegasus)
-# or ends the listing (mvp)); the other profiles have no budget
-_FRAMES: dict[str, tuple[str, str, bool]] = {
-    "oasis": ("", "", True),
-    "pegasus": (
-        "Available skills:\n",
-        "\n\nUse the use_skill tool to invoke a skill when relevant.",
-        True,
-    ),
-    "toolsets": ("Available skills:\n", "", True),
-    "mvp": ("Available skills (load one with the Skill tool):\n", "", False),
-    "workspace": ("## Available Skills\n\n", "", True),
-    "agentskills": ("<available_skills>\n", "\n</available_skills>", True),
-}
-
-
 def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
-    profile = registry.profile.name
+    profile = registry.profile
     skills = list(registry.active.values())
-    out = TierText(2, "", budget=listing_budget(profile, options))
+    out = TierText(2, "", budget=profile.listing_budget(options))
     for s in registry.skills:  # not loaded at all: skipped, disabled or shadowed
         if s.status != "active":
             why = s.status_reason or (f"shadowed by {s.winner}" if s.winner else "")
             out.omitted.append({"skill": s.name, "reason": f"{s.status}: {why}".rstrip(": ")})
-    if profile == "workspace":
-        visible = visible_workspace(registry, options.get("allowlist"))
+    visible = profile.listed_skills(skills, options)
+    if len(visible) != len(skills):
         for s in skills:
             if s not in visible:
                 out.omitted.append({"skill": s.name, "reason": "not in the agent's allowlist"})
-        skills = visible
-    header, footer, skip_over = _FRAMES.get(profile, _FRAMES["agentskills"])
+    header, footer = profile.listing_frame
     used = len(header) - 1 + len(footer)  # the header's newline is counted per line
     lines: list[str] = []
     stopped = False
-    for s in skills:
+    for s in visible:
         try:
-            line = _entry(profile, s)
+            omission = profile.listing_omission(s)
+            line = profile.listing_entry(s) if omission is None else ""
         except Exception as exc:  # one skill's fault leaves it out, never the listing
             _left_out(out, s, exc)
             continue
-        if line is None:
-            out.omitted.append(
-                {"skill": s.name, "reason": "disable-model-invocation: true (user only)"}
-            )
+        if omission is not None:
+            out.omitted.append({"skill": s.name, "reason": omission})
             continue
         if out.budget is not None and (stopped or used + len(line) + 1 > out.budget):
-            if skip_over:
+            if profile.over_budget == "skip":
                 reason = f"over the {out.budget:,}-character budget"
             else:
                 stopped = True
@@ -207,8 +134,8 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
         used += len(line) + 1
         lines.append(line)
         out.listed.append(s.name)
-    if not lines and profile in ("workspace", "agentskills"):
-        header = header[:-1]  # these write their frame lines joined, with no empty line
+    if not lines and profile.listing_frame_lines:
+        header = header[:-1]  # the frame's lines joined, with no empty line between
     out.text = header + "\n".join(lines) + footer
     return out
 
@@ -221,12 +148,12 @@ def render_tiers(
 ) -> list[TierText]:
     """All four tiers for one request; the one the profile would use is marked."""
     options = options or {}
-    profile = registry.profile.name
+    profile = registry.profile
     enabled = list(registry.active.values())
     tier0 = TierText(0, "", note="No skill text is added to the prompt.")
     tier1 = TierText(1, f"[{counted(len(enabled), 'skill')} available]", listed=[])
-    if profile != "toolsets":
-        tier1.note = f"{profile} has no breadcrumb tier; shown for comparison."
+    if not profile.has_breadcrumb:
+        tier1.note = f"{profile.name} has no breadcrumb tier; shown for comparison."
     tier2 = render_listing(registry, options)
     tier3 = render_instructions(registry, result, options, session)
     tiers = [tier0, tier1, tier2, tier3]
@@ -268,13 +195,13 @@ def _instructions(
     out: TierText,
 ) -> str:
     """One selected skill's part of tier 3."""
-    profile = registry.profile.name
-    if profile in ("oasis", "toolsets", "agentskills"):
+    profile = registry.profile
+    if profile.full_tier == "body":
         try:
             body = delivered_body(skill)
         except OSError as exc:
             body = f"[error] {exc.strerror or exc}: {skill.path}"
-        return f"[Skill: {skill.name}]\n\n{body}" if profile == "toolsets" else body
+        return profile.full_text(skill, body)
     act = activate(
         registry,
         skill.name,
@@ -285,7 +212,3 @@ def _instructions(
     )
     out.diagnostics.extend(act.diagnostics)
     return act.content if act.ok else f"[error] {act.error}"
-
-
-def skill_listing_line(skill: Skill) -> str:
-    return f"- {skill.name}: {_one_line(skill.description)}"

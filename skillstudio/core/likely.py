@@ -471,7 +471,9 @@ class LikelyIndex:
 
 def model_chooses(profile: str) -> bool:
     """Whether the profile leaves selection to the model (PRODUCT.md section 5)."""
-    return profile not in ("oasis", "toolsets")
+    from .profiles import PROFILE_CLASSES
+
+    return PROFILE_CLASSES[profile].model_chooses
 
 
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:

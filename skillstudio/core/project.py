@@ -16,7 +16,14 @@ from . import yaml_io
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
 from .model import Root
-from .profiles import PROFILE_NAMES, Profile, get_profile
+from .profiles import (
+    DEFAULT_PROFILE,
+    FIELD_DETECTION,
+    PROFILE_CLASSES,
+    PROFILE_NAMES,
+    Profile,
+    get_profile,
+)
 from .registry import Registry
 from .safefs import read_bytes
 
@@ -32,21 +39,6 @@ CONFIG_KEYS = {
     "allowlist",
     "scan",
 }
-MARKERS = (
-    ("key_skills", "oasis"),
-    ("data/skills", "pegasus"),
-    ("src/_bundled_skills", "toolsets"),
-    (".agent/skills", "toolsets"),
-    (".agents/skills", "agentskills"),
-)
-PEGASUS_ONLY = {
-    "disable-model-invocation",
-    "user-invocable",
-    "context",
-    "agent",
-    "argument-hint",
-}
-TOOLSETS_KEYS = {"toolsets", "version", "default_enabled", "brief_description"}
 SAMPLE_FILES = 40
 # Whole-number options and their largest allowed value (all from 0; the app's spin
 # boxes hold 32-bit numbers, the matcher slices lists with them).
@@ -319,28 +311,26 @@ def detect_profile(folder: str) -> tuple[str, str]:
     config = load_config(folder)
     if config is not None and config.profile:
         return config.profile, f"{CONFIG_NAME}"
-    for marker, name in MARKERS:
-        if os.path.isdir(os.path.join(folder, marker)):
-            return name, f"detected: {marker}/ folder"
+    for name in PROFILE_NAMES:  # conventional folders, in the registry's order
+        for marker in PROFILE_CLASSES[name].marker_dirs:
+            if os.path.isdir(os.path.join(folder, marker)):
+                return name, f"detected: {marker}/ folder"
     if os.path.isfile(os.path.join(folder, "SKILL.md")):
         samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"), folder)] if m is not None]
     else:
         samples = _sample_keys(folder)
-    for mapping in samples:
-        if {"id", "triggers", "priority"} <= mapping.keys():
-            return "oasis", "detected: id + triggers + priority fields"
-    for mapping in samples:
-        if isinstance(mapping.get("triggers"), dict) or TOOLSETS_KEYS & mapping.keys():
-            return "toolsets", "detected: triggers mapping / toolsets fields"
-    for mapping in samples:
-        if PEGASUS_ONLY & mapping.keys():
-            return "pegasus", "detected: pegasus fields"
-    return "agentskills", "default: no other profile's marks found"
+    for name in FIELD_DETECTION:
+        profile = get_profile(name)
+        for mapping in samples:
+            why = profile.detect_fields(mapping)
+            if why:
+                return name, f"detected: {why}"
+    return DEFAULT_PROFILE, "default: no other profile's marks found"
 
 
 def _profile(name: str | None) -> Profile:
     try:
-        return get_profile(name or "agentskills")
+        return get_profile(name or DEFAULT_PROFILE)
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
 
@@ -475,7 +465,8 @@ def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
         return [project_from_folder(folder, profile_name)]
     if os.path.isfile(os.path.join(folder, "SKILL.md")):
         name = profile_name or (find_config_upward(folder) or Config("")).profile
-        if name != "workspace":
+        cls = PROFILE_CLASSES.get(name) if name else None
+        if cls is None or cls.discovery != "self_and_children":  # else the folder is a root
             return [_single_skill(os.path.join(folder, "SKILL.md"), profile_name)]
     children = _has_config_children(folder)
     if children:

@@ -23,6 +23,7 @@ from .loading import FAILED, build_skill
 from .model import Root, Skill, skill_from_state, skill_state
 from .profiles import get_profile
 from .profiles.base import Profile
+from .trigger_owners import TriggerOwners
 from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
@@ -112,13 +113,7 @@ class Registry:
         self.root_diagnostics: list[Diagnostic] = []
         self.refresh_notes: list[Diagnostic] = []
         self._root_mtimes: dict[str, int] = {}
-        # phrase -> the active skill using it, or the set of them when shared (rare:
-        # one set per phrase would cost 12 MB at 10,000 skills)
-        self._owners: dict[str, Skill | set[Skill]] = {}
-        self._shared: set[str] = set()  # phrases with two or more owners
-        self._indexed: set[Skill] = set()
-        # phrase -> (ids of the skills sharing it, their diagnostics), reused by refresh
-        self._ambiguity: dict[str, tuple[tuple[int, ...], list[tuple[Skill, Diagnostic]]]] = {}
+        self._triggers = TriggerOwners()  # phrase -> active skills; ambiguity findings
         self.scanned = False
         # Bumped whenever the skills change, so that what is derived from them (a
         # match index, a rendered listing) can tell whether it is still current.
@@ -362,19 +357,14 @@ class Registry:
                 or old.phrase_set != new.phrase_set
                 or old.cross
                 or old.winner is not None
-                or not self._shared.isdisjoint(new.phrase_set)
+                or self._triggers.shares_any(new.phrase_set)
             ):
                 return False
         for old, new in pairs:
             self.by_path[new.path] = new
             if old.key is not None and self.active.get(old.key) is old:
                 self.active[old.key] = new
-            if old in self._indexed:
-                self._indexed.discard(old)
-                self._indexed.add(new)
-                for phrase in new.phrase_set:
-                    self._disown(phrase, old)
-                    self._own(phrase, new)
+            self._triggers.replace(old, new)
         self.skills = skills
         self.version += 1
         return True
@@ -500,95 +490,9 @@ class Registry:
         self.active = {k: s for k, s in winners.items() if s.status == "active"}
         self._check_triggers()
 
-    def _update_phrase_index(self) -> None:
-        """Keep phrase -> active owners current by touching only skills that
-        entered or left the active set (a refresh changes a handful)."""
-        current = set(self.active.values())
-        for skill in self._indexed - current:
-            for phrase in skill.phrase_set:
-                self._disown(phrase, skill)
-        for skill in current - self._indexed:
-            for phrase in skill.phrase_set:
-                self._own(phrase, skill)
-        self._indexed = current
-
-    def _own(self, phrase: str, skill: Skill) -> None:
-        holders = self._owners.get(phrase)
-        if holders is None or holders is skill:
-            self._owners[phrase] = skill
-        elif isinstance(holders, set):
-            holders.add(skill)
-        else:
-            self._owners[phrase] = {holders, skill}
-            self._shared.add(phrase)
-
-    def _disown(self, phrase: str, skill: Skill) -> None:
-        holders = self._owners.get(phrase)
-        if holders is skill:
-            del self._owners[phrase]
-        elif isinstance(holders, set):
-            holders.discard(skill)
-            if len(holders) == 1:
-                self._owners[phrase] = next(iter(holders))
-                self._shared.discard(phrase)
-
-    def _holders(self, phrase: str) -> set[Skill]:
-        holders = self._owners.get(phrase)
-        if holders is None:
-            return set()
-        return holders if isinstance(holders, set) else {holders}
-
     def _check_triggers(self) -> None:
-        # Only shared phrases (rare) are looked at; their diagnostics are reused
-        # while the same skill objects share them.
         severity = self.profile.severity_of("trigger-ambiguous")
-        self._update_phrase_index()
-        if not self._shared:
-            self._ambiguity = {}
-            return
-        order = {id(skill): index for index, skill in enumerate(self.skills)}
-        owners: dict[str, list[tuple[Skill, str, int, str]]] = {}
-        for phrase in self._shared:
-            holders = sorted(self._holders(phrase), key=lambda sk: order[id(sk)])
-            owners[phrase] = [
-                (skill, place[1], place[2], place[3])
-                for skill in holders
-                for place in skill.phrases
-                if place[0] == phrase
-            ]
-        cache: dict[str, tuple[tuple[int, ...], list[tuple[Skill, Diagnostic]]]] = {}
-        for phrase, places in owners.items():
-            ident = tuple(id(place[0]) for place in places)
-            cached = self._ambiguity.get(phrase)
-            if cached is not None and cached[0] == ident:
-                for skill, diagnostic in cached[1]:  # same skill objects: same findings
-                    skill.cross.append(diagnostic)
-                cache[phrase] = cached
-                continue
-            made: list[tuple[Skill, Diagnostic]] = []
-            names = sorted({p[0].name for p in places})
-            for skill, fld, index, child in places:
-                others = [n for n in names if n != skill.name]
-                shown = others[:5] + ([f"{len(others) - 5} more"] if len(others) > 5 else [])
-                if child:
-                    line, column = skill.doc.child_position(fld, child, index)
-                else:
-                    line, column = skill.doc.value_position(fld, index)
-                diagnostic = Diagnostic(
-                    "trigger-ambiguous",
-                    severity,
-                    f"The trigger '{phrase}' is also used by {', '.join(shown)}; a "
-                    "request with it matches each of them. Make the phrase more specific.",
-                    skill.path,
-                    line,
-                    column,
-                    fld,
-                    skill.name,
-                )
-                skill.cross.append(diagnostic)
-                made.append((skill, diagnostic))
-            cache[phrase] = (ident, made)
-        self._ambiguity = cache
+        self._triggers.check(self.skills, self.active.values(), severity)
 
     # -- queries --------------------------------------------------------------
     def get(self, name: str) -> Skill | None:

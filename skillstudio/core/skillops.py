@@ -29,18 +29,7 @@ def template(profile: Profile, name: str) -> str:
     """A SKILL.md that is valid under `profile` as it is."""
     title = name.replace("-", " ").replace("_", " ").title()
     description = placeholder_description(title)
-    if profile.name == "oasis":
-        front = (
-            f"id: {name}\nname: {title}\ndescription: {description}\n"
-            f"triggers:\n  - {name.replace('-', ' ')}\npriority: 50\n"
-        )
-    elif profile.name == "toolsets":
-        front = (
-            f"name: {name}\ndescription: {description}\nversion: 0.1.0\n"
-            f"triggers:\n  keywords: [{name.split('-')[0]}]\n"
-        )
-    else:
-        front = f"name: {name}\ndescription: {description}\n"
+    front = profile.template_frontmatter(name, title, description)
     body = (
         f"# {title}\n\n1. Say what the agent should do first.\n"
         "2. Then the next step, with the commands or files it needs.\n"
@@ -65,17 +54,11 @@ def new_skill(profile: Profile, root: str, name: str) -> str:
     return path
 
 
-def _name_key(profile: Profile) -> str:
-    return "id" if profile.name == "oasis" else "name"
-
-
 def _set_name(profile: Profile, skill_md: str, name: str) -> None:
     doc = read_document(skill_md)
     if doc.mapping is None:
         raise OperationError(f"{skill_md}: the frontmatter cannot be parsed; fix it first")
-    changes = [Change("set", _name_key(profile), name)]
-    if profile.name == "oasis" and "name" not in doc.mapping:
-        changes.append(Change("set", "name", name))
+    changes = [Change("set", key, name) for key in profile.rename_fields(doc.mapping)]
     text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
     atomic_write(skill_md, text.encode("utf-8"), stamp(skill_md))
 

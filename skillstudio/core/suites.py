@@ -199,7 +199,7 @@ def _query(text: str, where: str) -> str:
 
 def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
     """A native suite case as YAML lines (double-quoted query, expectation as written)."""
-    from .editing import double_quoted, scalar_text
+    from .yaml_io import double_quoted, scalar_text
 
     if not expect:
         wanted = "none"
@@ -428,7 +428,7 @@ def run_case(
 
 def report_of(results: list[CaseResult]) -> SuiteReport:
     """Precision, recall and the confusion table over finished cases."""
-    return SuiteReport(results, _per_skill(results), _confusion(results))
+    return SuiteReport(results, _per_skill(results), confusion(results))
 
 
 def run_suite(
@@ -546,16 +546,18 @@ def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
     return out
 
 
-def _confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
+def confusion_label(case: Case) -> str:
+    """A case's row in the confusion table: the skill it expects, 'none', or 'not X'."""
+    if case.mode in ("exact", "likely"):
+        return case.expect[0] if case.expect else "none"
+    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
+
+
+def confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
     """expected -> got -> count, with the first selected skill or 'none'."""
     table: dict[str, dict[str, int]] = {}
     for r in results:
-        if r.case.mode in ("exact", "likely"):
-            expected = r.case.expect[0] if r.case.expect else "none"
-        elif r.case.mode == "triggers":
-            expected = r.case.expect[0]
-        else:
-            expected = f"not {r.case.expect[0]}"
+        expected = confusion_label(r.case)
         got = r.got[0] if r.got else "none"
         row = table.setdefault(expected, {})
         row[got] = row.get(got, 0) + 1

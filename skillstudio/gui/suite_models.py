@@ -14,7 +14,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from ..core.suites import Case, CaseResult, SuiteReport
+from ..core.suites import Case, CaseResult, SuiteReport, confusion_label
 from .table_model import ColumnsModel
 from .theme import colour
 
@@ -22,13 +22,6 @@ from .theme import colour
 def expected_text(case: Case) -> str:
     if case.mode == "exact":
         return ", ".join(case.expect) or "none"
-    return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
-
-
-def confusion_label(case: Case) -> str:
-    """The confusion table's row for a case (as core.suites._confusion names it)."""
-    if case.mode == "exact":
-        return case.expect[0] if case.expect else "none"
     return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
 
 

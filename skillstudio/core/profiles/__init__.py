@@ -1,9 +1,13 @@
-"""The six profiles, by name."""
+"""The profiles, by name: the one place that knows which skill systems exist.
+
+A new skill system is one module with a `Profile` subclass, added to
+`PROFILE_CLASSES` here (or registered at run time with `register_profile`).
+"""
 
 from __future__ import annotations
 
 from .agentskills import AgentSkills
-from .base import Profile, RootSpec
+from .base import PanelOption, Profile, RootSpec
 from .mvp import Mvp
 from .oasis import Oasis
 from .pegasus import Pegasus
@@ -13,7 +17,12 @@ from .workspace import Workspace
 PROFILE_CLASSES: dict[str, type[Profile]] = {
     cls.name: cls for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills)
 }
-PROFILE_NAMES: tuple[str, ...] = tuple(PROFILE_CLASSES)
+# A list, updated in place, so that argparse choices and messages see registered ones.
+PROFILE_NAMES: list[str] = list(PROFILE_CLASSES)
+# The order in which skills' fields are tried when a folder names no profile: the
+# most specific marks first.
+FIELD_DETECTION: list[str] = ["oasis", "toolsets", "pegasus"]
+DEFAULT_PROFILE = "agentskills"  # a folder with no profile's marks
 
 
 def get_profile(name: str) -> Profile:
@@ -24,4 +33,32 @@ def get_profile(name: str) -> Profile:
         raise KeyError(f"unknown profile '{name}' (known: {', '.join(PROFILE_NAMES)})") from None
 
 
-__all__ = ["PROFILE_CLASSES", "PROFILE_NAMES", "Profile", "RootSpec", "get_profile"]
+def register_profile(cls: type[Profile]) -> type[Profile]:
+    """Make a profile known by its name (commands, detection, the app) from now on."""
+    PROFILE_CLASSES[cls.name] = cls
+    if cls.name not in PROFILE_NAMES:
+        PROFILE_NAMES.append(cls.name)
+        FIELD_DETECTION.append(cls.name)
+    return cls
+
+
+def unregister_profile(name: str) -> None:
+    """Forget a profile registered with `register_profile`."""
+    PROFILE_CLASSES.pop(name, None)
+    for names in (PROFILE_NAMES, FIELD_DETECTION):
+        if name in names:
+            names.remove(name)
+
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "FIELD_DETECTION",
+    "PROFILE_CLASSES",
+    "PROFILE_NAMES",
+    "PanelOption",
+    "Profile",
+    "RootSpec",
+    "get_profile",
+    "register_profile",
+    "unregister_profile",
+]

@@ -21,6 +21,7 @@ class AgentSkills(Profile):
     agent_words = "An agent that follows the Agent Skills standard"
     source = "agentskills.io specification, skills-ref 0.1.1"
     roots = (RootSpec(".agents/skills", "project"),)
+    marker_dirs = (".agents/skills",)
     unknown_field_severity = "error"
     fields = (
         FieldSpec(

@@ -4,15 +4,32 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..diagnostics import Diagnostic, Severity
 from ..fields import FieldSpec, item_problem, quoted, type_problem
 from ..model import Skill
 
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..match_index import Terms
+    from ..match_model import MatchRequest, MatchResult
+    from ..registry import Registry
+    from ..session import Session
+
 Discovery = Literal["children", "recursive", "self_and_children"]
+
+
+@dataclass(frozen=True, slots=True)
+class PanelOption:
+    """The number the app's Try a Request panel lets the user set for a profile."""
+
+    key: str  # the matching / listing option it sets (threshold, max_skills, ...)
+    label: str
+    default: int
+    maximum: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +135,18 @@ class Profile:
         "unknown-field": "info",
     }
 
+    # -- declarations the engine and the app read (data) ----------------------
+    marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
+    panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
+    model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
+    uses_session: ClassVar[bool] = False  # activation depends on what the session did before
+    has_breadcrumb: ClassVar[bool] = False  # tier 1 ([N skills available]) is really used
+    # tier 2's frame around the entries, and what an entry over the budget does
+    listing_frame: ClassVar[tuple[str, str]] = ("<available_skills>\n", "\n</available_skills>")
+    listing_frame_lines: ClassVar[bool] = True  # no entries: the frame lines joined directly
+    over_budget: ClassVar[Literal["skip", "stop"]] = "skip"
+    full_tier: ClassVar[Literal["body", "activation"]] = "body"  # what tier 3 gives
+
     _field_map: ClassVar[dict[str, FieldSpec]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -169,6 +198,103 @@ class Profile:
 
     def body_advice(self, c: Checker, body: str) -> None:
         """Advice on the body's length (profiles that give such advice override)."""
+
+    # -- detection ------------------------------------------------------------
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        """Why a skill's frontmatter marks it as this profile's, or None."""
+        return None
+
+    # -- matching -------------------------------------------------------------
+    def match_terms(self, skill: Skill) -> Terms:
+        """What a request is matched against: by default the name, as a heuristic."""
+        from ..match_index import Terms, description_keywords, words_of
+        from ..match_model import POINTS
+
+        name_words = words_of(skill.name)
+        phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
+        return Terms(phrases, description_keywords(skill.description), [], name_words)
+
+    def rank(self, request: MatchRequest) -> MatchResult:
+        """Rank and select: by default only an explicit invocation selects."""
+        from ..rankers import rank_explicit
+
+        return rank_explicit(request)
+
+    def invocation_blocked(self, skill: Skill, query: str) -> str | None:
+        """Why an explicit invocation of `skill` selects nothing, or None."""
+        return None
+
+    # -- tiers ----------------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        """Tier 2's character budget (None: no budget)."""
+        return None
+
+    def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
+        """The active skills the agent is shown (a profile with allowlists narrows)."""
+        return skills
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        """Why the profile's own rule leaves an active skill out of tier 2, or None."""
+        return None
+
+    def listing_entry(self, skill: Skill) -> str:
+        """One skill's lines in tier 2: by default the <available_skills> entry of the
+        Agent Skills standard."""
+        import html
+
+        parts = ("name", html.escape(skill.name)), ("description", html.escape(skill.description))
+        inner = [f"<{tag}>\n{text}\n</{tag}>" for tag, text in parts]
+        return "\n".join(["<skill>", *inner, f"<location>\n{skill.path}\n</location>", "</skill>"])
+
+    def full_text(self, skill: Skill, body: str) -> str:
+        """Tier 3's text for one selected skill whose body is given as it is."""
+        return body
+
+    # -- activation -----------------------------------------------------------
+    def activate(
+        self,
+        registry: Registry,
+        name: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        options: dict[str, Any],
+        result: Activation,
+    ) -> Activation:
+        """Find the skill, read its body and deliver it (profiles override the steps)."""
+        from ..activation import activate_standard
+
+        return activate_standard(self, registry, name, args, invoker, session, result)
+
+    def deliver(
+        self,
+        skill: Skill,
+        body: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        result: Activation,
+    ) -> Activation:
+        """The activation's content and payload: by default the body, inline."""
+        result.content = body
+        result.mode = "inline"
+        return result
+
+    def not_found_message(self, name: str, invoker: Invoker) -> str:
+        return f"No skill named '{name}'."
+
+    def unloaded_error(self, name: str, known: Skill) -> dict[str, Any] | None:
+        """The error for a skill that exists but is not active, when it differs."""
+        return None
+
+    # -- skill operations (`new`, rename, duplicate) -------------------------
+    def template_frontmatter(self, name: str, title: str, description: str) -> str:
+        """The frontmatter lines of a new skill, valid under this profile as they are."""
+        return f"name: {name}\ndescription: {description}\n"
+
+    def rename_fields(self, mapping: Mapping[str, Any]) -> list[str]:
+        """The fields a rename or a duplicate writes the new name into."""
+        return [self.key_field]
 
     # -- shared machinery ---------------------------------------------------
     def check_fields(self, c: Checker) -> None:
@@ -298,6 +424,11 @@ class Profile:
             c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
             return False
         return True
+
+
+def listing_line(skill: Skill) -> str:
+    """`- name: description` on one line, the common listing entry."""
+    return f"- {skill.name}: {' '.join(skill.description.split())}"
 
 
 def _text_list(value: object) -> bool:

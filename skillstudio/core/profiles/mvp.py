@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..fields import FieldSpec
 from ..model import Skill
-from .base import Checker, Profile, RootSpec
+from .base import Checker, PanelOption, Profile, RootSpec, listing_line
+
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..registry import Registry
+    from ..session import Session
 
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+BUDGET = 12_000  # listing characters (the seed's default char_budget)
 NON_GOALS = {
     "allowed-tools": "tool whitelists",
     "model": "model overrides",
@@ -25,6 +33,11 @@ class Mvp(Profile):
     roots = (RootSpec("skills", "skills"),)
     discovery = "recursive"
     refresh_rule = "root-mtime"
+    panel_option = PanelOption("char_budget", "Listing budget (chars)", BUDGET, 10_000_000)
+    listing_frame = ("Available skills (load one with the Skill tool):\n", "")
+    listing_frame_lines = False
+    over_budget = "stop"
+    full_tier = "activation"
     fields = (
         FieldSpec(
             "name",
@@ -75,3 +88,56 @@ class Mvp(Profile):
                     severity="info",
                 )
         self.check_not_empty(c, "description", "'description' must be non-empty.")
+
+    # -- engine hooks ---------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        return int(options.get("char_budget") or BUDGET)
+
+    def listing_entry(self, skill: Skill) -> str:
+        return listing_line(skill)
+
+    def activate(
+        self,
+        registry: Registry,
+        name: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        options: dict[str, Any],
+        result: Activation,
+    ) -> Activation:
+        if not name.strip():  # the Skill tool's parameter check
+            result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
+            return result
+        return super().activate(registry, name, args, invoker, session, options, result)
+
+    def unloaded_error(self, name: str, known: Skill) -> dict[str, Any] | None:
+        if known.status != "skipped":
+            return None
+        return {
+            "code": "INTERNAL_ERROR",
+            "message": f"Skill '{name}' could not be loaded: {known.status_reason}.",
+        }
+
+    def deliver(
+        self,
+        skill: Skill,
+        body: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        result: Activation,
+    ) -> Activation:
+        """The Skill tool's envelope: the base directory, then the substituted body."""
+        from ..activation import substitute_mvp
+
+        content = f"Base directory for this skill: {skill.folder}\n\n" + substitute_mvp(body, args)
+        result.content = content
+        result.mode = "tool_result"
+        result.payload = {
+            "envelope": {
+                "success": True,
+                "data": {"name": skill.name, "base_dir": skill.folder, "content": content},
+            }
+        }
+        return result

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Severity
 from ..fields import FieldSpec
 from ..model import Skill
 from ..text import normalize
-from .base import Checker, Profile, RootSpec
+from .base import Checker, PanelOption, Profile, RootSpec
+
+if TYPE_CHECKING:
+    from ..match_index import Terms
+    from ..match_model import MatchRequest, MatchResult
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
+DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oasis skills
 
 
 class Oasis(Profile):
@@ -21,6 +26,11 @@ class Oasis(Profile):
     source = "seed 000"
     roots = (RootSpec("key_skills", "key_skills"),)
     key_field = "id"
+    marker_dirs = ("key_skills",)
+    model_chooses = False  # its rules select
+    panel_option = PanelOption("threshold", "Threshold", 10, 1000)
+    listing_frame = ("", "")
+    listing_frame_lines = False
     severities: ClassVar[dict[str, Severity]] = {"duplicate-name": "error"}
     fields = (
         FieldSpec(
@@ -145,3 +155,46 @@ class Oasis(Profile):
                     norm = next(normalized)
                     if norm:
                         yield norm, "triggers", index, ""
+
+    def template_frontmatter(self, name: str, title: str, description: str) -> str:
+        return (
+            f"id: {name}\nname: {title}\ndescription: {description}\n"
+            f"triggers:\n  - {name.replace('-', ' ')}\npriority: 50\n"
+        )
+
+    def rename_fields(self, mapping: Mapping[str, Any]) -> list[str]:
+        """The id, and the display name too when the skill has none yet."""
+        return ["id"] if "name" in mapping else ["id", "name"]
+
+    # -- engine hooks ---------------------------------------------------------
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        return "id + triggers + priority fields" if mapping.keys() >= DETECT else None
+
+    def match_terms(self, skill: Skill) -> Terms:
+        """Each trigger (+10) and the display name (+20) as phrases; description words."""
+        from ..match_index import Terms, description_keywords, words_of
+        from ..match_model import POINTS
+
+        fields = skill.fields
+        phrases: list[tuple[tuple[str, ...], str, str, int]] = []
+        pairs = zip(fields.get("triggers", []), fields.get("triggers_normalized", []), strict=False)
+        for trig, norm in pairs:
+            if norm:
+                phrases.append((words_of(norm), "trigger", trig, POINTS["trigger"]))
+        display = normalize(str(fields.get("name") or ""))
+        if display:
+            phrases.append((words_of(display), "name", str(fields.get("name")), POINTS["name"]))
+        return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
+
+    def rank(self, request: MatchRequest) -> MatchResult:
+        from ..rankers import rank_scored
+
+        return rank_scored(request)
+
+    def listing_entry(self, skill: Skill) -> str:
+        f = skill.fields
+        triggers = ", ".join(f.get("triggers", [])[:3])
+        return (
+            f"- {f.get('name', skill.name)} ({skill.name}): {f.get('summary_description', '')} "
+            f"| triggers: {triggers}"
+        )

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Severity
 from ..fields import FieldSpec
 from ..model import Skill
-from .base import Checker, Profile, RootSpec, first_paragraph
+from .base import Checker, PanelOption, Profile, RootSpec, first_paragraph, listing_line
+
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..session import Session
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
+# fields only pegasus has: a folder whose skills use them is detected as pegasus
+PEGASUS_ONLY = frozenset(
+    {"disable-model-invocation", "user-invocable", "context", "agent", "argument-hint"}
+)
+FALLBACK_BUDGET = 16_000  # listing characters without a known context window
+SHARE = 0.02  # of the context window (in characters: tokens * 4) for the listing
 
 
 class Pegasus(Profile):
@@ -20,6 +31,14 @@ class Pegasus(Profile):
     source = "seed 001"
     roots = (RootSpec("skills", "builtin"), RootSpec("data/skills", "user"))
     severities: ClassVar[dict[str, Severity]] = {"frontmatter-missing": "warning"}
+    marker_dirs = ("data/skills",)
+    panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
+    listing_frame = (
+        "Available skills:\n",
+        "\n\nUse the use_skill tool to invoke a skill when relevant.",
+    )
+    listing_frame_lines = False
+    full_tier = "activation"
     fields = (
         FieldSpec(
             "name",
@@ -180,3 +199,83 @@ class Pegasus(Profile):
         if skill.doc.has_frontmatter and skill.doc.mapping is None:
             return "its frontmatter cannot be parsed"
         return None
+
+    # -- engine hooks ---------------------------------------------------------
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        return "pegasus fields" if PEGASUS_ONLY & mapping.keys() else None
+
+    def invocation_blocked(self, skill: Skill, query: str) -> str | None:
+        """The trigger control matrix: `user-invocable: false` hides a skill from the
+        user's / commands, so `/name` is then an ordinary message."""
+        from ..match_model import is_slash_command
+
+        if skill.fields.get("user-invocable", True) or not is_slash_command(query):
+            return None  # 'use X skill' or $X asks the model, which may invoke it
+        return (
+            f"/{skill.name} is not a command the user can run: {skill.name} has "
+            "user-invocable: false (pegasus's control matrix: only the model invokes it), so "
+            "the request is an ordinary message and no skill is selected."
+        )
+
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        tokens = options.get("context_tokens")
+        return int(tokens * 4 * SHARE) if tokens else FALLBACK_BUDGET
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        if skill.fields.get("disable-model-invocation"):
+            return "disable-model-invocation: true (user only)"
+        return None
+
+    def listing_entry(self, skill: Skill) -> str:
+        return listing_line(skill)
+
+    def not_found_message(self, name: str, invoker: Invoker) -> str:
+        if invoker == "model":
+            return f'Skill "{name}" not found'
+        return f"/{name} is not a skill; the text goes to the model as a normal message."
+
+    def deliver(
+        self,
+        skill: Skill,
+        body: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        result: Activation,
+    ) -> Activation:
+        """Invocation controls, $ARGUMENTS substitution, and a tool result, a user
+        message or a forked task."""
+        from ..activation import substitute_pegasus
+
+        fields = skill.fields
+        if invoker == "model" and fields.get("disable-model-invocation"):
+            result.error = {
+                "code": "PERMISSION_DENIED",
+                "message": f'Skill "{skill.name}" can only be invoked by the user '
+                "(disable-model-invocation: true).",
+            }
+            return result
+        if invoker == "user" and not fields.get("user-invocable", True):
+            result.error = {
+                "code": "PERMISSION_DENIED",
+                "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+                "only the model can invoke it.",
+            }
+            return result
+        content, notes = substitute_pegasus(body, args)
+        result.notes = notes
+        if fields.get("context") == "fork":
+            result.mode = "fork"
+            result.content = content
+            result.payload = {
+                "task": {"input": content, "agent": fields.get("agent", "general")},
+                "result": {"success": True, "result": {"taskId": "task-1", "status": "spawned"}},
+            }
+        elif invoker == "model":
+            result.mode = "tool_result"
+            result.content = content
+            result.payload = {"result": {"success": True, "result": content}}
+        else:
+            result.mode = "user_message"
+            result.content = f"[Skill: {skill.name}]\n\n{content}"
+        return result

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..fields import FieldSpec
 from ..model import Skill
@@ -20,7 +20,13 @@ from ..patterns import (
 )
 from ..safefs import FileRefused, read_bytes
 from ..text import counted
-from .base import Checker, Profile, RootSpec, first_sentence, is_inside
+from .base import Checker, PanelOption, Profile, RootSpec, first_sentence, is_inside
+
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..match_index import Terms
+    from ..match_model import MatchRequest, MatchResult
+    from ..session import Session
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(
@@ -31,6 +37,8 @@ SEMVER = re.compile(
 TOOLSET_REF = re.compile(r"(.+):([A-Za-z_$][\w$]*)")
 MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
 TRIGGER_KINDS = ("keywords", "verbs", "patterns")
+KEYWORD_POINTS = 10  # a keyword or verb found in the request
+DETECT = frozenset({"toolsets", "version", "default_enabled", "brief_description"})
 MAX_TOOLSET_BYTES = 1024 * 1024  # read of one toolset file
 MAX_TOOLSET_TOTAL = 8 * 1024 * 1024  # read of all of one skill's toolset files
 SLOW_CHECK_BUDGET = 0.1  # seconds of pattern speed checks per skill (bounds a keystroke)
@@ -81,6 +89,13 @@ class Toolsets(Profile):
     name = "toolsets"
     title = "Toolsets (bundled / user / project)"
     source = "seed 002"
+    marker_dirs = ("src/_bundled_skills", ".agent/skills")
+    model_chooses = False  # its rules select
+    panel_option = PanelOption("max_skills", "Max skills", 3, 50)
+    uses_session = True  # recently used skills rank higher
+    has_breadcrumb = True
+    listing_frame = ("Available skills:\n", "")
+    listing_frame_lines = False
     roots = (
         RootSpec("src/_bundled_skills", "bundled"),
         RootSpec("~/.agent/skills", "user"),
@@ -361,3 +376,61 @@ class Toolsets(Profile):
                 for index, value in enumerate(values):
                     if isinstance(value, str) and value.strip():
                         yield " ".join(value.lower().split()), "triggers", index, kind
+
+    # -- engine hooks ---------------------------------------------------------
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        if isinstance(mapping.get("triggers"), dict) or DETECT & mapping.keys():
+            return "triggers mapping / toolsets fields"
+        return None
+
+    def match_terms(self, skill: Skill) -> Terms:
+        """Keywords and verbs (+10 each) as phrases, patterns, and a multi-word name
+        as an explicit mention; description words."""
+        from ..match_index import Terms, description_keywords, words_of
+        from ..match_model import POINTS
+
+        name_words = words_of(skill.name)
+        phrases: list[tuple[tuple[str, ...], str, str, int]] = []
+        triggers = skill.fields.get("triggers", {})
+        for kind, rule in (("keywords", "keyword"), ("verbs", "verb")):
+            for value in triggers.get(kind, []):
+                words = words_of(value)
+                if words:
+                    phrases.append((words, rule, value, KEYWORD_POINTS))
+        patterns = list(triggers.get("patterns", []))
+        # A bare mention counts as explicit for multi-word names (hello-extended);
+        # a one-word name is also an ordinary word, so it needs /name, $name or
+        # "use name skill" (handled in rank_toolsets).
+        if len(name_words) > 1:
+            phrases.append((name_words, "explicit", skill.name, POINTS["explicit"]))
+        return Terms(phrases, description_keywords(skill.description), patterns, name_words)
+
+    def rank(self, request: MatchRequest) -> MatchResult:
+        from ..rankers import rank_toolsets
+
+        return rank_toolsets(request)
+
+    def listing_entry(self, skill: Skill) -> str:
+        return f"- {skill.name}: {skill.fields.get('brief_description', '')}"
+
+    def full_text(self, skill: Skill, body: str) -> str:
+        return f"[Skill: {skill.name}]\n\n{body}"
+
+    def deliver(
+        self,
+        skill: Skill,
+        body: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        result: Activation,
+    ) -> Activation:
+        if session is not None:  # the session's recent skills rank higher later
+            session.record_use(skill.name)
+        return super().deliver(skill, body, args, invoker, session, result)
+
+    def template_frontmatter(self, name: str, title: str, description: str) -> str:
+        return (
+            f"name: {name}\ndescription: {description}\nversion: 0.1.0\n"
+            f"triggers:\n  keywords: [{name.split('-')[0]}]\n"
+        )

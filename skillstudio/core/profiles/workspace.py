@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..fields import FieldSpec
 from ..model import Skill
 from ..text import sanitize_name
-from .base import Checker, Profile, RootSpec
+from .base import Checker, Profile, RootSpec, listing_line
+
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..registry import Registry
+    from ..session import Session
 
 
 class Workspace(Profile):
@@ -16,6 +24,9 @@ class Workspace(Profile):
     discovery = "self_and_children"
     ignored_dirs = frozenset({".git", "node_modules"})
     uses_fallback = True
+    uses_session = True  # activateSkill asks for consent once per session
+    listing_frame = ("## Available Skills\n\n", "")
+    full_tier = "activation"
     fields = (
         FieldSpec(
             "name",
@@ -71,3 +82,61 @@ class Workspace(Profile):
                     severity="info",
                 )
         self.check_not_empty(c, "description", "'description' is empty; the skill is skipped.")
+
+    # -- engine hooks ---------------------------------------------------------
+    def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
+        """The agent's allowlist (`*` or none: every skill)."""
+        allowlist = options.get("allowlist")
+        if allowlist is None or "*" in allowlist:
+            return skills
+        allowed = set(allowlist)
+        return [s for s in skills if s.name in allowed]
+
+    def listing_entry(self, skill: Skill) -> str:
+        return f"{listing_line(skill)}\n  location: {skill.path}"
+
+    def activate(
+        self,
+        registry: Registry,
+        name: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        options: dict[str, Any],
+        result: Activation,
+    ) -> Activation:
+        """activateSkill: only skills the agent sees; consent asked the first time in a
+        session (risky), then safe; the instructions with the folder's structure."""
+        from ..activation import delivered_body, folder_tree
+        from ..session import Session
+
+        visible = self.listed_skills(list(registry.active.values()), options)
+        skill = next((s for s in visible if s.name == name), None)
+        if skill is None:
+            names = [s.name for s in visible]
+            result.error = {
+                "code": "NOT_FOUND",
+                "message": f"Skill '{name}' is not available to this agent. Visible skills: "
+                + (", ".join(names) if names else "none"),
+                "visible": names,
+            }
+            return result
+        session = session if session is not None else Session()
+        risk = "safe" if skill.name in session.consented else "risky"
+        session.consented.add(skill.name)
+        body = delivered_body(skill)
+        result.mode = "tool_result"
+        result.content = body
+        result.payload = {
+            "risk": risk,
+            "requires_consent": risk == "risky",
+            "instructions": body,
+            "folderStructure": folder_tree(skill),
+            "mountPath": f"private:/.skills/{skill.name}",
+            "metadata": {
+                "name": skill.name,
+                "description": skill.description,
+                "location": skill.path,
+            },
+        }
+        return result

@@ -56,13 +56,6 @@ from .session_view import SessionView
 from .tier_view import TierView
 
 QUERY_DELAY_MS = 60
-_OPTIONS = {  # profile -> (option key, label, default, maximum)
-    "oasis": ("threshold", "Threshold", 10, 1000),
-    "toolsets": ("max_skills", "Max skills", 3, 50),
-    "pegasus": ("context_tokens", "Context window (tokens)", 200_000, 10_000_000),
-    "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
-}
-SESSION_PROFILES = ("toolsets", "workspace")
 
 
 class QueryPanel(QWidget):
@@ -219,26 +212,23 @@ class QueryPanel(QWidget):
     def options(self) -> dict[str, Any]:
         project = self.project
         options = dict(project.options) if project is not None else {}
-        spec = _OPTIONS.get(project.profile.name) if project is not None else None
+        spec = project.profile.panel_option if project is not None else None
         if spec is not None:
-            options[spec[0]] = self.option.value()
+            options[spec.key] = self.option.value()
         return options
 
     def _on_project_changed(self, _index: int = 0) -> None:
         project = self.project
-        spec = _OPTIONS.get(project.profile.name) if project is not None else None
+        spec = project.profile.panel_option if project is not None else None
         self.option.blockSignals(True)
         if spec is not None and project is not None:
-            key, label, default, maximum = spec
-            self.option_label.setText(label)
-            self.option.setMaximum(maximum)
-            self.option.setValue(int(project.options.get(key, default)))
+            self.option_label.setText(spec.label)
+            self.option.setMaximum(spec.maximum)
+            self.option.setValue(int(project.options.get(spec.key, spec.default)))
         self.option.blockSignals(False)
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)
-        self.details.setTabVisible(
-            6, project is not None and project.profile.name in SESSION_PROFILES
-        )
+        self.details.setTabVisible(6, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
         self.catch_up.now()
@@ -352,16 +342,13 @@ class QueryPanel(QWidget):
             parts.append("<p>No skill scored for this request.</p>")
             return "".join(parts)
         terms = [r.term for r in cand.reasons]
-        by_rule: dict[str, int] = {}
-        for reason in cand.reasons:
-            by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
         state = "selected" if cand.name in result.selected else "not selected"
         parts.append(f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}, {state}</h3>")
         parts.append(
             "<table cellpadding=3>"
             + "".join(
                 f"<tr><td>{html.escape(rule)}</td><td align=right>{points:+d}</td></tr>"
-                for rule, points in by_rule.items()
+                for rule, points in cand.points_by_rule().items()
             )
             + "</table>"
         )

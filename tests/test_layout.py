@@ -1,0 +1,64 @@
+"""Issue 16's layout rules: profiles own their behaviour, modules keep their privates.
+
+- No code outside skillstudio/core/profiles/ compares against a profile's name
+  (the registry of names in profiles/__init__.py aside): the engine asks the
+  profile object, so a new skill system is one new module.
+- No core module imports another module's `_private` names.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+
+import skillstudio
+from skillstudio.core.profiles import PROFILE_NAMES
+
+PACKAGE = pathlib.Path(skillstudio.__file__).parent
+PROFILES = PACKAGE / "core" / "profiles"
+NAMES = "|".join(PROFILE_NAMES)
+# `== "oasis"`, `!= 'mvp'`, `in ("pegasus", …)`, `{"oasis": …}`, `case "toolsets":`
+SWITCH = re.compile(
+    rf"""(?:[=!]=\s*|\bin\s*[(\[{{][^)\]}}]*|case\s+)["']({NAMES})["']|["']({NAMES})["']\s*:"""
+)
+
+
+def _sources(folder: pathlib.Path) -> list[pathlib.Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_no_switch_on_a_profile_name_outside_the_profiles() -> None:
+    found = []
+    for path in _sources(PACKAGE):
+        if PROFILES in path.parents:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if SWITCH.search(line):
+                found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_the_switch_pattern_finds_what_it_should() -> None:
+    hits = [
+        'if profile == "oasis":',
+        "elif name != 'mvp':",
+        'if profile in ("oasis", "toolsets", "agentskills"):',
+        '_OPTIONS = {"pegasus": 1}',
+        '    case "workspace":',
+    ]
+    misses = ['profile = get_profile("oasis")', '"the oasis agent"', 'x == "oasis-like"']
+    assert all(SWITCH.search(line) for line in hits)
+    assert not any(SWITCH.search(line) for line in misses)
+
+
+def test_no_core_module_imports_another_modules_private_names() -> None:
+    found = []
+    for path in _sources(PACKAGE / "core"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                if private:
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {private}")
+    assert found == []
