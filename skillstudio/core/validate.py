@@ -8,15 +8,14 @@ from urllib.parse import unquote
 
 from .diagnostics import Diagnostic, Severity
 from .fields import is_placeholder_description, quoted
+from .links import body_links
 from .model import Skill
 from .profiles.base import Checker, Profile
 
 # A literal first character lets the regex engine skip ahead instead of trying
-# every position; the link text before `](` does not matter for the check.
+# every position; the link text before `](` does not matter for the quick look.
 _INLINE_LINK = re.compile(r"\]\([ \t]*<?([^)\s>]+)")
-_REF_DEF = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)")
-_BRACKET_LINE = re.compile(r"\n {0,3}(\[)")
-_FENCE_LINE = re.compile(r"\n {0,3}(```|~~~)")
+_REF_DEF_ANYWHERE = re.compile(r"\]:[ \t]*<?([^\s>]+)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -97,97 +96,59 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
 def check_links(c: Checker, body: str) -> None:
     """Relative links must point at files that exist inside the skill folder.
 
-    Most links resolve, and a resolving link needs no fence check; fenced code
-    blocks are only located when a broken link has to be told apart from an
-    example inside a code block.
+    The links are the ones a markdown reader finds (core/links.py): none in
+    code, comments or footnotes. Most links resolve, so a quick look at every
+    `](…` and `[…]: …` comes first; only when one of those does not resolve is
+    the body parsed.
     """
-    links = _links(body)
-    if not links:
-        return
     folder = c.skill.folder
     prefix = folder + os.sep
-    fences: list[tuple[int, int]] | None = None
     fine: set[str] = set()
-    reported: set[str] = set()
-    for start, target, inline in links:
+
+    def status(target: str) -> str | None:
+        """None when fine or not a file link, else 'inside' or 'outside'."""
         if _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
-            continue
+            return None
         path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
-        if not path_part or path_part in fine or path_part in reported:
-            continue
+        if not path_part or path_part in fine:
+            return None
         resolved = os.path.normpath(os.path.join(folder, path_part))
         inside = resolved == folder or resolved.startswith(prefix)
         if inside and os.path.exists(resolved):
             fine.add(path_part)
-            continue
-        if fences is None:
-            fences = _fence_ranges(body)
-        if any(a <= start < b for a, b in fences):
+            return None
+        return "inside" if inside else "outside"
+
+    if all(status(target) is None for target in _quick_targets(body)):
+        return
+    reported: set[str] = set()
+    for link in body_links(body):
+        where = status(link.target)
+        path_part = unquote(link.target.split("#", 1)[0].split("?", 1)[0])
+        if where is None or path_part in reported:
             continue
         reported.add(path_part)
         problem = (
             "points to a file that does not exist"
-            if inside
+            if where == "inside"
             else "points outside the skill folder; copy the file into it"
         )
-        line_start = body.rfind("\n", 0, start) + 1
-        if inline:  # point at the link's '[' (or '![')
-            bracket = body.rfind("[", line_start, start)
-            if bracket >= 0:
-                start = (
-                    bracket - 1 if bracket > line_start and body[bracket - 1] == "!" else bracket
-                )
-        line = c.doc.body_line + body.count("\n", 0, start)
-        column = start - line_start + 1
+        line_start = body.rfind("\n", 0, link.offset) + 1
         c.emit(
             "link-broken",
-            f"The link '{target}' {problem}.",
-            line=line,
-            column=column,
+            f"The link '{link.target}' {problem}.",
+            line=c.doc.body_line + body.count("\n", 0, link.offset),
+            column=link.offset - line_start + 1,
         )
 
 
-def _line_starts(body: str, regex: re.Pattern[str], first: str) -> list[tuple[int, str]]:
-    """(offset, mark) of lines opening with a mark after at most three spaces.
-
-    The regexes start with a literal newline, so the engine jumps from line to
-    line in C; a MULTILINE '^' would be tried at every character.
-    """
-    marks = [(m.start() + 1, m.group(1)) for m in regex.finditer(body)]
-    head = body[:8]
-    stripped = head.lstrip(" ")
-    if len(head) - len(stripped) <= 3:
-        for mark in first.split("|"):
-            if stripped.startswith(mark):
-                marks.insert(0, (0, mark))
-                break
-    return marks
-
-
-def _links(body: str) -> list[tuple[int, str, bool]]:
-    """Inline links and reference definitions as (offset, target, inline?)."""
-    out = [(m.start(), m.group(1), True) for m in _INLINE_LINK.finditer(body)]
-    if "]:" in body:  # reference definitions are rare; only then look at '[' lines
-        for start, _mark in _line_starts(body, _BRACKET_LINE, "["):
-            match = _REF_DEF.match(body, start)
-            if match:
-                out.append((start, match.group(1), False))
-    return out
-
-
-def _fence_ranges(body: str) -> list[tuple[int, int]]:
-    """Spans of fenced code blocks (an unclosed fence runs to the end)."""
-    ranges: list[tuple[int, int]] = []
-    opened: tuple[str, int] | None = None
-    for start, marker in _line_starts(body, _FENCE_LINE, "```|~~~"):
-        if opened is None:
-            opened = (marker, start)
-        elif marker == opened[0]:
-            ranges.append((opened[1], start + 3))
-            opened = None
-    if opened is not None:
-        ranges.append((opened[1], len(body)))
-    return ranges
+def _quick_targets(body: str) -> list[str]:
+    """What follows every `](` and starts every `[…]: ` line: a superset of the links'
+    first words, cheap to find (the regexes start with a literal character)."""
+    targets = [m.group(1) for m in _INLINE_LINK.finditer(body)]
+    if "]:" in body:
+        targets += [m.group(1) for m in _REF_DEF_ANYWHERE.finditer(body)]
+    return targets
 
 
 def diagnostics_of(skills: list[Skill]) -> list[Diagnostic]:

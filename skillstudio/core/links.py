@@ -1,0 +1,109 @@
+"""The links of a skill's body, as a markdown reader finds them (markdown-it-py).
+
+A link in inline code, an indented or fenced code block, an HTML comment or
+block is no link, a footnote `[^1]: …` is no reference definition, and a
+destination may hold balanced parentheses (`file_(1).md`). Each link comes with
+the offset the diagnostic points at: the `[` (or `![`) of an inline link or
+image, the line of a reference definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    offset: int  # in the body: the link's '[' or '![', or its definition line's start
+    target: str  # the destination as written (as markdown reads it)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(footnote_plugin)
+
+
+def body_links(body: str) -> list[Link]:
+    """Inline links and images in text order, then reference definitions."""
+    if "](" not in body and "]:" not in body:
+        return []
+    env: dict[str, Any] = {}
+    tokens = _parser().parse(body, env)
+    starts = _line_starts(body)
+    out: list[Link] = []
+    for token in tokens:
+        if token.type == "inline" and token.map and token.children:
+            out.extend(_inline_links(body, starts, token))
+    out.sort(key=lambda link: link.offset)  # footnote bodies are parsed after the text
+    for ref in env.get("references", {}).values():
+        line = ref.get("map", [0])[0]
+        out.append(Link(starts[min(line, len(starts) - 1)], unquote(ref["href"])))
+    return out
+
+
+def _line_starts(body: str) -> list[int]:
+    starts = [0]
+    index = body.find("\n")
+    while index >= 0:
+        starts.append(index + 1)
+        index = body.find("\n", index + 1)
+    return starts
+
+
+def _inline_links(body: str, starts: list[int], token: Token) -> list[Link]:
+    """The inline links and images of one paragraph (or cell, heading), placed at the
+    `](` that introduces their destination; links written by reference are left to
+    their definition."""
+    first, last = token.map or (0, 0)
+    begin = starts[first]
+    end = starts[last] if last < len(starts) else len(body)
+    out: list[Link] = []
+    cursor = begin
+    for child in token.children or []:
+        if child.type not in ("link_open", "image"):
+            continue
+        href = str(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+        found = _destination(body, href, cursor, end)
+        if found is None:
+            continue  # a reference link or an autolink: no inline destination
+        close, written = found
+        cursor = close + 2
+        out.append(Link(_bracket(body, close, begin), written))
+    return out
+
+
+def _destination(body: str, href: str, cursor: int, end: int) -> tuple[int, str] | None:
+    """(offset of `]`, the destination as written) of the next `](` whose destination
+    is `href`, from `cursor` to `end`."""
+    wanted = (href, unquote(href))
+    at = body.find("](", cursor, end)
+    while at >= 0:
+        start = at + 2
+        while start < end and body[start] in " \t\n":
+            start += 1
+        if body.startswith("<", start):
+            start += 1
+        for written in wanted:
+            if written and body.startswith(written, start):
+                return at, written
+        at = body.find("](", at + 2, end)
+    return None
+
+
+def _bracket(body: str, close: int, begin: int) -> int:
+    """The link text's opening `[` (or the `!` of an image) on the line of `]`."""
+    line_start = max(begin, body.rfind("\n", 0, close) + 1)
+    bracket = body.rfind("[", line_start, close)
+    if bracket < 0:
+        return close
+    return bracket - 1 if bracket > line_start and body[bracket - 1] == "!" else bracket
