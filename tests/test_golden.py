@@ -21,7 +21,9 @@ def test_outputs_match_the_goldens(group: str) -> None:
         pytest.skip(f"no golden recorded for {group}")
     expected = record.load(group)
     cases = GROUPS[group]
-    assert sorted(c.strip() for c, _ in cases) == sorted(expected), "the case list changed"
+    ids = [c.strip() for c, _ in cases]
+    assert len(set(ids)) == len(ids), "two cases have one id"
+    assert sorted(ids) == sorted(expected), "the case list changed"
     actual = record.compute(cases)
     changed = [case for case in sorted(expected) if actual[case] != expected[case]]
     assert not changed, (

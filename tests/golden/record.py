@@ -173,7 +173,7 @@ def groups() -> dict[str, list[Case]]:
     if os.path.isdir(CORPUS):
         requests = corpus_requests()
         for index, profile in enumerate(PROFILE_NAMES):
-            cases = list(_both("lint", ["lint", CORPUS, "--profile", profile]))
+            cases = list(_both("lint PATH", ["lint", CORPUS, "--profile", profile]))
             scope = ["--project", CORPUS, "--profile", profile]
             cases += _scope_cases("", scope, False)
             # each evaluation request under one profile, in turn; JSON for every third
