@@ -147,13 +147,13 @@ def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:
 
 # -- Try a Request, its tiers, the form and the preview, at two window sizes -------------
 PANEL_SIZES = ((1280, 800), (1024, 640))
-PANEL_SHOTS = (  # (file stem, profile, request, details tab: 0 explanation, 1-4 tiers)
-    ("try-heuristic", "agentskills", "review this SQL migration for locking problems", 0),
-    ("try-selected", "oasis", "code review please, find bugs in my commit", 0),
-    ("tier-0", "oasis", "code review please, find bugs in my commit", 1),
-    ("tier-1", "oasis", "code review please, find bugs in my commit", 2),
-    ("tier-2", "mvp", "/code-review src/app.py", 3),
-    ("tier-3", "oasis", "code review please, find bugs in my commit", 4),
+PANEL_SHOTS = (  # (file stem, profile, request, tier shown or None: the explanation)
+    ("try-heuristic", "agentskills", "review this SQL migration for locking problems", None),
+    ("try-selected", "oasis", "code review please, find bugs in my commit", None),
+    ("tier-0", "oasis", "code review please, find bugs in my commit", 0),
+    ("tier-1", "toolsets", "greet Bob and translate the greeting", 1),
+    ("tier-2", "pegasus", "deploy the release to staging", 2),
+    ("tier-3", "oasis", "code review please, find bugs in my commit", 3),
 )
 
 
@@ -169,14 +169,17 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
     panel = window.query_panel
     for width, height in PANEL_SIZES:
         window.resize(width, height)
-        for stem, profile, request, tab in PANEL_SHOTS:
+        for stem, profile, request, tier in PANEL_SHOTS:
             window.focus_query_panel()
             window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
             panel.project_box.setCurrentIndex(
                 next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
             )
             panel.load_request(request)
-            panel.details.setCurrentIndex(tab)
+            if tier is None:
+                panel.details.setCurrentIndex(0)
+            else:
+                panel.show_tier(tier)
             app.processEvents()
             save_shot(window, out, f"{stem}-{scheme}-{width}")
         skill = os.path.join(copy, "agentskills", ".agents", "skills", "sql-review", "SKILL.md")

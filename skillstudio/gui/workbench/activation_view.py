@@ -57,19 +57,29 @@ class ActivationView(QWidget):
         self.activation: Activation | None = None
 
     def set_skills(self, names: list[str]) -> None:
+        """The current project's skills; a name of another project is not kept."""
         current = self.skill.currentText()
         self.skill.blockSignals(True)
         self.skill.clear()
         self.skill.addItems(names)
-        if current:
-            self.skill.setCurrentText(current)
+        self.skill.setCurrentText(current if current in names else "")
         self.skill.blockSignals(False)
+
+    def follow(self, name: str) -> bool:
+        """Show the activation of `name` (the row chosen in the ranking); True if it changed."""
+        if self.skill.currentText() == name:
+            return False
+        self.skill.blockSignals(True)
+        self.skill.setCurrentText(name)
+        self.skill.blockSignals(False)
+        return True
 
     def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
         name = self.skill.currentText().strip()
         if not name:
+            self.activation = None
             self.output.setPlainText("")
-            self.invocation.setText("")
+            self.invocation.setText("Type a request and choose a skill in the ranking.")
             return
         invoker = self.invoker.currentData()
         args = self.args.text()

@@ -9,9 +9,10 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     QRect,
+    QSize,
     Qt,
 )
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
 from ...core.matching import Candidate, MatchResult
@@ -19,6 +20,13 @@ from ..table_model import ColumnsModel
 from ..theme import colour
 
 SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
+
+
+HEURISTIC_TIP = (
+    "This profile leaves the choice to the model: the score counts the request's words "
+    "found in each skill's name and description. It is a rough guide to which skills the "
+    "model might consider, not a prediction; only /name, $name or 'use <name> skill' selects."
+)
 
 
 class CandidatesModel(ColumnsModel):
@@ -43,6 +51,18 @@ class CandidatesModel(ColumnsModel):
 
     def row_count(self) -> int:
         return len(self.rows)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """'Score (heuristic)' once, in the header, with a tooltip saying what that means."""
+        heuristic = self.result is not None and self.result.heuristic
+        if orientation == Qt.Orientation.Horizontal and section == 2 and heuristic:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "Score (heuristic)"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return HEURISTIC_TIP
+        return super().headerData(section, orientation, role)
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -70,20 +90,47 @@ class CandidatesModel(ColumnsModel):
         if column == 1:
             return ("★ " if cand.name in self.result.selected else "") + cand.name
         if column == 2:
-            return str(cand.score) + (" (heuristic)" if cand.heuristic else "")
+            return str(cand.score)
         if column == 3:
             return "yes" if cand.passed else "no"
-        reasons = cand.reasons
-        text = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in reasons[:3])
-        return text + (f", … {len(reasons) - 3} more" if len(reasons) > 3 else "")
+        return why_text(cand)
+
+
+def why_text(cand: Candidate, per_rule: int = 4) -> str:
+    """The reasons in a few words, grouped by rule: "trigger: code review, find bugs;
+    name: code review" (the points are in the Score column and the explanation)."""
+    terms: dict[str, list[str]] = {}
+    for reason in cand.reasons:
+        terms.setdefault(reason.rule, []).append(reason.term)
+    parts = []
+    for rule, words in terms.items():
+        shown = ", ".join(words[:per_rule])
+        more = f" and {len(words) - per_rule} more" if len(words) > per_rule else ""
+        parts.append(f"{rule}: {shown}{more}")
+    return "; ".join(parts)
 
 
 class ThresholdDelegate(QStyledItemDelegate):
-    """Draws the threshold as a line above the first row that falls below it."""
+    """Draws the threshold as a labelled line ("threshold 10") in a band above the first
+    row that falls below it."""
+
+    BAND = 16  # px added on top of that row for the line and its label
 
     def __init__(self, model: CandidatesModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.model = model
+
+    def label(self) -> str:
+        result = self.model.result
+        return f"threshold {result.threshold}" if result and result.threshold is not None else ""
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        if index.row() == self.model.threshold_row:
+            size.setHeight(size.height() + self.BAND)
+        return size
 
     def paint(
         self,
@@ -91,10 +138,25 @@ class ThresholdDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        super().paint(painter, option, index)
-        if index.row() == self.model.threshold_row:
-            painter.save()
-            painter.setPen(QPen(QColor(colour("threshold")), 2))
-            rect: QRect = option.rect
-            painter.drawLine(rect.left(), rect.top() + 1, rect.right(), rect.top() + 1)
-            painter.restore()
+        if index.row() != self.model.threshold_row:
+            super().paint(painter, option, index)
+            return
+        rect: QRect = option.rect
+        below = QStyleOptionViewItem(option)
+        below.rect = rect.adjusted(0, self.BAND, 0, 0)
+        super().paint(painter, below, index)
+        painter.save()
+        colour_ = QColor(colour("threshold"))
+        painter.setPen(QPen(colour_, 2))
+        middle = rect.top() + self.BAND // 2
+        painter.drawLine(rect.left(), middle, rect.right(), middle)
+        if index.column() == len(self.model.COLUMNS) - 1:  # the label, on a gap in the line
+            font = QFont(option.font)
+            font.setPointSizeF(max(font.pointSizeF() * 0.85, 6.0))
+            painter.setFont(font)
+            text = self.label()
+            width = QFontMetrics(font).horizontalAdvance(text) + 8
+            gap = QRect(rect.left() + 4, rect.top(), width, self.BAND)
+            painter.fillRect(gap, option.palette.base())
+            painter.drawText(gap, int(Qt.AlignmentFlag.AlignCenter), text)
+        painter.restore()

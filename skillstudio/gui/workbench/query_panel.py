@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import time
 from typing import Any
 
@@ -46,14 +47,14 @@ from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
-from ...core.text import counted
+from ...core.text import counted, normalize
 from ..catch_up import CatchUp
 from ..scanner import one_line
 from ..theme import colour
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate
 from .session_view import SessionView
-from .tier_view import TierView
+from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
 _OPTIONS = {  # profile -> (option key, label, default, maximum)
@@ -63,6 +64,52 @@ _OPTIONS = {  # profile -> (option key, label, default, maximum)
     "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
 }
 SESSION_PROFILES = ("toolsets", "workspace")
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The request as typed, in pieces, each with whether it is a matched word.
+
+    The engine matches the normalized words (lowercase, punctuation removed); each
+    typed word is lined up with the normalized word(s) it became, so "/code-review
+    src/app.py" stays as typed. Marked words one character apart are marked as one."""
+    words = mark_words(normalized, terms)
+    marks = [hit for _word, hit in words]
+    pieces: list[tuple[str, bool]] = []
+    pos = done = 0
+    for found in _WORD.finditer(query):
+        count = len(normalize(found.group()).split())
+        hit = any(marks[done : done + count])
+        done += count
+        gap = query[pos : found.start()]
+        if gap:
+            joined = hit and pieces and pieces[-1][1] and len(gap) == 1
+            pieces.append((gap, bool(joined)))
+        pieces.append((found.group(), hit))
+        pos = found.end()
+    if done != len(marks):  # typed and normalized words do not line up: show the latter
+        pieces = []
+        for number, (word, hit) in enumerate(words):
+            pieces += [(" ", False), (word, hit)] if number else [(word, hit)]
+        return pieces
+    if query[pos:]:
+        pieces.append((query[pos:], False))
+    merged: list[tuple[str, bool]] = []
+    for piece, hit in pieces:
+        if merged and merged[-1][1] == hit:
+            merged[-1] = (merged[-1][0] + piece, hit)
+        else:
+            merged.append((piece, hit))
+    return merged
+
+
+def project_label(project: Project) -> str:
+    """A project by its folder's name; the profile only where the name does not say it."""
+    folder = os.path.basename(os.path.normpath(project.base)) or project.base
+    profile = project.profile.name
+    return folder if folder == profile else f"{folder} · {profile}"
 
 
 class QueryPanel(QWidget):
@@ -83,6 +130,7 @@ class QueryPanel(QWidget):
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
         self._why_key: tuple[int, int] = (0, 0)
+        self._updating = False  # update_now refreshes the activation itself
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
@@ -119,6 +167,9 @@ class QueryPanel(QWidget):
         font.setBold(True)
         self.summary.setFont(font)
 
+        self.tier_used = QLabel(self)
+        self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
+
         self.model = CandidatesModel(self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -126,11 +177,15 @@ class QueryPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        # The Why column wraps: a row is as tall as its reasons (30 rows at most).
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         for column in (0, 1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.selectionModel().currentRowChanged.connect(self._show_explanation)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        self.table.clicked.connect(self._on_row_clicked)
 
         self.details = QTabWidget(self)
         self.explanation = QTextBrowser(self)
@@ -147,9 +202,14 @@ class QueryPanel(QWidget):
         explain_layout.addLayout(why_row)
         explain_layout.addWidget(self.explanation, 1)
         self.details.addTab(explain, "Explanation")
+        # The four tiers in one tab of their own: named, the one used said in words.
+        self.tier_tabs = QTabWidget(self)
+        self.tier_tabs.setDocumentMode(True)
         self.tier_views = [TierView(self) for _ in range(4)]
         for number, view in enumerate(self.tier_views):
-            self.details.addTab(view, f"Tier {number}")
+            self.tier_tabs.addTab(view, tier_title(number))
+        self.details.addTab(self.tier_tabs, "Tiers")
+        self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
         self.details.addTab(self.activation, "Activation")
         self.session_view = SessionView(self)
@@ -159,12 +219,15 @@ class QueryPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the width
+        split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
-        layout.addWidget(self.summary)
+        outcome = QHBoxLayout()
+        outcome.addWidget(self.summary, 1)
+        outcome.addWidget(self.tier_used)
+        layout.addLayout(outcome)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
@@ -183,9 +246,12 @@ class QueryPanel(QWidget):
         self.project_box.blockSignals(True)
         self.project_box.clear()
         for number, project in enumerate(projects):
-            label = f"{os.path.basename(project.base)} · {project.profile.name}"
-            self.project_box.addItem(label, project.base)
-            self.project_box.setItemData(number, project.base, Qt.ItemDataRole.ToolTipRole)
+            self.project_box.addItem(project_label(project), project.base)
+            self.project_box.setItemData(
+                number,
+                f"{project.base}\nprofile: {project.profile.name}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
         found = self.project_box.findData(current or "")
         self.project_box.setCurrentIndex(max(found, 0))
         self.project_box.blockSignals(False)
@@ -237,7 +303,7 @@ class QueryPanel(QWidget):
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)
         self.details.setTabVisible(
-            6, project is not None and project.profile.name in SESSION_PROFILES
+            3, project is not None and project.profile.name in SESSION_PROFILES
         )
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
@@ -263,6 +329,11 @@ class QueryPanel(QWidget):
         else:
             index.sync()
         return index
+
+    def show_tier(self, number: int) -> None:
+        """Bring a tier's tab to the front."""
+        self.details.setCurrentWidget(self.tier_tabs)
+        self.tier_tabs.setCurrentIndex(number)
 
     def load_request(self, text: str) -> None:
         self.query.setText(text)
@@ -293,15 +364,24 @@ class QueryPanel(QWidget):
         previous = self._current_name()
         self.model.set_result(self.result)
         self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
+        used = next((t.tier for t in self.tiers if t.used), 0)
+        self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
         for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
             view.show_tier(tier)
-            mark = " ●" if tier.used else ""
-            self.details.setTabText(1 + number, f"Tier {number}{mark}")
+            self.tier_tabs.setTabText(number, tier_title(number, tier.used))
+            self.tier_tabs.setTabToolTip(number, USED if tier.used else "")
         row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
-        if self.model.rows:
-            self.table.selectRow(row)
+        self._updating = True
+        try:
+            if self.model.rows:
+                self.table.selectRow(row)
+        finally:
+            self._updating = False
         self._show_explanation()
+        name = self._current_name()
+        if name and (name != previous or not self.activation.skill.currentText().strip()):
+            self.activation.follow(name)  # a new top row; a name typed there stays otherwise
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.last_update_ms = (time.perf_counter() - started) * 1000
@@ -332,46 +412,58 @@ class QueryPanel(QWidget):
         self.why_box.setCurrentIndex(max(found, 0))
         self.why_box.blockSignals(False)
 
+    def _on_row_changed(self, *_args: object) -> None:
+        """The chosen row is explained, and its activation shown (never a skill of
+        another project: the rows are the current project's)."""
+        if self._updating:
+            return  # update_now explains and follows once it is done
+        self._show_explanation()
+        name = self._current_name()
+        registry = self.registry
+        if name and registry is not None and self.activation.follow(name):
+            self.activation.refresh(registry, self.options(), self.session.copy())
+
+    def _on_row_clicked(self, *_args: object) -> None:
+        if self.why_box.currentIndex() > 0:  # a click on a row asks about that row
+            self.why_box.setCurrentIndex(0)
+
     def _show_explanation(self, *_args: object) -> None:
         self.explanation.setHtml(self.explanation_html())
 
     def explanation_html(self) -> str:
+        """The chosen skill's points as one list, under the request as typed with the
+        matched words marked; a skill picked in "Why not" is explained instead, once."""
         result, registry = self.result, self.registry
         if result is None or registry is None or not result.query.strip():
             return ""
         parts: list[str] = []
         picked = self.why_box.currentData()
-        if picked:
+        name = picked or self._current_name()
+        if picked and picked not in result.selected:
             parts.append(
                 f"<p><b>Why not {html.escape(picked)}?</b> "
                 f"{html.escape(why_not(result, registry, picked))}</p>"
             )
-        name = self._current_name()
         cand = result.candidate(name) if name else None
         if cand is None:
-            parts.append("<p>No skill scored for this request.</p>")
+            if not picked:
+                parts.append("<p>No skill scored for this request.</p>")
             return "".join(parts)
         terms = [r.term for r in cand.reasons]
-        by_rule: dict[str, int] = {}
-        for reason in cand.reasons:
-            by_rule[reason.rule] = by_rule.get(reason.rule, 0) + reason.points
         state = "selected" if cand.name in result.selected else "not selected"
-        parts.append(f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}, {state}</h3>")
+        heuristic = " (heuristic)" if cand.heuristic else ""
         parts.append(
-            "<table cellpadding=3>"
-            + "".join(
-                f"<tr><td>{html.escape(rule)}</td><td align=right>{points:+d}</td></tr>"
-                for rule, points in by_rule.items()
-            )
-            + "</table>"
+            f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}{heuristic}, {state}</h3>"
         )
-        parts.append("<p><b>Request:</b> " + self._marked(result.normalized, terms) + "</p>")
+        parts.append("<p><b>Request:</b> " + self._marked(result.query, result.normalized, terms))
+        shown = cand.reasons[:40]
         parts.append(
             "<ul>"
             + "".join(
-                f"<li>{html.escape(r.rule)} <code>{html.escape(r.term)}</code> +{r.points}</li>"
-                for r in cand.reasons[:40]
+                f"<li>+{r.points} {html.escape(r.rule)} <code>{html.escape(r.term)}</code></li>"
+                for r in shown
             )
+            + (f"<li>… {len(cand.reasons) - len(shown)} more</li>" if cand.reasons[40:] else "")
             + "</ul>"
         )
         skill = cand.skill
@@ -392,10 +484,10 @@ class QueryPanel(QWidget):
     def _highlight(self, text: str) -> str:
         return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
 
-    def _marked(self, normalized: str, terms: list[str]) -> str:
-        return " ".join(
-            self._highlight(word) if hit else html.escape(word)
-            for word, hit in mark_words(normalized, terms)
+    def _marked(self, query: str, normalized: str, terms: list[str]) -> str:
+        return "".join(
+            self._highlight(piece) if hit else html.escape(piece)
+            for piece, hit in marked_request(query, normalized, terms)
         )
 
     def _marked_text(self, text: str, terms: list[str]) -> str:
