@@ -140,7 +140,8 @@ def test_activation_follows_the_ranking_of_the_current_project(window: MainWindo
     name = panel.activation.skill.currentText()
     assert name == panel.model.rows[0].name and name in registry.active
     act = panel.activation.activation
-    assert act is not None and act.ok, act.error
+    assert act is not None
+    assert act.ok, act.error
     assert "NOT_FOUND" not in panel.activation.output.toPlainText()
     # Choosing another row shows that skill's activation.
     panel_on(window, "oasis")
