@@ -149,7 +149,7 @@ def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:
 PANEL_SIZES = ((1280, 800), (1024, 640))
 PANEL_SHOTS = (  # (file stem, profile, request, tier shown or None: the explanation)
     ("try-heuristic", "agentskills", "review this SQL migration for locking problems", None),
-    ("try-selected", "oasis", "code review please, find bugs in my commit", None),
+    ("try-selected", "oasis", "code review of the tests", None),
     ("tier-0", "oasis", "code review please, find bugs in my commit", 0),
     ("tier-1", "toolsets", "greet Bob and translate the greeting", 1),
     ("tier-2", "pegasus", "deploy the release to staging", 2),
