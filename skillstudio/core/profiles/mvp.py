@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..fields import FieldSpec
+from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
 from .base import Checker, Profile, RootSpec
 
@@ -30,8 +30,7 @@ class Mvp(Profile):
             "name",
             "string",
             "Name",
-            "Skill identifier matching ^[a-z0-9]+(?:-[a-z0-9]+)*$; the frontmatter value "
-            "wins over the folder name.",
+            f"Skill identifier: {NAME_RULE}. The frontmatter value wins over the folder name.",
             required=True,
         ),
         FieldSpec(
@@ -59,8 +58,7 @@ class Mvp(Profile):
             if not NAME.match(name):
                 c.emit(
                     "name-format",
-                    f"'name' '{name}' must match ^[a-z0-9]+(?:-[a-z0-9]+)*$: lowercase "
-                    "letters and digits joined by single hyphens.",
+                    f"'name' '{name}' must be {NAME_RULE}.",
                     field="name",
                     at="value",
                 )

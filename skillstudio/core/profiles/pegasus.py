@@ -6,7 +6,7 @@ import re
 from typing import ClassVar
 
 from ..diagnostics import Severity
-from ..fields import FieldSpec
+from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
 from .base import Checker, Profile, RootSpec, first_paragraph
 
@@ -131,8 +131,7 @@ class Pegasus(Profile):
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
-                f"'name' '{name}' must be lowercase letters and digits joined by single "
-                "hyphens (it is typed as /name).",
+                f"'name' '{name}' must be {NAME_RULE} (it is typed as /name).",
                 field="name",
                 at="value",
             )
