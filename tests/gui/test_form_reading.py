@@ -34,8 +34,7 @@ def test_name_messages_are_plain_words_said_once_under_an_outlined_field(
     qtbot.waitUntil(lambda: field.note.isVisible(), timeout=3000)
     note = field.note.text()
     assert note == (
-        "Must be lowercase letters, digits and hyphens; no double hyphen, none at the start "
-        "or end."
+        "Must be lowercase letters, digits and hyphens; no double hyphen, none at the start or end."
     )
     assert "^" not in note and "Code--Review" not in note  # no regular expression, no value
     assert "border" in field.widget.styleSheet()
