@@ -177,3 +177,17 @@ def test_projects_are_named_by_folder_and_the_threshold_line_is_labelled(
     line_height = panel.table.fontMetrics().height()
     assert panel.table.rowHeight(row) >= line_height + delegate.BAND  # type: ignore[attr-defined]
     assert panel.table.rowHeight(row + 1) < line_height + delegate.BAND  # type: ignore[attr-defined]
+
+
+def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
+    window: MainWindow,
+) -> None:
+    panel = panel_on(window, "pegasus")
+    panel.load_request("/deploy staging")
+    view = panel.activation
+    assert view.skill.currentText() == "deploy"
+    assert view.args.text() == "staging" and view.invoker.currentData() == "user"
+    act = view.activation
+    assert act is not None
+    assert act.ok, act.error  # not the model's PERMISSION_DENIED: the user typed /deploy
+    assert "As a user invocation: /deploy staging" in view.invocation.text()

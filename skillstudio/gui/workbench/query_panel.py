@@ -381,7 +381,7 @@ class QueryPanel(QWidget):
         self._show_explanation()
         name = self._current_name()
         if name and (name != previous or not self.activation.skill.currentText().strip()):
-            self.activation.follow(name)  # a new top row; a name typed there stays otherwise
+            self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.last_update_ms = (time.perf_counter() - started) * 1000
@@ -420,7 +420,7 @@ class QueryPanel(QWidget):
         self._show_explanation()
         name = self._current_name()
         registry = self.registry
-        if name and registry is not None and self.activation.follow(name):
+        if name and registry is not None and self.activation.follow(name, self.result):
             self.activation.refresh(registry, self.options(), self.session.copy())
 
     def _on_row_clicked(self, *_args: object) -> None:
