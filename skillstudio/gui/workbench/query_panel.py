@@ -6,9 +6,7 @@ the window re-runs the panel whenever a document is re-validated."""
 
 from __future__ import annotations
 
-import html
 import os
-import re
 import time
 from typing import Any
 
@@ -37,22 +35,18 @@ from ...core.disclosure import TierText, render_tiers
 from ...core.matching import (
     MatchIndex,
     MatchResult,
-    mark_words,
     match,
     summary,
-    trigger_phrases,
-    why_not,
 )
 from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
-from ...core.text import counted, normalize
 from ..catch_up import CatchUp
 from ..scanner import one_line
-from ..theme import colour
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate
+from .explanation import explanation_html
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
@@ -64,45 +58,6 @@ _OPTIONS = {  # profile -> (option key, label, default, maximum)
     "mvp": ("char_budget", "Listing budget (chars)", 12_000, 10_000_000),
 }
 SESSION_PROFILES = ("toolsets", "workspace")
-
-
-_WORD = re.compile(r"[^\W_]+")
-
-
-def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
-    """The request as typed, in pieces, each with whether it is a matched word.
-
-    The engine matches the normalized words (lowercase, punctuation removed); each
-    typed word is lined up with the normalized word(s) it became, so "/code-review
-    src/app.py" stays as typed. Marked words one character apart are marked as one."""
-    words = mark_words(normalized, terms)
-    marks = [hit for _word, hit in words]
-    pieces: list[tuple[str, bool]] = []
-    pos = done = 0
-    for found in _WORD.finditer(query):
-        count = len(normalize(found.group()).split())
-        hit = any(marks[done : done + count])
-        done += count
-        gap = query[pos : found.start()]
-        if gap:
-            joined = hit and pieces and pieces[-1][1] and len(gap) == 1
-            pieces.append((gap, bool(joined)))
-        pieces.append((found.group(), hit))
-        pos = found.end()
-    if done != len(marks):  # typed and normalized words do not line up: show the latter
-        pieces = []
-        for number, (word, hit) in enumerate(words):
-            pieces += [(" ", False), (word, hit)] if number else [(word, hit)]
-        return pieces
-    if query[pos:]:
-        pieces.append((query[pos:], False))
-    merged: list[tuple[str, bool]] = []
-    for piece, hit in pieces:
-        if merged and merged[-1][1] == hit:
-            merged[-1] = (merged[-1][0] + piece, hit)
-        else:
-            merged.append((piece, hit))
-    return merged
 
 
 def project_label(project: Project) -> str:
@@ -431,73 +386,11 @@ class QueryPanel(QWidget):
         self.explanation.setHtml(self.explanation_html())
 
     def explanation_html(self) -> str:
-        """The chosen skill's points as one list, under the request as typed with the
-        matched words marked; a skill picked in "Why not" is explained instead, once."""
+        """The chosen skill's points, or the skill picked in "Why not" (see explanation)."""
         result, registry = self.result, self.registry
-        if result is None or registry is None or not result.query.strip():
+        if result is None or registry is None:
             return ""
-        parts: list[str] = []
-        picked = self.why_box.currentData()
-        name = picked or self._current_name()
-        if picked and picked not in result.selected:
-            parts.append(
-                f"<p><b>Why not {html.escape(picked)}?</b> "
-                f"{html.escape(why_not(result, registry, picked))}</p>"
-            )
-        cand = result.candidate(name) if name else None
-        if cand is None:
-            if not picked:
-                parts.append("<p>No skill scored for this request.</p>")
-            return "".join(parts)
-        terms = [r.term for r in cand.reasons]
-        state = "selected" if cand.name in result.selected else "not selected"
-        heuristic = " (heuristic)" if cand.heuristic else ""
-        parts.append(
-            f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}{heuristic}, {state}</h3>"
-        )
-        parts.append("<p><b>Request:</b> " + self._marked(result.query, result.normalized, terms))
-        shown = cand.reasons[:40]
-        parts.append(
-            "<ul>"
-            + "".join(
-                f"<li>+{r.points} {html.escape(r.rule)} <code>{html.escape(r.term)}</code></li>"
-                for r in shown
-            )
-            + (f"<li>… {len(cand.reasons) - len(shown)} more</li>" if cand.reasons[40:] else "")
-            + "</ul>"
-        )
-        skill = cand.skill
-        phrases = trigger_phrases(skill, patterns=True)
-        if phrases:
-            parts.append(
-                "<p><b>Triggers:</b> "
-                + ", ".join(self._highlight(p) if p in terms else html.escape(p) for p in phrases)
-                + "</p>"
-            )
-        parts.append(
-            "<p><b>Description:</b> " + self._marked_text(skill.description, terms) + "</p>"
-        )
-        if result.notes:
-            parts.append("".join(f"<p><i>{html.escape(n)}</i></p>" for n in result.notes))
-        return "".join(parts)
-
-    def _highlight(self, text: str) -> str:
-        return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
-
-    def _marked(self, query: str, normalized: str, terms: list[str]) -> str:
-        return "".join(
-            self._highlight(piece) if hit else html.escape(piece)
-            for piece, hit in marked_request(query, normalized, terms)
-        )
-
-    def _marked_text(self, text: str, terms: list[str]) -> str:
-        """The description with every word that is a matched term (or in one) marked."""
-        words = {w for term in terms for w in term.lower().split()}
-        out = []
-        for word in text.split():
-            bare = word.strip(".,;:!?()[]'\"`").lower()
-            out.append(self._highlight(word) if bare and bare in words else html.escape(word))
-        return " ".join(out)
+        return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------
     def send(self) -> None:
