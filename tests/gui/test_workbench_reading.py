@@ -191,3 +191,24 @@ def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
     assert act is not None
     assert act.ok, act.error  # not the model's PERMISSION_DENIED: the user typed /deploy
     assert "As a user invocation: /deploy staging" in view.invocation.text()
+
+
+def test_marked_request_keeps_any_typed_text() -> None:
+    from skillstudio.core.text import normalize
+    from skillstudio.gui.workbench.explanation import marked_request
+
+    for query, terms in [
+        ("/code-review src/app.py", ["code-review"]),
+        ("İstanbul Iİ review", ["review"]),  # lowercase changes the length
+        ("  ¿qué?  revisión_de código!! ", ["código"]),
+        ("", ["x"]),
+        ("---", []),
+    ]:
+        pieces = marked_request(query, normalize(query), terms)
+        marked = [piece for piece, hit in pieces if hit]
+        if "".join(piece for piece, _hit in pieces) == query:
+            assert all(normalize(p) for p in marked)
+        else:  # words that do not line up: the normalized words, still marked
+            assert " ".join(p for p, _h in pieces).split() == normalize(query).split()
+    pieces = marked_request("Please REVIEW it", "please review it", ["review"])
+    assert pieces == [("Please ", False), ("REVIEW", True), (" it", False)]
