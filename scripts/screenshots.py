@@ -182,23 +182,23 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
                 panel.show_tier(tier)
             app.processEvents()
             save_shot(window, out, f"{stem}-{scheme}-{width}")
-        skill = os.path.join(copy, "agentskills", ".agents", "skills", "sql-review", "SKILL.md")
-        editor = window.open_skill(skill)
-        if editor is None:
-            continue
-        editor.views.setCurrentIndex(0)
+    skill = os.path.join(copy, "agentskills", ".agents", "skills", "sql-review", "SKILL.md")
+    editor = window.open_skill(skill)
+    if editor is not None:
         name = editor.form.fields["name"].widget
         if isinstance(name, QLineEdit):
             name.setText("SQL--Review")
             name.textEdited.emit("SQL--Review")
-        window.problems_dock.raise_()
-        window.resizeDocks([window.problems_dock], [height // 4], Qt.Orientation.Vertical)
-        wait_ms(app, 600)  # validation runs after a pause in typing
-        save_shot(window, out, f"form-error-{scheme}-{width}")
-        editor.views.setCurrentWidget(editor.preview)
-        wait_ms(app, 600)  # the preview renders on a worker thread
-        save_shot(window, out, f"preview-{scheme}-{width}")
-        editor.document.text_document.undo()
+        for width, height in PANEL_SIZES:
+            window.resize(width, height)
+            editor.views.setCurrentIndex(0)
+            window.problems_dock.raise_()
+            window.resizeDocks([window.problems_dock], [height // 4], Qt.Orientation.Vertical)
+            wait_ms(app, 600)  # validation runs after a pause in typing
+            save_shot(window, out, f"form-error-{scheme}-{width}")
+            editor.views.setCurrentWidget(editor.preview)
+            wait_ms(app, 600)  # the preview renders on a worker thread
+            save_shot(window, out, f"preview-{scheme}-{width}")
     window.close()
     shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
