@@ -9,11 +9,10 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     QRect,
-    QSize,
     Qt,
 )
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from ...core.matching import Candidate, MatchResult
 from ..table_model import ColumnsModel
@@ -72,7 +71,7 @@ class CandidatesModel(ColumnsModel):
         cand = self.rows[index.row()]
         selected = cand.name in self.result.selected
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(index.row(), index.column(), cand)
+            return self.cell_text(index.row(), index.column(), cand)
         if role == Qt.ItemDataRole.FontRole and selected:
             font = QFont()
             font.setBold(True)
@@ -83,7 +82,7 @@ class CandidatesModel(ColumnsModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _text(self, row: int, column: int, cand: Candidate) -> str:
+    def cell_text(self, row: int, column: int, cand: Candidate) -> str:
         assert self.result is not None
         if column == 0:
             return str(row + 1)
@@ -94,6 +93,43 @@ class CandidatesModel(ColumnsModel):
         if column == 3:
             return "yes" if cand.passed else "no"
         return why_text(cand)
+
+
+def fit_rows(table: QTableView, model: CandidatesModel) -> None:
+    """Each row as tall as its wrapped Why text (the one column that wraps), the
+    threshold's row taller by the band of its labelled line. Measured here, once per
+    answer: the view's own ResizeToContents asks the delegate about every cell (30 ms
+    a keystroke at 30 rows)."""
+    plain = table.fontMetrics()
+    bold_font = QFont(table.font())
+    bold_font.setBold(True)
+    bold = QFontMetrics(bold_font)
+    _fit_columns(table, model, bold)
+    header = table.verticalHeader()
+    width = max(table.columnWidth(len(model.COLUMNS) - 1) - 8, 40)
+    selected = set(model.result.selected) if model.result is not None else set()
+    wrap = int(Qt.TextFlag.TextWordWrap)
+    for row, cand in enumerate(model.rows):
+        metrics = bold if cand.name in selected else plain
+        text = metrics.boundingRect(0, 0, width, 100_000, wrap, why_text(cand)).height()
+        height = max(text, plain.height()) + 8
+        if row == model.threshold_row:
+            height += ThresholdDelegate.BAND
+        if header.sectionSize(row) != height:
+            header.resizeSection(row, height)
+
+
+def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) -> None:
+    """The narrow columns as wide as their header or widest text (measured with the
+    bold font of selected rows); the Why column takes the rest."""
+    titles = table.horizontalHeader().fontMetrics()
+    for column in range(len(model.COLUMNS) - 1):
+        title = model.headerData(column, Qt.Orientation.Horizontal)
+        texts = [model.cell_text(row, column, cand) for row, cand in enumerate(model.rows)]
+        widest = max((bold.horizontalAdvance(t) for t in texts), default=0)
+        width = max(widest + 10, titles.horizontalAdvance(str(title)) + 12)
+        if table.columnWidth(column) != width:
+            table.setColumnWidth(column, width)
 
 
 def why_text(cand: Candidate, per_rule: int = 4) -> str:
@@ -123,14 +159,6 @@ class ThresholdDelegate(QStyledItemDelegate):
     def label(self) -> str:
         result = self.model.result
         return f"threshold {result.threshold}" if result and result.threshold is not None else ""
-
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        size = super().sizeHint(option, index)
-        if index.row() == self.model.threshold_row:
-            size.setHeight(size.height() + self.BAND)
-        return size
 
     def paint(
         self,

@@ -45,7 +45,7 @@ from ...core.suites import SuiteError, add_case
 from ..catch_up import CatchUp
 from ..scanner import one_line
 from .activation_view import ActivationView
-from .candidates import CandidatesModel, ThresholdDelegate
+from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
@@ -132,13 +132,14 @@ class QueryPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        # The Why column wraps: a row is as tall as its reasons (30 rows at most).
+        # The Why column wraps: a row is as tall as its reasons (fit_rows, 30 rows at most).
         self.table.setWordWrap(True)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.table.horizontalHeader()
+        header.sectionResized.connect(self._on_column_resized)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        for column in (0, 1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in (0, 1, 2, 3):  # sized by fit_rows, from the texts shown
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
         self.table.clicked.connect(self._on_row_clicked)
 
@@ -318,6 +319,7 @@ class QueryPanel(QWidget):
             return
         previous = self._current_name()
         self.model.set_result(self.result)
+        fit_rows(self.table, self.model)
         self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
@@ -366,6 +368,10 @@ class QueryPanel(QWidget):
         found = self.why_box.findData(current or "")
         self.why_box.setCurrentIndex(max(found, 0))
         self.why_box.blockSignals(False)
+
+    def _on_column_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == len(self.model.COLUMNS) - 1:  # the Why column wraps anew
+            fit_rows(self.table, self.model)
 
     def _on_row_changed(self, *_args: object) -> None:
         """The chosen row is explained, and its activation shown (never a skill of
