@@ -25,7 +25,12 @@ def score_cells(panel: QueryPanel) -> list[str]:
     return [model.data(model.index(row, 2)) for row in range(model.rowCount())]
 
 
-def test_heuristic_is_said_once_in_the_header_with_a_tooltip(window: MainWindow) -> None:
+def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.focus_query_panel()
+    panel = panel_on(window, "toolsets")
+    panel.load_request("greet Bob and translate the greeting")
     panel = panel_on(window, "agentskills")
     panel.load_request("review this SQL migration for locking problems")
     model = panel.model
@@ -35,6 +40,10 @@ def test_heuristic_is_said_once_in_the_header_with_a_tooltip(window: MainWindow)
     tip = model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
     assert "not a prediction" in tip and "/name" in tip
     assert all(cell.isdigit() for cell in score_cells(panel))  # no "(heuristic)" per cell
+    title = panel.table.horizontalHeader().fontMetrics().horizontalAdvance("Score (heuristic)")
+    assert panel.table.columnWidth(2) > title  # the header is not cut
+    qtbot.wait(20)
+    assert panel.table.horizontalScrollBar().maximum() == 0  # the Why column takes the rest
     panel_on(window, "oasis")
     panel.load_request("code review please")
     assert model.headerData(2, horizontal) == "Score"

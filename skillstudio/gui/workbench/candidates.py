@@ -122,14 +122,21 @@ def fit_rows(table: QTableView, model: CandidatesModel) -> None:
 def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) -> None:
     """The narrow columns as wide as their header or widest text (measured with the
     bold font of selected rows); the Why column takes the rest."""
-    titles = table.horizontalHeader().fontMetrics()
+    header = table.horizontalHeader()
+    title_font = QFont(header.font())
+    title_font.setBold(True)  # some styles draw header titles bold
+    titles = QFontMetrics(title_font)
+    changed = False
     for column in range(len(model.COLUMNS) - 1):
         title = model.headerData(column, Qt.Orientation.Horizontal)
         texts = [model.cell_text(row, column, cand) for row, cand in enumerate(model.rows)]
         widest = max((bold.horizontalAdvance(t) for t in texts), default=0)
-        width = max(widest + 10, titles.horizontalAdvance(str(title)) + 12)
+        width = max(widest + 10, titles.horizontalAdvance(str(title)) + 16)
         if table.columnWidth(column) != width:
             table.setColumnWidth(column, width)
+            changed = True
+    if changed:
+        header.resizeSections()  # the Why column takes the rest again, now
 
 
 def why_text(cand: Candidate, per_rule: int = 4) -> str:
