@@ -19,6 +19,7 @@ from ..table_model import ColumnsModel
 from ..theme import colour
 
 SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
+MIN_WHY = 130  # px the Why column keeps however narrow the panel
 
 
 HEURISTIC_TIP = (
@@ -106,7 +107,7 @@ def fit_rows(table: QTableView, model: CandidatesModel) -> None:
     bold = QFontMetrics(bold_font)
     _fit_columns(table, model, bold)
     header = table.verticalHeader()
-    width = max(table.columnWidth(len(model.COLUMNS) - 1) - 8, 40)
+    width = max(table.columnWidth(len(model.COLUMNS) - 1) - 14, 40)  # less the cell padding
     selected = set(model.result.selected) if model.result is not None else set()
     wrap = int(Qt.TextFlag.TextWordWrap)
     for row, cand in enumerate(model.rows):
@@ -127,14 +128,19 @@ def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) 
     title_font.setBold(True)  # some styles draw header titles bold
     titles = QFontMetrics(title_font)
     changed = False
+    total = 0
     for column in range(len(model.COLUMNS) - 1):
         title = model.headerData(column, Qt.Orientation.Horizontal)
         texts = [model.cell_text(row, column, cand) for row, cand in enumerate(model.rows)]
         widest = max((bold.horizontalAdvance(t) for t in texts), default=0)
         width = max(widest + 10, titles.horizontalAdvance(str(title)) + 16)
+        total += width
         if table.columnWidth(column) != width:
             table.setColumnWidth(column, width)
             changed = True
+    # However narrow the dock, the Why column keeps room for a few words.
+    scroll = table.verticalScrollBar().sizeHint().width()
+    table.setMinimumWidth(total + MIN_WHY + scroll + 2 * table.frameWidth())
     if changed:
         header.resizeSections()  # the Why column takes the rest again, now
 

@@ -144,6 +144,7 @@ class QueryPanel(QWidget):
         self.table.clicked.connect(self._on_row_clicked)
 
         self.details = QTabWidget(self)
+        self.details.setMinimumWidth(240)  # its tab bars scroll: the ranking keeps its room
         self.explanation = QTextBrowser(self)
         self.explanation.setOpenLinks(False)
         self.why_box = QComboBox(self)
