@@ -14,8 +14,8 @@ import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QSettings, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QLineEdit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -64,6 +64,7 @@ def main() -> int:
         window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
         window.close()
         suites_shot(app, settings, os.path.join(out, f"suites-{name}.png"))
+        panel_shots(app, settings, out, name)
     return 0
 
 
@@ -142,6 +143,77 @@ def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:
     print(target)
     window.close()
     shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+# -- Try a Request, its tiers, the form and the preview, at two window sizes -------------
+PANEL_SIZES = ((1280, 800), (1024, 640))
+PANEL_SHOTS = (  # (file stem, profile, request, tier shown or None: the explanation)
+    ("try-heuristic", "agentskills", "review this SQL migration for locking problems", None),
+    ("try-selected", "oasis", "code review of the tests", None),
+    ("tier-0", "oasis", "code review please, find bugs in my commit", 0),
+    ("tier-1", "toolsets", "greet Bob and translate the greeting", 1),
+    ("tier-2", "pegasus", "deploy the release to staging", 2),
+    ("tier-3", "oasis", "code review please, find bugs in my commit", 3),
+)
+
+
+def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -> None:
+    """Try a Request (heuristic ranking, a selected skill, each tier), a form with an
+    error and the preview, as `<stem>-<scheme>-<width>.png`."""
+    copy = os.path.join(tempfile.mkdtemp(), "skills")
+    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    window = MainWindow(settings)
+    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.show()
+    open_and_wait(window, copy)
+    panel = window.query_panel
+    for width, height in PANEL_SIZES:
+        window.resize(width, height)
+        for stem, profile, request, tier in PANEL_SHOTS:
+            window.focus_query_panel()
+            window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+            panel.project_box.setCurrentIndex(
+                next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
+            )
+            panel.load_request(request)
+            if tier is None:
+                panel.details.setCurrentIndex(0)
+            else:
+                panel.show_tier(tier)
+            app.processEvents()
+            save_shot(window, out, f"{stem}-{scheme}-{width}")
+    skill = os.path.join(copy, "agentskills", ".agents", "skills", "sql-review", "SKILL.md")
+    editor = window.open_skill(skill)
+    if editor is not None:
+        name = editor.form.fields["name"].widget
+        if isinstance(name, QLineEdit):
+            name.setText("SQL--Review")
+            name.textEdited.emit("SQL--Review")
+        for width, height in PANEL_SIZES:
+            window.resize(width, height)
+            editor.views.setCurrentIndex(0)
+            window.problems_dock.raise_()
+            window.resizeDocks([window.problems_dock], [height // 4], Qt.Orientation.Vertical)
+            wait_ms(app, 600)  # validation runs after a pause in typing
+            save_shot(window, out, f"form-error-{scheme}-{width}")
+            editor.views.setCurrentWidget(editor.preview)
+            wait_ms(app, 600)  # the preview renders on a worker thread
+            save_shot(window, out, f"preview-{scheme}-{width}")
+    window.close()
+    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+def wait_ms(app: QApplication, ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    app.processEvents()
+
+
+def save_shot(window: MainWindow, out: str, stem: str) -> None:
+    target = os.path.join(out, f"{stem}.png")
+    window.grab().save(target)
+    print(target)
 
 
 if __name__ == "__main__":

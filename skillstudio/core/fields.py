@@ -51,12 +51,25 @@ class FieldSpec:
         if self.default_note:
             parts.append(f"Default: {self.default_note}.")
         elif self.default is not None:
-            parts.append(f"Default: {self.default!r}.")
+            parts.append(f"Default: {yaml_spelling(self.default)}.")
         if self.max_length:
             parts.append(f"At most {self.max_length} characters.")
         if self.choices:
             parts.append("One of: " + ", ".join(self.choices) + ".")
         return " ".join(parts)
+
+
+# A skill name's rule in plain words (the profiles that share it say it the same way).
+NAME_RULE = "lowercase letters, digits and hyphens; no double hyphen, none at the start or end"
+
+
+def yaml_spelling(value: Any) -> str:
+    """A default value as the author would write it in YAML: true, not True."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
 
 
 def yaml_kind(value: Any) -> str:

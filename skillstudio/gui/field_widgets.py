@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -41,32 +42,51 @@ def value_text(value: Any) -> str:
     return str(getattr(value, "isoformat", lambda: value)())
 
 
-def _button(parent: QWidget, glyph: str, tip: str) -> QToolButton:
-    button = QToolButton(parent)
-    button.setText(glyph)
+def _button(parent: QWidget, label: str, tip: str) -> QToolButton:
+    button = QToolButton(parent)  # as wide as its word, so three lists fit side by side
+    button.setText(label)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     button.setToolTip(tip)
     button.setAccessibleName(tip)
-    button.setAutoRaise(True)
     return button
 
 
 class _Buttons(QWidget):
-    """Add / Remove / Up / Down beside a list or table."""
+    """Add / Remove / Up / Down, labelled, in a row under a list or table; while the
+    list is empty the row says so and is all the editor shows (one line, not a box)."""
 
     def __init__(self, parent: QWidget, what: str, reorder: bool = True) -> None:
         super().__init__(parent)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(0)
-        self.add = _button(self, "+", f"Add {what}")
-        self.remove = _button(self, "−", f"Remove the selected {what}")
-        self.up = _button(self, "↑", "Move up")
-        self.down = _button(self, "↓", "Move down")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        plural = what[:-1] + "ies" if what.endswith("y") else what + "s"
+        self.empty = QLabel(f"No {plural} yet.", self)
+        self.empty.setEnabled(False)  # muted
+        self.add = _button(self, "Add", f"Add a {what}")
+        self.remove = _button(self, "Remove", f"Remove the selected {what}")
+        self.up = _button(self, "Up", f"Move the selected {what} up")
+        self.down = _button(self, "Down", f"Move the selected {what} down")
+        row.addWidget(self.empty)
         for button in (self.add, self.remove, self.up, self.down):
-            column.addWidget(button)
+            row.addWidget(button)
+        row.addStretch(1)
+        self.reorder = reorder
         self.up.setVisible(reorder)
         self.down.setVisible(reorder)
-        column.addStretch(1)
+
+    def show_count(self, count: int) -> None:
+        self.empty.setVisible(count == 0)
+        self.remove.setVisible(count > 0)
+        self.up.setVisible(self.reorder and count > 1)
+        self.down.setVisible(self.reorder and count > 1)
+
+
+def _fit(view: QAbstractItemView, rows: int, row_height: int, extra: int = 0) -> None:
+    """A list or table as tall as its rows (up to five), hidden when it has none."""
+    view.setVisible(rows > 0)
+    frame = 2 * view.frameWidth() if isinstance(view, QFrame) else 2
+    view.setFixedHeight(min(max(rows, 1), 5) * row_height + frame + extra)
 
 
 class ListEditor(QWidget):
@@ -87,13 +107,13 @@ class ListEditor(QWidget):
             | QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.AnyKeyPressed
         )
-        self.list.setMaximumHeight(110)
         self.list.setAlternatingRowColors(True)
         self.buttons = _Buttons(self, what)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.list, 1)
-        row.addWidget(self.buttons)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.list)
+        column.addWidget(self.buttons)
         self.buttons.add.clicked.connect(lambda: self.add_item())
         self.buttons.remove.clicked.connect(lambda: self.remove_current())
         self.buttons.up.clicked.connect(lambda: self.move_current(-1))
@@ -139,11 +159,11 @@ class ListEditor(QWidget):
         self.list.addItem(item)
         self.list.blockSignals(False)
         self.list.setCurrentItem(item)
+        self._update_buttons()  # shows the list if it was empty, before it opens for typing
         if text:
             self.edited.emit()
         else:
             self.list.editItem(item)
-        self._update_buttons()
 
     def remove_current(self) -> None:
         row = self.list.currentRow()
@@ -169,6 +189,10 @@ class ListEditor(QWidget):
         self.edited.emit()
 
     def _update_buttons(self, *_args: object) -> None:
+        count = self.list.count()
+        self.buttons.show_count(count)
+        row_height = self.list.sizeHintForRow(0) if count else 0
+        _fit(self.list, count, max(row_height, self.list.fontMetrics().height() + 2))
         row = self.list.currentRow()
         self.buttons.remove.setEnabled(row >= 0)
         self.buttons.up.setEnabled(row > 0)
@@ -241,18 +265,27 @@ class KeyValueEditor(QWidget):
         self.table.setHorizontalHeaderLabels(["Key", "Value"])
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
-        self.table.setMaximumHeight(140)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.buttons = _Buttons(self, what, reorder=False)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.table, 1)
-        row.addWidget(self.buttons)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.table)
+        column.addWidget(self.buttons)
         self.buttons.add.clicked.connect(lambda: self.add_row())
         self.buttons.remove.clicked.connect(lambda: self.remove_current())
         self.table.itemChanged.connect(self._on_item_changed)
         self.setFocusProxy(self.table)
         self._keys: list[str] = []  # the key shown in each row, as the document has it
+        self.table.model().rowsInserted.connect(self._fit)
+        self.table.model().rowsRemoved.connect(self._fit)
+        self._fit()
+
+    def _fit(self, *_args: object) -> None:
+        count = self.table.rowCount()
+        self.buttons.show_count(count)
+        header = self.table.horizontalHeader().sizeHint().height()
+        _fit(self.table, count, self.table.verticalHeader().defaultSectionSize(), header)
 
     def set_value(self, value: Any) -> None:
         """Show a mapping; anything else (a broken value) shows as no rows."""

@@ -10,6 +10,7 @@ being typed in.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.editing import Change, EditError, apply_changes, parse_yaml_value
-from ..core.fields import FieldSpec
+from ..core.fields import FieldSpec, yaml_spelling
 from ..core.frontmatter import Document, parse_text
 from ..core.profiles.base import Profile
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
@@ -50,6 +52,31 @@ def _parse_other(text: str) -> Any:
 def _has_focus(widget: QWidget) -> bool:
     focus = QApplication.focusWidget()
     return focus is not None and (focus is widget or widget.isAncestorOf(focus))
+
+
+def field_note(key: str, messages: list[str]) -> str:
+    """A field's messages for the line under it: the field is right there, so
+    "'name' 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
+    prefix = re.compile(rf"^'{re.escape(key)}' '.*?' (?=[a-z])")
+    lines = []
+    for message in messages:
+        short = prefix.sub("", message, count=1)
+        lines.append(short[:1].upper() + short[1:])
+    return "\n".join(dict.fromkeys(lines))
+
+
+def outline(widget: QWidget, tone: str | None) -> None:
+    """A coloured outline round a field's box (its list or table for structured fields)."""
+    target = getattr(widget, "list", None) or getattr(widget, "table", None) or widget
+    if not isinstance(target, QWidget):
+        return
+    if not target.objectName():
+        target.setObjectName("field-box")
+    name = target.objectName()
+    target.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, tone is not None)
+    target.setStyleSheet(
+        f"#{name}{{border:2px solid {tone};border-radius:3px;padding:1px}}" if tone else ""
+    )
 
 
 class _Field:
@@ -74,6 +101,7 @@ class FormView(QScrollArea):
         self._writing = False
         self._last_key: str | None = None
         self._base_text = ""  # the text before the current run of edits in one field
+        self._broken = False  # the frontmatter cannot be parsed
         self.setWidgetResizable(True)
         inner = QWidget(self)
         outer = QVBoxLayout(inner)
@@ -112,7 +140,10 @@ class FormView(QScrollArea):
         if spec.kind in ("bool", "enum") and (spec.kind == "bool" or spec.choices):
             combo = QComboBox(self)
             combo.addItem(
-                "(default)" if spec.default is None else f"(default: {spec.default})", NO_VALUE
+                "(default)"
+                if spec.default is None
+                else f"(default: {yaml_spelling(spec.default)})",
+                NO_VALUE,
             )
             for choice in ("true", "false") if spec.kind == "bool" else spec.choices:
                 combo.addItem(choice, choice)
@@ -149,15 +180,20 @@ class FormView(QScrollArea):
         widget.setToolTip(spec.describe())
         widget.setObjectName(f"field-{spec.key}")
         counter = QLabel(self)
+        counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
+        counter.setToolTip(f"Characters used, of at most {spec.max_length}")
         note = QLabel(self)
         note.setWordWrap(True)
-        note.setStyleSheet(f"color:{colour('error_text')}")
+        note.setTextFormat(Qt.TextFormat.PlainText)
         note.setVisible(False)
         box_widget = QWidget(self)
         column = QVBoxLayout(box_widget)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(widget)
-        column.addWidget(counter)
+        column.setSpacing(2)
+        beside = QHBoxLayout()  # the counter beside the field, the message under it
+        beside.addWidget(widget, 1)
+        beside.addWidget(counter, 0, Qt.AlignmentFlag.AlignBottom)
+        column.addLayout(beside)
         column.addWidget(note)
         counter.setVisible(spec.max_length is not None)
         label = QLabel(spec.label + (" *" if spec.required else ""), self)
@@ -176,6 +212,9 @@ class FormView(QScrollArea):
         doc = parse_text(Document(path=self.document.path), self.document.text())
         mapping = doc.mapping
         broken = doc.has_frontmatter and mapping is None
+        if broken != self._broken:
+            self._broken = broken
+            self._on_diagnostics_changed(None)
         self.banner.setVisible(broken)
         if broken:
             self.banner.setText(
@@ -244,14 +283,23 @@ class FormView(QScrollArea):
         )
 
     def _on_diagnostics_changed(self, _diagnostics: object) -> None:
-        by_field: dict[str, list[str]] = {}
-        for diag in self.document.diagnostics:
+        """Each field's problems under it, in a sentence that does not repeat the value,
+        and an outline in the colour of the worst. With frontmatter that cannot be
+        parsed the fields show nothing, so they say nothing either (the banner does)."""
+        by_field: dict[str, list[tuple[str, str]]] = {}
+        for diag in self.document.diagnostics if not self._broken else []:
             if diag.field:
-                by_field.setdefault(diag.field, []).append(diag.message)
+                by_field.setdefault(diag.field, []).append((diag.severity, diag.message))
         for key, item in self.fields.items():
-            messages = by_field.get(key, [])
-            item.note.setText("\n".join(messages))
-            item.note.setVisible(bool(messages))
+            found = by_field.get(key, [])
+            worst = next(
+                (s for s in ("error", "warning", "info") if any(f[0] == s for f in found)), ""
+            )
+            item.note.setText(field_note(key, [message for _s, message in found]))
+            item.note.setVisible(bool(found))
+            tone = colour("error_text") if worst == "error" else colour("list_mark")
+            item.note.setStyleSheet(f"color:{tone}" if worst in ("error", "warning") else "")
+            outline(item.widget, tone if worst in ("error", "warning") else None)
 
     # -- form → document -------------------------------------------------------------
     def value_of(self, key: str) -> Any:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtGui import QDesktopServices, QImage, QPalette, QResizeEvent, QTextDocument
+from PySide6.QtWidgets import QApplication, QTextBrowser, QWidget
 
 from ..core.safefs import read_bytes
 from ..core.text import counted
@@ -38,6 +38,8 @@ FALLBACK_MAX = 50_000  # characters of plain text shown past the limits
 
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # an image file larger than this is not shown
+MARGIN = 18  # px round the text
+READABLE_CHARS = 90  # the longest line, in average characters
 
 
 def _blocked_image() -> QImage:
@@ -135,11 +137,19 @@ def render_markdown(body: str, dark: bool | None = None, css: str | None = None)
 
 
 def preview_css() -> str:
-    """The preview's style sheet for the palette in use (read on the GUI thread)."""
+    """The preview's style sheet for the palette in use (read on the GUI thread):
+    text in the palette's colours, airy lines, code and tables on the palette's tints."""
+    palette = QApplication.palette()
+    text = palette.color(QPalette.ColorRole.Text).name()
+    link = palette.color(QPalette.ColorRole.Link).name()
+    muted, code = colour("muted"), colour("code_bg")
     return (
-        "<style>table{border-collapse:collapse} "
-        f"td,th{{border:1px solid {colour('table_border')};padding:3px}} "
-        f"pre{{background:{colour('code_bg')};padding:6px}}</style>"
+        f"<style>body{{color:{text}}} p,li{{line-height:140%}} "
+        f"a{{color:{link}}} h1,h2,h3,h4{{color:{text};margin-top:14px}} "
+        f"blockquote{{color:{muted}}} code{{background:{code}}} "
+        "table{border-collapse:collapse} "
+        f"td,th{{border:1px solid {colour('table_border')};padding:4px}} "
+        f"pre{{background:{code};padding:8px}}</style>"
     )
 
 
@@ -226,6 +236,11 @@ class Preview(QTextBrowser):
         self._base = ""
         self._wanted = 0  # the number of the newest request; other results are stale
         self.setOpenLinks(False)
+        # Margins round the text and a readable line length: lines wrap at about
+        # READABLE_CHARS characters however wide the window (narrower when it is).
+        self.document().setDocumentMargin(MARGIN)
+        self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        self._fit_lines()
         self.anchorClicked.connect(self._on_anchor_clicked)
         _the_renderer().rendered.connect(self._on_rendered)
 
@@ -241,6 +256,20 @@ class Preview(QTextBrowser):
         if self.document().isEmpty():
             self.setHtml("<p><i>Rendering…</i></p>")
         _the_renderer().request(id(self), self._wanted, body, is_dark(), preview_css())
+
+    def line_width(self) -> int:
+        """The width lines wrap at: READABLE_CHARS characters, or the view if narrower."""
+        readable = self.fontMetrics().averageCharWidth() * READABLE_CHARS + 2 * MARGIN
+        return max(min(self.viewport().width(), readable), 4 * MARGIN)
+
+    def _fit_lines(self) -> None:
+        width = self.line_width()
+        if self.lineWrapColumnOrWidth() != width:
+            self.setLineWrapColumnOrWidth(width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_lines()
 
     @property
     def pending(self) -> bool:

@@ -53,10 +53,11 @@ def test_panel_matches_the_engine_on_every_profile(
     assert panel.summary.text() == summary(expected)
     tiers = render_tiers(registry, expected, panel.options(), Session())
     for view, tier in zip(panel.tier_views, tiers, strict=True):
-        panel.details.setCurrentWidget(view)  # a tier's text is laid out when its tab shows
+        panel.show_tier(tier.tier)  # a tier's text is laid out when its tab shows
         assert view.text.toPlainText() == tier.text
     used = [n for n, t in enumerate(tiers) if t.used]
-    assert [n for n in range(4) if panel.details.tabText(1 + n).endswith("●")] == used
+    marked = [n for n in range(4) if panel.tier_tabs.tabText(n).endswith("used for this request")]
+    assert marked == used
 
 
 def test_explanation_marks_words_and_threshold_line(window: MainWindow, qtbot: QtBot) -> None:
@@ -65,7 +66,7 @@ def test_explanation_marks_words_and_threshold_line(window: MainWindow, qtbot: Q
     assert panel.summary.text().startswith("code-review wins by")
     text = panel.explanation_html()
     assert "code-review: 40 points, selected" in text
-    assert ">find</span>" in text and ">bugs</span>" in text  # matched words are marked
+    assert ">find bugs</span>" in text  # matched words are marked (a phrase as one)
     assert ">please</span>" not in text
     panel.load_request("tests")  # one keyword: below the threshold of 10
     assert panel.summary.text().startswith("No skill passes the threshold of 10")
@@ -140,7 +141,7 @@ def test_activation_preview_and_errors(window: MainWindow, qtbot: QtBot) -> None
 
 def test_session_remembers_consent_and_resets(window: MainWindow, qtbot: QtBot) -> None:
     panel = panel_on(window, "workspace")
-    assert panel.details.isTabVisible(6)
+    assert panel.details.isTabVisible(3)
     panel.query.setText("/repo-survey")
     panel.send()
     assert panel.session.history and "repo-survey" in panel.session.history[0]
@@ -149,7 +150,7 @@ def test_session_remembers_consent_and_resets(window: MainWindow, qtbot: QtBot) 
     panel.session_view.reset_button.click()
     assert not panel.session.history and not panel.session.consented
     panel_on(window, "oasis")
-    assert not panel.details.isTabVisible(6)
+    assert not panel.details.isTabVisible(3)
 
 
 def test_a_hidden_panel_waits_and_catches_up_when_shown(

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import FieldSpec
+from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
 from .base import Checker, PanelOption, Profile, RootSpec, listing_line
 
@@ -43,8 +43,7 @@ class Mvp(Profile):
             "name",
             "string",
             "Name",
-            "Skill identifier matching ^[a-z0-9]+(?:-[a-z0-9]+)*$; the frontmatter value "
-            "wins over the folder name.",
+            f"Skill identifier: {NAME_RULE}. The frontmatter value wins over the folder name.",
             required=True,
         ),
         FieldSpec(
@@ -72,8 +71,7 @@ class Mvp(Profile):
             if not NAME.match(name):
                 c.emit(
                     "name-format",
-                    f"'name' '{name}' must match ^[a-z0-9]+(?:-[a-z0-9]+)*$: lowercase "
-                    "letters and digits joined by single hyphens.",
+                    f"'name' '{name}' must be {NAME_RULE}.",
                     field="name",
                     at="value",
                 )

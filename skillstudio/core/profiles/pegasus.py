@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Severity
-from ..fields import FieldSpec
+from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
 from .base import Checker, PanelOption, Profile, RootSpec, first_paragraph, listing_line
 
@@ -150,8 +150,7 @@ class Pegasus(Profile):
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
-                f"'name' '{name}' must be lowercase letters and digits joined by single "
-                "hyphens (it is typed as /name).",
+                f"'name' '{name}' must be {NAME_RULE} (it is typed as /name).",
                 field="name",
                 at="value",
             )

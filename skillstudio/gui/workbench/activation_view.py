@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.activation import Activation, activate
+from ...core.matching import MatchResult
 from ...core.registry import Registry
 from ...core.session import Session
 
@@ -57,19 +58,39 @@ class ActivationView(QWidget):
         self.activation: Activation | None = None
 
     def set_skills(self, names: list[str]) -> None:
+        """The current project's skills; a name of another project is not kept."""
         current = self.skill.currentText()
         self.skill.blockSignals(True)
         self.skill.clear()
         self.skill.addItems(names)
-        if current:
-            self.skill.setCurrentText(current)
+        self.skill.setCurrentText(current if current in names else "")
         self.skill.blockSignals(False)
+
+    def follow(self, name: str, result: MatchResult | None = None) -> bool:
+        """Show the activation of `name` (the row chosen in the ranking); True if it changed.
+
+        When the request invokes that skill by name ("/deploy staging"), the arguments
+        and the invoker are the request's, so the activation is the one it triggers."""
+        if self.skill.currentText() == name:
+            return False
+        widgets = (self.skill, self.args, self.invoker)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.skill.setCurrentText(name)
+        if result is not None and result.explicit == name:
+            self.args.setText(result.explicit_args)
+            user = result.query.lstrip().startswith("/")
+            self.invoker.setCurrentIndex(self.invoker.findData("user" if user else "model"))
+        for widget in widgets:
+            widget.blockSignals(False)
+        return True
 
     def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
         name = self.skill.currentText().strip()
         if not name:
+            self.activation = None
             self.output.setPlainText("")
-            self.invocation.setText("")
+            self.invocation.setText("Type a request and choose a skill in the ranking.")
             return
         invoker = self.invoker.currentData()
         args = self.args.text()

@@ -11,14 +11,22 @@ from PySide6.QtCore import (
     QRect,
     Qt,
 )
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from ...core.matching import Candidate, MatchResult
 from ..table_model import ColumnsModel
 from ..theme import colour
 
 SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
+MIN_WHY = 130  # px the Why column keeps however narrow the panel
+
+
+HEURISTIC_TIP = (
+    "This profile leaves the choice to the model: the score counts the request's words "
+    "found in each skill's name and description. It is a rough guide to which skills the "
+    "model might consider, not a prediction; only /name, $name or 'use <name> skill' selects."
+)
 
 
 class CandidatesModel(ColumnsModel):
@@ -44,6 +52,18 @@ class CandidatesModel(ColumnsModel):
     def row_count(self) -> int:
         return len(self.rows)
 
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """'Score (heuristic)' once, in the header, with a tooltip saying what that means."""
+        heuristic = self.result is not None and self.result.heuristic
+        if orientation == Qt.Orientation.Horizontal and section == 2 and heuristic:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "Score (heuristic)"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return HEURISTIC_TIP
+        return super().headerData(section, orientation, role)
+
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
@@ -52,7 +72,7 @@ class CandidatesModel(ColumnsModel):
         cand = self.rows[index.row()]
         selected = cand.name in self.result.selected
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(index.row(), index.column(), cand)
+            return self.cell_text(index.row(), index.column(), cand)
         if role == Qt.ItemDataRole.FontRole and selected:
             font = QFont()
             font.setBold(True)
@@ -63,27 +83,95 @@ class CandidatesModel(ColumnsModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _text(self, row: int, column: int, cand: Candidate) -> str:
+    def cell_text(self, row: int, column: int, cand: Candidate) -> str:
         assert self.result is not None
         if column == 0:
             return str(row + 1)
         if column == 1:
             return ("★ " if cand.name in self.result.selected else "") + cand.name
         if column == 2:
-            return str(cand.score) + (" (heuristic)" if cand.heuristic else "")
+            return str(cand.score)
         if column == 3:
             return "yes" if cand.passed else "no"
-        reasons = cand.reasons
-        text = ", ".join(f"{r.rule} '{r.term}' +{r.points}" for r in reasons[:3])
-        return text + (f", … {len(reasons) - 3} more" if len(reasons) > 3 else "")
+        return why_text(cand)
+
+
+def fit_rows(table: QTableView, model: CandidatesModel) -> None:
+    """Each row as tall as its wrapped Why text (the one column that wraps), the
+    threshold's row taller by the band of its labelled line. Measured here, once per
+    answer: the view's own ResizeToContents asks the delegate about every cell (30 ms
+    a keystroke at 30 rows)."""
+    plain = table.fontMetrics()
+    bold_font = QFont(table.font())
+    bold_font.setBold(True)
+    bold = QFontMetrics(bold_font)
+    _fit_columns(table, model, bold)
+    header = table.verticalHeader()
+    width = max(table.columnWidth(len(model.COLUMNS) - 1) - 14, 40)  # less the cell padding
+    selected = set(model.result.selected) if model.result is not None else set()
+    wrap = int(Qt.TextFlag.TextWordWrap)
+    for row, cand in enumerate(model.rows):
+        metrics = bold if cand.name in selected else plain
+        text = metrics.boundingRect(0, 0, width, 100_000, wrap, why_text(cand)).height()
+        height = max(text, plain.height()) + 8
+        if row == model.threshold_row:
+            height += ThresholdDelegate.BAND
+        if header.sectionSize(row) != height:
+            header.resizeSection(row, height)
+
+
+def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) -> None:
+    """The narrow columns as wide as their header or widest text (measured with the
+    bold font of selected rows); the Why column takes the rest."""
+    header = table.horizontalHeader()
+    title_font = QFont(header.font())
+    title_font.setBold(True)  # some styles draw header titles bold
+    titles = QFontMetrics(title_font)
+    changed = False
+    total = 0
+    for column in range(len(model.COLUMNS) - 1):
+        title = model.headerData(column, Qt.Orientation.Horizontal)
+        texts = [model.cell_text(row, column, cand) for row, cand in enumerate(model.rows)]
+        widest = max((bold.horizontalAdvance(t) for t in texts), default=0)
+        width = max(widest + 10, titles.horizontalAdvance(str(title)) + 16)
+        total += width
+        if table.columnWidth(column) != width:
+            table.setColumnWidth(column, width)
+            changed = True
+    # However narrow the dock, the Why column keeps room for a few words.
+    scroll = table.verticalScrollBar().sizeHint().width()
+    table.setMinimumWidth(total + MIN_WHY + scroll + 2 * table.frameWidth())
+    if changed:
+        header.resizeSections()  # the Why column takes the rest again, now
+
+
+def why_text(cand: Candidate, per_rule: int = 4) -> str:
+    """The reasons in a few words, grouped by rule: "trigger: code review, find bugs;
+    name: code review" (the points are in the Score column and the explanation)."""
+    terms: dict[str, list[str]] = {}
+    for reason in cand.reasons:
+        terms.setdefault(reason.rule, []).append(reason.term)
+    parts = []
+    for rule, words in terms.items():
+        shown = ", ".join(words[:per_rule])
+        more = f" and {len(words) - per_rule} more" if len(words) > per_rule else ""
+        parts.append(f"{rule}: {shown}{more}")
+    return "; ".join(parts)
 
 
 class ThresholdDelegate(QStyledItemDelegate):
-    """Draws the threshold as a line above the first row that falls below it."""
+    """Draws the threshold as a labelled line ("threshold 10") in a band above the first
+    row that falls below it."""
+
+    BAND = 16  # px added on top of that row for the line and its label
 
     def __init__(self, model: CandidatesModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.model = model
+
+    def label(self) -> str:
+        result = self.model.result
+        return f"threshold {result.threshold}" if result and result.threshold is not None else ""
 
     def paint(
         self,
@@ -91,10 +179,25 @@ class ThresholdDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        super().paint(painter, option, index)
-        if index.row() == self.model.threshold_row:
-            painter.save()
-            painter.setPen(QPen(QColor(colour("threshold")), 2))
-            rect: QRect = option.rect
-            painter.drawLine(rect.left(), rect.top() + 1, rect.right(), rect.top() + 1)
-            painter.restore()
+        if index.row() != self.model.threshold_row:
+            super().paint(painter, option, index)
+            return
+        rect: QRect = option.rect
+        below = QStyleOptionViewItem(option)
+        below.rect = rect.adjusted(0, self.BAND, 0, 0)
+        super().paint(painter, below, index)
+        painter.save()
+        colour_ = QColor(colour("threshold"))
+        painter.setPen(QPen(colour_, 2))
+        middle = rect.top() + self.BAND // 2
+        painter.drawLine(rect.left(), middle, rect.right(), middle)
+        if index.column() == len(self.model.COLUMNS) - 1:  # the label, on a gap in the line
+            font = QFont(option.font)
+            font.setPointSizeF(max(font.pointSizeF() * 0.85, 6.0))
+            painter.setFont(font)
+            text = self.label()
+            width = QFontMetrics(font).horizontalAdvance(text) + 8
+            gap = QRect(rect.left() + 4, rect.top(), width, self.BAND)
+            painter.fillRect(gap, option.palette.base())
+            painter.drawText(gap, int(Qt.AlignmentFlag.AlignCenter), text)
+        painter.restore()

@@ -6,7 +6,6 @@ the window re-runs the panel whenever a document is re-validated."""
 
 from __future__ import annotations
 
-import html
 import os
 import time
 from typing import Any
@@ -36,26 +35,29 @@ from ...core.disclosure import TierText, render_tiers
 from ...core.matching import (
     MatchIndex,
     MatchResult,
-    mark_words,
     match,
     summary,
-    trigger_phrases,
-    why_not,
 )
 from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
-from ...core.text import counted
 from ..catch_up import CatchUp
 from ..scanner import one_line
-from ..theme import colour
 from .activation_view import ActivationView
-from .candidates import CandidatesModel, ThresholdDelegate
+from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
+from .explanation import explanation_html
 from .session_view import SessionView
-from .tier_view import TierView
+from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
+
+
+def project_label(project: Project) -> str:
+    """A project by its folder's name; the profile only where the name does not say it."""
+    folder = os.path.basename(os.path.normpath(project.base)) or project.base
+    profile = project.profile.name
+    return folder if folder == profile else f"{folder} · {profile}"
 
 
 class QueryPanel(QWidget):
@@ -76,6 +78,7 @@ class QueryPanel(QWidget):
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
         self._why_key: tuple[int, int] = (0, 0)
+        self._updating = False  # update_now refreshes the activation itself
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
@@ -112,6 +115,9 @@ class QueryPanel(QWidget):
         font.setBold(True)
         self.summary.setFont(font)
 
+        self.tier_used = QLabel(self)
+        self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
+
         self.model = CandidatesModel(self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -119,13 +125,19 @@ class QueryPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        # The Why column wraps: a row is as tall as its reasons (fit_rows, 30 rows at most).
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.table.horizontalHeader()
+        header.sectionResized.connect(self._on_column_resized)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        for column in (0, 1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.selectionModel().currentRowChanged.connect(self._show_explanation)
+        for column in (0, 1, 2, 3):  # sized by fit_rows, from the texts shown
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        self.table.clicked.connect(self._on_row_clicked)
 
         self.details = QTabWidget(self)
+        self.details.setMinimumWidth(240)  # its tab bars scroll: the ranking keeps its room
         self.explanation = QTextBrowser(self)
         self.explanation.setOpenLinks(False)
         self.why_box = QComboBox(self)
@@ -140,9 +152,14 @@ class QueryPanel(QWidget):
         explain_layout.addLayout(why_row)
         explain_layout.addWidget(self.explanation, 1)
         self.details.addTab(explain, "Explanation")
+        # The four tiers in one tab of their own: named, the one used said in words.
+        self.tier_tabs = QTabWidget(self)
+        self.tier_tabs.setDocumentMode(True)
         self.tier_views = [TierView(self) for _ in range(4)]
         for number, view in enumerate(self.tier_views):
-            self.details.addTab(view, f"Tier {number}")
+            self.tier_tabs.addTab(view, tier_title(number))
+        self.details.addTab(self.tier_tabs, "Tiers")
+        self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
         self.details.addTab(self.activation, "Activation")
         self.session_view = SessionView(self)
@@ -152,12 +169,15 @@ class QueryPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the width
+        split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
-        layout.addWidget(self.summary)
+        outcome = QHBoxLayout()
+        outcome.addWidget(self.summary, 1)
+        outcome.addWidget(self.tier_used)
+        layout.addLayout(outcome)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
@@ -176,9 +196,12 @@ class QueryPanel(QWidget):
         self.project_box.blockSignals(True)
         self.project_box.clear()
         for number, project in enumerate(projects):
-            label = f"{os.path.basename(project.base)} · {project.profile.name}"
-            self.project_box.addItem(label, project.base)
-            self.project_box.setItemData(number, project.base, Qt.ItemDataRole.ToolTipRole)
+            self.project_box.addItem(project_label(project), project.base)
+            self.project_box.setItemData(
+                number,
+                f"{project.base}\nprofile: {project.profile.name}",
+                Qt.ItemDataRole.ToolTipRole,
+            )
         found = self.project_box.findData(current or "")
         self.project_box.setCurrentIndex(max(found, 0))
         self.project_box.blockSignals(False)
@@ -228,7 +251,7 @@ class QueryPanel(QWidget):
         self.option.blockSignals(False)
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)
-        self.details.setTabVisible(6, project is not None and project.profile.uses_session)
+        self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
         self.catch_up.now()
@@ -253,6 +276,11 @@ class QueryPanel(QWidget):
         else:
             index.sync()
         return index
+
+    def show_tier(self, number: int) -> None:
+        """Bring a tier's tab to the front."""
+        self.details.setCurrentWidget(self.tier_tabs)
+        self.tier_tabs.setCurrentIndex(number)
 
     def load_request(self, text: str) -> None:
         self.query.setText(text)
@@ -282,16 +310,26 @@ class QueryPanel(QWidget):
             return
         previous = self._current_name()
         self.model.set_result(self.result)
+        fit_rows(self.table, self.model)
         self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
+        used = next((t.tier for t in self.tiers if t.used), 0)
+        self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
         for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
             view.show_tier(tier)
-            mark = " ●" if tier.used else ""
-            self.details.setTabText(1 + number, f"Tier {number}{mark}")
+            self.tier_tabs.setTabText(number, tier_title(number, tier.used))
+            self.tier_tabs.setTabToolTip(number, USED if tier.used else "")
         row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
-        if self.model.rows:
-            self.table.selectRow(row)
+        self._updating = True
+        try:
+            if self.model.rows:
+                self.table.selectRow(row)
+        finally:
+            self._updating = False
         self._show_explanation()
+        name = self._current_name()
+        if name and (name != previous or not self.activation.skill.currentText().strip()):
+            self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.last_update_ms = (time.perf_counter() - started) * 1000
@@ -322,77 +360,34 @@ class QueryPanel(QWidget):
         self.why_box.setCurrentIndex(max(found, 0))
         self.why_box.blockSignals(False)
 
+    def _on_column_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == len(self.model.COLUMNS) - 1:  # the Why column wraps anew
+            fit_rows(self.table, self.model)
+
+    def _on_row_changed(self, *_args: object) -> None:
+        """The chosen row is explained, and its activation shown (never a skill of
+        another project: the rows are the current project's)."""
+        if self._updating:
+            return  # update_now explains and follows once it is done
+        self._show_explanation()
+        name = self._current_name()
+        registry = self.registry
+        if name and registry is not None and self.activation.follow(name, self.result):
+            self.activation.refresh(registry, self.options(), self.session.copy())
+
+    def _on_row_clicked(self, *_args: object) -> None:
+        if self.why_box.currentIndex() > 0:  # a click on a row asks about that row
+            self.why_box.setCurrentIndex(0)
+
     def _show_explanation(self, *_args: object) -> None:
         self.explanation.setHtml(self.explanation_html())
 
     def explanation_html(self) -> str:
+        """The chosen skill's points, or the skill picked in "Why not" (see explanation)."""
         result, registry = self.result, self.registry
-        if result is None or registry is None or not result.query.strip():
+        if result is None or registry is None:
             return ""
-        parts: list[str] = []
-        picked = self.why_box.currentData()
-        if picked:
-            parts.append(
-                f"<p><b>Why not {html.escape(picked)}?</b> "
-                f"{html.escape(why_not(result, registry, picked))}</p>"
-            )
-        name = self._current_name()
-        cand = result.candidate(name) if name else None
-        if cand is None:
-            parts.append("<p>No skill scored for this request.</p>")
-            return "".join(parts)
-        terms = [r.term for r in cand.reasons]
-        state = "selected" if cand.name in result.selected else "not selected"
-        parts.append(f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}, {state}</h3>")
-        parts.append(
-            "<table cellpadding=3>"
-            + "".join(
-                f"<tr><td>{html.escape(rule)}</td><td align=right>{points:+d}</td></tr>"
-                for rule, points in cand.points_by_rule().items()
-            )
-            + "</table>"
-        )
-        parts.append("<p><b>Request:</b> " + self._marked(result.normalized, terms) + "</p>")
-        parts.append(
-            "<ul>"
-            + "".join(
-                f"<li>{html.escape(r.rule)} <code>{html.escape(r.term)}</code> +{r.points}</li>"
-                for r in cand.reasons[:40]
-            )
-            + "</ul>"
-        )
-        skill = cand.skill
-        phrases = trigger_phrases(skill, patterns=True)
-        if phrases:
-            parts.append(
-                "<p><b>Triggers:</b> "
-                + ", ".join(self._highlight(p) if p in terms else html.escape(p) for p in phrases)
-                + "</p>"
-            )
-        parts.append(
-            "<p><b>Description:</b> " + self._marked_text(skill.description, terms) + "</p>"
-        )
-        if result.notes:
-            parts.append("".join(f"<p><i>{html.escape(n)}</i></p>" for n in result.notes))
-        return "".join(parts)
-
-    def _highlight(self, text: str) -> str:
-        return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
-
-    def _marked(self, normalized: str, terms: list[str]) -> str:
-        return " ".join(
-            self._highlight(word) if hit else html.escape(word)
-            for word, hit in mark_words(normalized, terms)
-        )
-
-    def _marked_text(self, text: str, terms: list[str]) -> str:
-        """The description with every word that is a matched term (or in one) marked."""
-        words = {w for term in terms for w in term.lower().split()}
-        out = []
-        for word in text.split():
-            bare = word.strip(".,;:!?()[]'\"`").lower()
-            out.append(self._highlight(word) if bare and bare in words else html.escape(word))
-        return " ".join(out)
+        return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------
     def send(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -13,9 +14,52 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.disclosure import TIER_NAMES, TierText
+from ...core.disclosure import TierText
 from ...core.text import counted
 from ..theme import colour
+
+TIER_LABELS = ("Nothing", "Breadcrumb", "Listing", "Full instructions")
+USED = "used for this request"
+_ABOUT = (  # what each tier is, in one line
+    "The agent is given no text about skills: the baseline the other tiers add to.",
+    "A one-line hint that skills exist, without naming them.",
+    "The list of skills the agent chooses from, in the profile's own format and budget.",
+    "The full instructions of the selected skills, loaded for this request.",
+)
+_EMPTY = (  # what an empty tier means
+    "Nothing is added to the prompt at this tier: this is what the agent sees of the "
+    "skills when the profile uses tier 0.",
+    "This profile has no breadcrumb text.",
+    "No skill would be listed: every skill is left out (see below) or none is loaded.",
+    "No skill is selected for this request, so no instructions are loaded. The agent "
+    "works from the listing (tier 2) or from nothing.",
+)
+
+
+def tier_title(number: int, used: bool = False) -> str:
+    """The tab title of a tier: '2 · Listing', and '— used for this request' on the one used."""
+    return f"{number} · {TIER_LABELS[number]}" + (f" — {USED}" if used else "")
+
+
+def omission_lines(omitted: list[dict[str, str]]) -> list[str]:
+    """The skills a tier leaves out, one line per kind of reason: the budget, the
+    skill's own `disable-model-invocation`, not loaded, not allowed."""
+    groups: dict[str, list[str]] = {}
+    for item in omitted:
+        reason = item.get("reason", "")
+        if reason.startswith(("shadowed", "skipped", "disabled")):
+            head = "Not loaded"
+        elif reason.startswith("disable-model-invocation"):
+            head = "Hidden from the model by disable-model-invocation (the user can still run it)"
+        elif "budget" in reason:
+            head = f"Left out by the budget ({reason})"
+        else:
+            head = f"Not listed ({reason})" if reason else "Not listed"
+        name = item.get("skill", "")
+        if head == "Not loaded":  # the status only; the full reason is in Problems
+            name += f" ({reason.split(':', 1)[0]})"
+        groups.setdefault(head, []).append(name)
+    return [f"{head}: {', '.join(names)}" for head, names in groups.items()]
 
 
 class TierView(QWidget):
@@ -33,21 +77,33 @@ class TierView(QWidget):
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._shown = ""  # the text the view holds
         self._pending: str | None = None  # the text it will hold when next shown
+        self.empty = QLabel(self)  # instead of a large empty box
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.empty.setVisible(False)
         self.omitted = QLabel(self)
         self.omitted.setWordWrap(True)
+        self.omitted.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
         layout.addWidget(self.meter)
         layout.addWidget(self.text, 1)
+        layout.addWidget(self.empty, 1)
         layout.addWidget(self.omitted)
 
     def show_tier(self, tier: TierText) -> None:
-        used = " — the tier this profile uses for this request" if tier.used else ""
-        self.header.setText(
-            f"<b>Tier {tier.tier}: {TIER_NAMES[tier.tier]}</b>{used}<br>"
+        used = f" — <b>{USED}</b>" if tier.used else ""
+        size = (
             f"{counted(tier.chars, 'character')}, ~{counted(tier.tokens, 'token')}"
-            + (f"<br><i>{html.escape(tier.note)}</i>" if tier.note else "")
+            if tier.text
+            else "empty"
+        )
+        note = tier.note if tier.text else ""  # an empty tier says it below, in full
+        self.header.setText(
+            f"<b>Tier {tier_title(tier.tier)}</b>{used}<br>{html.escape(_ABOUT[tier.tier])}"
+            f"<br><span style='color:{colour('muted')}'>{size}</span>"
+            + (f"<br><i>{html.escape(note)}</i>" if note else "")
         )
         if tier.budget:
             self.meter.setVisible(True)
@@ -65,9 +121,12 @@ class TierView(QWidget):
         self._pending = tier.text
         if self.isVisible():
             self._show_text()
-        left_out = ", ".join(f"{o['skill']} ({o.get('reason', '')})" for o in tier.omitted)
-        self.omitted.setText(f"Left out by the budget: {left_out}" if left_out else "")
-        self.omitted.setVisible(bool(left_out))
+        self.text.setVisible(bool(tier.text))
+        self.empty.setVisible(not tier.text)
+        self.empty.setText(_EMPTY[tier.tier])
+        lines = omission_lines(tier.omitted)
+        self.omitted.setText("\n".join(lines))
+        self.omitted.setVisible(bool(lines))
 
     def _show_text(self) -> None:
         # Compared with the text held, not with toPlainText() (3 ms at 10,000 skills).

@@ -1,0 +1,120 @@
+"""Try a Request's explanation: the chosen skill's points under the request as typed."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from ...core.matching import MatchResult, mark_words, trigger_phrases, why_not
+from ...core.registry import Registry
+from ...core.text import counted, normalize
+from ..theme import colour
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The request as typed, in pieces, each with whether it is a matched word.
+
+    The engine matches the normalized words (lowercase, punctuation removed); each
+    typed word is lined up with the normalized word(s) it became, so "/code-review
+    src/app.py" stays as typed. Marked words one character apart are marked as one."""
+    words = mark_words(normalized, terms)
+    marks = [hit for _word, hit in words]
+    pieces: list[tuple[str, bool]] = []
+    pos = done = 0
+    for found in _WORD.finditer(query):
+        count = len(normalize(found.group()).split())
+        hit = any(marks[done : done + count])
+        done += count
+        gap = query[pos : found.start()]
+        if gap:
+            joined = hit and pieces and pieces[-1][1] and len(gap) == 1
+            pieces.append((gap, bool(joined)))
+        pieces.append((found.group(), hit))
+        pos = found.end()
+    if done != len(marks):  # typed and normalized words do not line up: show the latter
+        pieces = []
+        for number, (word, hit) in enumerate(words):
+            pieces += [(" ", False), (word, hit)] if number else [(word, hit)]
+        return pieces
+    if query[pos:]:
+        pieces.append((query[pos:], False))
+    merged: list[tuple[str, bool]] = []
+    for piece, hit in pieces:
+        if merged and merged[-1][1] == hit:
+            merged[-1] = (merged[-1][0] + piece, hit)
+        else:
+            merged.append((piece, hit))
+    return merged
+
+
+def explanation_html(
+    result: MatchResult, registry: Registry, row: str | None, picked: str | None
+) -> str:
+    """The chosen skill's points as one list, under the request as typed with the
+    matched words marked; a skill `picked` in "Why not" is explained instead, once."""
+    if not result.query.strip():
+        return ""
+    parts: list[str] = []
+    name = picked or row
+    if picked and picked not in result.selected:
+        parts.append(
+            f"<p><b>Why not {html.escape(picked)}?</b> "
+            f"{html.escape(why_not(result, registry, picked))}</p>"
+        )
+    cand = result.candidate(name) if name else None
+    if cand is None:
+        if not picked:
+            parts.append("<p>No skill scored for this request.</p>")
+        return "".join(parts)
+    terms = [r.term for r in cand.reasons]
+    state = "selected" if cand.name in result.selected else "not selected"
+    heuristic = " (heuristic)" if cand.heuristic else ""
+    parts.append(
+        f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}{heuristic}, {state}</h3>"
+    )
+    parts.append("<p><b>Request:</b> " + _marked(result.query, result.normalized, terms))
+    shown = cand.reasons[:40]
+    parts.append(
+        "<ul>"
+        + "".join(
+            f"<li>+{r.points} {html.escape(r.rule)} <code>{html.escape(r.term)}</code></li>"
+            for r in shown
+        )
+        + (f"<li>… {len(cand.reasons) - len(shown)} more</li>" if cand.reasons[40:] else "")
+        + "</ul>"
+    )
+    skill = cand.skill
+    phrases = trigger_phrases(skill, patterns=True)
+    if phrases:
+        parts.append(
+            "<p><b>Triggers:</b> "
+            + ", ".join(_highlight(p) if p in terms else html.escape(p) for p in phrases)
+            + "</p>"
+        )
+    parts.append("<p><b>Description:</b> " + _marked_text(skill.description, terms) + "</p>")
+    if result.notes:
+        parts.append("".join(f"<p><i>{html.escape(n)}</i></p>" for n in result.notes))
+    return "".join(parts)
+
+
+def _highlight(text: str) -> str:
+    return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
+
+
+def _marked(query: str, normalized: str, terms: list[str]) -> str:
+    return "".join(
+        _highlight(piece) if hit else html.escape(piece)
+        for piece, hit in marked_request(query, normalized, terms)
+    )
+
+
+def _marked_text(text: str, terms: list[str]) -> str:
+    """The description with every word that is a matched term (or in one) marked."""
+    words = {w for term in terms for w in term.lower().split()}
+    out = []
+    for word in text.split():
+        bare = word.strip(".,;:!?()[]'\"`").lower()
+        out.append(_highlight(word) if bare and bare in words else html.escape(word))
+    return " ".join(out)

@@ -1,0 +1,223 @@
+"""Try a Request reads at a glance (issue 18, items 4-8): the reasons have room,
+"heuristic" is said once, the tiers are named, the request is shown as typed, the
+activation follows the current project's ranking, projects are named by folder."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.workbench import QueryPanel
+
+from .test_workbench import panel_on
+
+
+def plain(html_text: str) -> str:
+    doc = QTextDocument()
+    doc.setHtml(html_text)
+    return doc.toPlainText()
+
+
+def score_cells(panel: QueryPanel) -> list[str]:
+    model = panel.model
+    return [model.data(model.index(row, 2)) for row in range(model.rowCount())]
+
+
+def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.focus_query_panel()
+    panel = panel_on(window, "toolsets")
+    panel.load_request("greet Bob and translate the greeting")
+    panel = panel_on(window, "agentskills")
+    panel.load_request("review this SQL migration for locking problems")
+    model = panel.model
+    horizontal = Qt.Orientation.Horizontal
+    assert model.rowCount() >= 1
+    assert model.headerData(2, horizontal) == "Score (heuristic)"
+    tip = model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "not a prediction" in tip and "/name" in tip
+    assert all(cell.isdigit() for cell in score_cells(panel))  # no "(heuristic)" per cell
+    title = panel.table.horizontalHeader().fontMetrics().horizontalAdvance("Score (heuristic)")
+    assert panel.table.columnWidth(2) > title  # the header is not cut
+    qtbot.wait(20)
+    assert panel.table.horizontalScrollBar().maximum() == 0  # the Why column takes the rest
+    panel_on(window, "oasis")
+    panel.load_request("code review please")
+    assert model.headerData(2, horizontal) == "Score"
+    assert model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole) is None
+
+
+def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: QtBot) -> None:
+    window.resize(1024, 640)
+    window.focus_query_panel()
+    panel = panel_on(window, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    qtbot.wait(50)
+    model = panel.model
+    why = model.data(model.index(0, 4))
+    assert why == "trigger: code review, find bugs; name: Code Review"
+    # The reason is readable: wide enough for a few words, and the row wraps to fit it.
+    assert panel.table.columnWidth(4) >= 140  # main: 40 px ("keyw… 'issu…")
+    metrics = panel.table.fontMetrics()
+    needed = metrics.boundingRect(
+        0, 0, panel.table.columnWidth(4) - 8, 1000, int(Qt.TextFlag.TextWordWrap), why
+    ).height()
+    assert panel.table.rowHeight(0) >= needed
+
+
+def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> None:
+    panel = panel_on(window, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    titles = [panel.tier_tabs.tabText(n) for n in range(4)]
+    assert titles == [
+        "0 · Nothing",
+        "1 · Breadcrumb",
+        "2 · Listing",
+        "3 · Full instructions — used for this request",
+    ]
+    assert "●" not in "".join(titles)
+    assert panel.tier_used.text() == "The agent gets tier 3 · Full instructions"
+    panel.load_request("what is the weather")
+    assert panel.tier_tabs.tabText(3) == "3 · Full instructions"
+    # An empty tier says what that means instead of showing a large empty box.
+    panel.show_tier(0)
+    nothing = panel.tier_views[0]
+    assert not nothing.text.isVisible() and nothing.empty.isVisible()
+    assert "Nothing is added to the prompt" in nothing.empty.text()
+    panel.show_tier(3)
+    instructions = panel.tier_views[3]
+    assert "No skill is selected" in instructions.empty.text()
+    assert not instructions.text.isVisible()
+
+
+def test_budget_and_disable_model_invocation_are_separate_reasons(window: MainWindow) -> None:
+    panel = panel_on(window, "pegasus")
+    panel.option.setValue(1_300)  # tokens: a listing budget of 104 characters
+    panel.load_request("deploy the release to staging")
+    panel.show_tier(2)
+    lines = panel.tier_views[2].omitted.text().splitlines()
+    hidden = [line for line in lines if "disable-model-invocation" in line]
+    budget = [line for line in lines if line.startswith("Left out by the budget")]
+    assert len(hidden) == 1 and "deploy" in hidden[0]
+    assert len(budget) == 1 and "deploy" not in budget[0]
+    assert "disable-model-invocation" not in budget[0]
+
+
+def test_explanation_shows_the_request_as_typed_with_one_list(window: MainWindow) -> None:
+    panel = panel_on(window, "mvp")
+    panel.load_request("/code-review src/app.py")
+    text = plain(panel.explanation_html())
+    assert "Request: /code-review src/app.py" in text
+    assert ">code-review</span>" in panel.explanation_html()  # one mark for the name
+    panel = panel_on(window, "oasis")
+    panel.load_request("I want a Code Review, please!")
+    html_text = panel.explanation_html()
+    assert "Request: I want a Code Review, please!" in plain(html_text)
+    assert ">Code Review</span>" in html_text
+    cand = panel.result.candidate("code-review") if panel.result else None
+    assert cand is not None
+    for reason in cand.reasons:  # each point is listed once, not in a table and a list
+        assert plain(html_text).count(f"+{reason.points} {reason.rule} {reason.term}") == 1
+    assert html_text.count("<table") == 0
+
+
+def test_why_not_on_the_winner_shows_its_block_once(window: MainWindow) -> None:
+    panel = panel_on(window, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    panel.why_box.setCurrentIndex(panel.why_box.findData("code-review"))
+    text = plain(panel.explanation_html())
+    assert text.count("code-review: 40 points, selected") == 1
+    assert text.count("Request:") == 1
+    panel.why_box.setCurrentIndex(panel.why_box.findData("commit"))
+    text = plain(panel.explanation_html())
+    assert "Why not commit?" in text and text.count("Request:") == 1
+    assert "commit: 21 points" in text  # the skill asked about, explained once
+
+
+def test_activation_follows_the_ranking_of_the_current_project(window: MainWindow) -> None:
+    panel = panel_on(window, "agentskills")
+    window.focus_query_panel()
+    panel.load_request("write the release notes")
+    assert panel.activation.skill.currentText() == panel.model.rows[0].name == "release-notes"
+    panel_on(window, "workspace")
+    panel.load_request("survey the repo layout")
+    registry = panel.registry
+    assert registry is not None
+    name = panel.activation.skill.currentText()
+    assert name == panel.model.rows[0].name and name in registry.active
+    act = panel.activation.activation
+    assert act is not None
+    assert act.ok, act.error
+    assert "NOT_FOUND" not in panel.activation.output.toPlainText()
+    # Choosing another row shows that skill's activation.
+    panel_on(window, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    assert panel.activation.skill.currentText() == "code-review"
+    panel.table.selectRow(1)
+    assert panel.activation.skill.currentText() == "commit"
+    act = panel.activation.activation
+    assert act is not None and act.ok and act.skill == "commit"
+    # A project without the request's skill never keeps a name it does not have.
+    panel_on(window, "toolsets")
+    registry = panel.registry
+    assert registry is not None
+    shown = panel.activation.skill.currentText()
+    assert shown == "" or shown in registry.active
+
+
+def test_projects_are_named_by_folder_and_the_threshold_line_is_labelled(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.query_panel
+    labels = [panel.project_box.itemText(n) for n in range(panel.project_box.count())]
+    assert "oasis" in labels and "oasis · oasis" not in labels
+    assert all(" · " not in label for label in labels)  # each sample folder is its profile
+    panel = panel_on(window, "oasis")
+    window.focus_query_panel()
+    panel.load_request("code review of the tests")
+    row = panel.model.threshold_row
+    assert row > 0
+    delegate = panel.table.itemDelegate()
+    assert delegate.label() == "threshold 10"  # type: ignore[attr-defined]
+    qtbot.wait(20)  # the row has a band for the labelled line above its text
+    line_height = panel.table.fontMetrics().height()
+    assert panel.table.rowHeight(row) >= line_height + delegate.BAND  # type: ignore[attr-defined]
+    assert panel.table.rowHeight(row + 1) < line_height + delegate.BAND  # type: ignore[attr-defined]
+
+
+def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
+    window: MainWindow,
+) -> None:
+    panel = panel_on(window, "pegasus")
+    panel.load_request("/deploy staging")
+    view = panel.activation
+    assert view.skill.currentText() == "deploy"
+    assert view.args.text() == "staging" and view.invoker.currentData() == "user"
+    act = view.activation
+    assert act is not None
+    assert act.ok, act.error  # not the model's PERMISSION_DENIED: the user typed /deploy
+    assert "As a user invocation: /deploy staging" in view.invocation.text()
+
+
+def test_marked_request_keeps_any_typed_text() -> None:
+    from skillstudio.core.text import normalize
+    from skillstudio.gui.workbench.explanation import marked_request
+
+    for query, terms in [
+        ("/code-review src/app.py", ["code-review"]),
+        ("İstanbul Iİ review", ["review"]),  # lowercase changes the length
+        ("  ¿qué?  revisión_de código!! ", ["código"]),
+        ("", ["x"]),
+        ("---", []),
+    ]:
+        pieces = marked_request(query, normalize(query), terms)
+        marked = [piece for piece, hit in pieces if hit]
+        if "".join(piece for piece, _hit in pieces) == query:
+            assert all(normalize(p) for p in marked)
+        else:  # words that do not line up: the normalized words, still marked
+            assert " ".join(p for p, _h in pieces).split() == normalize(query).split()
+    pieces = marked_request("Please REVIEW it", "please review it", ["review"])
+    assert pieces == [("Please ", False), ("REVIEW", True), (" it", False)]
