@@ -19,6 +19,7 @@ import stat
 import time
 from dataclasses import dataclass
 
+from .safefs import read_bytes
 from .saving import atomic_write
 from .text import counted
 
@@ -137,9 +138,8 @@ def pending(folder: str) -> list[Recovery]:
 def disk_state(source: str) -> tuple[str, str]:
     """The source's text on disk now (decoded as the editor does) and its SHA-256;
     ("", "") when it cannot be read."""
-    try:
-        with open(source, "rb") as fh:
-            raw = fh.read(MAX_BYTES)
+    try:  # a regular file only: a FIFO put in its place must not block the start
+        raw = read_bytes(source, None, MAX_BYTES, truncate=True)
     except OSError:
         return "", ""
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
