@@ -11,6 +11,7 @@ import os
 import pytest
 
 from .golden import record
+from .helpers import CORPUS, REPO
 
 GROUPS = record.groups()
 
@@ -40,9 +41,20 @@ def test_every_sample_group_is_recorded() -> None:
     assert not missing
 
 
-def test_normalise_hides_the_checkout() -> None:
-    text = f"{record.REPO}/skills/x    and {record.CORPUS}/a"
+def test_normalise_hides_the_staged_copies() -> None:
+    repo, _, corpus = record.staged()
+    text = f"{repo}/skills/x    and {corpus}/a"
     assert record.normalise(text) == "<repo>/skills/x  and <corpus>/a"
+
+
+def test_the_staged_path_has_the_same_length_on_every_checkout() -> None:
+    """Token counts of the prompt tiers include the paths: the goldens recorded on
+    one checkout failed on another whose path was longer. The copies live under a
+    path whose length does not depend on where the checkout is."""
+    repo, samples, _ = record.staged()
+    assert len(repo) == len("/tmp/skillstudio-golden-XXXXXXXX/repo")
+    assert os.path.isdir(os.path.join(samples, "oasis"))
+    assert not repo.startswith(REPO)
 
 
 def test_lint_output_is_the_same_from_run_to_run() -> None:
@@ -52,12 +64,12 @@ def test_lint_output_is_the_same_from_run_to_run() -> None:
     import subprocess
     import sys
 
-    if not os.path.isdir(record.CORPUS):
+    if not os.path.isdir(CORPUS):
         pytest.skip("no ../shared/corpus")
-    command = [sys.executable, "-m", "skillstudio", "lint", record.CORPUS, "--format", "json"]
+    command = [sys.executable, "-m", "skillstudio", "lint", CORPUS, "--format", "json"]
     outputs = {
         subprocess.run(
-            [*command, "--profile", "agentskills"], capture_output=True, text=True, cwd=record.REPO
+            [*command, "--profile", "agentskills"], capture_output=True, text=True, cwd=REPO
         ).stdout
         for _ in range(4)
     }

@@ -7,8 +7,14 @@ over the bundled samples (each project under its own profile, and its roots
 under every profile), the shared corpus (when present) and a few hundred
 requests: the corpus evaluation set (tests/eval/corpus_requests.yaml) and
 requests generated deterministically from the skills' own names and
-description words plus fixed phrases. Paths are normalised (`<repo>`,
-`<corpus>`), so the goldens hold on any checkout.
+description words plus fixed phrases.
+
+The outputs hold absolute paths, and the prompt tiers count their tokens with
+those paths in them (so which skills fit a small budget depends on how long
+the checkout's path is). The cases therefore run on copies of `skills/` and
+the corpus staged under a path of fixed length (`/tmp/skillstudio-golden-`
+and eight random characters), and the paths are printed as `<repo>` and
+`<corpus>`: the goldens hold on any checkout.
 
 Each group (a sample project, a corpus profile) is stored in
 tests/golden/data/<group>.json: per case its arguments, exit code and the
@@ -26,12 +32,16 @@ Re-record after a deliberate change of output (and say so in the commit):
 
 from __future__ import annotations
 
+import atexit
+import functools
 import hashlib
 import io
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,10 +50,12 @@ import yaml
 from skillstudio.cli.main import main
 from skillstudio.core.profiles import PROFILE_NAMES
 
-from ..helpers import CORPUS, REPO, SAMPLES
+from ..helpers import CORPUS as CHECKOUT_CORPUS
+from ..helpers import REPO as CHECKOUT
+from ..helpers import SAMPLES as CHECKOUT_SAMPLES
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-REQUESTS = os.path.join(REPO, "tests", "eval", "corpus_requests.yaml")
+REQUESTS = os.path.join(CHECKOUT, "tests", "eval", "corpus_requests.yaml")
 SAMPLE_PROJECTS = ("oasis", "pegasus", "toolsets", "mvp", "workspace", "agentskills")
 
 # Requests that exercise the rules beyond a skill's own words.
@@ -66,9 +78,24 @@ FIXED = (
 Case = tuple[str, list[str]]  # (case id, argv)
 
 
+@functools.cache
+def staged() -> tuple[str, str, str]:
+    """(repo, samples, corpus): copies under a path whose length never changes."""
+    base = "/tmp" if os.path.isdir("/tmp") else tempfile.gettempdir()
+    root = tempfile.mkdtemp(prefix="skillstudio-golden-", dir=base)
+    atexit.register(shutil.rmtree, root, True)
+    repo = os.path.join(root, "repo")
+    samples = os.path.join(repo, "skills")
+    corpus = os.path.join(root, "shared", "corpus")
+    shutil.copytree(CHECKOUT_SAMPLES, samples, symlinks=True)
+    if os.path.isdir(CHECKOUT_CORPUS):
+        shutil.copytree(CHECKOUT_CORPUS, corpus, symlinks=True)
+    return repo, samples, corpus
+
+
 def _run(argv: list[str]) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = main(argv, cwd=REPO, out=out, err=err)
+    code = main(argv, cwd=staged()[0], out=out, err=err)
     return code, normalise(out.getvalue() + "\n--stderr--\n" + err.getvalue())
 
 
@@ -78,14 +105,15 @@ _PADDING = re.compile(r" {2,}")
 def normalise(text: str) -> str:
     """Checkout paths as `<repo>` and `<corpus>`; a run of blanks as two (the text
     tables pad their columns to the longest path, which differs per checkout)."""
-    for path, mark in ((CORPUS, "<corpus>"), (REPO, "<repo>")):
+    repo, _, corpus = staged()
+    for path, mark in ((corpus, "<corpus>"), (repo, "<repo>")):
         text = text.replace(path, mark).replace(os.path.realpath(path), mark)
     return _PADDING.sub("  ", text)
 
 
 def _skills(argv_scope: list[str]) -> list[dict[str, Any]]:
     out = io.StringIO()
-    main(["list", *argv_scope, "--format", "json"], cwd=REPO, out=out, err=io.StringIO())
+    main(["list", *argv_scope, "--format", "json"], cwd=staged()[0], out=out, err=io.StringIO())
     try:
         data = json.loads(out.getvalue())
     except ValueError:
@@ -149,8 +177,9 @@ def _activate_cases(prefix: str, scope: list[str], name: str, full: bool) -> Ite
 def groups() -> dict[str, list[Case]]:
     """Every group's cases (ids are unique within a group)."""
     out: dict[str, list[Case]] = {}
+    _, samples, corpus = staged()
     for project in SAMPLE_PROJECTS:
-        folder = os.path.join(SAMPLES, project)
+        folder = os.path.join(samples, project)
         scope = ["--project", folder]
         skills = _skills(scope)
         names = sorted({str(s["name"]) for s in skills})
@@ -170,11 +199,11 @@ def groups() -> dict[str, list[Case]]:
             for name in names:
                 cases += _activate_cases(profile, other, name, False)
         out[f"samples-{project}"] = cases
-    if os.path.isdir(CORPUS):
+    if os.path.isdir(corpus):
         requests = corpus_requests()
         for index, profile in enumerate(PROFILE_NAMES):
-            cases = list(_both("lint PATH", ["lint", CORPUS, "--profile", profile]))
-            scope = ["--project", CORPUS, "--profile", profile]
+            cases = list(_both("lint PATH", ["lint", corpus, "--profile", profile]))
+            scope = ["--project", corpus, "--profile", profile]
             cases += _scope_cases("", scope, False)
             # each evaluation request under one profile, in turn; JSON for every third
             for number, request in enumerate(requests):
