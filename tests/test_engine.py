@@ -571,6 +571,27 @@ def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
     assert other.read_text() == before
 
 
+def test_suites_read_their_files_through_safefs_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """add_case and the case-line index read the suite with the bounded, regular-file
+    reader; a plain open() (unbounded, would wait on a FIFO swapped in) is never used."""
+    import builtins
+
+    from skillstudio.core.suites import add_case, load_suite
+
+    path = tmp_path / "suite.yaml"
+    path.write_text('cases:\n  - query: "one"\n    expect: a\n')
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError(f"plain open() of {args[0]!r}")
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    suite = add_case(str(path), "two", ["b"])
+    assert [(c.query, c.line) for c in suite.cases] == [("one", 2), ("two", 4)]
+    assert [c.query for c in load_suite(str(path)).cases] == ["one", "two"]
+
+
 def test_create_suite_then_add_cases(tmp_path: Path) -> None:
     from skillstudio.core.suites import SuiteError, add_case, create_suite, load_suite
 

@@ -32,7 +32,7 @@ from .project import (
     resolve_projects,
 )
 from .registry import Registry
-from .safefs import read_bytes
+from .safefs import read_bytes, read_file
 from .session import Session
 from .text import counted
 
@@ -247,10 +247,12 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
                 f"{'a skill-creator eval set' if suite.kind == 'eval_set' else 'Skill Lab'}."
             )
         old_cases = suite.cases
-        with open(path, "rb") as fh:
-            raw = fh.read()
-        stamp = Stamp.of_bytes(raw, os.stat(path).st_mtime_ns)
-        text = raw.decode("utf-8")
+        try:
+            raw, st = read_file(path, None, yaml_io.SUITE.size)
+            text = raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SuiteError(f"{path}: cannot be read ({exc})") from None
+        stamp = Stamp.of_bytes(raw, st.st_mtime_ns)
     else:
         text = "cases:\n"
     newline = "\r\n" if "\r\n" in text else "\n"
@@ -282,14 +284,15 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
 def _case_lines(text_path: str) -> list[int]:
     """Line of each '- query:' entry, for pointing at failing cases."""
     try:
-        with open(text_path, encoding="utf-8") as fh:
-            return [
-                index
-                for index, line in enumerate(fh, start=1)
-                if line.lstrip().startswith(("- query:", "- prompt:", '{"query"'))
-            ]
+        text = read_bytes(text_path, None, yaml_io.SUITE.size).decode("utf-8", "replace")
     except OSError:
         return []
+    return [
+        index
+        # universal newlines, as a text-mode file reads them (not str.splitlines)
+        for index, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1)
+        if line.lstrip().startswith(("- query:", "- prompt:", '{"query"'))
+    ]
 
 
 def _native(path: str, data: dict[str, Any]) -> Suite:
