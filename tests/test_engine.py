@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -460,6 +461,31 @@ def test_suite_failure_is_reported_with_precision_and_recall(tmp_path: Path) -> 
     text = cli("test", suite)
     assert text.out.strip().splitlines()[-1] == "1 passed, 1 failed"
     assert f"{suite}:6: 'commit this' -> commit; expected: write-tests" in text.out
+
+
+def test_a_failing_case_says_why(tmp_path: Path) -> None:
+    """A failing case's note said nothing ("expected commit, got none" with an empty
+    Note column in the app): it now says why the expected skill lost, or which
+    skill was selected that should not have been."""
+    suite = write(
+        tmp_path,
+        "suite.yaml",
+        f"""
+        profile: oasis
+        roots: [{os.path.join(SAMPLES, "oasis", "key_skills")}]
+        cases:
+          - query: "tidy up my history"
+            expect: commit
+          - query: "commit this"
+            expect: none
+          - query: "commit this"
+            expect: [commit, write-tests]
+        """,
+    )
+    whys = [case["why"] for case in cli("test", suite, "--format", "json").json["cases"]]
+    assert whys[0].startswith("commit scored 0: none of its triggers")
+    assert re.fullmatch(r"commit \(score \d+\) was selected", whys[1])
+    assert whys[2].startswith("write-tests scored")
 
 
 def test_suite_with_yaml_error_or_unknown_skill(tmp_path: Path) -> None:

@@ -18,9 +18,10 @@ from typing import Any, Literal
 import yaml
 
 from . import yaml_io
+from .explanations import why_not
 from .frontmatter import read_document
 from .likely import LikelyIndex
-from .matching import MatchIndex, match
+from .matching import MatchIndex, MatchResult, match
 from .profiles import get_profile
 from .profiles.base import is_inside
 from .project import (
@@ -420,6 +421,15 @@ def run_case(
         passed = case.expect[0] in got
     else:
         passed = case.expect[0] not in got
+    if not passed and not why and case.mode in ("exact", "triggers"):
+        missing = [name for name in case.expect if name not in got]
+        extra = [name for name in got if name not in case.expect]
+        if missing and missing[0] in known:
+            why = why_not(result, registry, missing[0])
+        elif extra:
+            why = _selected(result, extra) + (" too" if case.expect else "")
+    elif not passed and not why and case.mode == "not-triggers":
+        why = _selected(result, case.expect[:1])
     if case.tier is not None and result.tier != case.tier:
         passed = False
         why = f"tier {result.tier}, expected {case.tier}"
@@ -427,6 +437,15 @@ def run_case(
         passed = False
         why = f"no skill named {', '.join(unknown)} in this registry"
     return CaseResult(case, got, result.tier, passed, why)
+
+
+def _selected(result: MatchResult, names: list[str]) -> str:
+    """ "a (score 32) was selected", for a failing case's note."""
+    said = []
+    for name in names:
+        cand = result.candidate(name)
+        said.append(f"{name} (score {cand.score})" if cand is not None else name)
+    return f"{', '.join(said)} {'was' if len(said) == 1 else 'were'} selected"
 
 
 def report_of(results: list[CaseResult]) -> SuiteReport:

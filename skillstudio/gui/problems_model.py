@@ -72,6 +72,10 @@ class ProblemsModel(QAbstractItemModel):
             out[diag.severity] += 1
         return out
 
+    def codes(self) -> set[str]:
+        """The codes of the rows shown (one per group)."""
+        return {group[0].code for group in self._rows}
+
     def shown(self) -> list[Diagnostic]:
         """Every diagnostic the filters let through, groups flattened."""
         return [diag for group in self._rows for diag in group]

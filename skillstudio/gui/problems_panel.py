@@ -21,6 +21,8 @@ from ..core.text import counted
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
+CODE_MIN_PX = 70  # the Code column fits its longest code within these bounds
+CODE_MAX_PX = 200
 
 
 class ProblemsPanel(QWidget):
@@ -60,7 +62,7 @@ class ProblemsPanel(QWidget):
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(1, 140)
+        header.resizeSection(1, CODE_MIN_PX)
         header.resizeSection(2, 220)
         self.view.activated.connect(self._on_activated)
         self.view.doubleClicked.connect(self._on_activated)
@@ -78,6 +80,12 @@ class ProblemsPanel(QWidget):
         model.modelReset.connect(self._update)
         self._current = ""
         self._update()
+
+    def _fit_code_column(self) -> None:
+        """The Code column as wide as its longest code (the Problem column gets the rest)."""
+        metrics = self.view.fontMetrics()
+        widest = max((metrics.horizontalAdvance(code) for code in self.model.codes()), default=0)
+        self.view.header().resizeSection(1, min(max(widest + 24, CODE_MIN_PX), CODE_MAX_PX))
 
     def set_current_path(self, path: str) -> None:
         """The SKILL.md of the current tab ("" for none), for "current skill only"."""
@@ -103,6 +111,7 @@ class ProblemsPanel(QWidget):
             button.setFont(font)
         total = sum(counts.values())
         if self.model.rowCount():
+            self._fit_code_column()
             self.stack.setCurrentWidget(self.view)
             return
         if not total and not self.skill_count:

@@ -10,7 +10,13 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu
 
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import Project, UsageError, project_from_folder, projects_for_path
+from ..core.project import (
+    CONFIG_NAME,
+    Project,
+    UsageError,
+    project_from_folder,
+    projects_for_path,
+)
 from ..core.registry import Registry
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
@@ -67,8 +73,9 @@ class ProjectProfiles(Menus):
         self.profile_box.blockSignals(True)
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
         self.profile_box.blockSignals(False)
-        self.project_label.setText(
-            f"{os.path.basename(project.base)}: {project.profile.name}{'' if chosen else ' (auto)'}"
+        self.project_label.setText(project_status(project))
+        self.project_label.setToolTip(
+            f"{project.base}\nProfile {project.profile.name}: {project_reason(project)}"
         )
 
     def _on_profile_chosen(self, _index: int) -> None:
@@ -175,3 +182,19 @@ class ProjectProfiles(Menus):
         if shown is not None:
             self.tabs.setCurrentWidget(shown)
         self._retitle_tabs()
+
+
+def project_reason(project: Project) -> str:
+    """Why the project is read as its profile, in words."""
+    reason = project.profile_reason
+    if reason == "--profile":
+        return "chosen in this window (Profile box or the project's Read As menu)"
+    if reason == CONFIG_NAME:
+        return f"set by its {CONFIG_NAME}"
+    return f"detected ({reason})" if reason else "detected"
+
+
+def project_status(project: Project) -> str:
+    """The status bar's line: which project, read as which profile, and how it was chosen."""
+    how = {"--profile": "chosen", CONFIG_NAME: CONFIG_NAME}.get(project.profile_reason, "detected")
+    return f"Project {os.path.basename(project.base)} read as {project.profile.name} ({how})"

@@ -14,8 +14,9 @@ SHORTCUTS = (
     ("F6", "run the open suite of test requests"),
 )
 TIERS = (
-    "<b>0</b> nothing · <b>1</b> breadcrumb (the name) · <b>2</b> listing (name and "
-    "description) · <b>3</b> full instructions: what an agent sees of each skill.<br>"
+    "What an agent sees of its skills, in four tiers: <b>0</b> nothing · <b>1</b> a "
+    "breadcrumb (a one-line hint that skills exist) · <b>2</b> the listing (each skill's "
+    "name and description) · <b>3</b> the full instructions of the skills it picks.<br>"
     "Try a Request shows the exact text of each tier and marks the one the agent would use."
 )
 

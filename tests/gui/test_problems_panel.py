@@ -87,3 +87,17 @@ def test_empty_problems_says_how_many_skills(qtbot: QtBot) -> None:
     widget.model.set_diagnostics([], BASE)
     assert widget.stack.currentWidget() is widget.empty
     assert widget.empty.text() == "No problems in 3 skills."
+
+
+def test_the_code_column_is_as_wide_as_its_codes(qtbot: QtBot) -> None:
+    """The Code column was a fixed 140 px holding "shadowed" while the Problem column
+    cut its messages; it now fits the longest code shown and the rest goes to Problem."""
+    widget = panel(qtbot)
+    metrics = widget.view.fontMetrics()
+    widest = max(metrics.horizontalAdvance(c) for c in ("field-missing", "name-format", "shadowed"))
+    assert widget.view.header().sectionSize(1) == widest + 24
+    widget.toggles["warning"].setChecked(False)
+    widget.toggles["error"].setChecked(False)  # only "shadowed" left
+    assert widget.view.header().sectionSize(1) == max(
+        metrics.horizontalAdvance("shadowed") + 24, 70
+    )

@@ -133,7 +133,9 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     assert editor is not None
     editor.source.moveCursor(QTextCursor.MoveOperation.End)
     editor.source.insertPlainText("\nUnsaved words.\n")
-    assert window.project_label.text() == "mvp: mvp (auto)"  # the box follows the project
+    # the box follows the project; the label says how the profile was chosen
+    assert window.project_label.text() == "Project mvp read as mvp (skillstudio.yaml)"
+    assert "set by its skillstudio.yaml" in window.project_label.toolTip()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         window.profile_box.setCurrentIndex(window.profile_box.findData("agentskills"))
     names = {p.base: p.profile.name for p in window.projects}
@@ -145,10 +147,10 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     assert reopened.document.text().endswith("\nUnsaved words.\n")
     assert reopened.document.modified
     assert window.tabs.currentWidget() is reopened and window.tabs.indexOf(reopened) == 1
-    assert window.project_label.text() == "mvp: agentskills"
+    assert window.project_label.text() == "Project mvp read as agentskills (chosen)"
     window.tabs.setCurrentIndex(0)  # the oasis tab: the box shows oasis, on auto
     assert window.profile_box.currentData() == "" and window.project_label.text().startswith(
-        "oasis"
+        "Project oasis read as oasis"
     )
 
 
