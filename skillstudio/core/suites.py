@@ -451,6 +451,7 @@ def suite_project(
     cwd: str | None = None,
     roots: Sequence[str] = (),
     project: str | None = None,
+    open_projects: Sequence[Project] = (),
 ) -> Project:
     """The project a suite runs against; the CLI and the app share this rule:
 
@@ -462,8 +463,44 @@ def suite_project(
        the folder of skills around it);
     4. the project of a skillstudio.yaml in the suite's folder or above it;
     5. the current folder, as every command: skillstudio.yaml, else ./skills, else `.`
-       (the app, which has no current folder, uses the suite's folder).
+       (with no current folder: the suite's folder).
+
+    The app passes its open projects (the one being worked on first) and no folder:
+    it stands where `skillstudio test SUITE` would be run, in the open project whose
+    skillstudio.yaml lists the suite, else in the first, with that project's profile
+    when the user chose it (as --profile). When an open project has the profile and
+    roots chosen, that project itself is the answer (its unsaved edits count).
     """
+    if open_projects and cwd is None:
+        home = _listing(suite, open_projects) or open_projects[0]
+        cwd = home.base
+        if profile_name is None and home.profile_reason == "--profile":
+            profile_name = home.profile.name
+    chosen = _suite_project(suite, profile_name, cwd, roots, project)
+    wanted = _identity(chosen)
+    return next((p for p in open_projects if _identity(p) == wanted), chosen)
+
+
+def _listing(suite: Suite, projects: Sequence[Project]) -> Project | None:
+    path = os.path.abspath(suite.path)
+    for candidate in projects:
+        listed = candidate.config.suites if candidate.config is not None else []
+        if path in (os.path.abspath(s) for s in listed):
+            return candidate
+    return None
+
+
+def _identity(project: Project) -> tuple[str, list[str]]:
+    return project.profile.name, [root.path for root in project.roots]
+
+
+def _suite_project(
+    suite: Suite,
+    profile_name: str | None,
+    cwd: str | None,
+    roots: Sequence[str],
+    project: str | None,
+) -> Project:
     folder = os.path.dirname(os.path.abspath(suite.path))
     profile_name = suite.profile or profile_name
     if suite.roots:
