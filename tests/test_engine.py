@@ -16,9 +16,10 @@ from skillstudio.core.disclosure import estimate_tokens, render_listing, render_
 from skillstudio.core.matching import MatchIndex, match, why_not
 from skillstudio.core.model import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.project import project_from_folder
+from skillstudio.core.project import project_from_folder, resolve_projects
 from skillstudio.core.registry import Registry
 from skillstudio.core.session import Session
+from skillstudio.core.suite_scope import suite_project
 from skillstudio.core.suites import SuiteError, load_suite, run_suite
 
 from .helpers import SAMPLES, cli, skill_text, write
@@ -486,6 +487,37 @@ def test_a_failing_case_says_why(tmp_path: Path) -> None:
     assert whys[0].startswith("commit scored 0: none of its triggers")
     assert re.fullmatch(r"commit \(score \d+\) was selected", whys[1])
     assert whys[2].startswith("write-tests scored")
+
+
+def test_the_app_chooses_a_suites_project_by_the_clis_rule(tmp_path: Path) -> None:
+    """core.suite_scope.suite_project decides for both: the app, standing in its open
+    project, gets what `skillstudio test SUITE` run there gets, as the open project
+    itself when the profile and roots agree (its unsaved edits count)."""
+    kite = skill_text(name="kite", description="Flies a kite on windy days.")
+    outer = tmp_path / "outer"
+    write(outer, "skills/lamp/SKILL.md", skill_text(name="lamp", description="Lights a lamp."))
+    write(outer, "nested/skillstudio.yaml", "roots: [toys]\n")
+    write(outer, "nested/toys/kite/SKILL.md", kite)
+    cases = 'cases:\n  - query: "use the kite skill"\n    expect: kite\n'
+    beside = load_suite(write(outer, "suites/here.yaml", cases))
+    inside = load_suite(write(outer, "nested/suites/kite.yaml", cases))
+    (opened,) = resolve_projects([], [], None, None, str(outer))  # the app has it open
+    other = project_from_folder(str(tmp_path))
+    for suite in (beside, inside):
+        by_cli = suite_project(suite, cwd=str(outer))
+        by_app = suite_project(suite, open_projects=[opened, other])
+        assert (by_app.base, by_app.profile.name, [r.path for r in by_app.roots]) == (
+            by_cli.base,
+            by_cli.profile.name,
+            [r.path for r in by_cli.roots],
+        )
+    assert suite_project(beside, open_projects=[opened, other]) is opened
+    nested = suite_project(inside, open_projects=[opened, other])
+    assert nested is not opened and [r.path for r in nested.roots] == [str(outer / "nested/toys")]
+    # the app's folder is the open project that lists the suite, else the first one
+    write(tmp_path, "skillstudio.yaml", "roots: [outer/skills]\nsuites: [outer/suites/here.yaml]\n")
+    lister = project_from_folder(str(tmp_path))
+    assert suite_project(beside, open_projects=[other, lister]).base == str(tmp_path)
 
 
 def test_suite_with_yaml_error_or_unknown_skill(tmp_path: Path) -> None:

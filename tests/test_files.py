@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from skillstudio.cli.lint_cmd import misnamed_skill_files
 from skillstudio.core.profiles.toolsets import exported_names
-from skillstudio.core.safefs import FileRefused, check_regular, read_bytes, remove_tree, walk
+from skillstudio.core.safefs import (
+    FileRefused,
+    check_regular,
+    read_bytes,
+    remove_tree,
+    walk,
+    walk_plain,
+)
 
 
 def test_read_bytes_refuses_what_is_not_a_confined_regular_file(tmp_path: Path) -> None:
@@ -63,6 +71,28 @@ def test_walk_and_remove_tree_go_deeper_than_the_recursion_limit(tmp_path: Path)
     assert seen[0] == (str(nested), ["link"]) and seen[-1] == (str(deepest), ["leaf.txt"])
     remove_tree(str(nested))
     assert not nested.exists() and tmp_path.exists()
+
+
+def test_walk_plain_skips_hidden_and_named_folders_and_stops_at_its_bounds(
+    tmp_path: Path,
+) -> None:
+    for folder in ("a/b/c/d/e", ".git/x", "node_modules/y", "z"):
+        (tmp_path / folder).mkdir(parents=True)
+    skip = frozenset({"node_modules"})
+    listed = [os.path.relpath(f, tmp_path) for f, _s, _f in walk_plain(str(tmp_path), 3, 99, skip)]
+    assert listed == [".", "a", "a/b", "a/b/c", "z"]  # sorted, depth 3, .git and skip pruned
+    assert len(list(walk_plain(str(tmp_path), 9, 2))) == 2
+
+
+def test_misnamed_skill_files_are_regular_files_in_plain_folders(tmp_path: Path) -> None:
+    for place in ("one/skill.md", "a/b/c/Skill.md", "a/b/c/d/skill.md", ".hidden/skill.md"):
+        (tmp_path / place).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / place).write_text("---\nname: x\n---\n")
+    (tmp_path / "one" / "SKILL.md").write_text("right name")
+    (tmp_path / "two").mkdir()
+    (tmp_path / "two" / "skill.MD").symlink_to(tmp_path / "one" / "skill.md")
+    found = [os.path.relpath(p, tmp_path) for p in misnamed_skill_files(str(tmp_path))]
+    assert found == ["a/b/c/Skill.md", "one/skill.md"]  # depth 4, hidden, link: not
 
 
 def test_export_scan_finds_every_form_and_no_false_ones() -> None:

@@ -4,6 +4,8 @@
   (the registry of names in profiles/__init__.py aside): the engine asks the
   profile object, so a new skill system is one new module.
 - No core module imports another module's `_private` names.
+- README's "Development" tree names every module of the package, with a line
+  saying what it holds, and nothing that is gone.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import skillstudio
 from skillstudio.core.profiles import PROFILE_NAMES
 
 PACKAGE = pathlib.Path(skillstudio.__file__).parent
+README = PACKAGE.parent / "README.md"
 PROFILES = PACKAGE / "core" / "profiles"
 NAMES = "|".join(PROFILE_NAMES)
 # `== "oasis"`, `!= 'mvp'`, `in ("pegasus", …)`, `{"oasis": …}`, `case "toolsets":`
@@ -62,3 +65,44 @@ def test_no_core_module_imports_another_modules_private_names() -> None:
                 if private:
                     found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {private}")
     assert found == []
+
+
+def readme_tree(text: str) -> dict[str, str]:
+    """The Development section's tree: path below skillstudio/ -> its line's text.
+
+    Two spaces of indent a level; a name ending in / is a folder."""
+    section = text.split("\n## Development\n", 1)[1]
+    block = section.split("```\n", 2)[1]
+    entries: dict[str, str] = {}
+    folders: list[str] = []
+    for line in block.splitlines():
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        name, _, what = line.strip().partition(" ")
+        folders = folders[:depth]
+        path = "/".join([*folders, name.rstrip("/")])
+        if name.endswith("/"):
+            folders.append(name.rstrip("/"))
+        entries[path] = what.strip()
+    return entries
+
+
+def test_the_readme_tree_names_every_module_and_says_what_it_holds() -> None:
+    tree = readme_tree(README.read_text(encoding="utf-8"))
+    modules = {"skillstudio/" + p.relative_to(PACKAGE).as_posix() for p in _sources(PACKAGE)}
+    listed = {path for path in tree if path.startswith("skillstudio/") and path.endswith(".py")}
+    assert sorted(modules - listed) == [], "add these modules to README's Development tree"
+    assert sorted(listed - modules) == [], "README's Development tree names modules that are gone"
+    assert [path for path, what in tree.items() if not what] == [], "one line each: what it holds"
+
+
+def test_the_tree_reader_nests_by_indent() -> None:
+    text = (
+        "x\n## Development\n\n```\na/  top\n  b.py  one\n  c/  two\n    d.py  three\ne  four\n```\n"
+    )
+    assert readme_tree(text) == {
+        "a": "top",
+        "a/b.py": "one",
+        "a/c": "two",
+        "a/c/d.py": "three",
+        "e": "four",
+    }

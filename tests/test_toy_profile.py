@@ -15,16 +15,21 @@ import pytest
 
 from skillstudio.core.fields import FieldSpec
 from skillstudio.core.profiles import get_profile, register_profile, unregister_profile
-from skillstudio.core.profiles.base import Checker, PanelOption, Profile, RootSpec
+from skillstudio.core.profiles.base import (
+    ActivationRequest,
+    Checker,
+    PanelOption,
+    Profile,
+    RootSpec,
+)
 
 from .helpers import cli, write
 
 if TYPE_CHECKING:
-    from skillstudio.core.activation import Activation, Invoker
+    from skillstudio.core.activation import Activation
     from skillstudio.core.match_index import Terms
     from skillstudio.core.match_model import MatchRequest, MatchResult
     from skillstudio.core.model import Skill
-    from skillstudio.core.session import Session
 
 
 class Toy(Profile):
@@ -68,16 +73,9 @@ class Toy(Profile):
     def listing_entry(self, skill: Skill) -> str:
         return f"* {skill.name} -- {skill.description}"
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
-        result.content = f"TOY {skill.name} ({args or 'no args'}):\n{body}"
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        result = request.result
+        result.content = f"TOY {skill.name} ({request.args or 'no args'}):\n{body}"
         result.mode = "tool_result"
         result.payload = {"toy": skill.name}
         return result

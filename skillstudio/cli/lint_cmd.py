@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.diagnostics import Diagnostic
 from ..core.profiles.base import is_inside
+from ..core.safefs import is_regular, walk_plain
 from ..core.text import counted
 from .common import (
     EXIT_FAIL,
@@ -48,26 +49,11 @@ def misnamed_skill_files(folder: str, depth: int = 3) -> list[str]:
     """`skill.md` (any case but SKILL.md) files in `folder` and up to `depth` levels of
     plain folders below it: what an agent on a case-sensitive disk never loads."""
     found: list[str] = []
-    stack, seen = [(folder, 0)], 0
-    while stack and seen < MISNAMED_LIMIT:
-        current, level = stack.pop()
-        seen += 1
-        try:
-            with os.scandir(current) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_symlink() or entry.name.startswith("."):
-                    continue
-                name = entry.name
-                if entry.is_file() and name.lower() == "skill.md" and name != "SKILL.md":
-                    found.append(entry.path)
-                elif entry.is_dir() and level < depth:
-                    stack.append((entry.path, level + 1))
-            except OSError:
-                continue
+    for _, _, files in walk_plain(folder, depth, MISNAMED_LIMIT):
+        for entry in files:
+            name = entry.name
+            if name.lower() == "skill.md" and name != "SKILL.md" and is_regular(entry):
+                found.append(entry.path)
     return sorted(found)
 
 

@@ -30,9 +30,9 @@ def register(sub: Subparsers) -> None:
 
 
 def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
-    """The project a suite runs against: core.suites.suite_project's rule, shared with
+    """The project a suite runs against: core.suite_scope.suite_project's rule, shared with
     the app (the suite's roots, then --root/--project, then where the user is)."""
-    from ..core.suites import suite_project
+    from ..core.suite_scope import suite_project
 
     project = suite_project(suite, args.profile, env.cwd, args.root, args.project)
     registry = project.registry()

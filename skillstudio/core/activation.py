@@ -6,15 +6,13 @@ import os
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from .diagnostics import Diagnostic, internal
 from .model import Skill
+from .profiles.base import ActivationRequest, Profile
 from .registry import Registry
 from .session import Session
-
-if TYPE_CHECKING:
-    from .profiles.base import Profile
 
 Invoker = Literal["model", "user"]
 
@@ -171,23 +169,17 @@ def _activate(
     options: dict[str, Any],
     result: Activation,
 ) -> Activation:
-    return registry.profile.activate(registry, name, args, invoker, session, options, result)
+    request = ActivationRequest(registry, name, args, invoker, session, options, result)
+    return registry.profile.activate(request)
 
 
-def activate_standard(
-    profile: Profile,
-    registry: Registry,
-    name: str,
-    args: str,
-    invoker: Invoker,
-    session: Session | None,
-    result: Activation,
-) -> Activation:
+def activate_standard(profile: Profile, request: ActivationRequest) -> Activation:
     """The usual activation: the active skill by name, its body read, then delivered
     as the profile says (`Profile.deliver`); the profile words the errors."""
+    registry, name, result = request.registry, request.name, request.result
     skill = registry.active.get(name)
     if skill is None:
-        return _not_found(profile, registry, name, invoker, result)
+        return _not_found(profile, registry, name, request.invoker, result)
     try:
         body = delivered_body(skill)
     except PermissionError as exc:
@@ -196,7 +188,7 @@ def activate_standard(
     except OSError as exc:
         result.error = {"code": "EXECUTION_ERROR", "message": f"{exc.strerror}: {skill.path}"}
         return result
-    return profile.deliver(skill, body, args, invoker, session, result)
+    return profile.deliver(request, skill, body)
 
 
 def delivered_body(skill: Skill) -> str:

@@ -25,7 +25,7 @@ from .profiles import (
     get_profile,
 )
 from .registry import Registry
-from .safefs import read_bytes
+from .safefs import read_bytes, walk_plain
 
 CONFIG_NAME = "skillstudio.yaml"
 CONFIG_KEYS = {
@@ -254,28 +254,12 @@ def find_config_upward(start: str, levels: int = 6) -> Config | None:
 def _sample_keys(folder: str) -> list[dict[str, Any]]:
     """Frontmatter mappings of up to SAMPLE_FILES skills under `folder` (depth ≤ 4)."""
     out: list[dict[str, Any]] = []
-    stack: list[tuple[str, int]] = [(folder, 0)]
-    visited = 0
-    while stack and len(out) < SAMPLE_FILES and visited < 2000:
-        current, depth = stack.pop()
-        visited += 1
-        try:
-            with os.scandir(current) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name == "SKILL.md":
-                mapping = _peek(entry.path, folder)
-                if mapping is not None:
-                    out.append(mapping)
-            elif (
-                depth < 4
-                and _plain_dir(entry)
-                and not entry.name.startswith(".")
-                and entry.name not in ("node_modules", "__pycache__")
-            ):
-                stack.append((entry.path, depth + 1))
+    for _, _, files in walk_plain(folder, 4, 2000, skip=frozenset({"node_modules", "__pycache__"})):
+        for entry in files:
+            if entry.name == "SKILL.md" and (mapping := _peek(entry.path, folder)) is not None:
+                out.append(mapping)
+        if len(out) >= SAMPLE_FILES:
+            break
     return out
 
 

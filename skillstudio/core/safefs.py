@@ -16,6 +16,7 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
+from itertools import islice
 
 from .text import counted
 
@@ -197,6 +198,24 @@ def walk(
         if max_depth is not None and depth >= max_depth:
             continue
         stack.extend((os.path.join(folder, name), depth + 1) for name in reversed(subfolders))
+
+
+def walk_plain(
+    top: str, max_depth: int, max_folders: int, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, list[str], list[os.DirEntry[str]]]]:
+    """`walk` over the folders a person keeps, bounded: hidden folders and those named
+    in `skip` are not entered, and at most `max_folders` folders are listed."""
+    for folder, subfolders, files in islice(walk(top, max_depth), max_folders):
+        subfolders[:] = [n for n in subfolders if not n.startswith(".") and n not in skip]
+        yield folder, subfolders, files
+
+
+def is_regular(entry: os.DirEntry[str]) -> bool:
+    """A regular file, not a link to one (False when it cannot be told)."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def remove_tree(path: str) -> None:

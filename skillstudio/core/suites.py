@@ -7,11 +7,9 @@ for one skill) and Skill Lab `triggers.yaml` (`skill`, `test_cases` with
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,16 +20,6 @@ from .explanations import why_not
 from .frontmatter import read_document
 from .likely import LikelyIndex
 from .matching import MatchIndex, MatchResult, match
-from .profiles import get_profile
-from .profiles.base import is_inside
-from .project import (
-    Project,
-    UsageError,
-    find_config_upward,
-    project_from_folder,
-    project_from_roots,
-    resolve_projects,
-)
 from .registry import Registry
 from .safefs import read_bytes, read_file
 from .session import Session
@@ -465,73 +453,6 @@ def run_suite(
     known = {s.name for s in registry.skills}
     likely = LikelyIndex(registry) if any(c.mode == "likely" for c in suite.cases) else None
     return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
-
-
-def suite_project(
-    suite: Suite,
-    profile_name: str | None = None,
-    cwd: str | None = None,
-    roots: Sequence[str] = (),
-    project: str | None = None,
-) -> Project:
-    """The project a suite runs against; the CLI and the app share this rule:
-
-    1. the suite's own `roots:` (relative to the suite) and `profile:`;
-    2. the `--root` folders or `--project` given on the command line;
-       then a request set's `corpus:` folder (the skills found below it);
-    3. an eval set or Skill Lab file in a skill folder: the project that holds that
-       skill (the one of a skillstudio.yaml above it, else the current folder's, else
-       the folder of skills around it);
-    4. the project of a skillstudio.yaml in the suite's folder or above it;
-    5. the current folder, as every command: skillstudio.yaml, else ./skills, else `.`
-       (the app, which has no current folder, uses the suite's folder).
-    """
-    folder = os.path.dirname(os.path.abspath(suite.path))
-    profile_name = suite.profile or profile_name
-    if suite.roots:
-        chosen = project_from_roots(suite.roots, profile_name, cwd or folder)
-    elif roots or project:
-        chosen = resolve_projects([], list(roots), project, profile_name, cwd or folder)[0]
-    elif suite.corpus:  # a request set (tests/eval/README.md): the skills below it
-        chosen = project_from_folder(suite.corpus, profile_name)
-    elif (skill_dir := _own_skill_folder(suite)) is not None:
-        chosen = _project_holding(skill_dir, profile_name, cwd)
-    elif (config := find_config_upward(folder)) is not None:
-        chosen = project_from_folder(os.path.dirname(config.path), profile_name)
-    elif cwd is None:
-        chosen = project_from_folder(folder, profile_name)
-    else:
-        found = resolve_projects([], [], None, profile_name, cwd)
-        if len(found) != 1:
-            names = ", ".join(os.path.relpath(p.base, cwd) for p in found)
-            raise UsageError(
-                f"the current folder holds {counted(len(found), 'project')} ({names}); "
-                f"choose one for {os.path.basename(suite.path)} with --project"
-            )
-        chosen = found[0]
-    if suite.profile:
-        chosen.profile = get_profile(suite.profile)
-    return chosen
-
-
-def _own_skill_folder(suite: Suite) -> str | None:
-    return skill_folder_of(suite.path) if suite.kind != "suite" else None
-
-
-def _project_holding(skill_dir: str, profile_name: str | None, cwd: str | None) -> Project:
-    """The project whose roots hold a skill folder, else its parent as the only root."""
-    candidates: list[Project] = []
-    config = find_config_upward(skill_dir)
-    if config is not None:
-        candidates.append(project_from_folder(os.path.dirname(config.path), profile_name))
-    if cwd is not None:
-        with contextlib.suppress(UsageError):  # a folder of several projects
-            candidates.extend(resolve_projects([], [], None, profile_name, cwd))
-    for candidate in candidates:
-        if any(is_inside(skill_dir, root.path) for root in candidate.roots):
-            return candidate
-    parent = os.path.dirname(skill_dir)
-    return project_from_roots([parent], profile_name, parent)
 
 
 def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:

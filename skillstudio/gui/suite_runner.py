@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from ..core.matching import MatchIndex
 from ..core.project import Project, UsageError
 from ..core.registry import Registry
+from ..core.suite_scope import suite_project
 from ..core.suites import (
     CaseResult,
     Suite,
@@ -47,7 +48,6 @@ from ..core.suites import (
     load_suite,
     report_of,
     run_case,
-    suite_project,
 )
 from ..core.text import counted
 from .catch_up import CatchUp
@@ -295,30 +295,18 @@ class SuiteRunner(QWidget):
 
     # -- which skills answer -----------------------------------------------------------
     def _resolve(self, suite: Suite, rescan: bool) -> tuple[Project, Registry]:
-        """An open project when the suite belongs to one (its unsaved edits count): the
-        one listing it or holding it, else the one being worked on. A suite that names
-        other roots gets its own project, scanned here and kept until the next Run."""
-        path = os.path.abspath(suite.path)
-        if not (suite.roots or suite.profile):
-            best: tuple[Project, Registry] | None = None
-            for project, registry in zip(self.projects, self.registries, strict=False):
-                config = project.config
-                if config is not None and path in (os.path.abspath(s) for s in config.suites):
-                    return project, registry
-                if path.startswith(project.base + os.sep) and (
-                    best is None or len(project.base) > len(best[0].base)
-                ):
-                    best = (project, registry)
-            if best is not None:
-                return best
-            current = self.current()
-            if current is not None and current in self.registries:
-                return self.projects[self.registries.index(current)], current
-        wanted = suite_project(suite)
-        key = (wanted.profile.name, [r.path for r in wanted.roots])
-        for project, registry in zip(self.projects, self.registries, strict=False):
-            if (project.profile.name, [r.path for r in project.roots]) == key:
+        """The project `skillstudio test` would run the suite against (core's
+        suite_project, standing in the open project that lists it or the current one):
+        an open project is used as it is on screen; another one is scanned here and
+        kept until the next Run."""
+        pairs = list(zip(self.projects, self.registries, strict=False))
+        current = self.current()
+        pairs.sort(key=lambda pair: pair[1] is not current)  # the current project first
+        wanted = suite_project(suite, open_projects=[project for project, _ in pairs])
+        for project, registry in pairs:
+            if project is wanted:
                 return project, registry
+        path = os.path.abspath(suite.path)
         own = self._own.get(path)
         if own is None or rescan:
             registry = wanted.registry()

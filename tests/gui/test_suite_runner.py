@@ -8,6 +8,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.project import project_from_folder
+from skillstudio.core.suite_scope import suite_project
 from skillstudio.core.suites import add_case, load_suite, run_suite
 from skillstudio.gui.field_widgets import ListEditor
 from skillstudio.gui.main_window import MainWindow
@@ -206,3 +207,23 @@ def test_a_hidden_runner_waits_until_shown(window: MainWindow, samples: Path, qt
     with qtbot.waitSignal(runner.finished, timeout=5000):
         window.suites_dock.raise_()
     assert runner.report is not None and runner.report.failed == 1
+
+
+def test_a_suite_runs_against_the_project_the_cli_chooses(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """A suite inside an open project's folder but under a project of its own (a
+    skillstudio.yaml nearer to it) runs against that project, as `skillstudio test`
+    does; the app used to take the open project around it."""
+    nested = samples / "oasis/nested"
+    (nested / "toys/kite").mkdir(parents=True)
+    (nested / "skillstudio.yaml").write_text("profile: pegasus\nroots: [toys]\n")
+    (nested / "toys/kite/SKILL.md").write_text(
+        "---\nname: kite\ndescription: Flies a kite on windy days.\n---\n\nHold on.\n"
+    )
+    suite = nested / "kite.yaml"
+    suite.write_text('cases:\n  - query: "/kite"\n    expect: kite\n')
+    runner = runner_on(window, suite, qtbot)
+    expected = suite_project(load_suite(str(suite)), cwd=str(nested))
+    assert runner.project is not None and runner.project.base == expected.base == str(nested)
+    assert statuses(runner) == ["✓ pass"]

@@ -32,6 +32,19 @@ class PanelOption:
     maximum: int
 
 
+@dataclass(slots=True)
+class ActivationRequest:
+    """One invocation of a skill, as `Profile.activate` and `Profile.deliver` get it."""
+
+    registry: Registry
+    name: str  # the skill invoked
+    args: str
+    invoker: Invoker
+    session: Session | None
+    options: dict[str, Any]
+    result: Activation  # the answer being filled in (and returned)
+
+
 @dataclass(frozen=True, slots=True)
 class RootSpec:
     """A conventional root of a project, relative to it (`~` = the user's home)."""
@@ -251,31 +264,15 @@ class Profile:
         return body
 
     # -- activation -----------------------------------------------------------
-    def activate(
-        self,
-        registry: Registry,
-        name: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        options: dict[str, Any],
-        result: Activation,
-    ) -> Activation:
+    def activate(self, request: ActivationRequest) -> Activation:
         """Find the skill, read its body and deliver it (profiles override the steps)."""
         from ..activation import activate_standard
 
-        return activate_standard(self, registry, name, args, invoker, session, result)
+        return activate_standard(self, request)
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The activation's content and payload: by default the body, inline."""
+        result = request.result
         result.content = body
         result.mode = "inline"
         return result

@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
-from .base import Checker, PanelOption, Profile, RootSpec, listing_line
+from .base import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
-    from ..activation import Activation, Invoker
-    from ..registry import Registry
-    from ..session import Session
+    from ..activation import Activation
 
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 BUDGET = 12_000  # listing characters (the seed's default char_budget)
@@ -94,20 +92,12 @@ class Mvp(Profile):
     def listing_entry(self, skill: Skill) -> str:
         return listing_line(skill)
 
-    def activate(
-        self,
-        registry: Registry,
-        name: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        options: dict[str, Any],
-        result: Activation,
-    ) -> Activation:
-        if not name.strip():  # the Skill tool's parameter check
+    def activate(self, request: ActivationRequest) -> Activation:
+        result = request.result
+        if not request.name.strip():  # the Skill tool's parameter check
             result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
             return result
-        return super().activate(registry, name, args, invoker, session, options, result)
+        return super().activate(request)
 
     def unloaded_error(self, name: str, known: Skill) -> dict[str, Any] | None:
         if known.status != "skipped":
@@ -117,19 +107,13 @@ class Mvp(Profile):
             "message": f"Skill '{name}' could not be loaded: {known.status_reason}.",
         }
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The Skill tool's envelope: the base directory, then the substituted body."""
         from ..activation import substitute_mvp
 
-        content = f"Base directory for this skill: {skill.folder}\n\n" + substitute_mvp(body, args)
+        substituted = substitute_mvp(body, request.args)
+        content = f"Base directory for this skill: {skill.folder}\n\n{substituted}"
+        result = request.result
         result.content = content
         result.mode = "tool_result"
         result.payload = {

@@ -9,11 +9,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..diagnostics import Severity
 from ..fields import NAME_RULE, FieldSpec
 from ..model import Skill
-from .base import Checker, PanelOption, Profile, RootSpec, first_paragraph, listing_line
+from .base import (
+    ActivationRequest,
+    Checker,
+    PanelOption,
+    Profile,
+    RootSpec,
+    first_paragraph,
+    listing_line,
+)
 
 if TYPE_CHECKING:
     from ..activation import Activation, Invoker
-    from ..session import Session
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
@@ -233,20 +240,12 @@ class Pegasus(Profile):
             return f'Skill "{name}" not found'
         return f"/{name} is not a skill; the text goes to the model as a normal message."
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """Invocation controls, $ARGUMENTS substitution, and a tool result, a user
         message or a forked task."""
         from ..activation import substitute_pegasus
 
-        fields = skill.fields
+        fields, invoker, result = skill.fields, request.invoker, request.result
         if invoker == "model" and fields.get("disable-model-invocation"):
             result.error = {
                 "code": "PERMISSION_DENIED",
@@ -261,7 +260,7 @@ class Pegasus(Profile):
                 "only the model can invoke it.",
             }
             return result
-        content, notes = substitute_pegasus(body, args)
+        content, notes = substitute_pegasus(body, request.args)
         result.notes = notes
         if fields.get("context") == "fork":
             result.mode = "fork"

@@ -20,13 +20,20 @@ from ..patterns import (
 )
 from ..safefs import FileRefused, read_bytes
 from ..text import counted
-from .base import Checker, PanelOption, Profile, RootSpec, first_sentence, is_inside
+from .base import (
+    ActivationRequest,
+    Checker,
+    PanelOption,
+    Profile,
+    RootSpec,
+    first_sentence,
+    is_inside,
+)
 
 if TYPE_CHECKING:
-    from ..activation import Activation, Invoker
+    from ..activation import Activation
     from ..match_index import Terms
     from ..match_model import MatchRequest, MatchResult
-    from ..session import Session
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(
@@ -416,18 +423,10 @@ class Toolsets(Profile):
     def full_text(self, skill: Skill, body: str) -> str:
         return f"[Skill: {skill.name}]\n\n{body}"
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
-        if session is not None:  # the session's recent skills rank higher later
-            session.record_use(skill.name)
-        return super().deliver(skill, body, args, invoker, session, result)
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        if request.session is not None:  # the session's recent skills rank higher later
+            request.session.record_use(skill.name)
+        return super().deliver(request, skill, body)
 
     def template_frontmatter(self, name: str, title: str, description: str) -> str:
         return (

@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING, Any
 from ..fields import FieldSpec
 from ..model import Skill
 from ..text import sanitize_name
-from .base import Checker, Profile, RootSpec, listing_line
+from .base import ActivationRequest, Checker, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
-    from ..activation import Activation, Invoker
-    from ..registry import Registry
-    from ..session import Session
+    from ..activation import Activation
 
 
 class Workspace(Profile):
@@ -95,22 +93,14 @@ class Workspace(Profile):
     def listing_entry(self, skill: Skill) -> str:
         return f"{listing_line(skill)}\n  location: {skill.path}"
 
-    def activate(
-        self,
-        registry: Registry,
-        name: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        options: dict[str, Any],
-        result: Activation,
-    ) -> Activation:
+    def activate(self, request: ActivationRequest) -> Activation:
         """activateSkill: only skills the agent sees; consent asked the first time in a
         session (risky), then safe; the instructions with the folder's structure."""
         from ..activation import delivered_body, folder_tree
         from ..session import Session
 
-        visible = self.listed_skills(list(registry.active.values()), options)
+        name, result = request.name, request.result
+        visible = self.listed_skills(list(request.registry.active.values()), request.options)
         skill = next((s for s in visible if s.name == name), None)
         if skill is None:
             names = [s.name for s in visible]
@@ -121,7 +111,7 @@ class Workspace(Profile):
                 "visible": names,
             }
             return result
-        session = session if session is not None else Session()
+        session = request.session if request.session is not None else Session()
         risk = "safe" if skill.name in session.consented else "risky"
         session.consented.add(skill.name)
         body = delivered_body(skill)
