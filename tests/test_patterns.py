@@ -87,6 +87,29 @@ def test_the_budget_stops_at_its_total_and_says_how_many_were_not_tried() -> Non
     assert budget.search("x", text, "late") is None  # spent is spent
 
 
+def test_the_budget_counts_cpu_time_so_load_does_not_skip_skills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a loaded machine each search took more wall time than CPU time, the budget
+    (counted in wall time) ran out after the first slow pattern and the next skill's
+    patterns were skipped: a flaky suite test, and answers that changed with load.
+    The budget counts CPU time; wall time is only capped at WALL_FACTOR x budget."""
+    clock = [0.0]
+
+    def loaded_wall_clock() -> float:  # every reading 0.25 s later: a busy machine
+        clock[0] += 0.25
+        return clock[0]
+
+    monkeypatch.setattr(patterns.time, "perf_counter", loaded_wall_clock)
+    budget = PatternBudget(seconds=0.2)
+    assert budget.search("fine", "a fine text", "'fine' of a") is True
+    assert budget.search("text", "a fine text", "'text' of b") is True  # not skipped
+    assert budget.skipped == 0
+    for n in range(10):  # the wall-time cap still ends it
+        budget.search("x", "x", f"'{n}' of c")
+    assert budget.skipped > 0 and budget.wall >= 0.2 * patterns.WALL_FACTOR
+
+
 def test_lint_points_at_the_pattern_and_cuts_a_long_one(tmp_path: Path) -> None:
     write(
         tmp_path,

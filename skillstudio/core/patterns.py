@@ -25,7 +25,8 @@ import regex
 from .text import counted
 
 PATTERN_TIMEOUT = 0.05  # seconds one search may take
-REQUEST_BUDGET = 0.2  # seconds all the searches of one request may take together
+REQUEST_BUDGET = 0.2  # CPU seconds all the searches of one request may take together
+WALL_FACTOR = 5  # and at most this many times as much wall time (a loaded machine)
 MAX_GROUP_DEPTH = 100  # nested groups; the parsers recurse once per level
 MAX_REPEAT = 1000  # one counted repeat, a{m,n}: the engine writes it out m or n times
 MAX_EXPANSION = 10_000  # counted repeats nested inside each other, multiplied
@@ -206,10 +207,16 @@ def is_slow(source: str) -> bool:
 
 @dataclass(slots=True)
 class PatternBudget:
-    """The time the patterns of one request may take together."""
+    """The time the patterns of one request may take together.
+
+    Counted in this thread's CPU time, not wall time: on a loaded machine a 50 ms
+    search can take 200 ms of wall time, and the budget would then be spent by the
+    first slow pattern, skipping every other skill's (a result that changed with
+    the machine's load). Each search is still stopped by its wall-time timeout."""
 
     seconds: float = REQUEST_BUDGET
-    spent: float = 0.0
+    spent: float = 0.0  # CPU seconds
+    wall: float = 0.0  # wall-clock seconds
     skipped: int = 0  # patterns not tried once the budget was spent
     stopped: list[str] = field(default_factory=list)  # "'pattern' of skill" that timed out
 
@@ -217,21 +224,22 @@ class PatternBudget:
         """Whether the pattern is found in `text`; None when it was stopped, not tried
         or cannot be compiled (lint reports that). Compiling counts against the budget."""
         left = self.seconds - self.spent
-        if left <= 0:
+        if left <= 0 or self.wall >= self.seconds * WALL_FACTOR:
             self.skipped += 1
             return None
-        started = time.perf_counter()
+        started, wall_started = time.thread_time(), time.perf_counter()
         try:
             compiled = compile_pattern(source)
             if compiled is None:
                 return None
-            left = self.seconds - (self.spent + time.perf_counter() - started)
+            left = self.seconds - (self.spent + time.thread_time() - started)
             return compiled.search(text, timeout=max(min(PATTERN_TIMEOUT, left), 0.001)) is not None
         except TimeoutError:
             self.stopped.append(label)
             return None
         finally:
-            self.spent += time.perf_counter() - started
+            self.spent += time.thread_time() - started
+            self.wall += time.perf_counter() - wall_started
 
     def notes(self) -> list[str]:
         """What the result must say about patterns that were stopped or not tried."""
