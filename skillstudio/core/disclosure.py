@@ -109,6 +109,10 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> TierText:
         for s in skills:
             if s not in visible:
                 out.omitted.append({"skill": s.name, "reason": "not in the agent's allowlist"})
+    custom = profile.render_listing(visible, out)
+    if custom is not None:
+        out.text = custom
+        return out
     header, footer = profile.listing_frame
     used = len(header) - 1 + len(footer)  # the header's newline is counted per line
     lines: list[str] = []

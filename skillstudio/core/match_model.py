@@ -48,9 +48,9 @@ POINTS: dict[str, int] = {
     "recent": 1,
 }
 _EXPLICIT = (
-    re.compile(r"^\s*/([A-Za-z0-9][\w.-]*)(?:\s+(.*))?$", re.S),  # /name args
+    re.compile(r"^\s*/([A-Za-z0-9][\w.:-]*)(?:\s+(.*))?$", re.S),  # /name args (plugin:name)
     re.compile(r"(?:^|\s)\$([A-Za-z0-9][\w.-]*[A-Za-z0-9]|[A-Za-z0-9])(?=$|[\s.,;:!?)])"),
-    re.compile(r"\buse\s+(?:the\s+)?[`'\"]?([A-Za-z0-9][\w.-]*?)[`'\"]?\s+skill\b", re.I),
+    re.compile(r"\buse\s+(?:the\s+)?[`'\"]?([A-Za-z0-9][\w.:-]*?)[`'\"]?\s+skill\b", re.I),
 )
 _CAPABILITY = re.compile(
     r"\b(what can you do|what are you able to do|what are your (?:skills|capabilities)|"

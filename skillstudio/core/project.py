@@ -38,6 +38,9 @@ CONFIG_KEYS = {
     "threshold",
     "allowlist",
     "scan",
+    "skill_listing_budget_fraction",
+    "skill_listing_max_desc_chars",
+    "upload",
 }
 SAMPLE_FILES = 40
 # Whole-number options and their largest allowed value (all from 0; the app's spin
@@ -47,6 +50,7 @@ NUMBER_OPTIONS = {
     "char_budget": 100_000_000,
     "max_skills": 10_000,
     "threshold": 1_000_000,
+    "skill_listing_max_desc_chars": 1_000_000,
 }
 SCAN_OPTIONS = {"max_folders": 10_000_000, "max_depth": 1_000}  # from 1
 
@@ -198,6 +202,35 @@ def load_config(folder: str) -> Config | None:
                     *_key_line(text, key),
                 )
             )
+    fraction = data.get("skill_listing_budget_fraction")
+    if fraction is not None:
+        if (
+            isinstance(fraction, int | float)
+            and not isinstance(fraction, bool)
+            and 0 < fraction <= 1
+        ):
+            config.options["skill_listing_budget_fraction"] = float(fraction)
+        else:
+            config.diagnostics.append(
+                _config_error(
+                    path,
+                    "'skill_listing_budget_fraction' must be a number above 0 and at most 1 "
+                    f"(0.01 is 1 %), not {_short(fraction)}.",
+                    *_key_line(text, "skill_listing_budget_fraction"),
+                )
+            )
+    upload = data.get("upload")
+    if upload is not None:
+        if isinstance(upload, bool):
+            config.options["upload"] = upload
+        else:
+            config.diagnostics.append(
+                _config_error(
+                    path,
+                    f"'upload' must be true or false, not {_short(upload)}.",
+                    *_key_line(text, "upload"),
+                )
+            )
     allow = data.get("allowlist")
     if allow is not None:
         if isinstance(allow, list) and all(isinstance(a, str) for a in allow):
@@ -296,9 +329,9 @@ def detect_profile(folder: str) -> tuple[str, str]:
     if config is not None and config.profile:
         return config.profile, f"{CONFIG_NAME}"
     for name in PROFILE_NAMES:  # conventional folders, in the registry's order
-        for marker in PROFILE_CLASSES[name].marker_dirs:
-            if os.path.isdir(os.path.join(folder, marker)):
-                return name, f"detected: {marker}/ folder"
+        mark = get_profile(name).detect_layout(folder)
+        if mark:
+            return name, f"detected: {mark}"
     if os.path.isfile(os.path.join(folder, "SKILL.md")):
         samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"), folder)] if m is not None]
     else:
@@ -368,15 +401,13 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
     config = load_config(folder)
     name, reason = choose_profile(profile_name, config, folder)
     profile = _profile(name)
+    profile.upload = bool(config is not None and config.options.get("upload"))
     pairs: list[tuple[str, str]]
+    found: list[Diagnostic] = []
     if config is not None and config.roots:
         pairs = config.roots
     else:
-        pairs = []
-        for spec in profile.roots:
-            path = os.path.normpath(os.path.join(folder, os.path.expanduser(spec.path)))
-            if os.path.isdir(path):
-                pairs.append((path, spec.label))
+        pairs, found = profile.project_roots(folder)
         if not pairs:
             nested = find_skill_roots(folder)
             if nested and nested != [folder]:
@@ -390,7 +421,7 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         folder,
         config,
         profile_reason=reason,
-        diagnostics=list(config.diagnostics) if config else [],
+        diagnostics=(list(config.diagnostics) if config else []) + found,
     )
 
 

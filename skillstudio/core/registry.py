@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from .diagnostics import Diagnostic
-from .discovery import SKILL_FILE, Found, ScanLimits, discover
+from .discovery import SKILL_FILE, Found, ScanLimits
 from .frontmatter import Document, parse_text, read_document
 from .loading import FAILED, build_skill
 from .model import Root, Skill, skill_from_state, skill_state
-from .profiles import get_profile
 from .profiles.base import Profile
 from .trigger_owners import TriggerOwners
 from .validate import validate_skill
@@ -40,10 +39,9 @@ def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool) -> S
 
 
 def _load_chunk(
-    profile_name: str, roots: list[Root], items: list[tuple[str, Found]], keep_text: bool
+    profile: Profile, roots: list[Root], items: list[tuple[str, Found]], keep_text: bool
 ) -> list[tuple[str, tuple[object, ...]]]:
     """Worker side of a parallel scan: (root path, compact skill state) per file."""
-    profile = get_profile(profile_name)
     by_path = {root.path: root for root in roots}
     gc.disable()  # a short-lived process: nothing here outlives the call
     return [
@@ -140,9 +138,7 @@ class Registry:
                         continue
                     found.append((root, Found(path, st.st_mtime_ns, st.st_size)))
                 continue
-            result = discover(
-                root.path, self.profile.discovery, self.profile.ignored_dirs, self.limits
-            )
+            result = self.profile.discover(root, self.limits)
             self._root_mtimes[root.path] = result.root_mtime_ns
             self.root_diagnostics.extend(result.diagnostics)
             found.extend((root, f) for f in result.files)
@@ -172,7 +168,7 @@ class Registry:
                 pool.apply_async(
                     _load_chunk,
                     (
-                        self.profile.name,
+                        self.profile,
                         self.roots,
                         [(root.path, item) for root, item in chunk],
                         self.keep_text,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .agentskills import AgentSkills
 from .base import PanelOption, Profile, RootSpec
+from .claude_code import ClaudeCode
 from .mvp import Mvp
 from .oasis import Oasis
 from .pegasus import Pegasus
@@ -15,13 +16,14 @@ from .toolsets import Toolsets
 from .workspace import Workspace
 
 PROFILE_CLASSES: dict[str, type[Profile]] = {
-    cls.name: cls for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills)
+    cls.name: cls for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills, ClaudeCode)
 }
 # A list, updated in place, so that argparse choices and messages see registered ones.
 PROFILE_NAMES: list[str] = list(PROFILE_CLASSES)
 # The order in which skills' fields are tried when a folder names no profile: the
 # most specific marks first.
-FIELD_DETECTION: list[str] = ["oasis", "toolsets", "pegasus"]
+# Claude Code's fields come before pegasus's (pegasus is chosen by its data/skills/ layout).
+FIELD_DETECTION: list[str] = ["oasis", "toolsets", "claude-code", "pegasus"]
 DEFAULT_PROFILE = "agentskills"  # a folder with no profile's marks
 
 

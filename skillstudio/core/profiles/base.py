@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..diagnostics import Diagnostic, Severity
 from ..fields import FieldSpec, item_problem, quoted, type_problem
-from ..model import Skill
+from ..model import Root, Skill
 
 if TYPE_CHECKING:
     from ..activation import Activation, Invoker
+    from ..disclosure import TierText
+    from ..discovery import DiscoveryResult, ScanLimits
     from ..match_index import Terms
     from ..match_model import MatchRequest, MatchResult
     from ..registry import Registry
@@ -161,6 +163,9 @@ class Profile:
     full_tier: ClassVar[Literal["body", "activation"]] = "body"  # what tier 3 gives
 
     _field_map: ClassVar[dict[str, FieldSpec]]
+    # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml
+    # `upload: true`): a profile whose agent ignores other keys then warns about them
+    upload: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -212,7 +217,31 @@ class Profile:
     def body_advice(self, c: Checker, body: str) -> None:
         """Advice on the body's length (profiles that give such advice override)."""
 
+    # -- roots and discovery --------------------------------------------------
+    def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        """(path, label) of the roots a project folder holds, lowest precedence first,
+        and what reading them found wrong: by default the conventional roots that exist."""
+        pairs = []
+        for spec in self.roots:
+            path = os.path.normpath(os.path.join(folder, os.path.expanduser(spec.path)))
+            if os.path.isdir(path):
+                pairs.append((path, spec.label))
+        return pairs, []
+
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
+        """The skill files under one root (by default the profile's discovery pattern)."""
+        from ..discovery import discover
+
+        return discover(root.path, self.discovery, self.ignored_dirs, limits)
+
     # -- detection ------------------------------------------------------------
+    def detect_layout(self, folder: str) -> str | None:
+        """What in a folder's layout marks it as this profile's (a marker folder), or None."""
+        for marker in self.marker_dirs:
+            if os.path.isdir(os.path.join(folder, marker)):
+                return f"{marker}/ folder"
+        return None
+
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
         """Why a skill's frontmatter marks it as this profile's, or None."""
         return None
@@ -248,6 +277,11 @@ class Profile:
 
     def listing_omission(self, skill: Skill) -> str | None:
         """Why the profile's own rule leaves an active skill out of tier 2, or None."""
+        return None
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """Tier 2's whole text, for a profile whose budget rule is not per entry (it
+        fills out.listed and out.omitted); None: the entries one by one, as usual."""
         return None
 
     def listing_entry(self, skill: Skill) -> str:
@@ -315,7 +349,7 @@ class Profile:
                         severity=self.unknown_field_severity,
                     )
                 continue
-            problem = type_problem(spec, value)
+            problem = self.value_problem(spec, value)
             if problem and spec.kind in ("csv", "spaced") and _text_list(value):
                 sep = "commas" if spec.kind == "csv" else "spaces"
                 c.emit(
@@ -365,6 +399,10 @@ class Profile:
                 if spec.required:
                     c.fail(spec.key)
         self.check(c)
+
+    def value_problem(self, spec: FieldSpec, value: Any) -> str | None:
+        """What is wrong with a value's type (a profile with looser types overrides)."""
+        return type_problem(spec, value)
 
     def unknown_message(self, key: str) -> str:
         known = ", ".join(spec.key for spec in self.fields)

@@ -36,9 +36,12 @@ class Pegasus(Profile):
     name = "pegasus"
     title = "Pegasus (skills/ + data/skills/)"
     source = "seed 001"
-    roots = (RootSpec("skills", "builtin"), RootSpec("data/skills", "user"))
+    roots: ClassVar[tuple[RootSpec, ...]] = (
+        RootSpec("skills", "builtin"),
+        RootSpec("data/skills", "user"),
+    )
     severities: ClassVar[dict[str, Severity]] = {"frontmatter-missing": "warning"}
-    marker_dirs = ("data/skills",)
+    marker_dirs: ClassVar[tuple[str, ...]] = ("data/skills",)
     panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
     listing_frame = (
         "Available skills:\n",
@@ -46,7 +49,7 @@ class Pegasus(Profile):
     )
     listing_frame_lines = False
     full_tier = "activation"
-    fields = (
+    fields: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(
             "name",
             "string",

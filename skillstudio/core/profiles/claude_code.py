@@ -1,0 +1,886 @@
+"""claude-code: Anthropic's Claude Code, as documented up to 2026-08 (PRODUCT.md 3.7).
+
+Skills are `<root>/<folder>/SKILL.md` under the project's `.claude/skills/`, the
+personal and the enterprise folder; legacy `.claude/commands/*.md` are skills
+named after the file; plugins (`.claude-plugin/plugin.json`, `skills/<s>/SKILL.md`)
+name theirs `plugin:skill`, and a marketplace lists the plugins of a repository.
+The rules that changed during 2026 are settings (skillstudio.yaml) with today's
+values as defaults: the listing budget's share of the context window, its
+fallback, and the cap on one description.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..diagnostics import Diagnostic, Severity
+from ..fields import FieldSpec, type_problem
+from ..model import Root, Skill
+from . import claude_plugins as plugins
+from .base import Checker, PanelOption, RootSpec, first_paragraph, is_inside
+from .pegasus import Pegasus
+
+if TYPE_CHECKING:
+    from ..activation import Activation, Invoker
+    from ..disclosure import TierText
+    from ..discovery import DiscoveryResult, Found, ScanLimits
+    from ..registry import Registry
+    from ..session import Session
+
+# -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
+BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
+FALLBACK_BUDGET = 8_000  # characters when the context window is unknown
+MAX_DESC_CHARS = 1_536  # skillListingMaxDescChars: one entry's description + when_to_use
+MAX_COMPATIBILITY = 500
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# claude.ai / the Skills API accept only these keys in an uploaded SKILL.md
+UPLOAD_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+# fields that only Claude Code (among the agents SkillStudio knows) defines: detection marks
+CLAUDE_MARKS = (
+    "argument-hint",
+    "user-invocable",
+    "disable-model-invocation",
+    "when_to_use",
+    "disallowed-tools",
+    "context",
+    "allowed-tools",
+    "effort",
+    "hooks",
+    "paths",
+    "shell",
+    "arguments",
+)
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
+TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
+FALSE_WORDS = frozenset({"false", "no", "off", "0"})
+COMMANDS_DIR = os.path.join(".claude", "commands")
+PROJECT_SKILLS = os.path.join(".claude", "skills")
+ENTERPRISE_SKILLS = "/etc/claude-code/.claude/skills"
+MAX_PARENTS = 20
+LISTING_HEAD = (
+    "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n"
+)
+LISTING_TAIL = "\n</system-reminder>"
+SHELL_NOTE = "runs before the model sees this"
+# !`cmd` at a line start or after a blank; a ```! fence up to its closing fence
+_INLINE_SHELL = re.compile(r"(?:^|(?<=[ \t]))!`([^`\n]+)`", re.M)
+_FENCE_SHELL = re.compile(r"^```!\s*\n(.*?)^```\s*$", re.M | re.S)
+
+
+def claude_home() -> str:
+    """Claude Code's user folder: $CLAUDE_CONFIG_DIR (its own variable), else ~/.claude."""
+    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
+
+
+def enterprise_skills() -> str:
+    """The managed (enterprise) skills folder; SKILLSTUDIO_CLAUDE_MANAGED_SKILLS moves it."""
+    return os.environ.get("SKILLSTUDIO_CLAUDE_MANAGED_SKILLS") or ENTERPRISE_SKILLS
+
+
+def loose_bool(value: Any) -> bool | None:
+    """Claude Code's booleans: true/false and yes/no/on/off/1/0 (any case); None if neither."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    return None
+
+
+def shell_lines(body: str, first_line: int = 1) -> list[dict[str, Any]]:
+    """The shell commands Claude Code runs while loading the skill, in body order:
+    {line, command, kind: "inline" | "block", note} (shown, never run)."""
+    found: list[tuple[int, str, str]] = []
+    for match in _INLINE_SHELL.finditer(body):
+        found.append((match.start(), match.group(1).strip(), "inline"))
+    for match in _FENCE_SHELL.finditer(body):
+        found.append((match.start(), match.group(1).rstrip("\n"), "block"))
+    found.sort()
+    return [
+        {
+            "line": first_line + body.count("\n", 0, offset),
+            "command": command,
+            "kind": kind,
+            "note": SHELL_NOTE,
+        }
+        for offset, command, kind in found
+    ]
+
+
+def is_command_file(path: str) -> bool:
+    return os.path.basename(path) != "SKILL.md"
+
+
+class ClaudeCode(Pegasus):
+    name = "claude-code"
+    title = "Claude Code (.claude/skills, plugins)"
+    source = "Claude Code documentation (code.claude.com/docs), up to 2026-08"
+    agent_words = "Claude Code"
+    roots: ClassVar[tuple[RootSpec, ...]] = (
+        RootSpec(COMMANDS_DIR, "commands"),
+        RootSpec(PROJECT_SKILLS, "project"),
+        RootSpec("~/.claude/skills", "personal"),
+        RootSpec(ENTERPRISE_SKILLS, "enterprise"),
+    )
+    severities: ClassVar[dict[str, Severity]] = {
+        "frontmatter-missing": "info",
+        "compatibility-too-long": "warning",
+        "name-format": "warning",
+        "name-too-long": "warning",
+    }
+    marker_dirs: ClassVar[tuple[str, ...]] = (".claude-plugin", ".claude")
+    panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
+    listing_frame = (LISTING_HEAD, LISTING_TAIL)
+    full_tier = "activation"
+    fields: ClassVar[tuple[FieldSpec, ...]] = (
+        FieldSpec(
+            "name",
+            "string",
+            "Name",
+            "Display label. The command is /<folder name> (plugin skills: /plugin:folder); "
+            "lowercase letters, digits and hyphens, at most 64, if you also upload it.",
+            default_note="the folder name",
+            max_length=64,
+        ),
+        FieldSpec(
+            "description",
+            "text",
+            "Description",
+            "What the skill does and when to use it; Claude reads it to decide when to load "
+            "the skill (with when_to_use, cut at 1,536 characters in the listing).",
+            recommended=True,
+            default_note="the body's first paragraph",
+        ),
+        FieldSpec(
+            "when_to_use",
+            "text",
+            "When to use",
+            "More trigger context, appended to the description in the listing after ' - '.",
+        ),
+        FieldSpec(
+            "argument-hint",
+            "string",
+            "Argument hint",
+            "Shown after /name while typing, e.g. [issue-number] [branch].",
+        ),
+        FieldSpec(
+            "arguments",
+            "text_or_list",
+            "Arguments",
+            "Names for the positional arguments: $name in the body becomes that argument "
+            "(missing: empty).",
+        ),
+        FieldSpec(
+            "disable-model-invocation",
+            "bool",
+            "Disable model invocation",
+            "true = only you can run it with /name; Claude is not told about it.",
+            default=False,
+        ),
+        FieldSpec(
+            "user-invocable",
+            "bool",
+            "User-invocable",
+            "false = hidden from the / menu; only Claude loads it.",
+            default=True,
+        ),
+        FieldSpec(
+            "allowed-tools",
+            "text_or_list",
+            "Allowed tools",
+            "Tools Claude may use without asking while the skill is active "
+            "(space- or comma-separated, or a list).",
+        ),
+        FieldSpec(
+            "disallowed-tools",
+            "text_or_list",
+            "Disallowed tools",
+            "Tools removed while the skill is active.",
+        ),
+        FieldSpec(
+            "model",
+            "string",
+            "Model",
+            "The model while the skill is active (sonnet, opus, haiku or a full name).",
+            default_note="the session's model",
+        ),
+        FieldSpec(
+            "effort",
+            "enum",
+            "Effort",
+            "Thinking effort while the skill is active.",
+            default_note="the session's effort",
+            choices=EFFORTS,
+        ),
+        FieldSpec(
+            "context",
+            "enum",
+            "Context",
+            "fork = run in a subagent with its own context; the result comes back.",
+            default_note="inline, in the conversation",
+            choices=("fork",),
+        ),
+        FieldSpec(
+            "agent",
+            "string",
+            "Agent",
+            "The subagent type with context: fork (Explore, Plan, general-purpose or one of "
+            ".claude/agents).",
+            default="general-purpose",
+        ),
+        FieldSpec(
+            "background",
+            "bool",
+            "Background",
+            "true = a forked skill runs in the background.",
+            default=False,
+        ),
+        FieldSpec("hooks", "map", "Hooks", "Hooks active while the skill runs."),
+        FieldSpec(
+            "paths",
+            "text_or_list",
+            "Paths",
+            "Glob patterns: Claude loads the skill on its own only when working on matching files.",
+        ),
+        FieldSpec(
+            "shell",
+            "enum",
+            "Shell",
+            "The shell for !`command` lines.",
+            default="bash",
+            choices=("bash", "powershell"),
+        ),
+        FieldSpec("metadata", "map", "Metadata", "Extra keys and values (kept on upload)."),
+        FieldSpec("license", "string", "License", "License name or a bundled license file."),
+        FieldSpec(
+            "compatibility",
+            "text",
+            "Compatibility",
+            "Environment requirements (products, packages, network).",
+            max_length=MAX_COMPATIBILITY,
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._options: Mapping[str, Any] = {}
+        self._plugin_of: dict[str, str | None] = {}
+
+    # -- roots and discovery --------------------------------------------------
+    def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        """Commands, project skills (this folder and its parents up to the repository
+        root), personal, enterprise, then every plugin: this folder's own, the ones its
+        marketplace lists, and plugin folders right inside it."""
+        pairs: list[tuple[str, str]] = []
+        found: list[Diagnostic] = []
+
+        def add(path: str, label: str) -> None:
+            path = os.path.normpath(path)
+            if os.path.isdir(path) and all(p != path for p, _ in pairs):
+                pairs.append((path, label))
+
+        add(os.path.join(folder, COMMANDS_DIR), "commands")
+        for parent in reversed(_parents_in_repository(folder)):
+            add(os.path.join(parent, PROJECT_SKILLS), f"project ({os.path.basename(parent)})")
+        add(os.path.join(folder, PROJECT_SKILLS), "project")
+        add(os.path.join(claude_home(), "skills"), "personal")
+        add(enterprise_skills(), "enterprise")
+        market = plugins.read_marketplace(folder)
+        if market is not None:
+            found.extend(market.diagnostics)
+            for path, listed in market.plugins:
+                add(
+                    path,
+                    "plugin:" + (plugins.plugin_name(path) if plugins.is_plugin(path) else listed),
+                )
+        if plugins.is_plugin(folder):
+            add(folder, "plugin:" + plugins.plugin_name(folder))
+        for child in _child_plugins(folder):
+            add(child, "plugin:" + plugins.plugin_name(child))
+        return pairs, found
+
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
+        from ..discovery import DiscoveryResult, discover
+
+        if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
+            return _discover_commands(root.path)
+        plugin = self.plugin_folder(root)
+        if plugin is None:
+            result = discover(root.path, "children", self.ignored_dirs, limits)
+            result.diagnostics.extend(_lowercase_skill_files(root.path, result))
+            return result
+        result = DiscoveryResult()
+        manifest = plugins.plugin_manifest(plugin)
+        if manifest is not None:
+            result.diagnostics.extend(manifest.diagnostics)
+        own = _found(os.path.join(plugin, "SKILL.md"), plugin)
+        if own is not None:  # a one-skill plugin
+            result.files.append(own)
+        folders = [os.path.join(plugin, "skills")]
+        folders += manifest.skill_dirs if manifest is not None else []
+        seen = {f.path for f in result.files}
+        for folder in folders:
+            if not os.path.isdir(folder):
+                continue
+            single = _found(os.path.join(folder, "SKILL.md"), plugin)
+            if single is not None:  # a `skills` path naming one skill folder
+                files = [single]
+            else:
+                part = discover(folder, "children", self.ignored_dirs, limits)
+                files = part.files
+                result.diagnostics.extend(part.diagnostics)
+                result.diagnostics.extend(_lowercase_skill_files(folder, part))
+            for item in files:
+                if item.path not in seen:
+                    seen.add(item.path)
+                    result.files.append(item)
+        result.files.sort(key=lambda f: f.path)
+        return result
+
+    def plugin_folder(self, root: Root) -> str | None:
+        """The plugin folder a root belongs to (the root itself, or its parent when the
+        root is a plugin's `skills/` folder), or None."""
+        if root.path in self._plugin_of:
+            return self._plugin_of[root.path]
+        folder: str | None = None
+        path = os.path.normpath(root.path)
+        if root.label.startswith("plugin:") or plugins.is_plugin(path):
+            folder = path
+        elif os.path.basename(path) == "skills" and plugins.is_plugin(os.path.dirname(path)):
+            folder = os.path.dirname(path)
+        self._plugin_of[root.path] = folder
+        return folder
+
+    def plugin_of(self, skill: Skill) -> str | None:
+        """The namespace of a plugin skill (`plugin` of `plugin:skill`), or None."""
+        folder = self.plugin_folder(skill.root)
+        if folder is None:
+            return None
+        if skill.root.label.startswith("plugin:") and os.path.normpath(skill.root.path) == folder:
+            return skill.root.label[len("plugin:") :]
+        return plugins.plugin_name(folder)
+
+    # -- detection ------------------------------------------------------------
+    def detect_layout(self, folder: str) -> str | None:
+        for mark in (plugins.MARKETPLACE_JSON, plugins.PLUGIN_JSON):
+            if os.path.isfile(os.path.join(folder, mark)):
+                return mark
+        for mark in (PROJECT_SKILLS, COMMANDS_DIR, ".claude-plugin", ".claude"):
+            if os.path.isdir(os.path.join(folder, mark)):
+                return mark + "/ folder"
+        return None
+
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        for key in CLAUDE_MARKS:
+            if key in mapping:
+                return f"Claude Code field '{key}'"
+        return None
+
+    # -- fields -----------------------------------------------------------------
+    def value_problem(self, spec: FieldSpec, value: Any) -> str | None:
+        if spec.kind == "bool" and loose_bool(value) is not None:
+            return None
+        problem = type_problem(spec, value)
+        if problem and spec.kind == "bool":
+            return problem.replace(
+                "true or false (no quotes)", "true or false (or yes/no, on/off, 1/0)"
+            )
+        return problem
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        raw = skill.raw
+        command = is_command_file(skill.path)
+        base = os.path.splitext(os.path.basename(skill.path))[0] if command else skill.folder_name
+        plugin = self.plugin_of(skill)
+        skill.name = f"{plugin}:{base}" if plugin else base
+        skill.key = skill.name
+        label = raw.get("name")
+        desc = raw.get("description")
+        if isinstance(desc, str) and desc.strip():
+            skill.description = " ".join(desc.split())
+            source = "frontmatter"
+        else:
+            skill.description = first_paragraph(skill.doc.body) if skill.doc.text else ""
+            source = "first paragraph"
+        when = raw.get("when_to_use")
+        skill.fields = {
+            "name": skill.name,
+            "label": label.strip()
+            if isinstance(label, str) and label.strip() and not command
+            else None,
+            "description": skill.description,
+            "description_source": source,
+            "when_to_use": " ".join(when.split()) if isinstance(when, str) else "",
+            "disable-model-invocation": loose_bool(raw.get("disable-model-invocation")) is True,
+            "user-invocable": loose_bool(raw.get("user-invocable")) is not False,
+            "context": "fork" if raw.get("context") == "fork" else "inline",
+            "agent": raw.get("agent") if isinstance(raw.get("agent"), str) else "general-purpose",
+            "model": raw.get("model") if isinstance(raw.get("model"), str) else None,
+            "effort": raw.get("effort") if raw.get("effort") in EFFORTS else None,
+            "argument-hint": raw.get("argument-hint")
+            if isinstance(raw.get("argument-hint"), str)
+            else None,
+            "arguments": _argument_names(raw.get("arguments")),
+            "plugin": plugin,
+            "plugin_root": self.plugin_folder(skill.root) if plugin else None,
+            "command": command,
+            "source": skill.root.label,
+        }
+
+    def unknown_message(self, key: str) -> str:
+        if self.upload:
+            return (
+                f"'{key}' is not a Claude Code field, and claude.ai / the Skills API accept "
+                f"only {', '.join(UPLOAD_KEYS)}: remove it or move it under 'metadata:'."
+            )
+        return f"'{key}' is not a Claude Code field; Claude Code ignores it."
+
+    def check_fields(self, c: Checker) -> None:
+        super().check_fields(c)
+        if self.upload:  # skillstudio.yaml `upload: true`: unknown keys would be rejected
+            c.out = [
+                replace(d, severity="warning") if d.code == "unknown-field" else d for d in c.out
+            ]
+
+    def check(self, c: Checker) -> None:
+        raw = c.skill.raw
+        command = is_command_file(c.skill.path)
+        name = raw.get("name")
+        if command:
+            for key in ("name", "paths"):
+                if key in raw:
+                    c.emit(
+                        "unknown-field",
+                        f"'{key}' is ignored in a legacy command: the command is "
+                        f"/{c.skill.name} (the file name). Move it to "
+                        f".claude/skills/{c.skill.name}/SKILL.md to use '{key}'.",
+                        field=key,
+                        severity="info",
+                    )
+        elif isinstance(name, str):
+            self.check_name_length(c)
+            if not NAME.fullmatch(name):
+                c.emit(
+                    "name-format",
+                    f"'name' '{name}' should be lowercase letters, digits and hyphens (the "
+                    "Skills API and claude.ai reject other names); the command stays "
+                    f"/{c.skill.name}.",
+                    field="name",
+                    at="value",
+                )
+            elif name != c.skill.name.split(":")[-1]:
+                c.emit(
+                    "name-dir-mismatch",
+                    f"'name' '{name}' is only a display label: the command is "
+                    f"/{c.skill.name}, from the folder name.",
+                    field="name",
+                    at="value",
+                    severity="info",
+                )
+        desc = raw.get("description")
+        has_desc = isinstance(desc, str) and bool(desc.strip())
+        if not has_desc and c.doc.readable and not c.skill.description:
+            c.emit(
+                "field-missing",
+                "There is no 'description' and no first paragraph in the body to fall "
+                "back on: Claude cannot tell when to use this skill. Add a description.",
+                field="description" if "description" in raw else None,
+                severity="warning",
+            )
+        if self.upload:
+            for key in raw:
+                if key not in UPLOAD_KEYS and self.field(key) is not None:
+                    c.emit(
+                        "unknown-field",
+                        f"'{key}' is a Claude Code field, but claude.ai / the Skills API "
+                        f"accept only {', '.join(UPLOAD_KEYS)}: the upload would be rejected.",
+                        field=key,
+                        severity="warning",
+                    )
+            self.check_length(
+                c, "description", desc, 1024, "description-too-long", "'description' (upload)"
+            )
+        self.check_length(
+            c,
+            "compatibility",
+            raw.get("compatibility"),
+            MAX_COMPATIBILITY,
+            "compatibility-too-long",
+            "'compatibility'",
+        )
+        context = raw.get("context")
+        if isinstance(context, str) and context != "fork":
+            c.emit(
+                "field-invalid",
+                f"'context' '{context}' is not a context Claude Code knows; only 'fork' "
+                "changes anything (the skill runs inline).",
+                field="context",
+                at="value",
+                severity="warning",
+            )
+        effort = raw.get("effort")
+        if isinstance(effort, str) and effort not in EFFORTS:
+            c.emit(
+                "field-invalid",
+                f"'effort' '{effort}' is not one of {', '.join(EFFORTS)}.",
+                field="effort",
+                at="value",
+                severity="warning",
+            )
+        shell = raw.get("shell")
+        if isinstance(shell, str) and shell not in ("bash", "powershell"):
+            c.emit(
+                "field-invalid",
+                f"'shell' '{shell}' must be bash or powershell.",
+                field="shell",
+                at="value",
+            )
+        dmi = loose_bool(raw.get("disable-model-invocation"))
+        if dmi is True and loose_bool(raw.get("user-invocable")) is False:
+            c.emit(
+                "invocation-disabled",
+                "With disable-model-invocation: true and user-invocable: false neither you "
+                "nor Claude can invoke this skill.",
+                field="user-invocable",
+            )
+
+    def skip_reason(self, skill: Skill, c: Checker) -> str | None:
+        if skill.doc.has_frontmatter and skill.doc.mapping is None:
+            return "its frontmatter cannot be parsed"
+        return None
+
+    # -- tiers ----------------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        chars = options.get("char_budget")
+        if chars:
+            return int(chars)  # SLASH_COMMAND_TOOL_CHAR_BUDGET
+        tokens = options.get("context_tokens")
+        fraction = options.get("skill_listing_budget_fraction") or BUDGET_FRACTION
+        return int(tokens * 4 * fraction) if tokens else FALLBACK_BUDGET
+
+    def listing_description(self, skill: Skill, cap: int = MAX_DESC_CHARS) -> str:
+        """description + ' - ' + when_to_use, whitespace collapsed, cut at `cap`
+        characters (the last one then '…')."""
+        text = skill.description
+        when = skill.fields.get("when_to_use") or ""
+        if when:
+            text = f"{text} - {when}" if text else when
+        if len(text) > cap:
+            text = text[: max(cap - 1, 0)] + "…"
+        return text
+
+    def listing_entry(self, skill: Skill) -> str:
+        desc = self.listing_description(skill)
+        return f"- {skill.name}: {desc}" if desc else f"- {skill.name}"
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """Every listed skill's name stays; over the budget, descriptions are dropped,
+        least used first (uses from the `skill_usage` option; equal uses: from the end
+        of the listing backwards), until the entries fit."""
+        options = self._options
+        cap = int(options.get("skill_listing_max_desc_chars") or MAX_DESC_CHARS)
+        entries: list[tuple[Skill, str, str]] = []  # skill, full line, bare line
+        for skill in skills:
+            omission = self.listing_omission(skill)
+            if omission is not None:
+                out.omitted.append({"skill": skill.name, "reason": omission})
+                continue
+            desc = self.listing_description(skill, cap)
+            bare = f"- {skill.name}"
+            entries.append((skill, f"{bare}: {desc}" if desc else bare, bare))
+        used = sum(len(full) + 1 for _, full, _ in entries)
+        budget = out.budget
+        dropped: set[int] = set()
+        if budget is not None and used > budget:
+            usage = options.get("skill_usage") or {}
+            order = sorted(
+                range(len(entries)),
+                key=lambda i: (_uses(usage, entries[i][0].name), -i),
+            )
+            for index in order:
+                if used <= budget:
+                    break
+                _, full, bare = entries[index]
+                if full == bare:
+                    continue
+                used -= len(full) - len(bare)
+                dropped.add(index)
+        lines = []
+        for index, (skill, full, bare) in enumerate(entries):
+            lines.append(bare if index in dropped else full)
+            out.listed.append(skill.name)
+            if index in dropped:
+                out.omitted.append(
+                    {
+                        "skill": skill.name,
+                        "reason": f"description dropped (name kept): over the {budget:,}-"
+                        "character budget",
+                    }
+                )
+        if dropped and used > (budget or 0):
+            out.note = (
+                f"Even with every description dropped the names take {used:,} characters, "
+                f"over the {budget:,}-character budget; Claude Code keeps every name."
+            )
+        return LISTING_HEAD + "\n".join(lines) + LISTING_TAIL
+
+    # -- activation -----------------------------------------------------------
+    def activate(
+        self,
+        registry: Registry,
+        name: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        options: dict[str, Any],
+        result: Activation,
+    ) -> Activation:
+        self._options = options
+        return super().activate(registry, name, args, invoker, session, options, result)
+
+    def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
+        self._options = options  # the listing's settings (render_listing reads them)
+        return skills
+
+    def not_found_message(self, name: str, invoker: Invoker) -> str:
+        if invoker == "model":
+            return f"Unknown skill: {name}"
+        return f"Unknown command: /{name}"
+
+    def deliver(
+        self,
+        skill: Skill,
+        body: str,
+        args: str,
+        invoker: Invoker,
+        session: Session | None,
+        result: Activation,
+    ) -> Activation:
+        """Invocation controls, substitution, then 'Base directory for this skill:
+        <dir>', a blank line and the body; shell lines are listed, never run."""
+        fields = skill.fields
+        if invoker == "model" and fields.get("disable-model-invocation"):
+            result.error = {
+                "code": "PERMISSION_DENIED",
+                "message": f"Skill {skill.name} cannot be used with Skill tool due to "
+                "disable-model-invocation",
+            }
+            return result
+        if invoker == "user" and not fields.get("user-invocable", True):
+            result.error = {
+                "code": "PERMISSION_DENIED",
+                "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+                "only Claude can invoke it.",
+            }
+            return result
+        content, notes = substitute_claude(body, args, self.variables(skill), fields["arguments"])
+        shells = shell_lines(body, skill.doc.body_line)
+        for shell in shells:
+            first = shell["command"].splitlines()[0] if shell["command"] else ""
+            notes.append(
+                f"line {shell['line']}: `{first}` {SHELL_NOTE} (Claude Code runs it and puts "
+                "its output here; SkillStudio shows it and never runs it)."
+            )
+        result.notes = notes
+        text = f"Base directory for this skill: {skill.folder}\n\n{content}"
+        result.payload = {"shell": shells}
+        if fields.get("context") == "fork":
+            result.mode = "fork"
+            result.content = text
+            result.payload["task"] = {"prompt": text, "agent": fields.get("agent")}
+        elif invoker == "model":
+            result.mode = "tool_result"
+            result.content = text
+        else:
+            result.mode = "user_message"
+            result.content = text
+        return result
+
+    def variables(self, skill: Skill) -> dict[str, str]:
+        """The ${CLAUDE_…} values in this skill (plugin ones only in plugin skills)."""
+        options = self._options
+        project = options.get("project_dir") or _project_dir(skill)
+        values = {
+            "CLAUDE_SKILL_DIR": skill.folder,
+            "CLAUDE_PROJECT_DIR": str(project),
+            "CLAUDE_SESSION_ID": str(options.get("session_id") or "session-1"),
+            "CLAUDE_EFFORT": str(skill.fields.get("effort") or options.get("effort") or "medium"),
+        }
+        plugin_root = skill.fields.get("plugin_root")
+        if plugin_root:
+            values["CLAUDE_PLUGIN_ROOT"] = plugin_root
+            values["CLAUDE_PLUGIN_DATA"] = os.path.join(
+                claude_home(), "plugins", "data", str(skill.fields.get("plugin"))
+            )
+        return values
+
+
+def _uses(usage: Any, name: str) -> int:
+    value = usage.get(name, 0) if isinstance(usage, Mapping) else 0
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _argument_names(value: Any) -> list[str]:
+    items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+    return [str(item) for item in items if isinstance(item, str) and re.fullmatch(r"\w+", item)]
+
+
+_SUBST = re.compile(
+    r"\\\$|\$\{(CLAUDE_[A-Z_]+)\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w\[])|\$(\d+)|\$(\w+)"
+)
+
+
+def substitute_claude(
+    body: str, args: str, variables: Mapping[str, str], names: list[str]
+) -> tuple[str, list[str]]:
+    """$ARGUMENTS, $ARGUMENTS[N], $N (0-based), named `arguments:` ($name; missing =
+    empty), ${CLAUDE_…} variables, `\\$` escapes; 'ARGUMENTS: <value>' appended when
+    no argument placeholder is present and arguments were given."""
+    from ..activation import MAX_INDEX_DIGITS, split_args
+
+    parts, note = split_args(args)
+    notes = [note] if note else []
+    named = {name: i for i, name in enumerate(names)}
+    present = False
+
+    def replace_one(match: re.Match[str]) -> str:
+        nonlocal present
+        whole = match.group(0)
+        if whole == "\\$":
+            return "$"
+        variable, index_a, index_n, word = match.groups()
+        if variable is not None:
+            return variables.get(variable, whole)
+        if word is not None:
+            if word not in named:
+                return whole
+            present = True
+            position = named[word]
+            return parts[position] if position < len(parts) else ""
+        present = True
+        index = index_a or index_n
+        if index is None:
+            return args
+        if len(index) > MAX_INDEX_DIGITS:
+            return whole
+        position = int(index)
+        return parts[position] if position < len(parts) else whole
+
+    out = _SUBST.sub(replace_one, body)
+    if not present and args.strip():
+        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return out, notes
+
+
+def _project_dir(skill: Skill) -> str:
+    """The project a skill belongs to: the folder holding its `.claude/`, else its root's
+    parent."""
+    root = os.path.normpath(skill.root.path)
+    parent = os.path.dirname(root)
+    if os.path.basename(parent) == ".claude":
+        return os.path.dirname(parent)
+    return parent
+
+
+def _parents_in_repository(folder: str) -> list[str]:
+    """The folders above `folder` up to its repository root (the nearest `.git`), nearest
+    first; none when `folder` is not inside a repository."""
+    out: list[str] = []
+    current = os.path.abspath(folder)
+    if os.path.exists(os.path.join(current, ".git")):
+        return out
+    for _ in range(MAX_PARENTS):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return []
+        out.append(parent)
+        if os.path.exists(os.path.join(parent, ".git")):
+            return out
+        current = parent
+    return []
+
+
+def _child_plugins(folder: str) -> list[str]:
+    """Plugin folders right inside `folder` (a folder of plugins), sorted."""
+    try:
+        with os.scandir(folder) as it:
+            subs = sorted(
+                e.path for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
+            )
+    except OSError:
+        return []
+    return [s for s in subs[: plugins.MAX_PLUGINS] if plugins.is_plugin(s)]
+
+
+def _found(path: str, base: str) -> Found | None:
+    """A skill file to read: a regular file inside `base` (links followed inside it)."""
+    from ..discovery import Found
+
+    try:
+        if not is_inside(os.path.realpath(path), os.path.realpath(base)):
+            return None
+        st = os.stat(path)
+    except OSError:
+        return None
+    return Found(path, st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
+
+
+def _discover_commands(folder: str) -> DiscoveryResult:
+    """`.claude/commands/*.md`: each a skill named after the file (regular files only)."""
+    from ..discovery import DiscoveryResult
+
+    result = DiscoveryResult()
+    real = os.path.realpath(folder)
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return result
+    for entry in entries:
+        if entry.name.startswith(".") or not entry.name.endswith(".md"):
+            continue
+        item = _found(entry.path, real)
+        if item is not None:
+            result.files.append(item)
+    return result
+
+
+def _lowercase_skill_files(root: str, found: DiscoveryResult) -> list[Diagnostic]:
+    """A `skill.md` (any other case) where SKILL.md is expected: read only on
+    case-insensitive disks, so a warning that names the fix."""
+    have = {os.path.dirname(f.path) for f in found.files}
+    out: list[Diagnostic] = []
+    try:
+        with os.scandir(root) as it:
+            subs = sorted(e.path for e in it if not e.name.startswith(".") and e.is_dir())
+    except OSError:
+        return out
+    for sub in subs:
+        if sub in have:
+            continue
+        try:
+            names = [n for n in os.listdir(sub) if n.lower() == "skill.md" and n != "SKILL.md"]
+        except OSError:
+            continue
+        for name in names[:1]:
+            out.append(
+                Diagnostic(
+                    "skipped",
+                    "warning",
+                    f"'{name}' is not read by Claude Code on case-sensitive disks (Linux, "
+                    f"most CI): rename it to SKILL.md.",
+                    os.path.join(sub, name),
+                    1,
+                    1,
+                )
+            )
+    return out
