@@ -7,6 +7,10 @@ import os
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The claude-code profile reads the personal (~/.claude) and managed skill folders:
+# tests never read the real ones (a test that needs them points these at tmp_path).
+os.environ["CLAUDE_CONFIG_DIR"] = "/nonexistent/skillstudio-tests/claude-home"
+os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-tests/managed-skills"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

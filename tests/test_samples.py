@@ -17,6 +17,13 @@ SEED_SKILLS = {
     "mvp": {"code-review"},
     "workspace": {"repo-survey", "safe-edit", "test-first-fix"},
     "agentskills": set(),
+    "claude-code": {
+        "commit-message",
+        "release-notes",
+        "standup",
+        "review-kit:security-review",
+        "review-kit:style-review",
+    },
 }
 
 

@@ -55,8 +55,11 @@ from ..helpers import REPO as CHECKOUT
 from ..helpers import SAMPLES as CHECKOUT_SAMPLES
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+# claude-code also reads the personal and managed skill folders: never the real ones here
+os.environ["CLAUDE_CONFIG_DIR"] = "/nonexistent/skillstudio-golden/claude-home"
+os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-golden/managed"
 REQUESTS = os.path.join(CHECKOUT, "tests", "eval", "corpus_requests.yaml")
-SAMPLE_PROJECTS = ("oasis", "pegasus", "toolsets", "mvp", "workspace", "agentskills")
+SAMPLE_PROJECTS = ("oasis", "pegasus", "toolsets", "mvp", "workspace", "agentskills", "claude-code")
 
 # Requests that exercise the rules beyond a skill's own words.
 FIXED = (

@@ -158,7 +158,6 @@ class ClaudeCode(Pegasus):
             "Description",
             "What the skill does and when to use it; Claude reads it to decide when to load "
             "the skill (with when_to_use, cut at 1,536 characters in the listing).",
-            recommended=True,
             default_note="the body's first paragraph",
         ),
         FieldSpec(
@@ -683,7 +682,7 @@ class ClaudeCode(Pegasus):
             }
             return result
         content, notes = substitute_claude(body, args, self.variables(skill), fields["arguments"])
-        shells = shell_lines(body, skill.doc.body_line)
+        shells = shell_lines(skill.load_body(), skill.doc.body_line)  # lines as in the file
         for shell in shells:
             first = shell["command"].splitlines()[0] if shell["command"] else ""
             notes.append(
@@ -691,7 +690,8 @@ class ClaudeCode(Pegasus):
                 "its output here; SkillStudio shows it and never runs it)."
             )
         result.notes = notes
-        text = f"Base directory for this skill: {skill.folder}\n\n{content}"
+        command = fields.get("command")  # a legacy command has no folder of its own
+        text = content if command else f"Base directory for this skill: {skill.folder}\n\n{content}"
         result.payload = {"shell": shells}
         if fields.get("context") == "fork":
             result.mode = "fork"

@@ -353,7 +353,7 @@ def _check_marketplace(
             continue
         source = entry.get("source")
         if isinstance(source, dict) or (
-            isinstance(source, str) and not source.startswith(("./", "../", "/", "."))
+            isinstance(source, str) and ("://" in source or source.startswith("git@"))
         ):
             remote.append(entry_name)
             continue
@@ -368,15 +368,6 @@ def _check_marketplace(
             )
             continue
         where = ("plugins", index, "source")
-        if not source.startswith("./") and source != ".":
-            manifest.emit(
-                "field-invalid",
-                "error",
-                f"The source '{source}' of plugin '{entry_name}' must start with './' "
-                "(relative to the folder holding .claude-plugin/).",
-                *where,
-            )
-            continue
         target = os.path.normpath(os.path.join(folder, source))
         if ".." in source.split("/") or not is_inside(os.path.realpath(target), real):
             manifest.emit(
@@ -384,6 +375,15 @@ def _check_marketplace(
                 "error",
                 f"The source '{source}' of plugin '{entry_name}' leaves the marketplace "
                 "folder ('..' is not allowed); it was not read.",
+                *where,
+            )
+            continue
+        if not source.startswith("./") and source != ".":
+            manifest.emit(
+                "field-invalid",
+                "error",
+                f"The source '{source}' of plugin '{entry_name}' must start with './' "
+                "(relative to the folder holding .claude-plugin/).",
                 *where,
             )
             continue
