@@ -74,7 +74,7 @@ def test_a_suite_runs_against_the_current_folder(tmp_path: Path) -> None:
     run = cli("test", "suites/basic.yaml", cwd=project)
     assert run.code == 0, run.out + run.err
     assert run.out.splitlines()[0] == (
-        "suites/basic.yaml (2 cases) against . (agentskills; roots: .claude/skills)"
+        "suites/basic.yaml (2 cases) against . (claude-code; roots: .claude/skills)"
     )
     assert run.out.rstrip().endswith("2 passed, 0 failed")
     data = cli("test", "suites/basic.yaml", "--format", "json", cwd=project).json

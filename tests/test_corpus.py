@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -64,3 +65,23 @@ def test_agrees_with_skills_ref_except_documented_differences() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "UNEXPLAINED" not in proc.stdout
+
+
+def test_claude_code_loads_the_corpus_and_explains_every_difference() -> None:
+    """The corpus under claude-code: every skill skills-ref rejects is loaded, for a
+    documented reason (unknown keys ignored, a long description cut, the name a label)."""
+    python = _skills_ref_python()
+    if python is None:
+        pytest.skip("skills-ref 0.1.1 not installed (scripts/dev.sh test sets it up)")
+    script = os.path.join(REPO, "tests", "conformance", "compare_skills_ref.py")
+    proc = subprocess.run(
+        [sys.executable, script, CORPUS, "--python", python, "--profile", "claude-code", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads(proc.stdout)
+    assert sum(row["skillstudio_errors"] for row in data["summary"]) == 0
+    rejected = sum(row["skills_ref_rejects"] for row in data["summary"])
+    assert rejected == len(data["differences"]) > 0
+    assert all(row["reason"] != "UNEXPLAINED" for row in data["differences"])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -21,14 +20,32 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..diagnostics import Diagnostic, Severity
 from ..fields import FieldSpec, type_problem
 from ..model import Root, Skill
+from ..text import counted
 from . import claude_plugins as plugins
-from .base import Checker, PanelOption, RootSpec, first_paragraph, is_inside
+from .base import Checker, PanelOption, RootSpec, first_paragraph
+from .claude_fields import (
+    CLAUDE_MARKS,
+    EFFORTS,
+    FIELDS,
+    MAX_COMPATIBILITY,
+    UPLOAD_KEYS,
+    loose_bool,
+)
+from .claude_invoke import SHELL_NOTE, argument_names, project_dir, shell_lines, substitute_claude
+from .claude_layout import (
+    COMMANDS_DIR,
+    ENTERPRISE_SKILLS,
+    PROJECT_SKILLS,
+    claude_home,
+    discover_root,
+    project_roots,
+)
 from .pegasus import Pegasus
 
 if TYPE_CHECKING:
     from ..activation import Activation, Invoker
     from ..disclosure import TierText
-    from ..discovery import DiscoveryResult, Found, ScanLimits
+    from ..discovery import DiscoveryResult, ScanLimits
     from ..registry import Registry
     from ..session import Session
 
@@ -36,85 +53,13 @@ if TYPE_CHECKING:
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
 FALLBACK_BUDGET = 8_000  # characters when the context window is unknown
 MAX_DESC_CHARS = 1_536  # skillListingMaxDescChars: one entry's description + when_to_use
-MAX_COMPATIBILITY = 500
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-# claude.ai / the Skills API accept only these keys in an uploaded SKILL.md
-UPLOAD_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
-# fields that only Claude Code (among the agents SkillStudio knows) defines: detection marks
-CLAUDE_MARKS = (
-    "argument-hint",
-    "user-invocable",
-    "disable-model-invocation",
-    "when_to_use",
-    "disallowed-tools",
-    "context",
-    "allowed-tools",
-    "effort",
-    "hooks",
-    "paths",
-    "shell",
-    "arguments",
-)
-EFFORTS = ("low", "medium", "high", "xhigh", "max")
-TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
-FALSE_WORDS = frozenset({"false", "no", "off", "0"})
-COMMANDS_DIR = os.path.join(".claude", "commands")
-PROJECT_SKILLS = os.path.join(".claude", "skills")
-ENTERPRISE_SKILLS = "/etc/claude-code/.claude/skills"
-MAX_PARENTS = 20
 LISTING_HEAD = (
     "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n"
 )
 LISTING_TAIL = "\n</system-reminder>"
-SHELL_NOTE = "runs before the model sees this"
-# !`cmd` at a line start or after a blank; a ```! fence up to its closing fence
-_INLINE_SHELL = re.compile(r"(?:^|(?<=[ \t]))!`([^`\n]+)`", re.M)
-_FENCE_SHELL = re.compile(r"^```!\s*\n(.*?)^```\s*$", re.M | re.S)
 
-
-def claude_home() -> str:
-    """Claude Code's user folder: $CLAUDE_CONFIG_DIR (its own variable), else ~/.claude."""
-    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
-
-
-def enterprise_skills() -> str:
-    """The managed (enterprise) skills folder; SKILLSTUDIO_CLAUDE_MANAGED_SKILLS moves it."""
-    return os.environ.get("SKILLSTUDIO_CLAUDE_MANAGED_SKILLS") or ENTERPRISE_SKILLS
-
-
-def loose_bool(value: Any) -> bool | None:
-    """Claude Code's booleans: true/false and yes/no/on/off/1/0 (any case); None if neither."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in TRUE_WORDS:
-            return True
-        if word in FALSE_WORDS:
-            return False
-    return None
-
-
-def shell_lines(body: str, first_line: int = 1) -> list[dict[str, Any]]:
-    """The shell commands Claude Code runs while loading the skill, in body order:
-    {line, command, kind: "inline" | "block", note} (shown, never run)."""
-    found: list[tuple[int, str, str]] = []
-    for match in _INLINE_SHELL.finditer(body):
-        found.append((match.start(), match.group(1).strip(), "inline"))
-    for match in _FENCE_SHELL.finditer(body):
-        found.append((match.start(), match.group(1).rstrip("\n"), "block"))
-    found.sort()
-    return [
-        {
-            "line": first_line + body.count("\n", 0, offset),
-            "command": command,
-            "kind": kind,
-            "note": SHELL_NOTE,
-        }
-        for offset, command, kind in found
-    ]
+__all__ = ["ClaudeCode", "loose_bool", "shell_lines", "substitute_claude"]
 
 
 def is_command_file(path: str) -> bool:
@@ -142,208 +87,19 @@ class ClaudeCode(Pegasus):
     panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
     listing_frame = (LISTING_HEAD, LISTING_TAIL)
     full_tier = "activation"
-    fields: ClassVar[tuple[FieldSpec, ...]] = (
-        FieldSpec(
-            "name",
-            "string",
-            "Name",
-            "Display label. The command is /<folder name> (plugin skills: /plugin:folder); "
-            "lowercase letters, digits and hyphens, at most 64, if you also upload it.",
-            default_note="the folder name",
-            max_length=64,
-        ),
-        FieldSpec(
-            "description",
-            "text",
-            "Description",
-            "What the skill does and when to use it; Claude reads it to decide when to load "
-            "the skill (with when_to_use, cut at 1,536 characters in the listing).",
-            default_note="the body's first paragraph",
-        ),
-        FieldSpec(
-            "when_to_use",
-            "text",
-            "When to use",
-            "More trigger context, appended to the description in the listing after ' - '.",
-        ),
-        FieldSpec(
-            "argument-hint",
-            "string",
-            "Argument hint",
-            "Shown after /name while typing, e.g. [issue-number] [branch].",
-        ),
-        FieldSpec(
-            "arguments",
-            "text_or_list",
-            "Arguments",
-            "Names for the positional arguments: $name in the body becomes that argument "
-            "(missing: empty).",
-        ),
-        FieldSpec(
-            "disable-model-invocation",
-            "bool",
-            "Disable model invocation",
-            "true = only you can run it with /name; Claude is not told about it.",
-            default=False,
-        ),
-        FieldSpec(
-            "user-invocable",
-            "bool",
-            "User-invocable",
-            "false = hidden from the / menu; only Claude loads it.",
-            default=True,
-        ),
-        FieldSpec(
-            "allowed-tools",
-            "text_or_list",
-            "Allowed tools",
-            "Tools Claude may use without asking while the skill is active "
-            "(space- or comma-separated, or a list).",
-        ),
-        FieldSpec(
-            "disallowed-tools",
-            "text_or_list",
-            "Disallowed tools",
-            "Tools removed while the skill is active.",
-        ),
-        FieldSpec(
-            "model",
-            "string",
-            "Model",
-            "The model while the skill is active (sonnet, opus, haiku or a full name).",
-            default_note="the session's model",
-        ),
-        FieldSpec(
-            "effort",
-            "enum",
-            "Effort",
-            "Thinking effort while the skill is active.",
-            default_note="the session's effort",
-            choices=EFFORTS,
-        ),
-        FieldSpec(
-            "context",
-            "enum",
-            "Context",
-            "fork = run in a subagent with its own context; the result comes back.",
-            default_note="inline, in the conversation",
-            choices=("fork",),
-        ),
-        FieldSpec(
-            "agent",
-            "string",
-            "Agent",
-            "The subagent type with context: fork (Explore, Plan, general-purpose or one of "
-            ".claude/agents).",
-            default="general-purpose",
-        ),
-        FieldSpec(
-            "background",
-            "bool",
-            "Background",
-            "true = a forked skill runs in the background.",
-            default=False,
-        ),
-        FieldSpec("hooks", "map", "Hooks", "Hooks active while the skill runs."),
-        FieldSpec(
-            "paths",
-            "text_or_list",
-            "Paths",
-            "Glob patterns: Claude loads the skill on its own only when working on matching files.",
-        ),
-        FieldSpec(
-            "shell",
-            "enum",
-            "Shell",
-            "The shell for !`command` lines.",
-            default="bash",
-            choices=("bash", "powershell"),
-        ),
-        FieldSpec("metadata", "map", "Metadata", "Extra keys and values (kept on upload)."),
-        FieldSpec("license", "string", "License", "License name or a bundled license file."),
-        FieldSpec(
-            "compatibility",
-            "text",
-            "Compatibility",
-            "Environment requirements (products, packages, network).",
-            max_length=MAX_COMPATIBILITY,
-        ),
-    )
+    fields = FIELDS
 
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
         self._plugin_of: dict[str, str | None] = {}
 
     # -- roots and discovery --------------------------------------------------
+    # -- roots and discovery --------------------------------------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
-        """Commands, project skills (this folder and its parents up to the repository
-        root), personal, enterprise, then every plugin: this folder's own, the ones its
-        marketplace lists, and plugin folders right inside it."""
-        pairs: list[tuple[str, str]] = []
-        found: list[Diagnostic] = []
-
-        def add(path: str, label: str) -> None:
-            path = os.path.normpath(path)
-            if os.path.isdir(path) and all(p != path for p, _ in pairs):
-                pairs.append((path, label))
-
-        add(os.path.join(folder, COMMANDS_DIR), "commands")
-        for parent in reversed(_parents_in_repository(folder)):
-            add(os.path.join(parent, PROJECT_SKILLS), f"project ({os.path.basename(parent)})")
-        add(os.path.join(folder, PROJECT_SKILLS), "project")
-        add(os.path.join(claude_home(), "skills"), "personal")
-        add(enterprise_skills(), "enterprise")
-        market = plugins.read_marketplace(folder)
-        if market is not None:
-            found.extend(market.diagnostics)
-            for path, listed in market.plugins:
-                add(
-                    path,
-                    "plugin:" + (plugins.plugin_name(path) if plugins.is_plugin(path) else listed),
-                )
-        if plugins.is_plugin(folder):
-            add(folder, "plugin:" + plugins.plugin_name(folder))
-        for child in _child_plugins(folder):
-            add(child, "plugin:" + plugins.plugin_name(child))
-        return pairs, found
+        return project_roots(folder)
 
     def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
-        from ..discovery import DiscoveryResult, discover
-
-        if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
-            return _discover_commands(root.path)
-        plugin = self.plugin_folder(root)
-        if plugin is None:
-            result = discover(root.path, "children", self.ignored_dirs, limits)
-            result.diagnostics.extend(_lowercase_skill_files(root.path, result))
-            return result
-        result = DiscoveryResult()
-        manifest = plugins.plugin_manifest(plugin)
-        if manifest is not None:
-            result.diagnostics.extend(manifest.diagnostics)
-        own = _found(os.path.join(plugin, "SKILL.md"), plugin)
-        if own is not None:  # a one-skill plugin
-            result.files.append(own)
-        folders = [os.path.join(plugin, "skills")]
-        folders += manifest.skill_dirs if manifest is not None else []
-        seen = {f.path for f in result.files}
-        for folder in folders:
-            if not os.path.isdir(folder):
-                continue
-            single = _found(os.path.join(folder, "SKILL.md"), plugin)
-            if single is not None:  # a `skills` path naming one skill folder
-                files = [single]
-            else:
-                part = discover(folder, "children", self.ignored_dirs, limits)
-                files = part.files
-                result.diagnostics.extend(part.diagnostics)
-                result.diagnostics.extend(_lowercase_skill_files(folder, part))
-            for item in files:
-                if item.path not in seen:
-                    seen.add(item.path)
-                    result.files.append(item)
-        result.files.sort(key=lambda f: f.path)
-        return result
+        return discover_root(root, self.plugin_folder(root), self.ignored_dirs, limits)
 
     def plugin_folder(self, root: Root) -> str | None:
         """The plugin folder a root belongs to (the root itself, or its parent when the
@@ -428,7 +184,7 @@ class ClaudeCode(Pegasus):
             "argument-hint": raw.get("argument-hint")
             if isinstance(raw.get("argument-hint"), str)
             else None,
-            "arguments": _argument_names(raw.get("arguments")),
+            "arguments": argument_names(raw.get("arguments")),
             "plugin": plugin,
             "plugin_root": self.plugin_folder(skill.root) if plugin else None,
             "command": command,
@@ -627,7 +383,8 @@ class ClaudeCode(Pegasus):
                 )
         if dropped and used > (budget or 0):
             out.note = (
-                f"Even with every description dropped the names take {used:,} characters, "
+                f"Even with every description dropped the names take "
+                f"{counted(used, 'character')}, "
                 f"over the {budget:,}-character budget; Claude Code keeps every name."
             )
         return LISTING_HEAD + "\n".join(lines) + LISTING_TAIL
@@ -708,7 +465,7 @@ class ClaudeCode(Pegasus):
     def variables(self, skill: Skill) -> dict[str, str]:
         """The ${CLAUDE_…} values in this skill (plugin ones only in plugin skills)."""
         options = self._options
-        project = options.get("project_dir") or _project_dir(skill)
+        project = options.get("project_dir") or project_dir(skill)
         values = {
             "CLAUDE_SKILL_DIR": skill.folder,
             "CLAUDE_PROJECT_DIR": str(project),
@@ -727,160 +484,3 @@ class ClaudeCode(Pegasus):
 def _uses(usage: Any, name: str) -> int:
     value = usage.get(name, 0) if isinstance(usage, Mapping) else 0
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _argument_names(value: Any) -> list[str]:
-    items = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
-    return [str(item) for item in items if isinstance(item, str) and re.fullmatch(r"\w+", item)]
-
-
-_SUBST = re.compile(
-    r"\\\$|\$\{(CLAUDE_[A-Z_]+)\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w\[])|\$(\d+)|\$(\w+)"
-)
-
-
-def substitute_claude(
-    body: str, args: str, variables: Mapping[str, str], names: list[str]
-) -> tuple[str, list[str]]:
-    """$ARGUMENTS, $ARGUMENTS[N], $N (0-based), named `arguments:` ($name; missing =
-    empty), ${CLAUDE_…} variables, `\\$` escapes; 'ARGUMENTS: <value>' appended when
-    no argument placeholder is present and arguments were given."""
-    from ..activation import MAX_INDEX_DIGITS, split_args
-
-    parts, note = split_args(args)
-    notes = [note] if note else []
-    named = {name: i for i, name in enumerate(names)}
-    present = False
-
-    def replace_one(match: re.Match[str]) -> str:
-        nonlocal present
-        whole = match.group(0)
-        if whole == "\\$":
-            return "$"
-        variable, index_a, index_n, word = match.groups()
-        if variable is not None:
-            return variables.get(variable, whole)
-        if word is not None:
-            if word not in named:
-                return whole
-            present = True
-            position = named[word]
-            return parts[position] if position < len(parts) else ""
-        present = True
-        index = index_a or index_n
-        if index is None:
-            return args
-        if len(index) > MAX_INDEX_DIGITS:
-            return whole
-        position = int(index)
-        return parts[position] if position < len(parts) else whole
-
-    out = _SUBST.sub(replace_one, body)
-    if not present and args.strip():
-        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args}"
-    return out, notes
-
-
-def _project_dir(skill: Skill) -> str:
-    """The project a skill belongs to: the folder holding its `.claude/`, else its root's
-    parent."""
-    root = os.path.normpath(skill.root.path)
-    parent = os.path.dirname(root)
-    if os.path.basename(parent) == ".claude":
-        return os.path.dirname(parent)
-    return parent
-
-
-def _parents_in_repository(folder: str) -> list[str]:
-    """The folders above `folder` up to its repository root (the nearest `.git`), nearest
-    first; none when `folder` is not inside a repository."""
-    out: list[str] = []
-    current = os.path.abspath(folder)
-    if os.path.exists(os.path.join(current, ".git")):
-        return out
-    for _ in range(MAX_PARENTS):
-        parent = os.path.dirname(current)
-        if parent == current:
-            return []
-        out.append(parent)
-        if os.path.exists(os.path.join(parent, ".git")):
-            return out
-        current = parent
-    return []
-
-
-def _child_plugins(folder: str) -> list[str]:
-    """Plugin folders right inside `folder` (a folder of plugins), sorted."""
-    try:
-        with os.scandir(folder) as it:
-            subs = sorted(
-                e.path for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
-            )
-    except OSError:
-        return []
-    return [s for s in subs[: plugins.MAX_PLUGINS] if plugins.is_plugin(s)]
-
-
-def _found(path: str, base: str) -> Found | None:
-    """A skill file to read: a regular file inside `base` (links followed inside it)."""
-    from ..discovery import Found
-
-    try:
-        if not is_inside(os.path.realpath(path), os.path.realpath(base)):
-            return None
-        st = os.stat(path)
-    except OSError:
-        return None
-    return Found(path, st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
-
-
-def _discover_commands(folder: str) -> DiscoveryResult:
-    """`.claude/commands/*.md`: each a skill named after the file (regular files only)."""
-    from ..discovery import DiscoveryResult
-
-    result = DiscoveryResult()
-    real = os.path.realpath(folder)
-    try:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return result
-    for entry in entries:
-        if entry.name.startswith(".") or not entry.name.endswith(".md"):
-            continue
-        item = _found(entry.path, real)
-        if item is not None:
-            result.files.append(item)
-    return result
-
-
-def _lowercase_skill_files(root: str, found: DiscoveryResult) -> list[Diagnostic]:
-    """A `skill.md` (any other case) where SKILL.md is expected: read only on
-    case-insensitive disks, so a warning that names the fix."""
-    have = {os.path.dirname(f.path) for f in found.files}
-    out: list[Diagnostic] = []
-    try:
-        with os.scandir(root) as it:
-            subs = sorted(e.path for e in it if not e.name.startswith(".") and e.is_dir())
-    except OSError:
-        return out
-    for sub in subs:
-        if sub in have:
-            continue
-        try:
-            names = [n for n in os.listdir(sub) if n.lower() == "skill.md" and n != "SKILL.md"]
-        except OSError:
-            continue
-        for name in names[:1]:
-            out.append(
-                Diagnostic(
-                    "skipped",
-                    "warning",
-                    f"'{name}' is not read by Claude Code on case-sensitive disks (Linux, "
-                    f"most CI): rename it to SKILL.md.",
-                    os.path.join(sub, name),
-                    1,
-                    1,
-                )
-            )
-    return out
