@@ -345,11 +345,13 @@ def detect_profile(folder: str) -> tuple[str, str]:
     return DEFAULT_PROFILE, "default: no other profile's marks found"
 
 
-def _profile(name: str | None) -> Profile:
+def _profile(name: str | None, config: Config | None = None) -> Profile:
     try:
-        return get_profile(name or DEFAULT_PROFILE)
+        profile = get_profile(name or DEFAULT_PROFILE)
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
+    profile.upload = bool(config is not None and config.options.get("upload"))
+    return profile
 
 
 def find_skill_roots(folder: str, max_depth: int = 6, max_dirs: int = 5000) -> list[str]:
@@ -400,8 +402,7 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         raise UsageError(f"{folder}: not a folder")
     config = load_config(folder)
     name, reason = choose_profile(profile_name, config, folder)
-    profile = _profile(name)
-    profile.upload = bool(config is not None and config.options.get("upload"))
+    profile = _profile(name, config)
     pairs: list[tuple[str, str]]
     found: list[Diagnostic] = []
     if config is not None and config.roots:
@@ -435,7 +436,7 @@ def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> 
         roots.append(Root(absolute, os.path.basename(absolute) or absolute, index))
     config = load_config(cwd)
     name, reason = choose_profile(profile_name, config, roots[0].path)
-    return Project(_profile(name), roots, cwd, config, profile_reason=reason)
+    return Project(_profile(name, config), roots, cwd, config, profile_reason=reason)
 
 
 def _single_skill(skill_md: str, profile_name: str | None) -> Project:
@@ -451,7 +452,7 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
                 label = root_label
     root = Root(parent, label, 0)
     return Project(
-        _profile(name),
+        _profile(name, config),
         [root],
         parent,
         config,
