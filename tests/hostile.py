@@ -140,6 +140,58 @@ def project_bombs() -> dict[str, tuple[str, str]]:
     }
 
 
+# claude-code plugin and marketplace manifests (case -> the diagnostic code a lint must
+# give); each is a marketplace folder whose plugin `ok` holds a normal skill.
+CLAUDE_CASES = {
+    "market-deep": "manifest-invalid",  # 100,000 nested arrays
+    "market-huge": "unreadable",  # 300 KB: past the 256 KiB bound
+    "market-fifo": "unreadable",  # a FIFO named marketplace.json (reading would wait)
+    "market-escape": "field-invalid",  # ./link -> a folder outside the marketplace
+    "market-dotdot": "field-invalid",  # ../ in a source
+    "plugin-fifo": "unreadable",  # a FIFO named plugin.json
+    "plugin-skills-escape": "field-invalid",  # skills: ["./out"], out -> outside
+    "plugin-not-object": "manifest-invalid",  # plugin.json holds a list
+}
+
+
+def make_claude_case(base: str, case: str) -> str:
+    """base/<case>/repo: a marketplace listing plugins/ok (skill `ok`), made hostile."""
+    repo = os.path.join(base, case, "repo")
+    outside = os.path.join(base, case, "outside")
+    write(os.path.join(outside, "x", "SKILL.md"), skill("x"))
+    plugin = os.path.join(repo, "plugins", "ok")
+    write(os.path.join(plugin, "skills", "ok", "SKILL.md"), skill("ok"))
+    manifest = os.path.join(plugin, ".claude-plugin", "plugin.json")
+    write(manifest, '{"name": "ok"}')
+    sources = ['"./plugins/ok"']
+    market = os.path.join(repo, ".claude-plugin", "marketplace.json")
+    if case == "market-escape":
+        os.symlink(outside, os.path.join(repo, "link"))
+        sources.append('"./link"')
+    elif case == "market-dotdot":
+        sources.append('"./plugins/../../outside"')
+    entries = ", ".join(f'{{"name": "p{n}", "source": {src}}}' for n, src in enumerate(sources))
+    text = f'{{"name": "m", "owner": {{"name": "o"}}, "plugins": [{entries}]}}'
+    if case == "market-deep":
+        text = "[" * 100_000 + "]" * 100_000
+    elif case == "market-huge":
+        text = text[:-1] + ', "pad": "' + "x" * 300_000 + '"}'
+    os.makedirs(os.path.dirname(market), exist_ok=True)
+    if case == "market-fifo":
+        os.mkfifo(market)
+    else:
+        write(market, text)
+    if case == "plugin-fifo":
+        os.remove(manifest)
+        os.mkfifo(manifest)
+    elif case == "plugin-skills-escape":
+        os.symlink(outside, os.path.join(plugin, "out"))
+        write(manifest, '{"name": "ok", "skills": ["./out"]}')
+    elif case == "plugin-not-object":
+        write(manifest, '["ok"]')
+    return repo
+
+
 def make_project(base: str, case: str) -> str:
     """base/<case>: skills/neighbour plus the hostile file; returns the folder."""
     folder = os.path.join(base, case)

@@ -15,6 +15,7 @@ from skillstudio.core.disclosure import render_listing
 from skillstudio.core.profiles.claude_code import shell_lines, substitute_claude
 from skillstudio.core.project import detect_profile, project_from_folder
 
+from . import hostile
 from .helpers import cli, lint_json, skill_text, write
 
 
@@ -390,3 +391,17 @@ def test_claude_code_fields_detect_claude_code_not_pegasus(tmp_path: Path) -> No
     write(tmp_path, "skills/x/SKILL.md", skill_text(description="X.", **{"argument-hint": "[a]"}))
     name, why = detect_profile(str(tmp_path))
     assert (name, why) == ("claude-code", "detected: Claude Code field 'argument-hint'")
+
+
+@pytest.mark.parametrize("case", sorted(hostile.CLAUDE_CASES))
+def test_hostile_manifests_are_reported_and_the_plugin_still_loads(
+    case: str, tmp_path: Path
+) -> None:
+    repo = hostile.make_claude_case(str(tmp_path), case)
+    data = lint_json("--project", repo, "--profile", "claude-code")
+    codes = {d["code"] for d in data["diagnostics"]}
+    assert hostile.CLAUDE_CASES[case] in codes, data["diagnostics"]
+    names = {s["name"] for s in data["skills"]}
+    assert any(name.endswith(":ok") for name in names), names
+    assert not any(name.endswith(":x") or name == "x" for name in names), names  # outside
+    assert all(d["line"] for d in data["diagnostics"] if d["path"].endswith(".json"))
