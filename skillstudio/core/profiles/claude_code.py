@@ -94,7 +94,6 @@ class ClaudeCode(Pegasus):
         self._plugin_of: dict[str, str | None] = {}
 
     # -- roots and discovery --------------------------------------------------
-    # -- roots and discovery --------------------------------------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
         return project_roots(folder)
 
