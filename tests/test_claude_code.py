@@ -58,12 +58,15 @@ def test_marketplace_reads_every_local_plugin_and_namespaces_their_skills(
         "claude-code",
         "detected: .claude-plugin/marketplace.json",
     )
-    for form in ([str(tmp_path)], ["--project", str(tmp_path)]):
-        data = lint_json(*form)
+    plugin_roots = ["--root", str(tmp_path / "plugins/a"), "--root", str(tmp_path / "plugins/b")]
+    for form in ([str(tmp_path)], ["--project", str(tmp_path)], plugin_roots):
+        data = lint_json(*form)  # detected: the marketplace, or the plugins' own manifests
         assert data["profile"] == "claude-code"
         assert _names(data) == {"a:access": "active", "b:access": "active"}
         found = {d["code"] for d in data["diagnostics"]}
         assert not found & {"shadowed", "duplicate-name"}
+        if form is plugin_roots:
+            continue  # the marketplace is not read when only its plugins are given
         remote = [d for d in data["diagnostics"] if d["code"] == "plugin-remote"]
         assert len(remote) == 1 and "far" in remote[0]["message"]
         assert remote[0]["severity"] == "info"
