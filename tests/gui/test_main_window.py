@@ -39,7 +39,7 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     model.fetchMore(skill)
     qtmodeltester.check(model)  # type: ignore[attr-defined]
     roots = [model.index(r, 0) for r in range(model.rowCount())]
-    assert len(roots) == 9  # the samples' roots over six profile projects
+    assert len(roots) == 12  # the samples' roots over seven profile projects
     labels = [r.data() for r in roots]
     assert "pegasus · user · wins over builtin" in labels
     assert "pegasus · builtin · yields to user" in labels
@@ -47,8 +47,8 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
 
 def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:
     skills = [i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
-    assert len(skills) == 22
-    assert "22 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
+    assert len(skills) == 27
+    assert "27 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
     assert window.problems_model.rowCount() == 2  # the two 'shadowed' notes
 
 
@@ -62,7 +62,7 @@ def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
     roots = [window.tree_model.index(r, 0) for r in range(window.tree_model.rowCount())]
     assert all(window.tree.isExpanded(r) for r in roots)
     window.filter_box.clear()
-    qtbot.waitUntil(lambda: len(skill_names(window)) == 22)
+    qtbot.waitUntil(lambda: len(skill_names(window)) == 27)
 
 
 def test_quick_open_filter_and_enter_opens_the_first_match(
@@ -79,7 +79,12 @@ def test_filtered_tree_passes_qtmodeltester(
     window: MainWindow, qtbot: QtBot, qtmodeltester: object
 ) -> None:
     window.tree_model.set_filter("review")
-    assert set(skill_names(window)) == {"code-review", "sql-review"}
+    assert set(skill_names(window)) == {
+        "code-review",
+        "sql-review",
+        "review-kit:security-review",
+        "review-kit:style-review",
+    }
     qtmodeltester.check(window.tree_model)  # type: ignore[attr-defined]
 
 
