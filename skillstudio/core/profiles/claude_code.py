@@ -46,8 +46,7 @@ if TYPE_CHECKING:
     from ..activation import Activation, Invoker
     from ..disclosure import TierText
     from ..discovery import DiscoveryResult, ScanLimits
-    from ..registry import Registry
-    from ..session import Session
+    from .base import ActivationRequest
 
 # -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
@@ -389,19 +388,6 @@ class ClaudeCode(Pegasus):
         return LISTING_HEAD + "\n".join(lines) + LISTING_TAIL
 
     # -- activation -----------------------------------------------------------
-    def activate(
-        self,
-        registry: Registry,
-        name: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        options: dict[str, Any],
-        result: Activation,
-    ) -> Activation:
-        self._options = options
-        return super().activate(registry, name, args, invoker, session, options, result)
-
     def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
         self._options = options  # the listing's settings (render_listing reads them)
         return skills
@@ -411,18 +397,10 @@ class ClaudeCode(Pegasus):
             return f"Unknown skill: {name}"
         return f"Unknown command: /{name}"
 
-    def deliver(
-        self,
-        skill: Skill,
-        body: str,
-        args: str,
-        invoker: Invoker,
-        session: Session | None,
-        result: Activation,
-    ) -> Activation:
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """Invocation controls, substitution, then 'Base directory for this skill:
         <dir>', a blank line and the body; shell lines are listed, never run."""
-        fields = skill.fields
+        fields, invoker, result = skill.fields, request.invoker, request.result
         if invoker == "model" and fields.get("disable-model-invocation"):
             result.error = {
                 "code": "PERMISSION_DENIED",
@@ -437,7 +415,8 @@ class ClaudeCode(Pegasus):
                 "only Claude can invoke it.",
             }
             return result
-        content, notes = substitute_claude(body, args, self.variables(skill), fields["arguments"])
+        variables = self.variables(skill, request.options)
+        content, notes = substitute_claude(body, request.args, variables, fields["arguments"])
         shells = shell_lines(skill.load_body(), skill.doc.body_line)  # lines as in the file
         for shell in shells:
             first = shell["command"].splitlines()[0] if shell["command"] else ""
@@ -461,9 +440,8 @@ class ClaudeCode(Pegasus):
             result.content = text
         return result
 
-    def variables(self, skill: Skill) -> dict[str, str]:
+    def variables(self, skill: Skill, options: Mapping[str, Any]) -> dict[str, str]:
         """The ${CLAUDE_…} values in this skill (plugin ones only in plugin skills)."""
-        options = self._options
         project = options.get("project_dir") or project_dir(skill)
         values = {
             "CLAUDE_SKILL_DIR": skill.folder,
