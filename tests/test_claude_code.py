@@ -408,3 +408,24 @@ def test_hostile_manifests_are_reported_and_the_plugin_still_loads(
     assert any(name.endswith(":ok") for name in names), names
     assert not any(name.endswith(":x") or name == "x" for name in names), names  # outside
     assert all(d["line"] for d in data["diagnostics"] if d["path"].endswith(".json"))
+
+
+def test_an_unquoted_argument_hint_is_accepted(tmp_path: Path) -> None:
+    """`argument-hint: [user]` (as Claude Code's documentation writes it) is a YAML list;
+    Claude Code shows it all the same, so it is no error (pegasus called it one)."""
+    write(
+        tmp_path,
+        ".claude/skills/grant/SKILL.md",
+        "---\ndescription: Grant access.\nargument-hint: [user]\n---\nBody\n",
+    )
+    write(
+        tmp_path,
+        ".claude/skills/pair/SKILL.md",
+        "---\ndescription: Pair.\nargument-hint: [a, b]\n---\nBody\n",
+    )
+    data = lint_json("--project", str(tmp_path))
+    assert [d for d in data["diagnostics"] if d["severity"] != "info"] == []
+    registry = project_from_folder(str(tmp_path)).registry()
+    registry.scan()
+    assert registry.active["pair"].fields["argument-hint"] == "[a] [b]"
+    assert registry.active["grant"].fields["argument-hint"] == "[user]"

@@ -61,6 +61,13 @@ LISTING_TAIL = "\n</system-reminder>"
 __all__ = ["ClaudeCode", "loose_bool", "shell_lines", "substitute_claude"]
 
 
+def argument_hint(value: Any) -> str | None:
+    """The hint as shown: `[a] [b]` written unquoted is a YAML list, shown as written."""
+    if isinstance(value, list):
+        return " ".join(f"[{item}]" for item in value if isinstance(item, str)) or None
+    return value if isinstance(value, str) else None
+
+
 def is_command_file(path: str) -> bool:
     return os.path.basename(path) != "SKILL.md"
 
@@ -179,9 +186,7 @@ class ClaudeCode(Pegasus):
             "agent": raw.get("agent") if isinstance(raw.get("agent"), str) else "general-purpose",
             "model": raw.get("model") if isinstance(raw.get("model"), str) else None,
             "effort": raw.get("effort") if raw.get("effort") in EFFORTS else None,
-            "argument-hint": raw.get("argument-hint")
-            if isinstance(raw.get("argument-hint"), str)
-            else None,
+            "argument-hint": argument_hint(raw.get("argument-hint")),
             "arguments": argument_names(raw.get("arguments")),
             "plugin": plugin,
             "plugin_root": self.plugin_folder(skill.root) if plugin else None,

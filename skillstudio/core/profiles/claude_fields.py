@@ -70,9 +70,10 @@ FIELDS: tuple[FieldSpec, ...] = (
     ),
     FieldSpec(
         "argument-hint",
-        "string",
+        "text_or_list",
         "Argument hint",
-        "Shown after /name while typing, e.g. [issue-number] [branch].",
+        "Shown after /name while typing, e.g. [issue-number] [branch] (unquoted, YAML reads "
+        "that as a list: Claude Code shows it all the same).",
     ),
     FieldSpec(
         "arguments",
