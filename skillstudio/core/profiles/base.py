@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -10,13 +11,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..diagnostics import Diagnostic, Severity
 from ..fields import FieldSpec, item_problem, quoted, type_problem
+from ..match_index import Terms, description_keywords, words_of
+from ..match_model import POINTS
 from ..model import Root, Skill
+from ..rankers import rank_explicit
 
 if TYPE_CHECKING:
     from ..activation import Activation, Invoker
     from ..disclosure import TierText
     from ..discovery import DiscoveryResult, ScanLimits
-    from ..match_index import Terms
     from ..match_model import MatchRequest, MatchResult
     from ..registry import Registry
     from ..session import Session
@@ -249,17 +252,12 @@ class Profile:
     # -- matching -------------------------------------------------------------
     def match_terms(self, skill: Skill) -> Terms:
         """What a request is matched against: by default the name, as a heuristic."""
-        from ..match_index import Terms, description_keywords, words_of
-        from ..match_model import POINTS
-
         name_words = words_of(skill.name)
         phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
         return Terms(phrases, description_keywords(skill.description), [], name_words)
 
     def rank(self, request: MatchRequest) -> MatchResult:
         """Rank and select: by default only an explicit invocation selects."""
-        from ..rankers import rank_explicit
-
         return rank_explicit(request)
 
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
@@ -287,8 +285,6 @@ class Profile:
     def listing_entry(self, skill: Skill) -> str:
         """One skill's lines in tier 2: by default the <available_skills> entry of the
         Agent Skills standard."""
-        import html
-
         parts = ("name", html.escape(skill.name)), ("description", html.escape(skill.description))
         inner = [f"<{tag}>\n{text}\n</{tag}>" for tag, text in parts]
         return "\n".join(["<skill>", *inner, f"<location>\n{skill.path}\n</location>", "</skill>"])

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Severity
 from ..fields import FieldSpec
+from ..match_index import Terms, description_keywords, words_of
+from ..match_model import POINTS
 from ..model import Skill
+from ..rankers import rank_scored
 from ..text import normalize
 from .base import Checker, PanelOption, Profile, RootSpec
 
 if TYPE_CHECKING:
-    from ..match_index import Terms
     from ..match_model import MatchRequest, MatchResult
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
@@ -172,9 +174,6 @@ class Oasis(Profile):
 
     def match_terms(self, skill: Skill) -> Terms:
         """Each trigger (+10) and the display name (+20) as phrases; description words."""
-        from ..match_index import Terms, description_keywords, words_of
-        from ..match_model import POINTS
-
         fields = skill.fields
         phrases: list[tuple[tuple[str, ...], str, str, int]] = []
         pairs = zip(fields.get("triggers", []), fields.get("triggers_normalized", []), strict=False)
@@ -187,8 +186,6 @@ class Oasis(Profile):
         return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
 
     def rank(self, request: MatchRequest) -> MatchResult:
-        from ..rankers import rank_scored
-
         return rank_scored(request)
 
     def listing_entry(self, skill: Skill) -> str:

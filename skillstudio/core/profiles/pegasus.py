@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Severity
 from ..fields import NAME_RULE, FieldSpec
+from ..match_model import is_slash_command
 from ..model import Skill
 from .base import (
     ActivationRequest,
@@ -216,8 +217,6 @@ class Pegasus(Profile):
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
         """The trigger control matrix: `user-invocable: false` hides a skill from the
         user's / commands, so `/name` is then an ordinary message."""
-        from ..match_model import is_slash_command
-
         if skill.fields.get("user-invocable", True) or not is_slash_command(query):
             return None  # 'use X skill' or $X asks the model, which may invoke it
         return (

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..fields import FieldSpec
+from ..match_index import Terms, description_keywords, words_of
+from ..match_model import POINTS
 from ..model import Skill
 from ..patterns import (
     PATTERN_TIMEOUT,
@@ -18,6 +20,7 @@ from ..patterns import (
     shown,
     slow_known,
 )
+from ..rankers import rank_toolsets
 from ..safefs import FileRefused, read_bytes
 from ..text import counted
 from .base import (
@@ -32,7 +35,6 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..activation import Activation
-    from ..match_index import Terms
     from ..match_model import MatchRequest, MatchResult
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
@@ -393,9 +395,6 @@ class Toolsets(Profile):
     def match_terms(self, skill: Skill) -> Terms:
         """Keywords and verbs (+10 each) as phrases, patterns, and a multi-word name
         as an explicit mention; description words."""
-        from ..match_index import Terms, description_keywords, words_of
-        from ..match_model import POINTS
-
         name_words = words_of(skill.name)
         phrases: list[tuple[tuple[str, ...], str, str, int]] = []
         triggers = skill.fields.get("triggers", {})
@@ -413,8 +412,6 @@ class Toolsets(Profile):
         return Terms(phrases, description_keywords(skill.description), patterns, name_words)
 
     def rank(self, request: MatchRequest) -> MatchResult:
-        from ..rankers import rank_toolsets
-
         return rank_toolsets(request)
 
     def listing_entry(self, skill: Skill) -> str:
