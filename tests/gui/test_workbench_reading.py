@@ -221,3 +221,33 @@ def test_marked_request_keeps_any_typed_text() -> None:
             assert " ".join(p for p, _h in pieces).split() == normalize(query).split()
     pieces = marked_request("Please REVIEW it", "please review it", ["review"])
     assert pieces == [("Please ", False), ("REVIEW", True), (" it", False)]
+
+
+def test_the_panel_stacks_when_narrow_so_why_and_tiers_stay_readable(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """Below 900 px of panel width the details go under the ranking (issue 18, item 1):
+    at 1024x640 the Why column and the tier text get most of the width, not half."""
+    panel = panel_on(window, "oasis")
+    window.focus_query_panel()
+    panel.load_request("code review please, find bugs in my commit")
+    panel.show_tier(2)
+    tier_text = panel.tier_views[2].text
+    sizes = {}
+    for width, height in ((1024, 640), (1280, 800), (1024, 640)):
+        window.resize(width, height)
+        qtbot.wait(50)
+        stacked = panel.split.orientation() == Qt.Orientation.Vertical
+        sizes[width] = (panel.width(), stacked, panel.table.columnWidth(4), tier_text.width())
+        if width == 1024:
+            assert panel.width() < 900 and stacked  # the switch is live, both ways
+            # Ranking above details: both as wide as the panel (main: 144 and 279 px).
+            assert panel.table.width() > panel.width() - 30
+            assert panel.table.columnWidth(4) >= 300
+            assert tier_text.width() >= 500
+        else:
+            assert panel.width() >= 900 and not stacked
+            assert panel.table.columnWidth(4) >= 200
+            assert tier_text.width() >= 400
+    # The ranking keeps every row's reason in view: no horizontal scrolling in either.
+    assert panel.table.horizontalScrollBar().maximum() == 0, sizes

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -51,6 +51,7 @@ from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
+STACK_BELOW = 900  # px of panel width under which the details go below the ranking
 
 
 def project_label(project: Project) -> str:
@@ -169,10 +170,13 @@ class QueryPanel(QWidget):
         self.session_view.reset_button.clicked.connect(self.reset_session)
         self.details.addTab(self.session_view, "Session")
 
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        # Side by side when the panel is wide; stacked (ranking above details) when
+        # not, so both keep a readable width (resizeEvent switches it live).
+        self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.setChildrenCollapsible(False)
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the width
+        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the room
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -183,6 +187,25 @@ class QueryPanel(QWidget):
         layout.addLayout(outcome)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_orientation()
+
+    def _fit_orientation(self) -> None:
+        """Stack the ranking above the details below STACK_BELOW px of width."""
+        wanted = (
+            Qt.Orientation.Vertical if self.width() < STACK_BELOW else Qt.Orientation.Horizontal
+        )
+        split = self.split
+        if split.orientation() == wanted:
+            return
+        split.setOrientation(wanted)
+        # The table's minimum width (its narrow columns and a few words of Why) holds
+        # in both; the details need no width of their own when below.
+        self.details.setMinimumWidth(240 if wanted == Qt.Orientation.Horizontal else 0)
+        total = sum(split.sizes())
+        split.setSizes([total - total // 2, total // 2])
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
