@@ -8,12 +8,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.disclosure import render_tiers
-from skillstudio.core.matching import match, summary
+from skillstudio.core.matching import match
 from skillstudio.core.session import Session
 from skillstudio.core.suites import load_suite
 from skillstudio.gui.field_widgets import ListEditor
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.workbench import QueryPanel
+from skillstudio.gui.workbench.query_panel import summary_text
 
 REQUESTS = {  # one request per sample profile
     "agentskills": "review this SQL migration for locking problems",
@@ -50,7 +51,7 @@ def test_panel_matches_the_engine_on_every_profile(
     assert panel.result.selected == expected.selected
     assert [c.name for c in panel.model.rows] == [c.name for c in expected.candidates][:30]
     assert [c.score for c in panel.model.rows] == [c.score for c in expected.candidates][:30]
-    assert panel.summary.text() == summary(expected)
+    assert panel.summary.text() == summary_text(expected)
     tiers = render_tiers(registry, expected, panel.options(), Session())
     for view, tier in zip(panel.tier_views, tiers, strict=True):
         panel.show_tier(tier.tier)  # a tier's text is laid out when its tab shows

@@ -251,3 +251,28 @@ def test_the_panel_stacks_when_narrow_so_why_and_tiers_stay_readable(
             assert tier_text.width() >= 400
     # The ranking keeps every row's reason in view: no horizontal scrolling in either.
     assert panel.table.horizontalScrollBar().maximum() == 0, sizes
+
+
+def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
+    window: MainWindow,
+) -> None:
+    """Where the model chooses, the summary says what the ranking is (not "No skill is
+    selected") and no row says passed or failed (issue 18, item 2)."""
+    panel = panel_on(window, "agentskills")
+    panel.load_request("review this SQL migration for locking problems")
+    text = panel.summary.text()
+    assert panel.result is not None and panel.result.heuristic
+    assert text.startswith("Estimate: the model chooses;"), text
+    assert "No skill is selected" not in text
+    total = panel.result.total
+    assert total >= 1 and f"{total} skill" in text
+    model = panel.model
+    assert all(model.data(model.index(row, 3)) == "" for row in range(model.rowCount()))
+    assert panel.table.isColumnHidden(3)
+    # An explicit invocation keeps the engine's sentence; rule-based profiles keep Passed.
+    panel.load_request("/sql-review check this")
+    assert panel.summary.text() == "sql-review is invoked by name."
+    panel_on(window, "oasis").load_request("code review please")
+    assert not panel.table.isColumnHidden(3)
+    assert model.data(model.index(0, 3)) == "yes"
+    assert not panel.summary.text().startswith("Estimate")

@@ -91,8 +91,8 @@ class CandidatesModel(ColumnsModel):
             return ("★ " if cand.name in self.result.selected else "") + cand.name
         if column == 2:
             return str(cand.score)
-        if column == 3:
-            return "yes" if cand.passed else "no"
+        if column == 3:  # nothing passes or fails where the model chooses
+            return "" if self.result.heuristic else "yes" if cand.passed else "no"
         return why_text(cand)
 
 

@@ -54,6 +54,21 @@ QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
 
 
+def summary_text(result: MatchResult) -> str:
+    """The outcome in one line. Where the model chooses (a heuristic ranking) nothing is
+    selected by rule, so the line says what the ranking is instead of "No skill is
+    selected"; an explicit invocation keeps the engine's own sentence."""
+    if not result.heuristic or result.selected or result.capability_request:
+        return summary(result)
+    if not result.total:
+        return "Estimate: the model chooses; no skill shares a word with the request."
+    skills = "skill shares" if result.total == 1 else "skills share"
+    return (
+        f"Estimate: the model chooses; {result.total:,} {skills} words with the request "
+        "(best first). Only /name, $name or 'use <name> skill' selects one."
+    )
+
+
 def project_label(project: Project) -> str:
     """A project by its folder's name; the profile only where the name does not say it."""
     folder = os.path.basename(os.path.normpath(project.base)) or project.base
@@ -336,8 +351,10 @@ class QueryPanel(QWidget):
             return
         previous = self._current_name()
         self.model.set_result(self.result)
+        # No pass or fail per row where the model chooses: the column goes.
+        self.table.setColumnHidden(3, self.result.heuristic)
         fit_rows(self.table, self.model)
-        self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
+        self.summary.setText(summary_text(self.result) if query.strip() else "Type a request.")
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
