@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -23,6 +22,14 @@ from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
 CODE_MIN_PX = 70  # the Code column fits its longest code within these bounds
 CODE_MAX_PX = 200
+# Off: a framed button in the window's colours; on: the selection colours (the same
+# contrast as a selected row, in both palettes).
+CURRENT_ONLY_STYLE = (
+    "QToolButton#current-only{border:1px solid palette(mid);border-radius:3px;"
+    "padding:2px 8px;background:palette(button);color:palette(button-text)}"
+    "QToolButton#current-only:checked{background:palette(highlight);"
+    "color:palette(highlighted-text);border-color:palette(highlight)}"
+)
 
 
 class ProblemsPanel(QWidget):
@@ -48,8 +55,14 @@ class ProblemsPanel(QWidget):
             button.toggled.connect(self._on_filter)
             self.toggles[severity] = button
             bar.addWidget(button)
-        self.current_only = QCheckBox("Current skill only", self)
+        # A toggle like the severities, its state drawn in the palette's own colours:
+        # Fusion's check box is a dark square on a dark window in the dark palette.
+        self.current_only = QToolButton(self)
+        self.current_only.setText("Current skill only")
+        self.current_only.setObjectName("current-only")
+        self.current_only.setCheckable(True)
         self.current_only.setToolTip("Only the problems of the skill in the current tab")
+        self.current_only.setStyleSheet(CURRENT_ONLY_STYLE)
         self.current_only.toggled.connect(self._on_filter)
         bar.addWidget(self.current_only)
         bar.addStretch(1)

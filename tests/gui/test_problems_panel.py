@@ -3,11 +3,13 @@ counts, "current skill only", identical messages across skills grouped."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from skillstudio.gui.problems_panel import ProblemsPanel
+from skillstudio.gui.theme import apply_scheme
 
 BASE = "/tmp/work-123/skills"
 
@@ -101,3 +103,34 @@ def test_the_code_column_is_as_wide_as_its_codes(qtbot: QtBot) -> None:
     assert widget.view.header().sectionSize(1) == max(
         metrics.horizontalAdvance("shadowed") + 24, 70
     )
+
+
+def mean_lightness(widget: QWidget) -> float:
+    image = widget.grab().toImage()
+    values = [
+        image.pixelColor(x, y).lightness()
+        for x in range(0, image.width(), 2)
+        for y in range(0, image.height(), 2)
+    ]
+    return sum(values) / len(values)
+
+
+def test_current_skill_only_shows_its_state_in_both_palettes(qtbot: QtBot) -> None:
+    """Issue 18, item 3: on main the dark palette drew the check box as a dark square on
+    the dark window (on and off differed by a 13 px check mark); the toggle now takes
+    the selection colours when on, a clear difference in both palettes."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    try:
+        for scheme in ("light", "dark"):
+            apply_scheme(app, scheme)
+            widget = panel(qtbot)
+            widget.show()
+            button = widget.current_only
+            off = mean_lightness(button)
+            button.setChecked(True)
+            on = mean_lightness(button)
+            assert abs(on - off) >= 25, (scheme, off, on)  # main: 2 (light), 1 (dark)
+            assert button.isCheckable() and button.text() == "Current skill only"
+    finally:
+        apply_scheme(app, "light")
