@@ -154,6 +154,9 @@ class MainWindow(ProjectProfiles):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.suites_dock)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
         self.problems_dock.raise_()
+        # The panels behind the Problems tab wait until their own tab is chosen.
+        self.query_panel.catch_up.follow(self.query_dock)
+        self.suite_runner.catch_up.follow(self.suites_dock)
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
         self.watcher.limited.connect(lambda text: self.statusBar().showMessage(text, 15_000))
