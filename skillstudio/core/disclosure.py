@@ -149,8 +149,11 @@ def render_tiers(
     result: MatchResult,
     options: dict[str, Any] | None = None,
     session: Session | None = None,
+    listing: bool = True,
 ) -> list[TierText]:
-    """All four tiers for one request; the one the profile would use is marked."""
+    """All four tiers for one request; the one the profile would use is marked.
+    `listing=False` leaves tier 2 empty (with its budget) for a caller that renders it
+    only when shown (render_listing): at 10,000 skills it takes 30-50 ms."""
     options = options or {}
     profile = registry.profile
     enabled = list(registry.active.values())
@@ -158,7 +161,10 @@ def render_tiers(
     tier1 = TierText(1, f"[{counted(len(enabled), 'skill')} available]", listed=[])
     if not profile.has_breadcrumb:
         tier1.note = f"{profile.name} has no breadcrumb tier; shown for comparison."
-    tier2 = render_listing(registry, options)
+    if listing:
+        tier2 = render_listing(registry, options)
+    else:
+        tier2 = TierText(2, "", budget=profile.listing_budget(options))
     tier3 = render_instructions(registry, result, options, session)
     tiers = [tier0, tier1, tier2, tier3]
     tiers[result.tier].used = True

@@ -6,7 +6,12 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.disclosure import render_listing
+from skillstudio.core.project import projects_for_path
 from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.skill_tree_model import SkillTreeModel
+
+from ..helpers import SAMPLES
 
 
 def test_panels_behind_another_dock_tab_wait_until_their_tab_is_chosen(
@@ -38,3 +43,72 @@ def test_panels_behind_another_dock_tab_wait_until_their_tab_is_chosen(
     assert panel.timer.isActive()
     window.problems_dock.raise_()
     qtbot.waitUntil(lambda: not panel.catch_up.on_screen())
+
+
+def test_tree_sync_repaints_only_the_rows_that_changed(qapp: object) -> None:
+    """After a refresh, dataChanged covers the re-read skills only: on main it covered
+    every row of every root, and a tree view asks hasChildren of each row in a range
+    (at 10,000 skills, 50-100 ms per file changed on disk)."""
+    projects = projects_for_path(SAMPLES, None)
+    registries = []
+    for project in projects:
+        registry = project.registry()
+        registry.scan()
+        registries.append(registry)
+    bases = [p.base for p in projects]
+    model = SkillTreeModel()
+    model.set_registries(registries, bases)
+    ranges: list[tuple[str, int, int]] = []
+    model.dataChanged.connect(
+        lambda first, last, *_: ranges.append((first.parent().data(), first.row(), last.row()))
+    )
+    registry = next(r for r in registries if r.profile.name == "oasis")
+    path = next(s.path for s in registry.skills if s.name == "commit")
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    registry.reparse(path, text.replace("id: commit", "id: commit-helper"))
+    assert model.sync(registries, bases)  # the rows stay; one changed
+    row = model.index_of(path)
+    assert [(r[1], r[2]) for r in ranges] == [(row.row(), row.row())]
+    assert ranges[0][0] == row.parent().data()
+    assert row.data() == "commit-helper"
+    ranges.clear()
+    assert model.sync(registries, bases)
+    assert ranges == []  # nothing re-read, nothing repainted
+
+
+def test_the_listing_is_written_when_its_tab_is_shown(window: MainWindow) -> None:
+    """Tier 2 (the listing of every skill, 30-50 ms at 10,000) waits for its tab."""
+    window.focus_query_panel()
+    panel = window.query_panel
+    panel.details.setCurrentIndex(0)  # the explanation in front
+    panel.load_request("code review please")
+    registry = panel.registry
+    assert registry is not None
+    assert panel.tiers[2].text == ""  # main: written on every answer
+    assert not panel.tier_views[2].isVisible()
+    panel.show_tier(2)
+    expected = render_listing(registry, panel.options())
+    assert expected.text
+    assert panel.tiers[2].text == expected.text
+    assert panel.tier_views[2].text.toPlainText() == expected.text
+    assert panel.tiers[2].used == (panel.result is not None and panel.result.tier == 2)
+    panel.load_request("code review please, find bugs")  # shown: written with the answer
+    assert panel.tier_views[2].text.toPlainText() == expected.text
+
+
+def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> None:
+    panel = window.query_panel
+    window.focus_query_panel()
+    panel.load_request("code review please")
+    registry = panel.registry
+    assert registry is not None
+    box = panel.why_box
+    names = [box.itemText(n) for n in range(1, box.count())]
+    assert box.itemText(0) == "(the selected row)" and box.itemData(0) == ""
+    assert names == sorted({s.name for s in registry.skills})
+    box.setCurrentIndex(box.findData(names[-1]))
+    registry.version += 1  # the skills changed: the list is filled again
+    registry.skills = list(registry.skills)
+    panel.load_request("code review")
+    assert box.currentData() == names[-1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -63,7 +63,13 @@ def omission_lines(omitted: list[dict[str, str]]) -> list[str]:
 
 
 class TierView(QWidget):
-    """One tier's exact text, its size against the budget, and what was left out."""
+    """One tier's exact text, its size against the budget, and what was left out.
+
+    Signals:
+    shown(): the view is about to be shown (the panel renders a deferred listing).
+    """
+
+    shown = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -137,4 +143,5 @@ class TierView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self.shown.emit()
         self._show_text()
