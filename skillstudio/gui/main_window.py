@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from typing import cast
 
 from PySide6.QtCore import (
     QByteArray,
@@ -43,7 +44,7 @@ from .recovery import RecoveryKeeper, RestoreDialog
 from .refresh import SlicedRefresh, freeze_long_lived
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
-from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel, TreeNodes, tree_nodes
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage
 from .workbench import QueryPanel
@@ -233,7 +234,8 @@ class MainWindow(ProjectProfiles):
         self._remember_recent(self.base)
         self._show_centre()
         self._sync_profile_box()
-        thread = ScanThread(registries, self)
+        bases = [p.base for p in projects]
+        thread = ScanThread(registries, self, lambda regs: tree_nodes(regs, bases))
         thread.progressed.connect(self._on_scan_progress)
         thread.done.connect(lambda ok, t=thread, p=projects: self._on_scan_done(t, p, ok))
         self.scan_thread = thread
@@ -261,12 +263,24 @@ class MainWindow(ProjectProfiles):
             return  # cancelled
         self.projects = projects
         self.registries = thread.registries
-        self._refresh_views()
+        # In three turns of the event loop, so that no single pause holds them all at
+        # 10,000 skills: the tree (its rows built by the scan thread), then Problems,
+        # then the panels and the watches.
+        nodes = thread.prepared if isinstance(thread.prepared, tuple) else None
+        self.tree_model.set_registries(
+            self.registries, [p.base for p in projects], cast(TreeNodes | None, nodes)
+        )
+        self._expand_roots()
         self._sync_profile_box()
-        # The panels' first answer in the next turn of the event loop: the tree and
-        # Problems paint first, and no single pause holds both (at 10,000 skills).
         indexes, errors = thread.indexes, thread.errors  # the thread object goes
-        QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
+
+        def problems_then_panels() -> None:
+            if self.projects is not projects:
+                return  # another folder was opened meanwhile
+            self._update_problems()
+            QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
+
+        QTimer.singleShot(0, problems_then_panels)
 
     def _scan_landed(
         self, projects: list[Project], indexes: list[MatchIndex], errors: list[tuple[Registry, str]]

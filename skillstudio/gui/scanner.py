@@ -7,6 +7,7 @@ showing what it had (or a progress bar) and installs them only then.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal
 
@@ -42,9 +43,18 @@ class ScanThread(QThread):
     progressed = Signal(int, int)
     done = Signal(bool)
 
-    def __init__(self, registries: list[Registry], parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        registries: list[Registry],
+        parent: QObject | None = None,
+        prepare: Callable[[list[Registry]], object] | None = None,
+    ) -> None:
+        """`prepare(registries)` runs here after the scan (the views' rows, built off
+        the GUI thread); its answer is `prepared` (None if it failed: built again)."""
         super().__init__(parent)
         self.registries = registries
+        self.prepare = prepare
+        self.prepared: object = None
         self.errors: list[tuple[Registry, str]] = []  # a registry and what failed in it
         self.indexes: list[MatchIndex] = []  # built here too: 0.8 s at 10,000 skills
         self._cancelled = False
@@ -61,6 +71,12 @@ class ScanThread(QThread):
                 self._scan_one(registry)
         except _Cancelled:
             ok = False
+        if ok and self.prepare is not None:
+            try:
+                with quiet_gc():
+                    self.prepared = self.prepare(self.registries)
+            except Exception:  # the window builds them itself
+                self.prepared = None
         self.done.emit(ok)
 
     def _scan_one(self, registry: Registry) -> None:
