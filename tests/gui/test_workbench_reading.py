@@ -276,3 +276,22 @@ def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
     assert not panel.table.isColumnHidden(3)
     assert model.data(model.index(0, 3)) == "yes"
     assert not panel.summary.text().startswith("Estimate")
+
+
+def test_the_stacked_panel_fits_its_dock_without_scrolling(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """The wrapped summary asked for height-for-width, so the dock's scroll area gave
+    the panel its whole preferred height (603 px in a 326 px dock) and the details
+    were below the fold; both halves show now."""
+    window.resize(1024, 640)
+    window.focus_query_panel()
+    window.resizeDocks([window.query_dock], [352], Qt.Orientation.Vertical)
+    panel = panel_on(window, "oasis")
+    panel.load_request("code review of the tests")
+    qtbot.wait(50)
+    area = panel.parentWidget()
+    assert area is not None
+    assert panel.height() <= area.height() + 1
+    table, details = panel.split.sizes()
+    assert table >= 100 and details >= 100

@@ -60,6 +60,16 @@ from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
+STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
+
+
+class FixedLine(QLabel):
+    """A wrapped label that does not ask for height-for-width layout: with it, the
+    dock's scroll area gave the panel its whole preferred height (600 px stacked) and
+    scrolled, instead of fitting the panel to the dock down to its minimum."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
 
 
 class NamesModel(QAbstractListModel):
@@ -168,7 +178,7 @@ class QueryPanel(QWidget):
         top.addWidget(self.option_label)
         top.addWidget(self.option)
         top.addWidget(self.add_button)
-        self.summary = QLabel(self)
+        self.summary = FixedLine(self)
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         font = self.summary.font()
@@ -240,6 +250,8 @@ class QueryPanel(QWidget):
         # not, so both keep a readable width (resizeEvent switches it live).
         self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setChildrenCollapsible(False)
+        self._split_moved = False  # the user dragged the handle: their sizes stay
+        split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         split.addWidget(self.table)
         split.addWidget(self.details)
         split.setStretchFactor(0, 1)  # the ranking and its reasons get half the room
@@ -264,14 +276,21 @@ class QueryPanel(QWidget):
             Qt.Orientation.Vertical if self.width() < STACK_BELOW else Qt.Orientation.Horizontal
         )
         split = self.split
+        total = sum(split.sizes())
         if split.orientation() == wanted:
+            if not self._split_moved and total > 0:  # halves until the user moves it
+                split.setSizes([total - total // 2, total // 2])
             return
         split.setOrientation(wanted)
         # The table's minimum width (its narrow columns and a few words of Why) holds
-        # in both; the details need no width of their own when below.
-        self.details.setMinimumWidth(240 if wanted == Qt.Orientation.Horizontal else 0)
+        # in both; below, the details need no width of their own and a smaller height
+        # than their pages ask for (they scroll), so that the ranking keeps some rows.
+        side = wanted == Qt.Orientation.Horizontal
+        self.details.setMinimumWidth(240 if side else 0)
+        self.details.setMinimumHeight(0 if side else STACKED_DETAILS_MIN)
         total = sum(split.sizes())
         split.setSizes([total - total // 2, total // 2])
+        self._split_moved = False
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
