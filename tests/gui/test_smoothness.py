@@ -150,7 +150,7 @@ def test_the_activation_list_is_filled_when_its_tab_is_shown(window: MainWindow)
     activation = panel.activation
     assert activation.names.rowCount() == 0  # not at the end of the scan
     window.focus_query_panel()
-    panel.details.setCurrentWidget(activation)
+    panel.details.setCurrentIndex(2)  # Activation
     registry = panel.registry
     assert registry is not None
     assert activation.names.stringList() == sorted(registry.active)

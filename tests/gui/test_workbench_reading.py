@@ -295,3 +295,9 @@ def test_the_stacked_panel_fits_its_dock_without_scrolling(
     assert panel.height() <= area.height() + 1
     table, details = panel.split.sizes()
     assert table >= 100 and details >= 100
+    # A tier is not squeezed below its header, meter and text (it scrolls).
+    panel_on(window, "pegasus").load_request("deploy the release to staging")
+    panel.show_tier(2)
+    qtbot.wait(50)
+    view = panel.tier_views[2]
+    assert view.height() >= view.minimumSizeHint().height()  # never squeezed

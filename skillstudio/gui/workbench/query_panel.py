@@ -51,6 +51,7 @@ from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
 from ..catch_up import CatchUp
+from ..centre import scrolled
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
@@ -237,14 +238,16 @@ class QueryPanel(QWidget):
         self._listing_for: tuple[Registry, dict[str, Any]] | None = None
         self.tier_views[2].shown.connect(self._show_listing)
         for number, view in enumerate(self.tier_views):
-            self.tier_tabs.addTab(view, tier_title(number))
+            # In a scroll area: below the ranking, a tier can get less height than its
+            # header, meter and text ask for; it scrolls instead of overlapping.
+            self.tier_tabs.addTab(scrolled(view), tier_title(number))
         self.details.addTab(self.tier_tabs, "Tiers")
         self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
-        self.details.addTab(self.activation, "Activation")
+        self.details.addTab(scrolled(self.activation), "Activation")
         self.session_view = SessionView(self)
         self.session_view.reset_button.clicked.connect(self.reset_session)
-        self.details.addTab(self.session_view, "Session")
+        self.details.addTab(scrolled(self.session_view), "Session")
 
         # Side by side when the panel is wide; stacked (ranking above details) when
         # not, so both keep a readable width (resizeEvent switches it live).
