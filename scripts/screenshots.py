@@ -1,6 +1,8 @@
 """Save screenshots of the welcome page, the main window, Problems, the Try a Request
-panel and the suite runner on the bundled skills, in the light and dark palettes (the
-welcome page and the main window at 1280x800 and 1024x640).
+panel (a heuristic ranking, a selected skill, each tier), a form with an error, the
+preview and the suite runner on the bundled skills, in the light and dark palettes, at
+1280x800 and 1024x640 (files ending in -1024; the 1280 ones of the shell, Problems and
+Suites have no suffix).
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
@@ -32,12 +34,6 @@ def open_and_wait(window: MainWindow, folder: str) -> None:
         loop.exec()
 
 
-WORKBENCH = (  # (profile, request) for the Try a Request screenshots
-    ("oasis", "code review please, find bugs in my commit"),
-    ("toolsets", "greet Bob and translate the greeting"),
-)
-
-
 def main() -> int:
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "docs")
     os.makedirs(out, exist_ok=True)
@@ -45,25 +41,11 @@ def main() -> int:
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     for name in ("light", "dark"):
         apply_scheme(app, name)
-        shell_shots(app, settings, out, name, 1024, 640).close()
-        window = shell_shots(app, settings, out, name, 1280, 800)
-        problems_shot(app, settings, os.path.join(out, f"problems-{name}.png"))
-        for profile, request in WORKBENCH:
-            window.resize(1400, 900)
-            window.focus_query_panel()
-            window.resizeDocks([window.query_dock], [470], Qt.Orientation.Vertical)
-            panel = window.query_panel
-            panel.project_box.setCurrentIndex(
-                next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
-            )
-            panel.load_request(request)
-            app.processEvents()
-            target = os.path.join(out, f"workbench-{profile}-{name}.png")
-            window.grab().save(target)
-            print(target)
-        window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-        window.close()
-        suites_shot(app, settings, os.path.join(out, f"suites-{name}.png"))
+        for width, height in PANEL_SIZES:
+            suffix = "" if width == 1280 else f"-{width}"
+            shell_shots(app, settings, out, name, width, height).close()
+            problems_shot(app, settings, os.path.join(out, f"problems-{name}{suffix}.png"), width)
+            suites_shot(app, settings, os.path.join(out, f"suites-{name}{suffix}.png"), width)
         panel_shots(app, settings, out, name)
     return 0
 
@@ -90,9 +72,9 @@ def shell_shots(
     return window
 
 
-def problems_shot(app: QApplication, settings: QSettings, target: str) -> None:
+def problems_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
     """Problems grouped: a copy of the samples where three skills carry the same unknown
-    field and one a bad name."""
+    field and one a bad name; at 1024 px with "Current skill only" on."""
     copy = os.path.join(tempfile.mkdtemp(), "skills")
     shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
     for skill in ("code-review", "commit", "explain-error"):
@@ -106,10 +88,11 @@ def problems_shot(app: QApplication, settings: QSettings, target: str) -> None:
             file.write(text)
     window = MainWindow(settings)
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    window.resize(1280, 800)
+    window.resize(width, 800 if width == 1280 else 640)
     window.show()
     open_and_wait(window, copy)
     window.open_skill(os.path.join(copy, "oasis", "key_skills", "commit", "SKILL.md"))
+    window.problems.current_only.setChecked(width != 1280)
     window.problems.view.expandAll()
     save(window, target)
     window.close()
@@ -122,22 +105,25 @@ def save(window: MainWindow, target: str) -> None:
     print(target)
 
 
-def suites_shot(app: QApplication, settings: QSettings, target: str) -> None:
-    """The suite runner on a copy of the samples whose oasis suite has one failing case."""
+def suites_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
+    """The suite runner on a copy of the samples whose oasis suite has one failing case
+    (at 1024 px with "Failures only" on)."""
     copy = os.path.join(tempfile.mkdtemp(), "skills")
     shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
     suite = os.path.join(copy, "oasis", "suites", "oasis.yaml")
     add_case(suite, "tidy up my history", ["commit"])
     window = MainWindow(settings)
-    window.resize(1400, 900)
+    height = 800 if width == 1280 else 640
+    window.resize(width, height)
     window.show()
     open_and_wait(window, copy)
     window.suites_dock.show()
     window.suites_dock.raise_()
-    window.resizeDocks([window.suites_dock], [470], Qt.Orientation.Vertical)
+    window.resizeDocks([window.suites_dock], [height * 11 // 20], Qt.Orientation.Vertical)
     app.processEvents()
     window.suite_runner.open_suite(suite)
     window.suite_runner.run_to_end()
+    window.suite_runner.failures_box.setChecked(width != 1280)  # the failure in view
     app.processEvents()
     window.grab().save(target)
     print(target)
