@@ -101,3 +101,23 @@ def test_the_code_column_is_as_wide_as_its_codes(qtbot: QtBot) -> None:
     assert widget.view.header().sectionSize(1) == max(
         metrics.horizontalAdvance("shadowed") + 24, 70
     )
+
+
+def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> None:
+    """Issue 17: the Problems panel says which profiles load the current skill."""
+    import os
+
+    from tests.helpers import skill_text, write
+
+    path = write(
+        str(tmp_path),
+        "skills/review/SKILL.md",
+        skill_text(name="review", description="Reviews code.", **{"argument-hint": "[f]"}),
+    )
+    widget = panel(qtbot)
+    widget.set_current_path(path)
+    assert widget.where.text().startswith("Loads in pegasus")
+    assert "agentskills (unknown key `argument-hint`)" in widget.where.toolTip()
+    widget.set_current_path("")
+    assert widget.where.text() == ""
+    assert os.path.isfile(path)
