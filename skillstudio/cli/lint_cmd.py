@@ -44,6 +44,7 @@ def register(sub: Subparsers) -> None:
     lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
 
 
+RENAME = "rename it to SKILL.md"  # what every wrong-case warning says
 MISNAMED_LIMIT = 2000  # folders looked at for a `skill.md` when a PATH holds no skill
 
 
@@ -148,7 +149,16 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
                         "profiles": [v.to_json() for v in verdicts],
                     }
                 )
-    unique = {(d.code, d.path, d.line, d.column, d.message): d for d in diagnostics}
+    # A wrong-case file is named once: not again when the profile itself reads it (and
+    # says so), nor twice by the search and the no-skills check.
+    said = {d.path for d in diagnostics if d.code != "skill-file-name" and RENAME in d.message}
+    unique: dict[tuple[object, ...], Diagnostic] = {}
+    for diag in diagnostics:
+        if diag.code == "skill-file-name" and diag.path in said:
+            continue
+        size = 2 if diag.code == "skill-file-name" else 5
+        key = (diag.code, diag.path, diag.line, diag.column, diag.message)[:size]
+        unique.setdefault(key, diag)
     diagnostics[:] = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
 

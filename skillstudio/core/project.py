@@ -506,9 +506,7 @@ def resolve_projects(
         folder = os.path.join(cwd, project)
         if not os.path.isdir(folder):
             raise UsageError(f"{project}: not a folder")
-        if os.path.isfile(os.path.join(folder, CONFIG_NAME)):
-            return [project_from_folder(folder, profile_name)]
-        return projects_for_path(folder, profile_name)
+        return projects_for_folder(folder, profile_name)
     if paths:
         found: list[Project] = []
         for path in paths:
