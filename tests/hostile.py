@@ -67,6 +67,8 @@ CASES = {
     "pattern-slow": "pattern-invalid",
     "pattern-huge-repeat": "pattern-invalid",
     "dollar-digits": "listed",
+    # issue 17: placeholder links that climb out of the skill or plugin folder
+    "placeholder-escape": "link-broken",
     # Bounded YAML (core/yaml_io.py). 5,000 levels ("deep-flow") fit in the C stack of
     # PyYAML's recursive composer; 50,000 overflow it and kill the process (exit 139).
     "deep-flow-50k": "yaml-depth",
@@ -297,6 +299,12 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
             f"---\nname: {name}\ndescription: Costly to preview.\n---\n{body}",
         )
     special_files(root, base)
+    write(
+        os.path.join(root, "placeholder-escape", "SKILL.md"),
+        skill("placeholder-escape")
+        + "[a](${CLAUDE_PLUGIN_ROOT}/../../../../../../etc/passwd)\n"
+        + "[b]({baseDir}/../../secret.py) [c](${CLAUDE_SKILL_DIR}/../placeholder-escape/x)\n",
+    )
     write(
         os.path.join(root, "pattern-overflow", "SKILL.md"),
         patterns_skill("pattern-overflow", ["a{4294967296}"]),  # OverflowError in re

@@ -56,7 +56,7 @@ def test_marketplace_reads_every_local_plugin_and_namespaces_their_skills(
     _marketplace(tmp_path)
     assert detect_profile(str(tmp_path)) == (
         "claude-code",
-        "detected: .claude-plugin/marketplace.json",
+        "detected claude-code: .claude-plugin/marketplace.json",
     )
     plugin_roots = ["--root", str(tmp_path / "plugins/a"), "--root", str(tmp_path / "plugins/b")]
     for form in ([str(tmp_path)], ["--project", str(tmp_path)], plugin_roots):
@@ -393,7 +393,10 @@ def test_personal_and_enterprise_roots_are_settings(
 def test_claude_code_fields_detect_claude_code_not_pegasus(tmp_path: Path) -> None:
     write(tmp_path, "skills/x/SKILL.md", skill_text(description="X.", **{"argument-hint": "[a]"}))
     name, why = detect_profile(str(tmp_path))
-    assert (name, why) == ("claude-code", "detected: Claude Code field 'argument-hint'")
+    assert (name, why) == (
+        "claude-code",
+        "detected claude-code: Claude Code field 'argument-hint' in skills/x/SKILL.md",
+    )
 
 
 @pytest.mark.parametrize("case", sorted(hostile.CLAUDE_CASES))

@@ -30,7 +30,7 @@ def test_lint_text_reads_like_a_compiler(tmp_path: Path) -> None:
     lines = run.out.strip().splitlines()
     assert LINE.match(lines[0]), lines[0]
     assert lines[0].startswith("skills/bad/SKILL.md:2:7: error name-format:")
-    assert lines[-1].startswith("2 skills (2 active) checked with agentskills")
+    assert lines[-1].startswith("2 skills (2 active) in 1 root checked with agentskills")
     assert "errors" in lines[-1]
 
 

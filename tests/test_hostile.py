@@ -750,3 +750,12 @@ def test_the_app_opens_a_project_with_a_hostile_config(case: str, tmp_path: Path
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "1 skill in 1 root" in done.stdout, done.stdout
+
+
+def test_placeholder_links_never_leave_their_folder(tree: Path) -> None:
+    """Issue 17: `${CLAUDE_PLUGIN_ROOT}/../..` and `{baseDir}/../..` are links out of the
+    skill's folder (no plugin here): link-broken, outside; a way back in is just missing."""
+    done = run_ok("lint", str(tree / "placeholder-escape"), "--format", "json", cwd=tree.parent)
+    broken = [d["message"] for d in json.loads(done.stdout)["diagnostics"]]
+    assert len([m for m in broken if "points outside the skill folder" in m]) == 2, broken
+    assert len([m for m in broken if "does not exist" in m]) == 1, broken

@@ -62,3 +62,47 @@ def test_lint_reports_only_real_broken_links(tmp_path: Path) -> None:
 
 def test_a_body_without_link_syntax_is_not_parsed() -> None:
     assert body_links("plain text [not a link] and (parentheses)") == []
+
+
+PLACEHOLDER_BODY = """# Use
+
+Read [a]({baseDir}/references/a.md), [b](${CLAUDE_SKILL_DIR}/references/b.md) and
+[c](${CLAUDE_PLUGIN_ROOT}/shared/c.md). Missing: [d]({baseDir}/references/gone.md),
+[e](${CLAUDE_PLUGIN_ROOT}/../../escape.md).
+"""
+
+
+def _broken(data: dict[str, object]) -> list[str]:
+    diags = data["diagnostics"]
+    assert isinstance(diags, list)
+    return [d["message"].split("'")[1] for d in diags if d["code"] == "link-broken"]
+
+
+def test_placeholder_links_resolve_to_the_skill_and_plugin_folders(tmp_path: Path) -> None:
+    """On main every placeholder link was link-broken (5 here); now only the file that
+    does not exist and the one that leaves the plugin, in every profile."""
+    plugin = tmp_path / "market" / "plugins" / "tools"
+    write(plugin, ".claude-plugin/plugin.json", '{"name": "tools"}\n')
+    skill = write(
+        plugin,
+        "skills/demo/SKILL.md",
+        "---\nname: demo\ndescription: d\n---\n" + PLACEHOLDER_BODY,
+        dedent=False,
+    )
+    write(plugin, "skills/demo/references/a.md", "a\n")
+    write(plugin, "skills/demo/references/b.md", "b\n")
+    write(plugin, "shared/c.md", "c\n")
+    write(tmp_path, "market/escape.md", "outside the plugin\n")
+    for profile in ("agentskills", "pegasus", "mvp", "workspace"):
+        data = lint_json(skill, "--profile", profile)
+        assert _broken(data) == [
+            "{baseDir}/references/gone.md",
+            "${CLAUDE_PLUGIN_ROOT}/../../escape.md",
+        ], profile
+
+
+def test_plugin_root_placeholder_without_a_plugin_is_the_skill_folder(tmp_path: Path) -> None:
+    body = "[x](${CLAUDE_PLUGIN_ROOT}/x.md) [y](${CLAUDE_PLUGIN_ROOT}/y.md)\n"
+    skill = write(tmp_path, "skills/demo/SKILL.md", "---\nname: demo\ndescription: d\n---\n" + body)
+    write(tmp_path, "skills/demo/x.md", "x\n")
+    assert _broken(lint_json(skill)) == ["${CLAUDE_PLUGIN_ROOT}/y.md"]

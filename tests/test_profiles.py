@@ -443,6 +443,7 @@ def test_agentskills_valid_skill(tmp_path: Path) -> None:
         "errors": 0,
         "warnings": 0,
         "infos": 0,
+        "roots": 1,
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeAlias
 
@@ -41,7 +41,25 @@ class Loaded:
     registry: Registry
 
 
-def add_common(parser: argparse.ArgumentParser, formats: Sequence[str] = ("text", "json")) -> None:
+class ProfileChoices:
+    """The registered profile names (looked up when used, so registered ones count),
+    plus a command's extra words (`lint --profile all`)."""
+
+    def __init__(self, extra: Sequence[str] = ()) -> None:
+        self.extra = tuple(extra)
+
+    def __contains__(self, name: object) -> bool:
+        return name in PROFILE_NAMES or name in self.extra
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*PROFILE_NAMES, *self.extra])
+
+
+def add_common(
+    parser: argparse.ArgumentParser,
+    formats: Sequence[str] = ("text", "json"),
+    extra_profiles: Sequence[str] = (),
+) -> None:
     parser.add_argument(
         "--root",
         action="append",
@@ -50,7 +68,12 @@ def add_common(parser: argparse.ArgumentParser, formats: Sequence[str] = ("text"
         help="a folder of skills (repeatable; later roots take precedence)",
     )
     parser.add_argument("--project", metavar="DIR", help="a project folder (conventional roots)")
-    parser.add_argument("--profile", choices=PROFILE_NAMES, help="the skill system's rules")
+    parser.add_argument(
+        "--profile",
+        choices=ProfileChoices(extra_profiles) if extra_profiles else PROFILE_NAMES,
+        help="the skill system's rules"
+        + (" (all: which profiles load each skill)" if "all" in extra_profiles else ""),
+    )
     parser.add_argument("--format", choices=formats, default="text", help="output format")
 
 
@@ -95,6 +118,12 @@ def load_one(args: argparse.Namespace, env: Env) -> Loaded:
     """Commands that answer for one agent need one project."""
     loaded = load(args, env)
     if len(loaded) != 1:
+        if len({item.project.base for item in loaded}) == 1:  # one repository, mixed systems
+            names = ", ".join(item.project.profile.name for item in loaded)
+            raise UsageError(
+                f"this folder holds skills of {counted(len(loaded), 'profile')} ({names}); "
+                "choose one with --profile"
+            )
         names = ", ".join(rel(item.project.base, env.cwd) for item in loaded)
         raise UsageError(
             f"this folder holds {counted(len(loaded), 'project')} ({names}); "

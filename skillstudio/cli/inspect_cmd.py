@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 from ..core.diagnostics import Diagnostic
+from ..core.portability import Verdict, portability, summary
 from ..core.text import counted
 from .common import (
     EXIT_FAIL,
@@ -151,6 +152,7 @@ def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
         "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
         "encoding": skill.doc.encoding,
         "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
+        "portability": [v.to_json() for v in portability(skill)],
     }
 
 
@@ -172,6 +174,7 @@ def show_text(item: Loaded, skill: Any, data: dict[str, Any], cwd: str) -> list[
     lines.append(
         f"  body:  {counted(body['lines'], 'line')}, {counted(body['chars'], 'character')}"
     )
+    lines.append(f"  where: {summary([Verdict(**v) for v in data['portability']])}")
     lines.append("fields:")
     for spec in item.project.profile.fields:
         present = spec.key in skill.raw

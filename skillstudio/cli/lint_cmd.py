@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.diagnostics import Diagnostic
+from ..core.portability import portability, summary
 from ..core.profiles.base import is_inside
+from ..core.repository import misnamed_warning
 from ..core.safefs import is_regular, walk_plain
 from ..core.text import counted
 from .common import (
@@ -37,11 +39,12 @@ def register(sub: Subparsers) -> None:
         "default: the roots of ./skillstudio.yaml, else ./skills, else . "
         "(a PATH with no SKILL.md under it is an error)",
     )
-    add_common(lint, ("text", "json", "sarif"))
+    add_common(lint, ("text", "json", "sarif"), extra_profiles=("all",))
     lint.add_argument("--strict", action="store_true", help="fail on warnings too")
     lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
 
 
+RENAME = "rename it to SKILL.md"  # what every wrong-case warning says
 MISNAMED_LIMIT = 2000  # folders looked at for a `skill.md` when a PATH holds no skill
 
 
@@ -57,16 +60,6 @@ def misnamed_skill_files(folder: str, depth: int = 3) -> list[str]:
     return sorted(found)
 
 
-def _misnamed_warning(path: str) -> Diagnostic:
-    return Diagnostic(
-        "skill-file-name",
-        "warning",
-        f"This file is named '{os.path.basename(path)}': rename it to SKILL.md. Agents on "
-        "case-sensitive disks never load it.",
-        path,
-    )
-
-
 def _lint_arguments(args: argparse.Namespace, env: Env) -> tuple[list[str], list[Diagnostic]]:
     """The PATHs to read, and diagnostics about files that are not skills: a file not
     named SKILL.md is an error (a `skill.md` is read, with a warning to rename it)."""
@@ -78,7 +71,7 @@ def _lint_arguments(args: argparse.Namespace, env: Env) -> tuple[list[str], list
         if not os.path.isfile(full) or name == "SKILL.md":
             keep.append(path)
         elif name.lower() == "skill.md":
-            notes.append(_misnamed_warning(full))
+            notes.append(misnamed_warning(full))
             keep.append(path)
         else:
             notes.append(
@@ -105,7 +98,7 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list
         if os.path.isfile(path) or any(is_inside(f, path) for f in found):
             continue
         misnamed = misnamed_skill_files(path)
-        out.extend(_misnamed_warning(m) for m in misnamed)
+        out.extend(misnamed_warning(m) for m in misnamed)
         where = rel(path, env.cwd) or "."
         message = f"No SKILL.md under {where}: check the path."
         if misnamed:
@@ -122,6 +115,7 @@ class LintReport:
     diagnostics: list[Diagnostic]
     skills: list[dict[str, Any]] = field(default_factory=list)
     active: int = 0
+    portability: list[dict[str, Any]] = field(default_factory=list)  # --profile all
 
     def count(self, severity: str) -> int:
         return sum(d.severity == severity for d in self.diagnostics)
@@ -129,6 +123,9 @@ class LintReport:
 
 def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     paths, diagnostics = _lint_arguments(args, env)
+    every = args.profile == "all"
+    if every:  # each skill under its own (detected) profile, then under every profile
+        args.profile = None
     loaded = load(args, env, paths) if paths or not args.paths else []
     diagnostics.extend(_no_skills(args, env, loaded))
     report = LintReport(loaded, diagnostics)
@@ -141,15 +138,62 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
             entry["profile"] = item.project.profile.name
             report.skills.append(entry)
             report.active += skill.status == "active"
-    diagnostics.sort(key=Diagnostic.sort_key)
+            if every:
+                verdicts = portability(skill)
+                report.portability.append(
+                    {
+                        "skill": skill.name,
+                        "path": skill.path,
+                        "loads": [v.profile for v in verdicts if v.loads],
+                        "summary": summary(verdicts),
+                        "profiles": [v.to_json() for v in verdicts],
+                    }
+                )
+    # A wrong-case file is named once: not again when the profile itself reads it (and
+    # says so), nor twice by the search and the no-skills check.
+    said = {d.path for d in diagnostics if d.code != "skill-file-name" and RENAME in d.message}
+    unique: dict[tuple[object, ...], Diagnostic] = {}
+    for diag in diagnostics:
+        if diag.code == "skill-file-name" and diag.path in said:
+            continue
+        size = 2 if diag.code == "skill-file-name" else 5
+        key = (diag.code, diag.path, diag.line, diag.column, diag.message)[:size]
+        unique.setdefault(key, diag)
+    diagnostics[:] = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
 
 
+def roots_of(loaded: list[Loaded]) -> list[dict[str, Any]]:
+    """Every root read, with the profile it was read as and why, and its skill count."""
+    out: list[dict[str, Any]] = []
+    for item in loaded:
+        counts: dict[str, int] = {}
+        for skill in item.registry.skills:
+            counts[skill.root.path] = counts.get(skill.root.path, 0) + 1
+        project = item.project
+        for root in project.roots:
+            out.append(
+                {
+                    "path": root.path,
+                    "label": root.label,
+                    "collection": root.collection,
+                    "profile": project.profile.name,
+                    "profile_reason": project.root_reasons.get(root.path, project.profile_reason),
+                    "skills": counts.get(root.path, 0),
+                }
+            )
+    return out
+
+
 def lint_json(report: LintReport) -> dict[str, Any]:
+    roots = roots_of(report.loaded)
+    extra = {"portability": report.portability} if report.portability else {}
     return {
         "profile": profile_of(report.loaded),
         "projects": projects_json(report.loaded),
+        "roots": roots,
         "skills": report.skills,
+        **extra,
         "diagnostics": [d.to_json() for d in report.diagnostics],
         "summary": {
             "skills": len(report.skills),
@@ -157,6 +201,7 @@ def lint_json(report: LintReport) -> dict[str, Any]:
             "errors": report.count("error"),
             "warnings": report.count("warning"),
             "infos": report.count("info"),
+            "roots": len(roots),
         },
     }
 
@@ -167,17 +212,30 @@ def lint_text(report: LintReport, cwd: str, verbose: bool) -> list[str]:
         for diag in report.diagnostics
         if diag.severity != "info" or verbose
     ]
+    for entry in report.portability:
+        lines.append(f"{rel(entry['path'], cwd)}: {entry['summary']}")
+    roots = roots_of(report.loaded)
+    if verbose:
+        for root in roots:
+            where = rel(root["path"], cwd) or "."
+            lines.append(
+                f"root {where}: {root['profile']}, {counted(root['skills'], 'skill')} "
+                f"({root['profile_reason']})"
+            )
+    many = len({item.project.profile.name for item in report.loaded}) > 1
     profiles = ", ".join(
-        f"{item.project.profile.name} ({rel(item.project.base, cwd) or '.'})"
+        f"{item.project.profile.name} ({rel(item.project.base, cwd) or '.'}"
+        + (f": {counted(len(item.project.roots), 'root')})" if many else ")")
         for item in report.loaded
     )
     checked = f" checked with {profiles}" if profiles else ""
+    where = f" in {counted(len(roots), 'root')}" if roots else ""
     infos = report.count("info")
     note = ""
     if infos:
         note = f", {counted(infos, 'note')}" + ("" if verbose else " (-v shows them)")
     lines.append(
-        f"{counted(len(report.skills), 'skill')} ({report.active:,} active){checked}: "
+        f"{counted(len(report.skills), 'skill')} ({report.active:,} active){where}{checked}: "
         f"{counted(report.count('error'), 'error')}, "
         f"{counted(report.count('warning'), 'warning')}{note}"
     )

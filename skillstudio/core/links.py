@@ -9,6 +9,7 @@ image, the line of a reference definition.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -107,3 +108,37 @@ def _bracket(body: str, close: int, begin: int) -> int:
     if bracket < 0:
         return close
     return bracket - 1 if bracket > line_start and body[bracket - 1] == "!" else bracket
+
+
+# Placeholders agents put in front of a skill's own files; each names the folder the
+# link is relative to (Claude Code's `${CLAUDE_SKILL_DIR}` and `${CLAUDE_PLUGIN_ROOT}`,
+# the `{baseDir}` of several agents' docs). Common across agents: read in every profile.
+SKILL_DIR_PLACEHOLDERS = ("{baseDir}", "${CLAUDE_SKILL_DIR}")
+PLUGIN_ROOT_PLACEHOLDERS = ("${CLAUDE_PLUGIN_ROOT}",)
+PLUGIN_MARK = ".claude-plugin"
+PLUGIN_SEARCH_LEVELS = 4  # plugin/skills/<skill>/SKILL.md: two levels up; a little slack
+
+
+def plugin_root(skill_folder: str) -> str:
+    """The nearest folder at or above the skill's that holds `.claude-plugin/` (a few
+    levels at most), else the skill folder itself."""
+    folder = skill_folder
+    for _ in range(PLUGIN_SEARCH_LEVELS + 1):
+        if os.path.isdir(os.path.join(folder, PLUGIN_MARK)):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return skill_folder
+
+
+def expand_placeholder(target: str, skill_folder: str) -> tuple[str, str] | None:
+    """(folder the link may reach, path relative to it) for a link that starts with a
+    placeholder (`{baseDir}/references/x.md`), else None."""
+    for marks, base in ((SKILL_DIR_PLACEHOLDERS, False), (PLUGIN_ROOT_PLACEHOLDERS, True)):
+        for mark in marks:
+            if target.startswith(mark):
+                folder = plugin_root(skill_folder) if base else skill_folder
+                return folder, target[len(mark) :].lstrip("/")
+    return None

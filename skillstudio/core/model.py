@@ -24,6 +24,9 @@ class Root:
     path: str
     label: str
     precedence: int = 0
+    # A separate collection of a repository (its short name), or "" for the roots of one
+    # agent's precedence order. Skills of different collections never shadow each other.
+    collection: str = ""
 
     @property
     def exists(self) -> bool:
@@ -46,6 +49,7 @@ class Skill:
     status: Status = "active"
     status_reason: str = ""
     winner: str | None = None  # path of the skill that shadows this one
+    qualifier: str = ""  # set when `key` is `<collection>:<name>` (a name two collections use)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cross: list[Diagnostic] = field(default_factory=list)  # from cross-skill checks
     # (normalized phrase, field, item, child) of its triggers, for ambiguity checks

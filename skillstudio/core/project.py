@@ -16,16 +16,19 @@ from . import yaml_io
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
 from .model import Root
-from .profiles import (
-    DEFAULT_PROFILE,
-    FIELD_DETECTION,
-    PROFILE_CLASSES,
-    PROFILE_NAMES,
-    Profile,
-    get_profile,
-)
+from .profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
 from .registry import Registry
-from .safefs import read_bytes, walk_plain
+from .repository import (
+    ROOT_SAMPLES,
+    SAMPLE_FILES,
+    RootSearch,
+    build_roots,
+    detect_at,
+    misnamed_warning,
+    search_roots,
+)
+from .safefs import read_bytes
+from .text import counted
 
 CONFIG_NAME = "skillstudio.yaml"
 CONFIG_KEYS = {
@@ -42,7 +45,6 @@ CONFIG_KEYS = {
     "skill_listing_max_desc_chars",
     "upload",
 }
-SAMPLE_FILES = 40
 # Whole-number options and their largest allowed value (all from 0; the app's spin
 # boxes hold 32-bit numbers, the matcher slices lists with them).
 NUMBER_OPTIONS = {
@@ -81,6 +83,7 @@ class Project:
     files: dict[str, list[str]] | None = None
     profile_reason: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    root_reasons: dict[str, str] = field(default_factory=dict)  # root path -> why its profile
 
     def registry(self, keep_text: bool = False, workers: int = 1) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
@@ -284,65 +287,13 @@ def find_config_upward(start: str, levels: int = 6) -> Config | None:
     return None
 
 
-def _sample_keys(folder: str) -> list[dict[str, Any]]:
-    """Frontmatter mappings of up to SAMPLE_FILES skills under `folder` (depth ≤ 4)."""
-    out: list[dict[str, Any]] = []
-    for _, _, files in walk_plain(folder, 4, 2000, skip=frozenset({"node_modules", "__pycache__"})):
-        for entry in files:
-            if entry.name == "SKILL.md" and (mapping := _peek(entry.path, folder)) is not None:
-                out.append(mapping)
-        if len(out) >= SAMPLE_FILES:
-            break
-    return out
-
-
-def _plain_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=follow)
-    except OSError:  # a link loop
-        return False
-
-
-def _peek(path: str, base: str) -> dict[str, Any] | None:
-    """The frontmatter mapping at the head of a SKILL.md, if it is a regular file
-    inside `base` (a link loop, a FIFO or a device is not opened)."""
-    try:
-        head = read_bytes(path, base, 64 * 1024, truncate=True).decode("utf-8", "replace")
-    except (OSError, UnicodeDecodeError):
-        return None
-    lines = head.lstrip("\ufeff").split("\n")
-    if not lines or lines[0].rstrip() != "---":
-        return None
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() == "---":
-            try:
-                data = yaml_io.load("\n".join(lines[1:index]), yaml_io.FRONTMATTER)
-            except (yaml.YAMLError, yaml_io.YamlRefused):
-                return None
-            return data if isinstance(data, dict) else None
-    return None
-
-
 def detect_profile(folder: str) -> tuple[str, str]:
     """(profile name, why) for a folder without an explicit profile."""
     config = load_config(folder)
     if config is not None and config.profile:
         return config.profile, f"{CONFIG_NAME}"
-    for name in PROFILE_NAMES:  # conventional folders, in the registry's order
-        mark = get_profile(name).detect_layout(folder)
-        if mark:
-            return name, f"detected: {mark}"
-    if os.path.isfile(os.path.join(folder, "SKILL.md")):
-        samples = [m for m in [_peek(os.path.join(folder, "SKILL.md"), folder)] if m is not None]
-    else:
-        samples = _sample_keys(folder)
-    for name in FIELD_DETECTION:
-        profile = get_profile(name)
-        for mapping in samples:
-            why = profile.detect_fields(mapping)
-            if why:
-                return name, f"detected: {why}"
-    return DEFAULT_PROFILE, "default: no other profile's marks found"
+    folder = os.path.abspath(folder)
+    return detect_at(folder, folder)
 
 
 def _profile(name: str | None, config: Config | None = None) -> Profile:
@@ -354,38 +305,6 @@ def _profile(name: str | None, config: Config | None = None) -> Profile:
     return profile
 
 
-def find_skill_roots(folder: str, max_depth: int = 6, max_dirs: int = 5000) -> list[str]:
-    """Folders below `folder` whose children hold a SKILL.md (a repository of collections).
-
-    Hidden folders are searched too (collections keep skills in `.curated/`);
-    `.git` and `node_modules` are not. The search is bounded in depth and size.
-    """
-    roots: list[str] = []
-    queue: list[tuple[str, int]] = [(folder, 0)]
-    seen = 0
-    while queue and seen < max_dirs:
-        current, depth = queue.pop(0)
-        seen += 1
-        try:
-            with os.scandir(current) as it:
-                subs = sorted(
-                    (
-                        e.path
-                        for e in it
-                        if e.is_dir(follow_symlinks=False)
-                        and e.name not in (".git", "node_modules", "__pycache__")
-                    ),
-                )
-        except OSError:
-            continue
-        if any(os.path.isfile(os.path.join(sub, "SKILL.md")) for sub in subs):
-            roots.append(current)
-            continue
-        if depth < max_depth:
-            queue.extend((sub, depth + 1) for sub in subs)
-    return roots
-
-
 def choose_profile(profile_name: str | None, config: Config | None, folder: str) -> tuple[str, str]:
     """(name, why): an explicit name, then skillstudio.yaml, then detection."""
     if profile_name:
@@ -395,35 +314,86 @@ def choose_profile(profile_name: str | None, config: Config | None, folder: str)
     return detect_profile(folder)
 
 
+def _search_notes(search: RootSearch) -> list[Diagnostic]:
+    return search.diagnostics + [misnamed_warning(path) for path in search.misnamed]
+
+
 def project_from_folder(folder: str, profile_name: str | None = None) -> Project:
-    """A project folder: its config's roots, or the profile's conventional roots."""
+    """A project folder: its config's roots, else the profile's conventional roots and
+    every other skill root found below it (PRODUCT.md section 3.9)."""
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise UsageError(f"{folder}: not a folder")
     config = load_config(folder)
-    name, reason = choose_profile(profile_name, config, folder)
-    profile = _profile(name, config)
-    pairs: list[tuple[str, str]]
-    found: list[Diagnostic] = []
+    notes = list(config.diagnostics) if config else []
     if config is not None and config.roots:
-        pairs = config.roots
+        name, reason = choose_profile(profile_name, config, folder)
+        profile = _profile(name, config)
+        roots = [Root(path, label, index) for index, (path, label) in enumerate(config.roots)]
     else:
-        pairs, found = profile.project_roots(folder)
-        if not pairs:
-            nested = find_skill_roots(folder)
-            if nested and nested != [folder]:
-                pairs = [(path, os.path.relpath(path, folder)) for path in nested]
-            else:
-                pairs = [(folder, "root")]
-    roots = [Root(path, label, index) for index, (path, label) in enumerate(pairs)]
+        search = search_roots(folder, config.limits if config else None)
+        notes += _search_notes(search)
+        if profile_name or (config is not None and config.profile):
+            name, reason = choose_profile(profile_name, config, folder)
+        else:
+            samples = [f for root in search.roots for f in search.samples[root]]
+            name, reason = detect_at(folder, folder, samples[:SAMPLE_FILES])
+        profile = _profile(name, config)
+        roots, found = build_roots(profile, folder, search.roots)
+        notes += found
     return Project(
         profile,
         roots,
         folder,
         config,
         profile_reason=reason,
-        diagnostics=(list(config.diagnostics) if config else []) + found,
+        diagnostics=notes,
+        root_reasons={root.path: reason for root in roots},
     )
+
+
+def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Project]:
+    """A folder given as a project, a root or a repository: every skill root below it,
+    each detected on its own marks when no profile is named (a repository that mixes
+    systems gives one project per profile, over the same folder)."""
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise UsageError(f"{folder}: not a folder")
+    config = load_config(folder)
+    if profile_name or config is not None:
+        return [project_from_folder(folder, profile_name)]
+    search = search_roots(folder)
+    if not search.roots:
+        return [project_from_folder(folder)]
+    groups: dict[str, list[str]] = {}
+    reasons: dict[str, str] = {}
+    for root in search.roots:
+        name, why = detect_at(root, folder, search.samples[root][:ROOT_SAMPLES])
+        groups.setdefault(name, []).append(root)
+        reasons[root] = why
+    out: list[Project] = []
+    for name, paths in groups.items():
+        profile = _profile(name)
+        roots, found = build_roots(profile, folder, paths)
+        root_reasons = {r.path: reasons.get(r.path, reasons[paths[0]]) for r in roots}
+        distinct = sorted(set(root_reasons.values()))
+        reason = (
+            distinct[0]
+            if len(distinct) == 1
+            else f"detected {name} on {counted(len(paths), 'root')}"
+        )
+        out.append(
+            Project(
+                profile,
+                roots,
+                folder,
+                None,
+                profile_reason=reason,
+                diagnostics=(_search_notes(search) if not out else []) + found,
+                root_reasons=root_reasons,
+            )
+        )
+    return out
 
 
 def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> Project:
@@ -436,7 +406,16 @@ def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> 
         roots.append(Root(absolute, os.path.basename(absolute) or absolute, index))
     config = load_config(cwd)
     name, reason = choose_profile(profile_name, config, roots[0].path)
-    return Project(_profile(name, config), roots, cwd, config, profile_reason=reason)
+    notes = [note for root in roots for note in _search_notes(search_roots(root.path))]
+    return Project(
+        _profile(name, config),
+        roots,
+        cwd,
+        config,
+        profile_reason=reason,
+        diagnostics=notes,
+        root_reasons={root.path: reason for root in roots},
+    )
 
 
 def _single_skill(skill_md: str, profile_name: str | None) -> Project:
@@ -461,6 +440,13 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
     )
 
 
+def _plain_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=follow)
+    except OSError:  # a link loop
+        return False
+
+
 def _has_config_children(folder: str) -> list[str]:
     try:
         with os.scandir(folder) as it:
@@ -471,7 +457,8 @@ def _has_config_children(folder: str) -> list[str]:
 
 
 def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
-    """What a PATH argument means: a SKILL.md, a skill folder, a project, or a root."""
+    """What a PATH argument means: a SKILL.md, a skill folder, a project, a root or a
+    repository of collections."""
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file or folder")
     if os.path.isfile(path):
@@ -487,7 +474,13 @@ def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
     children = _has_config_children(folder)
     if children:
         return [project_from_folder(child, profile_name) for child in children]
-    return [project_from_folder(folder, profile_name)]
+    return projects_for_folder(folder, profile_name)
+
+
+def _is_repository(folder: str) -> bool:
+    """Whether a `--root` folder holds skill roots other than itself."""
+    found = search_roots(folder).roots
+    return bool(found) and found != [folder]
 
 
 def resolve_projects(
@@ -497,21 +490,31 @@ def resolve_projects(
     profile_name: str | None,
     cwd: str,
 ) -> list[Project]:
-    """The projects a command works on (PRODUCT.md section 8 defaults)."""
+    """The projects a command works on (PRODUCT.md section 8 defaults). A PATH, a
+    `--root` and a `--project` naming the same folder find the same skills."""
     if profile_name is not None and profile_name not in PROFILE_NAMES:
         raise UsageError(f"unknown profile '{profile_name}' (known: {', '.join(PROFILE_NAMES)})")
     if roots:
+        folders = [os.path.abspath(os.path.join(cwd, r)) for r in roots]
+        if any(os.path.isdir(f) and _is_repository(f) for f in folders):
+            out: list[Project] = []
+            for folder in folders:
+                out.extend(projects_for_path(folder, profile_name))
+            return out
         return [project_from_roots(roots, profile_name, cwd)]
     if project:
-        return [project_from_folder(os.path.join(cwd, project), profile_name)]
+        folder = os.path.join(cwd, project)
+        if not os.path.isdir(folder):
+            raise UsageError(f"{project}: not a folder")
+        return projects_for_folder(folder, profile_name)
     if paths:
-        out: list[Project] = []
+        found: list[Project] = []
         for path in paths:
-            out.extend(projects_for_path(os.path.join(cwd, path), profile_name))
-        return out
+            found.extend(projects_for_path(os.path.join(cwd, path), profile_name))
+        return found
     if os.path.isfile(os.path.join(cwd, CONFIG_NAME)):
         return [project_from_folder(cwd, profile_name)]
     skills = os.path.join(cwd, "skills")
     if os.path.isdir(skills):
         return projects_for_path(skills, profile_name)
-    return [project_from_folder(cwd, profile_name)]
+    return projects_for_folder(cwd, profile_name)

@@ -142,6 +142,11 @@ class Registry:
             self._root_mtimes[root.path] = result.root_mtime_ns
             self.root_diagnostics.extend(result.diagnostics)
             found.extend((root, f) for f in result.files)
+        if len(self.roots) > 1:  # roots that overlap (a folder and one inside it): once each
+            first: dict[str, tuple[Root, Found]] = {}
+            for root, item in found:
+                first.setdefault(item.path, (root, item))
+            found = list(first.values())
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
@@ -434,6 +439,7 @@ class Registry:
             skill.winner = None
             if skill.status == "shadowed":
                 skill.status = "disabled" if profile.disabled_reason(skill) else "active"
+        self._qualify()
         for skill in self.skills:
             if skill.key is None:
                 continue
@@ -485,6 +491,44 @@ class Registry:
                 )
         self.active = {k: s for k, s in winners.items() if s.status == "active"}
         self._check_triggers()
+
+    def _qualify(self) -> None:
+        """A name used in more than one collection of a repository: those skills do not
+        shadow each other; each is known as `<collection>:<name>` (as Claude Code names
+        plugin skills), with a `duplicate-name` note naming the others."""
+        collections: dict[str, dict[str, list[Skill]]] = {}
+        for skill in self.skills:
+            if skill.qualifier and skill.key is not None:
+                skill.key = skill.key[len(skill.qualifier) + 1 :]
+            skill.qualifier = ""
+            if skill.key is not None:
+                collections.setdefault(skill.key, {}).setdefault(skill.root.collection, []).append(
+                    skill
+                )
+        for key, by_collection in collections.items():
+            if len(by_collection) < 2:
+                continue
+            for collection, skills in by_collection.items():
+                others = [
+                    s.path for c, group in by_collection.items() if c != collection for s in group
+                ]
+                for skill in skills:
+                    if collection:
+                        skill.qualifier = collection
+                        skill.key = f"{collection}:{key}"
+                    skill.cross.append(
+                        Diagnostic(
+                            "duplicate-name",
+                            "info",
+                            f"'{key}' is also the name of a skill in another collection "
+                            f"({', '.join(others)}). Separate collections do not shadow each "
+                            f"other: this one is known here as '{skill.key}'.",
+                            skill.path,
+                            *skill.doc.value_position(self.profile.key_field),
+                            self.profile.key_field,
+                            skill.name,
+                        )
+                    )
 
     def _check_triggers(self) -> None:
         severity = self.profile.severity_of("trigger-ambiguous")

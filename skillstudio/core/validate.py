@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 from .diagnostics import Diagnostic, Severity
 from .fields import is_placeholder_description, quoted
-from .links import body_links
+from .links import body_links, expand_placeholder
 from .model import Skill
 from .profiles.base import Checker, Profile
 
@@ -94,7 +94,9 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
 
 
 def check_links(c: Checker, body: str) -> None:
-    """Relative links must point at files that exist inside the skill folder.
+    """Relative links must point at files that exist inside the skill folder (a link
+    that starts with a placeholder such as `${CLAUDE_SKILL_DIR}/` is relative to the
+    folder it names: the skill's, or its plugin's).
 
     The links are the ones a markdown reader finds (core/links.py): none in
     code, comments or footnotes. Most links resolve, so a quick look at every
@@ -107,15 +109,22 @@ def check_links(c: Checker, body: str) -> None:
 
     def status(target: str) -> str | None:
         """None when fine or not a file link, else 'inside' or 'outside'."""
-        if _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
+        key = path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if key in fine:
             return None
-        path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
-        if not path_part or path_part in fine:
+        base, within = folder, prefix
+        placed = expand_placeholder(path_part, folder)
+        if placed is not None:  # `{baseDir}/x.md`: relative to the skill or plugin folder
+            base, path_part = placed
+            within = base + os.sep
+        elif _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
             return None
-        resolved = os.path.normpath(os.path.join(folder, path_part))
-        inside = resolved == folder or resolved.startswith(prefix)
+        if not path_part:
+            return None
+        resolved = os.path.normpath(os.path.join(base, path_part))
+        inside = resolved == base or resolved.startswith(within)
         if inside and os.path.exists(resolved):
-            fine.add(path_part)
+            fine.add(key)
             return None
         return "inside" if inside else "outside"
 

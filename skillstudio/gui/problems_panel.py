@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QTreeView,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.diagnostics import Diagnostic
+from ..core.portability import portability_of_file, summary
 from ..core.text import counted
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
@@ -65,7 +67,12 @@ class ProblemsPanel(QWidget):
         self.current_only.setStyleSheet(CURRENT_ONLY_STYLE)
         self.current_only.toggled.connect(self._on_filter)
         bar.addWidget(self.current_only)
-        bar.addStretch(1)
+        # Portability of the current skill: which profiles load it as saved (issue 17).
+        self.where = QLabel(self)
+        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # its text never widens the dock: a narrow panel cuts it (the tooltip has it all)
+        self.where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        bar.addWidget(self.where, 1)
         self.view = QTreeView(self)
         self.view.setModel(model)
         self.view.setUniformRowHeights(True)
@@ -103,8 +110,22 @@ class ProblemsPanel(QWidget):
     def set_current_path(self, path: str) -> None:
         """The SKILL.md of the current tab ("" for none), for "current skill only"."""
         self._current = path
+        self._show_where(path)
         if self.current_only.isChecked():
             self._on_filter()
+
+    def _show_where(self, path: str) -> None:
+        if not path:
+            self.where.clear()
+            self.where.setToolTip("")
+            return
+        text = summary(portability_of_file(path))
+        text = text[:1].upper() + text[1:]
+        self.where.setText(text if len(text) <= 120 else text[:119] + "…")
+        self.where.setToolTip(
+            "Which skill systems load this skill as saved, and what the others reject:\n"
+            + text.replace("; ", ";\n")
+        )
 
     def set_skill_count(self, count: int) -> None:
         self.skill_count = count

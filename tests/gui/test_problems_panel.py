@@ -134,3 +134,23 @@ def test_current_skill_only_shows_its_state_in_both_palettes(qtbot: QtBot) -> No
             assert button.isCheckable() and button.text() == "Current skill only"
     finally:
         apply_scheme(app, "light")
+
+
+def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> None:
+    """Issue 17: the Problems panel says which profiles load the current skill."""
+    import os
+
+    from tests.helpers import skill_text, write
+
+    path = write(
+        str(tmp_path),
+        "skills/review/SKILL.md",
+        skill_text(name="review", description="Reviews code.", **{"argument-hint": "[f]"}),
+    )
+    widget = panel(qtbot)
+    widget.set_current_path(path)
+    assert widget.where.text().startswith("Loads in pegasus")
+    assert "agentskills (unknown key `argument-hint`)" in widget.where.toolTip()
+    widget.set_current_path("")
+    assert widget.where.text() == ""
+    assert os.path.isfile(path)

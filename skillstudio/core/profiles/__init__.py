@@ -27,6 +27,12 @@ FIELD_DETECTION: list[str] = ["oasis", "toolsets", "claude-code", "pegasus"]
 DEFAULT_PROFILE = "agentskills"  # a folder with no profile's marks
 
 
+def detection_order() -> list[str]:
+    """The profiles whose marks detection looks for, in order: every registered one (so
+    a new profile's marks count at once), the default last."""
+    return [n for n in PROFILE_NAMES if n != DEFAULT_PROFILE] + [DEFAULT_PROFILE]
+
+
 def get_profile(name: str) -> Profile:
     """A profile instance by name; KeyError names the known ones."""
     try:
@@ -60,6 +66,7 @@ __all__ = [
     "PanelOption",
     "Profile",
     "RootSpec",
+    "detection_order",
     "get_profile",
     "register_profile",
     "unregister_profile",

@@ -155,6 +155,13 @@ class Profile:
 
     # -- declarations the engine and the app read (data) ----------------------
     marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
+    # Detection marks inside a skill folder (`agents/openai.yaml`): its root is this
+    # profile's. Only a system's own distinctive marks belong here (PRODUCT.md section 3).
+    skill_markers: ClassVar[tuple[str, ...]] = ()
+    # Whether a project of this system may also hold skill roots beyond its conventional
+    # ones (a repository of collections, read root by root). A seed system's agent reads
+    # only its own folders, so its projects are those folders alone.
+    repository_roots: ClassVar[bool] = True
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
     uses_session: ClassVar[bool] = False  # activation depends on what the session did before
@@ -248,6 +255,14 @@ class Profile:
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
         """Why a skill's frontmatter marks it as this profile's, or None."""
         return None
+
+    def detect_skill(self, skill_folder: str, mapping: Mapping[str, Any] | None) -> str | None:
+        """Why one skill (files in its folder: `skill_markers`; its frontmatter:
+        `detect_fields`, naming the field) marks its root as this profile's, or None."""
+        for marker in self.skill_markers:
+            if os.path.exists(os.path.join(skill_folder, marker)):
+                return marker
+        return self.detect_fields(mapping) if mapping is not None else None
 
     # -- matching -------------------------------------------------------------
     def match_terms(self, skill: Skill) -> Terms:

@@ -28,6 +28,7 @@ class Mvp(Profile):
     name = "mvp"
     title = "MVP Skill tool (skills/**)"
     source = "seed 003"
+    repository_roots = False  # its agent reads only its own folders
     roots = (RootSpec("skills", "skills"),)
     discovery = "recursive"
     refresh_rule = "root-mtime"

@@ -26,6 +26,7 @@ class Oasis(Profile):
     name = "oasis"
     title = "Oasis (key_skills)"
     source = "seed 000"
+    repository_roots = False  # its agent reads only its own folders
     roots = (RootSpec("key_skills", "key_skills"),)
     key_field = "id"
     marker_dirs = ("key_skills",)
@@ -170,7 +171,7 @@ class Oasis(Profile):
 
     # -- engine hooks ---------------------------------------------------------
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
-        return "id + triggers + priority fields" if mapping.keys() >= DETECT else None
+        return "'id', 'triggers' and 'priority' fields" if mapping.keys() >= DETECT else None
 
     def match_terms(self, skill: Skill) -> Terms:
         """Each trigger (+10) and the display name (+20) as phrases; description words."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -25,10 +26,6 @@ if TYPE_CHECKING:
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
-# fields only pegasus has: a folder whose skills use them is detected as pegasus
-PEGASUS_ONLY = frozenset(
-    {"disable-model-invocation", "user-invocable", "context", "agent", "argument-hint"}
-)
 FALLBACK_BUDGET = 16_000  # listing characters without a known context window
 SHARE = 0.02  # of the context window (in characters: tokens * 4) for the listing
 
@@ -37,12 +34,12 @@ class Pegasus(Profile):
     name = "pegasus"
     title = "Pegasus (skills/ + data/skills/)"
     source = "seed 001"
+    repository_roots = False  # its agent reads only its own folders
     roots: ClassVar[tuple[RootSpec, ...]] = (
         RootSpec("skills", "builtin"),
         RootSpec("data/skills", "user"),
     )
     severities: ClassVar[dict[str, Severity]] = {"frontmatter-missing": "warning"}
-    marker_dirs: ClassVar[tuple[str, ...]] = ("data/skills",)
     panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
     listing_frame = (
         "Available skills:\n",
@@ -211,8 +208,11 @@ class Pegasus(Profile):
         return None
 
     # -- engine hooks ---------------------------------------------------------
-    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
-        return "pegasus fields" if PEGASUS_ONLY & mapping.keys() else None
+    def detect_layout(self, folder: str) -> str | None:
+        """Its own layout only: `data/skills/` beside `skills/` (its fields are Claude
+        Code's, so they say nothing)."""
+        both = all(os.path.isdir(os.path.join(folder, p)) for p in ("skills", "data/skills"))
+        return "data/skills/ beside skills/" if both else None
 
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
         """The trigger control matrix: `user-invocable: false` hides a skill from the

@@ -47,7 +47,6 @@ TOOLSET_REF = re.compile(r"(.+):([A-Za-z_$][\w$]*)")
 MODULE_EXTS = ("", ".ts", ".tsx", ".mts", ".js", ".mjs", ".cjs", ".py")
 TRIGGER_KINDS = ("keywords", "verbs", "patterns")
 KEYWORD_POINTS = 10  # a keyword or verb found in the request
-DETECT = frozenset({"toolsets", "version", "default_enabled", "brief_description"})
 MAX_TOOLSET_BYTES = 1024 * 1024  # read of one toolset file
 MAX_TOOLSET_TOTAL = 8 * 1024 * 1024  # read of all of one skill's toolset files
 SLOW_CHECK_BUDGET = 0.1  # seconds of pattern speed checks per skill (bounds a keystroke)
@@ -98,7 +97,8 @@ class Toolsets(Profile):
     name = "toolsets"
     title = "Toolsets (bundled / user / project)"
     source = "seed 002"
-    marker_dirs = ("src/_bundled_skills", ".agent/skills")
+    repository_roots = False  # its agent reads only its own folders
+    marker_dirs = ("src/_bundled_skills",)
     model_chooses = False  # its rules select
     panel_option = PanelOption("max_skills", "Max skills", 3, 50)
     uses_session = True  # recently used skills rank higher
@@ -388,8 +388,10 @@ class Toolsets(Profile):
 
     # -- engine hooks ---------------------------------------------------------
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
-        if isinstance(mapping.get("triggers"), dict) or DETECT & mapping.keys():
-            return "triggers mapping / toolsets fields"
+        if isinstance(mapping.get("triggers"), dict):
+            return "a 'triggers:' mapping"
+        if isinstance(mapping.get("toolsets"), list):
+            return "a 'toolsets:' list"
         return None
 
     def match_terms(self, skill: Skill) -> Terms:

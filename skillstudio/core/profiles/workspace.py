@@ -18,6 +18,7 @@ class Workspace(Profile):
     name = "workspace"
     title = "Workspace (skills/, activateSkill)"
     source = "seed 004"
+    repository_roots = False  # its agent reads only its own folders
     roots = (RootSpec("skills", "workspace"),)
     discovery = "self_and_children"
     ignored_dirs = frozenset({".git", "node_modules"})
