@@ -370,3 +370,19 @@ def test_one_profile_commands_on_a_mixed_repository_ask_for_a_profile(tmp_path: 
     assert run.code == 2
     assert "skills of 2 profiles (oasis, agentskills); choose one with --profile" in run.err
     assert cli("match", "review this", "--profile", "agentskills", cwd=repo).code == 0
+
+
+def test_several_roots_of_one_repository_read_each_skill_once() -> None:
+    """`--root` of a commands folder, a skills folder and a plugin of one Claude Code
+    project: the plugin (a repository of its own) found the project's .claude/skills
+    above it again, each folder became its own project and the skills were listed
+    three times while the command was lost."""
+    from .helpers import SAMPLES
+
+    base = os.path.join(SAMPLES, "claude-code")
+    roots = [".claude/commands", ".claude/skills", "plugins/review-kit"]
+    args = [a for r in roots for a in ("--root", os.path.join(base, r))]
+    data = cli("list", *args, "--profile", "claude-code", "--format", "json").json
+    names = [skill["name"] for skill in data["skills"]]
+    assert sorted(names) == sorted(set(names))
+    assert {"standup", "commit-message", "review-kit:security-review"} <= set(names)

@@ -483,6 +483,20 @@ def _is_repository(folder: str) -> bool:
     return bool(found) and found != [folder]
 
 
+def _without_repeated_roots(projects: list[Project]) -> list[Project]:
+    """Several `--root` folders of one repository: a root that an earlier project
+    already reads (a profile's roots found above each folder) is read once; a project
+    left with no root goes."""
+    seen: set[str] = set()
+    out: list[Project] = []
+    for project in projects:
+        project.roots = [root for root in project.roots if root.path not in seen]
+        seen.update(root.path for root in project.roots)
+        if project.roots:
+            out.append(project)
+    return out
+
+
 def resolve_projects(
     paths: list[str],
     roots: list[str],
@@ -496,12 +510,14 @@ def resolve_projects(
         raise UsageError(f"unknown profile '{profile_name}' (known: {', '.join(PROFILE_NAMES)})")
     if roots:
         folders = [os.path.abspath(os.path.join(cwd, r)) for r in roots]
-        if any(os.path.isdir(f) and _is_repository(f) for f in folders):
-            out: list[Project] = []
-            for folder in folders:
-                out.extend(projects_for_path(folder, profile_name))
-            return out
-        return [project_from_roots(roots, profile_name, cwd)]
+        repositories = [f for f in folders if os.path.isdir(f) and _is_repository(f)]
+        if not repositories:
+            return [project_from_roots(roots, profile_name, cwd)]
+        plain = [r for r, f in zip(roots, folders, strict=True) if f not in repositories]
+        out = [project_from_roots(plain, profile_name, cwd)] if plain else []
+        for folder in repositories:
+            out.extend(projects_for_path(folder, profile_name))
+        return _without_repeated_roots(out)
     if project:
         folder = os.path.join(cwd, project)
         if not os.path.isdir(folder):
