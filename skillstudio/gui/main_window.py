@@ -441,6 +441,7 @@ class MainWindow(ProjectProfiles):
         editor = self.current_editor()
         path = editor.document.path if editor is not None else ""
         self.problems.set_current_path(path)
+        self.query_panel.set_edited(path or None)  # "would pick X instead" of it
         row = self.tree_model.index_of(path) if path else QModelIndex()
         if row.isValid() and self.tree.currentIndex() != row:
             self.tree.setCurrentIndex(row)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ...core.activation import activate
 from ...core.disclosure import TierText, render_tiers
+from ...core.likely import LikelyCandidate, LikelyResult
 from ...core.matching import (
     MatchIndex,
     MatchResult,
@@ -43,10 +44,11 @@ from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
 from ..catch_up import CatchUp
+from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
-from .explanation import explanation_html
+from .explanation import explanation_html, likely_html
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
@@ -74,6 +76,10 @@ class QueryPanel(QWidget):
         self.indexes: dict[int, MatchIndex] = {}
         self.sessions: dict[int, Session] = {}
         self.result: MatchResult | None = None
+        self.likely: LikelyResult | None = None  # where the model chooses, once indexed
+        self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
+        self.likely_indexes.ready.connect(self._on_index_ready)
+        self.edited: str | None = None  # the path of the skill being edited
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
@@ -117,6 +123,11 @@ class QueryPanel(QWidget):
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
+        # "requests that would pick X instead" of the skill being edited
+        self.instead = QLabel(self)
+        self.instead.setWordWrap(True)
+        self.instead.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.instead.setVisible(False)
 
         self.tier_used = QLabel(self)
         self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
@@ -181,6 +192,7 @@ class QueryPanel(QWidget):
         outcome.addWidget(self.summary, 1)
         outcome.addWidget(self.tier_used)
         layout.addLayout(outcome)
+        layout.addWidget(self.instead)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
@@ -195,6 +207,7 @@ class QueryPanel(QWidget):
         current = self.project_box.currentData()
         self.projects, self.registries = projects, registries
         self.indexes = {id(index.registry): index for index in indexes or []}
+        self.likely_indexes.keep_only(registries)
         self.sessions = {id(r): Session() for r in registries}
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -304,17 +317,19 @@ class QueryPanel(QWidget):
         try:
             index = self.index_for(registry)
             self.result = match(registry, query, index=index, session=preview, options=options)
+            self.likely = self._likely(registry, query)
             self.tiers = render_tiers(registry, self.result, options, preview)
         except Exception as exc:  # a core bug on some skill: say so; the next edit tries again
             self.indexes.pop(id(registry), None)  # rebuilt from scratch next time
-            self.result, self.tiers = None, []
+            self.result, self.tiers, self.likely = None, [], None
             self.model.set_result(None)
             self.summary.setText(f"Matching failed: {one_line(exc)}")
             return
         previous = self._current_name()
-        self.model.set_result(self.result)
+        self.model.set_result(self.result, self.likely)
         fit_rows(self.table, self.model)
-        self.summary.setText(summary(self.result) if query.strip() else "Type a request.")
+        self.summary.setText(self._summary_text(registry, query))
+        self._show_instead()
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
@@ -336,6 +351,71 @@ class QueryPanel(QWidget):
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.last_update_ms = (time.perf_counter() - started) * 1000
+
+    def _likely(self, registry: Registry, query: str) -> LikelyResult | None:
+        """The likely candidates where the model chooses (None until the index,
+        built in the background, has landed)."""
+        project = self.project
+        if project is None or not project.profile.model_chooses or not query.strip():
+            return None
+        index = self.likely_indexes.get(registry)
+        return index.rank(query) if index is not None else None
+
+    def _on_index_ready(self, registry: object) -> None:
+        if registry is self.registry:
+            self.catch_up.soon(self.timer)
+
+    def _summary_text(self, registry: Registry, query: str) -> str:
+        result, likely = self.result, self.likely
+        if not query.strip() or result is None:
+            return "Type a request."
+        if likely is None or result.selected:
+            waiting = (
+                not result.selected
+                and self.project is not None
+                and self.project.profile.model_chooses
+                and self.likely_indexes.peek(registry) is None
+            )
+            return summary(result) + (" Working out the likely candidates…" if waiting else "")
+        names = [c.name for c in likely.likely]
+        if not names:
+            return "No skill is likely for this request (an estimate; none is selected)."
+        return f"Likely: {', '.join(names)} (an estimate of the model's choice; none is selected)."
+
+    def set_edited(self, path: str | None) -> None:
+        """The skill being edited: Try a Request says which skills would be picked
+        instead of it."""
+        if path != self.edited:
+            self.edited = path
+            self._show_instead()
+
+    def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
+        """(the edited skill's name, the likely candidates that outrank it) for the
+        request typed, when some do (and the edited skill is in this project)."""
+        registry, likely = self.registry, self.likely
+        if self.edited is None or registry is None or likely is None:
+            return None
+        skill = registry.by_path.get(self.edited)
+        if skill is None or not likely.candidates:
+            return None
+        ranked = [c.name for c in likely.candidates]
+        place = ranked.index(skill.name) if skill.name in ranked else len(ranked)
+        above = [c for c in likely.candidates[:place] if c.band != "unlikely"]
+        return (skill.name, above) if above else None
+
+    def _show_instead(self) -> None:
+        found = self.instead_of_edited()
+        self.instead.setVisible(found is not None)
+        if found is None:
+            self.instead.setText("")
+            return
+        name, above = found
+        band = self.likely.band_of(name) if self.likely is not None else "unlikely"
+        others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
+        self.instead.setText(
+            f"This request would pick {others} instead of {name} ({band}): an estimate. "
+            f"Make {name}'s description say what sets it apart, or add the request's words."
+        )
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
@@ -390,6 +470,12 @@ class QueryPanel(QWidget):
         result, registry = self.result, self.registry
         if result is None or registry is None:
             return ""
+        index = self.table.currentIndex()
+        picked = self.why_box.currentData()
+        if not picked and index.isValid() and index.row() < len(self.model.rows):
+            row = self.model.rows[index.row()]
+            if isinstance(row, LikelyCandidate):
+                return likely_html(result, row, self.likely_indexes.peek(registry))
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------

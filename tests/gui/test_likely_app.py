@@ -1,0 +1,123 @@
+"""The likely candidates in the app (issue 19): bands and term weights in Try a Request,
+"competes with" under the description, the overlap map, "would pick X instead"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QColor
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.likely import LikelyCandidate, likely
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.theme import colour
+from skillstudio.gui.workbench import QueryPanel
+
+# A small collection where the model chooses; two skills say nearly the same thing.
+SKILLS = {
+    "pytest-writer": "Writes pytest unit tests for Python functions, with fixtures and "
+    "parametrized cases. Use when asked to add or write tests for Python code.",
+    "python-test-author": "Writes unit tests for Python functions with pytest, fixtures "
+    "and parametrized cases. Use when asked to write tests for Python code.",
+    "sql-review": "Reviews SQL queries and migrations for correctness, index use and "
+    "locking risks. Use when a change touches database migrations.",
+    "release-notes": "Drafts release notes and a changelog from merged pull requests and "
+    "commit messages, grouped by feature and fix.",
+    "docker-build": "Builds and slims Docker images with multi-stage Dockerfiles, layer "
+    "caching and base image choice.",
+    "terraform-plan": "Reads a Terraform plan and explains which cloud resources change, "
+    "which are replaced and what could break.",
+}
+
+
+def write_collection(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text(
+        "profile: agentskills\nroots: [skills]\n", encoding="utf-8"
+    )
+    for name, description in SKILLS.items():
+        skill = folder / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSteps.\n"
+        )
+    return folder
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Path:
+    return write_collection(tmp_path / "collection")
+
+
+@pytest.fixture
+def app_window(qtbot: QtBot, settings: QSettings, collection: Path) -> MainWindow:
+    win = MainWindow(settings)
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(collection))
+    return win
+
+
+def ask(panel: QueryPanel, qtbot: QtBot, request: str) -> None:
+    """Type a request and wait for the likely candidates (their index lands off-thread)."""
+    panel.query.setText(request)
+    qtbot.waitUntil(
+        lambda: panel.likely is not None and panel.likely.query == request, timeout=10_000
+    )
+
+
+def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
+    app_window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = app_window.query_panel
+    app_window.focus_query_panel()
+    request = "review my database migration for locking problems"
+    ask(panel, qtbot, request)
+    registry = panel.registry
+    assert registry is not None
+    expected = likely(registry, request)
+    model = panel.model
+    assert [c.name for c in model.rows] == [c.name for c in expected.candidates]
+    first = model.rows[0]
+    assert isinstance(first, LikelyCandidate) and first.name == "sql-review"
+    assert model.headerData(3, Qt.Orientation.Horizontal) == "Band"
+    assert "estimate" in str(model.headerData(2, Qt.Orientation.Horizontal, 3)).lower()
+    band = model.index(0, 3)
+    assert band.data() == "likely" == first.band
+    assert band.data(Qt.ItemDataRole.BackgroundRole) == QColor(colour("band_likely"))
+    assert panel.summary.text().startswith("Likely: sql-review (an estimate")
+    text = panel.explanation_html()
+    assert "sql-review: likely" in text and "an estimate" in text
+    assert "<th>term</th><th>field</th><th>weight</th>" in text
+    top = first.reasons[0]
+    assert top.term == "review"  # in the name and the description: both said
+    assert "<code>review</code></td><td>name, description</td>" in text
+    assert f"{top.weight:.2f}" in text
+    # a request no skill serves: no likely skill, said in the summary
+    ask(panel, qtbot, "what is the weather in Lisbon tomorrow")
+    assert all(c.band != "likely" for c in panel.model.rows if isinstance(c, LikelyCandidate))
+    assert panel.summary.text().startswith("No skill is likely")
+    # explicit invocation keeps its meaning: the invoked skill is selected, first
+    panel.query.setText("/docker-build for the api image")
+    qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["docker-build"])
+    assert panel.model.rows[0].name == "docker-build"
+
+
+def test_requests_that_would_pick_another_skill_instead(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    panel = app_window.query_panel
+    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    assert editor is not None
+    app_window.focus_query_panel()
+    ask(panel, qtbot, "write pytest tests for this python function")
+    assert panel.instead.isVisible()
+    text = panel.instead.text()
+    assert "instead of release-notes" in text
+    assert "pytest-writer" in text or "python-test-author" in text
+    ask(panel, qtbot, "draft release notes from the merged pull requests")
+    assert not panel.instead.isVisible()  # the edited skill comes first: nothing instead
