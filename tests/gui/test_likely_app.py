@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.likely import LikelyCandidate, likely
+from skillstudio.core.overlap import overlaps
+from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import colour
 from skillstudio.gui.workbench import QueryPanel
@@ -121,3 +124,37 @@ def test_requests_that_would_pick_another_skill_instead(
     assert "pytest-writer" in text or "python-test-author" in text
     ask(panel, qtbot, "draft release notes from the merged pull requests")
     assert not panel.instead.isVisible()  # the edited skill comes first: nothing instead
+
+
+def test_competes_with_line_updates_as_the_description_is_typed(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "no other skill" in line.text(), timeout=10_000)
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "Writes pytest unit tests for Python functions with fixtures")
+    qtbot.waitUntil(lambda: "python-test-author" in line.text(), timeout=5000)
+    names = [skill.name for skill, _ in line.competitors]
+    assert set(names) == {"pytest-writer", "python-test-author"}
+    # the scores `skillstudio overlap` gives the pairs, for the text on screen (within
+    # the drift of an index kept current per edit: average lengths are updated by 10 %)
+    registry = editor.document.registry
+    expected = {
+        (p.b.name if p.a.name == "release-notes" else p.a.name): p.score
+        for p in overlaps(registry)
+        if "release-notes" in (p.a.name, p.b.name)
+    }
+    assert {s.name: x for s, x in line.competitors} == pytest.approx(expected, abs=0.02)
+    assert f"({line.competitors[0][1]:.2f})" in line.text()
+    assert not editor.document.path.endswith("pytest-writer/SKILL.md")
+    # a name is a link that opens that skill
+    target = next(s.path for s, _ in line.competitors if s.name == "pytest-writer")
+    line.linkActivated.emit(target)
+    current = app_window.current_editor()
+    assert current is not None and current.document.path == target
