@@ -63,6 +63,7 @@ class DocumentTabs(WindowBase):
         self._update_problems()
         self.query_panel.skills_changed()  # the panel answers for the text on screen
         self.suite_runner.skills_changed()
+        self.overlap_map.skills_changed()
 
     def _add_tab(self, widget: QWidget, path: str) -> None:
         """A tab with a neutral close button (the style's red one on the current tab

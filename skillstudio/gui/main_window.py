@@ -36,6 +36,7 @@ from .centre import Centre, scrolled
 from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
+from .overlap_map import OverlapMap
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles
@@ -153,6 +154,14 @@ class MainWindow(ProjectProfiles):
         self.suites_dock.setWidget(scrolled(self.suite_runner))
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.suites_dock)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
+        self.overlap_map = OverlapMap(self)  # worked out off the GUI thread, when shown
+        self.overlap_map.open_requested.connect(self.open_skill)
+        self.overlap_dock = QDockWidget("Overlap Map", self)
+        self.overlap_dock.setObjectName("overlap-dock")
+        self.overlap_dock.setWidget(self.overlap_map)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.overlap_dock)
+        self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
+        self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
         self.problems_dock.raise_()
         self.watcher = FileWatcher(self)
         self.watcher.skills_changed.connect(self._on_files_changed)
@@ -272,6 +281,7 @@ class MainWindow(ProjectProfiles):
             return  # another folder was opened meanwhile
         self.query_panel.set_projects(self.projects, self.registries, indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
+        self.overlap_map.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         for registry, message in errors:
             where = registry.roots[0].path if registry.roots else self.base
@@ -349,6 +359,7 @@ class MainWindow(ProjectProfiles):
         if not rebuild:
             self.query_panel.skills_changed()
             self.suite_runner.skills_changed()
+            self.overlap_map.skills_changed()
 
     def _expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its

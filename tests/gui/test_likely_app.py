@@ -158,3 +158,50 @@ def test_competes_with_line_updates_as_the_description_is_typed(
     line.linkActivated.emit(target)
     current = app_window.current_editor()
     assert current is not None and current.document.path == target
+
+
+def test_overlap_map_lists_the_overlapping_pair_first_and_opens_it(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    view = app_window.overlap_map
+    assert not app_window.overlap_dock.isVisible()
+    with qtbot.waitSignal(view.computed, timeout=10_000):
+        app_window.overlap_action.trigger()  # View > Overlap Map
+        app_window.overlap_dock.raise_()
+    registry = view.registry
+    assert registry is not None
+    expected = overlaps(registry)
+    assert [(p.a.name, p.b.name) for p in view.pairs] == [(p.a.name, p.b.name) for p in expected]
+    model = view.pairs_model
+    assert {model.index(0, 1).data(), model.index(0, 2).data()} == SKILLS_PAIR
+    assert model.index(0, 3).data() == f"{expected[0].score:.2f}"
+    assert "pytest" in model.index(0, 4).data()
+    # the matrix: both skills, the cell of the pair, in their cluster's colour
+    matrix = view.matrix_model
+    names = [name for _path, name in matrix.skills]
+    assert set(names) >= SKILLS_PAIR
+    row, column = names.index("pytest-writer"), names.index("python-test-author")
+    assert matrix.score(row, column) == pytest.approx(expected[0].score)
+    assert matrix.index(row, column).data(Qt.ItemDataRole.BackgroundRole) is not None
+    # a click on a name opens that skill
+    table = view.pairs_view
+    cell = model.index(0, 2)
+    qtbot.mouseClick(
+        table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
+    )
+    current = app_window.current_editor()
+    assert current is not None
+    assert current.document.path == model.path_at(0, 2)
+    # and the map follows the skills: a third near-duplicate joins the cluster
+    copy = collection / "skills/pytest-helper"
+    copy.mkdir()
+    (copy / "SKILL.md").write_text(
+        "---\nname: pytest-helper\ndescription: " + SKILLS["pytest-writer"] + "\n---\n\nSteps.\n",
+        encoding="utf-8",
+    )
+    qtbot.waitUntil(
+        lambda: any("pytest-helper" in (p.a.name, p.b.name) for p in view.pairs), timeout=10_000
+    )
+
+
+SKILLS_PAIR = {"pytest-writer", "python-test-author"}
