@@ -205,3 +205,38 @@ def test_overlap_map_lists_the_overlapping_pair_first_and_opens_it(
 
 
 SKILLS_PAIR = {"pytest-writer", "python-test-author"}
+
+
+def test_suite_requests_that_would_pick_another_skill(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder = write_collection(tmp_path / "suited")
+    (folder / "skillstudio.yaml").write_text(
+        "profile: agentskills\nroots: [skills]\nsuites: [suite.yaml]\n", encoding="utf-8"
+    )
+    (folder / "suite.yaml").write_text(
+        "cases:\n"
+        '  - query: "add pytest tests for this python function"\n'
+        "    expect: [release-notes]\n"
+        '  - query: "draft the release notes for the merged pull requests"\n'
+        "    expect: [release-notes]\n",
+        encoding="utf-8",
+    )
+    win = MainWindow(settings)
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(folder))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "draft release notes")  # the index has landed
+    assert not panel.instead.isVisible()
+    win.open_skill(str(folder / "skills/release-notes/SKILL.md"))
+    found = panel.suite_requests_instead()
+    assert [query for query, _ in found] == ["add pytest tests for this python function"]
+    assert found[0][1] in SKILLS_PAIR
+    assert panel.instead.isVisible()
+    assert "Suite requests that would pick another skill than release-notes" in (
+        panel.instead.text()
+    )

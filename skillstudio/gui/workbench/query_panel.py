@@ -42,7 +42,7 @@ from ...core.matching import (
 from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
-from ...core.suites import SuiteError, add_case
+from ...core.suites import Suite, SuiteError, add_case, load_suite
 from ..catch_up import CatchUp
 from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
@@ -53,6 +53,7 @@ from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
+SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
 
 
 def project_label(project: Project) -> str:
@@ -80,6 +81,8 @@ class QueryPanel(QWidget):
         self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
         self.likely_indexes.ready.connect(self._on_index_ready)
         self.edited: str | None = None  # the path of the skill being edited
+        self._suites: dict[str, tuple[float, Suite | None]] = {}  # path -> (mtime, suite)
+        self._suite_instead: tuple[object, list[tuple[str, str]]] = (None, [])
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
@@ -403,19 +406,72 @@ class QueryPanel(QWidget):
         above = [c for c in likely.candidates[:place] if c.band != "unlikely"]
         return (skill.name, above) if above else None
 
+    def suite_requests_instead(self) -> list[tuple[str, str]]:
+        """(request, the skill ranked first) for the suite requests that expect the
+        edited skill but rank another first (likely candidates; the first
+        SUITE_CASES_CHECKED such requests, worked out again when the skills change)."""
+        registry, project = self.registry, self.project
+        if self.edited is None or registry is None or project is None:
+            return []
+        skill = registry.by_path.get(self.edited)
+        index = self.likely_indexes.peek(registry) if skill is not None else None
+        if skill is None or index is None or not project.profile.model_chooses:
+            return []
+        key = (self.edited, id(registry), registry.version)
+        if self._suite_instead[0] == key:
+            return self._suite_instead[1]
+        out: list[tuple[str, str]] = []
+        paths = list(project.config.suites) if project.config is not None else []
+        cases = [
+            case
+            for suite in filter(None, map(self._suite, paths))
+            for case in suite.cases
+            if case.mode != "not-triggers" and skill.name in case.expect
+        ]
+        index.sync()
+        for case in cases[:SUITE_CASES_CHECKED]:
+            ranked = index.rank(case.query, top=5).candidates
+            if ranked and ranked[0].name != skill.name and ranked[0].band != "unlikely":
+                out.append((case.query, ranked[0].name))
+        self._suite_instead = (key, out)
+        return out
+
+    def _suite(self, path: str) -> Suite | None:
+        """A suite file, read again only when it changed (None if unreadable)."""
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError:
+            return None
+        known = self._suites.get(path)
+        if known is None or known[0] != mtime:
+            try:
+                suite: Suite | None = load_suite(path)
+            except (SuiteError, OSError, ValueError):
+                suite = None  # the suite runner says what is wrong with it
+            known = self._suites[path] = (mtime, suite)
+        return known[1]
+
     def _show_instead(self) -> None:
+        lines = []
         found = self.instead_of_edited()
-        self.instead.setVisible(found is not None)
-        if found is None:
-            self.instead.setText("")
-            return
-        name, above = found
-        band = self.likely.band_of(name) if self.likely is not None else "unlikely"
-        others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
-        self.instead.setText(
-            f"This request would pick {others} instead of {name} ({band}): an estimate. "
-            f"Make {name}'s description say what sets it apart, or add the request's words."
-        )
+        if found is not None:
+            name, above = found
+            band = self.likely.band_of(name) if self.likely is not None else "unlikely"
+            others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
+            lines.append(
+                f"This request would pick {others} instead of {name} ({band}): an estimate. "
+                f"Make {name}'s description say what sets it apart, or add the request's words."
+            )
+        suite = self.suite_requests_instead()
+        if suite:
+            registry = self.registry
+            edited = registry.by_path.get(self.edited or "") if registry is not None else None
+            name = edited.name if edited is not None else "it"
+            shown = "; ".join(f"“{query}” → {other}" for query, other in suite[:3])
+            more = f" and {len(suite) - 3} more" if len(suite) > 3 else ""
+            lines.append(f"Suite requests that would pick another skill than {name}: {shown}{more}")
+        self.instead.setVisible(bool(lines))
+        self.instead.setText("\n".join(lines))
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
