@@ -3,8 +3,9 @@
 Where the model chooses, two skills whose descriptions say the same thing compete
 for the same requests (PRODUCT.md section 5, core/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
-project's overlap index (built off the GUI thread, kept current per edit; one
-answer takes about a millisecond at 10,000 skills, see core/competes.py). A name is
+project's likely-candidates index (the one Try a Request ranks with: built off the
+GUI thread, kept current per edit), under the overlap model, so the scores are
+`skillstudio overlap`'s; about a millisecond at 10,000 skills (core/competes.py). A name is
 a link that opens that skill.
 """
 
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from ..core.competes import competing
 from ..core.model import Skill
-from ..core.overlap import OVERLAP_MODEL, THRESHOLD
+from ..core.overlap import THRESHOLD
 from .likely_jobs import LikelyIndexes
 from .skill_document import SkillDocument
 from .theme import colour
@@ -67,7 +68,7 @@ class CompetesLine(QLabel):
 
     def update_now(self) -> None:
         self.timer.stop()
-        index = self.indexes.get(self.document.registry, OVERLAP_MODEL)
+        index = self.indexes.get(self.document.registry)  # Try a Request's
         muted = colour("muted")
         if index is None:
             self.competitors = []

@@ -142,15 +142,14 @@ def test_competes_with_line_updates_as_the_description_is_typed(
     qtbot.waitUntil(lambda: "python-test-author" in line.text(), timeout=5000)
     names = [skill.name for skill, _ in line.competitors]
     assert set(names) == {"pytest-writer", "python-test-author"}
-    # the scores `skillstudio overlap` gives the pairs, for the text on screen (within
-    # the drift of an index kept current per edit: average lengths are updated by 10 %)
+    # the scores `skillstudio overlap` gives the pairs, for the text on screen
     registry = editor.document.registry
     expected = {
         (p.b.name if p.a.name == "release-notes" else p.a.name): p.score
         for p in overlaps(registry)
         if "release-notes" in (p.a.name, p.b.name)
     }
-    assert {s.name: x for s, x in line.competitors} == pytest.approx(expected, abs=0.02)
+    assert {s.name: x for s, x in line.competitors} == pytest.approx(expected, abs=1e-9)
     assert f"({line.competitors[0][1]:.2f})" in line.text()
     assert not editor.document.path.endswith("pytest-writer/SKILL.md")
     # a name is a link that opens that skill
