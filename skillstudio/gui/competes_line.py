@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from ..core.competes import competing
+from ..core.likely import LikelyIndex
 from ..core.model import Skill
 from ..core.overlap import THRESHOLD
 from .likely_jobs import LikelyIndexes
@@ -66,9 +67,31 @@ class CompetesLine(QLabel):
         if registry is self.document.registry:
             self.update_now()
 
+    def _follow(self, index: LikelyIndex) -> None:
+        """Bring the index up to date for this skill only (a full sync walks every
+        skill: 10,000 at a time; the others are synced by Try a Request and refreshes)."""
+        path = self.document.path
+        skill = self.document.registry.by_path.get(path)
+        key = skill.key if skill is not None else None
+        doc = index.docs.get(path)
+        if (
+            skill is not None
+            and key is not None
+            and self.document.registry.active.get(key) is skill
+        ):
+            if doc is None or doc.skill is not skill:
+                index.add(skill)
+        elif doc is not None:
+            index.remove(path)
+
     def update_now(self) -> None:
         self.timer.stop()
-        index = self.indexes.get(self.document.registry)  # Try a Request's
+        registry = self.document.registry
+        index = self.indexes.peek(registry)  # Try a Request's
+        if index is None:
+            index = self.indexes.get(registry)  # built off the GUI thread; `ready` follows
+        else:
+            self._follow(index)
         muted = colour("muted")
         if index is None:
             self.competitors = []
