@@ -179,6 +179,9 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
                 next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
             )
             panel.load_request(request)
+            chooses = panel.project is not None and panel.project.profile.model_chooses
+            wait_for(app, lambda c=chooses: not c or panel.likely is not None)  # built off-thread
+            panel.update_now()
             if tier is None:
                 panel.details.setCurrentIndex(0)
             else:
@@ -212,11 +215,14 @@ DEMO_SKILLS = {  # a small collection where the model chooses, with deliberate o
     "parametrized cases. Use when asked to add tests for Python code.",
     "python-test-author": "Writes unit tests for Python functions with pytest, fixtures "
     "and parametrized cases.",
-    "unit-test-fixer": "Fixes failing unit tests in Python projects and explains why they failed.",
+    "unit-test-fixer": "Fixes failing pytest unit tests in Python projects and explains why "
+    "they failed.",
     "pr-review": "Reviews a pull request diff for bugs, security holes and style before merging.",
     "merge-check": "Checks a pull request diff for bugs and security holes before merging.",
-    "release-notes": "Drafts release notes from merged pull requests, grouped by feature and fix.",
-    "changelog-writer": "Writes the changelog entry for a release from the merged pull requests.",
+    "release-notes": "Drafts release notes and the changelog from merged pull requests, "
+    "grouped by feature and fix.",
+    "changelog-writer": "Writes the changelog and release notes from the pull requests "
+    "merged since the last tag.",
     "sql-review": "Reviews SQL queries and migrations for correctness, index use and "
     "locking risks.",
     "docker-build": "Builds small Docker images with multi-stage Dockerfiles and layer caching.",
@@ -259,10 +265,10 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
     window.show()
     open_and_wait(window, folder)
     panel = window.query_panel
-    editor = window.open_skill(os.path.join(folder, "skills", "release-notes", "SKILL.md"))
-    line = editor.form.findChild(QLabel, "competes-with") if editor is not None else None
+    skills = os.path.join(folder, "skills")
     for width, height in PANEL_SIZES:
         window.resize(width, height)
+        window.open_skill(os.path.join(skills, "release-notes", "SKILL.md"))  # being edited
         window.focus_query_panel()
         window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
         panel.query.setText("write the changelog for this release from the merged PRs")
@@ -271,11 +277,13 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
         panel.details.setCurrentIndex(0)
         app.processEvents()
         save_shot(window, out, f"try-likely-{scheme}-{width}")
+        editor = window.open_skill(os.path.join(skills, "python-test-author", "SKILL.md"))
+        line = editor.form.findChild(QLabel, "competes-with") if editor is not None else None
         if editor is not None and line is not None:
             editor.views.setCurrentIndex(0)
             window.problems_dock.raise_()
             window.resizeDocks([window.problems_dock], [height // 4], Qt.Orientation.Vertical)
-            wait_for(app, lambda: "changelog-writer" in line.text())
+            wait_for(app, lambda label=line: "unit-test-fixer" in label.text())
             save_shot(window, out, f"competes-{scheme}-{width}")
         window.overlap_dock.show()
         window.overlap_dock.raise_()

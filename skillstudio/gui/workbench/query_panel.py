@@ -456,11 +456,13 @@ class QueryPanel(QWidget):
         found = self.instead_of_edited()
         if found is not None:
             name, above = found
-            band = self.likely.band_of(name) if self.likely is not None else "unlikely"
+            likely = self.likely
+            mine = next((c for c in likely.candidates if c.name == name), None) if likely else None
+            where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
             others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
             lines.append(
-                f"This request would pick {others} instead of {name} ({band}): an estimate. "
-                f"Make {name}'s description say what sets it apart, or add the request's words."
+                f"This request would pick {others} instead of {name} ({where}), an estimate: "
+                f"make {name}'s description say what sets it apart, or use the request's words."
             )
         suite = self.suite_requests_instead()
         if suite:
