@@ -17,6 +17,7 @@ from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import colour
 from skillstudio.gui.workbench import QueryPanel
+from tests import hostile
 
 # A small collection where the model chooses; two skills say nearly the same thing.
 SKILLS = {
@@ -239,3 +240,40 @@ def test_suite_requests_that_would_pick_another_skill(
     assert "Suite requests that would pick another skill than release-notes" in (
         panel.instead.text()
     )
+
+
+def test_markup_in_a_description_is_shown_as_text(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder = write_collection(tmp_path / "marked")
+    for name in ("html-markup", "html-markup-copy"):
+        target = folder / "skills" / name / "SKILL.md"
+        target.parent.mkdir()
+        target.write_text(hostile.skill(name, hostile.HTML_DESCRIPTION), encoding="utf-8")
+    win = MainWindow(settings)
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(folder))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "review my pull request for bugs")
+    index = next(i for i, c in enumerate(panel.model.rows) if c.name == "html-markup")
+    panel.table.selectRow(index)
+    text = panel.explanation_html()
+    assert "&lt;script&gt;" in text and "<script" not in text and "<img" not in text
+    assert "href='https://example.com" not in text
+    editor = win.open_skill(str(folder / "skills/html-markup/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "html-markup-copy" in line.text(), timeout=10_000)
+    assert "<script" not in line.text() and "example.com" not in line.text()
+    with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
+        win.overlap_action.trigger()
+    pairs = win.overlap_map.pairs_model
+    assert {pairs.index(0, 1).data(), pairs.index(0, 2).data()} == {
+        "html-markup",
+        "html-markup-copy",
+    }
