@@ -238,15 +238,13 @@ class OverlapMap(QWidget):
         top.addWidget(self.status, 1)
         self.pairs_model = PairsModel(self)
         self.pairs_view = self._table(self.pairs_model)
-        self.pairs_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.pairs_view.horizontalHeader().setStretchLastSection(True)
         self.pairs_view.clicked.connect(self._on_pair_clicked)
         self.matrix_model = MatrixModel(self)
         self.matrix_view = self._table(self.matrix_model)
         self.matrix_view.verticalHeader().show()
-        self.matrix_view.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents
-        )
-        self.matrix_view.horizontalHeader().setMinimumSectionSize(34)
+        cell = self.fontMetrics().horizontalAdvance("0.00") + 12  # ".82" and "1" fit
+        self.matrix_view.horizontalHeader().setDefaultSectionSize(cell)
         self.matrix_view.clicked.connect(self._on_cell_clicked)
         self.views = QTabWidget(self)
         self.views.setDocumentMode(True)
@@ -266,8 +264,22 @@ class OverlapMap(QWidget):
         view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         view.verticalHeader().hide()
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized from the texts once per answer (fit_columns): ResizeToContents asks the
+        # model every role of every cell (10,000 calls, a 0.5 s pause, per answer)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         return view
+
+    def fit_columns(self) -> None:
+        """The pairs' columns as wide as their widest text (the last one stretches)."""
+        metrics = self.pairs_view.fontMetrics()
+        model = self.pairs_model
+        for column in range(len(model.COLUMNS) - 1):
+            texts = [str(model.COLUMNS[column])] + [
+                str(model.index(row, column).data()) for row in range(model.rowCount())
+            ]
+            width = max(metrics.horizontalAdvance(t) for t in texts) + 18
+            self.pairs_view.setColumnWidth(column, width)
 
     # -- projects ---------------------------------------------------------------------
     def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
@@ -336,6 +348,7 @@ class OverlapMap(QWidget):
         cluster = clusters(pairs[:TOP_PAIRS])
         self.pairs_model.set_pairs(pairs, cluster)
         self.matrix_model.set_pairs(pairs[:TOP_PAIRS], cluster)
+        self.fit_columns()
         shown = min(len(pairs), TOP_PAIRS)
         groups = len(set(cluster.values()))
         self.status.setText(
