@@ -268,6 +268,7 @@ class OverlapMap(QWidget):
         # model every role of every cell (10,000 calls, a 0.5 s pause, per answer)
         view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
         return view
 
     def fit_columns(self) -> None:
