@@ -11,6 +11,7 @@ what they can without it and are told by `ready` when to try again.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -38,11 +39,11 @@ class _Job(QRunnable):
     def run(self) -> None:
         try:
             with quiet_gc():  # hundreds of thousands of small objects, no cycles
-                result = self.work()
+                answer: tuple[Any, str | None] = (self.work(), None)
         except Exception as exc:  # a core bug: the caller says so, the app goes on
-            self.relay.finished.emit(None, one_line(exc))
-        else:
-            self.relay.finished.emit(result, None)
+            answer = (None, one_line(exc))
+        with contextlib.suppress(RuntimeError):  # the widget that asked is gone (closed)
+            self.relay.finished.emit(*answer)
 
 
 def run_off_thread(

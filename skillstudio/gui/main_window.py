@@ -148,6 +148,7 @@ class MainWindow(ProjectProfiles):
             self.query_panel.index_for, lambda: self.query_panel.registry, self
         )
         self.suite_runner.request_chosen.connect(self.try_request)
+        self.query_panel.likely_indexes.failed.connect(lambda text: self._failed(text, self.base))
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.suites_dock = QDockWidget("Suites", self)
         self.suites_dock.setObjectName("suites-dock")

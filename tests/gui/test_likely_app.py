@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.likely import LikelyCandidate, likely
+from skillstudio.core.likely import LikelyCandidate, LikelyIndex, likely
+from skillstudio.core.model import Skill
 from skillstudio.core.overlap import overlaps
 from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
@@ -277,3 +280,31 @@ def test_markup_in_a_description_is_shown_as_text(
         "html-markup",
         "html-markup-copy",
     }
+
+
+def test_the_likely_index_is_built_off_the_gui_thread(
+    qtbot: QtBot, settings: QSettings, collection: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_on: list[threading.Thread] = []
+    add_all = LikelyIndex.add_all
+
+    def recording(self: LikelyIndex, skills: Iterable[Skill]) -> None:
+        built_on.append(threading.current_thread())
+        add_all(self, skills)
+
+    monkeypatch.setattr(LikelyIndex, "add_all", recording)
+    win = MainWindow(settings)
+    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(collection))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "review my database migration")
+    editor = win.open_skill(str(collection / "skills/sql-review/SKILL.md"))
+    assert editor is not None
+    with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
+        win.overlap_action.trigger()
+    assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
+    assert all(thread is not threading.main_thread() for thread in built_on)
