@@ -308,3 +308,22 @@ def test_the_likely_index_is_built_off_the_gui_thread(
         win.overlap_action.trigger()
     assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
     assert all(thread is not threading.main_thread() for thread in built_on)
+
+
+def test_why_not_says_where_a_skill_ranks_among_the_likely_candidates(
+    app_window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = app_window.query_panel
+    app_window.focus_query_panel()
+    ask(panel, qtbot, "review my database migration for locking problems")
+    panel.why_box.setCurrentIndex(panel.why_box.findData("release-notes"))
+    text = panel.explanation_html()
+    assert "Why not release-notes?" in text and "None of the request's distinctive" in text
+    ask(panel, qtbot, "write pytest tests for python functions")
+    second = panel.model.rows[1].name
+    panel.why_box.setCurrentIndex(panel.why_box.findData(second))
+    text = panel.explanation_html()
+    first = panel.model.rows[0].name
+    assert f"Why not {second}?</b> It ranks 2," in text
+    assert f"{first} ranks first" in text
+    assert "<th>term</th><th>field</th><th>weight</th>" in text  # its own words' weights

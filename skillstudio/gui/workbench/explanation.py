@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from ...core.likely import LikelyCandidate, LikelyIndex, stem
+from ...core.likely import LikelyCandidate, LikelyIndex, LikelyResult, stem
 from ...core.matching import MatchResult, mark_words, trigger_phrases, why_not
 from ...core.registry import Registry
 from ...core.text import counted, normalize
@@ -153,6 +153,32 @@ def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex |
     stems = {r.stem for r in cand.reasons}
     parts.append("<p><b>Description:</b> " + _marked_stems(cand.skill.description, stems) + "</p>")
     return "".join(parts)
+
+
+def why_not_likely(
+    result: MatchResult, likely: LikelyResult, name: str, index: LikelyIndex | None
+) -> str:
+    """ "Why not X?" where the model chooses: where X ranks among the likely candidates
+    and what puts the first one ahead, then X's words and weights (an estimate)."""
+    ranked = [c.name for c in likely.candidates]
+    top = likely.candidates[0] if likely.candidates else None
+    head = f"<p><b>Why not {html.escape(name)}?</b> "
+    if name not in ranked:
+        return head + (
+            "None of the request's distinctive words is in its name, description or other "
+            "fields the model reads, so it is unlikely to be picked (an estimate). Use the "
+            "words users type in its description.</p>"
+        )
+    cand = likely.candidates[ranked.index(name)]
+    if top is not None and top.name != name:
+        ahead = (
+            f"It ranks {ranked.index(name) + 1}, {cand.band} ({cand.strength:.2f}); "
+            f"{html.escape(top.name)} ranks first, {top.band} ({top.strength:.2f}): "
+            "its words match more of the request's distinctive words.</p>"
+        )
+    else:
+        ahead = f"It ranks first, {cand.band} ({cand.strength:.2f}).</p>"
+    return head + ahead + likely_html(result, cand, index)
 
 
 def _marked_stems(text: str, stems: set[str]) -> str:

@@ -48,7 +48,7 @@ from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
-from .explanation import explanation_html, likely_html
+from .explanation import explanation_html, likely_html, why_not_likely
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
@@ -534,6 +534,9 @@ class QueryPanel(QWidget):
             row = self.model.rows[index.row()]
             if isinstance(row, LikelyCandidate):
                 return likely_html(result, row, self.likely_indexes.peek(registry))
+        likely = self.likely
+        if picked and likely is not None and picked not in result.selected:
+            return why_not_likely(result, likely, picked, self.likely_indexes.peek(registry))
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------
