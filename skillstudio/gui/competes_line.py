@@ -59,9 +59,13 @@ class CompetesLine(QLabel):
         self.timer.setSingleShot(True)
         self.timer.setInterval(DELAY_MS)
         self.timer.timeout.connect(self.update_now)
-        document.diagnostics_changed.connect(lambda _d: self.timer.start())
+        # bound methods: disconnected when the line goes (the document may outlive it)
+        document.diagnostics_changed.connect(self._on_checked)
         indexes.ready.connect(self._on_ready)
         self.update_now()
+
+    def _on_checked(self, _diagnostics: object) -> None:
+        self.timer.start()
 
     def _on_ready(self, registry: object) -> None:
         if registry is self.document.registry:
