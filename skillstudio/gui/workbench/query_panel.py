@@ -39,21 +39,22 @@ from ...core.matching import (
     match,
     summary,
 )
+from ...core.model import Skill
 from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
-from ...core.suites import Suite, SuiteError, add_case, load_suite
+from ...core.suites import SuiteError, add_case
 from ..catch_up import CatchUp
 from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
+from .instead import SuiteRequests, instead_text, outranking
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
-SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
 
 
 def project_label(project: Project) -> str:
@@ -81,8 +82,7 @@ class QueryPanel(QWidget):
         self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
         self.likely_indexes.ready.connect(self._on_index_ready)
         self.edited: str | None = None  # the path of the skill being edited
-        self._suites: dict[str, tuple[float, Suite | None]] = {}  # path -> (mtime, suite)
-        self._suite_instead: tuple[object, list[tuple[str, str]]] = (None, [])
+        self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
@@ -392,88 +392,43 @@ class QueryPanel(QWidget):
             self.edited = path
             self._show_instead()
 
+    def edited_skill(self) -> Skill | None:
+        """The skill being edited, if it is in the current project."""
+        registry = self.registry
+        return registry.by_path.get(self.edited) if registry and self.edited else None
+
     def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
         """(the edited skill's name, the likely candidates that outrank it) for the
-        request typed, when some do (and the edited skill is in this project)."""
-        registry, likely = self.registry, self.likely
-        if self.edited is None or registry is None or likely is None:
+        request typed, when some do (see instead.py)."""
+        skill, likely = self.edited_skill(), self.likely
+        if skill is None or likely is None or not likely.candidates:
             return None
-        skill = registry.by_path.get(self.edited)
-        if skill is None or not likely.candidates:
-            return None
-        ranked = [c.name for c in likely.candidates]
-        place = ranked.index(skill.name) if skill.name in ranked else len(ranked)
-        above = [c for c in likely.candidates[:place] if c.band != "unlikely"]
+        above = outranking(likely, skill.name)
         return (skill.name, above) if above else None
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
-        """(request, the skill ranked first) for the suite requests that expect the
-        edited skill but rank another first (likely candidates; the first
-        SUITE_CASES_CHECKED such requests, worked out again when the skills change)."""
-        registry, project = self.registry, self.project
-        if self.edited is None or registry is None or project is None:
+        """(request, the skill ranked first) for the project's suite requests that
+        expect the edited skill but rank another first (see instead.py)."""
+        registry, project, skill = self.registry, self.project, self.edited_skill()
+        index = self.likely_indexes.peek(registry) if registry is not None else None
+        if skill is None or index is None or project is None:
             return []
-        skill = registry.by_path.get(self.edited)
-        index = self.likely_indexes.peek(registry) if skill is not None else None
-        if skill is None or index is None or not project.profile.model_chooses:
+        if not project.profile.model_chooses:
             return []
-        key = (self.edited, id(registry), registry.version)
-        if self._suite_instead[0] == key:
-            return self._suite_instead[1]
-        out: list[tuple[str, str]] = []
-        paths = list(project.config.suites) if project.config is not None else []
-        cases = [
-            case
-            for suite in filter(None, map(self._suite, paths))
-            for case in suite.cases
-            if case.mode != "not-triggers" and skill.name in case.expect
-        ]
-        index.sync()
-        for case in cases[:SUITE_CASES_CHECKED]:
-            ranked = index.rank(case.query, top=5).candidates
-            if ranked and ranked[0].name != skill.name and ranked[0].band != "unlikely":
-                out.append((case.query, ranked[0].name))
-        self._suite_instead = (key, out)
-        return out
-
-    def _suite(self, path: str) -> Suite | None:
-        """A suite file, read again only when it changed (None if unreadable)."""
-        try:
-            mtime = os.stat(path).st_mtime
-        except OSError:
-            return None
-        known = self._suites.get(path)
-        if known is None or known[0] != mtime:
-            try:
-                suite: Suite | None = load_suite(path)
-            except (SuiteError, OSError, ValueError):
-                suite = None  # the suite runner says what is wrong with it
-            known = self._suites[path] = (mtime, suite)
-        return known[1]
+        assert registry is not None
+        return self.suite_requests.instead(project, registry, index, skill)
 
     def _show_instead(self) -> None:
-        lines = []
+        skill = self.edited_skill()
         found = self.instead_of_edited()
-        if found is not None:
-            name, above = found
-            likely = self.likely
-            mine = next((c for c in likely.candidates if c.name == name), None) if likely else None
-            where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
-            others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
-            lines.append(
-                f"This request would pick {others} instead of {name} ({where}), an estimate: "
-                f"make {name}'s description say what sets it apart, or use the request's words."
-            )
-        suite = self.suite_requests_instead()
-        if suite:
-            registry = self.registry
-            edited = registry.by_path.get(self.edited or "") if registry is not None else None
-            name = edited.name if edited is not None else "it"
-            shown = "; ".join(f"“{query}” → {other}" for query, other in suite[:3])
-            more = f" and {len(suite) - 3} more" if len(suite) > 3 else ""
-            lines.append(f"Suite requests that would pick another skill than {name}: {shown}{more}")
-        self.instead.setVisible(bool(lines))
-        self.instead.setText("\n".join(lines))
+        text = instead_text(
+            skill.name if skill is not None else "",
+            self.likely,
+            found[1] if found is not None else [],
+            self.suite_requests_instead(),
+        )
+        self.instead.setVisible(bool(text))
+        self.instead.setText(text)
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
