@@ -13,11 +13,13 @@ import os
 import shutil
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -47,6 +49,7 @@ def main() -> int:
             problems_shot(app, settings, os.path.join(out, f"problems-{name}{suffix}.png"), width)
             suites_shot(app, settings, os.path.join(out, f"suites-{name}{suffix}.png"), width)
         panel_shots(app, settings, out, name)
+        likely_shots(app, settings, out, name)
     return 0
 
 
@@ -162,6 +165,9 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
                 next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
             )
             panel.load_request(request)
+            chooses = panel.project is not None and panel.project.profile.model_chooses
+            wait_for(app, lambda c=chooses: not c or panel.likely is not None)  # built off-thread
+            panel.update_now()
             if tier is None:
                 panel.details.setCurrentIndex(0)
             else:
@@ -187,6 +193,96 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
             save_shot(window, out, f"preview-{scheme}-{width}")
     window.close()
     shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+# -- likely candidates, "competes with", the overlap map (issue 19) ---------------------
+DEMO_SKILLS = {  # a small collection where the model chooses, with deliberate overlaps
+    "pytest-writer": "Writes pytest unit tests for Python functions, with fixtures and "
+    "parametrized cases. Use when asked to add tests for Python code.",
+    "python-test-author": "Writes unit tests for Python functions with pytest, fixtures "
+    "and parametrized cases.",
+    "unit-test-fixer": "Fixes failing pytest unit tests in Python projects and explains why "
+    "they failed.",
+    "pr-review": "Reviews a pull request diff for bugs, security holes and style before merging.",
+    "merge-check": "Checks a pull request diff for bugs and security holes before merging.",
+    "release-notes": "Drafts release notes and the changelog from merged pull requests, "
+    "grouped by feature and fix.",
+    "changelog-writer": "Writes the changelog and release notes from the pull requests "
+    "merged since the last tag.",
+    "sql-review": "Reviews SQL queries and migrations for correctness, index use and "
+    "locking risks.",
+    "docker-build": "Builds small Docker images with multi-stage Dockerfiles and layer caching.",
+    "terraform-plan": "Reads a Terraform plan and explains which cloud resources change "
+    "and what could break.",
+    "api-docs": "Writes reference documentation for a REST API from its OpenAPI file.",
+    "commit-message": "Writes a commit message in the team's style from the staged diff.",
+}
+
+
+def demo_collection() -> str:
+    folder = os.path.join(tempfile.mkdtemp(), "team-skills")
+    with open(os.path.join(_mkdir(folder), "skillstudio.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("profile: agentskills\nroots: [skills]\n")
+    for name, description in DEMO_SKILLS.items():
+        target = os.path.join(_mkdir(os.path.join(folder, "skills", name)), "SKILL.md")
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n")
+    return folder
+
+
+def _mkdir(path: str) -> str:
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def wait_for(app: QApplication, done: Callable[[], bool], limit_ms: int = 20_000) -> None:
+    """Run the event loop until `done()` (work off the GUI thread has landed)."""
+    deadline = time.monotonic() + limit_ms / 1000
+    while not done() and time.monotonic() < deadline:
+        wait_ms(app, 20)
+
+
+def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -> None:
+    """Try a Request's bands and term weights with "would pick X instead", the form's
+    "competes with" line, and the overlap map (pairs and matrix), on a demo collection."""
+    folder = demo_collection()
+    window = MainWindow(settings)
+    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.show()
+    open_and_wait(window, folder)
+    panel = window.query_panel
+    skills = os.path.join(folder, "skills")
+    for width, height in PANEL_SIZES:
+        window.resize(width, height)
+        window.open_skill(os.path.join(skills, "release-notes", "SKILL.md"))  # being edited
+        window.focus_query_panel()
+        window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+        panel.query.setText("write the changelog for this release from the merged PRs")
+        wait_for(app, lambda: panel.likely is not None)
+        panel.update_now()
+        panel.details.setCurrentIndex(0)
+        app.processEvents()
+        save_shot(window, out, f"try-likely-{scheme}-{width}")
+        editor = window.open_skill(os.path.join(skills, "python-test-author", "SKILL.md"))
+        line = editor.form.findChild(QLabel, "competes-with") if editor is not None else None
+        if editor is not None and line is not None:
+            editor.views.setCurrentIndex(0)
+            window.problems_dock.raise_()
+            window.resizeDocks([window.problems_dock], [height // 4], Qt.Orientation.Vertical)
+            wait_for(app, lambda label=line: "unit-test-fixer" in label.text())
+            save_shot(window, out, f"competes-{scheme}-{width}")
+        window.overlap_dock.show()
+        window.overlap_dock.raise_()
+        window.resizeDocks([window.overlap_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+        wait_for(app, lambda: bool(window.overlap_map.pairs))
+        window.overlap_map.views.setCurrentIndex(0)
+        app.processEvents()
+        save_shot(window, out, f"overlap-pairs-{scheme}-{width}")
+        window.overlap_map.views.setCurrentIndex(1)
+        app.processEvents()
+        save_shot(window, out, f"overlap-matrix-{scheme}-{width}")
+    window.close()
+    shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
 
 
 def wait_ms(app: QApplication, ms: int) -> None:

@@ -77,7 +77,15 @@ CASES = {
     "huge-int": "yaml-number",
     "many-keys": "yaml-keys",
     "many-items": "yaml-items",
+    # markup in a description: shown as text in the app's rich-text views (issue 19:
+    # the likely explanation, "competes with", the overlap map), never rendered
+    "html-markup": "listed",
 }
+
+HTML_DESCRIPTION = (
+    "Reviews <b>pull requests</b> <a href='https://example.com/x'>click here</a> "
+    "<img src=x onerror=alert(1)> <script>alert(2)</script> for pull request bugs."
+)
 
 SLOW_PATTERNS = 300  # each backtracks for ever: 300 × the 50 ms timeout took 15-44 s
 
@@ -354,6 +362,7 @@ def special_files(root: str, base: str) -> None:
     os.symlink("/dev/zero", os.path.join(special, "zero.png"))
     os.symlink(outside_fifo, os.path.join(special, "outside-pipe.txt"))
     write(os.path.join(root, "escape\x1b[2Jcodes", "SKILL.md"), skill("escape-codes\x1b[31m"))
+    write(os.path.join(root, "html-markup", "SKILL.md"), skill("html-markup", HTML_DESCRIPTION))
     quadratic = os.path.join(root, "toolset-quadratic")
     write(os.path.join(quadratic, "SKILL.md"), toolsets_skill("toolset-quadratic", ["t.js:Foo"]))
     write(os.path.join(quadratic, "t.js"), "export {" * (128 * 1024 // 8))

@@ -8,6 +8,7 @@ import os
 from PySide6.QtWidgets import QMessageBox, QTabBar, QToolButton, QWidget
 
 from ..core.registry import Registry
+from .competes_line import CompetesLine
 from .file_view import FileView
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
@@ -39,6 +40,10 @@ class DocumentTabs(WindowBase):
             if self.recovery is not None:
                 self.recovery.track(document)
             editor.file_link_clicked.connect(self.open_file)
+            if registry.profile.model_chooses:  # "competes with" under the description
+                competes = CompetesLine(document, self.query_panel.likely_indexes, editor.form)
+                if editor.form.add_below("description", competes):
+                    competes.open_requested.connect(self.open_skill)
             self._add_tab(editor, path)
             document.modified_changed.connect(
                 lambda modified, p=path: self._on_modified(p, modified)
@@ -58,6 +63,7 @@ class DocumentTabs(WindowBase):
         self._update_problems()
         self.query_panel.skills_changed()  # the panel answers for the text on screen
         self.suite_runner.skills_changed()
+        self.overlap_map.skills_changed()
 
     def _add_tab(self, widget: QWidget, path: str) -> None:
         """A tab with a neutral close button (the style's red one on the current tab

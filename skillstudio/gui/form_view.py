@@ -201,6 +201,16 @@ class FormView(QScrollArea):
         form.addRow(label, box_widget)
         self.fields[spec.key] = _Field(spec, widget, counter, note)
 
+    def add_below(self, key: str, widget: QWidget) -> bool:
+        """Put `widget` under a field's message line (the "competes with" line)."""
+        item = self.fields.get(key)
+        box = item.note.parentWidget() if item is not None else None
+        column = box.layout() if box is not None else None
+        if not isinstance(column, QVBoxLayout):
+            return False
+        column.addWidget(widget)
+        return True
+
     # -- document → form ----------------------------------------------------------
     def _on_text_changed(self) -> None:
         if not self._writing:

@@ -37,6 +37,7 @@ from .centre import Centre, scrolled
 from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
+from .overlap_map import OverlapMap
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles
@@ -148,12 +149,21 @@ class MainWindow(ProjectProfiles):
             self.query_panel.index_for, lambda: self.query_panel.registry, self
         )
         self.suite_runner.request_chosen.connect(self.try_request)
+        self.query_panel.likely_indexes.failed.connect(lambda text: self._failed(text, self.base))
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.suites_dock = QDockWidget("Suites", self)
         self.suites_dock.setObjectName("suites-dock")
         self.suites_dock.setWidget(scrolled(self.suite_runner))
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.suites_dock)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
+        self.overlap_map = OverlapMap(self)  # worked out off the GUI thread, when shown
+        self.overlap_map.open_requested.connect(self.open_skill)
+        self.overlap_dock = QDockWidget("Overlap Map", self)
+        self.overlap_dock.setObjectName("overlap-dock")
+        self.overlap_dock.setWidget(self.overlap_map)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.overlap_dock)
+        self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
+        self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
         self.problems_dock.raise_()
         # The panels behind the Problems tab wait until their own tab is chosen.
         self.query_panel.catch_up.follow(self.query_dock)
@@ -289,6 +299,7 @@ class MainWindow(ProjectProfiles):
             return  # another folder was opened meanwhile
         self.query_panel.set_projects(self.projects, self.registries, indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
+        self.overlap_map.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         for registry, message in errors:
             where = registry.roots[0].path if registry.roots else self.base
@@ -366,6 +377,7 @@ class MainWindow(ProjectProfiles):
         if not rebuild:
             self.query_panel.skills_changed()
             self.suite_runner.skills_changed()
+            self.overlap_map.skills_changed()
 
     def _expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its
@@ -458,6 +470,7 @@ class MainWindow(ProjectProfiles):
         editor = self.current_editor()
         path = editor.document.path if editor is not None else ""
         self.problems.set_current_path(path)
+        self.query_panel.set_edited(path or None)  # "would pick X instead" of it
         row = self.tree_model.index_of(path) if path else QModelIndex()
         if row.isValid() and self.tree.currentIndex() != row:
             self.tree.setCurrentIndex(row)

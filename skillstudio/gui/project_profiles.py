@@ -149,6 +149,7 @@ class ProjectProfiles(Menus):
         indexes = [known[id(r)] for r in self.registries if id(r) in known] + thread.indexes
         self.query_panel.set_projects(self.projects, self.registries, indexes)
         self.suite_runner.set_projects(self.projects, self.registries)
+        self.overlap_map.set_projects(self.projects, self.registries)
         self.watcher.watch([root.path for r in self.registries for root in r.roots])
         self._reopen_tabs(old_registry, registry)
         self._sync_profile_box()

@@ -60,6 +60,8 @@ class SlicedRefresh:
             index = window.query_panel.indexes.get(id(registry))
             if index is not None:  # Try a Request's index, so that its answer is quick
                 yield from index.sync_steps()
+            for likely in window.query_panel.likely_indexes.built(registry):
+                yield from likely.sync_steps()  # likely candidates, competes with
         changed = set(paths)
         for path, editor in list(window.documents.items()):
             folder = os.path.dirname(path) + os.sep

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..core.registry import Registry
     from .file_view import FileView
     from .file_watcher import FileWatcher
+    from .overlap_map import OverlapMap
     from .recovery import RecoveryKeeper
     from .skill_editor import SkillEditor
     from .skill_tree_model import SkillTreeModel
@@ -59,6 +60,8 @@ class WindowBase(QMainWindow):
     problems_dock: QDockWidget
     query_dock: QDockWidget
     suites_dock: QDockWidget
+    overlap_dock: QDockWidget
+    overlap_map: OverlapMap
     _open_after_scan: str
     watcher: FileWatcher
     # MainWindow's own methods that the parts call

@@ -71,6 +71,9 @@ class Menus(SkillActions):
         view_menu.addAction(self.tree_dock.toggleViewAction())
         view_menu.addAction(self.problems_dock.toggleViewAction())
         view_menu.addAction(self.suites_dock.toggleViewAction())
+        self.overlap_action = self.overlap_dock.toggleViewAction()
+        self.overlap_action.setText("&Overlap Map")
+        view_menu.addAction(self.overlap_action)
         view_menu.addSeparator()
         self.query_action = self._action(
             view_menu, "&Try a Request", "Ctrl+K", self.focus_query_panel

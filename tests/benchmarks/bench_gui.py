@@ -73,6 +73,9 @@ class GuiFigures:
     burst_files: int
     burst_ms: float  # the last of a burst of changed files written → tree and Problems updated
     burst_stall_ms: float  # the longest stall while the burst is taken in
+    profile: str = ""  # the profile the folder was opened with ("" = its own, oasis)
+    likely_ms: float = 0.0  # where the model chooses: the likely index built off-thread
+    likely_stall_ms: float = 0.0  # the longest stall meanwhile
 
 
 class Heartbeat:
@@ -115,7 +118,7 @@ def wait_until(done: Callable[[], bool], limit_ms: int) -> None:
     poll.stop()
 
 
-def run(count: int, workdir: str | None = None) -> GuiFigures:
+def run(count: int, workdir: str | None = None, profile: str | None = None) -> GuiFigures:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QPlainTextEdit
@@ -138,7 +141,7 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
     done = QEventLoop()
     window.scan_finished.connect(done.quit)
     beat.start()
-    window.open_path(folder)
+    window.open_path(folder, profile)
     app.processEvents()
     window.grab()  # the first paint, with the progress bar showing
     window_ms = (time.perf_counter() - PROCESS_START) * 1000
@@ -148,6 +151,16 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
     QTimer.singleShot(300, settle.quit)  # the filled tree's first layout and paint
     settle.exec()
     scan_gaps = beat.stop()
+    likely_ms = likely_stall_ms = 0.0
+    registry = window.registries[0]
+    if registry.profile.model_chooses:  # Try a Request's likely index, built off-thread
+        indexes = window.query_panel.likely_indexes
+        beat.start()
+        t0 = time.perf_counter()
+        indexes.get(registry)
+        wait_until(lambda: indexes.peek(registry) is not None, 60_000)
+        likely_ms = (time.perf_counter() - t0) * 1000
+        likely_stall_ms = max(beat.stop())
     model = window.tree_model
     largest = max(range(model.rowCount()), key=lambda r: model.rowCount(model.index(r, 0)))
     t0 = time.perf_counter()
@@ -297,6 +310,9 @@ def run(count: int, workdir: str | None = None) -> GuiFigures:
         burst_files=len(changed),
         burst_ms=burst_ms,
         burst_stall_ms=max(burst_gaps),
+        profile=profile or "",
+        likely_ms=likely_ms,
+        likely_stall_ms=likely_stall_ms,
     )
 
 
@@ -327,6 +343,14 @@ def report(f: GuiFigures) -> str:
             f"  {f.burst_files:,} files changed      {f.burst_ms:8.0f} ms from the last write to "
             f"the updated tree; longest stall {f.burst_stall_ms:.0f} ms",
         ]
+        + (
+            [
+                f"  likely index ({f.profile})  {f.likely_ms:8.0f} ms off the GUI thread; "
+                f"longest stall meanwhile {f.likely_stall_ms:.0f} ms"
+            ]
+            if f.likely_ms
+            else []
+        )
     )
 
 
@@ -335,8 +359,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--workdir")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--profile",
+        help="open the folder with this profile (agentskills: "
+        "the likely candidates and 'competes with' are worked out too)",
+    )
     args = parser.parse_args(argv)
-    figures = run(args.count, args.workdir)
+    figures = run(args.count, args.workdir, args.profile)
     print(json.dumps(asdict(figures)) if args.json else report(figures))
     return 0
 

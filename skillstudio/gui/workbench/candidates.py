@@ -14,9 +14,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
+from ...core.likely import LikelyCandidate, LikelyResult
 from ...core.matching import Candidate, MatchResult
 from ..table_model import ColumnsModel
 from ..theme import colour
+
+Row = Candidate | LikelyCandidate  # a likely candidate where the model chooses
 
 SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
 MIN_WHY = 130  # px the Why column keeps however narrow the panel
@@ -27,6 +30,17 @@ HEURISTIC_TIP = (
     "found in each skill's name and description. It is a rough guide to which skills the "
     "model might consider, not a prediction; only /name, $name or 'use <name> skill' selects."
 )
+LIKELY_TIP = (
+    "An estimate, not the model's choice: each skill's words (name, description, when to "
+    "use, triggers) weighed against the request, rare words counting more (BM25). The "
+    "figure is about how many distinctive words matched; the band says how likely the "
+    "model is to pick the skill. Only /name, $name or 'use <name> skill' selects."
+)
+BAND_TIP = {
+    "likely": "likely: a model would probably pick this skill for the request (an estimate)",
+    "possible": "possible: some distinctive words match; a model might pick it (an estimate)",
+    "unlikely": "unlikely: a few common words match (an estimate)",
+}
 
 
 class CandidatesModel(ColumnsModel):
@@ -35,15 +49,24 @@ class CandidatesModel(ColumnsModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.result: MatchResult | None = None
-        self.rows: list[Candidate] = []
+        self.likely: LikelyResult | None = None
+        self.rows: list[Row] = []
         self.threshold_row = -1  # the first row below the threshold (a line above it)
 
-    def set_result(self, result: MatchResult | None) -> None:
+    def set_result(self, result: MatchResult | None, likely: LikelyResult | None = None) -> None:
+        """The engine's answer; with `likely` (profiles where the model chooses), the
+        rows are the likely candidates in their bands, a skill invoked by name first."""
         self.beginResetModel()
         self.result = result
+        self.likely = likely if result is not None else None
         self.rows = list(result.candidates[:SHOWN]) if result is not None else []
+        if result is not None and likely is not None:
+            invoked: list[Row] = [c for c in result.candidates if c.name in result.selected]
+            names = {c.name for c in invoked}
+            rest = [c for c in likely.candidates if c.name not in names]
+            self.rows = (invoked + rest)[:SHOWN]
         self.threshold_row = -1
-        if result is not None and result.threshold is not None:
+        if result is not None and likely is None and result.threshold is not None:
             below = [i for i, c in enumerate(self.rows) if c.score < result.threshold]
             if below and below[0] > 0:
                 self.threshold_row = below[0]
@@ -55,8 +78,14 @@ class CandidatesModel(ColumnsModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        """'Score (heuristic)' once, in the header, with a tooltip saying what that means."""
+        """'Score (heuristic)' once, in the header, with a tooltip saying what that means;
+        'Estimate' and 'Band' for the likely candidates."""
         heuristic = self.result is not None and self.result.heuristic
+        if orientation == Qt.Orientation.Horizontal and self.likely is not None:
+            if section in (2, 3) and role == Qt.ItemDataRole.DisplayRole:
+                return "Estimate" if section == 2 else "Band"
+            if section in (2, 3) and role == Qt.ItemDataRole.ToolTipRole:
+                return LIKELY_TIP
         if orientation == Qt.Orientation.Horizontal and section == 2 and heuristic:
             if role == Qt.ItemDataRole.DisplayRole:
                 return "Score (heuristic)"
@@ -77,21 +106,40 @@ class CandidatesModel(ColumnsModel):
             font = QFont()
             font.setBold(True)
             return font
+        if isinstance(cand, LikelyCandidate) and index.column() == 3:
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return QColor(colour(f"band_{cand.band}"))
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QColor(colour("band_text"))
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return BAND_TIP[cand.band]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(cand, LikelyCandidate):
+                return "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
             return "\n".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons)
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (0, 2):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def cell_text(self, row: int, column: int, cand: Candidate) -> str:
+    def cell_text(self, row: int, column: int, cand: Row) -> str:
         assert self.result is not None
         if column == 0:
             return str(row + 1)
         if column == 1:
             return ("★ " if cand.name in self.result.selected else "") + cand.name
+        if isinstance(cand, LikelyCandidate):
+            return (
+                f"{cand.strength:.2f}"
+                if column == 2
+                else cand.band
+                if column == 3
+                else why_text(cand)
+            )
         if column == 2:
-            return str(cand.score)
+            return "invoked" if self.likely is not None else str(cand.score)
         if column == 3:  # nothing passes or fails where the model chooses
+            if self.likely is not None:
+                return "selected"
             return "" if self.result.heuristic else "yes" if cand.passed else "no"
         return why_text(cand)
 
@@ -145,9 +193,14 @@ def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) 
         header.resizeSections()  # the Why column takes the rest again, now
 
 
-def why_text(cand: Candidate, per_rule: int = 4) -> str:
+def why_text(cand: Row, per_rule: int = 4) -> str:
     """The reasons in a few words, grouped by rule: "trigger: code review, find bugs;
-    name: code review" (the points are in the Score column and the explanation)."""
+    name: code review" (the points are in the Score column and the explanation); a
+    likely candidate's words with their weights: "words: review 2.10, pull 1.84"."""
+    if isinstance(cand, LikelyCandidate):
+        shown = ", ".join(f"{r.term} {r.weight:.2f}" for r in cand.reasons[:per_rule])
+        rest = len(cand.reasons) - per_rule
+        return f"words: {shown}" + (f" and {rest} more" if rest > 0 else "")
     terms: dict[str, list[str]] = {}
     for reason in cand.reasons:
         terms.setdefault(reason.rule, []).append(reason.term)

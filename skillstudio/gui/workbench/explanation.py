@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+from ...core.likely import LikelyCandidate, LikelyIndex, LikelyResult, stem
 from ...core.matching import MatchResult, mark_words, trigger_phrases, why_not
 from ...core.registry import Registry
 from ...core.text import counted, normalize
@@ -117,4 +118,74 @@ def _marked_text(text: str, terms: list[str]) -> str:
     for word in text.split():
         bare = word.strip(".,;:!?()[]'\"`").lower()
         out.append(_highlight(word) if bare and bare in words else html.escape(word))
+    return " ".join(out)
+
+
+FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
+
+
+def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+    """A likely candidate's band and its words' weights (term, where in the skill,
+    weight), under the request with those words marked; labelled an estimate."""
+    doc = index.docs.get(cand.skill.path) if index is not None else None
+    rows = []
+    for reason in cand.reasons[:40]:
+        fields = [f for f, counts in doc.tf.items() if reason.stem in counts] if doc else []
+        where = ", ".join(FIELD_NAMES.get(f, f) for f in fields) or "?"
+        rows.append(
+            f"<tr><td><code>{html.escape(reason.term)}</code></td><td>{html.escape(where)}</td>"
+            f'<td align="right">{reason.weight:.2f}</td></tr>'
+        )
+    parts = [
+        f"<h3>{html.escape(cand.name)}: {cand.band} "
+        f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
+        "<p><i>Estimated from the skills' own words, rare words counting more; not the "
+        "model's choice. Only /name, $name or 'use &lt;name&gt; skill' selects.</i></p>",
+        "<p><b>Request:</b> "
+        + _marked(result.query, result.normalized, [r.term for r in cand.reasons])
+        + "</p>",
+    ]
+    if rows:
+        parts.append(
+            '<table cellspacing="0" cellpadding="3" border="1" style="border-collapse:collapse">'
+            "<tr><th>term</th><th>field</th><th>weight</th></tr>" + "".join(rows) + "</table>"
+        )
+    stems = {r.stem for r in cand.reasons}
+    parts.append("<p><b>Description:</b> " + _marked_stems(cand.skill.description, stems) + "</p>")
+    return "".join(parts)
+
+
+def why_not_likely(
+    result: MatchResult, likely: LikelyResult, name: str, index: LikelyIndex | None
+) -> str:
+    """ "Why not X?" where the model chooses: where X ranks among the likely candidates
+    and what puts the first one ahead, then X's words and weights (an estimate)."""
+    ranked = [c.name for c in likely.candidates]
+    top = likely.candidates[0] if likely.candidates else None
+    head = f"<p><b>Why not {html.escape(name)}?</b> "
+    if name not in ranked:
+        return head + (
+            "None of the request's distinctive words is in its name, description or other "
+            "fields the model reads, so it is unlikely to be picked (an estimate). Use the "
+            "words users type in its description.</p>"
+        )
+    cand = likely.candidates[ranked.index(name)]
+    if top is not None and top.name != name:
+        ahead = (
+            f"It ranks {ranked.index(name) + 1}, {cand.band} ({cand.strength:.2f}); "
+            f"{html.escape(top.name)} ranks first, {top.band} ({top.strength:.2f}): "
+            "its words match more of the request's distinctive words.</p>"
+        )
+    else:
+        ahead = f"It ranks first, {cand.band} ({cand.strength:.2f}).</p>"
+    return head + ahead + likely_html(result, cand, index)
+
+
+def _marked_stems(text: str, stems: set[str]) -> str:
+    """The text with every word whose stem is one of `stems` marked."""
+    out = []
+    for word in text.split():
+        bare = normalize(word).split()
+        hit = any(stem(w) in stems for w in bare)
+        out.append(_highlight(word) if hit else html.escape(word))
     return " ".join(out)

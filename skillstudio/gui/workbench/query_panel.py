@@ -1,8 +1,6 @@
-"""Try a Request: the panel: ranking, explanation, tiers, activation, session.
-
-Everything shown is the engine's own answer (core.matching, core.disclosure,
-core.activation) for the registry as it is on screen, unsaved edits included:
-the window re-runs the panel whenever a document is re-validated."""
+"""Try a Request: ranking, explanation, tiers, activation, session. Everything shown is
+the engine's own answer (core.matching, core.disclosure, core.activation) for the
+registry as it is on screen, unsaved edits included (re-run on every re-validation)."""
 
 from __future__ import annotations
 
@@ -11,10 +9,6 @@ import time
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
@@ -40,92 +34,38 @@ from PySide6.QtWidgets import (
 
 from ...core.activation import activate
 from ...core.disclosure import TierText, render_listing, render_tiers
+from ...core.likely import LikelyCandidate, LikelyResult
 from ...core.matching import (
     MatchIndex,
     MatchResult,
     match,
-    summary,
 )
+from ...core.model import Skill
 from ...core.project import Project
 from ...core.registry import Registry
 from ...core.session import Session
 from ...core.suites import SuiteError, add_case
 from ..catch_up import CatchUp
 from ..centre import scrolled
+from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
-from .explanation import explanation_html
+from .explanation import explanation_html, likely_html, why_not_likely
+from .instead import SuiteRequests, instead_text, outranking
+from .panel_parts import (
+    FixedLine,
+    NamesModel,
+    likely_summary,
+    project_label,
+    suite_path_of,
+)
 from .session_view import SessionView
 from .tier_view import USED, TierView, tier_title
 
 QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
-
-
-class FixedLine(QLabel):
-    """A wrapped label that does not ask for height-for-width layout: with it, the
-    dock's scroll area gave the panel its whole preferred height (600 px stacked) and
-    scrolled, instead of fitting the panel to the dock down to its minimum."""
-
-    def hasHeightForWidth(self) -> bool:
-        return False
-
-
-class NamesModel(QAbstractListModel):
-    """The "Why not" choices: "(the selected row)" (data "") and every skill's name
-    (data: the name). A model of its own, not 10,000 addItem calls (37 ms and more)."""
-
-    FIRST = "(the selected row)"
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.names: list[str] = []
-        self.rows: dict[str, int] = {}
-
-    def set_names(self, names: list[str]) -> None:
-        self.beginResetModel()
-        self.names = names
-        self.rows = {name: number + 1 for number, name in enumerate(names)}
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.names) + 1
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> str | None:
-        row = index.row()
-        if not index.isValid() or not 0 <= row <= len(self.names):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.names[row - 1] if row else self.FIRST
-        if role == Qt.ItemDataRole.UserRole:
-            return self.names[row - 1] if row else ""
-        return None
-
-
-def summary_text(result: MatchResult) -> str:
-    """The outcome in one line. Where the model chooses (a heuristic ranking) nothing is
-    selected by rule, so the line says what the ranking is instead of "No skill is
-    selected"; an explicit invocation keeps the engine's own sentence."""
-    if not result.heuristic or result.selected or result.capability_request:
-        return summary(result)
-    if not result.total:
-        return "Estimate: the model chooses; no skill shares a word with the request."
-    skills = "skill shares" if result.total == 1 else "skills share"
-    return (
-        f"Estimate: the model chooses; {result.total:,} {skills} words with the request "
-        "(best first). Only /name, $name or 'use <name> skill' selects one."
-    )
-
-
-def project_label(project: Project) -> str:
-    """A project by its folder's name; the profile only where the name does not say it."""
-    folder = os.path.basename(os.path.normpath(project.base)) or project.base
-    profile = project.profile.name
-    return folder if folder == profile else f"{folder} · {profile}"
 
 
 class QueryPanel(QWidget):
@@ -142,6 +82,11 @@ class QueryPanel(QWidget):
         self.indexes: dict[int, MatchIndex] = {}
         self.sessions: dict[int, Session] = {}
         self.result: MatchResult | None = None
+        self.likely: LikelyResult | None = None  # where the model chooses, once indexed
+        self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
+        self.likely_indexes.ready.connect(self._on_index_ready)
+        self.edited: str | None = None  # the path of the skill being edited
+        self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._why_names: list[str] | None = None
@@ -185,6 +130,11 @@ class QueryPanel(QWidget):
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
+        # "requests that would pick X instead" of the skill being edited
+        self.instead = QLabel(self)
+        self.instead.setWordWrap(True)
+        self.instead.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.instead.setVisible(False)
 
         self.tier_used = QLabel(self)
         self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
@@ -266,6 +216,7 @@ class QueryPanel(QWidget):
         outcome.addWidget(self.summary, 1)
         outcome.addWidget(self.tier_used)
         layout.addLayout(outcome)
+        layout.addWidget(self.instead)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
@@ -306,6 +257,7 @@ class QueryPanel(QWidget):
         current = self.project_box.currentData()
         self.projects, self.registries = projects, registries
         self.indexes = {id(index.registry): index for index in indexes or []}
+        self.likely_indexes.keep_only(registries)
         self.sessions = {id(r): Session() for r in registries}
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -416,20 +368,23 @@ class QueryPanel(QWidget):
             index = self.index_for(registry)
             self.result = match(registry, query, index=index, session=preview, options=options)
             listing = self.tier_views[2].isVisible()
+            self.likely = self._likely(registry, query)
             self.tiers = render_tiers(registry, self.result, options, preview, listing=listing)
             self._listing_for = None if listing else (registry, options)
         except Exception as exc:  # a core bug on some skill: say so; the next edit tries again
             self.indexes.pop(id(registry), None)  # rebuilt from scratch next time
-            self.result, self.tiers = None, []
+            self.result, self.tiers, self.likely = None, [], None
             self.model.set_result(None)
             self.summary.setText(f"Matching failed: {one_line(exc)}")
             return
         previous = self._current_name()
-        self.model.set_result(self.result)
-        # No pass or fail per row where the model chooses: the column goes.
-        self.table.setColumnHidden(3, self.result.heuristic)
+        self.model.set_result(self.result, self.likely)
+        # No pass or fail per row for the word count where the model chooses: the
+        # column goes (with the likely candidates it is the Band column).
+        self.table.setColumnHidden(3, self.result.heuristic and self.likely is None)
         fit_rows(self.table, self.model)
-        self.summary.setText(summary_text(self.result) if query.strip() else "Type a request.")
+        self.summary.setText(self._summary_text(registry, query))
+        self._show_instead()
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
@@ -465,6 +420,71 @@ class QueryPanel(QWidget):
         tier.used = self.result.tier == 2
         self.tiers[2] = tier
         self.tier_views[2].show_tier(tier)
+
+    def _likely(self, registry: Registry, query: str) -> LikelyResult | None:
+        """The likely candidates where the model chooses (None until the index,
+        built in the background, has landed)."""
+        project = self.project
+        if project is None or not project.profile.model_chooses or not query.strip():
+            return None
+        index = self.likely_indexes.get(registry)
+        return index.rank(query) if index is not None else None
+
+    def _on_index_ready(self, registry: object) -> None:
+        if registry is self.registry:
+            self.catch_up.soon(self.timer)
+
+    def _summary_text(self, registry: Registry, query: str) -> str:
+        if not query.strip() or self.result is None:
+            return "Type a request."
+        project = self.project
+        chooses = project is not None and project.profile.model_chooses
+        waiting = chooses and self.likely_indexes.peek(registry) is None
+        return likely_summary(self.result, self.likely, waiting)
+
+    def set_edited(self, path: str | None) -> None:
+        """The skill being edited: Try a Request says which skills would be picked
+        instead of it."""
+        if path != self.edited:
+            self.edited = path
+            self._show_instead()
+
+    def edited_skill(self) -> Skill | None:
+        """The skill being edited, if it is in the current project."""
+        registry = self.registry
+        return registry.by_path.get(self.edited) if registry and self.edited else None
+
+    def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
+        """(the edited skill's name, the likely candidates that outrank it) for the
+        request typed, when some do (see instead.py)."""
+        skill, likely = self.edited_skill(), self.likely
+        if skill is None or likely is None or not likely.candidates:
+            return None
+        above = outranking(likely, skill.name)
+        return (skill.name, above) if above else None
+
+    def suite_requests_instead(self) -> list[tuple[str, str]]:
+        """(request, the skill ranked first) for the project's suite requests that
+        expect the edited skill but rank another first (see instead.py)."""
+        registry, project, skill = self.registry, self.project, self.edited_skill()
+        index = self.likely_indexes.peek(registry) if registry is not None else None
+        if skill is None or index is None or registry is None:
+            return []
+        if project is None or not project.profile.model_chooses:
+            return []
+        return self.suite_requests.instead(project, registry, index, skill)
+
+    def _show_instead(self) -> None:
+        skill = self.edited_skill()
+        found = self.instead_of_edited()
+        text = instead_text(
+            skill.name if skill is not None else "",
+            self.likely,
+            found[1] if found is not None else [],
+            self.suite_requests_instead(),
+        )
+        self.instead.setVisible(bool(text))
+        self.instead.setText(text)
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
@@ -515,6 +535,15 @@ class QueryPanel(QWidget):
         result, registry = self.result, self.registry
         if result is None or registry is None:
             return ""
+        index = self.table.currentIndex()
+        picked = self.why_box.currentData()
+        if not picked and index.isValid() and index.row() < len(self.model.rows):
+            row = self.model.rows[index.row()]
+            if isinstance(row, LikelyCandidate):
+                return likely_html(result, row, self.likely_indexes.peek(registry))
+        likely = self.likely
+        if picked and likely is not None and picked not in result.selected:
+            return why_not_likely(result, likely, picked, self.likely_indexes.peek(registry))
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------
@@ -537,15 +566,8 @@ class QueryPanel(QWidget):
         self.session.reset()
         self.update_now()
 
-    # -- suites ------------------------------------------------------------------------------
     def suite_path(self) -> str | None:
-        project = self.project
-        if project is None:
-            return None
-        config = project.config
-        if config is not None and config.suites:
-            return config.suites[0]
-        return os.path.join(project.base, "suites", f"{project.profile.name}.yaml")
+        return suite_path_of(self.project)
 
     def ask_expectation(self, proposed: str) -> str | None:
         """The expected skills, comma-separated or 'none' (tests replace this method)."""

@@ -1,0 +1,101 @@
+"""Try a Request's "would pick X instead": for the skill being edited, the likely
+candidates that outrank it on the request typed, and the project's suite requests
+that expect it but rank another skill first (profiles where the model chooses)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ...core.likely import LikelyCandidate, LikelyIndex, LikelyResult
+from ...core.model import Skill
+from ...core.project import Project
+from ...core.registry import Registry
+from ...core.suites import Suite, SuiteError, load_suite
+
+SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
+SUITE_CHECK_S = 0.02  # and at most this long per answer (10,000 skills: ~5 ms a request)
+
+
+def outranking(likely: LikelyResult, name: str) -> list[LikelyCandidate]:
+    """The likely candidates ranked above `name` (all of them if it is not ranked),
+    leaving out the unlikely ones."""
+    ranked = [c.name for c in likely.candidates]
+    place = ranked.index(name) if name in ranked else len(ranked)
+    return [c for c in likely.candidates[:place] if c.band != "unlikely"]
+
+
+class SuiteRequests:
+    """The suite requests that would pick another skill than the edited one, worked
+    out again only when the skills or the skill change; suite files read again only
+    when they change."""
+
+    def __init__(self) -> None:
+        self._suites: dict[str, tuple[float, Suite | None]] = {}  # path -> (mtime, suite)
+        self._last: tuple[object, list[tuple[str, str]]] = (None, [])
+
+    def instead(
+        self, project: Project, registry: Registry, index: LikelyIndex, skill: Skill
+    ) -> list[tuple[str, str]]:
+        """(request, the skill ranked first) for the suite requests that expect
+        `skill` but rank another first (the first SUITE_CASES_CHECKED, for
+        SUITE_CHECK_S at most)."""
+        key = (skill.path, id(registry), registry.version)
+        if self._last[0] == key:
+            return self._last[1]
+        paths = list(project.config.suites) if project.config is not None else []
+        cases = [
+            case
+            for suite in filter(None, map(self._suite, paths))
+            for case in suite.cases
+            if case.mode != "not-triggers" and skill.name in case.expect
+        ]
+        index.sync()
+        out: list[tuple[str, str]] = []
+        deadline = time.perf_counter() + SUITE_CHECK_S
+        for case in cases[:SUITE_CASES_CHECKED]:
+            if time.perf_counter() > deadline:
+                break  # typing goes on; the rest are not checked this time
+            ranked = index.rank(case.query, top=5).candidates
+            if ranked and ranked[0].name != skill.name and ranked[0].band != "unlikely":
+                out.append((case.query, ranked[0].name))
+        self._last = (key, out)
+        return out
+
+    def _suite(self, path: str) -> Suite | None:
+        """A suite file, read again only when it changed (None if unreadable)."""
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError:
+            return None
+        known = self._suites.get(path)
+        if known is None or known[0] != mtime:
+            try:
+                suite: Suite | None = load_suite(path)
+            except (SuiteError, OSError, ValueError):
+                suite = None  # the suite runner says what is wrong with it
+            known = self._suites[path] = (mtime, suite)
+        return known[1]
+
+
+def instead_text(
+    name: str,
+    likely: LikelyResult | None,
+    above: list[LikelyCandidate],
+    suite: list[tuple[str, str]],
+) -> str:
+    """The panel's lines about the edited skill `name` ("" when nothing outranks it)."""
+    lines = []
+    if above:
+        mine = next((c for c in likely.candidates if c.name == name), None) if likely else None
+        where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
+        others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
+        lines.append(
+            f"This request would pick {others} instead of {name} ({where}), an estimate: "
+            f"make {name}'s description say what sets it apart, or use the request's words."
+        )
+    if suite:
+        shown = "; ".join(f"“{query}” → {other}" for query, other in suite[:3])
+        more = f" and {len(suite) - 3} more" if len(suite) > 3 else ""
+        lines.append(f"Suite requests that would pick another skill than {name}: {shown}{more}")
+    return "\n".join(lines)
