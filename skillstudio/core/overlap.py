@@ -62,21 +62,15 @@ def overlaps(
     index = index or LikelyIndex(registry, OVERLAP_MODEL)
     index.sync()
     slots = [doc for doc in index.slots]
-    vectors: dict[int, dict[str, float]] = {}
-    norms: dict[int, float] = {}
-    for doc in slots:
-        if doc is None:
-            continue
-        vector = index.vector(doc.skill.path)
-        vectors[doc.slot] = vector
-        norms[doc.slot] = math.sqrt(sum(w * w for w in vector.values())) or 1.0
+    vectors = index.vectors()
+    norms = {slot: math.sqrt(sum(w * w for w in v.values())) or 1.0 for slot, v in vectors.items()}
     rare = RARE_MAX
     # partial dot products over shared rare words, through the postings
     partial: dict[tuple[int, int], float] = defaultdict(float)
     for term, df in index.df.items():
         if df < 2 or df > rare:
             continue
-        bucket = sorted(index._bucket(term).items())
+        bucket = sorted(zip(*index._bucket(term), strict=True))
         for i, (slot_a, weight_a) in enumerate(bucket):
             for slot_b, weight_b in bucket[i + 1 :]:
                 partial[slot_a, slot_b] += weight_a * weight_b
