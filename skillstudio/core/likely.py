@@ -28,7 +28,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, pairwise
 from typing import Any, Literal
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
@@ -80,6 +80,9 @@ class Model:
     b: float = 0.75
     stem: bool = True
     single_field: bool = False  # every field's words in one field, weight 1
+    # pairs of adjacent words ("code review") count as terms of their own in the
+    # name, description, when_to_use, triggers and argument-hint (not the body)
+    phrases: bool = True
     # Bands, on the score divided by the IDF of a word only one skill has
     # (about "how many distinctive words matched"), calibrated in tests/eval.
     likely: float = 0.8
@@ -97,6 +100,7 @@ PLAIN_BM25 = Model(
     weights=(("text", 1.0),),
     stem=False,
     single_field=True,
+    phrases=False,
 )
 
 _STEMMER = Stemmer.Stemmer("english")
@@ -119,6 +123,14 @@ def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS
         return [sys.intern(w) for w in words]
     known = _STEMS.get
     return [known(w) or stem(w) for w in words]
+
+
+def _with_phrases(words: list[str], phrases: bool) -> Counter[str]:
+    """The words' counts, and with `phrases` each pair of adjacent words'."""
+    counts = Counter(words)
+    if phrases and len(words) > 1:
+        counts.update(f"{a} {b}" for a, b in pairwise(words) if a != b)
+    return counts
 
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
@@ -250,7 +262,7 @@ class LikelyIndex:
             return {"text": counts} if counts else {}
         weights = self._weights
         out = {
-            name: Counter(terms(text, model.stem))
+            name: _with_phrases(terms(text, model.stem), model.phrases)
             for name, text in texts.items()
             if weights.get(name, 0.0) > 0
         }
@@ -428,11 +440,15 @@ class LikelyIndex:
         """stem -> the request's first word with that stem (of its first
         MAX_QUERY_CHARS characters, as the matcher reads it)."""
         out: dict[str, str] = {}
+        last: tuple[str, str] | None = None
         for word in normalize(query[:MAX_QUERY_CHARS]).split():
             if word in REQUEST_STOPWORDS or len(word) < 2:
                 continue
             key = stem(word) if self.model.stem else word
             out.setdefault(key, word)
+            if last is not None and self.model.phrases and last[0] != key:
+                out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
+            last = (key, word)
         return out
 
     def common(self, term: str) -> bool:
@@ -546,17 +562,22 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
 
 
 def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
-    """A readable word per stem, taken from the skills' own text (for reports)."""
+    """A readable word per stem (and words per phrase), taken from the skills' own
+    text (for reports)."""
     wanted = set(stems)
+    single = {part for key in wanted for part in key.split()}
     out: dict[str, str] = {}
     for doc in index.docs.values():
         for text in (*skill_texts(doc.skill).values(), doc.skill.gist):
             for word in normalize(text).split():
                 key = stem(word) if index.model.stem else word
-                if key in wanted and key not in out:
+                if key in single and key not in out:
                     out[key] = word
-        if len(out) == len(wanted):
+        if len(out) == len(single):
             break
+    for key in wanted:
+        if " " in key:
+            out[key] = " ".join(out.get(part, part) for part in key.split())
     return out
 
 

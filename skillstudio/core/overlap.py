@@ -74,17 +74,43 @@ def overlaps(
         for i, (slot_a, weight_a) in enumerate(bucket):
             for slot_b, weight_b in bucket[i + 1 :]:
                 partial[slot_a, slot_b] += weight_a * weight_b
+    # a request naming one skill's subject in its own name's words: how much of
+    # its weight the other answers (candidates again from shared rare words)
+    probes = {
+        doc.slot: [t for t in index.fields(doc.skill).get("name", ()) if t in vectors[doc.slot]]
+        for doc in slots
+        if doc is not None
+    }
+    for term, df in index.df.items():
+        if df < 2 or df > rare:
+            continue
+        holders = sorted(index._bucket(term)[0])
+        named = [slot for slot in holders if term in probes[slot]]
+        for slot_a in named:
+            for slot_b in holders:
+                if slot_b != slot_a:
+                    partial.setdefault((min(slot_a, slot_b), max(slot_a, slot_b)), 0.0)
+
+    def answered(slot_a: int, slot_b: int) -> float:
+        """Share of a request of `slot_a`'s name words that `slot_b` scores."""
+        own = vectors[slot_a]
+        words = probes[slot_a]
+        whole = sum(own[t] for t in words)
+        other = vectors[slot_b]
+        return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0
+
     pairs: list[Pair] = []
     floor = threshold / 2  # rare words carry most of a competing pair's similarity
     for (slot_a, slot_b), dot in partial.items():
         norm = norms[slot_a] * norms[slot_b]
-        if dot / norm < floor:
+        probe = math.sqrt(answered(slot_a, slot_b) * answered(slot_b, slot_a))
+        if dot / norm < floor and probe < threshold:
             continue
         va, vb = vectors[slot_a], vectors[slot_b]
         if len(va) > len(vb):
             va, vb = vb, va
         shared = {t: w * vb[t] for t, w in va.items() if t in vb}
-        score = sum(shared.values()) / norm
+        score = max(sum(shared.values()) / norm, probe)
         if score < threshold:
             continue
         a, b = slots[slot_a], slots[slot_b]
