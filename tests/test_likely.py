@@ -333,3 +333,15 @@ def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
     assert time.perf_counter() - started < 10  # a hang guard, not a timing
     assert "sql-tuning" not in [c.name for c in result.candidates]  # beyond the limit
     assert index.rank("postgresql " + filler).candidates[0].name == "sql-tuning"
+
+
+def test_a_word_no_skill_has_is_read_as_two_words_skills_have(tmp_path: Any) -> None:
+    skills = {**REVIEW, "frames": "Reshape a data frame: pivot, melt and join tables in pandas."}
+    registry = collection(tmp_path, skills)
+    best = likely(registry, "pivot this dataframe").candidates[0]
+    assert best.name == "frames"
+    assert {r.stem for r in best.reasons} >= {"data", "frame"}  # "dataframe" split
+    assert [r.term for r in best.reasons].count("dataframe") == 2
+    # a known word is never split ("postgresql" is in sql-tuning's description)
+    index = LikelyIndex(registry)
+    assert "postgresql" in index.query_terms("postgresql")

@@ -21,11 +21,11 @@ three), how often an acceptable skill is in the likely band, and, over the
   skill scored at all;
 - `plain BM25`: one field of name and description, no stemming, no field
   weights, the same band cut-off;
-- `likely`: the ranking of core/likely.py over the fields the model reads
-  (name, description, and when_to_use, triggers, argument-hint where the
-  profile has them);
-- `likely+body`: the same with the body's words at a low weight (the
-  vocabulary of the skill's domain), as when the registry keeps the text.
+- `likely`: the ranking of core/likely.py, as `match`, suites and the app use
+  it: name, description (and when_to_use, triggers, argument-hint where the
+  profile has them), their phrases, and the body's gist at a low weight;
+- `fields only`: the same without the body's gist (what the model itself reads
+  when it chooses), to show what the body brings.
 
 Figures are given for the whole set and for its two halves (even-numbered
 cases, which the ranking's weights were tuned on, and odd-numbered ones,

@@ -3,19 +3,23 @@
 For the profiles where the model chooses (PRODUCT.md section 5), skills are
 ranked by BM25F, an information-retrieval weighting over a few fields: the
 name (split on hyphens and underscores, weighted up), the description, and
-`when_to_use`, triggers and `argument-hint` where the profile reads them. Term
-weights (IDF) come from the registry itself, so a word most skills use counts
-little; words are stemmed with the Snowball English stemmer (PyStemmer), so
-"testing" meets "tests". Each candidate gets a band (likely, possible,
-unlikely) from a cut-off calibrated on an evaluation set (tests/eval), so a
-request no skill serves shows no likely skill. It is an estimate: it never
-selects; only explicit invocation does (core/matching.py).
+`when_to_use`, triggers and `argument-hint` where the profile reads them, each
+with its phrases (pairs of adjacent words), plus the body's gist (its most
+frequent words, core/gist.py) at a low weight: the model does not read the
+body when it chooses, but the body's vocabulary is what it knows of the
+skill's domain, and requests worded unlike the description reach the skill
+through it. Term weights (IDF) come from the registry itself, so a word most
+skills use counts little; words are stemmed with the Snowball English stemmer
+(PyStemmer), so "testing" meets "tests". Each candidate gets a band (likely,
+possible, unlikely) from a cut-off calibrated on an evaluation set
+(tests/eval), so a request no skill serves shows no likely skill. It is an
+estimate: it never selects; only explicit invocation does (core/matching.py).
 
-The index keeps, per term, each skill's saturated field-weighted frequency;
-one added, removed or changed skill updates it without a rebuild (document
-counts and field lengths are running sums; the cached per-skill weights are
-recomputed only when an average field length drifts by more than
-`DRIFT`), so the app can re-rank on every keystroke.
+The index keeps, per term, each skill's saturated field-weighted frequency in
+flat arrays; one added, removed or changed skill updates it without a rebuild
+(document counts and field lengths are running sums; the weights are
+recomputed only when an average field length drifts by more than `DRIFT`), so
+the app can re-rank on every keystroke.
 """
 
 from __future__ import annotations
@@ -445,11 +449,29 @@ class LikelyIndex:
             if word in REQUEST_STOPWORDS or len(word) < 2:
                 continue
             key = stem(word) if self.model.stem else word
+            if key not in self.df and self.model.stem:
+                parts = self._split(word)  # "dataframe": "data" + "frame"
+                if parts:
+                    for part in parts:
+                        out.setdefault(part, word)
+                    last = None
+                    continue
             out.setdefault(key, word)
             if last is not None and self.model.phrases and last[0] != key:
                 out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
             last = (key, word)
         return out
+
+    def _split(self, word: str) -> tuple[str, str] | None:
+        """A word no skill has, as two words skills have (decompounding: the first
+        split from the left whose halves, three letters or more, are both known)."""
+        if len(word) < 6 or not word.isalpha():
+            return None
+        for cut in range(3, len(word) - 2):
+            head, tail = stem(word[:cut]), stem(word[cut:])
+            if head in self.df and tail in self.df:
+                return head, tail
+        return None
 
     def common(self, term: str) -> bool:
         """Whether `term` is in too many skills to count (see COMMON_SHARE)."""

@@ -2,13 +2,17 @@
 
 Each skill is a vector of term weights under the likely-candidates model
 (core/likely.py, without the body: what the model reads when it chooses; the
-name weighted like the description):
-for each of its words, what that word alone would score for it as a request.
-Two skills compete when the cosine of their vectors is high. Pairs are never
-formed naively (all pairs of 10,000 skills are 50 million): only skills that
-share a rare word (one in at most `RARE_MAX` skills) become a
-candidate pair, found through the index's postings, and a pair is scored only
-if those rare words alone could get it near the threshold.
+name weighted like the description): for each of its words and phrases, what
+it alone would score for the skill as a request. A pair's score is the higher
+of two figures: the cosine of the two vectors (they say the same things), and
+the name probe (a request made of each skill's name words: how much of its
+weight the other skill scores, the geometric mean of both ways), which pairs
+skills named for one subject whose descriptions say different things (the
+corpus's code-review skills: cosines 0.08-0.14). Pairs are never formed
+naively (all pairs of 10,000 skills are 50 million): only skills that share a
+rare word (one in at most `RARE_MAX` skills) become a candidate pair, found
+through the index's postings, and a pair is scored in full only if those rare
+words alone could get it near the threshold.
 """
 
 from __future__ import annotations
