@@ -279,6 +279,10 @@ class LikelyIndex:
             out["body"] = body
         return {name: counts for name, counts in out.items() if counts}
 
+    def name_terms(self, skill: Skill) -> list[str]:
+        """The terms of the skill's name field (its words and phrases)."""
+        return list(_with_phrases(terms(skill.name, self.model.stem), self.model.phrases))
+
     def _avg(self, name: str) -> float:
         count = len(self.docs)
         return (self.length_sums[name] / count) if count else 1.0

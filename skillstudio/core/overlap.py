@@ -72,7 +72,9 @@ def overlaps(
     # partial dot products over shared rare words, through the postings
     partial: dict[tuple[int, int], float] = defaultdict(float)
     for term, df in index.df.items():
-        if df < 2 or df > rare:
+        # phrases join the exact score, not the search: a pair sharing a rare
+        # phrase shares its rare words (and phrases would triple the pairs tried)
+        if df < 2 or df > rare or " " in term:
             continue
         bucket = sorted(zip(*index._bucket(term), strict=True))
         for i, (slot_a, weight_a) in enumerate(bucket):
@@ -81,10 +83,11 @@ def overlaps(
     # a request naming one skill's subject in its own name's words: how much of
     # its weight the other answers (candidates again from shared rare words)
     probes = {
-        doc.slot: [t for t in index.fields(doc.skill).get("name", ()) if t in vectors[doc.slot]]
+        doc.slot: [t for t in index.name_terms(doc.skill) if t in vectors[doc.slot]]
         for doc in slots
         if doc is not None
     }
+    probed: set[tuple[int, int]] = set()
     for term, df in index.df.items():
         if df < 2 or df > rare:
             continue
@@ -93,7 +96,9 @@ def overlaps(
         for slot_a in named:
             for slot_b in holders:
                 if slot_b != slot_a:
-                    partial.setdefault((min(slot_a, slot_b), max(slot_a, slot_b)), 0.0)
+                    key = (min(slot_a, slot_b), max(slot_a, slot_b))
+                    partial.setdefault(key, 0.0)
+                    probed.add(key)
 
     def answered(slot_a: int, slot_b: int) -> float:
         """Share of a request of `slot_a`'s name words that `slot_b` scores."""
@@ -107,7 +112,9 @@ def overlaps(
     floor = threshold / 2  # rare words carry most of a competing pair's similarity
     for (slot_a, slot_b), dot in partial.items():
         norm = norms[slot_a] * norms[slot_b]
-        probe = math.sqrt(answered(slot_a, slot_b) * answered(slot_b, slot_a))
+        probe = 0.0
+        if (slot_a, slot_b) in probed:
+            probe = math.sqrt(answered(slot_a, slot_b) * answered(slot_b, slot_a))
         if dot / norm < floor and probe < threshold:
             continue
         va, vb = vectors[slot_a], vectors[slot_b]
