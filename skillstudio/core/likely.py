@@ -533,6 +533,11 @@ class LikelyIndex:
         unit = self.unit()
         model = self.model
         first = scores[best[0]] if best else 0.0
+        live = [
+            (term, word, *self._bucket(term))
+            for term, word in query_terms.items()
+            if term in self.postings and not self.common(term)
+        ]
         out: list[LikelyCandidate] = []
         for slot in best:
             doc = self.slots[slot]
@@ -545,10 +550,10 @@ class LikelyIndex:
             elif strength >= model.possible:
                 band = "possible"
             reasons = []
-            for term, word in query_terms.items():
-                value = 0.0 if self.common(term) else self.weight(term, slot)
-                if value:
-                    reasons.append(TermWeight(word, term, value))
+            for term, word, holders, weights in live:
+                at = bisect_left(holders, slot)
+                if at < len(holders) and holders[at] == slot and weights[at]:
+                    reasons.append(TermWeight(word, term, weights[at]))
             reasons.sort(key=lambda r: -r.weight)
             out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
         out.sort(key=lambda c: (-c.score, c.name))
