@@ -67,7 +67,11 @@ def overlaps(
     index.sync()
     slots = [doc for doc in index.slots]
     vectors = index.vectors()
-    norms = {slot: math.sqrt(sum(w * w for w in v.values())) or 1.0 for slot, v in vectors.items()}
+    # the cosine is over words; the name's phrases serve the name probe below
+    norms = {
+        slot: math.sqrt(sum(w * w for t, w in v.items() if " " not in t)) or 1.0
+        for slot, v in vectors.items()
+    }
     rare = RARE_MAX
     # partial dot products over shared rare words, through the postings
     partial: dict[tuple[int, int], float] = defaultdict(float)
@@ -121,7 +125,8 @@ def overlaps(
         if len(va) > len(vb):
             va, vb = vb, va
         shared = {t: w * vb[t] for t, w in va.items() if t in vb}
-        score = max(sum(shared.values()) / norm, probe)
+        cosine = sum(w for t, w in shared.items() if " " not in t) / norm
+        score = max(cosine, probe)
         if score < threshold:
             continue
         a, b = slots[slot_a], slots[slot_b]
