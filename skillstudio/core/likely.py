@@ -32,12 +32,10 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress, pairwise
+from itertools import compress
 from typing import Any, Literal
 
-import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
-
-from .gist import gist_counts
+from .gist import STEMS, gist_counts, stem, terms, with_phrases
 from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
 from .model import Skill
 from .registry import Registry
@@ -108,35 +106,6 @@ PLAIN_BM25 = Model(
     single_field=True,
     phrases=(),
 )
-
-_STEMMER = Stemmer.Stemmer("english")
-_STEMS: dict[str, str] = {}
-
-
-def stem(word: str) -> str:
-    found = _STEMS.get(word)
-    if found is None:
-        if len(_STEMS) > 200_000:  # bounded: skill files are untrusted
-            _STEMS.clear()
-        found = _STEMS[word] = sys.intern(_STEMMER.stemWord(word))
-    return found
-
-
-def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """The content words of `text`, normalized (and stemmed), in order."""
-    words = [w for w in normalize(text).split() if w not in stopwords and len(w) > 1]
-    if not stemmed:
-        return [sys.intern(w) for w in words]
-    known = _STEMS.get
-    return [known(w) or stem(w) for w in words]
-
-
-def _with_phrases(words: list[str], phrases: bool) -> Counter[str]:
-    """The words' counts, and with `phrases` each pair of adjacent words'."""
-    counts = Counter(words)
-    if phrases and len(words) > 1:
-        counts.update(f"{a} {b}" for a, b in pairwise(words) if a != b)
-    return counts
 
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
@@ -268,13 +237,13 @@ class LikelyIndex:
             return {"text": counts} if counts else {}
         weights = self._weights
         out = {
-            name: _with_phrases(terms(text, model.stem), name in model.phrases)
+            name: with_phrases(terms(text, model.stem), name in model.phrases)
             for name, text in texts.items()
             if weights.get(name, 0.0) > 0
         }
         if weights.get("body", 0.0) > 0 and skill.gist:
             body: Counter[str] = Counter()
-            get, known = body.get, _STEMS.get
+            get, known = body.get, STEMS.get
             for word, count in gist_counts(skill.gist):
                 key = (known(word) or stem(word)) if model.stem else sys.intern(word)
                 body[key] = get(key, 0) + count
@@ -283,7 +252,7 @@ class LikelyIndex:
 
     def name_terms(self, skill: Skill) -> list[str]:
         """The terms of the skill's name field (its words and phrases)."""
-        return list(_with_phrases(terms(skill.name, self.model.stem), "name" in self.model.phrases))
+        return list(with_phrases(terms(skill.name, self.model.stem), "name" in self.model.phrases))
 
     def _avg(self, name: str) -> float:
         count = len(self.docs)

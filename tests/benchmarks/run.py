@@ -103,8 +103,8 @@ def evaluation_rows() -> list[Row]:
     def fig(label: str, split: str = "all", none: bool = True) -> str:
         f = report["rankings"][label][split]
         if not none:
-            return f"{f['top1']:.0f} / {f['top3']:.0f} %"
-        return f"{f['top1']:.0f} / {f['top3']:.0f} / {f['no_likely']:.0f} %"
+            return f"{f['top1']:.1f} / {f['top3']:.1f} %"
+        return f"{f['top1']:.1f} / {f['top3']:.1f} / {f['no_likely']:.1f} %"
 
     whole = report["rankings"]["likely"]["all"]
     rows = [
