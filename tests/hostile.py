@@ -50,6 +50,9 @@ CASES = {
     # costly to preview (the app renders them off its GUI thread, bounded)
     "preview-table": "listed",
     "preview-make": "listed",
+    # the likely ranking's body gist (core/gist.py): 90,000 distinct words and a
+    # 5,000-letter one; the gist reads the first 20,000 characters, keeps 200 words
+    "gist-words": "listed",
     # files and folders (issue 14 items 4, 5, 9, 13): special files, links and toolsets
     "skill-loop": "symlink-skipped",  # SKILL.md -> SKILL.md (ELOOP)
     "skill-fifo": "unreadable",  # a FIFO named SKILL.md
@@ -306,6 +309,11 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
             os.path.join(root, name, "SKILL.md"),
             f"---\nname: {name}\ndescription: Costly to preview.\n---\n{body}",
         )
+    words = " ".join(f"w{n:07d}" for n in range(90_000))  # 810 KB: under the 1 MB bound
+    write(
+        os.path.join(root, "gist-words", "SKILL.md"),
+        f"---\nname: gist-words\ndescription: Many words.\n---\n{'z' * 5_000} {words}\n",
+    )
     special_files(root, base)
     write(
         os.path.join(root, "placeholder-escape", "SKILL.md"),

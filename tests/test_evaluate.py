@@ -49,7 +49,7 @@ def test_figures_per_ranking_and_split(tmp_path: Any) -> None:
     registry = project_from_folder(corpus, "agentskills").registry(keep_text=True)
     registry.scan()
     report = evaluate(registry, cases)
-    assert list(report["rankings"]) == ["word count", "plain BM25", "likely", "likely+body"]
+    assert list(report["rankings"]) == ["word count", "plain BM25", "likely", "fields only"]
     ours = report["rankings"]["likely"]["all"]
     # "shrink my container image" meets one description word ("images"): first, but
     # too weak a match for the likely band
@@ -95,19 +95,20 @@ def test_command_line(tmp_path: Any) -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         assert main([small(tmp_path)]) == 0
-    assert "likely+body" in out.getvalue() and "no likely" in out.getvalue()
+    assert "fields only" in out.getvalue() and "no likely" in out.getvalue()
     assert main([str(tmp_path / "missing.yaml")]) == 2
 
 
 @pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
 def test_on_the_corpus_set_the_ranking_is_clearly_ahead_of_plain_bm25() -> None:
     cases, corpus = load_set(CORPUS_SET)
-    registry = project_from_folder(str(corpus), "agentskills").registry(keep_text=True)
+    registry = project_from_folder(str(corpus), "agentskills").registry()
     registry.scan()
     rankings = evaluate(registry, cases)["rankings"]
-    plain, ours, body = rankings["plain BM25"], rankings["likely"], rankings["likely+body"]
+    plain, ours, fields = rankings["plain BM25"], rankings["likely"], rankings["fields only"]
     for split in ("tuned (even)", "held out (odd)"):
-        assert ours[split]["top1"] > plain[split]["top1"]
-        assert body[split]["top3"] >= plain[split]["top3"] + 15
-        assert body[split]["no_likely"] >= 90
-    assert body["all"]["top1"] >= 70
+        assert fields[split]["top1"] > plain[split]["top1"]
+        assert ours[split]["top1"] >= plain[split]["top1"] + 10
+        assert ours[split]["top3"] >= plain[split]["top3"] + 15
+    assert ours["all"]["top1"] >= 70
+    assert ours["all"]["no_likely"] >= 90

@@ -253,6 +253,30 @@ def test_commands_finish_on_the_tree(tree: Path, args: tuple[str, ...]) -> None:
     assert "\x1b" not in done.stdout, "terminal escape codes from names are printed escaped"
 
 
+def test_the_likely_ranking_reads_a_bounded_gist_of_a_huge_body(tree: Path) -> None:
+    done = run_ok(
+        "match",
+        "w0000007 please",
+        "--profile",
+        "agentskills",
+        "--format",
+        "json",
+        "--root",
+        str(tree),
+        cwd=tree.parent,
+    )
+    likely = json.loads(done.stdout)["likely"]
+    assert likely and likely[0]["skill"] == "gist-words"  # a word of its body's start
+    from skillstudio.core.gist import GIST_WORDS, gist_counts
+    from skillstudio.core.project import project_from_folder
+
+    registry = project_from_folder(str(tree), "agentskills").registry()
+    registry.scan()
+    found = registry.get("gist-words")
+    assert found is not None
+    assert len(gist_counts(found.gist)) == GIST_WORDS and len(found.gist) < 10_000
+
+
 def test_list_escapes_names_and_paths(tree: Path) -> None:
     done = run_ok("list", "--root", str(tree), "--profile", "agentskills", cwd=tree.parent)
     row = next(line for line in done.stdout.splitlines() if line.startswith("escape-codes"))

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.likely import LIKELY_MODEL, PLAIN_BM25, LikelyIndex, likely, stem
+from skillstudio.core import likely as likely_module
+from skillstudio.core.gist import GIST_WORDS, body_gist, gist_counts
+from skillstudio.core.likely import PLAIN_BM25, LikelyIndex, likely, stem
 from skillstudio.core.project import project_from_folder
 from skillstudio.core.registry import Registry
 from tests.helpers import skill_text, write
@@ -104,26 +106,58 @@ def test_fields_the_profile_has_are_read(tmp_path: Any) -> None:
     assert names(registry, "jira ticket") == []
 
 
-def test_body_words_count_only_when_the_text_is_kept(tmp_path: Any) -> None:
+def test_body_words_count_in_match_as_in_the_evaluation(tmp_path: Any) -> None:
+    """The body's gist is kept whether or not the registry keeps the text, so
+    `match`, the app and the evaluation rank alike (before: only the evaluation,
+    which kept the text, read the body)."""
+    from tests.helpers import cli
+
     write(
         tmp_path,
         "skills/notes/SKILL.md",
         skill_text(name="notes", description="Keep notes.", _body="Use a kanban board.\n"),
     )
+    write(tmp_path, "skills/todo/SKILL.md", skill_text(name="todo", description="List tasks."))
     project = project_from_folder(str(tmp_path / "skills"), "agentskills")
     kept = project.registry(keep_text=True)
     kept.scan()
     dropped = project.registry()
     dropped.scan()
-    assert [c.name for c in LikelyIndex(kept, LIKELY_MODEL).rank("kanban").candidates] == ["notes"]
-    assert LikelyIndex(dropped, LIKELY_MODEL).rank("kanban").candidates == []
+    assert [c.name for c in LikelyIndex(kept).rank("kanban").candidates] == ["notes"]
+    assert _scores(LikelyIndex(dropped), "kanban board") == _scores(
+        LikelyIndex(kept), "kanban board"
+    )
+    args = ("match", "kanban board", "--root", "skills", "--profile", "agentskills")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    assert [c["skill"] for c in data["likely"]] == ["notes"]
+    assert [r["term"] for r in data["likely"][0]["reasons"]] == ["kanban", "board"]
+
+
+def test_the_gist_is_the_bodys_frequent_words_where_the_model_chooses(tmp_path: Any) -> None:
+    body = "# Kanban\n\nMove a card. Move the card again, then a board.\n" + "x1 " * 50
+    write(tmp_path, "skills/notes/SKILL.md", skill_text(name="notes", description="N.", _body=body))
+    chooses = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    chooses.scan()
+    gist = gist_counts(chooses.get("notes").gist)  # type: ignore[union-attr]
+    # most frequent first; stop words ("a", "the"), one-letter words and numbers left out
+    assert gist[:3] == [("x1", 50), ("move", 2), ("card", 2)]
+    assert {w for w, _ in gist} == {"x1", "move", "card", "kanban", "board"}
+    rules = project_from_folder(str(tmp_path / "skills"), "oasis").registry()
+    rules.scan()
+    assert all(s.gist == "" for s in rules.skills)  # rules select there: nothing to rank
+    many = " ".join(f"w{i} " * (i % 7 + 1) for i in range(5000))
+    assert len(gist_counts(body_gist(many))) == GIST_WORDS
 
 
 def _scores(index: LikelyIndex, query: str) -> dict[str, float]:
     return {os.path.basename(os.path.dirname(p)): s for p, s in index.scores(query).items()}
 
 
-def test_incremental_updates_match_a_fresh_index(tmp_path: Any) -> None:
+@pytest.mark.parametrize("compact_min", [256, 3])
+def test_incremental_updates_match_a_fresh_index(
+    tmp_path: Any, monkeypatch: Any, compact_min: int
+) -> None:
+    monkeypatch.setattr(likely_module, "COMPACT_MIN", compact_min)  # 3: slots renumbered often
     rng = random.Random(7)
     vocabulary = "alpha beta gamma delta review deploy test build cache index query".split()
     skills = {
@@ -140,7 +174,9 @@ def test_incremental_updates_match_a_fresh_index(tmp_path: Any) -> None:
             os.rmdir(path.parent)
         else:
             text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(3, 12)))
-            write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=text))
+            body = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, 30)))
+            fields = {"name": name, "description": text, "_body": body + "\n"}
+            write(tmp_path, f"skills/{name}/SKILL.md", skill_text(**fields))
         registry.refresh()
         index.sync()
         fresh = LikelyIndex(registry)
@@ -152,6 +188,10 @@ def test_incremental_updates_match_a_fresh_index(tmp_path: Any) -> None:
             # cached weights may use average lengths up to DRIFT old: close, not equal
             for key in want:
                 assert got[key] == pytest.approx(want[key], rel=0.15)
+        # reasons read the postings by slot: the same words as a fresh index's
+        want_reasons = {c.name: c.reasons for c in fresh.rank("alpha review deploy").candidates}
+        for cand in index.rank("alpha review deploy").candidates:
+            assert {r.term for r in cand.reasons} == {r.term for r in want_reasons[cand.name]}
         index.reweigh()
         assert _scores(index, "review cache") == pytest.approx(_scores(fresh, "review cache"))
 
@@ -292,3 +332,15 @@ def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
     assert time.perf_counter() - started < 10  # a hang guard, not a timing
     assert "sql-tuning" not in [c.name for c in result.candidates]  # beyond the limit
     assert index.rank("postgresql " + filler).candidates[0].name == "sql-tuning"
+
+
+def test_a_word_no_skill_has_is_read_as_two_words_skills_have(tmp_path: Any) -> None:
+    skills = {**REVIEW, "frames": "Reshape a data frame: pivot, melt and join tables in pandas."}
+    registry = collection(tmp_path, skills)
+    best = likely(registry, "pivot this dataframe").candidates[0]
+    assert best.name == "frames"
+    assert {r.stem for r in best.reasons} >= {"data", "frame"}  # "dataframe" split
+    assert [r.term for r in best.reasons].count("dataframe") == 2
+    # a known word is never split ("postgresql" is in sql-tuning's description)
+    index = LikelyIndex(registry)
+    assert "postgresql" in index.query_terms("postgresql")

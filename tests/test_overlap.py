@@ -50,26 +50,45 @@ def test_the_deliberate_near_duplicates_are_the_top_pair(tmp_path: Any) -> None:
 
 
 def _naive(index: LikelyIndex) -> dict[frozenset[str], float]:
+    """Every pair's score, the slow way: the cosine of the two term-weight vectors,
+    or, when higher, how much of a request of each one's name words the other scores."""
     vectors = {doc.skill.name: index.vector(doc.skill.path) for doc in index.docs.values()}
+    names = {
+        doc.skill.name: [
+            t for t in index.fields(doc.skill).get("name", ()) if t in vectors[doc.skill.name]
+        ]
+        for doc in index.docs.values()
+    }
+
+    def answered(a: str, b: str) -> float:
+        whole = sum(vectors[a][t] for t in names[a])
+        return sum(vectors[b].get(t, 0.0) for t in names[a]) / whole if whole else 0.0
+
     out = {}
     for a, b in itertools.combinations(sorted(vectors), 2):
         va, vb = vectors[a], vectors[b]
-        dot = sum(w * vb.get(t, 0.0) for t, w in va.items())
-        norm = math.sqrt(sum(w * w for w in va.values()) * sum(w * w for w in vb.values()))
-        out[frozenset((a, b))] = dot / norm
+        words_a = {t: w for t, w in va.items() if " " not in t}  # phrases: the probe's
+        words_b = {t: w for t, w in vb.items() if " " not in t}
+        dot = sum(w * words_b.get(t, 0.0) for t, w in words_a.items())
+        norm = math.sqrt(
+            sum(w * w for w in words_a.values()) * sum(w * w for w in words_b.values())
+        )
+        out[frozenset((a, b))] = max(dot / norm, math.sqrt(answered(a, b) * answered(b, a)))
     return out
 
 
-def test_scores_are_exact_cosines_and_strong_pairs_are_all_found(tmp_path: Any) -> None:
+def test_scores_are_exact_and_strong_pairs_are_all_found(tmp_path: Any) -> None:
     rng = random.Random(11)
     common = "review deploy test build cache index query plan report".split()
     rare = [f"w{i}" for i in range(200)]
     skills = {}
     for i in range(60):
         words = [rng.choice(common) for _ in range(4)] + [rng.choice(rare) for _ in range(5)]
-        skills[f"s{i:02d}"] = " ".join(words)
-    skills["twin-a"] = skills["s07"] + " extra"
-    skills["twin-b"] = skills["s07"]
+        # names of a common and a rare word, so the name probe pairs some
+        skills[f"{rng.choice(common)}-{rng.choice(rare)}-{i:02d}"] = " ".join(words)
+    first = sorted(skills)[7]
+    skills["twin-a"] = skills[first] + " extra"
+    skills["twin-b"] = skills[first]
     registry = collection(tmp_path, skills)
     found = {frozenset((p.a.name, p.b.name)): p.score for p in overlaps(registry, threshold=0.4)}
     naive = _naive(LikelyIndex(registry, OVERLAP_MODEL))
@@ -77,7 +96,7 @@ def test_scores_are_exact_cosines_and_strong_pairs_are_all_found(tmp_path: Any) 
         assert score == pytest.approx(naive[pair])
     strong = {pair for pair, score in naive.items() if score >= 0.6}
     assert strong and strong <= set(found)
-    assert frozenset(("s07", "twin-b")) in found
+    assert frozenset((first, "twin-b")) in found
 
 
 def test_overlap_command_text_and_json(tmp_path: Any) -> None:
@@ -132,6 +151,28 @@ def test_on_the_corpus_the_known_near_duplicates_are_listed() -> None:
         ("python-testing-patterns", "temporal-python-testing"),
     ]:
         assert frozenset((a, b)) in pairs
+    # the code-review and the testing skills among the strongest pairs (before: the
+    # code-review ones were not listed at all, cosines 0.08-0.14)
+    top = [frozenset((p.a.name, p.b.name)) for p in overlaps(registry)[:20]]
+    for a, b in [
+        ("code-review-excellence", "requesting-code-review"),
+        ("code-review-excellence", "receiving-code-review"),
+        ("receiving-code-review", "requesting-code-review"),
+        ("javascript-testing-patterns", "python-testing-patterns"),
+        ("python-testing-patterns", "temporal-python-testing"),
+    ]:
+        assert frozenset((a, b)) in top
+
+
+def test_skills_named_for_one_subject_compete_whatever_their_descriptions(tmp_path: Any) -> None:
+    skills = dict(SKILLS)
+    del skills["merge-request-check"]  # pr-review's twin
+    skills["code-review-feedback"] = "Use when acting on the comments a reviewer left."
+    skills["code-review-request"] = "Use before merging, to ask a colleague for a second look."
+    pairs = overlaps(collection(tmp_path, skills), threshold=0.05)
+    assert {pairs[0].a.name, pairs[0].b.name} == {"code-review-feedback", "code-review-request"}
+    assert pairs[0].score > 0.4
+    assert "code review" in [term for term, _ in pairs[0].shared]
 
 
 def test_copies_of_one_description_are_all_paired(tmp_path: Any) -> None:

@@ -44,36 +44,74 @@ def vector_under(index: LikelyIndex, path: str, model: Model = OVERLAP_MODEL) ->
 
 
 def _norm(vector: dict[str, float]) -> float:
-    return math.sqrt(sum(w * w for w in vector.values())) or 1.0
+    """Over words only: the name's phrases serve the name probe (as in overlap)."""
+    return math.sqrt(sum(w * w for t, w in vector.items() if " " not in t)) or 1.0
 
 
 def competing(
     index: LikelyIndex, path: str, limit: int = 5, threshold: float = THRESHOLD
 ) -> list[tuple[Skill, float]]:
-    """(skill, cosine) of the skills whose words compete with the skill at `path`,
-    strongest first, at or above `threshold`; none if the index does not hold it."""
+    """(skill, score) of the skills whose words compete with the skill at `path`,
+    strongest first, at or above `threshold`; none if the index does not hold it.
+    The score is overlap's: the higher of the word cosine and the name probe (how
+    much of a request made of one skill's name words the other answers, both ways)."""
     doc = index.docs.get(path)
     if doc is None:
         return []
     mine = vector_under(index, path)
     dots: dict[int, float] = defaultdict(float)
     for term, weight in mine.items():
-        bucket = index.postings.get(term, {})
-        if len(bucket) > RARE_MAX:
+        slots, values = index.postings.get(term, _EMPTY)
+        if len(slots) > RARE_MAX:
             continue  # as in overlap: only rare words make a candidate pair
-        for slot, value in bucket.items():
+        for slot, value in zip(slots, values, strict=True):
             dots[slot] += weight * value
     dots.pop(doc.slot, None)
     norm = _norm(mine)
+    pool = {slot for slot, _ in heapq.nlargest(POOL, dots.items(), key=lambda item: item[1])}
+    pool |= _probe_candidates(index, doc.skill, mine)
+    pool.discard(doc.slot)
     out: list[tuple[Skill, float]] = []
-    for slot, _dot in heapq.nlargest(POOL, dots.items(), key=lambda item: item[1]):
+    for slot in pool:
         other = index.slots[slot]
         if other is None:
             continue
         theirs = vector_under(index, other.skill.path)
-        dot = sum(w * theirs[t] for t, w in mine.items() if t in theirs)
-        score = dot / (norm * _norm(theirs))
+        dot = sum(w * theirs[t] for t, w in mine.items() if t in theirs and " " not in t)
+        cosine = dot / (norm * _norm(theirs))
+        probe = math.sqrt(
+            _answered(index, doc.skill, mine, theirs) * _answered(index, other.skill, theirs, mine)
+        )
+        score = max(cosine, probe)
         if score >= threshold:
             out.append((other.skill, score))
     out.sort(key=lambda item: (-item[1], item[0].name))
     return out[:limit]
+
+
+_EMPTY: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
+
+
+def _probe_candidates(index: LikelyIndex, skill: Skill, mine: dict[str, float]) -> set[int]:
+    """Skills overlap tries the name probe on with this one: those sharing a rare word
+    that is in one of the two names."""
+    named = set(index.name_terms(skill))
+    out: set[int] = set()
+    for term in mine:
+        slots = index.postings.get(term, _EMPTY)[0]
+        if not 2 <= len(slots) <= RARE_MAX:
+            continue
+        for slot in slots:
+            other = index.slots[slot]
+            if other is not None and (term in named or term in index.name_terms(other.skill)):
+                out.add(slot)
+    return out
+
+
+def _answered(
+    index: LikelyIndex, skill: Skill, own: dict[str, float], other: dict[str, float]
+) -> float:
+    """Share of a request of `skill`'s name words that `other` scores (overlap's probe)."""
+    words = [t for t in index.name_terms(skill) if t in own]
+    whole = sum(own[t] for t in words)
+    return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0

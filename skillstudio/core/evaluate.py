@@ -21,11 +21,11 @@ three), how often an acceptable skill is in the likely band, and, over the
   skill scored at all;
 - `plain BM25`: one field of name and description, no stemming, no field
   weights, the same band cut-off;
-- `likely`: the ranking of core/likely.py over the fields the model reads
-  (name, description, and when_to_use, triggers, argument-hint where the
-  profile has them);
-- `likely+body`: the same with the body's words at a low weight (the
-  vocabulary of the skill's domain), as when the registry keeps the text.
+- `likely`: the ranking of core/likely.py, as `match`, suites and the app use
+  it: name, description (and when_to_use, triggers, argument-hint where the
+  profile has them), their phrases, and the body's gist at a low weight;
+- `fields only`: the same without the body's gist (what the model itself reads
+  when it chooses), to show what the body brings.
 
 Figures are given for the whole set and for its two halves (even-numbered
 cases, which the ranking's weights were tuned on, and odd-numbered ones,
@@ -128,8 +128,8 @@ def likely_ranker(registry: Registry, model: Model = LIKELY_MODEL) -> Ranker:
 RANKERS: tuple[tuple[str, Callable[[Registry], Ranker]], ...] = (
     ("word count", word_count_ranker),
     ("plain BM25", lambda registry: likely_ranker(registry, PLAIN_BM25)),
-    ("likely", lambda registry: likely_ranker(registry, FIELDS_MODEL)),
-    ("likely+body", likely_ranker),
+    ("likely", likely_ranker),
+    ("fields only", lambda registry: likely_ranker(registry, FIELDS_MODEL)),
 )
 
 
@@ -195,7 +195,7 @@ def evaluate(
             for split, chosen in SPLITS:
                 if chosen(case):
                     tallies[split].add(case, names, likely)
-            if misses is not None and label == "likely+body":
+            if misses is not None and label == "likely":
                 wrong = (
                     bool(likely) if not case.expect else not any(n in case.expect for n in names)
                 )
@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         folder = args.root or corpus
         if not folder or not os.path.isdir(folder):
             raise SetError(f"no skills folder: give --root (the set names {corpus!r})")
-        registry = project_from_folder(folder, args.profile).registry(keep_text=True)
+        registry = project_from_folder(folder, args.profile).registry()
     except (SetError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,19 +3,23 @@
 For the profiles where the model chooses (PRODUCT.md section 5), skills are
 ranked by BM25F, an information-retrieval weighting over a few fields: the
 name (split on hyphens and underscores, weighted up), the description, and
-`when_to_use`, triggers and `argument-hint` where the profile reads them. Term
-weights (IDF) come from the registry itself, so a word most skills use counts
-little; words are stemmed with the Snowball English stemmer (PyStemmer), so
-"testing" meets "tests". Each candidate gets a band (likely, possible,
-unlikely) from a cut-off calibrated on an evaluation set (tests/eval), so a
-request no skill serves shows no likely skill. It is an estimate: it never
-selects; only explicit invocation does (core/matching.py).
+`when_to_use`, triggers and `argument-hint` where the profile reads them, the
+name's phrases (pairs of adjacent words), plus the body's gist (its most
+frequent words, core/gist.py) at a low weight: the model does not read the
+body when it chooses, but the body's vocabulary is what it knows of the
+skill's domain, and requests worded unlike the description reach the skill
+through it. Term weights (IDF) come from the registry itself, so a word most
+skills use counts little; words are stemmed with the Snowball English stemmer
+(PyStemmer), so "testing" meets "tests". Each candidate gets a band (likely,
+possible, unlikely) from a cut-off calibrated on an evaluation set
+(tests/eval), so a request no skill serves shows no likely skill. It is an
+estimate: it never selects; only explicit invocation does (core/matching.py).
 
-The index keeps, per term, each skill's saturated field-weighted frequency;
-one added, removed or changed skill updates it without a rebuild (document
-counts and field lengths are running sums; the cached per-skill weights are
-recomputed only when an average field length drifts by more than
-`DRIFT`), so the app can re-rank on every keystroke.
+The index keeps, per term, each skill's saturated field-weighted frequency in
+flat arrays; one added, removed or changed skill updates it without a rebuild
+(document counts and field lengths are running sums; the weights are
+recomputed only when an average field length drifts by more than `DRIFT`), so
+the app can re-rank on every keystroke.
 """
 
 from __future__ import annotations
@@ -23,14 +27,15 @@ from __future__ import annotations
 import heapq
 import math
 import sys
+from array import array
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Literal
 
-import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
-
+from .gist import STEMS, gist_counts, stem, terms, with_phrases
 from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
 from .model import Skill
 from .registry import Registry
@@ -56,6 +61,7 @@ REQUEST_STOPWORDS = STOPWORDS | frozenset(
 # postings read per request of the benchmark).
 COMMON_SHARE = 0.5
 COMMON_MIN_SKILLS = 20
+COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
 DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
 
 
@@ -70,13 +76,17 @@ class Model:
         ("when_to_use", 1.0),
         ("triggers", 1.0),
         ("argument-hint", 0.3),
-        ("body", 0.4),  # read only when the registry keeps the text (see README)
+        ("body", 0.6),  # the body's most frequent words (its gist, core/gist.py)
     )
     k1: float = 2.0
     b: float = 0.75
     stem: bool = True
     single_field: bool = False  # every field's words in one field, weight 1
-    body_terms: int = 0  # if set, only the body's most frequent words (0: all)
+    # the fields whose pairs of adjacent words ("code review") count as terms of
+    # their own: the name only (in the description too they added 0.6 points of
+    # top-1 and top-3 on the tuning half but 35 MB at 10,000 skills, most of them
+    # phrases one skill has)
+    phrases: tuple[str, ...] = ("name",)
     # Bands, on the score divided by the IDF of a word only one skill has
     # (about "how many distinctive words matched"), calibrated in tests/eval.
     likely: float = 0.8
@@ -94,38 +104,18 @@ PLAIN_BM25 = Model(
     weights=(("text", 1.0),),
     stem=False,
     single_field=True,
+    phrases=(),
 )
 
-_STEMMER = Stemmer.Stemmer("english")
-_STEMS: dict[str, str] = {}
+
+def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
+    return set().union(*fields.values())
 
 
-def stem(word: str) -> str:
-    found = _STEMS.get(word)
-    if found is None:
-        if len(_STEMS) > 200_000:  # bounded: skill files are untrusted
-            _STEMS.clear()
-        found = _STEMS[word] = sys.intern(_STEMMER.stemWord(word))
-    return found
-
-
-def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """The content words of `text`, normalized (and stemmed), in order."""
-    words = [w for w in normalize(text).split() if w not in stopwords and len(w) > 1]
-    if not stemmed:
-        return [sys.intern(w) for w in words]
-    known = _STEMS.get
-    return [known(w) or stem(w) for w in words]
-
-
-BODY_CHARS = 20_000  # of the body, when a model reads it (only when the text is kept)
-
-
-def skill_texts(skill: Skill, body: bool = False) -> dict[str, str]:
-    """The text of each field the ranking reads, as the profile resolved them."""
+def skill_texts(skill: Skill) -> dict[str, str]:
+    """The text of each field the ranking reads, as the profile resolved them (the
+    body's words come from the skill's gist, see `LikelyIndex.fields`)."""
     texts = {"name": skill.name, "description": skill.description}
-    if body and skill.doc.text:
-        texts["body"] = skill.doc.body[:BODY_CHARS]
     fields = skill.fields
     for key in ("when_to_use", "argument-hint"):
         value = fields.get(key)
@@ -140,9 +130,17 @@ def skill_texts(skill: Skill, body: bool = False) -> dict[str, str]:
 @dataclass(slots=True)
 class _Doc:
     skill: Skill
-    tf: dict[str, dict[str, int]]  # field -> term -> count
     lengths: dict[str, int]  # field -> words
+    index: LikelyIndex
     slot: int = -1  # its number in the index (postings are keyed by it)
+
+    @property
+    def tf(self) -> dict[str, dict[str, int]]:
+        """field -> term -> count (worked out again from the skill: not kept, for memory)."""
+        return {name: dict(counts) for name, counts in self.index.fields(self.skill).items()}
+
+
+_NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
 
 
 @dataclass(slots=True)
@@ -212,14 +210,16 @@ class LikelyIndex:
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
         self.length_sums: Counter[str] = Counter()
-        # term -> slot -> weight (IDF × saturated tf); slots number the skills, so
-        # that a request adds up scores in a list (1.7 × faster than a dict keyed
-        # by path). A list's IDF is brought up to date when a request reads it
-        # (`_bucket`): an edit changes a few document counts, read once after.
-        self.postings: dict[str, dict[int, float]] = {}
+        # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
+        # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
+        # skills with their bodies' words). Slots number the skills, so that a
+        # request adds up scores in a list. A term's IDF is brought up to date
+        # when a request reads it (`_bucket`): an edit changes a few document
+        # counts, read once after.
+        self.postings: dict[str, tuple[array[int], array[float]]] = {}
         self._idf_used: dict[str, float] = {}
         self.slots: list[_Doc | None] = []
-        self._free: list[int] = []
+        self._free = 0  # slots of removed skills (numbers are not reused, see `_compact`)
         self._avg_used: dict[str, float] = {}
         self._synced = -1
         if registry is not None:
@@ -227,82 +227,112 @@ class LikelyIndex:
             self.add_all(registry.active.values())
 
     # ---------------------------------------------------------------- building
-    def _fields(self, skill: Skill) -> dict[str, list[str]]:
+    def fields(self, skill: Skill) -> dict[str, Counter[str]]:
+        """field -> term -> count, for the fields this model reads (the body's
+        words from the skill's gist, core/gist.py)."""
         model = self.model
-        texts = skill_texts(skill, body=self._weights.get("body", 0.0) > 0)
+        texts = skill_texts(skill)
         if model.single_field:
-            return {"text": terms(" ".join(texts.values()), model.stem)}
+            counts = Counter(terms(" ".join(texts.values()), model.stem))
+            return {"text": counts} if counts else {}
+        weights = self._weights
         out = {
-            name: terms(text, model.stem)
+            name: with_phrases(terms(text, model.stem), name in model.phrases)
             for name, text in texts.items()
-            if self._weights.get(name, 0.0) > 0
+            if weights.get(name, 0.0) > 0
         }
-        if (
-            "body" in out and self.model.body_terms
-        ):  # its most frequent words only: the vocabulary of its domain
-            keep = {term for term, _ in Counter(out["body"]).most_common(model.body_terms)}
-            out["body"] = [term for term in out["body"] if term in keep]
-        return out
+        if weights.get("body", 0.0) > 0 and skill.gist:
+            body: Counter[str] = Counter()
+            get, known = body.get, STEMS.get
+            for word, count in gist_counts(skill.gist):
+                key = (known(word) or stem(word)) if model.stem else sys.intern(word)
+                body[key] = get(key, 0) + count
+            out["body"] = body
+        return {name: counts for name, counts in out.items() if counts}
+
+    def name_terms(self, skill: Skill) -> list[str]:
+        """The terms of the skill's name field (its words and phrases)."""
+        return list(with_phrases(terms(skill.name, self.model.stem), "name" in self.model.phrases))
 
     def _avg(self, name: str) -> float:
         count = len(self.docs)
         return (self.length_sums[name] / count) if count else 1.0
 
-    def _saturated(self, doc: _Doc) -> dict[str, float]:
+    def _saturated(self, doc: _Doc, fields: dict[str, Counter[str]]) -> dict[str, float]:
         """term -> the doc's saturated field-weighted frequency (BM25F)."""
         k1, b = self.model.k1, self.model.b
         tf: dict[str, float] = {}
         get = tf.get
-        for name, counts in doc.tf.items():
+        for name, counts in fields.items():
             avg = self._avg_used.get(name) or 1.0
             factor = self._weights[name] / (1 - b + b * doc.lengths[name] / avg)
             for term, count in counts.items():
                 tf[term] = get(term, 0.0) + factor * count
         return {term: x / (k1 + x) for term, x in tf.items()}
 
-    def _post(self, doc: _Doc) -> None:
-        if self._free:
-            doc.slot = self._free.pop()
-            self.slots[doc.slot] = doc
-        else:
-            doc.slot = len(self.slots)
-            self.slots.append(doc)
-        slot, df, postings, idf_used = doc.slot, self.df, self.postings, self._idf_used
-        for term, value in self._saturated(doc).items():
-            df[term] += 1
+    def _take_slot(self, doc: _Doc) -> None:
+        """A new slot, after every other: each term's slots stay in ascending order,
+        so that one is found by bisection when its skill changes."""
+        doc.slot = len(self.slots)
+        self.slots.append(doc)
+
+    def _compact(self) -> None:
+        """Number the slots afresh once removed skills left a quarter of them empty
+        (the order is kept, so each term's slots stay ascending)."""
+        if self._free <= max(COMPACT_MIN, len(self.slots) // 4):
+            return
+        renumber = [0] * len(self.slots)
+        live: list[_Doc | None] = []
+        for slot, doc in enumerate(self.slots):
+            if doc is not None:
+                renumber[slot] = doc.slot = len(live)
+                live.append(doc)
+        self.slots, self._free = live, 0
+        for term, (slots, values) in self.postings.items():
+            self.postings[term] = (array("i", [renumber[s] for s in slots]), values)
+
+    def _post(self, doc: _Doc, fields: dict[str, Counter[str]]) -> None:
+        slot, postings, idf_used = doc.slot, self.postings, self._idf_used
+        for term, value in self._saturated(doc, fields).items():
             bucket = postings.get(term)
             if bucket is None:
-                bucket = postings[term] = {}
+                bucket = postings[term] = (array("i"), array("d"))
                 idf_used[term] = self.idf(term)
-            bucket[slot] = idf_used[term] * value
+            bucket[0].append(slot)
+            bucket[1].append(idf_used[term] * value)
+
+    def _count(self, fields: dict[str, Counter[str]]) -> None:
+        self.df.update(_term_set(fields))
 
     def add_all(self, skills: Iterable[Skill]) -> None:
-        docs = [(s.path, self._doc(s)) for s in skills]
-        for path, doc in docs:
-            self.docs[path] = doc
-            for name, size in doc.lengths.items():
-                self.length_sums[name] += size
+        built = []
+        for skill in skills:
+            fields = self.fields(skill)
+            doc = self._doc(skill, fields)
+            self.docs[skill.path] = doc
+            self._count(fields)
+            built.append((doc, fields))
         self._avg_used = {name: self._avg(name) for name in self.length_sums}
-        for _, doc in docs:
-            self._post(doc)
+        for doc, fields in built:
+            self._take_slot(doc)
+            self._post(doc, fields)
 
-    def _doc(self, skill: Skill) -> _Doc:
-        fields = self._fields(skill)
-        return _Doc(
-            skill,
-            {name: dict(Counter(words)) for name, words in fields.items() if words},
-            {name: len(words) for name, words in fields.items() if words},
-        )
+    def _doc(self, skill: Skill, fields: dict[str, Counter[str]]) -> _Doc:
+        lengths = {name: sum(counts.values()) for name, counts in fields.items()}
+        for name, size in lengths.items():
+            self.length_sums[name] += size
+        return _Doc(skill, lengths, self)
 
     def add(self, skill: Skill) -> None:
         if skill.path in self.docs:
             self.remove(skill.path)
-        doc = self._doc(skill)
+        fields = self.fields(skill)
+        doc = self._doc(skill, fields)
         self.docs[skill.path] = doc
-        for name, size in doc.lengths.items():
-            self.length_sums[name] += size
-        self._check_drift()
-        self._post(doc)
+        self._count(fields)
+        self._take_slot(doc)
+        if not self._check_drift():
+            self._post(doc, fields)
 
     def remove(self, path: str) -> None:
         doc = self.docs.pop(path, None)
@@ -311,34 +341,41 @@ class LikelyIndex:
         for name, size in doc.lengths.items():
             self.length_sums[name] -= size
         self.slots[doc.slot] = None
-        self._free.append(doc.slot)
-        seen: set[str] = set()
-        for counts in doc.tf.values():
-            seen.update(counts)
-        for term in seen:
-            self.df[term] -= 1
-            if self.df[term] <= 0:
-                del self.df[term]
+        self._free += 1
+        slot, df = doc.slot, self.df
+        for term in _term_set(self.fields(doc.skill)):
+            df[term] -= 1
+            if df[term] <= 0:
+                del df[term]
                 self.postings.pop(term, None)
                 self._idf_used.pop(term, None)
-            else:
-                self.postings[term].pop(doc.slot, None)
+                continue
+            bucket = self.postings.get(term)
+            if bucket is not None:
+                at = bisect_left(bucket[0], slot)
+                if at < len(bucket[0]) and bucket[0][at] == slot:
+                    del bucket[0][at]
+                    del bucket[1][at]
+        self._compact()
         self._check_drift()
 
-    def _check_drift(self) -> None:
+    def _check_drift(self) -> bool:
+        """Reweigh (and say so) when an average field length moved by DRIFT."""
         for name in self.length_sums:
             used, now = self._avg_used.get(name), self._avg(name)
             if used is None or (now and abs(now - used) > DRIFT * used):
                 self.reweigh()
-                return
+                return True
+        return False
 
     def reweigh(self) -> None:
-        """Recompute every cached weight with the current average field lengths."""
+        """Recompute every weight with the current average field lengths."""
         self._avg_used = {name: self._avg(name) for name in self.length_sums}
+        self.postings.clear()
+        self._idf_used.clear()
         for doc in self.slots:
             if doc is not None:
-                for term, value in self._saturated(doc).items():
-                    self.postings[term][doc.slot] = self._idf_used[term] * value
+                self._post(doc, self.fields(doc.skill))
 
     def sync(self) -> None:
         """Bring the index in line with its registry, touching only changed skills."""
@@ -355,7 +392,7 @@ class LikelyIndex:
             old, new = self.docs[path].skill, current.get(path)
             if new is old:
                 continue
-            if new is not None and skill_texts(old) == skill_texts(new):
+            if new is not None and old.gist == new.gist and skill_texts(old) == skill_texts(new):
                 self.docs[path].skill = new
                 continue
             self.remove(path)
@@ -382,29 +419,57 @@ class LikelyIndex:
         """stem -> the request's first word with that stem (of its first
         MAX_QUERY_CHARS characters, as the matcher reads it)."""
         out: dict[str, str] = {}
+        last: tuple[str, str] | None = None
         for word in normalize(query[:MAX_QUERY_CHARS]).split():
             if word in REQUEST_STOPWORDS or len(word) < 2:
                 continue
             key = stem(word) if self.model.stem else word
+            if key not in self.df and self.model.stem:
+                parts = self._split(word)  # "dataframe": "data" + "frame"
+                if parts:
+                    for part in parts:
+                        out.setdefault(part, word)
+                    last = None
+                    continue
             out.setdefault(key, word)
+            if last is not None and self.model.phrases and last[0] != key:
+                out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
+            last = (key, word)
         return out
+
+    def _split(self, word: str) -> tuple[str, str] | None:
+        """A word no skill has, as two words skills have (decompounding: the first
+        split from the left whose halves, three letters or more, are both known)."""
+        if len(word) < 6 or not word.isalpha():
+            return None
+        for cut in range(3, len(word) - 2):
+            head, tail = stem(word[:cut]), stem(word[cut:])
+            if head in self.df and tail in self.df:
+                return head, tail
+        return None
 
     def common(self, term: str) -> bool:
         """Whether `term` is in too many skills to count (see COMMON_SHARE)."""
         count = len(self.docs)
         return count >= COMMON_MIN_SKILLS and self.df.get(term, 0) > count * COMMON_SHARE
 
-    def _bucket(self, term: str) -> dict[int, float]:
-        """The postings of `term`, weighted with its current IDF."""
+    def _bucket(self, term: str) -> tuple[array[int], array[float]]:
+        """The postings of `term` (slots, weights), weighted with its current IDF."""
         bucket = self.postings.get(term)
-        if not bucket:
-            return {}
+        if bucket is None:
+            return _NO_POSTINGS
         idf, used = self.idf(term), self._idf_used[term]
         if idf != used:
             factor = idf / used
-            bucket = self.postings[term] = {slot: v * factor for slot, v in bucket.items()}
+            bucket = self.postings[term] = (bucket[0], array("d", [v * factor for v in bucket[1]]))
             self._idf_used[term] = idf
         return bucket
+
+    def weight(self, term: str, slot: int) -> float:
+        """What `term` scores for the skill in `slot` (0.0 when it lacks the word)."""
+        slots, values = self._bucket(term)
+        at = bisect_left(slots, slot)
+        return values[at] if at < len(slots) and slots[at] == slot else 0.0
 
     def _accumulate(self, query_terms: Iterable[str]) -> list[float]:
         """Each slot's score for the request's terms."""
@@ -412,7 +477,8 @@ class LikelyIndex:
         for term in query_terms:
             if self.common(term):
                 continue
-            for slot, value in self._bucket(term).items():
+            slots, values = self._bucket(term)
+            for slot, value in zip(slots, values, strict=True):
                 scores[slot] += value
         return scores
 
@@ -438,6 +504,11 @@ class LikelyIndex:
         unit = self.unit()
         model = self.model
         first = scores[best[0]] if best else 0.0
+        live = [
+            (term, word, *self._bucket(term))
+            for term, word in query_terms.items()
+            if term in self.postings and not self.common(term)
+        ]
         out: list[LikelyCandidate] = []
         for slot in best:
             doc = self.slots[slot]
@@ -450,10 +521,10 @@ class LikelyIndex:
             elif strength >= model.possible:
                 band = "possible"
             reasons = []
-            for term, word in query_terms.items():
-                value = None if self.common(term) else self.postings.get(term, {}).get(slot)
-                if value:
-                    reasons.append(TermWeight(word, term, value))
+            for term, word, holders, weights in live:
+                at = bisect_left(holders, slot)
+                if at < len(holders) and holders[at] == slot and weights[at]:
+                    reasons.append(TermWeight(word, term, weights[at]))
             reasons.sort(key=lambda r: -r.weight)
             out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
         out.sort(key=lambda c: (-c.score, c.name))
@@ -464,9 +535,18 @@ class LikelyIndex:
         """A skill's weight per term: what each word would score for it as a request."""
         doc = self.docs[path]
         seen: set[str] = set()
-        for counts in doc.tf.values():
+        for counts in self.fields(doc.skill).values():
             seen.update(counts)
-        return {term: self._bucket(term)[doc.slot] for term in seen}
+        return {term: self.weight(term, doc.slot) for term in seen}
+
+    def vectors(self) -> dict[int, dict[str, float]]:
+        """slot -> `vector` of its skill, for every skill, in one pass over the postings."""
+        out: dict[int, dict[str, float]] = {d.slot: {} for d in self.slots if d is not None}
+        for term in list(self.postings):
+            slots, values = self._bucket(term)
+            for slot, value in zip(slots, values, strict=True):
+                out[slot][term] = value
+        return out
 
 
 def model_chooses(profile: str) -> bool:
@@ -484,17 +564,22 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
 
 
 def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
-    """A readable word per stem, taken from the skills' own text (for reports)."""
+    """A readable word per stem (and words per phrase), taken from the skills' own
+    text (for reports)."""
     wanted = set(stems)
+    single = {part for key in wanted for part in key.split()}
     out: dict[str, str] = {}
     for doc in index.docs.values():
-        for text in skill_texts(doc.skill).values():
+        for text in (*skill_texts(doc.skill).values(), doc.skill.gist):
             for word in normalize(text).split():
                 key = stem(word) if index.model.stem else word
-                if key in wanted and key not in out:
+                if key in single and key not in out:
                     out[key] = word
-        if len(out) == len(wanted):
+        if len(out) == len(single):
             break
+    for key in wanted:
+        if " " in key:
+            out[key] = " ".join(out.get(part, part) for part in key.split())
     return out
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from .diagnostics import internal
 from .frontmatter import Document
+from .gist import body_gist
 from .model import Root, Skill
 from .profiles.base import Profile
 
@@ -51,6 +52,8 @@ def build_skill(
             status_reason="SkillStudio failed on it (internal error)",
             diagnostics=[internal(path, name, stage, exc)],
         )
+    if profile.model_chooses and skill.doc.text:
+        skill.gist = body_gist(skill.doc.body)
     if not keep_text:
         skill.doc.text = ""
     return skill

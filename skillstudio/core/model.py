@@ -55,6 +55,9 @@ class Skill:
     # (normalized phrase, field, item, child) of its triggers, for ambiguity checks
     phrases: list[tuple[str, str, int, str]] = field(default_factory=list)
     phrase_set: frozenset[str] = frozenset()
+    # the body's most frequent words (core/gist.py), for the likely ranking;
+    # empty where the rules select (the profile's model_chooses is false)
+    gist: str = ""
 
     @property
     def folder(self) -> str:
@@ -173,13 +176,26 @@ def skill_state(skill: Skill) -> tuple[Any, ...]:
             None if positions is None else {k: _pos_state(v) for k, v in positions.items()},
             doc._raw_positions,
         ),
+        skill.gist,
     )
 
 
 def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
-    (path, mtime_ns, size, name, key, description, fields, status, reason, diags, phrases, ds) = (
-        state
-    )
+    (
+        path,
+        mtime_ns,
+        size,
+        name,
+        key,
+        description,
+        fields,
+        status,
+        reason,
+        diags,
+        phrases,
+        ds,
+        gist,
+    ) = state
     doc = Document(
         path=path,
         text=ds[0],
@@ -217,4 +233,5 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         diagnostics=[Diagnostic(*d) for d in diags],
         phrases=phrases,
         phrase_set=frozenset(p[0] for p in phrases),
+        gist=gist,
     )

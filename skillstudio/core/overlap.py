@@ -2,13 +2,17 @@
 
 Each skill is a vector of term weights under the likely-candidates model
 (core/likely.py, without the body: what the model reads when it chooses; the
-name weighted like the description):
-for each of its words, what that word alone would score for it as a request.
-Two skills compete when the cosine of their vectors is high. Pairs are never
-formed naively (all pairs of 10,000 skills are 50 million): only skills that
-share a rare word (one in at most `RARE_MAX` skills) become a
-candidate pair, found through the index's postings, and a pair is scored only
-if those rare words alone could get it near the threshold.
+name weighted like the description): for each of its words and phrases, what
+it alone would score for the skill as a request. A pair's score is the higher
+of two figures: the cosine of the two vectors (they say the same things), and
+the name probe (a request made of each skill's name words: how much of its
+weight the other skill scores, the geometric mean of both ways), which pairs
+skills named for one subject whose descriptions say different things (the
+corpus's code-review skills: cosines 0.08-0.14). Pairs are never formed
+naively (all pairs of 10,000 skills are 50 million): only skills that share a
+rare word (one in at most `RARE_MAX` skills) become a candidate pair, found
+through the index's postings, and a pair is scored in full only if those rare
+words alone could get it near the threshold.
 """
 
 from __future__ import annotations
@@ -62,35 +66,67 @@ def overlaps(
     index = index or LikelyIndex(registry, OVERLAP_MODEL)
     index.sync()
     slots = [doc for doc in index.slots]
-    vectors: dict[int, dict[str, float]] = {}
-    norms: dict[int, float] = {}
-    for doc in slots:
-        if doc is None:
-            continue
-        vector = index.vector(doc.skill.path)
-        vectors[doc.slot] = vector
-        norms[doc.slot] = math.sqrt(sum(w * w for w in vector.values())) or 1.0
+    vectors = index.vectors()
+    # the cosine is over words; the name's phrases serve the name probe below
+    norms = {
+        slot: math.sqrt(sum(w * w for t, w in v.items() if " " not in t)) or 1.0
+        for slot, v in vectors.items()
+    }
     rare = RARE_MAX
     # partial dot products over shared rare words, through the postings
     partial: dict[tuple[int, int], float] = defaultdict(float)
     for term, df in index.df.items():
-        if df < 2 or df > rare:
+        # phrases join the exact score, not the search: a pair sharing a rare
+        # phrase shares its rare words (and phrases would triple the pairs tried)
+        if df < 2 or df > rare or " " in term:
             continue
-        bucket = sorted(index._bucket(term).items())
+        bucket = sorted(zip(*index._bucket(term), strict=True))
         for i, (slot_a, weight_a) in enumerate(bucket):
             for slot_b, weight_b in bucket[i + 1 :]:
                 partial[slot_a, slot_b] += weight_a * weight_b
+    # a request naming one skill's subject in its own name's words: how much of
+    # its weight the other answers (candidates again from shared rare words)
+    probes = {
+        doc.slot: [t for t in index.name_terms(doc.skill) if t in vectors[doc.slot]]
+        for doc in slots
+        if doc is not None
+    }
+    probed: set[tuple[int, int]] = set()
+    for term, df in index.df.items():
+        if df < 2 or df > rare:
+            continue
+        holders = sorted(index._bucket(term)[0])
+        named = [slot for slot in holders if term in probes[slot]]
+        for slot_a in named:
+            for slot_b in holders:
+                if slot_b != slot_a:
+                    key = (min(slot_a, slot_b), max(slot_a, slot_b))
+                    partial.setdefault(key, 0.0)
+                    probed.add(key)
+
+    def answered(slot_a: int, slot_b: int) -> float:
+        """Share of a request of `slot_a`'s name words that `slot_b` scores."""
+        own = vectors[slot_a]
+        words = probes[slot_a]
+        whole = sum(own[t] for t in words)
+        other = vectors[slot_b]
+        return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0
+
     pairs: list[Pair] = []
     floor = threshold / 2  # rare words carry most of a competing pair's similarity
     for (slot_a, slot_b), dot in partial.items():
         norm = norms[slot_a] * norms[slot_b]
-        if dot / norm < floor:
+        probe = 0.0
+        if (slot_a, slot_b) in probed:
+            probe = math.sqrt(answered(slot_a, slot_b) * answered(slot_b, slot_a))
+        if dot / norm < floor and probe < threshold:
             continue
         va, vb = vectors[slot_a], vectors[slot_b]
         if len(va) > len(vb):
             va, vb = vb, va
         shared = {t: w * vb[t] for t, w in va.items() if t in vb}
-        score = sum(shared.values()) / norm
+        cosine = sum(w for t, w in shared.items() if " " not in t) / norm
+        score = max(cosine, probe)
         if score < threshold:
             continue
         a, b = slots[slot_a], slots[slot_b]

@@ -96,8 +96,12 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
             t0 = time.perf_counter()
             naive(registry, query)
             plain.append(time.perf_counter() - t0)
+    # The likely ranking is for profiles where the model chooses: the same folder
+    # read as agentskills, so each skill has its body's gist (core/gist.py).
+    chooser = project_from_folder(folder, "agentskills").registry()
+    chooser.scan()
     start = time.perf_counter()
-    ranker = LikelyIndex(registry)
+    ranker = LikelyIndex(chooser)
     likely_build = time.perf_counter() - start
     ranked = []
     for _ in range(3):
@@ -111,9 +115,9 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
     updates, likely_updates = [], []
     for index_round in range(5):
         # a changed description: both indexes re-read the skill
-        registry.reparse(
-            victim.path, text.replace("description: ", f"description: edit{index_round} ")
-        )
+        edited = text.replace("description: ", f"description: edit{index_round} ")
+        registry.reparse(victim.path, edited)
+        chooser.reparse(victim.path, edited)
         t0 = time.perf_counter()
         index.sync()
         updates.append(time.perf_counter() - t0)
@@ -121,7 +125,7 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
         ranker.sync()
         likely_updates.append(time.perf_counter() - t0)
     start = time.perf_counter()
-    pairs = overlaps(registry)
+    pairs = overlaps(chooser)
     overlap_s = time.perf_counter() - start
     return MatchFigures(
         count,

@@ -101,8 +101,8 @@ def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
     assert "sql-review: likely" in text and "an estimate" in text
     assert "<th>term</th><th>field</th><th>weight</th>" in text
     top = first.reasons[0]
-    assert top.term == "review"  # in the name and the description: both said
-    assert "<code>review</code></td><td>name, description</td>" in text
+    assert top.term == "review"  # in the name and the description (and the body): all said
+    assert "<code>review</code></td><td>name, description" in text
     assert f"{top.weight:.2f}" in text
     # a request no skill serves: no likely skill, said in the summary
     ask(panel, qtbot, "what is the weather in Lisbon tomorrow")
