@@ -11,6 +11,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # tests never read the real ones (a test that needs them points these at tmp_path).
 os.environ["CLAUDE_CONFIG_DIR"] = "/nonexistent/skillstudio-tests/claude-home"
 os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-tests/managed-skills"
+# Likewise codex's user ($CODEX_HOME) and admin scopes.
+os.environ["CODEX_HOME"] = "/nonexistent/skillstudio-tests/codex-home"
+os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-tests/codex-admin"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

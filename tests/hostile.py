@@ -64,6 +64,10 @@ CASES = {
     "toolset-many-refs": "listed",  # 1,000 references to one file
     "toolset-leak": "toolset-missing",  # leak.py -> a file outside the root
     "toolset-fifo": "toolset-missing",  # a FIFO, and a link to a FIFO outside
+    # codex (issue 17): the files Codex reads beside a skill
+    "codex-openai-fifo": "listed",  # agents/openai.yaml is a FIFO
+    "codex-openai-bomb": "listed",  # an alias bomb in agents/openai.yaml
+    "codex-plugin-loop": "listed",  # .codex-plugin/plugin.json links to itself
     # skill regular expressions (toolsets) and placeholders (pegasus)
     "pattern-overflow": "pattern-invalid",
     "pattern-nested": "pattern-invalid",
@@ -315,6 +319,7 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
         f"---\nname: gist-words\ndescription: Many words.\n---\n{'z' * 5_000} {words}\n",
     )
     special_files(root, base)
+    codex_side_files(root)
     write(
         os.path.join(root, "placeholder-escape", "SKILL.md"),
         skill("placeholder-escape")
@@ -390,6 +395,21 @@ def special_files(root: str, base: str) -> None:
     write(os.path.join(fifo, "SKILL.md"), toolsets_skill("toolset-fifo", ["f.py:X", "g.py:Y"]))
     os.mkfifo(os.path.join(fifo, "f.py"))
     os.symlink(outside_fifo, os.path.join(fifo, "g.py"))
+
+
+def codex_side_files(root: str) -> None:
+    """The files the codex profile reads beside a skill, made hostile (see CASES)."""
+    fifo = os.path.join(root, "codex-openai-fifo")
+    write(os.path.join(fifo, "SKILL.md"), skill("codex-openai-fifo"))
+    os.makedirs(os.path.join(fifo, "agents"))
+    os.mkfifo(os.path.join(fifo, "agents", "openai.yaml"))
+    bomb = os.path.join(root, "codex-openai-bomb")
+    write(os.path.join(bomb, "SKILL.md"), skill("codex-openai-bomb"))
+    write(os.path.join(bomb, "agents", "openai.yaml"), ALIAS_BOMB.split("---\n")[1])
+    loop = os.path.join(root, "codex-plugin-loop")
+    write(os.path.join(loop, "SKILL.md"), skill("codex-plugin-loop"))
+    os.makedirs(os.path.join(loop, ".codex-plugin"))
+    os.symlink("plugin.json", os.path.join(loop, ".codex-plugin", "plugin.json"))
 
 
 def toolsets_skill(name: str, refs: list[str]) -> str:

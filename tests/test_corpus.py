@@ -67,15 +67,17 @@ def test_agrees_with_skills_ref_except_documented_differences() -> None:
     assert "UNEXPLAINED" not in proc.stdout
 
 
-def test_claude_code_loads_the_corpus_and_explains_every_difference() -> None:
-    """The corpus under claude-code: every skill skills-ref rejects is loaded, for a
-    documented reason (unknown keys ignored, a long description cut, the name a label)."""
+@pytest.mark.parametrize("profile", ["claude-code", "codex"])
+def test_an_agent_loads_the_corpus_and_explains_every_difference(profile: str) -> None:
+    """The corpus under claude-code and codex: every skill skills-ref rejects is loaded,
+    for a documented reason (unknown keys ignored, a long description cut, the name a
+    label or not checked against the folder)."""
     python = _skills_ref_python()
     if python is None:
         pytest.skip("skills-ref 0.1.1 not installed (scripts/dev.sh test sets it up)")
     script = os.path.join(REPO, "tests", "conformance", "compare_skills_ref.py")
     proc = subprocess.run(
-        [sys.executable, script, CORPUS, "--python", python, "--profile", "claude-code", "--json"],
+        [sys.executable, script, CORPUS, "--python", python, "--profile", profile, "--json"],
         capture_output=True,
         text=True,
     )

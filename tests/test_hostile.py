@@ -206,6 +206,27 @@ def run_ok(
     return done
 
 
+def test_codex_side_files_get_diagnostics_not_hangs(tree: Path) -> None:
+    """agents/openai.yaml as a FIFO or an alias bomb, a plugin manifest linking to itself:
+    each a warning on that file, and the skill still loads."""
+    done = run_ok("lint", str(tree), "--profile", "codex", "--format", "json", cwd=tree.parent)
+    report = json.loads(done.stdout)
+    found = {
+        os.path.relpath(str(d["path"]), tree).split(os.sep)[0]: str(d["message"])
+        for d in report["diagnostics"]
+        if str(d["path"]).endswith(("openai.yaml", "plugin.json"))
+    }
+    assert "FIFO" in found["codex-openai-fifo"]
+    assert "cannot be used" in found["codex-openai-bomb"]
+    assert "loops" in found["codex-plugin-loop"]
+    names = {s["name"] for s in report["skills"]}
+    assert {
+        "codex-openai-fifo",
+        "codex-openai-bomb",
+        "codex-plugin-loop:codex-plugin-loop",
+    } <= names
+
+
 def test_special_files_links_and_toolsets_get_diagnostics_not_hangs(tree: Path) -> None:
     done = run_ok("lint", str(tree), "--profile", "toolsets", "--format", "json", cwd=tree.parent)
     report = json.loads(done.stdout)

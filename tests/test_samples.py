@@ -24,6 +24,7 @@ SEED_SKILLS = {
         "review-kit:security-review",
         "review-kit:style-review",
     },
+    "codex": {"api-review", "changelog", "deploy", "commit-message"},
 }
 
 

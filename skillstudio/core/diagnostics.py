@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "unreadable": "the file or folder could not be read",
     "config-invalid": "skillstudio.yaml has a problem",
     "refresh-missed": "the agent's refresh rule would not notice this change",
+    "root-deprecated": "the agent still reads this root but has deprecated it",
     "no-skills": "a path given on the command line holds no SKILL.md",
     "skill-file-name": "a file that should be SKILL.md has another name",
     "internal": "SkillStudio failed on this skill; the rest goes on",

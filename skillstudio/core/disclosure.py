@@ -212,9 +212,10 @@ def _instructions(
         except OSError as exc:
             body = f"[error] {exc.strerror or exc}: {skill.path}"
         return profile.full_text(skill, body)
+    # a name several skills share (profiles that do not shadow) is looked up by path
     act = activate(
         registry,
-        skill.name,
+        skill.name if registry.active.get(skill.name) is skill else skill.path,
         result.explicit_args,
         invoker="user" if result.query.lstrip().startswith("/") else "model",
         session=Session() if session is None else session.copy(),

@@ -439,6 +439,9 @@ class Registry:
             skill.winner = None
             if skill.status == "shadowed":
                 skill.status = "disabled" if profile.disabled_reason(skill) else "active"
+        if not profile.shadows:  # nothing hides anything: no collection needs a qualifier
+            self._resolve_unshadowed()
+            return
         self._qualify()
         for skill in self.skills:
             if skill.key is None:
@@ -529,6 +532,40 @@ class Registry:
                             skill.name,
                         )
                     )
+
+    def _resolve_unshadowed(self) -> None:
+        """Every skill stays loaded (Codex): a name held by one skill is its key in
+        `active`; skills sharing a name are there by path only, so that looking the
+        name up finds none of them (an ambiguous name selects nothing)."""
+        profile = self.profile
+        groups: dict[str, list[Skill]] = {}
+        for skill in self.skills:
+            if skill.key is not None:
+                groups.setdefault(skill.key, []).append(skill)
+        active: dict[str, Skill] = {}
+        severity = profile.severity_of("duplicate-name")
+        for key, group in groups.items():
+            if len(group) == 1:
+                if group[0].status == "active":
+                    active[key] = group[0]
+                continue
+            for skill in group:
+                if skill.status == "active":
+                    active[skill.path] = skill
+                others = [o.path for o in group if o is not skill]
+                skill.cross.append(
+                    Diagnostic(
+                        "duplicate-name",
+                        severity,
+                        profile.duplicate_message(key, others),
+                        skill.path,
+                        *skill.doc.value_position(profile.key_field),
+                        profile.key_field,
+                        skill.name,
+                    )
+                )
+        self.active = active
+        self._check_triggers()
 
     def _check_triggers(self) -> None:
         severity = self.profile.severity_of("trigger-ambiguous")

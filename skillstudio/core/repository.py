@@ -186,26 +186,34 @@ def _skill_folders(folder: str) -> list[str]:
 def detect_at(start: str, top: str, skill_folders: list[str] | None = None) -> tuple[str, str]:
     """(profile name, why) from the marks of the systems (PRODUCT.md section 3): layout
     marks in `start` and the folders above it (nearest first), then the files and
-    fields of a sample of its skills; the default when nothing marks it. The reason
-    names the file or field seen ("detected claude-code: .claude-plugin/")."""
+    fields of a sample of its skills; the default when nothing marks it. The default
+    profile's own folder counts after the other systems' files in its skills (an
+    `agents/openai.yaml` in `.agents/skills/` is codex's). The reason names the file
+    or field seen ("detected claude-code: .claude-plugin/")."""
     names = detection_order()
     profiles = [get_profile(name) for name in names]
+    shared = ""  # the default profile's own folder (.agents/skills): other agents read it too
     for folder in _mark_folders(start, top):
         for profile in profiles:
             mark = profile.detect_layout(folder)
             if mark:
                 where = os.path.relpath(folder, top)
                 seen = mark if where == "." or where.startswith("..") else f"{where}/{mark}"
-                return profile.name, f"detected {profile.name}: {seen}"
+                if profile.name != DEFAULT_PROFILE:
+                    return profile.name, f"detected {profile.name}: {seen}"
+                shared = f"detected {profile.name}: {seen}"
+        if shared:
+            break
     folders = _skill_folders(start) if skill_folders is None else skill_folders
-    mappings = [(f, _peek(os.path.join(f, SKILL_FILE), f)) for f in folders]
+    # in the shared folder only another system's own files in a skill count, not fields
+    mappings = [(f, None if shared else _peek(os.path.join(f, SKILL_FILE), f)) for f in folders]
     for profile in profiles:
         for skill_folder, mapping in mappings:
             why = profile.detect_skill(skill_folder, mapping)
             if why:
                 where = os.path.relpath(os.path.join(skill_folder, SKILL_FILE), top)
                 return profile.name, f"detected {profile.name}: {why} in {where}"
-    return DEFAULT_PROFILE, "default: no other profile's marks found"
+    return DEFAULT_PROFILE, shared or "default: no other profile's marks found"
 
 
 def _collection_names(paths: list[str], top: str) -> dict[str, str]:

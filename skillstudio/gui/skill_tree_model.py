@@ -53,7 +53,8 @@ def tree_nodes(registries: list[Registry], bases: list[str]) -> TreeNodes:
         for root in reversed(registry.roots):  # highest precedence first
             project = os.path.basename(base)
             where = f"{project} · {root.label}" if multi else root.label
-            label = f"{where} · {precedence_words(root, registry.roots)}".rstrip(" ·")
+            order = precedence_words(root, registry.roots) if registry.profile.shadows else ""
+            label = f"{where} · {order}".rstrip(" ·")
             node = _Node("root", label, None, 0, root.path, root=root)
             node.profile = registry.profile.name
             for skill in by_root.get(id(root), []):

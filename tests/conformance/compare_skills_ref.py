@@ -3,9 +3,9 @@
 Usage: python tests/conformance/compare_skills_ref.py [CORPUS_DIR] [--python PY] [--json]
        [--profile NAME]
 
-`--profile claude-code` reports the same corpus under an agent's own profile:
+`--profile claude-code` (or `codex`) reports the same corpus under an agent's own profile:
 where that agent loads a skill skills-ref rejects, the reason is the agent's
-documented leniency (PRODUCT.md 3.7); anything else is unexplained.
+documented leniency (PRODUCT.md 3.7, 3.8); anything else is unexplained.
 
 skills-ref is run in its own interpreter (`--python`, default: this one) so the
 project never depends on it. Each disagreement is classified by the deliberate
@@ -107,14 +107,24 @@ def classify(skill_dir: str, ref_errors: list[str], our_errors: list[dict[str, A
     return "UNEXPLAINED"
 
 
-# What skills-ref rejects that Claude Code loads, by skills-ref's message (PRODUCT.md 3.7).
+# What skills-ref rejects that an agent loads, by skills-ref's message (PRODUCT.md 3.7, 3.8).
 LENIENT = {
     "claude-code": (
         ("Unexpected fields", "unknown keys: Claude Code ignores them (info)"),
         ("exceeds 1024", "long description: Claude Code cuts it at 1,536 in its listing"),
         ("must match", "the name is a display label; the folder names the command"),
         ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (PRODUCT.md 3.6)"),
-    )
+    ),
+    "codex": (  # PRODUCT.md 3.8
+        ("Unexpected fields", "Codex ignores keys other than name, description, metadata"),
+        ("exceeds 1024", "Codex cuts a long description to 1,021 + '...'"),
+        ("must match", "Codex does not compare the name with the folder"),
+        ("must be lowercase", "Codex does not check the name's format"),
+        ("consecutive hyphens", "Codex does not check the name's format"),
+        ("invalid characters", "Codex does not check the name's format"),
+        ("start or end with a hyphen", "Codex does not check the name's format"),
+        ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (PRODUCT.md 3.6)"),
+    ),
 }
 
 
@@ -181,6 +191,7 @@ def main() -> int:
     if args.json:
         print(json.dumps({"summary": summary, "differences": rows}, indent=2))
     else:
+        print(f"profile {args.profile} against skills-ref 0.1.1")
         print(f"{'collection':<20} {'skills':>6} {'agree':>6} {'ref rejects':>11} {'we reject':>9}")
         for s in summary:
             print(

@@ -58,8 +58,19 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 # claude-code also reads the personal and managed skill folders: never the real ones here
 os.environ["CLAUDE_CONFIG_DIR"] = "/nonexistent/skillstudio-golden/claude-home"
 os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-golden/managed"
+os.environ["CODEX_HOME"] = "/nonexistent/skillstudio-golden/codex-home"
+os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-golden/codex-admin"
 REQUESTS = os.path.join(CHECKOUT, "tests", "eval", "corpus_requests.yaml")
-SAMPLE_PROJECTS = ("oasis", "pegasus", "toolsets", "mvp", "workspace", "agentskills", "claude-code")
+SAMPLE_PROJECTS = (
+    "oasis",
+    "pegasus",
+    "toolsets",
+    "mvp",
+    "workspace",
+    "agentskills",
+    "claude-code",
+    "codex",
+)
 
 # Requests that exercise the rules beyond a skill's own words.
 FIXED = (

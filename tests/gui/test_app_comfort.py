@@ -76,7 +76,7 @@ def test_recent_folders_menu_reopens_a_folder(
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         actions[1].trigger()
     assert window.base == str(samples)
-    assert sum(len(r.skills) for r in window.registries) == 27
+    assert sum(len(r.skills) for r in window.registries) == 31
 
 
 def test_profile_switcher_reads_the_folder_as_another_profile(

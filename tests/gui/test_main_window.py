@@ -39,16 +39,18 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     model.fetchMore(skill)
     qtmodeltester.check(model)  # type: ignore[attr-defined]
     roots = [model.index(r, 0) for r in range(model.rowCount())]
-    assert len(roots) == 12  # the samples' roots over seven profile projects
+    assert len(roots) == 14  # the samples' roots over eight profile projects
     labels = [r.data() for r in roots]
     assert "pegasus · user · wins over builtin" in labels
     assert "pegasus · builtin · yields to user" in labels
+    # nothing shadows in codex: its roots get no precedence words
+    assert {"codex · repository", "codex · user"} <= set(labels)
 
 
 def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:
     skills = [i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
-    assert len(skills) == 27
-    assert "27 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
+    assert len(skills) == 31
+    assert "31 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
     assert window.problems_model.rowCount() == 2  # the two 'shadowed' notes
 
 
@@ -62,7 +64,7 @@ def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
     roots = [window.tree_model.index(r, 0) for r in range(window.tree_model.rowCount())]
     assert all(window.tree.isExpanded(r) for r in roots)
     window.filter_box.clear()
-    qtbot.waitUntil(lambda: len(skill_names(window)) == 27)
+    qtbot.waitUntil(lambda: len(skill_names(window)) == 31)
 
 
 def test_quick_open_filter_and_enter_opens_the_first_match(
@@ -84,6 +86,7 @@ def test_filtered_tree_passes_qtmodeltester(
         "sql-review",
         "review-kit:security-review",
         "review-kit:style-review",
+        "api-review",
     }
     qtmodeltester.check(window.tree_model)  # type: ignore[attr-defined]
 

@@ -23,7 +23,7 @@ def test_new_skill_is_created_valid_and_opened(
     path = window.new_skill_in(root)
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
-    assert window.statusBar().currentMessage().startswith("28 skills · 0 errors")
+    assert window.statusBar().currentMessage().startswith("32 skills · 0 errors")
     registry = window.registry_for(path)
     assert registry is not None
     problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
@@ -62,4 +62,4 @@ def test_trash_moves_the_folder(
     trashed = window.trash_skill(str(path))
     assert trashed is not None and Path(trashed, "SKILL.md").is_file()
     assert not path.exists()
-    assert window.statusBar().currentMessage().startswith("26 skills")
+    assert window.statusBar().currentMessage().startswith("30 skills")

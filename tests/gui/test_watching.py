@@ -38,12 +38,12 @@ def test_new_and_deleted_skills_appear_and_vanish(
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: brand-new\ndescription: d\n---\nbody\n")
     qtbot.waitUntil(
-        lambda: "27" not in window.statusBar().currentMessage().split(" skills")[0], timeout=WAIT
+        lambda: "31" not in window.statusBar().currentMessage().split(" skills")[0], timeout=WAIT
     )
-    assert window.statusBar().currentMessage().startswith("28 skills")
+    assert window.statusBar().currentMessage().startswith("32 skills")
     (folder / "SKILL.md").unlink()
     qtbot.waitUntil(
-        lambda: window.statusBar().currentMessage().startswith("27 skills"), timeout=WAIT
+        lambda: window.statusBar().currentMessage().startswith("31 skills"), timeout=WAIT
     )
 
 

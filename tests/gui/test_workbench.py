@@ -20,6 +20,7 @@ from skillstudio.gui.workbench.panel_parts import summary_text
 
 REQUESTS = {  # one request per sample profile
     "agentskills": "review this SQL migration for locking problems",
+    "codex": "$api-review the new orders endpoint",
     "mvp": "/code-review src/app.py",
     "oasis": "code review please, find bugs in my commit",
     "pegasus": "/deploy staging",

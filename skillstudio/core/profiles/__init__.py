@@ -9,6 +9,7 @@ from __future__ import annotations
 from .agentskills import AgentSkills
 from .base import PanelOption, Profile, RootSpec
 from .claude_code import ClaudeCode
+from .codex import Codex
 from .mvp import Mvp
 from .oasis import Oasis
 from .pegasus import Pegasus
@@ -16,7 +17,8 @@ from .toolsets import Toolsets
 from .workspace import Workspace
 
 PROFILE_CLASSES: dict[str, type[Profile]] = {
-    cls.name: cls for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills, ClaudeCode)
+    cls.name: cls
+    for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills, ClaudeCode, Codex)
 }
 # A list, updated in place, so that argparse choices and messages see registered ones.
 PROFILE_NAMES: list[str] = list(PROFILE_CLASSES)

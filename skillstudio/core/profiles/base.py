@@ -150,6 +150,7 @@ class Profile:
         "unreadable": "error",
         "config-invalid": "error",
         "refresh-missed": "info",
+        "root-deprecated": "info",
         "unknown-field": "info",
     }
 
@@ -171,6 +172,8 @@ class Profile:
     listing_frame_lines: ClassVar[bool] = True  # no entries: the frame lines joined directly
     over_budget: ClassVar[Literal["skip", "stop"]] = "skip"
     full_tier: ClassVar[Literal["body", "activation"]] = "body"  # what tier 3 gives
+    shadows: ClassVar[bool] = True  # a name's later skill hides the earlier (Codex: no)
+    invocation_prefix: ClassVar[str] = "/"  # how a user names a skill in a request
 
     _field_map: ClassVar[dict[str, FieldSpec]]
     # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml
@@ -263,6 +266,10 @@ class Profile:
             if os.path.exists(os.path.join(skill_folder, marker)):
                 return marker
         return self.detect_fields(mapping) if mapping is not None else None
+
+    def duplicate_message(self, key: str, others: list[str]) -> str:
+        """The `duplicate-name` note of a profile that does not shadow (`shadows` False)."""
+        return f"'{key}' is also the name of {', '.join(others)}; both are loaded."
 
     # -- matching -------------------------------------------------------------
     def match_terms(self, skill: Skill) -> Terms:

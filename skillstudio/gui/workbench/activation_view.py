@@ -123,8 +123,8 @@ class ActivationView(QWidget):
             registry, name, args, invoker=invoker, session=session.copy(), options=options
         )
         self.invocation.setText(
-            f"As a user invocation: /{name}{(' ' + args) if args else ''}"
-            + (f" · mode: {act.mode}" if act.ok else "")
+            f"As a user invocation: {registry.profile.invocation_prefix}{name}"
+            f"{(' ' + args) if args else ''}" + (f" · mode: {act.mode}" if act.ok else "")
         )
         if not act.ok:
             text = "The agent receives this error:\n\n" + json.dumps(act.error, indent=2)
