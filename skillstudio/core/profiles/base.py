@@ -50,6 +50,23 @@ class ActivationRequest:
     result: Activation  # the answer being filled in (and returned)
 
 
+def invocation_refused(
+    request: ActivationRequest, skill: Skill, model_refused: str, user_refused: str
+) -> bool:
+    """The invocation controls of the profiles that have them (`disable-model-invocation`,
+    `user-invocable: false`): when the invoker may not use the skill, the result gets
+    a PERMISSION_DENIED error with the profile's own wording and True is returned."""
+    fields = skill.fields
+    if request.invoker == "model" and fields.get("disable-model-invocation"):
+        message = model_refused
+    elif request.invoker == "user" and not fields.get("user-invocable", True):
+        message = user_refused
+    else:
+        return False
+    request.result.error = {"code": "PERMISSION_DENIED", "message": message}
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class RootSpec:
     """A conventional root of a project, relative to it (`~` = the user's home)."""

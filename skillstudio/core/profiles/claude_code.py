@@ -22,7 +22,7 @@ from ..fields import FieldSpec, type_problem
 from ..model import Root, Skill
 from ..text import counted
 from . import claude_plugins as plugins
-from .base import Checker, PanelOption, RootSpec, first_paragraph
+from .base import Checker, PanelOption, RootSpec, first_paragraph, invocation_refused
 from .claude_fields import (
     CLAUDE_MARKS,
     EFFORTS,
@@ -406,19 +406,13 @@ class ClaudeCode(Pegasus):
         """Invocation controls, substitution, then 'Base directory for this skill:
         <dir>', a blank line and the body; shell lines are listed, never run."""
         fields, invoker, result = skill.fields, request.invoker, request.result
-        if invoker == "model" and fields.get("disable-model-invocation"):
-            result.error = {
-                "code": "PERMISSION_DENIED",
-                "message": f"Skill {skill.name} cannot be used with Skill tool due to "
-                "disable-model-invocation",
-            }
-            return result
-        if invoker == "user" and not fields.get("user-invocable", True):
-            result.error = {
-                "code": "PERMISSION_DENIED",
-                "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
-                "only Claude can invoke it.",
-            }
+        if invocation_refused(
+            request,
+            skill,
+            f"Skill {skill.name} cannot be used with Skill tool due to disable-model-invocation",
+            f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+            "only Claude can invoke it.",
+        ):
             return result
         variables = self.variables(skill, request.options)
         content, notes = substitute_claude(body, request.args, variables, fields["arguments"])

@@ -18,6 +18,7 @@ from .base import (
     Profile,
     RootSpec,
     first_paragraph,
+    invocation_refused,
     listing_line,
 )
 
@@ -248,19 +249,14 @@ class Pegasus(Profile):
         from ..activation import substitute_pegasus
 
         fields, invoker, result = skill.fields, request.invoker, request.result
-        if invoker == "model" and fields.get("disable-model-invocation"):
-            result.error = {
-                "code": "PERMISSION_DENIED",
-                "message": f'Skill "{skill.name}" can only be invoked by the user '
-                "(disable-model-invocation: true).",
-            }
-            return result
-        if invoker == "user" and not fields.get("user-invocable", True):
-            result.error = {
-                "code": "PERMISSION_DENIED",
-                "message": f"/{skill.name} is hidden from the / menu (user-invocable: false); "
-                "only the model can invoke it.",
-            }
+        if invocation_refused(
+            request,
+            skill,
+            f'Skill "{skill.name}" can only be invoked by the user '
+            "(disable-model-invocation: true).",
+            f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+            "only the model can invoke it.",
+        ):
             return result
         content, notes = substitute_pegasus(body, request.args)
         result.notes = notes
