@@ -22,10 +22,6 @@ PROFILE_CLASSES: dict[str, type[Profile]] = {
 }
 # A list, updated in place, so that argparse choices and messages see registered ones.
 PROFILE_NAMES: list[str] = list(PROFILE_CLASSES)
-# The order in which skills' fields are tried when a folder names no profile: the
-# most specific marks first.
-# Claude Code's fields come before pegasus's (pegasus is chosen by its data/skills/ layout).
-FIELD_DETECTION: list[str] = ["oasis", "toolsets", "claude-code", "pegasus"]
 DEFAULT_PROFILE = "agentskills"  # a folder with no profile's marks
 
 
@@ -48,21 +44,18 @@ def register_profile(cls: type[Profile]) -> type[Profile]:
     PROFILE_CLASSES[cls.name] = cls
     if cls.name not in PROFILE_NAMES:
         PROFILE_NAMES.append(cls.name)
-        FIELD_DETECTION.append(cls.name)
     return cls
 
 
 def unregister_profile(name: str) -> None:
     """Forget a profile registered with `register_profile`."""
     PROFILE_CLASSES.pop(name, None)
-    for names in (PROFILE_NAMES, FIELD_DETECTION):
-        if name in names:
-            names.remove(name)
+    if name in PROFILE_NAMES:
+        PROFILE_NAMES.remove(name)
 
 
 __all__ = [
     "DEFAULT_PROFILE",
-    "FIELD_DETECTION",
     "PROFILE_CLASSES",
     "PROFILE_NAMES",
     "PanelOption",
