@@ -132,6 +132,26 @@ def evaluation_rows() -> list[Row]:
                 f"{fig('fields only', split, False)}",
             )
         )
+    fresh_path = os.path.join(os.path.dirname(HERE), "eval", "fresh_requests.yaml")
+    if os.path.isfile(fresh_path):  # the blind set: never tuned on
+        fresh_report = evaluate(registry, load_set(fresh_path)[0])
+        fresh = fresh_report["rankings"]
+
+        def fresh_fig(label: str) -> str:
+            f = fresh[label]["all"]
+            return f"{f['top1']:.1f} / {f['top3']:.1f} / {f['no_likely']:.1f} %"
+
+        rows.append(
+            Row(
+                f"likely on tests/eval/fresh_requests.yaml ({fresh_report['requests']} "
+                "requests written blind, never tuned on): top-1 / top-3 / none shown as none",
+                fresh_fig("likely"),
+                "—",
+                None,
+                f"plain BM25: {fresh_fig('plain BM25')}; word count: {fresh_fig('word count')}; "
+                f"without the body: {fresh_fig('fields only')}",
+            )
+        )
     return rows
 
 
