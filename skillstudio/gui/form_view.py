@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -112,21 +111,28 @@ class FormView(QScrollArea):
         outer.addWidget(self.banner)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        # Every field ends at one x: the counters' column is as wide on every row,
+        # empty where a field has no limit (main: each field ended where its counter began).
+        limits = [spec.max_length for spec in profile.fields if spec.max_length is not None]
+        widest = max(limits, default=0)
+        self._counter_width = self.fontMetrics().horizontalAdvance(f"{widest}/{widest}") + 4
         for spec in profile.fields:
             self._add_field(form, spec)
-        outer.addLayout(form)
-        self.other_box = QGroupBox("Other fields", inner)
-        self.other_box.setToolTip(
+        # Keys no field declares: a row like the others, its editor aligned with theirs.
+        other_tip = (
             "Keys this profile does not declare: kept as they are. Values are read as YAML "
             "(text, numbers, true/false, [a, b] lists)."
         )
-        other_layout = QVBoxLayout(self.other_box)
-        self.other = KeyValueEditor("field", _parse_other, self.other_box)
+        self.other = KeyValueEditor("field", _parse_other, inner)
         self.other.setObjectName("other-fields")
+        self.other.setToolTip(other_tip)
         self.other.edited.connect(lambda key: self._on_edited(key, typing=False))
         self._guard(self.other)
-        other_layout.addWidget(self.other)
-        outer.addWidget(self.other_box)
+        self.other_box = self._beside(self.other, self._counter(None))
+        other_label = QLabel("Other fields", inner)
+        other_label.setToolTip(other_tip)
+        form.addRow(other_label, self.other_box)
+        outer.addLayout(form)
         outer.addStretch(1)
         self.setWidget(inner)
         document.text_document.contentsChanged.connect(self._on_text_changed)
@@ -179,27 +185,40 @@ class FormView(QScrollArea):
         self._guard(widget)
         widget.setToolTip(spec.describe())
         widget.setObjectName(f"field-{spec.key}")
-        counter = QLabel(self)
-        counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
-        counter.setToolTip(f"Characters used, of at most {spec.max_length}")
+        counter = self._counter(spec.max_length)
+        box_widget = self._beside(widget, counter)
         note = QLabel(self)
         note.setWordWrap(True)
         note.setTextFormat(Qt.TextFormat.PlainText)
         note.setVisible(False)
-        box_widget = QWidget(self)
-        column = QVBoxLayout(box_widget)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        beside = QHBoxLayout()  # the counter beside the field, the message under it
-        beside.addWidget(widget, 1)
-        beside.addWidget(counter, 0, Qt.AlignmentFlag.AlignBottom)
-        column.addLayout(beside)
-        column.addWidget(note)
-        counter.setVisible(spec.max_length is not None)
+        column = box_widget.layout()
+        assert isinstance(column, QVBoxLayout)
+        column.addWidget(note)  # the message under the field
         label = QLabel(spec.label + (" *" if spec.required else ""), self)
         label.setToolTip(spec.describe())
         form.addRow(label, box_widget)
         self.fields[spec.key] = _Field(spec, widget, counter, note)
+
+    def _counter(self, limit: int | None) -> QLabel:
+        """A field's character counter: a column of one width on every row."""
+        counter = QLabel(self)
+        counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
+        counter.setFixedWidth(self._counter_width)
+        if limit is not None:
+            counter.setToolTip(f"Characters used, of at most {limit}")
+        return counter
+
+    def _beside(self, widget: QWidget, counter: QLabel) -> QWidget:
+        """A field with its counter beside it, in a column that takes lines under it."""
+        box = QWidget(self)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        beside = QHBoxLayout()
+        beside.addWidget(widget, 1)
+        beside.addWidget(counter, 0, Qt.AlignmentFlag.AlignBottom)
+        column.addLayout(beside)
+        return box
 
     def add_below(self, key: str, widget: QWidget) -> bool:
         """Put `widget` under a field's message line (the "competes with" line)."""

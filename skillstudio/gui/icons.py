@@ -20,10 +20,11 @@ _STANDARD = {
 STATUS = ("error", "warning", "info", "shadowed", "skipped", "disabled", "skill")
 _ACCENT = {
     "error": ("#c62828", "#ef5350"),
-    "warning": ("#e09c00", "#ffca28"),
+    "warning": ("#b86e00", "#ffca28"),  # light: 3:1 on white (main's #e09c00: 2.3)
     "info": ("#1565c0", "#64b5f6"),
 }
 _NEUTRAL = ("#5f6368", "#c4c7c5")
+_ON_SELECTION = "#ffffff"  # the neutral shapes on a selected row (HighlightedText)
 # What each status icon means, for the tree's tooltips and the README.
 LEGEND = {
     "error": "has errors: the agent may not load it as written",
@@ -48,19 +49,26 @@ def icon(name: str) -> QIcon:
 
 @cache
 def status_icon(name: str, dark: bool) -> QIcon:
-    """A status icon drawn for the palette (16 and 32 px, for high-DPI screens)."""
+    """A status icon drawn for the palette (16 and 32 px, for high-DPI screens).
+
+    On a selected row it keeps its colours (neutral shapes turn white) instead of the
+    style's tint, which dulled the red of an error on the selection's blue."""
     svg = (resources.files("skillstudio.data.icons") / f"status-{name}.svg").read_text()
-    accent = _ACCENT.get(name, _NEUTRAL)
-    svg = svg.replace("#ACCENT", accent[dark]).replace("#NEUTRAL", _NEUTRAL[dark])
-    renderer = QSvgRenderer(QByteArray(svg.encode()))
     result = QIcon()
-    for size in (16, 32):
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        renderer.render(painter)
-        painter.end()
-        result.addPixmap(pixmap)
+    for mode, neutral in (
+        (QIcon.Mode.Normal, _NEUTRAL[dark]),
+        (QIcon.Mode.Selected, _ON_SELECTION),
+    ):
+        accent = _ACCENT[name][dark] if name in _ACCENT else neutral
+        text = svg.replace("#ACCENT", accent)
+        renderer = QSvgRenderer(QByteArray(text.replace("#NEUTRAL", neutral).encode()))
+        for size in (16, 32):
+            pixmap = QPixmap(size, size)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            renderer.render(painter)
+            painter.end()
+            result.addPixmap(pixmap, mode)
     return result
 
 

@@ -107,8 +107,6 @@ class CasesModel(ColumnsModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f"line {case.line} of the suite\n" if case.line else ""
             return f"{where}Double-click to try this request in the Try a Request panel"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _right(column, (4,))
         return None
 
     @staticmethod
@@ -130,9 +128,24 @@ class CasesModel(ColumnsModel):
 
 
 class SkillsModel(ColumnsModel):
-    """Precision and recall per skill."""
+    """Per skill: precision, recall and the counts they come from, in plain words."""
 
-    COLUMNS = ("Skill", "Precision", "Recall", "TP", "FP", "FN")
+    COLUMNS = ("Skill", "Precision", "Recall", "Hits", "Wrong picks", "Misses")
+    TIPS = (
+        "",
+        "Of the cases this skill was picked for, the share that expected it",
+        "Of the cases that expected this skill, the share it was picked for",
+        "Cases that expected this skill and picked it (true positives)",
+        "Cases that picked this skill but expected another (false positives)",
+        "Cases that expected this skill but did not pick it (false negatives)",
+    )
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return self.TIPS[section] or None
+        return super().headerData(section, orientation, role)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -76,6 +76,22 @@ def _table(model: QAbstractTableModel, parent: QWidget) -> QTableView:
     return view
 
 
+TABS = (  # the result tabs: plain titles, the statistics' names in the tooltips
+    ("Cases", "Each request of the suite, what it expected and which skill it got"),
+    (
+        "Per skill: hits and misses",
+        "For each skill: how often it was picked when expected (hits), picked when "
+        "another was expected (wrong picks) and not picked when expected (misses); "
+        "precision is the share of its picks that were right, recall the share of its "
+        "expected cases it was picked for",
+    ),
+    (
+        "Which skill won instead",
+        "Expected skill (rows) against the skill picked first (columns): the counts off "
+        "the matching pairs are the cases another skill won. Double-click a count to list "
+        "those cases",
+    ),
+)
 NO_SUITE = (
     "No suite open. A suite lists requests and the skill each should (or should not) "
     "pick; it runs again on every change, and in CI with `skillstudio test`. Start one "
@@ -136,6 +152,7 @@ class SuiteRunner(QWidget):
         self.auto_box.setChecked(True)
         self.auto_box.setToolTip("Run again whenever a skill changes, saved or not")
         self.failures_box = QCheckBox("Failures only", self)
+        self.failures_box.setToolTip("Show only the cases that failed")
         self.failures_box.toggled.connect(lambda _on: self._set_filter(None))
         top = QHBoxLayout()
         top.addWidget(QLabel("Suite:", self))
@@ -168,9 +185,8 @@ class SuiteRunner(QWidget):
         self.confusion.verticalHeader().show()
         self.confusion.doubleClicked.connect(self._on_confusion_activated)
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self.cases, "Cases")
-        self.tabs.addTab(self.skills, "Precision / recall")
-        self.tabs.addTab(self.confusion, "Confusion")
+        for view, (title, tip) in zip((self.cases, self.skills, self.confusion), TABS, strict=True):
+            self.tabs.setTabToolTip(self.tabs.addTab(view, title), tip)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

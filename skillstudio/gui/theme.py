@@ -11,8 +11,15 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleOption,
+    QStyleOptionComplex,
+    QWidget,
+)
 
 _DARK = (
     (QPalette.ColorRole.Window, "#2b2b2b"),
@@ -58,8 +65,64 @@ def wanted_scheme(app: QGuiApplication) -> str:
     return "dark" if app.styleHints().colorScheme() == Qt.ColorScheme.Dark else "light"
 
 
+# The edge of fields, frames and check boxes in the dark palette: 3:1 against both the
+# window and a field's base (WCAG's contrast for the boundary of a control).
+DARK_EDGE = "#7a7a7a"
+_EDGED = (
+    QStyle.PrimitiveElement.PE_FrameLineEdit,
+    QStyle.PrimitiveElement.PE_Frame,
+    QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+)
+
+
+class ReadableStyle(QProxyStyle):
+    """Fusion, with edges that show in the dark palette.
+
+    Fusion draws the edge of a line edit, a frame and a check box in the window colour
+    darkened, which on a dark window is the colour of the field itself: the form's
+    License box had no visible border, the Suites check boxes were dark squares on a
+    dark window. In a dark palette this style draws those edges in DARK_EDGE (a focused
+    control keeps Fusion's highlight)."""
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element in _EDGED:
+            _edge(option, painter)
+
+    def drawComplexControl(
+        self,
+        control: QStyle.ComplexControl,
+        option: QStyleOptionComplex,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        super().drawComplexControl(control, option, painter, widget)
+        if control == QStyle.ComplexControl.CC_SpinBox:  # the threshold, the budget
+            _edge(option, painter)
+
+
+def _edge(option: QStyleOption, painter: QPainter) -> None:
+    """DARK_EDGE round a control of a dark palette that does not have the focus."""
+    if option.state & QStyle.StateFlag.State_HasFocus or not is_dark(option.palette):
+        return
+    painter.save()
+    painter.setPen(QColor(DARK_EDGE))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(option.rect.adjusted(0, 0, -1, -1))
+    painter.restore()
+
+
 def apply_scheme(app: QApplication, scheme: str) -> None:
-    app.setStyle("Fusion")
+    app.setStyle(ReadableStyle())
     app.setPalette(dark_palette() if scheme == "dark" else app.style().standardPalette())
 
 

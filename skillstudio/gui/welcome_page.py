@@ -6,12 +6,26 @@ import html
 import os
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 SHORTCUTS = (
     ("Ctrl+P", "find a skill by name"),
     ("Ctrl+K", "try a request: which skill would the agent pick, and what it would see"),
     ("F6", "run the open suite of test requests"),
+)
+OPENS = (  # what Open Folder, Open Project and Open the Samples each open
+    "A folder with skills in it: which agent reads it (the profile) is detected from its "
+    "layout, or taken from its skillstudio.yaml if it has one.",
+    "A skillstudio.yaml file: the project it describes, read with the profile, skill "
+    "folders and test suites written there.",
+    "The bundled examples: a small project for each agent SkillStudio knows.",
 )
 TIERS = (
     "What an agent sees of its skills, in four tiers: <b>0</b> nothing · <b>1</b> a "
@@ -43,18 +57,27 @@ class WelcomePage(QWidget):
         title = QLabel("<h2>SkillStudio</h2>", body)
         self.status = QLabel(body)  # what is open, or that nothing is
         self.status.setWordWrap(True)
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # each way in, with a line saying what it opens
+        buttons.setHorizontalSpacing(12)
         self.open_folder = QPushButton("Open Folder…", body)
         self.open_folder.clicked.connect(self.open_folder_requested)
         self.open_project = QPushButton("Open Project…", body)
         self.open_project.clicked.connect(self.open_project_requested)
         self.open_samples = QPushButton("Open the Samples", body)
-        self.open_samples.setToolTip(samples)
         self.open_samples.clicked.connect(lambda: self.folder_chosen.emit(self.samples))
         self.open_samples.setVisible(os.path.isdir(samples))
-        for button in (self.open_folder, self.open_project, self.open_samples):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+        self.explained: dict[QPushButton, QLabel] = {}
+        for row, (button, what) in enumerate(
+            zip((self.open_folder, self.open_project, self.open_samples), OPENS, strict=True)
+        ):
+            line = QLabel(what, body)
+            line.setWordWrap(True)
+            line.setVisible(not button.isHidden())
+            button.setToolTip(samples if button is self.open_samples else what)
+            buttons.addWidget(button, row, 0)
+            buttons.addWidget(line, row, 1)
+            self.explained[button] = line
+        buttons.setColumnStretch(1, 1)
         self.recent = QLabel(body)
         self.recent.setTextFormat(Qt.TextFormat.RichText)
         self.recent.linkActivated.connect(self._on_link)

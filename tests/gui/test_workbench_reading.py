@@ -71,17 +71,21 @@ def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: Q
 def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> None:
     panel = panel_on(window, "oasis")
     panel.load_request("code review please, find bugs in my commit")
-    titles = [panel.tier_tabs.tabText(n) for n in range(4)]
-    assert titles == [
-        "0 · Nothing",
-        "1 · Breadcrumb",
-        "2 · Listing",
-        "3 · Full instructions — used for this request",
+    # The full titles are the tabs' tooltips (the tabs say as much as their width allows).
+    tips = [panel.tier_tabs.tabToolTip(n).split("\n")[0] for n in range(4)]
+    assert tips == [
+        "Tier 0 · Nothing",
+        "Tier 1 · Breadcrumb",
+        "Tier 2 · Listing",
+        "Tier 3 · Full instructions — used for this request",
     ]
+    titles = [panel.tier_tabs.tabText(n) for n in range(4)]
+    assert [n for n in range(4) if "used" in titles[n]] == [3]
     assert "●" not in "".join(titles)
     assert panel.tier_used.text() == "The agent gets tier 3 · Full instructions"
     panel.load_request("what is the weather")
-    assert panel.tier_tabs.tabText(3) == "3 · Full instructions"
+    assert panel.tier_tabs.tabToolTip(3).split("\n")[0] == "Tier 3 · Full instructions"
+    assert "used" not in panel.tier_tabs.tabText(3)
     # An empty tier says what that means instead of showing a large empty box.
     panel.show_tier(0)
     nothing = panel.tier_views[0]

@@ -61,7 +61,7 @@ from .panel_parts import (
     suite_path_of,
 )
 from .session_view import SessionView
-from .tier_view import USED, TierView, tier_title
+from .tier_view import TierTabs, TierView, tier_title
 
 QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
@@ -181,8 +181,7 @@ class QueryPanel(QWidget):
         explain_layout.addWidget(self.explanation, 1)
         self.details.addTab(explain, "Explanation")
         # The four tiers in one tab of their own: named, the one used said in words.
-        self.tier_tabs = QTabWidget(self)
-        self.tier_tabs.setDocumentMode(True)
+        self.tier_tabs = TierTabs(self)
         self.tier_views = [TierView(self) for _ in range(4)]
         # The listing (tier 2) is written when its tab is shown: 30-50 ms at 10,000.
         self._listing_for: tuple[Registry, dict[str, Any]] | None = None
@@ -191,6 +190,7 @@ class QueryPanel(QWidget):
             # In a scroll area: below the ranking, a tier can get less height than its
             # header, meter and text ask for; it scrolls instead of overlapping.
             self.tier_tabs.addTab(scrolled(view), tier_title(number))
+        self.tier_tabs.set_used(None)
         self.details.addTab(self.tier_tabs, "Tiers")
         self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
@@ -388,10 +388,9 @@ class QueryPanel(QWidget):
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
-        for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
+        for view, tier in zip(self.tier_views, self.tiers, strict=True):
             view.show_tier(tier)
-            self.tier_tabs.setTabText(number, tier_title(number, tier.used))
-            self.tier_tabs.setTabToolTip(number, USED if tier.used else "")
+        self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
         row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
         self._updating = True
         try:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QProgressBar,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -36,9 +37,19 @@ _EMPTY = (  # what an empty tier means
 )
 
 
-def tier_title(number: int, used: bool = False) -> str:
-    """The tab title of a tier: '2 · Listing', and '— used for this request' on the one used."""
-    return f"{number} · {TIER_LABELS[number]}" + (f" — {USED}" if used else "")
+_SHORT = ("Nothing", "Hint", "Listing", "Full")
+SHORTEST = 3  # the last of tier_title's lengths
+
+
+def tier_title(number: int, used: bool = False, length: int = 0) -> str:
+    """The tab title of a tier: '2 · Listing', and '— used for this request' on the one
+    used. Shorter lengths (1 to SHORTEST) keep the tier's number and say "used" in one
+    word, for a tab bar that has not the room for all four titles in full."""
+    name = (TIER_LABELS, TIER_LABELS, _SHORT, ("",) * 4)[length][number]
+    title = f"{number} · {name}" if name else str(number)
+    if not used:
+        return title
+    return title + (f" — {USED}" if length == 0 else " · used" if not name else " — used")
 
 
 def omission_lines(omitted: list[dict[str, str]]) -> list[str]:
@@ -145,3 +156,38 @@ class TierView(QWidget):
         super().showEvent(event)
         self.shown.emit()
         self._show_text()
+
+
+class TierTabs(QTabWidget):
+    """The four tiers' tabs, every title whole on screen: in full when the bar has the
+    room, shorter (see tier_title) when it has not, never cut and never behind scroll
+    buttons; each tab's tooltip has the full title and what the tier is."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setDocumentMode(True)
+        self.used: int | None = None  # the tier the agent would use
+        self.length = 0  # the tier_title length shown
+
+    def set_used(self, used: int | None) -> None:
+        self.used = used
+        for number in range(self.count()):
+            title = f"Tier {tier_title(number, number == used)}"
+            self.setTabToolTip(number, f"{title}\n{_ABOUT[number]}")
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """The longest titles whose tabs fit the width."""
+        bar = self.tabBar()
+        for length in range(SHORTEST + 1):
+            for number in range(self.count()):
+                title = tier_title(number, number == self.used, length)
+                if self.tabText(number) != title:
+                    self.setTabText(number, title)
+            self.length = length
+            if bar.sizeHint().width() <= self.width():
+                return

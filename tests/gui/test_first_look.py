@@ -1,0 +1,246 @@
+"""What a first-time user found still wrong in the screenshots (issue 18, the look
+again): tier tabs cut, fields ending at different x, the Suites dock's jargon, tier
+column and dark check boxes, the welcome page's unexplained buttons, the dark palette's
+invisible License border and the status icons' contrast."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QIcon, QImage, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QStyle,
+    QStyleOptionButton,
+    QToolButton,
+    QWidget,
+)
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.icons import STATUS, status_icon
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.theme import apply_scheme, dark_palette
+from skillstudio.gui.workbench.tier_view import TierTabs, tier_title
+
+from .test_form_view import open_skill
+from .test_suite_runner import runner_on
+from .test_workbench import panel_on
+
+
+def luminance(colour: QColor) -> float:
+    def channel(value: int) -> float:
+        v = value / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(colour.red())
+        + 0.7152 * channel(colour.green())
+        + 0.0722 * channel(colour.blue())
+    )
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.fixture
+def dark(qapp: QApplication) -> Iterator[QApplication]:
+    apply_scheme(qapp, "dark")
+    try:
+        yield qapp
+    finally:
+        apply_scheme(qapp, "light")
+
+
+# -- 1. the tier tabs ---------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640)])
+def test_all_four_tier_tabs_are_whole_on_screen(
+    window: MainWindow, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    """At 1280x800 the tiers sit beside the ranking, 477 px wide: on main the four
+    titles asked for 573 px, and "3 · Full instructions — used for this request" was
+    cut behind scroll buttons."""
+    width, height = size
+    window.resize(width, height)
+    window.focus_query_panel()
+    window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+    for profile, request, used in (
+        ("oasis", "code review please, find bugs in my commit", 3),
+        ("pegasus", "deploy the release to staging", 2),
+    ):
+        panel = panel_on(window, profile)
+        panel.load_request(request)
+        panel.show_tier(used)
+        qtbot.wait(20)
+        bar = panel.tier_tabs.tabBar()
+        for number in range(4):
+            rect = bar.tabRect(number)
+            assert 0 <= rect.left() and rect.right() < bar.width(), (size, number, rect)
+            assert rect.width() >= bar.tabSizeHint(number).width()  # not squeezed
+            assert bar.tabText(number).startswith(str(number))
+        scrolls = [b for b in bar.findChildren(QToolButton) if b.isVisible()]
+        assert not scrolls, "no scroll buttons"
+        assert [n for n in range(4) if "used" in bar.tabText(n)] == [used]
+        tip = panel.tier_tabs.tabToolTip(used)
+        assert tip.startswith(f"Tier {tier_title(used, True)}")  # the full title
+
+
+def test_tier_titles_shorten_only_as_far_as_the_width_needs(qtbot: QtBot) -> None:
+    tabs = TierTabs()
+    qtbot.addWidget(tabs)
+    for number in range(4):
+        tabs.addTab(QWidget(), tier_title(number))
+    tabs.set_used(3)
+    tabs.resize(1200, 200)
+    tabs.show()
+    assert tabs.length == 0
+    assert tabs.tabText(3) == "3 · Full instructions — used for this request"
+    lengths = []
+    for width in (520, 420, 300, 200):
+        tabs.resize(width, 200)
+        lengths.append(tabs.length)
+        assert tabs.tabBar().sizeHint().width() <= width
+        assert "used" in tabs.tabText(3)
+    assert lengths == sorted(lengths) and lengths[-1] > 0
+
+
+# -- 2. the form's fields end at one x -------------------------------------------------------
+@pytest.mark.parametrize(
+    "skill",
+    [
+        "agentskills/.agents/skills/sql-review/SKILL.md",  # line and text edits, a map
+        "toolsets/src/_bundled_skills/hello-extended/SKILL.md",  # trigger lists
+    ],
+)
+def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str) -> None:
+    """On main each field ended where its counter began: Name at 1232, Description at
+    1210, License at 1270, Compatibility at 1224 (1280 px window)."""
+    window.resize(1280, 800)
+    editor = open_skill(window, samples, skill)
+    editor.views.setCurrentIndex(0)
+    QApplication.processEvents()
+    form = editor.form
+    inner = form.widget()
+    widgets = [f.widget for f in form.fields.values() if f.widget.isVisible()] + [form.other]
+    assert len(widgets) >= 5
+    rights = {w.objectName(): w.mapTo(inner, QPoint(w.width(), 0)).x() for w in widgets}
+    assert len(set(rights.values())) == 1, rights
+    name = form.fields["name"]
+    assert name.counter.text() and name.counter.geometry().left() >= name.widget.geometry().right()
+
+
+# -- 3. the Suites dock ---------------------------------------------------------------------
+def test_suites_dock_speaks_plainly_and_lines_up_its_tiers(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    runner = runner_on(window, samples / "oasis" / "suites" / "oasis.yaml", qtbot)
+    tabs = runner.tabs
+    titles = [tabs.tabText(n) for n in range(tabs.count())]
+    assert titles == ["Cases", "Per skill: hits and misses", "Which skill won instead"]
+    assert all(tabs.tabToolTip(n) for n in range(tabs.count()))
+    assert "precision" in tabs.tabToolTip(1) and "Double-click" in tabs.tabToolTip(2)
+    skills = runner.skills_model
+    headers = [skills.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
+    assert not {"TP", "FP", "FN"} & set(headers)
+    for column in range(1, 6):
+        assert skills.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    # The Tier column: "3 (want 3)" and "3" start at one x, so the tiers line up.
+    model = runner.cases_model
+    tiers = [model.index(row, 4) for row in range(model.rowCount())]
+    assert {model.data(i) for i in tiers} >= {"3", "3 (want 3)"}
+    for index in tiers:
+        align = model.data(index, Qt.ItemDataRole.TextAlignmentRole)
+        assert align is None or not int(align) & int(Qt.AlignmentFlag.AlignRight)
+
+
+def indicator_edge_contrast(box: QWidget) -> float:
+    """The contrast of a check box's indicator edge with the window behind it."""
+    option = QStyleOptionButton()
+    option.initFrom(box)
+    rect = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+    image = box.grab().toImage()
+    window = box.palette().color(QPalette.ColorRole.Window)
+    y = rect.center().y()
+    return max(
+        contrast(image.pixelColor(x, y), window) for x in range(rect.left(), rect.left() + 3)
+    )
+
+
+def test_suites_check_boxes_show_in_the_dark_palette(
+    window: MainWindow, samples: Path, qtbot: QtBot, dark: QApplication
+) -> None:
+    """On main Fusion drew the unchecked box as a dark square on the dark window
+    (its edge 1.1:1 against the window)."""
+    runner = runner_on(window, samples / "oasis" / "suites" / "oasis.yaml", qtbot)
+    runner.failures_box.setChecked(False)
+    for box in (runner.failures_box, runner.auto_box):
+        assert indicator_edge_contrast(box) >= 3
+
+
+# -- 4. the welcome page ----------------------------------------------------------------------
+def test_welcome_page_says_what_each_way_in_opens(qtbot: QtBot, settings: object) -> None:
+    win = MainWindow(settings)  # type: ignore[arg-type]
+    qtbot.addWidget(win)
+    win.resize(1024, 640)
+    win.show()
+    page = win.welcome
+    lines = page.explained
+    assert set(lines) == {page.open_folder, page.open_project, page.open_samples}
+    for button, line in lines.items():
+        assert isinstance(line, QLabel) and line.isVisible()
+        left = line.mapTo(page, QPoint(0, 0))
+        top = button.mapTo(page, QPoint(0, 0))
+        assert left.x() > top.x() + button.width() - 1  # beside its button
+        assert abs(left.y() - top.y()) < button.height()
+    assert "detected" in lines[page.open_folder].text()
+    assert "skillstudio.yaml" in lines[page.open_project].text()
+
+
+# -- 5. the dark palette: the License border, the status icons -----------------------------------
+def test_license_field_has_a_visible_border_in_the_dark_palette(
+    window: MainWindow, samples: Path, dark: QApplication
+) -> None:
+    """On main the line edit's edge was the window colour darkened: #1f1f1f round a
+    #1e1e1e box (1.0:1)."""
+    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor.views.setCurrentIndex(0)
+    field = editor.form.fields["license"].widget
+    assert not field.hasFocus()
+    image = field.grab().toImage()
+    base = field.palette().color(QPalette.ColorRole.Base)
+    window_colour = field.palette().color(QPalette.ColorRole.Window)
+    y = image.height() // 2
+    edge = max((image.pixelColor(x, y) for x in range(2)), key=lambda c: contrast(c, base))
+    assert contrast(edge, base) >= 3 and contrast(edge, window_colour) >= 3
+
+
+def main_colour(image: QImage) -> QColor:
+    opaque = Counter(
+        image.pixelColor(x, y).rgb()
+        for x in range(image.width())
+        for y in range(image.height())
+        if image.pixelColor(x, y).alpha() > 220
+    )
+    return QColor.fromRgb(opaque.most_common(1)[0][0])
+
+
+def test_status_icons_read_on_both_palettes_and_on_the_selection(qapp: QApplication) -> None:
+    """Each icon's main colour has 3:1 against the view and the window of its palette
+    (on main the light warning had 2.3:1); on a selected row an accent keeps its colour
+    (on main the style's tint dulled it)."""
+    light = qapp.style().standardPalette()
+    for is_dark, palette in ((False, light), (True, dark_palette())):
+        for name in STATUS:
+            icon = status_icon(name, is_dark)
+            colour = main_colour(icon.pixmap(32).toImage())
+            for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Window):
+                assert contrast(colour, palette.color(role)) >= 3, (name, is_dark, role)
+        error = status_icon("error", is_dark)
+        selected = error.pixmap(32, QIcon.Mode.Selected).toImage()
+        assert main_colour(selected) == main_colour(error.pixmap(32).toImage())
