@@ -202,7 +202,8 @@ class FormView(QScrollArea):
     def _counter(self, limit: int | None) -> QLabel:
         """A field's character counter: a column of one width on every row."""
         counter = QLabel(self)
-        counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom)
+        # Left-aligned: the count sits next to its field whatever the column's width.
+        counter.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
         counter.setFixedWidth(self._counter_width)
         if limit is not None:
             counter.setToolTip(f"Characters used, of at most {limit}")

@@ -106,7 +106,8 @@ class CasesModel(ColumnsModel):
             return QColor(colour("error_bg"))
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f"line {case.line} of the suite\n" if case.line else ""
-            return f"{where}Double-click to try this request in the Try a Request panel"
+            note = f"{result.why}\n" if result is not None and result.why else ""
+            return f"{note}{where}Double-click to try this request in the Try a Request panel"
         return None
 
     @staticmethod

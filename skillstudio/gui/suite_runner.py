@@ -92,6 +92,10 @@ TABS = (  # the result tabs: plain titles, the statistics' names in the tooltips
         "those cases",
     ),
 )
+CONFUSION_CAPTION = (
+    "Rows: the skill a case expected. Columns: the skill picked first. A count off the "
+    "matching pair is cases another skill won; double-click it to list them."
+)
 NO_SUITE = (
     "No suite open. A suite lists requests and the skill each should (or should not) "
     "pick; it runs again on every change, and in CI with `skillstudio test`. Start one "
@@ -157,13 +161,7 @@ class SuiteRunner(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Suite:", self))
         top.addWidget(self.suite_box, 1)
-        for widget in (
-            self.open_button,
-            self.new_button,
-            self.run_button,
-            self.auto_box,
-            self.failures_box,
-        ):
+        for widget in (self.open_button, self.new_button, self.run_button, self.auto_box):
             top.addWidget(widget)
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -176,6 +174,9 @@ class SuiteRunner(QWidget):
         self.cases = _table(self.cases_model, self)
         header = self.cases.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # The note shares the rest with the request (its full text in the tooltip):
+        # sized to its contents it ran off the right edge behind a scroll bar.
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         self.cases.doubleClicked.connect(self._on_case_activated)
         self.skills_model = SkillsModel(self)
         self.skills = _table(self.skills_model, self)
@@ -184,9 +185,21 @@ class SuiteRunner(QWidget):
         self.confusion.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.confusion.verticalHeader().show()
         self.confusion.doubleClicked.connect(self._on_confusion_activated)
+        # The table has no corner to say what its rows and columns are: a line above does.
+        self.confusion_page = QWidget(self)
+        page = QVBoxLayout(self.confusion_page)
+        page.setContentsMargins(0, 4, 0, 0)
+        self.confusion_caption = QLabel(CONFUSION_CAPTION, self.confusion_page)
+        self.confusion_caption.setWordWrap(True)
+        page.addWidget(self.confusion_caption)
+        page.addWidget(self.confusion, 1)
         self.tabs = QTabWidget(self)
-        for view, (title, tip) in zip((self.cases, self.skills, self.confusion), TABS, strict=True):
+        pages = (self.cases, self.skills, self.confusion_page)
+        for view, (title, tip) in zip(pages, TABS, strict=True):
             self.tabs.setTabToolTip(self.tabs.addTab(view, title), tip)
+        # A filter of the cases, beside their tabs (the row above keeps room for the
+        # suite's name at 1024 px).
+        self.tabs.setCornerWidget(self.failures_box, Qt.Corner.TopRightCorner)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -52,13 +52,14 @@ class WelcomePage(QWidget):
         self._recent: list[str] = []
         body = QWidget(self)
         layout = QVBoxLayout(body)
-        layout.setContentsMargins(40, 32, 40, 32)
-        layout.setSpacing(10)
+        layout.setContentsMargins(40, 20, 40, 16)  # whole at 1024x640, under the dock
+        layout.setSpacing(8)
         title = QLabel("<h2>SkillStudio</h2>", body)
         self.status = QLabel(body)  # what is open, or that nothing is
         self.status.setWordWrap(True)
         buttons = QGridLayout()  # each way in, with a line saying what it opens
         buttons.setHorizontalSpacing(12)
+        buttons.setVerticalSpacing(4)
         self.open_folder = QPushButton("Open Folder…", body)
         self.open_folder.clicked.connect(self.open_folder_requested)
         self.open_project = QPushButton("Open Project…", body)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.suites import add_case
 from skillstudio.gui.icons import STATUS, status_icon
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import apply_scheme, dark_palette
@@ -81,7 +82,7 @@ def test_all_four_tier_tabs_are_whole_on_screen(
         bar = panel.tier_tabs.tabBar()
         for number in range(4):
             rect = bar.tabRect(number)
-            assert 0 <= rect.left() and rect.right() < bar.width(), (size, number, rect)
+            assert rect.left() >= 0 and rect.right() < bar.width(), (size, number, rect)
             assert rect.width() >= bar.tabSizeHint(number).width()  # not squeezed
             assert bar.tabText(number).startswith(str(number))
         scrolls = [b for b in bar.findChildren(QToolButton) if b.isVisible()]
@@ -127,6 +128,7 @@ def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str)
     QApplication.processEvents()
     form = editor.form
     inner = form.widget()
+    assert inner is not None
     widgets = [f.widget for f in form.fields.values() if f.widget.isVisible()] + [form.other]
     assert len(widgets) >= 5
     rights = {w.objectName(): w.mapTo(inner, QPoint(w.width(), 0)).x() for w in widgets}
@@ -139,12 +141,17 @@ def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str)
 def test_suites_dock_speaks_plainly_and_lines_up_its_tiers(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
-    runner = runner_on(window, samples / "oasis" / "suites" / "oasis.yaml", qtbot)
+    suite = samples / "oasis" / "suites" / "oasis.yaml"
+    add_case(str(suite), "tidy up my history", ["commit"])  # fails, with a note
+    runner = runner_on(window, suite, qtbot)
     tabs = runner.tabs
     titles = [tabs.tabText(n) for n in range(tabs.count())]
     assert titles == ["Cases", "Per skill: hits and misses", "Which skill won instead"]
     assert all(tabs.tabToolTip(n) for n in range(tabs.count()))
     assert "precision" in tabs.tabToolTip(1) and "Double-click" in tabs.tabToolTip(2)
+    caption = runner.confusion_caption.text()  # the table's rows and columns, said
+    assert caption.startswith("Rows: the skill a case expected. Columns: the skill picked")
+    assert runner.failures_box.isVisibleTo(runner)  # beside the tabs, off the crowded top row
     skills = runner.skills_model
     headers = [skills.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
     assert not {"TP", "FP", "FN"} & set(headers)
@@ -157,6 +164,12 @@ def test_suites_dock_speaks_plainly_and_lines_up_its_tiers(
     for index in tiers:
         align = model.data(index, Qt.ItemDataRole.TextAlignmentRole)
         assert align is None or not int(align) & int(Qt.AlignmentFlag.AlignRight)
+    # The note is never cut without a way to read it: its text is in the row's tooltip.
+    noted = [row for row in range(model.rowCount()) if model.data(model.index(row, 5))]
+    assert noted
+    for row in noted:
+        note = model.data(model.index(row, 5))
+        assert note in model.data(model.index(row, 5), Qt.ItemDataRole.ToolTipRole)
 
 
 def indicator_edge_contrast(box: QWidget) -> float:
