@@ -10,11 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
+    QScrollArea,
     QStyle,
     QStyleOptionButton,
     QToolButton,
@@ -197,11 +198,15 @@ def test_suites_check_boxes_show_in_the_dark_palette(
 
 
 # -- 4. the welcome page ----------------------------------------------------------------------
-def test_welcome_page_says_what_each_way_in_opens(qtbot: QtBot, settings: object) -> None:
-    win = MainWindow(settings)  # type: ignore[arg-type]
+def test_welcome_page_says_what_each_way_in_opens(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    settings.setValue("recent", [str(samples)])
+    win = MainWindow(settings)
     qtbot.addWidget(win)
     win.resize(1024, 640)
     win.show()
+    qtbot.wait(50)  # the first-run dock sizes settle
     page = win.welcome
     lines = page.explained
     assert set(lines) == {page.open_folder, page.open_project, page.open_samples}
@@ -213,6 +218,9 @@ def test_welcome_page_says_what_each_way_in_opens(qtbot: QtBot, settings: object
         assert abs(left.y() - top.y()) < button.height()
     assert "detected" in lines[page.open_folder].text()
     assert "skillstudio.yaml" in lines[page.open_project].text()
+    scroll = page.findChild(QScrollArea)
+    assert scroll is not None
+    assert scroll.verticalScrollBar().maximum() == 0, "whole at 1024x640, shortcuts included"
 
 
 # -- 5. the dark palette: the License border, the status icons -----------------------------------

@@ -350,6 +350,7 @@ class QueryPanel(QWidget):
 
     def load_request(self, text: str) -> None:
         self.query.setText(text)
+        self.query.home(False)  # a long request shows its start, not its last words
         self.update_now()
 
     def update_now(self) -> None:
