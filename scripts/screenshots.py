@@ -97,6 +97,7 @@ def problems_shot(app: QApplication, settings: QSettings, target: str, width: in
     window.open_skill(os.path.join(copy, "oasis", "key_skills", "commit", "SKILL.md"))
     window.problems.current_only.setChecked(width != 1280)
     window.problems.view.expandAll()
+    wait_ms(app, 600)  # the opened skill's fields show their messages once validated
     save(window, target)
     window.close()
     shutil.rmtree(os.path.dirname(copy), ignore_errors=True)

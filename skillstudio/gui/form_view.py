@@ -115,7 +115,8 @@ class FormView(QScrollArea):
         # empty where a field has no limit (main: each field ended where its counter began).
         limits = [spec.max_length for spec in profile.fields if spec.max_length is not None]
         widest = max(limits, default=0)
-        self._counter_width = self.fontMetrics().horizontalAdvance(f"{widest}/{widest}") + 4
+        metrics = self.fontMetrics()
+        self._counter_width = metrics.horizontalAdvance(f"{widest}/{widest}") + 4 if limits else 0
         for spec in profile.fields:
             self._add_field(form, spec)
         # Keys no field declares: a row like the others, its editor aligned with theirs.
@@ -205,6 +206,7 @@ class FormView(QScrollArea):
         # Left-aligned: the count sits next to its field whatever the column's width.
         counter.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)
         counter.setFixedWidth(self._counter_width)
+        counter.setVisible(self._counter_width > 0)  # no column where no field counts
         if limit is not None:
             counter.setToolTip(f"Characters used, of at most {limit}")
         return counter

@@ -412,7 +412,11 @@ class MainWindow(ProjectProfiles):
         self.problems.set_skill_count(sum(len(r.skills) for r in self.registries))
         counts = self.problems_model.counts()
         skills = sum(len(r.skills) for r in self.registries)
-        profiles = ", ".join(sorted({p.profile.name for p in self.projects}))
+        names = sorted({p.profile.name for p in self.projects})
+        # Eight names ran into the project label at 1024 px ("…, toolsets, v"): counted
+        # past three, named in the tooltip (and each root in the tree says its own).
+        profiles = ", ".join(names) if len(names) <= 3 else f"{len(names)} profiles"
+        self.statusBar().setToolTip(", ".join(names))
         errors, warnings = counts["error"], counts["warning"]
         self.statusBar().showMessage(
             f"{counted(skills, 'skill')} · {counted(errors, 'error')} · "

@@ -118,6 +118,7 @@ def test_tier_titles_shorten_only_as_far_as_the_width_needs(qtbot: QtBot) -> Non
     [
         "agentskills/.agents/skills/sql-review/SKILL.md",  # line and text edits, a map
         "toolsets/src/_bundled_skills/hello-extended/SKILL.md",  # trigger lists
+        "oasis/key_skills/commit/SKILL.md",  # no field has a limit: no counter column
     ],
 )
 def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str) -> None:
@@ -135,7 +136,12 @@ def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str)
     rights = {w.objectName(): w.mapTo(inner, QPoint(w.width(), 0)).x() for w in widgets}
     assert len(set(rights.values())) == 1, rights
     name = form.fields["name"]
-    assert name.counter.text() and name.counter.geometry().left() >= name.widget.geometry().right()
+    if name.spec.max_length is None:
+        assert not any(f.counter.isVisible() for f in form.fields.values())
+        assert max(rights.values()) >= inner.width() - 12  # the room goes to the fields
+    else:
+        assert name.counter.text()
+        assert name.counter.geometry().left() >= name.widget.geometry().right()
 
 
 # -- 3. the Suites dock ---------------------------------------------------------------------
@@ -195,6 +201,19 @@ def test_suites_check_boxes_show_in_the_dark_palette(
     runner.failures_box.setChecked(False)
     for box in (runner.failures_box, runner.auto_box):
         assert indicator_edge_contrast(box) >= 3
+
+
+def test_status_bar_message_is_not_cut_at_1024(window: MainWindow, qtbot: QtBot) -> None:
+    """On main the eight profiles' names ran into the project label ("…, toolsets, v")."""
+    window.resize(1024, 640)
+    qtbot.wait(20)
+    bar = window.statusBar()
+    message = bar.currentMessage()
+    assert message.startswith("31 skills · 0 errors")
+    permanent = [w for w in bar.findChildren(QWidget) if w.isVisible() and w.parent() is bar]
+    room = min(w.geometry().left() for w in permanent if w.geometry().left() > 0)
+    assert bar.fontMetrics().horizontalAdvance(message) + 12 <= room
+    assert "toolsets" in bar.toolTip()
 
 
 # -- 4. the welcome page ----------------------------------------------------------------------
