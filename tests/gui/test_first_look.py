@@ -27,6 +27,7 @@ from skillstudio.core.suites import add_case
 from skillstudio.gui.icons import STATUS, status_icon
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import apply_scheme, dark_palette
+from skillstudio.gui.workbench.query_panel import QUERY_MIN
 from skillstudio.gui.workbench.tier_view import TierTabs, tier_title
 
 from .test_form_view import open_skill
@@ -91,6 +92,32 @@ def test_all_four_tier_tabs_are_whole_on_screen(
         assert [n for n in range(4) if "used" in bar.tabText(n)] == [used]
         tip = panel.tier_tabs.tabToolTip(used)
         assert tip.startswith(f"Tier {tier_title(used, True)}")  # the full title
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640)])
+def test_the_request_box_keeps_room_for_a_request(
+    window: MainWindow, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    """On main, at 1024 px, the codex option's label ("Context window (tokens; 0 =
+    unknown)") left the request 59 px, pegasus's 153 px: the option and "Add as test
+    case…" now go under the request when they would leave it under QUERY_MIN."""
+    window.resize(*size)
+    window.focus_query_panel()
+    panel = window.query_panel
+    wide = []
+    for number, project in enumerate(panel.projects):
+        panel.project_box.setCurrentIndex(number)
+        qtbot.wait(10)
+        assert panel.query.width() >= QUERY_MIN, (project.profile.name, panel.query.width())
+        assert panel.add_button.isVisible()
+        if not panel.extras_below:  # beside the request, on its row
+            assert abs(panel.add_button.y() - panel.query.y()) < panel.query.height()
+        else:  # under it
+            assert panel.add_button.y() >= panel.query.y() + panel.query.height()
+        if not panel.extras_below:
+            wide.append(project.profile.name)
+    if size[0] == 1280:
+        assert {"oasis", "codex", "pegasus"} <= set(wide)  # one row where there is room
 
 
 def test_tier_titles_shorten_only_as_far_as_the_width_needs(qtbot: QtBot) -> None:
