@@ -259,6 +259,7 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
         window.focus_query_panel()
         window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
         panel.query.setText("write the changelog for this release from the merged PRs")
+        panel.query.home(False)  # the request's start in the picture, as a reader looks
         wait_for(app, lambda: panel.likely is not None)
         panel.update_now()
         panel.details.setCurrentIndex(0)
