@@ -296,6 +296,8 @@ def wait_ms(app: QApplication, ms: int) -> None:
 
 def save_shot(window: MainWindow, out: str, stem: str) -> None:
     target = os.path.join(out, f"{stem}.png")
+    for _ in range(2):  # a label's new height lays the panel out once more
+        QApplication.processEvents()
     window.grab().save(target)
     print(target)
 

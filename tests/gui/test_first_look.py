@@ -120,6 +120,29 @@ def test_the_request_box_keeps_room_for_a_request(
         assert {"oasis", "codex", "pegasus"} <= set(wide)  # one row where there is room
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640)])
+def test_the_summary_takes_the_height_of_its_lines(
+    window: MainWindow, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    """On main the one-line summary took 42 px (two lines at 1280 px: 98 px), height
+    the ranking under it needed at 1024x640."""
+    width, height = size
+    window.resize(width, height)
+    window.focus_query_panel()
+    window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+    for profile, request in (
+        ("oasis", "code review of the tests"),
+        ("agentskills", "review this SQL migration for locking problems"),
+    ):
+        panel = panel_on(window, profile)
+        panel.load_request(request)
+        qtbot.wait(20)
+        summary = panel.summary
+        lines = summary.heightForWidth(summary.width())
+        assert summary.text() and lines <= 3 * summary.fontMetrics().lineSpacing()
+        assert summary.height() == lines, (profile, summary.height(), lines)
+
+
 def test_tier_titles_shorten_only_as_far_as_the_width_needs(qtbot: QtBot) -> None:
     tabs = TierTabs()
     qtbot.addWidget(tabs)

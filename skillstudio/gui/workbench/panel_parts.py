@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel
 
 from ...core.likely import LikelyResult
@@ -16,10 +24,30 @@ from ...core.project import Project
 class FixedLine(QLabel):
     """A wrapped label that does not ask for height-for-width layout: with it, the
     dock's scroll area gave the panel its whole preferred height (600 px stacked) and
-    scrolled, instead of fitting the panel to the dock down to its minimum."""
+    scrolled, instead of fitting the panel to the dock down to its minimum.
+
+    It asks for the height its text takes at its present width instead (the plain
+    QLabel hint, measured at a guessed width, took 42-98 px for one or two lines of
+    14 px, room the ranking below needed at 1024x640)."""
 
     def hasHeightForWidth(self) -> bool:
         return False
+
+    def _fitted(self, size: QSize) -> QSize:
+        if self.wordWrap() and self.width() > 0:
+            size.setHeight(self.heightForWidth(self.width()))
+        return size
+
+    def sizeHint(self) -> QSize:
+        return self._fitted(super().sizeHint())
+
+    def minimumSizeHint(self) -> QSize:
+        return self._fitted(super().minimumSizeHint())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # another width may take another number of lines
 
 
 class NamesModel(QAbstractListModel):
