@@ -66,7 +66,7 @@ from .tier_view import TierTabs, TierView, tier_title
 QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
 PANEL_MARGIN = 4
-QUERY_MIN = 260  # px the request keeps beside the option and the button, else they go below
+QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 
 
