@@ -43,6 +43,7 @@ from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles
 from .recovery import RecoveryKeeper, RestoreDialog
 from .refresh import SlicedRefresh, freeze_long_lived
+from .root_label_delegate import RootLabelDelegate
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel, TreeNodes, tree_nodes
@@ -100,6 +101,7 @@ class MainWindow(ProjectProfiles):
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # root names differ at the end
+        self.tree.setItemDelegate(RootLabelDelegate(self.tree))  # a root keeps its name
         self.tree.setModel(self.tree_model)
         self.tree.activated.connect(self._on_tree_activated)
         self.tree.doubleClicked.connect(self._on_tree_activated)

@@ -17,7 +17,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QStyle,
+    QStyledItemDelegate,
     QStyleOptionButton,
+    QStyleOptionViewItem,
     QToolButton,
     QWidget,
 )
@@ -26,6 +28,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.suites import add_case
 from skillstudio.gui.icons import STATUS, status_icon
 from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.root_label_delegate import fitted_root_label
 from skillstudio.gui.theme import apply_scheme, dark_palette
 from skillstudio.gui.workbench.query_panel import QUERY_MIN
 from skillstudio.gui.workbench.tier_view import TierTabs, tier_title
@@ -334,3 +337,51 @@ def test_status_icons_read_on_both_palettes_and_on_the_selection(qapp: QApplicat
         error = status_icon("error", is_dark)
         selected = error.pixmap(32, QIcon.Mode.Selected).toImage()
         assert main_colour(selected) == main_colour(error.pixmap(32).toImage())
+
+
+# -- the tree: a root keeps the words that tell it apart ------------------------------------
+def shown_text(window: MainWindow, row: int) -> str:
+    tree = window.tree
+    index = tree.model().index(row, 0)
+    option = QStyleOptionViewItem()
+    tree.initViewItemOption(option)
+    option.rect = tree.visualRect(index)
+    delegate = tree.itemDelegateForIndex(index)
+    assert isinstance(delegate, QStyledItemDelegate)
+    delegate.initStyleOption(option, index)
+    rect = tree.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, tree)
+    # what the style draws: the text elided to the text's rectangle, as the row asks
+    return tree.fontMetrics().elidedText(option.text, option.textElideMode, rect.width() - 6)
+
+
+def test_tree_roots_keep_their_names_when_cut(window: MainWindow, qtbot: QtBot) -> None:
+    """On main the tree elided in the middle, which cut the root's own name out of
+    "claude-code · plugin:review-kit · wins over project, commands" ("pl…roject,
+    commands"): the three claude-code roots could not be told apart."""
+    window.resize(1280, 800)
+    qtbot.wait(20)
+    model = window.tree.model()
+    seen = {}
+    for row in range(model.rowCount()):
+        label = model.index(row, 0).data()
+        project, root = label.split(" · ")[:2]
+        text = shown_text(window, row)
+        width = window.tree.visualRect(model.index(row, 0)).width()
+        assert text.startswith(f"{project} · {root}"), (label, text)
+        assert window.tree.fontMetrics().horizontalAdvance(text) <= width
+        seen[label] = text
+    cut = [label for label, text in seen.items() if text != label]
+    assert any(label.startswith("claude-code · plugin:review-kit") for label in cut)
+
+
+def test_fitted_root_label_shortens_the_precedence_words_first() -> None:
+    def measure(text: str) -> int:
+        return 7 * len(text)
+
+    label = "toolsets · project · wins over user, bundled"
+    assert fitted_root_label(label, 1000, measure) == label
+    short = fitted_root_label(label, 7 * 32, measure)
+    assert short.startswith("toolsets · project · wins") and short.endswith("…")
+    assert measure(short) <= 7 * 32
+    assert fitted_root_label(label, 7 * 22, measure) == "toolsets · project"
+    assert fitted_root_label("codex · repository", 10, measure) == "codex · repository"
