@@ -113,11 +113,11 @@ def test_the_request_box_keeps_room_for_a_request(
         qtbot.wait(10)
         assert panel.query.width() >= QUERY_MIN, (project.profile.name, panel.query.width())
         assert panel.add_button.isVisible()
-        if not panel.extras_below:  # beside the request, on its row
+        if not panel.top_row.below:  # beside the request, on its row
             assert abs(panel.add_button.y() - panel.query.y()) < panel.query.height()
         else:  # under it
             assert panel.add_button.y() >= panel.query.y() + panel.query.height()
-        if not panel.extras_below:
+        if not panel.top_row.below:
             wide.append(project.profile.name)
     if size[0] == 1280:
         assert {"oasis", "codex", "pegasus"} <= set(wide)  # one row where there is room

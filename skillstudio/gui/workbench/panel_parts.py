@@ -1,5 +1,6 @@
 """Small parts of Try a Request (gui/workbench/query_panel.py): a label that keeps the
-dock from scrolling, the Why-not names model, the summary line, project names."""
+dock from scrolling, the request's row, the Why-not names model, the summary line,
+project names."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from ...core.likely import LikelyResult
 from ...core.matching import MatchResult, summary
@@ -48,6 +49,38 @@ class FixedLine(QLabel):
         super().resizeEvent(event)
         if event.oldSize().width() != event.size().width():
             self.updateGeometry()  # another width may take another number of lines
+
+
+class SpillingRow:
+    """A row of widgets (`first`) whose trailing ones go under it, to the right
+    (`second`), when beside the stretching widget they would leave it under `keep` px:
+    Try a Request's option and "Add as test case…" (at 1024 px the codex option's label
+    left the request 59 px)."""
+
+    def __init__(
+        self, fixed: list[QWidget], stretch: QWidget, spill: list[QWidget], keep: int
+    ) -> None:
+        self.first, self.second = QHBoxLayout(), QHBoxLayout()
+        for widget in fixed:
+            self.first.addWidget(widget)
+        self.first.addWidget(stretch, 1)
+        for widget in spill:
+            self.first.addWidget(widget)
+        self.second.addStretch(1)
+        self.fixed, self.spill, self.keep = fixed, spill, keep
+        self.below = False  # the trailing widgets are on the second row
+
+    def fit(self, width: int) -> None:
+        shown = [w for w in self.fixed + self.spill if not w.isHidden()]
+        used = sum(w.sizeHint().width() for w in shown) + self.first.spacing() * len(shown)
+        below = width - used < self.keep
+        if below == self.below:
+            return
+        self.below = below
+        source, target = (self.first, self.second) if below else (self.second, self.first)
+        for widget in self.spill:
+            source.removeWidget(widget)
+            target.addWidget(widget)
 
 
 class NamesModel(QAbstractListModel):

@@ -56,6 +56,7 @@ from .instead import SuiteRequests, instead_text, outranking
 from .panel_parts import (
     FixedLine,
     NamesModel,
+    SpillingRow,
     likely_summary,
     project_label,
     suite_path_of,
@@ -65,7 +66,6 @@ from .tier_view import TierTabs, TierView, tier_title
 
 QUERY_DELAY_MS = 60
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking
-PANEL_MARGIN = 4
 QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 
@@ -117,20 +117,11 @@ class QueryPanel(QWidget):
         self.option.valueChanged.connect(self.timer.start)
         self.add_button = QPushButton("Add as test case…", self)
         self.add_button.clicked.connect(self.add_test_case)
-        self.top = top = QHBoxLayout()
         self.project_title = QLabel("&Project:", self)
         self.project_title.setBuddy(self.project_box)
-        top.addWidget(self.project_title)
-        top.addWidget(self.project_box)
-        top.addWidget(self.query, 1)
-        top.addWidget(self.option_label)
-        top.addWidget(self.option)
-        top.addWidget(self.add_button)
-        # Where the request would be left too narrow, the option and the button go
-        # under it, to the right (_fit_top_row).
-        self.extras_row = QHBoxLayout()
-        self.extras_row.addStretch(1)
-        self.extras_below = False
+        fixed = [self.project_title, self.project_box]
+        spill = [self.option_label, self.option, self.add_button]
+        self.top_row = SpillingRow(fixed, self.query, spill, QUERY_MIN)
         self.summary = FixedLine(self)
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -197,7 +188,6 @@ class QueryPanel(QWidget):
             # In a scroll area: below the ranking, a tier can get less height than its
             # header, meter and text ask for; it scrolls instead of overlapping.
             self.tier_tabs.addTab(scrolled(view), tier_title(number))
-        self.tier_tabs.set_used(None)
         self.details.addTab(self.tier_tabs, "Tiers")
         self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
@@ -217,9 +207,9 @@ class QueryPanel(QWidget):
         split.setStretchFactor(0, 1)  # the ranking and its reasons get half the room
         split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(*(PANEL_MARGIN,) * 4)
-        layout.addLayout(top)
-        layout.addLayout(self.extras_row)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(self.top_row.first)
+        layout.addLayout(self.top_row.second)
         outcome = QHBoxLayout()
         outcome.addWidget(self.summary, 1)
         outcome.addWidget(self.tier_used)
@@ -231,24 +221,7 @@ class QueryPanel(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_orientation()
-        self._fit_top_row()
-
-    def _fit_top_row(self) -> None:
-        """The profile's option and "Add as test case…" on a row of their own when,
-        beside the request, they would leave it under QUERY_MIN px (at 1024 px the
-        codex option's label left the request 59 px)."""
-        extras = [self.option_label, self.option, self.add_button]
-        shown = [w for w in [self.project_title, self.project_box, *extras] if not w.isHidden()]
-        used = sum(w.sizeHint().width() for w in shown) + self.top.spacing() * len(shown)
-        used += 2 * PANEL_MARGIN
-        below = self.width() - used < QUERY_MIN
-        if below == self.extras_below:
-            return
-        self.extras_below = below
-        source, target = (self.top, self.extras_row) if below else (self.extras_row, self.top)
-        for widget in extras:
-            source.removeWidget(widget)
-            target.addWidget(widget)
+        self.top_row.fit(self.width())
 
     def _fit_orientation(self) -> None:
         """Stack the ranking above the details below STACK_BELOW px of width."""
@@ -343,7 +316,7 @@ class QueryPanel(QWidget):
         self.option.blockSignals(False)
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)
-        self._fit_top_row()
+        self.top_row.fit(self.width())
         self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
