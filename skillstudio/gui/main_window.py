@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -43,10 +42,10 @@ from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles
 from .recovery import RecoveryKeeper, RestoreDialog
 from .refresh import SlicedRefresh, freeze_long_lived
-from .root_label_delegate import RootLabelDelegate
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel, TreeNodes, tree_nodes
+from .skill_tree_view import SkillTreeView
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage
 from .workbench import QueryPanel
@@ -97,11 +96,7 @@ class MainWindow(ProjectProfiles):
         self.filter_timer.timeout.connect(self._apply_filter)
         self.filter_box.textChanged.connect(self.filter_timer.start)
         self.filter_box.returnPressed.connect(self._open_first_match)
-        self.tree = QTreeView(self)
-        self.tree.setHeaderHidden(True)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # root names differ at the end
-        self.tree.setItemDelegate(RootLabelDelegate(self.tree))  # a root keeps its name
+        self.tree = SkillTreeView(lambda: self.base, self)
         self.tree.setModel(self.tree_model)
         self.tree.activated.connect(self._on_tree_activated)
         self.tree.doubleClicked.connect(self._on_tree_activated)

@@ -290,6 +290,9 @@ def test_welcome_page_says_what_each_way_in_opens(
         assert abs(left.y() - top.y()) < button.height()
     assert "detected" in lines[page.open_folder].text()
     assert "skillstudio.yaml" in lines[page.open_project].text()
+    # The tree beside it says why it is empty, instead of an empty box.
+    assert win.tree.empty_text().startswith("No folder is open.")
+    assert "Open Folder (Ctrl+O)" in win.tree.empty_text()
     scroll = page.findChild(QScrollArea)
     assert scroll is not None
     assert scroll.verticalScrollBar().maximum() == 0, "whole at 1024x640, shortcuts included"
@@ -370,6 +373,7 @@ def test_tree_roots_keep_their_names_when_cut(window: MainWindow, qtbot: QtBot) 
         assert text.startswith(f"{project} · {root}"), (label, text)
         assert window.tree.fontMetrics().horizontalAdvance(text) <= width
         seen[label] = text
+    assert window.tree.empty_text() == ""  # rows: nothing said over them
     cut = [label for label, text in seen.items() if text != label]
     assert any(label.startswith("claude-code · plugin:review-kit") for label in cut)
 

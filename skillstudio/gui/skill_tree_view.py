@@ -1,0 +1,47 @@
+"""SkillTreeView: the skills tree's view; while it has no rows it says why (no folder
+open: how to open one), instead of an empty box beside the welcome page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QTreeView, QWidget
+
+from .root_label_delegate import RootLabelDelegate
+
+EMPTY = (
+    "No folder is open.\n\nOpen one with File › Open Folder (Ctrl+O), or from the page "
+    "on the right."
+)
+NO_ROWS = "Reading the folder, or no skill folders found in it (see Problems)."
+
+
+class SkillTreeView(QTreeView):
+    def __init__(self, folder: Callable[[], str], parent: QWidget | None = None) -> None:
+        """`folder()`: the folder open in the window ("" for none)."""
+        super().__init__(parent)
+        self.folder = folder
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # skill names differ at the end
+        self.setItemDelegate(RootLabelDelegate(self))  # a root keeps its own name
+
+    def empty_text(self) -> str:
+        """What the view says when it has no rows ("" when it has some)."""
+        model = self.model()
+        if model is not None and model.rowCount() > 0:
+            return ""
+        return NO_ROWS if self.folder() else EMPTY
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        text = self.empty_text()
+        if not text:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap
+        painter.drawText(self.viewport().rect().adjusted(12, 24, -12, -12), int(flags), text)
+        painter.end()
