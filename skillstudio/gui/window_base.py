@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QStackedWidget,
     QTabWidget,
-    QTreeView,
 )
 
 if TYPE_CHECKING:
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from .recovery import RecoveryKeeper
     from .skill_editor import SkillEditor
     from .skill_tree_model import SkillTreeModel
+    from .skill_tree_view import SkillTreeView
     from .suite_runner import SuiteRunner
     from .workbench import QueryPanel
 
@@ -51,7 +51,7 @@ class WindowBase(QMainWindow):
     file_views: dict[str, FileView]
     tabs: QTabWidget
     centre: QStackedWidget
-    tree: QTreeView
+    tree: SkillTreeView
     tree_model: SkillTreeModel
     filter_box: QLineEdit
     query_panel: QueryPanel
