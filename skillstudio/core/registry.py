@@ -583,9 +583,14 @@ class Registry:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        out = list(self.root_diagnostics)
+        return [d for found in self.diagnostic_lists() for d in found]
+
+    def diagnostic_lists(self) -> list[list[Diagnostic]]:
+        """The lists `diagnostics` joins: the roots', each skill's own and cross-skill
+        findings, the refresh's notes (the app compares them list by list)."""
+        out = [self.root_diagnostics]
         for skill in self.skills:
-            out.extend(skill.diagnostics)
-            out.extend(skill.cross)
-        out.extend(self.refresh_notes)
+            out.append(skill.diagnostics)
+            out.append(skill.cross)
+        out.append(self.refresh_notes)
         return out

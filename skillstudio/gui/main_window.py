@@ -37,6 +37,7 @@ from .file_view import FileView
 from .file_watcher import FileWatcher
 from .icons import app_icon
 from .overlap_map import OverlapMap
+from .problem_rows import ProblemRows
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles
@@ -52,6 +53,17 @@ from .workbench import QueryPanel
 
 FILTER_DELAY_MS = 120
 AUTO_EXPAND_MAX = 2000
+
+
+def problem_sources(
+    projects: list[Project], registries: list[Registry], failures: list[Diagnostic]
+) -> list[list[Diagnostic]]:
+    """What Problems shows, list by list (see ProblemsModel.set_sources)."""
+    sources = [failures]
+    for project, registry in zip(projects, registries, strict=True):
+        sources.append(project.diagnostics)
+        sources.extend(registry.diagnostic_lists())
+    return sources
 
 
 class MainWindow(ProjectProfiles):
@@ -242,7 +254,15 @@ class MainWindow(ProjectProfiles):
         self._show_centre()
         self._sync_profile_box()
         bases = [p.base for p in projects]
-        thread = ScanThread(registries, self, lambda regs: tree_nodes(regs, bases))
+        model, base = self.problems_model, self.base
+        filters = set(model.severities), model.only_path
+
+        def prepare(regs: list[Registry]) -> tuple[TreeNodes, ProblemRows]:
+            """The tree's rows and Problems' (off the GUI thread: 100-500 ms at 10,000)."""
+            sources = problem_sources(projects, regs, [])
+            return tree_nodes(regs, bases), ProblemRows(sources, base, bases, *filters)
+
+        thread = ScanThread(registries, self, prepare)
         thread.progressed.connect(self._on_scan_progress)
         thread.done.connect(lambda ok, t=thread, p=projects: self._on_scan_done(t, p, ok))
         self.scan_thread = thread
@@ -273,10 +293,9 @@ class MainWindow(ProjectProfiles):
         # In three turns of the event loop, so that no single pause holds them all at
         # 10,000 skills: the tree (its rows built by the scan thread), then Problems,
         # then the panels and the watches.
-        nodes = thread.prepared if isinstance(thread.prepared, tuple) else None
-        self.tree_model.set_registries(
-            self.registries, [p.base for p in projects], cast(TreeNodes | None, nodes)
-        )
+        prepared = thread.prepared if isinstance(thread.prepared, tuple) else (None, None)
+        nodes, rows = cast(tuple[TreeNodes | None, ProblemRows | None], prepared)
+        self.tree_model.set_registries(self.registries, [p.base for p in projects], nodes)
         self._expand_roots()
         self._sync_profile_box()
         indexes, errors = thread.indexes, thread.errors  # the thread object goes
@@ -284,7 +303,7 @@ class MainWindow(ProjectProfiles):
         def problems_then_panels() -> None:
             if self.projects is not projects:
                 return  # another folder was opened meanwhile
-            self._update_problems()
+            self._update_problems(rows)
             QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
 
         QTimer.singleShot(0, problems_then_panels)
@@ -400,12 +419,13 @@ class MainWindow(ProjectProfiles):
                 self.open_skill(first.data(PATH_ROLE))
                 return
 
-    def _update_problems(self) -> None:
-        diagnostics: list[Diagnostic] = list(self._failures)
-        for project, registry in zip(self.projects, self.registries, strict=True):
-            diagnostics.extend(project.diagnostics)
-            diagnostics.extend(registry.diagnostics)
-        self.problems_model.set_diagnostics(diagnostics, self.base, [p.base for p in self.projects])
+    def _update_problems(self, prepared: ProblemRows | None = None) -> None:
+        self.problems_model.set_sources(
+            problem_sources(self.projects, self.registries, self._failures),
+            self.base,
+            [p.base for p in self.projects],
+            prepared,
+        )
         self.problems.set_skill_count(sum(len(r.skills) for r in self.registries))
         counts = self.problems_model.counts()
         skills = sum(len(r.skills) for r in self.registries)

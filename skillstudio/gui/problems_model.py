@@ -5,17 +5,18 @@ messages across skills grouped under one expandable row, filtered by severity an
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from ..core.diagnostics import SEVERITY_RANK, Diagnostic
+from ..core.diagnostics import Diagnostic
 from ..core.text import counted
 from .icons import icon
+from .problem_rows import SEVERITIES, ProblemRows
 
 COLUMNS = ("Problem", "Code", "Where")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
-SEVERITIES = ("error", "warning", "info")
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -25,25 +26,57 @@ class ProblemsModel(QAbstractItemModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._all: list[Diagnostic] = []
+        self._state = ProblemRows([], "", [], set(SEVERITIES), "")
         self._rows: list[list[Diagnostic]] = []  # top rows; a group has more than one
-        self._base = ""
-        self._projects: list[str] = []  # project folders, longest first
         self.severities: set[str] = set(SEVERITIES)
         self.only_path = ""  # "current skill only": the SKILL.md shown, "" for all
+
+    @property
+    def _base(self) -> str:
+        return self._state.base
+
+    @property
+    def _projects(self) -> list[str]:
+        return self._state.projects  # project folders, longest first
 
     def set_diagnostics(
         self, diagnostics: list[Diagnostic], base: str = "", projects: list[str] | None = None
     ) -> None:
         """Show `diagnostics`; an unchanged list (most keystrokes) keeps the rows,
         the selection and the scroll position."""
-        rows = sorted(
-            diagnostics, key=lambda d: (SEVERITY_RANK[d.severity], d.path, d.line, d.column)
-        )
-        folders = sorted(projects or [], key=len, reverse=True)
-        if rows == self._all and base == self._base and folders == self._projects:
-            return
-        self._all, self._base, self._projects = rows, base, folders
+        self.set_sources([diagnostics], base, projects or [])
+
+    def set_sources(
+        self,
+        sources: Sequence[Sequence[Diagnostic]],
+        base: str,
+        projects: Sequence[str],
+        prepared: ProblemRows | None = None,
+    ) -> None:
+        """Show the diagnostics of `sources` (lists: a skill's own findings, its cross
+        findings...): the lists that changed are compared, the rows updated in place.
+        `prepared`: rows worked out elsewhere (the scan thread), used if they are of
+        these same lists."""
+        state = self._state
+        if state.same_place(base, projects):
+            changes = state.changes(sources)
+            if changes is not None:
+                removed, added = changes
+                if removed or added:  # else equal: the rows, selection and scroll stay
+                    self.beginResetModel()
+                    state.update(removed, added)
+                    self.endResetModel()
+                return
+        if (
+            prepared is None
+            or not prepared.same_place(base, projects)
+            or prepared.changes(sources) != ([], [])
+        ):  # (its lists are theirs now)
+            messages = state.messages if base == state.base else None
+            prepared = ProblemRows(
+                sources, base, projects, self.severities, self.only_path, messages
+            )
+        self._state = prepared
         self._rebuild()
 
     def set_filter(self, severities: set[str] | None = None, only_path: str | None = None) -> None:
@@ -54,27 +87,20 @@ class ProblemsModel(QAbstractItemModel):
         self._rebuild()
 
     def _rebuild(self) -> None:
-        groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
-        for diag in self._all:
-            if diag.severity not in self.severities:
-                continue
-            if self.only_path and diag.path != self.only_path:
-                continue
-            groups.setdefault((diag.severity, diag.code, self.message(diag)), []).append(diag)
+        state = self._state
+        if state.severities != self.severities or state.only_path != self.only_path:
+            state.group(self.severities, self.only_path)
         self.beginResetModel()
-        self._rows = list(groups.values())
+        self._rows = state.rows
         self.endResetModel()
 
     def counts(self) -> dict[str, int]:
         """Diagnostics per severity, before the filters."""
-        out = dict.fromkeys(SEVERITIES, 0)
-        for diag in self._all:
-            out[diag.severity] += 1
-        return out
+        return dict(self._state.counts)
 
     def codes(self) -> set[str]:
         """The codes of the rows shown (one per group)."""
-        return {group[0].code for group in self._rows}
+        return self._state.codes()
 
     def shown(self) -> list[Diagnostic]:
         """Every diagnostic the filters let through, groups flattened."""
@@ -82,8 +108,7 @@ class ProblemsModel(QAbstractItemModel):
 
     def message(self, diag: Diagnostic) -> str:
         """The message on one line, paths inside the open folder made relative."""
-        text = " ".join(diag.message.split())
-        return text.replace(self._base + os.sep, "") if self._base else text
+        return self._state.message(diag.message)
 
     def where(self, diag: Diagnostic) -> str:
         """project › skill › line N (the file's name when no skill is known)."""
