@@ -176,7 +176,7 @@ def test_problem_rows_updated_in_place_equal_rows_built_again() -> None:
         return [
             Diagnostic(
                 rng.choice(codes),
-                rng.choice(["error", "warning", "info"]),  # type: ignore[arg-type]
+                rng.choice(["error", "warning", "info"]),
                 rng.choice(["Add a field.", "Rename it.", f"Skill {skill} only."]),
                 f"/p/s{skill}/SKILL.md",
                 rng.randint(1, 4),
