@@ -6,6 +6,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -706,8 +707,10 @@ def test_listing_is_written_once_per_registry_version(
     written: list[int] = []
     render = disclosure._render_listing
 
-    def counted(registry: Registry, options: dict[str, Any]) -> disclosure.TierText:
-        written.append(registry.version)
+    def counted(
+        registry: Registry, options: dict[str, Any]
+    ) -> Generator[None, None, disclosure.TierText]:
+        written.append(registry.version)  # (written in steps: see listing_steps)
         return render(registry, options)
 
     monkeypatch.setattr(disclosure, "_render_listing", counted)

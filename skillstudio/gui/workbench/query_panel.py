@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.activation import activate
-from ...core.disclosure import TierText, render_listing, render_tiers
+from ...core.disclosure import TierText, render_tiers
 from ...core.likely import LikelyCandidate, LikelyResult
 from ...core.matching import (
     MatchIndex,
@@ -53,6 +53,7 @@ from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
 from .instead import SuiteRequests, instead_text, outranking
+from .listing_writer import ListingWriter
 from .panel_parts import (
     FixedLine,
     NamesModel,
@@ -181,9 +182,10 @@ class QueryPanel(QWidget):
         # The four tiers in one tab of their own: named, the one used said in words.
         self.tier_tabs = TierTabs(self)
         self.tier_views = [TierView(self) for _ in range(4)]
-        # The listing (tier 2) is written when its tab is shown: 30-50 ms at 10,000.
-        self._listing_for: tuple[Registry, dict[str, Any]] | None = None
-        self.tier_views[2].shown.connect(self._show_listing)
+        # The listing (tier 2) is written when its tab is shown, in slices (30-180 ms
+        # at 10,000 skills).
+        self.listing = ListingWriter(self._listing_written, self.tier_views[2].empty.setText, self)
+        self.tier_views[2].shown.connect(self.listing.write_wanted)
         for number, view in enumerate(self.tier_views):
             # In a scroll area: below the ranking, a tier can get less height than its
             # header, meter and text ask for; it scrolls instead of overlapping.
@@ -368,10 +370,9 @@ class QueryPanel(QWidget):
         try:
             index = self.index_for(registry)
             self.result = match(registry, query, index=index, session=preview, options=options)
-            listing = self.tier_views[2].isVisible()
             self.likely = self._likely(registry, query)
-            self.tiers = render_tiers(registry, self.result, options, preview, listing=listing)
-            self._listing_for = None if listing else (registry, options)
+            self.tiers = render_tiers(registry, self.result, options, preview, listing=False)
+            self.listing.want(registry, options)
         except Exception as exc:  # a core bug on some skill: say so; the next edit tries again
             self.indexes.pop(id(registry), None)  # rebuilt from scratch next time
             self.result, self.tiers, self.likely = None, [], None
@@ -389,8 +390,11 @@ class QueryPanel(QWidget):
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
-        for view, tier in zip(self.tier_views, self.tiers, strict=True):
-            view.show_tier(tier)
+        if self.tier_views[2].isVisible():
+            self.listing.write_wanted()  # at once if unchanged; else the old text until done
+        for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
+            if number != 2 or self.listing.job is None:
+                view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
         row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
         self._updating = True
@@ -407,16 +411,11 @@ class QueryPanel(QWidget):
         self.session_view.show_session(self.session)
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
-    def _show_listing(self) -> None:
-        """Tier 2's tab is being shown: write the listing if it was put off."""
-        if self._listing_for is None or self.result is None or len(self.tiers) != 4:
+    def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
+        if registry is not self.registry or registry.version != version:
+            return  # the skills changed meanwhile: their answer writes it again
+        if self.result is None or len(self.tiers) != 4:
             return
-        registry, options = self._listing_for
-        self._listing_for = None
-        try:
-            tier = render_listing(registry, options)
-        except Exception as exc:  # a core bug: said in the tab, the panel goes on
-            tier = TierText(2, "", note=f"Writing the listing failed: {one_line(exc)}")
         tier.used = self.result.tier == 2
         self.tiers[2] = tier
         self.tier_views[2].show_tier(tier)
