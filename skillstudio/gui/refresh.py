@@ -69,6 +69,9 @@ class SlicedRefresh:
                 editor.document.on_disk_changed()
             elif editor.document.modified:
                 editor.document.validate()  # the text on screen stays the registry's truth
+            else:
+                continue
+            yield  # each re-read tab updates Problems and the tree: 10-30 ms at 10,000
         window._refresh_views(rebuild=False)
         freeze_long_lived()
 
