@@ -264,6 +264,7 @@ class MainWindow(ProjectProfiles):
 
         thread = ScanThread(registries, self, prepare)
         thread.progressed.connect(self._on_scan_progress)
+        thread.scanned.connect(lambda t=thread, p=projects: self._on_scan_read(t, p))
         thread.done.connect(lambda ok, t=thread, p=projects: self._on_scan_done(t, p, ok))
         self.scan_thread = thread
         self.progress.setRange(0, 0)
@@ -279,6 +280,26 @@ class MainWindow(ProjectProfiles):
         self.progress.setValue(done)
         self.progress.setFormat(f"{done:,} / {counted(total, 'skill')}")
 
+    def _on_scan_read(self, thread: ScanThread, projects: list[Project]) -> None:
+        """The skills are read: the tree now (its rows built by the scan thread), then
+        Problems in the next turn of the event loop; the panels when it is `done`."""
+        if thread is not self.scan_thread:
+            return  # a scan that was cancelled or replaced
+        self.progress.setVisible(False)
+        self.projects = projects
+        self.registries = thread.registries
+        prepared = thread.prepared if isinstance(thread.prepared, tuple) else (None, None)
+        nodes, rows = cast(tuple[TreeNodes | None, ProblemRows | None], prepared)
+        self.tree_model.set_registries(self.registries, [p.base for p in projects], nodes)
+        self._expand_roots()
+        self._sync_profile_box()
+
+        def problems() -> None:
+            if self.projects is projects:  # (else another folder was opened meanwhile)
+                self._update_problems(rows)
+
+        QTimer.singleShot(0, problems)
+
     def _on_scan_done(self, thread: ScanThread, projects: list[Project], ok: bool) -> None:
         thread.wait()
         thread.deleteLater()
@@ -286,27 +307,10 @@ class MainWindow(ProjectProfiles):
             return  # a scan that was cancelled or replaced
         self.scan_thread = None
         self.progress.setVisible(False)
-        if not ok:
+        if not ok or self.projects is not projects:
             return  # cancelled
-        self.projects = projects
-        self.registries = thread.registries
-        # In three turns of the event loop, so that no single pause holds them all at
-        # 10,000 skills: the tree (its rows built by the scan thread), then Problems,
-        # then the panels and the watches.
-        prepared = thread.prepared if isinstance(thread.prepared, tuple) else (None, None)
-        nodes, rows = cast(tuple[TreeNodes | None, ProblemRows | None], prepared)
-        self.tree_model.set_registries(self.registries, [p.base for p in projects], nodes)
-        self._expand_roots()
-        self._sync_profile_box()
         indexes, errors = thread.indexes, thread.errors  # the thread object goes
-
-        def problems_then_panels() -> None:
-            if self.projects is not projects:
-                return  # another folder was opened meanwhile
-            self._update_problems(rows)
-            QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
-
-        QTimer.singleShot(0, problems_then_panels)
+        QTimer.singleShot(0, lambda: self._scan_landed(projects, indexes, errors))
 
     def _scan_landed(
         self, projects: list[Project], indexes: list[MatchIndex], errors: list[tuple[Registry, str]]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import cast
 
 from PySide6.QtCore import QObject, QThread, Signal
 
@@ -21,6 +22,16 @@ class _Cancelled(Exception):
     pass
 
 
+class _Copy:
+    """What MatchIndex reads of a registry, copied: the GUI thread may change the
+    registry while the index is built (its version tells `sync` to catch up)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.profile = registry.profile
+        self.version = registry.version
+        self.active = dict(registry.active)
+
+
 def one_line(exc: BaseException, limit: int = 300) -> str:
     """An exception as one bounded line of text, for the status bar and Problems."""
     text = " ".join(str(exc).split())
@@ -32,8 +43,11 @@ def one_line(exc: BaseException, limit: int = 300) -> str:
 class ScanThread(QThread):
     """Signals (queued to the GUI thread):
     progressed(int, int): skills read so far and the total, over every registry.
+    scanned(): every registry was read and `prepared` built: the window shows them
+        (from then on the registries are the GUI thread's; this thread only reads
+        a copy of their active skills, to build Try a Request's match indexes).
     done(bool): True when every registry was scanned (some perhaps with errors, see
-        `errors`), False when cancelled.
+        `errors`) and indexed, False when cancelled.
 
     A failure in one registry (a core bug, or input no check foresaw) is kept in
     `errors` and the others are scanned all the same: the app never loses a whole
@@ -41,6 +55,7 @@ class ScanThread(QThread):
     """
 
     progressed = Signal(int, int)
+    scanned = Signal()
     done = Signal(bool)
 
     def __init__(
@@ -66,9 +81,11 @@ class ScanThread(QThread):
 
     def run(self) -> None:
         ok = True
+        read: list[Registry] = []
         try:
             for registry in self.registries:
-                self._scan_one(registry)
+                if self._scan_one(registry):
+                    read.append(registry)
         except _Cancelled:
             ok = False
         if ok and self.prepare is not None:
@@ -77,21 +94,36 @@ class ScanThread(QThread):
                     self.prepared = self.prepare(self.registries)
             except Exception:  # the window builds them itself
                 self.prepared = None
+        if ok:
+            # The match indexes (0.8 s at 10,000 skills) after the tree is shown, from
+            # copies taken before: the skills list is on screen as soon as `lint` has it.
+            copies = [_Copy(registry) for registry in read]
+            self.scanned.emit()
+            for registry, copy in zip(read, copies, strict=True):
+                if self._cancelled:
+                    ok = False
+                    break
+                self._index(registry, copy)
         self.done.emit(ok)
 
-    def _scan_one(self, registry: Registry) -> None:
+    def _scan_one(self, registry: Registry) -> bool:
         try:
             registry.scan(progress=self._progress)
         except _Cancelled:
             raise
         except Exception as exc:  # a core bug must not take the app down
             self.errors.append((registry, f"Reading the skills failed: {one_line(exc)}"))
-            return
+            return False
         finally:
             self._offset += len(registry.skills)
+        return True
+
+    def _index(self, registry: Registry, copy: _Copy) -> None:
         try:
             with quiet_gc():  # half a million objects; no collection walks them
-                self.indexes.append(MatchIndex(registry))
+                index = MatchIndex(cast(Registry, copy))
+            index.registry = registry  # kept current from now on with sync()
+            self.indexes.append(index)
         except Exception as exc:  # Try a Request builds it again when asked
             self.errors.append((registry, f"Indexing the skills failed: {one_line(exc)}"))
 

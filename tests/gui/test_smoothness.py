@@ -15,9 +15,10 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core import disclosure
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.disclosure import LISTING_STEP, TierText, render_listing
+from skillstudio.core.matching import MatchIndex
 from skillstudio.core.project import projects_for_path
 from skillstudio.core.registry import Registry
-from skillstudio.gui import main_window, problems_model, skill_tree_model
+from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problem_rows import ProblemRows
 from skillstudio.gui.problems_model import PAGE, ProblemsModel
@@ -327,3 +328,36 @@ def test_a_refresh_lets_events_in_after_each_tab_it_reads_again(
     assert events[-1] == "views"
     assert events.count("tab") == 2
     assert [events[n + 1] for n, e in enumerate(events) if e == "tab"] == ["yield", "yield"]
+
+
+def test_the_tree_is_shown_before_the_match_indexes_are_built(
+    qtbot: QtBot, settings: QSettings, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Target: the tree filled no later than `skillstudio lint` of the folder. Try a
+    Request's match indexes (0.8 s at 10,000 skills) were built before the tree was
+    shown; they are built after, from a copy of the active skills, and then kept
+    current with the registry itself."""
+    shown = threading.Event()
+    seen: list[bool] = []
+    real = scanner.MatchIndex
+
+    def index_after_tree(registry: Registry) -> MatchIndex:
+        seen.append(shown.wait(5))  # the GUI thread fills the tree meanwhile
+        return real(registry)
+
+    monkeypatch.setattr(scanner, "MatchIndex", index_after_tree)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+
+    def filled() -> None:
+        if win.tree_model.rowCount():
+            shown.set()
+
+    win.tree_model.modelReset.connect(filled)
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(samples))
+    assert seen and all(seen)
+    panel_indexes = win.query_panel.indexes
+    assert {id(r) for r in win.registries} == set(panel_indexes)
+    assert all(panel_indexes[id(r)].registry is r for r in win.registries)
