@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from skillstudio.core.disclosure import LISTING_STEP, TierText, render_listing
 from skillstudio.core.matching import MatchIndex
 from skillstudio.core.project import projects_for_path
 from skillstudio.core.registry import Registry
-from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model
+from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model, suite_runner
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problem_rows import ProblemRows
 from skillstudio.gui.problems_model import PAGE, ProblemsModel
@@ -361,3 +362,32 @@ def test_the_tree_is_shown_before_the_match_indexes_are_built(
     panel_indexes = win.query_panel.indexes
     assert {id(r) for r in win.registries} == set(panel_indexes)
     assert all(panel_indexes[id(r)].registry is r for r in win.registries)
+
+
+def test_a_suite_slice_starts_no_case_it_cannot_finish_in_time(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case takes 10-40 ms at 10,000 skills; on main a slice started another while
+    under SLICE_MS, so a 15 ms slice held the event loop 30-80 ms. Cases of 10 ms:
+    one a slice."""
+    real = suite_runner.run_case
+
+    def slow_case(*args: Any) -> Any:
+        time.sleep(0.010)
+        return real(*args)
+
+    monkeypatch.setattr(suite_runner, "run_case", slow_case)
+    suite = next(samples.glob("oasis/suites/*.yaml"))
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    runner = window.suite_runner
+    qtbot.waitUntil(runner.isVisible)
+    assert runner.open_suite(str(suite))
+    runner.step_timer.stop()  # the slices one by one
+    counts = []
+    while runner._steps is not None:
+        before = len(runner._results)
+        runner._step()
+        counts.append(len(runner._results) - before)
+    assert runner.report is not None and len(runner.report.results) == sum(counts) >= 3
+    assert max(counts) == 1
