@@ -114,6 +114,9 @@ class MainWindow(ProjectProfiles):
         self.tree.doubleClicked.connect(self._on_tree_activated)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._on_tree_menu)
+        self.tree.verticalScrollBar().valueChanged.connect(self._show_more_skills)
+        self.tree.verticalScrollBar().rangeChanged.connect(self._show_more_skills)
+        self.tree.expanded.connect(self._show_more_skills)
         side = QWidget(self)
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(4, 4, 4, 4)
@@ -404,8 +407,19 @@ class MainWindow(ProjectProfiles):
         first layout stalls for a quarter of a second at 10,000) opens when asked."""
         for row in range(self.tree_model.rowCount()):
             root = self.tree_model.index(row, 0)
-            if self.tree_model.rowCount(root) <= AUTO_EXPAND_MAX:
+            if self.tree_model.skill_count(root) <= AUTO_EXPAND_MAX:
                 self.tree.expand(root)
+
+    def _show_more_skills(self, *_args: object) -> None:
+        """A large root's next page of skills once its last row shown comes into view."""
+        model, bottom = self.tree_model, self.tree.viewport().height()
+        for row in range(model.rowCount()):
+            root = model.index(row, 0)
+            if not self.tree.isExpanded(root) or not model.more_skills(root):
+                continue
+            last = model.index(model.rowCount(root) - 1, 0, root)
+            if self.tree.visualRect(last).top() <= bottom:
+                model.show_more(root)  # (the view's range changes: asked again)
 
     def _apply_filter(self) -> None:
         self.tree_model.set_filter(self.filter_box.text())

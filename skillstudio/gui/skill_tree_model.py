@@ -20,6 +20,7 @@ Index = QModelIndex | QPersistentModelIndex
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 EXACT_ARROWS_MAX = 500  # skills in a root up to which a skill without files has no arrow
+ROOT_PAGE = 1000  # a root's skills handed to the view at a time (fetchMore)
 
 
 @dataclass(eq=False)
@@ -36,6 +37,7 @@ class _Node:
     loaded: bool = True  # supporting files are listed when a skill is first expanded
     has_files: bool | None = None  # whether the folder holds more than SKILL.md (looked once)
     every: list[_Node] = field(default_factory=list)  # a root's skills, filtered or not
+    shown: int = 0  # a root's children handed to the view so far (ROOT_PAGE at a time)
 
 
 TreeNodes = tuple[list[_Node], dict[str, _Node]]  # the roots, and each skill's node by path
@@ -129,7 +131,7 @@ class SkillTreeModel(QAbstractItemModel):
                 node
                 for node in nodes
                 if node.parent is not None
-                and node.row < len(node.parent.children)
+                and node.row < self._count(node.parent)
                 and node.parent.children[node.row] is node  # not filtered out
             ),
             key=lambda node: (node.parent.row if node.parent else 0, node.row),
@@ -174,6 +176,7 @@ class SkillTreeModel(QAbstractItemModel):
                 root.children = list(root.every)
             for row, child in enumerate(root.children):
                 child.row = row
+            root.shown = min(len(root.children), ROOT_PAGE)
             root.row = len(self._top)
             self._top.append(root)
 
@@ -187,7 +190,21 @@ class SkillTreeModel(QAbstractItemModel):
         siblings = node.parent.children if node.parent is not None else self._top
         if node.row >= len(siblings) or siblings[node.row] is not node:
             return QModelIndex()  # filtered out
+        if node.parent is not None and node.row >= node.parent.shown:
+            self._show_rows(node.parent, node.row + 1)  # (asked for: handed to the view)
         return self.createIndex(node.row, 0, node)
+
+    def skill_count(self, index: Index) -> int:
+        """The skills a root shows (rowCount: those handed to the view so far)."""
+        node = self._node(index)
+        return len(node.children) if node is not None else 0
+
+    def _show_rows(self, root: _Node, count: int) -> None:
+        count = min(count, len(root.children))
+        if count > root.shown:
+            self.beginInsertRows(self.createIndex(root.row, 0, root), root.shown, count - 1)
+            root.shown = count
+            self.endInsertRows()
 
     def update_skill(self, skill: Skill) -> None:
         """A skill was re-validated (an edit on screen): new icon and tooltip, same row."""
@@ -201,6 +218,20 @@ class SkillTreeModel(QAbstractItemModel):
         index = self.index_of(skill.path)
         if index.isValid():
             self.dataChanged.emit(index, index)
+
+    def more_skills(self, index: Index) -> bool:
+        """Whether a root has skills not handed to the view yet (see show_more)."""
+        node = self._node(index)
+        return node is not None and node.kind == "root" and node.shown < len(node.children)
+
+    def show_more(self, index: Index) -> None:
+        """A root's next ROOT_PAGE skills, when the view has scrolled to the last it
+        has. A tree view lays out every row it is given (a root of 10,000 took
+        110-370 ms to open) and, offered fetchMore, asks for a page at each layout,
+        so the window asks instead (MainWindow._show_more_skills)."""
+        node = self._node(index)
+        if node is not None and node.kind == "root":
+            self._show_rows(node, node.shown + ROOT_PAGE)
 
     def canFetchMore(self, parent: Index) -> bool:
         node = self._node(parent)
@@ -235,7 +266,7 @@ class SkillTreeModel(QAbstractItemModel):
             return QModelIndex()
         node = self._node(parent)
         children = self._top if node is None else node.children
-        if row >= len(children):
+        if row >= (len(children) if node is None else self._count(node)):
             return QModelIndex()
         return self.createIndex(row, 0, children[row])
 
@@ -251,7 +282,11 @@ class SkillTreeModel(QAbstractItemModel):
         node = self._node(parent)
         if node is None:
             return len(self._top)
-        return len(node.children)
+        return self._count(node)
+
+    @staticmethod
+    def _count(node: _Node) -> int:
+        return node.shown if node.kind == "root" else len(node.children)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 1

@@ -172,7 +172,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
         likely_ms = (time.perf_counter() - t0) * 1000
         likely_stall_ms = max(beat.stop())
     model = window.tree_model
-    largest = max(range(model.rowCount()), key=lambda r: model.rowCount(model.index(r, 0)))
+    largest = max(range(model.rowCount()), key=lambda r: model.skill_count(model.index(r, 0)))
     t0 = time.perf_counter()
     window.tree.expand(model.index(largest, 0))
     app.processEvents()

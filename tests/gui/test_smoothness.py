@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core import disclosure
 from skillstudio.core.diagnostics import Diagnostic
-from skillstudio.core.disclosure import LISTING_STEP, TierText, render_listing
+from skillstudio.core.disclosure import TierText, render_listing
 from skillstudio.core.matching import MatchIndex
 from skillstudio.core.project import projects_for_path
 from skillstudio.core.registry import Registry
@@ -24,10 +24,10 @@ from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problem_rows import ProblemRows
 from skillstudio.gui.problems_model import PAGE, ProblemsModel
 from skillstudio.gui.problems_panel import ProblemsPanel
-from skillstudio.gui.skill_tree_model import SkillTreeModel, TreeNodes
-from skillstudio.gui.workbench import listing_writer
+from skillstudio.gui.skill_tree_model import PATH_ROLE, SkillTreeModel, TreeNodes
+from skillstudio.gui.workbench import listing_writer, tier_view
 from skillstudio.gui.workbench.listing_writer import ListingWriter
-from skillstudio.gui.workbench.tier_view import TEXT_SLICE, TierView
+from skillstudio.gui.workbench.tier_view import TierView
 
 from ..benchmarks.synth import generate
 from ..helpers import SAMPLES
@@ -287,11 +287,14 @@ def test_the_listing_is_written_in_slices_of_a_bounded_count(
     text out 40-420 ms more) each time the Tiers tab's listing was opened or a skill
     changed under it. It is written LISTING_STEP skills a slice now, and its text laid
     out TEXT_SLICE characters a turn of the event loop; the result is the same."""
-    generate(str(tmp_path), LISTING_STEP * 2 + 50)
+    monkeypatch.setattr(disclosure, "LISTING_STEP", 20)  # (500 and 100,000: smaller here)
+    monkeypatch.setattr(tier_view, "TEXT_SLICE", 3000)
+    step, text_slice = disclosure.LISTING_STEP, tier_view.TEXT_SLICE
+    generate(str(tmp_path), step * 2 + 15)
     registry = projects_for_path(str(tmp_path), None)[0].registry()
     registry.scan()
     expected = render_listing(registry, {})
-    assert len(expected.listed) > 2 * LISTING_STEP and len(expected.text) > TEXT_SLICE
+    assert len(expected.listed) > 2 * step and len(expected.text) > text_slice
     disclosure._LISTINGS.clear()  # (written again, not taken from the cache)
     written: list[TierText] = []
     parent = QWidget()
@@ -302,13 +305,13 @@ def test_the_listing_is_written_in_slices_of_a_bounded_count(
     while writer.job is not None:
         writer.run_slice(writer.job, 0.0)
         slices += 1
-    assert slices == len(registry.active) // LISTING_STEP + 1  # LISTING_STEP skills a slice
+    assert slices == len(registry.active) // step + 1  # LISTING_STEP skills a slice
     assert [t.text for t in written] == [expected.text]
     view = TierView()
     qtbot.addWidget(view)
     view.show()
     view.show_tier(written[0])
-    assert len(view.text.toPlainText()) <= TEXT_SLICE  # the first slice at once
+    assert len(view.text.toPlainText()) <= text_slice  # the first slice at once
     qtbot.waitUntil(lambda: view.text.toPlainText() == expected.text)
 
 
@@ -391,3 +394,36 @@ def test_a_suite_slice_starts_no_case_it_cannot_finish_in_time(
         counts.append(len(runner._results) - before)
     assert runner.report is not None and len(runner.report.results) == sum(counts) >= 3
     assert max(counts) == 1
+
+
+def test_a_large_root_is_handed_to_the_tree_a_page_at_a_time(
+    tmp_path: Path, qtbot: QtBot, settings: QSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree view lays out every row of a root it opens: at 10,000 skills opening the
+    root took 110-370 ms. The view gets ROOT_PAGE skills, the next page as the user
+    scrolls to the last; a skill asked for by path (the current tab) is handed over."""
+    monkeypatch.setattr(skill_tree_model, "ROOT_PAGE", 40)  # (1,000: pages of 40 here)
+    page = skill_tree_model.ROOT_PAGE
+    generate(str(tmp_path), page * 2 + 15)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.resize(900, 600)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=60_000):
+        assert win.open_path(str(tmp_path))
+    model, tree = win.tree_model, win.tree
+    root = model.index(0, 0)
+    assert model.skill_count(root) == page * 2 + 15
+    assert model.rowCount(root) == page  # (expanded: under AUTO_EXPAND_MAX)
+    assert tree.isExpanded(root) and not model.canFetchMore(root)
+    for _ in range(3):  # the user scrolls to the end, twice
+        tree.scrollToBottom()
+        qtbot.wait(20)
+    qtbot.waitUntil(lambda: model.rowCount(root) == page * 2 + 15)
+    assert not model.more_skills(root)
+    model.set_filter("x")
+    model.set_filter("")  # rows handed over again from the first page
+    assert model.rowCount(root) == page
+    last = sorted(s.path for s in win.registries[0].skills if s.root.path == root.data(PATH_ROLE))
+    index = model.index_of(last[-1])
+    assert index.isValid() and index.row() == page * 2 + 14 and model.rowCount(root) > index.row()
