@@ -18,6 +18,7 @@ from ..core.diagnostics import SEVERITY_RANK, Diagnostic
 
 SEVERITIES = ("error", "warning", "info")
 UPDATE_MAX = 2000  # more changed diagnostics than this: the rows are built again
+COMPARE_MAX = 40_000  # ... unless equal (a burst re-reads skills, their findings unchanged)
 Order = tuple[int, str, int, int, str, str, str, str]
 GroupKey = tuple[str, str, str]
 
@@ -104,7 +105,8 @@ class ProblemRows:
     ) -> tuple[list[Diagnostic], list[Diagnostic]] | None:
         """What `sources` removes and adds against the rows' sources (lists compared
         by identity of their items first, so unchanged ones cost next to nothing), or
-        None when they do not line up (skills came or went) or too much changed.
+        None when they do not line up (skills came or went) or too much changed
+        (more than UPDATE_MAX diagnostics, and not the same ones).
         The lists that changed are taken as the rows' (`changed`)."""
         if len(sources) != len(self.sources):
             return None
@@ -116,11 +118,14 @@ class ProblemRows:
                 removed += self.sources[n]
                 added += sources[n]
                 changed.append(n)
-                if len(removed) + len(added) > UPDATE_MAX:
+                if len(removed) + len(added) > COMPARE_MAX:
                     return None
+        same = sorted(removed, key=order) == sorted(added, key=order)
+        if not same and len(removed) + len(added) > UPDATE_MAX:
+            return None  # (cheaper built again than updated row by row)
         for n in changed:
             self.sources[n] = list(sources[n])
-        if sorted(removed, key=order) == sorted(added, key=order):
+        if same:
             return [], []  # moved between lists, or new objects of equal value
         return removed, added
 
