@@ -18,7 +18,7 @@ from .problem_rows import SEVERITIES, ProblemRows
 COLUMNS = ("Problem", "Code", "Where")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 Index = QModelIndex | QPersistentModelIndex
-PAGE = 1000  # top rows handed to the view at a time
+PAGE = 200  # top rows handed to the view at a time (a dock shows 10-40)
 
 
 class ProblemsModel(QAbstractItemModel):
