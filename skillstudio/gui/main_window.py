@@ -52,6 +52,7 @@ from .welcome_page import WelcomePage
 from .workbench import QueryPanel
 
 FILTER_DELAY_MS = 120
+FIRST_LAYOUT_MS = 50  # the tree's and Problems' first layout and paint, then the indexes
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
 AUTO_EXPAND_MAX = 2000
 
@@ -304,9 +305,12 @@ class MainWindow(ProjectProfiles):
         self._expand_roots()
         self._sync_profile_box()
 
+        resume = thread.resume
+
         def problems() -> None:
             if self.projects is projects:  # (else another folder was opened meanwhile)
                 self._update_problems(rows)
+            QTimer.singleShot(FIRST_LAYOUT_MS, resume.set)  # then the match indexes
 
         QTimer.singleShot(0, problems)
 

@@ -6,6 +6,7 @@ showing what it had (or a progress bar) and installs them only then.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import cast
@@ -16,6 +17,7 @@ from ..core.matching import MatchIndex
 from ..core.registry import Registry, quiet_gc
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
+RESUME_AFTER_S = 2.0  # the indexes wait at most this long for the window's first layout
 
 
 class _Cancelled(Exception):
@@ -73,11 +75,16 @@ class ScanThread(QThread):
         self.errors: list[tuple[Registry, str]] = []  # a registry and what failed in it
         self.indexes: list[MatchIndex] = []  # built here too: 0.8 s at 10,000 skills
         self._cancelled = False
+        # Set by the window once the tree and Problems are laid out: the indexes are
+        # built after (competing for the interpreter lock with the first layout's
+        # calls into Python, they made it a 300 ms pause at 10,000 skills).
+        self.resume = threading.Event()
         self._offset = 0
         self._last = 0.0
 
     def cancel(self) -> None:
         self._cancelled = True
+        self.resume.set()
 
     def run(self) -> None:
         ok = True
@@ -99,6 +106,7 @@ class ScanThread(QThread):
             # copies taken before: the skills list is on screen as soon as `lint` has it.
             copies = [_Copy(registry) for registry in read]
             self.scanned.emit()
+            self.resume.wait(RESUME_AFTER_S)
             for registry, copy in zip(read, copies, strict=True):
                 if self._cancelled:
                     ok = False
