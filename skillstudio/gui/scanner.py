@@ -18,6 +18,7 @@ from ..core.registry import Registry, quiet_gc
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
 RESUME_AFTER_S = 2.0  # the indexes wait at most this long for the window's first layout
+RESUME_MIN_SKILLS = 2000  # ... when there are this many skills (fewer: a short layout)
 
 
 class _Cancelled(Exception):
@@ -106,7 +107,8 @@ class ScanThread(QThread):
             # copies taken before: the skills list is on screen as soon as `lint` has it.
             copies = [_Copy(registry) for registry in read]
             self.scanned.emit()
-            self.resume.wait(RESUME_AFTER_S)
+            if sum(len(r.skills) for r in read) >= RESUME_MIN_SKILLS:
+                self.resume.wait(RESUME_AFTER_S)
             for registry, copy in zip(read, copies, strict=True):
                 if self._cancelled:
                     ok = False
