@@ -51,8 +51,11 @@ CASES = {
     "preview-table": "listed",
     "preview-make": "listed",
     # the likely ranking's body gist (core/gist.py): 90,000 distinct words and a
-    # 5,000-letter one; the gist reads the first 20,000 characters, keeps 200 words
+    # 5,000-letter one; the gist reads the first 20,000 characters, keeps 300 stems
     "gist-words": "listed",
+    # the gist's bundled markdown (issue 19): FIFOs, links out and to /dev/zero, a
+    # folder and a 100 MB file named *.md beside SKILL.md and in references/
+    "bundled-hostile": "listed",
     # files and folders (issue 14 items 4, 5, 9, 13): special files, links and toolsets
     "skill-loop": "symlink-skipped",  # SKILL.md -> SKILL.md (ELOOP)
     "skill-fifo": "unreadable",  # a FIFO named SKILL.md
@@ -320,6 +323,7 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
     )
     special_files(root, base)
     codex_side_files(root)
+    bundled_files(root, base)
     write(
         os.path.join(root, "placeholder-escape", "SKILL.md"),
         skill("placeholder-escape")
@@ -410,6 +414,28 @@ def codex_side_files(root: str) -> None:
     write(os.path.join(loop, "SKILL.md"), skill("codex-plugin-loop"))
     os.makedirs(os.path.join(loop, ".codex-plugin"))
     os.symlink("plugin.json", os.path.join(loop, ".codex-plugin", "plugin.json"))
+
+
+BUNDLED_SECRET = "outsidesecretword"  # in a file outside the root: never in a gist
+
+
+def bundled_files(root: str, base: str) -> None:
+    """The markdown the likely ranking's gist reads beside a skill, made hostile."""
+    folder = os.path.join(root, "bundled-hostile")
+    refs = os.path.join(folder, "references")
+    write(os.path.join(folder, "SKILL.md"), skill("bundled-hostile"))
+    os.mkfifo(os.path.join(folder, "a-pipe.md"))
+    os.symlink("/dev/zero", os.path.join(folder, "b-zero.md"))
+    write(os.path.join(base, "secret.md"), f"{BUNDLED_SECRET} " * 50)
+    os.symlink(os.path.join(base, "secret.md"), os.path.join(folder, "c-secret.md"))
+    os.makedirs(os.path.join(refs, "d-folder.md"))
+    outside_fifo = os.path.join(base, "bundled.fifo")
+    os.mkfifo(outside_fifo)
+    os.symlink(outside_fifo, os.path.join(refs, "e-outside-pipe.md"))
+    with open(os.path.join(refs, "f-huge.md"), "wb") as fh:
+        fh.write(b"bundledword " * 1000)
+        fh.truncate(100 * 1024 * 1024)  # sparse: 100 MB to stat(), read 32 KB at most
+    os.symlink("g-loop.md", os.path.join(refs, "g-loop.md"))
 
 
 def toolsets_skill(name: str, refs: list[str]) -> str:

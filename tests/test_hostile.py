@@ -296,6 +296,13 @@ def test_the_likely_ranking_reads_a_bounded_gist_of_a_huge_body(tree: Path) -> N
     found = registry.get("gist-words")
     assert found is not None
     assert len(gist_counts(found.gist)) == GIST_WORDS and len(found.gist) < 10_000
+    # the bundled markdown: special files, links and folders left out, the 100 MB
+    # file read 32 KB far; nothing from outside the skill's folder
+    bundled = registry.get("bundled-hostile")
+    assert bundled is not None and bundled.status == "active"
+    words = dict(gist_counts(bundled.gist))
+    assert words["bundledword"] == 500  # its 1,000 words at half weight
+    assert hostile.BUNDLED_SECRET not in bundled.gist
 
 
 def test_list_escapes_names_and_paths(tree: Path) -> None:

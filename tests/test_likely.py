@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from skillstudio.core import gist as gist_module
 from skillstudio.core import likely as likely_module
-from skillstudio.core.gist import GIST_WORDS, body_gist, gist_counts
+from skillstudio.core.gist import GIST_WORDS, body_gist, bundled_text, gist_counts
 from skillstudio.core.likely import PLAIN_BM25, LikelyIndex, likely, stem
 from skillstudio.core.project import project_from_folder
 from skillstudio.core.registry import Registry
@@ -147,6 +148,77 @@ def test_the_gist_is_the_bodys_frequent_words_where_the_model_chooses(tmp_path: 
     assert all(s.gist == "" for s in rules.skills)  # rules select there: nothing to rank
     many = " ".join(f"w{i} " * (i % 7 + 1) for i in range(5000))
     assert len(gist_counts(body_gist(many))) == GIST_WORDS
+
+
+def test_the_gist_counts_a_stem_once_and_shows_its_commonest_word() -> None:
+    # "tests", "testing", "tested": one stem, three counts, written as "testing"
+    gist = gist_counts(body_gist("testing testing tests tested flaky"))
+    assert gist == [("testing", 4), ("flaky", 1)]
+
+
+def test_bundled_markdown_reaches_requests_worded_like_it(tmp_path: Any) -> None:
+    """A skill's references say what its description does not: a request worded like
+    them now finds it first (the body alone ranked the other skill first)."""
+    boards = "# Boards\n\nA kanban board, kanban columns, kanban cards.\n"
+    write(
+        tmp_path,
+        "skills/boards/SKILL.md",
+        skill_text(name="boards", description="Boards.", _body=boards),
+    )
+    write(tmp_path, "skills/flow/SKILL.md", skill_text(name="flow", description="Team flow."))
+    write(tmp_path, "skills/flow/references/limits.md", "Swimlane WIP limits per swimlane.\n")
+    write(tmp_path, "skills/other/SKILL.md", skill_text(name="other", description="Other."))
+    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    registry.scan()
+    assert dict(gist_counts(registry.get("flow").gist))["swimlane"] == 1  # type: ignore[union-attr]
+    assert names(registry, "kanban swimlane wip limits")[0] == "flow"
+
+
+def test_bundled_text_is_bounded_and_read_from_two_folders_only(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    skill = write(tmp_path, "s/SKILL.md", skill_text(name="s", description="S."))
+    write(tmp_path, "s/a.md", "alpha\n")
+    write(tmp_path, "s/notes.txt", "never\n")  # markdown only
+    write(tmp_path, "s/references/b.md", "beta\n")
+    write(tmp_path, "s/references/c.md", "gamma " * 100)
+    write(tmp_path, "s/references/deeper/d.md", "never\n")  # not walked below
+    write(tmp_path, "s/scripts/e.md", "never\n")  # another folder
+    os.symlink(write(tmp_path, "outside.md", "never\n"), tmp_path / "s" / "link.md")
+    text = bundled_text(skill)
+    assert text.split() == ["alpha", "beta"] + ["gamma"] * 100 and "never" not in text
+    monkeypatch.setattr(gist_module, "BUNDLED_FILES", 2)
+    assert bundled_text(skill).split() == ["alpha", "beta"]
+    monkeypatch.setattr(gist_module, "BUNDLED_FILES", 4)
+    monkeypatch.setattr(gist_module, "BUNDLED_BYTES", 20)  # 6 + 5 bytes, then 9 of gamma's
+    assert bundled_text(skill).split() == ["alpha", "beta", "gamma", "gam"]
+    assert bundled_text(str(tmp_path / "gone" / "SKILL.md")) == ""
+
+
+def test_add_all_keeps_no_skills_words_between_its_passes(tmp_path: Any) -> None:
+    """Building the index at once peaks near what it keeps (the word counts of every
+    skill held until the postings were made took twice that)."""
+    import tracemalloc
+
+    body = " ".join(f"word{i % 97}x{i % 13}" for i in range(400))
+    skills = {f"s{n:03d}": f"Skill {n} about topic{n} and area{n % 7}." for n in range(300)}
+    for name, description in skills.items():
+        write(
+            tmp_path,
+            f"skills/{name}/SKILL.md",
+            skill_text(name=name, description=description, _body=body),
+        )
+    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    registry.scan()
+    LikelyIndex(registry)  # stems cached, as a second build finds them
+    tracemalloc.start()
+    try:
+        index = LikelyIndex(registry)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert index.rank("topic7").candidates[0].name == "s007"
+    assert peak < 1.5 * kept
 
 
 def _scores(index: LikelyIndex, query: str) -> dict[str, float]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from .diagnostics import internal
 from .frontmatter import Document
-from .gist import body_gist
+from .gist import body_gist, bundled_text
 from .model import Root, Skill
 from .profiles.base import Profile
 
@@ -53,7 +53,7 @@ def build_skill(
             diagnostics=[internal(path, name, stage, exc)],
         )
     if profile.model_chooses and skill.doc.text:
-        skill.gist = body_gist(skill.doc.body)
+        skill.gist = body_gist(skill.doc.body, bundled_text(path))
     if not keep_text:
         skill.doc.text = ""
     return skill

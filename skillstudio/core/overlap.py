@@ -36,8 +36,10 @@ RARE_MAX = 100
 SHARED_SHOWN = 6
 # The fields the model reads, the name weighted like the description: two
 # skills whose descriptions say the same thing compete whatever their names.
+# (b as the thresholds were calibrated with; the likely ranking's lower b suits
+# its longer gists, which overlap does not read)
 OVERLAP_MODEL = Model(
-    weights=tuple((f, 1.0 if f == "name" else w) for f, w in FIELDS_MODEL.weights)
+    weights=tuple((f, 1.0 if f == "name" else w) for f, w in FIELDS_MODEL.weights), b=0.75
 )
 
 
