@@ -46,28 +46,30 @@ def body_gist(body: str, bundled: str = "") -> str:
     written as its commonest word (ties in the order they first appear)."""
     if not body and not bundled:
         return ""
-    counts: dict[str, float] = {}
-    counts.update(Counter(normalize(body[:GIST_CHARS]).split()))
-    if bundled:
+    counts: Counter[str] = Counter(normalize(body[:GIST_CHARS]).split())
+    if bundled:  # (float counts from here on)
         get = counts.get
         for word, times in Counter(normalize(bundled).split()).items():
-            counts[word] = get(word, 0) + BUNDLED_WEIGHT * times
+            counts[word] = get(word, 0) + BUNDLED_WEIGHT * times  # type: ignore[assignment]
     totals: dict[str, float] = {}
     shown: dict[str, str] = {}  # stem -> its commonest word
-    known = STEMS.get
+    known, total = STEMS.get, totals.get
     for word, count in counts.items():
-        if len(word) < 2 or word in STOPWORDS or word.isdigit():
+        if word in STOPWORDS or len(word) < 2 or word.isdigit():
             continue
         key = known(word) or stem(word)
-        if key in totals:
-            totals[key] += count
-            if counts[shown[key]] < count:
-                shown[key] = word
-        else:
+        before = total(key)
+        if before is None:
             totals[key] = count
             shown[key] = word
+        else:
+            totals[key] = before + count
+            if counts[shown[key]] < count:
+                shown[key] = word
     top = heapq.nlargest(GIST_WORDS, totals.items(), key=itemgetter(1))
-    return " ".join(f"{shown[key]} {max(1, round(total))}" for key, total in top)
+    if bundled:
+        return " ".join(f"{shown[key]} {max(1, round(value))}" for key, value in top)
+    return " ".join(f"{shown[key]} {value}" for key, value in top)
 
 
 def bundled_text(skill_file: str) -> str:
