@@ -183,3 +183,22 @@ def test_copies_of_one_description_are_all_paired(tmp_path: Any) -> None:
     copies = [p for p in pairs if p.a.name.startswith("copy-") and p.b.name.startswith("copy-")]
     assert len(copies) == 4 * 3 // 2
     assert pairs[: len(copies)] == copies  # the strongest pairs of the collection
+
+
+def test_shared_words_are_shown_as_the_descriptions_write_them(tmp_path: Any) -> None:
+    """A word's stem is shown in a form a description uses, even when a skill listed
+    before the pair has that stem only in its body's gist ("tested" there)."""
+    body = "# Notes\n\n" + "It was tested. " * 5
+    write(
+        tmp_path,
+        "skills/a-notes/SKILL.md",
+        skill_text(name="a-notes", description="Notes.", _body=body),
+    )
+    for name in ("b-one", "c-two"):
+        text = skill_text(name=name, description="Flaky testing of widget gizmos and sprockets.")
+        write(tmp_path, f"skills/{name}/SKILL.md", text)
+    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    registry.scan()
+    (pair,) = overlaps(registry)
+    assert {pair.a.name, pair.b.name} == {"b-one", "c-two"}
+    assert "testing" in [term for term, _ in pair.shared]

@@ -578,14 +578,16 @@ def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
     wanted = set(stems)
     single = {part for key in wanted for part in key.split()}
     out: dict[str, str] = {}
-    for doc in index.docs.values():
-        for text in (*skill_texts(doc.skill).values(), doc.skill.gist):
-            for word in normalize(text).split():
-                key = stem(word) if index.model.stem else word
-                if key in single and key not in out:
-                    out[key] = word
-        if len(out) == len(single):
-            break
+    # the words skills are described with first, their gists' only for what is left
+    for texts in (lambda s: skill_texts(s).values(), lambda s: (s.gist,)):
+        for doc in index.docs.values():
+            if len(out) == len(single):
+                break
+            for text in texts(doc.skill):
+                for word in normalize(text).split():
+                    key = stem(word) if index.model.stem else word
+                    if key in single and key not in out:
+                        out[key] = word
     for key in wanted:
         if " " in key:
             out[key] = " ".join(out.get(part, part) for part in key.split())
