@@ -202,3 +202,20 @@ def test_shared_words_are_shown_as_the_descriptions_write_them(tmp_path: Any) ->
     (pair,) = overlaps(registry)
     assert {pair.a.name, pair.b.name} == {"b-one", "c-two"}
     assert "testing" in [term for term, _ in pair.shared]
+
+
+def test_overlap_and_lint_read_no_gist_and_find_the_same_pairs(tmp_path: Any) -> None:
+    """`overlap` and `lint` never rank likely candidates: their registries skip the
+    gists (and the bundled markdown's reading), and the pairs are the same."""
+    registry = collection(tmp_path, SKILLS)
+    assert all(s.gist for s in registry.skills)
+    plain = project_from_folder(str(tmp_path / "skills"), "agentskills").registry(gists=False)
+    plain.scan()
+    assert not any(s.gist for s in plain.skills)
+    plain.reparse(plain.skills[0].path)
+    assert not any(s.gist for s in plain.skills)
+
+    def listed(reg: Registry) -> list[tuple[str, str, float]]:
+        return [(p.a.name, p.b.name, p.score) for p in overlaps(reg)]
+
+    assert listed(plain) == listed(registry) and listed(plain)

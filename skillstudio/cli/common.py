@@ -77,11 +77,15 @@ def add_common(
     parser.add_argument("--format", choices=formats, default="text", help="output format")
 
 
-def load(args: argparse.Namespace, env: Env, paths: list[str] | None = None) -> list[Loaded]:
+def load(
+    args: argparse.Namespace, env: Env, paths: list[str] | None = None, gists: bool = True
+) -> list[Loaded]:
+    """The projects' registries, scanned (`gists=False` for a command that never
+    ranks likely candidates: no skill's gist is worked out, see core/gist.py)."""
     projects = resolve_projects(paths or [], args.root, args.project, args.profile, env.cwd)
     loaded = []
     for project in projects:
-        registry = project.registry(workers=os.cpu_count() or 1)
+        registry = project.registry(workers=os.cpu_count() or 1, gists=gists)
         registry.scan()
         loaded.append(Loaded(project, registry))
     return loaded

@@ -126,7 +126,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     every = args.profile == "all"
     if every:  # each skill under its own (detected) profile, then under every profile
         args.profile = None
-    loaded = load(args, env, paths) if paths or not args.paths else []
+    loaded = load(args, env, paths, gists=False) if paths or not args.paths else []
     diagnostics.extend(_no_skills(args, env, loaded))
     report = LintReport(loaded, diagnostics)
     for item in loaded:

@@ -40,7 +40,7 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
     threshold = THRESHOLD if args.threshold is None else args.threshold
     if not 0 < threshold <= 1:
         raise UsageError("--threshold must be above 0 and at most 1")
-    loaded = load(args, env, args.paths)
+    loaded = load(args, env, args.paths, gists=False)  # overlap reads no gist
     pairs = [pair for item in loaded for pair in overlaps(item.registry, threshold)]
     pairs.sort(key=lambda p: -p.score)
     count = sum(len(item.registry.active) for item in loaded)

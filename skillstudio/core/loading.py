@@ -22,6 +22,7 @@ def build_skill(
     keep_text: bool,
     read: Callable[[], Document],
     validate: Callable[[Skill, Profile], None],
+    gist: bool = True,
 ) -> Skill:
     """A validated skill from `read()`; never raises for a fault of this one skill.
 
@@ -52,7 +53,7 @@ def build_skill(
             status_reason="SkillStudio failed on it (internal error)",
             diagnostics=[internal(path, name, stage, exc)],
         )
-    if profile.model_chooses and skill.doc.text:
+    if gist and profile.model_chooses and skill.doc.text:
         skill.gist = body_gist(skill.doc.body, bundled_text(path))
     if not keep_text:
         skill.doc.text = ""

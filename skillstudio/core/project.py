@@ -85,7 +85,7 @@ class Project:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     root_reasons: dict[str, str] = field(default_factory=dict)  # root path -> why its profile
 
-    def registry(self, keep_text: bool = False, workers: int = 1) -> Registry:
+    def registry(self, keep_text: bool = False, workers: int = 1, gists: bool = True) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
         return Registry(
             self.profile,
@@ -94,6 +94,7 @@ class Project:
             files=self.files,
             keep_text=keep_text,
             workers=workers,
+            gists=gists,
         )
 
     @property

@@ -31,21 +31,28 @@ Progress = Callable[[int, int], None]
 PARALLEL_MIN_FILES = 2000
 
 
-def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool) -> Skill:
-    """Read, parse and validate one SKILL.md."""
+def load_skill(
+    root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool = True
+) -> Skill:
+    """Read, parse and validate one SKILL.md (with its gist where the model chooses,
+    unless `gist` is False: see `Registry`)."""
     read = partial(read_document, found.path, found.size)
     stamp = (found.mtime_ns, found.size)
-    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill)
+    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
 
 
 def _load_chunk(
-    profile: Profile, roots: list[Root], items: list[tuple[str, Found]], keep_text: bool
+    profile: Profile,
+    roots: list[Root],
+    items: list[tuple[str, Found]],
+    keep_text: bool,
+    gist: bool = True,
 ) -> list[tuple[str, tuple[object, ...]]]:
     """Worker side of a parallel scan: (root path, compact skill state) per file."""
     by_path = {root.path: root for root in roots}
     gc.disable()  # a short-lived process: nothing here outlives the call
     return [
-        (root_path, skill_state(load_skill(by_path[root_path], found, profile, keep_text)))
+        (root_path, skill_state(load_skill(by_path[root_path], found, profile, keep_text, gist)))
         for root_path, found in items
     ]
 
@@ -96,12 +103,16 @@ class Registry:
         files: dict[str, list[str]] | None = None,
         keep_text: bool = False,
         workers: int = 1,
+        gists: bool = True,
     ) -> None:
         self.profile = profile
         self.roots = sorted(roots, key=lambda r: r.precedence)
         self.limits = limits or ScanLimits()
         self.files = files  # root path -> explicit SKILL.md paths (lint of single skills)
         self.keep_text = keep_text
+        # Where the model chooses, each skill's gist for the likely ranking (core/gist.py);
+        # False for callers that never rank (overlap and lint read names and descriptions).
+        self.gists = gists
         # Processes for a full scan of a large tree (fork start; only for callers
         # without threads, such as the CLI).
         self.workers = workers
@@ -150,7 +161,7 @@ class Registry:
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
-        return load_skill(root, found, self.profile, self.keep_text)
+        return load_skill(root, found, self.profile, self.keep_text, self.gists)
 
     def _load_parallel(self, found: list[tuple[Root, Found]]) -> list[Skill] | None:
         """Split a large scan over processes; None when that is not possible here."""
@@ -177,6 +188,7 @@ class Registry:
                         self.roots,
                         [(root.path, item) for root, item in chunk],
                         self.keep_text,
+                        self.gists,
                     ),
                 )
                 for chunk in chunks[1:]
@@ -414,7 +426,14 @@ class Registry:
             stamp = (previous.mtime_ns, previous.size)
             read = partial(parse_text, Document(path=path), text)
         skill = build_skill(
-            previous.root, path, stamp, self.profile, self.keep_text, read, validate_skill
+            previous.root,
+            path,
+            stamp,
+            self.profile,
+            self.keep_text,
+            read,
+            validate_skill,
+            self.gists,
         )
         skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
         skills[skills.index(previous)] = skill
