@@ -79,7 +79,7 @@ class Model:
         ("body", 0.6),  # the body's most frequent words (its gist, core/gist.py)
     )
     k1: float = 2.0
-    b: float = 0.6  # 0.75 before the gist took in the bundled markdown (longer gists)
+    b: float = 0.6  # (0.75 before the gist took in bundled markdown)
     stem: bool = True
     single_field: bool = False  # every field's words in one field, weight 1
     # the fields whose pairs of adjacent words ("code review") count as terms of
@@ -87,11 +87,9 @@ class Model:
     # top-1 and top-3 on the tuning half but 35 MB at 10,000 skills, most of them
     # phrases one skill has)
     phrases: tuple[str, ...] = ("name",)
-    # Bands, on the score divided by the IDF of a word only one skill has
-    # (about "how many distinctive words matched"), calibrated in tests/eval:
-    # 0.8 before the gist took in the bundled markdown, whose words give an
-    # unrelated request more to match (at 0.8, 3 of the 18 requests no skill
-    # serves then showed a likely skill; at 1.0 none does)
+    # Bands, on the score divided by the IDF of a word only one skill has (about
+    # "how many distinctive words matched"), calibrated in tests/eval (0.8 before
+    # the gist took in bundled markdown: then 3 of 18 no-skill requests were likely)
     likely: float = 1.0
     possible: float = 0.4
     likely_ratio: float = 0.6  # and at least this share of the best score
@@ -309,11 +307,7 @@ class LikelyIndex:
         self.df.update(_term_set(fields))
 
     def add_all(self, skills: Iterable[Skill]) -> None:
-        """Index many skills at once: document counts and field lengths first, then
-        the postings. Each skill's words are worked out twice rather than kept
-        between the passes: kept, 10,000 skills' word counts (about 10 KB each)
-        left the process 43 MB larger for good (measured: +81 MB resident for the
-        index instead of +38 MB), for 25 % of the build time."""
+        """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
         built = []
         for skill in skills:
             fields = self.fields(skill)
