@@ -34,25 +34,20 @@ PARALLEL_MIN_FILES = 2000
 def load_skill(
     root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool = True
 ) -> Skill:
-    """Read, parse and validate one SKILL.md (with its gist where the model chooses,
-    unless `gist` is False: see `Registry`)."""
+    """Read, parse and validate one SKILL.md (`gist`: see `Registry.gists`)."""
     read = partial(read_document, found.path, found.size)
     stamp = (found.mtime_ns, found.size)
     return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
 
 
 def _load_chunk(
-    profile: Profile,
-    roots: list[Root],
-    items: list[tuple[str, Found]],
-    keep_text: bool,
-    gist: bool = True,
+    profile: Profile, roots: list[Root], items: list[tuple[str, Found]], *flags: bool
 ) -> list[tuple[str, tuple[object, ...]]]:
     """Worker side of a parallel scan: (root path, compact skill state) per file."""
     by_path = {root.path: root for root in roots}
     gc.disable()  # a short-lived process: nothing here outlives the call
     return [
-        (root_path, skill_state(load_skill(by_path[root_path], found, profile, keep_text, gist)))
+        (root_path, skill_state(load_skill(by_path[root_path], found, profile, *flags)))
         for root_path, found in items
     ]
 
@@ -110,8 +105,7 @@ class Registry:
         self.limits = limits or ScanLimits()
         self.files = files  # root path -> explicit SKILL.md paths (lint of single skills)
         self.keep_text = keep_text
-        # Where the model chooses, each skill's gist for the likely ranking (core/gist.py);
-        # False for callers that never rank (overlap and lint read names and descriptions).
+        # gists for the likely ranking (core/gist.py): False where nothing ranks (overlap)
         self.gists = gists
         # Processes for a full scan of a large tree (fork start; only for callers
         # without threads, such as the CLI).
@@ -425,16 +419,8 @@ class Registry:
         else:
             stamp = (previous.mtime_ns, previous.size)
             read = partial(parse_text, Document(path=path), text)
-        skill = build_skill(
-            previous.root,
-            path,
-            stamp,
-            self.profile,
-            self.keep_text,
-            read,
-            validate_skill,
-            self.gists,
-        )
+        flags = (self.keep_text, read, validate_skill, self.gists)
+        skill = build_skill(previous.root, path, stamp, self.profile, *flags)
         skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
         skills[skills.index(previous)] = skill
         if not self._swap({path: skill}, skills):  # a keystroke rarely changes who wins
