@@ -31,13 +31,11 @@ Progress = Callable[[int, int], None]
 PARALLEL_MIN_FILES = 2000
 
 
-def load_skill(
-    root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool = True
-) -> Skill:
-    """Read, parse and validate one SKILL.md (`gist`: see `Registry.gists`)."""
+def load_skill(root: Root, found: Found, profile: Profile, *flags: bool) -> Skill:
+    """Read, parse and validate one SKILL.md (flags: keep_text, gist; see `Registry`)."""
     read = partial(read_document, found.path, found.size)
     stamp = (found.mtime_ns, found.size)
-    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    return build_skill(root, found.path, stamp, profile, flags[0], read, validate_skill, flags[1])
 
 
 def _load_chunk(
@@ -105,8 +103,7 @@ class Registry:
         self.limits = limits or ScanLimits()
         self.files = files  # root path -> explicit SKILL.md paths (lint of single skills)
         self.keep_text = keep_text
-        # gists for the likely ranking (core/gist.py): False where nothing ranks (overlap)
-        self.gists = gists
+        self.gists = gists  # False where nothing ranks (overlap, lint): no gist (core/gist.py)
         # Processes for a full scan of a large tree (fork start; only for callers
         # without threads, such as the CLI).
         self.workers = workers
