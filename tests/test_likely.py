@@ -195,6 +195,22 @@ def test_bundled_text_is_bounded_and_read_from_two_folders_only(
     assert bundled_text(str(tmp_path / "gone" / "SKILL.md")) == ""
 
 
+def test_a_skill_file_sharing_its_folder_bundles_nothing(tmp_path: Any, monkeypatch: Any) -> None:
+    """A legacy command (`commands/deploy.md`) shares its folder with the other
+    commands: their words are not its bundled markdown. A SKILL.md's folder is read
+    only as far as BUNDLED_ENTRIES entries."""
+    deploy = write(tmp_path, "commands/deploy.md", "---\ndescription: Ship it.\n---\nShip.\n")
+    write(tmp_path, "commands/standup.md", "---\ndescription: Standup notes.\n---\nNotes.\n")
+    assert bundled_text(deploy) == ""
+    skill = write(tmp_path, "s/SKILL.md", skill_text(name="s", description="S."))
+    for i in range(30):
+        write(tmp_path, f"s/n{i:02}.md", f"word{i}\n")
+    monkeypatch.setattr(gist_module, "BUNDLED_FILES", 100)
+    assert len(bundled_text(skill).split()) == 30
+    monkeypatch.setattr(gist_module, "BUNDLED_ENTRIES", 10)  # SKILL.md is one of them
+    assert 9 <= len(bundled_text(skill).split()) <= 10
+
+
 def test_add_all_keeps_no_skills_words_between_its_passes(tmp_path: Any) -> None:
     """Building the index at once peaks near what it keeps (the word counts of every
     skill held until the postings were made took twice that)."""

@@ -22,7 +22,7 @@ import os
 import stat
 import sys
 from collections import Counter
-from itertools import pairwise
+from itertools import islice, pairwise
 from operator import itemgetter
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
@@ -35,6 +35,7 @@ GIST_WORDS = 300  # stems kept (tuned on tests/eval's even half, see README)
 GIST_CHARS = 20_000  # of the body, read from its start
 BUNDLED_FILES = 4  # bundled markdown files read at most (the folder's, then references/)
 BUNDLED_BYTES = 32 * 1024  # of them all together
+BUNDLED_ENTRIES = 1_000  # folder entries looked at, per folder (a folder may hold millions)
 BUNDLED_WEIGHT = 0.5  # a bundled file's word counts half a body word
 REFERENCES = "references"  # the one subfolder read (not walked below)
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # (Windows: the entry was checked not to be a link)
@@ -81,7 +82,9 @@ def bundled_text(skill_file: str) -> str:
     `references/`, not a file, which is opened with O_NOFOLLOW), and a file is read
     only if `fstat` says regular, non-blocking and with a bound. What cannot be read
     is left out: it only feeds an estimate."""
-    folder = os.path.dirname(os.path.abspath(skill_file))
+    folder, own = os.path.split(os.path.abspath(skill_file))
+    if own.upper() != "SKILL.MD":
+        return ""  # a skill file that shares its folder (a legacy command) bundles nothing
     parts: list[str] = []
     left = BUNDLED_BYTES
     for sub in ("", REFERENCES):
@@ -89,9 +92,9 @@ def bundled_text(skill_file: str) -> str:
         deeper = False
         try:
             with os.scandir(os.path.join(folder, sub) if sub else folder) as found:
-                for entry in found:
+                for entry in islice(found, BUNDLED_ENTRIES):
                     name = entry.name
-                    if name.lower().endswith(".md") and name != "SKILL.md" and is_regular(entry):
+                    if name.lower().endswith(".md") and name != own and is_regular(entry):
                         files.append((name, entry.path))
                     elif not sub and name == REFERENCES and _is_folder(entry):
                         deeper = True  # a real folder, not a link to one
