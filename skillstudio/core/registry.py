@@ -8,7 +8,6 @@ which are plain dictionary passes.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import stat
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -20,34 +19,13 @@ from .diagnostics import Diagnostic
 from .discovery import SKILL_FILE, Found, ScanLimits
 from .frontmatter import Document, parse_text, read_document
 from .loading import FAILED, build_skill
-from .model import Root, Skill, skill_from_state, skill_state
+from .model import Root, Skill
+from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill
 from .profiles.base import Profile
 from .trigger_owners import TriggerOwners
 from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
-
-# Below this many files a second process costs more than it saves.
-PARALLEL_MIN_FILES = 2000
-
-
-def load_skill(root: Root, found: Found, profile: Profile, *flags: bool) -> Skill:
-    """Read, parse and validate one SKILL.md (flags: keep_text, gist; see `Registry`)."""
-    read = partial(read_document, found.path, found.size)
-    stamp = (found.mtime_ns, found.size)
-    return build_skill(root, found.path, stamp, profile, flags[0], read, validate_skill, flags[1])
-
-
-def _load_chunk(
-    profile: Profile, roots: list[Root], items: list[tuple[str, Found]], *flags: bool
-) -> list[tuple[str, tuple[object, ...]]]:
-    """Worker side of a parallel scan: (root path, compact skill state) per file."""
-    by_path = {root.path: root for root in roots}
-    gc.disable()  # a short-lived process: nothing here outlives the call
-    return [
-        (root_path, skill_state(load_skill(by_path[root_path], found, profile, *flags)))
-        for root_path, found in items
-    ]
 
 
 @dataclass(slots=True)
@@ -154,62 +132,44 @@ class Registry:
     def _load(self, root: Root, found: Found) -> Skill:
         return load_skill(root, found, self.profile, self.keep_text, self.gists)
 
-    def _load_parallel(self, found: list[tuple[Root, Found]]) -> list[Skill] | None:
-        """Split a large scan over processes; None when that is not possible here."""
-        workers = min(self.workers, os.cpu_count() or 1)
-        if workers < 2 or len(found) < PARALLEL_MIN_FILES:
-            return None
-        try:
-            ctx = multiprocessing.get_context("fork")
-        except ValueError:
-            return None
-        size = -(-len(found) // workers)
-        chunks = [found[i : i + size] for i in range(0, len(found), size)]
-        by_path = {root.path: root for root in self.roots}
-        try:
-            pool = ctx.Pool(len(chunks) - 1)
-        except OSError:
-            return None
-        with pool:
-            pending = [
-                pool.apply_async(
-                    _load_chunk,
-                    (
-                        self.profile,
-                        self.roots,
-                        [(root.path, item) for root, item in chunk],
-                        self.keep_text,
-                        self.gists,
-                    ),
-                )
-                for chunk in chunks[1:]
-            ]
-            skills = [self._load(root, item) for root, item in chunks[0]]
-            for job in pending:
-                skills.extend(
-                    skill_from_state(state, by_path[root_path]) for root_path, state in job.get()
-                )
-        return skills
-
-    def scan(self, progress: Progress | None = None) -> None:
-        """Full scan of every root."""
+    def scan(
+        self,
+        progress: Progress | None = None,
+        workers: Workers | None = None,
+        defer_gists: bool = False,
+    ) -> None:
+        """Full scan of every root. A large one is read by `workers` as well as this
+        thread (or, without them, by `self.workers` forked processes when there is
+        no `progress` to report: callers without threads). `defer_gists`: read the
+        skills without their gists (core/parallel.py `fill_gists` adds them after)."""
         with quiet_gc():
-            self._scan(progress)
+            self._scan(progress, workers, defer_gists)
 
-    def _scan(self, progress: Progress | None) -> None:
+    def _scan(self, progress: Progress | None, workers: Workers | None, defer: bool) -> None:
         found = self._discover()
         total = len(found)
-        parallel = self._load_parallel(found) if progress is None else None
-        if parallel is not None:
-            skills = parallel
+        flags = (self.keep_text, self.gists and not defer)
+        if workers is None and progress is None and len(found) >= PARALLEL_MIN_FILES:
+            count = min(self.workers, os.cpu_count() or 1) - 1  # (this thread reads too)
+            if count > 0:
+                with Workers(count, "fork") as forked:
+                    skills = load_parallel(forked, self.profile, self.roots, found, flags)
+                self._scanned(skills)
+                return
+        if workers is not None and len(found) >= PARALLEL_MIN_FILES:
+            report = (lambda done: progress(done, total)) if progress is not None else None
+            skills = load_parallel(workers, self.profile, self.roots, found, flags, report)
         else:
             skills = []
             for index, (root, item) in enumerate(found):
-                skills.append(self._load(root, item))
+                skills.append(load_skill(root, item, self.profile, *flags))
                 if progress is not None and index % 200 == 0:
                     progress(index, total)
         if progress is not None:
             progress(total, total)
+        self._scanned(skills)
+
+    def _scanned(self, skills: list[Skill]) -> None:
         self._set(skills)
         self.refresh_notes = []
         self.scanned = True
@@ -309,7 +269,7 @@ class Registry:
 
     def _refresh(self) -> Generator[None, None, RefreshResult]:
         if not self.scanned:
-            self._scan(None)
+            self._scan(None, None, False)
             return RefreshResult(added=[s.path for s in self.skills])
         old_mtimes = dict(self._root_mtimes)
         found = self._discover()

@@ -6,6 +6,7 @@ showing what it had (or a progress bar) and installs them only then.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -14,11 +15,22 @@ from typing import cast
 from PySide6.QtCore import QObject, QThread, Signal
 
 from ..core.matching import MatchIndex
+from ..core.model import Skill
+from ..core.parallel import Workers, fill_gists
 from ..core.registry import Registry, quiet_gc
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
 RESUME_AFTER_S = 2.0  # the indexes wait at most this long for the window's first layout
 RESUME_MIN_SKILLS = 2000  # ... when there are this many skills (fewer: a short layout)
+MAX_WORKERS = 4  # reader processes for a large scan (started with spawn: Qt runs threads)
+
+
+def reader_processes() -> Workers:
+    """The worker processes a scan reads with (started only for a large one). As many
+    as the cores (at most MAX_WORKERS): the scan thread converts their answers and
+    reads only while they start, so the window keeps its share of the interpreter."""
+    count = min(os.cpu_count() or 1, MAX_WORKERS)
+    return Workers(count if count > 1 else 0, "spawn", steal="until-started")
 
 
 class _Cancelled(Exception):
@@ -52,6 +64,11 @@ class ScanThread(QThread):
     done(bool): True when every registry was scanned (some perhaps with errors, see
         `errors`) and indexed, False when cancelled.
 
+    The skills are read without their gists (core/gist.py: the body in brief, which
+    costs twice the rest of reading a skill), so that the tree shows them as soon as
+    `skillstudio lint` would have them; the gists are worked out after `scanned`,
+    before the indexes, and nothing ranks with a registry before `done`.
+
     A failure in one registry (a core bug, or input no check foresaw) is kept in
     `errors` and the others are scanned all the same: the app never loses a whole
     folder to one file.
@@ -68,7 +85,8 @@ class ScanThread(QThread):
         prepare: Callable[[list[Registry]], object] | None = None,
     ) -> None:
         """`prepare(registries)` runs here after the scan (the views' rows, built off
-        the GUI thread); its answer is `prepared` (None if it failed: built again)."""
+        the GUI thread); its answer is `prepared` (None if it failed: built again), and
+        the indexes then wait for `resume` (the window's first layout of the rows)."""
         super().__init__(parent)
         self.registries = registries
         self.prepare = prepare
@@ -88,11 +106,15 @@ class ScanThread(QThread):
         self.resume.set()
 
     def run(self) -> None:
+        with reader_processes() as workers:
+            self._run(workers)
+
+    def _run(self, workers: Workers) -> None:
         ok = True
         read: list[Registry] = []
         try:
             for registry in self.registries:
-                if self._scan_one(registry):
+                if self._scan_one(registry, workers):
                     read.append(registry)
         except _Cancelled:
             ok = False
@@ -106,9 +128,11 @@ class ScanThread(QThread):
             # The match indexes (0.8 s at 10,000 skills) after the tree is shown, from
             # copies taken before: the skills list is on screen as soon as `lint` has it.
             copies = [_Copy(registry) for registry in read]
+            gistless = [(r, list(r.skills)) for r in read if r.gists and r.profile.model_chooses]
             self.scanned.emit()
-            if sum(len(r.skills) for r in read) >= RESUME_MIN_SKILLS:
+            if self.prepare is not None and sum(len(r.skills) for r in read) >= RESUME_MIN_SKILLS:
                 self.resume.wait(RESUME_AFTER_S)
+            ok = self._gists(gistless, workers)
             for registry, copy in zip(read, copies, strict=True):
                 if self._cancelled:
                     ok = False
@@ -116,9 +140,21 @@ class ScanThread(QThread):
                 self._index(registry, copy)
         self.done.emit(ok)
 
-    def _scan_one(self, registry: Registry) -> bool:
+    def _gists(self, gistless: list[tuple[Registry, list[Skill]]], workers: Workers) -> bool:
+        """The gists the scan left out (False: cancelled meanwhile)."""
+        for registry, skills in gistless:
+            try:
+                with quiet_gc():
+                    fill_gists(skills, workers, lambda: self._cancelled)
+            except Exception as exc:  # ranked without them until the files change
+                self.errors.append(
+                    (registry, f"Reading the skills' bodies failed: {one_line(exc)}")
+                )
+        return not self._cancelled
+
+    def _scan_one(self, registry: Registry, workers: Workers) -> bool:
         try:
-            registry.scan(progress=self._progress)
+            registry.scan(self._progress, workers, defer_gists=True)
         except _Cancelled:
             raise
         except Exception as exc:  # a core bug must not take the app down

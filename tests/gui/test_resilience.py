@@ -20,7 +20,7 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import registry as registry_module
+from skillstudio.core import parallel as reading
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.matching import MatchIndex
 from skillstudio.gui import main_window as main_window_module
@@ -127,8 +127,8 @@ def fail_for(monkeypatch: pytest.MonkeyPatch, stage: str, path: Path) -> Callabl
 
 
 STAGES: dict[str, tuple[Any, str]] = {
-    "load": (registry_module, "read_document"),
-    "validate": (registry_module, "validate_skill"),
+    "load": (reading, "read_document"),  # (where a scan or refresh reads a skill)
+    "validate": (reading, "validate_skill"),
     "match": (MatchIndex, "_add"),
 }
 

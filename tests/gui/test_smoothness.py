@@ -160,6 +160,32 @@ def test_the_tree_rows_are_built_by_the_scan_thread(
     assert win.tree_model.index_of(str(samples / "oasis/key_skills/commit/SKILL.md")).isValid()
 
 
+def test_the_tree_shows_skills_before_their_gists_are_worked_out(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """A gist (the body in brief, for the likely ranking) costs twice the rest of
+    reading a skill: the tree no longer waits for them (at 10,000 skills where the
+    model chooses: 8.6 s → under `lint`'s 3.8 s); they are in before anything ranks."""
+    generate(str(tmp_path / "many"), 60)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    at_tree: list[int] = []
+    win.tree_model.modelReset.connect(
+        lambda: at_tree.append(sum(bool(s.gist) for r in win.registries for s in r.skills))
+        if win.tree_model.rowCount()
+        else None
+    )
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(tmp_path / "many"), "agentskills")
+    assert at_tree == [0]  # shown without them
+    direct = Registry(win.registries[0].profile, win.registries[0].roots)
+    direct.scan()
+    gists = {s.path: s.gist for s in direct.skills}
+    assert sum(bool(g) for g in gists.values()) >= 50
+    assert {s.path: s.gist for s in win.registries[0].skills} == gists
+
+
 def test_the_activation_list_is_filled_when_its_tab_is_shown(window: MainWindow) -> None:
     panel = window.query_panel
     activation = panel.activation

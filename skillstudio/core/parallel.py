@@ -1,0 +1,240 @@
+"""Reading thousands of skill files in worker processes.
+
+A scan of 10,000 skills parses for about 2 s on one core; the work is split in
+chunks that worker processes take in order while the calling thread takes them
+from the end (so nothing waits while the workers start, and a machine where
+they cannot start still reads everything). The CLI starts its workers with
+`fork` (it has no threads); the app with `spawn` (or `forkserver`), as forking a
+process with Qt's threads running is unsafe. What a worker sends back is a
+compact state per skill (model.skill_state), rebuilt here.
+
+The workers read the same untrusted files with the same bounded code as the
+caller would; they import nothing of the skill folder either. A worker that
+dies or cannot be reached costs time, not skills: its chunks are read here.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import Any, TypeVar
+
+from .discovery import Found
+from .frontmatter import read_document
+from .gist import body_gist, bundled_text
+from .loading import FAILED, build_skill
+from .model import Root, Skill, skill_from_state, skill_state
+from .profiles.base import Profile
+from .validate import validate_skill
+
+PARALLEL_MIN_FILES = 2000  # below this many files a second process costs more than it saves
+PARALLEL_MIN_GISTS = 500  # (a gist costs about twice as much as the rest of reading a skill)
+CHUNK_FILES = 200  # files per piece of work (about 40 ms of parsing)
+POLL_S = 0.05  # how often a caller waiting for a worker checks whether it should stop
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool) -> Skill:
+    """Read, parse and validate one SKILL.md."""
+    stamp = (found.mtime_ns, found.size)
+
+    def read() -> Any:
+        return read_document(found.path, found.size)
+
+    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+
+
+def load_chunk(
+    profile: Profile, roots: list[Root], flags: tuple[bool, bool], items: list[tuple[str, Found]]
+) -> list[tuple[str, tuple[object, ...]]]:
+    """Worker side of a parallel scan: (root path, compact skill state) per file."""
+    by_path = {root.path: root for root in roots}
+    gc.disable()  # nothing built here outlives the call, and none of it has cycles
+    try:
+        return [
+            (root_path, skill_state(load_skill(by_path[root_path], found, profile, *flags)))
+            for root_path, found in items
+        ]
+    finally:
+        gc.enable()
+
+
+def skill_gist(path: str, mtime_ns: int, size: int) -> str | None:
+    """The gist (core/gist.py) of the skill file at `path` as it was read (its
+    modification time and size); None when the file changed since (a refresh reads
+    it again, gist included) or cannot be read."""
+    try:
+        before = os.stat(path)
+        if (before.st_mtime_ns, before.st_size) != (mtime_ns, size):
+            return None
+        doc = read_document(path, size)
+        after = os.stat(path)
+    except OSError:
+        return None
+    if (after.st_mtime_ns, after.st_size) != (mtime_ns, size) or not doc.readable:
+        return None
+    return body_gist(doc.body, bundled_text(path)) if doc.text else ""
+
+
+def gist_chunk(items: list[tuple[str, int, int]]) -> list[str | None]:
+    """Worker side of `fill_gists`."""
+    return [skill_gist(*item) for item in items]
+
+
+class Workers:
+    """Worker processes for the large jobs of one scan; `close()` when done (or use
+    `with`). `count` processes at most, started with `method` ("fork" only where
+    the caller runs no threads). Unusable (`pool` None) where processes cannot be
+    started: callers then do the work themselves."""
+
+    def __init__(self, count: int, method: str, steal: str = "always") -> None:
+        """`steal`: when the calling thread takes chunks the workers have not started
+        (see `map_chunks`): "always", "until-started" or "never"."""
+        self.pool: ProcessPoolExecutor | None = None
+        self.steal = steal
+        self.answered = [0, 0]  # chunks done by the workers, and here
+        if count < 1:
+            return
+        try:
+            context = multiprocessing.get_context(method)
+            self.pool = ProcessPoolExecutor(count, mp_context=context)
+        except (ValueError, OSError, NotImplementedError):
+            self.pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def map_chunks(
+        self,
+        work: Callable[..., R],
+        args: Sequence[Any],
+        chunks: list[T],
+        local: Callable[[T], R],
+        done: Callable[[int, R], None],
+        stop: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """`done(i, work(*args, chunks[i]))` for every chunk, in order: workers take
+        chunks from the front, this thread runs `local(chunk)` on those at the back
+        that no worker has started while it waits (with `self.steal` "until-started",
+        only until the first worker's answer is in: where the workers are as many as
+        the cores, and this thread's time is the window's). A chunk whose
+        worker failed is run locally too. `stop()` is asked between chunks; True ends
+        the job."""
+        pool = self.pool
+        futures: list[Future[R]] = []
+        if pool is not None:
+            try:
+                futures = [pool.submit(work, *args, chunk) for chunk in chunks]
+            except Exception:  # (BrokenProcessPool, or a process that cannot start)
+                futures = []
+        if not futures:
+            for index, chunk in enumerate(chunks):
+                if stop():
+                    return
+                done(index, local(chunk))
+                self.answered[1] += 1
+            return
+        ready: dict[int, R] = {}  # chunks run here, out of order
+        back = len(chunks) - 1
+        try:
+            for index, future in enumerate(futures):
+                while index not in ready and not future.done():
+                    if stop():
+                        return
+                    if self.steal == "never" or (index and self.steal == "until-started"):
+                        back = index  # (a worker answered: they keep the rest)
+                    if back > index:
+                        if futures[back].cancel():
+                            ready[back] = local(chunks[back])
+                            self.answered[1] += 1
+                        back -= 1
+                    else:
+                        wait_futures([future], timeout=POLL_S)
+                if index in ready:
+                    done(index, ready.pop(index))
+                    continue
+                try:
+                    result = future.result()
+                    self.answered[0] += 1
+                except Exception:  # a worker died or its answer did not arrive: here, then
+                    result = local(chunks[index])
+                    self.answered[1] += 1
+                done(index, result)
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def chunked(items: Sequence[T]) -> list[list[T]]:
+    size = CHUNK_FILES
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def load_parallel(
+    workers: Workers,
+    profile: Profile,
+    roots: list[Root],
+    found: list[tuple[Root, Found]],
+    flags: tuple[bool, bool],
+    progress: Callable[[int], None] | None = None,
+) -> list[Skill]:
+    """Every file of `found` read, in order, by `workers` and this thread."""
+    by_path = {root.path: root for root in roots}
+    chunks = chunked([(root.path, item) for root, item in found])
+    parts: list[list[Skill]] = [[] for _ in chunks]
+    read = 0
+
+    def local(chunk: list[tuple[str, Found]]) -> list[Any]:  # (Skills; a worker's: states)
+        return [load_skill(by_path[path], item, profile, *flags) for path, item in chunk]
+
+    def done(index: int, result: list[Any]) -> None:
+        nonlocal read
+        if result and not isinstance(result[0], Skill):  # states from a worker
+            result = [skill_from_state(state, by_path[path]) for path, state in result]
+        parts[index] = result
+        read += len(result)
+        if progress is not None:
+            progress(read)
+
+    workers.map_chunks(load_chunk, (profile, roots, flags), chunks, local, done)
+    return [skill for part in parts for skill in part]
+
+
+def fill_gists(
+    skills: list[Skill], workers: Workers | None, stop: Callable[[], bool] = lambda: False
+) -> int:
+    """Work out the gist of every skill read without one (skills of a profile where
+    the model chooses, from a scan that showed them first: `Registry.scan(defer_gists=True)`),
+    in `workers` and here. Each Skill
+    gets its gist set once, in place, before anything ranks with it; a file that
+    changed meanwhile keeps none until its refresh. Returns how many were set."""
+    todo = [s for s in skills if not s.gist and s.mtime_ns != FAILED and s.doc.readable]
+    chunks = chunked(todo)
+    filled = 0
+
+    def done(index: int, gists: list[str | None]) -> None:
+        nonlocal filled
+        for skill, gist in zip(chunks[index], gists, strict=True):
+            if gist:
+                skill.gist = gist
+                filled += 1
+
+    items = [[(s.path, s.mtime_ns, s.size) for s in chunk] for chunk in chunks]
+    runner = workers if workers is not None and len(todo) >= PARALLEL_MIN_GISTS else None
+    runner = runner or Workers(0, "spawn")
+    runner.map_chunks(gist_chunk, (), items, gist_chunk, done, stop)
+    return filled
