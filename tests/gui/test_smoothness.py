@@ -172,9 +172,11 @@ def test_the_tree_shows_skills_before_their_gists_are_worked_out(
     win.show()
     at_tree: list[int] = []
     win.tree_model.modelReset.connect(
-        lambda: at_tree.append(sum(bool(s.gist) for r in win.registries for s in r.skills))
-        if win.tree_model.rowCount()
-        else None
+        lambda: (
+            at_tree.append(sum(bool(s.gist) for r in win.registries for s in r.skills))
+            if win.tree_model.rowCount()
+            else None
+        )
     )
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(tmp_path / "many"), "agentskills")
