@@ -147,6 +147,14 @@ def test_frozen_program_runs_the_cli_and_the_app(built: Path, tmp_path: Path) ->
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
     assert "smoke test: ok" in smoke.stdout and shot.stat().st_size > 10_000
     assert "skills in" in smoke.stdout and " 0 skills" not in smoke.stdout
+    # A large folder is read by reader processes: the frozen program starts itself again
+    # as one (multiprocessing's spawn, answered by freeze_support in the entry).
+    from .benchmarks.synth import generate
+
+    generate(str(tmp_path / "many"), 2100)
+    large = frozen(built, "gui", "--smoke-test", str(tmp_path / "many"), cwd=tmp_path)
+    assert large.returncode == 0, large.stdout + large.stderr
+    assert "2,100 skills" in large.stdout and " 0 pieces read" not in large.stdout, large.stdout
 
 
 @pytest.mark.bundle

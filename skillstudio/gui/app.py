@@ -125,8 +125,8 @@ def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: 
     print(
         f"smoke test: {'ok' if ok else 'FAILED'}: window {image.width()}x{image.height()} "
         f"painted with {counted(len(colours), 'colour')}, {counted(skills, 'skill')} in "
-        f"{counted(rows, 'root')}, "
-        f"Qt platform {app.platformName()}"
+        f"{counted(rows, 'root')} ({counted(window.scan_worker_chunks, 'piece')} read by "
+        f"reader processes), Qt platform {app.platformName()}"
     )
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.close()

@@ -97,6 +97,7 @@ class MainWindow(ProjectProfiles):
         self.base = ""
         self.profile_override: str | None = None
         self.scan_thread: ScanThread | None = None
+        self.scan_worker_chunks = 0  # of the last scan, read by reader processes (smoke test)
         self.refresher = SlicedRefresh(self)
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self._failures: list[Diagnostic] = []  # what failed in the app's own work, for Problems
@@ -321,6 +322,7 @@ class MainWindow(ProjectProfiles):
             return  # a scan that was cancelled or replaced
         self.scan_thread = None
         self.progress.setVisible(False)
+        self.scan_worker_chunks = thread.worker_chunks
         if not ok or self.projects is not projects:
             return  # cancelled
         indexes, errors = thread.indexes, thread.errors  # the thread object goes

@@ -100,6 +100,7 @@ class ScanThread(QThread):
         self.resume = threading.Event()
         self._offset = 0
         self._last = 0.0
+        self.worker_chunks = 0  # pieces of the work that reader processes did
 
     def cancel(self) -> None:
         self._cancelled = True
@@ -107,7 +108,10 @@ class ScanThread(QThread):
 
     def run(self) -> None:
         with reader_processes() as workers:
-            self._run(workers)
+            try:
+                self._run(workers)
+            finally:
+                self.worker_chunks = workers.answered[0]
 
     def _run(self, workers: Workers) -> None:
         ok = True
