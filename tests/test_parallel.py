@@ -16,11 +16,12 @@ from skillstudio.core.registry import Registry
 
 from .helpers import skill_text, write
 
-COUNT = 45
+LOOPED = 45
+COUNT = LOOPED + 1  # skills with a body (one more: with a BOM and CRLF; and one that does not parse)
 
 
 def _skills(tmp_path: Path) -> Root:
-    for index in range(COUNT):
+    for index in range(LOOPED):
         extra = {"license": 5} if index % 7 == 0 else {}
         body = f"# Step {index}\n\nParse the invoices and reconcile ledgers {index}.\n"
         if index % 5 == 0:
@@ -32,6 +33,8 @@ def _skills(tmp_path: Path) -> Root:
         if index % 3 == 0:
             write(tmp_path, f"skills/s{index:02d}/references/notes.md", "Ledger notes, audit.\n")
     write(tmp_path, "skills/broken/SKILL.md", "---\nname: [\n---\n")
+    bom = "\ufeff" + skill_text(name="bom", description="d", _body="Épée fencing drills.\n" * 3)
+    write(tmp_path, "skills/bom/SKILL.md", bom.replace("\n", "\r\n").encode("utf-8"))
     return Root(str(tmp_path / "skills"), "skills", 0)
 
 
@@ -79,6 +82,7 @@ def test_a_scan_read_by_worker_processes_equals_one_thread(
         assert workers.answered == [2 * 12, 0]  # 12 chunks of 4 files each time
     _same(serial, other)
     assert seen[-1] == (COUNT + 1, COUNT + 1)
+    assert "épée" in other.by_path[str(tmp_path / "skills/bom/SKILL.md")].gist.split()
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 

@@ -145,7 +145,7 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
                 )
             )
             return doc
-        raw = _read_bounded(path, size)
+        raw = read_bounded(path, size)
     except OSError as exc:
         doc.readable = False
         doc.problems.append(
@@ -162,7 +162,7 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
     return doc
 
 
-def _read_bounded(path: str, size: int) -> bytes:
+def read_bounded(path: str, size: int) -> bytes:
     """The file's bytes, at most MAX_FILE_BYTES + 1.
 
     os.read skips the buffered-reader objects open() builds (about 7 µs a file);

@@ -15,6 +15,7 @@ dies or cannot be reached costs time, not skills: its chunks are read here.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -24,7 +25,7 @@ from concurrent.futures import wait as wait_futures
 from typing import Any, TypeVar
 
 from .discovery import Found
-from .frontmatter import read_document
+from .frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
 from .gist import body_gist, bundled_text
 from .loading import FAILED, build_skill
 from .model import Root, Skill, skill_from_state, skill_state
@@ -65,26 +66,38 @@ def load_chunk(
         gc.enable()
 
 
-def skill_gist(path: str, mtime_ns: int, size: int) -> str | None:
-    """The gist (core/gist.py) of the skill file at `path` as it was read (its
-    modification time and size); None when the file changed since (a refresh reads
-    it again, gist included) or cannot be read."""
+def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int) -> str | None:
+    """The gist (core/gist.py) of the skill file at `path` as the scan read it (its
+    modification time and size; its body from `body_offset`, a character offset in
+    its text): the YAML is not parsed again. None when the file changed since (its
+    refresh works the gist out) or cannot be read as it was."""
     try:
-        before = os.stat(path)
-        if (before.st_mtime_ns, before.st_size) != (mtime_ns, size):
+        if size > MAX_FILE_BYTES:
             return None
-        doc = read_document(path, size)
+        raw = read_bounded(path, size)
         after = os.stat(path)
-    except OSError:
+    except OSError:  # (FileRefused too: not a regular file)
         return None
-    if (after.st_mtime_ns, after.st_size) != (mtime_ns, size) or not doc.readable:
+    if (after.st_mtime_ns, after.st_size) != (mtime_ns, size) or len(raw) != size:
         return None
-    return body_gist(doc.body, bundled_text(path)) if doc.text else ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text[1:] if text.startswith(BOM) else text
+    return body_gist(text[body_offset:], bundled_text(path)) if text else ""
 
 
-def gist_chunk(items: list[tuple[str, int, int]]) -> list[str | None]:
+def gist_chunk(items: list[tuple[str, int, int, int]]) -> list[str | None]:
     """Worker side of `fill_gists`."""
     return [skill_gist(*item) for item in items]
+
+
+def _lower_priority(nice: int) -> None:
+    """A worker's first step: its priority below its caller's (where the system has one)."""
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
 
 
 class Workers:
@@ -93,9 +106,10 @@ class Workers:
     the caller runs no threads). Unusable (`pool` None) where processes cannot be
     started: callers then do the work themselves."""
 
-    def __init__(self, count: int, method: str, steal: str = "always") -> None:
+    def __init__(self, count: int, method: str, steal: str = "always", nice: int = 0) -> None:
         """`steal`: when the calling thread takes chunks the workers have not started
-        (see `map_chunks`): "always", "until-started" or "never"."""
+        (see `map_chunks`): "always", "until-started" or "never". `nice`: how much
+        lower the workers' scheduling priority is (the app's: below its window's)."""
         self.pool: ProcessPoolExecutor | None = None
         self.steal = steal
         self.answered = [0, 0]  # chunks done by the workers, and here
@@ -103,7 +117,9 @@ class Workers:
             return
         try:
             context = multiprocessing.get_context(method)
-            self.pool = ProcessPoolExecutor(count, mp_context=context)
+            self.pool = ProcessPoolExecutor(
+                count, mp_context=context, initializer=_lower_priority, initargs=(nice,)
+            )
         except (ValueError, OSError, NotImplementedError):
             self.pool = None
 
@@ -233,7 +249,7 @@ def fill_gists(
                 skill.gist = gist
                 filled += 1
 
-    items = [[(s.path, s.mtime_ns, s.size) for s in chunk] for chunk in chunks]
+    items = [[(s.path, s.mtime_ns, s.size, s.doc.body_offset) for s in chunk] for chunk in chunks]
     runner = workers if workers is not None and len(todo) >= PARALLEL_MIN_GISTS else None
     runner = runner or Workers(0, "spawn")
     runner.map_chunks(gist_chunk, (), items, gist_chunk, done, stop)

@@ -23,14 +23,16 @@ PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
 RESUME_AFTER_S = 2.0  # the indexes wait at most this long for the window's first layout
 RESUME_MIN_SKILLS = 2000  # ... when there are this many skills (fewer: a short layout)
 MAX_WORKERS = 4  # reader processes for a large scan (started with spawn: Qt runs threads)
+WORKER_NICE = 10  # their priority below the window's
 
 
 def reader_processes() -> Workers:
-    """The worker processes a scan reads with (started only for a large one). As many
-    as the cores (at most MAX_WORKERS): the scan thread converts their answers and
-    reads only while they start, so the window keeps its share of the interpreter."""
+    """The worker processes a scan reads with (started only for a large one): as many
+    as the cores (at most MAX_WORKERS), at a lower priority than the window, so that
+    they take only time it leaves; the scan thread reads too, from the other end, so
+    the scan is never slower than its reading alone (a loaded machine, a slow start)."""
     count = min(os.cpu_count() or 1, MAX_WORKERS)
-    return Workers(count if count > 1 else 0, "spawn", steal="until-started")
+    return Workers(count if count > 1 else 0, "spawn", steal="always", nice=WORKER_NICE)
 
 
 class _Cancelled(Exception):
