@@ -17,7 +17,7 @@ from skillstudio.core.registry import Registry
 from .helpers import skill_text, write
 
 LOOPED = 45
-COUNT = LOOPED + 1  # skills with a body (one more: with a BOM and CRLF; and one that does not parse)
+COUNT = LOOPED + 1  # skills with a body (one with a BOM and CRLF; one more does not parse)
 
 
 def _skills(tmp_path: Path) -> Root:
