@@ -156,3 +156,20 @@ def test_a_file_changed_after_the_scan_gets_no_stale_gist(tmp_path: Path) -> Non
     assert registry.by_path[str(tmp_path / "skills/s02/SKILL.md")].gist
     registry.refresh()
     assert "tax" in registry.by_path[changed.path].gist.split()
+
+
+def test_a_skill_file_swapped_for_a_fifo_or_a_link_after_the_scan_is_not_read(
+    tmp_path: Path,
+) -> None:
+    root = _skills(tmp_path)
+    registry = Registry(get_profile("agentskills"), [root])
+    registry.scan(defer_gists=True)
+    fifo = registry.by_path[str(tmp_path / "skills/s03/SKILL.md")]
+    linked = registry.by_path[str(tmp_path / "skills/s04/SKILL.md")]
+    os.remove(fifo.path)
+    os.mkfifo(fifo.path)  # opened, a FIFO would block a plain read forever
+    os.remove(linked.path)
+    os.symlink("/dev/zero", linked.path)
+    fill_gists(registry.skills, None)  # returns (a hang fails the run's time limit)
+    assert fifo.gist == "" and linked.gist == ""
+    assert registry.by_path[str(tmp_path / "skills/s05/SKILL.md")].gist
