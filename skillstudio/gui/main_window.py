@@ -272,7 +272,9 @@ class MainWindow(ProjectProfiles):
         def prepare(regs: list[Registry]) -> tuple[TreeNodes, ProblemRows]:
             """The tree's rows and Problems' (off the GUI thread: 100-500 ms at 10,000)."""
             sources = problem_sources(projects, regs, [])
-            return tree_nodes(regs, bases), ProblemRows(sources, base, bases, *filters)
+            rows = ProblemRows(sources, base, bases, *filters)
+            rows.stamp = [(r, r.version) for r in regs]
+            return tree_nodes(regs, bases), rows
 
         thread = ScanThread(registries, self, prepare)
         thread.progressed.connect(self._on_scan_progress)
@@ -451,12 +453,20 @@ class MainWindow(ProjectProfiles):
                 return
 
     def _update_problems(self, prepared: ProblemRows | None = None) -> None:
-        self.problems_model.set_sources(
-            problem_sources(self.projects, self.registries, self._failures),
-            self.base,
-            [p.base for p in self.projects],
-            prepared,
-        )
+        if (
+            prepared is not None
+            and not self._failures
+            and prepared.stamp == [(r, r.version) for r in self.registries]
+            and not self.problems_model.showing(self.base, [p.base for p in self.projects])
+        ):  # the scan's rows, of registries unchanged since: no need to list them again
+            self.problems_model.install(prepared)  # (30 ms less at 10,000 skills)
+        else:
+            self.problems_model.set_sources(
+                problem_sources(self.projects, self.registries, self._failures),
+                self.base,
+                [p.base for p in self.projects],
+                prepared,
+            )
         self.problems.set_skill_count(sum(len(r.skills) for r in self.registries))
         counts = self.problems_model.counts()
         skills = sum(len(r.skills) for r in self.registries)

@@ -55,6 +55,9 @@ class ProblemRows:
         messages: dict[str, str] | None = None,
     ) -> None:
         self.sources = [list(s) for s in sources]
+        # what the sources were read from, for a caller that can tell they are still
+        # current without listing them again (the registries' versions, say)
+        self.stamp: object = None
         self.base = base
         self.projects = sorted(projects, key=len, reverse=True)
         self.all = sorted((d for s in self.sources for d in s), key=order)

@@ -82,6 +82,15 @@ class ProblemsModel(QAbstractItemModel):
         self._state = prepared
         self._rebuild()
 
+    def showing(self, base: str, projects: Sequence[str]) -> bool:
+        """Whether the rows are of this folder and projects (then updated in place)."""
+        return self._state.same_place(base, projects)
+
+    def install(self, rows: ProblemRows) -> None:
+        """Show `rows`, built elsewhere from lists known to be current (a scan's)."""
+        self._state = rows
+        self._rebuild()
+
     def set_filter(self, severities: set[str] | None = None, only_path: str | None = None) -> None:
         if severities is not None:
             self.severities = set(severities)
