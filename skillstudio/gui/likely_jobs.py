@@ -3,7 +3,8 @@
 A `LikelyIndex` of 10,000 skills takes 2.5 s to build (measured with
 tests/benchmarks): built on first use it would freeze the window that long. Here
 it is built in a QThreadPool worker from a snapshot of the registry's active
-skills (Skill objects are never changed in place, only replaced), then handed to
+skills (Skill objects are never changed in place, only replaced; the one exception,
+a scan's gists, is done before the window asks for an index), then handed to
 the GUI thread, which brings it up to date with `sync()` (only the skills edited
 meanwhile) and keeps it current from then on. Until it lands, the callers show
 what they can without it and are told by `ready` when to try again.
