@@ -29,7 +29,7 @@ import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no s
 
 from .match_model import STOPWORDS
 from .safefs import OPEN_FLAGS, is_regular
-from .text import normalize
+from .text import words_of
 
 GIST_WORDS = 300  # stems kept (tuned on tests/eval's even half, see README)
 GIST_CHARS = 20_000  # of the body, read from its start
@@ -47,10 +47,10 @@ def body_gist(body: str, bundled: str = "") -> str:
     written as its commonest word (ties in the order they first appear)."""
     if not body and not bundled:
         return ""
-    counts: Counter[str] = Counter(normalize(body[:GIST_CHARS]).split())
+    counts: Counter[str] = Counter(words_of(body[:GIST_CHARS]))
     if bundled:  # (float counts from here on)
         get = counts.get
-        for word, times in Counter(normalize(bundled).split()).items():
+        for word, times in Counter(words_of(bundled)).items():
             counts[word] = get(word, 0) + BUNDLED_WEIGHT * times  # type: ignore[assignment]
     totals: dict[str, float] = {}
     shown: dict[str, str] = {}  # stem -> its commonest word
@@ -68,9 +68,9 @@ def body_gist(body: str, bundled: str = "") -> str:
             if counts[shown[key]] < count:
                 shown[key] = word
     top = heapq.nlargest(GIST_WORDS, totals.items(), key=itemgetter(1))
-    if bundled:
-        return " ".join(f"{shown[key]} {max(1, round(value))}" for key, value in top)
-    return " ".join(f"{shown[key]} {value}" for key, value in top)
+    if bundled:  # (a list joins faster than a generator; round(0.5) is 0: one, then)
+        return " ".join([f"{shown[key]} {round(value) or 1}" for key, value in top])
+    return " ".join([f"{shown[key]} {value}" for key, value in top])
 
 
 def bundled_text(skill_file: str) -> str:
@@ -151,7 +151,7 @@ def stem(word: str) -> str:
 
 def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """The content words of `text`, normalized (and stemmed), in order."""
-    words = [w for w in normalize(text).split() if w not in stopwords and len(w) > 1]
+    words = [w for w in words_of(text) if w not in stopwords and len(w) > 1]
     if not stemmed:
         return [sys.intern(w) for w in words]
     known = STEMS.get

@@ -24,6 +24,13 @@ def normalize(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
+def words_of(text: str) -> list[str]:
+    """`normalize(text).split()`, without joining the words only to split them again."""
+    if text.isascii():
+        return text.lower().translate(_ASCII_PUNCT).split()
+    return _NON_WORD.sub(" ", text.lower()).split()
+
+
 def sanitize_name(name: str) -> str:
     """The workspace profile's stable id: lowercase, runs of other characters to '-'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
