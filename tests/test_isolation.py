@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core import activation, disclosure, registry
+from skillstudio.core import activation, disclosure, parallel, registry
 from skillstudio.core.profiles.toolsets import Toolsets
 
 from .helpers import Run, cli, write
@@ -59,10 +59,11 @@ def failing(real: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-# stage -> (module, function name)
+# stage -> (module, function name); reading and validating happen in two modules: a
+# scan or refresh reads through core/parallel.py, a re-parse of unsaved text in the registry
 STAGES = {
-    "reading": (registry, "read_document"),
-    "validating": (registry, "validate_skill"),
+    "reading": (parallel, "read_document"),
+    "validating": (parallel, "validate_skill"),
     "matching": (Toolsets, "match_terms"),  # the profile's terms for the match index
     "rendering tier 2": (Toolsets, "listing_entry"),
     "rendering tier 3": (disclosure, "_instructions"),
@@ -133,6 +134,8 @@ def test_a_fault_in_one_stage_for_one_skill_is_reported_on_it_and_the_rest_goes_
 ) -> None:
     module, name = STAGES[stage]
     monkeypatch.setattr(module, name, failing(getattr(module, name)))
+    if module is parallel:
+        monkeypatch.setattr(registry, name, failing(getattr(registry, name)))
     for command in COMMANDS:
         done = run(command, project)
         assert done.code in (0, 1), (command, done.err)
@@ -156,6 +159,7 @@ def test_the_registry_keeps_every_other_skill_when_one_fails(
 ) -> None:
     from skillstudio.core.project import project_from_roots
 
+    monkeypatch.setattr(parallel, "validate_skill", failing(parallel.validate_skill))
     monkeypatch.setattr(registry, "validate_skill", failing(registry.validate_skill))
     reg = project_from_roots([str(project / ".agent/skills")], "toolsets", str(project)).registry()
     reg.scan()  # never raises for one skill
@@ -181,7 +185,7 @@ def test_a_failed_skill_is_read_again_by_the_next_refresh(
             raise RuntimeError(BOOM)
         real(skill, profile)
 
-    monkeypatch.setattr(registry, "validate_skill", flaky)
+    monkeypatch.setattr(parallel, "validate_skill", flaky)  # (where a scan validates)
     reg = project_from_roots([str(project / ".agent/skills")], "toolsets", str(project)).registry()
     reg.scan()
     assert set(reg.active) == {"neighbour"}
