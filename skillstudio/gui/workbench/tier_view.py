@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QResizeEvent, QShowEvent, QTextCursor
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
-    QPlainTextEdit,
     QProgressBar,
     QTabWidget,
     QVBoxLayout,
@@ -18,8 +17,8 @@ from PySide6.QtWidgets import (
 from ...core.disclosure import TierText
 from ...core.text import counted
 from ..theme import colour
+from .line_view import LineView
 
-TEXT_SLICE = 100_000  # characters of a tier's text laid out per turn of the event loop
 TIER_LABELS = ("Nothing", "Breadcrumb", "Listing", "Full instructions")
 USED = "used for this request"
 _ABOUT = (  # what each tier is, in one line
@@ -89,12 +88,8 @@ class TierView(QWidget):
         self.header.setWordWrap(True)
         self.meter = QProgressBar(self)
         self.meter.setTextVisible(True)
-        self.text = QPlainTextEdit(self)
-        self.text.setReadOnly(True)
+        self.text = LineView(self)  # only the lines on screen laid out
         self.text.setFont(QFont("DejaVu Sans Mono"))
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.text.setUndoRedoEnabled(False)  # (the text is added to in slices)
-        self._shown = ""  # the text the view holds
         self._pending: str | None = None  # the text it will hold when next shown
         self.empty = QLabel(self)  # instead of a large empty box
         self.empty.setWordWrap(True)
@@ -135,8 +130,8 @@ class TierView(QWidget):
             )
         else:
             self.meter.setVisible(False)
-        # A hidden tab takes its text when shown: the listing of 10,000 skills costs
-        # 35 ms to lay out, which a keystroke should pay only if it is on screen.
+        # A hidden tab takes its text when shown: a listing of 10,000 skills costs 10 ms
+        # to index, which a keystroke should pay only if it is on screen.
         self._pending = tier.text
         if self.isVisible():
             self._show_text()
@@ -148,30 +143,9 @@ class TierView(QWidget):
         self.omitted.setVisible(bool(lines))
 
     def _show_text(self) -> None:
-        # Compared with the text held, not with toPlainText() (3 ms at 10,000 skills).
-        if self._pending is not None and self._pending != self._shown:
-            text = self._pending
-            cut = text.rfind("\n", 0, TEXT_SLICE) if len(text) > TEXT_SLICE else -1
-            cut = len(text) if cut <= 0 else cut
-            self.text.setPlainText(text[:cut])
-            self._shown = text
-            if cut < len(text):  # the rest between events (see _add_text)
-                QTimer.singleShot(0, self, lambda: self._add_text(text, cut))
+        if self._pending is not None and self._pending != self.text.toPlainText():
+            self.text.setPlainText(self._pending)
         self._pending = None
-
-    def _add_text(self, text: str, start: int) -> None:
-        """Lay out a long text a slice at a time: the listing of 10,000 agentskills
-        skills (3.7 MB, 50,000 lines) took 420 ms in one setPlainText."""
-        if text is not self._shown:
-            return  # another text replaced it
-        end = start + TEXT_SLICE
-        cut = text.rfind("\n", start + 1, end) if end < len(text) else len(text)
-        cut = end if cut <= start else cut
-        cursor = QTextCursor(self.text.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(text[start:cut])  # (from the line break before it)
-        if cut < len(text):
-            QTimer.singleShot(0, self, lambda: self._add_text(text, cut))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

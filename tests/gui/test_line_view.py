@@ -1,0 +1,111 @@
+"""Try a Request's tier text: drawn a screen at a time, selectable, copyable (issue 18).
+
+A QPlainTextEdit held the listing of 10,000 agentskills skills as 110,000 text blocks
+(60 MB more resident); the view holds the text once and lays out what is on screen.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextDocument
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.disclosure import TierText
+from skillstudio.gui.workbench import line_view
+from skillstudio.gui.workbench.tier_view import TierView
+
+LINES = [f"<skill><name>skill-{n}</name></skill>" for n in range(50_000)]
+TEXT = "\n".join(LINES)
+
+
+@pytest.fixture
+def view(qtbot: QtBot) -> TierView:
+    widget = TierView()
+    qtbot.addWidget(widget)
+    widget.resize(500, 400)
+    widget.show()
+    widget.show_tier(TierText(2, TEXT))
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def line_point(view: TierView, number: int) -> QPoint:
+    """The middle of a line on screen (short lines: one row each)."""
+    text = view.text
+    row = number - text.verticalScrollBar().value()
+    height = text.fontMetrics().height()
+    return QPoint(40, line_view.MARGIN + row * height + height // 2)
+
+
+def test_the_tier_text_lays_out_only_the_lines_on_screen(
+    view: TierView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No text document of 50,000 blocks: a repaint lays out a screenful of lines."""
+    assert not view.text.findChildren(QTextDocument)
+    assert view.text.toPlainText() is TEXT  # held once, not copied
+    laid_out: list[int] = []
+    layout = line_view.LineView._layout
+    monkeypatch.setattr(
+        line_view.LineView,
+        "_layout",
+        lambda self, number, width: laid_out.append(number) or layout(self, number, width),
+    )
+    view.text.viewport().repaint()
+    visible = view.text.viewport().height() // view.text.fontMetrics().height()
+    assert 0 < len(laid_out) <= visible + 2
+    assert laid_out[0] == 0
+    # The end of the text: End scrolls there, and the last line is drawn at the bottom.
+    view.text.setFocus()
+    QTest.keyClick(view.text, Qt.Key.Key_End)
+    laid_out.clear()
+    view.text.viewport().repaint()
+    assert laid_out[-1] == len(LINES) - 1 and len(laid_out) <= visible + 2
+    QTest.keyClick(view.text, Qt.Key.Key_Home)
+    QTest.keyClick(view.text, Qt.Key.Key_PageDown)
+    assert view.text.verticalScrollBar().value() >= visible - 2
+
+
+def test_whole_lines_are_selected_and_copied(view: TierView, qtbot: QtBot) -> None:
+    """Click a line, shift+click another: Ctrl+C copies those lines whole; Ctrl+A all."""
+    text = view.text
+    text.verticalScrollBar().setValue(100)
+    text.viewport().repaint()
+    port = text.viewport()
+    QTest.mouseClick(
+        port, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, line_point(view, 103)
+    )
+    QTest.mouseClick(
+        port, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, line_point(view, 105)
+    )
+    clipboard = QGuiApplication.clipboard()
+    clipboard.clear()
+    QTest.keySequence(text, "Ctrl+C")
+    assert clipboard.text() == "\n".join(LINES[103:106])
+    # A drag from one line to an earlier one selects the lines between.
+    QTest.mousePress(port, Qt.MouseButton.LeftButton, pos=line_point(view, 110))
+    QTest.mouseMove(port, line_point(view, 108))
+    QTest.mouseRelease(port, Qt.MouseButton.LeftButton, pos=line_point(view, 108))
+    assert text.selected_text() == "\n".join(LINES[108:111])
+    QTest.keySequence(text, "Ctrl+A")
+    QTest.keySequence(text, "Ctrl+C")
+    assert clipboard.text() == TEXT
+
+
+def test_the_tier_text_is_drawn_in_the_palette_colours(qtbot: QtBot) -> None:
+    """The base and text colours of the palette (the dark scheme sets them)."""
+    widget = TierView()
+    qtbot.addWidget(widget)
+    palette = widget.palette()
+    palette.setColor(QPalette.ColorRole.Base, QColor("#101820"))
+    palette.setColor(QPalette.ColorRole.Text, QColor("#f0e0a0"))
+    widget.setPalette(palette)
+    widget.resize(400, 300)
+    widget.show()
+    widget.show_tier(TierText(3, "Some instructions\n" * 5))
+    qtbot.waitExposed(widget)
+    image = widget.text.viewport().grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, 200) for y in range(0, 30)}
+    assert image.pixelColor(image.width() - 3, image.height() - 3).name() == "#101820"
+    assert "#f0e0a0" in colours
