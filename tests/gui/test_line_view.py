@@ -6,6 +6,8 @@ A QPlainTextEdit held the listing of 10,000 agentskills skills as 110,000 text b
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextDocument
@@ -47,11 +49,12 @@ def test_the_tier_text_lays_out_only_the_lines_on_screen(
     assert view.text.toPlainText() is TEXT  # held once, not copied
     laid_out: list[int] = []
     layout = line_view.LineView._layout
-    monkeypatch.setattr(
-        line_view.LineView,
-        "_layout",
-        lambda self, number, width: laid_out.append(number) or layout(self, number, width),
-    )
+
+    def counted(self: line_view.LineView, number: int, width: float) -> Any:
+        laid_out.append(number)
+        return layout(self, number, width)
+
+    monkeypatch.setattr(line_view.LineView, "_layout", counted)
     view.text.viewport().repaint()
     visible = view.text.viewport().height() // view.text.fontMetrics().height()
     assert 0 < len(laid_out) <= visible + 2
