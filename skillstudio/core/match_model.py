@@ -81,7 +81,7 @@ class Candidate:
         self.passed = False
         self.heuristic = heuristic
         self._reasons: list[Reason] = []
-        self._keywords: frozenset[str] = frozenset()
+        self._keywords: tuple[str, ...] = ()  # the skill's keywords, sorted
         self._query_words: frozenset[str] = frozenset()
 
     @property
@@ -91,9 +91,9 @@ class Candidate:
     @property
     def reasons(self) -> list[Reason]:
         if self._keywords:
-            matched = sorted(self._keywords & self._query_words)
-            self._reasons.extend(Reason("keyword", word, 1) for word in matched)
-            self._keywords = frozenset()
+            words = self._query_words
+            self._reasons.extend(Reason("keyword", w, 1) for w in self._keywords if w in words)
+            self._keywords = ()
         return self._reasons
 
     def add(self, reason: Reason) -> None:

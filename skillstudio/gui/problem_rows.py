@@ -74,6 +74,7 @@ class ProblemRows:
             line = " ".join(text.split())
             if self.base:
                 line = line.replace(self.base + os.sep, "")
+            line = text if line == text else line  # most: one string, not two (3 MB)
             self.messages[text] = line
         return line
 
