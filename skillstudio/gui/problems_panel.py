@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.diagnostics import Diagnostic
-from ..core.portability import portability_of_file, summary
+from ..core.portability import Verdict, portability_of_file, summary
 from ..core.text import counted
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
@@ -32,6 +32,16 @@ CURRENT_ONLY_STYLE = (
     "QToolButton#current-only:checked{background:palette(highlight);"
     "color:palette(highlighted-text);border-color:palette(highlight)}"
 )
+
+
+def loads_line(verdicts: list[Verdict]) -> str:
+    """'Loads in oasis, codex; rejected by mvp, agentskills (…)': the profiles only."""
+    loads = [v.profile for v in verdicts if v.loads]
+    rejected = [v.profile for v in verdicts if not v.loads]
+    text = f"Loads in {', '.join(loads)}" if loads else "No profile loads it"
+    if rejected:
+        text += f"; rejected by {', '.join(rejected)} (point here for the reasons)"
+    return text
 
 
 class ProblemsPanel(QWidget):
@@ -67,12 +77,17 @@ class ProblemsPanel(QWidget):
         self.current_only.setStyleSheet(CURRENT_ONLY_STYLE)
         self.current_only.toggled.connect(self._on_filter)
         bar.addWidget(self.current_only)
-        # Portability of the current skill: which profiles load it as saved (issue 17).
+        bar.addStretch(1)
+        # Portability of the current skill: which profiles load it as saved (issue 17),
+        # on a line of its own under the toggles, wrapped rather than cut at 1024 px;
+        # the profiles only (the reasons are in the tooltip).
         self.where = QLabel(self)
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # its text never widens the dock: a narrow panel cuts it (the tooltip has it all)
+        self.where.setWordWrap(True)
+        self.where.setContentsMargins(6, 0, 6, 2)
+        # its text never widens the dock: it wraps to the panel's width
         self.where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        bar.addWidget(self.where, 1)
+        self.where.setVisible(False)
         self.view = QTreeView(self)
         self.view.setModel(model)
         self.view.setUniformRowHeights(True)
@@ -96,6 +111,7 @@ class ProblemsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(bar)
+        layout.addWidget(self.where)
         layout.addWidget(self.stack, 1)
         model.modelReset.connect(self._update)
         self._current = ""
@@ -115,13 +131,15 @@ class ProblemsPanel(QWidget):
             self._on_filter()
 
     def _show_where(self, path: str) -> None:
+        self.where.setVisible(bool(path))
         if not path:
             self.where.clear()
             self.where.setToolTip("")
             return
-        text = summary(portability_of_file(path))
+        verdicts = portability_of_file(path)
+        self.where.setText(loads_line(verdicts))
+        text = summary(verdicts)
         text = text[:1].upper() + text[1:]
-        self.where.setText(text if len(text) <= 120 else text[:119] + "…")
         self.where.setToolTip(
             "Which skill systems load this skill as saved, and what the others reject:\n"
             + text.replace("; ", ";\n")

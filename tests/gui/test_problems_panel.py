@@ -3,10 +3,15 @@ counts, "current skill only", identical messages across skills grouped."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.diagnostics import Diagnostic
+from skillstudio.core.profiles import PROFILE_NAMES
+from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from skillstudio.gui.problems_panel import ProblemsPanel
 from skillstudio.gui.theme import apply_scheme
@@ -154,3 +159,23 @@ def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> N
     widget.set_current_path("")
     assert widget.where.text() == ""
     assert os.path.isfile(path)
+
+
+def test_the_loads_line_fits_at_1024_px(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    """Issue 18: at 1024x640 the "Loads in …" line was cut after a few profiles (the
+    whole text only in its tooltip). It has a line of its own, wrapped to the panel's
+    width, naming every profile; the reasons stay in the tooltip."""
+    window.resize(1024, 640)
+    window.problems_dock.raise_()
+    window.open_skill(str(samples / "oasis" / "key_skills" / "commit" / "SKILL.md"))
+    qtbot.wait(50)
+    where = window.problems.where
+    assert where.isVisible()
+    rect = where.contentsRect()
+    needed = where.fontMetrics().boundingRect(
+        QRect(0, 0, rect.width(), 10_000), Qt.TextFlag.TextWordWrap, where.text()
+    )
+    assert needed.width() <= rect.width() and needed.height() <= rect.height() + 1
+    for profile in PROFILE_NAMES:  # loads in some, rejected by the others: all named
+        assert profile in where.text()
+    assert "name format" in where.toolTip() and "name format" not in where.text()
