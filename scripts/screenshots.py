@@ -4,6 +4,11 @@ preview and the suite runner on the bundled skills, in the light and dark palett
 1280x800 and 1024x640 (files ending in -1024; the 1280 ones of the shell, Problems and
 Suites have no suffix).
 
+The app runs with a home folder of its own (HOME set to a new temporary folder) that
+holds a copy of the samples as ~/skills: the welcome page's recent folders read
+"~/skills" as they would on a user's machine (the app shows folders under the home
+folder that way), not this machine's checkout or temporary paths.
+
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
 
@@ -37,8 +42,18 @@ def open_and_wait(window: MainWindow, folder: str) -> None:
 
 
 def main() -> int:
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "docs")
+    out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "docs"))
     os.makedirs(out, exist_ok=True)
+    home = tempfile.mkdtemp(prefix="skillstudio-home-")
+    os.environ["HOME"] = home  # before the app reads it (see the module's docstring)
+    shutil.copytree(os.path.join(HERE, "..", "skills"), os.path.join(home, "skills"))
+    try:
+        return take_all(out)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def take_all(out: str) -> int:
     app = QApplication([])
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     for name in ("light", "dark"):
@@ -59,14 +74,15 @@ def shell_shots(
     """The welcome page (no folder yet, the samples among the recent folders), then the
     samples with two same-named skills open; first-run dock sizes."""
     suffix = "" if width == 1280 else f"-{width}"
-    settings.setValue("recent", [os.path.abspath(os.path.join(HERE, "..", "skills"))])
+    samples = os.path.join(os.path.expanduser("~"), "skills")  # (the copy in main())
+    settings.setValue("recent", [samples])  # not the copies the other shots opened
     window = MainWindow(settings)
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.resize(width, height)
     window.show()
     app.processEvents()
     save(window, os.path.join(out, f"welcome-{name}{suffix}.png"))
-    open_and_wait(window, os.path.join(HERE, "..", "skills"))
+    open_and_wait(window, samples)
     for path in sorted(p for r in window.registries for p in r.by_path):
         if path.endswith(os.path.join("code-review", "SKILL.md")) and "oasis" not in path:
             window.open_skill(path, 7)

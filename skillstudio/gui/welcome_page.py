@@ -35,6 +35,22 @@ TIERS = (
 )
 
 
+def home_relative(path: str) -> str:
+    """`path` as a reader writes it: '~/skills/team' for a folder under the home folder."""
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home) or os.path.dirname(home) == home:
+        return path  # no home folder, or the root
+    try:
+        relative = os.path.relpath(path, home)
+    except ValueError:  # another drive
+        return path
+    if relative == os.curdir:
+        return "~"
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return path
+    return os.path.join("~", relative)
+
+
 class WelcomePage(QWidget):
     """Signals:
     open_folder_requested(): the user asked for the Open Folder dialog.
@@ -112,18 +128,19 @@ class WelcomePage(QWidget):
         """`folder`: the open folder ("" for none); `recent`: recent folders, newest first."""
         if folder:
             text = (
-                f"Open: <b>{html.escape(folder)}</b>. Pick a skill in the tree on the left "
-                "to edit it, or start below."
+                f"Open: <b>{html.escape(home_relative(folder))}</b>. Pick a skill in the "
+                "tree on the left to edit it, or start below."
             )
         else:
             text = "No folder is open. Open a folder of skills, a project, or the samples."
         self.status.setText(text)
         self._recent = [p for p in recent if os.path.isdir(p)]
         links = "".join(
-            f'<li><a href="{number}">{html.escape(path)}</a></li>'
+            f'<li><a href="{number}">{html.escape(home_relative(path))}</a></li>'
             for number, path in enumerate(self._recent)
         )
         self.recent.setText(f"<b>Recent folders</b><ul>{links}</ul>" if links else "")
+        self.recent.setToolTip("\n".join(self._recent))  # in full
         self.recent.setVisible(bool(links))
 
     def _on_link(self, link: str) -> None:

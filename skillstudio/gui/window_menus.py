@@ -17,6 +17,7 @@ from .. import __version__
 from ..core.project import CONFIG_NAME
 from .skill_actions import SkillActions
 from .skill_editor import SkillEditor
+from .welcome_page import home_relative
 
 MAX_RECENT = 10
 
@@ -108,7 +109,8 @@ class Menus(SkillActions):
         self.recent_menu.clear()
         folders = [p for p in self.recent_folders() if os.path.isdir(p)]
         for number, folder in enumerate(folders, 1):
-            label = f"&{number} {folder}" if number < 10 else folder
+            shown = home_relative(folder).replace("&", "&&")
+            label = f"&{number} {shown}" if number < 10 else shown
             action = self.recent_menu.addAction(label)
             action.triggered.connect(lambda _checked=False, f=folder: self.open_path(f))
         if not folders:
