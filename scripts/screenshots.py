@@ -4,10 +4,11 @@ preview and the suite runner on the bundled skills, in the light and dark palett
 1280x800 and 1024x640 (files ending in -1024; the 1280 ones of the shell, Problems and
 Suites have no suffix).
 
-The app runs with a home folder of its own (HOME set to a new temporary folder) that
-holds a copy of the samples as ~/skills: the welcome page's recent folders read
-"~/skills" as they would on a user's machine (the app shows folders under the home
-folder that way), not this machine's checkout or temporary paths.
+The app runs with a home folder of its own (HOME set to a new temporary folder); each
+shot opens a fresh copy of the samples there as ~/skills (the demo collection as
+~/team-skills), so the welcome page's recent folders and "Open:" line read "~/skills"
+as they would on a user's machine (the app shows folders under the home folder that
+way), not this machine's checkout or temporary paths.
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
 """
@@ -46,11 +47,18 @@ def main() -> int:
     os.makedirs(out, exist_ok=True)
     home = tempfile.mkdtemp(prefix="skillstudio-home-")
     os.environ["HOME"] = home  # before the app reads it (see the module's docstring)
-    shutil.copytree(os.path.join(HERE, "..", "skills"), os.path.join(home, "skills"))
     try:
         return take_all(out)
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def fresh_samples() -> str:
+    """A new copy of the samples as ~/skills (each shot changes its own)."""
+    copy = os.path.join(os.path.expanduser("~"), "skills")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    return copy
 
 
 def take_all(out: str) -> int:
@@ -74,8 +82,8 @@ def shell_shots(
     """The welcome page (no folder yet, the samples among the recent folders), then the
     samples with two same-named skills open; first-run dock sizes."""
     suffix = "" if width == 1280 else f"-{width}"
-    samples = os.path.join(os.path.expanduser("~"), "skills")  # (the copy in main())
-    settings.setValue("recent", [samples])  # not the copies the other shots opened
+    samples = fresh_samples()
+    settings.setValue("recent", [samples])
     window = MainWindow(settings)
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.resize(width, height)
@@ -94,8 +102,7 @@ def shell_shots(
 def problems_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
     """Problems grouped: a copy of the samples where three skills carry the same unknown
     field and one a bad name; at 1024 px with "Current skill only" on."""
-    copy = os.path.join(tempfile.mkdtemp(), "skills")
-    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    copy = fresh_samples()
     for skill in ("code-review", "commit", "explain-error"):
         path = os.path.join(copy, "oasis", "key_skills", skill, "SKILL.md")
         with open(path, encoding="utf-8") as file:
@@ -116,7 +123,6 @@ def problems_shot(app: QApplication, settings: QSettings, target: str, width: in
     wait_ms(app, 600)  # the opened skill's fields show their messages once validated
     save(window, target)
     window.close()
-    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
 
 def save(window: MainWindow, target: str) -> None:
@@ -128,8 +134,7 @@ def save(window: MainWindow, target: str) -> None:
 def suites_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
     """The suite runner on a copy of the samples whose oasis suite has one failing case
     (at 1024 px with "Failures only" on)."""
-    copy = os.path.join(tempfile.mkdtemp(), "skills")
-    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    copy = fresh_samples()
     suite = os.path.join(copy, "oasis", "suites", "oasis.yaml")
     add_case(suite, "tidy up my history", ["commit"])
     window = MainWindow(settings)
@@ -148,7 +153,6 @@ def suites_shot(app: QApplication, settings: QSettings, target: str, width: int)
     window.grab().save(target)
     print(target)
     window.close()
-    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
 
 # -- Try a Request, its tiers, the form and the preview, at two window sizes -------------
@@ -166,8 +170,7 @@ PANEL_SHOTS = (  # (file stem, profile, request, tier shown or None: the explana
 def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -> None:
     """Try a Request (heuristic ranking, a selected skill, each tier), a form with an
     error and the preview, as `<stem>-<scheme>-<width>.png`."""
-    copy = os.path.join(tempfile.mkdtemp(), "skills")
-    shutil.copytree(os.path.join(HERE, "..", "skills"), copy)
+    copy = fresh_samples()
     window = MainWindow(settings)
     window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.show()
@@ -209,7 +212,6 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
             wait_ms(app, 600)  # the preview renders on a worker thread
             save_shot(window, out, f"preview-{scheme}-{width}")
     window.close()
-    shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
 
 # -- likely candidates, "competes with", the overlap map (issue 19) ---------------------
@@ -237,7 +239,7 @@ DEMO_SKILLS = {  # a small collection where the model chooses, with deliberate o
 
 
 def demo_collection() -> str:
-    folder = os.path.join(tempfile.mkdtemp(), "team-skills")
+    folder = os.path.join(os.path.expanduser("~"), "team-skills")
     with open(os.path.join(_mkdir(folder), "skillstudio.yaml"), "w", encoding="utf-8") as fh:
         fh.write("profile: agentskills\nroots: [skills]\n")
     for name, description in DEMO_SKILLS.items():
@@ -300,7 +302,7 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
         app.processEvents()
         save_shot(window, out, f"overlap-matrix-{scheme}-{width}")
     window.close()
-    shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def wait_ms(app: QApplication, ms: int) -> None:

@@ -40,7 +40,7 @@ def loads_line(verdicts: list[Verdict]) -> str:
     rejected = [v.profile for v in verdicts if not v.loads]
     text = f"Loads in {', '.join(loads)}" if loads else "No profile loads it"
     if rejected:
-        text += f"; rejected by {', '.join(rejected)} (point here for the reasons)"
+        text += f"; rejected by {', '.join(rejected)} (hover for why)"
     return text
 
 
