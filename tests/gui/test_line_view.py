@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextDocument
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QTextDocument
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -84,8 +84,16 @@ def test_whole_lines_are_selected_and_copied(view: TierView, qtbot: QtBot) -> No
     )
     clipboard = QGuiApplication.clipboard()
     clipboard.clear()
+    # A window's own Ctrl+C (an Edit menu's Copy, say) does not take it from the view.
+    other = QAction(view)
+    other.setShortcut("Ctrl+C")
+    other.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    view.addAction(other)
+    taken: list[bool] = []
+    other.triggered.connect(lambda: taken.append(True))
+    text.setFocus()
     QTest.keySequence(text, "Ctrl+C")
-    assert clipboard.text() == "\n".join(LINES[103:106])
+    assert clipboard.text() == "\n".join(LINES[103:106]) and not taken
     # A drag from one line to an earlier one selects the lines between.
     QTest.mousePress(port, Qt.MouseButton.LeftButton, pos=line_point(view, 110))
     QTest.mouseMove(port, line_point(view, 108))

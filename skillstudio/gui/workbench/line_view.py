@@ -207,6 +207,18 @@ class LineView(QAbstractScrollArea):
             self._cursor = number
             self.viewport().update()
 
+    def event(self, event: QEvent) -> bool:
+        # Copy and select all are this view's while it has the focus, as in a text box.
+        keys = (QKeySequence.StandardKey.Copy, QKeySequence.StandardKey.SelectAll)
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and any(event.matches(key) for key in keys)
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         bar = self.verticalScrollBar()
         if event.matches(QKeySequence.StandardKey.Copy):
