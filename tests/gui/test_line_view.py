@@ -6,6 +6,7 @@ A QPlainTextEdit held the listing of 10,000 agentskills skills as 110,000 text b
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -120,3 +121,21 @@ def test_the_tier_text_is_drawn_in_the_palette_colours(qtbot: QtBot) -> None:
     colours = {image.pixelColor(x, y).name() for x in range(0, 200) for y in range(0, 30)}
     assert image.pixelColor(image.width() - 3, image.height() - 3).name() == "#101820"
     assert "#f0e0a0" in colours
+
+
+def test_a_line_of_megabytes_is_drawn_cut_and_copied_whole(qtbot: QtBot) -> None:
+    """A skill's text can be one line of megabytes: the view lays out its first
+    LINE_CHARS characters (wrapped), and copying gives the whole line."""
+    view = line_view.LineView()
+    qtbot.addWidget(view)
+    view.resize(300, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    text = "word " * 400_000
+    view.setPlainText(text)
+    started = time.monotonic()
+    view.viewport().repaint()
+    assert time.monotonic() - started < 10  # a hang guard, not a timing
+    assert view.line_count() == 1
+    view.selectAll()
+    assert view.selected_text() == text
