@@ -139,3 +139,22 @@ def test_a_line_of_megabytes_is_drawn_cut_and_copied_whole(qtbot: QtBot) -> None
     assert view.line_count() == 1
     view.selectAll()
     assert view.selected_text() == text
+
+
+def test_line_starts_are_found_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Setting a text cuts it into chunks at line breaks; a line's start is worked out
+    with its chunk's (the same as splitting the whole text into lines)."""
+    monkeypatch.setattr(line_view, "CHUNK", 7)
+    texts = ["", "\n", "a", "ab\n", "\n\nab", "abcdefghijk\nab\n\n\nabcdefgh\n", TEXT[:5000]]
+    for text in texts:
+        index = line_view.LineIndex(text)
+        lines = text.split("\n")
+        assert index.count == len(lines)
+        start = 0
+        for number, line in enumerate(lines):
+            assert index.start(number) == start, (text, number)
+            start += len(line) + 1
+        assert index.start(len(lines)) == len(text) + 1
+    index = line_view.LineIndex(TEXT[:5000])
+    index.start(3)
+    assert len(index.bounds) > 100 and len(index._starts) == 1  # one chunk worked out
