@@ -300,6 +300,76 @@ def test_sync_only_touches_changed_skills(tmp_path: Any) -> None:
     ]
 
 
+class _NoListing(dict[str, Any]):
+    """A registry's active skills that fail the test when listed whole."""
+
+    def values(self) -> Any:
+        raise AssertionError("the sync listed every active skill for one edit")
+
+
+def test_an_edit_syncs_the_edited_skill_without_listing_the_registry(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    """At 10,000 skills both indexes built a map of every active skill per keystroke
+    (15-40 ms of Try a Request's answer); the registry now says what an edit replaced."""
+    from skillstudio.core.match_index import MatchIndex
+
+    registry = collection(tmp_path, REVIEW)
+    likely_index, match_index = LikelyIndex(registry), MatchIndex(registry)
+    path = str(tmp_path / "skills/sql-tuning/SKILL.md")
+    text = skill_text(name="sql-tuning", description="Tune postgres indexes.", _body="Body.\n")
+    before = registry.version
+    registry.reparse(path, text)
+    assert registry.changed_since(before) == {path}
+    assert registry.changed_since(registry.version) == set()
+    monkeypatch.setattr(registry, "active", _NoListing(registry.active))
+    likely_index.sync()
+    match_index.sync()
+    monkeypatch.undo()
+    fresh = LikelyIndex(registry)
+    assert _scores(likely_index, "postgres indexes") == pytest.approx(
+        _scores(fresh, "postgres indexes")
+    )
+    assert "sql-tuning" in _scores(likely_index, "postgres")
+    assert match_index.skills == MatchIndex(registry).skills
+    # a rename changes who is who: every skill is compared, as before
+    registry.reparse(path, text.replace("name: sql-tuning", "name: sql-tuner"))
+    assert registry.changed_since(before) is None
+    likely_index.sync()
+    match_index.sync()
+    assert set(likely_index.docs) == set(LikelyIndex(registry).docs)
+    assert match_index.skills == MatchIndex(registry).skills
+
+
+def test_edits_in_place_keep_both_indexes_equal_to_fresh_ones(tmp_path: Any) -> None:
+    from skillstudio.core.match_index import MatchIndex
+
+    rng = random.Random(11)
+    words = "alpha beta gamma delta review deploy test build cache index query".split()
+    registry = collection(tmp_path, {f"s{i}": f"{words[i % 11]} skill" for i in range(20)})
+    likely_index, match_index = LikelyIndex(registry), MatchIndex(registry)
+    incremental = 0
+    for _step in range(60):
+        name = f"s{rng.randrange(20)}"
+        path = str(tmp_path / "skills" / name / "SKILL.md")
+        description = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+        body = " ".join(rng.choice(words) for _ in range(rng.randint(0, 20))) + "\n"
+        version = registry.version
+        registry.reparse(path, skill_text(name=name, description=description, _body=body))
+        incremental += registry.changed_since(version) is not None
+        if rng.random() < 0.3:
+            continue  # several edits between two syncs
+        likely_index.sync()
+        match_index.sync()
+        fresh = LikelyIndex(registry)
+        assert likely_index.df == fresh.df and set(likely_index.docs) == set(fresh.docs)
+        assert {p: d.skill for p, d in likely_index.docs.items()} == {
+            p: d.skill for p, d in fresh.docs.items()
+        }
+        assert match_index.skills == MatchIndex(registry).skills
+    assert incremental >= 50  # (the edits went through the registry's change list)
+
+
 def _suite(tmp_path: Any, cases: str) -> str:
     for name, description in REVIEW.items():
         write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description=description))

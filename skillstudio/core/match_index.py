@@ -125,14 +125,23 @@ class MatchIndex:
         caller with an event loop can let events in (a thousand changed skills take
         a quarter of a second). A skill whose name, description and fields are
         unchanged (an edit of its body) keeps its terms."""
-        version = self.registry.version
+        registry = self.registry
+        version = registry.version
         if version == self._synced:
             return
-        current = {s.path: s for s in self.registry.active.values()}
-        self.failed = {p: d for p, d in self.failed.items() if p in current}
-        for path in list(self.skills):
-            old, new = self.skills[path], current.get(path)
-            if new is old:
+        changed = registry.changed_since(self._synced)
+        if changed is not None:  # only these, and those that failed (tried again)
+            paths = list(changed | self.failed.keys())
+            found = [registry.by_path.get(path) for path in paths]
+            current = {s.path: s for s in found if s is not None and registry.is_active(s)}
+            self.failed = {p: d for p, d in self.failed.items() if p in current or p not in changed}
+        else:
+            current = {s.path: s for s in registry.active.values()}
+            self.failed = {p: d for p, d in self.failed.items() if p in current}
+            paths = list(self.skills)
+        for path in paths:
+            old, new = self.skills.get(path), current.get(path)
+            if old is None or new is old:
                 continue
             if new is not None and same_terms(old, new):
                 self.skills[path] = new
@@ -143,7 +152,7 @@ class MatchIndex:
             if path not in self.skills:  # new, or failed before (tried again)
                 self._add(skill)
                 yield
-        if self.registry.version == version:  # not changed again between the steps
+        if registry.version == version:  # not changed again between the steps
             self._synced = version
 
 

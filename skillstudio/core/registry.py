@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import stat
+from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .trigger_owners import TriggerOwners
 from .validate import validate_skill
 
 Progress = Callable[[int, int], None]
+CHANGES_KEPT = 64  # in-place changes remembered for `changed_since`
 
 
 @dataclass(slots=True)
@@ -96,6 +98,8 @@ class Registry:
         # Bumped whenever the skills change, so that what is derived from them (a
         # match index, a rendered listing) can tell whether it is still current.
         self.version = 0
+        # (version, paths) of the latest changes made in place (`changed_since`)
+        self._changes: deque[tuple[int, frozenset[str]]] = deque(maxlen=CHANGES_KEPT)
 
     # -- scanning -------------------------------------------------------------
     def _discover(self) -> list[tuple[Root, Found]]:
@@ -331,7 +335,29 @@ class Registry:
             self._triggers.replace(old, new)
         self.skills = skills
         self.version += 1
+        self._changes.append((self.version, frozenset(fresh)))
         return True
+
+    def changed_since(self, version: int) -> frozenset[str] | None:
+        """The paths of the skills replaced since `version` when only edits that leave
+        every other skill as it was happened since (the common edit: one keystroke, one
+        file saved); None when something else did (a skill added or removed, winners
+        resolved again) or it is too long ago: then compare everything."""
+        if version == self.version:
+            return frozenset()
+        paths: set[str] = set()
+        expected = version + 1
+        for number, changed in self._changes:
+            if number < expected:
+                continue
+            if number != expected:
+                return None
+            paths |= changed
+            expected += 1
+        return frozenset(paths) if expected == self.version + 1 else None
+
+    def is_active(self, skill: Skill) -> bool:
+        return skill.key is not None and self.active.get(skill.key) is skill
 
     def _note_refresh_rule(self, result: RefreshResult, old_mtimes: dict[str, int]) -> None:
         """mvp's agent rescans only when the root folder's own mtime moves (seed 003)."""
