@@ -132,6 +132,25 @@ def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> N
     registry.skills = list(registry.skills)
     panel.load_request("code review")
     assert box.currentData() == names[-1]
+    # an edit that keeps every name leaves the list as it is (sorting 10,000 names per
+    # keystroke took 10-20 ms); a rename fills it again
+    skill = next(s for s in registry.skills if s.name == names[-1])
+    with open(skill.path, encoding="utf-8") as fh:
+        text = fh.read()
+    registry.reparse(skill.path, text + "\nMore.\n")
+    walks: list[int] = []
+
+    class Walked(list):  # type: ignore[type-arg]
+        def __iter__(self) -> Any:
+            walks.append(1)
+            return super().__iter__()
+
+    registry.skills = Walked(registry.skills)
+    panel.load_request("code review again")
+    assert walks == []
+    registry.reparse(skill.path, text.replace(f"name: {names[-1]}", "name: zz-renamed", 1))
+    panel.load_request("code review once more")
+    assert box.itemText(box.count() - 1) == "zz-renamed"
 
 
 def test_the_tree_rows_are_built_by_the_scan_thread(
