@@ -18,6 +18,7 @@ from skillstudio.core import disclosure
 from skillstudio.core.diagnostics import Diagnostic
 from skillstudio.core.disclosure import TierText, render_listing
 from skillstudio.core.matching import MatchIndex
+from skillstudio.core.model import Skill
 from skillstudio.core.project import projects_for_path
 from skillstudio.core.registry import Registry
 from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model, suite_runner
@@ -140,7 +141,7 @@ def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> N
     registry.reparse(skill.path, text + "\nMore.\n")
     walks: list[int] = []
 
-    class Walked(list):  # type: ignore[type-arg]
+    class Walked(list[Skill]):
         def __iter__(self) -> Any:
             walks.append(1)
             return super().__iter__()
