@@ -196,12 +196,14 @@ class Registry:
 
     def refresh_steps(
         self, hint: Iterable[str] | None = None
-    ) -> Generator[None, None, RefreshResult]:
+    ) -> Generator[bool | None, None, RefreshResult]:
         """refresh() in steps: it yields after each file it reads, so that a caller
         with an event loop can do other work between steps (a git checkout changes
         a thousand files: 0.3 s of parsing). The registry changes only in the last
         step; a skill re-parsed from unsaved text meanwhile is replaced by the
-        disk version, so the caller re-validates its modified documents after."""
+        disk version, so the caller re-validates its modified documents after.
+        A step yielding True says that the install comes next (35 ms at 10,000
+        skills): a caller slicing by time lets events in first."""
         with quiet_gc():
             if hint is not None and self.scanned and self.files is None:
                 result = yield from self._refresh_known(set(hint))
@@ -221,7 +223,7 @@ class Registry:
             parent = up
         return False
 
-    def _refresh_known(self, hint: set[str]) -> Generator[None, None, RefreshResult | None]:
+    def _refresh_known(self, hint: set[str]) -> Generator[bool, None, RefreshResult | None]:
         """The hinted refresh; None when the hint needs the full walk."""
         known: list[Skill] = [s for s in self.skills if s.mtime_ns == FAILED]  # tried again
         roots = {root.path for root in self.roots}
@@ -261,9 +263,9 @@ class Registry:
         if not stale:
             return result
         fresh: dict[str, Skill] = {}
-        for root, item in stale:
+        for number, (root, item) in enumerate(stale, 1):
             fresh[item.path] = self._load(root, item)
-            yield
+            yield number == len(stale)
         skills = [fresh.get(skill.path, skill) for skill in self.skills]
         result.changed = list(fresh)
         if not self._swap(fresh, skills):

@@ -405,17 +405,22 @@ class MainWindow(ProjectProfiles):
 
     def _refresh_views(self, rebuild: bool = True) -> None:
         """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they can)."""
-        bases = [p.base for p in self.projects]
         if rebuild:
-            self.tree_model.set_registries(self.registries, bases)
+            self.tree_model.set_registries(self.registries, [p.base for p in self.projects])
             self._expand_roots()
-        elif not self.tree_model.sync(self.registries, bases):
-            self._expand_roots()  # skills came or went: the rows were rebuilt
+        else:
+            self._sync_tree()
         self._update_problems()
         if not rebuild:
             self.query_panel.skills_changed()
             self.suite_runner.skills_changed()
             self.overlap_map.skills_changed()
+
+    def _sync_tree(self) -> None:
+        """The tree after a refresh: its rows kept if they can (nothing to do when it
+        shows the registries as they are)."""
+        if not self.tree_model.sync(self.registries, [p.base for p in self.projects]):
+            self._expand_roots()  # skills came or went: the rows were rebuilt
 
     def _expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its
@@ -547,7 +552,7 @@ class MainWindow(ProjectProfiles):
         self.refresher.run_slice(seconds)
 
     @property
-    def _refresh_job(self) -> Iterator[None] | None:
+    def _refresh_job(self) -> Iterator[bool | None] | None:
         return self.refresher.job
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 import threading
@@ -530,3 +531,165 @@ def test_worker_threads_hand_the_interpreter_lock_back_within_a_millisecond(
     each time the GUI thread asked for it; Qt calls into Python per row it lays out."""
     assert sys.getswitchinterval() == pytest.approx(main_window.SWITCH_INTERVAL_S)
     assert main_window.SWITCH_INTERVAL_S <= 0.001
+
+
+def _slices_of_a_refresh(
+    window: MainWindow, paths: list[str], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, set[int]]:
+    """Run a refresh of `paths` slice by slice with an unbounded time budget (so that
+    only the refresh's own pauses end a slice): which slices each piece ran in."""
+    from skillstudio.gui import refresh
+
+    monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 1000.0)
+    seen: dict[str, set[int]] = {}
+    slice_number = [0]
+
+    def noted(label: str, real: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            seen.setdefault(label, set()).add(slice_number[0])
+            return real(*args, **kwargs)
+
+        return run
+
+    registry = window.registry_for(paths[0])
+    assert registry is not None
+    for name in ("_set", "_swap"):  # the install of the re-read skills
+        monkeypatch.setattr(registry, name, noted("install", getattr(registry, name)))
+    tree = window.tree_model  # its rows' update (a sync with nothing to do is not one)
+    monkeypatch.setattr(tree, "_rows_changed", noted("tree", tree._rows_changed))
+    monkeypatch.setattr(window, "_update_problems", noted("problems", window._update_problems))
+    window.refresher.pending.update(paths)
+    window.refresher.start()  # the first slice
+    while window.refresher.job is not None:
+        slice_number[0] += 1
+        window.refresher.run_slice()
+    return seen
+
+
+def test_a_refresh_installs_updates_the_tree_and_problems_in_slices_of_their_own(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 10,000 skills the last slice of a 1,000-file burst held the event loop for
+    80-105 ms on main: the registry's install (35 ms), the match index's sync (10),
+    the tree's update (15) and Problems' (10) in one slice. Each gets its own."""
+    window.watcher.stop()  # the slices one by one, from here
+    paths = [str(samples / f"oasis/key_skills/{n}/SKILL.md") for n in ("commit", "code-review")]
+    for path in paths:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\nChanged outside.\n")
+    seen = _slices_of_a_refresh(window, paths, monkeypatch)
+    install, tree, problems = seen["install"], seen["tree"], seen["problems"]
+    assert len(install) == len(tree) == len(problems) == 1
+    assert min(install) < min(tree) < min(problems)
+    registry = window.registry_for(paths[0])
+    assert registry is not None
+    assert all("Changed outside." in registry.by_path[p].load_body() for p in paths)
+
+
+def test_refresh_slices_leave_timers_their_turn_between_them(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QTimer.singleShot(0) is a posted call: Qt ran two slices back to back before
+    a timer (or the user's input) got its turn, so a 15 ms slice stalled 30 ms. The
+    next slice is a zero timer's: each slice is followed by the other timers."""
+    from PySide6.QtCore import QTimer
+
+    from skillstudio.gui import refresh
+
+    monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)  # one file a slice
+    window.watcher.stop()
+    events: list[str] = []
+    run_slice = window._refresh_slice
+
+    def counted(seconds: float | None = None) -> None:
+        events.append("slice")
+        run_slice(seconds)
+
+    monkeypatch.setattr(window, "_refresh_slice", counted)
+    beat = QTimer()
+    beat.setInterval(0)
+    beat.timeout.connect(lambda: events.append("beat"))
+    paths = [str(p) for p in sorted(samples.rglob("SKILL.md"))[:8]]
+    for path in paths:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\nChanged outside.\n")
+    beat.start()
+    window.refresher.changed(paths)
+    qtbot.waitUntil(lambda: window.refresher.job is None, timeout=10_000)
+    beat.stop()
+    slices = [n for n, e in enumerate(events) if e == "slice"]
+    assert len(slices) >= len(paths)
+    assert all(b - a > 1 for a, b in itertools.pairwise(slices)), events
+
+
+def test_a_tree_shown_as_the_registries_are_is_not_walked_again(qapp: object) -> None:
+    """A refresh syncs the tree in a slice of its own, then the views' update asks
+    again: with no registry changed since, the 10,000 rows are not compared again."""
+    project = projects_for_path(SAMPLES, None)[0]
+    registry = project.registry()
+    registry.scan()
+    model = SkillTreeModel()
+    model.set_registries([registry], [project.base])
+    assert model.sync([registry], [project.base])
+
+    class Unread(list[Any]):
+        def __iter__(self) -> Any:
+            raise AssertionError("the skills were walked again")
+
+    shown = registry.skills
+    registry.skills = Unread(shown)
+    assert model.sync([registry], [project.base])  # nothing moved: nothing to do
+    registry.skills = shown
+    registry.reparse(shown[0].path)  # a change moves the version: synced again
+    assert model.sync([registry], [project.base])
+    assert model._by_path[shown[0].path].skill is registry.by_path[shown[0].path]
+
+
+def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 10,000 skills the first slice of a run synced the match index, listed the
+    skill names and ran a case (54 ms); the last ran cases and then sized the tables
+    (27 ms, 16 of them measuring the stretched request and note columns)."""
+    monkeypatch.setattr(suite_runner, "SLICE_MS", 100_000)  # only the run's pauses
+    events: list[str] = []
+    real_case, real_index = suite_runner.run_case, window.suite_runner.index_for
+
+    def case(*args: Any) -> Any:
+        events.append("case")
+        return real_case(*args)
+
+    def index(registry: Registry) -> MatchIndex:
+        events.append("index")
+        return real_index(registry)
+
+    monkeypatch.setattr(suite_runner, "run_case", case)
+    runner = window.suite_runner
+    monkeypatch.setattr(runner, "index_for", index)
+    measured: list[int] = []
+    real_resize = runner.cases.resizeColumnToContents
+    monkeypatch.setattr(runner.cases, "resizeColumnToContents", measured.append)
+    monkeypatch.setattr(runner.cases, "resizeColumnsToContents", lambda: measured.extend(range(99)))
+    suite = next(samples.glob("oasis/suites/*.yaml"))
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    qtbot.waitUntil(runner.isVisible)
+    assert runner.open_suite(str(suite))
+    runner.step_timer.stop()  # the slices one by one
+    slices = []
+    while runner._steps is not None:
+        events.clear()
+        runner._step()
+        slices.append((list(events), runner.report is not None))
+    assert slices[0] == (["index"], False)  # the preparation alone
+    assert slices[-1] == ([], True)  # the report alone
+    report = runner.report
+    assert report is not None
+    assert sum(e.count("case") for e, _ in slices) == len(report.results) >= 3
+    header = runner.cases.horizontalHeader()
+    stretched = {
+        c for c in range(header.count()) if header.sectionResizeMode(c) == header.ResizeMode.Stretch
+    }
+    assert stretched and measured and stretched.isdisjoint(measured)
+    for column in measured:
+        real_resize(column)
