@@ -109,30 +109,46 @@ class SkillTreeModel(QAbstractItemModel):
         synced = ([(weakref.ref(r), r.version) for r in registries], list(bases))
         if synced == self._synced:
             return True
-        fresh = [
-            (id(root), [s.path for s in registry.skills if s.root is root])
-            for registry in registries
-            for root in reversed(registry.roots)
-        ]
-        current = [(id(node.root), [c.path for c in node.every]) for node in self._roots]
-        if fresh != current:
+        replaced = self._replaced(registries)
+        if replaced is None:  # skills came, went or moved: the rows are built again
             self.set_registries(registries, bases)
             self._synced = synced
             return False
-        changed: list[_Node] = []
-        for registry in registries:
-            for skill in registry.skills:
-                node = self._by_path[skill.path]
-                if node.skill is skill:
-                    continue  # not re-read: its row stays as it is
-                node.skill = skill
-                node.label = skill.name
-                for child in node.children:
-                    child.skill = skill
-                changed.append(node)
-        self._rows_changed(changed)
+        for node, skill in replaced:
+            node.skill = skill
+            node.label = skill.name
+            for child in node.children:
+                child.skill = skill
+        self._rows_changed([node for node, _ in replaced])
         self._synced = synced
         return True
+
+    def _replaced(self, registries: list[Registry]) -> list[tuple[_Node, Skill]] | None:
+        """The rows whose skill was re-read, each with its new skill; None when the
+        registries hold other skills, or in another order, than the rows (one pass:
+        three over the 10,000 paths took 15 ms)."""
+        roots = [root for registry in registries for root in reversed(registry.roots)]
+        if [id(root) for root in roots] != [id(node.root) for node in self._roots]:
+            return None
+        every_of = {id(node.root): node.every for node in self._roots}
+        taken = dict.fromkeys(every_of, 0)
+        replaced: list[tuple[_Node, Skill]] = []
+        for registry in registries:
+            for skill in registry.skills:
+                key = id(skill.root)
+                every = every_of.get(key)
+                if every is None:
+                    return None
+                number = taken[key]
+                if number >= len(every) or every[number].path != skill.path:
+                    return None
+                taken[key] = number + 1
+                node = every[number]
+                if node.skill is not skill:  # else not re-read: its row stays as it is
+                    replaced.append((node, skill))
+        if any(taken[key] != len(every) for key, every in every_of.items()):
+            return None
+        return replaced
 
     def _rows_changed(self, nodes: list[_Node]) -> None:
         """dataChanged for these rows only, runs of neighbours as one range: a tree view
