@@ -74,7 +74,6 @@ def test_a_scan_read_by_worker_processes_equals_one_thread(
     seen: list[tuple[int, int]] = []
     other = Registry(profile, [root])
     with Workers(2, method, steal="never") as workers:
-        assert workers.pool is not None
         other.scan(lambda done, total: seen.append((done, total)), workers, defer_gists=True)
         assert not any(s.gist for s in other.skills)  # deferred
         _same(serial, other, gists=False)
@@ -173,3 +172,15 @@ def test_a_skill_file_swapped_for_a_fifo_or_a_link_after_the_scan_is_not_read(
     fill_gists(registry.skills, None)  # returns (a hang fails the run's time limit)
     assert fifo.gist == "" and linked.gist == ""
     assert registry.by_path[str(tmp_path / "skills/s05/SKILL.md")].gist
+
+
+def test_no_process_starts_for_a_small_folder(tmp_path: Path) -> None:
+    """Making a pool starts a helper process of multiprocessing's own (it stalled the
+    window's first paint at the start of every scan): only a large scan makes one."""
+    root = _skills(tmp_path)
+    registry = Registry(get_profile("agentskills"), [root])
+    with Workers(2, "spawn") as workers:
+        registry.scan(lambda done, total: None, workers, defer_gists=True)
+        fill_gists(registry.skills, workers)
+        assert workers.pool is None and workers.answered == [0, 0]  # (none went through it)
+    assert sum(bool(s.gist) for s in registry.skills) == COUNT

@@ -101,27 +101,19 @@ def _lower_priority(nice: int) -> None:
 
 
 class Workers:
-    """Worker processes for the large jobs of one scan; `close()` when done (or use
-    `with`). `count` processes at most, started with `method` ("fork" only where
-    the caller runs no threads). Unusable (`pool` None) where processes cannot be
-    started: callers then do the work themselves."""
+    """Worker processes for the large jobs of one scan, started when first given work;
+    `close()` when done (or use `with`). `count` processes at most, started with
+    `method` ("fork" only where the caller runs no threads). Where processes cannot
+    be started, the caller does the work itself."""
 
     def __init__(self, count: int, method: str, steal: str = "always", nice: int = 0) -> None:
-        """`steal`: when the calling thread takes chunks the workers have not started
-        (see `map_chunks`): "always", "until-started" or "never". `nice`: how much
-        lower the workers' scheduling priority is (the app's: below its window's)."""
+        """`steal`: when the calling thread takes chunks no worker was given (see
+        `map_chunks`): "always", "until-started" or "never". `nice`: how much lower
+        the workers' scheduling priority is (the app's: below its window's)."""
+        self.count, self.method, self.steal, self.nice = count, method, steal, nice
         self.pool: ProcessPoolExecutor | None = None
-        self.steal = steal
+        self.unusable = count < 1
         self.answered = [0, 0]  # chunks done by the workers, and here
-        if count < 1:
-            return
-        try:
-            context = multiprocessing.get_context(method)
-            self.pool = ProcessPoolExecutor(
-                count, mp_context=context, initializer=_lower_priority, initargs=(nice,)
-            )
-        except (ValueError, OSError, NotImplementedError):
-            self.pool = None
 
     def __enter__(self) -> Workers:
         return self
@@ -131,8 +123,25 @@ class Workers:
 
     def close(self) -> None:
         pool, self.pool = self.pool, None
+        self.unusable = True
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+    def _started(self) -> ProcessPoolExecutor | None:
+        """The pool, made on first use (not before a scan knows it is large: making one
+        starts a helper process of multiprocessing's own)."""
+        if self.pool is None and not self.unusable:
+            try:
+                context = multiprocessing.get_context(self.method)
+                self.pool = ProcessPoolExecutor(
+                    self.count,
+                    mp_context=context,
+                    initializer=_lower_priority,
+                    initargs=(self.nice,),
+                )
+            except (ValueError, OSError, NotImplementedError):
+                self.unusable = True
+        return self.pool
 
     def map_chunks(
         self,
@@ -143,56 +152,63 @@ class Workers:
         done: Callable[[int, R], None],
         stop: Callable[[], bool] = lambda: False,
     ) -> None:
-        """`done(i, work(*args, chunks[i]))` for every chunk, in order: workers take
-        chunks from the front, this thread runs `local(chunk)` on those at the back
-        that no worker has started while it waits (with `self.steal` "until-started",
-        only until the first worker's answer is in: where the workers are as many as
-        the cores, and this thread's time is the window's). A chunk whose
-        worker failed is run locally too. `stop()` is asked between chunks; True ends
-        the job."""
-        pool = self.pool
-        futures: list[Future[R]] = []
-        if pool is not None:
-            try:
-                futures = [pool.submit(work, *args, chunk) for chunk in chunks]
-            except Exception:  # (BrokenProcessPool, or a process that cannot start)
-                futures = []
-        if not futures:
-            for index, chunk in enumerate(chunks):
+        """`done(i, work(*args, chunks[i]))` for every chunk, in order. The workers are
+        given chunks from the front, a few more than they are at a time; this thread
+        runs `local(chunk)` on chunks from the back that no worker was given while it
+        waits (with `self.steal` "until-started", only until the first worker's answer
+        is in; "never": only when the workers cannot run). A chunk whose worker failed
+        is run here too. `stop()` is asked between chunks; True ends the job."""
+        pool = self._started()
+        window = 2 * self.count
+        given: dict[int, Future[R]] = {}
+        ready: dict[int, R] = {}  # chunks run here, out of order
+        front, back, index = 0, len(chunks), 0  # [back, end) are this thread's
+        try:
+            while index < len(chunks):
                 if stop():
                     return
-                done(index, local(chunk))
-                self.answered[1] += 1
-            return
-        ready: dict[int, R] = {}  # chunks run here, out of order
-        back = len(chunks) - 1
-        try:
-            for index, future in enumerate(futures):
-                while index not in ready and not future.done():
-                    if stop():
-                        return
-                    if self.steal == "never" or (index and self.steal == "until-started"):
-                        back = index  # (a worker answered: they keep the rest)
-                    if back > index:
-                        if futures[back].cancel():
-                            ready[back] = local(chunks[back])
-                            self.answered[1] += 1
-                        back -= 1
-                    else:
-                        wait_futures([future], timeout=POLL_S)
+                while pool is not None and front < back and len(given) < window:
+                    try:
+                        given[front] = pool.submit(work, *args, chunks[front])
+                    except Exception:  # (BrokenProcessPool: a worker died)
+                        pool = None
+                        break
+                    front += 1
                 if index in ready:
                     done(index, ready.pop(index))
+                    index += 1
                     continue
-                try:
-                    result = future.result()
-                    self.answered[0] += 1
-                except Exception:  # a worker died or its answer did not arrive: here, then
-                    result = local(chunks[index])
-                    self.answered[1] += 1
-                done(index, result)
+                future = given.get(index)
+                if future is None:  # nobody was given it (no workers): here, then
+                    ready[index] = self._here(local, chunks[index])
+                    back = max(back, index + 1)
+                    front = max(front, index + 1)
+                    continue
+                if future.done():
+                    del given[index]
+                    try:
+                        result = future.result()
+                        self.answered[0] += 1
+                    except Exception:  # a worker died or its answer did not arrive
+                        result = self._here(local, chunks[index])
+                    done(index, result)
+                    index += 1
+                    continue
+                steal = self.steal == "always" or (
+                    self.steal == "until-started" and not self.answered[0]
+                )
+                if steal and back > front:
+                    back -= 1
+                    ready[back] = self._here(local, chunks[back])
+                else:
+                    wait_futures([future], timeout=POLL_S)
         finally:
-            for future in futures:
+            for future in given.values():
                 future.cancel()
+
+    def _here(self, local: Callable[[T], R], chunk: T) -> R:
+        self.answered[1] += 1
+        return local(chunk)
 
 
 def chunked(items: Sequence[T]) -> list[list[T]]:
