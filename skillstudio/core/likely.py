@@ -382,22 +382,14 @@ class LikelyIndex:
 
     def sync(self) -> None:
         """Bring the index in line with its registry, touching only changed skills."""
-        for _ in self.sync_steps():
-            pass
+        all(True for _ in self.sync_steps())
 
     def sync_steps(self) -> Iterator[None]:
         registry = self.registry
         if registry is None or registry.version == self._synced:
             return
         version = registry.version
-        changed = registry.changed_since(self._synced)
-        if changed is not None:  # only these (at 10,000 skills: 1 ms instead of 15-40)
-            pairs = [(path, registry.by_path.get(path)) for path in changed]
-            current = {p: s for p, s in pairs if s is not None and registry.is_active(s)}
-            paths = list(changed)
-        else:
-            current = {s.path: s for s in registry.active.values()}
-            paths = list(self.docs)
+        paths, current, _only = registry.to_sync(self._synced, self.docs)  # (an edit: its skill)
         for path in paths:
             doc, new = self.docs.get(path), current.get(path)
             if doc is None or new is doc.skill:

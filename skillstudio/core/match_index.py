@@ -129,16 +129,9 @@ class MatchIndex:
         version = registry.version
         if version == self._synced:
             return
-        changed = registry.changed_since(self._synced)
-        if changed is not None:  # only these, and those that failed (tried again)
-            paths = list(changed | self.failed.keys())
-            found = [registry.by_path.get(path) for path in paths]
-            current = {s.path: s for s in found if s is not None and registry.is_active(s)}
-            self.failed = {p: d for p, d in self.failed.items() if p in current or p not in changed}
-        else:
-            current = {s.path: s for s in registry.active.values()}
-            self.failed = {p: d for p, d in self.failed.items() if p in current}
-            paths = list(self.skills)
+        # (an edit: its skill, and those whose terms failed before, tried again)
+        paths, current, _only = registry.to_sync(self._synced, self.skills, self.failed)
+        self.failed = {p: d for p, d in self.failed.items() if p in current}
         for path in paths:
             old, new = self.skills.get(path), current.get(path)
             if old is None or new is old:

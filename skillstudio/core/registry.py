@@ -358,8 +358,20 @@ class Registry:
             expected += 1
         return frozenset(paths) if expected == self.version + 1 else None
 
-    def is_active(self, skill: Skill) -> bool:
-        return skill.key is not None and self.active.get(skill.key) is skill
+    def to_sync(
+        self, since: int, known: Iterable[str], also: Iterable[str] = ()
+    ) -> tuple[list[str], dict[str, Skill], bool]:
+        """For an index of the active skills as of version `since`: the paths to compare
+        (the changed ones and `also`, else all it has: `known`), the active skills among
+        them by path (all when it cannot tell), whether only the changed were looked at."""
+        changed = self.changed_since(since)
+        if changed is None:
+            return list(known), {s.path: s for s in self.active.values()}, False
+        paths = list(changed.union(also))
+        found = [self.by_path.get(path) for path in paths]
+        active = self.active
+        picked = {s.path: s for s in found if s is not None and active.get(s.key or "") is s}
+        return paths, picked, True
 
     def _note_refresh_rule(self, result: RefreshResult, old_mtimes: dict[str, int]) -> None:
         """mvp's agent rescans only when the root folder's own mtime moves (seed 003)."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 from ...core.likely import LikelyResult
 from ...core.matching import MatchResult, summary
 from ...core.project import Project
+from ...core.registry import Registry
 
 
 class FixedLine(QLabel):
@@ -93,6 +94,26 @@ class NamesModel(QAbstractListModel):
         super().__init__(parent)
         self.names: list[str] = []
         self.rows: dict[str, int] = {}
+        self.key: tuple[int, int] = (0, 0)  # (registry, version) the names are of
+        self.of: dict[str, str] = {}  # path -> name, of those names
+
+    def names_of(self, registry: Registry | None) -> list[str] | None:
+        """The registry's sorted skill names when they may differ from the shown ones,
+        else None: typing a request, or an edit that kept every name (the registry's
+        change list says which skills changed), sorts nothing (10,000: 10-20 ms)."""
+        key = (id(registry), registry.version if registry is not None else 0)
+        if key == self.key:
+            return None
+        old, self.key = self.key, key
+        if registry is not None and key[0] == old[0]:
+            changed, now = registry.changed_since(old[1]), registry.by_path
+            if changed is not None and all(
+                p in now and self.of.get(p) == now[p].name for p in changed
+            ):
+                return None
+        self.of = {s.path: s.name for s in registry.skills} if registry is not None else {}
+        names = sorted(set(self.of.values()))
+        return names if names != self.names else None
 
     def set_names(self, names: list[str]) -> None:
         self.beginResetModel()

@@ -92,9 +92,6 @@ class QueryPanel(QWidget):
         self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
-        self._why_names: list[str] | None = None
-        self._why_key: tuple[int, int] = (0, 0)  # (registry, version) the names are of
-        self._why_of: dict[str, str] = {}  # path -> name, of those names
         self._updating = False  # update_now refreshes the activation itself
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
@@ -493,22 +490,9 @@ class QueryPanel(QWidget):
         return None
 
     def _fill_why_box(self) -> None:
-        registry = self.registry
-        key = (id(registry), registry.version if registry is not None else 0)
-        if key == self._why_key:
-            return  # the same skills as last time: typing a request skips this
-        if registry is not None and key[0] == self._why_key[0]:
-            changed = registry.changed_since(self._why_key[1])
-            of, now = self._why_of, registry.by_path
-            if changed is not None and all(p in now and of.get(p) == now[p].name for p in changed):
-                self._why_key = key  # edits that kept every name (sorting 10,000: 10-20 ms)
-                return
-        self._why_key = key
-        self._why_of = {s.path: s.name for s in registry.skills} if registry is not None else {}
-        names = sorted(set(self._why_of.values()))
-        if names == self._why_names:
-            return
-        self._why_names = names
+        names = self.why_names.names_of(self.registry)
+        if names is None:
+            return  # the same names as shown
         current = self.why_box.currentData()
         self.why_box.blockSignals(True)
         self.why_names.set_names(names)
