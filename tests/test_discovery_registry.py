@@ -228,35 +228,6 @@ def test_trigger_ambiguity_follows_refreshes(tmp_path: Path) -> None:
     assert ambiguous() == set()
 
 
-def test_parallel_scan_gives_the_same_registry(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from skillstudio.core import registry as registry_module
-
-    monkeypatch.setattr(registry_module, "PARALLEL_MIN_FILES", 2)
-    for index in range(40):
-        extra = {"license": 5} if index % 7 == 0 else {}
-        body = "[gone](missing.md)\n" if index % 5 == 0 else "Fine.\n"
-        agent(tmp_path, f"skills/s{index:02d}", _body=body, **extra)
-    write(tmp_path, "skills/broken/SKILL.md", "---\nname: [\n---\n")
-    root = Root(str(tmp_path / "skills"), "skills", 0)
-    serial = Registry(get_profile("agentskills"), [root])
-    serial.scan()
-    parallel = Registry(get_profile("agentskills"), [root], workers=2)
-    parallel.scan()
-    assert [s.path for s in parallel.skills] == [s.path for s in serial.skills]
-    for a, b in zip(serial.skills, parallel.skills, strict=True):
-        assert (a.name, a.status, a.fields, a.diagnostics) == (
-            b.name,
-            b.status,
-            b.fields,
-            b.diagnostics,
-        )
-        assert a.doc.positions() == b.doc.positions()
-        assert a.load_body() == b.load_body()
-    assert parallel.diagnostics == serial.diagnostics
-
-
 def test_broken_link_in_a_fence_does_not_hide_the_same_link_outside(tmp_path: Path) -> None:
     body = "```\n[example](gone.md)\n```\n\nReal: [see](gone.md)\n~~~\nunclosed [x](also.md)\n"
     agent(tmp_path, "skills/a", _body=body)

@@ -1,5 +1,6 @@
 """Reading in worker processes (core/parallel.py): the same skills as one thread
-reads, in order, whatever the workers do; gists worked out after the scan."""
+reads, in order, whatever the workers do (`fork` as the CLI starts them, `spawn`
+as the app does); gists worked out after the scan."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def _same(serial: Registry, other: Registry, gists: bool = True) -> None:
             b.diagnostics,
         )
         assert a.doc.positions() == b.doc.positions()
+        assert a.load_body() == b.load_body()
         if gists:
             assert a.gist == b.gist
     assert other.diagnostics == serial.diagnostics
