@@ -159,7 +159,7 @@ def test_a_file_changed_after_the_scan_gets_no_stale_gist(tmp_path: Path) -> Non
     assert "tax" in registry.by_path[changed.path].gist.split()
 
 
-def test_a_skill_file_swapped_for_a_fifo_or_a_link_after_the_scan_is_not_read(
+def test_a_skill_file_swapped_for_a_fifo_or_a_link_out_after_the_scan_is_not_read(
     tmp_path: Path,
 ) -> None:
     root = _skills(tmp_path)
@@ -171,8 +171,12 @@ def test_a_skill_file_swapped_for_a_fifo_or_a_link_after_the_scan_is_not_read(
     os.mkfifo(fifo.path)  # opened, a FIFO would block a plain read forever
     os.remove(linked.path)
     os.symlink("/dev/zero", linked.path)
+    outside = registry.by_path[str(tmp_path / "skills/s06/SKILL.md")]
+    elsewhere = tmp_path / "elsewhere.md"  # the same size and time: only the link tells
+    os.rename(outside.path, elsewhere)
+    os.symlink(elsewhere, outside.path)
     fill_gists(registry.skills, None)  # returns (a hang fails the run's time limit)
-    assert fifo.gist == "" and linked.gist == ""
+    assert fifo.gist == "" and linked.gist == "" and outside.gist == ""
     assert registry.by_path[str(tmp_path / "skills/s05/SKILL.md")].gist
 
 

@@ -66,13 +66,14 @@ def load_chunk(
         gc.enable()
 
 
-def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int) -> str | None:
+def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int, root: str) -> str | None:
     """The gist (core/gist.py) of the skill file at `path` as the scan read it (its
     modification time and size; its body from `body_offset`, a character offset in
     its text): the YAML is not parsed again. None when the file changed since (its
-    refresh works the gist out) or cannot be read as it was."""
+    refresh works the gist out), cannot be read as it was, or now resolves outside
+    its `root` (a link swapped in after the scan)."""
     try:
-        if size > MAX_FILE_BYTES:
+        if size > MAX_FILE_BYTES or not inside(os.path.realpath(path), os.path.realpath(root)):
             return None
         raw = read_bounded(path, size)
         after = os.stat(path)
@@ -88,7 +89,11 @@ def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int) -> str | N
     return body_gist(text[body_offset:], bundled_text(path)) if text else ""
 
 
-def gist_chunk(items: list[tuple[str, int, int, int]]) -> list[str | None]:
+def inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def gist_chunk(items: list[tuple[str, int, int, int, str]]) -> list[str | None]:
     """Worker side of `fill_gists`."""
     return [skill_gist(*item) for item in items]
 
@@ -265,7 +270,10 @@ def fill_gists(
                 skill.gist = gist
                 filled += 1
 
-    items = [[(s.path, s.mtime_ns, s.size, s.doc.body_offset) for s in chunk] for chunk in chunks]
+    items = [
+        [(s.path, s.mtime_ns, s.size, s.doc.body_offset, s.root.path) for s in chunk]
+        for chunk in chunks
+    ]
     runner = workers if workers is not None and len(todo) >= PARALLEL_MIN_GISTS else None
     runner = runner or Workers(0, "spawn")
     runner.map_chunks(gist_chunk, (), items, gist_chunk, done, stop)
