@@ -11,9 +11,32 @@ ID=io.github.skillstudio.SkillStudio
 say() { printf '\033[1m[build]\033[0m %s\n' "$*" >&2; }
 
 "$PY" -c 'import PyInstaller' 2>/dev/null || {
-  say "installing PyInstaller"
-  "$PY" -m pip install -q 'pyinstaller>=6.10,<7'
+  say "installing PyInstaller (requirements/packaging.txt)"
+  "$PY" -m pip install -q --require-hashes -r requirements/packaging.txt
 }
+# What is frozen is what was tested: every package of the app's lock must be installed at
+# its locked version (scripts/dev.sh installs them; requirements/app.txt lists them).
+say "checking the environment against requirements/app.txt"
+"$PY" - <<'PY'
+import re
+import sys
+from importlib import metadata
+
+wrong = []
+for line in open("requirements/app.txt", encoding="utf-8"):
+    found = re.match(r"([A-Za-z0-9._-]+)==([^ ;\\]+)(?: ; (.*))?", line)
+    marker = (found[3] or "") if found else ""
+    if not found or "win32" in marker or "darwin" in marker:  # not this platform's
+        continue
+    try:
+        have = metadata.version(found[1])
+    except metadata.PackageNotFoundError:
+        have = "missing"
+    if have != found[2]:
+        wrong.append(f"{found[1]} {have} (the lock says {found[2]})")
+if wrong:
+    sys.exit("not the locked versions (run scripts/dev.sh test first): " + ", ".join(wrong))
+PY
 VERSION=$("$PY" -c 'import skillstudio; print(skillstudio.__version__)')
 ARCH=$(uname -m)
 case "$ARCH" in x86_64) DEBARCH=amd64 ;; aarch64) DEBARCH=arm64 ;; *) DEBARCH=$ARCH ;; esac

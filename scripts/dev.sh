@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Sets up everything SkillStudio needs on a Debian/Ubuntu machine, then runs it.
 #   scripts/dev.sh run    the app on the bundled skills/ (no display: the CLI on them)
-#   scripts/dev.sh test   the whole test suite
+#   scripts/dev.sh test   the whole test suite, in .venv installed from requirements/test.txt
+#   scripts/dev.sh test --quick    the same without the slow corpus goldens (a developer's loop)
+#   scripts/dev.sh test --latest   the suite in .venv-latest, built from the newest releases
+#                         pyproject.toml allows: says what moved past the lock and what failed
 #   scripts/dev.sh bench  the performance benchmarks (prints ratios)
 # Safe to run again: each step checks first and does only what is missing.
+# The locks in requirements/ are refreshed with scripts/lock.sh (README, Development).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,13 +67,52 @@ setup_venv() {
   fi
   local stamp=.venv/.skillstudio-installed
   local want
-  want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+  want=$(cat pyproject.toml requirements/test.txt | sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    say "installing SkillStudio and its test tools into .venv"
-    .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-    .venv/bin/python -m pip install -q -e '.[test]'
+    say "installing SkillStudio and its test tools into .venv (requirements/test.txt)"
+    # Exactly the tested versions, each file checked against the lock's hashes; then
+    # the project itself, built by the locked setuptools (no isolated build env that
+    # would fetch the newest one).
+    .venv/bin/python -m pip install -q --require-hashes -r requirements/test.txt
+    .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
     echo "$want" > "$stamp"
   fi
+}
+
+# The newest releases pyproject.toml allows, in a venv of their own made afresh each
+# time: a release that breaks the suite shows here before it reaches a lock.
+setup_latest_venv() {
+  say "building .venv-latest from the newest releases pyproject.toml allows"
+  rm -rf .venv-latest
+  "$(find_python)" -m venv .venv-latest
+  .venv-latest/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  .venv-latest/bin/python -m pip install -q -e '.[test]'
+}
+
+# Each package whose version in .venv-latest differs from requirements/test.txt.
+latest_changes() {
+  .venv-latest/bin/python - <<'PY'
+import re
+from importlib import metadata
+locked = {}
+for line in open("requirements/test.txt", encoding="utf-8"):
+    found = re.match(r"([A-Za-z0-9._-]+)==([^ ;\\]+)", line)
+    if found:
+        locked[re.sub(r"[-_.]+", "-", found[1]).lower()] = found[2]
+installed = {
+    re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower(): d.version
+    for d in metadata.distributions()
+}
+moved = [
+    f"  {name}: {locked[name]} (locked) -> {installed[name]}"
+    for name in sorted(locked)
+    if name in installed and installed[name] != locked[name]
+]
+new = [f"  {name} {installed[name]} (not in the lock)" for name in sorted(set(installed) - set(locked))
+       if name not in {"pip", "skillstudio"}]
+print("newer than the lock:" if moved or new else "every package is at its locked version")
+print("\n".join(moved + new) if moved or new else "", end="\n" if moved or new else "")
+PY
 }
 
 # skills-ref 0.1.1 in its own venv: the reference the conformance test and the
@@ -110,7 +153,30 @@ case "$cmd" in
     ;;
   test)
     setup_skills_ref
-    exec .venv/bin/python -m pytest "$@"
+    latest=0; args=()
+    for arg in "$@"; do
+      case "$arg" in
+        --latest) latest=1 ;;
+        # The corpus goldens are most of the suite's time; CI and a plain `test` run them.
+        --quick) args+=(-m "not golden") ;;
+        *) args+=("$arg") ;;
+      esac
+    done
+    if [ "$latest" = 1 ]; then
+      setup_latest_venv
+      say "packages in .venv-latest against requirements/test.txt"
+      latest_changes
+      # The bundle tests freeze .venv (the locked one): not what this run is about.
+      unset SKILLSTUDIO_BUNDLE
+      set +e
+      .venv-latest/bin/python -m pytest -p no:cacheprovider -q "${args[@]}"
+      rc=$?
+      set -e
+      if [ "$rc" = 0 ]; then say "the newest releases pass the suite"
+      else say "the newest releases FAIL the suite (pytest exit $rc): see the failures above"; fi
+      exit "$rc"
+    fi
+    exec .venv/bin/python -m pytest "${args[@]}"
     ;;
   bench)
     setup_skills_ref

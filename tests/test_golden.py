@@ -16,7 +16,15 @@ from .helpers import CORPUS, REPO
 GROUPS = record.groups()
 
 
-@pytest.mark.parametrize("group", sorted(GROUPS))
+# The corpus groups are most of the suite's time: marked, so that
+# `scripts/dev.sh test --quick` can leave them out (CI and a plain `test` run them).
+@pytest.mark.parametrize(
+    "group",
+    [
+        pytest.param(g, marks=pytest.mark.golden) if g.startswith("corpus-") else g
+        for g in sorted(GROUPS)
+    ],
+)
 def test_outputs_match_the_goldens(group: str) -> None:
     if not os.path.isfile(record.path_of(group)):
         pytest.skip(f"no golden recorded for {group}")
@@ -57,6 +65,7 @@ def test_the_staged_path_has_the_same_length_on_every_checkout() -> None:
     assert not repo.startswith(REPO)
 
 
+@pytest.mark.golden
 def test_lint_output_is_the_same_from_run_to_run() -> None:
     """Overlap's shared words tied on weight came out in an order that changed from run
     to run (weights summed in set order, string hashing differing per process), so

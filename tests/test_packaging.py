@@ -49,6 +49,36 @@ def test_icons_are_rendered_from_the_svg() -> None:
     assert (ICONS / f"{DESKTOP_ID}.svg").read_bytes() == source
 
 
+def test_the_icon_check_tells_rounding_from_a_changed_picture() -> None:
+    """The check passes a PNG whose edge pixels another CPU rounded by 1 (it failed on a
+    fresh machine: 11 of 262,144 pixels), and fails one whose picture changed."""
+    script = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "packaging")!r})
+import render_icons as r
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QGuiApplication, QImage
+app = QGuiApplication([])
+def png(image):
+    data = QByteArray(); buffer = QBuffer(data); buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG"); return bytes(data.data())
+rendered = r.render(128)
+image = QImage.fromData(rendered).convertToFormat(QImage.Format.Format_ARGB32)
+rounded, changed = image.copy(), image.copy()
+for x in range(10):
+    p = rounded.pixel(60 + x, 64)
+    rounded.setPixel(60 + x, 64, p ^ 1)
+for x in range(128):
+    changed.setPixel(x, 64, 0xFF00FF00)
+print(r.same_picture(rendered, rendered), r.same_picture(png(rounded), rendered),
+      r.same_picture(png(changed), rendered))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=OFFSCREEN, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.split() == ["True", "True", "False"], done.stdout + done.stderr
+
+
 def test_desktop_entry_mime_and_metainfo_agree() -> None:
     entry = desktop_entry()
     assert entry["Icon"] == DESKTOP_ID

@@ -5,6 +5,7 @@ generated shapes: test_fuzz.py.)"""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import yaml
@@ -99,3 +100,42 @@ def test_a_frontmatter_past_a_bound_is_one_diagnostic_at_its_place() -> None:
         assert len(problems) == 1 and problems[0].line >= 3, (case, problems)
         assert problems[0].message.startswith("The frontmatter "), problems
         assert doc.fallback["name"] == case  # the listing still has a name
+
+
+def _libyaml_026_parse(real: Any) -> Any:
+    """yaml.parse as libyaml 0.2.6 (PyYAML 6.0.4) behaves: more than 1,000 open flow
+    collections raise a ScannerError before the document's first event is seen."""
+
+    def parse(text: str, Loader: Any = None) -> Any:  # PyYAML's own keyword name
+        level = 0
+        for index, char in enumerate(text):
+            level += {"[": 1, "{": 1, "]": -1, "}": -1}.get(char, 0)
+            if level > 1000:
+                line = text.count("\n", 0, index) + 1
+                column = index - (text.rfind("\n", 0, index) + 1)
+                mark = yaml.Mark("<unicode string>", index, line - 1, column, text, index)
+                raise yaml.scanner.ScannerError(
+                    "while increasing flow level", mark, "exceeded maximum nesting depth", mark
+                )
+        return real(text, Loader=Loader)
+
+    return parse
+
+
+@pytest.mark.parametrize("libyaml", ["installed", "0.2.6"])
+@pytest.mark.parametrize(("opener", "column"), [("[", 67), ("{", 67), ("{a: ", 256), ("[a: ", 129)])
+def test_a_too_deep_frontmatter_reads_the_same_whichever_libyaml_refuses_first(
+    libyaml: str, opener: str, column: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the user sees (one `yaml-invalid` at the first level past 64, in words) does
+    not depend on whether our bound or libyaml's own nesting limit meets the text first."""
+    if libyaml == "0.2.6":
+        monkeypatch.setattr(yaml_io.yaml, "parse", _libyaml_026_parse(yaml.parse))
+    text = "---\nname: deep\ndescription: d\nd: " + opener * DEEP + "\n---\nbody\n"
+    doc = parse_text(Document(path="deep/SKILL.md"), text)
+    problems = [(p.code, p.line, p.column, p.message) for p in doc.problems]
+    assert doc.mapping is None and len(problems) == 1, problems
+    assert problems[0][:3] == ("yaml-invalid", 4, column), problems
+    message = problems[0][3]
+    assert "nests more than 64 levels deep" in message and "flatten it" in message
+    assert "Traceback" not in message and "maximum nesting depth" not in message

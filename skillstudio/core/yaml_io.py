@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 from yaml.resolver import Resolver
@@ -131,7 +131,34 @@ def check(text: str, limits: Limits = FRONTMATTER) -> None:
         )
     if _quick_ok(text, limits):
         return
-    _walk(text, limits)
+    try:
+        _walk(text, limits)
+    except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" not in str(exc.problem) or exc.problem_mark is None:
+            raise
+        _refuse_too_deep(text, limits, exc.problem_mark)
+
+
+# libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at 1,000 open flow collections by itself,
+# with a ScannerError raised before any event of the document is seen. The same text
+# must get the same answer whichever libyaml reads it: walk the part before that mark
+# (still too deep for our own bound, and short of libyaml's) and refuse where our bound
+# is passed; the mark itself only if that walk does not reach it.
+def _refuse_too_deep(text: str, limits: Limits, mark: Any) -> NoReturn:
+    index = getattr(mark, "index", None)
+    if isinstance(index, int) and 0 < index <= len(text):
+        try:
+            _walk(text[: index - 1], limits)
+        except YamlRefused:
+            raise
+        except yaml.YAMLError:
+            pass  # the cut text ends inside a collection: expected, and not the reason
+    raise YamlRefused(
+        f"nests more than {counted(limits.depth, 'level')} deep (lists or mappings inside "
+        "each other); flatten it",
+        mark.line + 1,
+        mark.column + 1,
+    )
 
 
 def _blank_after(text: str, char: str) -> int:

@@ -134,6 +134,7 @@ class SlicedRefresh:
             if any(d.path in done for d in window._failures):
                 window._failures = [d for d in window._failures if d.path not in done]
                 window._update_problems()
+        window.refresh_finished.emit()
         if self.pending:
             self.start()
 

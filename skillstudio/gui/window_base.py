@@ -32,15 +32,18 @@ if TYPE_CHECKING:
 
 
 class WindowBase(QMainWindow):
-    """Declarations only (and the window's one signal): MainWindow.__init__ creates
+    """Declarations only (and the window's signals): MainWindow.__init__ creates
     all of it.
 
     Signals:
     scan_finished(): a folder's scan (or a project's, after a profile switch) completed
         and the views show it.
+    refresh_finished(): a refresh after files changed on disk completed (or failed and
+        said so) and every view shows its outcome; changes seen meanwhile are next.
     """
 
     scan_finished = Signal()
+    refresh_finished = Signal()
 
     settings: QSettings
     base: str

@@ -189,9 +189,14 @@ def test_a_failing_scan_keeps_the_folder_and_its_watcher(
     )
     assert win.watcher.ready.wait(10)
     lift()  # the next change reads the folder again
+    finished: list[bool] = []
+    win.refresh_finished.connect(lambda: finished.append(True))
     set_description(skills["gamma"], "Changed after the failure.")
+    # The registry takes the change a few slices before the tree and Problems show it
+    # (checking right after the registry had it was a race): wait for the whole refresh.
     qtbot.waitUntil(
-        lambda: "after the failure" in description(win, skills["gamma"]), timeout=10_000
+        lambda: bool(finished) and "after the failure" in description(win, skills["gamma"]),
+        timeout=10_000,
     )
     assert all(shown(win, path) for path in skills.values())
     assert problem_on(win, skills["beta"]) is None
