@@ -103,15 +103,21 @@ installed = {
     re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower(): d.version
     for d in metadata.distributions()
 }
+tools = {"pip", "setuptools", "wheel", "skillstudio"}  # the venv's own, not the project's
 moved = [
     f"  {name}: {locked[name]} (locked) -> {installed[name]}"
     for name in sorted(locked)
-    if name in installed and installed[name] != locked[name]
+    if name in installed and installed[name] != locked[name] and name not in tools
 ]
-new = [f"  {name} {installed[name]} (not in the lock)" for name in sorted(set(installed) - set(locked))
-       if name not in {"pip", "skillstudio"}]
-print("newer than the lock:" if moved or new else "every package is at its locked version")
-print("\n".join(moved + new) if moved or new else "", end="\n" if moved or new else "")
+new = [
+    f"  {name} {installed[name]} (not in the lock)"
+    for name in sorted(set(installed) - set(locked) - tools)
+]
+if moved or new:
+    print("differs from the lock:")
+    print("\n".join(moved + new))
+else:
+    print("every package is at its locked version: no newer release is allowed yet")
 PY
 }
 
