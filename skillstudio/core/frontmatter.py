@@ -19,7 +19,7 @@ import yaml
 from . import yaml_io
 from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
-from .safefs import OPEN_FLAGS, FileRefused, kind
+from .safefs import OPEN_FLAGS, FileOutside, FileRefused, kind, opened_inside
 from .text import counted
 
 _Loader: Any = yaml_io.LOADER  # the C loader (older imports); read through yaml_io
@@ -130,8 +130,12 @@ class Document:
         return (sub.key_line, sub.key_column)
 
 
-def read_document(path: str, size_hint: int | None = None) -> Document:
-    """Read and parse one file; every failure becomes a Problem, never an exception."""
+def read_document(path: str, size_hint: int | None = None, root: str | None = None) -> Document:
+    """Read and parse one file; every failure becomes a Problem, never an exception.
+
+    `root`: the resolved folder the file must lie in (a skill's root). The file that
+    was opened is checked (core/safefs.py `opened_inside`), so a link to a file
+    outside, swapped in since discovery, is not read."""
     doc = Document(path=path)
     try:
         size = size_hint if size_hint is not None else os.stat(path).st_size
@@ -145,7 +149,16 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
                 )
             )
             return doc
-        raw = read_bounded(path, size)
+        raw = read_bounded(path, size, root)
+    except FileOutside as exc:
+        doc.readable = False
+        doc.problems.append(
+            Problem(
+                "symlink-skipped",
+                f"{exc.reason[:1].upper()}{exc.reason[1:]}, the skill's root; it was not read.",
+            )
+        )
+        return doc
     except OSError as exc:
         doc.readable = False
         doc.problems.append(
@@ -162,8 +175,9 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
     return doc
 
 
-def read_bounded(path: str, size: int) -> bytes:
-    """The file's bytes, at most MAX_FILE_BYTES + 1.
+def read_bounded(path: str, size: int, root: str | None = None) -> bytes:
+    """The file's bytes, at most MAX_FILE_BYTES + 1; with `root` (a resolved folder),
+    refused (FileOutside) unless the file opened lies inside it.
 
     os.read skips the buffered-reader objects open() builds (about 7 µs a file);
     it asks for the size we expect and reads on, bounded, when the file grew
@@ -174,6 +188,8 @@ def read_bounded(path: str, size: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise FileRefused(path, f"it is {kind(mode)}, not a regular file")
+        if root is not None:
+            opened_inside(fd, path, root)
         chunks = [os.read(fd, size + 1)]
         total = len(chunks[0])
         while total > size and total <= MAX_FILE_BYTES:
