@@ -103,13 +103,15 @@ def entry_name_problem(name: str) -> str | None:
 
 def folder_name_problem(name: str) -> str | None:
     """Why `name` is not a usable skill folder name, or None: not empty, '.' or '..',
-    no slash, not hidden (which takes in .git, .claude, .vscode), no leading '-'
+    no slash or colon, not hidden (which takes in .git, .claude, .vscode), no leading '-'
     (a command reads it as an option), no spaces at either end, no control, bidi or
     zero-width characters."""
     if name in ("", ".", ".."):
         return "it is empty" if not name else f"'{name}' is not a folder name"
     if "/" in name or "\\" in name:
         return "it holds a slash"
+    if ":" in name:
+        return "it holds a ':' (a drive or a stream on Windows, a slash in macOS's Finder)"
     problem = entry_name_problem(name)
     if problem is not None:
         return problem

@@ -211,7 +211,40 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")
 
 
+_UTF_BOMS = (  # longest first: UTF-32's little-endian mark starts with UTF-16's
+    (b"\xff\xfe\x00\x00", "UTF-32", "FF FE 00 00"),
+    (b"\x00\x00\xfe\xff", "UTF-32", "00 00 FE FF"),
+    (b"\xff\xfe", "UTF-16", "FF FE"),
+    (b"\xfe\xff", "UTF-16", "FE FF"),
+)
+
+
+def _wide_encoding(raw: bytes) -> str | None:
+    """What a UTF-16 or UTF-32 file is, in words ("UTF-16 (it starts with the byte-order
+    mark FF FE)"), or None. Without a mark, text whose every other byte is NUL."""
+    if raw[:1] not in (b"\xff", b"\xfe", b"\x00") and b"\x00" not in raw[:8192]:
+        return None  # (the common case, at the cost of one scan for NUL)
+    for mark, name, shown in _UTF_BOMS:
+        if raw.startswith(mark):
+            return f"{name} (it starts with the byte-order mark {shown})"
+    head = raw[:512]
+    if len(head) >= 8:
+        even, odd = head[0::2], head[1::2]
+        if odd.count(0) >= 0.9 * len(odd) and not even.count(0):
+            return "UTF-16 (every other byte is 0, as in UTF-16 little-endian)"
+        if even.count(0) >= 0.9 * len(even) and not odd.count(0):
+            return "UTF-16 (every other byte is 0, as in UTF-16 big-endian)"
+    return None
+
+
 def parse_bytes(doc: Document, raw: bytes) -> Document:
+    wide = _wide_encoding(raw)
+    if wide is not None:
+        doc.readable = False
+        doc.problems.append(
+            Problem("not-utf8", f"This file is {wide}; save it as UTF-8 (agents read UTF-8).")
+        )
+        return doc
     if b"\x00" in raw[:8192]:
         doc.readable = False
         doc.problems.append(
@@ -254,10 +287,14 @@ def parse_text(doc: Document, text: str) -> Document:
     first_nl = text.find("\n")
     first_line = text if first_nl < 0 else text[:first_nl]
     if first_line.rstrip(" \t\r") != "---":
+        cr_only = first_line.startswith("---\r")  # and more on the same "line"
         doc.problems.append(
             Problem(
                 "frontmatter-missing",
-                "The file must start with a line '---', then the YAML fields "
+                "This file uses old Mac line endings (CR only), so agents read it as one "
+                "line with no frontmatter; save it with LF or CRLF line endings."
+                if cr_only
+                else "The file must start with a line '---', then the YAML fields "
                 "(name, description, ...), then another '---' line.",
             )
         )
