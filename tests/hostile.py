@@ -457,6 +457,26 @@ ARCHIVE_CASES = {
     "dot-top": "'.'",
     "many-entries": "entries; at most 1000",  # 1,000,001 with --big, else 100,001
 }
+# issue 25 item 2: a top folder must be a usable skill folder name; no tool settings inside
+TOP_NAMES = {
+    "top-git": ".git",  # HEAD, config with core.fsmonitor, objects/, refs/: `git status` runs it
+    "top-claude": ".claude",
+    "top-vscode": ".vscode",
+    "top-hg": ".hg",
+    "top-github": ".github",
+    "top-dash": "-rf",
+    "top-newline": "x\ny",
+    "top-esc": "x\x1b[2Jy",
+    "top-bidi": "x\u202egpj.y",
+    "top-zero-width": "x\u200by",
+    "top-git-case": ".GIT",
+    "top-space": " x",
+}
+ARCHIVE_CASES.update(
+    {case: "not a usable skill folder name" for case in TOP_NAMES}
+    | {"nested-git": "settings git acts on", "nested-escape": "control character"}
+)
+FSMONITOR = b"[core]\n\tfsmonitor = touch /tmp/skillstudio-pwned\n"
 
 SKILL_BYTES = b"---\nname: x\ndescription: An archived skill.\n---\nBody.\n"
 
@@ -566,7 +586,20 @@ def make_archives(folder: str, big: bool = False) -> dict[str, str]:
         "many-entries": many_entries_zip(
             os.path.join(folder, "many-entries.skill"), 1_000_001 if big else 100_001
         ),
+        "nested-git": _zip(
+            os.path.join(folder, "nested-git.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/.git/config", FSMONITOR, file)],
+        ),
+        "nested-escape": _zip(
+            os.path.join(folder, "nested-escape.skill"),
+            [("x/SKILL.md", SKILL_BYTES, file), ("x/a\x1b]0;owned\x07", b"", file)],
+        ),
     }
+    for case, top in TOP_NAMES.items():
+        git = [("HEAD", b"ref: refs/heads/main\n"), ("config", FSMONITOR), ("refs/heads/", b"")]
+        entries = [(f"{top}/SKILL.md", SKILL_BYTES, file)]
+        entries += [(f"{top}/{name}", data, file) for name, data in git]
+        out[case] = _zip(os.path.join(folder, f"{case}.skill"), entries)
     with open(out["crc"], "r+b") as fh:
         crc = fh.read()
         fh.seek(crc.find(b"checksum"))

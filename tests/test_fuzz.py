@@ -552,3 +552,55 @@ def test_the_quick_bound_never_passes_a_document_that_breaks_one(text: str) -> N
             else:
                 children = list(node.value)
             stack.extend((child, depth + 1) for child in children)
+
+
+# -- archives' names (issue 25 item 2): a name is a name only if it is usable ------------
+
+NAME_CHARS = [*"abz09-._ ~:", "\\", "\n", "\r", "\x1b", "\x07", "\x7f", "\x9b", "\u202e"]
+NAME_CHARS += ["\u2066", "\u200b", "\ufeff", "\u2028", "\u00ad", "é", "中", "\U0001f600"]
+SPECIAL_TOPS = [".git", ".GIT", ".git.", ".git ", ".claude", ".vscode", ".hg", ".github"]
+SPECIAL_TOPS += ["-rf", "--help", "-", ".", "..", "~", "x", "pdf-tools", "a.", "c:x", "..."]
+names = st.one_of(st.sampled_from(SPECIAL_TOPS), st.text(st.sampled_from(NAME_CHARS), max_size=10))
+
+
+@FUZZ
+@given(top=names, inner=st.lists(st.one_of(names, st.just("f")), max_size=3))
+def test_an_archive_unpacks_only_under_a_usable_top_folder_name(
+    tmp_path_factory: pytest.TempPathFactory, top: str, inner: list[str]
+) -> None:
+    """Whatever the archive's top folder and the names below it: unpack refuses with
+    a reason or writes exactly root/<top>, a usable skill folder name with usable
+    names inside; nothing is written beside the root. A usable name that pack
+    takes unpacks again under the same name."""
+    from skillstudio.core.archive import ArchiveError, pack, unpack
+    from skillstudio.core.filenames import entry_name_problem, folder_name_problem
+
+    base = tmp_path_factory.mktemp("names")
+    archive = base / "a.skill"
+    entries = [f"{top}/SKILL.md"] + ([f"{top}/{'/'.join(inner)}"] if inner else [])
+    try:
+        with zipfile.ZipFile(archive, "w") as zf:
+            for name in entries:
+                zf.writestr(name, b"---\nname: x\ndescription: Named.\n---\n")
+    except (UnicodeEncodeError, ValueError):
+        assume(False)
+    parts = [p.replace("\\", "/").split("/") for p in entries]
+    root = base / "root"
+    with watchdog():
+        try:
+            folder = unpack(str(archive), str(root))
+        except ArchiveError as exc:
+            assert str(exc)
+            assert not root.exists() or os.listdir(root) == []
+        else:
+            real_top = parts[0][0]
+            assert folder == str(root / real_top) and os.listdir(root) == [real_top]
+            assert folder_name_problem(real_top) is None
+            assert all(entry_name_problem(p) is None for ps in parts for p in ps[1:])
+        assert sorted(os.listdir(base)) in (["a.skill"], ["a.skill", "root"])
+        if folder_name_problem(top) is None and "\x00" not in top:
+            source = base / "src" / top
+            source.mkdir(parents=True)
+            (source / "SKILL.md").write_text("---\nname: x\ndescription: Named.\n---\n")
+            again = unpack(pack(str(source), str(base / "out" / "b.skill")), str(base / "again"))
+            assert os.listdir(base / "again") == [top] and again.endswith(top)

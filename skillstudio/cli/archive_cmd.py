@@ -22,6 +22,12 @@ def register(sub: Subparsers) -> None:
     pack_.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     pack_.add_argument("--profile", choices=PROFILE_NAMES, help="the rules the skill is checked by")
     pack_.add_argument(
+        "--include-secrets",
+        action="store_true",
+        help="also store files that look like secrets (.env, .env.*, *.pem, *.key, id_rsa*, "
+        ".netrc, .npmrc, credentials*...), which are left out and named without it",
+    )
+    pack_.add_argument(
         "--strict",
         action="store_true",
         help="refuse a skill with errors or warnings (without it they are printed and the "
@@ -80,7 +86,12 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
         return EXIT_FAIL
     left_out: list[str] = []
     try:
-        out = pack(skill_dir, os.path.join(env.cwd, args.output) if args.output else None, left_out)
+        out = pack(
+            skill_dir,
+            os.path.join(env.cwd, args.output) if args.output else None,
+            left_out,
+            include_secrets=args.include_secrets,
+        )
     except ArchiveError as exc:
         raise UsageError(str(exc)) from None
     if args.format == "json":

@@ -198,10 +198,10 @@ def delivered_body(skill: Skill) -> str:
 
     if skill.doc.text:
         return skill.doc.body.lstrip("\n")
-    doc = read_document(skill.path)
+    doc = read_document(skill.path, None, os.path.realpath(skill.root.path))  # (confined)
     if not doc.readable:
         code = doc.problems[0].code if doc.problems else "unreadable"
-        if code == "unreadable":
+        if code in ("unreadable", "symlink-skipped"):
             raise OSError(5, doc.problems[0].message if doc.problems else "cannot read")
     # The blank lines between the closing '---' and the instructions are layout.
     return doc.body.lstrip("\n")

@@ -2,9 +2,11 @@
 
 Both directions share one set of limits (file count, total size, folder depth,
 name length), so that what `pack` writes, `unpack` takes. `pack` stores regular
-files only and says what it left out; `unpack` checks the whole archive before
-writing a byte, extracts into a fresh private folder inside the root and moves
-the result into place only when every entry was written.
+files only and says what it left out (links, special files, the settings folders of
+tools that run commands, and unless asked files that look like secrets); `unpack`
+checks the whole archive before writing a byte (its top folder must be a usable
+skill folder name, core/filenames.py), extracts into a fresh private folder inside
+the root and moves the result into place only when every entry was written.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 import zipfile
 import zlib
 
+from .filenames import entry_name_problem, folder_name_problem, secret_kind, tool_folder
 from .safefs import FileRefused, kind, open_regular, remove_tree, walk
 from .text import counted
 
@@ -59,22 +62,38 @@ def _path_problem(parts: list[str]) -> str | None:
     for part in parts:
         if len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES:
             return f"a name is longer than {MAX_NAME_BYTES} bytes"
-        if "\0" in part:
-            return "a name holds a NUL character"
+        problem = entry_name_problem(part)
+        if problem:
+            return problem
     return None
+
+
+def _top_problem(name: str) -> str | None:
+    """Why `name` cannot be a .skill's top folder (the skill folder it unpacks to)."""
+    problem = folder_name_problem(name)
+    return f"{_short(name)} is not a usable skill folder name: {problem}" if problem else None
 
 
 # -- pack -------------------------------------------------------------------------------
 
 
-def pack(skill_dir: str, output: str | None = None, left_out: list[str] | None = None) -> str:
+def pack(
+    skill_dir: str,
+    output: str | None = None,
+    left_out: list[str] | None = None,
+    include_secrets: bool = False,
+) -> str:
     """Zip a skill folder as `<name>.skill`; returns the archive's path.
 
     Only regular files are stored: links, FIFOs, devices and sockets are left
-    out, each named with the reason in `left_out` when a list is given. A folder
-    beyond unpack's limits (files, bytes, depth, names) is refused, so that an
-    archive written here always unpacks. `output` may be a folder (the archive
-    goes inside it) or a file in a folder that does not exist yet.
+    out, and so are the settings folders of tools that run commands (`.git`,
+    `.claude`, `.vscode`...: unpack refuses them) and, unless `include_secrets`,
+    files that look like secrets (`.env`, keys, `.netrc`, `credentials*`...);
+    each is named with the reason in `left_out` when a list is given. A folder
+    beyond unpack's limits (files, bytes, depth, names) or whose own name is not
+    a usable skill folder name is refused, so that an archive written here
+    always unpacks. `output` may be a folder (the archive goes inside it) or a
+    file in a folder that does not exist yet.
     """
     skill_dir = os.path.abspath(skill_dir)
     skill_md = os.path.join(skill_dir, "SKILL.md")
@@ -89,12 +108,15 @@ def pack(skill_dir: str, output: str | None = None, left_out: list[str] | None =
             "would have no SKILL.md. Put the file itself in the folder."
         )
     name = os.path.basename(skill_dir)
+    problem = _top_problem(name)
+    if problem:
+        raise ArchiveError(f"{problem}; it would be the archive's top folder. Rename the folder.")
     output = output or os.path.join(os.getcwd(), f"{name}.skill")
     if output.endswith(("/", os.sep)) or os.path.isdir(output):  # a folder: the archive goes in it
         output = os.path.join(output, f"{name}.skill")
     output = os.path.abspath(output)
     notes = left_out if left_out is not None else []
-    files = _pack_list(skill_dir, name, notes)
+    files = _pack_list(skill_dir, name, notes, include_secrets)
     try:
         os.makedirs(os.path.dirname(output), exist_ok=True)
     except OSError as exc:
@@ -114,14 +136,40 @@ def pack(skill_dir: str, output: str | None = None, left_out: list[str] | None =
     return output
 
 
-def _pack_list(skill_dir: str, name: str, notes: list[str]) -> list[tuple[str, str]]:
+def _left_out(rel: str, folder: bool, include_secrets: bool) -> str | None:
+    """Why a file or folder is not packed on account of its name, or None."""
+    name = rel.rsplit("/", 1)[-1]
+    tool = tool_folder(name)
+    if tool is not None:
+        return (
+            f"{rel}{'/' if folder else ''}: left out, it holds settings {tool} acts on "
+            "(they can run commands); a .skill never holds them"
+        )
+    if not include_secrets and secret_kind(name, folder):
+        return (
+            f"{rel}{'/' if folder else ''}: left out, it looks like it holds secrets (keys, "
+            "passwords, tokens); pack --include-secrets stores it"
+        )
+    return None
+
+
+def _pack_list(
+    skill_dir: str, name: str, notes: list[str], include_secrets: bool
+) -> list[tuple[str, str]]:
     """(path, name in the archive) of every regular file to store; refuses what unpack would."""
     files: list[tuple[str, str]] = []
     total = 0
     for folder, subfolders, entries in walk(skill_dir):
         rel_folder = os.path.relpath(folder, skill_dir).replace(os.sep, "/")
         prefix = "" if rel_folder == "." else rel_folder + "/"
-        subfolders[:] = [d for d in subfolders if d not in EXCLUDED_NAMES]
+        kept = []
+        for sub in subfolders:
+            why = None if sub in EXCLUDED_NAMES else _left_out(prefix + sub, True, include_secrets)
+            if why:
+                notes.append(why)
+            elif sub not in EXCLUDED_NAMES:
+                kept.append(sub)
+        subfolders[:] = kept
         if subfolders and prefix.count("/") >= MAX_DEPTH:
             raise ArchiveError(
                 f"{_short(prefix + subfolders[0])} is more than {MAX_DEPTH} folders deep; a .skill "
@@ -130,6 +178,10 @@ def _pack_list(skill_dir: str, name: str, notes: list[str]) -> list[tuple[str, s
         for entry in entries:
             rel = prefix + entry.name
             if _excluded(rel):
+                continue
+            why = _left_out(rel, False, include_secrets)
+            if why:
+                notes.append(why)
                 continue
             try:
                 st = entry.stat(follow_symlinks=False)
@@ -243,6 +295,9 @@ def _plan(infos: list[zipfile.ZipInfo]) -> tuple[str, list[tuple[zipfile.ZipInfo
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
             raise ArchiveError(f"symbolic link in the archive: {_short(name)}")
+        problem = None if parts[0] in tops else _top_problem(parts[0])
+        if problem:
+            raise ArchiveError(f"the top folder {problem}")
         problem = _path_problem(parts)
         if problem:
             raise ArchiveError(f"{_short(name)}: {problem}")

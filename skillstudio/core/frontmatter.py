@@ -19,7 +19,7 @@ import yaml
 from . import yaml_io
 from .fastyaml import RawPos, fast_load
 from .positions import FieldPos
-from .safefs import OPEN_FLAGS, FileRefused, kind
+from .safefs import OPEN_FLAGS, FileOutside, FileRefused, kind, opened_inside
 from .text import counted
 
 _Loader: Any = yaml_io.LOADER  # the C loader (older imports); read through yaml_io
@@ -130,8 +130,12 @@ class Document:
         return (sub.key_line, sub.key_column)
 
 
-def read_document(path: str, size_hint: int | None = None) -> Document:
-    """Read and parse one file; every failure becomes a Problem, never an exception."""
+def read_document(path: str, size_hint: int | None = None, root: str | None = None) -> Document:
+    """Read and parse one file; every failure becomes a Problem, never an exception.
+
+    `root`: the resolved folder the file must lie in (a skill's root). The file that
+    was opened is checked (core/safefs.py `opened_inside`), so a link to a file
+    outside, swapped in since discovery, is not read."""
     doc = Document(path=path)
     try:
         size = size_hint if size_hint is not None else os.stat(path).st_size
@@ -145,7 +149,16 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
                 )
             )
             return doc
-        raw = read_bounded(path, size)
+        raw = read_bounded(path, size, root)
+    except FileOutside as exc:
+        doc.readable = False
+        doc.problems.append(
+            Problem(
+                "symlink-skipped",
+                f"{exc.reason[:1].upper()}{exc.reason[1:]}, the skill's root; it was not read.",
+            )
+        )
+        return doc
     except OSError as exc:
         doc.readable = False
         doc.problems.append(
@@ -162,8 +175,9 @@ def read_document(path: str, size_hint: int | None = None) -> Document:
     return doc
 
 
-def read_bounded(path: str, size: int) -> bytes:
-    """The file's bytes, at most MAX_FILE_BYTES + 1.
+def read_bounded(path: str, size: int, root: str | None = None) -> bytes:
+    """The file's bytes, at most MAX_FILE_BYTES + 1; with `root` (a resolved folder),
+    refused (FileOutside) unless the file opened lies inside it.
 
     os.read skips the buffered-reader objects open() builds (about 7 µs a file);
     it asks for the size we expect and reads on, bounded, when the file grew
@@ -174,6 +188,8 @@ def read_bounded(path: str, size: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise FileRefused(path, f"it is {kind(mode)}, not a regular file")
+        if root is not None:
+            opened_inside(fd, path, root)
         chunks = [os.read(fd, size + 1)]
         total = len(chunks[0])
         while total > size and total <= MAX_FILE_BYTES:
@@ -195,7 +211,40 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB".replace(".0 MB", " MB")
 
 
+_UTF_BOMS = (  # longest first: UTF-32's little-endian mark starts with UTF-16's
+    (b"\xff\xfe\x00\x00", "UTF-32", "FF FE 00 00"),
+    (b"\x00\x00\xfe\xff", "UTF-32", "00 00 FE FF"),
+    (b"\xff\xfe", "UTF-16", "FF FE"),
+    (b"\xfe\xff", "UTF-16", "FE FF"),
+)
+
+
+def _wide_encoding(raw: bytes) -> str | None:
+    """What a UTF-16 or UTF-32 file is, in words ("UTF-16 (it starts with the byte-order
+    mark FF FE)"), or None. Without a mark, text whose every other byte is NUL."""
+    if raw[:1] not in (b"\xff", b"\xfe", b"\x00") and b"\x00" not in raw[:8192]:
+        return None  # (the common case, at the cost of one scan for NUL)
+    for mark, name, shown in _UTF_BOMS:
+        if raw.startswith(mark):
+            return f"{name} (it starts with the byte-order mark {shown})"
+    head = raw[:512]
+    if len(head) >= 8:
+        even, odd = head[0::2], head[1::2]
+        if odd.count(0) >= 0.9 * len(odd) and not even.count(0):
+            return "UTF-16 (every other byte is 0, as in UTF-16 little-endian)"
+        if even.count(0) >= 0.9 * len(even) and not odd.count(0):
+            return "UTF-16 (every other byte is 0, as in UTF-16 big-endian)"
+    return None
+
+
 def parse_bytes(doc: Document, raw: bytes) -> Document:
+    wide = _wide_encoding(raw)
+    if wide is not None:
+        doc.readable = False
+        doc.problems.append(
+            Problem("not-utf8", f"This file is {wide}; save it as UTF-8 (agents read UTF-8).")
+        )
+        return doc
     if b"\x00" in raw[:8192]:
         doc.readable = False
         doc.problems.append(
@@ -238,10 +287,14 @@ def parse_text(doc: Document, text: str) -> Document:
     first_nl = text.find("\n")
     first_line = text if first_nl < 0 else text[:first_nl]
     if first_line.rstrip(" \t\r") != "---":
+        cr_only = first_line.startswith("---\r")  # and more on the same "line"
         doc.problems.append(
             Problem(
                 "frontmatter-missing",
-                "The file must start with a line '---', then the YAML fields "
+                "This file uses old Mac line endings (CR only), so agents read it as one "
+                "line with no frontmatter; save it with LF or CRLF line endings."
+                if cr_only
+                else "The file must start with a line '---', then the YAML fields "
                 "(name, description, ...), then another '---' line.",
             )
         )

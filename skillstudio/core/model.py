@@ -83,7 +83,7 @@ class Skill:
         """The body as it is on disk now (bodies are not kept in memory)."""
         if self.doc.text:
             return self.doc.body
-        return read_document(self.path).body
+        return read_document(self.path, None, os.path.realpath(self.root.path)).body
 
     def supporting_files(self) -> list[str]:
         """Files beside SKILL.md, relative to the skill folder, sorted (a bounded walk

@@ -10,15 +10,21 @@ compact state per skill (model.skill_state), rebuilt here.
 
 The workers read the same untrusted files with the same bounded code as the
 caller would; they import nothing of the skill folder either. A worker that
-dies or cannot be reached costs time, not skills: its chunks are read here.
+dies or cannot be reached costs time, not skills: its chunks are read here. A
+worker ends with the process that started it, even one killed with SIGKILL.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -41,12 +47,22 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool) -> Skill:
-    """Read, parse and validate one SKILL.md."""
+def load_skill(
+    root: Root,
+    found: Found,
+    profile: Profile,
+    keep_text: bool,
+    gist: bool,
+    real_root: str | None = None,
+) -> Skill:
+    """Read, parse and validate one SKILL.md. The file opened must lie inside the
+    root (`real_root`: its resolved path, when the caller worked it out once for many
+    files; realpath costs 20 µs): a link out swapped in since discovery is not read."""
     stamp = (found.mtime_ns, found.size)
+    base = real_root or os.path.realpath(root.path)
 
     def read() -> Any:
-        return read_document(found.path, found.size)
+        return read_document(found.path, found.size, base)
 
     return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
 
@@ -56,26 +72,40 @@ def load_chunk(
 ) -> list[tuple[str, tuple[object, ...]]]:
     """Worker side of a parallel scan: (root path, compact skill state) per file."""
     by_path = {root.path: root for root in roots}
+    reals = real_roots(roots)
     gc.disable()  # nothing built here outlives the call, and none of it has cycles
     try:
         return [
-            (root_path, skill_state(load_skill(by_path[root_path], found, profile, *flags)))
+            (
+                root_path,
+                skill_state(
+                    load_skill(by_path[root_path], found, profile, *flags, reals[root_path])
+                ),
+            )
             for root_path, found in items
         ]
     finally:
         gc.enable()
 
 
-def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int, root: str) -> str | None:
+def real_roots(roots: list[Root]) -> dict[str, str]:
+    """Each root's resolved path, worked out once for the many files read under it."""
+    return {root.path: os.path.realpath(root.path) for root in roots}
+
+
+def skill_gist(
+    path: str, mtime_ns: int, size: int, body_offset: int, root: str, real_root: str = ""
+) -> str | None:
     """The gist (core/gist.py) of the skill file at `path` as the scan read it (its
     modification time and size; its body from `body_offset`, a character offset in
     its text): the YAML is not parsed again. None when the file changed since (its
-    refresh works the gist out), cannot be read as it was, or now resolves outside
-    its `root` (a link swapped in after the scan)."""
+    refresh works the gist out), cannot be read as it was, or the file opened lies
+    outside its `root` (`real_root`: its resolved path; a link swapped in after the
+    scan)."""
     try:
-        if size > MAX_FILE_BYTES or not inside(os.path.realpath(path), os.path.realpath(root)):
+        if size > MAX_FILE_BYTES:
             return None
-        raw = read_bounded(path, size)
+        raw = read_bounded(path, size, real_root or os.path.realpath(root))
         after = os.stat(path)
     except OSError:  # (FileRefused too: not a regular file)
         return None
@@ -89,20 +119,53 @@ def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int, root: str)
     return body_gist(text[body_offset:], bundled_text(path)) if text else ""
 
 
-def inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def gist_chunk(items: list[tuple[str, int, int, int, str]]) -> list[str | None]:
     """Worker side of `fill_gists`."""
-    return [skill_gist(*item) for item in items]
+    reals: dict[str, str] = {}
+    return [
+        skill_gist(
+            *item, reals.get(item[4]) or reals.setdefault(item[4], os.path.realpath(item[4]))
+        )
+        for item in items
+    ]
 
 
-def _lower_priority(nice: int) -> None:
-    """A worker's first step: its priority below its caller's (where the system has one)."""
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL_S = 0.25  # how often a worker checks that the process that started it lives
+
+
+def _worker_start(nice: int, parent: int, pdeathsig: bool) -> None:
+    """A worker's first steps: it ends with the process that started it (`parent`),
+    even one killed with SIGKILL (`timeout`, a cancelled CI job), and runs below its
+    caller's priority (where the system has one)."""
+    if parent:
+        _die_with(parent, pdeathsig)
     if nice and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(nice)
+
+
+def _die_with(parent: int, pdeathsig: bool) -> None:
+    """Without this a worker of a killed parent waits for work on its pipe for ever,
+    with ppid 1 (its siblings hold the pipe's other end open). Linux: the kernel
+    sends SIGKILL when the parent goes (`pdeathsig`: asked only of workers started by
+    the parent's main thread, as the signal comes when the *thread* that started the
+    worker ends). Everywhere: a thread that ends the worker when its parent is no
+    longer the one that started it. The parent may be gone already (before prctl
+    took effect): then the worker ends at once."""
+    if pdeathsig and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class Workers:
@@ -138,11 +201,15 @@ class Workers:
         if self.pool is None and not self.unusable:
             try:
                 context = multiprocessing.get_context(self.method)
+                # the workers' parent is this process with fork and spawn (forkserver's
+                # are children of its server, which ends with this process)
+                parent = os.getpid() if self.method in ("fork", "spawn") else 0
+                on_main = threading.current_thread() is threading.main_thread()
                 self.pool = ProcessPoolExecutor(
                     self.count,
                     mp_context=context,
-                    initializer=_lower_priority,
-                    initargs=(self.nice,),
+                    initializer=_worker_start,
+                    initargs=(self.nice, parent, on_main),
                 )
             except (ValueError, OSError, NotImplementedError):
                 self.unusable = True
@@ -235,8 +302,12 @@ def load_parallel(
     parts: list[list[Skill]] = [[] for _ in chunks]
     read = 0
 
+    reals = real_roots(roots)
+
     def local(chunk: list[tuple[str, Found]]) -> list[Any]:  # (Skills; a worker's: states)
-        return [load_skill(by_path[path], item, profile, *flags) for path, item in chunk]
+        return [
+            load_skill(by_path[path], item, profile, *flags, reals[path]) for path, item in chunk
+        ]
 
     def done(index: int, result: list[Any]) -> None:
         nonlocal read

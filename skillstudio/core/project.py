@@ -27,7 +27,7 @@ from .repository import (
     misnamed_warning,
     search_roots,
 )
-from .safefs import read_bytes
+from .safefs import is_inside, read_bytes
 from .text import counted
 
 CONFIG_NAME = "skillstudio.yaml"
@@ -188,6 +188,10 @@ def load_config(folder: str) -> Config | None:
             )
             continue
         absolute = os.path.normpath(os.path.join(folder, os.path.expanduser(rel)))
+        outside = _root_outside(folder, rel, absolute)
+        if outside:
+            config.diagnostics.append(_config_error(path, outside, *_entry_line(text, rel)))
+            continue
         config.roots.append((absolute, label or rel.rstrip("/")))
     suites = data.get("suites") or []
     if isinstance(suites, list):
@@ -259,6 +263,35 @@ def load_config(folder: str) -> Config | None:
                     )
                 )
     return config
+
+
+def _root_outside(folder: str, rel: str, absolute: str) -> str | None:
+    """Why a configured root is not used, or None. A root is read and watched: it must
+    resolve inside the project folder (`roots: ["/"]` put watchers over the whole disk,
+    /proc included), or, written with `~`, inside the user's home (a user root such
+    as ~/.agent/skills), never the home itself."""
+    real = os.path.realpath(absolute)
+    if is_inside(real, os.path.realpath(folder)):
+        return None
+    home = os.path.realpath(os.path.expanduser("~"))
+    if rel.startswith("~") and is_inside(real, home) and real != home:
+        return None
+    where = f"{absolute}" if real == absolute else f"{absolute} (which is {real})"
+    return (
+        f"The root '{rel}' is {where}, outside this project ({folder}); it was not used. "
+        f"A root must be inside the folder of {CONFIG_NAME}, or a folder under your home "
+        "written with ~ (such as ~/.agent/skills)."
+    )
+
+
+def _entry_line(text: str, entry: str) -> tuple[int, int]:
+    """Line and column of a `roots:` entry in the config text (the key's when not found)."""
+    line, _column = _key_line(text, "roots")
+    for number, content in enumerate(text.split("\n")[line - 1 :], start=line):
+        column = content.find(entry)
+        if column >= 0 and (number > line or column > content.find("roots:")):
+            return number, column + 1
+    return _key_line(text, "roots")
 
 
 def _short(value: Any) -> str:

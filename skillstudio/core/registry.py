@@ -21,7 +21,7 @@ from .discovery import SKILL_FILE, Found, ScanLimits
 from .frontmatter import Document, parse_text, read_document
 from .loading import FAILED, build_skill
 from .model import Root, Skill
-from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill
+from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
 from .profiles.base import Profile
 from .trigger_owners import TriggerOwners
 from .validate import validate_skill
@@ -164,9 +164,9 @@ class Registry:
             report = (lambda done: progress(done, total)) if progress is not None else None
             skills = load_parallel(workers, self.profile, self.roots, found, flags, report)
         else:
-            skills = []
+            skills, reals = [], real_roots(self.roots)  # (realpath once per root: 20 µs)
             for index, (root, item) in enumerate(found):
-                skills.append(load_skill(root, item, self.profile, *flags))
+                skills.append(load_skill(root, item, self.profile, *flags, reals[root.path]))
                 if progress is not None and index % 200 == 0:
                     progress(index, total)
         if progress is not None:
@@ -412,7 +412,7 @@ class Registry:
                 stamp = (st.st_mtime_ns, st.st_size)
             except OSError:
                 stamp = (0, 0)
-            read = partial(read_document, path)
+            read = partial(read_document, path, None, os.path.realpath(previous.root.path))
         else:
             stamp = (previous.mtime_ns, previous.size)
             read = partial(parse_text, Document(path=path), text)

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from .editing import Change, apply_changes
 from .fields import placeholder_description
+from .filenames import folder_name_problem
 from .frontmatter import read_document
 from .profiles.base import Profile
 from .saving import atomic_write, encode, stamp
@@ -40,9 +41,9 @@ def template(profile: Profile, name: str) -> str:
 
 def new_skill(profile: Profile, root: str, name: str) -> str:
     """Create `root/name/SKILL.md`; refuses a bad name or an existing folder."""
-    if not SLUG.fullmatch(name) or len(name) > 64:
+    if folder_name_problem(name) or not SLUG.fullmatch(name) or len(name) > 64:
         raise BadName(
-            f"'{name}' is not a valid skill name: use lowercase letters, digits and single "
+            f"{name!r} is not a valid skill name: use lowercase letters, digits and single "
             "hyphens, at most 64 characters"
         )
     folder = os.path.join(root, name)
@@ -65,8 +66,8 @@ def _set_name(profile: Profile, skill_md: str, name: str) -> None:
 
 def _sibling(skill_dir: str, new_name: str) -> str:
     """The folder `new_name` beside `skill_dir`; refuses a bad name or clobbering."""
-    if not SLUG.fullmatch(new_name):
-        raise OperationError(f"'{new_name}' is not a valid skill name")
+    if folder_name_problem(new_name) or not SLUG.fullmatch(new_name):
+        raise OperationError(f"{new_name!r} is not a valid skill name")
     target = os.path.join(os.path.dirname(os.path.abspath(skill_dir)), new_name)
     if os.path.exists(target):
         raise OperationError(f"{target} already exists")
