@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from . import yaml_io
+from .confine import escaping, opened_folder, refused_root, root_inside
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
 from .model import Root
@@ -27,7 +28,7 @@ from .repository import (
     misnamed_warning,
     search_roots,
 )
-from .safefs import read_bytes
+from .safefs import is_inside, read_bytes
 from .text import counted
 
 CONFIG_NAME = "skillstudio.yaml"
@@ -325,12 +326,15 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise UsageError(f"{folder}: not a folder")
+    refused = _refused_folder(folder, profile_name)
+    if refused is not None:
+        return refused
     config = load_config(folder)
     notes = list(config.diagnostics) if config else []
     if config is not None and config.roots:
         name, reason = choose_profile(profile_name, config, folder)
         profile = _profile(name, config)
-        roots = [Root(path, label, index) for index, (path, label) in enumerate(config.roots)]
+        roots = _config_roots(config, folder, notes)
     else:
         search = search_roots(folder, config.limits if config else None)
         notes += _search_notes(search)
@@ -353,6 +357,27 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
     )
 
 
+def _refused_folder(folder: str, profile_name: str | None) -> Project | None:
+    """A project of no roots when `folder` is reached through a link out of the project
+    it lies in (core/confine.py): nothing in it is read, detection included."""
+    note = escaping(folder)
+    if note is None:
+        return None
+    profile = _profile(profile_name)
+    return Project(profile, [], folder, profile_reason="--profile", diagnostics=[note])
+
+
+def _config_roots(config: Config, folder: str, notes: list[Diagnostic]) -> list[Root]:
+    """skillstudio.yaml's roots; one inside the folder only when it resolves inside it."""
+    roots: list[Root] = []
+    for path, label in config.roots:
+        inside = is_inside(path, folder)
+        if inside and os.path.lexists(path) and not root_inside(path, folder, notes):
+            continue
+        roots.append(Root(path, label, len(roots), base=folder if inside else ""))
+    return roots
+
+
 def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Project]:
     """A folder given as a project, a root or a repository: every skill root below it,
     each detected on its own marks when no profile is named (a repository that mixes
@@ -360,6 +385,9 @@ def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Pr
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise UsageError(f"{folder}: not a folder")
+    refused = _refused_folder(folder, profile_name)
+    if refused is not None:
+        return [refused]
     config = load_config(folder)
     if profile_name or config is not None:
         return [project_from_folder(folder, profile_name)]
@@ -400,14 +428,25 @@ def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Pr
 def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> Project:
     """Explicit `--root` folders: later roots take precedence."""
     roots: list[Root] = []
-    for index, path in enumerate(paths):
+    refused: list[Diagnostic] = []  # a root reached through a link out of its project
+    for path in paths:
         absolute = os.path.abspath(os.path.join(cwd, path))
         if not os.path.isdir(absolute):
             raise UsageError(f"{path}: no such folder")
-        roots.append(Root(absolute, os.path.basename(absolute) or absolute, index))
+        label = os.path.basename(absolute) or absolute
+        root = Root(absolute, label, len(roots), base=opened_folder(absolute, absolute))
+        note = refused_root(root.path, root.base)
+        if note is None:
+            roots.append(root)
+        else:
+            refused.append(note)
     config = load_config(cwd)
-    name, reason = choose_profile(profile_name, config, roots[0].path)
+    if roots:
+        name, reason = choose_profile(profile_name, config, roots[0].path)
+    else:
+        name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
     notes = [note for root in roots for note in _search_notes(search_roots(root.path))]
+    notes += refused
     return Project(
         _profile(name, config),
         roots,
@@ -424,13 +463,17 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
     folder = os.path.dirname(skill_md)
     parent = os.path.dirname(folder)
     config = find_config_upward(parent)
-    name, reason = choose_profile(profile_name, config, folder)
+    base = opened_folder(folder, parent)
+    if refused_root(skill_md, base) is None:
+        name, reason = choose_profile(profile_name, config, folder)
+    else:  # the scan reports it and reads nothing; neither does detection
+        name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
     label = os.path.basename(parent)
     if config is not None:
         for path, root_label in config.roots:
             if os.path.normpath(path) == parent:
                 label = root_label
-    root = Root(parent, label, 0)
+    root = Root(parent, label, 0, base=base)
     return Project(
         _profile(name, config),
         [root],
@@ -480,6 +523,8 @@ def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
 
 def _is_repository(folder: str) -> bool:
     """Whether a `--root` folder holds skill roots other than itself."""
+    if escaping(folder) is not None:  # read as a root: the scan says why not
+        return False
     found = search_roots(folder).roots
     return bool(found) and found != [folder]
 
