@@ -70,8 +70,23 @@ class Manifest:
         return any(r[: len(keys)] == keys or keys[: len(r)] == r for r in self.rejected)
 
     def reject(self, keys: tuple[Any, ...], message: str) -> None:
+        """One `field-invalid` for a string that cannot be used (its field named by the
+        nearest key that is itself usable text)."""
         self.rejected.add(keys)
-        self.emit("field-invalid", "error", message + "; it was left out.", *keys)
+        line, column = self.at(*keys)
+        usable = [k for k in keys if isinstance(k, str) and manifest_text.problem(k, True) is None]
+        self.diagnostics.append(
+            Diagnostic(
+                "field-invalid",
+                "error",
+                message + "; it was left out.",
+                self.path,
+                line,
+                column,
+                usable[0] if usable else None,
+                None,
+            )
+        )
 
     def at(self, *keys: Any) -> tuple[int, int]:
         """Line and column of a key (or list item) by its path; the nearest known parent."""
