@@ -606,7 +606,7 @@ def _strict_run(*args: str, cwd: Path) -> tuple[int, str, str]:
     code = main(list(args), cwd=str(cwd), out=streams[0], err=streams[1])
     for stream in streams:
         stream.flush()
-    out, err = (s.buffer.getvalue().decode("utf-8") for s in streams)  # type: ignore[attr-defined]
+    out, err = (s.buffer.getvalue().decode("utf-8") for s in streams)
     return code, out, err
 
 

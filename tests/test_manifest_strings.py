@@ -47,7 +47,7 @@ def strict_cli(*args: str, cwd: Path) -> tuple[int, str, str]:
     texts = []
     for stream in (out, err):
         stream.flush()
-        texts.append(stream.buffer.getvalue().decode("utf-8"))  # type: ignore[attr-defined]
+        texts.append(stream.buffer.getvalue().decode("utf-8"))
     return code, texts[0], texts[1]
 
 
