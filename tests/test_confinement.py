@@ -183,3 +183,23 @@ def test_a_save_writes_through_a_link_inside_the_folder_and_keeps_the_link(
     done = cli("set", "x", "license=MIT", "--root", str(skills), cwd=tmp_path)
     assert done.code == 0, done.err
     assert os.path.islink(link) and "license: MIT" in Path(shared).read_text()
+
+
+@pytest.mark.parametrize("profile", ["claude-code", "codex"])
+def test_the_roots_an_agent_reads_above_the_folder_are_confined_too(
+    linked: tuple[Path, Path, dict[str, tuple[bytes, int]]], profile: str
+) -> None:
+    """A subfolder opened: Claude Code reads `.claude/skills` of every parent up to the
+    repository root, Codex `.agents/skills` from the repository root down; those
+    linked out are refused like the folder's own."""
+    repo, outside, before = linked
+    run = cli("lint", "--format", "json", str(repo / "good"), "--profile", profile, cwd=repo)
+    assert run.code in (0, 1), run.err
+    assert OUTSIDE_WORD not in run.out
+    assert all(_inside(s["path"], repo) for s in run.json["skills"] if s["name"] != "mine")
+    link = ".claude/skills" if profile == "claude-code" else ".agents/skills"
+    assert any(
+        d["code"] == "symlink-skipped" and d["path"] == str(repo / link)
+        for d in run.json["diagnostics"]
+    )
+    assert snapshot(outside) == before
