@@ -203,3 +203,23 @@ def test_the_roots_an_agent_reads_above_the_folder_are_confined_too(
         for d in run.json["diagnostics"]
     )
     assert snapshot(outside) == before
+
+
+def test_skillstudio_yaml_roots_are_confined_and_a_bad_one_is_one_diagnostic(
+    tmp_path: Path,
+) -> None:
+    """A root of skillstudio.yaml inside the folder that is a link out is refused like
+    the conventional ones; one holding a NUL is a config-invalid (it was exit 2)."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    write(project, "real/x/SKILL.md", skill_text(name="x", description="The real x skill."))
+    text = skill_text(name="y", description=f"Outside {OUTSIDE_WORD} skill.")
+    write(outside, "y/SKILL.md", text)
+    (project / "linked").symlink_to(outside)
+    write(project, "skillstudio.yaml", 'roots: [real, linked, "a\\0b"]\n')
+    before = snapshot(outside)
+    run = cli("lint", "--format", "json", str(project), cwd=project)
+    assert run.code == 1 and OUTSIDE_WORD not in run.out, run.err
+    assert [s["name"] for s in run.json["skills"]] == ["x"]
+    codes = {(d["code"], os.path.basename(d["path"])) for d in run.json["diagnostics"]}
+    assert {("symlink-skipped", "linked"), ("config-invalid", "skillstudio.yaml")} <= codes
+    assert snapshot(outside) == before

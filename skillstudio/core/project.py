@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic
 from .discovery import ScanLimits
 from .model import Root
 from .profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
+from .profiles.manifest_text import problem as text_problem
 from .registry import Registry
 from .repository import (
     ROOT_SAMPLES,
@@ -187,6 +188,12 @@ def load_config(folder: str) -> Config | None:
             config.diagnostics.append(
                 _config_error(path, f"A root must be a path or {{path, label}}, not {entry!r}.")
             )
+            continue
+        why = text_problem(rel, True)  # a NUL or a control character: no path holds it
+        if why is not None:
+            shown = rel.encode("unicode_escape").decode("ascii")
+            message = f"The root '{shown}' {why}; it was left out."
+            config.diagnostics.append(_config_error(path, message, *_key_line(text, "roots")))
             continue
         absolute = os.path.normpath(os.path.join(folder, os.path.expanduser(rel)))
         config.roots.append((absolute, label or rel.rstrip("/")))
