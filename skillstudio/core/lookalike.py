@@ -11,6 +11,7 @@ what in one name can deceive; `skeleton` folds a name to what it looks like, and
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -49,7 +50,27 @@ _LOOKS_LATIN = {
     "ı": "i", "ɑ": "a", "ɡ": "g",
 }  # fmt: skip
 _FOLD = str.maketrans(_LOOKS_LATIN)
+# what a path or a name read from a manifest or a configuration may not hold
+CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f" + "".join(f"\\u{code:04x}" for code in sorted(ESCAPED)) + "]"
+)
 _DROP = dict.fromkeys(INVISIBLE)
+
+
+def text_problem(text: str, strict: bool) -> str | None:
+    """Why a string read from a manifest or a configuration cannot be a path or a
+    name, in plain words (None when it can): half a surrogate pair or a NUL; with
+    `strict` (a path, a name) any control, bidi or zero-width character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"holds U+{ord(text[exc.start]):04X}, half of a character pair (not text)"
+    found = CONTROL.search(text) if strict else None
+    if found is not None and found.group() != "\x00":
+        return f"holds a control or invisible character (U+{ord(found.group()):04X})"
+    if "\x00" in text:
+        return "holds a NUL character (U+0000), which no file name or text can hold"
+    return None
 
 
 def _describe(ch: str) -> str:

@@ -16,9 +16,9 @@ from . import yaml_io
 from .confine import escaping, opened_folder, refused_root, root_inside
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
+from .lookalike import text_problem
 from .model import Root
 from .profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
-from .profiles.manifest_text import problem as text_problem
 from .registry import Registry
 from .repository import (
     ROOT_SAMPLES,

@@ -16,33 +16,17 @@ from typing import Any
 import yaml
 
 from .. import yaml_io
-from ..lookalike import ESCAPED
+from ..lookalike import CONTROL as _CONTROL
+from ..lookalike import text_problem as problem
 
 # In a path or a name (the last key of these, or anything under `skills`), control,
 # bidi and zero-width characters are refused too.
 STRICT_KEYS = frozenset({"name", "source"})
-_CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f" + "".join(f"\\u{code:04x}" for code in sorted(ESCAPED)) + "]"
-)
 # A lone surrogate escape in JSON text (not one after an escaped backslash): YAML, which
 # places the diagnostics, refuses it; for positions it becomes letters of the same length.
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 Report = Callable[[tuple[Any, ...], str], None]
-
-
-def problem(text: str, strict: bool) -> str | None:
-    """Why a manifest string cannot be used, in plain words; None when it can."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return f"holds U+{ord(text[exc.start]):04X}, half of a character pair (not text)"
-    found = _CONTROL.search(text) if strict else None
-    if found is not None and found.group() != "\x00":
-        return f"holds a control or invisible character (U+{ord(found.group()):04X})"
-    if "\x00" in text:
-        return "holds a NUL character (U+0000), which no file name or text can hold"
-    return None
 
 
 def _strict(keys: tuple[Any, ...]) -> bool:
