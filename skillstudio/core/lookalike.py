@@ -7,6 +7,8 @@ and letters of another script that look Latin (Cyrillic `е`). `name_problems` s
 what in one name can deceive; `skeleton` folds a name to what it looks like, and
 `check_names` reports two skills whose names differ but look the same
 (`name-lookalike`, a warning: agents load both, a person picks the wrong one).
+`text_problem` says why a string read from a manifest or a configuration cannot be
+a path or a name (a NUL, half a surrogate pair, control or bidi characters).
 """
 
 from __future__ import annotations
