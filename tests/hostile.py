@@ -171,6 +171,12 @@ CLAUDE_CASES = {
     "plugin-fifo": "unreadable",  # a FIFO named plugin.json
     "plugin-skills-escape": "field-invalid",  # skills: ["./out"], out -> outside
     "plugin-not-object": "manifest-invalid",  # plugin.json holds a list
+    # issue 25: strings no path or output can hold (each failed every command), and a
+    # plugin whose skills/ is a link out of the repository (read as its own)
+    "market-nul-source": "field-invalid",  # "./plugins/x\u0000"
+    "market-surrogate-name": "field-invalid",  # a plugin named "b\ud800d"
+    "plugin-surrogate-skills": "field-invalid",  # skills: ["./\ud800"]
+    "plugin-skills-link-out": "symlink-skipped",  # plugins/out/skills -> outside
 }
 
 
@@ -190,6 +196,16 @@ def make_claude_case(base: str, case: str) -> str:
         sources.append('"./link"')
     elif case == "market-dotdot":
         sources.append('"./plugins/../../outside"')
+    elif case == "market-nul-source":
+        sources.append('"./plugins/x\\u0000"')
+    elif case == "market-surrogate-name":
+        sources.append('"./plugins/ok", "name": "b\\ud800d"')
+    elif case == "plugin-skills-link-out":
+        write(
+            os.path.join(repo, "plugins", "out", ".claude-plugin", "plugin.json"), '{"name": "o"}'
+        )
+        os.symlink(outside, os.path.join(repo, "plugins", "out", "skills"))
+        sources.append('"./plugins/out"')
     entries = ", ".join(f'{{"name": "p{n}", "source": {src}}}' for n, src in enumerate(sources))
     text = f'{{"name": "m", "owner": {{"name": "o"}}, "plugins": [{entries}]}}'
     if case == "market-deep":
@@ -209,6 +225,8 @@ def make_claude_case(base: str, case: str) -> str:
         write(manifest, '{"name": "ok", "skills": ["./out"]}')
     elif case == "plugin-not-object":
         write(manifest, '["ok"]')
+    elif case == "plugin-surrogate-skills":
+        write(manifest, '{"name": "ok", "skills": ["./\\ud800"]}')
     return repo
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from skillstudio.core.activation import activate
@@ -479,7 +479,7 @@ def test_deep_nesting_is_refused_never_a_crash(
     """Any nesting up to 50,000 levels, in any of the files YAML is read from: a
     diagnostic (frontmatter, config) or a refusal (suite), never an exception or a
     crash of the C composer; within the bound, the same data PyYAML builds."""
-    from skillstudio.core.project import load_config
+    from skillstudio.core.project_config import load_config
     from skillstudio.core.suites import SuiteError, load_suite
 
     value, levels = data.draw(nested())
@@ -604,3 +604,109 @@ def test_an_archive_unpacks_only_under_a_usable_top_folder_name(
             (source / "SKILL.md").write_text("---\nname: x\ndescription: Named.\n---\n")
             again = unpack(pack(str(source), str(base / "out" / "b.skill")), str(base / "again"))
             assert os.listdir(base / "again") == [top] and again.endswith(top)
+
+
+# Manifests (issue 25 item 5): marketplace.json and plugin.json with any JSON, built
+# from the strings that broke every command (a NUL, half a surrogate pair, control and
+# bidi characters, paths out of the folder, remote sources, long paths).
+MANIFEST_PIECES = [
+    "./", "ok", "..", "/", "x", "\x00", "\ud800", "\udc80", "\x1b[2J", "\u202e", "\u200b",
+    "é", ":", "git@", "https://", "~", "\n", "a" * 300,
+]  # fmt: skip
+MANIFEST_KEYS = ["name", "source", "skills", "plugins", "owner", "version", "commands"]
+
+
+def manifest_values() -> st.SearchStrategy[Any]:
+    text = st.lists(st.sampled_from(MANIFEST_PIECES), max_size=6).map("".join)
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), text)
+    keys = st.one_of(st.sampled_from(MANIFEST_KEYS), text)
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+        max_leaves=12,
+    )
+
+
+@st.composite
+def manifests(draw: st.DrawFn) -> tuple[str, str]:
+    """(marketplace.json text, plugin.json text): mostly the right shape with hostile
+    values, sometimes any JSON value, now and then text that is not UTF-8."""
+    value = manifest_values()
+    text = st.lists(st.sampled_from(MANIFEST_PIECES), min_size=1, max_size=6).map("".join)
+    field = st.one_of(text, text, text, value)  # mostly text: names and paths are read
+    entry = st.fixed_dictionaries({"source": field}, optional={"name": field, "x": value})
+    market = st.fixed_dictionaries(
+        {"plugins": st.lists(entry, max_size=4)}, optional={"name": field, "owner": value}
+    )
+    skills = st.one_of(field, st.lists(field, max_size=3))
+    plugin = st.fixed_dictionaries({"name": field}, optional={"skills": skills, "hooks": value})
+    texts = []
+    for shaped in (market, plugin):
+        data = draw(st.one_of(shaped, value))
+        raw = json.dumps(data, ensure_ascii=draw(st.booleans()))
+        texts.append(raw.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape"))
+    return texts[0], texts[1]
+
+
+def _strict_run(*args: str, cwd: Path) -> tuple[int, str, str]:
+    """The CLI with streams as strict as a UTF-8 terminal (a surrogate written raises)."""
+    import io
+
+    from skillstudio.cli.main import main
+
+    streams = [io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2)]
+    code = main(list(args), cwd=str(cwd), out=streams[0], err=streams[1])
+    for stream in streams:
+        stream.flush()
+    out, err = (s.buffer.getvalue().decode("utf-8") for s in streams)
+    return code, out, err
+
+
+@settings(FUZZ, max_examples=max(20, EXAMPLES // 8))  # (7 commands per example)
+@given(texts=manifests())
+@example(texts=('{"plugins": [{"name": "p", "source": "./x\\u0000"}]}', '{"name": "b"}'))
+@example(texts=('{"plugins": []}', '{"name": "b\\ud800", "skills": ["./\\ud800"]}'))
+def test_any_manifest_is_diagnosed_and_the_good_plugin_still_loads(
+    tmp_path_factory: pytest.TempPathFactory, texts: tuple[str, str]
+) -> None:
+    """No command exits 2 or prints a traceback on any marketplace.json or plugin.json,
+    under claude-code and codex; the plugin beside the hostile ones still loads."""
+    market, plugin = texts
+    repo = tmp_path_factory.mktemp("manifests")
+    good = "---\nname: ok\ndescription: Handles ok requests in the fuzzed repository.\n---\nBody\n"
+    for folder in ("ok", ".agents/skills/ok"):
+        (repo / folder / "ok").mkdir(parents=True)
+        (repo / folder / "ok" / "SKILL.md").write_text(good)
+        (repo / folder / ".claude-plugin").mkdir()
+        (repo / folder / ".claude-plugin" / "plugin.json").write_text('{"name": "ok"}')
+    (repo / "ok" / "skills").mkdir()
+    (repo / "ok" / "ok").rename(repo / "ok" / "skills" / "ok")
+    for folder, name, text in (
+        (".claude-plugin", "marketplace.json", market),
+        ("bad/.claude-plugin", "plugin.json", plugin),
+        (".agents/skills/bad/.codex-plugin", "plugin.json", plugin),
+    ):
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / name).write_bytes(text.encode("utf-8", "surrogateescape"))
+    (repo / "bad" / "skills" / "b").mkdir(parents=True)
+    (repo / "bad" / "skills" / "b" / "SKILL.md").write_text(good.replace("ok", "b"))
+    (repo / ".agents" / "skills" / "bad" / "b").mkdir()
+    (repo / ".agents" / "skills" / "bad" / "b" / "SKILL.md").write_text(good.replace("ok", "b"))
+    commands = {
+        "claude-code": [
+            ["list", "--project"],
+            ["match", "ok requests", "--project"],
+            ["prompt", "--project"],
+            ["overlap"],
+        ],
+        "codex": [["list", "--project"]],
+    }
+    with watchdog():
+        for profile, others in commands.items():
+            run = ["lint", "--format", "json", str(repo), "--profile", profile]
+            code, out, err = _strict_run(*run, cwd=repo)
+            assert code in (0, 1) and "internal error" not in err, err
+            assert "ok:ok" in {s["name"] for s in json.loads(out)["skills"]}
+            for command in others:
+                code, out, err = _strict_run(*command, str(repo), "--profile", profile, cwd=repo)
+                assert code in (0, 1) and "internal error" not in err, (command, err)

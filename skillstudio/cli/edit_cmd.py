@@ -65,7 +65,8 @@ def _is_path(word: str) -> bool:
 
 
 def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
-    """(SKILL.md path, the root it belongs to) of a `set` argument."""
+    """(SKILL.md path, the folder it may be written in) of a `set` argument: the folder
+    opened that its root lies in (core/confine.py), else the root itself."""
     if _is_path(args.skill):
         target = os.path.abspath(os.path.join(env.cwd, args.skill))
         if os.path.isdir(target):
@@ -76,7 +77,8 @@ def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
             raise UsageError(
                 f"{args.skill} is not a skill folder or a SKILL.md; nothing was changed"
             )
-        return target, projects_for_path(target, args.profile)[0].roots[0].path
+        root = projects_for_path(target, args.profile)[0].roots[0]
+        return target, root.base or root.path
     item = load_one(args, env)
     skill = item.registry.get(args.skill)
     if skill is None:
@@ -85,17 +87,17 @@ def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
             f"no skill named '{args.skill}'"
             + (hint if os.path.lexists(os.path.join(env.cwd, args.skill)) else "")
         )
-    return skill.path, skill.root.path
+    return skill.path, skill.root.base or skill.root.path
 
 
-def _writable_target(path: str, root: str) -> str:
+def _writable_target(path: str, base: str) -> str:
     """The regular file `set` may write for `path`: a link is followed when its target
-    lies inside the root (the link is kept); a link out of it, a special file or a
-    read-only file is refused (EditRefused)."""
+    lies inside `base`, the folder opened (the link is kept); a link out of it, a
+    special file or a read-only file is refused (EditRefused)."""
     from ..core.safefs import FileRefused, check_regular
 
     try:
-        st = check_regular(path, root)
+        st = check_regular(path, base)
     except FileRefused as exc:
         raise EditRefused(f"not edited: {exc.reason}") from None
     if not st.st_mode & 0o222:
@@ -128,11 +130,11 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
         pairs.append((key.strip(), raw))
     if not pairs and not args.unset:
         raise UsageError("nothing to change: give KEY=VALUE pairs or --unset KEY")
-    path, root = _skill_file(args, env)
+    path, base = _skill_file(args, env)
     mode: ValueMode = "yaml" if args.yaml else "string" if args.string else "text"
     changes: list[Change] = []
     try:
-        target = _writable_target(path, root)
+        target = _writable_target(path, base)
         profile = projects_for_path(path, args.profile)[0].profile
         before = stamp(target)
         doc = read_document(target)
@@ -145,7 +147,7 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
             changes.append(Change("set", change.key, value, change.path))
         changes += [change_for(key.strip(), doc.mapping, "unset") for key in args.unset]
         text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
-        atomic_write(target, encode(text), before)
+        atomic_write(target, encode(text), before, base=base)
     except (EditError, SaveError, EditRefused) as exc:
         if args.format == "json":
             env.print(dumps({"error": {"code": "EDIT_REFUSED", "message": str(exc), "path": path}}))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.project import NUMBER_OPTIONS, UsageError
+from ..core.project import UsageError
+from ..core.project_config import NUMBER_OPTIONS
 from ..core.text import counted
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
-from .output import diagnostic_line, dumps
+from .output import diagnostic_line, dumps, printable, printable_lines
 
 
 def register(sub: Subparsers) -> None:
@@ -101,11 +102,11 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
             data["why_not"] = why
         env.print(dumps(data))
         return EXIT_FAIL if unknown else EXIT_OK
-    env.print(explain_text(result, item.registry, args.explain))
+    env.print(printable_lines(explain_text(result, item.registry, args.explain)))
     if ranked is not None:
-        env.print(likely_text(ranked))
+        env.print(printable_lines(likely_text(ranked)))
     for name, text in why.items():
-        env.print(f"why not {name}: {text}")
+        env.print(printable(f"why not {name}: {text}"))
     return EXIT_FAIL if unknown else EXIT_OK
 
 

@@ -209,7 +209,7 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
             env.print(dumps(data))
         else:
             for line in show_text(item, skill, data, env.cwd):
-                env.print(line)
+                env.print(printable(line))  # a name's bidi or zero-width characters too
         return EXIT_OK
     known = sorted({s.name for item in loaded for s in item.registry.skills})
     hint = ", ".join(known[:20]) + (" …" if len(known) > 20 else "")

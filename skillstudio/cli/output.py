@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.diagnostics import CODES, Diagnostic
+from ..core.lookalike import ESCAPED
 
 
 def rel(path: str, cwd: str) -> str:
@@ -31,11 +32,20 @@ _CONTROL = {n: f"\\x{n:02x}" for n in (*range(32), *range(0x80, 0xA0))} | {
     0x2028: "\\u2028",
     0x2029: "\\u2029",
 }
+# bidi controls (which reorder the terminal's line) and invisible characters, and
+# lone surrogates (a file name that is not UTF-8), which a terminal cannot print
+_CONTROL |= {n: f"\\u{n:04x}" for n in (*ESCAPED, *range(0xD800, 0xE000))}
 
 
 def printable(text: str) -> str:
-    """One line of text: control characters (a newline in a folder name) escaped."""
+    """One line of text: control characters (a newline in a folder name), bidi controls
+    and invisible characters (core/lookalike.py) escaped."""
     return text.translate(_CONTROL)
+
+
+def printable_lines(text: str) -> str:
+    """`printable` for each line of a text of several lines."""
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def diagnostic_line(diag: Diagnostic, cwd: str) -> str:

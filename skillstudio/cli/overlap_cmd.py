@@ -10,7 +10,7 @@ from ..core.project import UsageError
 from ..core.registry import Registry
 from ..core.text import counted
 from .common import EXIT_OK, Env, Subparsers, add_common, load
-from .output import dumps, rel
+from .output import dumps, printable, rel
 
 
 def register(sub: Subparsers) -> None:
@@ -58,8 +58,9 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
         return EXIT_OK
     for pair in pairs:
         shared = ", ".join(term for term, _ in pair.shared)
-        env.print(f"{pair.score:.2f}  {pair.a.name}  ~  {pair.b.name}   shared: {shared}")
-        env.print(f"      {rel(pair.a.path, env.cwd)}  {rel(pair.b.path, env.cwd)}")
+        line = f"{pair.score:.2f}  {pair.a.name}  ~  {pair.b.name}   shared: {shared}"
+        env.print(printable(line))
+        env.print(printable(f"      {rel(pair.a.path, env.cwd)}  {rel(pair.b.path, env.cwd)}"))
     env.print(
         f"{counted(len(pairs), 'competing pair')} among {counted(count, 'skill')} "
         f"(similarity >= {threshold:g}; an estimate of which descriptions a model could confuse)"

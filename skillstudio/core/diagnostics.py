@@ -24,6 +24,8 @@ CODES: dict[str, str] = {
     "name-format": "the name breaks the profile's naming rules",
     "name-too-long": "the name is longer than the profile allows",
     "name-dir-mismatch": "the name differs from the skill's folder name",
+    "name-lookalike": "a name that can be mistaken for another (invisible, bidi or "
+    "look-alike characters, another Unicode form)",
     "description-empty": "the description is empty",
     "description-too-long": "the description is longer than the profile allows",
     "description-placeholder": "the description is still the new-skill template's placeholder",

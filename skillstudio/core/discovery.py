@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
 
+from .confine import link_out, outside
 from .diagnostics import Diagnostic
 from .profiles.base import Discovery, is_inside
 from .safefs import kind
@@ -265,6 +266,25 @@ class _Walk:
         # must not depend on the walk); the list is nearly sorted already.
         self.result.files.sort(key=attrgetter("path"))
         return self.result
+
+
+def listed_files(paths: list[str], base: str) -> DiscoveryResult:
+    """SKILL.md files named one by one (lint of single skills): each read only when it
+    resolves inside `base`, the folder opened (core/confine.py)."""
+    result = DiscoveryResult()
+    for path in sorted(paths):
+        target = outside(path, base)
+        if target is not None:
+            result.diagnostics.append(link_out(path, target, base))
+            continue
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            message = f"Cannot read this file ({exc.strerror})."
+            result.diagnostics.append(Diagnostic("unreadable", "error", message, path))
+            continue
+        result.files.append(Found(path, st.st_mtime_ns, st.st_size))
+    return result
 
 
 def discover(

@@ -27,6 +27,9 @@ class Root:
     # A separate collection of a repository (its short name), or "" for the roots of one
     # agent's precedence order. Skills of different collections never shadow each other.
     collection: str = ""
+    # The folder the root must resolve inside (the folder the user opened, core/confine.py):
+    # re-checked at each scan and save; "" for the machine's own folders (personal, user).
+    base: str = ""
 
     @property
     def exists(self) -> bool:

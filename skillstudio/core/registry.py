@@ -16,10 +16,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 
+from .confine import refused_root
 from .diagnostics import Diagnostic
-from .discovery import SKILL_FILE, Found, ScanLimits
+from .discovery import SKILL_FILE, Found, ScanLimits, listed_files
 from .frontmatter import Document, parse_text, read_document
 from .loading import FAILED, build_skill
+from .lookalike import check_names
 from .model import Root, Skill
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
 from .profiles.base import Profile
@@ -106,21 +108,14 @@ class Registry:
         found: list[tuple[Root, Found]] = []
         self.root_diagnostics = []
         for root in self.roots:
+            refused = refused_root(root.path, root.base)  # a root now a link out: not read
+            if refused is not None:
+                self.root_diagnostics.append(refused)
+                continue
             if self.files is not None and root.path in self.files:
-                for path in sorted(self.files[root.path]):
-                    try:
-                        st = os.stat(path)
-                    except OSError as exc:
-                        self.root_diagnostics.append(
-                            Diagnostic(
-                                "unreadable",
-                                "error",
-                                f"Cannot read this file ({exc.strerror}).",
-                                path,
-                            )
-                        )
-                        continue
-                    found.append((root, Found(path, st.st_mtime_ns, st.st_size)))
+                result = listed_files(self.files[root.path], root.base or root.path)
+                self.root_diagnostics.extend(result.diagnostics)
+                found.extend((root, f) for f in result.files)
                 continue
             result = self.profile.discover(root, self.limits)
             self._root_mtimes[root.path] = result.root_mtime_ns
@@ -574,6 +569,7 @@ class Registry:
     def _check_triggers(self) -> None:
         severity = self.profile.severity_of("trigger-ambiguous")
         self._triggers.check(self.skills, self.active.values(), severity)
+        check_names(self.skills, self.profile)  # names that look alike (core/lookalike.py)
 
     # -- queries --------------------------------------------------------------
     def get(self, name: str) -> Skill | None:

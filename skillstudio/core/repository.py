@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from . import yaml_io
+from .confine import root_inside
 from .diagnostics import Diagnostic
 from .discovery import ScanLimits
 from .model import Root
@@ -242,18 +243,24 @@ def build_roots(
     """The profile's roots of a project at `top` (`Profile.project_roots`: its
     precedence order), then every other skill root found, each a separate collection
     (they never shadow each other); `top` itself when nothing is found. Also what
-    reading the profile's roots found wrong."""
+    reading the profile's roots found wrong. Each root inside `top` is confined to it
+    (`Root.base`: its real path is checked again at each scan and save)."""
     chain, notes = profile.project_roots(top)
     taken = {p for p, _ in chain}
     others = [] if chain and not profile.repository_roots else [p for p in found if p not in taken]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
         outer = taken | set(others)
         others = [p for p in others if not any(q != p and is_inside(p, q) for q in outer)]
+    others = [p for p in others if root_inside(p, top, notes)]
     if not chain and not others:
-        return [Root(top, "root", 0)], notes
+        return [Root(top, "root", 0, base=top)], notes
     names = _collection_names(others, top) if chain or len(others) > 1 else {}
-    roots = [Root(path, label, index) for index, (path, label) in enumerate(chain)]
+
+    def base_of(path: str) -> str:  # the machine's folders and those above `top`: their own
+        return top if is_inside(path, top) else ""
+
+    roots = [Root(p, label, index, base=base_of(p)) for index, (p, label) in enumerate(chain)]
     for path in others:
         label = os.path.relpath(path, top) if path != top else "root"
-        roots.append(Root(path, label, len(roots), names.get(path, "")))
+        roots.append(Root(path, label, len(roots), names.get(path, ""), top))
     return roots, notes

@@ -10,6 +10,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
+from .confine import write_target
 from .safefs import read_file
 
 TEMP_PREFIX = ".skillstudio-"
@@ -98,15 +99,27 @@ def _clean_stale_temps(folder: str, name: str) -> None:
 
 
 def atomic_write(
-    path: str, data: bytes, expected: Stamp | None = None, *, check: bool = True
+    path: str,
+    data: bytes,
+    expected: Stamp | None = None,
+    *,
+    check: bool = True,
+    base: str | None = None,
 ) -> Stamp:
     """Write `data` to `path` atomically: a temporary file in the same folder, flushed
     and fsynced, then renamed over the target; permissions are kept.
 
     With `check`, refuses (SaveConflict) when the file on disk no longer matches
     `expected` (None = it must not exist). Never leaves a temporary file behind on
-    failure, and cleans up after writers that were killed.
+    failure, and cleans up after writers that were killed. With `base` (the folder
+    the file was opened from), a link is written through to its target, which must
+    resolve inside `base` (core/confine.py); else SaveError and nothing is written.
     """
+    if base is not None:
+        try:
+            path = write_target(path, base)
+        except OSError as exc:
+            raise SaveError(f"cannot save {path}: {exc}") from None
     folder = os.path.dirname(os.path.abspath(path))
     name = os.path.basename(path)
     if check and changed_since(path, expected):

@@ -9,14 +9,8 @@ from collections.abc import Sequence
 
 from .profiles import get_profile
 from .profiles.base import is_inside
-from .project import (
-    Project,
-    UsageError,
-    find_config_upward,
-    project_from_folder,
-    project_from_roots,
-    resolve_projects,
-)
+from .project import Project, UsageError, project_from_folder, project_from_roots, resolve_projects
+from .project_config import find_config_upward
 from .suites import Suite, skill_folder_of
 from .text import counted
 

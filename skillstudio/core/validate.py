@@ -9,6 +9,7 @@ from urllib.parse import unquote
 from .diagnostics import Diagnostic, Severity
 from .fields import is_placeholder_description, quoted
 from .links import body_links, expand_placeholder
+from .lookalike import check_skill_name
 from .model import Skill
 from .profiles.base import Checker, Profile
 
@@ -50,6 +51,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
     profile.resolve(skill, c)
     if doc.readable:
         profile.check_fields(c)
+        check_skill_name(c)  # names that can be mistaken for another (core/lookalike.py)
         if is_placeholder_description(skill.raw.get("description")):
             c.emit(
                 "description-placeholder",

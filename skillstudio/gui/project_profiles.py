@@ -10,13 +10,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu
 
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import (
-    CONFIG_NAME,
-    Project,
-    UsageError,
-    project_from_folder,
-    projects_for_path,
-)
+from ..core.project import Project, UsageError, project_from_folder, projects_for_path
+from ..core.project_config import CONFIG_NAME
 from ..core.registry import Registry
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
@@ -42,6 +44,10 @@ class SkillDocument(QObject):
         super().__init__(parent)
         self.path = path
         self.registry = registry
+        # where a save may write (core/confine.py): the folder opened that its root lies in
+        skill = registry.by_path.get(path)
+        root = skill.root if skill is not None else None
+        self.base = (root.base or root.path) if root else os.path.dirname(os.path.dirname(path))
         self.text_document = QTextDocument(self)
         self.text_document.setDocumentLayout(QPlainTextDocumentLayout(self.text_document))
         self.bom = False
@@ -134,7 +140,8 @@ class SkillDocument(QObject):
     def save(self) -> bool:
         """Atomic save; refuses to overwrite a change made on disk since loading."""
         try:
-            self.stamp = atomic_write(self.path, encode(self.text(), self.bom), self.stamp)
+            data = encode(self.text(), self.bom)  # a link is written through, inside base
+            self.stamp = atomic_write(self.path, data, self.stamp, base=self.base)
         except SaveConflict as exc:
             self.save_failed.emit(str(exc))
             return False

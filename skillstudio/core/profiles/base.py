@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from ..confine import root_inside
 from ..diagnostics import Diagnostic, Severity
 from ..fields import FieldSpec, item_problem, quoted, type_problem
 from ..match_index import Terms, description_keywords, words_of
@@ -145,6 +146,7 @@ class Profile:
         "name-format": "error",
         "name-too-long": "error",
         "name-dir-mismatch": "error",
+        "name-lookalike": "warning",
         "description-empty": "error",
         "description-too-long": "error",
         "description-placeholder": "warning",
@@ -250,13 +252,16 @@ class Profile:
     # -- roots and discovery --------------------------------------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
         """(path, label) of the roots a project folder holds, lowest precedence first,
-        and what reading them found wrong: by default the conventional roots that exist."""
+        and what reading them found wrong: by default the conventional roots that exist;
+        those of the project (not `~/…`) only when they resolve inside it."""
         pairs = []
+        notes: list[Diagnostic] = []
         for spec in self.roots:
             path = os.path.normpath(os.path.join(folder, os.path.expanduser(spec.path)))
-            if os.path.isdir(path):
+            own = not (spec.path.startswith("~") or os.path.isabs(spec.path))
+            if root_inside(path, folder, notes) if own else os.path.isdir(path):
                 pairs.append((path, spec.label))
-        return pairs, []
+        return pairs, notes
 
     def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
         """The skill files under one root (by default the profile's discovery pattern)."""

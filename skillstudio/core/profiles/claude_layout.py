@@ -6,6 +6,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
+from ..confine import root_inside
 from ..diagnostics import Diagnostic
 from ..model import Root
 from . import claude_plugins as plugins
@@ -37,17 +38,22 @@ def project_roots(folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]
     pairs: list[tuple[str, str]] = []
     found: list[Diagnostic] = []
 
-    def add(path: str, label: str) -> None:
+    def add(path: str, label: str, base: str | None = folder) -> None:
+        """A root that exists; one of the project's (`base`) only when it resolves
+        inside it (core/confine.py); the machine's own folders (`base` None) as they are."""
         path = os.path.normpath(path)
-        if os.path.isdir(path) and all(p != path for p, _ in pairs):
+        if any(p == path for p, _ in pairs):
+            return
+        if root_inside(path, base, found) if base is not None else os.path.isdir(path):
             pairs.append((path, label))
 
     add(os.path.join(folder, COMMANDS_DIR), "commands")
     for parent in reversed(_parents_in_repository(folder)):
-        add(os.path.join(parent, PROJECT_SKILLS), f"project ({os.path.basename(parent)})")
+        label = f"project ({os.path.basename(parent)})"
+        add(os.path.join(parent, PROJECT_SKILLS), label, parent)
     add(os.path.join(folder, PROJECT_SKILLS), "project")
-    add(os.path.join(claude_home(), "skills"), "personal")
-    add(enterprise_skills(), "enterprise")
+    add(os.path.join(claude_home(), "skills"), "personal", None)
+    add(enterprise_skills(), "enterprise", None)
     market = plugins.read_marketplace(folder)
     if market is not None:
         found.extend(market.diagnostics)
@@ -87,7 +93,7 @@ def discover_root(
     folders += manifest.skill_dirs if manifest is not None else []
     seen = {f.path for f in result.files}
     for folder in folders:
-        if not os.path.isdir(folder):
+        if not root_inside(folder, plugin, result.diagnostics):  # a `skills/` link out
             continue
         single = _found(os.path.join(folder, "SKILL.md"), plugin)
         if single is not None:  # a `skills` path naming one skill folder

@@ -13,11 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from .. import yaml_io
 from ..diagnostics import Diagnostic, Severity
 from ..safefs import is_inside, read_bytes
+from . import manifest_text
 
 MANIFEST_DIR = ".claude-plugin"
 PLUGIN_JSON = os.path.join(MANIFEST_DIR, "plugin.json")
@@ -63,6 +62,31 @@ class Manifest:
     positions: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     checked: bool = False  # a plugin.json's own rules were applied (once per read)
     skill_dirs: list[str] = field(default_factory=list)  # what its `skills` paths add
+    rejected: set[tuple[Any, ...]] = field(default_factory=set)  # strings left out (reported)
+
+    def left_out(self, *keys: Any) -> bool:
+        """Whether the entry at `keys` (or something in it) held an unusable string
+        (manifest_text.py): it was reported once, and is not used."""
+        return any(r[: len(keys)] == keys or keys[: len(r)] == r for r in self.rejected)
+
+    def reject(self, keys: tuple[Any, ...], message: str) -> None:
+        """One `field-invalid` for a string that cannot be used (its field named by the
+        nearest key that is itself usable text)."""
+        self.rejected.add(keys)
+        line, column = self.at(*keys)
+        usable = [k for k in keys if isinstance(k, str) and manifest_text.problem(k, True) is None]
+        self.diagnostics.append(
+            Diagnostic(
+                "field-invalid",
+                "error",
+                message + "; it was left out.",
+                self.path,
+                line,
+                column,
+                usable[0] if usable else None,
+                None,
+            )
+        )
 
     def at(self, *keys: Any) -> tuple[int, int]:
         """Line and column of a key (or list item) by its path; the nearest known parent."""
@@ -78,29 +102,6 @@ class Manifest:
         self.diagnostics.append(
             Diagnostic(code, severity, message, self.path, line, column, key, None)
         )
-
-
-def _positions(text: str) -> dict[tuple[Any, ...], tuple[int, int]]:
-    """Where each key and list item starts (JSON read as YAML, which keeps marks)."""
-    out: dict[tuple[Any, ...], tuple[int, int]] = {}
-    try:
-        root = yaml_io.compose(text, yaml_io.CONFIG)
-    except (yaml.YAMLError, yaml_io.YamlRefused):
-        return out
-    stack: list[tuple[tuple[Any, ...], Any]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                sub = (*path, key_node.value)
-                out[sub] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                stack.append((sub, value_node))
-        elif isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                sub = (*path, index)
-                out[sub] = (item.start_mark.line + 1, item.start_mark.column + 1)
-                stack.append((sub, item))
-    return out
 
 
 _CACHE: dict[tuple[str, int, int], Manifest] = {}
@@ -157,8 +158,8 @@ def read_manifest(path: str, base: str) -> Manifest | None:
             )
         else:
             if isinstance(data, dict):
-                manifest.data = data
-                manifest.positions = _positions(text)
+                manifest.positions = manifest_text.key_positions(text)
+                manifest.data = manifest_text.checked(data, manifest.reject)
             else:
                 manifest.emit("manifest-invalid", "error", f"{name} must be a JSON object.")
     if len(_CACHE) > 4096:
@@ -190,7 +191,9 @@ def plugin_manifest(plugin: str) -> Manifest | None:
     manifest.checked = True
     data = manifest.data
     name = data.get("name")
-    if "name" not in data:
+    if manifest.left_out("name"):
+        pass  # reported where it was read
+    elif "name" not in data:
         manifest.emit(
             "field-missing",
             "error",
@@ -207,6 +210,8 @@ def plugin_manifest(plugin: str) -> Manifest | None:
         )
     for key, value in data.items():
         types = PLUGIN_KEYS.get(key)
+        if manifest.left_out(key):
+            continue
         if types is None:
             manifest.emit(
                 "unknown-field",
@@ -229,7 +234,7 @@ def plugin_manifest(plugin: str) -> Manifest | None:
 def plugin_name(plugin: str) -> str:
     """The namespace of a plugin's skills: its manifest's name, else its folder name."""
     manifest = plugin_manifest(plugin)
-    if manifest is not None and manifest.data is not None:
+    if manifest is not None and manifest.data is not None and not manifest.left_out("name"):
         name = manifest.data.get("name")
         if isinstance(name, str) and name.strip():
             return name.strip()
@@ -244,11 +249,15 @@ def _skill_paths(plugin: str, manifest: Manifest) -> list[str]:
     """The folders the manifest's `skills` adds (each `./…`, confined to the plugin)."""
     assert manifest.data is not None
     value = manifest.data.get("skills")
+    if value is None and manifest.left_out("skills"):
+        value = ""  # a `skills` path left out: reported, and the `skills/` scan goes on
     items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     out: list[str] = []
     real_plugin = os.path.realpath(plugin)
     for index, item in enumerate(items[:MAX_PLUGINS]):
         where: tuple[Any, ...] = ("skills", index) if isinstance(value, list) else ("skills",)
+        if manifest.left_out(*where):
+            continue
         if not isinstance(item, str) or not item.startswith("./"):
             manifest.emit(
                 "field-invalid",
@@ -308,7 +317,7 @@ def _check_marketplace(
     folder: str, manifest: Manifest, data: dict[str, Any], result: Marketplace
 ) -> None:
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
+    if (not isinstance(name, str) or not name.strip()) and not manifest.left_out("name"):
         manifest.emit(
             "field-missing" if name is None else "field-type",
             "error",
@@ -316,7 +325,9 @@ def _check_marketplace(
             "name",
         )
     owner = data.get("owner")
-    if not isinstance(owner, dict) or not isinstance(owner.get("name"), str):
+    if manifest.left_out("owner", "name"):
+        pass  # reported where it was read
+    elif not isinstance(owner, dict) or not isinstance(owner.get("name"), str):
         manifest.emit(
             "field-missing",
             "error",
@@ -324,6 +335,8 @@ def _check_marketplace(
             "owner",
         )
     plugins = data.get("plugins")
+    if not isinstance(plugins, list) and manifest.left_out("plugins"):
+        return
     if not isinstance(plugins, list):
         manifest.emit(
             "field-missing" if plugins is None else "field-type",
@@ -335,6 +348,8 @@ def _check_marketplace(
     real = os.path.realpath(folder)
     remote: list[str] = []
     for index, entry in enumerate(plugins[:MAX_PLUGINS]):
+        if manifest.left_out("plugins", index):
+            continue  # a name or source that cannot be used: reported, the others are read
         if not isinstance(entry, dict):
             manifest.emit(
                 "field-type", "error", f"Plugin {index + 1} must be an object.", "plugins", index

@@ -98,7 +98,7 @@ class Codex(Profile):
 
     # -- roots and discovery (core/profiles/codex_files.py) ---------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
-        return files.project_roots(self.settings, folder), []
+        return files.project_roots(self.settings, folder)
 
     def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
         return files.discover_root(self.settings, root.path, limits)

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .. import yaml_io
+from ..confine import root_inside
 from ..diagnostics import Diagnostic, Severity
 from ..model import Skill
 from ..safefs import read_bytes, walk
+from . import manifest_text
 
 if TYPE_CHECKING:
     from ..discovery import DiscoveryResult, ScanLimits
@@ -75,7 +77,7 @@ def _note(out: DiscoveryResult, code: str, severity: Severity, message: str, pat
     out.diagnostics.append(Diagnostic(code, severity, message, path, 0, 0))
 
 
-def project_roots(s: CodexSettings, folder: str) -> list[tuple[str, str]]:
+def project_roots(s: CodexSettings, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
     """The scopes that exist: system, admin, user, then every `.agents/skills` from
     the repository root down to the working folder and `<repo>/.codex/skills`. Nothing
     shadows in Codex, so this order only puts the project's roots last, where `new`
@@ -83,33 +85,37 @@ def project_roots(s: CodexSettings, folder: str) -> list[tuple[str, str]]:
 
     The machine's scopes come only with a repository root: a folder without one is
     read as it is (its own skills, or the collections in it), never replaced by
-    the skills of whoever runs the check."""
+    the skills of whoever runs the check. A repository root must resolve inside the
+    folder it stands in (core/confine.py): a link out of it is a note, not a root."""
     folder = os.path.abspath(folder)
     repo = repository_root(folder)
     chain = [folder]
     while chain[-1] != repo:
         chain.append(os.path.dirname(chain[-1]))
-    candidates = [
-        (os.path.join(s.legacy_user_root, ".system"), "system"),
-        (os.path.join(s.admin, "skills"), "admin"),
-        (os.path.join(s.home, ".agents", "skills"), "user"),
-        (s.legacy_user_root, "user $CODEX_HOME/skills (deprecated)"),
+    candidates: list[tuple[str, str, str | None]] = [
+        (os.path.join(s.legacy_user_root, ".system"), "system", None),
+        (os.path.join(s.admin, "skills"), "admin", None),
+        (os.path.join(s.home, ".agents", "skills"), "user", None),
+        (s.legacy_user_root, "user $CODEX_HOME/skills (deprecated)", None),
     ]
     for level in reversed(chain):
         path = os.path.join(level, ".agents", "skills")
-        candidates.append((path, "repository " + os.path.relpath(path, folder)))
+        candidates.append((path, "repository " + os.path.relpath(path, folder), level))
     path = os.path.join(repo, ".codex", "skills")
-    candidates.append((path, "repository " + os.path.relpath(path, folder)))
+    candidates.append((path, "repository " + os.path.relpath(path, folder), repo))
     pairs: list[tuple[str, str]] = []
+    notes: list[Diagnostic] = []
     seen: set[str] = set()
-    for path, label in candidates:
+    for path, label, base in candidates:
         path = os.path.normpath(path)
-        if path not in seen and os.path.isdir(path):
+        if path in seen:
+            continue
+        if root_inside(path, base, notes) if base is not None else os.path.isdir(path):
             seen.add(path)
             pairs.append((path, label))
     if not any(label.startswith("repository") for _, label in pairs):
-        return []
-    return pairs
+        return [], notes
+    return pairs, notes
 
 
 def discover_root(s: CodexSettings, root: str, limits: ScanLimits) -> DiscoveryResult:
@@ -284,9 +290,13 @@ def _manifest_name(path: str, plugin: str, c: Checker) -> str:
         message, where = f"This plugin manifest cannot be read ({exc})", (1, 1)
     else:
         name = data.get("name") if isinstance(data, dict) else None
-        if isinstance(name, str) and name.strip():
+        why = manifest_text.problem(name, True) if isinstance(name, str) else None
+        if isinstance(name, str) and name.strip() and why is None:
             return name.strip()
         message, where = "This plugin manifest has no 'name'", (1, 1)
+        if why is not None:  # a NUL, half a surrogate pair, a control or bidi character
+            positions = manifest_text.key_positions(text)
+            message, where = f"This plugin manifest's 'name' {why}", positions.get(("name",), where)
     c.out.append(
         Diagnostic(
             "field-invalid",
