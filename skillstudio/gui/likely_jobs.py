@@ -2,13 +2,13 @@
 
 A `LikelyIndex` of 10,000 skills takes 2.5 s to build (measured with
 tests/benchmarks): built on first use it would freeze the window that long. Here
-it is built in a QThreadPool worker from a snapshot of the registry's active
-skills (the GUI thread replaces skills, never changes one in place once a worker
-may read it: threads.py), then handed to the GUI thread, which brings it up to
-date with `sync()` (only the skills edited meanwhile) and keeps it current from
-then on. An index is built only for a registry the panels were given (complete:
-a scan's gists are in by then); until it lands, the callers show what they can
-without it and are told by `ready` when to try again.
+it is built in a QThreadPool worker from a list of the registry's active skills
+taken on the GUI thread (read there, never written: threads.py), then handed to
+the GUI thread, which brings it up to date with `sync()` (only the skills edited
+meanwhile) and keeps it current from then on. An index is built only for a
+registry the panels were given (complete: a scan's gists are in by then); until
+it lands, the callers show what they can without it and are told by `ready` when
+to try again.
 """
 
 from __future__ import annotations

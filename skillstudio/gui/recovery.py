@@ -7,9 +7,11 @@ the writer thread and the restore dialog.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -38,15 +40,17 @@ def default_folder() -> str:
 
 class _Writer:
     """One thread writes and removes recovery files, in order; the newest request
-    per source wins (typing never waits for the disk)."""
+    per source wins (typing never waits for the disk). It is given text (strings)
+    and touches only files in the recovery folder; a failure goes to `failed(text)`,
+    called on the writer thread (threads.py)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, failed: Callable[[str], None]) -> None:
         self.folder = folder
+        self.failed = failed
         self._wake = threading.Condition()
         self._pending: dict[str, tuple[str | None, str]] = {}  # source -> (text or None, base)
         self._busy = False
         self._thread: threading.Thread | None = None
-        self.error = ""  # the last failure to write, for the status bar
 
     def put(self, source: str, text: str | None, base: str = "") -> None:
         with self._wake:
@@ -80,9 +84,9 @@ class _Writer:
                     recovery.remove(self.folder, source)
                 else:
                     recovery.write(self.folder, source, text, base)
-                self.error = ""
             except (OSError, SaveError) as exc:
-                self.error = f"Unsaved changes could not be kept for recovery: {exc}"
+                with contextlib.suppress(RuntimeError):  # the keeper is gone (closed)
+                    self.failed(f"Unsaved changes could not be kept for recovery: {exc}")
             finally:
                 with self._wake:
                     self._busy = False
@@ -97,11 +101,13 @@ class RecoveryKeeper(QObject):
     """
 
     failed = Signal(str)
+    _write_failed = Signal(str)  # emitted on the writer thread, queued to this one
 
     def __init__(self, folder: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.folder = folder
-        self._writer = _Writer(folder)
+        self._write_failed.connect(self.failed)
+        self._writer = _Writer(folder, self._write_failed.emit)
         self._timers: dict[str, QTimer] = {}
         self._written: set[str] = set()  # sources with a file written this session
 
@@ -132,16 +138,9 @@ class RecoveryKeeper(QObject):
     def flush(self, timeout: float = 5.0) -> bool:
         return self._writer.flush(timeout)
 
-    @property
-    def error(self) -> str:
-        return self._writer.error
-
     def _snapshot(self, document: SkillDocument) -> None:
         if document.path not in self._timers:
             return  # closed meanwhile
-        if self._writer.error:  # the last write failed (a full disk, no permission)
-            self.failed.emit(self._writer.error)
-            self._writer.error = ""
         if document.modified:
             base = document.stamp.sha256 if document.stamp is not None else ""
             self._written.add(document.path)
