@@ -232,9 +232,7 @@ class MainWindow(QMainWindow):
         self.scans.read.connect(self._on_scan_read)
         self.scans.landed.connect(self._on_scan_landed)
         self.project_profiles.switched.connect(self.scan_finished)
-        self.tabs.currentChanged.connect(self._show_centre)
         self.tabs.currentChanged.connect(self._on_current_tab)
-        self.tabs.currentChanged.connect(self.project_profiles.sync_box)
         self.tree.clicked.connect(self.project_profiles.sync_box)
         self.tree.customContextMenuRequested.connect(self._on_tree_menu)
         self.skill_tree.skill_activated.connect(self.open_skill)
@@ -300,7 +298,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and self.restoreState(state):
             self._sized = True  # the user's own sizes
 
-    def _show_centre(self, _index: int = -1) -> None:
+    def _show_centre(self) -> None:
         """The welcome page while no tab is open."""
         if self.tabs.count():
             self.centre.setCurrentWidget(self.tabs)
@@ -467,11 +465,13 @@ class MainWindow(QMainWindow):
             self.open_path(os.path.dirname(path))
 
     def _on_current_tab(self, _index: int) -> None:
-        """Problems' "current skill only", Try a Request's "instead" and the tree
-        follow the current tab."""
+        """The welcome page when no tab is left; Problems' "current skill only", Try a
+        Request's "instead", the tree and the profile box follow the current tab."""
+        self._show_centre()
         path = self.document_tabs.current_path()
         self.views.follow(path)
         self.query_panel.set_edited(path or None)  # "would pick X instead" of it
+        self.project_profiles.sync_box()
 
     def _on_problem_activated(self, diag: Diagnostic) -> None:
         if diag.path.endswith("SKILL.md"):
