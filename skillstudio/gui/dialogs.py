@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBo
 
 from .. import __version__
 from ..core import recovery
-from .recovery import RestoreDialog
+from .restore_dialog import RestoreDialog
 
 TITLE = "SkillStudio"
 

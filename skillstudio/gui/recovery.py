@@ -1,8 +1,9 @@
 """Crash recovery in the app: unsaved text written to recovery files a moment after
-the last keystroke (on a worker thread), and offered back at the next start.
+the last keystroke (on a worker thread), and offered back at the next start
+(recovery_offers.py, with restore_dialog.py).
 
-The file format and bookkeeping are in core.recovery; this module has the timers,
-the writer thread and the restore dialog.
+The file format and bookkeeping are in core.recovery; this module has the timers
+and the writer thread.
 """
 
 from __future__ import annotations
@@ -14,16 +15,6 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
 
 from ..core import recovery
 from ..core.saving import SaveError
@@ -153,66 +144,3 @@ class RecoveryKeeper(QObject):
         this session did not write (one offered for later) is left alone."""
         if path in self._written:
             self.forget(path)
-
-
-def when(seconds: float) -> str:
-    """14:02 today, else 21 Nov 14:02 (local time)."""
-    then = time.localtime(seconds)
-    if time.strftime("%Y%m%d", then) == time.strftime("%Y%m%d"):
-        return time.strftime("%H:%M", then)
-    return time.strftime("%d %b %Y %H:%M", then)
-
-
-class RestoreDialog(QDialog):
-    """Restore / Discard / Decide Later for one recovery file, with a diff from the
-    file on disk to the unsaved text. `answer` is 'restore', 'discard' or 'later'."""
-
-    def __init__(self, found: recovery.Recovery, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.answer = "later"
-        name = os.path.basename(os.path.dirname(found.source)) or found.source
-        disk, sha = recovery.disk_state(found.source)
-        self.setWindowTitle("Restore unsaved changes")
-        self.resize(760, 520)
-        layout = QVBoxLayout(self)
-        question = QLabel(
-            f"<b>Restore unsaved changes to {_esc(name)} from {when(found.saved_at)}?</b>"
-        )
-        layout.addWidget(question)
-        detail = (
-            f"SkillStudio closed without saving {_esc(found.source)}. "
-            "Below: what the unsaved text changes in the file on disk."
-        )
-        if found.base_sha256 and sha and sha != found.base_sha256:
-            detail += " <b>The file has changed on disk since these edits began.</b>"
-        info = QLabel(detail)
-        info.setWordWrap(True)
-        layout.addWidget(info)
-        self.diff_view = QPlainTextEdit(self)
-        self.diff_view.setReadOnly(True)
-        self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff_view.setFont(QFont("DejaVu Sans Mono"))
-        self.diff_view.setPlainText(recovery.diff(disk, found.text, found.source))
-        layout.addWidget(self.diff_view, 1)
-        buttons = QDialogButtonBox(self)
-        self.restore_button = QPushButton("Restore", self)
-        self.discard_button = QPushButton("Discard", self)
-        self.later_button = QPushButton("Decide Later", self)
-        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.discard_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        buttons.addButton(self.later_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.restore_button.setDefault(True)
-        self.restore_button.clicked.connect(lambda: self._done("restore"))
-        self.discard_button.clicked.connect(lambda: self._done("discard"))
-        self.later_button.clicked.connect(lambda: self._done("later"))
-        layout.addWidget(buttons)
-
-    def _done(self, answer: str) -> None:
-        self.answer = answer
-        self.accept()
-
-
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(text)
