@@ -19,20 +19,6 @@ if TYPE_CHECKING:
 DESKTOP_ID = "io.github.skillstudio.SkillStudio"
 
 
-def default_folder() -> str:
-    """The bundled samples: skills/ beside the package in a source tree, else the copy
-    the wheel and the frozen bundle carry as skillstudio/samples."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for candidate in (
-        os.path.join(os.path.dirname(package), "skills"),
-        os.path.join(package, "samples"),
-        os.path.join(os.getcwd(), "skills"),
-    ):
-        if os.path.isdir(candidate):
-            return candidate
-    return os.getcwd()
-
-
 def has_display() -> bool:
     return bool(
         os.environ.get("DISPLAY")
@@ -69,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from .main_window import MainWindow
     from .recovery import default_folder as recovery_default_folder
     from .theme import follow_system_theme
+    from .welcome_page import samples_folder
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
@@ -86,16 +73,16 @@ def main(argv: list[str] | None = None) -> int:
         settings = QSettings()
         recovery_folder = recovery_default_folder()
     window = MainWindow(settings, recovery_folder=recovery_folder)
-    window.interactive = not args.smoke_test
+    window.dialogs.interactive = not args.smoke_test
     if not args.smoke_test:
         window.restore_state()
-    recent = window.recent_folders()
+    recent = window.recent.folders()
     if args.paths:
         folder = args.paths[0]
     elif recent and os.path.isdir(recent[0]):
         folder = recent[0]
     else:
-        folder = default_folder()
+        folder = samples_folder()
     window.show()
     opened = window.open_path(folder)
     if args.smoke_test:
@@ -125,9 +112,9 @@ def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: 
     print(
         f"smoke test: {'ok' if ok else 'FAILED'}: window {image.width()}x{image.height()} "
         f"painted with {counted(len(colours), 'colour')}, {counted(skills, 'skill')} in "
-        f"{counted(rows, 'root')} ({counted(window.scan_worker_chunks, 'piece')} read by "
+        f"{counted(rows, 'root')} ({counted(window.scans.worker_chunks, 'piece')} read by "
         f"reader processes), Qt platform {app.platformName()}"
     )
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.close()
     return 0 if ok else 1

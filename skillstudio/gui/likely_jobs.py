@@ -2,19 +2,20 @@
 
 A `LikelyIndex` of 10,000 skills takes 2.5 s to build (measured with
 tests/benchmarks): built on first use it would freeze the window that long. Here
-it is built in a QThreadPool worker from a snapshot of the registry's active
-skills (Skill objects are never changed in place, only replaced; the one exception,
-a scan's gists, is done before the window asks for an index), then handed to
+it is built in a QThreadPool worker from a list of the registry's active skills
+taken on the GUI thread (read there, never written: threads.py), then handed to
 the GUI thread, which brings it up to date with `sync()` (only the skills edited
-meanwhile) and keeps it current from then on. Until it lands, the callers show
-what they can without it and are told by `ready` when to try again.
+meanwhile) and keeps it current from then on. An index is built only for a
+registry the panels were given (complete: a scan's gists are in by then); until
+it lands, the callers show what they can without it and are told by `ready` when
+to try again.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -68,10 +69,11 @@ def _build(skills: list[Skill], model: Model) -> LikelyIndex:
     return index
 
 
-def overlap_pairs(skills: list[Skill], threshold: float = THRESHOLD) -> list[Pair]:
-    """`skillstudio overlap`'s pairs of these skills (on a worker: its own index)."""
-    index = _build(skills, OVERLAP_MODEL)
-    pairs = overlaps(cast(Registry, None), threshold, index=index)  # the index is enough
+def overlap_pairs(copy: Registry, threshold: float = THRESHOLD) -> list[Pair]:
+    """`skillstudio overlap`'s pairs of the active skills of `copy` (a `snapshot`
+    taken on the GUI thread; on a worker: its own index)."""
+    index = _build(list(copy.active.values()), OVERLAP_MODEL)
+    pairs = overlaps(copy, threshold, index=index)
     _drain(index)
     return pairs
 
@@ -100,6 +102,8 @@ class LikelyIndexes(QObject):
         super().__init__(parent)
         # (id(registry), model) -> (registry, index or None while building)
         self._indexes: dict[tuple[int, Model], tuple[Registry, LikelyIndex | None]] = {}
+        self._open: set[int] = set()  # ids of the registries indexes may be built for
+        self._waiting: set[tuple[int, Model]] = set()  # asked for before theirs opened
         self.build_ms: list[float] = []  # how long each build took (off the GUI thread)
 
     def get(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
@@ -112,6 +116,13 @@ class LikelyIndexes(QObject):
                 index.sync()
             return index
         self._indexes[key] = (registry, None)
+        if id(registry) not in self._open:  # a scan's, not landed yet: built when it is
+            self._waiting.add(key)
+            return None
+        self._build(key, registry, model)
+        return None
+
+    def _build(self, key: tuple[int, Model], registry: Registry, model: Model) -> None:
         skills = list(registry.active.values())
 
         def landed(index: Any, error: str | None) -> None:
@@ -126,7 +137,6 @@ class LikelyIndexes(QObject):
             self.ready.emit(registry)
 
         run_off_thread(lambda: _build(skills, model), landed, self)
-        return None
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""
@@ -138,7 +148,13 @@ class LikelyIndexes(QObject):
         return [i for r, i in self._indexes.values() if r is registry and i is not None]
 
     def keep_only(self, registries: list[Registry]) -> None:
-        """Forget the indexes of registries no longer open."""
+        """The registries open now (handed over complete, a scan's gists in): the
+        indexes of others are forgotten, those asked for meanwhile are built."""
         alive = {id(r) for r in registries}
+        self._open = alive
         for key in [k for k, (r, _i) in self._indexes.items() if id(r) not in alive]:
             del self._indexes[key]
+        waiting, self._waiting = self._waiting, set()
+        for key in waiting:
+            if key in self._indexes:
+                self._build(key, self._indexes[key][0], key[1])

@@ -34,6 +34,7 @@ from ..core.text import counted
 from .likely_jobs import overlap_pairs, run_off_thread
 from .table_model import ColumnsModel
 from .theme import colour, is_dark
+from .threads import snapshot
 from .workbench.query_panel import project_label
 
 TOP_PAIRS = 100  # pairs listed
@@ -327,8 +328,9 @@ class OverlapMap(QWidget):
             self.timer.start(DELAY_MS)  # one at a time: the next one when this one lands
             return
         self._running = key
-        skills = list(registry.active.values())
-        self.status.setText(f"Working out which of {counted(len(skills), 'skill')} compete…")
+        copy = snapshot(registry)  # what the worker reads
+        count = len(copy.active)
+        self.status.setText(f"Working out which of {counted(count, 'skill')} compete…")
 
         def landed(pairs: Any, error: str | None) -> None:
             self._running = None
@@ -336,13 +338,13 @@ class OverlapMap(QWidget):
                 self.status.setText(f"Working out the overlaps failed: {error}")
                 return
             if self.registry is registry:
-                self.show_pairs(pairs, len(skills))
+                self.show_pairs(pairs, count)
                 self.shown_for = key
                 self.computed.emit()
             if self.registry is not None and (id(self.registry), self.registry.version) != key:
                 self.update_soon(0)  # the skills changed meanwhile
 
-        run_off_thread(lambda: overlap_pairs(skills, THRESHOLD), landed, self)
+        run_off_thread(lambda: overlap_pairs(copy, THRESHOLD), landed, self)
 
     def show_pairs(self, pairs: list[Pair], skills: int) -> None:
         self.pairs = pairs

@@ -5,32 +5,55 @@ project only and keeps the open tabs, their unsaved text included."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
-from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QWidget
 
+from ..core.matching import MatchIndex
 from ..core.profiles import PROFILE_NAMES
 from ..core.project import Project, UsageError, project_from_folder, projects_for_path
 from ..core.project_config import CONFIG_NAME
-from ..core.registry import Registry
-from .scanner import ScanThread, one_line
-from .skill_editor import SkillEditor
-from .skill_tree_model import PATH_ROLE
-from .window_menus import Menus
+from .dialogs import Dialogs
+from .document_tabs import DocumentTabs
+from .scanner import one_line
+from .scanning import Rescanned, Scanning
+from .workspace import Workspace
 
 
-class ProjectProfiles(Menus):
-    """MainWindow's per-project profiles (a part of MainWindow)."""
+class ProjectProfiles(QObject):
+    """The status bar's profile box and project label, 'Read Project As' in a root's
+    menu, and the switch itself.
 
-    profile_box: QComboBox
-    project_label: QLabel
-    profile_override: str | None
-    _switch: ScanThread | None
+    Signals:
+    switched(): a project read as another profile is shown everywhere (its tabs
+        opened again under the new rules).
+    """
 
-    def _profile_box(self) -> None:
-        self._switch = None
-        self.project_label = QLabel(self)
-        self.profile_box = QComboBox(self)
+    switched = Signal()
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        scanning: Scanning,
+        documents: DocumentTabs,
+        dialogs: Dialogs,
+        current_path: Callable[[], str],
+        show_projects: Callable[[list[MatchIndex]], None],
+        parent: QWidget,
+    ) -> None:
+        """`current_path()`: the path the user is at (the current tab's skill, else the
+        tree's current row). `show_projects(indexes)`: the views and panels show the
+        workspace's projects again (`indexes`: match indexes built for them already)."""
+        super().__init__(parent)
+        self.workspace = workspace
+        self.scanning = scanning
+        self.documents = documents
+        self.dialogs = dialogs
+        self.current_path = current_path
+        self.show_projects = show_projects
+        self.project_label = QLabel(parent)
+        self.profile_box = QComboBox(parent)
         self.profile_box.setToolTip(
             "The skill system the current project is read as; auto uses its "
             "skillstudio.yaml, else detection. Open tabs are kept."
@@ -39,31 +62,22 @@ class ProjectProfiles(Menus):
         for name in PROFILE_NAMES:
             self.profile_box.addItem(f"Profile: {name}", name)
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
-        self.statusBar().addPermanentWidget(self.project_label)
-        self.statusBar().addPermanentWidget(self.profile_box)
-        self.tabs.currentChanged.connect(self._sync_profile_box)
-        self.tree.clicked.connect(self._sync_profile_box)
+        scanning.rescanned.connect(self._on_rescanned)
 
     def current_project(self) -> int:
         """The project of the current tab, else of the tree's current row, else the first."""
-        editor = self.tabs.currentWidget()
-        path = editor.document.path if isinstance(editor, SkillEditor) else ""
-        if not path:
-            path = self.tree.currentIndex().data(PATH_ROLE) or ""
-        for number, registry in enumerate(self.registries):
-            if path in registry.by_path or any(r.path == path for r in registry.roots):
-                return number
-        return 0
+        number = self.workspace.project_number(self.current_path())
+        return number if number is not None else 0
 
-    def _sync_profile_box(self, *_args: object) -> None:
+    def sync_box(self, *_args: object) -> None:
         """The box and its label show the current project's profile."""
-        if not self.projects:
+        if not self.workspace.projects:
             self.project_label.setText("")
             self.profile_box.blockSignals(True)
             self.profile_box.setCurrentIndex(0)
             self.profile_box.blockSignals(False)
             return
-        project = self.projects[self.current_project()]
+        project = self.workspace.projects[self.current_project()]
         chosen = project.profile.name if project.profile_reason == "--profile" else ""
         self.profile_box.blockSignals(True)
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
@@ -74,20 +88,17 @@ class ProjectProfiles(Menus):
         )
 
     def _on_profile_chosen(self, _index: int) -> None:
-        if self.projects:
+        if self.workspace.projects:
             self.set_project_profile(self.current_project(), self.profile_box.currentData() or None)
         else:
-            self._sync_profile_box()
+            self.sync_box()
 
-    def profile_menu(self, menu: QMenu, root: str) -> None:
+    def fill_menu(self, menu: QMenu, root: str) -> None:
         """'Read Project As' in a root's context menu."""
-        number = next(
-            (n for n, r in enumerate(self.registries) if any(x.path == root for x in r.roots)),
-            None,
-        )
+        number = self.workspace.root_project_number(root)
         if number is None:
             return
-        project = self.projects[number]
+        project = self.workspace.projects[number]
         sub = menu.addMenu(f"Read {os.path.basename(project.base)} As")
         for name in ("", *PROFILE_NAMES):
             action = sub.addAction(name or "auto (skillstudio.yaml or detection)")
@@ -100,8 +111,8 @@ class ProjectProfiles(Menus):
 
     def set_project_profile(self, number: int, profile: str | None) -> bool:
         """Read project `number` as `profile` (None: auto); the scan runs in the background
-        and `scan_finished` is emitted when the views show it."""
-        old = self.projects[number]
+        and `switched` is emitted when the views show it."""
+        old = self.workspace.projects[number]
         try:
             if old.files:
                 skill_md = next(path for paths in old.files.values() for path in paths)
@@ -110,74 +121,24 @@ class ProjectProfiles(Menus):
                 project = project_from_folder(old.base, profile)
             registry = project.registry()
         except (UsageError, StopIteration) as exc:
-            self.warn(f"Not switched: {exc}")
-            self._sync_profile_box()
+            self.dialogs.warn(f"Not switched: {exc}")
+            self.sync_box()
             return False
         except Exception as exc:  # a core bug on the folder's configuration
-            self.warn(f"Not switched: reading {old.base} failed: {one_line(exc)}")
-            self._sync_profile_box()
+            self.dialogs.warn(f"Not switched: reading {old.base} failed: {one_line(exc)}")
+            self.sync_box()
             return False
-        if self._switch is not None:
-            self._switch.cancel()
-        thread = ScanThread([registry], self)
-        thread.done.connect(lambda ok, t=thread, o=old, p=project: self._on_switched(t, o, p, ok))
-        self._switch = thread
-        self.statusBar().showMessage(f"Reading {old.base} as {project.profile.name}…")
-        thread.start()
+        self.scanning.rescan(old, project, registry)
         return True
 
-    def _on_switched(self, thread: ScanThread, old: Project, project: Project, ok: bool) -> None:
-        thread.wait()
-        thread.deleteLater()
-        if thread is not self._switch:
-            return
-        self._switch = None
-        if not ok or old not in self.projects:
-            return  # cancelled, or another folder was opened meanwhile
-        number = self.projects.index(old)
-        old_registry = self.registries[number]
-        registry = thread.registries[0]
-        self.projects[number] = project
-        self.registries[number] = registry
-        self._refresh_views()
-        known = self.query_panel.indexes
-        indexes = [known[id(r)] for r in self.registries if id(r) in known] + thread.indexes
-        self.query_panel.set_projects(self.projects, self.registries, indexes)
-        self.suite_runner.set_projects(self.projects, self.registries)
-        self.overlap_map.set_projects(self.projects, self.registries)
-        self.watcher.watch([root.path for r in self.registries for root in r.roots])
-        self._reopen_tabs(old_registry, registry)
-        self._sync_profile_box()
-        self.scan_finished.emit()
-
-    def _reopen_tabs(self, old: Registry, new: Registry) -> None:
-        """Tabs of the switched project open again under the new rules, in place;
-        unsaved text comes along (one undo step back to the file). A skill the new
-        profile does not see keeps its tab as it was."""
-        shown = self.tabs.currentWidget()
-        for path, editor in list(self.documents.items()):
-            if editor.document.registry is not old or path not in new.by_path:
-                continue
-            position = self.tabs.indexOf(editor)
-            text = editor.document.text() if editor.document.modified else None
-            if self.recovery is not None:
-                self.recovery.untrack(path, forget=False)
-            self.tabs.removeTab(position)
-            del self.documents[path]
-            editor.deleteLater()
-            reopened = self.open_skill(path)
-            if reopened is None:
-                continue
-            self.tabs.tabBar().moveTab(self.tabs.indexOf(reopened), position)
-            if text is not None:
-                cursor = QTextCursor(reopened.document.text_document)
-                cursor.select(QTextCursor.SelectionType.Document)
-                cursor.insertText(text)
-            if shown is editor:
-                shown = reopened
-        if shown is not None:
-            self.tabs.setCurrentWidget(shown)
-        self._retitle_tabs()
+    def _on_rescanned(self, rescanned: Rescanned) -> None:
+        replaced = self.workspace.replace(rescanned.old, rescanned.project, rescanned.registry)
+        if replaced is None:
+            return  # another folder was opened meanwhile
+        self.show_projects(rescanned.indexes)
+        self.documents.reopen_tabs(replaced, rescanned.registry)
+        self.sync_box()
+        self.switched.emit()
 
 
 def project_reason(project: Project) -> str:

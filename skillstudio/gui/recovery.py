@@ -1,27 +1,20 @@
 """Crash recovery in the app: unsaved text written to recovery files a moment after
-the last keystroke (on a worker thread), and offered back at the next start.
+the last keystroke (on a worker thread), and offered back at the next start
+(recovery_offers.py, with restore_dialog.py).
 
-The file format and bookkeeping are in core.recovery; this module has the timers,
-the writer thread and the restore dialog.
+The file format and bookkeeping are in core.recovery; this module has the timers
+and the writer thread.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
 
 from ..core import recovery
 from ..core.saving import SaveError
@@ -38,15 +31,17 @@ def default_folder() -> str:
 
 class _Writer:
     """One thread writes and removes recovery files, in order; the newest request
-    per source wins (typing never waits for the disk)."""
+    per source wins (typing never waits for the disk). It is given text (strings)
+    and touches only files in the recovery folder; a failure goes to `failed(text)`,
+    called on the writer thread (threads.py)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, failed: Callable[[str], None]) -> None:
         self.folder = folder
+        self.failed = failed
         self._wake = threading.Condition()
         self._pending: dict[str, tuple[str | None, str]] = {}  # source -> (text or None, base)
         self._busy = False
         self._thread: threading.Thread | None = None
-        self.error = ""  # the last failure to write, for the status bar
 
     def put(self, source: str, text: str | None, base: str = "") -> None:
         with self._wake:
@@ -80,9 +75,9 @@ class _Writer:
                     recovery.remove(self.folder, source)
                 else:
                     recovery.write(self.folder, source, text, base)
-                self.error = ""
             except (OSError, SaveError) as exc:
-                self.error = f"Unsaved changes could not be kept for recovery: {exc}"
+                with contextlib.suppress(RuntimeError):  # the keeper is gone (closed)
+                    self.failed(f"Unsaved changes could not be kept for recovery: {exc}")
             finally:
                 with self._wake:
                     self._busy = False
@@ -97,11 +92,13 @@ class RecoveryKeeper(QObject):
     """
 
     failed = Signal(str)
+    _write_failed = Signal(str)  # emitted on the writer thread, queued to this one
 
     def __init__(self, folder: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.folder = folder
-        self._writer = _Writer(folder)
+        self._write_failed.connect(self.failed)
+        self._writer = _Writer(folder, self._write_failed.emit)
         self._timers: dict[str, QTimer] = {}
         self._written: set[str] = set()  # sources with a file written this session
 
@@ -132,16 +129,9 @@ class RecoveryKeeper(QObject):
     def flush(self, timeout: float = 5.0) -> bool:
         return self._writer.flush(timeout)
 
-    @property
-    def error(self) -> str:
-        return self._writer.error
-
     def _snapshot(self, document: SkillDocument) -> None:
         if document.path not in self._timers:
             return  # closed meanwhile
-        if self._writer.error:  # the last write failed (a full disk, no permission)
-            self.failed.emit(self._writer.error)
-            self._writer.error = ""
         if document.modified:
             base = document.stamp.sha256 if document.stamp is not None else ""
             self._written.add(document.path)
@@ -154,66 +144,3 @@ class RecoveryKeeper(QObject):
         this session did not write (one offered for later) is left alone."""
         if path in self._written:
             self.forget(path)
-
-
-def when(seconds: float) -> str:
-    """14:02 today, else 21 Nov 14:02 (local time)."""
-    then = time.localtime(seconds)
-    if time.strftime("%Y%m%d", then) == time.strftime("%Y%m%d"):
-        return time.strftime("%H:%M", then)
-    return time.strftime("%d %b %Y %H:%M", then)
-
-
-class RestoreDialog(QDialog):
-    """Restore / Discard / Decide Later for one recovery file, with a diff from the
-    file on disk to the unsaved text. `answer` is 'restore', 'discard' or 'later'."""
-
-    def __init__(self, found: recovery.Recovery, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.answer = "later"
-        name = os.path.basename(os.path.dirname(found.source)) or found.source
-        disk, sha = recovery.disk_state(found.source)
-        self.setWindowTitle("Restore unsaved changes")
-        self.resize(760, 520)
-        layout = QVBoxLayout(self)
-        question = QLabel(
-            f"<b>Restore unsaved changes to {_esc(name)} from {when(found.saved_at)}?</b>"
-        )
-        layout.addWidget(question)
-        detail = (
-            f"SkillStudio closed without saving {_esc(found.source)}. "
-            "Below: what the unsaved text changes in the file on disk."
-        )
-        if found.base_sha256 and sha and sha != found.base_sha256:
-            detail += " <b>The file has changed on disk since these edits began.</b>"
-        info = QLabel(detail)
-        info.setWordWrap(True)
-        layout.addWidget(info)
-        self.diff_view = QPlainTextEdit(self)
-        self.diff_view.setReadOnly(True)
-        self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff_view.setFont(QFont("DejaVu Sans Mono"))
-        self.diff_view.setPlainText(recovery.diff(disk, found.text, found.source))
-        layout.addWidget(self.diff_view, 1)
-        buttons = QDialogButtonBox(self)
-        self.restore_button = QPushButton("Restore", self)
-        self.discard_button = QPushButton("Discard", self)
-        self.later_button = QPushButton("Decide Later", self)
-        buttons.addButton(self.restore_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.discard_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        buttons.addButton(self.later_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.restore_button.setDefault(True)
-        self.restore_button.clicked.connect(lambda: self._done("restore"))
-        self.discard_button.clicked.connect(lambda: self._done("discard"))
-        self.later_button.clicked.connect(lambda: self._done("later"))
-        layout.addWidget(buttons)
-
-    def _done(self, answer: str) -> None:
-        self.answer = answer
-        self.accept()
-
-
-def _esc(text: str) -> str:
-    import html
-
-    return html.escape(text)

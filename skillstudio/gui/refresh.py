@@ -1,5 +1,5 @@
 """The refresh after files change outside the app: the registries (and Try a Request's
-index) are read again in slices between events, so typing goes on during a burst.
+indexes) are read again in slices between events, so typing goes on during a burst.
 
 A step that yields True asks for the events to come in before what follows (a heavy
 step: the registry's install, the tree's update, Problems'), so that no two of them
@@ -11,18 +11,25 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import Protocol
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..core.registry import Registry
+from .document_tabs import DocumentTabs
 from .scanner import one_line
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .skill_views import SkillViews
+from .workspace import Workspace
 
 REFRESH_SLICE_S = 0.015  # a refresh of many files runs in slices this long between events
 RELEASE_STEP = 200  # skills read again freed in a step (1-4 ms at 10,000 skills)
+
+
+class Synced(Protocol):
+    """An index kept current with its registry in steps (a match or likely index)."""
+
+    def sync_steps(self) -> Iterator[None]: ...
 
 
 def freeze_long_lived() -> None:
@@ -34,25 +41,47 @@ def freeze_long_lived() -> None:
     gc.freeze()
 
 
-class SlicedRefresh:
+class SlicedRefresh(QObject):
     """Files changed outside: refresh the registries in slices between events,
     then each affected open skill and the views. Changes that arrive while a
-    refresh runs are taken by the next one. Each slice runs through the window's
-    `_refresh_slice` (its timer slot)."""
+    refresh runs are taken by the next one. Runs on the GUI thread, which owns
+    the registries (threads.py).
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    Signals:
+    finished(): a refresh completed (or failed and said so in Problems) and every
+        view shows its outcome; changes seen meanwhile are next.
+    """
+
+    finished = Signal()
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        views: SkillViews,
+        documents: DocumentTabs,
+        indexes_of: Callable[[Registry], list[Synced]],
+        parent: QObject | None = None,
+    ) -> None:
+        """`indexes_of(registry)`: the indexes built of it so far, synced in the
+        refresh's slices so that Try a Request's answer is quick after it."""
+        super().__init__(parent)
+        self.workspace = workspace
+        self.views = views
+        self.documents = documents
+        self.indexes_of = indexes_of
         self.job: Iterator[bool | None] | None = None  # a refresh running in slices
         self.pending: set[str] = set()  # changes seen while it runs
         self.paths: list[str] = []  # the changes the running refresh takes
         # The next slice: a zero timer (not QTimer.singleShot(0), a posted call, which
         # runs two slices back to back before a timer or input event gets its turn).
-        self.timer = QTimer(window)
+        # Called through the attribute, so that a test can count the slices.
+        self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
-        self.timer.timeout.connect(lambda: self.window._refresh_slice())
+        self.timer.timeout.connect(lambda: self.run_slice())
 
     def changed(self, paths: list[str]) -> None:
+        """The file watcher's slot: files changed outside the app."""
         self.pending.update(paths)
         if self.job is None:
             self.start()
@@ -62,43 +91,31 @@ class SlicedRefresh:
         self.pending.clear()
         self.paths = paths
         self.job = self.steps(paths)
-        self.window._refresh_slice()
+        self.run_slice()
 
     def steps(self, paths: list[str]) -> Iterator[bool | None]:
-        window = self.window
+        registries = self.workspace.registries
         # The skills read again are freed here, a few at a time, once every view has
         # let go of them: freeing 1,000 (their documents, diagnostics, gists) took
         # 15-20 ms in whichever view held them last (the tree's update).
         retired = [
             skill
-            for registry in window.registries
+            for registry in registries
             for path in paths
             if (skill := registry.by_path.get(path)) is not None
         ]
-        for registry in list(window.registries):
+        for registry in list(registries):
             # the watcher's paths spare the walk of the tree; its last file's step
             # yields True: the install (35 ms at 10,000 skills) gets a slice of its own
             yield from registry.refresh_steps(paths)
             yield True
-            index = window.query_panel.indexes.get(id(registry))
-            if index is not None:  # Try a Request's index, so that its answer is quick
+            for index in self.indexes_of(registry):  # Try a Request's, likely candidates'
                 yield from index.sync_steps()
-            for likely in window.query_panel.likely_indexes.built(registry):
-                yield from likely.sync_steps()  # likely candidates, competes with
         yield True
-        window._sync_tree()  # 5-20 ms at 10,000: on its own, before Problems'
+        self.views.sync_tree()  # 5-20 ms at 10,000: on its own, before Problems'
         yield True
-        changed = set(paths)
-        for path, editor in list(window.documents.items()):
-            folder = os.path.dirname(path) + os.sep
-            if path in changed or any(p.startswith(folder) for p in changed):
-                editor.document.on_disk_changed()
-            elif editor.document.modified:
-                editor.document.validate()  # the text on screen stays the registry's truth
-            else:
-                continue
-            yield True  # each re-read tab updates Problems and the tree: 10-30 ms at 10,000
-        window._refresh_views(rebuild=False)  # the tree is current: Problems, the panels
+        yield from self.documents.changed_on_disk(paths)
+        self.views.refresh(rebuild=False)  # the tree is current: Problems, the panels
         freeze_long_lived()
         if retired:
             yield True
@@ -109,7 +126,7 @@ class SlicedRefresh:
     def run_slice(self, seconds: float | None = None) -> None:
         """Run the refresh for up to `seconds` (REFRESH_SLICE_S), then let events in;
         with `seconds` infinite, to its end."""
-        job, window = self.job, self.window
+        job = self.job
         if job is None:
             return
         deadline = time.perf_counter() + (REFRESH_SLICE_S if seconds is None else seconds)
@@ -120,9 +137,9 @@ class SlicedRefresh:
                     return
         except Exception as exc:  # a core bug: keep the views as they were, keep watching
             self.job = None
-            paths = self.paths or [window.base]
+            paths = self.paths or [self.workspace.base]
             changed = next((p for p in paths if p.endswith("SKILL.md")), paths[0])
-            window._failed(
+            self.views.fail(
                 f"Refreshing after a change to {os.path.basename(changed) or changed} failed: "
                 f"{one_line(exc)}. The views show the skills as before; they are read again "
                 "at the next change (or F5).",
@@ -130,11 +147,9 @@ class SlicedRefresh:
             )
         else:
             self.job = None
-            done = set(self.paths)  # read again without failing this time
-            if any(d.path in done for d in window._failures):
-                window._failures = [d for d in window._failures if d.path not in done]
-                window._update_problems()
-        window.refresh_finished.emit()
+            if self.views.clear_failures(set(self.paths)):  # read again without failing
+                self.views.update_problems()
+        self.finished.emit()
         if self.pending:
             self.start()
 
@@ -142,7 +157,7 @@ class SlicedRefresh:
         """Complete a refresh under way now, and those of changes seen meanwhile
         (before a reload or an operation changes the registries itself)."""
         while self.job is not None:
-            self.window._refresh_slice(float("inf"))
+            self.run_slice(float("inf"))
 
     def drop(self) -> None:
         """Forget a refresh under way (another folder is opened, the window closes)."""
@@ -151,3 +166,16 @@ class SlicedRefresh:
             self.job.close()  # type: ignore[attr-defined]
             self.job = None
         self.pending.clear()
+
+    def reload(self) -> None:
+        """Read every registry and every tab without unsaved edits again, now (F5)."""
+        self.finish()
+        self.views.clear_failures()
+        for registry in self.workspace.registries:
+            try:
+                registry.refresh()
+            except Exception as exc:  # a core bug: the other folders still reload
+                where = registry.roots[0].path if registry.roots else self.workspace.base
+                self.views.fail(f"Reloading failed: {one_line(exc)}", where)
+        self.documents.reload_unmodified()
+        self.views.refresh(rebuild=False)

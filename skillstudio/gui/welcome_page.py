@@ -51,6 +51,20 @@ def home_relative(path: str) -> str:
     return os.path.join("~", relative)
 
 
+def samples_folder() -> str:
+    """The bundled samples: skills/ beside the package in a source tree, else the copy
+    the wheel and the frozen bundle carry as skillstudio/samples."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for candidate in (
+        os.path.join(os.path.dirname(package), "skills"),
+        os.path.join(package, "samples"),
+        os.path.join(os.getcwd(), "skills"),
+    ):
+        if os.path.isdir(candidate):
+            return candidate
+    return os.getcwd()
+
+
 class WelcomePage(QWidget):
     """Signals:
     open_folder_requested(): the user asked for the Open Folder dialog.

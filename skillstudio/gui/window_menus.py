@@ -1,153 +1,142 @@
-"""The main window's menus and their dialogs (open, recent folders, find, go to line, about)."""
+"""The main window's menu bar, built from the commands the window and its controllers
+offer; its actions are kept for the shortcuts' tests and the welcome page."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QFileDialog,
-    QInputDialog,
-    QMenu,
-    QMessageBox,
-)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
-from .. import __version__
-from ..core.project_config import CONFIG_NAME
-from .skill_actions import SkillActions
-from .skill_editor import SkillEditor
-from .welcome_page import home_relative
+from .recent_folders import RecentFolders
 
-MAX_RECENT = 10
+Command = Callable[[], object]
 
 
-class Menus(SkillActions):
-    """MainWindow's menu bar (a part of MainWindow)."""
+@dataclass(frozen=True)
+class Commands:
+    """What the menus trigger, each a callable of no arguments."""
 
-    def _actions(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.open_action = self._action(
-            file_menu, "&Open Folder…", QKeySequence.StandardKey.Open, self._on_open
-        )
-        self._action(file_menu, "Open &Project…", "Ctrl+Shift+O", self._on_open_project)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self._fill_recent_menu()
-        self.new_action = self._action(
-            file_menu, "&New Skill…", QKeySequence.StandardKey.New, self._on_new_skill
-        )
-        self._action(file_menu, "&Unpack .skill Archive…", None, self._on_unpack)
-        file_menu.addSeparator()
-        self.save_action = self._action(
-            file_menu, "&Save", QKeySequence.StandardKey.Save, self.save_current
-        )
-        self.save_all_action = self._action(file_menu, "Save A&ll", "Ctrl+Shift+S", self.save_all)
-        self.revert_action = self._action(file_menu, "Re&vert", None, self.revert_current)
-        self.reload_action = self._action(
-            file_menu, "&Reload Folder", QKeySequence.StandardKey.Refresh, self.reload
-        )
-        self.close_action = self._action(file_menu, "&Close Tab", "Ctrl+W", self._close_current)
-        self.close_action.setShortcuts([QKeySequence("Ctrl+W"), QKeySequence("Ctrl+F4")])
-        file_menu.addSeparator()
-        self.quit_action = self._action(file_menu, "&Quit", "Ctrl+Q", self.close)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        self.undo_action = self._action(
-            edit_menu, "&Undo", QKeySequence.StandardKey.Undo, lambda: self._undo(False)
-        )
-        self.redo_action = self._action(
-            edit_menu, "&Redo", QKeySequence.StandardKey.Redo, lambda: self._undo(True)
-        )
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        edit_menu.addSeparator()
-        self.find_action = self._action(
-            edit_menu, "&Find / Replace…", QKeySequence.StandardKey.Find, self._on_find
-        )
-        self.goto_action = self._action(edit_menu, "&Go to Line…", "Ctrl+L", self._on_go_to_line)
-        self.filter_action = self._action(
-            edit_menu, "Filter &Skills", "Ctrl+P", self.filter_box.setFocus
-        )
-        view_menu = self.menuBar().addMenu("&View")
-        # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
-        view_menu.addAction(self.tree_dock.toggleViewAction())
-        view_menu.addAction(self.problems_dock.toggleViewAction())
-        view_menu.addAction(self.suites_dock.toggleViewAction())
-        self.overlap_action = self.overlap_dock.toggleViewAction()
-        self.overlap_action.setText("&Overlap Map")
-        view_menu.addAction(self.overlap_action)
-        view_menu.addSeparator()
-        self.query_action = self._action(
-            view_menu, "&Try a Request", "Ctrl+K", self.focus_query_panel
-        )
-        self.run_suite_action = self._action(view_menu, "Run &Suite", "F6", self.run_suite)
-        help_menu = self.menuBar().addMenu("&Help")
-        self._action(help_menu, "&About SkillStudio", None, self._on_about)
+    open_folder: Command
+    open_project: Command
+    new_skill: Command
+    unpack: Command
+    save: Command
+    save_all: Command
+    revert: Command
+    reload: Command
+    close_tab: Command
+    quit: Command
+    undo: Command
+    redo: Command
+    find: Command
+    go_to_line: Command
+    filter_skills: Command
+    try_request: Command
+    run_suite: Command
+    about: Command
 
-    def _action(
-        self,
-        menu: QMenu,
-        text: str,
-        shortcut: QKeySequence.StandardKey | str | None,
-        slot: Callable[[], object],
+
+@dataclass(frozen=True)
+class MenuActions:
+    """The actions of the menu bar that are looked up again (tests, shortcuts)."""
+
+    open_action: QAction
+    recent_menu: QMenu
+    new_action: QAction
+    save_action: QAction
+    save_all_action: QAction
+    revert_action: QAction
+    reload_action: QAction
+    close_action: QAction
+    quit_action: QAction
+    undo_action: QAction
+    redo_action: QAction
+    find_action: QAction
+    goto_action: QAction
+    filter_action: QAction
+    overlap_action: QAction
+    query_action: QAction
+    run_suite_action: QAction
+
+
+def build_menus(
+    window: QMainWindow,
+    commands: Commands,
+    recent: RecentFolders,
+    open_recent: Callable[[str], object],
+    panels: list[QDockWidget],
+    overlap_dock: QDockWidget,
+) -> MenuActions:
+    """File, Edit, View and Help in `window`'s menu bar. `open_recent(folder)`: a
+    recent folder chosen; `panels`: the docks View shows and hides, then the
+    Overlap Map's."""
+
+    def action(
+        menu: QMenu, text: str, shortcut: QKeySequence.StandardKey | str | None, slot: Command
     ) -> QAction:
-        action = QAction(text, self)
+        made = QAction(text, window)
         if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
+            made.setShortcut(shortcut)
+        made.triggered.connect(slot)
+        menu.addAction(made)
+        return made
 
-    def recent_folders(self) -> list[str]:
-        stored = self.settings.value("recent", [], list)
-        return [p for p in stored if isinstance(p, str)] if isinstance(stored, list) else []
-
-    def _remember_recent(self, folder: str) -> None:
-        recent = [p for p in self.recent_folders() if p != folder]
-        self.settings.setValue("recent", [folder, *recent][:MAX_RECENT])
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        folders = [p for p in self.recent_folders() if os.path.isdir(p)]
-        for number, folder in enumerate(folders, 1):
-            shown = home_relative(folder).replace("&", "&&")
-            label = f"&{number} {shown}" if number < 10 else shown
-            action = self.recent_menu.addAction(label)
-            action.triggered.connect(lambda _checked=False, f=folder: self.open_path(f))
-        if not folders:
-            self.recent_menu.addAction("No recent folders").setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear List", lambda: self.settings.setValue("recent", []))
-
-    def _on_open(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open a folder of skills", self.base)
-        if folder:
-            self.open_path(folder)
-
-    def _on_open_project(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Open a SkillStudio project", self.base, f"SkillStudio project ({CONFIG_NAME})"
-        )
-        if path:
-            self.open_path(os.path.dirname(path))
-
-    def _on_find(self) -> None:
-        editor = self.tabs.currentWidget()
-        if isinstance(editor, SkillEditor):
-            editor.open_find()
-
-    def _on_go_to_line(self) -> None:
-        editor = self.tabs.currentWidget()
-        if not isinstance(editor, SkillEditor):
-            return
-        count = editor.document.text_document.blockCount()
-        line, ok = QInputDialog.getInt(self, "Go to line", f"Line (1-{count}):", 1, 1, count)
-        if ok:
-            editor.go_to_line(line)
-
-    def _on_about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About SkillStudio",
-            f"<b>SkillStudio {__version__}</b><p>Edit, validate and test agent skills offline.</p>",
-        )
+    keys = QKeySequence.StandardKey
+    file_menu = window.menuBar().addMenu("&File")
+    open_action = action(file_menu, "&Open Folder…", keys.Open, commands.open_folder)
+    action(file_menu, "Open &Project…", "Ctrl+Shift+O", commands.open_project)
+    recent_menu = file_menu.addMenu("Open &Recent")
+    recent_menu.aboutToShow.connect(lambda: recent.fill_menu(recent_menu, open_recent))
+    recent.fill_menu(recent_menu, open_recent)
+    new_action = action(file_menu, "&New Skill…", keys.New, commands.new_skill)
+    action(file_menu, "&Unpack .skill Archive…", None, commands.unpack)
+    file_menu.addSeparator()
+    save_action = action(file_menu, "&Save", keys.Save, commands.save)
+    save_all_action = action(file_menu, "Save A&ll", "Ctrl+Shift+S", commands.save_all)
+    revert_action = action(file_menu, "Re&vert", None, commands.revert)
+    reload_action = action(file_menu, "&Reload Folder", keys.Refresh, commands.reload)
+    close_action = action(file_menu, "&Close Tab", "Ctrl+W", commands.close_tab)
+    close_action.setShortcuts([QKeySequence("Ctrl+W"), QKeySequence("Ctrl+F4")])
+    file_menu.addSeparator()
+    quit_action = action(file_menu, "&Quit", "Ctrl+Q", commands.quit)
+    edit_menu = window.menuBar().addMenu("&Edit")
+    undo_action = action(edit_menu, "&Undo", keys.Undo, commands.undo)
+    redo_action = action(edit_menu, "&Redo", keys.Redo, commands.redo)
+    redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+    edit_menu.addSeparator()
+    find_action = action(edit_menu, "&Find / Replace…", keys.Find, commands.find)
+    goto_action = action(edit_menu, "&Go to Line…", "Ctrl+L", commands.go_to_line)
+    filter_action = action(edit_menu, "Filter &Skills", "Ctrl+P", commands.filter_skills)
+    view_menu = window.menuBar().addMenu("&View")
+    # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
+    for dock in panels:
+        view_menu.addAction(dock.toggleViewAction())
+    overlap_action = overlap_dock.toggleViewAction()
+    overlap_action.setText("&Overlap Map")
+    view_menu.addAction(overlap_action)
+    view_menu.addSeparator()
+    query_action = action(view_menu, "&Try a Request", "Ctrl+K", commands.try_request)
+    run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)
+    help_menu = window.menuBar().addMenu("&Help")
+    action(help_menu, "&About SkillStudio", None, commands.about)
+    return MenuActions(
+        open_action=open_action,
+        recent_menu=recent_menu,
+        new_action=new_action,
+        save_action=save_action,
+        save_all_action=save_all_action,
+        revert_action=revert_action,
+        reload_action=reload_action,
+        close_action=close_action,
+        quit_action=quit_action,
+        undo_action=undo_action,
+        redo_action=redo_action,
+        find_action=find_action,
+        goto_action=goto_action,
+        filter_action=filter_action,
+        overlap_action=overlap_action,
+        query_action=query_action,
+        run_suite_action=run_suite_action,
+    )

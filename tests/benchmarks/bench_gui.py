@@ -264,13 +264,13 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     peak_mb = resident_mb("VmHWM")
 
     refreshes: list[float] = []
-    refresh_views = window._refresh_views
+    refresh_views = window.views.refresh
 
     def counted(rebuild: bool = True) -> None:
         refresh_views(rebuild)
         refreshes.append(time.perf_counter())
 
-    window._refresh_views = counted  # type: ignore[method-assign]
+    window.views.refresh = counted  # type: ignore[method-assign]
     # One file changed on disk (an editor elsewhere saved it): write → views updated.
     disk, disk_gaps = [], []
     for n in range(5):
@@ -295,7 +295,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     wait_until(lambda: bool(refreshes) and time.perf_counter() - refreshes[-1] > 0.6, 6000)
     burst_gaps = beat.stop()
     burst_ms = (refreshes[-1] - written) * 1000 if refreshes else float("nan")
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.close()
     lint = [sys.executable, "-m", "skillstudio", "lint", folder]
     lint += ["--profile", profile] if profile else []

@@ -39,7 +39,7 @@ def samples(tmp_path: Path) -> Path:
 def window(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow:
     win = MainWindow(settings)
     # Closing at teardown with unsaved work asks; a real modal dialog would block.
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from skillstudio.core import recovery
 from skillstudio.gui import app as gui_app
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.recovery import RestoreDialog
+from skillstudio.gui.restore_dialog import RestoreDialog
 
 
 def window() -> MainWindow | None:

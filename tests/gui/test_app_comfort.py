@@ -60,7 +60,7 @@ def test_a_new_folder_replaces_a_scan_in_progress_and_closing_does_not_hang(
     open_and_wait(qtbot, window, str(samples / "oasis"))
     assert sum(len(r.skills) for r in window.registries) == 4
     assert window.open_path(str(folder))
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     assert window.close()
     assert not window.scanning
 
@@ -69,9 +69,9 @@ def test_recent_folders_menu_reopens_a_folder(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
     open_and_wait(qtbot, window, str(samples / "mvp"))
-    assert window.recent_folders()[:2] == [str(samples / "mvp"), str(samples)]
-    window.recent_menu.aboutToShow.emit()
-    actions = [a for a in window.recent_menu.actions() if str(samples) in a.text()]
+    assert window.recent.folders()[:2] == [str(samples / "mvp"), str(samples)]
+    window.menu_actions.recent_menu.aboutToShow.emit()
+    actions = [a for a in window.menu_actions.recent_menu.actions() if str(samples) in a.text()]
     assert [a.text().split(" ", 1)[1] for a in actions] == [str(samples / "mvp"), str(samples)]
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         actions[1].trigger()
@@ -106,11 +106,11 @@ def test_revert_drops_unsaved_edits_after_asking(
         asked.append(name)
         return False
 
-    window.ask_revert = refuse  # type: ignore[method-assign]
-    window.revert_action.trigger()
+    window.dialogs.ask_revert = refuse  # type: ignore[method-assign]
+    window.menu_actions.revert_action.trigger()
     assert editor.document.modified and asked == ["commit"]
-    window.ask_revert = lambda name: True  # type: ignore[method-assign]
-    window.revert_action.trigger()
+    window.dialogs.ask_revert = lambda name: True  # type: ignore[method-assign]
+    window.menu_actions.revert_action.trigger()
     assert editor.document.text() == original and not editor.document.modified
 
 

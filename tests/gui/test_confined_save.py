@@ -19,7 +19,7 @@ from ..test_confinement import LINKED, OUTSIDE_WORD, make_linked_repo, snapshot
 
 def opened(qtbot: QtBot, tmp_path: Path, folder: Path, profile: str | None = None) -> MainWindow:
     window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(window)
     window.show()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
@@ -54,7 +54,7 @@ def test_save_refuses_a_skill_whose_root_became_a_link_out(qtbot: QtBot, tmp_pat
     before = snapshot(outside)
     failures: list[str] = []
     editor.document.save_failed.connect(failures.append)
-    assert not window.save_current()
+    assert not window.document_tabs.save_current()
     assert failures and "outside" in failures[0]
     assert editor.document.text().startswith("typed ") and editor.document.modified
     assert snapshot(outside) == before
@@ -70,6 +70,6 @@ def test_save_writes_through_a_skill_link_inside_the_folder(qtbot: QtBot, tmp_pa
     editor = window.open_skill(str(link))
     assert editor is not None
     qtbot.keyClicks(editor.source, "typed ")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     assert link.is_symlink() and shared.read_text().startswith("typed ---")
     assert sorted(os.listdir(skills / "shared")) == ["x.md"]  # no temporary file left

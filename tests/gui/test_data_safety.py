@@ -19,7 +19,7 @@ WAIT = 5000
 def second_window(qtbot: QtBot, tmp_path: Path, folder: Path) -> MainWindow:
     settings = QSettings(str(tmp_path / "second.ini"), QSettings.Format.IniFormat)
     other = MainWindow(settings)
-    other.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    other.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(other)
     other.show()
     with qtbot.waitSignal(other.scan_finished, timeout=10_000):
@@ -38,14 +38,14 @@ def test_two_windows_on_one_folder_never_overwrite_each_other(
     assert mine is not None and theirs is not None
     qtbot.keyClicks(mine.source, "first window ")
     qtbot.keyClicks(theirs.source, "second window ")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     # The second window is told, keeps its text, and cannot save over the first one.
     qtbot.waitUntil(theirs.conflict_bar.isVisible, timeout=WAIT)
     assert theirs.document.text().startswith("second window ")
-    assert not other.save_current()
+    assert not other.document_tabs.save_current()
     assert path.read_text().startswith("first window ")
     theirs.keep_button.click()  # the user decides: theirs wins, knowingly
-    assert other.save_current()
+    assert other.document_tabs.save_current()
     assert path.read_text().startswith("second window ")
     # The first window had saved, so its text is clean: it reloads the second's.
     qtbot.waitUntil(lambda: mine.document.text().startswith("second window "), timeout=WAIT)
@@ -76,7 +76,7 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
     skill.write_text(original)
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings)
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(window)
     window.show()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
@@ -93,12 +93,12 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
         os.close(filler)
     editor.source.moveCursor(editor.source.textCursor().MoveOperation.End)
     qtbot.keyClicks(editor.source, "A paragraph typed by the user. " * 10)
-    assert not window.save_current()
+    assert not window.document_tabs.save_current()
     assert skill.read_text() == original, "the old file is intact"
     assert editor.document.text().endswith("typed by the user. "), "the typed text is kept"
     assert editor.message.isVisible() and editor.message.text()
     leftovers = [p for p in os.listdir(skill.parent) if p != "SKILL.md"]
     assert leftovers == [], "no half-written temporary file"
     os.remove(small_disk / "filler")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     assert skill.read_text().endswith("typed by the user. ")

@@ -31,7 +31,7 @@ def test_opening_a_skill_archive_unpacks_it_and_opens_the_skill(
     archive = pack(str(samples / "oasis/key_skills/commit"), str(tmp_path / "commit.skill"))
     before = Path(archive).read_bytes()
     target = tmp_path / "mine"
-    window.ask_unpack_root = lambda archive: str(target)  # type: ignore[method-assign]
+    window.dialogs.ask_unpack_root = lambda archive: str(target)  # type: ignore[method-assign]
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         assert window.open_path(archive)
     skill = target / "commit" / "SKILL.md"
@@ -40,10 +40,10 @@ def test_opening_a_skill_archive_unpacks_it_and_opens_the_skill(
     assert Path(archive).read_bytes() == before
     # A second time the folder exists: refused with a message, nothing overwritten.
     skill.write_text(skill.read_text() + "\nmine\n")
-    assert not window.open_archive(archive)
+    assert not window.archives.open_archive(archive)
     assert skill.read_text().endswith("\nmine\n")
-    window.ask_unpack_root = lambda archive: None  # type: ignore[method-assign]
-    assert not window.open_archive(archive), "cancelled"
+    window.dialogs.ask_unpack_root = lambda archive: None  # type: ignore[method-assign]
+    assert not window.archives.open_archive(archive), "cancelled"
 
 
 def test_smoke_test_option_paints_and_checks_the_window(tmp_path: Path) -> None:
@@ -76,11 +76,11 @@ def test_export_names_what_it_left_out_and_hostile_archives_are_refused(
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda _w, _t, text: said.append(text))
     monkeypatch.setattr(QMessageBox, "warning", lambda _w, _t, text: said.append(text))
-    assert window.export_skill(str(folder / "SKILL.md")) == str(target)
+    assert window.archives.export_skill(str(folder / "SKILL.md")) == str(target)
     assert "pipe: left out, it is a FIFO" in said[-1]
     archives = hostile.make_archives(str(tmp_path / "archives"))
-    window.ask_unpack_root = lambda archive: str(tmp_path / "root")  # type: ignore[method-assign]
+    window.dialogs.ask_unpack_root = lambda archive: str(tmp_path / "root")  # type: ignore[method-assign]
     for case in ("crc", "clash", "deep-path", "dot-top"):
-        assert not window.open_archive(archives[case])
+        assert not window.archives.open_archive(archives[case])
         assert said[-1].startswith("Not unpacked: "), said[-1]
     assert os.listdir(tmp_path / "root") == []

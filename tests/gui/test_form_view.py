@@ -107,7 +107,7 @@ def test_other_fields_are_listed_and_kept(window: MainWindow, samples: Path, qtb
     assert isinstance(description, QPlainTextEdit)
     description.setFocus()
     qtbot.keyClicks(description, "!")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     assert "owner: docs-team" in path.read_text()
 
 

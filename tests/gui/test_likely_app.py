@@ -61,7 +61,7 @@ def collection(tmp_path: Path) -> Path:
 @pytest.fixture
 def app_window(qtbot: QtBot, settings: QSettings, collection: Path) -> MainWindow:
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
@@ -159,7 +159,7 @@ def test_competes_with_line_updates_as_the_description_is_typed(
     # a name is a link that opens that skill
     target = next(s.path for s, _ in line.competitors if s.name == "pytest-writer")
     line.linkActivated.emit(target)
-    current = app_window.current_editor()
+    current = app_window.document_tabs.current_editor()
     assert current is not None and current.document.path == target
 
 
@@ -169,7 +169,7 @@ def test_overlap_map_lists_the_overlapping_pair_first_and_opens_it(
     view = app_window.overlap_map
     assert not app_window.overlap_dock.isVisible()
     with qtbot.waitSignal(view.computed, timeout=10_000):
-        app_window.overlap_action.trigger()  # View > Overlap Map
+        app_window.menu_actions.overlap_action.trigger()  # View > Overlap Map
         app_window.overlap_dock.raise_()
     registry = view.registry
     assert registry is not None
@@ -192,7 +192,7 @@ def test_overlap_map_lists_the_overlapping_pair_first_and_opens_it(
     qtbot.mouseClick(
         table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(cell).center()
     )
-    current = app_window.current_editor()
+    current = app_window.document_tabs.current_editor()
     assert current is not None
     assert current.document.path == model.path_at(0, 2)
     # and the map follows the skills: a third near-duplicate joins the cluster
@@ -226,7 +226,7 @@ def test_suite_requests_that_would_pick_another_skill(
         encoding="utf-8",
     )
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
@@ -254,7 +254,7 @@ def test_markup_in_a_description_is_shown_as_text(
         target.parent.mkdir()
         target.write_text(hostile.skill(name, hostile.HTML_DESCRIPTION), encoding="utf-8")
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
@@ -274,7 +274,7 @@ def test_markup_in_a_description_is_shown_as_text(
     qtbot.waitUntil(lambda: "html-markup-copy" in line.text(), timeout=10_000)
     assert "<script" not in line.text() and "example.com" not in line.text()
     with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
-        win.overlap_action.trigger()
+        win.menu_actions.overlap_action.trigger()
     pairs = win.overlap_map.pairs_model
     assert {pairs.index(0, 1).data(), pairs.index(0, 2).data()} == {
         "html-markup",
@@ -294,7 +294,7 @@ def test_the_likely_index_is_built_off_the_gui_thread(
 
     monkeypatch.setattr(LikelyIndex, "add_all", recording)
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
@@ -305,7 +305,7 @@ def test_the_likely_index_is_built_off_the_gui_thread(
     editor = win.open_skill(str(collection / "skills/sql-review/SKILL.md"))
     assert editor is not None
     with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
-        win.overlap_action.trigger()
+        win.menu_actions.overlap_action.trigger()
     assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
     assert all(thread is not threading.main_thread() for thread in built_on)
 

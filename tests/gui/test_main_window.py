@@ -70,10 +70,10 @@ def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
 def test_quick_open_filter_and_enter_opens_the_first_match(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    window.filter_action.trigger()
+    window.menu_actions.filter_action.trigger()
     qtbot.keyClicks(window.filter_box, "triage")
     qtbot.keyClick(window.filter_box, Qt.Key.Key_Return)
-    editor = window.current_editor()
+    editor = window.document_tabs.current_editor()
     assert editor is not None and editor.document.path.endswith("log-triage/SKILL.md")
 
 
@@ -126,7 +126,7 @@ def test_edit_break_yaml_see_problem_then_fix_and_save(window: MainWindow, qtbot
     cursor.movePosition(cursor.MoveOperation.End)
     editor.source.setTextCursor(cursor)
     qtbot.keyClicks(editor.source, "Added line.")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     assert Path(path).read_text(encoding="utf-8") == original + "Added line."
     assert not window.tabs.tabText(window.tabs.currentIndex()).endswith("•")
 
@@ -136,7 +136,7 @@ def test_save_refuses_to_overwrite_an_external_change(window: MainWindow, qtbot:
     path = editor.document.path
     qtbot.keyClicks(editor.source, "mine ")
     Path(path).write_text("changed outside\n", encoding="utf-8")
-    assert not window.save_current()
+    assert not window.document_tabs.save_current()
     assert Path(path).read_text(encoding="utf-8") == "changed outside\n"
     assert editor.message.isVisible() and "changed on disk" in editor.message.text()
     assert editor.document.text().startswith("mine ")  # the typed text is kept
@@ -148,11 +148,11 @@ def test_closing_with_unsaved_work_asks(
     editor = open_first(window, "test-first-fix")
     qtbot.keyClicks(editor.source, "draft ")
     answers = ["cancel", "discard"]
-    monkeypatch.setattr(window, "ask_save", lambda names: answers.pop(0))
-    window._on_tab_close_requested(window.tabs.currentIndex())
+    monkeypatch.setattr(window.dialogs, "ask_save", lambda names: answers.pop(0))
+    window.document_tabs.close_tab(window.tabs.currentIndex())
     assert window.tabs.count() == 1  # cancelled: still open, text kept
     assert editor.document.text().startswith("draft ")
-    window._on_tab_close_requested(window.tabs.currentIndex())
+    window.document_tabs.close_tab(window.tabs.currentIndex())
     assert window.tabs.count() == 0
     registry = editor.document.registry
     assert "draft" not in registry.by_path[editor.document.path].load_body()
@@ -195,7 +195,7 @@ def test_screenshot(window: MainWindow, tmp_path: Path) -> None:
 
 def test_find_replace_and_go_to_line(window: MainWindow, qtbot: QtBot) -> None:
     editor = open_first(window, "commit")
-    window.find_action.trigger()
+    window.menu_actions.find_action.trigger()
     assert editor.find_bar.isVisible()
     qtbot.keyClicks(editor.find_bar.query, "git")
     assert editor.find_bar.count.text().endswith("found")

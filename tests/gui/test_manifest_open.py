@@ -21,7 +21,7 @@ def test_the_app_opens_a_marketplace_with_a_bad_source(
 ) -> None:
     repo, manifest, _field = make_case(tmp_path, "marketplace", "source", bad)
     window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(window)
     window.show()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):

@@ -12,7 +12,7 @@ from skillstudio.gui.skill_editor import SkillEditor
 
 def answer(window: MainWindow, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
     queue = list(answers)
-    monkeypatch.setattr(window, "ask_text", lambda *a, **k: queue.pop(0))
+    monkeypatch.setattr(window.dialogs, "ask_text", lambda *a, **k: queue.pop(0))
 
 
 def test_new_skill_is_created_valid_and_opened(
@@ -20,11 +20,11 @@ def test_new_skill_is_created_valid_and_opened(
 ) -> None:
     root = str(samples / "oasis/key_skills")
     answer(window, monkeypatch, "triage-bugs")
-    path = window.new_skill_in(root)
+    path = window.skill_actions.new_skill_in(root)
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
     assert window.statusBar().currentMessage().startswith("32 skills · 0 errors")
-    registry = window.registry_for(path)
+    registry = window.workspace.registry_for(path)
     assert registry is not None
     problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
     assert problems == ["description-placeholder"]  # valid, with its placeholder to replace
@@ -35,9 +35,9 @@ def test_rename_and_duplicate_keep_name_and_folder_together(
 ) -> None:
     path = str(samples / "mvp/skills/code-review/SKILL.md")
     answer(window, monkeypatch, "review-code", "review-code-2")
-    renamed = window.rename_skill(path)
+    renamed = window.skill_actions.rename_skill(path)
     assert renamed is not None and "name: review-code" in Path(renamed, "SKILL.md").read_text()
-    copy = window.duplicate_skill(str(Path(renamed, "SKILL.md")))
+    copy = window.skill_actions.duplicate_skill(str(Path(renamed, "SKILL.md")))
     assert copy is not None and "name: review-code-2" in Path(copy, "SKILL.md").read_text()
     assert "0 errors · 0 warnings" in window.statusBar().currentMessage()
 
@@ -50,7 +50,7 @@ def test_rename_refuses_with_unsaved_edits(
     assert editor is not None
     editor.source.insertPlainText("unsaved ")
     answer(window, monkeypatch, "renamed")
-    assert window.rename_skill(path) is None
+    assert window.skill_actions.rename_skill(path) is None
     assert Path(path).is_file()
 
 
@@ -59,7 +59,7 @@ def test_trash_moves_the_folder(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path = samples / "workspace/skills/repo-survey/SKILL.md"
-    trashed = window.trash_skill(str(path))
+    trashed = window.skill_actions.trash_skill(str(path))
     assert trashed is not None and Path(trashed, "SKILL.md").is_file()
     assert not path.exists()
     assert window.statusBar().currentMessage().startswith("30 skills")

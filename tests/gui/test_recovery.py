@@ -100,7 +100,7 @@ def keeping(
     folder = tmp_path / "recovery"
     skills = three_skills(tmp_path / "skills")
     win = MainWindow(settings, recovery_folder=str(folder))
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         assert win.open_path(str(tmp_path / "skills"))
@@ -126,7 +126,7 @@ def test_the_recovery_file_follows_the_unsaved_text(
     assert found is not None and editor.document.stamp is not None
     assert found.base_sha256 == editor.document.stamp.sha256
     assert found.source == str(skills["alpha"])
-    assert win.save_current()
+    assert win.document_tabs.save_current()
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is None)  # saved: gone
     editor.source.appendPlainText("second edit")
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is not None)
@@ -134,7 +134,7 @@ def test_the_recovery_file_follows_the_unsaved_text(
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is None)  # back to the disk text
     editor.source.appendPlainText("third edit")
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is not None)
-    win._on_tab_close_requested(win.tabs.indexOf(editor))  # discarded
+    win.document_tabs.close_tab(win.tabs.indexOf(editor))  # discarded
     assert win.recovery is not None and win.recovery.flush()
     assert kept(folder, skills["alpha"]) is None
 
@@ -151,18 +151,19 @@ def test_later_keeps_the_offer_and_discard_removes_it(
         asked.append(found.source)
         return "later"
 
-    win.ask_restore = answer  # type: ignore[method-assign]
-    win.offer_recoveries()
+    win.dialogs.ask_restore = answer  # type: ignore[method-assign]
+    assert win.recovery_offers is not None
+    win.recovery_offers.offer()
     assert asked == [str(skills["gamma"])], "only files whose source exists are offered"
     editor = win.open_skill(str(skills["gamma"]))  # opened and closed unchanged
     assert editor is not None
     qtbot.wait(300)
-    win._on_tab_close_requested(win.tabs.indexOf(editor))
+    win.document_tabs.close_tab(win.tabs.indexOf(editor))
     assert win.recovery is not None and win.recovery.flush()
     assert kept(folder, skills["gamma"]) == "unsaved gamma", "decided later: still there"
-    win._offered.clear()  # as at the next start
-    win.ask_restore = lambda found: "discard"  # type: ignore[method-assign]
-    win.offer_recoveries()
+    win.recovery_offers.offered.clear()  # as at the next start
+    win.dialogs.ask_restore = lambda found: "discard"  # type: ignore[method-assign]
+    win.recovery_offers.offer()
     assert kept(folder, skills["gamma"]) is None
 
 
@@ -209,7 +210,7 @@ def test_a_recovery_folder_that_cannot_be_written_is_said(
     blocked.write_text("a file where the folder should be")
     skills = three_skills(tmp_path / "skills")
     win = MainWindow(settings, recovery_folder=str(blocked))
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         assert win.open_path(str(tmp_path / "skills"))
@@ -231,8 +232,9 @@ def test_restore_puts_the_text_in_the_tab_unsaved_and_keeps_it_from_there(
     on_disk = skills["gamma"].read_text()
     recovered = on_disk + "Recovered line ✓\n"
     recovery.write(str(folder), str(skills["gamma"]), recovered, "")
-    win.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
-    win.offer_recoveries()
+    win.dialogs.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
+    assert win.recovery_offers is not None
+    win.recovery_offers.offer()
     editor = win.documents[str(skills["gamma"])]
     assert editor.document.text() == recovered and editor.document.modified
     assert skills["gamma"].read_text() == on_disk, "nothing written to the skill"

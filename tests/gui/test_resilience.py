@@ -63,7 +63,7 @@ def idle(preview: Preview) -> Callable[[], bool]:
 
 def open_window(qtbot: QtBot, settings: QSettings, root: Path) -> MainWindow:
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
@@ -347,7 +347,7 @@ def test_the_open_file_replaced_by_a_fifo_neither_hangs_nor_loses_the_text(
     assert "cannot be read" in editor.conflict_text.text()
     assert editor.document.text() == unsaved
     editor.keep_button.click()
-    assert win.save_current()  # the FIFO is replaced, never written into
+    assert win.document_tabs.save_current()  # the FIFO is replaced, never written into
     assert fifo.is_file() and fifo.read_text(encoding="utf-8") == unsaved
 
 
@@ -366,7 +366,7 @@ def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
     with open(huge, "r+b") as fh:
         fh.truncate(100 * 1024 * 1024)  # sparse: 100 MB to stat(), no disk used
     win = open_window(qtbot, settings, root)
-    assert win.registry_for(str(huge)) is not None, "listed, with its diagnostic"
+    assert win.workspace.registry_for(str(huge)) is not None, "listed, with its diagnostic"
     assert win.open_skill(str(huge)) is None
     assert "Not opened" in win.statusBar().currentMessage()
 

@@ -17,7 +17,7 @@ from skillstudio.gui.main_window import MainWindow
 
 def fresh_window(qtbot: QtBot, settings: QSettings, width: int, height: int) -> MainWindow:
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.resize(width, height)
     win.show()
@@ -58,7 +58,7 @@ def test_welcome_page_with_no_folder_and_no_tab(
     path = next(p for r in win.registries for p in r.by_path)
     win.open_skill(path)
     assert win.centre.currentWidget() is win.tabs
-    win._close_current()
+    win.document_tabs.close_current()
     assert win.centre.currentWidget() is win.welcome
 
 
@@ -76,8 +76,8 @@ def test_recent_folders_under_home_read_from_the_home_folder(
     assert f">~{os.sep}skills<" in text and str(samples) not in text
     assert f">{elsewhere}<" in text  # outside the home folder: as it is
     assert str(samples) in win.welcome.recent.toolTip()
-    win._fill_recent_menu()
-    labels = [action.text() for action in win.recent_menu.actions()]
+    win.recent.fill_menu(win.menu_actions.recent_menu, win.open_path)
+    labels = [action.text() for action in win.menu_actions.recent_menu.actions()]
     assert labels[:2] == [f"&1 ~{os.sep}skills", f"&2 {elsewhere}"]
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.welcome.recent.linkActivated.emit("0")
@@ -100,11 +100,14 @@ def test_welcome_page_opens_the_samples(qtbot: QtBot, settings: QSettings) -> No
 
 def test_menu_shortcuts(qtbot: QtBot, settings: QSettings) -> None:
     win = fresh_window(qtbot, settings, 1024, 640)
-    assert {s.toString() for s in win.close_action.shortcuts()} == {"Ctrl+W", "Ctrl+F4"}
-    assert win.quit_action.shortcut().toString() == "Ctrl+Q"
-    assert win.query_action.shortcut().toString() == "Ctrl+K"
-    assert win.run_suite_action.shortcut().toString() == "F6"
-    assert win.filter_action.shortcut().toString() == "Ctrl+P"
+    assert {s.toString() for s in win.menu_actions.close_action.shortcuts()} == {
+        "Ctrl+W",
+        "Ctrl+F4",
+    }
+    assert win.menu_actions.quit_action.shortcut().toString() == "Ctrl+Q"
+    assert win.menu_actions.query_action.shortcut().toString() == "Ctrl+K"
+    assert win.menu_actions.run_suite_action.shortcut().toString() == "F6"
+    assert win.menu_actions.filter_action.shortcut().toString() == "Ctrl+P"
     view = next(m for m in win.menuBar().findChildren(QMenu) if m.title() == "&View")
     texts = [a.text().replace("&", "") for a in view.actions() if not a.isSeparator()]
     assert texts.count("Try a Request") == 1, texts
@@ -185,7 +188,7 @@ def test_a_root_context_menu_reads_its_project_as_another_profile(
 ) -> None:
     root = next(r for r in window.registries if r.profile.name == "oasis").roots[0].path
     menu = QMenu()
-    window.profile_menu(menu, root)
+    window.project_profiles.fill_menu(menu, root)
     (sub,) = [a.menu() for a in menu.actions() if a.menu() is not None]
     assert isinstance(sub, QMenu) and sub.title() == "Read oasis As"
     choice = next(a for a in sub.actions() if a.text() == "toolsets")

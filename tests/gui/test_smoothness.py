@@ -22,7 +22,14 @@ from skillstudio.core.matching import MatchIndex
 from skillstudio.core.model import Skill
 from skillstudio.core.project import projects_for_path
 from skillstudio.core.registry import Registry
-from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model, suite_runner
+from skillstudio.gui import (
+    main_window,
+    problems_model,
+    scanner,
+    skill_tree_model,
+    skill_views,
+    suite_runner,
+)
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problem_rows import ProblemRows
 from skillstudio.gui.problems_model import PAGE, ProblemsModel
@@ -169,7 +176,7 @@ def test_the_tree_rows_are_built_by_the_scan_thread(
         return real(registries, bases)
 
     monkeypatch.setattr(skill_tree_model, "tree_nodes", recording)
-    monkeypatch.setattr(main_window, "tree_nodes", recording)
+    monkeypatch.setattr(skill_views, "tree_nodes", recording)
     win = MainWindow(settings)
     qtbot.addWidget(win)
     win.show()
@@ -223,14 +230,14 @@ def test_problems_installs_the_scan_threads_rows_without_listing_them_again(
     took 25-45 ms of the GUI thread at the end of a 10,000-skill scan: the registries'
     versions say the rows are current. A registry changed meanwhile: listed again."""
     on_gui: list[bool] = []
-    real = main_window.problem_sources
+    real = skill_views.problem_sources
 
     def recording(*args: Any) -> Any:
         if args[1]:  # (opening a folder first empties Problems)
             on_gui.append(threading.current_thread() is threading.main_thread())
         return real(*args)
 
-    monkeypatch.setattr(main_window, "problem_sources", recording)
+    monkeypatch.setattr(skill_views, "problem_sources", recording)
     win = MainWindow(settings)
     qtbot.addWidget(win)
     win.show()
@@ -242,7 +249,7 @@ def test_problems_installs_the_scan_threads_rows_without_listing_them_again(
     assert shown > 0
     win.registries[0].version += 1  # (an edit between the scan and the rows' install)
     win.problems_model._state = ProblemRows([], "", [], set(), "")  # (another folder's)
-    win._update_problems(rows)
+    win.views.update_problems(rows)
     assert on_gui == [False, True]
     assert len(win.problems_model.shown()) == shown
 
@@ -313,10 +320,10 @@ def test_problems_are_sorted_and_grouped_by_the_scan_thread_and_kept_in_place(
             built.append(threading.current_thread() is threading.main_thread())
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(main_window, "ProblemRows", Recording)
+    monkeypatch.setattr(skill_views, "ProblemRows", Recording)
     monkeypatch.setattr(problems_model, "ProblemRows", Recording)
     win = MainWindow(settings)
-    win.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)
     win.show()
     built.clear()  # (the empty window's rows)
@@ -412,7 +419,7 @@ def test_a_refresh_lets_events_in_after_each_tab_it_reads_again(
         editor = window.open_skill(path)
         assert editor is not None
         monkeypatch.setattr(editor.document, "on_disk_changed", lambda: events.append("tab"))
-    monkeypatch.setattr(window, "_refresh_views", lambda rebuild=True: events.append("views"))
+    monkeypatch.setattr(window.views, "refresh", lambda rebuild=True: events.append("views"))
     for _ in window.refresher.steps(paths):
         events.append("yield")
     assert events[events.index("views") - 1 :].count("tab") == 0  # after the tabs
@@ -558,13 +565,15 @@ def _slices_of_a_refresh(
 
         return run
 
-    registry = window.registry_for(paths[0])
+    registry = window.workspace.registry_for(paths[0])
     assert registry is not None
     for name in ("_set", "_swap"):  # the install of the re-read skills
         monkeypatch.setattr(registry, name, noted("install", getattr(registry, name)))
     tree = window.tree_model  # its rows' update (a sync with nothing to do is not one)
     monkeypatch.setattr(tree, "_rows_changed", noted("tree", tree._rows_changed))
-    monkeypatch.setattr(window, "_update_problems", noted("problems", window._update_problems))
+    monkeypatch.setattr(
+        window.views, "update_problems", noted("problems", window.views.update_problems)
+    )
     window.refresher.pending.update(paths)
     window.refresher.start()  # the first slice
     while window.refresher.job is not None:
@@ -588,7 +597,7 @@ def test_a_refresh_installs_updates_the_tree_and_problems_in_slices_of_their_own
     install, tree, problems = seen["install"], seen["tree"], seen["problems"]
     assert len(install) == len(tree) == len(problems) == 1
     assert min(install) < min(tree) < min(problems)
-    registry = window.registry_for(paths[0])
+    registry = window.workspace.registry_for(paths[0])
     assert registry is not None
     assert all("Changed outside." in registry.by_path[p].load_body() for p in paths)
 
@@ -606,13 +615,13 @@ def test_refresh_slices_leave_timers_their_turn_between_them(
     monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)  # one file a slice
     window.watcher.stop()
     events: list[str] = []
-    run_slice = window._refresh_slice
+    run_slice = window.refresher.run_slice
 
     def counted(seconds: float | None = None) -> None:
         events.append("slice")
         run_slice(seconds)
 
-    monkeypatch.setattr(window, "_refresh_slice", counted)
+    monkeypatch.setattr(window.refresher, "run_slice", counted)
     beat = QTimer()
     beat.setInterval(0)
     beat.timeout.connect(lambda: events.append("beat"))
@@ -745,20 +754,20 @@ def test_the_skills_read_again_are_freed_in_steps_after_the_views(
     window.watcher.stop()
     names = ("commit", "code-review", "write-tests")
     paths = [str(samples / f"oasis/key_skills/{n}/SKILL.md") for n in names]
-    registry = window.registry_for(paths[0])
+    registry = window.workspace.registry_for(paths[0])
     assert registry is not None
     old = [registry.by_path[p] for p in paths]
     for path in paths:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write("\nChanged outside.\n")
     events: list[str] = []
-    views = window._refresh_views
+    views = window.views.refresh
 
     def noted(rebuild: bool = True) -> None:
         views(rebuild)
         events.append("views")
 
-    monkeypatch.setattr(window, "_refresh_views", noted)
+    monkeypatch.setattr(window.views, "refresh", noted)
     held = []
     for _ in window.refresher.steps(paths):
         held.append(sum(sys.getrefcount(skill) for skill in old))

@@ -64,9 +64,9 @@ def test_modified_document_gets_the_bar_and_keeps_the_text(
     path.write_text("---\nname: safe-edit\ndescription: outside\n---\n")
     qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
     assert editor.document.text().startswith("typed ")
-    assert not window.save_current()  # still a conflict until the user decides
+    assert not window.document_tabs.save_current()  # still a conflict until the user decides
     editor.keep_button.click()
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     assert path.read_text().startswith("typed ")
 
 
@@ -87,7 +87,7 @@ def test_own_save_does_not_echo(window: MainWindow, samples: Path, qtbot: QtBot)
     path = skill_path(samples, "release-notes")
     editor = open_skill(window, path)
     qtbot.keyClicks(editor.source, "x")
-    assert window.save_current()
+    assert window.document_tabs.save_current()
     deadline = time.monotonic() + 0.8
     while time.monotonic() < deadline:
         qtbot.wait(50)
@@ -132,20 +132,22 @@ def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     editor = open_skill(window, skill_path(samples, "repo-survey"))
     others = [p for p in sorted(samples.rglob("SKILL.md")) if "repo-survey" not in str(p)][:6]
     slices: list[bool] = []
-    run_slice = window._refresh_slice
+    run_slice = window.refresher.run_slice
 
     def counted() -> None:
-        slices.append(window._refresh_job is not None)
+        slices.append(window.refresher.job is not None)
         if len(slices) == 3:  # the user types while the refresh is half done
             qtbot.keyClicks(editor.source, "typed during the refresh ")
             editor.document.validate()  # what its timer would do right now
         run_slice()
 
-    monkeypatch.setattr(window, "_refresh_slice", counted)
+    monkeypatch.setattr(window.refresher, "run_slice", counted)
     for path in others:
         path.write_text(path.read_text() + "\nChanged in the burst.\n")
-    qtbot.waitUntil(lambda: len(slices) > 3 and window._refresh_job is None, timeout=WAIT)
-    qtbot.waitUntil(lambda: window._refresh_job is None and not window._changed_paths, timeout=WAIT)
+    qtbot.waitUntil(lambda: len(slices) > 3 and window.refresher.job is None, timeout=WAIT)
+    qtbot.waitUntil(
+        lambda: window.refresher.job is None and not window.refresher.pending, timeout=WAIT
+    )
     assert len(slices) >= len(others)  # the refresh came back to the event loop each file
     registry = editor.document.registry
     for path in others:
@@ -168,7 +170,7 @@ def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
     assert "deleted" in editor.conflict_text.text()
     assert editor.document.text().startswith("typed ")
     editor.keep_button.click()
-    assert window.save_current()  # saving puts the file back with the typed text
+    assert window.document_tabs.save_current()  # saving puts the file back with the typed text
     assert path.read_text().startswith("typed ")
     qtbot.waitUntil(lambda: not editor.document.modified, timeout=WAIT)
 
@@ -179,7 +181,9 @@ def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
     os.replace(other, path)
     qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WAIT)
     assert editor.document.text().startswith("typed again ")
-    assert not window.save_current()  # no silent overwrite of the other program's file
+    assert (
+        not window.document_tabs.save_current()
+    )  # no silent overwrite of the other program's file
     assert "from elsewhere" in path.read_text()
     editor.reload_button.click()  # the user takes theirs
     assert "from elsewhere" in editor.document.text()

@@ -43,7 +43,7 @@ def test_panel_matches_the_engine_on_every_profile(
     window: MainWindow, qtbot: QtBot, profile: str
 ) -> None:
     panel = panel_on(window, profile)
-    window.query_action.trigger()
+    window.menu_actions.query_action.trigger()
     assert panel.query.hasFocus() or window.query_dock.isVisible()
     qtbot.keyClicks(panel.query, REQUESTS[profile])
     registry = panel.registry

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,16 +22,19 @@ from ...core.matching import MatchResult
 from ...core.registry import Registry
 from ...core.session import Session
 
-if TYPE_CHECKING:
-    from .query_panel import QueryPanel
-
 
 class ActivationView(QWidget):
-    """Pick a skill, type arguments: the exact content or payload the agent receives."""
+    """Pick a skill, type arguments: the exact content or payload the agent receives.
 
-    def __init__(self, panel: QueryPanel) -> None:
-        super().__init__(panel)
-        self.panel = panel
+    Signals:
+    inputs_changed(): the skill, the arguments or the invoker changed (the panel
+        answers again, debounced).
+    """
+
+    inputs_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.skill = QComboBox(self)
         self.skill.setEditable(True)  # a name that does not exist shows the agent's error
         # The names in a list model set in one call, the box sized without measuring
@@ -60,9 +63,9 @@ class ActivationView(QWidget):
         layout.addLayout(form)
         layout.addWidget(self.invocation)
         layout.addWidget(self.output, 1)
-        self.skill.currentTextChanged.connect(lambda _t: panel.timer.start())
-        self.args.textChanged.connect(lambda _t: panel.timer.start())
-        self.invoker.currentIndexChanged.connect(lambda _i: panel.timer.start())
+        self.skill.currentTextChanged.connect(lambda _t: self.inputs_changed.emit())
+        self.args.textChanged.connect(lambda _t: self.inputs_changed.emit())
+        self.invoker.currentIndexChanged.connect(lambda _i: self.inputs_changed.emit())
         self.activation: Activation | None = None
         self._pending: list[str] | None = None  # names for the list, when next shown
 

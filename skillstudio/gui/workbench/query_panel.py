@@ -191,6 +191,7 @@ class QueryPanel(QWidget):
         self.details.addTab(self.tier_tabs, "Tiers")
         self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
         self.activation = ActivationView(self)
+        self.activation.inputs_changed.connect(self.timer.start)
         self.details.addTab(scrolled(self.activation), "Activation")
         self.session_view = SessionView(self)
         self.session_view.reset_button.clicked.connect(self.reset_session)

@@ -1,0 +1,86 @@
+"""What the controllers' own tests build them from, without a main window: a
+workspace read from a folder, answers to the dialogs, a tab widget and a status bar."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QMainWindow, QStatusBar, QTabWidget
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core import recovery
+from skillstudio.core.project import resolve_projects
+from skillstudio.gui.dialogs import Dialogs
+from skillstudio.gui.document_tabs import DocumentTabs
+from skillstudio.gui.likely_jobs import LikelyIndexes
+from skillstudio.gui.workspace import Workspace
+
+
+class Answers(Dialogs):
+    """Dialogs that answer from queues and note what was asked or said."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.interactive = False
+        self.asked: list[str] = []
+        self.said: list[str] = []
+        self.save_answers: list[str] = []
+        self.texts: list[str | None] = []
+        self.revert = True
+
+    def ask_save(self, names: str) -> str:
+        self.asked.append(f"save {names}")
+        return self.save_answers.pop(0)
+
+    def ask_revert(self, name: str) -> bool:
+        self.asked.append(f"revert {name}")
+        return self.revert
+
+    def ask_text(self, title: str, label: str, text: str = "") -> str | None:
+        self.asked.append(title)
+        return self.texts.pop(0)
+
+    def ask_restore(self, found: recovery.Recovery) -> str:
+        self.asked.append(f"restore {found.source}")
+        return "restore"
+
+    def warn(self, message: str) -> None:
+        self.said.append(message)
+
+    def warning(self, message: str) -> None:
+        self.said.append(message)
+
+    def inform(self, message: str) -> None:
+        self.said.append(message)
+
+
+def workspace_of(folder: Path, profile: str | None = None) -> Workspace:
+    """The folder's projects, scanned here (as a scan thread would have)."""
+    projects = resolve_projects([str(folder)], [], None, profile, os.getcwd())
+    registries = [project.registry() for project in projects]
+    for registry in registries:
+        registry.scan()
+    workspace = Workspace()
+    workspace.open(str(folder))
+    workspace.install(projects, registries)
+    return workspace
+
+
+class Shell:
+    """A bare window holding what the controllers are given: tabs, a status bar,
+    the dialogs' answers and the likely indexes."""
+
+    def __init__(self, qtbot: QtBot) -> None:
+        self.window = QMainWindow()
+        qtbot.addWidget(self.window)
+        self.tabs = QTabWidget(self.window)
+        self.window.setCentralWidget(self.tabs)
+        self.status: QStatusBar = self.window.statusBar()
+        self.dialogs = Answers(self.window)
+        self.likely = LikelyIndexes(self.window)
+
+    def documents(self, workspace: Workspace) -> DocumentTabs:
+        return DocumentTabs(
+            self.tabs, workspace, self.dialogs, self.status, self.likely, None, self.window
+        )

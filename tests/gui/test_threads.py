@@ -1,0 +1,179 @@
+"""The threading note (skillstudio/gui/threads.py) kept true: once a scan hands its
+registries to the GUI thread, no other thread writes to a skill in them; the scan's
+results cross as its signals' payloads; nothing ranks with a registry before its
+gists are in."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QObject, QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.model import Skill
+from skillstudio.core.project import resolve_projects
+from skillstudio.core.registry import Registry
+from skillstudio.gui import likely_jobs
+from skillstudio.gui.likely_jobs import LikelyIndexes
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.scanner import ScanDone, ScanRead, ScanThread
+
+from ..benchmarks.synth import generate
+
+
+class Writes:
+    """Every write to a Skill's attributes, with the thread and when. A skill is the
+    GUI's from the moment a scan thread emitted `scanned` with it (the hand-over),
+    or from its first write on the GUI thread (made there)."""
+
+    def __init__(self) -> None:
+        self.tick = itertools.count()
+        self.gui_since: dict[int, tuple[Skill, int]] = {}  # id -> (skill, tick)
+        self.seen: list[tuple[Skill, str, threading.Thread, int]] = []
+        self.handed = 0
+        self.lock = threading.Lock()
+
+    def hand_over(self, registries: list[Registry]) -> None:
+        with self.lock:
+            tick = next(self.tick)
+            for registry in registries:
+                for skill in registry.skills:
+                    self.gui_since.setdefault(id(skill), (skill, tick))
+                    self.handed += 1
+
+    def record(self, skill: Skill, name: str) -> None:
+        with self.lock:
+            thread, tick = threading.current_thread(), next(self.tick)
+            if thread is threading.main_thread():
+                self.gui_since.setdefault(id(skill), (skill, tick))
+            self.seen.append((skill, name, thread, tick))
+
+    def by_workers(self) -> list[tuple[str, str, str]]:
+        """Writes by a thread other than the GUI's to a skill the GUI held then."""
+        bad = []
+        for skill, name, thread, tick in self.seen:
+            since = self.gui_since.get(id(skill))
+            worker = thread is not threading.main_thread()
+            if worker and since is not None and since[0] is skill and tick > since[1]:
+                bad.append((thread.name, skill.path, name))
+        return bad
+
+
+@pytest.fixture
+def writes(monkeypatch: pytest.MonkeyPatch) -> Writes:
+    found = Writes()
+
+    def recording(self: Skill, name: str, value: Any) -> None:
+        found.record(self, name)
+        object.__setattr__(self, name, value)
+
+    real_init = ScanThread.__init__
+
+    def init(self: ScanThread, registries: list[Registry], *args: Any, **kwargs: Any) -> None:
+        real_init(self, registries, *args, **kwargs)
+        # runs on the scan thread, as it emits: the moment of the hand-over
+        self.scanned.connect(
+            lambda *_payload: found.hand_over(registries), Qt.ConnectionType.DirectConnection
+        )
+
+    monkeypatch.setattr(Skill, "__setattr__", recording)
+    monkeypatch.setattr(ScanThread, "__init__", init)
+    return found
+
+
+def test_no_worker_thread_writes_to_a_skill_the_gui_holds(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, writes: Writes
+) -> None:
+    """After `scanned` the scan thread used to write each skill's gist in place while
+    the tree showed it (and a likely index could read it half done). Scan, gists,
+    indexes, a tab with its "competes with" line, a request tried, the overlap map,
+    a refresh and a profile switch: no thread but the GUI's writes to a skill it holds."""
+    generate(str(tmp_path / "many"), 60)
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(tmp_path / "many"), "agentskills")
+    skills = win.registries[0].skills
+    assert writes.handed and sum(bool(s.gist) for s in skills) >= 50  # the gists were set
+    editor = win.open_skill(skills[0].path)
+    assert editor is not None
+    panel = win.query_panel
+    win.focus_query_panel()
+    with qtbot.waitSignal(panel.likely_indexes.ready, timeout=10_000):
+        panel.load_request("review the pull request for style")
+    with qtbot.waitSignal(win.overlap_map.computed, timeout=20_000):
+        win.menu_actions.overlap_action.trigger()
+        win.overlap_dock.raise_()
+    assert win.watcher.ready.wait(10)
+    changed = Path(skills[1].path)
+    with qtbot.waitSignal(win.refresh_finished, timeout=10_000):
+        changed.write_text(changed.read_text(encoding="utf-8") + "\nChanged.\n")
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.project_profiles.set_project_profile(0, "pegasus")
+    assert any(t is threading.main_thread() and n == "gist" for _s, n, t, _ in writes.seen)
+    assert writes.by_workers() == []
+
+
+def test_a_scans_results_cross_as_its_signals_payloads(qtbot: QtBot, tmp_path: Path) -> None:
+    """The window read `thread.registries`, `thread.prepared`, `thread.indexes` and
+    `thread.errors` off the thread object; they come in the signals now."""
+    generate(str(tmp_path / "few"), 5)
+    project = resolve_projects([str(tmp_path / "few")], [], None, "agentskills", str(tmp_path))[0]
+    registry = project.registry()
+    thread = ScanThread([registry], None, lambda regs: ("rows of", len(regs)))
+    payloads: list[object] = []
+
+    def scanned(read: ScanRead) -> None:
+        payloads.append(read)
+        read.resume()
+
+    thread.scanned.connect(scanned)
+    with qtbot.waitSignal(thread.done, timeout=20_000) as done:
+        thread.start()
+    thread.wait()
+    read, result = payloads[0], done.args[0]
+    assert isinstance(read, ScanRead) and read.registries == [registry]
+    assert read.prepared == ("rows of", 1)
+    assert isinstance(result, ScanDone) and result.ok and not result.errors
+    assert [index.registry for index in result.indexes] == [registry]
+    assert len(result.gists) == 5 and all(gist for _skill, gist in result.gists)
+    assert {skill.path for skill, _gist in result.gists} == {s.path for s in registry.skills}
+    assert not any(s.gist for s in registry.skills), "set by the GUI thread, not here"
+    for name in ("prepared", "indexes", "errors", "worker_chunks", "resume"):
+        assert not hasattr(thread, name)
+
+
+def test_a_likely_index_waits_for_its_registry_to_be_handed_to_the_panels(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tab opened while the scan worked out the gists asked for its project's likely
+    index: built then, from skills without them, it ranked without the bodies until
+    they changed. It is built once the registry is given to the panels."""
+    generate(str(tmp_path / "few"), 5)
+    project = resolve_projects([str(tmp_path / "few")], [], None, "agentskills", str(tmp_path))[0]
+    registry = project.registry()
+    registry.scan()
+    started: list[Registry] = []
+    real = likely_jobs.run_off_thread
+
+    def recording(work: Any, done: Any, parent: QObject) -> Any:
+        started.append(registry)
+        return real(work, done, parent)
+
+    monkeypatch.setattr(likely_jobs, "run_off_thread", recording)
+    indexes = LikelyIndexes()
+    assert indexes.get(registry) is None
+    assert started == [], "not built for a registry the panels were not given"
+    with qtbot.waitSignal(indexes.ready, timeout=10_000):
+        indexes.keep_only([registry])
+    assert started == [registry]
+    index = indexes.get(registry)
+    assert index is not None and index.registry is registry
+    # (the job's relay deleted before `indexes` goes: its deferred delete pending then crashed)
+    qtbot.waitUntil(lambda: not indexes.findChildren(QObject), timeout=5000)
