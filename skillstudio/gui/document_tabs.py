@@ -8,6 +8,7 @@ import os
 from PySide6.QtWidgets import QMessageBox, QTabBar, QToolButton, QWidget
 
 from ..core.registry import Registry
+from ..core.safefs import check_regular
 from .competes_line import CompetesLine
 from .file_view import FileView
 from .skill_document import SkillDocument
@@ -184,8 +185,13 @@ class DocumentTabs(WindowBase):
         view = self.file_views.get(path)
         if view is None:
             folder = self._skill_folder_of(path)
-            if folder is None or not os.path.isfile(path):
+            if folder is None:
                 self.statusBar().showMessage(f"Not opened: {path} is not a file of a skill", 5000)
+                return None
+            try:  # resolved inside the skill folder and a regular file (the view reads it so)
+                check_regular(path, folder)
+            except OSError as exc:
+                self.statusBar().showMessage(f"Not opened: {path}: {exc}", 15_000)
                 return None
             view = FileView(path, folder, self)
             view.file_link_clicked.connect(self.open_file)
