@@ -137,6 +137,7 @@ class DocumentTabs(WindowBase):
         self.tabs.removeTab(index)
         self.documents.pop(editor.document.path, None)
         self._retitle_tabs()
+        editor.document.close()
         editor.document.registry.reparse(editor.document.path)  # back to the file on disk
         editor.deleteLater()
         self._update_problems()
@@ -168,6 +169,7 @@ class DocumentTabs(WindowBase):
             return False
         for editor in self.documents.values():
             self._untrack(editor)
+            editor.document.close()
         for widget in [*self.documents.values(), *self.file_views.values()]:
             self.tabs.removeTab(self.tabs.indexOf(widget))
             widget.deleteLater()
