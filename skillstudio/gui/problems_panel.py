@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from ..core.diagnostics import Diagnostic
 from ..core.portability import Verdict, portability_of_file, summary
 from ..core.text import counted
-from .likely_jobs import run_off_thread
+from .background import run_in_background
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
@@ -144,7 +144,7 @@ class ProblemsPanel(QWidget):
             self.where.clear()
             self.where.setToolTip("")
             return
-        run_off_thread(partial(portability_of_file, path), partial(self._on_where, path), self)
+        run_in_background(partial(portability_of_file, path), partial(self._on_where, path), self)
 
     def _on_where(self, path: str, verdicts: list[Verdict] | None, error: str | None) -> None:
         if path != self._where_for:

@@ -19,7 +19,7 @@ from ..core.saving import (
     read_regular,
 )
 from ..core.saving import stamp as disk_stamp
-from .likely_jobs import run_off_thread
+from .background import run_in_background
 from .scanner import one_line
 
 VALIDATE_DELAY_MS = 120
@@ -174,7 +174,7 @@ class SkillDocument(QObject):
                 self.diagnostics = skill.all_diagnostics
             self.diagnostics_changed.emit(self.diagnostics)
 
-        run_off_thread(job, landed, self)
+        run_in_background(job, landed, self)
 
     def close(self) -> None:
         """The tab is closing: no pending validation lands after this."""
