@@ -67,7 +67,11 @@ def build_skill(
 
 
 def rebuild_job(
-    registry: Registry, path: str, text: str | None, validate: Callable[[Skill, Profile], None]
+    registry: Registry,
+    path: str,
+    text: str | None,
+    validate: Callable[[Skill, Profile], None],
+    read_file: Callable[[str], Document] = read_document,
 ) -> Callable[[], Skill] | None:
     """Registry.reparse's build of the skill at `path` from `text` (unsaved edits) or
     from disk, with what it needs taken from the registry now (None when `path` is not
@@ -84,7 +88,7 @@ def rebuild_job(
             stamp = (st.st_mtime_ns, st.st_size)
         except OSError:
             stamp = (0, 0)
-        read = partial(read_document, path)
+        read = partial(read_file, path)
     else:
         stamp = (previous.mtime_ns, previous.size)
         read = partial(parse_text, Document(path=path), text)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
 from .discovery import SKILL_FILE, Found, ScanLimits
+from .frontmatter import read_document
 from .loading import FAILED, rebuild_job
 from .model import Root, Skill
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill
@@ -405,7 +406,7 @@ class Registry:
         return self.install(job(), previous) if job is not None and previous else None
 
     def rebuild_job(self, path: str, text: str | None = None) -> Callable[[], Skill] | None:
-        return rebuild_job(self, path, text, validate_skill)  # (loading.rebuild_job)
+        return rebuild_job(self, path, text, validate_skill, read_document)  # (see loading)
 
     def install(self, skill: Skill, previous: Skill) -> Skill | None:
         """Put a rebuilt skill in place of `previous` (its job's); None, and nothing

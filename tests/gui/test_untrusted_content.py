@@ -32,7 +32,7 @@ def png(colour: str, size: int = 8) -> bytes:
     array = QByteArray()
     buffer = QBuffer(array)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # (the stub says bytes; 6.12 takes str)
     return bytes(array.data())
 
 
