@@ -487,6 +487,8 @@ PREVIEW = (
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"
     "preview.show_body(open(folder + '/SKILL.md').read(), folder)\n"
+    "while preview.pending:  # the render, images included, comes from the worker\n"
+    "    app.processEvents()\n"
     "preview.grab()\n"
     "print('rendered')\n"
 )
