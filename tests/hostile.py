@@ -79,6 +79,11 @@ CASES = {
     "dollar-digits": "listed",
     # issue 17: placeholder links that climb out of the skill or plugin folder
     "placeholder-escape": "link-broken",
+    # issue 25: links through a symbolic link out of the skill, 100,000 links, SVGs
+    # whose <image href> names /dev/stdin, a FIFO, a file outside and one inside
+    "link-out": "link-broken",
+    "links-100k": "scan-limit",
+    "svg-reach": "listed",
     # Bounded YAML (core/yaml_io.py). 5,000 levels ("deep-flow") fit in the C stack of
     # PyYAML's recursive composer; 50,000 overflow it and kill the process (exit 139).
     "deep-flow-50k": "yaml-depth",
@@ -373,7 +378,51 @@ def make(base: str, big: bool = False, wide: int = 5_000) -> str:
     )
     for case, text in yaml_bombs().items():
         write(os.path.join(root, case, "SKILL.md"), text)
+    content_cases(root, base)
     return root
+
+
+SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+
+
+def content_cases(root: str, base: str) -> None:
+    """Issue 25's cases of what a skill shows (see CASES): a link out through a link,
+    a body of 100,000 links, SVG images that reach outside or multiply."""
+    out = os.path.join(root, "link-out")
+    write(
+        os.path.join(out, "SKILL.md"),
+        skill("link-out") + "Read [notes](refs/notes.md) and [shared](shared/SKILL.md).\n",
+    )
+    os.makedirs(os.path.join(out, "refs"))
+    os.symlink("/etc/passwd", os.path.join(out, "refs", "notes.md"))
+    os.symlink(os.path.join(base, "outside"), os.path.join(out, "shared"))
+    write(
+        os.path.join(root, "links-100k", "SKILL.md"),
+        skill("links-100k") + "".join(f"[]({n:x})\n" for n in range(100_000)),
+    )
+    svg = os.path.join(root, "svg-reach")
+    images = {
+        "stdin": '<image width="9" height="9" xlink:href="/dev/stdin"/>',
+        "pipe": '<image width="9" height="9" xlink:href="pipe"/>',
+        "disk": f'<image width="9" height="9" href="{os.path.join(base, "outside.png")}"/>',
+        "inside": '<image width="9" height="9" href="inside.png"/>',
+        "bomb": '<g id="l0"><rect width="1" height="1"/></g>'
+        + "".join(f'<g id="l{n + 1}">' + f'<use href="#l{n}"/>' * 10 + "</g>" for n in range(9)),
+        "entities": "",
+    }
+    write(
+        os.path.join(svg, "SKILL.md"),
+        skill("svg-reach") + " ".join(f"![{name}]({name}.svg)" for name in images) + "\n",
+    )
+    for name, inner in images.items():
+        write(os.path.join(svg, f"{name}.svg"), SVG_HEAD + inner + "</svg>")
+    write(
+        os.path.join(svg, "entities.svg"),
+        '<!DOCTYPE svg [<!ENTITY e SYSTEM "/dev/stdin">]>' + SVG_HEAD + "<text>&e;</text></svg>",
+    )
+    os.mkfifo(os.path.join(svg, "pipe"))
+    write(os.path.join(svg, "inside.png"), b"\x89PNG\r\n\x1a\n not really")
+    write(os.path.join(base, "outside.png"), b"\x89PNG\r\n\x1a\n not really")
 
 
 def special_files(root: str, base: str) -> None:

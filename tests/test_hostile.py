@@ -487,6 +487,8 @@ PREVIEW = (
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"
     "preview.show_body(open(folder + '/SKILL.md').read(), folder)\n"
+    "while preview.pending:  # the render, images included, comes from the worker\n"
+    "    app.processEvents()\n"
     "preview.grab()\n"
     "print('rendered')\n"
 )
@@ -502,6 +504,59 @@ def test_the_preview_never_opens_special_files_as_images(tree: Path) -> None:
         env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert done.returncode == 0 and "rendered" in done.stdout, done.stderr[-400:]
+
+
+SVG_PREVIEW = (
+    "import sys\n"
+    "from PySide6.QtWidgets import QApplication\n"
+    "from skillstudio.gui.preview import Preview\n"
+    "app = QApplication([])\n"
+    "folder = sys.argv[1]\n"
+    "preview = Preview()\n"
+    "preview.show_body(open(folder + '/SKILL.md').read(), folder)\n"
+    "while preview.pending:\n"
+    "    app.processEvents()\n"
+    "preview.grab()\n"
+    "print('rendered', len(preview._images))\n"
+)
+
+
+def test_svg_images_that_reach_outside_or_multiply_are_not_followed(tree: Path) -> None:
+    """Issue 25 item 4: /dev/stdin (an open pipe here, a terminal in the report), a
+    FIFO beside the skill, images on disk inside and outside, a chain of uses, an
+    entity: each SVG drawn from its own bytes or not at all, none waited on."""
+    terminal, keep_open = os.pipe()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", SVG_PREVIEW, str(tree / "svg-reach")],
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=HANG_GUARD_S * 3,
+            env={**os.environ, "PYTHONPATH": REPO, "QT_QPA_PLATFORM": "offscreen"},
+        )
+    finally:
+        os.close(terminal)
+        os.close(keep_open)
+    assert done.returncode == 0 and "rendered" in done.stdout, done.stderr[-400:]
+    assert done.stdout.split()[-1] == "4"  # stdin, pipe, disk, inside drawn bare; no bomb
+
+
+def test_links_out_and_a_hundred_thousand_links_are_reported_and_bounded(tree: Path) -> None:
+    """Issue 25 items 8 and 14: a link inside the skill to /etc/passwd and a folder
+    link out are broken links; 100,000 links cost one bounded check."""
+    done = run_ok(
+        "lint", "link-out", "links-100k", "--profile", "all", "--format", "json", cwd=tree
+    )
+    diagnostics = json.loads(done.stdout)["diagnostics"]
+    out = {
+        d["message"] for d in diagnostics if "link-out" in d["path"] and d["code"] == "link-broken"
+    }
+    assert out and all("outside the skill folder" in m for m in out)
+    assert {m.split("'")[1] for m in out} == {"refs/notes.md", "shared/SKILL.md"}
+    many = [d for d in diagnostics if "links-100k" in d["path"]]
+    assert 0 < sum(d["code"] == "link-broken" for d in many) <= 8 * 1000
+    assert any(d["code"] == "scan-limit" for d in many)
 
 
 def test_a_suite_that_is_a_fifo_is_refused_not_waited_on(tree: Path, tmp_path: Path) -> None:

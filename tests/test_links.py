@@ -3,11 +3,17 @@ comments or footnotes, and destinations with parentheses whole."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from skillstudio.core import links
 from skillstudio.core.links import body_links
+from skillstudio.core.portability import portability_of_file
 
-from .helpers import lint_json, write
+from .helpers import codes, diag, lint_json, write
 
 BODY = """# Use
 
@@ -106,3 +112,77 @@ def test_plugin_root_placeholder_without_a_plugin_is_the_skill_folder(tmp_path: 
     skill = write(tmp_path, "skills/demo/SKILL.md", "---\nname: demo\ndescription: d\n---\n" + body)
     write(tmp_path, "skills/demo/x.md", "x\n")
     assert _broken(lint_json(skill)) == ["${CLAUDE_PLUGIN_ROOT}/y.md"]
+
+
+HEAD = "---\nname: demo\ndescription: d\n---\n"
+
+
+def test_a_link_through_a_symbolic_link_out_of_the_skill_is_broken(tmp_path: Path) -> None:
+    """On main `[notes](refs/notes.md)` with refs/notes.md a link to /etc/passwd (and a
+    folder link out, a FIFO inside) passed the check: the path was only joined, and
+    `exists` follows links."""
+    body = (
+        "Read [notes](refs/notes.md), [out](shared/x.md), [pipe](refs/pipe) and "
+        "[ok](refs/ok.md), [alias](refs/alias.md), [dir](refs/).\n"
+    )
+    skill = write(tmp_path, "skills/demo/SKILL.md", HEAD + body)
+    refs = Path(skill).parent / "refs"
+    refs.mkdir()
+    (refs / "notes.md").symlink_to("/etc/passwd")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.md").write_text("outside\n")
+    (Path(skill).parent / "shared").symlink_to(outside)
+    os.mkfifo(refs / "pipe")
+    (refs / "ok.md").write_text("ok\n")
+    (refs / "alias.md").symlink_to("ok.md")  # a link that stays inside is fine
+    data = lint_json(skill)
+    broken = {
+        d["message"].split("'")[1]: d["message"]
+        for d in data["diagnostics"]
+        if d["code"] == "link-broken"
+    }
+    assert sorted(broken) == ["refs/notes.md", "refs/pipe", "shared/x.md"]
+    assert "outside the skill folder" in broken["refs/notes.md"]
+    assert "outside the skill folder" in broken["shared/x.md"]
+    assert "not a file" in broken["refs/pipe"]
+
+
+def test_the_link_check_is_bounded_and_its_parse_shared_by_every_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body of 100,000 links to missing files: on main each profile parsed all of it
+    (4 s each, and a line count per link made it 17 s: 140 s for the portability
+    line's eight profiles) and reported 100,000 problems. Now the first LINKS_CHECKED
+    links are checked, one parse of that part serves every profile, and a scan-limit
+    says where the unchecked rest starts."""
+    body = "".join(f"[]({n:x})\n" for n in range(100_000))
+    skill = write(tmp_path, "skills/demo/SKILL.md", HEAD + body)
+    parsed: list[int] = []
+    parser = links._parser()
+    original = parser.parse
+
+    def counted(text: str, env: Any = None) -> Any:
+        parsed.append(len(text))
+        return original(text, env)
+
+    monkeypatch.setattr(parser, "parse", counted)
+    links._parsed.cache_clear()
+    verdicts = portability_of_file(skill)
+    assert len(verdicts) >= 8
+    assert len(parsed) == 1 and parsed[0] <= links.LINK_CHARS  # once, and bounded
+    data = lint_json(skill)
+    broken = [d for d in data["diagnostics"] if d["code"] == "link-broken"]
+    assert len(broken) == links.LINKS_CHECKED
+    assert broken[-1]["line"] == 4 + links.LINKS_CHECKED  # right lines (no drift)
+    limit = diag(data, "scan-limit")
+    assert limit["line"] == 5 + links.LINKS_CHECKED and limit["column"] == 2
+    assert "not checked" in limit["message"]
+
+
+def test_links_past_the_first_characters_are_not_checked(tmp_path: Path) -> None:
+    body = "word " * (links.LINK_CHARS // 5) + "\n\n[late](missing.md)\n"
+    skill = write(tmp_path, "skills/demo/SKILL.md", HEAD + body)
+    data = lint_json(skill)
+    assert "link-broken" not in codes(data)
+    assert diag(data, "scan-limit")["line"] == 4 + body.count("\n")

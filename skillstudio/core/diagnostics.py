@@ -44,7 +44,7 @@ CODES: dict[str, str] = {
     "file-too-large": "the file is too large to parse",
     "not-utf8": "the file is not UTF-8 text",
     "symlink-skipped": "a symbolic link that loops or leaves the root was not followed",
-    "scan-limit": "the scan stopped at its folder count or depth limit",
+    "scan-limit": "a scan or check stopped at its limit (folders, depth, links of a body)",
     "unreadable": "the file or folder could not be read",
     "config-invalid": "skillstudio.yaml has a problem",
     "refresh-missed": "the agent's refresh rule would not notice this change",

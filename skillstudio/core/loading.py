@@ -3,13 +3,19 @@ a scan (PRODUCT.md section 11: the `internal` diagnostic)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
 
 from .diagnostics import internal
-from .frontmatter import Document
+from .frontmatter import Document, parse_text, read_document
 from .gist import body_gist, bundled_text
 from .model import Root, Skill
 from .profiles.base import Profile
+
+if TYPE_CHECKING:
+    from .registry import Registry
 
 FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
 
@@ -58,3 +64,34 @@ def build_skill(
     if not keep_text:
         skill.doc.text = ""
     return skill
+
+
+def rebuild_job(
+    registry: Registry,
+    path: str,
+    text: str | None,
+    validate: Callable[[Skill, Profile], None],
+    read_file: Callable[..., Document] = read_document,
+) -> Callable[[], Skill] | None:
+    """Registry.reparse's build of the skill at `path` from `text` (unsaved edits) or
+    from disk, with what it needs taken from the registry now (None when `path` is not
+    one of its skills). The build does every per-skill check and changes nothing
+    shared: it may run on another thread (the app's, for a large document) while the
+    registry goes on; `Registry.install` then puts its result in."""
+    previous = registry.by_path.get(path)
+    if previous is None:
+        return None
+    read: Callable[[], Document]
+    if text is None:
+        try:
+            st = os.stat(path)
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (0, 0)
+        # the file that is opened must still lie inside the skill's root
+        read = partial(read_file, path, None, os.path.realpath(previous.root.path))
+    else:
+        stamp = (previous.mtime_ns, previous.size)
+        read = partial(parse_text, Document(path=path), text)
+    flags = (registry.keep_text, read, validate, registry.gists)
+    return partial(build_skill, previous.root, path, stamp, registry.profile, *flags)

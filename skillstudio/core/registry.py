@@ -14,13 +14,12 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 
 from .confine import refused_root
 from .diagnostics import Diagnostic
 from .discovery import SKILL_FILE, Found, ScanLimits, listed_files
-from .frontmatter import Document, parse_text, read_document
-from .loading import FAILED, build_skill
+from .frontmatter import read_document
+from .loading import FAILED, rebuild_job
 from .lookalike import check_names
 from .model import Root, Skill
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
@@ -396,26 +395,22 @@ class Registry:
                 )
 
     def reparse(self, path: str, text: str | None = None) -> Skill | None:
-        """Re-validate one skill, from `text` (unsaved edits) or from disk; cross checks rerun."""
-        previous = self.by_path.get(path)
-        if previous is None:
+        """Re-validate one skill, from `text` (unsaved edits) or from disk; cross checks
+        rerun. In two steps the app can split: loading.rebuild_job, then install."""
+        previous, job = self.by_path.get(path), self.rebuild_job(path, text)
+        return self.install(job(), previous) if job is not None and previous else None
+
+    def rebuild_job(self, path: str, text: str | None = None) -> Callable[[], Skill] | None:
+        return rebuild_job(self, path, text, validate_skill, read_document)  # (see loading)
+
+    def install(self, skill: Skill, previous: Skill) -> Skill | None:
+        """Put a rebuilt skill in place of `previous` (its job's); None, and nothing
+        changed, when the registry holds another since (a refresh replaced it)."""
+        if self.by_path.get(skill.path) is not previous:
             return None
-        read: Callable[[], Document]
-        if text is None:
-            try:
-                st = os.stat(path)
-                stamp = (st.st_mtime_ns, st.st_size)
-            except OSError:
-                stamp = (0, 0)
-            read = partial(read_document, path, None, os.path.realpath(previous.root.path))
-        else:
-            stamp = (previous.mtime_ns, previous.size)
-            read = partial(parse_text, Document(path=path), text)
-        flags = (self.keep_text, read, validate_skill, self.gists)
-        skill = build_skill(previous.root, path, stamp, self.profile, *flags)
         skills = list(self.skills)  # copied and indexed in C: this runs per keystroke
         skills[skills.index(previous)] = skill
-        if not self._swap({path: skill}, skills):  # a keystroke rarely changes who wins
+        if not self._swap({skill.path: skill}, skills):  # a keystroke rarely changes who wins
             self._set(skills)
         return skill
 

@@ -12,6 +12,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStatusBar, QTabBar, QTabWidget, QToolButton, QWidget
 
 from ..core.registry import Registry
+from ..core.safefs import check_regular
 from .competes_line import CompetesLine
 from .dialogs import Dialogs
 from .file_view import FileView
@@ -102,8 +103,13 @@ class DocumentTabs(QObject):
         view = self.file_views.get(path)
         if view is None:
             folder = self.workspace.skill_folder_of(path)
-            if folder is None or not os.path.isfile(path):
+            if folder is None:
                 self.status_bar.showMessage(f"Not opened: {path} is not a file of a skill", 5000)
+                return None
+            try:  # resolved inside the skill folder and a regular file (the view reads it so)
+                check_regular(path, folder)
+            except OSError as exc:
+                self.status_bar.showMessage(f"Not opened: {path}: {exc}", 15_000)
                 return None
             view = FileView(path, folder, self.tabs)
             view.file_link_clicked.connect(self.open_file)
@@ -245,6 +251,7 @@ class DocumentTabs(QObject):
             return False
         for editor in self.editors.values():
             self._untrack(editor)
+            editor.document.close()
         for widget in [*self.editors.values(), *self.file_views.values()]:
             self.tabs.removeTab(self.tabs.indexOf(widget))
             widget.deleteLater()
@@ -274,6 +281,7 @@ class DocumentTabs(QObject):
 
     def _remove(self, editor: SkillEditor) -> None:
         self._untrack(editor)
+        editor.document.close()  # its pending validation never lands
         self.tabs.removeTab(self.tabs.indexOf(editor))
         self.editors.pop(editor.document.path, None)
         self._retitle()

@@ -13,19 +13,21 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from ..core.safefs import read_bytes
+from ..core.safefs import FileRefused, read_file
 from .preview import Preview
 
 MAX_BYTES = 2_000_000
 
 
-def read_text(path: str) -> tuple[str | None, str]:
-    """The file's text, or None and why it is not shown."""
+def read_text(path: str, folder: str) -> tuple[str | None, str]:
+    """The file's text, or None and why it is not shown. The file must resolve inside
+    the skill `folder` and be a regular file (a link out, a FIFO: refused, unread)."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            return None, f"{size:,} bytes: too large to show here."
-        raw = read_bytes(path, None, MAX_BYTES, truncate=True)  # never a FIFO or device
+        raw, st = read_file(path, folder, MAX_BYTES, truncate=True)
+        if st.st_size > MAX_BYTES:
+            return None, f"{st.st_size:,} bytes: too large to show here."
+    except FileRefused as exc:
+        return None, f"Not shown: {exc.reason}."
     except OSError as exc:
         return None, f"Cannot read the file: {exc.strerror or exc}."
     if b"\0" in raw[:8192]:
@@ -50,7 +52,7 @@ class FileView(QWidget):
         self.note.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.note)
         self.viewer: QWidget
-        text, why = read_text(path)
+        text, why = read_text(path, skill_folder)
         if text is not None and path.lower().endswith((".md", ".markdown")):
             preview = Preview(self)
             preview.show_body(text, skill_folder, base=os.path.dirname(path))

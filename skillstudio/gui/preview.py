@@ -21,12 +21,14 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPalette, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QTextBrowser, QWidget
 
-from ..core.safefs import read_bytes
+from ..core.safefs import FileMissing, confine, is_inside
 from ..core.text import counted
+from .images import ImageRefused, load_image
 from .theme import colour, is_dark
 
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')
 _CELL = re.compile(r"<t[dh][ >]")
+_IMG = re.compile(r'<img src="([^"]*)"')
 
 HIGHLIGHT_MAX = 8_000  # per code block: longer blocks are shown without colours
 HIGHLIGHT_TOTAL = 30_000  # characters coloured per render; the rest plain
@@ -37,7 +39,7 @@ HTML_MAX = 400_000  # characters of HTML handed to QTextBrowser
 FALLBACK_MAX = 50_000  # characters of plain text shown past the limits
 
 
-MAX_IMAGE_BYTES = 20 * 1024 * 1024  # an image file larger than this is not shown
+IMAGES_MAX = 100  # images decoded per render; later ones are shown blank
 MARGIN = 18  # px round the text
 READABLE_CHARS = 90  # the longest line, in average characters
 
@@ -171,22 +173,28 @@ def _fallback(body: str, why: str, css: str) -> str:
 class _Renderer(QObject):
     """One worker thread for every preview. Each preview has one pending request:
     a newer one replaces it, so a burst of edits costs one render, not one per edit.
+    The worker also reads and decodes the images the HTML shows (gui/images.py:
+    confined, bounded, SVG without outside references): the GUI thread only looks
+    them up, so a FIFO, /dev/stdin or a costly picture can never hold it.
 
     Signals:
-        rendered(object, int, str): preview key, request number, HTML (GUI thread).
+        rendered(object, int, str, object): preview key, request number, HTML and
+            its images (local path -> QImage) (GUI thread).
     """
 
-    rendered = Signal(object, int, str)
+    rendered = Signal(object, int, str, object)
 
     def __init__(self) -> None:
         super().__init__()
         self._wake = threading.Condition()
-        self._pending: dict[int, tuple[int, str, bool, str]] = {}
+        self._pending: dict[int, tuple[int, str, bool, str, str, str]] = {}
         self._thread: threading.Thread | None = None
 
-    def request(self, key: int, number: int, body: str, dark: bool, css: str) -> None:
+    def request(
+        self, key: int, number: int, body: str, dark: bool, css: str, folder: str, base: str
+    ) -> None:
         with self._wake:
-            self._pending[key] = (number, body, dark, css)
+            self._pending[key] = (number, body, dark, css, folder, base)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True)
                 self._thread.start()
@@ -197,12 +205,42 @@ class _Renderer(QObject):
             with self._wake:
                 while not self._pending:
                     self._wake.wait()
-                key, (number, body, dark, css) = self._pending.popitem()
+                key, (number, body, dark, css, folder, base) = self._pending.popitem()
+            images: dict[str, QImage] = {}
             try:
                 out = render_markdown(body, dark, css)
+                images = load_images(out, folder, base)
             except Exception as exc:  # a library bug on odd text must not end the worker
                 out = _fallback(body, f"the renderer failed: {type(exc).__name__}: {exc}", css)
-            self.rendered.emit(key, number, out)
+            self.rendered.emit(key, number, out, images)
+
+
+def image_path(url: QUrl, folder: str) -> str | None:
+    """The local file an image URL (resolved against the page) names, when it lies
+    inside the skill folder as written; None for remote or outside ones."""
+    if url.scheme() not in ("", "file") or not url.isLocalFile():
+        return None
+    path = os.path.normpath(url.toLocalFile())
+    return path if is_inside(path, folder) else None
+
+
+def load_images(out: str, folder: str, base: str) -> dict[str, QImage]:
+    """The images of the rendered HTML `out`, by local path: at most IMAGES_MAX, each
+    read confined to `folder` and decoded bounded (an image not shown is left out:
+    the preview shows it blank)."""
+    page = QUrl.fromLocalFile(base + os.sep)
+    images: dict[str, QImage] = {}
+    for src in dict.fromkeys(html.unescape(m.group(1)) for m in _IMG.finditer(out)):
+        if len(images) >= IMAGES_MAX:
+            break
+        path = image_path(page.resolved(QUrl(src)), folder)
+        if path is None or path in images:
+            continue
+        try:
+            images[path] = load_image(path, folder)
+        except (OSError, ImageRefused):
+            continue
+    return images
 
 
 _renderer: _Renderer | None = None
@@ -235,6 +273,7 @@ class Preview(QTextBrowser):
         self._folder = ""
         self._base = ""
         self._wanted = 0  # the number of the newest request; other results are stale
+        self._images: dict[str, QImage] = {}  # the shown page's images, by local path
         self.setOpenLinks(False)
         # Margins round the text and a readable line length: lines wrap at about
         # READABLE_CHARS characters however wide the window (narrower when it is).
@@ -255,7 +294,9 @@ class Preview(QTextBrowser):
         self._wanted = _requests
         if self.document().isEmpty():
             self.setHtml("<p><i>Rendering…</i></p>")
-        _the_renderer().request(id(self), self._wanted, body, is_dark(), preview_css())
+        _the_renderer().request(
+            id(self), self._wanted, body, is_dark(), preview_css(), self._folder, self._base
+        )
 
     def line_width(self) -> int:
         """The width lines wrap at: READABLE_CHARS characters, or the view if narrower."""
@@ -276,33 +317,39 @@ class Preview(QTextBrowser):
         """A render was asked for and has not been shown yet."""
         return self._wanted != 0
 
-    def _on_rendered(self, key: object, number: int, out: str) -> None:
+    def _on_rendered(self, key: object, number: int, out: str, images: object) -> None:
         if key != id(self) or number != self._wanted:
             return  # another preview's, or older than the text now on screen
         self._wanted = 0
+        self._images = images if isinstance(images, dict) else {}
         self.setHtml(out)
         self.rendered.emit()
 
     def _inside(self, url: QUrl) -> str | None:
+        """The path a local link names when it lies inside the skill folder, written
+        and resolved (a link inside that leads out is not inside), else None."""
         if url.scheme() not in ("", "file"):
             return None
         path = os.path.normpath(url.toLocalFile() or os.path.join(self._base, url.path()))
-        if path == self._folder or path.startswith(self._folder + os.sep):
-            return path
-        return None
+        if not is_inside(path, self._folder):
+            return None
+        try:
+            confine(path, self._folder)
+        except FileMissing:
+            return path  # (opening it says it is missing)
+        except OSError:
+            return None
+        return path
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
         url = name if isinstance(name, QUrl) else QUrl(name)
         if kind == QTextDocument.ResourceType.ImageResource.value:
-            # Never None for an image: Qt then loads the file itself, unchecked.
-            path = self._inside(url)
-            if path is None:
-                return _blocked_image()  # remote or outside the skill folder: never fetched
-            try:  # a regular file inside the folder, bounded: never a FIFO or /dev/zero
-                image = QImage.fromData(read_bytes(path, self._folder, MAX_IMAGE_BYTES))
-            except OSError:
-                return _blocked_image()
-            return _blocked_image() if image.isNull() else image
+            # Never None for an image (Qt would then load the file itself) and never a
+            # read here: the worker decoded the page's images (load_images).
+            url = self.document().baseUrl().resolved(url)
+            path = image_path(url, self._folder)
+            image = self._images.get(path) if path is not None else None
+            return image if image is not None else _blocked_image()
         if url.scheme() in ("http", "https", "ftp"):
             return None
         return super().loadResource(kind, name)

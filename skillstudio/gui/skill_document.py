@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from ..core.diagnostics import Diagnostic
 from ..core.frontmatter import MAX_FILE_BYTES
+from ..core.model import Skill
 from ..core.registry import Registry
 from ..core.saving import (
     SaveConflict,
@@ -20,9 +21,16 @@ from ..core.saving import (
     read_regular,
 )
 from ..core.saving import stamp as disk_stamp
+from .background import run_in_background
 from .scanner import one_line
 
 VALIDATE_DELAY_MS = 120
+# A text this small is validated on the GUI thread: every check of it, the link
+# check's markdown parse included (25-40 µs a block or link), stays well under the
+# 50 ms a keystroke may take. A larger one is validated on a worker (every per-skill
+# check) and the registry takes the result on the GUI thread (PRODUCT.md section 11).
+SYNC_CHARS = 16_000
+SYNC_LINES = 1_000
 
 
 class SkillDocument(QObject):
@@ -53,6 +61,8 @@ class SkillDocument(QObject):
         self.bom = False
         self.stamp: Stamp | None = None
         self.diagnostics: list[Diagnostic] = []
+        self._checks = 0  # numbers each validation asked for: only the newest lands
+        self.checking = False  # a validation runs on a worker
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(VALIDATE_DELAY_MS)
@@ -68,6 +78,11 @@ class SkillDocument(QObject):
     @property
     def modified(self) -> bool:
         return self.text_document.isModified()
+
+    @property
+    def pending(self) -> bool:
+        """An edit is not validated yet (its pause runs, or a worker validates it)."""
+        return self._timer.isActive() or self.checking
 
     def text(self) -> str:
         return self.text_document.toPlainText()
@@ -128,7 +143,14 @@ class SkillDocument(QObject):
         self._reparse(self.text())
 
     def _reparse(self, text: str | None) -> None:
-        """The registry re-validates the text on screen (or, None, the file)."""
+        """The registry re-validates the text on screen (or, None, the file): here when
+        the text is small, else on a worker (see SYNC_CHARS)."""
+        self._checks += 1
+        shown = self.text() if text is None else text
+        if len(shown) > SYNC_CHARS or shown.count("\n", 0, SYNC_CHARS) > SYNC_LINES:
+            self._reparse_off_thread(text, self._checks)
+            return
+        self.checking = False
         try:
             skill = self.registry.reparse(self.path, text)
         except Exception as exc:  # a core bug on this text: say so, keep the text
@@ -136,6 +158,35 @@ class SkillDocument(QObject):
         else:
             self.diagnostics = skill.all_diagnostics if skill is not None else []
         self.diagnostics_changed.emit(self.diagnostics)
+
+    def _reparse_off_thread(self, text: str | None, number: int) -> None:
+        registry = self.registry
+        previous = registry.by_path.get(self.path)
+        job = registry.rebuild_job(self.path, text)
+        if job is None or previous is None:
+            return
+        self.checking = True
+
+        def landed(skill: Skill | None, error: str | None) -> None:
+            if number != self._checks:
+                return  # a newer text was sent since, or the document was closed
+            self.checking = False
+            if skill is None:
+                self.diagnostics = [internal_error(self.path, RuntimeError(error))]
+            elif registry.install(skill, previous) is None:
+                self._reparse(text)  # a refresh replaced it meanwhile: once more
+                return
+            else:
+                self.diagnostics = skill.all_diagnostics
+            self.diagnostics_changed.emit(self.diagnostics)
+
+        run_in_background(job, landed, self)
+
+    def close(self) -> None:
+        """The tab is closing: no pending validation lands after this."""
+        self._timer.stop()
+        self._checks += 1
+        self.checking = False
 
     def save(self) -> bool:
         """Atomic save; refuses to overwrite a change made on disk since loading."""

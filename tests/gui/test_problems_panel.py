@@ -154,7 +154,7 @@ def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> N
     )
     widget = panel(qtbot)
     widget.set_current_path(path)
-    assert widget.where.text().startswith("Loads in pegasus")
+    qtbot.waitUntil(lambda: widget.where.text().startswith("Loads in pegasus"))
     assert "agentskills (unknown key `argument-hint`)" in widget.where.toolTip()
     widget.set_current_path("")
     assert widget.where.text() == ""
@@ -168,8 +168,8 @@ def test_the_loads_line_fits_at_1024_px(window: MainWindow, samples: Path, qtbot
     window.resize(1024, 640)
     window.problems_dock.raise_()
     window.open_skill(str(samples / "oasis" / "key_skills" / "commit" / "SKILL.md"))
-    qtbot.wait(50)
     where = window.problems.where
+    qtbot.waitUntil(lambda: where.text().startswith("Loads in"))  # worked out off the GUI thread
     assert where.isVisible()
     rect = where.contentsRect()
     needed = where.fontMetrics().boundingRect(
