@@ -21,10 +21,11 @@ import heapq
 import math
 from collections import defaultdict
 
+from .gist import terms
 from .likely import LikelyIndex, Model
 from .model import Skill
 from .overlap import OVERLAP_MODEL, RARE_MAX, THRESHOLD, name_probe
-from .resemblance import described, near, near_pool, shingles
+from .resemblance import near, near_pool, shingles
 
 POOL = 40  # skills given the full cosine (the best by their shared rare words)
 
@@ -74,9 +75,9 @@ def competing(
     norm = _norm(mine)
     pool = {slot for slot, _ in heapq.nlargest(POOL, dots.items(), key=lambda item: item[1])}
     pool |= _probe_candidates(index, doc.skill, mine)
-    _, text, words = described(doc.skill.description, index.model.stem)
+    text = shingles(doc.skill.description)
     if text:
-        pool.update(near_pool(index, doc.slot, words))
+        pool.update(near_pool(index, doc.slot, set(terms(doc.skill.description))))
     pool.discard(doc.slot)
     out: list[tuple[Skill, float]] = []
     for slot in pool:

@@ -152,14 +152,7 @@ def stem(word: str) -> str:
 
 def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """The content words of `text`, normalized (and stemmed), in order."""
-    return content_terms(words_of(text), stemmed, stopwords)
-
-
-def content_terms(
-    words: list[str], stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS
-) -> list[str]:
-    """`terms` of words already normalized (`text.words_of`)."""
-    words = [w for w in words if w not in stopwords and len(w) > 1]
+    words = [w for w in words_of(text) if w not in stopwords and len(w) > 1]
     if not stemmed:
         return [sys.intern(w) for w in words]
     known = STEMS.get

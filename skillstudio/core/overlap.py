@@ -20,7 +20,7 @@ seconds, not minutes and gigabytes (issue 25: every word shared by exactly
 - candidate pairs share a rare word (one in at most `RARE_MAX` skills), found
   through the index's postings; the pairs such words make are counted first,
   and if they pass `PAIR_WORK` the rarest words are kept and the cap lowered
-  (on every real and synthetic folder measured they make a fifth of it or less);
+  (on every real and synthetic folder measured they make a quarter of it or less);
 - a candidate is scored in full only if those words alone could get it near
   the threshold (or the name probe or the resemblance does), and at most
   `SCORED_MAX` of them, the strongest by that estimate;
@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .gist import stem
+from .gist import stem, terms
 from .likely import FIELDS_MODEL, LikelyIndex, Model, skill_texts
 from .model import Skill
 from .registry import Registry
-from .resemblance import NEAR_POOL, copies, described, near, near_pool
+from .resemblance import NEAR_POOL, copies, copy_text, near, near_pool
 from .text import counted, normalize
 
 THRESHOLD = 0.3  # score at or above which `overlap` lists a pair
@@ -325,11 +325,11 @@ def _near_pairs(index: LikelyIndex, size: int, bounds: Bounds) -> tuple[dict[int
     from `near_pool` (a bounded read of the index; a pool found all near-duplicates
     is counted in `bounds.crowded`: there may be more)."""
     docs = [doc for doc in index.slots if doc is not None]
-    read = {doc.slot: described(doc.skill.description, index.model.stem) for doc in docs}
-    found: dict[int, float] = {}
+    texts = {doc.slot: copy_text(doc.skill.description) for doc in docs}
+    found: dict[int, float] = {}  # (0.0: compared, not near)
     left_out = 0  # pairs of copies not paired
     group_of: dict[int, int] = {}
-    for number, group in enumerate(copies((slot, text[0]) for slot, text in read.items())):
+    for number, group in enumerate(copies((slot, text[0]) for slot, text in texts.items())):
         reach = len(group) if len(group) <= PER_SKILL + 1 else PER_SKILL // 2
         for i, slot_a in enumerate(group):
             group_of[slot_a] = number
@@ -337,24 +337,26 @@ def _near_pairs(index: LikelyIndex, size: int, bounds: Bounds) -> tuple[dict[int
                 found[slot_a * size + slot_b] = 1.0
         total = len(group) * (len(group) - 1) // 2
         left_out += total - sum(min(reach, len(group) - 1 - i) for i in range(len(group)))
-    for slot, (_, mine, words) in read.items():
+    sets = {slot: text[1] for slot, text in texts.items() if text[1]}
+    del texts
+    stemmed = index.model.stem
+    for doc in docs:
+        mine = sets.get(doc.slot)
         if not mine:
             continue
-        number = group_of.get(slot, -1)
+        slot, number = doc.slot, group_of.get(doc.slot, -1)
         nears = twins = 0
-        for other in near_pool(index, slot, words):
+        for other in near_pool(index, slot, set(terms(doc.skill.description, stemmed))):
             if number >= 0 and group_of.get(other) == number:
                 twins += 1
                 continue  # a copy: paired above (and counted in left_out)
             key = min(slot, other) * size + max(slot, other)
             value = found.get(key)
             if value is None:
-                value = near(mine, read[other][1])
-                if value:
-                    found[key] = value
+                value = found[key] = near(mine, sets[other])
             nears += value > 0
         bounds.crowded += nears > 0 and nears + twins == NEAR_POOL
-    return found, left_out
+    return {key: value for key, value in found.items() if value}, left_out
 
 
 def _strongest_per_skill(scores: dict[int, float], slots: list[Any], size: int) -> list[int]:

@@ -15,11 +15,12 @@ descriptions are near-duplicates: the pair's overlap score is at least the
 resemblance, whatever the weights.
 
 Candidates are found in the likely index's postings, not among all pairs, with
-a bounded read: each skill's words rarest first, `NEAR_READS` postings at most
-(a word in more skills is read around the skill's own slot), and the
-`NEAR_POOL` skills sharing the most of those words are compared in full.
-Copies of one description are grouped by their normalised text instead
-(`copies`), which a folder of 10,000 copies answers in one pass.
+a bounded read: each skill's description words rarest first, `NEAR_READS`
+postings at most (when even the rarest is in more skills, `WINDOWS` words are
+read around the skill's own slot), and the `NEAR_POOL` skills sharing the most
+of those words are compared in full. Copies of one description are grouped by
+their normalised text instead (`copies`), which a folder of 10,000 copies
+answers in one pass.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
+from operator import itemgetter
 
-from .gist import content_terms
 from .likely import LikelyIndex
 from .text import words_of
 
@@ -45,21 +46,16 @@ NEAR_POOL = 24
 def shingles(description: str) -> frozenset[int]:
     """The description's adjacent word pairs (hashed: only compared, in one process),
     none when it has fewer than `MIN_WORDS` words."""
-    return described(description, True)[1]
+    return copy_text(description)[1]
 
 
-def described(description: str, stemmed: bool) -> tuple[str, frozenset[int], set[str]]:
-    """What near-duplicates are found by, from one reading of the description: the
-    text that copies share (its normalised words), its `shingles`, and its content
-    terms (stemmed as the index's model does); all empty under `MIN_WORDS` words."""
+def copy_text(description: str) -> tuple[str, frozenset[int]]:
+    """What copies of the description have in common (its normalised words), and its
+    `shingles`, from one reading; ("", frozenset()) under `MIN_WORDS` words."""
     words = words_of(description)
     if len(words) < MIN_WORDS:
-        return "", frozenset(), set()
-    return (
-        " ".join(words),
-        frozenset(map(hash, pairwise(words))),
-        set(content_terms(words, stemmed)),
-    )
+        return "", frozenset()
+    return " ".join(words), frozenset(map(hash, pairwise(words)))
 
 
 def resemblance(a: frozenset[int], b: frozenset[int]) -> float:
@@ -73,7 +69,9 @@ def resemblance(a: frozenset[int], b: frozenset[int]) -> float:
 def near(a: frozenset[int], b: frozenset[int]) -> float:
     """`resemblance` when it is NEAR or more, else 0.0 (sets whose sizes differ too
     much for it are not compared: the smaller over the larger bounds it)."""
-    small, large = sorted((len(a), len(b)))
+    small, large = len(a), len(b)
+    if small > large:
+        small, large = large, small
     if small < NEAR * large:
         return 0.0
     value = resemblance(a, b)
@@ -121,5 +119,7 @@ def near_pool(index: LikelyIndex, slot: int, words: Iterable[str]) -> list[int]:
         read += 1
     counts.pop(slot, None)
     need = read if width else (read + 1) // 2
-    # (ties in the order read: rarer words first, and around `slot` in a long list)
-    return [other for other, count in counts.most_common(NEAR_POOL) if count >= need]
+    found = [item for item in counts.items() if item[1] >= need]
+    if len(found) > NEAR_POOL:  # (a stable sort: ties in the order read, rarer words first)
+        found = sorted(found, key=itemgetter(1), reverse=True)[:NEAR_POOL]
+    return [other for other, _ in found]

@@ -2,13 +2,16 @@
 ≤ 3 s and ≤ 300 MB at 3,000 skills), against `list` of the same folder in the same run.
 
     python tests/benchmarks/bench_overlap.py [--counts 3000 10000] [--workdir DIR] [--normal]
+                                             [--against CHECKOUT]
 
 Each folder is made by `synth.generate_adversarial` (every word of every description
 in exactly 100 skills, the posting cap of overlap's candidate search: issue 25, item 7)
 and, as a second hostile shape, `synth.generate_copies` (the same description in
 every skill: issue 25, item 6). `--normal` adds `overlap` of the realistic synthetic
 skills (target at 10,000: ≤ 10 s). Each command runs in a process of its own, as a
-user runs it: wall time, and peak RSS from `wait4`. Prints a table; asserts nothing.
+user runs it: wall time, and peak RSS from `wait4`. `--against` runs the same
+commands with another checkout's code (main, before a change) in the same run, each
+command of the two in turn. Prints a table; asserts nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from tests.benchmarks.synth import generate, generate_adversarial, generate_copi
 
 @dataclass
 class Figure:
+    code: str  # "this" checkout, or the one measured against
     folder: str  # adversarial, copies or normal
     count: int
     command: str
@@ -38,9 +42,10 @@ class Figure:
     last_line: str  # what the command said last (the pair count, or what was bounded)
 
 
-def measure(argv: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MB, the output's last line) of `skillstudio ARGV`."""
-    env = dict(os.environ, PYTHONPATH=REPO)
+def measure(argv: list[str], code: str = REPO) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MB, the output's last line) of `skillstudio ARGV`,
+    run with the checkout `code`."""
+    env = dict(os.environ, PYTHONPATH=code)
     cmd = [sys.executable, "-m", "skillstudio", *argv]
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
@@ -56,18 +61,24 @@ def measure(argv: list[str]) -> tuple[float, float, str]:
     return seconds, peak, lines[-1] if lines else ""
 
 
-def run_folder(kind: str, count: int, root: str, commands: tuple[str, ...]) -> list[Figure]:
-    """The commands on one folder, `list` first (a warm file cache for all)."""
+def run_folder(
+    kind: str, count: int, root: str, commands: tuple[str, ...], codes: dict[str, str]
+) -> list[Figure]:
+    """The commands on one folder, `list` first, each under every checkout in turn."""
     scope = ["--profile", "agentskills"]
     out = []
     for command in commands:
         where = ["--root", root] if command == "list" else [root]  # (list takes no PATH)
-        seconds, peak, last = measure([command, *where, *scope])
-        out.append(Figure(kind, count, command, seconds, peak, last))
+        for label, code in codes.items():
+            seconds, peak, last = measure([command, *where, *scope], code)
+            out.append(Figure(label, kind, count, command, seconds, peak, last))
     return out
 
 
-def run(counts: list[int], workdir: str, normal: bool = False) -> list[Figure]:
+def run(
+    counts: list[int], workdir: str, normal: bool = False, against: str | None = None
+) -> list[Figure]:
+    codes = {"this": REPO} | ({"against": os.path.abspath(against)} if against else {})
     figures: list[Figure] = []
     for count in counts:
         for kind, make in (("adversarial", generate_adversarial), ("copies", generate_copies)):
@@ -76,14 +87,14 @@ def run(counts: list[int], workdir: str, normal: bool = False) -> list[Figure]:
             if not os.path.isdir(root):
                 make(folder, count)
             measure(["list", "--root", root])  # read once: every command finds it cached
-            figures += run_folder(kind, count, root, ("list", "lint", "overlap"))
+            figures += run_folder(kind, count, root, ("list", "lint", "overlap"), codes)
         if normal:
             folder = os.path.join(workdir, f"synthetic-{count}")
             root = os.path.join(folder, "key_skills")
             if not os.path.isdir(root):
                 generate(folder, count)
             measure(["list", "--root", root])
-            figures += run_folder("normal", count, root, ("list", "overlap"))
+            figures += run_folder("normal", count, root, ("list", "overlap"), codes)
     return figures
 
 
@@ -91,15 +102,16 @@ def report(figures: list[Figure]) -> str:
     lines = [
         "Overlap and lint on hostile descriptions (each a process of its own; "
         "target at 3,000: ≤ 3 s and ≤ 300 MB; overlap of 10,000 normal skills ≤ 10 s)",
-        f"  {'folder':<12} {'skills':>7} {'command':<8} {'time':>8} {'peak RSS':>9} "
-        f"{'× list':>7}  last line",
+        f"  {'code':<8} {'folder':<12} {'skills':>7} {'command':<8} {'time':>8} "
+        f"{'peak RSS':>9} {'× list':>7}  last line",
     ]
-    lists = {(f.folder, f.count): f.seconds for f in figures if f.command == "list"}
+    lists = {(f.code, f.folder, f.count): f.seconds for f in figures if f.command == "list"}
     for f in figures:
-        ratio = f.seconds / lists[f.folder, f.count] if (f.folder, f.count) in lists else 0.0
+        base = lists.get((f.code, f.folder, f.count))
+        ratio = f"{f.seconds / base:6.1f}×" if base else "      —"
         lines.append(
-            f"  {f.folder:<12} {f.count:>7,} {f.command:<8} {f.seconds:>6.2f} s "
-            f"{f.peak_mb:>6.0f} MB {ratio:>6.1f}×  {f.last_line[:110]}"
+            f"  {f.code:<8} {f.folder:<12} {f.count:>7,} {f.command:<8} {f.seconds:>6.2f} s "
+            f"{f.peak_mb:>6.0f} MB {ratio}  {f.last_line[:100]}"
         )
     return "\n".join(lines)
 
@@ -109,9 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--counts", type=int, nargs="+", default=[3000, 10_000])
     parser.add_argument("--workdir", default=None, help="where the folders are made (kept)")
     parser.add_argument("--normal", action="store_true", help="overlap of normal skills too")
+    parser.add_argument("--against", default=None, help="another checkout, run in turn")
     args = parser.parse_args(argv)
     workdir = args.workdir or tempfile.mkdtemp(prefix="skillstudio-bench-overlap-")
-    print(report(run(args.counts, workdir, args.normal)))
+    print(report(run(args.counts, workdir, args.normal, args.against)))
     return 0
 
 
