@@ -14,6 +14,7 @@ from skillstudio.core.likely import LikelyIndex
 from skillstudio.core.overlap import OVERLAP_MODEL, overlaps
 from skillstudio.core.project import project_from_folder
 from skillstudio.core.registry import Registry
+from skillstudio.core.resemblance import NEAR, resemblance, shingles
 from tests.helpers import CORPUS, cli, skill_text, write
 
 SKILLS = {
@@ -51,11 +52,15 @@ def test_the_deliberate_near_duplicates_are_the_top_pair(tmp_path: Any) -> None:
 
 def _naive(index: LikelyIndex) -> dict[frozenset[str], float]:
     """Every pair's score, the slow way: the cosine of the two term-weight vectors,
-    or, when higher, how much of a request of each one's name words the other scores."""
+    or, when higher, how much of a request of each one's name words the other scores,
+    or the descriptions' resemblance, when NEAR or more."""
     vectors = {doc.skill.name: index.vector(doc.skill.path) for doc in index.docs.values()}
+    texts = {doc.skill.name: shingles(doc.skill.description) for doc in index.docs.values()}
     names = {
         doc.skill.name: [
-            t for t in index.fields(doc.skill).get("name", ()) if t in vectors[doc.skill.name]
+            t
+            for t in index.fields(doc.skill).get("name", ())
+            if t in vectors[doc.skill.name] and not t.isdigit()  # a number names nothing
         ]
         for doc in index.docs.values()
     }
@@ -73,7 +78,10 @@ def _naive(index: LikelyIndex) -> dict[frozenset[str], float]:
         norm = math.sqrt(
             sum(w * w for w in words_a.values()) * sum(w * w for w in words_b.values())
         )
-        out[frozenset((a, b))] = max(dot / norm, math.sqrt(answered(a, b) * answered(b, a)))
+        near = resemblance(texts[a], texts[b])
+        out[frozenset((a, b))] = max(
+            dot / norm, math.sqrt(answered(a, b) * answered(b, a)), near if near >= NEAR else 0.0
+        )
     return out
 
 

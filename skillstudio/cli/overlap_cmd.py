@@ -35,26 +35,27 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
-    from ..core.overlap import THRESHOLD, overlaps
+    from ..core.overlap import THRESHOLD, overlap_report
 
     threshold = THRESHOLD if args.threshold is None else args.threshold
     if not 0 < threshold <= 1:
         raise UsageError("--threshold must be above 0 and at most 1")
     loaded = load(args, env, args.paths, gists=False)  # overlap reads no gist
-    pairs = [pair for item in loaded for pair in overlaps(item.registry, threshold)]
+    reports = [overlap_report(item.registry, threshold) for item in loaded]
+    pairs = [pair for report in reports for pair in report.pairs]
     pairs.sort(key=lambda p: -p.score)
     count = sum(len(item.registry.active) for item in loaded)
+    bounded = [report.bounds for report in reports if report.bounds.cut]
     if args.format == "json":
-        env.print(
-            dumps(
-                {
-                    "threshold": threshold,
-                    "skills": count,
-                    "estimate": True,
-                    "pairs": [pair.to_json() for pair in pairs],
-                }
-            )
-        )
+        data = {
+            "threshold": threshold,
+            "skills": count,
+            "estimate": True,
+            "pairs": [pair.to_json() for pair in pairs],
+        }
+        if bounded:  # what the bounds on the work left out (core/overlap.py)
+            data["bounded"] = [bounds.to_json() for bounds in bounded]
+        env.print(dumps(data))
         return EXIT_OK
     for pair in pairs:
         shared = ", ".join(term for term, _ in pair.shared)
@@ -65,18 +66,30 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
         f"{counted(len(pairs), 'competing pair')} among {counted(count, 'skill')} "
         f"(similarity >= {threshold:g}; an estimate of which descriptions a model could confuse)"
     )
+    for bounds in bounded:
+        env.print(f"Bounded: {bounds.text()}.")
     return EXIT_OK
 
 
 def overlap_lint(registry: Registry) -> list[Diagnostic]:
     """description-overlap notes, where the model chooses (core/overlap.py)."""
     from ..core.likely import model_chooses
-    from ..core.overlap import LINT_MAX_SKILLS, LINT_THRESHOLD, overlap_diagnostics, overlaps
+    from ..core.overlap import (
+        LINT_MAX_SKILLS,
+        LINT_THRESHOLD,
+        bounds_diagnostic,
+        overlap_diagnostics,
+        overlap_report,
+    )
 
     count = len(registry.active)
     if not model_chooses(registry.profile.name) or not 2 <= count <= LINT_MAX_SKILLS:
         return []  # above the limit `skillstudio overlap` lists them (seconds, not lint's pace)
-    return overlap_diagnostics(overlaps(registry, LINT_THRESHOLD))
+    report = overlap_report(registry, LINT_THRESHOLD)
+    out = overlap_diagnostics(report.pairs)
+    if report.bounds.cut and registry.roots:
+        out.append(bounds_diagnostic(report.bounds, registry.roots[-1].path))
+    return out
 
 
 COMMANDS = {"overlap": cmd_overlap}

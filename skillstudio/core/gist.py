@@ -22,6 +22,7 @@ import os
 import stat
 import sys
 from collections import Counter
+from collections.abc import Collection
 from itertools import islice, pairwise
 from operator import itemgetter
 
@@ -156,6 +157,19 @@ def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS
         return [sys.intern(w) for w in words]
     known = STEMS.get
     return [known(w) or stem(w) for w in words]
+
+
+COVER_MIN_WORDS = 4  # a description of fewer content words is covered by too much
+
+
+def covers(description: str, request: Collection[str], share: float, stemmed: bool = True) -> bool:
+    """Whether a request's terms (`request`) hold at least `share` of the content
+    words of `description`, and COVER_MIN_WORDS of them at least: the request says
+    what the description says, however many skills say it too."""
+    if len(request) < COVER_MIN_WORDS:
+        return False
+    words = set(terms(description, stemmed))
+    return len(words) >= COVER_MIN_WORDS and len(words.intersection(request)) >= share * len(words)
 
 
 def with_phrases(words: list[str], phrases: bool) -> Counter[str]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Literal
 
-from .gist import STEMS, gist_counts, stem, terms, with_phrases
+from .gist import COVER_MIN_WORDS, STEMS, covers, gist_counts, stem, terms, with_phrases
 from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
 from .model import Skill
 from .registry import Registry
@@ -56,9 +56,9 @@ REQUEST_STOPWORDS = STOPWORDS | frozenset(
 )
 
 # A request's word found in more than half of the skills counts nothing (in a
-# collection of 20 or more): its weight is below log 2 for every skill alike,
-# and skipping it halves the work at 10,000 skills (measured: 34,000 → 16,000
-# postings read per request of the benchmark).
+# collection of 20 or more; unless the request has no other): its weight is below
+# log 2 for every skill alike, and skipping it halves the work at 10,000 skills
+# (measured: 34,000 → 16,000 postings read per request of the benchmark).
 COMMON_SHARE = 0.5
 COMMON_MIN_SKILLS = 20
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
@@ -93,6 +93,9 @@ class Model:
     likely: float = 1.0
     possible: float = 0.4
     likely_ratio: float = 0.6  # and at least this share of the best score
+    # or a request holding this share of the words of the skill's description (it says
+    # what the description says: copies of one description made its words weigh little)
+    covered: float = 0.8
 
     def weight(self, name: str) -> float:
         return dict(self.weights).get(name, 0.0)
@@ -107,6 +110,7 @@ PLAIN_BM25 = Model(
     stem=False,
     single_field=True,
     phrases=(),
+    covered=0.0,  # (the textbook's bands: from the scores alone)
 )
 
 
@@ -474,12 +478,16 @@ class LikelyIndex:
         at = bisect_left(slots, slot)
         return values[at] if at < len(slots) and slots[at] == slot else 0.0
 
+    def counted(self, query_terms: Iterable[str]) -> list[str]:
+        """The request's terms that count: those skills have, but not most of them (see
+        COMMON_SHARE), or all it has when each is in most (copies of one description)."""
+        known = [term for term in query_terms if term in self.postings]
+        return [term for term in known if not self.common(term)] or known
+
     def _accumulate(self, query_terms: Iterable[str]) -> list[float]:
         """Each slot's score for the request's terms."""
         scores = [0.0] * len(self.slots)
-        for term in query_terms:
-            if self.common(term):
-                continue
+        for term in self.counted(query_terms):
             slots, values = self._bucket(term)
             for slot, value in zip(slots, values, strict=True):
                 scores[slot] += value
@@ -507,10 +515,11 @@ class LikelyIndex:
         unit = self.unit()
         model = self.model
         first = scores[best[0]] if best else 0.0
+        counted = set(self.counted(query_terms))
         live = [
             (term, word, *self._bucket(term))
             for term, word in query_terms.items()
-            if term in self.postings and not self.common(term)
+            if term in counted
         ]
         out: list[LikelyCandidate] = []
         for slot in best:
@@ -518,20 +527,30 @@ class LikelyIndex:
             assert doc is not None  # a free slot scores 0
             score = scores[slot]
             strength = score / unit
-            band: Band = "unlikely"
-            if strength >= model.likely and score >= model.likely_ratio * first:
-                band = "likely"
-            elif strength >= model.possible:
-                band = "possible"
             reasons = []
             for term, word, holders, weights in live:
                 at = bisect_left(holders, slot)
                 if at < len(holders) and holders[at] == slot and weights[at]:
                     reasons.append(TermWeight(word, term, weights[at]))
             reasons.sort(key=lambda r: -r.weight)
+            band: Band = "unlikely"
+            if score >= model.likely_ratio * first and (
+                strength >= model.likely or self._covers(doc.skill, query_terms, len(reasons))
+            ):
+                band = "likely"
+            elif strength >= model.possible:
+                band = "possible"
             out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
         out.sort(key=lambda c: (-c.score, c.name))
         return LikelyResult(query, out, len(scores) - scores.count(0.0))
+
+    def _covers(self, skill: Skill, query_terms: dict[str, str], matched: int) -> bool:
+        """Whether the request says what the skill's description says (`matched`: how
+        many of the request's counted terms the skill has)."""
+        share = self.model.covered
+        if not share or matched < COVER_MIN_WORDS:
+            return False
+        return covers(skill.description, query_terms, share, self.model.stem)
 
     # ---------------------------------------------------------------- vectors
     def vector(self, path: str) -> dict[str, float]:
@@ -564,28 +583,6 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     index = index or LikelyIndex(registry)
     index.sync()
     return index.rank(query)
-
-
-def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
-    """A readable word per stem (and words per phrase), taken from the skills' own
-    text (for reports)."""
-    wanted = set(stems)
-    single = {part for key in wanted for part in key.split()}
-    out: dict[str, str] = {}
-    # the words skills are described with first, their gists' only for what is left
-    for texts in (lambda s: skill_texts(s).values(), lambda s: (s.gist,)):
-        for doc in index.docs.values():
-            if len(out) == len(single):
-                break
-            for text in texts(doc.skill):
-                for word in normalize(text).split():
-                    key = stem(word) if index.model.stem else word
-                    if key in single and key not in out:
-                        out[key] = word
-    for key in wanted:
-        if " " in key:
-            out[key] = " ".join(out.get(part, part) for part in key.split())
-    return out
 
 
 def likely_text(result: LikelyResult, limit: int = 10) -> str:

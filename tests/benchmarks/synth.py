@@ -133,3 +133,70 @@ def generate(target: str, count: int, seed: int = 7) -> str:
         with open(os.path.join(folder, "references", "guide.md"), "w", encoding="utf-8") as fh:
             fh.write("# Guide\n")
     return root
+
+
+# ---------------------------------------------------------------- adversarial overlap
+POSTING_CAP = 100  # core/overlap.py's RARE_MAX: a word in more skills pairs nobody
+
+
+def _made_up(number: int) -> str:
+    """A made-up word per number, distinct after stemming (`q` + syllables + `x`)."""
+    parts = []
+    value = number + 1
+    while value:
+        value, digit = divmod(value, len(SYLLABLES))
+        parts.append(SYLLABLES[digit])
+    return "q" + "".join(parts) + "x"
+
+
+def adversarial_descriptions(
+    count: int, words: int = 24, share: int = POSTING_CAP, seed: int = 25
+) -> list[str]:
+    """Descriptions in which every word is in exactly `share` skills (the posting cap
+    of overlap's candidate search), and two skills rarely share more than one word:
+    each of the `words` positions deals the skills into groups of `share` in its own
+    random order (issue 25, item 7: every word pairs `share` skills, so the candidate
+    pairs are count × words × (share - 1) / 2 and almost none of them compete)."""
+    rng = random.Random(seed)
+    texts: list[list[str]] = [[] for _ in range(count)]
+    groups = -(-count // share)
+    for position in range(words):
+        order = list(range(count))
+        rng.shuffle(order)
+        for rank, skill in enumerate(order):
+            texts[skill].append(_made_up(position * groups + rank // share))
+    return [" ".join(text).capitalize() + "." for text in texts]
+
+
+def generate_adversarial(target: str, count: int, words: int = 24) -> str:
+    """Write `count` agentskills skills with `adversarial_descriptions` under
+    `target`/skills (a project whose profile lets the model choose); returns that root."""
+    return _plain_skills(target, "adversarial", adversarial_descriptions(count, words))
+
+
+# Written for this project: one description that every skill of `generate_copies` has.
+COPIED = (
+    "Summarise a meeting transcript into decisions, owners and action items. "
+    "Use when the user pastes meeting notes or asks what was agreed."
+)
+
+
+def generate_copies(target: str, count: int) -> str:
+    """Write `count` agentskills skills that all have the description COPIED (issue
+    25, item 6: copies of one description are the strongest overlap there is, and
+    every word of them is in every skill) under `target`/skills; returns that root."""
+    return _plain_skills(target, "copy", [COPIED] * count)
+
+
+def _plain_skills(target: str, prefix: str, descriptions: list[str]) -> str:
+    root = os.path.join(target, "skills")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(target, "skillstudio.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("profile: agentskills\nroots: [skills]\n")
+    for index, description in enumerate(descriptions):
+        name = f"{prefix}-{index:05d}"
+        folder = os.path.join(root, name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as fh:
+            fh.write(f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo it.\n")
+    return root
