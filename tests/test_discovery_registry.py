@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.discovery import ScanLimits, discover
-from skillstudio.core.model import Root
+from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.registry import Registry
+from skillstudio.core.reading.discovery import ScanLimits, discover
+from skillstudio.core.scanning.registry import Registry
 
 from .helpers import codes, diag, lint_json, skill_text, write
 

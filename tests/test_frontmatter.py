@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.frontmatter import (
+from skillstudio.core.reading.frontmatter import (
     MAX_FILE_BYTES,
     Document,
     parse_text,

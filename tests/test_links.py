@@ -1,11 +1,11 @@
-"""Body links as markdown reads them (core/links.py): no false link-broken in code,
+"""Body links as markdown reads them (core/checking/links.py): no false link-broken in code,
 comments or footnotes, and destinations with parentheses whole."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from skillstudio.core.links import body_links
+from skillstudio.core.checking.links import body_links
 
 from .helpers import lint_json, write
 

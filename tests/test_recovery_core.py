@@ -6,7 +6,7 @@ import os
 import threading
 from pathlib import Path
 
-from skillstudio.core.recovery import disk_state
+from skillstudio.core.editing.recovery import disk_state
 
 
 def test_disk_state_of_a_fifo_answers_at_once(tmp_path: Path) -> None:

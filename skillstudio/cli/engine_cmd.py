@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.project import NUMBER_OPTIONS, UsageError
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.projects.project import NUMBER_OPTIONS, UsageError
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
 from .output import diagnostic_line, dumps
 
@@ -79,9 +79,9 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
-    from ..core.likely import likely, likely_text, model_chooses
-    from ..core.matching import match, why_not
-    from ..core.session import Session
+    from ..core.model.session import Session
+    from ..core.ranking.matching import match, why_not
+    from ..core.ranking.model_pick import likely, likely_text, model_chooses
     from .explain import explain_text
 
     item = load_one(args, env)
@@ -110,8 +110,8 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
-    from ..core.disclosure import TIER_NAMES, render_tiers
-    from ..core.matching import match
+    from ..core.delivery.tiers import TIER_NAMES, render_tiers
+    from ..core.ranking.matching import match
 
     if args.tier == 3:
         raise UsageError(
@@ -146,7 +146,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_activate(args: argparse.Namespace, env: Env) -> int:
-    from ..core.activation import activate
+    from ..core.delivery.activation import activate
 
     item = load_one(args, env)
     act = activate(

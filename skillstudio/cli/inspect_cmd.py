@@ -7,9 +7,9 @@ import json
 import os
 from typing import Any
 
-from ..core.diagnostics import Diagnostic
-from ..core.portability import Verdict, portability, summary
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.portability import Verdict, portability, summary
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
@@ -107,7 +107,7 @@ def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
     typed = {d.field for d in diags if d.code in ("field-type", "version-invalid") and d.field}
     if not typed:
         return {}
-    from ..core.editing import typed_sources
+    from ..core.editing.round_trip import typed_sources
 
     return {
         path: text

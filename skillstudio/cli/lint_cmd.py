@@ -7,12 +7,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.diagnostics import Diagnostic
-from ..core.portability import portability, summary
-from ..core.profiles.base import is_inside
-from ..core.repository import misnamed_warning
-from ..core.safefs import is_regular, walk_plain
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.profile import is_inside
+from ..core.projects.portability import portability, summary
+from ..core.projects.repository import misnamed_warning
+from ..core.reading.safefs import is_regular, walk_plain
 from .common import (
     EXIT_FAIL,
     EXIT_OK,

@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from .. import __version__
-from ..core.diagnostics import CODES, Diagnostic
+from ..core.model.diagnostics import CODES, Diagnostic
 
 
 def rel(path: str, cwd: str) -> str:

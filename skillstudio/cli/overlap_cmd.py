@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.diagnostics import Diagnostic
-from ..core.project import UsageError
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.project import UsageError
+from ..core.scanning.registry import Registry
 from .common import EXIT_OK, Env, Subparsers, add_common, load
 from .output import dumps, rel
 
@@ -35,7 +35,7 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
-    from ..core.overlap import THRESHOLD, overlaps
+    from ..core.ranking.overlap import THRESHOLD, overlaps
 
     threshold = THRESHOLD if args.threshold is None else args.threshold
     if not 0 < threshold <= 1:
@@ -68,9 +68,14 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
 
 
 def overlap_lint(registry: Registry) -> list[Diagnostic]:
-    """description-overlap notes, where the model chooses (core/overlap.py)."""
-    from ..core.likely import model_chooses
-    from ..core.overlap import LINT_MAX_SKILLS, LINT_THRESHOLD, overlap_diagnostics, overlaps
+    """description-overlap notes, where the model chooses (core/ranking/overlap.py)."""
+    from ..core.ranking.model_pick import model_chooses
+    from ..core.ranking.overlap import (
+        LINT_MAX_SKILLS,
+        LINT_THRESHOLD,
+        overlap_diagnostics,
+        overlaps,
+    )
 
     count = len(registry.active)
     if not model_chooses(registry.profile.name) or not 2 <= count <= LINT_MAX_SKILLS:

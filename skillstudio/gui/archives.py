@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..core.archive import ArchiveError, pack, unpack
+from ..core.editing.archive import ArchiveError, pack, unpack
 from .document_tabs import DocumentTabs
 
 

@@ -7,7 +7,7 @@ import os
 
 from PySide6.QtWidgets import QMessageBox, QTabBar, QToolButton, QWidget
 
-from ..core.registry import Registry
+from ..core.scanning.registry import Registry
 from .competes_line import CompetesLine
 from .file_view import FileView
 from .skill_document import SkillDocument

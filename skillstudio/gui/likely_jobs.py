@@ -18,10 +18,10 @@ from typing import Any, cast
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from ..core.likely import LIKELY_MODEL, LikelyIndex, Model
-from ..core.model import Skill
-from ..core.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
-from ..core.registry import Registry, quiet_gc
+from ..core.model.skills import Skill
+from ..core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
+from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
+from ..core.scanning.registry import Registry, quiet_gc
 from .scanner import one_line
 
 

@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import recovery
-from ..core.diagnostics import Diagnostic
-from ..core.matching import MatchIndex
-from ..core.project import Project, UsageError, resolve_projects
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.editing import recovery
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.project import Project, UsageError, resolve_projects
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.registry import Registry
 from .app import default_folder
 from .centre import Centre, scrolled
 from .file_view import FileView

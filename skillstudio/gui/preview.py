@@ -21,8 +21,8 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPalette, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QTextBrowser, QWidget
 
-from ..core.safefs import read_bytes
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.reading.safefs import read_bytes
 from .theme import colour, is_dark
 
 _ALIGN = re.compile(r' style="text-align:(left|right|center)"')

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.diagnostics import Diagnostic
-from ..core.portability import Verdict, portability_of_file, summary
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.portability import Verdict, portability_of_file, summary
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"

@@ -10,14 +10,14 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu
 
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import (
+from ..core.projects.project import (
     CONFIG_NAME,
     Project,
     UsageError,
     project_from_folder,
     projects_for_path,
 )
-from ..core.registry import Registry
+from ..core.scanning.registry import Registry
 from .scanner import ScanThread, one_line
 from .skill_editor import SkillEditor
 from .skill_tree_model import PATH_ROLE

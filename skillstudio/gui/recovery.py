@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import recovery
-from ..core.saving import SaveError
+from ..core.editing import recovery
+from ..core.editing.saving import SaveError
 from .skill_document import SkillDocument
 
 RECOVERY_DELAY_MS = 2_000  # after the last keystroke

@@ -14,10 +14,10 @@ from typing import cast
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from ..core.matching import MatchIndex
-from ..core.model import Skill
-from ..core.parallel import Workers, fill_gists
-from ..core.registry import Registry, quiet_gc
+from ..core.model.skills import Skill
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.parallel import Workers, fill_gists
+from ..core.scanning.registry import Registry, quiet_gc
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
 RESUME_AFTER_S = 2.0  # the indexes wait at most this long for the window's first layout
@@ -66,7 +66,7 @@ class ScanThread(QThread):
     done(bool): True when every registry was scanned (some perhaps with errors, see
         `errors`) and indexed, False when cancelled.
 
-    The skills are read without their gists (core/gist.py: the body in brief, which
+    The skills are read without their gists (core/reading/skill_words.py: the body in brief, which
     costs twice the rest of reading a skill), so that the tree shows them as soon as
     `skillstudio lint` would have them; the gists are worked out after `scanned`,
     before the indexes, and nothing ranks with a registry before `done`.

@@ -10,17 +10,17 @@ from PySide6.QtCore import QPoint, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
 
-from ..core.archive import ArchiveError
-from ..core.editing import EditError
-from ..core.project import Project
-from ..core.saving import SaveError
-from ..core.skillops import (
+from ..core.editing.archive import ArchiveError
+from ..core.editing.round_trip import EditError
+from ..core.editing.saving import SaveError
+from ..core.editing.skill_ops import (
     OperationError,
     delete_to_trash,
     duplicate_skill,
     new_skill,
     rename_skill,
 )
+from ..core.projects.project import Project
 from .archives import Archives
 from .skill_editor import SkillEditor
 from .skill_tree_model import KIND_ROLE, PATH_ROLE

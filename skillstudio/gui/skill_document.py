@@ -6,10 +6,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
-from ..core.diagnostics import Diagnostic
-from ..core.frontmatter import MAX_FILE_BYTES
-from ..core.registry import Registry
-from ..core.saving import (
+from ..core.editing.saving import (
     SaveConflict,
     SaveError,
     Stamp,
@@ -17,7 +14,10 @@ from ..core.saving import (
     encode,
     read_regular,
 )
-from ..core.saving import stamp as disk_stamp
+from ..core.editing.saving import stamp as disk_stamp
+from ..core.model.diagnostics import Diagnostic
+from ..core.reading.frontmatter import MAX_FILE_BYTES
+from ..core.scanning.registry import Registry
 from .scanner import one_line
 
 VALIDATE_DELAY_MS = 120

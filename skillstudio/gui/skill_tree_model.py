@@ -11,9 +11,9 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from ..core.model import IGNORED_SUPPORT_NAMES, Root, Skill
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.skills import IGNORED_SUPPORT_NAMES, Root, Skill
+from ..core.model.text import counted
+from ..core.scanning.registry import Registry
 from .icons import LEGEND, icon
 
 Index = QModelIndex | QPersistentModelIndex

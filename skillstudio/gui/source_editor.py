@@ -15,7 +15,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
-from ..core.diagnostics import Diagnostic
+from ..core.model.diagnostics import Diagnostic
 
 _COLOURS = {"error": QColor("#d32f2f"), "warning": QColor("#f9a825"), "info": QColor("#1976d2")}
 

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from ..core.project import Project
-    from ..core.registry import Registry
+    from ..core.projects.project import Project
+    from ..core.scanning.registry import Registry
     from .file_view import FileView
     from .file_watcher import FileWatcher
     from .overlap_map import OverlapMap

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
-from ..core.project import CONFIG_NAME
+from ..core.projects.project import CONFIG_NAME
 from .skill_actions import SkillActions
 from .skill_editor import SkillEditor
 from .welcome_page import home_relative

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.project import projects_for_path
+from skillstudio.core.projects.project import projects_for_path
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import render_markdown
 from skillstudio.gui.skill_editor import SkillEditor

@@ -15,13 +15,13 @@ from PySide6.QtCore import QModelIndex, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import disclosure
-from skillstudio.core.diagnostics import Diagnostic
-from skillstudio.core.disclosure import TierText, render_listing
-from skillstudio.core.matching import MatchIndex
-from skillstudio.core.model import Skill
-from skillstudio.core.project import projects_for_path
-from skillstudio.core.registry import Registry
+from skillstudio.core.delivery import tiers as disclosure
+from skillstudio.core.delivery.tiers import TierText, render_listing
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.project import projects_for_path
+from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui import main_window, problems_model, scanner, skill_tree_model, suite_runner
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problem_rows import ProblemRows

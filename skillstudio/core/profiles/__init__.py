@@ -6,10 +6,10 @@ A new skill system is one module with a `Profile` subclass, added to
 
 from __future__ import annotations
 
+from ..profile import PanelOption, Profile, RootSpec
 from .agentskills import AgentSkills
-from .base import PanelOption, Profile, RootSpec
-from .claude_code import ClaudeCode
-from .codex import Codex
+from .claude_code.profile import ClaudeCode
+from .codex.profile import Codex
 from .mvp import Mvp
 from .oasis import Oasis
 from .pegasus import Pegasus

@@ -6,12 +6,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import NAME_RULE, FieldSpec
-from ..model import Skill
-from .base import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
+from ..model.fields import NAME_RULE, FieldSpec
+from ..model.skills import Skill
+from ..profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
-    from ..activation import Activation
+    from ..delivery.activation import Activation
 
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 BUDGET = 12_000  # listing characters (the seed's default char_budget)
@@ -110,7 +110,7 @@ class Mvp(Profile):
 
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The Skill tool's envelope: the base directory, then the substituted body."""
-        from ..activation import substitute_mvp
+        from ..delivery.activation import substitute_mvp
 
         substituted = substitute_mvp(body, request.args)
         content = f"Base directory for this skill: {skill.folder}\n\n{substituted}"

@@ -6,17 +6,17 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Severity
-from ..fields import FieldSpec
-from ..match_index import Terms, description_keywords, words_of
-from ..match_model import POINTS
-from ..model import Skill
-from ..rankers import rank_scored
-from ..text import normalize
-from .base import Checker, PanelOption, Profile, RootSpec
+from ..model.diagnostics import Severity
+from ..model.fields import FieldSpec
+from ..model.matches import POINTS
+from ..model.skills import Skill
+from ..model.text import normalize
+from ..profile import Checker, PanelOption, Profile, RootSpec
+from ..ranking.match_index import Terms, description_keywords, words_of
+from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
-    from ..match_model import MatchRequest, MatchResult
+    from ..model.matches import MatchRequest, MatchResult
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
 DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oasis skills

@@ -7,11 +7,11 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Severity
-from ..fields import NAME_RULE, FieldSpec
-from ..match_model import is_slash_command
-from ..model import Skill
-from .base import (
+from ..model.diagnostics import Severity
+from ..model.fields import NAME_RULE, FieldSpec
+from ..model.matches import is_slash_command
+from ..model.skills import Skill
+from ..profile import (
     ActivationRequest,
     Checker,
     PanelOption,
@@ -23,7 +23,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..activation import Activation, Invoker
+    from ..delivery.activation import Activation, Invoker
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
@@ -246,7 +246,7 @@ class Pegasus(Profile):
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """Invocation controls, $ARGUMENTS substitution, and a tool result, a user
         message or a forked task."""
-        from ..activation import substitute_pegasus
+        from ..delivery.activation import substitute_pegasus
 
         fields, invoker, result = skill.fields, request.invoker, request.result
         if invocation_refused(

@@ -8,11 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import FieldSpec
-from ..match_index import Terms, description_keywords, words_of
-from ..match_model import POINTS
-from ..model import Skill
-from ..patterns import (
+from ..checking.patterns import (
     PATTERN_TIMEOUT,
     SLOW_CHECK_TIMEOUT,
     is_slow,
@@ -20,10 +16,11 @@ from ..patterns import (
     shown,
     slow_known,
 )
-from ..rankers import rank_toolsets
-from ..safefs import FileRefused, read_bytes
-from ..text import counted
-from .base import (
+from ..model.fields import FieldSpec
+from ..model.matches import POINTS
+from ..model.skills import Skill
+from ..model.text import counted
+from ..profile import (
     ActivationRequest,
     Checker,
     PanelOption,
@@ -32,10 +29,13 @@ from .base import (
     first_sentence,
     is_inside,
 )
+from ..ranking.match_index import Terms, description_keywords, words_of
+from ..ranking.rankers import rank_toolsets
+from ..reading.safefs import FileRefused, read_bytes
 
 if TYPE_CHECKING:
-    from ..activation import Activation
-    from ..match_model import MatchRequest, MatchResult
+    from ..delivery.activation import Activation
+    from ..model.matches import MatchRequest, MatchResult
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import FieldSpec
-from ..model import Skill
-from ..text import sanitize_name
-from .base import ActivationRequest, Checker, Profile, RootSpec, listing_line
+from ..model.fields import FieldSpec
+from ..model.skills import Skill
+from ..model.text import sanitize_name
+from ..profile import ActivationRequest, Checker, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
-    from ..activation import Activation
+    from ..delivery.activation import Activation
 
 
 class Workspace(Profile):
@@ -97,8 +97,8 @@ class Workspace(Profile):
     def activate(self, request: ActivationRequest) -> Activation:
         """activateSkill: only skills the agent sees; consent asked the first time in a
         session (risky), then safe; the instructions with the folder's structure."""
-        from ..activation import delivered_body, folder_tree
-        from ..session import Session
+        from ..delivery.activation import delivered_body, folder_tree
+        from ..model.session import Session
 
         name, result = request.name, request.result
         visible = self.listed_skills(list(request.registry.active.values()), request.options)

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.disclosure import TierText
-from ...core.text import counted
+from ...core.delivery.tiers import TierText
+from ...core.model.text import counted
 from ..theme import colour
 from .line_view import LineView
 

@@ -1,0 +1,280 @@
+"""Reading thousands of skill files in worker processes.
+
+A scan of 10,000 skills parses for about 2 s on one core; the work is split in
+chunks that worker processes take in order while the calling thread takes them
+from the end (so nothing waits while the workers start, and a machine where
+they cannot start still reads everything). The CLI starts its workers with
+`fork` (it has no threads); the app with `spawn` (or `forkserver`), as forking a
+process with Qt's threads running is unsafe. What a worker sends back is a
+compact state per skill (model.skill_state), rebuilt here.
+
+The workers read the same untrusted files with the same bounded code as the
+caller would; they import nothing of the skill folder either. A worker that
+dies or cannot be reached costs time, not skills: its chunks are read here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import Any, TypeVar
+
+from ..checking.validate import validate_skill
+from ..model.skills import Root, Skill, skill_from_state, skill_state
+from ..profile import Profile
+from ..reading.discovery import Found
+from ..reading.frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
+from ..reading.skill_words import body_gist, bundled_text
+from .loading import FAILED, build_skill
+
+PARALLEL_MIN_FILES = 2000  # below this many files a second process costs more than it saves
+PARALLEL_MIN_GISTS = 500  # (a gist costs about twice as much as the rest of reading a skill)
+CHUNK_FILES = 100  # files per piece of work (about 20 ms of parsing; its answer: 130 KB)
+POLL_S = 0.05  # how often a caller waiting for a worker checks whether it should stop
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def load_skill(root: Root, found: Found, profile: Profile, keep_text: bool, gist: bool) -> Skill:
+    """Read, parse and validate one SKILL.md."""
+    stamp = (found.mtime_ns, found.size)
+
+    def read() -> Any:
+        return read_document(found.path, found.size)
+
+    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+
+
+def load_chunk(
+    profile: Profile, roots: list[Root], flags: tuple[bool, bool], items: list[tuple[str, Found]]
+) -> list[tuple[str, tuple[object, ...]]]:
+    """Worker side of a parallel scan: (root path, compact skill state) per file."""
+    by_path = {root.path: root for root in roots}
+    gc.disable()  # nothing built here outlives the call, and none of it has cycles
+    try:
+        return [
+            (root_path, skill_state(load_skill(by_path[root_path], found, profile, *flags)))
+            for root_path, found in items
+        ]
+    finally:
+        gc.enable()
+
+
+def skill_gist(path: str, mtime_ns: int, size: int, body_offset: int, root: str) -> str | None:
+    """The gist (core/reading/skill_words.py) of the skill file at `path` as the scan read it (its
+    modification time and size; its body from `body_offset`, a character offset in
+    its text): the YAML is not parsed again. None when the file changed since (its
+    refresh works the gist out), cannot be read as it was, or now resolves outside
+    its `root` (a link swapped in after the scan)."""
+    try:
+        if size > MAX_FILE_BYTES or not inside(os.path.realpath(path), os.path.realpath(root)):
+            return None
+        raw = read_bounded(path, size)
+        after = os.stat(path)
+    except OSError:  # (FileRefused too: not a regular file)
+        return None
+    if (after.st_mtime_ns, after.st_size) != (mtime_ns, size) or len(raw) != size:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    text = text[1:] if text.startswith(BOM) else text
+    return body_gist(text[body_offset:], bundled_text(path)) if text else ""
+
+
+def inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def gist_chunk(items: list[tuple[str, int, int, int, str]]) -> list[str | None]:
+    """Worker side of `fill_gists`."""
+    return [skill_gist(*item) for item in items]
+
+
+def _lower_priority(nice: int) -> None:
+    """A worker's first step: its priority below its caller's (where the system has one)."""
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
+class Workers:
+    """Worker processes for the large jobs of one scan, started when first given work;
+    `close()` when done (or use `with`). `count` processes at most, started with
+    `method` ("fork" only where the caller runs no threads). Where processes cannot
+    be started, the caller does the work itself."""
+
+    def __init__(self, count: int, method: str, steal: str = "always", nice: int = 0) -> None:
+        """`steal`: when the calling thread takes chunks no worker was given (see
+        `map_chunks`): "always", "until-started" or "never". `nice`: how much lower
+        the workers' scheduling priority is (the app's: below its window's)."""
+        self.count, self.method, self.steal, self.nice = count, method, steal, nice
+        self.pool: ProcessPoolExecutor | None = None
+        self.unusable = count < 1
+        self.answered = [0, 0]  # chunks done by the workers, and here
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        self.unusable = True
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _started(self) -> ProcessPoolExecutor | None:
+        """The pool, made on first use (not before a scan knows it is large: making one
+        starts a helper process of multiprocessing's own)."""
+        if self.pool is None and not self.unusable:
+            try:
+                context = multiprocessing.get_context(self.method)
+                self.pool = ProcessPoolExecutor(
+                    self.count,
+                    mp_context=context,
+                    initializer=_lower_priority,
+                    initargs=(self.nice,),
+                )
+            except (ValueError, OSError, NotImplementedError):
+                self.unusable = True
+        return self.pool
+
+    def map_chunks(
+        self,
+        work: Callable[..., R],
+        args: Sequence[Any],
+        chunks: list[T],
+        local: Callable[[T], R],
+        done: Callable[[int, R], None],
+        stop: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """`done(i, work(*args, chunks[i]))` for every chunk, in order. The workers are
+        given chunks from the front, a few more than they are at a time; this thread
+        runs `local(chunk)` on chunks from the back that no worker was given while it
+        waits (with `self.steal` "until-started", only until the first worker's answer
+        is in; "never": only when the workers cannot run). A chunk whose worker failed
+        is run here too. `stop()` is asked between chunks; True ends the job."""
+        pool = self._started()
+        window = 2 * self.count
+        given: dict[int, Future[R]] = {}
+        ready: dict[int, R] = {}  # chunks run here, out of order
+        front, back, index = 0, len(chunks), 0  # [back, end) are this thread's
+        try:
+            while index < len(chunks):
+                if stop():
+                    return
+                while pool is not None and front < back and len(given) < window:
+                    try:
+                        given[front] = pool.submit(work, *args, chunks[front])
+                    except Exception:  # (BrokenProcessPool: a worker died)
+                        pool = None
+                        break
+                    front += 1
+                if index in ready:
+                    done(index, ready.pop(index))
+                    index += 1
+                    continue
+                future = given.get(index)
+                if future is None:  # nobody was given it (no workers): here, then
+                    ready[index] = self._here(local, chunks[index])
+                    back = max(back, index + 1)
+                    front = max(front, index + 1)
+                    continue
+                if future.done():
+                    del given[index]
+                    try:
+                        result = future.result()
+                        self.answered[0] += 1
+                    except Exception:  # a worker died or its answer did not arrive
+                        result = self._here(local, chunks[index])
+                    done(index, result)
+                    index += 1
+                    continue
+                steal = self.steal == "always" or (
+                    self.steal == "until-started" and not self.answered[0]
+                )
+                if steal and back > front:
+                    back -= 1
+                    ready[back] = self._here(local, chunks[back])
+                else:
+                    wait_futures([future], timeout=POLL_S)
+        finally:
+            for future in given.values():
+                future.cancel()
+
+    def _here(self, local: Callable[[T], R], chunk: T) -> R:
+        self.answered[1] += 1
+        return local(chunk)
+
+
+def chunked(items: Sequence[T]) -> list[list[T]]:
+    size = CHUNK_FILES
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def load_parallel(
+    workers: Workers,
+    profile: Profile,
+    roots: list[Root],
+    found: list[tuple[Root, Found]],
+    flags: tuple[bool, bool],
+    progress: Callable[[int], None] | None = None,
+) -> list[Skill]:
+    """Every file of `found` read, in order, by `workers` and this thread."""
+    by_path = {root.path: root for root in roots}
+    chunks = chunked([(root.path, item) for root, item in found])
+    parts: list[list[Skill]] = [[] for _ in chunks]
+    read = 0
+
+    def local(chunk: list[tuple[str, Found]]) -> list[Any]:  # (Skills; a worker's: states)
+        return [load_skill(by_path[path], item, profile, *flags) for path, item in chunk]
+
+    def done(index: int, result: list[Any]) -> None:
+        nonlocal read
+        if result and not isinstance(result[0], Skill):  # states from a worker
+            result = [skill_from_state(state, by_path[path]) for path, state in result]
+        parts[index] = result
+        read += len(result)
+        if progress is not None:
+            progress(read)
+
+    workers.map_chunks(load_chunk, (profile, roots, flags), chunks, local, done)
+    return [skill for part in parts for skill in part]
+
+
+def fill_gists(
+    skills: list[Skill], workers: Workers | None, stop: Callable[[], bool] = lambda: False
+) -> int:
+    """Work out the gist of every skill read without one (skills of a profile where
+    the model chooses, from a scan that showed them first: `Registry.scan(defer_gists=True)`),
+    in `workers` and here. Each Skill
+    gets its gist set once, in place, before anything ranks with it; a file that
+    changed meanwhile keeps none until its refresh. Returns how many were set."""
+    todo = [s for s in skills if not s.gist and s.mtime_ns != FAILED and s.doc.readable]
+    chunks = chunked(todo)
+    filled = 0
+
+    def done(index: int, gists: list[str | None]) -> None:
+        nonlocal filled
+        for skill, gist in zip(chunks[index], gists, strict=True):
+            if gist:
+                skill.gist = gist
+                filled += 1
+
+    items = [
+        [(s.path, s.mtime_ns, s.size, s.doc.body_offset, s.root.path) for s in chunk]
+        for chunk in chunks
+    ]
+    runner = workers if workers is not None and len(todo) >= PARALLEL_MIN_GISTS else None
+    runner = runner or Workers(0, "spawn")
+    runner.map_chunks(gist_chunk, (), items, gist_chunk, done, stop)
+    return filled
