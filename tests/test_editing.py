@@ -28,8 +28,9 @@ from skillstudio.core.editing.skill_ops import (
     new_skill,
     rename_skill,
 )
+from skillstudio.core.model.document import Document
 from skillstudio.core.profiles import PROFILE_NAMES, get_profile
-from skillstudio.core.reading.frontmatter import Document, parse_text, read_document
+from skillstudio.core.reading.frontmatter import parse_text, read_document
 
 from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, skill_files, write
 

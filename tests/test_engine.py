@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.delivery.activation import activate, substitute_mvp, substitute_pegasus
-from skillstudio.core.delivery.tiers import estimate_tokens, render_listing, render_tiers
+from skillstudio.core.delivery.activation import activate
+from skillstudio.core.delivery.tiers import render_listing, render_tiers
+from skillstudio.core.model.delivered import TierText, estimate_tokens
 from skillstudio.core.model.session import Session
 from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
+from skillstudio.core.profiles.mvp import substitute_mvp
+from skillstudio.core.profiles.pegasus import substitute_pegasus
 from skillstudio.core.projects.project import project_from_folder, resolve_projects
 from skillstudio.core.projects.suite_scope import suite_project
 from skillstudio.core.projects.suites import SuiteError, load_suite, run_suite
@@ -707,9 +710,7 @@ def test_listing_is_written_once_per_registry_version(
     written: list[int] = []
     render = disclosure._render_listing
 
-    def counted(
-        registry: Registry, options: dict[str, Any]
-    ) -> Generator[None, None, disclosure.TierText]:
+    def counted(registry: Registry, options: dict[str, Any]) -> Generator[None, None, TierText]:
         written.append(registry.version)  # (written in steps: see listing_steps)
         return render(registry, options)
 

@@ -29,11 +29,12 @@ from hypothesis import strategies as st
 from skillstudio.core.delivery.activation import activate
 from skillstudio.core.delivery.tiers import render_tiers
 from skillstudio.core.editing.round_trip import Change, EditError, apply_changes
+from skillstudio.core.model.document import Document
 from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import PROFILE_NAMES
 from skillstudio.core.projects.project import project_from_roots
 from skillstudio.core.ranking.matching import match
-from skillstudio.core.reading.frontmatter import Document, parse_bytes, parse_text
+from skillstudio.core.reading.frontmatter import parse_bytes, parse_text
 
 EXAMPLES = int(os.environ.get("SKILLSTUDIO_FUZZ_EXAMPLES", "150"))
 WATCHDOG_S = 10
@@ -376,8 +377,8 @@ def test_special_files_anywhere_in_a_skill_folder(
     """FIFOs, device links, link loops, links out of the root, folders where files are
     expected and deep chains, anywhere in a skill folder: every stage answers in time,
     nothing outside the root is read or packed, and what pack writes unpacks."""
-    from skillstudio.core.delivery.activation import folder_tree
     from skillstudio.core.editing.archive import ArchiveError, pack, unpack
+    from skillstudio.core.profiles.workspace import folder_tree
 
     base = tmp_path_factory.mktemp("special")
     secret = base / "secret.txt"

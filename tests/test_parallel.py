@@ -11,6 +11,7 @@ import pytest
 
 from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
+from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning import parallel
 from skillstudio.core.scanning.parallel import Workers, fill_gists
 from skillstudio.core.scanning.registry import Registry
@@ -49,7 +50,7 @@ def _same(serial: Registry, other: Registry, gists: bool = True) -> None:
             b.diagnostics,
         )
         assert a.doc.positions() == b.doc.positions()
-        assert a.load_body() == b.load_body()
+        assert skill_body(a) == skill_body(b)
         if gists:
             assert a.gist == b.gist
     assert other.diagnostics == serial.diagnostics

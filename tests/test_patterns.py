@@ -15,7 +15,7 @@ from skillstudio.core.checking.patterns import (
     is_slow,
     pattern_problem,
 )
-from skillstudio.core.delivery.activation import substitute_pegasus
+from skillstudio.core.profiles.pegasus import substitute_pegasus
 
 from .helpers import diag, lint_json, write
 

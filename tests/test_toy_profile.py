@@ -26,10 +26,10 @@ from skillstudio.core.profiles import get_profile, register_profile, unregister_
 from .helpers import cli, write
 
 if TYPE_CHECKING:
-    from skillstudio.core.delivery.activation import Activation
-    from skillstudio.core.model.matches import MatchRequest, MatchResult
+    from skillstudio.core.model.delivered import Activation
+    from skillstudio.core.model.matches import MatchResult, Terms
     from skillstudio.core.model.skills import Skill
-    from skillstudio.core.ranking.match_index import Terms
+    from skillstudio.core.profile import MatchRequest
 
 
 class Toy(Profile):
@@ -59,7 +59,7 @@ class Toy(Profile):
             )
 
     def match_terms(self, skill: Skill) -> Terms:
-        from skillstudio.core.ranking.match_index import Terms, description_keywords, words_of
+        from skillstudio.core.model.matches import Terms, description_keywords, words_of
 
         cues = [c for c in skill.raw.get("cues") or [] if isinstance(c, str)]
         phrases = [(words_of(cue), "trigger", cue, 10) for cue in cues if words_of(cue)]

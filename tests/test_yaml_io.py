@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
+from skillstudio.core.model.document import Document
 from skillstudio.core.reading import yaml_io
-from skillstudio.core.reading.frontmatter import Document, parse_text
+from skillstudio.core.reading.frontmatter import parse_text
 
 from . import hostile
 

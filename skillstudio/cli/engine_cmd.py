@@ -81,7 +81,7 @@ def register(sub: Subparsers) -> None:
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
     from ..core.model.session import Session
     from ..core.ranking.matching import match, why_not
-    from ..core.ranking.model_pick import likely, likely_text, model_chooses
+    from ..core.ranking.model_pick import likely, likely_text
     from .explain import explain_text
 
     item = load_one(args, env)
@@ -89,7 +89,7 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
     result = match(item.registry, args.query, session=session, options=item.project.options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
     unknown = [name for name in args.why if item.registry.get(name) is None]  # exit 1
-    chooses = model_chooses(item.registry.profile.name)
+    chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query) if chooses else None
     if args.format == "json":
         data = result.to_json()
@@ -110,7 +110,8 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
-    from ..core.delivery.tiers import TIER_NAMES, render_tiers
+    from ..core.delivery.tiers import render_tiers
+    from ..core.model.delivered import TIER_NAMES
     from ..core.ranking.matching import match
 
     if args.tier == 3:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.model.diagnostics import Diagnostic
+from ..core.model.paths import is_within
 from ..core.model.text import counted
-from ..core.profile import is_inside
 from ..core.projects.portability import portability, summary
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
@@ -95,7 +95,7 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list
     found = [s.path for item in loaded for s in item.registry.skills]
     out: list[Diagnostic] = []
     for path in given:
-        if os.path.isfile(path) or any(is_inside(f, path) for f in found):
+        if os.path.isfile(path) or any(is_within(f, path) for f in found):
             continue
         misnamed = misnamed_skill_files(path)
         out.extend(misnamed_warning(m) for m in misnamed)

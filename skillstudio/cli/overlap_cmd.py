@@ -69,7 +69,6 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
 
 def overlap_lint(registry: Registry) -> list[Diagnostic]:
     """description-overlap notes, where the model chooses (core/ranking/overlap.py)."""
-    from ..core.ranking.model_pick import model_chooses
     from ..core.ranking.overlap import (
         LINT_MAX_SKILLS,
         LINT_THRESHOLD,
@@ -78,7 +77,7 @@ def overlap_lint(registry: Registry) -> list[Diagnostic]:
     )
 
     count = len(registry.active)
-    if not model_chooses(registry.profile.name) or not 2 <= count <= LINT_MAX_SKILLS:
+    if not registry.profile.model_chooses or not 2 <= count <= LINT_MAX_SKILLS:
         return []  # above the limit `skillstudio overlap` lists them (seconds, not lint's pace)
     return overlap_diagnostics(overlaps(registry, LINT_THRESHOLD))
 

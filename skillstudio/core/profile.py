@@ -1,4 +1,12 @@
-"""The Profile base: what every skill system declares, and the checks they share."""
+"""The profile interface: what every skill system declares, the hooks the engine calls,
+and the checks profiles share.
+
+It sits below the engine: it imports only the model and the readers. The engine
+(scanning, ranking, delivery) calls these hooks and supplies the defaults where a
+hook answers None (`rank`, `activate`); each profile's own code lives in its module
+under `profiles/`. What a hook may read of the engine's objects is declared here as
+protocols (`SkillSet`, `TermIndex`), so the interface names nothing above it.
+"""
 
 from __future__ import annotations
 
@@ -7,24 +15,54 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
+from .model.delivered import Activation, Invoker, TierText
 from .model.diagnostics import Diagnostic, Severity
 from .model.fields import FieldSpec, item_problem, quoted, type_problem
-from .model.matches import POINTS
+from .model.matches import POINTS, MatchResult, Terms, description_keywords, words_of
+from .model.scan import Discovery, DiscoveryResult, ScanLimits
+from .model.session import Session
 from .model.skills import Root, Skill
-from .ranking.match_index import Terms, description_keywords, words_of
-from .ranking.rankers import rank_explicit
 
-if TYPE_CHECKING:
-    from .delivery.activation import Activation, Invoker
-    from .delivery.tiers import TierText
-    from .model.matches import MatchRequest, MatchResult
-    from .model.session import Session
-    from .reading.discovery import DiscoveryResult, ScanLimits
-    from .scanning.registry import Registry
 
-Discovery = Literal["children", "recursive", "self_and_children"]
+class SkillSet(Protocol):
+    """What a profile's hooks read of the skills under its roots (the engine's
+    `scanning.registry.Registry` is one)."""
+
+    profile: Profile
+    skills: list[Skill]  # every skill read, in root order
+    by_path: dict[str, Skill]
+    active: dict[str, Skill]  # by key: the skills the agent loads
+
+    def get(self, key: str) -> Skill | None: ...
+
+
+class TermIndex(Protocol):
+    """What a ranker reads of the match index (`ranking.match_index.MatchIndex`)."""
+
+    skills: dict[str, Skill]  # path -> active skill
+    terms: dict[str, Terms]  # path -> what a request is matched against
+    keywords: dict[str, set[str]]  # description keyword -> paths
+    phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]]
+    order_key: dict[str, tuple[int, str]]  # path -> the profile's tie-break order
+    patterned: set[str]  # paths of skills with patterns
+    slow: set[tuple[str, str]]  # (path, pattern) that timed out
+    failed: dict[str, Diagnostic]  # path -> `internal`: its terms failed
+
+
+@dataclass(slots=True)
+class MatchRequest:
+    """One request as a profile's ranker gets it: the words, the index, the options."""
+
+    registry: SkillSet
+    index: TermIndex
+    query: str
+    normalized: str
+    words: list[str]
+    session: Session | None
+    options: dict[str, Any]
+    notes: list[str]  # notes of the match as a whole (placed before the ranker's own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +79,7 @@ class PanelOption:
 class ActivationRequest:
     """One invocation of a skill, as `Profile.activate` and `Profile.deliver` get it."""
 
-    registry: Registry
+    registry: SkillSet
     name: str  # the skill invoked
     args: str
     invoker: Invoker
@@ -258,11 +296,10 @@ class Profile:
                 pairs.append((path, spec.label))
         return pairs, []
 
-    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
-        """The skill files under one root (by default the profile's discovery pattern)."""
-        from .reading.discovery import discover
-
-        return discover(root.path, self.discovery, self.ignored_dirs, limits)
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult | None:
+        """The skill files under one root; None: the engine's walk by the profile's
+        `discovery` pattern (`reading.discovery.discover`)."""
+        return None
 
     # -- detection ------------------------------------------------------------
     def detect_layout(self, folder: str) -> str | None:
@@ -295,9 +332,10 @@ class Profile:
         phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
         return Terms(phrases, description_keywords(skill.description), [], name_words)
 
-    def rank(self, request: MatchRequest) -> MatchResult:
-        """Rank and select: by default only an explicit invocation selects."""
-        return rank_explicit(request)
+    def rank(self, request: MatchRequest) -> MatchResult | None:
+        """Rank and select; None: the engine's default, where only an explicit
+        invocation selects (`ranking.rankers.rank_explicit`)."""
+        return None
 
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
         """Why an explicit invocation of `skill` selects nothing, or None."""
@@ -333,11 +371,10 @@ class Profile:
         return body
 
     # -- activation -----------------------------------------------------------
-    def activate(self, request: ActivationRequest) -> Activation:
-        """Find the skill, read its body and deliver it (profiles override the steps)."""
-        from .delivery.activation import activate_standard
-
-        return activate_standard(self, request)
+    def activate(self, request: ActivationRequest) -> Activation | None:
+        """Find the skill, read its body and deliver it; None: the engine's usual way
+        (`delivery.activation.activate_standard`, which calls `deliver`)."""
+        return None
 
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The activation's content and payload: by default the body, inline."""
@@ -534,9 +571,3 @@ def first_sentence(text: str) -> str:
     match = _SENTENCE_END.search(text)
     sentence = text[: match.end()] if match else text
     return " ".join(sentence.split())
-
-
-def is_inside(path: str, folder: str) -> bool:
-    path = os.path.normpath(path)
-    folder = os.path.normpath(folder)
-    return path == folder or path.startswith(folder + os.sep)

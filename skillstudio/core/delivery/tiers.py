@@ -7,62 +7,19 @@ characters, so the estimate never decides what is listed).
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Generator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from ..model.diagnostics import Diagnostic, internal
+from ..model.delivered import TierText
+from ..model.diagnostics import internal
 from ..model.session import Session
 from ..model.skills import Skill
 from ..model.text import counted
 from ..ranking.matching import MatchResult
 from ..scanning.registry import Registry
 from .activation import activate, delivered_body
-
-TIER_NAMES = ("nothing", "breadcrumb", "registry listing", "full instructions")
-
-
-def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
-
-
-@dataclass(slots=True)
-class TierText:
-    tier: int
-    text: str
-    budget: int | None = None
-    listed: list[str] = field(default_factory=list)
-    omitted: list[dict[str, str]] = field(default_factory=list)
-    used: bool = False
-    note: str = ""
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
-
-    @property
-    def chars(self) -> int:
-        return len(self.text)
-
-    @property
-    def tokens(self) -> int:
-        return estimate_tokens(self.text)
-
-    def to_json(self, profile: str) -> dict[str, Any]:
-        return {
-            "profile": profile,
-            "tier": self.tier,
-            "name": TIER_NAMES[self.tier],
-            "used": self.used,
-            "text": self.text,
-            "chars": self.chars,
-            "tokens": self.tokens,
-            "budget": self.budget,
-            "listed": self.listed,
-            "omitted": self.omitted,
-            "note": self.note,
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-        }
-
 
 LISTING_STEP = 500  # listing_steps yields after this many skills
 # registry -> (its version, the options, the listing): the listing does not depend

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
+from ..model.document import Document
 from ..model.fields import yaml_kind
 from ..reading import yaml_io
-from ..reading.frontmatter import BOM, Document, parse_text
+from ..reading.frontmatter import BOM, parse_text
 from ..reading.yaml_io import (
     EditError,
     double_quoted,

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
+from ..model.document import Document
 from ..reading import yaml_io
-from ..reading.frontmatter import Document
 from ..reading.yaml_io import EditError
 
 if TYPE_CHECKING:

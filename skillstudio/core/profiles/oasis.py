@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec
-from ..model.matches import POINTS
+from ..model.matches import POINTS, Terms, description_keywords, words_of
 from ..model.skills import Skill
 from ..model.text import normalize
 from ..profile import Checker, PanelOption, Profile, RootSpec
-from ..ranking.match_index import Terms, description_keywords, words_of
 from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
-    from ..model.matches import MatchRequest, MatchResult
+    from ..model.matches import MatchResult
+    from ..profile import MatchRequest
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
 DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oasis skills

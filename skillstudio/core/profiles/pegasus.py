@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,7 +24,7 @@ from ..profile import (
 )
 
 if TYPE_CHECKING:
-    from ..delivery.activation import Activation, Invoker
+    from ..model.delivered import Activation, Invoker
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
@@ -246,7 +247,6 @@ class Pegasus(Profile):
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """Invocation controls, $ARGUMENTS substitution, and a tool result, a user
         message or a forked task."""
-        from ..delivery.activation import substitute_pegasus
 
         fields, invoker, result = skill.fields, request.invoker, request.result
         if invocation_refused(
@@ -275,3 +275,42 @@ class Pegasus(Profile):
             result.mode = "user_message"
             result.content = f"[Skill: {skill.name}]\n\n{content}"
         return result
+
+
+_PLACEHOLDER = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)")
+# An index with more digits than this is past any argument list: left as written,
+# like $9 with three arguments (the seed indexes its argument array, which has no
+# such element), without turning 5,000 digits into an integer.
+MAX_INDEX_DIGITS = 9
+
+
+def split_args(args: str) -> tuple[list[str], str | None]:
+    """Shell-style split; unbalanced quotes fall back to whitespace, with a note."""
+    try:
+        return shlex.split(args), None
+    except ValueError as exc:
+        return args.split(), (
+            f"The arguments could not be split shell-style ({exc}); they were split on "
+            "whitespace instead. Close the quote to pass a quoted argument."
+        )
+
+
+def substitute_pegasus(body: str, args: str) -> tuple[str, list[str]]:
+    """$ARGUMENTS, $ARGUMENTS[N] and $N (0-based); append when no placeholder is present."""
+    parts, note = split_args(args)
+    notes = [note] if note else []
+
+    def replace(match: re.Match[str]) -> str:
+        index = match.group(1) or match.group(2)
+        if index is None:
+            return args
+        if len(index) > MAX_INDEX_DIGITS:
+            return match.group(0)
+        position = int(index)
+        return parts[position] if position < len(parts) else match.group(0)
+
+    present = _PLACEHOLDER.search(body) is not None
+    out = _PLACEHOLDER.sub(replace, body)
+    if not present and args.strip():
+        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return out, notes

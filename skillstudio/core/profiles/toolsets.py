@@ -17,25 +17,18 @@ from ..checking.patterns import (
     slow_known,
 )
 from ..model.fields import FieldSpec
-from ..model.matches import POINTS
+from ..model.matches import POINTS, Terms, description_keywords, words_of
+from ..model.paths import is_within
 from ..model.skills import Skill
 from ..model.text import counted
-from ..profile import (
-    ActivationRequest,
-    Checker,
-    PanelOption,
-    Profile,
-    RootSpec,
-    first_sentence,
-    is_inside,
-)
-from ..ranking.match_index import Terms, description_keywords, words_of
+from ..profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec, first_sentence
 from ..ranking.rankers import rank_toolsets
 from ..reading.safefs import FileRefused, read_bytes
 
 if TYPE_CHECKING:
-    from ..delivery.activation import Activation
-    from ..model.matches import MatchRequest, MatchResult
+    from ..model.delivered import Activation
+    from ..model.matches import MatchResult
+    from ..profile import MatchRequest
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(
@@ -234,7 +227,7 @@ class Toolsets(Profile):
                 continue
             rel, cls = match.group(1), match.group(2)
             target = os.path.normpath(os.path.join(folder, rel))
-            if os.path.isabs(rel) or not is_inside(target, folder):
+            if os.path.isabs(rel) or not is_within(target, folder):
                 c.emit(
                     "toolset-missing",
                     f"Toolset path '{rel}' leaves the skill folder; toolsets must live inside it.",

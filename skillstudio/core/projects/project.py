@@ -13,11 +13,11 @@ from typing import Any
 import yaml
 
 from ..model.diagnostics import Diagnostic
+from ..model.scan import ScanLimits
 from ..model.skills import Root
 from ..model.text import counted
 from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
 from ..reading import yaml_io
-from ..reading.discovery import ScanLimits
 from ..reading.safefs import read_bytes
 from ..scanning.registry import Registry
 from .repository import (

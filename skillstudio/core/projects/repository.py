@@ -11,10 +11,10 @@ from typing import Any
 import yaml
 
 from ..model.diagnostics import Diagnostic
+from ..model.scan import ScanLimits
 from ..model.skills import Root
 from ..profiles import DEFAULT_PROFILE, Profile, detection_order, get_profile
 from ..reading import yaml_io
-from ..reading.discovery import ScanLimits
 from ..reading.safefs import is_inside, read_bytes, walk
 
 SAMPLE_FILES = 40

@@ -7,8 +7,8 @@ import contextlib
 import os
 from collections.abc import Sequence
 
+from ..model.paths import is_within
 from ..model.text import counted
-from ..profile import is_inside
 from ..profiles import get_profile
 from .project import (
     Project,
@@ -119,7 +119,7 @@ def _project_holding(skill_dir: str, profile_name: str | None, cwd: str | None) 
         with contextlib.suppress(UsageError):  # a folder of several projects
             candidates.extend(resolve_projects([], [], None, profile_name, cwd))
     for candidate in candidates:
-        if any(is_inside(skill_dir, root.path) for root in candidate.roots):
+        if any(is_within(skill_dir, root.path) for root in candidate.roots):
             return candidate
     parent = os.path.dirname(skill_dir)
     return project_from_roots([parent], profile_name, parent)

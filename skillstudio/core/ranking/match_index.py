@@ -9,42 +9,17 @@ is its profile's rule (`Profile.match_terms`).
 
 from __future__ import annotations
 
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model.diagnostics import Diagnostic, internal
-from ..model.matches import STOPWORDS
+from ..model.matches import Terms
 from ..model.skills import Skill
-from ..model.text import normalize
+from ..profile import TermIndex
 
 if TYPE_CHECKING:
     from ..scanning.registry import Registry
-
-
-@dataclass(slots=True)
-class Terms:
-    phrases: list[tuple[tuple[str, ...], str, str, int]]  # (words, rule, term, points)
-    keywords: tuple[str, ...]  # sorted, each once (a frozenset took 700-2,300 bytes)
-    patterns: list[str]  # compiled when first tried (compile_pattern caches them)
-    name_words: tuple[str, ...]
-
-
-def description_keywords(text: str) -> tuple[str, ...]:
-    # Interned: ten thousand descriptions share a vocabulary of a few thousand
-    # words, and the index holds each word once instead of once per skill. A tuple,
-    # not a frozenset: 10 MB less at 10,000 skills (it is only iterated).
-    return tuple(
-        sorted(
-            {sys.intern(w) for w in normalize(text).split() if w not in STOPWORDS and len(w) > 1}
-        )
-    )
-
-
-def words_of(text: str) -> tuple[str, ...]:
-    return tuple(sys.intern(w) for w in normalize(text).split())
 
 
 class MatchIndex:
@@ -154,7 +129,7 @@ def same_terms(old: Skill, new: Skill) -> bool:
     return old.name == new.name and old.description == new.description and old.fields == new.fields
 
 
-def phrase_hits(index: MatchIndex, words: list[str]) -> dict[str, list[tuple[str, str, int]]]:
+def phrase_hits(index: TermIndex, words: list[str]) -> dict[str, list[tuple[str, str, int]]]:
     hits: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     count = len(words)
@@ -178,7 +153,7 @@ def phrase_hits(index: MatchIndex, words: list[str]) -> dict[str, list[tuple[str
     return hits
 
 
-def keyword_counts(index: MatchIndex, query_words: frozenset[str]) -> Counter[str]:
+def keyword_counts(index: TermIndex, query_words: frozenset[str]) -> Counter[str]:
     """Distinct description keywords found, per skill path; counted in C over postings."""
     counts: Counter[str] = Counter()
     for word in query_words:

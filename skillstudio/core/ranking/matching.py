@@ -16,18 +16,21 @@ from ..model.matches import (
     POINTS,
     STOPWORDS,
     Candidate,
-    MatchRequest,
     MatchResult,
     Reason,
     Rule,
+    Terms,
+    description_keywords,
     explicit_invocation,
     is_capability_request,
 )
 from ..model.session import Session
 from ..model.text import normalize
+from ..profile import MatchRequest
 from ..scanning.registry import Registry
 from .explanations import mark_words, summary, trigger_phrases, why_not
-from .match_index import MatchIndex, Terms, description_keywords
+from .match_index import MatchIndex
+from .rankers import rank_explicit
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -69,7 +72,8 @@ def match(
     normalized = normalize(query)
     words = normalized.split()
     request = MatchRequest(registry, index, query, normalized, words, session, options, notes)
-    result = registry.profile.rank(request)
+    ranked = registry.profile.rank(request)
+    result = ranked if ranked is not None else rank_explicit(request)
     result.notes = notes + result.notes
     result.diagnostics = list(index.failed.values())
     result.notes += [f"{d.skill}: {d.message}" for d in result.diagnostics]

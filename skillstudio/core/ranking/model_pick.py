@@ -552,13 +552,6 @@ class LikelyIndex:
         return out
 
 
-def model_chooses(profile: str) -> bool:
-    """Whether the profile leaves selection to the model (PRODUCT.md section 5)."""
-    from ..profiles import PROFILE_CLASSES
-
-    return PROFILE_CLASSES[profile].model_chooses
-
-
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
     """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
     index = index or LikelyIndex(registry)

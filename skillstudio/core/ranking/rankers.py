@@ -18,17 +18,17 @@ from ..checking.patterns import search_in_turns
 from ..model.matches import (
     POINTS,
     Candidate,
-    MatchRequest,
     MatchResult,
     Reason,
     explicit_invocation,
     is_capability_request,
     says_use_skill,
 )
-from .match_index import MatchIndex, keyword_counts, phrase_hits
+from ..profile import MatchRequest, TermIndex
+from .match_index import keyword_counts, phrase_hits
 
 
-def unpack(request: MatchRequest) -> tuple[MatchIndex, str, str, list[str]]:
+def unpack(request: MatchRequest) -> tuple[TermIndex, str, str, list[str]]:
     return request.index, request.query, request.normalized, request.words
 
 
@@ -36,7 +36,7 @@ TOP = 30  # candidates ordered and built per request (a panel shows fewer); the 
 
 
 def rank_top(
-    index: MatchIndex,
+    index: TermIndex,
     phrase_hits: dict[str, list[tuple[str, str, int]]],
     keyword_counts: Counter[str],
     query_words: frozenset[str],

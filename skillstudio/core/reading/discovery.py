@@ -10,40 +10,19 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import NamedTuple
 
 from ..model.diagnostics import Diagnostic
-from ..profile import Discovery, is_inside
+from ..model.paths import is_within
+from ..model.scan import (
+    ALWAYS_IGNORED,
+    SKILL_FILE,
+    Discovery,
+    DiscoveryResult,
+    Found,
+    ScanLimits,
+)
 from .safefs import kind
-
-DEFAULT_MAX_FOLDERS = 10_000
-DEFAULT_MAX_DEPTH = 8
-SKILL_FILE = "SKILL.md"
-ALWAYS_IGNORED = frozenset({".git", "node_modules", "__pycache__"})
-
-
-class Found(NamedTuple):
-    """A SKILL.md found by discovery (a tuple: built 10,000 times per refresh)."""
-
-    path: str
-    mtime_ns: int
-    size: int
-
-
-@dataclass(slots=True)
-class ScanLimits:
-    max_folders: int = DEFAULT_MAX_FOLDERS
-    max_depth: int = DEFAULT_MAX_DEPTH
-
-
-@dataclass(slots=True)
-class DiscoveryResult:
-    files: list[Found] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    folders: int = 0
-    root_mtime_ns: int = 0
 
 
 class _Walk:
@@ -76,7 +55,7 @@ class _Walk:
             return
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(path)
-            if not is_inside(real, self.root_real):
+            if not is_within(real, self.root_real):
                 self.note(
                     "symlink-skipped",
                     "warning",
@@ -109,7 +88,7 @@ class _Walk:
                 return False
             if entry.is_symlink():
                 real = os.path.realpath(entry.path)
-                if not is_inside(real, self.root_real) or is_inside(self.root_real, real):
+                if not is_within(real, self.root_real) or is_within(self.root_real, real):
                     self.note(
                         "symlink-skipped",
                         "warning",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..model.document import RawPos
 from .yaml_io import FRONTMATTER, MAX_INT_CHARS, PLAIN_START_BAD, resolved_tag
 
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
@@ -79,7 +80,6 @@ def _scalar(raw: str) -> Any:
 
 # Positions are plain tuples (key line, key column, value line, value column,
 # end line, end column, item positions); FieldPos objects are built on demand.
-RawPos = tuple[int, int, int, int, int, int, list[tuple[int, int]]]
 
 
 def fast_load(text: str, first_line: int) -> tuple[dict[str, Any], dict[str, RawPos]] | None:

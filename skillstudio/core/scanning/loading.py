@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..model.diagnostics import internal
+from ..model.document import Document
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.frontmatter import Document
 from ..reading.skill_words import body_gist, bundled_text
 
 FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date

@@ -25,12 +25,13 @@ from concurrent.futures import wait as wait_futures
 from typing import Any, TypeVar
 
 from ..checking.validate import validate_skill
-from ..model.skills import Root, Skill, skill_from_state, skill_state
+from ..model.scan import Found
+from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.discovery import Found
 from ..reading.frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
 from ..reading.skill_words import body_gist, bundled_text
 from .loading import FAILED, build_skill
+from .skill_state import skill_from_state, skill_state
 
 PARALLEL_MIN_FILES = 2000  # below this many files a second process costs more than it saves
 PARALLEL_MIN_GISTS = 500  # (a gist costs about twice as much as the rest of reading a skill)

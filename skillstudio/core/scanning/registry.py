@@ -18,10 +18,12 @@ from functools import partial
 
 from ..checking.validate import validate_skill
 from ..model.diagnostics import Diagnostic
+from ..model.document import Document
+from ..model.scan import SKILL_FILE, Found, ScanLimits
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.discovery import SKILL_FILE, Found, ScanLimits
-from ..reading.frontmatter import Document, parse_text, read_document
+from ..reading.discovery import discover
+from ..reading.frontmatter import parse_text, read_document
 from .loading import FAILED, build_skill
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill
 from .trigger_owners import TriggerOwners
@@ -123,6 +125,9 @@ class Registry:
                     found.append((root, Found(path, st.st_mtime_ns, st.st_size)))
                 continue
             result = self.profile.discover(root, self.limits)
+            if result is None:
+                profile = self.profile
+                result = discover(root.path, profile.discovery, profile.ignored_dirs, self.limits)
             self._root_mtimes[root.path] = result.root_mtime_ns
             self.root_diagnostics.extend(result.diagnostics)
             found.extend((root, f) for f in result.files)

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.delivery.activation import Activation, activate
+from ...core.delivery.activation import activate
+from ...core.model.delivered import Activation
 from ...core.model.session import Session
 from ...core.ranking.matching import MatchResult
 from ...core.scanning.registry import Registry

@@ -13,7 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
-from ...core.delivery.tiers import TierText, listing_steps
+from ...core.delivery.tiers import listing_steps
+from ...core.model.delivered import TierText
 from ...core.model.text import counted
 from ...core.scanning.registry import Registry
 from ..scanner import one_line

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.delivery.activation import activate
-from ...core.delivery.tiers import TierText, render_tiers
+from ...core.delivery.tiers import render_tiers
+from ...core.model.delivered import TierText
 from ...core.model.session import Session
 from ...core.model.skills import Skill
 from ...core.projects.project import Project

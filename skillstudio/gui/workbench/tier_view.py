@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.delivery.tiers import TierText
+from ...core.model.delivered import TierText
 from ...core.model.text import counted
 from ..theme import colour
 from .line_view import LineView

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model.skills import Skill
+from ..pegasus import MAX_INDEX_DIGITS, split_args
 
 SHELL_NOTE = "runs before the model sees this"
 # !`cmd` at a line start or after a blank; a ```! fence up to its closing fence
@@ -52,7 +53,6 @@ def substitute_claude(
     """$ARGUMENTS, $ARGUMENTS[N], $N (0-based), named `arguments:` ($name; missing =
     empty), ${CLAUDE_…} variables, `\\$` escapes; 'ARGUMENTS: <value>' appended when
     no argument placeholder is present and arguments were given."""
-    from ...delivery.activation import MAX_INDEX_DIGITS, split_args
 
     parts, note = split_args(args)
     notes = [note] if note else []

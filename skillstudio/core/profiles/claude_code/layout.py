@@ -7,12 +7,12 @@ import stat
 from typing import TYPE_CHECKING
 
 from ...model.diagnostics import Diagnostic
+from ...model.paths import is_within
 from ...model.skills import Root
-from ...profile import is_inside
 from . import plugins
 
 if TYPE_CHECKING:
-    from ...reading.discovery import DiscoveryResult, Found, ScanLimits
+    from ...model.scan import DiscoveryResult, Found, ScanLimits
 
 COMMANDS_DIR = os.path.join(".claude", "commands")
 PROJECT_SKILLS = os.path.join(".claude", "skills")
@@ -68,7 +68,8 @@ def discover_root(
 ) -> DiscoveryResult:
     """The skill files of one root: a commands folder, a plugin (`plugin` is its folder)
     or a skills folder."""
-    from ...reading.discovery import DiscoveryResult, discover
+    from ...model.scan import DiscoveryResult
+    from ...reading.discovery import discover
 
     if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
         return _discover_commands(root.path)
@@ -137,10 +138,10 @@ def _child_plugins(folder: str) -> list[str]:
 
 def _found(path: str, base: str) -> Found | None:
     """A skill file to read: a regular file inside `base` (links followed inside it)."""
-    from ...reading.discovery import Found
+    from ...model.scan import Found
 
     try:
-        if not is_inside(os.path.realpath(path), os.path.realpath(base)):
+        if not is_within(os.path.realpath(path), os.path.realpath(base)):
             return None
         st = os.stat(path)
     except OSError:
@@ -150,7 +151,7 @@ def _found(path: str, base: str) -> Found | None:
 
 def _discover_commands(folder: str) -> DiscoveryResult:
     """`.claude/commands/*.md`: each a skill named after the file (regular files only)."""
-    from ...reading.discovery import DiscoveryResult
+    from ...model.scan import DiscoveryResult
 
     result = DiscoveryResult()
     real = os.path.realpath(folder)

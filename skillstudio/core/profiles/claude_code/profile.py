@@ -22,6 +22,7 @@ from ...model.fields import FieldSpec, type_problem
 from ...model.skills import Root, Skill
 from ...model.text import counted
 from ...profile import Checker, PanelOption, RootSpec, first_paragraph, invocation_refused
+from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
 from . import plugins
 from .fields import (
@@ -43,10 +44,9 @@ from .layout import (
 )
 
 if TYPE_CHECKING:
-    from ...delivery.activation import Activation, Invoker
-    from ...delivery.tiers import TierText
+    from ...model.delivered import Activation, Invoker, TierText
+    from ...model.scan import DiscoveryResult, ScanLimits
     from ...profile import ActivationRequest
-    from ...reading.discovery import DiscoveryResult, ScanLimits
 
 # -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
@@ -416,7 +416,7 @@ class ClaudeCode(Pegasus):
             return result
         variables = self.variables(skill, request.options)
         content, notes = substitute_claude(body, request.args, variables, fields["arguments"])
-        shells = shell_lines(skill.load_body(), skill.doc.body_line)  # lines as in the file
+        shells = shell_lines(skill_body(skill), skill.doc.body_line)  # lines as in the file
         for shell in shells:
             first = shell["command"].splitlines()[0] if shell["command"] else ""
             notes.append(

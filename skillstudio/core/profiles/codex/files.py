@@ -21,8 +21,8 @@ from ...reading import yaml_io
 from ...reading.safefs import read_bytes, walk
 
 if TYPE_CHECKING:
+    from ...model.scan import DiscoveryResult, ScanLimits
     from ...profile import Checker
-    from ...reading.discovery import DiscoveryResult, ScanLimits
 
 # Discovery under one root (codex-rs/core/src/skills/loader.rs).
 MAX_DEPTH = 6
@@ -115,7 +115,7 @@ def project_roots(s: CodexSettings, folder: str) -> list[tuple[str, str]]:
 def discover_root(s: CodexSettings, root: str, limits: ScanLimits) -> DiscoveryResult:
     """Codex's walk: depth 6, 2,000 folders and 20,000 entries per root, hidden
     names skipped below the root, a SKILL.md that is a link ignored (warned)."""
-    from ...reading.discovery import SKILL_FILE, DiscoveryResult, Found
+    from ...model.scan import SKILL_FILE, DiscoveryResult, Found
 
     out = DiscoveryResult()
     try:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...model.skills import Skill
 
 if TYPE_CHECKING:
-    from ...delivery.tiers import TierText
+    from ...model.delivered import TierText
 
 MAX_DESCRIPTION = 1024  # longer ones are cut to 1,021 characters + "..." in the listing
 CUT_MARK = "..."

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...delivery.activation import activate_standard
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec
 from ...model.skills import Root, Skill
@@ -34,10 +35,10 @@ from .listing import (
 )
 
 if TYPE_CHECKING:
-    from ...delivery.activation import Activation
-    from ...delivery.tiers import TierText
-    from ...model.matches import MatchRequest, MatchResult
-    from ...reading.discovery import DiscoveryResult, ScanLimits
+    from ...model.delivered import Activation, TierText
+    from ...model.matches import MatchResult
+    from ...model.scan import DiscoveryResult, ScanLimits
+    from ...profile import MatchRequest
 
 MAX_NAME = 64
 # `$name` (name characters [A-Za-z0-9_:-]) or the linked form `[$name](path)`.
@@ -309,7 +310,7 @@ class Codex(Profile):
                     f"({', '.join(same)}); name one by its path.",
                 }
                 return result
-            return super().activate(request)
+            return activate_standard(self, request)
         return self.deliver(request, skill, "")
 
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
