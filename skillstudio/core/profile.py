@@ -229,6 +229,7 @@ class Profile:
     full_tier: ClassVar[Literal["body", "activation"]] = "body"  # what tier 3 gives
     shadows: ClassVar[bool] = True  # a name's later skill hides the earlier (Codex: no)
     invocation_prefix: ClassVar[str] = "/"  # how a user names a skill in a request
+    tie_break: ClassVar[str] = "name"  # how a tie of equal scores is broken, in words
 
     _field_map: ClassVar[dict[str, FieldSpec]]
     # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml
@@ -336,6 +337,22 @@ class Profile:
         """Rank and select; None: the engine's default, where only an explicit
         invocation selects (`ranking.rankers.rank_explicit`)."""
         return None
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """What the agent's listing shows the model of this skill, by role: "name",
+        "description", "use_when", "triggers", "hint" (what the likely ranking reads
+        besides the body's gist, each role at its own weight): here the name and the
+        description."""
+        return default_listing_texts(skill)
+
+    def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
+        """The skill's trigger phrases as written, for explanations (with `patterns`,
+        its regular expressions too); none where a profile has no triggers."""
+        return []
+
+    def precedence(self, skill: Skill) -> int:
+        """Among skills that score the same, the higher goes first (then the name)."""
+        return 0
 
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
         """Why an explicit invocation of `skill` selects nothing, or None."""
@@ -531,6 +548,11 @@ class Profile:
             c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
             return False
         return True
+
+
+def default_listing_texts(skill: Skill) -> dict[str, str]:
+    """The name and description: what every listing shows."""
+    return {"name": skill.name, "description": skill.description}
 
 
 def listing_line(skill: Skill) -> str:

@@ -19,6 +19,7 @@ from typing import Any, cast
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from ..core.model.skills import Skill
+from ..core.profile import Profile
 from ..core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
 from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
 from ..core.scanning.registry import Registry, quiet_gc
@@ -62,15 +63,17 @@ def run_off_thread(
     return relay
 
 
-def _build(skills: list[Skill], model: Model) -> LikelyIndex:
-    index = LikelyIndex(None, model)
+def _build(skills: list[Skill], model: Model, profile: Profile) -> LikelyIndex:
+    index = LikelyIndex(None, model, profile)
     index.add_all(skills)
     return index
 
 
-def overlap_pairs(skills: list[Skill], threshold: float = THRESHOLD) -> list[Pair]:
+def overlap_pairs(
+    skills: list[Skill], profile: Profile, threshold: float = THRESHOLD
+) -> list[Pair]:
     """`skillstudio overlap`'s pairs of these skills (on a worker: its own index)."""
-    index = _build(skills, OVERLAP_MODEL)
+    index = _build(skills, OVERLAP_MODEL, profile)
     pairs = overlaps(cast(Registry, None), threshold, index=index)  # the index is enough
     _drain(index)
     return pairs
@@ -125,7 +128,8 @@ class LikelyIndexes(QObject):
             self._indexes[key] = (registry, index)
             self.ready.emit(registry)
 
-        run_off_thread(lambda: _build(skills, model), landed, self)
+        profile = registry.profile
+        run_off_thread(lambda: _build(skills, model, profile), landed, self)
         return None
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:

@@ -342,7 +342,8 @@ class OverlapMap(QWidget):
             if self.registry is not None and (id(self.registry), self.registry.version) != key:
                 self.update_soon(0)  # the skills changed meanwhile
 
-        run_off_thread(lambda: overlap_pairs(skills, THRESHOLD), landed, self)
+        profile = registry.profile
+        run_off_thread(lambda: overlap_pairs(skills, profile, THRESHOLD), landed, self)
 
     def show_pairs(self, pairs: list[Pair], skills: int) -> None:
         self.pairs = pairs

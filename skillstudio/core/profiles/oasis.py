@@ -11,7 +11,7 @@ from ..model.fields import FieldSpec
 from ..model.matches import POINTS, Terms, description_keywords, words_of
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..profile import Checker, PanelOption, Profile, RootSpec
+from ..profile import Checker, PanelOption, Profile, RootSpec, default_listing_texts
 from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
@@ -185,6 +185,25 @@ class Oasis(Profile):
         if display:
             phrases.append((words_of(display), "name", str(fields.get("name")), POINTS["name"]))
         return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
+
+    tie_break = "priority, then id"
+
+    def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
+        triggers = skill.fields.get("triggers")
+        return [t for t in triggers if isinstance(t, str)] if isinstance(triggers, list) else []
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """The listing shows each skill's triggers beside its description."""
+        texts = default_listing_texts(skill)
+        phrases = self.trigger_texts(skill)
+        if phrases:
+            texts["triggers"] = " ".join(phrases)
+        return texts
+
+    def precedence(self, skill: Skill) -> int:
+        """Seed 000: a tie goes to the higher `priority` (then the id)."""
+        priority = skill.fields.get("priority", 0)
+        return priority if isinstance(priority, int) else 0
 
     def rank(self, request: MatchRequest) -> MatchResult:
         return rank_scored(request)

@@ -18,6 +18,7 @@ from ..profile import (
     PanelOption,
     Profile,
     RootSpec,
+    default_listing_texts,
     first_paragraph,
     invocation_refused,
     listing_line,
@@ -230,6 +231,14 @@ class Pegasus(Profile):
     def listing_budget(self, options: Mapping[str, Any]) -> int | None:
         tokens = options.get("context_tokens")
         return int(tokens * 4 * SHARE) if tokens else FALLBACK_BUDGET
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """The listing shows `argument-hint` beside the description."""
+        texts = default_listing_texts(skill)
+        value = skill.fields.get("argument-hint")
+        if isinstance(value, str) and value.strip():
+            texts["hint"] = value
+        return texts
 
     def listing_omission(self, skill: Skill) -> str | None:
         if skill.fields.get("disable-model-invocation"):

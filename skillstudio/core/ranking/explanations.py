@@ -77,40 +77,28 @@ def why_not(result: MatchResult, registry: Registry, name: str) -> str:
     if cand is None:
         return (
             f"{name} scored 0: none of its triggers, keywords or its name is in the request."
-            + _closest(skill, result)
+            + _closest(skill, result, registry)
         )
     if result.threshold is not None and cand.score < result.threshold:
         return f"{name} scored {cand.score}, below the threshold of {result.threshold}." + _closest(
-            skill, result
+            skill, result, registry
         )
     if result.selected:
         winner = result.candidate(result.selected[0])
         if winner is not None and winner.score == cand.score:
             return (
                 f"{name} tied with {winner.name} at {cand.score} and lost the tie-break "
-                "(priority, then id)."
+                f"({registry.profile.tie_break})."
             )
         if winner is not None:
             return f"{name} scored {cand.score}; {winner.name} scored {winner.score} and wins."
     return f"{name} scored {cand.score} but was not among the selected skills."
 
 
-def trigger_phrases(skill: Skill, patterns: bool = False) -> list[str]:
-    """A skill's trigger phrases (oasis list; toolsets keywords and verbs, and the
-    patterns when asked)."""
-    triggers = skill.fields.get("triggers")
-    if isinstance(triggers, list):
-        return [t for t in triggers if isinstance(t, str)]
-    if isinstance(triggers, dict):
-        kinds = ("keywords", "verbs", "patterns") if patterns else ("keywords", "verbs")
-        return [t for k in kinds for t in triggers.get(k, []) if isinstance(t, str)]
-    return []
-
-
-def _closest(skill: Skill, result: MatchResult) -> str:
+def _closest(skill: Skill, result: MatchResult, registry: Registry) -> str:
     words = set(result.normalized.split())
     best: tuple[int, str, list[str]] | None = None
-    for phrase in trigger_phrases(skill):
+    for phrase in registry.profile.trigger_texts(skill):
         missing = [w for w in normalize(phrase).split() if w not in words]
         if best is None or len(missing) < best[0]:
             best = (len(missing), phrase, missing)

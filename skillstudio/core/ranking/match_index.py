@@ -35,7 +35,7 @@ class MatchIndex:
         self.phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]] = (
             defaultdict(list)
         )
-        self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-priority, name)
+        self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-precedence, name)
         self.keywords: dict[str, set[str]] = defaultdict(set)
         self.patterned: set[str] = set()
         self.slow: set[tuple[str, str]] = set()  # (path, pattern) that timed out: go last
@@ -67,11 +67,7 @@ class MatchIndex:
         self.skills[skill.path] = skill
         for words, rule, term, points in terms.phrases:
             self.phrases[words[:2]].append((words, rule, term, points, skill.path))
-        priority = skill.fields.get("priority", 0)
-        self.order_key[skill.path] = (
-            -priority if isinstance(priority, int) else 0,
-            skill.name,
-        )
+        self.order_key[skill.path] = (-self.profile.precedence(skill), skill.name)
         for word in terms.keywords:
             self.keywords[word].add(skill.path)
         if terms.patterns:

@@ -28,7 +28,7 @@ from ..model.session import Session
 from ..model.text import normalize
 from ..profile import MatchRequest
 from ..scanning.registry import Registry
-from .explanations import mark_words, summary, trigger_phrases, why_not
+from .explanations import mark_words, summary, why_not
 from .match_index import MatchIndex
 from .rankers import rank_explicit
 
@@ -49,7 +49,6 @@ __all__ = [
     "mark_words",
     "match",
     "summary",
-    "trigger_phrases",
     "why_not",
 ]
 

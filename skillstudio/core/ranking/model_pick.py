@@ -3,7 +3,8 @@
 For the profiles where the model chooses (PRODUCT.md section 5), skills are
 ranked by BM25F, an information-retrieval weighting over a few fields: the
 name (split on hyphens and underscores, weighted up), the description, and
-`when_to_use`, triggers and `argument-hint` where the profile reads them, the
+what else the profile's listing shows (`Profile.listing_texts`: when to use it,
+its triggers, an argument hint), the
 name's phrases (pairs of adjacent words), plus the body's gist (its most
 frequent words, core/reading/skill_words.py) at a low weight: the model does not read the
 body when it chooses, but the body's vocabulary is what it knows of the
@@ -37,12 +38,14 @@ from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..model.text import normalize
+from ..profile import Profile, default_listing_texts
 from ..reading.skill_words import STEMS, gist_counts, stem, terms, with_phrases
 from ..scanning.registry import Registry
-from .matching import MAX_QUERY_CHARS, STOPWORDS, trigger_phrases
+from .matching import MAX_QUERY_CHARS, STOPWORDS
 
 Band = Literal["likely", "possible", "unlikely"]
-FIELDS = ("name", "description", "when_to_use", "triggers", "argument-hint")
+# The roles of what a listing shows (`Profile.listing_texts` keys); the body is the gist's.
+FIELDS = ("name", "description", "use_when", "triggers", "hint")
 
 # Words of a request that say nothing about which skill it needs (beside the
 # description stop words): fillers of chat requests. Written for this project.
@@ -73,9 +76,9 @@ class Model:
     weights: tuple[tuple[str, float], ...] = (
         ("name", 2.0),
         ("description", 1.0),
-        ("when_to_use", 1.0),
+        ("use_when", 1.0),  # when to use it (Claude Code's `when_to_use`)
         ("triggers", 1.0),
-        ("argument-hint", 0.3),
+        ("hint", 0.3),  # what to pass it (`argument-hint`)
         ("body", 0.6),  # the body's most frequent words (its gist, core/reading/skill_words.py)
     )
     k1: float = 2.0
@@ -112,21 +115,6 @@ PLAIN_BM25 = Model(
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
     return set().union(*fields.values())
-
-
-def skill_texts(skill: Skill) -> dict[str, str]:
-    """The text of each field the ranking reads, as the profile resolved them (the
-    body's words come from the skill's gist, see `LikelyIndex.fields`)."""
-    texts = {"name": skill.name, "description": skill.description}
-    fields = skill.fields
-    for key in ("when_to_use", "argument-hint"):
-        value = fields.get(key)
-        if isinstance(value, str) and value.strip():
-            texts[key] = value
-    phrases = trigger_phrases(skill)
-    if phrases:
-        texts["triggers"] = " ".join(phrases)
-    return texts
 
 
 @dataclass(slots=True)
@@ -205,9 +193,18 @@ class LikelyResult:
 class LikelyIndex:
     """BM25F postings over the active skills of a registry, kept current per skill."""
 
-    def __init__(self, registry: Registry | None = None, model: Model = LIKELY_MODEL) -> None:
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        model: Model = LIKELY_MODEL,
+        profile: Profile | None = None,
+    ) -> None:
         self.registry = registry
         self.model = model
+        # what each skill shows the model, as its profile says (the registry's, or the
+        # one given for an index built from a list of skills)
+        profile = profile or (registry.profile if registry is not None else None)
+        self.texts = profile.listing_texts if profile is not None else default_listing_texts
         self._weights = dict(model.weights)
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
@@ -233,7 +230,7 @@ class LikelyIndex:
         """field -> term -> count, for the fields this model reads (the body's
         words from the skill's gist, core/reading/skill_words.py)."""
         model = self.model
-        texts = skill_texts(skill)
+        texts = self.texts(skill)
         if model.single_field:
             counts = Counter(terms(" ".join(texts.values()), model.stem))
             return {"text": counts} if counts else {}
@@ -395,7 +392,7 @@ class LikelyIndex:
             if doc is None or new is doc.skill:
                 continue
             old = doc.skill
-            if new is not None and old.gist == new.gist and skill_texts(old) == skill_texts(new):
+            if new is not None and old.gist == new.gist and self.texts(old) == self.texts(new):
                 doc.skill = new
                 continue
             self.remove(path)
@@ -566,7 +563,7 @@ def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
     single = {part for key in wanted for part in key.split()}
     out: dict[str, str] = {}
     # the words skills are described with first, their gists' only for what is left
-    for texts in (lambda s: skill_texts(s).values(), lambda s: (s.gist,)):
+    for texts in (lambda s: index.texts(s).values(), lambda s: (s.gist,)):
         for doc in index.docs.values():
             if len(out) == len(single):
                 break

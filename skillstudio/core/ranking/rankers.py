@@ -14,14 +14,12 @@ from collections import Counter
 from itertools import compress
 from typing import Any
 
-from ..checking.patterns import search_in_turns
 from ..model.matches import (
     POINTS,
     Candidate,
     MatchResult,
     Reason,
     explicit_invocation,
-    is_capability_request,
     says_use_skill,
 )
 from ..profile import MatchRequest, TermIndex
@@ -93,15 +91,17 @@ def rank_top(
 
 def rank_scored(request: MatchRequest) -> MatchResult:
     """Points per phrase and description word; the best at or over the threshold wins,
-    ties broken by priority, then name (oasis)."""
+    ties broken by the profile's precedence (oasis: `priority`), then name."""
     index, query, normalized, words = unpack(request)
     options = request.options
     profile = request.registry.profile.name
     threshold = int(options.get("threshold", 10))
     query_words = frozenset(words)
 
+    precedence = request.registry.profile.precedence
+
     def order(c: Candidate) -> tuple[int, int, str]:
-        return (-c.score, -int(c.skill.fields.get("priority", 0)), c.skill.name)
+        return (-c.score, -precedence(c.skill), c.skill.name)
 
     ranked, rest, total = rank_top(
         index,
@@ -116,7 +116,7 @@ def rank_scored(request: MatchRequest) -> MatchResult:
     selected = [ranked[0].name] if ranked and ranked[0].passed else []
     if len(ranked) > 1 and ranked[0].passed and ranked[0].score == ranked[1].score:
         a, b = ranked[0], ranked[1]
-        pa, pb = a.skill.fields.get("priority", 0), b.skill.fields.get("priority", 0)
+        pa, pb = precedence(a.skill), precedence(b.skill)
         a.reasons.append(
             Reason(
                 "priority", f"{pa} vs {b.name} {pb}" if pa != pb else f"id {a.name} < {b.name}", 0
@@ -132,66 +132,6 @@ def rank_scored(request: MatchRequest) -> MatchResult:
         return below
 
     result.total, result._make_rest = total, rest_passed
-    return result
-
-
-def rank_toolsets(request: MatchRequest) -> MatchResult:
-    """Keywords, verbs and patterns (10 each), explicit names, recent use; up to
-    max_skills selected, ordered by explicit, exact hits, recency (toolsets)."""
-    index, query, normalized, words = unpack(request)
-    options, session, notes = request.options, request.session, request.notes
-    profile = request.registry.profile.name
-    max_skills = int(options.get("max_skills", 3))
-    candidates: dict[str, Candidate] = {}
-    for path, hits in phrase_hits(index, words).items():
-        c = candidates.setdefault(path, Candidate(index.skills[path]))
-        for rule, term, points in hits:
-            c.reasons.append(Reason(rule, term, points))
-            c.score += points
-    turns = [[(p, s) for s in index.terms[p].patterns] for p in sorted(index.patterned)]
-    names = {path: index.skills[path].name for path in index.patterned}
-    for path, source in search_in_turns(turns, index.slow, names, query, notes):
-        c = candidates.setdefault(path, Candidate(index.skills[path]))
-        c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
-        c.score += POINTS["pattern"]
-    invoked = explicit_invocation(query)
-    if invoked is not None:
-        skill = next((s for s in index.skills.values() if s.name == invoked[0]), None)
-        if skill is not None:
-            c = candidates.setdefault(skill.path, Candidate(skill))
-            if not any(r.rule == "explicit" for r in c.reasons):
-                c.reasons.insert(0, Reason("explicit", skill.name, POINTS["explicit"]))
-                c.score += POINTS["explicit"]
-    recent = session.recent if session else []
-    for c in candidates.values():
-        if c.name in recent:
-            c.reasons.append(Reason("recent", c.name, POINTS["recent"]))
-            c.score += POINTS["recent"]
-
-    def rank(c: Candidate) -> tuple[int, int, int, str]:
-        explicit = any(r.rule == "explicit" for r in c.reasons)
-        exact = sum(1 for r in c.reasons if r.rule in ("keyword", "verb", "pattern"))
-        recency = (len(recent) - recent.index(c.name)) if c.name in recent else 0
-        return (-int(explicit), -exact, -recency, c.name)
-
-    ranked = sorted(candidates.values(), key=rank)
-    for c in ranked:
-        c.passed = c.score >= 10
-    selected = [c.name for c in ranked if c.passed][:max_skills]
-    capability = is_capability_request(normalized)
-    any_triggers = any(
-        any(skill.fields.get("triggers", {}).values()) for skill in index.skills.values()
-    )
-    if not index.skills:
-        tier = 0
-    elif selected:
-        tier = 3
-    elif capability or not any_triggers:
-        tier = 2
-    else:
-        tier = 1
-    result = MatchResult(query, normalized, profile, 10, ranked, selected, tier)
-    result.capability_request = capability
     return result
 
 

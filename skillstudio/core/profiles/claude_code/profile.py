@@ -21,7 +21,13 @@ from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec, type_problem
 from ...model.skills import Root, Skill
 from ...model.text import counted
-from ...profile import Checker, PanelOption, RootSpec, first_paragraph, invocation_refused
+from ...profile import (
+    Checker,
+    PanelOption,
+    RootSpec,
+    first_paragraph,
+    invocation_refused,
+)
 from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
 from . import plugins
@@ -335,6 +341,14 @@ class ClaudeCode(Pegasus):
         if len(text) > cap:
             text = text[: max(cap - 1, 0)] + "…"
         return text
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """Claude Code's listing shows `when_to_use` too (and, as pegasus's, the hint)."""
+        texts = super().listing_texts(skill)
+        value = skill.fields.get("when_to_use")
+        if isinstance(value, str) and value.strip():
+            texts["use_when"] = value
+        return texts
 
     def listing_entry(self, skill: Skill) -> str:
         desc = self.listing_description(skill)
