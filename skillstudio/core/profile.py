@@ -230,6 +230,9 @@ class Profile:
     shadows: ClassVar[bool] = True  # a name's later skill hides the earlier (Codex: no)
     invocation_prefix: ClassVar[str] = "/"  # how a user names a skill in a request
     tie_break: ClassVar[str] = "name"  # how a tie of equal scores is broken, in words
+    # where the profile stands in lists (commands' choices, `--profile all`, the app's
+    # menu, detection before the default): the seed systems first, then the agents
+    order: ClassVar[int] = 100
 
     _field_map: ClassVar[dict[str, FieldSpec]]
     # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml

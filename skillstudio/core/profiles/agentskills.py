@@ -17,6 +17,7 @@ BODY_TOKENS = 5000
 
 class AgentSkills(Profile):
     name = "agentskills"
+    order = 10
     title = "Agent Skills standard"
     agent_words = "An agent that follows the Agent Skills standard"
     source = "agentskills.io specification, skills-ref 0.1.1"

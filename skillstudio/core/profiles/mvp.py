@@ -27,6 +27,7 @@ NON_GOALS = {
 
 class Mvp(Profile):
     name = "mvp"
+    order = 3
     title = "MVP Skill tool (skills/**)"
     source = "seed 003"
     repository_roots = False  # its agent reads only its own folders

@@ -24,6 +24,7 @@ DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oas
 
 class Oasis(Profile):
     name = "oasis"
+    order = 0
     title = "Oasis (key_skills)"
     source = "seed 000"
     repository_roots = False  # its agent reads only its own folders

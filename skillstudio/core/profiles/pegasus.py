@@ -35,6 +35,7 @@ SHARE = 0.02  # of the context window (in characters: tokens * 4) for the listin
 
 class Pegasus(Profile):
     name = "pegasus"
+    order = 1
     title = "Pegasus (skills/ + data/skills/)"
     source = "seed 001"
     repository_roots = False  # its agent reads only its own folders

@@ -108,6 +108,7 @@ def exported_names(text: str) -> set[str]:
 
 class Toolsets(Profile):
     name = "toolsets"
+    order = 2
     title = "Toolsets (bundled / user / project)"
     source = "seed 002"
     repository_roots = False  # its agent reads only its own folders

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 class Workspace(Profile):
     name = "workspace"
+    order = 4
     title = "Workspace (skills/, activateSkill)"
     source = "seed 004"
     repository_roots = False  # its agent reads only its own folders

@@ -80,6 +80,7 @@ def is_command_file(path: str) -> bool:
 
 class ClaudeCode(Pegasus):
     name = "claude-code"
+    order = 20
     title = "Claude Code (.claude/skills, plugins)"
     source = "Claude Code documentation (code.claude.com/docs), up to 2026-08"
     agent_words = "Claude Code"

@@ -47,6 +47,7 @@ MENTION = re.compile(r"\[\$([A-Za-z0-9_:-]+)\]\(([^)\s]+)\)|\$([A-Za-z0-9_:-]+)"
 
 class Codex(Profile):
     name = "codex"
+    order = 30
     title = "Codex CLI (.agents/skills, recursive)"
     agent_words = "Codex"
     source = "Codex CLI source (codex-rs/core/src/skills) and documentation, up to 2026-08"
