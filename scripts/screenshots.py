@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from skillstudio.core.suites import add_case  # noqa: E402
+from skillstudio.core.projects.suites import add_case  # noqa: E402
 from skillstudio.gui.main_window import MainWindow  # noqa: E402
 from skillstudio.gui.theme import apply_scheme  # noqa: E402
 

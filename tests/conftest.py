@@ -31,7 +31,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """The hostile tests build 1,000-deep folders. pytest later deletes old
     temporary folders with shutil.rmtree, which recurses once per level and
     fails on them: cut such trees down now, without recursion."""
-    from skillstudio.core.safefs import remove_tree
+    from skillstudio.core.reading.safefs import remove_tree
 
     factory = getattr(session.config, "_tmp_path_factory", None)
     if factory is None or getattr(factory, "_basetemp", None) is None:

@@ -50,7 +50,7 @@ CASES = {
     # costly to preview (the app renders them off its GUI thread, bounded)
     "preview-table": "listed",
     "preview-make": "listed",
-    # the likely ranking's body gist (core/gist.py): 90,000 distinct words and a
+    # the likely ranking's body gist (core/reading/skill_words.py): 90,000 distinct words and a
     # 5,000-letter one; the gist reads the first 20,000 characters, keeps 300 stems
     "gist-words": "listed",
     # the gist's bundled markdown (issue 19): FIFOs, links out and to /dev/zero, a
@@ -84,7 +84,7 @@ CASES = {
     "link-out": "link-broken",
     "links-100k": "scan-limit",
     "svg-reach": "listed",
-    # Bounded YAML (core/yaml_io.py). 5,000 levels ("deep-flow") fit in the C stack of
+    # Bounded YAML (core/reading/yaml_io.py). 5,000 levels ("deep-flow") fit in the C stack of
     # PyYAML's recursive composer; 50,000 overflow it and kill the process (exit 139).
     "deep-flow-50k": "yaml-depth",
     "deep-block": "yaml-depth",

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.frontmatter import read_document
-from skillstudio.core.project import project_from_folder
+from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.reading.frontmatter import read_document
 
 from .benchmarks import bench_scan
 from .benchmarks.synth import generate

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.activation import activate
-from skillstudio.core.disclosure import render_listing
-from skillstudio.core.profiles.claude_code import shell_lines, substitute_claude
-from skillstudio.core.project import detect_profile, project_from_folder
+from skillstudio.core.delivery.activation import activate
+from skillstudio.core.delivery.tiers import render_listing
+from skillstudio.core.profiles.claude_code.profile import shell_lines, substitute_claude
+from skillstudio.core.projects.project import detect_profile, project_from_folder
 
 from . import hostile
 from .helpers import cli, lint_json, skill_text, write

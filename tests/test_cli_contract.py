@@ -176,13 +176,13 @@ PLURALS = {
 
 # Counts that the message is only written for when they are over a limit (so never 1).
 OVER_A_LIMIT = {
-    ("core/profiles/base.py", "len(value)"),
-    ("core/profiles/base.py", "len(name)"),
+    ("core/profile.py", "len(value)"),
+    ("core/profile.py", "len(name)"),
     ("core/profiles/agentskills.py", "len(norm)"),
     ("core/profiles/agentskills.py", "lines"),
     ("core/profiles/agentskills.py", "tokens"),
-    ("core/archive.py", "len(files)"),
-    ("core/archive.py", "len(infos)"),
+    ("core/editing/archive.py", "len(files)"),
+    ("core/editing/archive.py", "len(infos)"),
     ("gui/file_view.py", "size"),
     (
         "gui/workbench/tier_view.py",
@@ -231,7 +231,7 @@ def test_every_counted_noun_goes_through_one_helper() -> None:
 
 
 def test_counted_reads_as_english() -> None:
-    from skillstudio.core.text import counted
+    from skillstudio.core.model.text import counted
 
     assert [counted(n, "skill") for n in (0, 1, 2, 10000)] == [
         "0 skills", "1 skill", "2 skills", "10,000 skills"

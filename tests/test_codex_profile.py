@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.profiles.codex_files import MAX_FOLDERS
-from skillstudio.core.profiles.codex_listing import _share
-from skillstudio.core.project import detect_profile
+from skillstudio.core.profiles.codex.files import MAX_FOLDERS
+from skillstudio.core.profiles.codex.listing import _share
+from skillstudio.core.projects.project import detect_profile
 
 from .helpers import cli, codes, diag, lint_json, write
 
@@ -137,7 +137,7 @@ def test_the_walk_stops_at_two_thousand_folders_with_a_diagnostic(tmp_path: Path
 
 
 def test_the_walk_stops_at_its_entry_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillstudio.core.profiles import codex_files
+    from skillstudio.core.profiles.codex import files as codex_files
 
     monkeypatch.setattr(codex_files, "MAX_ENTRIES", 30)
     root = tmp_path / "root"

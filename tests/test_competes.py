@@ -1,13 +1,13 @@
-"""The skills competing with one skill (core/competes.py): the form's "competes with"."""
+"""The skills competing with one skill (core/ranking/rivals.py): the form's "competes with"."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from skillstudio.core.competes import competing
-from skillstudio.core.likely import LikelyIndex
-from skillstudio.core.overlap import overlaps
+from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.overlap import overlaps
+from skillstudio.core.ranking.rivals import competing
 from tests.test_overlap import SKILLS, collection
 
 WORDS = (

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.project import project_from_folder
-from skillstudio.core.saving import SaveError, atomic_write, stamp
+from skillstudio.core.editing.saving import SaveError, atomic_write, stamp
+from skillstudio.core.projects.project import project_from_folder
 
 from .helpers import cli, skill_text, write
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from skillstudio.core.frontmatter import read_document
+from skillstudio.core.reading.frontmatter import read_document
 
 from .helpers import CORPUS, REPO, lint_json, skill_files
 

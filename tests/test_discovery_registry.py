@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.discovery import ScanLimits, discover
-from skillstudio.core.model import Root
+from skillstudio.core.model.scan import ScanLimits
+from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.registry import Registry
+from skillstudio.core.reading.discovery import discover
+from skillstudio.core.reading.skill_files import skill_body, supporting_files
+from skillstudio.core.scanning.registry import Registry
 
 from .helpers import codes, diag, lint_json, skill_text, write
 
@@ -150,7 +152,7 @@ def test_body_is_loaded_lazily(tmp_path: Path) -> None:
     reg = registry(tmp_path)
     skill = reg.skills[0]
     assert skill.doc.text == ""  # not kept in memory after the scan
-    assert skill.load_body() == "\nRemember me.\n"
+    assert skill_body(skill) == "\nRemember me.\n"
 
 
 def test_links_missing_or_outside_the_skill(tmp_path: Path) -> None:
@@ -177,7 +179,7 @@ def test_supporting_files_are_listed(tmp_path: Path) -> None:
     write(tmp_path, "skills/a/references/r.md", "x")
     write(tmp_path, "skills/a/node_modules/junk.js", "x")
     reg = registry(tmp_path)
-    assert reg.skills[0].supporting_files() == [os.path.join("references", "r.md")]
+    assert supporting_files(reg.skills[0]) == [os.path.join("references", "r.md")]
 
 
 def test_rest_of_tree_is_scanned_despite_bad_files(tmp_path: Path) -> None:

@@ -18,18 +18,19 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.archive import ArchiveError, pack, unpack
-from skillstudio.core.editing import Change, EditError, apply_changes, parse_yaml_value
-from skillstudio.core.frontmatter import Document, parse_text, read_document
-from skillstudio.core.profiles import PROFILE_NAMES, get_profile
-from skillstudio.core.saving import SaveConflict, SaveError, atomic_write, stamp
-from skillstudio.core.skillops import (
+from skillstudio.core.editing.archive import ArchiveError, pack, unpack
+from skillstudio.core.editing.round_trip import Change, EditError, apply_changes, parse_yaml_value
+from skillstudio.core.editing.saving import SaveConflict, SaveError, atomic_write, stamp
+from skillstudio.core.editing.skill_ops import (
     OperationError,
     delete_to_trash,
     duplicate_skill,
     new_skill,
     rename_skill,
 )
+from skillstudio.core.model.document import Document
+from skillstudio.core.profiles import PROFILE_NAMES, get_profile
+from skillstudio.core.reading.frontmatter import parse_text, read_document
 
 from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, skill_files, write
 
@@ -350,7 +351,7 @@ def test_failed_replace_removes_temp(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 WRITER = r"""
 import sys
-from skillstudio.core.saving import atomic_write
+from skillstudio.core.editing.saving import atomic_write
 path = sys.argv[1]
 i = 0
 while True:

@@ -12,16 +12,19 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.activation import activate, substitute_mvp, substitute_pegasus
-from skillstudio.core.disclosure import estimate_tokens, render_listing, render_tiers
-from skillstudio.core.matching import MatchIndex, match, why_not
-from skillstudio.core.model import Root
+from skillstudio.core.delivery.activation import activate
+from skillstudio.core.delivery.tiers import render_listing, render_tiers
+from skillstudio.core.model.delivered import TierText, estimate_tokens
+from skillstudio.core.model.session import Session
+from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.project import project_from_folder, resolve_projects
-from skillstudio.core.registry import Registry
-from skillstudio.core.session import Session
-from skillstudio.core.suite_scope import suite_project
-from skillstudio.core.suites import SuiteError, load_suite, run_suite
+from skillstudio.core.profiles.mvp import substitute_mvp
+from skillstudio.core.profiles.pegasus import substitute_pegasus
+from skillstudio.core.projects.project import project_from_folder, resolve_projects
+from skillstudio.core.projects.suite_scope import suite_project
+from skillstudio.core.projects.suites import SuiteError, load_suite, run_suite
+from skillstudio.core.ranking.matching import MatchIndex, match, why_not
+from skillstudio.core.scanning.registry import Registry
 
 from .helpers import SAMPLES, cli, skill_text, write
 
@@ -586,7 +589,7 @@ def test_bundled_suites_pass(profile: str) -> None:
 
 
 def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillstudio.core import rankers
+    from skillstudio.core.ranking import rankers
 
     skills = {
         f"s{index:02d}": {
@@ -609,7 +612,7 @@ def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
-    from skillstudio.core.suites import SuiteError, add_case, load_suite
+    from skillstudio.core.projects.suites import SuiteError, add_case, load_suite
 
     path = tmp_path / "suite.yaml"
     path.write_text('# mine\ncases:\n    - query: "one"\n      expect: a   # keep\n')
@@ -637,7 +640,7 @@ def test_suites_read_their_files_through_safefs_only(
     reader; a plain open() (unbounded, would wait on a FIFO swapped in) is never used."""
     import builtins
 
-    from skillstudio.core.suites import add_case, load_suite
+    from skillstudio.core.projects.suites import add_case, load_suite
 
     path = tmp_path / "suite.yaml"
     path.write_text('cases:\n  - query: "one"\n    expect: a\n')
@@ -652,7 +655,7 @@ def test_suites_read_their_files_through_safefs_only(
 
 
 def test_create_suite_then_add_cases(tmp_path: Path) -> None:
-    from skillstudio.core.suites import SuiteError, add_case, create_suite, load_suite
+    from skillstudio.core.projects.suites import SuiteError, add_case, create_suite, load_suite
 
     path = tmp_path / "suites" / "new.yaml"
     assert create_suite(str(path)).cases == []
@@ -684,7 +687,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Registry:
 def test_indexed_ranking_equals_the_naive_loop_of_the_seed(
     synthetic: Registry, monkeypatch: pytest.MonkeyPatch, top: int
 ) -> None:
-    from skillstudio.core import rankers
+    from skillstudio.core.ranking import rankers
 
     from .benchmarks.bench_match import naive, queries
 
@@ -700,16 +703,14 @@ def test_indexed_ranking_equals_the_naive_loop_of_the_seed(
 def test_listing_is_written_once_per_registry_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillstudio.core import disclosure
+    from skillstudio.core.delivery import tiers as disclosure
 
     fields: dict[str, Any] = {"triggers": ["go"]}
     reg = oasis_registry(tmp_path, {"a": fields, "b": fields})
     written: list[int] = []
     render = disclosure._render_listing
 
-    def counted(
-        registry: Registry, options: dict[str, Any]
-    ) -> Generator[None, None, disclosure.TierText]:
+    def counted(registry: Registry, options: dict[str, Any]) -> Generator[None, None, TierText]:
         written.append(registry.version)  # (written in steps: see listing_steps)
         return render(registry, options)
 

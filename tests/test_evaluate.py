@@ -1,4 +1,4 @@
-"""The evaluation script (core/evaluate.py): request sets, figures, the corpus set."""
+"""The evaluation script (core/projects/evaluate.py): request sets, figures, the corpus set."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.evaluate import Case, SetError, evaluate, load_set, main
-from skillstudio.core.project import project_from_folder
+from skillstudio.core.projects.evaluate import Case, SetError, evaluate, load_set, main
+from skillstudio.core.projects.project import project_from_folder
 from tests.helpers import CORPUS, REPO, skill_text, write
 
 CORPUS_SET = os.path.join(REPO, "tests", "eval", "corpus_requests.yaml")

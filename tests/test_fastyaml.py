@@ -6,8 +6,8 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.fastyaml import fast_load
-from skillstudio.core.frontmatter import compose_positions
+from skillstudio.core.reading.fastyaml import fast_load
+from skillstudio.core.reading.frontmatter import compose_positions
 
 TRICKY = [
     "yes",

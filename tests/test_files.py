@@ -1,4 +1,4 @@
-"""The one way untrusted files are opened and folders walked (core/safefs.py), and the
+"""The one way untrusted files are opened and folders walked (core/reading/safefs.py), and the
 toolset export scan that reads each referenced file once."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from skillstudio.cli.lint_cmd import misnamed_skill_files
 from skillstudio.core.profiles.toolsets import exported_names
-from skillstudio.core.safefs import (
+from skillstudio.core.reading.safefs import (
     FileRefused,
     check_regular,
     read_bytes,
@@ -113,7 +113,7 @@ def test_export_scan_finds_every_form_and_no_false_ones() -> None:
 
 
 def test_a_save_never_waits_on_a_skill_md_swapped_for_a_fifo(tmp_path: Path) -> None:
-    from skillstudio.core.saving import SaveConflict, atomic_write, stamp
+    from skillstudio.core.editing.saving import SaveConflict, atomic_write, stamp
 
     path = tmp_path / "SKILL.md"
     path.write_text("---\nname: a\n---\n")

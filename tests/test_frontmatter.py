@@ -10,12 +10,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.frontmatter import (
-    MAX_FILE_BYTES,
-    Document,
-    parse_text,
-    read_document,
-)
+from skillstudio.core.model.document import Document
+from skillstudio.core.reading.frontmatter import MAX_FILE_BYTES, parse_text, read_document
 
 from .helpers import write
 

@@ -26,14 +26,15 @@ import yaml
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.activation import activate
-from skillstudio.core.disclosure import render_tiers
-from skillstudio.core.editing import Change, EditError, apply_changes
-from skillstudio.core.frontmatter import Document, parse_bytes, parse_text
-from skillstudio.core.matching import match
+from skillstudio.core.delivery.activation import activate
+from skillstudio.core.delivery.tiers import render_tiers
+from skillstudio.core.editing.round_trip import Change, EditError, apply_changes
+from skillstudio.core.model.document import Document
+from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import PROFILE_NAMES
-from skillstudio.core.project import project_from_roots
-from skillstudio.core.session import Session
+from skillstudio.core.projects.project import project_from_roots
+from skillstudio.core.ranking.matching import match
+from skillstudio.core.reading.frontmatter import parse_bytes, parse_text
 
 EXAMPLES = int(os.environ.get("SKILLSTUDIO_FUZZ_EXAMPLES", "150"))
 WATCHDOG_S = 10
@@ -99,7 +100,7 @@ values = st.recursive(
 )
 
 
-# -- bounded YAML (core/yaml_io.py): deep nesting and huge numbers ---------------------
+# -- bounded YAML (core/reading/yaml_io.py): deep nesting and huge numbers ---------------------
 
 DEPTHS = st.one_of(st.integers(0, 80), st.sampled_from([63, 64, 65, 5_000, 50_000]))
 # flow opener -> (closer, levels per opener: an implicit pair mapping adds one)
@@ -376,8 +377,8 @@ def test_special_files_anywhere_in_a_skill_folder(
     """FIFOs, device links, link loops, links out of the root, folders where files are
     expected and deep chains, anywhere in a skill folder: every stage answers in time,
     nothing outside the root is read or packed, and what pack writes unpacks."""
-    from skillstudio.core.activation import folder_tree
-    from skillstudio.core.archive import ArchiveError, pack, unpack
+    from skillstudio.core.editing.archive import ArchiveError, pack, unpack
+    from skillstudio.core.profiles.workspace import folder_tree
 
     base = tmp_path_factory.mktemp("special")
     secret = base / "secret.txt"
@@ -479,8 +480,8 @@ def test_deep_nesting_is_refused_never_a_crash(
     """Any nesting up to 50,000 levels, in any of the files YAML is read from: a
     diagnostic (frontmatter, config) or a refusal (suite), never an exception or a
     crash of the C composer; within the bound, the same data PyYAML builds."""
-    from skillstudio.core.project_config import load_config
-    from skillstudio.core.suites import SuiteError, load_suite
+    from skillstudio.core.projects.config import load_config
+    from skillstudio.core.projects.suites import SuiteError, load_suite
 
     value, levels = data.draw(nested())
     root = tmp_path_factory.mktemp("deep")
@@ -531,7 +532,7 @@ def test_huge_numbers_are_a_diagnostic_and_printable_when_read(data: st.DataObje
 def test_the_quick_bound_never_passes_a_document_that_breaks_one(text: str) -> None:
     """yaml_io skips the event walk when token counts prove the bounds hold: whatever
     the text, a document let through that way really is within them."""
-    from skillstudio.core import yaml_io
+    from skillstudio.core.reading import yaml_io
 
     tight = yaml_io.Limits(depth=3, keys=4, items=4, size=10_000)
     if not yaml_io._quick_ok(text, tight):
@@ -572,8 +573,8 @@ def test_an_archive_unpacks_only_under_a_usable_top_folder_name(
     a reason or writes exactly root/<top>, a usable skill folder name with usable
     names inside; nothing is written beside the root. A usable name that pack
     takes unpacks again under the same name."""
-    from skillstudio.core.archive import ArchiveError, pack, unpack
-    from skillstudio.core.filenames import entry_name_problem, folder_name_problem
+    from skillstudio.core.editing.archive import ArchiveError, pack, unpack
+    from skillstudio.core.model.filenames import entry_name_problem, folder_name_problem
 
     base = tmp_path_factory.mktemp("names")
     archive = base / "a.skill"
@@ -824,7 +825,7 @@ def test_svg_content_names_nothing_outside_and_draws_in_time(data: bytes, qapp: 
     import re
     import xml.etree.ElementTree as ET
 
-    from skillstudio.core.svg import SvgRefused, clean_svg
+    from skillstudio.core.reading.svg import SvgRefused, clean_svg
     from skillstudio.gui.images import render_svg
 
     with watchdog():

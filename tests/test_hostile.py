@@ -125,7 +125,7 @@ def test_backtracking_patterns_do_not_hang_matching(tree: Path) -> None:
 
 
 def test_a_file_vanishing_during_the_scan_is_reported_not_raised(tmp_path: Path) -> None:
-    from skillstudio.core.project import project_from_roots
+    from skillstudio.core.projects.project import project_from_roots
 
     root = Path(hostile.make(str(tmp_path / "tree"), wide=10))
     project = project_from_roots([str(root)], "agentskills", str(tmp_path))
@@ -288,8 +288,8 @@ def test_the_likely_ranking_reads_a_bounded_gist_of_a_huge_body(tree: Path) -> N
     )
     likely = json.loads(done.stdout)["likely"]
     assert likely and likely[0]["skill"] == "gist-words"  # a word of its body's start
-    from skillstudio.core.gist import GIST_WORDS, gist_counts
-    from skillstudio.core.project import project_from_folder
+    from skillstudio.core.projects.project import project_from_folder
+    from skillstudio.core.reading.skill_words import GIST_WORDS, gist_counts
 
     registry = project_from_folder(str(tree), "agentskills").registry()
     registry.scan()
@@ -369,7 +369,7 @@ def test_the_entry_count_is_checked_before_zipfile_reads_the_directory(
 ) -> None:
     import tracemalloc
 
-    from skillstudio.core.archive import ArchiveError, unpack
+    from skillstudio.core.editing.archive import ArchiveError, unpack
 
     tracemalloc.start()
     try:
@@ -670,8 +670,8 @@ def test_commands_finish_on_hostile_patterns_and_placeholders(
 
 
 def test_a_request_shares_one_pattern_budget(tmp_path: Path) -> None:
-    from skillstudio.core.matching import match
-    from skillstudio.core.project import project_from_roots
+    from skillstudio.core.projects.project import project_from_roots
+    from skillstudio.core.ranking.matching import match
 
     root = tmp_path / "skills"
     patterns = [f"(.|..)+(?!x{{0,{n + 1}}})" for n in range(hostile.SLOW_PATTERNS)]
@@ -833,7 +833,7 @@ def test_a_huge_number_typed_for_context_tokens_is_refused(tmp_path: Path) -> No
 def test_a_temporary_name_with_a_huge_pid_does_not_stop_a_save(tmp_path: Path) -> None:
     """A skill folder can hold any name: a writer's temporary-file pattern with a
     30-digit 'pid' made os.kill raise OverflowError on every save (main)."""
-    from skillstudio.core.saving import TEMP_PREFIX, TEMP_SUFFIX, atomic_write
+    from skillstudio.core.editing.saving import TEMP_PREFIX, TEMP_SUFFIX, atomic_write
 
     path = tmp_path / "SKILL.md"
     path.write_text(hostile.skill("saved"))

@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core import safefs
-from skillstudio.core.archive import ArchiveError, pack, unpack
-from skillstudio.core.discovery import Found
-from skillstudio.core.filenames import folder_name_problem
-from skillstudio.core.model import Root
-from skillstudio.core.parallel import Workers
+from skillstudio.core.editing.archive import ArchiveError, pack, unpack
+from skillstudio.core.editing.skill_ops import BadName, OperationError, new_skill, rename_skill
+from skillstudio.core.model.filenames import folder_name_problem
+from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.registry import Registry
-from skillstudio.core.skillops import BadName, OperationError, new_skill, rename_skill
+from skillstudio.core.reading import safefs
+from skillstudio.core.reading.discovery import Found
+from skillstudio.core.reading.skill_files import skill_body
+from skillstudio.core.scanning.parallel import Workers
+from skillstudio.core.scanning.registry import Registry
 
 from . import hostile
 from .helpers import cli, skill_text, write
@@ -132,7 +133,7 @@ def _swap_after_discovery(
 def test_a_link_out_swapped_in_between_discovery_and_the_read_is_not_parsed(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, how: str, reader: str
 ) -> None:
-    from skillstudio.core import registry as registry_module
+    from skillstudio.core.scanning import registry as registry_module
 
     root, victim = _swap_after_discovery(monkeypatch, tmp_path, how)
     registry = Registry(get_profile("agentskills"), [root])
@@ -155,7 +156,7 @@ def test_a_link_out_swapped_in_between_discovery_and_the_read_is_not_parsed(
 def test_a_link_out_swapped_in_after_the_scan_is_never_delivered(tmp_path: Path) -> None:
     """Activation, tier 3 and `show` read the body again from disk (bodies are not
     kept): a link swapped in after the scan was read and delivered as the skill."""
-    from skillstudio.core.activation import delivered_body
+    from skillstudio.core.delivery.activation import delivered_body
 
     for name in "ab":
         write(tmp_path, f"skills/{name}/SKILL.md", skill_text(name=name, description="Inside."))
@@ -166,7 +167,7 @@ def test_a_link_out_swapped_in_after_the_scan_is_never_delivered(tmp_path: Path)
     assert not skill.doc.text  # (not kept: read again when delivered)
     os.unlink(skill.path)
     os.symlink(tmp_path / "outside.md", skill.path)
-    assert "OUTSIDE-SECRET" not in skill.load_body()
+    assert "OUTSIDE-SECRET" not in skill_body(skill)
     with pytest.raises(OSError, match="outside"):
         delivered_body(skill)
 
@@ -206,7 +207,7 @@ def test_a_confined_read_checks_the_file_it_opened(
 
 SPAWN_DRIVER = """
 import threading, time
-from skillstudio.core.parallel import Workers
+from skillstudio.core.scanning.parallel import Workers
 
 def scan():  # as the app: spawn, from a thread that is not the main one
     with Workers(1, "spawn", steal="never") as workers:

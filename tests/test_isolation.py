@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core import activation, disclosure, parallel, registry
+from skillstudio.core.delivery import activation
+from skillstudio.core.delivery import tiers as disclosure
 from skillstudio.core.profiles.toolsets import Toolsets
+from skillstudio.core.scanning import parallel, registry
 
 from .helpers import Run, cli, write
 
@@ -60,7 +62,7 @@ def failing(real: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # stage -> (module, function name); reading and validating happen in two modules: a
-# scan or refresh reads through core/parallel.py, a re-parse of unsaved text in the registry
+# scan or refresh reads through scanning/parallel.py, a re-parse of unsaved text in the registry
 STAGES = {
     "reading": (parallel, "read_document"),
     "validating": (parallel, "validate_skill"),
@@ -157,7 +159,7 @@ def test_a_fault_in_one_stage_for_one_skill_is_reported_on_it_and_the_rest_goes_
 def test_the_registry_keeps_every_other_skill_when_one_fails(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillstudio.core.project import project_from_roots
+    from skillstudio.core.projects.project import project_from_roots
 
     monkeypatch.setattr(parallel, "validate_skill", failing(parallel.validate_skill))
     monkeypatch.setattr(registry, "validate_skill", failing(registry.validate_skill))
@@ -175,7 +177,7 @@ def test_the_registry_keeps_every_other_skill_when_one_fails(
 def test_a_failed_skill_is_read_again_by_the_next_refresh(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillstudio.core.project import project_from_roots
+    from skillstudio.core.projects.project import project_from_roots
 
     lift = {"on": True}
     real = registry.validate_skill

@@ -1,4 +1,4 @@
-"""Likely candidates (core/likely.py): BM25F ranking, bands, reasons, incremental index."""
+"""Likely candidates (ranking/model_pick.py): BM25F ranking, bands, reasons, incremental index."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core import gist as gist_module
-from skillstudio.core import likely as likely_module
-from skillstudio.core.gist import GIST_WORDS, body_gist, bundled_text, gist_counts
-from skillstudio.core.likely import PLAIN_BM25, LikelyIndex, likely, stem
-from skillstudio.core.project import project_from_folder
-from skillstudio.core.registry import Registry
+from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.ranking import model_pick as likely_module
+from skillstudio.core.ranking.model_pick import PLAIN_BM25, LikelyIndex, likely, stem
+from skillstudio.core.reading import skill_words as gist_module
+from skillstudio.core.reading.skill_words import GIST_WORDS, body_gist, bundled_text, gist_counts
+from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
 REVIEW = {
@@ -312,7 +312,7 @@ def test_an_edit_syncs_the_edited_skill_without_listing_the_registry(
 ) -> None:
     """At 10,000 skills both indexes built a map of every active skill per keystroke
     (15-40 ms of Try a Request's answer); the registry now says what an edit replaced."""
-    from skillstudio.core.match_index import MatchIndex
+    from skillstudio.core.ranking.match_index import MatchIndex
 
     registry = collection(tmp_path, REVIEW)
     likely_index, match_index = LikelyIndex(registry), MatchIndex(registry)
@@ -342,7 +342,7 @@ def test_an_edit_syncs_the_edited_skill_without_listing_the_registry(
 
 
 def test_edits_in_place_keep_both_indexes_equal_to_fresh_ones(tmp_path: Any) -> None:
-    from skillstudio.core.match_index import MatchIndex
+    from skillstudio.core.ranking.match_index import MatchIndex
 
     rng = random.Random(11)
     words = "alpha beta gamma delta review deploy test build cache index query".split()
@@ -480,7 +480,7 @@ def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
 def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
     import time
 
-    from skillstudio.core.matching import MAX_QUERY_CHARS
+    from skillstudio.core.ranking.matching import MAX_QUERY_CHARS
 
     registry = collection(tmp_path, REVIEW)
     index = LikelyIndex(registry)

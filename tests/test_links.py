@@ -1,4 +1,4 @@
-"""Body links as markdown reads them (core/links.py): no false link-broken in code,
+"""Body links as markdown reads them (core/checking/links.py): no false link-broken in code,
 comments or footnotes, and destinations with parentheses whole."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core import links
-from skillstudio.core.links import body_links
-from skillstudio.core.portability import portability_of_file
+from skillstudio.core.checking import links
+from skillstudio.core.checking.links import body_links
+from skillstudio.core.projects.portability import portability_of_file
 
 from .helpers import codes, diag, lint_json, write
 

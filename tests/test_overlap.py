@@ -1,4 +1,4 @@
-"""Overlap (core/overlap.py, `skillstudio overlap`, lint's description-overlap)."""
+"""Overlap (core/ranking/overlap.py, `skillstudio overlap`, lint's description-overlap)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.likely import LikelyIndex
-from skillstudio.core.overlap import OVERLAP_MODEL, overlaps
-from skillstudio.core.project import project_from_folder
-from skillstudio.core.registry import Registry
-from skillstudio.core.resemblance import NEAR, resemblance, shingles
+from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.overlap import OVERLAP_MODEL, overlaps
+from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
+from skillstudio.core.scanning.registry import Registry
 from tests.helpers import CORPUS, cli, skill_text, write
 
 SKILLS = {

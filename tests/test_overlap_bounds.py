@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from skillstudio.core.likely import LikelyIndex
-from skillstudio.core.overlap import (
+from skillstudio.core.model.text import words_of
+from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.overlap import (
     OVERLAP_MODEL,
     PAIR_WORK,
     RARE_MAX,
     SCORED_MAX,
     overlap_report,
 )
-from skillstudio.core.registry import Registry
-from skillstudio.core.text import words_of
+from skillstudio.core.scanning.registry import Registry
 from tests.benchmarks import bench_overlap
 from tests.benchmarks.synth import adversarial_descriptions
 from tests.helpers import cli

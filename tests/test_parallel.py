@@ -1,4 +1,4 @@
-"""Reading in worker processes (core/parallel.py): the same skills as one thread
+"""Reading in worker processes (core/scanning/parallel.py): the same skills as one thread
 reads, in order, whatever the workers do (`fork` as the CLI starts them, `spawn`
 as the app does); gists worked out after the scan."""
 
@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core import parallel
-from skillstudio.core.model import Root
-from skillstudio.core.parallel import Workers, fill_gists
+from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.registry import Registry
+from skillstudio.core.reading.skill_files import skill_body
+from skillstudio.core.scanning import parallel
+from skillstudio.core.scanning.parallel import Workers, fill_gists
+from skillstudio.core.scanning.registry import Registry
 
 from .helpers import skill_text, write
 
@@ -49,7 +50,7 @@ def _same(serial: Registry, other: Registry, gists: bool = True) -> None:
             b.diagnostics,
         )
         assert a.doc.positions() == b.doc.positions()
-        assert a.load_body() == b.load_body()
+        assert skill_body(a) == skill_body(b)
         if gists:
             assert a.gist == b.gist
     assert other.diagnostics == serial.diagnostics
@@ -57,7 +58,7 @@ def _same(serial: Registry, other: Registry, gists: bool = True) -> None:
 
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillstudio.core import registry as registry_module
+    from skillstudio.core.scanning import registry as registry_module
 
     monkeypatch.setattr(registry_module, "PARALLEL_MIN_FILES", 2)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_GISTS", 2)

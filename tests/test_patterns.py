@@ -1,4 +1,4 @@
-"""Skill regular expressions (core/patterns.py) and `$N` placeholders with huge N."""
+"""Skill regular expressions (core/checking/patterns.py) and `$N` placeholders with huge N."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core import patterns
-from skillstudio.core.activation import substitute_pegasus
-from skillstudio.core.patterns import (
+from skillstudio.core.checking import patterns
+from skillstudio.core.checking.patterns import (
     MAX_GROUP_DEPTH,
     PatternBudget,
     compile_pattern,
@@ -16,6 +15,7 @@ from skillstudio.core.patterns import (
     is_slow,
     pattern_problem,
 )
+from skillstudio.core.profiles.pegasus import substitute_pegasus
 
 from .helpers import diag, lint_json, write
 

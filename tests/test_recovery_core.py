@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core import recovery
-from skillstudio.core.recovery import disk_state
+from skillstudio.core.editing import recovery
+from skillstudio.core.editing.recovery import disk_state
 
 
 def test_disk_state_of_a_fifo_answers_at_once(tmp_path: Path) -> None:

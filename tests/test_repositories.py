@@ -126,7 +126,7 @@ def test_collections_do_not_shadow_each_other(tmp_path: Path, form: str) -> None
 
 
 def test_qualified_names_are_in_the_registry(tmp_path: Path) -> None:
-    from skillstudio.core.project import projects_for_path
+    from skillstudio.core.projects.project import projects_for_path
 
     repo = tmp_path / "market"
     skill(repo, "plugins/discord/skills/access/SKILL.md")
@@ -170,8 +170,8 @@ def test_a_file_that_is_not_a_skill_is_an_error(tmp_path: Path) -> None:
 
 
 def test_scan_limits_bound_the_search(tmp_path: Path) -> None:
-    from skillstudio.core.discovery import ScanLimits
-    from skillstudio.core.repository import search_roots
+    from skillstudio.core.model.scan import ScanLimits
+    from skillstudio.core.projects.repository import search_roots
 
     repo = tmp_path / "repo"
     skill(repo, "a/b/c/d/e/skills/deep/SKILL.md")
@@ -328,8 +328,8 @@ def test_a_qualified_name_is_invoked_and_activated(tmp_path: Path) -> None:
 
 def test_skill_folders_do_not_count_against_the_search_limit(tmp_path: Path) -> None:
     """Before: a root of 10,000 skills made the search stop (its skill folders counted)."""
-    from skillstudio.core.discovery import ScanLimits
-    from skillstudio.core.repository import search_roots
+    from skillstudio.core.model.scan import ScanLimits
+    from skillstudio.core.projects.repository import search_roots
 
     for index in range(6):
         skill(tmp_path / "repo", f"skills/s{index}/SKILL.md")

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from skillstudio.core.competes import competing
-from skillstudio.core.likely import LikelyIndex
-from skillstudio.core.overlap import PER_SKILL, overlap_report
-from skillstudio.core.resemblance import NEAR, resemblance, shingles
+from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.overlap import PER_SKILL, overlap_report
+from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
+from skillstudio.core.ranking.rivals import competing
 from tests.helpers import cli
 from tests.test_overlap import SKILLS, collection
 

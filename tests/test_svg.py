@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from skillstudio.core import svg
-from skillstudio.core.svg import SvgRefused, clean_svg
+from skillstudio.core.reading import svg
+from skillstudio.core.reading.svg import SvgRefused, clean_svg
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 16).decode()

@@ -7,7 +7,7 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skillstudio.core.text import _NON_WORD, normalize, sanitize_name, words_of
+from skillstudio.core.model.text import _NON_WORD, normalize, sanitize_name, words_of
 
 
 @given(st.text(alphabet=string.printable, max_size=40))

@@ -13,23 +13,23 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from skillstudio.core.fields import FieldSpec
-from skillstudio.core.profiles import get_profile, register_profile, unregister_profile
-from skillstudio.core.profiles.base import (
+from skillstudio.core.model.fields import FieldSpec
+from skillstudio.core.profile import (
     ActivationRequest,
     Checker,
     PanelOption,
     Profile,
     RootSpec,
 )
+from skillstudio.core.profiles import get_profile, register_profile, unregister_profile
 
 from .helpers import cli, write
 
 if TYPE_CHECKING:
-    from skillstudio.core.activation import Activation
-    from skillstudio.core.match_index import Terms
-    from skillstudio.core.match_model import MatchRequest, MatchResult
-    from skillstudio.core.model import Skill
+    from skillstudio.core.model.delivered import Activation
+    from skillstudio.core.model.matches import MatchResult, Terms
+    from skillstudio.core.model.skills import Skill
+    from skillstudio.core.profile import MatchRequest
 
 
 class Toy(Profile):
@@ -59,14 +59,14 @@ class Toy(Profile):
             )
 
     def match_terms(self, skill: Skill) -> Terms:
-        from skillstudio.core.match_index import Terms, description_keywords, words_of
+        from skillstudio.core.model.matches import Terms, description_keywords, words_of
 
         cues = [c for c in skill.raw.get("cues") or [] if isinstance(c, str)]
         phrases = [(words_of(cue), "trigger", cue, 10) for cue in cues if words_of(cue)]
         return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
 
     def rank(self, request: MatchRequest) -> MatchResult:
-        from skillstudio.core.rankers import rank_scored
+        from skillstudio.core.ranking.rankers import rank_scored
 
         return rank_scored(request)
 

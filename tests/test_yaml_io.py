@@ -1,4 +1,4 @@
-"""core/yaml_io.py: every bound refuses with a place and a plain reason; within the
+"""core/reading/yaml_io.py: every bound refuses with a place and a plain reason; within the
 bounds the data is exactly PyYAML's. (The CLI on each hostile case: test_hostile.py;
 generated shapes: test_fuzz.py.)"""
 
@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from skillstudio.core import yaml_io
-from skillstudio.core.frontmatter import Document, parse_text
+from skillstudio.core.model.document import Document
+from skillstudio.core.reading import yaml_io
+from skillstudio.core.reading.frontmatter import parse_text
 
 from . import hostile
 

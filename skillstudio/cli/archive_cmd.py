@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..core.diagnostics import Diagnostic
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import UsageError, projects_for_path
-from ..core.text import counted
+from ..core.projects.project import UsageError, projects_for_path
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers
 from .output import diagnostic_line, dumps, printable, rel
 
@@ -58,7 +58,7 @@ def _pack_check(skill_dir: str, profile: str | None) -> list[Diagnostic]:
 
 
 def cmd_pack(args: argparse.Namespace, env: Env) -> int:
-    from ..core.archive import ArchiveError, pack
+    from ..core.editing.archive import ArchiveError, pack
 
     skill_dir = os.path.join(env.cwd, args.skill_dir)
     problems = _pack_check(skill_dir, args.profile)
@@ -117,7 +117,7 @@ def cmd_pack(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_unpack(args: argparse.Namespace, env: Env) -> int:
-    from ..core.archive import ArchiveError, unpack
+    from ..core.editing.archive import ArchiveError, unpack
 
     archive = os.path.join(env.cwd, args.archive)
     if not os.path.lexists(archive):

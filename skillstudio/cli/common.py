@@ -8,11 +8,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeAlias
 
-from ..core.diagnostics import Diagnostic
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import Project, UsageError, resolve_projects
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.projects.project import Project, UsageError, resolve_projects
+from ..core.scanning.registry import Registry
 from .output import rel
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -81,7 +81,7 @@ def load(
     args: argparse.Namespace, env: Env, paths: list[str] | None = None, gists: bool = True
 ) -> list[Loaded]:
     """The projects' registries, scanned (`gists=False` for a command that never
-    ranks likely candidates: no skill's gist is worked out, see core/gist.py)."""
+    ranks likely candidates: no skill's gist is worked out, see core/reading/skill_words.py)."""
     projects = resolve_projects(paths or [], args.root, args.project, args.profile, env.cwd)
     loaded = []
     for project in projects:

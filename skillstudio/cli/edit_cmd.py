@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..core.project import UsageError, projects_for_path
+from ..core.projects.project import UsageError, projects_for_path
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
 from .output import dumps, printable, rel
 
@@ -94,7 +94,7 @@ def _writable_target(path: str, base: str) -> str:
     """The regular file `set` may write for `path`: a link is followed when its target
     lies inside `base`, the folder opened (the link is kept); a link out of it, a
     special file or a read-only file is refused (EditRefused)."""
-    from ..core.safefs import FileRefused, check_regular
+    from ..core.reading.safefs import FileRefused, check_regular
 
     try:
         st = check_regular(path, base)
@@ -110,7 +110,7 @@ class EditRefused(Exception):
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
-    from ..core.editing import (
+    from ..core.editing.round_trip import (
         Change,
         EditError,
         ValueMode,
@@ -119,8 +119,8 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
         field_kind,
         parse_typed_value,
     )
-    from ..core.frontmatter import read_document
-    from ..core.saving import SaveError, atomic_write, encode, stamp
+    from ..core.editing.saving import SaveError, atomic_write, encode, stamp
+    from ..core.reading.frontmatter import read_document
 
     pairs: list[tuple[str, str]] = []
     for pair in args.pairs:
@@ -166,7 +166,7 @@ def cmd_set(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_new(args: argparse.Namespace, env: Env) -> int:
-    from ..core.skillops import BadName, OperationError, new_skill
+    from ..core.editing.skill_ops import BadName, OperationError, new_skill
 
     item = load_one(args, env)
     roots = item.project.roots

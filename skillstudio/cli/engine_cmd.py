@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.project import UsageError
-from ..core.project_config import NUMBER_OPTIONS
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.projects.config import NUMBER_OPTIONS
+from ..core.projects.project import UsageError
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
 from .output import diagnostic_line, dumps, printable, printable_lines
 
@@ -80,9 +80,9 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
-    from ..core.likely import likely, likely_text, model_chooses
-    from ..core.matching import match, why_not
-    from ..core.session import Session
+    from ..core.model.session import Session
+    from ..core.ranking.matching import match, why_not
+    from ..core.ranking.model_pick import likely, likely_text
     from .explain import explain_text
 
     item = load_one(args, env)
@@ -90,7 +90,7 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
     result = match(item.registry, args.query, session=session, options=item.project.options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
     unknown = [name for name in args.why if item.registry.get(name) is None]  # exit 1
-    chooses = model_chooses(item.registry.profile.name)
+    chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query) if chooses else None
     if args.format == "json":
         data = result.to_json()
@@ -111,8 +111,9 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
-    from ..core.disclosure import TIER_NAMES, render_tiers
-    from ..core.matching import match
+    from ..core.delivery.tiers import render_tiers
+    from ..core.model.delivered import TIER_NAMES
+    from ..core.ranking.matching import match
 
     if args.tier == 3:
         raise UsageError(
@@ -147,7 +148,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_activate(args: argparse.Namespace, env: Env) -> int:
-    from ..core.activation import activate
+    from ..core.delivery.activation import activate
 
     item = load_one(args, env)
     act = activate(

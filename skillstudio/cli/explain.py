@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.matching import MatchResult, mark_words
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.ranking.matching import MatchResult, mark_words
+from ..core.scanning.registry import Registry
 
 
 def mark(normalized: str, terms: list[str]) -> str:

@@ -7,9 +7,10 @@ import json
 import os
 from typing import Any
 
-from ..core.diagnostics import Diagnostic
-from ..core.portability import Verdict, portability, summary
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.portability import Verdict, portability, summary
+from ..core.reading.skill_files import skill_body, supporting_files
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
@@ -107,7 +108,7 @@ def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
     typed = {d.field for d in diags if d.code in ("field-type", "version-invalid") and d.field}
     if not typed:
         return {}
-    from ..core.editing import typed_sources
+    from ..core.editing.round_trip import typed_sources
 
     return {
         path: text
@@ -132,7 +133,7 @@ def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple
 def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
     """Everything `show` reports about one skill (the JSON form)."""
     diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
-    body = skill.load_body()
+    body = skill_body(skill)
     return {
         "profile": item.project.profile.name,
         "name": skill.name,
@@ -148,7 +149,7 @@ def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
         "unknown_keys": [k for k in skill.raw if item.project.profile.field(k) is None],
         "written": _written(skill, diags),
         "diagnostics": [d.to_json() for d in diags],
-        "files": skill.supporting_files(),
+        "files": supporting_files(skill),
         "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
         "encoding": skill.doc.encoding,
         "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",

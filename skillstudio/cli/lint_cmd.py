@@ -7,12 +7,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.diagnostics import Diagnostic
-from ..core.portability import portability, summary
-from ..core.profiles.base import is_inside
-from ..core.repository import misnamed_warning
-from ..core.safefs import is_regular, walk_plain
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.paths import is_within
+from ..core.model.text import counted
+from ..core.projects.portability import portability, summary
+from ..core.projects.repository import misnamed_warning
+from ..core.reading.safefs import is_regular, walk_plain
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
@@ -95,7 +95,7 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list
     found = [s.path for item in loaded for s in item.registry.skills]
     out: list[Diagnostic] = []
     for path in given:
-        if os.path.isfile(path) or any(is_inside(f, path) for f in found):
+        if os.path.isfile(path) or any(is_within(f, path) for f in found):
             continue
         misnamed = misnamed_skill_files(path)
         out.extend(misnamed_warning(m) for m in misnamed)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .. import __version__
-from ..core.project import UsageError
+from ..core.projects.project import UsageError
 from . import archive_cmd, edit_cmd, engine_cmd, inspect_cmd, lint_cmd, overlap_cmd, test_cmd
 from .common import EXIT_OK, EXIT_USAGE, Env
 

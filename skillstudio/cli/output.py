@@ -8,8 +8,8 @@ import os
 from typing import Any
 
 from .. import __version__
-from ..core.diagnostics import CODES, Diagnostic
-from ..core.lookalike import ESCAPED
+from ..core.checking.lookalike import ESCAPED
+from ..core.model.diagnostics import CODES, Diagnostic
 
 
 def rel(path: str, cwd: str) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.diagnostics import Diagnostic
-from ..core.project import UsageError
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.project import UsageError
+from ..core.scanning.registry import Registry
 from .common import EXIT_OK, Env, Subparsers, add_common, load
 from .output import dumps, printable, rel
 
@@ -35,7 +35,7 @@ def register(sub: Subparsers) -> None:
 
 
 def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
-    from ..core.overlap import THRESHOLD, overlap_report
+    from ..core.ranking.overlap import THRESHOLD, overlap_report
 
     threshold = THRESHOLD if args.threshold is None else args.threshold
     if not 0 < threshold <= 1:
@@ -73,8 +73,7 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
 
 def overlap_lint(registry: Registry) -> list[Diagnostic]:
     """description-overlap notes, where the model chooses (core/overlap.py)."""
-    from ..core.likely import model_chooses
-    from ..core.overlap import (
+    from ..core.ranking.overlap import (
         LINT_MAX_SKILLS,
         LINT_THRESHOLD,
         bounds_diagnostic,
@@ -83,7 +82,7 @@ def overlap_lint(registry: Registry) -> list[Diagnostic]:
     )
 
     count = len(registry.active)
-    if not model_chooses(registry.profile.name) or not 2 <= count <= LINT_MAX_SKILLS:
+    if not registry.profile.model_chooses or not 2 <= count <= LINT_MAX_SKILLS:
         return []  # above the limit `skillstudio overlap` lists them (seconds, not lint's pace)
     report = overlap_report(registry, LINT_THRESHOLD)
     out = overlap_diagnostics(report.pairs)

@@ -6,14 +6,14 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..core.project import UsageError, resolve_projects
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.projects.project import UsageError, resolve_projects
 from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
-    from ..core.project import Project
-    from ..core.suites import Suite, SuiteReport
+    from ..core.projects.project import Project
+    from ..core.projects.suites import Suite, SuiteReport
 
 
 def register(sub: Subparsers) -> None:
@@ -32,7 +32,7 @@ def register(sub: Subparsers) -> None:
 def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
     """The project a suite runs against: core.suite_scope.suite_project's rule, shared with
     the app (the suite's roots, then --root/--project, then where the user is)."""
-    from ..core.suite_scope import suite_project
+    from ..core.projects.suite_scope import suite_project
 
     project = suite_project(suite, args.profile, env.cwd, args.root, args.project)
     registry = project.registry()
@@ -41,7 +41,7 @@ def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
-    from ..core.suites import SuiteError, load_suite, run_suite
+    from ..core.projects.suites import SuiteError, load_suite, run_suite
 
     paths = [os.path.join(env.cwd, p) for p in args.suites]
     if not paths:

@@ -9,7 +9,7 @@ import tempfile
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..core.text import counted
+from ..core.model.text import counted
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QStatusBar
 
-from ..core.archive import ArchiveError, pack, unpack
+from ..core.editing.archive import ArchiveError, pack, unpack
 from .dialogs import Dialogs
 
 KINDS = "Skill archives (*.skill)"

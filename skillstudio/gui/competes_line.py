@@ -1,11 +1,11 @@
 """The form's "competes with: X (0.82), Y (0.64)" line under the description.
 
 Where the model chooses, two skills whose descriptions say the same thing compete
-for the same requests (PRODUCT.md section 5, core/overlap.py). As the author types,
+for the same requests (PRODUCT.md section 5, core/ranking/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
 project's likely-candidates index (the one Try a Request ranks with: built off the
 GUI thread, kept current per edit), under the overlap model, so the scores are
-`skillstudio overlap`'s; about a millisecond at 10,000 skills (core/competes.py). A name is
+`skillstudio overlap`'s; about a millisecond at 10,000 skills (core/ranking/rivals.py). A name is
 a link that opens that skill.
 """
 
@@ -16,10 +16,10 @@ import html
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
-from ..core.competes import competing
-from ..core.likely import LikelyIndex
-from ..core.model import Skill
-from ..core.overlap import THRESHOLD
+from ..core.model.skills import Skill
+from ..core.ranking.model_pick import LikelyIndex
+from ..core.ranking.overlap import THRESHOLD
+from ..core.ranking.rivals import competing
 from .likely_jobs import LikelyIndexes
 from .skill_document import SkillDocument
 from .theme import colour

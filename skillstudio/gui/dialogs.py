@@ -9,7 +9,7 @@ import sys
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from .. import __version__
-from ..core import recovery
+from ..core.editing import recovery
 from .restore_dialog import RestoreDialog
 
 TITLE = "SkillStudio"

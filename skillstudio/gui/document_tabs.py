@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStatusBar, QTabBar, QTabWidget, QToolButton, QWidget
 
-from ..core.registry import Registry
-from ..core.safefs import check_regular
+from ..core.reading.safefs import check_regular
+from ..core.scanning.registry import Registry
 from .competes_line import CompetesLine
 from .dialogs import Dialogs
 from .file_view import FileView

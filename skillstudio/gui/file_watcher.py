@@ -20,8 +20,8 @@ from watchdog.events import (
 )
 from watchdog.observers import Observer
 
-from ..core.saving import TEMP_PREFIX
-from ..core.text import counted
+from ..core.editing.saving import TEMP_PREFIX
+from ..core.model.text import counted
 
 DEBOUNCE_MS = 150
 HEALTH_CHECK_MS = 1_000  # how often the watcher checks that its threads still run

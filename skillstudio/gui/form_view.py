@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.editing import Change, EditError, apply_changes, parse_yaml_value
-from ..core.fields import FieldSpec, yaml_spelling
-from ..core.frontmatter import Document, parse_text
-from ..core.profiles.base import Profile
+from ..core.editing.round_trip import Change, EditError, apply_changes, parse_yaml_value
+from ..core.model.document import Document
+from ..core.model.fields import FieldSpec, yaml_spelling
+from ..core.profile import Profile
+from ..core.reading.frontmatter import parse_text
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
 from .skill_document import SkillDocument
 from .theme import bar_style, colour

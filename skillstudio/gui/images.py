@@ -15,8 +15,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QImageReader, QPainter
 from PySide6.QtSvg import QSvgRenderer, QtSvg
 
-from ..core.safefs import read_bytes
-from ..core.svg import SvgRefused, clean_svg, is_raster, looks_like_svg
+from ..core.reading.safefs import read_bytes
+from ..core.reading.svg import SvgRefused, clean_svg, is_raster, looks_like_svg
 
 MAX_IMAGE_BYTES = 20 * 1024 * 1024  # an image file larger than this is not shown
 MAX_SIDE = 2048  # px: a decoded or drawn image is scaled to fit this square

@@ -19,10 +19,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from ..core.likely import LIKELY_MODEL, LikelyIndex, Model
-from ..core.model import Skill
-from ..core.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
-from ..core.registry import Registry, quiet_gc
+from ..core.model.skills import Skill
+from ..core.profile import Profile
+from ..core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
+from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
+from ..core.scanning.registry import Registry, quiet_gc
 from .scanner import one_line
 
 
@@ -63,8 +64,8 @@ def run_off_thread(
     return relay
 
 
-def _build(skills: list[Skill], model: Model) -> LikelyIndex:
-    index = LikelyIndex(None, model)
+def _build(skills: list[Skill], model: Model, profile: Profile) -> LikelyIndex:
+    index = LikelyIndex(None, model, profile)
     index.add_all(skills)
     return index
 
@@ -72,7 +73,7 @@ def _build(skills: list[Skill], model: Model) -> LikelyIndex:
 def overlap_pairs(copy: Registry, threshold: float = THRESHOLD) -> list[Pair]:
     """`skillstudio overlap`'s pairs of the active skills of `copy` (a `snapshot`
     taken on the GUI thread; on a worker: its own index)."""
-    index = _build(list(copy.active.values()), OVERLAP_MODEL)
+    index = _build(list(copy.active.values()), OVERLAP_MODEL, copy.profile)
     pairs = overlaps(copy, threshold, index=index)
     _drain(index)
     return pairs
@@ -136,7 +137,8 @@ class LikelyIndexes(QObject):
             self._indexes[key] = (registry, index)
             self.ready.emit(registry)
 
-        run_off_thread(lambda: _build(skills, model), landed, self)
+        profile = registry.profile
+        run_off_thread(lambda: _build(skills, model, profile), landed, self)
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""

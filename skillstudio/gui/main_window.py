@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.diagnostics import Diagnostic
-from ..core.matching import MatchIndex
-from ..core.project import Project, UsageError, resolve_projects
-from ..core.project_config import CONFIG_NAME
-from ..core.registry import Registry
+from ..core.model.diagnostics import Diagnostic
+from ..core.projects.config import CONFIG_NAME
+from ..core.projects.project import Project, UsageError, resolve_projects
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.registry import Registry
 from .archives import Archives
 from .centre import Centre, scrolled
 from .dialogs import Dialogs

@@ -1,6 +1,6 @@
 """The overlap map: a whole project's competing skills at once (issue 19, PRODUCT.md 5).
 
-`skillstudio overlap`'s pairs (core/overlap.py), worked out off the GUI thread
+`skillstudio overlap`'s pairs (core/ranking/overlap.py), worked out off the GUI thread
 (about 4.5 s at 10,000 skills, index included) from a snapshot of the project's
 skills, shown two ways: the strongest pairs as a list, and a matrix of the skills
 in the strongest pairs, ordered by cluster (skills linked by competing pairs),
@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.overlap import THRESHOLD, Pair
-from ..core.project import Project
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.projects.project import Project
+from ..core.ranking.overlap import THRESHOLD, Pair
+from ..core.scanning.registry import Registry
 from .likely_jobs import overlap_pairs, run_off_thread
 from .table_model import ColumnsModel
 from .theme import colour, is_dark

@@ -21,8 +21,8 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPalette, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QTextBrowser, QWidget
 
-from ..core.safefs import FileMissing, confine, is_inside
-from ..core.text import counted
+from ..core.model.text import counted
+from ..core.reading.safefs import FileMissing, confine, is_inside
 from .images import ImageRefused, load_image
 from .theme import colour, is_dark
 

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from operator import eq
 
-from ..core.diagnostics import SEVERITY_RANK, Diagnostic
+from ..core.model.diagnostics import SEVERITY_RANK, Diagnostic
 
 SEVERITIES = ("error", "warning", "info")
 UPDATE_MAX = 2000  # more changed diagnostics than this: the rows are built again

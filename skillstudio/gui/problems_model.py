@@ -10,8 +10,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from ..core.diagnostics import Diagnostic
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
 from .icons import icon
 from .problem_rows import SEVERITIES, ProblemRows
 

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QWidget
 
-from ..core.matching import MatchIndex
 from ..core.profiles import PROFILE_NAMES
-from ..core.project import Project, UsageError, project_from_folder, projects_for_path
-from ..core.project_config import CONFIG_NAME
+from ..core.projects.config import CONFIG_NAME
+from ..core.projects.project import Project, UsageError, project_from_folder, projects_for_path
+from ..core.ranking.matching import MatchIndex
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs
 from .scanner import one_line

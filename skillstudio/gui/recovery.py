@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
-from ..core import recovery
-from ..core.saving import SaveError
+from ..core.editing import recovery
+from ..core.editing.saving import SaveError
 from .skill_document import SkillDocument
 
 RECOVERY_DELAY_MS = 2_000  # after the last keystroke

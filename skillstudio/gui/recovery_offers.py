@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ..core import recovery
+from ..core.editing import recovery
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs
 from .skill_editor import SkillEditor

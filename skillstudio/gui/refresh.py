@@ -16,7 +16,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..core.registry import Registry
+from ..core.scanning.registry import Registry
 from .document_tabs import DocumentTabs
 from .scanner import one_line
 from .skill_views import SkillViews

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import recovery
+from ..core.editing import recovery
 
 
 def when(seconds: float) -> str:

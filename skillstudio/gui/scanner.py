@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from ..core.matching import MatchIndex
-from ..core.model import Skill
-from ..core.parallel import Workers, fill_gists
-from ..core.registry import Registry, quiet_gc
+from ..core.model.skills import Skill
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.parallel import Workers, fill_gists
+from ..core.scanning.registry import Registry, quiet_gc
 from .threads import snapshot
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
-from ..core.matching import MatchIndex
-from ..core.model import Skill
-from ..core.project import Project
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.skills import Skill
+from ..core.model.text import counted
+from ..core.projects.project import Project
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.registry import Registry
 from .scanner import ScanDone, ScanRead, ScanThread
 from .workspace import Workspace
 

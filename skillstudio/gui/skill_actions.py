@@ -10,10 +10,10 @@ from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMenu
 
-from ..core.archive import ArchiveError
-from ..core.editing import EditError
-from ..core.saving import SaveError
-from ..core.skillops import (
+from ..core.editing.archive import ArchiveError
+from ..core.editing.round_trip import EditError
+from ..core.editing.saving import SaveError
+from ..core.editing.skill_ops import (
     OperationError,
     delete_to_trash,
     duplicate_skill,

@@ -8,19 +8,12 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
-from ..core.diagnostics import Diagnostic
-from ..core.frontmatter import MAX_FILE_BYTES
-from ..core.model import Skill
-from ..core.registry import Registry
-from ..core.saving import (
-    SaveConflict,
-    SaveError,
-    Stamp,
-    atomic_write,
-    encode,
-    read_regular,
-)
-from ..core.saving import stamp as disk_stamp
+from ..core.editing.saving import SaveConflict, SaveError, Stamp, atomic_write, encode, read_regular
+from ..core.editing.saving import stamp as disk_stamp
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.skills import Skill
+from ..core.reading.frontmatter import MAX_FILE_BYTES
+from ..core.scanning.registry import Registry
 from .background import run_in_background
 from .scanner import one_line
 

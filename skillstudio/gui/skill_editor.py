@@ -14,8 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.frontmatter import Document, parse_text
-from ..core.profiles.base import Profile
+from ..core.model.document import Document
+from ..core.profile import Profile
+from ..core.reading.frontmatter import parse_text
 from .find_bar import FindBar
 from .form_view import FormView
 from .highlighter import SkillHighlighter

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QObject, QTimer, Signal
 from PySide6.QtWidgets import QLineEdit
 
-from ..core.registry import Registry
+from ..core.scanning.registry import Registry
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel, TreeNodes
 from .skill_tree_view import SkillTreeView
 

@@ -11,9 +11,10 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from ..core.model import IGNORED_SUPPORT_NAMES, Root, Skill
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.skills import Root, Skill
+from ..core.model.text import counted
+from ..core.reading.skill_files import IGNORED_SUPPORT_NAMES, supporting_files
+from ..core.scanning.registry import Registry
 from .icons import LEGEND, icon
 
 Index = QModelIndex | QPersistentModelIndex
@@ -271,7 +272,7 @@ class SkillTreeModel(QAbstractItemModel):
             return
         node.loaded = True
         folder = node.skill.folder
-        files = node.skill.supporting_files()[:500]
+        files = supporting_files(node.skill)[:500]
         if not files:
             return
         self.beginInsertRows(parent, 0, len(files) - 1)

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QStatusBar
 
-from ..core.diagnostics import Diagnostic
-from ..core.project import Project
-from ..core.registry import Registry
-from ..core.text import counted
+from ..core.model.diagnostics import Diagnostic
+from ..core.model.text import counted
+from ..core.projects.project import Project
+from ..core.scanning.registry import Registry
 from .problem_rows import ProblemRows
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel

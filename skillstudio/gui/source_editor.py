@@ -15,7 +15,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
-from ..core.diagnostics import Diagnostic
+from ..core.model.diagnostics import Diagnostic
 
 MARKS_MAX = 300  # diagnostics underlined in the source view (the first, in file order)
 _COLOURS = {"error": QColor("#d32f2f"), "warning": QColor("#f9a825"), "info": QColor("#1976d2")}

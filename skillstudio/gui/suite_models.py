@@ -14,7 +14,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from ..core.suites import Case, CaseResult, SuiteReport, confusion_label
+from ..core.projects.suites import Case, CaseResult, SuiteReport, confusion_label
 from .table_model import ColumnsModel
 from .theme import colour
 

@@ -35,11 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.matching import MatchIndex
-from ..core.project import Project, UsageError
-from ..core.registry import Registry
-from ..core.suite_scope import suite_project
-from ..core.suites import (
+from ..core.model.text import counted
+from ..core.projects.project import Project, UsageError
+from ..core.projects.suite_scope import suite_project
+from ..core.projects.suites import (
     CaseResult,
     Suite,
     SuiteError,
@@ -49,7 +48,8 @@ from ..core.suites import (
     report_of,
     run_case,
 )
-from ..core.text import counted
+from ..core.ranking.matching import MatchIndex
+from ..core.scanning.registry import Registry
 from .catch_up import CatchUp
 from .scanner import one_line
 from .suite_models import CasesModel, ConfusionModel, SkillsModel

@@ -84,7 +84,7 @@ move onto the SKILL.md, and its tab sees that the file is what it saved.
 
 from __future__ import annotations
 
-from ..core.registry import Registry
+from ..core.scanning.registry import Registry
 
 
 def snapshot(registry: Registry) -> Registry:

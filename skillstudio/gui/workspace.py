@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from ..core.project import Project
-from ..core.registry import Registry
+from ..core.projects.project import Project
+from ..core.scanning.registry import Registry
 
 
 class Workspace:

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from skillstudio.core.likely import LikelyIndex  # noqa: E402
-from skillstudio.core.matching import STOPWORDS, MatchIndex, match  # noqa: E402
-from skillstudio.core.overlap import overlaps  # noqa: E402
-from skillstudio.core.project import project_from_folder  # noqa: E402
-from skillstudio.core.registry import Registry  # noqa: E402
-from skillstudio.core.text import normalize  # noqa: E402
+from skillstudio.core.model.text import normalize  # noqa: E402
+from skillstudio.core.projects.project import project_from_folder  # noqa: E402
+from skillstudio.core.ranking.matching import STOPWORDS, MatchIndex, match  # noqa: E402
+from skillstudio.core.ranking.model_pick import LikelyIndex  # noqa: E402
+from skillstudio.core.ranking.overlap import overlaps  # noqa: E402
+from skillstudio.core.scanning.registry import Registry  # noqa: E402
 from tests.benchmarks.synth import VERBS, generate, word  # noqa: E402
 
 
@@ -55,7 +55,7 @@ class MatchFigures:
     naive_ms: float
     index_build_ms: float
     update_ms: float
-    likely_ms: float = 0.0  # the likely-candidates ranking (core/likely.py), same requests
+    likely_ms: float = 0.0  # the likely ranking (ranking/model_pick.py), same requests
     likely_build_ms: float = 0.0
     likely_update_ms: float = 0.0
     overlap_s: float = 0.0  # every competing pair of the collection, index build included
@@ -97,7 +97,7 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
             naive(registry, query)
             plain.append(time.perf_counter() - t0)
     # The likely ranking is for profiles where the model chooses: the same folder
-    # read as agentskills, so each skill has its body's gist (core/gist.py).
+    # read as agentskills, so each skill has its body's gist (core/reading/skill_words.py).
     chooser = project_from_folder(folder, "agentskills").registry()
     chooser.scan()
     start = time.perf_counter()

@@ -96,7 +96,7 @@ def _time(cmd: list[str], repeat: int) -> float:
 def run(
     count: int, repeat: int = 3, ref_python: str | None = None, workdir: str | None = None
 ) -> ScanResult:
-    from skillstudio.core.project import project_from_folder
+    from skillstudio.core.projects.project import project_from_folder
 
     base = workdir or tempfile.mkdtemp(prefix="skillstudio-bench-")
     project_dir = os.path.join(base, f"synthetic-{count}")

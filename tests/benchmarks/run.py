@@ -89,8 +89,8 @@ def _ms(ms: float) -> str:
 def evaluation_rows() -> list[Row]:
     """Top-1 / top-3 / no likely skill on tests/eval/corpus_requests.yaml, when the
     shared corpus is there: the three rankings of one run."""
-    from skillstudio.core.evaluate import evaluate, load_set
-    from skillstudio.core.project import project_from_folder
+    from skillstudio.core.projects.evaluate import evaluate, load_set
+    from skillstudio.core.projects.project import project_from_folder
 
     path = os.path.join(os.path.dirname(HERE), "eval", "corpus_requests.yaml")
     cases, corpus = load_set(path)

@@ -16,8 +16,8 @@ the corpus staged under a path of fixed length (`/tmp/skillstudio-golden-`
 and eight random characters), and the paths are printed as `<repo>` and
 `<corpus>`: the goldens hold on any checkout.
 
-Each group (a sample project, a corpus profile) is stored in
-tests/golden/data/<group>.json: per case its arguments, exit code and the
+Each group (a sample project under one profile, the corpus under one profile) is
+stored in tests/golden/data/<group>.json: per case its arguments, exit code and the
 SHA-256 of stdout + stderr. `test_golden.py` recomputes and compares.
 
 Re-record after a deliberate change of output (and say so in the commit):
@@ -42,6 +42,7 @@ import re
 import shutil
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -62,17 +63,6 @@ os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-gold
 os.environ["CODEX_HOME"] = "/nonexistent/skillstudio-golden/codex-home"
 os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-golden/codex-admin"
 REQUESTS = os.path.join(CHECKOUT, "tests", "eval", "corpus_requests.yaml")
-SAMPLE_PROJECTS = (
-    "oasis",
-    "pegasus",
-    "toolsets",
-    "mvp",
-    "workspace",
-    "agentskills",
-    "claude-code",
-    "codex",
-)
-
 # Requests that exercise the rules beyond a skill's own words.
 FIXED = (
     "",
@@ -197,45 +187,63 @@ def _activate_cases(prefix: str, scope: list[str], name: str, full: bool) -> Ite
         yield f"{prefix} activate {name} user", user
 
 
+def sample_projects() -> list[str]:
+    """The bundled sample projects: one per profile that has a folder in skills/."""
+    _, samples, _ = staged()
+    return [name for name in PROFILE_NAMES if os.path.isdir(os.path.join(samples, name))]
+
+
+def _picked(profile: str, item: str, share: int) -> bool:
+    """Whether `item` is among the 1-in-`share` a profile's group takes: a choice that
+    depends on the profile and the item alone, so a new profile leaves every other
+    profile's group as it was (a rotation over all profiles did not)."""
+    return zlib.crc32(f"{profile}\0{item}".encode()) % share == 0
+
+
 def groups() -> dict[str, list[Case]]:
-    """Every group's cases (ids are unique within a group)."""
+    """Every group's cases (ids are unique within a group). A group is one sample
+    project read under one profile (`samples-<project>/<profile>`: its own profile adds
+    the project's own cases) or the corpus under one profile (`corpus-<profile>`):
+    adding a profile adds groups and changes none."""
     out: dict[str, list[Case]] = {}
     _, samples, corpus = staged()
-    for project in SAMPLE_PROJECTS:
+    for project in sample_projects():
         folder = os.path.join(samples, project)
         scope = ["--project", folder]
         skills = _skills(scope)
         names = sorted({str(s["name"]) for s in skills})
-        cases = list(_scope_cases("own", scope, True))
-        cases += _both("own test", ["test", *scope])
+        own = list(_scope_cases("own", scope, True))
+        own += _both("own test", ["test", *scope])
         for request in generated_requests(skills, 50):
-            cases += _request_cases("own", scope, request, True)
+            own += _request_cases("own", scope, request, True)
         for name in names:
-            cases += _activate_cases("own", scope, name, True)
+            own += _activate_cases("own", scope, name, True)
         roots = sorted({str(s["root"]) for s in skills})
         root_scope = [arg for root in roots for arg in ("--root", root)]
         for profile in PROFILE_NAMES:  # the same skills under every profile's rules
+            cases = list(own) if profile == project else []
             other = [*root_scope, "--profile", profile]
             cases += _scope_cases(profile, other, False)
             for request in generated_requests(skills, 30)[len(FIXED) - 4 :]:
                 cases += _request_cases(profile, other, request, False)
             for name in names:
                 cases += _activate_cases(profile, other, name, False)
-        out[f"samples-{project}"] = cases
+            out[f"samples-{project}/{profile}"] = cases
     if os.path.isdir(corpus):
         requests = corpus_requests()
-        for index, profile in enumerate(PROFILE_NAMES):
+        for profile in PROFILE_NAMES:
             cases = list(_both("lint PATH", ["lint", corpus, "--profile", profile]))
             scope = ["--project", corpus, "--profile", profile]
             cases += _scope_cases("", scope, False)
-            # each evaluation request under one profile, in turn; JSON for every third
+            # an eighth of the evaluation requests per profile; JSON for every third
             for number, request in enumerate(requests):
-                if number % len(PROFILE_NAMES) == index:
+                if _picked(profile, request, 8):
                     match = ["match", request, "--explain", *scope]
                     cases += _both(f"match {request!r}", match, number // 6 % 3 == 0)
             names = sorted({str(s["name"]) for s in _skills(scope)})
-            for name in names[index::40]:
-                cases += _activate_cases("", scope, name, False)
+            for name in names:
+                if _picked(profile, name, 40):
+                    cases += _activate_cases("", scope, name, False)
             out[f"corpus-{profile}"] = cases
     return out
 
@@ -295,7 +303,7 @@ def load(group: str) -> dict[str, list[Any]]:
 
 
 def save(group: str, result: dict[str, list[Any]]) -> None:
-    os.makedirs(DATA, exist_ok=True)
+    os.makedirs(os.path.dirname(path_of(group)), exist_ok=True)
     with open(path_of(group), "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=0, ensure_ascii=False, sort_keys=True)
         fh.write("\n")

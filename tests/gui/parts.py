@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QMainWindow, QStatusBar, QTabWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import recovery
-from skillstudio.core.project import resolve_projects
+from skillstudio.core.editing import recovery
+from skillstudio.core.projects.project import resolve_projects
 from skillstudio.gui.dialogs import Dialogs
 from skillstudio.gui.document_tabs import DocumentTabs
 from skillstudio.gui.likely_jobs import LikelyIndexes

@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QApplication, QWidget
 
-from skillstudio.core import recovery
+from skillstudio.core.editing import recovery
 from skillstudio.gui import app as gui_app
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.restore_dialog import RestoreDialog

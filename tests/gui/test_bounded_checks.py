@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.links import LINKS_CHECKED
+from skillstudio.core.checking.links import LINKS_CHECKED
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.skill_editor import SkillEditor
 

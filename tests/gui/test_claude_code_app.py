@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.disclosure import render_tiers
-from skillstudio.core.matching import match
+from skillstudio.core.delivery.tiers import render_tiers
+from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.session import Session
+from skillstudio.core.ranking.matching import match
 from skillstudio.gui.main_window import MainWindow
 
 from .test_workbench import panel_on

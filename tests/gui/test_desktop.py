@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.archive import pack
+from skillstudio.core.editing.archive import pack
 from skillstudio.gui.icons import ICON_SIZES, app_icon
 from skillstudio.gui.main_window import MainWindow
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.suites import add_case
+from skillstudio.core.projects.suites import add_case
 from skillstudio.gui.icons import STATUS, status_icon
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.root_label_delegate import fitted_root_label

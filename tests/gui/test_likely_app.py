@@ -13,9 +13,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.likely import LikelyCandidate, LikelyIndex, likely
-from skillstudio.core.model import Skill
-from skillstudio.core.overlap import overlaps
+from skillstudio.core.model.skills import Skill
+from skillstudio.core.ranking.model_pick import LikelyCandidate, LikelyIndex, likely
+from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import colour

@@ -15,7 +15,7 @@ from PySide6.QtGui import QAction, QColor, QGuiApplication, QPalette, QTextDocum
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.disclosure import TierText
+from skillstudio.core.model.delivered import TierText
 from skillstudio.gui.workbench import line_view
 from skillstudio.gui.workbench.tier_view import TierView
 

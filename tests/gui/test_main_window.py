@@ -8,7 +8,8 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.project import projects_for_path
+from skillstudio.core.projects.project import projects_for_path
+from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.preview import render_markdown
 from skillstudio.gui.skill_editor import SkillEditor
@@ -155,7 +156,7 @@ def test_closing_with_unsaved_work_asks(
     window.document_tabs.close_tab(window.tabs.currentIndex())
     assert window.tabs.count() == 0
     registry = editor.document.registry
-    assert "draft" not in registry.by_path[editor.document.path].load_body()
+    assert "draft" not in skill_body(registry.by_path[editor.document.path])
 
 
 def test_problem_double_click_opens_the_line(window: MainWindow, samples: Path) -> None:

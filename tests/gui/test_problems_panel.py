@@ -9,7 +9,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.diagnostics import Diagnostic
+from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.profiles import PROFILE_NAMES
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE, ProblemsModel

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import recovery
+from skillstudio.core.editing import recovery
 from skillstudio.gui import recovery as gui_recovery
 from skillstudio.gui.main_window import MainWindow
 

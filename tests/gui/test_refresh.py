@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.registry import Registry
+from skillstudio.core.reading.skill_files import skill_body
+from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.problems_model import ProblemsModel
 from skillstudio.gui.problems_panel import ProblemsPanel
 from skillstudio.gui.refresh import SlicedRefresh, Synced
@@ -118,5 +119,5 @@ def test_reload_reads_every_registry_and_the_unsaved_tabs_stay(qtbot: QtBot, sam
     assert "Changed outside." in read.document.text()
     assert "typed " in kept.document.text() and "Changed outside." not in kept.document.text()
     registry = workspace.registries[0]
-    assert "Changed outside." in registry.by_path[str(saved)].load_body()
+    assert "Changed outside." in skill_body(registry.by_path[str(saved)])
     assert views.status_bar.currentMessage().startswith("4 skills")

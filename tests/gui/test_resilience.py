@@ -20,9 +20,9 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import parallel as reading
-from skillstudio.core.diagnostics import Diagnostic
-from skillstudio.core.matching import MatchIndex
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.scanning import parallel as reading
 from skillstudio.gui import main_window as main_window_module
 from skillstudio.gui import suite_runner as suite_runner_module
 from skillstudio.gui.main_window import MainWindow

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtWidgets import QProgressBar
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.project import resolve_projects
+from skillstudio.core.projects.project import resolve_projects
 from skillstudio.gui import scanning as scanning_module
 from skillstudio.gui.scanning import Landed, Rescanned, Scanning
 from skillstudio.gui.workspace import Workspace

@@ -15,13 +15,15 @@ from PySide6.QtCore import QModelIndex, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core import disclosure
-from skillstudio.core.diagnostics import Diagnostic
-from skillstudio.core.disclosure import TierText, render_listing
-from skillstudio.core.matching import MatchIndex
-from skillstudio.core.model import Skill
-from skillstudio.core.project import projects_for_path
-from skillstudio.core.registry import Registry
+from skillstudio.core.delivery import tiers as disclosure
+from skillstudio.core.delivery.tiers import render_listing
+from skillstudio.core.model.delivered import TierText
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.project import projects_for_path
+from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.reading.skill_files import skill_body
+from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui import (
     main_window,
     problems_model,
@@ -599,7 +601,7 @@ def test_a_refresh_installs_updates_the_tree_and_problems_in_slices_of_their_own
     assert min(install) < min(tree) < min(problems)
     registry = window.workspace.registry_for(paths[0])
     assert registry is not None
-    assert all("Changed outside." in registry.by_path[p].load_body() for p in paths)
+    assert all("Changed outside." in skill_body(registry.by_path[p]) for p in paths)
 
 
 def test_refresh_slices_leave_timers_their_turn_between_them(

@@ -14,9 +14,9 @@ import pytest
 from PySide6.QtCore import QObject, QSettings, Qt
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.model import Skill
-from skillstudio.core.project import resolve_projects
-from skillstudio.core.registry import Registry
+from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.project import resolve_projects
+from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui import likely_jobs
 from skillstudio.gui.likely_jobs import LikelyIndexes
 from skillstudio.gui.main_window import MainWindow

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.skill_editor import SkillEditor
 
@@ -152,7 +153,7 @@ def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     registry = editor.document.registry
     for path in others:
         skill = next(r.by_path[str(path)] for r in window.registries if str(path) in r.by_path)
-        assert "Changed in the burst." in skill.load_body()
+        assert "Changed in the burst." in skill_body(skill)
     # The registry holds the text on screen (no frontmatter at the top now), not the disk's.
     assert editor.document.text().startswith("typed during the refresh ")
     codes = {d.code for d in registry.by_path[editor.document.path].diagnostics}

@@ -207,7 +207,7 @@ def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
 
 
 def test_marked_request_keeps_any_typed_text() -> None:
-    from skillstudio.core.text import normalize
+    from skillstudio.core.model.text import normalize
     from skillstudio.gui.workbench.explanation import marked_request
 
     for query, terms in [

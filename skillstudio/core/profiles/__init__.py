@@ -1,25 +1,37 @@
 """The profiles, by name: the one place that knows which skill systems exist.
 
-A new skill system is one module with a `Profile` subclass, added to
-`PROFILE_CLASSES` here (or registered at run time with `register_profile`).
+A new skill system is one module (or package) in this folder with a `Profile`
+subclass that sets `name`: it is found here, in the order of its `order` (a
+subclass of another profile, such as ClaudeCode of Pegasus, is found in its own
+module). Nothing else names it: commands, detection, the app and the goldens ask
+this registry. A profile can also be registered at run time (`register_profile`).
 """
 
 from __future__ import annotations
 
-from .agentskills import AgentSkills
-from .base import PanelOption, Profile, RootSpec
-from .claude_code import ClaudeCode
-from .codex import Codex
-from .mvp import Mvp
-from .oasis import Oasis
-from .pegasus import Pegasus
-from .toolsets import Toolsets
-from .workspace import Workspace
+import importlib
+import pkgutil
 
-PROFILE_CLASSES: dict[str, type[Profile]] = {
-    cls.name: cls
-    for cls in (Oasis, Pegasus, Toolsets, Mvp, Workspace, AgentSkills, ClaudeCode, Codex)
-}
+from ..profile import PanelOption, Profile, RootSpec
+
+
+def _shipped() -> list[type[Profile]]:
+    """Every concrete profile defined in a module of this package, by `order`."""
+    found: list[type[Profile]] = []
+    for info in pkgutil.walk_packages(__path__, __name__ + "."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Profile)
+                and value.__module__ == module.__name__
+                and "name" in value.__dict__
+            ):
+                found.append(value)
+    return sorted(found, key=lambda cls: (cls.order, cls.name))
+
+
+PROFILE_CLASSES: dict[str, type[Profile]] = {cls.name: cls for cls in _shipped()}
 # A list, updated in place, so that argparse choices and messages see registered ones.
 PROFILE_NAMES: list[str] = list(PROFILE_CLASSES)
 DEFAULT_PROFILE = "agentskills"  # a folder with no profile's marks

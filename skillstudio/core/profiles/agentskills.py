@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..fields import FieldSpec, yaml_kind
-from ..model import Skill
-from .base import Checker, Profile, RootSpec
+from ..model.fields import FieldSpec, yaml_kind
+from ..model.skills import Skill
+from ..profile import Checker, Profile, RootSpec
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -17,6 +17,7 @@ BODY_TOKENS = 5000
 
 class AgentSkills(Profile):
     name = "agentskills"
+    order = 10
     title = "Agent Skills standard"
     agent_words = "An agent that follows the Agent Skills standard"
     source = "agentskills.io specification, skills-ref 0.1.1"
@@ -99,7 +100,7 @@ class AgentSkills(Profile):
             for key, value in meta.items():
                 if not isinstance(key, str) or not isinstance(value, str):
                     if written is None:
-                        from ..editing import typed_sources  # rare: only for a bad value
+                        from ..editing.round_trip import typed_sources  # rare: only for a bad value
 
                         written = typed_sources(c.doc)
                     source = written.get(f"metadata.{key}")

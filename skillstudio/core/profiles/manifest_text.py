@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from .. import yaml_io
-from ..lookalike import CONTROL as _CONTROL
-from ..lookalike import text_problem as problem
+from ..checking.lookalike import CONTROL as _CONTROL
+from ..checking.lookalike import text_problem as problem
+from ..reading import yaml_io
 
 # In a path or a name (the last key of these, or anything under `skills`), control,
 # bidi and zero-width characters are refused too.

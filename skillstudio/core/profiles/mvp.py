@@ -6,12 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import NAME_RULE, FieldSpec
-from ..model import Skill
-from .base import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
+from ..delivery.activation import activate_standard
+from ..model.fields import NAME_RULE, FieldSpec
+from ..model.skills import Skill
+from ..profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
-    from ..activation import Activation
+    from ..model.delivered import Activation
 
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 BUDGET = 12_000  # listing characters (the seed's default char_budget)
@@ -26,6 +27,7 @@ NON_GOALS = {
 
 class Mvp(Profile):
     name = "mvp"
+    order = 3
     title = "MVP Skill tool (skills/**)"
     source = "seed 003"
     repository_roots = False  # its agent reads only its own folders
@@ -98,7 +100,7 @@ class Mvp(Profile):
         if not request.name.strip():  # the Skill tool's parameter check
             result.error = {"code": "INVALID_PARAM", "message": "The 'name' parameter is required."}
             return result
-        return super().activate(request)
+        return activate_standard(self, request)
 
     def unloaded_error(self, name: str, known: Skill) -> dict[str, Any] | None:
         if known.status != "skipped":
@@ -110,7 +112,6 @@ class Mvp(Profile):
 
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The Skill tool's envelope: the base directory, then the substituted body."""
-        from ..activation import substitute_mvp
 
         substituted = substitute_mvp(body, request.args)
         content = f"Base directory for this skill: {skill.folder}\n\n{substituted}"
@@ -124,3 +125,12 @@ class Mvp(Profile):
             }
         }
         return result
+
+
+def substitute_mvp(body: str, args: str) -> str:
+    """seed 003: replace $ARGUMENTS; else append 'ARGUMENTS: <args>' when args are non-empty."""
+    if "$ARGUMENTS" in body:
+        return body.replace("$ARGUMENTS", args)
+    if args:
+        return body.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return body

@@ -6,17 +6,17 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Severity
-from ..fields import FieldSpec
-from ..match_index import Terms, description_keywords, words_of
-from ..match_model import POINTS
-from ..model import Skill
-from ..rankers import rank_scored
-from ..text import normalize
-from .base import Checker, PanelOption, Profile, RootSpec
+from ..model.diagnostics import Severity
+from ..model.fields import FieldSpec
+from ..model.matches import POINTS, Terms, description_keywords, words_of
+from ..model.skills import Skill
+from ..model.text import normalize
+from ..profile import Checker, PanelOption, Profile, RootSpec, default_listing_texts
+from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
-    from ..match_model import MatchRequest, MatchResult
+    from ..model.matches import MatchResult
+    from ..profile import MatchRequest
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
 DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oasis skills
@@ -24,6 +24,7 @@ DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oas
 
 class Oasis(Profile):
     name = "oasis"
+    order = 0
     title = "Oasis (key_skills)"
     source = "seed 000"
     repository_roots = False  # its agent reads only its own folders
@@ -185,6 +186,25 @@ class Oasis(Profile):
         if display:
             phrases.append((words_of(display), "name", str(fields.get("name")), POINTS["name"]))
         return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
+
+    tie_break = "priority, then id"
+
+    def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
+        triggers = skill.fields.get("triggers")
+        return [t for t in triggers if isinstance(t, str)] if isinstance(triggers, list) else []
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """The listing shows each skill's triggers beside its description."""
+        texts = default_listing_texts(skill)
+        phrases = self.trigger_texts(skill)
+        if phrases:
+            texts["triggers"] = " ".join(phrases)
+        return texts
+
+    def precedence(self, skill: Skill) -> int:
+        """Seed 000: a tie goes to the higher `priority` (then the id)."""
+        priority = skill.fields.get("priority", 0)
+        return priority if isinstance(priority, int) else 0
 
     def rank(self, request: MatchRequest) -> MatchResult:
         return rank_scored(request)

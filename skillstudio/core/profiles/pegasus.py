@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..diagnostics import Severity
-from ..fields import NAME_RULE, FieldSpec
-from ..match_model import is_slash_command
-from ..model import Skill
-from .base import (
+from ..model.diagnostics import Severity
+from ..model.fields import NAME_RULE, FieldSpec
+from ..model.matches import is_slash_command
+from ..model.skills import Skill
+from ..model.text import first_paragraph
+from ..profile import (
     ActivationRequest,
     Checker,
     PanelOption,
     Profile,
     RootSpec,
-    first_paragraph,
+    default_listing_texts,
     invocation_refused,
     listing_line,
 )
 
 if TYPE_CHECKING:
-    from ..activation import Activation, Invoker
+    from ..model.delivered import Activation, Invoker
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 KNOWN_AGENTS = ("general", "explore", "plan", "deepresearch")
@@ -33,6 +35,7 @@ SHARE = 0.02  # of the context window (in characters: tokens * 4) for the listin
 
 class Pegasus(Profile):
     name = "pegasus"
+    order = 1
     title = "Pegasus (skills/ + data/skills/)"
     source = "seed 001"
     repository_roots = False  # its agent reads only its own folders
@@ -230,6 +233,14 @@ class Pegasus(Profile):
         tokens = options.get("context_tokens")
         return int(tokens * 4 * SHARE) if tokens else FALLBACK_BUDGET
 
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """The listing shows `argument-hint` beside the description."""
+        texts = default_listing_texts(skill)
+        value = skill.fields.get("argument-hint")
+        if isinstance(value, str) and value.strip():
+            texts["hint"] = value
+        return texts
+
     def listing_omission(self, skill: Skill) -> str | None:
         if skill.fields.get("disable-model-invocation"):
             return "disable-model-invocation: true (user only)"
@@ -246,7 +257,6 @@ class Pegasus(Profile):
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """Invocation controls, $ARGUMENTS substitution, and a tool result, a user
         message or a forked task."""
-        from ..activation import substitute_pegasus
 
         fields, invoker, result = skill.fields, request.invoker, request.result
         if invocation_refused(
@@ -275,3 +285,42 @@ class Pegasus(Profile):
             result.mode = "user_message"
             result.content = f"[Skill: {skill.name}]\n\n{content}"
         return result
+
+
+_PLACEHOLDER = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)")
+# An index with more digits than this is past any argument list: left as written,
+# like $9 with three arguments (the seed indexes its argument array, which has no
+# such element), without turning 5,000 digits into an integer.
+MAX_INDEX_DIGITS = 9
+
+
+def split_args(args: str) -> tuple[list[str], str | None]:
+    """Shell-style split; unbalanced quotes fall back to whitespace, with a note."""
+    try:
+        return shlex.split(args), None
+    except ValueError as exc:
+        return args.split(), (
+            f"The arguments could not be split shell-style ({exc}); they were split on "
+            "whitespace instead. Close the quote to pass a quoted argument."
+        )
+
+
+def substitute_pegasus(body: str, args: str) -> tuple[str, list[str]]:
+    """$ARGUMENTS, $ARGUMENTS[N] and $N (0-based); append when no placeholder is present."""
+    parts, note = split_args(args)
+    notes = [note] if note else []
+
+    def replace(match: re.Match[str]) -> str:
+        index = match.group(1) or match.group(2)
+        if index is None:
+            return args
+        if len(index) > MAX_INDEX_DIGITS:
+            return match.group(0)
+        position = int(index)
+        return parts[position] if position < len(parts) else match.group(0)
+
+    present = _PLACEHOLDER.search(body) is not None
+    out = _PLACEHOLDER.sub(replace, body)
+    if not present and args.strip():
+        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args}"
+    return out, notes

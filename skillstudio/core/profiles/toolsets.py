@@ -8,34 +8,46 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import FieldSpec
-from ..match_index import Terms, description_keywords, words_of
-from ..match_model import POINTS
-from ..model import Skill
-from ..patterns import (
+from ..checking.patterns import (
     PATTERN_TIMEOUT,
     SLOW_CHECK_TIMEOUT,
     is_slow,
     pattern_problem,
+    search_in_turns,
     shown,
     slow_known,
 )
-from ..rankers import rank_toolsets
-from ..safefs import FileRefused, read_bytes
-from ..text import counted
-from .base import (
+from ..model.fields import FieldSpec
+from ..model.matches import (
+    POINTS,
+    Candidate,
+    MatchResult,
+    Reason,
+    Terms,
+    description_keywords,
+    explicit_invocation,
+    is_capability_request,
+    words_of,
+)
+from ..model.paths import is_within
+from ..model.skills import Skill
+from ..model.text import counted, first_sentence
+from ..profile import (
     ActivationRequest,
     Checker,
     PanelOption,
     Profile,
     RootSpec,
-    first_sentence,
-    is_inside,
+    default_listing_texts,
 )
+from ..ranking.match_index import phrase_hits
+from ..ranking.rankers import unpack
+from ..reading.safefs import FileRefused, read_bytes
 
 if TYPE_CHECKING:
-    from ..activation import Activation
-    from ..match_model import MatchRequest, MatchResult
+    from ..model.delivered import Activation
+    from ..model.matches import MatchResult
+    from ..profile import MatchRequest
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(
@@ -95,6 +107,7 @@ def exported_names(text: str) -> set[str]:
 
 class Toolsets(Profile):
     name = "toolsets"
+    order = 2
     title = "Toolsets (bundled / user / project)"
     source = "seed 002"
     repository_roots = False  # its agent reads only its own folders
@@ -234,7 +247,7 @@ class Toolsets(Profile):
                 continue
             rel, cls = match.group(1), match.group(2)
             target = os.path.normpath(os.path.join(folder, rel))
-            if os.path.isabs(rel) or not is_inside(target, folder):
+            if os.path.isabs(rel) or not is_within(target, folder):
                 c.emit(
                     "toolset-missing",
                     f"Toolset path '{rel}' leaves the skill folder; toolsets must live inside it.",
@@ -413,6 +426,21 @@ class Toolsets(Profile):
             phrases.append((name_words, "explicit", skill.name, POINTS["explicit"]))
         return Terms(phrases, description_keywords(skill.description), patterns, name_words)
 
+    def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
+        triggers = skill.fields.get("triggers")
+        if not isinstance(triggers, dict):
+            return []
+        kinds = ("keywords", "verbs", "patterns") if patterns else ("keywords", "verbs")
+        return [t for k in kinds for t in triggers.get(k, []) if isinstance(t, str)]
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """The listing shows each skill's keywords and verbs beside its description."""
+        texts = default_listing_texts(skill)
+        phrases = self.trigger_texts(skill)
+        if phrases:
+            texts["triggers"] = " ".join(phrases)
+        return texts
+
     def rank(self, request: MatchRequest) -> MatchResult:
         return rank_toolsets(request)
 
@@ -432,3 +460,63 @@ class Toolsets(Profile):
             f"name: {name}\ndescription: {description}\nversion: 0.1.0\n"
             f"triggers:\n  keywords: [{name.split('-')[0]}]\n"
         )
+
+
+def rank_toolsets(request: MatchRequest) -> MatchResult:
+    """Keywords, verbs and patterns (10 each), explicit names, recent use; up to
+    max_skills selected, ordered by explicit, exact hits, recency (toolsets)."""
+    index, query, normalized, words = unpack(request)
+    options, session, notes = request.options, request.session, request.notes
+    profile = request.registry.profile.name
+    max_skills = int(options.get("max_skills", 3))
+    candidates: dict[str, Candidate] = {}
+    for path, hits in phrase_hits(index, words).items():
+        c = candidates.setdefault(path, Candidate(index.skills[path]))
+        for rule, term, points in hits:
+            c.reasons.append(Reason(rule, term, points))
+            c.score += points
+    turns = [[(p, s) for s in index.terms[p].patterns] for p in sorted(index.patterned)]
+    names = {path: index.skills[path].name for path in index.patterned}
+    for path, source in search_in_turns(turns, index.slow, names, query, notes):
+        c = candidates.setdefault(path, Candidate(index.skills[path]))
+        c.reasons.append(Reason("pattern", source, POINTS["pattern"]))
+        c.score += POINTS["pattern"]
+    invoked = explicit_invocation(query)
+    if invoked is not None:
+        skill = next((s for s in index.skills.values() if s.name == invoked[0]), None)
+        if skill is not None:
+            c = candidates.setdefault(skill.path, Candidate(skill))
+            if not any(r.rule == "explicit" for r in c.reasons):
+                c.reasons.insert(0, Reason("explicit", skill.name, POINTS["explicit"]))
+                c.score += POINTS["explicit"]
+    recent = session.recent if session else []
+    for c in candidates.values():
+        if c.name in recent:
+            c.reasons.append(Reason("recent", c.name, POINTS["recent"]))
+            c.score += POINTS["recent"]
+
+    def rank(c: Candidate) -> tuple[int, int, int, str]:
+        explicit = any(r.rule == "explicit" for r in c.reasons)
+        exact = sum(1 for r in c.reasons if r.rule in ("keyword", "verb", "pattern"))
+        recency = (len(recent) - recent.index(c.name)) if c.name in recent else 0
+        return (-int(explicit), -exact, -recency, c.name)
+
+    ranked = sorted(candidates.values(), key=rank)
+    for c in ranked:
+        c.passed = c.score >= 10
+    selected = [c.name for c in ranked if c.passed][:max_skills]
+    capability = is_capability_request(normalized)
+    any_triggers = any(
+        any(skill.fields.get("triggers", {}).values()) for skill in index.skills.values()
+    )
+    if not index.skills:
+        tier = 0
+    elif selected:
+        tier = 3
+    elif capability or not any_triggers:
+        tier = 2
+    else:
+        tier = 1
+    result = MatchResult(query, normalized, profile, 10, ranked, selected, tier)
+    result.capability_request = capability
+    return result

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..fields import FieldSpec
-from ..model import Skill
-from ..text import sanitize_name
-from .base import ActivationRequest, Checker, Profile, RootSpec, listing_line
+from ..delivery.activation import delivered_body
+from ..model.fields import FieldSpec
+from ..model.skills import Skill
+from ..model.text import sanitize_name
+from ..profile import ActivationRequest, Checker, Profile, RootSpec, listing_line
+from ..reading.skill_files import supporting_files
 
 if TYPE_CHECKING:
-    from ..activation import Activation
+    from ..model.delivered import Activation
 
 
 class Workspace(Profile):
     name = "workspace"
+    order = 4
     title = "Workspace (skills/, activateSkill)"
     source = "seed 004"
     repository_roots = False  # its agent reads only its own folders
@@ -97,8 +101,7 @@ class Workspace(Profile):
     def activate(self, request: ActivationRequest) -> Activation:
         """activateSkill: only skills the agent sees; consent asked the first time in a
         session (risky), then safe; the instructions with the folder's structure."""
-        from ..activation import delivered_body, folder_tree
-        from ..session import Session
+        from ..model.session import Session
 
         name, result = request.name, request.result
         visible = self.listed_skills(list(request.registry.active.values()), request.options)
@@ -131,3 +134,40 @@ class Workspace(Profile):
             },
         }
         return result
+
+
+MAX_TREE_ENTRIES = 200
+
+
+def folder_tree(skill: Skill) -> str:
+    """A tree summary of the skill folder (workspace `folderStructure`)."""
+    files = ["SKILL.md", *supporting_files(skill)]
+    truncated = len(files) > MAX_TREE_ENTRIES
+    files = sorted(files[:MAX_TREE_ENTRIES])
+    tree: dict[str, Any] = {}
+    for rel in files:
+        node = tree
+        parts = rel.split(os.sep)
+        for part in parts[:-1]:
+            node = node.setdefault(part + "/", {})
+        node[parts[-1]] = None
+    lines = [skill.folder_name + "/"]
+
+    def ordered(node: dict[str, Any]) -> list[tuple[str, Any]]:
+        return sorted(node.items(), key=lambda kv: (kv[1] is None, kv[0]))
+
+    # Depth first with an explicit stack: a 1,000-deep folder is no recursion limit.
+    stack: list[tuple[list[tuple[str, Any]], int, str]] = [(ordered(tree), 0, "")]
+    while stack:
+        items, index, prefix = stack.pop()
+        if index >= len(items):
+            continue
+        name, child = items[index]
+        last = index == len(items) - 1
+        lines.append(prefix + ("└── " if last else "├── ") + name)
+        stack.append((items, index + 1, prefix))
+        if child is not None:
+            stack.append((ordered(child), 0, prefix + ("    " if last else "│   ")))
+    if truncated:
+        lines.append(f"… more than {MAX_TREE_ENTRIES} files")
+    return "\n".join(lines)

@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.activation import Activation, activate
-from ...core.matching import MatchResult
-from ...core.registry import Registry
-from ...core.session import Session
+from ...core.delivery.activation import activate
+from ...core.model.delivered import Activation
+from ...core.model.session import Session
+from ...core.ranking.matching import MatchResult
+from ...core.scanning.registry import Registry
 
 
 class ActivationView(QWidget):

@@ -14,8 +14,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
-from ...core.likely import LikelyCandidate, LikelyResult
-from ...core.matching import Candidate, MatchResult
+from ...core.ranking.matching import Candidate, MatchResult
+from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
 from ..table_model import ColumnsModel
 from ..theme import colour
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import html
 import re
 
-from ...core.likely import LikelyCandidate, LikelyIndex, LikelyResult, stem
-from ...core.matching import MatchResult, mark_words, trigger_phrases, why_not
-from ...core.registry import Registry
-from ...core.text import counted, normalize
+from ...core.model.text import counted, normalize
+from ...core.ranking.matching import MatchResult, mark_words, why_not
+from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult, stem
+from ...core.scanning.registry import Registry
 from ..theme import colour
 
 _WORD = re.compile(r"[^\W_]+")
@@ -87,7 +87,7 @@ def explanation_html(
         + "</ul>"
     )
     skill = cand.skill
-    phrases = trigger_phrases(skill, patterns=True)
+    phrases = registry.profile.trigger_texts(skill, patterns=True)
     if phrases:
         parts.append(
             "<p><b>Triggers:</b> "

@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 import time
 
-from ...core.likely import LikelyCandidate, LikelyIndex, LikelyResult
-from ...core.model import Skill
-from ...core.project import Project
-from ...core.registry import Registry
-from ...core.suites import Suite, SuiteError, load_suite
+from ...core.model.skills import Skill
+from ...core.projects.project import Project
+from ...core.projects.suites import Suite, SuiteError, load_suite
+from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult
+from ...core.scanning.registry import Registry
 
 SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
 SUITE_CHECK_S = 0.02  # and at most this long per answer (10,000 skills: ~5 ms a request)

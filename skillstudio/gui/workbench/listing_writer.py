@@ -13,9 +13,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
-from ...core.disclosure import TierText, listing_steps
-from ...core.registry import Registry
-from ...core.text import counted
+from ...core.delivery.tiers import listing_steps
+from ...core.model.delivered import TierText
+from ...core.model.text import counted
+from ...core.scanning.registry import Registry
 from ..scanner import one_line
 
 LISTING_SLICE_S = 0.012  # one slice of the listing, then events

@@ -17,10 +17,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from ...core.likely import LikelyResult
-from ...core.matching import MatchResult, summary
-from ...core.project import Project
-from ...core.registry import Registry
+from ...core.projects.project import Project
+from ...core.ranking.matching import MatchResult, summary
+from ...core.ranking.model_pick import LikelyResult
+from ...core.scanning.registry import Registry
 
 
 class FixedLine(QLabel):

@@ -32,19 +32,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.activation import activate
-from ...core.disclosure import TierText, render_tiers
-from ...core.likely import LikelyCandidate, LikelyResult
-from ...core.matching import (
+from ...core.delivery.activation import activate
+from ...core.delivery.tiers import render_tiers
+from ...core.model.delivered import TierText
+from ...core.model.session import Session
+from ...core.model.skills import Skill
+from ...core.projects.project import Project
+from ...core.projects.suites import SuiteError, add_case
+from ...core.ranking.matching import (
     MatchIndex,
     MatchResult,
     match,
 )
-from ...core.model import Skill
-from ...core.project import Project
-from ...core.registry import Registry
-from ...core.session import Session
-from ...core.suites import SuiteError, add_case
+from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
+from ...core.scanning.registry import Registry
 from ..catch_up import CatchUp
 from ..centre import scrolled
 from ..likely_jobs import LikelyIndexes

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.session import Session
+from ...core.model.session import Session
 
 
 class SessionView(QWidget):

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.disclosure import TierText
-from ...core.text import counted
+from ...core.model.delivered import TierText
+from ...core.model.text import counted
 from ..theme import colour
 from .line_view import LineView
 
@@ -53,15 +53,13 @@ def tier_title(number: int, used: bool = False, length: int = 0) -> str:
 
 
 def omission_lines(omitted: list[dict[str, str]]) -> list[str]:
-    """The skills a tier leaves out, one line per kind of reason: the budget, the
-    skill's own `disable-model-invocation`, not loaded, not allowed."""
+    """The skills a tier leaves out, one line per kind of reason: not loaded, the budget,
+    the profile's own rule (the skill hides itself, or is not allowed)."""
     groups: dict[str, list[str]] = {}
     for item in omitted:
         reason = item.get("reason", "")
         if reason.startswith(("shadowed", "skipped", "disabled")):
             head = "Not loaded"
-        elif reason.startswith("disable-model-invocation"):
-            head = "Hidden from the model by disable-model-invocation (the user can still run it)"
         elif "budget" in reason:
             head = f"Left out by the budget ({reason})"
         else:

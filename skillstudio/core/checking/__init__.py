@@ -1,0 +1,1 @@
+"""Checking one skill against its profile's rules: fields, links, patterns."""

@@ -1,0 +1,1 @@
+"""Changing skill files without losing a byte: round-trip edits, saves, archives, recovery."""

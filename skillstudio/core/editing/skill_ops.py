@@ -1,0 +1,133 @@
+"""Skill operations: new from the profile's template, rename, duplicate, delete to trash."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import shutil
+from urllib.parse import quote
+
+from ..model.fields import placeholder_description
+from ..model.filenames import folder_name_problem
+from ..profile import Profile
+from ..reading.frontmatter import read_document
+from .round_trip import Change, apply_changes
+from .saving import atomic_write, encode, stamp
+
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+class OperationError(Exception):
+    """A skill operation that was refused; nothing was changed."""
+
+
+class BadName(OperationError):
+    """A name the profile cannot use (bad usage, not a failed operation)."""
+
+
+def template(profile: Profile, name: str) -> str:
+    """A SKILL.md that is valid under `profile` as it is."""
+    title = name.replace("-", " ").replace("_", " ").title()
+    description = placeholder_description(title)
+    front = profile.template_frontmatter(name, title, description)
+    body = (
+        f"# {title}\n\n1. Say what the agent should do first.\n"
+        "2. Then the next step, with the commands or files it needs.\n"
+        "3. Say what a good result looks like.\n"
+    )
+    return f"---\n{front}---\n\n{body}"
+
+
+def new_skill(profile: Profile, root: str, name: str) -> str:
+    """Create `root/name/SKILL.md`; refuses a bad name or an existing folder."""
+    if folder_name_problem(name) or not SLUG.fullmatch(name) or len(name) > 64:
+        raise BadName(
+            f"{name!r} is not a valid skill name: use lowercase letters, digits and single "
+            "hyphens, at most 64 characters"
+        )
+    folder = os.path.join(root, name)
+    if os.path.exists(folder):
+        raise OperationError(f"{folder} already exists")
+    os.makedirs(folder)
+    path = os.path.join(folder, "SKILL.md")
+    atomic_write(path, encode(template(profile, name)), None)
+    return path
+
+
+def _set_name(profile: Profile, skill_md: str, name: str) -> None:
+    doc = read_document(skill_md)
+    if doc.mapping is None:
+        raise OperationError(f"{skill_md}: the frontmatter cannot be parsed; fix it first")
+    changes = [Change("set", key, name) for key in profile.rename_fields(doc.mapping)]
+    text = apply_changes(doc, changes, order=[spec.key for spec in profile.fields])
+    atomic_write(skill_md, text.encode("utf-8"), stamp(skill_md))
+
+
+def _sibling(skill_dir: str, new_name: str) -> str:
+    """The folder `new_name` beside `skill_dir`; refuses a bad name or clobbering."""
+    if folder_name_problem(new_name) or not SLUG.fullmatch(new_name):
+        raise OperationError(f"{new_name!r} is not a valid skill name")
+    target = os.path.join(os.path.dirname(os.path.abspath(skill_dir)), new_name)
+    if os.path.exists(target):
+        raise OperationError(f"{target} already exists")
+    return target
+
+
+def rename_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
+    """Rename the folder and the name field together; refuses to clobber."""
+    target = _sibling(skill_dir, new_name)
+    os.rename(skill_dir, target)
+    try:
+        _set_name(profile, os.path.join(target, "SKILL.md"), new_name)
+    except Exception:
+        os.rename(target, skill_dir)  # put the folder back: all or nothing
+        raise
+    return target
+
+
+def duplicate_skill(profile: Profile, skill_dir: str, new_name: str) -> str:
+    target = _sibling(skill_dir, new_name)
+    shutil.copytree(skill_dir, target, symlinks=True)
+    try:
+        _set_name(profile, os.path.join(target, "SKILL.md"), new_name)
+    except Exception:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    return target
+
+
+def trash_dir() -> str | None:
+    """The freedesktop.org trash of the user's home, when this system has one."""
+    if os.name != "posix":
+        return None
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return os.path.join(data, "Trash")
+
+
+def delete_to_trash(path: str) -> str:
+    """Move a skill folder to the trash (freedesktop.org spec); never deletes outright."""
+    trash = trash_dir()
+    if trash is None:
+        raise OperationError("no system trash is available here; nothing was deleted")
+    files, info = os.path.join(trash, "files"), os.path.join(trash, "info")
+    os.makedirs(files, exist_ok=True)
+    os.makedirs(info, exist_ok=True)
+    base = os.path.basename(os.path.normpath(path))
+    name, counter = base, 1
+    while os.path.exists(os.path.join(files, name)) or os.path.exists(
+        os.path.join(info, name + ".trashinfo")
+    ):
+        counter += 1
+        name = f"{base}.{counter}"
+    when = _dt.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+    with open(os.path.join(info, name + ".trashinfo"), "w", encoding="utf-8") as fh:
+        fh.write(f"[Trash Info]\nPath={quote(os.path.abspath(path))}\nDeletionDate={when}\n")
+    try:
+        shutil.move(path, os.path.join(files, name))
+    except OSError as exc:
+        os.remove(os.path.join(info, name + ".trashinfo"))
+        raise OperationError(f"cannot move {path} to the trash: {exc.strerror}") from None
+    return os.path.join(files, name)

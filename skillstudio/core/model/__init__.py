@@ -1,0 +1,1 @@
+"""Data every layer shares: skills and roots, diagnostics, declared fields, text, matches."""

@@ -1,0 +1,89 @@
+"""What an agent is shown or given: a tier's exact text, and an activation's content."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .diagnostics import Diagnostic
+
+Invoker = Literal["model", "user"]
+
+TIER_NAMES = ("nothing", "breadcrumb", "registry listing", "full instructions")
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+@dataclass(slots=True)
+class TierText:
+    tier: int
+    text: str
+    budget: int | None = None
+    listed: list[str] = field(default_factory=list)
+    omitted: list[dict[str, str]] = field(default_factory=list)
+    used: bool = False
+    note: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
+
+    @property
+    def chars(self) -> int:
+        return len(self.text)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+    def to_json(self, profile: str) -> dict[str, Any]:
+        return {
+            "profile": profile,
+            "tier": self.tier,
+            "name": TIER_NAMES[self.tier],
+            "used": self.used,
+            "text": self.text,
+            "chars": self.chars,
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "listed": self.listed,
+            "omitted": self.omitted,
+            "note": self.note,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+@dataclass(slots=True)
+class Activation:
+    profile: str
+    skill: str
+    mode: str = "inline"
+    content: str = ""
+    payload: dict[str, Any] = field(default_factory=dict)
+    error: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, if it failed
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            data: dict[str, Any] = {
+                "profile": self.profile,
+                "skill": self.skill,
+                "error": self.error,
+            }
+            if self.diagnostics:
+                data["diagnostics"] = [d.to_json() for d in self.diagnostics]
+            return data
+        data = {
+            "profile": self.profile,
+            "skill": self.skill,
+            "mode": self.mode,
+            "content": self.content,
+            "notes": self.notes,
+        }
+        data.update(self.payload)
+        return data

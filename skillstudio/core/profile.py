@@ -1,0 +1,576 @@
+"""The profile interface: what every skill system declares, the hooks the engine calls,
+and the checks profiles share.
+
+It sits below the engine: it imports only the model and the readers. The engine
+(scanning, ranking, delivery) calls these hooks and supplies the defaults where a
+hook answers None (`rank`, `activate`); each profile's own code lives in its module
+under `profiles/`. What a hook may read of the engine's objects is declared here as
+protocols (`SkillSet`, `TermIndex`), so the interface names nothing above it.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Protocol
+
+from .model.confinement import root_inside
+from .model.delivered import Activation, Invoker, TierText
+from .model.diagnostics import Diagnostic, Severity
+from .model.fields import FieldSpec, item_problem, quoted, type_problem
+from .model.matches import POINTS, MatchResult, Terms, description_keywords, words_of
+from .model.scan import Discovery, DiscoveryResult, ScanLimits
+from .model.session import Session
+from .model.skills import Root, Skill
+
+
+class SkillSet(Protocol):
+    """What a profile's hooks read of the skills under its roots (the engine's
+    `scanning.registry.Registry` is one)."""
+
+    profile: Profile
+    skills: list[Skill]  # every skill read, in root order
+    by_path: dict[str, Skill]
+    active: dict[str, Skill]  # by key: the skills the agent loads
+
+    def get(self, key: str) -> Skill | None: ...
+
+
+class TermIndex(Protocol):
+    """What a ranker reads of the match index (`ranking.match_index.MatchIndex`)."""
+
+    skills: dict[str, Skill]  # path -> active skill
+    terms: dict[str, Terms]  # path -> what a request is matched against
+    keywords: dict[str, set[str]]  # description keyword -> paths
+    phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]]
+    order_key: dict[str, tuple[int, str]]  # path -> the profile's tie-break order
+    patterned: set[str]  # paths of skills with patterns
+    slow: set[tuple[str, str]]  # (path, pattern) that timed out
+    failed: dict[str, Diagnostic]  # path -> `internal`: its terms failed
+
+
+@dataclass(slots=True)
+class MatchRequest:
+    """One request as a profile's ranker gets it: the words, the index, the options."""
+
+    registry: SkillSet
+    index: TermIndex
+    query: str
+    normalized: str
+    words: list[str]
+    session: Session | None
+    options: dict[str, Any]
+    notes: list[str]  # notes of the match as a whole (placed before the ranker's own)
+
+
+@dataclass(frozen=True, slots=True)
+class PanelOption:
+    """The number the app's Try a Request panel lets the user set for a profile."""
+
+    key: str  # the matching / listing option it sets (threshold, max_skills, ...)
+    label: str
+    default: int
+    maximum: int
+
+
+@dataclass(slots=True)
+class ActivationRequest:
+    """One invocation of a skill, as `Profile.activate` and `Profile.deliver` get it."""
+
+    registry: SkillSet
+    name: str  # the skill invoked
+    args: str
+    invoker: Invoker
+    session: Session | None
+    options: dict[str, Any]
+    result: Activation  # the answer being filled in (and returned)
+
+
+def invocation_refused(
+    request: ActivationRequest, skill: Skill, model_refused: str, user_refused: str
+) -> bool:
+    """The invocation controls of the profiles that have them (`disable-model-invocation`,
+    `user-invocable: false`): when the invoker may not use the skill, the result gets
+    a PERMISSION_DENIED error with the profile's own wording and True is returned."""
+    fields = skill.fields
+    if request.invoker == "model" and fields.get("disable-model-invocation"):
+        message = model_refused
+    elif request.invoker == "user" and not fields.get("user-invocable", True):
+        message = user_refused
+    else:
+        return False
+    request.result.error = {"code": "PERMISSION_DENIED", "message": message}
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class RootSpec:
+    """A conventional root of a project, relative to it (`~` = the user's home)."""
+
+    path: str
+    label: str
+
+
+class Checker:
+    """Collects the diagnostics of one skill, placing each at its key or value."""
+
+    def __init__(self, skill: Skill, profile: Profile) -> None:
+        self.skill = skill
+        self.profile = profile
+        self.doc = skill.doc
+        self.out: list[Diagnostic] = []
+        self.invalid: set[str] = set()  # fields whose values the profile cannot use
+
+    def emit(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        severity: Severity | None = None,
+        at: Literal["key", "value"] = "key",
+        item: int | None = None,
+        child: str | None = None,
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        sev = severity or self.profile.severity_of(code)
+        if not line and field is not None:
+            if child is not None:
+                line, column = self.doc.child_position(field, child, item)
+            elif at == "value" or item is not None:
+                line, column = self.doc.value_position(field, item)
+            else:
+                line, column = self.doc.key_position(field)
+        elif not line:
+            line, column = 1, 1
+        self.out.append(Diagnostic(code, sev, message, self.skill.path, line, column, field, None))
+
+    def fail(self, field: str) -> None:
+        """Mark a field as unusable (a required one makes the agent skip the skill)."""
+        self.invalid.add(field)
+
+
+class Profile:
+    """Rules of one skill system. Subclasses set the class attributes and override hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str]
+    fields: ClassVar[tuple[FieldSpec, ...]]
+    roots: ClassVar[tuple[RootSpec, ...]]
+    discovery: ClassVar[Discovery] = "children"
+    ignored_dirs: ClassVar[frozenset[str]] = frozenset()
+    skill_files: ClassVar[tuple[str, ...]] = ("SKILL.md",)
+    unknown_field_severity: ClassVar[Severity | None] = "info"
+    refresh_rule: ClassVar[str | None] = None  # "root-mtime": mvp's stale-cache rule
+    uses_fallback: ClassVar[bool] = False  # the agent reads name/description lines on YAML errors
+    key_field: ClassVar[str] = "name"
+    agent_words: ClassVar[str] = ""  # how messages name the agent; default "The <name> agent"
+    severities: ClassVar[dict[str, Severity]] = {}
+    # default severities, per code; profiles override single entries in `severities`
+    base_severities: ClassVar[dict[str, Severity]] = {
+        "frontmatter-missing": "error",
+        "frontmatter-unclosed": "error",
+        "yaml-invalid": "error",
+        "frontmatter-not-mapping": "error",
+        "duplicate-key": "warning",
+        "field-missing": "error",
+        "field-type": "error",
+        "field-invalid": "error",
+        "name-format": "error",
+        "name-too-long": "error",
+        "name-dir-mismatch": "error",
+        "name-lookalike": "warning",
+        "description-empty": "error",
+        "description-too-long": "error",
+        "description-placeholder": "warning",
+        "compatibility-too-long": "error",
+        "version-invalid": "error",
+        "pattern-invalid": "error",
+        "toolset-missing": "error",
+        "invocation-disabled": "warning",
+        "duplicate-name": "warning",
+        "shadowed": "info",
+        "skipped": "warning",
+        "trigger-ambiguous": "warning",
+        "budget-exceeded": "warning",
+        "body-too-long": "warning",
+        "link-broken": "warning",
+        "file-too-large": "error",
+        "not-utf8": "error",
+        "symlink-skipped": "warning",
+        "scan-limit": "warning",
+        "unreadable": "error",
+        "config-invalid": "error",
+        "refresh-missed": "info",
+        "root-deprecated": "info",
+        "unknown-field": "info",
+    }
+
+    # -- declarations the engine and the app read (data) ----------------------
+    marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
+    # Detection marks inside a skill folder (`agents/openai.yaml`): its root is this
+    # profile's. Only a system's own distinctive marks belong here (PRODUCT.md section 3).
+    skill_markers: ClassVar[tuple[str, ...]] = ()
+    # Whether a project of this system may also hold skill roots beyond its conventional
+    # ones (a repository of collections, read root by root). A seed system's agent reads
+    # only its own folders, so its projects are those folders alone.
+    repository_roots: ClassVar[bool] = True
+    panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
+    model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
+    uses_session: ClassVar[bool] = False  # activation depends on what the session did before
+    has_breadcrumb: ClassVar[bool] = False  # tier 1 ([N skills available]) is really used
+    # tier 2's frame around the entries, and what an entry over the budget does
+    listing_frame: ClassVar[tuple[str, str]] = ("<available_skills>\n", "\n</available_skills>")
+    listing_frame_lines: ClassVar[bool] = True  # no entries: the frame lines joined directly
+    over_budget: ClassVar[Literal["skip", "stop"]] = "skip"
+    full_tier: ClassVar[Literal["body", "activation"]] = "body"  # what tier 3 gives
+    shadows: ClassVar[bool] = True  # a name's later skill hides the earlier (Codex: no)
+    invocation_prefix: ClassVar[str] = "/"  # how a user names a skill in a request
+    tie_break: ClassVar[str] = "name"  # how a tie of equal scores is broken, in words
+    # where the profile stands in lists (commands' choices, `--profile all`, the app's
+    # menu, detection before the default): the seed systems first, then the agents
+    order: ClassVar[int] = 100
+
+    _field_map: ClassVar[dict[str, FieldSpec]]
+    # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml
+    # `upload: true`): a profile whose agent ignores other keys then warns about them
+    upload: bool = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "fields" in cls.__dict__:
+            cls._field_map = {spec.key: spec for spec in cls.fields}
+
+    # -- declarations -------------------------------------------------------
+    def field(self, key: str) -> FieldSpec | None:
+        return self._field_map.get(key)
+
+    def severity_of(self, code: str) -> Severity:
+        return self.severities.get(code) or self.base_severities.get(code, "error")
+
+    def root_labels(self) -> list[str]:
+        return [spec.label for spec in self.roots]
+
+    # -- hooks --------------------------------------------------------------
+    def check(self, c: Checker) -> None:
+        """Profile-specific rules; the shared type/required/unknown checks ran already."""
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        """Fill skill.name, key, description and normalized fields."""
+        raw = skill.raw
+        name = raw.get("name")
+        skill.name = name.strip() if isinstance(name, str) and name.strip() else skill.folder_name
+        desc = raw.get("description")
+        skill.description = desc.strip() if isinstance(desc, str) else ""
+        skill.key = skill.name
+
+    @property
+    def the_agent(self) -> str:
+        """`The oasis agent`; a standard names no one agent (`An Agent Skills agent`)."""
+        return self.agent_words or f"The {self.name} agent"
+
+    def skip_reason(self, skill: Skill, c: Checker) -> str | None:
+        """Why the agent would not load this skill, or None when it loads."""
+        missing = [spec.key for spec in self.fields if spec.required and spec.key in c.invalid]
+        if missing:
+            return "its " + ", ".join(f"'{m}'" for m in missing) + " cannot be used"
+        return None
+
+    def disabled_reason(self, skill: Skill) -> str | None:
+        return None
+
+    def trigger_phrases(self, skill: Skill) -> Iterable[tuple[str, str, int, str]]:
+        """(normalized phrase, field, item index, child) for cross-skill ambiguity checks."""
+        return ()
+
+    def body_advice(self, c: Checker, body: str) -> None:
+        """Advice on the body's length (profiles that give such advice override)."""
+
+    # -- roots and discovery --------------------------------------------------
+    def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        """(path, label) of the roots a project folder holds, lowest precedence first,
+        and what reading them found wrong: by default the conventional roots that exist;
+        those of the project (not `~/…`) only when they resolve inside it."""
+        pairs = []
+        notes: list[Diagnostic] = []
+        for spec in self.roots:
+            path = os.path.normpath(os.path.join(folder, os.path.expanduser(spec.path)))
+            own = not (spec.path.startswith("~") or os.path.isabs(spec.path))
+            if root_inside(path, folder, notes) if own else os.path.isdir(path):
+                pairs.append((path, spec.label))
+        return pairs, notes
+
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult | None:
+        """The skill files under one root; None: the engine's walk by the profile's
+        `discovery` pattern (`reading.discovery.discover`)."""
+        return None
+
+    # -- detection ------------------------------------------------------------
+    def detect_layout(self, folder: str) -> str | None:
+        """What in a folder's layout marks it as this profile's (a marker folder), or None."""
+        for marker in self.marker_dirs:
+            if os.path.isdir(os.path.join(folder, marker)):
+                return f"{marker}/ folder"
+        return None
+
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        """Why a skill's frontmatter marks it as this profile's, or None."""
+        return None
+
+    def detect_skill(self, skill_folder: str, mapping: Mapping[str, Any] | None) -> str | None:
+        """Why one skill (files in its folder: `skill_markers`; its frontmatter:
+        `detect_fields`, naming the field) marks its root as this profile's, or None."""
+        for marker in self.skill_markers:
+            if os.path.exists(os.path.join(skill_folder, marker)):
+                return marker
+        return self.detect_fields(mapping) if mapping is not None else None
+
+    def duplicate_message(self, key: str, others: list[str]) -> str:
+        """The `duplicate-name` note of a profile that does not shadow (`shadows` False)."""
+        return f"'{key}' is also the name of {', '.join(others)}; both are loaded."
+
+    # -- matching -------------------------------------------------------------
+    def match_terms(self, skill: Skill) -> Terms:
+        """What a request is matched against: by default the name, as a heuristic."""
+        name_words = words_of(skill.name)
+        phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
+        return Terms(phrases, description_keywords(skill.description), [], name_words)
+
+    def rank(self, request: MatchRequest) -> MatchResult | None:
+        """Rank and select; None: the engine's default, where only an explicit
+        invocation selects (`ranking.rankers.rank_explicit`)."""
+        return None
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """What the agent's listing shows the model of this skill, by role: "name",
+        "description", "use_when", "triggers", "hint" (what the likely ranking reads
+        besides the body's gist, each role at its own weight): here the name and the
+        description."""
+        return default_listing_texts(skill)
+
+    def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
+        """The skill's trigger phrases as written, for explanations (with `patterns`,
+        its regular expressions too); none where a profile has no triggers."""
+        return []
+
+    def precedence(self, skill: Skill) -> int:
+        """Among skills that score the same, the higher goes first (then the name)."""
+        return 0
+
+    def invocation_blocked(self, skill: Skill, query: str) -> str | None:
+        """Why an explicit invocation of `skill` selects nothing, or None."""
+        return None
+
+    # -- tiers ----------------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        """Tier 2's character budget (None: no budget)."""
+        return None
+
+    def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
+        """The active skills the agent is shown (a profile with allowlists narrows)."""
+        return skills
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        """Why the profile's own rule leaves an active skill out of tier 2, or None."""
+        return None
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """Tier 2's whole text, for a profile whose budget rule is not per entry (it
+        fills out.listed and out.omitted); None: the entries one by one, as usual."""
+        return None
+
+    def listing_entry(self, skill: Skill) -> str:
+        """One skill's lines in tier 2: by default the <available_skills> entry of the
+        Agent Skills standard."""
+        parts = ("name", html.escape(skill.name)), ("description", html.escape(skill.description))
+        inner = [f"<{tag}>\n{text}\n</{tag}>" for tag, text in parts]
+        return "\n".join(["<skill>", *inner, f"<location>\n{skill.path}\n</location>", "</skill>"])
+
+    def full_text(self, skill: Skill, body: str) -> str:
+        """Tier 3's text for one selected skill whose body is given as it is."""
+        return body
+
+    # -- activation -----------------------------------------------------------
+    def activate(self, request: ActivationRequest) -> Activation | None:
+        """Find the skill, read its body and deliver it; None: the engine's usual way
+        (`delivery.activation.activate_standard`, which calls `deliver`)."""
+        return None
+
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        """The activation's content and payload: by default the body, inline."""
+        result = request.result
+        result.content = body
+        result.mode = "inline"
+        return result
+
+    def not_found_message(self, name: str, invoker: Invoker) -> str:
+        return f"No skill named '{name}'."
+
+    def unloaded_error(self, name: str, known: Skill) -> dict[str, Any] | None:
+        """The error for a skill that exists but is not active, when it differs."""
+        return None
+
+    # -- skill operations (`new`, rename, duplicate) -------------------------
+    def template_frontmatter(self, name: str, title: str, description: str) -> str:
+        """The frontmatter lines of a new skill, valid under this profile as they are."""
+        return f"name: {name}\ndescription: {description}\n"
+
+    def rename_fields(self, mapping: Mapping[str, Any]) -> list[str]:
+        """The fields a rename or a duplicate writes the new name into."""
+        return [self.key_field]
+
+    # -- shared machinery ---------------------------------------------------
+    def check_fields(self, c: Checker) -> None:
+        """Types, required fields and unknown keys; then the profile's own rules.
+
+        When the YAML could not be read, the checks run on what the fallback
+        extraction found (name and description lines), so one error does not
+        hide the others; required fields are then only "missing" for profiles
+        whose agent really reads the fallback.
+        """
+        raw = c.skill.raw
+        partial = c.doc.mapping is None
+        for key, value in raw.items():
+            spec = self.field(key)
+            if spec is None:
+                if self.unknown_field_severity is not None:
+                    c.emit(
+                        "unknown-field",
+                        self.unknown_message(key),
+                        field=key,
+                        severity=self.unknown_field_severity,
+                    )
+                continue
+            problem = self.value_problem(spec, value)
+            if problem and spec.kind in ("csv", "spaced") and _text_list(value):
+                sep = "commas" if spec.kind == "csv" else "spaces"
+                c.emit(
+                    "field-type",
+                    f"'{key}' is a list here; the {self.name} format is one line of text "
+                    f"separated by {sep}.",
+                    field=key,
+                    at="value",
+                    severity="warning",
+                )
+                continue
+            if problem:
+                code = "version-invalid" if spec.kind == "semver" else "field-type"
+                c.emit(code, problem, field=key, at="value")
+                c.fail(key)
+                continue
+            if spec.kind == "list":
+                for index, item in enumerate(value):
+                    item_msg = item_problem(key, index, item)
+                    if item_msg:
+                        c.emit("field-type", item_msg, field=key, item=index)
+        for spec in self.fields:
+            if spec.key in raw:
+                continue
+            if partial:
+                if spec.required:
+                    c.fail(spec.key)
+                continue
+            if spec.required:
+                c.emit(
+                    "field-missing",
+                    f"The required field '{spec.key}' is missing: add a line "
+                    f"'{spec.key}: …' ({spec.help.rstrip('.')}).",
+                    field=spec.key,
+                )
+                c.fail(spec.key)
+            elif spec.recommended:
+                c.emit(
+                    "field-missing",
+                    f"'{spec.key}' is recommended: {spec.help}"
+                    + (f" Without it: {spec.default_note}." if spec.default_note else ""),
+                    field=spec.key,
+                    severity="warning",
+                )
+        if partial and not self.uses_fallback:
+            for spec in self.fields:
+                if spec.required:
+                    c.fail(spec.key)
+        self.check(c)
+
+    def value_problem(self, spec: FieldSpec, value: Any) -> str | None:
+        """What is wrong with a value's type (a profile with looser types overrides)."""
+        return type_problem(spec, value)
+
+    def unknown_message(self, key: str) -> str:
+        known = ", ".join(spec.key for spec in self.fields)
+        return (
+            f"'{key}' is not a field of the {self.name} profile; it is kept but not used "
+            f"(known: {known})."
+        )
+
+    # -- helpers for subclasses ----------------------------------------------
+    def check_length(
+        self, c: Checker, key: str, value: Any, limit: int, code: str, what: str
+    ) -> None:
+        if isinstance(value, str) and len(value) > limit:
+            c.emit(
+                code,
+                f"{what} is {len(value)} characters; the limit is {limit}. "
+                f"Shorten it by {len(value) - limit}.",
+                field=key,
+                at="value",
+            )
+
+    def check_not_empty(
+        self,
+        c: Checker,
+        key: str,
+        message: str,
+        *,
+        skip: bool = True,
+        severity: Severity | None = None,
+    ) -> None:
+        """A text field that is present but blank; `skip` makes the agent skip the skill."""
+        value = c.skill.raw.get(key)
+        if isinstance(value, str) and not value.strip():
+            code = "description-empty" if key == "description" else "field-invalid"
+            c.emit(code, message, field=key, at="value", severity=severity)
+            if skip:
+                c.fail(key)
+
+    def check_name_length(self, c: Checker, limit: int = 64, *, skip: bool = False) -> None:
+        name = c.skill.raw.get("name")
+        if isinstance(name, str) and len(name) > limit:
+            c.emit(
+                "name-too-long",
+                f"'name' is {len(name)} characters; the limit is {limit}.",
+                field="name",
+                at="value",
+            )
+            if skip:
+                c.fail("name")
+
+    def check_slug(self, c: Checker, key: str, pattern: re.Pattern[str], rule: str) -> bool:
+        value = c.skill.raw.get(key)
+        if isinstance(value, str) and not pattern.fullmatch(value):
+            c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
+            return False
+        return True
+
+
+def default_listing_texts(skill: Skill) -> dict[str, str]:
+    """The name and description: what every listing shows."""
+    return {"name": skill.name, "description": skill.description}
+
+
+def listing_line(skill: Skill) -> str:
+    """`- name: description` on one line, the common listing entry."""
+    return f"- {skill.name}: {' '.join(skill.description.split())}"
+
+
+def _text_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def show_value(value: str) -> str:
+    return quoted(value)

@@ -1,0 +1,1 @@
+"""Claude Code: fields, layout and plugins, listing budget, invocation."""

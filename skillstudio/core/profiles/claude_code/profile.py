@@ -1,0 +1,471 @@
+"""claude-code: Anthropic's Claude Code, as documented up to 2026-08 (PRODUCT.md 3.7).
+
+Skills are `<root>/<folder>/SKILL.md` under the project's `.claude/skills/`, the
+personal and the enterprise folder; legacy `.claude/commands/*.md` are skills
+named after the file; plugins (`.claude-plugin/plugin.json`, `skills/<s>/SKILL.md`)
+name theirs `plugin:skill`, and a marketplace lists the plugins of a repository.
+The rules that changed during 2026 are settings (skillstudio.yaml) with today's
+values as defaults: the listing budget's share of the context window, its
+fallback, and the cap on one description.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...model.diagnostics import Diagnostic, Severity
+from ...model.fields import FieldSpec, type_problem
+from ...model.skills import Root, Skill
+from ...model.text import counted, first_paragraph
+from ...profile import Checker, PanelOption, RootSpec, invocation_refused
+from ...reading.skill_files import skill_body
+from ..pegasus import Pegasus
+from . import plugins
+from .fields import (
+    CLAUDE_MARKS,
+    EFFORTS,
+    FIELDS,
+    MAX_COMPATIBILITY,
+    UPLOAD_KEYS,
+    loose_bool,
+)
+from .invoke import SHELL_NOTE, argument_names, project_dir, shell_lines, substitute_claude
+from .layout import (
+    COMMANDS_DIR,
+    ENTERPRISE_SKILLS,
+    PROJECT_SKILLS,
+    claude_home,
+    discover_root,
+    project_roots,
+)
+
+if TYPE_CHECKING:
+    from ...model.delivered import Activation, Invoker, TierText
+    from ...model.scan import DiscoveryResult, ScanLimits
+    from ...profile import ActivationRequest
+
+# -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
+BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
+FALLBACK_BUDGET = 8_000  # characters when the context window is unknown
+MAX_DESC_CHARS = 1_536  # skillListingMaxDescChars: one entry's description + when_to_use
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+LISTING_HEAD = (
+    "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n"
+)
+LISTING_TAIL = "\n</system-reminder>"
+
+__all__ = ["ClaudeCode", "loose_bool", "shell_lines", "substitute_claude"]
+
+
+def argument_hint(value: Any) -> str | None:
+    """The hint as shown: `[a] [b]` written unquoted is a YAML list, shown as written."""
+    if isinstance(value, list):
+        return " ".join(f"[{item}]" for item in value if isinstance(item, str)) or None
+    return value if isinstance(value, str) else None
+
+
+def is_command_file(path: str) -> bool:
+    return os.path.basename(path) != "SKILL.md"
+
+
+class ClaudeCode(Pegasus):
+    name = "claude-code"
+    order = 20
+    title = "Claude Code (.claude/skills, plugins)"
+    source = "Claude Code documentation (code.claude.com/docs), up to 2026-08"
+    agent_words = "Claude Code"
+    roots: ClassVar[tuple[RootSpec, ...]] = (
+        RootSpec(COMMANDS_DIR, "commands"),
+        RootSpec(PROJECT_SKILLS, "project"),
+        RootSpec("~/.claude/skills", "personal"),
+        RootSpec(ENTERPRISE_SKILLS, "enterprise"),
+    )
+    severities: ClassVar[dict[str, Severity]] = {
+        "frontmatter-missing": "info",
+        "compatibility-too-long": "warning",
+        "name-format": "warning",
+        "name-too-long": "warning",
+    }
+    marker_dirs: ClassVar[tuple[str, ...]] = (".claude-plugin", ".claude")
+    panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
+    listing_frame = (LISTING_HEAD, LISTING_TAIL)
+    full_tier = "activation"
+    fields = FIELDS
+
+    def __init__(self) -> None:
+        self._options: Mapping[str, Any] = {}
+        self._plugin_of: dict[str, str | None] = {}
+
+    # -- roots and discovery --------------------------------------------------
+    def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        return project_roots(folder)
+
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
+        return discover_root(root, self.plugin_folder(root), self.ignored_dirs, limits)
+
+    def plugin_folder(self, root: Root) -> str | None:
+        """The plugin folder a root belongs to (the root itself, or its parent when the
+        root is a plugin's `skills/` folder), or None."""
+        if root.path in self._plugin_of:
+            return self._plugin_of[root.path]
+        folder: str | None = None
+        path = os.path.normpath(root.path)
+        if root.label.startswith("plugin:") or plugins.is_plugin(path):
+            folder = path
+        elif os.path.basename(path) == "skills" and plugins.is_plugin(os.path.dirname(path)):
+            folder = os.path.dirname(path)
+        self._plugin_of[root.path] = folder
+        return folder
+
+    def plugin_of(self, skill: Skill) -> str | None:
+        """The namespace of a plugin skill (`plugin` of `plugin:skill`), or None."""
+        folder = self.plugin_folder(skill.root)
+        if folder is None:
+            return None
+        if skill.root.label.startswith("plugin:") and os.path.normpath(skill.root.path) == folder:
+            return skill.root.label[len("plugin:") :]
+        return plugins.plugin_name(folder)
+
+    # -- detection ------------------------------------------------------------
+    def detect_layout(self, folder: str) -> str | None:
+        for mark in (plugins.MARKETPLACE_JSON, plugins.PLUGIN_JSON):
+            if os.path.isfile(os.path.join(folder, mark)):
+                return mark
+        for mark in (PROJECT_SKILLS, COMMANDS_DIR, ".claude-plugin", ".claude"):
+            if os.path.isdir(os.path.join(folder, mark)):
+                return mark + "/ folder"
+        return None
+
+    def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
+        for key in CLAUDE_MARKS:
+            if key in mapping:
+                return f"Claude Code field '{key}'"
+        return None
+
+    # -- fields -----------------------------------------------------------------
+    def value_problem(self, spec: FieldSpec, value: Any) -> str | None:
+        if spec.kind == "bool" and loose_bool(value) is not None:
+            return None
+        problem = type_problem(spec, value)
+        if problem and spec.kind == "bool":
+            return problem.replace(
+                "true or false (no quotes)", "true or false (or yes/no, on/off, 1/0)"
+            )
+        return problem
+
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        raw = skill.raw
+        command = is_command_file(skill.path)
+        base = os.path.splitext(os.path.basename(skill.path))[0] if command else skill.folder_name
+        plugin = self.plugin_of(skill)
+        skill.name = f"{plugin}:{base}" if plugin else base
+        skill.key = skill.name
+        label = raw.get("name")
+        desc = raw.get("description")
+        if isinstance(desc, str) and desc.strip():
+            skill.description = " ".join(desc.split())
+            source = "frontmatter"
+        else:
+            skill.description = first_paragraph(skill.doc.body) if skill.doc.text else ""
+            source = "first paragraph"
+        when = raw.get("when_to_use")
+        skill.fields = {
+            "name": skill.name,
+            "label": label.strip()
+            if isinstance(label, str) and label.strip() and not command
+            else None,
+            "description": skill.description,
+            "description_source": source,
+            "when_to_use": " ".join(when.split()) if isinstance(when, str) else "",
+            "disable-model-invocation": loose_bool(raw.get("disable-model-invocation")) is True,
+            "user-invocable": loose_bool(raw.get("user-invocable")) is not False,
+            "context": "fork" if raw.get("context") == "fork" else "inline",
+            "agent": raw.get("agent") if isinstance(raw.get("agent"), str) else "general-purpose",
+            "model": raw.get("model") if isinstance(raw.get("model"), str) else None,
+            "effort": raw.get("effort") if raw.get("effort") in EFFORTS else None,
+            "argument-hint": argument_hint(raw.get("argument-hint")),
+            "arguments": argument_names(raw.get("arguments")),
+            "plugin": plugin,
+            "plugin_root": self.plugin_folder(skill.root) if plugin else None,
+            "command": command,
+            "source": skill.root.label,
+        }
+
+    def unknown_message(self, key: str) -> str:
+        if self.upload:
+            return (
+                f"'{key}' is not a Claude Code field, and claude.ai / the Skills API accept "
+                f"only {', '.join(UPLOAD_KEYS)}: remove it or move it under 'metadata:'."
+            )
+        return f"'{key}' is not a Claude Code field; Claude Code ignores it."
+
+    def check_fields(self, c: Checker) -> None:
+        super().check_fields(c)
+        if self.upload:  # skillstudio.yaml `upload: true`: unknown keys would be rejected
+            c.out = [
+                replace(d, severity="warning") if d.code == "unknown-field" else d for d in c.out
+            ]
+
+    def check(self, c: Checker) -> None:
+        raw = c.skill.raw
+        command = is_command_file(c.skill.path)
+        name = raw.get("name")
+        if command:
+            for key in ("name", "paths"):
+                if key in raw:
+                    c.emit(
+                        "unknown-field",
+                        f"'{key}' is ignored in a legacy command: the command is "
+                        f"/{c.skill.name} (the file name). Move it to "
+                        f".claude/skills/{c.skill.name}/SKILL.md to use '{key}'.",
+                        field=key,
+                        severity="info",
+                    )
+        elif isinstance(name, str):
+            self.check_name_length(c)
+            if not NAME.fullmatch(name):
+                c.emit(
+                    "name-format",
+                    f"'name' '{name}' should be lowercase letters, digits and hyphens (the "
+                    "Skills API and claude.ai reject other names); the command stays "
+                    f"/{c.skill.name}.",
+                    field="name",
+                    at="value",
+                )
+            elif name != c.skill.name.split(":")[-1]:
+                c.emit(
+                    "name-dir-mismatch",
+                    f"'name' '{name}' is only a display label: the command is "
+                    f"/{c.skill.name}, from the folder name.",
+                    field="name",
+                    at="value",
+                    severity="info",
+                )
+        desc = raw.get("description")
+        has_desc = isinstance(desc, str) and bool(desc.strip())
+        if not has_desc and c.doc.readable and not c.skill.description:
+            c.emit(
+                "field-missing",
+                "There is no 'description' and no first paragraph in the body to fall "
+                "back on: Claude cannot tell when to use this skill. Add a description.",
+                field="description" if "description" in raw else None,
+                severity="warning",
+            )
+        if self.upload:
+            for key in raw:
+                if key not in UPLOAD_KEYS and self.field(key) is not None:
+                    c.emit(
+                        "unknown-field",
+                        f"'{key}' is a Claude Code field, but claude.ai / the Skills API "
+                        f"accept only {', '.join(UPLOAD_KEYS)}: the upload would be rejected.",
+                        field=key,
+                        severity="warning",
+                    )
+            self.check_length(
+                c, "description", desc, 1024, "description-too-long", "'description' (upload)"
+            )
+        self.check_length(
+            c,
+            "compatibility",
+            raw.get("compatibility"),
+            MAX_COMPATIBILITY,
+            "compatibility-too-long",
+            "'compatibility'",
+        )
+        context = raw.get("context")
+        if isinstance(context, str) and context != "fork":
+            c.emit(
+                "field-invalid",
+                f"'context' '{context}' is not a context Claude Code knows; only 'fork' "
+                "changes anything (the skill runs inline).",
+                field="context",
+                at="value",
+                severity="warning",
+            )
+        effort = raw.get("effort")
+        if isinstance(effort, str) and effort not in EFFORTS:
+            c.emit(
+                "field-invalid",
+                f"'effort' '{effort}' is not one of {', '.join(EFFORTS)}.",
+                field="effort",
+                at="value",
+                severity="warning",
+            )
+        shell = raw.get("shell")
+        if isinstance(shell, str) and shell not in ("bash", "powershell"):
+            c.emit(
+                "field-invalid",
+                f"'shell' '{shell}' must be bash or powershell.",
+                field="shell",
+                at="value",
+            )
+        dmi = loose_bool(raw.get("disable-model-invocation"))
+        if dmi is True and loose_bool(raw.get("user-invocable")) is False:
+            c.emit(
+                "invocation-disabled",
+                "With disable-model-invocation: true and user-invocable: false neither you "
+                "nor Claude can invoke this skill.",
+                field="user-invocable",
+            )
+
+    def skip_reason(self, skill: Skill, c: Checker) -> str | None:
+        if skill.doc.has_frontmatter and skill.doc.mapping is None:
+            return "its frontmatter cannot be parsed"
+        return None
+
+    # -- tiers ----------------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        chars = options.get("char_budget")
+        if chars:
+            return int(chars)  # SLASH_COMMAND_TOOL_CHAR_BUDGET
+        tokens = options.get("context_tokens")
+        fraction = options.get("skill_listing_budget_fraction") or BUDGET_FRACTION
+        return int(tokens * 4 * fraction) if tokens else FALLBACK_BUDGET
+
+    def listing_description(self, skill: Skill, cap: int = MAX_DESC_CHARS) -> str:
+        """description + ' - ' + when_to_use, whitespace collapsed, cut at `cap`
+        characters (the last one then '…')."""
+        text = skill.description
+        when = skill.fields.get("when_to_use") or ""
+        if when:
+            text = f"{text} - {when}" if text else when
+        if len(text) > cap:
+            text = text[: max(cap - 1, 0)] + "…"
+        return text
+
+    def listing_texts(self, skill: Skill) -> dict[str, str]:
+        """Claude Code's listing shows `when_to_use` too (and, as pegasus's, the hint)."""
+        texts = super().listing_texts(skill)
+        value = skill.fields.get("when_to_use")
+        if isinstance(value, str) and value.strip():
+            texts["use_when"] = value
+        return texts
+
+    def listing_entry(self, skill: Skill) -> str:
+        desc = self.listing_description(skill)
+        return f"- {skill.name}: {desc}" if desc else f"- {skill.name}"
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """Every listed skill's name stays; over the budget, descriptions are dropped,
+        least used first (uses from the `skill_usage` option; equal uses: from the end
+        of the listing backwards), until the entries fit."""
+        options = self._options
+        cap = int(options.get("skill_listing_max_desc_chars") or MAX_DESC_CHARS)
+        entries: list[tuple[Skill, str, str]] = []  # skill, full line, bare line
+        for skill in skills:
+            omission = self.listing_omission(skill)
+            if omission is not None:
+                out.omitted.append({"skill": skill.name, "reason": omission})
+                continue
+            desc = self.listing_description(skill, cap)
+            bare = f"- {skill.name}"
+            entries.append((skill, f"{bare}: {desc}" if desc else bare, bare))
+        used = sum(len(full) + 1 for _, full, _ in entries)
+        budget = out.budget
+        dropped: set[int] = set()
+        if budget is not None and used > budget:
+            usage = options.get("skill_usage") or {}
+            order = sorted(
+                range(len(entries)),
+                key=lambda i: (_uses(usage, entries[i][0].name), -i),
+            )
+            for index in order:
+                if used <= budget:
+                    break
+                _, full, bare = entries[index]
+                if full == bare:
+                    continue
+                used -= len(full) - len(bare)
+                dropped.add(index)
+        lines = []
+        for index, (skill, full, bare) in enumerate(entries):
+            lines.append(bare if index in dropped else full)
+            out.listed.append(skill.name)
+            if index in dropped:
+                out.omitted.append(
+                    {
+                        "skill": skill.name,
+                        "reason": f"description dropped (name kept): over the {budget:,}-"
+                        "character budget",
+                    }
+                )
+        if dropped and used > (budget or 0):
+            out.note = (
+                f"Even with every description dropped the names take "
+                f"{counted(used, 'character')}, "
+                f"over the {budget:,}-character budget; Claude Code keeps every name."
+            )
+        return LISTING_HEAD + "\n".join(lines) + LISTING_TAIL
+
+    # -- activation -----------------------------------------------------------
+    def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
+        self._options = options  # the listing's settings (render_listing reads them)
+        return skills
+
+    def not_found_message(self, name: str, invoker: Invoker) -> str:
+        if invoker == "model":
+            return f"Unknown skill: {name}"
+        return f"Unknown command: /{name}"
+
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        """Invocation controls, substitution, then 'Base directory for this skill:
+        <dir>', a blank line and the body; shell lines are listed, never run."""
+        fields, invoker, result = skill.fields, request.invoker, request.result
+        if invocation_refused(
+            request,
+            skill,
+            f"Skill {skill.name} cannot be used with Skill tool due to disable-model-invocation",
+            f"/{skill.name} is hidden from the / menu (user-invocable: false); "
+            "only Claude can invoke it.",
+        ):
+            return result
+        variables = self.variables(skill, request.options)
+        content, notes = substitute_claude(body, request.args, variables, fields["arguments"])
+        shells = shell_lines(skill_body(skill), skill.doc.body_line)  # lines as in the file
+        for shell in shells:
+            first = shell["command"].splitlines()[0] if shell["command"] else ""
+            notes.append(
+                f"line {shell['line']}: `{first}` {SHELL_NOTE} (Claude Code runs it and puts "
+                "its output here; SkillStudio shows it and never runs it)."
+            )
+        result.notes = notes
+        command = fields.get("command")  # a legacy command has no folder of its own
+        text = content if command else f"Base directory for this skill: {skill.folder}\n\n{content}"
+        result.payload = {"shell": shells}
+        if fields.get("context") == "fork":
+            result.mode = "fork"
+            result.content = text
+            result.payload["task"] = {"prompt": text, "agent": fields.get("agent")}
+        elif invoker == "model":
+            result.mode = "tool_result"
+            result.content = text
+        else:
+            result.mode = "user_message"
+            result.content = text
+        return result
+
+    def variables(self, skill: Skill, options: Mapping[str, Any]) -> dict[str, str]:
+        """The ${CLAUDE_…} values in this skill (plugin ones only in plugin skills)."""
+        project = options.get("project_dir") or project_dir(skill)
+        values = {
+            "CLAUDE_SKILL_DIR": skill.folder,
+            "CLAUDE_PROJECT_DIR": str(project),
+            "CLAUDE_SESSION_ID": str(options.get("session_id") or "session-1"),
+            "CLAUDE_EFFORT": str(skill.fields.get("effort") or options.get("effort") or "medium"),
+        }
+        plugin_root = skill.fields.get("plugin_root")
+        if plugin_root:
+            values["CLAUDE_PLUGIN_ROOT"] = plugin_root
+            values["CLAUDE_PLUGIN_DATA"] = os.path.join(
+                claude_home(), "plugins", "data", str(skill.fields.get("plugin"))
+            )
+        return values
+
+
+def _uses(usage: Any, name: str) -> int:
+    value = usage.get(name, 0) if isinstance(usage, Mapping) else 0
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -1,0 +1,1 @@
+"""Codex CLI: its files and settings, the listing, `$name` mentions."""

@@ -1,0 +1,339 @@
+"""codex: OpenAI's Codex CLI (PRODUCT.md section 3.8), from its loader's source up to 2026-08.
+
+Recursive roots from the repository root down to the working folder plus the
+user, admin and system scopes; no shadowing (an ambiguous `$name` selects
+nothing); `plugin:name` for plugin skills; `agents/openai.yaml` policy; the
+`<skills_instructions>` listing with its even share of a character budget;
+`$name` / `[$name](path)` mentions inject the whole file in a `<skill>` block.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...delivery.activation import activate_standard
+from ...model.diagnostics import Diagnostic, Severity
+from ...model.fields import FieldSpec
+from ...model.skills import Root, Skill
+from ...model.text import counted
+from ...profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec
+from ...reading.safefs import read_bytes
+from . import files
+from .files import CodexSettings
+from .listing import (
+    BUDGET_SHARE,
+    BUDGET_UNKNOWN,
+    CHARS_PER_TOKEN,
+    CUT_MARK,
+    MAX_DESCRIPTION,
+    collapse,
+    shown_description,
+    write_listing,
+)
+
+if TYPE_CHECKING:
+    from ...model.delivered import Activation, TierText
+    from ...model.matches import MatchResult
+    from ...model.scan import DiscoveryResult, ScanLimits
+    from ...profile import MatchRequest
+
+MAX_NAME = 64
+# `$name` (name characters [A-Za-z0-9_:-]) or the linked form `[$name](path)`.
+MENTION = re.compile(r"\[\$([A-Za-z0-9_:-]+)\]\(([^)\s]+)\)|\$([A-Za-z0-9_:-]+)")
+
+
+class Codex(Profile):
+    name = "codex"
+    order = 30
+    title = "Codex CLI (.agents/skills, recursive)"
+    agent_words = "Codex"
+    source = "Codex CLI source (codex-rs/core/src/skills) and documentation, up to 2026-08"
+    roots = (
+        RootSpec(".agents/skills", "repository"),
+        RootSpec(".codex/skills", "repository .codex/skills"),
+    )
+    discovery = "recursive"
+    shadows = False
+    # detection (PRODUCT.md section 3): a `.codex/` folder, or `agents/openai.yaml` in a
+    # skill folder (which counts before the `.agents/skills/` folder other agents share)
+    marker_dirs = (".codex",)
+    skill_markers = ("agents/openai.yaml",)
+    invocation_prefix = "$"
+    full_tier = "activation"
+    listing_frame = ("", "")
+    panel_option = PanelOption("context_tokens", "Context window (tokens; 0 = unknown)", 0, 10**8)
+    severities: ClassVar[dict[str, Severity]] = {"description-too-long": "warning"}
+    fields = (
+        FieldSpec(
+            "name",
+            "string",
+            "Name",
+            "What $name mentions and the listing call the skill; whitespace is collapsed. "
+            "Without it the folder name is used; plugin skills are listed as plugin:name.",
+            max_length=MAX_NAME,
+            default_note="the folder name",
+        ),
+        FieldSpec(
+            "description",
+            "text",
+            "Description",
+            "What the skill does and when to use it, on one line (whitespace is collapsed): "
+            "the model chooses skills by it. Over 1,024 characters Codex shows the first "
+            "1,021 and '...'.",
+            required=True,
+            max_length=MAX_DESCRIPTION,
+        ),
+        FieldSpec(
+            "metadata",
+            "map",
+            "Metadata",
+            "Codex reads only 'short-description' here (a one-line summary for its skill "
+            "picker, at most 1,024 characters); other keys are kept and ignored.",
+        ),
+    )
+
+    def __init__(self, settings: CodexSettings | None = None) -> None:
+        self.settings = settings or CodexSettings.from_environment()
+
+    # -- roots and discovery (core/profiles/codex/files.py) ---------------------
+    def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        return files.project_roots(self.settings, folder)
+
+    def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
+        return files.discover_root(self.settings, root.path, limits)
+
+    # -- fields ---------------------------------------------------------------
+    def resolve(self, skill: Skill, c: Checker) -> None:
+        raw = skill.raw
+        name = raw.get("name")
+        base = collapse(name) if isinstance(name, str) and name.strip() else skill.folder_name
+        plugin = files.plugin_name(skill, c) if skill.doc.readable else None
+        skill.name = f"{plugin}:{base}" if plugin else base
+        desc = raw.get("description")
+        full = collapse(desc) if isinstance(desc, str) else ""
+        skill.description = shown_description(full)
+        skill.key = skill.name
+        meta = raw.get("metadata")
+        short = meta.get("short-description") if isinstance(meta, dict) else None
+        implicit = files.read_policy(skill, c) if skill.doc.readable else True
+        skill.fields = {
+            "name": skill.name,
+            "description": full,
+            "short-description": collapse(short) if isinstance(short, str) else None,
+            "allow_implicit_invocation": implicit,
+            "plugin": plugin,
+        }
+
+    def unknown_message(self, key: str) -> str:
+        return (
+            f"'{key}' is ignored by Codex, which reads only name, description and "
+            "metadata.short-description; it is kept."
+        )
+
+    def check(self, c: Checker) -> None:
+        raw = c.skill.raw
+        name = raw.get("name")
+        if isinstance(name, str) and len(collapse(name)) > MAX_NAME:
+            c.emit(
+                "name-too-long",
+                f"'name' is {counted(len(collapse(name)), 'character')}; Codex refuses names over "
+                f"{MAX_NAME} and does not load the skill.",
+                field="name",
+                at="value",
+            )
+            c.fail("name")
+        self.check_not_empty(
+            c, "description", "'description' is empty; Codex does not load a skill without one."
+        )
+        desc = raw.get("description")
+        if isinstance(desc, str) and len(collapse(desc)) > MAX_DESCRIPTION:
+            c.emit(
+                "description-too-long",
+                f"'description' is {counted(len(collapse(desc)), 'character')}; Codex shows "
+                "the first "
+                f"{MAX_DESCRIPTION - len(CUT_MARK):,} and '...' to the model. Shorten it by "
+                f"{len(collapse(desc)) - MAX_DESCRIPTION:,} to be shown whole.",
+                field="description",
+                at="value",
+            )
+        meta = raw.get("metadata")
+        if isinstance(meta, dict) and "short-description" in meta:
+            short = meta["short-description"]
+            if not isinstance(short, str):
+                c.emit(
+                    "field-type",
+                    "'metadata.short-description' must be text; Codex ignores this value.",
+                    field="metadata",
+                    child="short-description",
+                    severity="warning",
+                )
+            elif len(collapse(short)) > MAX_DESCRIPTION:
+                c.emit(
+                    "description-too-long",
+                    "'metadata.short-description' is "
+                    f"{counted(len(collapse(short)), 'character')}; "
+                    f"the limit is {MAX_DESCRIPTION:,}.",
+                    field="metadata",
+                    child="short-description",
+                )
+
+    def skip_reason(self, skill: Skill, c: Checker) -> str | None:
+        bad = [key for key in ("name", "description") if key in c.invalid]
+        if bad:
+            return "its " + ", ".join(f"'{key}'" for key in bad) + " cannot be used"
+        return None
+
+    def duplicate_message(self, key: str, others: list[str]) -> str:
+        return (
+            f"Ambiguous ${key}: '{key}' is also the name of {', '.join(others)}. Codex lists "
+            f"both, and a ${key} mention selects neither; rename one, or link the file "
+            f"([${key}](path))."
+        )
+
+    # -- matching ---------------------------------------------------------------
+    def rank(self, request: MatchRequest) -> MatchResult:
+        """`$name` and `[$name](path)` mentions select (every one named; an ambiguous
+        name none); otherwise the model chooses: a labelled heuristic ranking."""
+        from ...model.matches import POINTS, MatchResult
+        from ...ranking.match_index import keyword_counts, phrase_hits
+        from ...ranking.rankers import rank_top
+
+        index, query = request.index, request.query
+        profile = request.registry.profile.name
+        selected: list[str] = []
+        notes: list[str] = []
+        mentioned = [m.group(1) or m.group(3) for m in MENTION.finditer(query)]
+        said = {m.lower() for m in mentioned}  # a mention is not a word of the request
+        words = [w for w in request.words if w not in said]
+        hits = phrase_hits(index, words)
+        active = request.registry.active
+        for mention in MENTION.finditer(query):
+            name = mention.group(1) or mention.group(3)
+            skill, note = self._mentioned(active, name, mention.group(2))
+            if note:
+                notes.append(note)
+            if skill is None or skill.path not in index.skills:
+                continue
+            key = name if active.get(name) is skill else skill.path
+            if key not in selected:
+                selected.append(key)
+                hits.setdefault(skill.path, []).insert(0, ("explicit", name, POINTS["explicit"]))
+        query_words = frozenset(words)
+        ranked, rest, total = rank_top(
+            index,
+            hits,
+            keyword_counts(index, query_words),
+            query_words,
+            lambda c: (-c.score, c.name, c.skill.path),
+            heuristic=True,
+        )
+        chosen = {active[key].path for key in selected}
+        for cand in ranked:
+            cand.passed = cand.skill.path in chosen
+            if cand.passed:
+                cand.heuristic = False
+        tier = 3 if selected else (2 if index.skills else 0)
+        result = MatchResult(query, request.normalized, profile, None, ranked, selected, tier)
+        result.total, result._make_rest = total, rest
+        result.heuristic = True
+        result.explicit = mentioned[0] if mentioned else None
+        result.notes = [
+            *notes,
+            "Codex leaves selection to the model; scores from description words are a "
+            "heuristic, not a prediction. Only a $name or [$name](path) mention selects.",
+        ]
+        return result
+
+    @staticmethod
+    def _mentioned(
+        active: Mapping[str, Skill], name: str, link: str | None
+    ) -> tuple[Skill | None, str | None]:
+        """The skill a mention selects, or None and why."""
+        if link:
+            target = os.path.normpath(os.path.expanduser(link))
+            for linked in active.values():
+                if linked.name == name and os.path.normpath(linked.path) == target:
+                    return linked, None
+        found = active.get(name)
+        if found is not None:
+            return found, None
+        same = [s.path for s in active.values() if s.name == name]
+        if same:
+            return None, (
+                f"Ambiguous ${name}: {counted(len(same), 'skill')} have that name "
+                f"({', '.join(same)}); "
+                f"the mention selects none. Link one as [${name}](path)."
+            )
+        if any(ch.isalpha() for ch in name):
+            return None, f"${name} is mentioned but no loaded skill has that name."
+        return None, None
+
+    # -- tiers ----------------------------------------------------------------
+    def listing_budget(self, options: Mapping[str, Any]) -> int | None:
+        if options.get("char_budget"):
+            return int(options["char_budget"])
+        tokens = int(options.get("context_tokens") or 0)
+        if tokens:  # the share is a setting (skill_listing_budget_fraction) where it is known
+            share = float(options.get("skill_listing_budget_fraction") or BUDGET_SHARE)
+            return int(tokens * CHARS_PER_TOKEN * share + 1e-9)
+        return BUDGET_UNKNOWN
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        if skill.fields.get("allow_implicit_invocation") is False:
+            return (
+                "agents/openai.yaml sets policy.allow_implicit_invocation: false (a $name "
+                "mention still invokes it)"
+            )
+        return None
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        omissions = {s.path: why for s in skills if (why := self.listing_omission(s))}
+        return write_listing(skills, out, omissions)
+
+    # -- activation -------------------------------------------------------------
+    def activate(self, request: ActivationRequest) -> Activation:
+        """`name` may be written `$name`; a skill's path picks one of several of a name."""
+        registry, result = request.registry, request.result
+        name = request.name[1:] if request.name.startswith("$") else request.name
+        request.name = name
+        skill = registry.active.get(name)
+        if skill is None and name in registry.by_path:
+            skill = registry.by_path[name] if registry.by_path[name].status == "active" else None
+        if skill is None:
+            same = [s.path for s in registry.active.values() if s.name == name]
+            if same:
+                result.error = {
+                    "code": "AMBIGUOUS",
+                    "message": f"Ambiguous ${name}: {counted(len(same), 'skill')} have that name "
+                    f"({', '.join(same)}); name one by its path.",
+                }
+                return result
+            return activate_standard(self, request)
+        return self.deliver(request, skill, "")
+
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        """The whole SKILL.md, frontmatter included, in a `<skill>` block of a user
+        message; nothing is substituted and no shell line is run."""
+        result = request.result
+        if skill.doc.text:
+            contents = skill.doc.text
+        else:
+            try:
+                contents = read_bytes(skill.path, skill.folder).decode("utf-8", "replace")
+            except OSError as exc:
+                result.error = {"code": "EXECUTION_ERROR", "message": f"{exc}: {skill.path}"}
+                return result
+        result.content = (
+            f"<skill>\n<name>{skill.name}</name>\n<path>{skill.path}</path>\n{contents}\n</skill>"
+        )
+        result.mode = "user_message"
+        result.payload = {"role": "user", "path": skill.path}
+        if request.args.strip():
+            result.notes.append(
+                "Codex has no $ARGUMENTS: the rest of the request reaches the model as it "
+                "is, not substituted into the skill."
+            )
+        return result

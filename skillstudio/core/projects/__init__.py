@@ -1,0 +1,1 @@
+"""Folders, repositories and projects; suites and evaluation sets; reports across profiles."""

@@ -1,0 +1,357 @@
+"""Projects: which profile and which roots a folder, a path or the command line means.
+
+Resolution order for the profile: an explicit name, then `skillstudio.yaml`,
+then detection from folder markers and a sample of frontmatter keys.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.confinement import escaping, opened_folder, refused_root, root_inside
+from ..model.diagnostics import Diagnostic
+from ..model.scan import ScanLimits
+from ..model.skills import Root
+from ..model.text import counted
+from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
+from ..reading.safefs import is_inside
+from ..scanning.registry import Registry
+from .config import CONFIG_NAME, Config, find_config_upward, load_config
+from .repository import (
+    ROOT_SAMPLES,
+    SAMPLE_FILES,
+    RootSearch,
+    build_roots,
+    detect_at,
+    misnamed_warning,
+    search_roots,
+)
+
+
+class UsageError(Exception):
+    """A bad argument: the CLI answers with exit code 2."""
+
+
+@dataclass(slots=True)
+class Project:
+    """A profile and its ordered roots (lowest precedence first)."""
+
+    profile: Profile
+    roots: list[Root]
+    base: str
+    config: Config | None = None
+    files: dict[str, list[str]] | None = None
+    profile_reason: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    root_reasons: dict[str, str] = field(default_factory=dict)  # root path -> why its profile
+
+    def registry(self, keep_text: bool = False, workers: int = 1, gists: bool = True) -> Registry:
+        limits = self.config.limits if self.config else ScanLimits()
+        return Registry(
+            self.profile,
+            self.roots,
+            limits=limits,
+            files=self.files,
+            keep_text=keep_text,
+            workers=workers,
+            gists=gists,
+        )
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.config.options if self.config else {}
+
+
+def detect_profile(folder: str) -> tuple[str, str]:
+    """(profile name, why) for a folder without an explicit profile."""
+    config = load_config(folder)
+    if config is not None and config.profile:
+        return config.profile, f"{CONFIG_NAME}"
+    folder = os.path.abspath(folder)
+    return detect_at(folder, folder)
+
+
+def _profile(name: str | None, config: Config | None = None) -> Profile:
+    try:
+        profile = get_profile(name or DEFAULT_PROFILE)
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+    profile.upload = bool(config is not None and config.options.get("upload"))
+    return profile
+
+
+def choose_profile(profile_name: str | None, config: Config | None, folder: str) -> tuple[str, str]:
+    """(name, why): an explicit name, then skillstudio.yaml, then detection."""
+    if profile_name:
+        return profile_name, "--profile"
+    if config is not None and config.profile:
+        return config.profile, CONFIG_NAME
+    return detect_profile(folder)
+
+
+def _search_notes(search: RootSearch) -> list[Diagnostic]:
+    return search.diagnostics + [misnamed_warning(path) for path in search.misnamed]
+
+
+def project_from_folder(folder: str, profile_name: str | None = None) -> Project:
+    """A project folder: its config's roots, else the profile's conventional roots and
+    every other skill root found below it (PRODUCT.md section 3.9)."""
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise UsageError(f"{folder}: not a folder")
+    refused = _refused_folder(folder, profile_name)
+    if refused is not None:
+        return refused
+    config = load_config(folder)
+    notes = list(config.diagnostics) if config else []
+    if config is not None and config.roots:
+        name, reason = choose_profile(profile_name, config, folder)
+        profile = _profile(name, config)
+        roots = _config_roots(config, folder, notes)
+    else:
+        search = search_roots(folder, config.limits if config else None)
+        notes += _search_notes(search)
+        if profile_name or (config is not None and config.profile):
+            name, reason = choose_profile(profile_name, config, folder)
+        else:
+            samples = [f for root in search.roots for f in search.samples[root]]
+            name, reason = detect_at(folder, folder, samples[:SAMPLE_FILES])
+        profile = _profile(name, config)
+        roots, found = build_roots(profile, folder, search.roots)
+        notes += found
+    return Project(
+        profile,
+        roots,
+        folder,
+        config,
+        profile_reason=reason,
+        diagnostics=notes,
+        root_reasons={root.path: reason for root in roots},
+    )
+
+
+def _refused_folder(folder: str, profile_name: str | None) -> Project | None:
+    """A project of no roots when `folder` is reached through a link out of the project
+    it lies in (core/confine.py): nothing in it is read, detection included."""
+    note = escaping(folder)
+    if note is None:
+        return None
+    profile = _profile(profile_name)
+    return Project(profile, [], folder, profile_reason="--profile", diagnostics=[note])
+
+
+def _config_roots(config: Config, folder: str, notes: list[Diagnostic]) -> list[Root]:
+    """skillstudio.yaml's roots; one inside the folder only when it resolves inside it."""
+    roots: list[Root] = []
+    for path, label in config.roots:
+        inside = is_inside(path, folder)
+        if inside and os.path.lexists(path) and not root_inside(path, folder, notes):
+            continue
+        roots.append(Root(path, label, len(roots), base=folder if inside else ""))
+    return roots
+
+
+def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Project]:
+    """A folder given as a project, a root or a repository: every skill root below it,
+    each detected on its own marks when no profile is named (a repository that mixes
+    systems gives one project per profile, over the same folder)."""
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        raise UsageError(f"{folder}: not a folder")
+    refused = _refused_folder(folder, profile_name)
+    if refused is not None:
+        return [refused]
+    config = load_config(folder)
+    if profile_name or config is not None:
+        return [project_from_folder(folder, profile_name)]
+    search = search_roots(folder)
+    if not search.roots:
+        return [project_from_folder(folder)]
+    groups: dict[str, list[str]] = {}
+    reasons: dict[str, str] = {}
+    for root in search.roots:
+        name, why = detect_at(root, folder, search.samples[root][:ROOT_SAMPLES])
+        groups.setdefault(name, []).append(root)
+        reasons[root] = why
+    out: list[Project] = []
+    for name, paths in groups.items():
+        profile = _profile(name)
+        roots, found = build_roots(profile, folder, paths)
+        root_reasons = {r.path: reasons.get(r.path, reasons[paths[0]]) for r in roots}
+        distinct = sorted(set(root_reasons.values()))
+        reason = (
+            distinct[0]
+            if len(distinct) == 1
+            else f"detected {name} on {counted(len(paths), 'root')}"
+        )
+        out.append(
+            Project(
+                profile,
+                roots,
+                folder,
+                None,
+                profile_reason=reason,
+                diagnostics=(_search_notes(search) if not out else []) + found,
+                root_reasons=root_reasons,
+            )
+        )
+    return out
+
+
+def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> Project:
+    """Explicit `--root` folders: later roots take precedence."""
+    roots: list[Root] = []
+    refused: list[Diagnostic] = []  # a root reached through a link out of its project
+    for path in paths:
+        absolute = os.path.abspath(os.path.join(cwd, path))
+        if not os.path.isdir(absolute):
+            raise UsageError(f"{path}: no such folder")
+        label = os.path.basename(absolute) or absolute
+        root = Root(absolute, label, len(roots), base=opened_folder(absolute, absolute))
+        note = refused_root(root.path, root.base)
+        if note is None:
+            roots.append(root)
+        else:
+            refused.append(note)
+    config = load_config(cwd)
+    if roots:
+        name, reason = choose_profile(profile_name, config, roots[0].path)
+    else:
+        name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
+    notes = [note for root in roots for note in _search_notes(search_roots(root.path))]
+    notes += refused
+    return Project(
+        _profile(name, config),
+        roots,
+        cwd,
+        config,
+        profile_reason=reason,
+        diagnostics=notes,
+        root_reasons={root.path: reason for root in roots},
+    )
+
+
+def _single_skill(skill_md: str, profile_name: str | None) -> Project:
+    skill_md = os.path.abspath(skill_md)
+    folder = os.path.dirname(skill_md)
+    parent = os.path.dirname(folder)
+    config = find_config_upward(parent)
+    base = opened_folder(folder, parent)
+    if refused_root(skill_md, base) is None:
+        name, reason = choose_profile(profile_name, config, folder)
+    else:  # the scan reports it and reads nothing; neither does detection
+        name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
+    label = os.path.basename(parent)
+    if config is not None:
+        for path, root_label in config.roots:
+            if os.path.normpath(path) == parent:
+                label = root_label
+    root = Root(parent, label, 0, base=base)
+    return Project(
+        _profile(name, config),
+        [root],
+        parent,
+        config,
+        files={parent: [skill_md]},
+        profile_reason=reason,
+    )
+
+
+def _plain_dir(entry: os.DirEntry[str], follow: bool = False) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=follow)
+    except OSError:  # a link loop
+        return False
+
+
+def _has_config_children(folder: str) -> list[str]:
+    try:
+        with os.scandir(folder) as it:
+            subs = sorted(e.path for e in it if not e.name.startswith(".") and _plain_dir(e, True))
+    except OSError:
+        return []
+    return [s for s in subs if os.path.isfile(os.path.join(s, CONFIG_NAME))]
+
+
+def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
+    """What a PATH argument means: a SKILL.md, a skill folder, a project, a root or a
+    repository of collections."""
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file or folder")
+    if os.path.isfile(path):
+        return [_single_skill(path, profile_name)]
+    folder = os.path.abspath(path)
+    if os.path.isfile(os.path.join(folder, CONFIG_NAME)):
+        return [project_from_folder(folder, profile_name)]
+    if os.path.isfile(os.path.join(folder, "SKILL.md")):
+        name = profile_name or (find_config_upward(folder) or Config("")).profile
+        cls = PROFILE_CLASSES.get(name) if name else None
+        if cls is None or cls.discovery != "self_and_children":  # else the folder is a root
+            return [_single_skill(os.path.join(folder, "SKILL.md"), profile_name)]
+    children = _has_config_children(folder)
+    if children:
+        return [project_from_folder(child, profile_name) for child in children]
+    return projects_for_folder(folder, profile_name)
+
+
+def _is_repository(folder: str) -> bool:
+    """Whether a `--root` folder holds skill roots other than itself."""
+    if escaping(folder) is not None:  # read as a root: the scan says why not
+        return False
+    found = search_roots(folder).roots
+    return bool(found) and found != [folder]
+
+
+def _without_repeated_roots(projects: list[Project]) -> list[Project]:
+    """Several `--root` folders of one repository: a root that an earlier project
+    already reads (a profile's roots found above each folder) is read once; a project
+    left with no root goes."""
+    seen: set[str] = set()
+    out: list[Project] = []
+    for project in projects:
+        project.roots = [root for root in project.roots if root.path not in seen]
+        seen.update(root.path for root in project.roots)
+        if project.roots:
+            out.append(project)
+    return out
+
+
+def resolve_projects(
+    paths: list[str],
+    roots: list[str],
+    project: str | None,
+    profile_name: str | None,
+    cwd: str,
+) -> list[Project]:
+    """The projects a command works on (PRODUCT.md section 8 defaults). A PATH, a
+    `--root` and a `--project` naming the same folder find the same skills."""
+    if profile_name is not None and profile_name not in PROFILE_NAMES:
+        raise UsageError(f"unknown profile '{profile_name}' (known: {', '.join(PROFILE_NAMES)})")
+    if roots:
+        folders = [os.path.abspath(os.path.join(cwd, r)) for r in roots]
+        repositories = [f for f in folders if os.path.isdir(f) and _is_repository(f)]
+        if not repositories:
+            return [project_from_roots(roots, profile_name, cwd)]
+        plain = [r for r, f in zip(roots, folders, strict=True) if f not in repositories]
+        out = [project_from_roots(plain, profile_name, cwd)] if plain else []
+        for folder in repositories:
+            out.extend(projects_for_path(folder, profile_name))
+        return _without_repeated_roots(out)
+    if project:
+        folder = os.path.join(cwd, project)
+        if not os.path.isdir(folder):
+            raise UsageError(f"{project}: not a folder")
+        return projects_for_folder(folder, profile_name)
+    if paths:
+        found: list[Project] = []
+        for path in paths:
+            found.extend(projects_for_path(os.path.join(cwd, path), profile_name))
+        return found
+    if os.path.isfile(os.path.join(cwd, CONFIG_NAME)):
+        return [project_from_folder(cwd, profile_name)]
+    skills = os.path.join(cwd, "skills")
+    if os.path.isdir(skills):
+        return projects_for_path(skills, profile_name)
+    return projects_for_folder(cwd, profile_name)

@@ -1,0 +1,1 @@
+"""Which skill a request selects, which the model would probably pick, and why."""

@@ -1,0 +1,1 @@
+"""Reading untrusted files: bounded opens and walks, YAML, frontmatter, a body's words."""

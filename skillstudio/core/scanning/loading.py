@@ -1,0 +1,95 @@
+"""Building one skill from its file, so that a fault of that one skill never fails
+a scan (PRODUCT.md section 11: the `internal` diagnostic)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+
+from ..model.diagnostics import internal
+from ..model.document import Document
+from ..model.skills import Root, Skill
+from ..profile import Profile
+from ..reading.frontmatter import parse_text, read_document
+from ..reading.skill_words import body_gist, bundled_text
+
+FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
+
+
+def build_skill(
+    root: Root,
+    path: str,
+    stamp: tuple[int, int],
+    profile: Profile,
+    keep_text: bool,
+    read: Callable[[], Document],
+    validate: Callable[[Skill, Profile], None],
+    gist: bool = True,
+) -> Skill:
+    """A validated skill from `read()`; never raises for a fault of this one skill.
+
+    An unexpected exception while reading or validating (a bug, or input no
+    check foresaw) gives the skill one `internal` diagnostic and leaves it out
+    of matching (status skipped), so the scan goes on with every other skill.
+    Its modification time is recorded as FAILED, so every refresh reads it again
+    (the fault may have passed) instead of keeping the failure until the file changes.
+    """
+    stage = "reading"
+    mtime_ns, size = stamp
+    skill = Skill(path=path, root=root, doc=Document(path=path), mtime_ns=mtime_ns, size=size)
+    try:
+        skill.doc = read()
+        stage = "validating"
+        validate(skill, profile)
+    except Exception as exc:
+        fallback = skill.doc.fallback.get("name") if stage == "validating" else None
+        name = fallback if isinstance(fallback, str) and fallback else skill.folder_name
+        skill = Skill(
+            path=path,
+            root=root,
+            doc=skill.doc,
+            mtime_ns=FAILED,
+            size=size,
+            name=name,
+            status="skipped",
+            status_reason="SkillStudio failed on it (internal error)",
+            diagnostics=[internal(path, name, stage, exc)],
+        )
+    if gist and profile.model_chooses and skill.doc.text:
+        skill.gist = body_gist(skill.doc.body, bundled_text(path))
+    if not keep_text:
+        skill.doc.text = ""
+    return skill
+
+
+def rebuild_job(
+    previous: Skill,
+    text: str | None,
+    profile: Profile,
+    flags: tuple[bool, bool],
+    validate: Callable[[Skill, Profile], None],
+    read_file: Callable[..., Document] = read_document,
+) -> Callable[[], Skill]:
+    """Registry.reparse's build of the skill `previous` from `text` (unsaved edits) or
+    from disk, with what it needs taken from the registry now (`flags`: keep the text,
+    work out the gist). The build does every per-skill check and changes nothing
+    shared: it may run on another thread (the app's, for a large document) while the
+    registry goes on; `Registry.install` then puts its result in."""
+    path = previous.path
+    read: Callable[[], Document]
+    if text is None:
+        try:
+            st = os.stat(path)
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (0, 0)
+        # the file that is opened must still lie inside the skill's root
+        read = partial(read_file, path, None, os.path.realpath(previous.root.path))
+    else:
+        stamp = (previous.mtime_ns, previous.size)
+        read = partial(parse_text, Document(path=path), text)
+    keep_text, gists = flags
+    return partial(
+        build_skill, previous.root, path, stamp, profile, keep_text, read, validate, gists
+    )

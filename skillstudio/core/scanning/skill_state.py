@@ -1,0 +1,131 @@
+"""A skill as a compact tuple and back: what a reader process sends the scan (built by
+our own code from a skill it read; never bytes of a skill file handed to pickle)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.diagnostics import Diagnostic
+from ..model.document import Document, Problem
+from ..model.positions import FieldPos
+from ..model.skills import Root, Skill
+from ..reading.frontmatter import compose_positions
+
+
+def _pos_state(pos: FieldPos) -> tuple[Any, ...]:
+    return (
+        pos.key_line,
+        pos.key_column,
+        pos.value_line,
+        pos.value_column,
+        pos.end_line,
+        pos.end_column,
+        pos.items,
+        {k: _pos_state(v) for k, v in pos.children.items()},
+    )
+
+
+def _pos_from(state: tuple[Any, ...]) -> FieldPos:
+    kl, kc, vl, vc, el, ec, items, children = state
+    return FieldPos(kl, kc, vl, vc, el, ec, items, {k: _pos_from(v) for k, v in children.items()})
+
+
+def _diag_state(d: Diagnostic) -> tuple[Any, ...]:
+    return (d.code, d.severity, d.message, d.path, d.line, d.column, d.field, d.skill)
+
+
+def skill_state(skill: Skill) -> tuple[Any, ...]:
+    doc = skill.doc
+    positions = doc._positions
+    return (
+        skill.path,
+        skill.mtime_ns,
+        skill.size,
+        skill.name,
+        skill.key,
+        skill.description,
+        skill.fields,
+        skill.status,
+        skill.status_reason,
+        [_diag_state(d) for d in skill.diagnostics],
+        skill.phrases,
+        (
+            doc.text,
+            doc.bom,
+            doc.newline,
+            doc.encoding,
+            doc.has_frontmatter,
+            doc.closed,
+            doc.fm_text,
+            doc.fm_first_line,
+            doc.fm_close_line,
+            doc.body_offset,
+            doc.body_line,
+            doc.mapping,
+            [(p.code, p.message, p.line, p.column, p.field) for p in doc.problems],
+            doc.fallback,
+            doc.fallback_pos,
+            doc.readable,
+            None if positions is None else {k: _pos_state(v) for k, v in positions.items()},
+            doc._raw_positions,
+        ),
+        skill.gist,
+    )
+
+
+def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
+    (
+        path,
+        mtime_ns,
+        size,
+        name,
+        key,
+        description,
+        fields,
+        status,
+        reason,
+        diags,
+        phrases,
+        ds,
+        gist,
+    ) = state
+    doc = Document(
+        path=path,
+        text=ds[0],
+        bom=ds[1],
+        newline=ds[2],
+        encoding=ds[3],
+        has_frontmatter=ds[4],
+        closed=ds[5],
+        fm_text=ds[6],
+        fm_first_line=ds[7],
+        fm_close_line=ds[8],
+        body_offset=ds[9],
+        body_line=ds[10],
+        mapping=ds[11],
+        problems=[Problem(*p) for p in ds[12]],
+        fallback=ds[13],
+        fallback_pos=ds[14],
+        readable=ds[15],
+        position_reader=compose_positions,
+    )
+    if ds[16] is not None:
+        doc._positions = {k: _pos_from(v) for k, v in ds[16].items()}
+    doc._raw_positions = ds[17]
+    return Skill(
+        path=path,
+        root=root,
+        doc=doc,
+        mtime_ns=mtime_ns,
+        size=size,
+        name=name,
+        key=key,
+        description=description,
+        fields=fields,
+        status=status,
+        status_reason=reason,
+        diagnostics=[Diagnostic(*d) for d in diags],
+        phrases=phrases,
+        phrase_set=frozenset(p[0] for p in phrases),
+        gist=gist,
+    )
