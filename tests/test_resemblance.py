@@ -151,3 +151,24 @@ def test_the_form_shows_a_copy_as_competing(tmp_path: Any) -> None:
     index = LikelyIndex(registry)  # the likely index the app keeps
     found = competing(index, registry.active["copy-00"].path)
     assert [(s.name, x) for s, x in found] == [("copy-01", 1.0), ("copy-02", 1.0)]
+
+
+def test_a_description_without_word_pairs_resembles_nothing_and_breaks_nothing(
+    tmp_path: Any,
+) -> None:
+    """A one-word description has no pair of adjacent words: the near-copy search met
+    it as a candidate of another skill and `lint` ended in an internal error
+    (KeyError; the codex test's `Repository .codex.` description found it)."""
+    skills = {
+        "short-one": "Repository .codex.",
+        "at-root": "At the repository root.",
+        "notes-alpha": "Write meeting notes from a transcript.",
+        "notes-beta": "Write meeting notes from a transcript today.",
+    }
+    report = overlap_report(collection(tmp_path, skills))
+    assert not any("short-one" in (p.a.name, p.b.name) and p.resemblance for p in report.pairs)
+    assert frozenset(("notes-alpha", "notes-beta")) in {
+        frozenset((p.a.name, p.b.name)) for p in report.pairs
+    }
+    run = cli("lint", "skills", "--profile", "agentskills", cwd=tmp_path)
+    assert run.code in (0, 1) and "internal error" not in run.err, run.err

@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ..core.model.text import counted
 from ..core.reading.safefs import FileRefused, read_file
 from .preview import Preview
 
@@ -25,7 +26,7 @@ def read_text(path: str, folder: str) -> tuple[str | None, str]:
     try:
         raw, st = read_file(path, folder, MAX_BYTES, truncate=True)
         if st.st_size > MAX_BYTES:
-            return None, f"{st.st_size:,} bytes: too large to show here."
+            return None, f"{counted(st.st_size, 'byte')}: too large to show here."
     except FileRefused as exc:
         return None, f"Not shown: {exc.reason}."
     except OSError as exc:

@@ -350,10 +350,13 @@ def _near_pairs(index: LikelyIndex, size: int, bounds: Bounds) -> tuple[dict[int
             if number >= 0 and group_of.get(other) == number:
                 twins += 1
                 continue  # a copy: paired above (and counted in left_out)
+            theirs = sets.get(other)
+            if not theirs:
+                continue  # a description too short to have word pairs resembles nothing
             key = min(slot, other) * size + max(slot, other)
             value = found.get(key)
             if value is None:
-                value = found[key] = near(mine, sets[other])
+                value = found[key] = near(mine, theirs)
             nears += value > 0
         bounds.crowded += nears > 0 and nears + twins == NEAR_POOL
     return {key: value for key, value in found.items() if value}, left_out
