@@ -68,7 +68,7 @@ def test_performance_record_prints_one_table_with_every_target(
     cells = [[c.strip() for c in line.split("|")[1:-1]] for line in body[1:]]
     assert all(len(row) == 6 for row in cells)
     targets = [row[2] for row in cells if row[2] != "—"]
-    # Every row of PRODUCT.md section 10 (scan counts twice: the read and skills-ref),
+    # Every row of docs/performance.md (scan counts twice: the read and skills-ref),
     # then the likely candidates (issue 19): request time, overlap, the evaluation set.
     evaluated = ["≥ 70 / 85 / 90 %"] if os.path.isdir(CORPUS) else []
     assert targets == [

@@ -1,4 +1,4 @@
-"""The claude-code profile (PRODUCT.md 3.7): discovery, plugins and marketplaces,
+"""The claude-code profile (docs/profiles.md): discovery, plugins and marketplaces,
 legacy commands, fields, the listing and its budget, substitution and shell lines."""
 
 from __future__ import annotations

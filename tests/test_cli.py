@@ -1,4 +1,4 @@
-"""The CLI contract: formats, JSON shapes, exit codes (PRODUCT.md section 8)."""
+"""The CLI contract: formats, JSON shapes, exit codes (docs/commands.md)."""
 
 from __future__ import annotations
 

@@ -281,10 +281,10 @@ def test_every_argument_has_help() -> None:
 
 
 def readme_commands() -> dict[str, str]:
-    """The README's command list: command -> its line (comment included)."""
+    """docs/commands.md's command list: command -> its line (comment included)."""
     from .helpers import REPO
 
-    text = Path(REPO, "README.md").read_text(encoding="utf-8")
+    text = Path(REPO, "docs", "commands.md").read_text(encoding="utf-8")
     block = text.split("## Command line\n\n```sh\n", 1)[1].split("```", 1)[0]
     lines: dict[str, str] = {}
     last = ""

@@ -1,4 +1,4 @@
-"""The codex profile (PRODUCT.md section 3.8): one test per rule, on trees built here.
+"""The codex profile (docs/profiles.md): one test per rule, on trees built here.
 
 The user, admin and system scopes come from settings (HOME, CODEX_HOME,
 SKILLSTUDIO_CODEX_ADMIN); every test points them into its own folder, so the
@@ -94,7 +94,7 @@ def test_a_folder_without_repository_roots_is_read_as_it_is(tmp_path: Path, scop
 # -- discovery -------------------------------------------------------------------
 def test_discovery_is_recursive_to_depth_six(tmp_path: Path) -> None:
     # a Codex root of the project (a folder given as --root that holds deeper skill
-    # roots is a repository: each of those is a root of its own, PRODUCT.md 3.9)
+    # roots is a repository: each of those is a root of its own, docs/profiles.md)
     root = tmp_path / "proj" / ".agents" / "skills"
     skill(root, "a/b/c/d/e/six", "six", "Six levels down.")
     skill(root, "a/b/c/d/e/f/seven", "seven", "Seven levels down.")

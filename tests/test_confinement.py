@@ -1,7 +1,7 @@
 """Issue 25 items 3 and 11: nothing outside the folder opened is read or written, however
 it is reached (`.agents/skills`, `.claude/skills` or a plugin's `skills/` linked out,
 the folder or file given being such a link, a root swapped for a link after the scan);
-a save writes through a link whose target is inside, as `set` does (PRODUCT.md 3.9)."""
+a save writes through a link whose target is inside, as `set` does (docs/profiles.md)."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_a_root_swapped_for_a_link_after_the_scan_is_neither_read_nor_written(
 def test_a_save_writes_through_a_link_inside_the_folder_and_keeps_the_link(
     tmp_path: Path,
 ) -> None:
-    """Item 11: one behaviour for `set` and the app's Save (core/saving.py with a base):
+    """Item 11: one behaviour for `set` and the app's Save (core/editing/saving.py with a base):
     the link stays, its target inside the folder gets the text, atomically."""
     skills = tmp_path / "skills"
     shared = write(skills, "shared/x.md", skill_text(name="x", description="Shared x skill."))

@@ -346,7 +346,7 @@ def test_a_configured_root_outside_the_project_is_refused_at_its_line(tmp_path: 
     assert [(d["line"], d["column"]) for d in refused] == [(4, 6), (6, 5)]
     assert all("outside this project" in d["message"] for d in refused)
     # a root written inside that is a link out is refused as every such root is
-    # (PRODUCT.md 3.9: symlink-skipped, naming where it leads)
+    # (docs/profiles.md: symlink-skipped, naming where it leads)
     skipped = [d for d in data["diagnostics"] if d["code"] == "symlink-skipped"]
     assert [d["path"] for d in skipped] == [str(project / "escape")], skipped
     assert {s["root"] for s in data["skills"]} == {str(project / "skills")}

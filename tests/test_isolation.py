@@ -1,6 +1,6 @@
 """Fault isolation: an unexpected exception in one stage for one skill (reading,
 validating, matching, rendering a tier, activating) becomes an `internal` diagnostic
-on that skill, and every command still answers for the rest (PRODUCT.md section 11).
+on that skill, and every command still answers for the rest (docs/development.md).
 
 Each test injects the fault by replacing the stage's function with one that raises
 for the skill named `victim` and calls the real one for every other skill.

@@ -4,7 +4,7 @@
   (the registry of names in profiles/__init__.py aside): the engine asks the
   profile object, so a new skill system is one new module.
 - No core module imports another module's `_private` names.
-- README's "Development" tree names every module of the package, with a line
+- docs/development.md's "Development" tree names every module of the package, with a line
   saying what it holds, and nothing that is gone.
 """
 
@@ -18,7 +18,7 @@ import skillstudio
 from skillstudio.core.profiles import PROFILE_NAMES
 
 PACKAGE = pathlib.Path(skillstudio.__file__).parent
-README = PACKAGE.parent / "README.md"
+README = PACKAGE.parent / "docs" / "development.md"
 PROFILES = PACKAGE / "core" / "profiles"
 NAMES = "|".join(PROFILE_NAMES)
 # `== "oasis"`, `!= 'mvp'`, `in ("pegasus", …)`, `{"oasis": …}`, `case "toolsets":`
@@ -90,8 +90,8 @@ def test_the_readme_tree_names_every_module_and_says_what_it_holds() -> None:
     tree = readme_tree(README.read_text(encoding="utf-8"))
     modules = {"skillstudio/" + p.relative_to(PACKAGE).as_posix() for p in _sources(PACKAGE)}
     listed = {path for path in tree if path.startswith("skillstudio/") and path.endswith(".py")}
-    assert sorted(modules - listed) == [], "add these modules to README's Development tree"
-    assert sorted(listed - modules) == [], "README's Development tree names modules that are gone"
+    assert sorted(modules - listed) == [], "add these modules to docs/development.md's tree"
+    assert sorted(listed - modules) == [], "docs/development.md's tree names modules that are gone"
     assert [path for path, what in tree.items() if not what] == [], "one line each: what it holds"
 
 

@@ -1,4 +1,4 @@
-"""Issue 25 item 12: names that look alike (PRODUCT.md section 11). A name holding
+"""Issue 25 item 12: names that look alike (docs/development.md). A name holding
 invisible or bidi characters, combining marks (NFD), full-width or Cyrillic letters
 that look Latin is reported (`name-lookalike`, a warning: the standard and Codex
 accept such names); two skills whose names differ but look the same are each

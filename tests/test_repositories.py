@@ -1,4 +1,4 @@
-"""Repositories of skills (PRODUCT.md section 3.9, issue 17): every path form finds the
+"""Repositories of skills (docs/profiles.md, issue 17): every path form finds the
 same skills, collections at any depth, ignored trees, no-skills, misnamed files,
 collections that do not shadow each other, and detection per root."""
 

@@ -1,6 +1,6 @@
 """Copies and near-copies of one description (issue 25, item 6): the strongest overlap
 there is, reported by `overlap`, lint's description-overlap, the form's "competes with"
-and `match` (core/resemblance.py), however many skills share the words."""
+and `match` (core/ranking/resemblance.py), however many skills share the words."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SVG made self-contained before it is drawn (core/svg.py): every reference out of
+"""SVG made self-contained before it is drawn (core/reading/svg.py): every reference out of
 the document removed, entities refused, the cost of a drawing bounded."""
 
 from __future__ import annotations

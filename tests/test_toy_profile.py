@@ -1,4 +1,4 @@
-"""A skill system added by one module: the README's "Adding a skill system", run.
+"""A skill system added by one module: docs/profiles.md's "Adding a skill system", run.
 
 The profile below is defined here and registered at run time; nothing else in
 the project knows it. lint, list, match, prompt and activate then follow its

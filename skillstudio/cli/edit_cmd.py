@@ -58,7 +58,7 @@ def register(sub: Subparsers) -> None:
 
 
 def _is_path(word: str) -> bool:
-    """SKILL in `set` is a path only when it says so (PRODUCT.md section 8): it holds a
+    """SKILL in `set` is a path only when it says so (docs/commands.md): it holds a
     `/` or ends in SKILL.md. Anything else is a registry name, even when a file of
     that name happens to be in the current folder."""
     return "/" in word or os.sep in word or word.endswith("SKILL.md")
@@ -66,7 +66,7 @@ def _is_path(word: str) -> bool:
 
 def _skill_file(args: argparse.Namespace, env: Env) -> tuple[str, str]:
     """(SKILL.md path, the folder it may be written in) of a `set` argument: the folder
-    opened that its root lies in (core/confine.py), else the root itself."""
+    opened that its root lies in (core/model/confinement.py), else the root itself."""
     if _is_path(args.skill):
         target = os.path.abspath(os.path.join(env.cwd, args.skill))
         if os.path.isdir(target):

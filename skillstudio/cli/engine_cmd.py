@@ -94,7 +94,7 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
     ranked = likely(item.registry, args.query) if chooses else None
     if args.format == "json":
         data = result.to_json()
-        if ranked is not None:  # PRODUCT.md section 8: a band per candidate, and the ranking
+        if ranked is not None:  # docs/commands.md: a band per candidate, and the ranking
             for cand in data["candidates"]:
                 cand["band"] = ranked.band_of(cand["skill"])
             data["likely"] = ranked.to_json()["candidates"]

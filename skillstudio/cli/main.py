@@ -1,5 +1,5 @@
 """`skillstudio` command line: the parser assembled from the command modules, and dispatch
-(PRODUCT.md section 8). Each command group lives in its own module (`*_cmd.py`)."""
+(docs/commands.md). Each command group lives in its own module (`*_cmd.py`)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ _CONTROL |= {n: f"\\u{n:04x}" for n in (*ESCAPED, *range(0xD800, 0xE000))}
 
 def printable(text: str) -> str:
     """One line of text: control characters (a newline in a folder name), bidi controls
-    and invisible characters (core/lookalike.py) escaped."""
+    and invisible characters (core/checking/lookalike.py) escaped."""
     return text.translate(_CONTROL)
 
 

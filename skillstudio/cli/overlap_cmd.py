@@ -1,4 +1,4 @@
-"""`overlap`: pairs of skills whose descriptions compete (PRODUCT.md sections 5, 8), and
+"""`overlap`: pairs of skills whose descriptions compete (docs/commands.md), and
 the `description-overlap` notes `lint` adds where the model chooses."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
             "estimate": True,
             "pairs": [pair.to_json() for pair in pairs],
         }
-        if bounded:  # what the bounds on the work left out (core/overlap.py)
+        if bounded:  # what the bounds on the work left out (core/ranking/overlap.py)
             data["bounded"] = [bounds.to_json() for bounds in bounded]
         env.print(dumps(data))
         return EXIT_OK
@@ -72,7 +72,7 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
 
 
 def overlap_lint(registry: Registry) -> list[Diagnostic]:
-    """description-overlap notes, where the model chooses (core/overlap.py)."""
+    """description-overlap notes, where the model chooses (core/ranking/overlap.py)."""
     from ..core.ranking.overlap import (
         LINT_MAX_SKILLS,
         LINT_THRESHOLD,

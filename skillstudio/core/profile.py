@@ -214,7 +214,7 @@ class Profile:
     # -- declarations the engine and the app read (data) ----------------------
     marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
     # Detection marks inside a skill folder (`agents/openai.yaml`): its root is this
-    # profile's. Only a system's own distinctive marks belong here (PRODUCT.md section 3).
+    # profile's. Only a system's own distinctive marks belong here (docs/profiles.md).
     skill_markers: ClassVar[tuple[str, ...]] = ()
     # Whether a project of this system may also hold skill roots beyond its conventional
     # ones (a repository of collections, read root by root). A seed system's agent reads

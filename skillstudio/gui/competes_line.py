@@ -1,7 +1,7 @@
 """The form's "competes with: X (0.82), Y (0.64)" line under the description.
 
 Where the model chooses, two skills whose descriptions say the same thing compete
-for the same requests (PRODUCT.md section 5, core/ranking/overlap.py). As the author types,
+for the same requests (docs/commands.md, core/ranking/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
 project's likely-candidates index (the one Try a Request ranks with: built off the
 GUI thread, kept current per edit), under the overlap model, so the scores are

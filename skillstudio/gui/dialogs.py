@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBo
 
 from .. import __version__
 from ..core.editing import recovery
+from .help_window import HelpWindow, docs_folder
 from .restore_dialog import RestoreDialog
 
 TITLE = "SkillStudio"
@@ -23,6 +24,7 @@ class Dialogs:
     def __init__(self, window: QMainWindow) -> None:
         self.window = window
         self.interactive = True  # False (--smoke-test): warnings go to stderr, not a dialog
+        self.guide: HelpWindow | None = None  # Help › User Guide, once opened
 
     # -- questions -------------------------------------------------------------------
     def ask_save(self, names: str) -> str:
@@ -102,6 +104,20 @@ class Dialogs:
 
     def inform(self, message: str) -> None:
         QMessageBox.information(self.window, TITLE, message)
+
+    def user_guide(self) -> None:
+        """Help › User Guide: docs/guide.md in a window of its own (one, raised again)."""
+        folder = docs_folder()
+        if folder is None:
+            QMessageBox.information(
+                self.window, "User Guide", "The documentation is not installed with this copy."
+            )
+            return
+        if self.guide is None:
+            self.guide = HelpWindow(folder, self.window)
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
 
     def about(self) -> None:
         QMessageBox.about(

@@ -25,7 +25,7 @@ _ACCENT = {
 }
 _NEUTRAL = ("#5f6368", "#c4c7c5")
 _ON_SELECTION = "#ffffff"  # the neutral shapes on a selected row (HighlightedText)
-# What each status icon means, for the tree's tooltips and the README.
+# What each status icon means, for the tree's tooltips and docs/guide.md.
 LEGEND = {
     "error": "has errors: the agent may not load it as written",
     "warning": "has warnings",

@@ -3,7 +3,7 @@
 `load_image` reads a file confined to the skill folder (a regular file, at most
 MAX_IMAGE_BYTES), then decodes it only as one of the raster formats Qt reads
 itself without opening anything else (PNG, JPEG, GIF, WebP, BMP: known by their
-bytes, the format set so Qt does not guess), or as SVG cleaned by core/svg.py
+bytes, the format set so Qt does not guess), or as SVG cleaned by core/reading/svg.py
 (every outside reference removed) and drawn by QSvgRenderer from those bytes
 alone. Either way the picture is at most MAX_SIDE pixels a side. Safe on any
 thread (QImage, QPainter on a QImage and QSvgRenderer are reentrant).

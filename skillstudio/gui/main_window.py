@@ -274,6 +274,7 @@ class MainWindow(QMainWindow):
             filter_skills=self.filter_box.setFocus,
             try_request=self.focus_query_panel,
             run_suite=self.run_suite,
+            user_guide=self.dialogs.user_guide,
             about=self.dialogs.about,
         )
 

@@ -1,4 +1,4 @@
-"""The overlap map: a whole project's competing skills at once (issue 19, PRODUCT.md 5).
+"""The overlap map: a whole project's competing skills at once (issue 19, docs/commands.md).
 
 `skillstudio overlap`'s pairs (core/ranking/overlap.py), worked out off the GUI thread
 (about 4.5 s at 10,000 skills, index included) from a snapshot of the project's

@@ -87,7 +87,7 @@ class ScanThread(QThread):
     done(ScanDone): the scan's end (its finished signal, with its results): every
         registry scanned (some perhaps with errors) and indexed, or cancelled.
 
-    The skills are read without their gists (core/gist.py: the body in brief, which
+    The skills are read without their gists (core/reading/skill_words.py: the body in brief, which
     costs twice the rest of reading a skill), so that the tree shows them as soon as
     `skillstudio lint` would have them; the gists are worked out after `scanned`,
     on stand-ins of the skills, and set by the GUI thread when `done` lands, before

@@ -21,7 +21,7 @@ VALIDATE_DELAY_MS = 120
 # A text this small is validated on the GUI thread: every check of it, the link
 # check's markdown parse included (25-40 µs a block or link), stays well under the
 # 50 ms a keystroke may take. A larger one is validated on a worker (every per-skill
-# check) and the registry takes the result on the GUI thread (PRODUCT.md section 11).
+# check) and the registry takes the result on the GUI thread (docs/development.md).
 SYNC_CHARS = 16_000
 SYNC_LINES = 1_000
 
@@ -45,7 +45,8 @@ class SkillDocument(QObject):
         super().__init__(parent)
         self.path = path
         self.registry = registry
-        # where a save may write (core/confine.py): the folder opened that its root lies in
+        # where a save may write (core/model/confinement.py): the folder opened that its
+        # root lies in
         skill = registry.by_path.get(path)
         root = skill.root if skill is not None else None
         self.base = (root.base or root.path) if root else os.path.dirname(os.path.dirname(path))

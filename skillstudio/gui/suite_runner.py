@@ -50,7 +50,7 @@ from ..core.projects.suites import (
 )
 from ..core.ranking.matching import MatchIndex
 from ..core.scanning.registry import Registry
-from .catch_up import CatchUp
+from .deferred_until_shown import CatchUp
 from .scanner import one_line
 from .suite_models import CasesModel, ConfusionModel, SkillsModel
 from .theme import bar_style, colour

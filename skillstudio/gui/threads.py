@@ -21,7 +21,7 @@ runs on it, a slice at a time with events between: the refresh after changes on
 disk (refresh.py, 15 ms slices, each heavy step alone in its slice), the tier-2
 listing (workbench/listing_writer.py, 12 ms), suite runs (suite_runner.py, 15 ms),
 and the tree's and Problems' rows handed to their views a page at a time
-(fetchMore). A panel behind another dock's tab catches up when shown (catch_up.py).
+(fetchMore). A panel behind another dock's tab catches up when shown (deferred_until_shown.py).
 The window sets the interpreter's switch interval to 1 ms so that a worker holding
 the lock delays a slice by at most that.
 
@@ -47,7 +47,7 @@ then may a likely index be built of them (likely_jobs.py `LikelyIndexes.keep_onl
 so nothing ranks with a skill before its gist is in. `cancel()` stops it (a flag
 and the resume event) and waits for it.
 
-The reader processes (core/parallel.py `Workers`, started by the scan thread
+The reader processes (core/scanning/parallel.py `Workers`, started by the scan thread
 for a large scan: at most 4, spawned, at nice 10). They are sent paths, offsets
 and the profile, read files with the same bounded readers as the scan thread and
 send back plain tuples (skill states, gists) that the scan thread turns into its

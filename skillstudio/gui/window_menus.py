@@ -35,6 +35,7 @@ class Commands:
     filter_skills: Command
     try_request: Command
     run_suite: Command
+    user_guide: Command
     about: Command
 
 
@@ -59,6 +60,7 @@ class MenuActions:
     overlap_action: QAction
     query_action: QAction
     run_suite_action: QAction
+    guide_action: QAction
 
 
 def build_menus(
@@ -120,6 +122,7 @@ def build_menus(
     query_action = action(view_menu, "&Try a Request", "Ctrl+K", commands.try_request)
     run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)
     help_menu = window.menuBar().addMenu("&Help")
+    guide_action = action(help_menu, "User &Guide", "F1", commands.user_guide)
     action(help_menu, "&About SkillStudio", None, commands.about)
     return MenuActions(
         open_action=open_action,
@@ -139,4 +142,5 @@ def build_menus(
         overlap_action=overlap_action,
         query_action=query_action,
         run_suite_action=run_suite_action,
+        guide_action=guide_action,
     )

@@ -1,4 +1,4 @@
-"""Match latency benchmark (PRODUCT.md section 10: ≤ 1 ms at 1,000, ≤ 10 ms at 10,000 skills).
+"""Match latency benchmark (docs/performance.md: ≤ 1 ms at 1,000, ≤ 10 ms at 10,000 skills).
 
 The indexed matcher is timed against a naive loop that applies the same oasis
 rules skill by skill, on the same registry and requests, in one run.

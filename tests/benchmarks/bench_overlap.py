@@ -1,4 +1,4 @@
-"""Overlap and lint on adversarial descriptions (PRODUCT.md section 10: bounded pairs,
+"""Overlap and lint on adversarial descriptions (docs/performance.md: bounded pairs,
 ≤ 3 s and ≤ 300 MB at 3,000 skills), against `list` of the same folder in the same run.
 
     python tests/benchmarks/bench_overlap.py [--counts 3000 10000] [--workdir DIR] [--normal]

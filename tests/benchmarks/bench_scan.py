@@ -1,4 +1,4 @@
-"""Scan + validate benchmark (issue 2 / PRODUCT.md section 10, first row).
+"""Scan + validate benchmark (issue 2 / docs/performance.md, first row).
 
 Measured in one run, on the same synthetic folder:
   floor     a Python process that walks the tree and reads every SKILL.md

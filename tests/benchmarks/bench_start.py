@@ -1,4 +1,4 @@
-"""App start to first painted window, bundled skills (PRODUCT.md section 10: ≤ 1.0 s).
+"""App start to first painted window, bundled skills (docs/performance.md: ≤ 1.0 s).
 
 The app is started the way a user starts it (`python -m skillstudio gui skills/`,
 fresh settings) in a new process; the clock runs from just before that process

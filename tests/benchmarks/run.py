@@ -1,6 +1,6 @@
 """The performance record: run every benchmark and print ONE table.
 
-Each row is a figure of PRODUCT.md section 10 (or a scale figure of issue 8),
+Each row is a figure of docs/performance.md (or a scale figure of issue 8),
 its target, whether it is met, and the alternative measured in the same run:
 a plain read of the files for scanning, skills-ref 0.1.1's validate() for
 validation, a naive loop with the same rules for matching, a full re-scan for

@@ -136,7 +136,7 @@ def generate(target: str, count: int, seed: int = 7) -> str:
 
 
 # ---------------------------------------------------------------- adversarial overlap
-POSTING_CAP = 100  # core/overlap.py's RARE_MAX: a word in more skills pairs nobody
+POSTING_CAP = 100  # core/ranking/overlap.py's RARE_MAX: a word in more skills pairs nobody
 
 
 def _made_up(number: int) -> str:

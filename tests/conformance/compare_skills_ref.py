@@ -5,11 +5,11 @@ Usage: python tests/conformance/compare_skills_ref.py [CORPUS_DIR] [--python PY]
 
 `--profile claude-code` (or `codex`) reports the same corpus under an agent's own profile:
 where that agent loads a skill skills-ref rejects, the reason is the agent's
-documented leniency (PRODUCT.md 3.7, 3.8); anything else is unexplained.
+documented leniency (docs/profiles.md, 3.8); anything else is unexplained.
 
 skills-ref is run in its own interpreter (`--python`, default: this one) so the
 project never depends on it. Each disagreement is classified by the deliberate
-differences of PRODUCT.md 3.6; anything unclassified is printed as such and
+differences of docs/profiles.md; anything unclassified is printed as such and
 makes the script exit 1.
 """
 
@@ -94,12 +94,12 @@ def classify(skill_dir: str, ref_errors: list[str], our_errors: list[dict[str, A
         if "Invalid YAML" in joined:
             fm = text.split("\n---", 1)[0]
             if any(ch in fm for ch in "[{") or "found a flow" in joined.lower():
-                return "flow-style YAML (accepted on purpose, PRODUCT.md 3.6)"
-            return "YAML that PyYAML reads but strictyaml rejects (PRODUCT.md 3.6)"
+                return "flow-style YAML (accepted on purpose, docs/profiles.md)"
+            return "YAML that PyYAML reads but strictyaml rejects (docs/profiles.md)"
         if raw.startswith(b"\xef\xbb\xbf") or b"\r\n" in raw:
-            return "BOM or CRLF (accepted on purpose, PRODUCT.md 3.6)"
+            return "BOM or CRLF (accepted on purpose, docs/profiles.md)"
         if "---" in text.split("\n---", 2)[1] if text.count("\n---") >= 1 else False:
-            return "'---' inside a value (kept whole on purpose, PRODUCT.md 3.6)"
+            return "'---' inside a value (kept whole on purpose, docs/profiles.md)"
         return "UNEXPLAINED"
     codes = {e["code"] for e in our_errors}
     if codes <= {"field-type"}:
@@ -107,15 +107,15 @@ def classify(skill_dir: str, ref_errors: list[str], our_errors: list[dict[str, A
     return "UNEXPLAINED"
 
 
-# What skills-ref rejects that an agent loads, by skills-ref's message (PRODUCT.md 3.7, 3.8).
+# What skills-ref rejects that an agent loads, by skills-ref's message (docs/profiles.md, 3.8).
 LENIENT = {
     "claude-code": (
         ("Unexpected fields", "unknown keys: Claude Code ignores them (info)"),
         ("exceeds 1024", "long description: Claude Code cuts it at 1,536 in its listing"),
         ("must match", "the name is a display label; the folder names the command"),
-        ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (PRODUCT.md 3.6)"),
+        ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (docs/profiles.md)"),
     ),
-    "codex": (  # PRODUCT.md 3.8
+    "codex": (  # docs/profiles.md
         ("Unexpected fields", "Codex ignores keys other than name, description, metadata"),
         ("exceeds 1024", "Codex cuts a long description to 1,021 + '...'"),
         ("must match", "Codex does not compare the name with the folder"),
@@ -123,7 +123,7 @@ LENIENT = {
         ("consecutive hyphens", "Codex does not check the name's format"),
         ("invalid characters", "Codex does not check the name's format"),
         ("start or end with a hyphen", "Codex does not check the name's format"),
-        ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (PRODUCT.md 3.6)"),
+        ("Invalid YAML", "YAML that PyYAML reads but strictyaml rejects (docs/profiles.md)"),
     ),
 }
 

@@ -1,5 +1,5 @@
 """Checks that grow with a skill's text stay off the GUI thread or bounded (issue 25,
-item 8; PRODUCT.md section 11): a body of 100,000 links costs the window no more
+item 8; docs/development.md): a body of 100,000 links costs the window no more
 than a plain body of as many lines."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Names that look alike (PRODUCT.md section 11).
+"""Names that look alike (docs/development.md).
 
 A name can deceive a reader without breaking any rule: an invisible character
 (U+200B), a bidi control that reorders how text is shown (U+202E), the same word

@@ -57,7 +57,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
     profile.resolve(skill, c)
     if doc.readable:
         profile.check_fields(c)
-        check_skill_name(c)  # names that can be mistaken for another (core/lookalike.py)
+        check_skill_name(c)  # names that can be mistaken for another (core/checking/lookalike.py)
         if is_placeholder_description(skill.raw.get("description")):
             c.emit(
                 "description-placeholder",

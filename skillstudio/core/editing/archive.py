@@ -5,7 +5,7 @@ name length), so that what `pack` writes, `unpack` takes. `pack` stores regular
 files only and says what it left out (links, special files, the settings folders of
 tools that run commands, and unless asked files that look like secrets); `unpack`
 checks the whole archive before writing a byte (its top folder must be a usable
-skill folder name, core/filenames.py), extracts into a fresh private folder inside
+skill folder name, core/model/filenames.py), extracts into a fresh private folder inside
 the root and moves the result into place only when every entry was written.
 """
 

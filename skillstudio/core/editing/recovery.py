@@ -7,7 +7,7 @@ One JSON file per document in a recovery folder (the app passes its state folder
 the edits started from, and the text. Files are written atomically (temporary file,
 fsync, rename) and removed once the text is saved, discarded or restored.
 
-The text is private: files are created 0600 in a folder made 0700 (PRODUCT.md
+The text is private: files are created 0600 in a folder made 0700 (docs/commands.md
 section 11). A folder that is not private is made so when this user owns it, and
 refused otherwise; a folder that is a link is refused, never followed. Every read
 and write goes through a descriptor of the folder that was checked.

@@ -113,7 +113,7 @@ def atomic_write(
     `expected` (None = it must not exist). Never leaves a temporary file behind on
     failure, and cleans up after writers that were killed. With `base` (the folder
     the file was opened from), a link is written through to its target, which must
-    resolve inside `base` (core/confine.py); else SaveError and nothing is written.
+    resolve inside `base` (core/model/confinement.py); else SaveError and nothing is written.
     """
     if base is not None:
         try:

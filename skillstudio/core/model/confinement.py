@@ -1,4 +1,4 @@
-"""Confinement to the folder the user opened (PRODUCT.md sections 3.9 and 11).
+"""Confinement to the folder the user opened (docs/profiles.md and docs/development.md).
 
 Every root a project is made of, however it is reached (a conventional folder such
 as `.agents/skills` or `.claude/skills`, a plugin's `skills/`, a marketplace's

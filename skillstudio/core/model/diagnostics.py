@@ -9,7 +9,7 @@ Severity = Literal["error", "warning", "info"]
 
 SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
-# Stable codes (PRODUCT.md section 4 plus our additions). The text is the rule's
+# Stable codes (docs/commands.md plus our additions). The text is the rule's
 # one-line summary, used for SARIF rule descriptions and `--help`-style listings.
 CODES: dict[str, str] = {
     "frontmatter-missing": "SKILL.md does not start with a '---' frontmatter block",

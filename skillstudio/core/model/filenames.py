@@ -1,4 +1,4 @@
-"""Which names a skill folder, and a file inside one, may have (PRODUCT.md section 11).
+"""Which names a skill folder, and a file inside one, may have (docs/development.md).
 
 A name is a name only if it is usable: a shell, a terminal, a file manager and
 the programs that run commands from a folder's settings all take it as a plain

@@ -16,7 +16,7 @@ _ASCII_PUNCT = str.maketrans(
 def normalize(text: str) -> str:
     """Lowercase, every punctuation or symbol character to a space, whitespace collapsed.
 
-    This is the oasis normalization (PRODUCT.md 3.1); the other profiles use it
+    This is the oasis normalization (docs/profiles.md); the other profiles use it
     for their keyword heuristics so that scores are comparable.
     """
     if text.isascii():

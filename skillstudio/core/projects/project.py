@@ -97,7 +97,7 @@ def _search_notes(search: RootSearch) -> list[Diagnostic]:
 
 def project_from_folder(folder: str, profile_name: str | None = None) -> Project:
     """A project folder: its config's roots, else the profile's conventional roots and
-    every other skill root found below it (PRODUCT.md section 3.9)."""
+    every other skill root found below it (docs/profiles.md)."""
     folder = os.path.abspath(folder)
     if not os.path.isdir(folder):
         raise UsageError(f"{folder}: not a folder")
@@ -134,7 +134,7 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
 
 def _refused_folder(folder: str, profile_name: str | None) -> Project | None:
     """A project of no roots when `folder` is reached through a link out of the project
-    it lies in (core/confine.py): nothing in it is read, detection included."""
+    it lies in (core/model/confinement.py): nothing in it is read, detection included."""
     note = escaping(folder)
     if note is None:
         return None
@@ -325,7 +325,7 @@ def resolve_projects(
     profile_name: str | None,
     cwd: str,
 ) -> list[Project]:
-    """The projects a command works on (PRODUCT.md section 8 defaults). A PATH, a
+    """The projects a command works on (docs/commands.md defaults). A PATH, a
     `--root` and a `--project` naming the same folder find the same skills."""
     if profile_name is not None and profile_name not in PROFILE_NAMES:
         raise UsageError(f"unknown profile '{profile_name}' (known: {', '.join(PROFILE_NAMES)})")

@@ -1,4 +1,4 @@
-"""Repositories of skills (PRODUCT.md section 3.9) and detection (section 3): every
+"""Repositories of skills (docs/profiles.md) and detection (section 3): every
 skill root under a folder at any depth, the roots a profile makes of them, and the
 profile each root's marks name."""
 
@@ -185,7 +185,7 @@ def _skill_folders(folder: str) -> list[str]:
 
 
 def detect_at(start: str, top: str, skill_folders: list[str] | None = None) -> tuple[str, str]:
-    """(profile name, why) from the marks of the systems (PRODUCT.md section 3): layout
+    """(profile name, why) from the marks of the systems (docs/profiles.md): layout
     marks in `start` and the folders above it (nearest first), then the files and
     fields of a sample of its skills; the default when nothing marks it. The default
     profile's own folder counts after the other systems' files in its skills (an

@@ -1,4 +1,4 @@
-"""Query suites: hand-made request cases that run offline, in CI (PRODUCT.md section 7).
+"""Query suites: hand-made request cases that run offline, in CI (docs/commands.md).
 
 Native YAML suites, skill-creator `eval_set.json` (`[{query, should_trigger}]`
 for one skill) and Skill Lab `triggers.yaml` (`skill`, `test_cases` with

@@ -1,6 +1,6 @@
 """Likely candidates: an estimate of which skills the model would pick for a request.
 
-For the profiles where the model chooses (PRODUCT.md section 5), skills are
+For the profiles where the model chooses (docs/commands.md), skills are
 ranked by BM25F, an information-retrieval weighting over a few fields: the
 name (split on hyphens and underscores, weighted up), the description, and
 what else the profile's listing shows (`Profile.listing_texts`: when to use it,

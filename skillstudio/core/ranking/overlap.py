@@ -9,7 +9,7 @@ the name probe (a request made of each skill's name words: how much of its
 weight the other skill scores, the geometric mean of both ways), which pairs
 skills named for one subject whose descriptions say different things (the
 corpus's code-review skills: cosines 0.08-0.14), and the descriptions'
-resemblance (core/resemblance.py: the same text, or nearly, scores 1.0 or
+resemblance (core/ranking/resemblance.py: the same text, or nearly, scores 1.0 or
 close to it whatever the weights; copies of one description made most of
 their words common, and the cosine of the weights missed them all).
 

@@ -1,6 +1,6 @@
 """Near-duplicate descriptions, measured without term weights.
 
-Overlap's cosine (core/overlap.py) weighs words by how few skills use them, so
+Overlap's cosine (core/ranking/overlap.py) weighs words by how few skills use them, so
 it is blind where it matters most: copies of one description. Two skills with
 the same text in a folder of two score 0.33 (every shared word is in every
 skill: its weight is next to nothing, and the names' words decide); twenty

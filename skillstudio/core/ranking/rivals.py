@@ -10,7 +10,7 @@ get the full cosine of their vectors under the overlap model (`OVERLAP_MODEL`:
 the same fields, the name weighted like the description), recomputed from the
 index's term counts with the current average lengths and IDF: the score
 `skillstudio overlap` gives the pair. Near-duplicate descriptions (the same
-text, or nearly: core/resemblance.py) are looked up the same way, and a pair's
+text, or nearly: core/ranking/resemblance.py) are looked up the same way, and a pair's
 score is at least their resemblance, as in overlap. About a millisecond at
 10,000 skills.
 """

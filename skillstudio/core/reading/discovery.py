@@ -249,7 +249,7 @@ class _Walk:
 
 def listed_files(paths: list[str], base: str) -> DiscoveryResult:
     """SKILL.md files named one by one (lint of single skills): each read only when it
-    resolves inside `base`, the folder opened (core/confine.py)."""
+    resolves inside `base`, the folder opened (core/model/confinement.py)."""
     result = DiscoveryResult()
     for path in sorted(paths):
         target = outside(path, base)

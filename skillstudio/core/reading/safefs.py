@@ -1,4 +1,4 @@
-"""Opening untrusted files and walking untrusted folders (PRODUCT.md section 11).
+"""Opening untrusted files and walking untrusted folders (docs/development.md).
 
 Every file the project reads from a skill folder, an archive, a suite or a
 configuration goes through `read_bytes` / `check_regular`: the path is resolved,

@@ -8,7 +8,7 @@ vocabulary is what the model knows about the skill's domain, and it reaches
 requests worded differently from the description. The skill's own bundled
 markdown (its folder's other `.md` files and `references/*.md`, a few and
 bounded: `bundled_text`) counts too, at half weight: it is the same domain
-knowledge, and on tests/eval it brings 2-3 points of top-1 (see README,
+knowledge, and on tests/eval it brings 2-3 points of top-1 (see docs/performance.md,
 "Likely candidates"). Bodies are not kept in memory, so each skill keeps this
 gist instead: at most `GIST_WORDS` stems (each written as its commonest word,
 so that reports can show it), taken when the file is read (only for profiles
@@ -32,7 +32,7 @@ from ..model.matches import STOPWORDS
 from ..model.text import words_of
 from .safefs import OPEN_FLAGS, is_regular
 
-GIST_WORDS = 300  # stems kept (tuned on tests/eval's even half, see README)
+GIST_WORDS = 300  # stems kept (tuned on tests/eval's even half, see docs/performance.md)
 GIST_CHARS = 20_000  # of the body, read from its start
 BUNDLED_FILES = 4  # bundled markdown files read at most (the folder's, then references/)
 BUNDLED_BYTES = 32 * 1024  # of them all together

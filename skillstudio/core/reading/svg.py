@@ -1,5 +1,5 @@
 """SVG from a skill folder made self-contained before anything renders it
-(PRODUCT.md section 11: images are rendered from the skill's own bytes with
+(docs/development.md: images are rendered from the skill's own bytes with
 external references removed).
 
 An SVG renderer opens what an `<image href>`, a `<use href>` to another file, a

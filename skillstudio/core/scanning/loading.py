@@ -1,5 +1,5 @@
 """Building one skill from its file, so that a fault of that one skill never fails
-a scan (PRODUCT.md section 11: the `internal` diagnostic)."""
+a scan (docs/development.md: the `internal` diagnostic)."""
 
 from __future__ import annotations
 

@@ -442,7 +442,7 @@ class Registry:
     def _check_triggers(self) -> None:
         severity = self.profile.severity_of("trigger-ambiguous")
         self._triggers.check(self.skills, self.active.values(), severity)
-        check_names(self.skills, self.profile)  # names that look alike (core/lookalike.py)
+        check_names(self.skills, self.profile)  # names that look alike (core/checking/lookalike.py)
 
     # -- queries --------------------------------------------------------------
     def get(self, name: str) -> Skill | None:

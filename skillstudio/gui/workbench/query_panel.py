@@ -46,15 +46,15 @@ from ...core.ranking.matching import (
 )
 from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
 from ...core.scanning.registry import Registry
-from ..catch_up import CatchUp
 from ..centre import scrolled
+from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
-from .instead import SuiteRequests, instead_text, outranking
 from .listing_writer import ListingWriter
+from .outranked_by import SuiteRequests, instead_text, outranking
 from .panel_parts import (
     FixedLine,
     NamesModel,
@@ -455,7 +455,7 @@ class QueryPanel(QWidget):
 
     def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
         """(the edited skill's name, the likely candidates that outrank it) for the
-        request typed, when some do (see instead.py)."""
+        request typed, when some do (see outranked_by.py)."""
         skill, likely = self.edited_skill(), self.likely
         if skill is None or likely is None or not likely.candidates:
             return None
@@ -464,7 +464,7 @@ class QueryPanel(QWidget):
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
         """(request, the skill ranked first) for the project's suite requests that
-        expect the edited skill but rank another first (see instead.py)."""
+        expect the edited skill but rank another first (see outranked_by.py)."""
         registry, project, skill = self.registry, self.project, self.edited_skill()
         index = self.likely_indexes.peek(registry) if registry is not None else None
         if skill is None or index is None or registry is None:

@@ -40,7 +40,8 @@ def project_roots(folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]
 
     def add(path: str, label: str, base: str | None = folder) -> None:
         """A root that exists; one of the project's (`base`) only when it resolves
-        inside it (core/confine.py); the machine's own folders (`base` None) as they are."""
+        inside it (core/model/confinement.py); the machine's own folders (`base` None)
+        as they are."""
         path = os.path.normpath(path)
         if any(p == path for p, _ in pairs):
             return

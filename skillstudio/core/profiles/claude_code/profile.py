@@ -1,4 +1,4 @@
-"""claude-code: Anthropic's Claude Code, as documented up to 2026-08 (PRODUCT.md 3.7).
+"""claude-code: Anthropic's Claude Code, as documented up to 2026-08 (docs/profiles.md).
 
 Skills are `<root>/<folder>/SKILL.md` under the project's `.claude/skills/`, the
 personal and the enterprise folder; legacy `.claude/commands/*.md` are skills

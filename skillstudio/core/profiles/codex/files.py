@@ -1,4 +1,4 @@
-"""Codex's files (PRODUCT.md section 3.8): where its roots are, its bounded walk of one
+"""Codex's files (docs/profiles.md): where its roots are, its bounded walk of one
 root, and the two files it reads beside skills (agents/openai.yaml, plugin manifests).
 
 Every file is read confined to its folder, bounded, and without recursion; each
@@ -86,7 +86,7 @@ def project_roots(s: CodexSettings, folder: str) -> tuple[list[tuple[str, str]],
     The machine's scopes come only with a repository root: a folder without one is
     read as it is (its own skills, or the collections in it), never replaced by
     the skills of whoever runs the check. A repository root must resolve inside the
-    folder it stands in (core/confine.py): a link out of it is a note, not a root."""
+    folder it stands in (core/model/confinement.py): a link out of it is a note, not a root."""
     folder = os.path.abspath(folder)
     repo = repository_root(folder)
     chain = [folder]

@@ -1,4 +1,4 @@
-"""Codex's listing (PRODUCT.md section 3.8): the `<skills_instructions>` developer
+"""Codex's listing (docs/profiles.md): the `<skills_instructions>` developer
 message, and how its character budget shares description characters out evenly."""
 
 from __future__ import annotations

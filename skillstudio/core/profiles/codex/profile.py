@@ -1,4 +1,4 @@
-"""codex: OpenAI's Codex CLI (PRODUCT.md section 3.8), from its loader's source up to 2026-08.
+"""codex: OpenAI's Codex CLI (docs/profiles.md), from its loader's source up to 2026-08.
 
 Recursive roots from the repository root down to the working folder plus the
 user, admin and system scopes; no shadowing (an ambiguous `$name` selects
@@ -57,7 +57,7 @@ class Codex(Profile):
     )
     discovery = "recursive"
     shadows = False
-    # detection (PRODUCT.md section 3): a `.codex/` folder, or `agents/openai.yaml` in a
+    # detection (docs/profiles.md): a `.codex/` folder, or `agents/openai.yaml` in a
     # skill folder (which counts before the `.agents/skills/` folder other agents share)
     marker_dirs = (".codex",)
     skill_markers = ("agents/openai.yaml",)
