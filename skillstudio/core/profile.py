@@ -350,8 +350,12 @@ class Profile:
         """What the agent's listing shows the model of this skill, by role: "name",
         "description", "use_when", "triggers", "hint" (what the likely ranking reads
         besides the body's gist, each role at its own weight): here the name and the
-        description."""
-        return default_listing_texts(skill)
+        description, and the trigger phrases of a profile that has them."""
+        texts = default_listing_texts(skill)
+        phrases = self.trigger_texts(skill)
+        if phrases:
+            texts["triggers"] = " ".join(phrases)
+        return texts
 
     def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
         """The skill's trigger phrases as written, for explanations (with `patterns`,
