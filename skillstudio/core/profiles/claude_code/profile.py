@@ -382,10 +382,13 @@ class ClaudeCode(Pegasus):
                 used -= len(full) - len(bare)
                 dropped.add(index)
         lines = []
+        out.spent = used
         for index, (skill, full, bare) in enumerate(entries):
             lines.append(bare if index in dropped else full)
             out.listed.append(skill.name)
+            out.entries.append((skill.name, len(full) + 1, len(bare) + 1))
             if index in dropped:
+                out.shortened.append(skill.name)
                 out.omitted.append(
                     {
                         "skill": skill.name,
