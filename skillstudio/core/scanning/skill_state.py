@@ -70,6 +70,7 @@ def skill_state(skill: Skill) -> tuple[Any, ...]:
             doc._raw_positions,
         ),
         skill.gist,
+        skill.namespace,
     )
 
 
@@ -88,6 +89,7 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         phrases,
         ds,
         gist,
+        namespace,
     ) = state
     doc = Document(
         path=path,
@@ -128,4 +130,5 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         phrases=phrases,
         phrase_set=frozenset(p[0] for p in phrases),
         gist=gist,
+        namespace=namespace,
     )
