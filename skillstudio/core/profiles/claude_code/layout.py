@@ -6,7 +6,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from ...model.confinement import root_inside
+from ...model.confinement import link_out, root_inside
 from ...model.diagnostics import Diagnostic
 from ...model.paths import is_within
 from ...model.skills import Root
@@ -79,29 +79,31 @@ def discover_root(
     from ...reading.discovery import discover
 
     if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
-        return _discover_commands(root.path)
+        return _discover_commands(root.path, root.boundary)
     if plugin is None:
-        result = discover(root.path, "children", ignored, limits)
+        result = discover(root.path, "children", ignored, limits, root.base)
         result.diagnostics.extend(_lowercase_skill_files(root.path, result))
         return result
     result = DiscoveryResult()
     manifest = plugins.plugin_manifest(plugin)
     if manifest is not None:
         result.diagnostics.extend(manifest.diagnostics)
-    own = _found(os.path.join(plugin, "SKILL.md"), plugin)
+    # links are followed inside the folder opened (a plugin's own root: itself)
+    boundary = root.base or plugin
+    own = _found(os.path.join(plugin, "SKILL.md"), boundary, result.diagnostics)
     if own is not None:  # a one-skill plugin
         result.files.append(own)
     folders = [os.path.join(plugin, "skills")]
     folders += manifest.skill_dirs if manifest is not None else []
     seen = {f.path for f in result.files}
     for folder in folders:
-        if not root_inside(folder, plugin, result.diagnostics):  # a `skills/` link out
+        if not root_inside(folder, boundary, result.diagnostics):  # a `skills/` link out
             continue
-        single = _found(os.path.join(folder, "SKILL.md"), plugin)
+        single = _found(os.path.join(folder, "SKILL.md"), boundary, result.diagnostics)
         if single is not None:  # a `skills` path naming one skill folder
             files = [single]
         else:
-            part = discover(folder, "children", ignored, limits)
+            part = discover(folder, "children", ignored, limits, boundary)
             files = part.files
             result.diagnostics.extend(part.diagnostics)
             result.diagnostics.extend(_lowercase_skill_files(folder, part))
@@ -143,25 +145,31 @@ def _child_plugins(folder: str) -> list[str]:
     return [s for s in subs[: plugins.MAX_PLUGINS] if plugins.is_plugin(s)]
 
 
-def _found(path: str, base: str) -> Found | None:
-    """A skill file to read: a regular file inside `base` (links followed inside it)."""
+def _found(path: str, base: str, notes: list[Diagnostic] | None = None) -> Found | None:
+    """A skill file to read: a regular file inside `base` (links followed inside it; a
+    link out of it is a note in `notes`)."""
     from ...model.scan import Found
 
     try:
-        if not is_within(os.path.realpath(path), os.path.realpath(base)):
+        real = os.path.realpath(path)
+        if not is_within(real, os.path.realpath(base)):
+            if notes is not None and os.path.lexists(path):
+                notes.append(link_out(path, real, base))
             return None
         st = os.stat(path)
     except OSError:
         return None
-    return Found(path, st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
+    linked = real != os.path.abspath(path)
+    return Found.of(path, st, linked) if stat.S_ISREG(st.st_mode) else None
 
 
-def _discover_commands(folder: str) -> DiscoveryResult:
-    """`.claude/commands/*.md`: each a skill named after the file (regular files only)."""
+def _discover_commands(folder: str, base: str) -> DiscoveryResult:
+    """`.claude/commands/*.md`: each a skill named after the file (regular files only,
+    links followed inside the folder opened, `base`)."""
     from ...model.scan import DiscoveryResult
 
     result = DiscoveryResult()
-    real = os.path.realpath(folder)
+    real = os.path.realpath(base)
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=lambda e: e.name)
@@ -170,7 +178,7 @@ def _discover_commands(folder: str) -> DiscoveryResult:
     for entry in entries:
         if entry.name.startswith(".") or not entry.name.endswith(".md"):
             continue
-        item = _found(entry.path, real)
+        item = _found(entry.path, real, result.diagnostics)
         if item is not None:
             result.files.append(item)
     return result
