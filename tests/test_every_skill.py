@@ -350,3 +350,22 @@ def test_the_lexical_shape_of_a_frontmatter_agrees_with_yaml(tmp_path: Path, tex
             assert kind == [], key
         else:
             assert kind in ("", None), key
+
+
+def test_a_plugins_skills_folder_linked_inside_the_repository_is_read(tmp_path: Path) -> None:
+    """A plugin's `skills/` that is a link to another folder of the repository: on main
+    it was refused as a link out of the plugin."""
+    repo = tmp_path / "market"
+    write(
+        repo,
+        ".claude-plugin/marketplace.json",
+        '{"name": "m", "owner": {"name": "o"}, "plugins": '
+        '[{"name": "p", "source": "./plugins/p"}]}',
+    )
+    skill(repo, "shared/skills/common")
+    (repo / "plugins/p").mkdir(parents=True)
+    os.symlink("../../shared/skills", repo / "plugins/p/skills")
+    data = lint(repo, "--profile", "claude-code")
+    assert names(data) == ["p:common"]
+    assert notes(data, "symlink-skipped", repo) == []
+    assert notes(data, "unreached", repo) == []  # read through the plugin's link

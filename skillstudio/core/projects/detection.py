@@ -57,20 +57,30 @@ def _profiles() -> list[Profile]:
     return [get_profile(name) for name in detection_order()]
 
 
-def layout_verdict(folders: list[str], top: str) -> tuple[Verdict | None, str]:
+Marks = dict[str, list[tuple[str, str]]]  # folder -> (profile, mark) of each profile it marks
+
+
+def layout_verdict(
+    folders: list[str], top: str, seen: Marks | None = None
+) -> tuple[Verdict | None, str]:
     """The nearest layout mark of another system than the default in `folders`
     (nearest first), else None; and the default's own shared folder when seen
-    (`.agents/skills`: other agents read it too, so a skill's own files decide)."""
+    (`.agents/skills`: other agents read it too, so a skill's own files decide).
+    `seen`: the marks of folders already looked at (the roots of one repository share
+    the folders above them)."""
     shared = ""
     for folder in folders:
-        for profile in _profiles():
-            mark = profile.detect_layout(folder)
-            if mark:
-                where = os.path.relpath(folder, top)
-                seen = mark if where == "." or where.startswith("..") else f"{where}/{mark}"
-                if profile.name != DEFAULT_PROFILE:
-                    return Verdict(profile.name, f"detected {profile.name}: {seen}"), shared
-                shared = f"detected {profile.name}: {seen}"
+        marks = seen.get(folder) if seen is not None else None
+        if marks is None:
+            marks = [(p.name, m) for p in _profiles() if (m := p.detect_layout(folder))]
+            if seen is not None:
+                seen[folder] = marks
+        for name, mark in marks:
+            where = os.path.relpath(folder, top)
+            shown = mark if where == "." or where.startswith("..") else f"{where}/{mark}"
+            if name != DEFAULT_PROFILE:
+                return Verdict(name, f"detected {name}: {shown}"), shared
+            shared = f"detected {name}: {shown}"
         if shared:
             break
     return None, shared
@@ -88,22 +98,26 @@ def skills_verdict(
     counts: dict[str, list[Any]] = {}  # profile -> [skills, first why, first where]
     by_shape: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
     markers = skill_markers()
+    sep_file = os.sep + SKILL_FILE
     for folder in folders:
-        if inventory is not None and folder in inventory.marks:
-            present = inventory.marks[folder]
-        elif inventory is None and markers:
+        if inventory is not None:
+            present = inventory.marks.get(folder)
+        elif markers:
             present = [m for m in markers if os.path.exists(os.path.join(folder, m))]
         else:
-            present = []
+            present = None
         marked: list[tuple[str, str]] = []
-        for profile in profiles:
-            mark = next((m for m in profile.skill_markers if m in present), None)
-            if mark:
-                marked.append((profile.name, mark))
+        if present:
+            for profile in profiles:
+                mark = next((m for m in profile.skill_markers if m in present), None)
+                if mark:
+                    marked.append((profile.name, mark))
         if not files_only:
-            shape = frontmatter_shape(os.path.join(folder, SKILL_FILE), top_real)
+            shape = frontmatter_shape(folder + sep_file, top_real)
             if shape:
                 marked += _field_marks(shape, profiles, by_shape)
+        if not marked:
+            continue
         seen: set[str] = set()
         for name, why in marked:
             if name in seen:
@@ -128,7 +142,7 @@ def _field_marks(
 ) -> list[tuple[str, str]]:
     """(profile, why) for each profile whose fields a frontmatter of this shape uses
     (worked out once per distinct shape: a repository's skills share a few)."""
-    key = tuple(sorted((k, type(v).__name__) for k, v in shape.items()))
+    key = tuple((k, type(v).__name__) for k, v in shape.items())
     found = known.get(key)
     if found is None:
         found = []
@@ -156,6 +170,7 @@ def verdict_at(
     top: str,
     skill_folders: list[str] | None = None,
     inventory: Inventory | None = None,
+    seen: Marks | None = None,
 ) -> Verdict:
     """Layout marks in `start` and the folders above it (nearest first), then the marks
     of every skill under it (`skill_folders`: all of them; a folder given alone is
@@ -163,7 +178,7 @@ def verdict_at(
     counts after the other systems' files in its skills (an `agents/openai.yaml` in
     `.agents/skills/` is codex's). The reason names what was seen ("detected
     claude-code: .claude-plugin/marketplace.json")."""
-    layout, shared = layout_verdict(mark_folders(start, top), top)
+    layout, shared = layout_verdict(mark_folders(start, top), top, seen)
     if layout is not None:
         return layout
     if skill_folders is None:

@@ -20,7 +20,7 @@ from ..reading.safefs import is_inside
 from ..scanning.registry import Registry
 from .audit import Reach, auditor, share
 from .config import CONFIG_NAME, Config, find_config_upward, load_config
-from .detection import Verdict, detect_at, layout_verdict, mark_folders, verdict_at
+from .detection import Marks, Verdict, detect_at, layout_verdict, mark_folders, verdict_at
 from .repository import RootSearch, build_roots, misnamed_warning, search_roots
 
 
@@ -227,14 +227,15 @@ def _root_verdicts(folder: str, search: RootSearch) -> dict[str, Verdict]:
     folder, then every skill of it). A root that nothing marks takes the marks above
     the folder (a marketplace, for one of its plugins), else the profile its marked
     sibling roots agree on (a catalogue of categories is one project)."""
+    seen: Marks = {}
     verdicts = {
-        root: verdict_at(root, folder, search.folders[root], search.inventory)
+        root: verdict_at(root, folder, search.folders[root], search.inventory, seen)
         for root in search.roots
     }
     unmarked = [root for root, verdict in verdicts.items() if not verdict.marked]
     if not unmarked:
         return verdicts
-    above, _ = layout_verdict(mark_folders(folder, folder), folder)
+    above, _ = layout_verdict(mark_folders(folder, folder), folder, seen)
     siblings: dict[str, list[Verdict]] = {}
     for root, verdict in verdicts.items():
         if verdict.marked:
