@@ -369,3 +369,27 @@ def test_a_plugins_skills_folder_linked_inside_the_repository_is_read(tmp_path: 
     assert names(data) == ["p:common"]
     assert notes(data, "symlink-skipped", repo) == []
     assert notes(data, "unreached", repo) == []  # read through the plugin's link
+
+
+def test_links_out_or_to_nothing_in_a_folder_no_agent_reads_are_one_note(
+    tmp_path: Path,
+) -> None:
+    """Links in another agent's folder (`.gemini/skills`) that Claude Code does not read:
+    one `unreached` for the folder, naming each target; nothing outside is read."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    (repo / ".git").mkdir(parents=True)
+    skill(repo, ".claude/skills/own")
+    skill(elsewhere, "ext", description="Handles quokkaoutside requests in reports.")
+    (repo / ".gemini/skills").mkdir(parents=True)
+    os.symlink(elsewhere / "ext", repo / ".gemini/skills/ext")
+    os.symlink("../../gone/away", repo / ".gemini/skills/lost")
+    run = cli("lint", "--format", "json", str(repo), cwd=tmp_path)
+    assert "quokkaoutside" not in run.out
+    data = run.json
+    assert names(data) == ["own"]
+    unreached = notes(data, "unreached", repo)
+    assert [where for where, _ in unreached] == [".gemini/skills"]
+    message = unreached[0][1]
+    assert "2 links here are not followed" in message
+    assert f"ext -> {elsewhere / 'ext'}" in message
+    assert f"lost -> {repo / 'gone/away'} (missing)" in message

@@ -175,14 +175,16 @@ def _note(
         parts.append(f"{counted(len(files), 'SKILL.md file')} here {verb} not read ({shown})")
     if links:
         shown = ", ".join(
-            f"{os.path.basename(link.path)} -> {link.target or 'nothing'}" for link in links[:SHOWN]
+            f"{os.path.basename(link.path)} -> {link.target}{' (missing)' if link.missing else ''}"
+            for link in links[:SHOWN]
         )
         if len(links) > SHOWN:
             shown += f" and {len(links) - SHOWN:,} more"
-        verb = "leads" if len(links) == 1 else "lead"
+        verb = "is" if len(links) == 1 else "are"
         parts.append(
-            f"{counted(len(links), 'link')} here {verb} out of the folder opened or to nothing "
-            f"and {'is' if len(links) == 1 else 'are'} not followed ({shown})"
+            f"{counted(len(links), 'link')} here {verb} not followed ({shown}): "
+            f"{'it leads' if len(links) == 1 else 'they lead'} out of the folder opened or "
+            "to nothing"
         )
     sample = files[0] if files else links[0].path
     why = _why(folder, sample, len(files), profile, roots, top) if files else ""

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from ..model.confinement import pointed_to
 from ..model.diagnostics import Diagnostic
 from ..model.paths import FileRefused, is_inside
 from ..model.scan import SKILL_FILE, ScanLimits
@@ -62,10 +63,11 @@ IGNORED_TREES = frozenset(
 @dataclass(frozen=True, slots=True)
 class LinkNote:
     """A link that stands where a skill would be and is not followed: its target lies
-    outside the folder opened (`target` set) or does not exist (`target` empty)."""
+    outside the folder opened, or does not exist (`missing`: where it points)."""
 
     path: str
-    target: str = ""
+    target: str
+    missing: bool = False
 
 
 @dataclass(slots=True)
@@ -234,7 +236,7 @@ class _Walk:
             ):
                 continue
             if not os.path.exists(path):
-                out.append(LinkNote(path))
+                out.append(LinkNote(path, pointed_to(path), True))
                 continue
             real = os.path.realpath(path)
             if not is_inside(real, top_real):
