@@ -216,12 +216,10 @@ def _why(
                 f"{they} in the hidden folder '{hidden}' of the root {where}, and {agent} "
                 "skips hidden folders"
             )
+        below = f"{they} {counted(len(parts), 'folder')} below the root {where}"
         if profile.discovery == "recursive":
-            return f"{they} {len(parts)} folders below the root {where}, deeper than it reads"
-        return (
-            f"{they} {len(parts)} folders below the root {where}, and {agent} reads only "
-            f"<root>/<folder>/{SKILL_FILE}"
-        )
+            return f"{below}, deeper than it reads"
+        return f"{below}, and {agent} reads only <root>/<folder>/{SKILL_FILE}"
     own = profile.unread_reason(folder, top)
     if own:
         return own

@@ -116,14 +116,13 @@ class _Walk:
         self.links: list[str] = []  # links met, sorted out at the end
 
     def stop(self) -> None:
-        limit = self.limits.max_folders
         self.out.diagnostics.append(
             Diagnostic(
                 "scan-limit",
                 "warning",
-                f"Stopped looking for skills after {limit:,} folders; skills further on were "
-                "not found. Point at a smaller folder or raise scan.max_folders in "
-                "skillstudio.yaml.",
+                f"Stopped looking for skills after {self.limits.max_folders:,} folders; skills "
+                "further on were not found. Point at a smaller folder or raise "
+                "scan.max_folders in skillstudio.yaml.",
                 self.top,
             )
         )
