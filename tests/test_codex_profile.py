@@ -431,6 +431,8 @@ def test_without_a_mention_nothing_is_selected_and_the_model_chooses(tmp_path: P
 # -- detection ---------------------------------------------------------------------
 def test_detection_names_the_codex_mark_it_saw(tmp_path: Path) -> None:
     (tmp_path / "a" / ".codex").mkdir(parents=True)
+    assert detect_profile(str(tmp_path / "a"))[0] == "agentskills"  # empty: no mark
+    skill(tmp_path, "a/.codex/skills/deploy", "deploy", "Deploys.")
     assert detect_profile(str(tmp_path / "a")) == ("codex", "detected codex: .codex/ folder")
     skill(tmp_path, "b/.agents/skills/deploy", "deploy", "Deploys.")
     write(tmp_path, "b/.agents/skills/deploy/agents/openai.yaml", "policy: {}\n")

@@ -240,7 +240,7 @@ def test_special_files_links_and_toolsets_get_diagnostics_not_hangs(tree: Path) 
     assert any("loops" in m for m in messages("skill-loop", "symlink-skipped"))
     assert any("FIFO" in m for m in messages("skill-fifo", "unreadable"))
     assert any("folder" in m for m in messages("skill-folder", "unreadable"))
-    assert any("outside the root" in m for m in messages("skill-outside-fifo", "symlink-skipped"))
+    assert any("outside" in m for m in messages("skill-outside-fifo", "symlink-skipped"))
     leak = messages("toolset-leak", "toolset-missing")
     assert len(leak) == 1 and "outside" in leak[0], leak  # secret.py was not read
     fifo = messages("toolset-fifo", "toolset-missing")

@@ -275,7 +275,9 @@ def test_claude_code_marks(tmp_path: Path, layout: dict[str, Any], mark: str) ->
 @pytest.mark.parametrize(
     ("layout", "mark"),
     [
-        ({".codex/config.toml": None, ".agents/skills/a/SKILL.md": {}}, ".codex"),
+        # a `.codex/` folder marks codex when it holds skills (an agent folder without
+        # any is no mark: docs/profiles.md)
+        ({".codex/skills/b/SKILL.md": {}, ".agents/skills/a/SKILL.md": {}}, ".codex"),
         ({"skills/a/SKILL.md": {}, "skills/a/agents/openai.yaml": None}, "agents/openai.yaml"),
     ],
 )

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
 
-from .model.confinement import root_inside
+from .model.confinement import holds_skill, root_inside
 from .model.delivered import Activation, Invoker, TierText
 from .model.diagnostics import Diagnostic, Severity
 from .model.fields import FieldSpec, item_problem, quoted, type_problem
@@ -210,6 +210,7 @@ class Profile:
         "refresh-missed": "info",
         "root-deprecated": "info",
         "unknown-field": "info",
+        "unreached": "info",
     }
 
     # -- declarations the engine and the app read (data) ----------------------
@@ -320,11 +321,18 @@ class Profile:
         `discovery` pattern (`reading.discovery.discover`)."""
         return None
 
+    def unread_reason(self, folder: str, top: str) -> str | None:
+        """Why the agent does not read the skills in `folder` (under `top`, the folder
+        opened, and under none of its roots), when this system has a reason of its own
+        (a marketplace that does not list them); None: the engine names the roots."""
+        return None
+
     # -- detection ------------------------------------------------------------
     def detect_layout(self, folder: str) -> str | None:
-        """What in a folder's layout marks it as this profile's (a marker folder), or None."""
+        """What in a folder's layout marks it as this profile's (a marker folder that
+        holds a skill: an empty agent folder is no mark), or None."""
         for marker in self.marker_dirs:
-            if os.path.isdir(os.path.join(folder, marker)):
+            if holds_skill(os.path.join(folder, marker), folder):
                 return f"{marker}/ folder"
         return None
 

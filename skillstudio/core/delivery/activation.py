@@ -78,7 +78,7 @@ def delivered_body(skill: Skill) -> str:
 
     if skill.doc.text:
         return skill.doc.body.lstrip("\n")
-    doc = read_document(skill.path, None, os.path.realpath(skill.root.path))  # (confined)
+    doc = read_document(skill.path, None, os.path.realpath(skill.root.boundary))  # (confined)
     if not doc.readable:
         code = doc.problems[0].code if doc.problems else "unreadable"
         if code in ("unreadable", "symlink-skipped"):

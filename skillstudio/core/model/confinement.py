@@ -15,10 +15,12 @@ resolves outside the folder its skill was read from.
 
 from __future__ import annotations
 
+import errno
 import os
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, Severity
 from .paths import FileRefused, is_inside
+from .scan import SKILL_FILE
 
 # What marks the folder a path belongs to (its project or repository): a path given
 # on the command line that runs through a link out of that folder is refused.
@@ -52,20 +54,37 @@ def link_out(path: str, target: str, base: str) -> Diagnostic:
     )
 
 
+def pointed_to(path: str) -> str:
+    """Where a link points, as written in it and made absolute (not resolved further)."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return os.path.realpath(path)
+    return os.path.normpath(os.path.join(os.path.dirname(path), target))
+
+
+def link_nowhere(path: str, severity: Severity = "warning") -> Diagnostic:
+    """`symlink-skipped` for a link whose target does not exist, or that loops."""
+    try:
+        os.stat(path)
+        why = "which does not exist"
+    except OSError as exc:
+        why = "which loops back on itself" if exc.errno == errno.ELOOP else "which does not exist"
+    return Diagnostic(
+        "symlink-skipped",
+        severity,
+        f"This link points to {pointed_to(path)}, {why}; nothing was read through it. "
+        "Remove the link or restore what it points to.",
+        path,
+    )
+
+
 def root_inside(path: str, base: str, notes: list[Diagnostic]) -> bool:
     """Whether `path` is a folder to read as a root of `base`: a folder that resolves
     inside `base`. A link out of `base` or a dangling link is a note, not a root."""
     if not os.path.isdir(path):
         if os.path.islink(path):
-            notes.append(
-                Diagnostic(
-                    "symlink-skipped",
-                    "warning",
-                    f"This link points to {os.path.realpath(path)}, which does not exist "
-                    "(or loops); it was not read.",
-                    path,
-                )
-            )
+            notes.append(link_nowhere(path))
         return False
     target = outside(path, base)
     if target is not None:
@@ -133,3 +152,44 @@ def write_target(path: str, base: str) -> str:
             "opened); nothing was written",
         )
     return real
+
+
+HOLDS_FOLDERS = 200  # folders looked at, at most, to tell whether a folder holds a skill
+HOLDS_DEPTH = 4
+
+
+def holds_skill(folder: str, base: str, suffix: str = "") -> bool:
+    """Whether `folder` (inside `base`) holds a SKILL.md (any case), or with `suffix` a
+    file so named (`.md`: a commands folder), within a few levels. An agent's folder
+    that holds none is no mark of that agent (docs/profiles.md). Links are followed
+    only while they resolve inside `base`; nothing outside it is listed."""
+    base_real = os.path.realpath(base)
+    if not os.path.isdir(folder) or not is_inside(os.path.realpath(folder), base_real):
+        return False
+    stack = [(folder, 0)]
+    looked = 0
+    while stack and looked < HOLDS_FOLDERS:
+        current, depth = stack.pop()
+        looked += 1
+        try:
+            with os.scandir(current) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name.lower()
+            try:
+                if entry.is_symlink():
+                    if not is_inside(os.path.realpath(entry.path), base_real):
+                        continue
+                    if entry.is_dir() and os.path.isfile(os.path.join(entry.path, SKILL_FILE)):
+                        return True
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if depth < HOLDS_DEPTH and not name.startswith("."):
+                        stack.append((entry.path, depth + 1))
+                elif name == SKILL_FILE.lower() or (suffix and name.endswith(suffix)):
+                    return True
+            except OSError:
+                continue
+    return False

@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "skill-file-name": "a file that should be SKILL.md has another name",
     "internal": "SkillStudio failed on this skill; the rest goes on",
     "description-overlap": "two descriptions would compete for the same requests",
+    "unreached": "SKILL.md files under the path that the profile's agent does not read",
 }
 
 # What is left out when a stage fails on one skill (see `internal`).

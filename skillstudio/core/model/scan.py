@@ -3,6 +3,7 @@ one root's walk, the skill files found (the walk itself is reading/discovery.py)
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -16,11 +17,20 @@ ALWAYS_IGNORED = frozenset({".git", "node_modules", "__pycache__"})
 
 
 class Found(NamedTuple):
-    """A SKILL.md found by discovery (a tuple: built 10,000 times per refresh)."""
+    """A SKILL.md found by discovery (a tuple: built 10,000 times per refresh). `dev` and
+    `ino` name the file itself (0 when unknown): the same file reached by two paths is
+    one skill; `linked`: the path runs through a link (the other path is preferred)."""
 
     path: str
     mtime_ns: int
     size: int
+    dev: int = 0
+    ino: int = 0
+    linked: bool = False
+
+    @classmethod
+    def of(cls, path: str, st: os.stat_result, linked: bool = False) -> Found:
+        return cls(path, st.st_mtime_ns, st.st_size, st.st_dev, st.st_ino, linked)
 
 
 @dataclass(slots=True)

@@ -28,6 +28,13 @@ class Root:
     base: str = ""
 
     @property
+    def boundary(self) -> str:
+        """The folder every file of this root must resolve inside: the folder opened
+        (`base`), so that a link to another folder of it is followed; the root itself
+        for the machine's own folders."""
+        return self.base or self.path
+
+    @property
     def exists(self) -> bool:
         return os.path.isdir(self.path)
 

@@ -18,16 +18,10 @@ from ..model.text import counted
 from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
 from ..reading.safefs import is_inside
 from ..scanning.registry import Registry
+from .audit import Reach, auditor, share
 from .config import CONFIG_NAME, Config, find_config_upward, load_config
-from .repository import (
-    ROOT_SAMPLES,
-    SAMPLE_FILES,
-    RootSearch,
-    build_roots,
-    detect_at,
-    misnamed_warning,
-    search_roots,
-)
+from .detection import Marks, Verdict, detect_at, layout_verdict, mark_folders, verdict_at
+from .repository import RootSearch, build_roots, misnamed_warning, search_roots
 
 
 class UsageError(Exception):
@@ -46,9 +40,16 @@ class Project:
     profile_reason: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     root_reasons: dict[str, str] = field(default_factory=dict)  # root path -> why its profile
+    # the inventory of the folder opened, shared with the other projects read from it,
+    # and this project's place in it: its scan names every SKILL.md it leaves unread
+    reach: Reach | None = None
+    reach_index: int = 0
 
     def registry(self, keep_text: bool = False, workers: int = 1, gists: bool = True) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
+        audit = None
+        if self.reach is not None:
+            audit = auditor(self.reach, self.reach_index, self.profile, self.roots)
         return Registry(
             self.profile,
             self.roots,
@@ -57,6 +58,7 @@ class Project:
             keep_text=keep_text,
             workers=workers,
             gists=gists,
+            audit=audit,
         )
 
     @property
@@ -106,6 +108,7 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         return refused
     config = load_config(folder)
     notes = list(config.diagnostics) if config else []
+    reach = None  # (roots named in skillstudio.yaml are read as named)
     if config is not None and config.roots:
         name, reason = choose_profile(profile_name, config, folder)
         profile = _profile(name, config)
@@ -116,11 +119,12 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         if profile_name or (config is not None and config.profile):
             name, reason = choose_profile(profile_name, config, folder)
         else:
-            samples = [f for root in search.roots for f in search.samples[root]]
-            name, reason = detect_at(folder, folder, samples[:SAMPLE_FILES])
+            every = [f for root in search.roots for f in search.folders[root]]
+            name, reason = detect_at(folder, folder, every, search.inventory)
         profile = _profile(name, config)
         roots, found = build_roots(profile, folder, search.roots)
         notes += found
+        reach = _reach(search, [roots], notes)
     return Project(
         profile,
         roots,
@@ -129,7 +133,17 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         profile_reason=reason,
         diagnostics=notes,
         root_reasons={root.path: reason for root in roots},
+        reach=reach,
     )
+
+
+def _reach(search: RootSearch, roots: list[list[Root]], notes: list[Diagnostic]) -> Reach | None:
+    """The inventory of a folder shared out among the projects read from it."""
+    if search.inventory is None:
+        return None
+    reach = share(search.inventory, roots)
+    reach.notes = notes
+    return reach
 
 
 def _refused_folder(folder: str, profile_name: str | None) -> Project | None:
@@ -169,23 +183,28 @@ def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Pr
     search = search_roots(folder)
     if not search.roots:
         return [project_from_folder(folder)]
+    verdicts = _root_verdicts(folder, search)
     groups: dict[str, list[str]] = {}
-    reasons: dict[str, str] = {}
     for root in search.roots:
-        name, why = detect_at(root, folder, search.samples[root][:ROOT_SAMPLES])
-        groups.setdefault(name, []).append(root)
-        reasons[root] = why
+        groups.setdefault(verdicts[root].name, []).append(root)
+    above, _ = layout_verdict(mark_folders(folder, folder), folder)
     out: list[Project] = []
+    notes: list[Diagnostic] = []
     for name, paths in groups.items():
         profile = _profile(name)
         roots, found = build_roots(profile, folder, paths)
-        root_reasons = {r.path: reasons.get(r.path, reasons[paths[0]]) for r in roots}
-        distinct = sorted(set(root_reasons.values()))
-        reason = (
-            distinct[0]
-            if len(distinct) == 1
-            else f"detected {name} on {counted(len(paths), 'root')}"
-        )
+        distinct = sorted({verdicts[p].why for p in paths})
+        if len(distinct) == 1:
+            reason = distinct[0]
+        elif above is not None and above.name == name:
+            reason = above.why  # the folder's own mark (a marketplace), not a plugin's
+        else:
+            reason = f"detected {name} on {counted(len(paths), 'root')}"
+        root_reasons = {
+            r.path: verdicts[r.path].why if r.path in verdicts else reason for r in roots
+        }
+        project_notes = (_search_notes(search) if not out else []) + found
+        notes += project_notes
         out.append(
             Project(
                 profile,
@@ -193,11 +212,41 @@ def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Pr
                 folder,
                 None,
                 profile_reason=reason,
-                diagnostics=(_search_notes(search) if not out else []) + found,
+                diagnostics=project_notes,
                 root_reasons=root_reasons,
             )
         )
+    reach = _reach(search, [p.roots for p in out], notes)
+    for index, project in enumerate(out):
+        project.reach, project.reach_index = reach, index
     return out
+
+
+def _root_verdicts(folder: str, search: RootSearch) -> dict[str, Verdict]:
+    """Each root's profile from its own marks (layout marks from the root up to the
+    folder, then every skill of it). A root that nothing marks takes the marks above
+    the folder (a marketplace, for one of its plugins), else the profile its marked
+    sibling roots agree on (a catalogue of categories is one project)."""
+    seen: Marks = {}
+    verdicts = {
+        root: verdict_at(root, folder, search.folders[root], search.inventory, seen)
+        for root in search.roots
+    }
+    unmarked = [root for root, verdict in verdicts.items() if not verdict.marked]
+    if not unmarked:
+        return verdicts
+    above, _ = layout_verdict(mark_folders(folder, folder), folder, seen)
+    siblings: dict[str, list[Verdict]] = {}
+    for root, verdict in verdicts.items():
+        if verdict.marked:
+            siblings.setdefault(os.path.dirname(root), []).append(verdict)
+    for root in unmarked:
+        marked = siblings.get(os.path.dirname(root), [])
+        if above is not None:
+            verdicts[root] = above
+        elif marked and len({verdict.name for verdict in marked}) == 1:
+            verdicts[root] = marked[0]
+    return verdicts
 
 
 def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> Project:

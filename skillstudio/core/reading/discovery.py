@@ -1,20 +1,20 @@
 """Finds the SKILL.md files under a root by a profile's discovery pattern.
 
 Bounded on purpose: a folder count and a depth limit per root, symbolic links
-followed only while they stay inside the root and do not loop, and every
-skipped place reported as a diagnostic instead of an exception.
+followed only while they stay inside the folder opened and do not loop (a link
+out, a dangling link and a loop are each reported), and every skipped place
+reported as a diagnostic instead of an exception.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from operator import attrgetter
 
-from ..model.confinement import link_out, outside
+from ..model.confinement import link_nowhere, link_out, outside
 from ..model.diagnostics import Diagnostic
-from ..model.paths import is_within
+from ..model.paths import is_inside, is_within
 from ..model.scan import (
     ALWAYS_IGNORED,
     SKILL_FILE,
@@ -28,10 +28,19 @@ from .safefs import kind
 
 class _Walk:
     def __init__(
-        self, root: str, mode: Discovery, ignored: frozenset[str], limits: ScanLimits
+        self,
+        root: str,
+        mode: Discovery,
+        ignored: frozenset[str],
+        limits: ScanLimits,
+        base: str | None = None,
     ) -> None:
         self.root = root
         self.root_real = os.path.realpath(root)
+        # Links are followed while they stay inside the folder opened (`base`; the
+        # root itself when none is given) and do not lead back up to the root.
+        self.base = base or root
+        self.base_real = os.path.realpath(base) if base else self.root_real
         self.mode = mode
         self.ignored = ignored | ALWAYS_IGNORED
         self.limits = limits
@@ -43,7 +52,7 @@ class _Walk:
             Diagnostic(code, severity, message, path, 0, 0)  # type: ignore[arg-type]
         )
 
-    def skill_file(self, folder: str) -> None:
+    def skill_file(self, folder: str, linked: bool = False) -> None:
         path = os.path.join(folder, SKILL_FILE)
         try:
             st = os.lstat(path)
@@ -56,20 +65,15 @@ class _Walk:
             return
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(path)
-            if not is_within(real, self.root_real):
-                self.note(
-                    "symlink-skipped",
-                    "warning",
-                    f"{SKILL_FILE} is a link to {real}, outside the root; it was not read.",
-                    path,
-                )
+            if not is_inside(real, self.base_real):
+                self.result.diagnostics.append(link_out(path, real, self.base))
                 return
             try:
                 st = os.stat(path)
-            except OSError as exc:
-                why = "loops back on itself" if exc.errno == errno.ELOOP else "points nowhere"
-                self.note("symlink-skipped", "warning", f"This link {why}; it was not read.", path)
+            except OSError:
+                self.result.diagnostics.append(link_nowhere(path))
                 return
+            linked = True
         if not stat.S_ISREG(st.st_mode):
             self.note(
                 "unreadable",
@@ -78,26 +82,44 @@ class _Walk:
                 path,
             )
             return
-        self.result.files.append(Found(path, st.st_mtime_ns, st.st_size))
+        self.result.files.append(Found.of(path, st, linked))
+
+    def followed(self, path: str) -> bool:
+        """Whether a link found in a root is followed as a folder: its target must be a
+        folder inside the folder opened, and not the root or a folder above it (which
+        would read the root again). A dangling or looping link is reported."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            self.result.diagnostics.append(link_nowhere(path))
+            return False
+        if not stat.S_ISDIR(st.st_mode):
+            return False  # a link to a file: not a skill folder
+        real = os.path.realpath(path)
+        if not is_inside(real, self.base_real):
+            self.result.diagnostics.append(link_out(path, real, self.base))
+            return False
+        if is_within(self.root_real, real):
+            self.note(
+                "symlink-skipped",
+                "warning",
+                f"This link points to {real}, which holds this root itself (a loop); it was "
+                "not followed.",
+                path,
+            )
+            return False
+        return True
 
     def enter(self, entry: os.DirEntry[str]) -> bool:
         """Whether a child folder may be entered (links checked, limit counted)."""
         if self.stopped:
             return False
         try:
-            if not entry.is_dir():
-                return False
             if entry.is_symlink():
-                real = os.path.realpath(entry.path)
-                if not is_within(real, self.root_real) or is_within(self.root_real, real):
-                    self.note(
-                        "symlink-skipped",
-                        "warning",
-                        f"The folder link points to {real}, outside the root or back up "
-                        "into it; it was not followed.",
-                        entry.path,
-                    )
+                if not self.followed(entry.path):
                     return False
+            elif not entry.is_dir():
+                return False
         except OSError:
             return False
         self.result.folders += 1
@@ -164,7 +186,7 @@ class _Walk:
             if not plain_dir or counted >= limit:
                 self.result.folders = counted
                 if self.enter(entry):
-                    self.skill_file(entry.path)
+                    self.skill_file(entry.path, not plain_dir)
                 counted = self.result.folders
                 if self.stopped:
                     return
@@ -179,7 +201,7 @@ class _Walk:
                 self.skill_file(entry.path)  # reports why it cannot be read
                 continue
             if is_regular(st.st_mode):
-                files.append(Found(path, st.st_mtime_ns, st.st_size))
+                files.append(Found(path, st.st_mtime_ns, st.st_size, st.st_dev, st.st_ino))
             else:
                 self.skill_file(entry.path)  # a link: checked against the root
         self.result.folders = counted
@@ -191,10 +213,10 @@ class _Walk:
             seen.add((st.st_dev, st.st_ino))
         except OSError:
             return
-        stack: list[tuple[str, int]] = [(self.root, 0)]
+        stack: list[tuple[str, int, bool]] = [(self.root, 0, False)]
         while stack and not self.stopped:
-            folder, depth = stack.pop()
-            self.skill_file(folder)
+            folder, depth, linked = stack.pop()
+            self.skill_file(folder, linked)
             if depth >= self.limits.max_depth:
                 if any(e.is_dir() for e in self.listing(folder) if not e.name.startswith(".")):
                     self.note(
@@ -204,7 +226,7 @@ class _Walk:
                         folder,
                     )
                 continue
-            subfolders: list[str] = []
+            subfolders: list[tuple[str, bool]] = []
             for entry in self.listing(folder):
                 if entry.name.startswith("."):
                     if entry.is_dir():
@@ -227,8 +249,8 @@ class _Walk:
                     )
                     continue
                 seen.add(ident)
-                subfolders.append(entry.path)
-            stack.extend((sub, depth + 1) for sub in reversed(subfolders))
+                subfolders.append((entry.path, linked or entry.is_symlink()))
+            stack.extend((sub, depth + 1, via) for sub, via in reversed(subfolders))
 
     def run(self) -> DiscoveryResult:
         try:
@@ -262,7 +284,7 @@ def listed_files(paths: list[str], base: str) -> DiscoveryResult:
             message = f"Cannot read this file ({exc.strerror})."
             result.diagnostics.append(Diagnostic("unreadable", "error", message, path))
             continue
-        result.files.append(Found(path, st.st_mtime_ns, st.st_size))
+        result.files.append(Found.of(path, st))
     return result
 
 
@@ -271,6 +293,8 @@ def discover(
     mode: Discovery,
     ignored: frozenset[str] = frozenset(),
     limits: ScanLimits | None = None,
+    base: str | None = None,
 ) -> DiscoveryResult:
-    """Every SKILL.md under `root` that the pattern selects, in sorted path order."""
-    return _Walk(root, mode, ignored, limits or ScanLimits()).run()
+    """Every SKILL.md under `root` that the pattern selects, in sorted path order; links
+    are followed while they resolve inside `base` (the folder opened; default the root)."""
+    return _Walk(root, mode, ignored, limits or ScanLimits(), base).run()

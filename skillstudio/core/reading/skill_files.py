@@ -17,7 +17,7 @@ def skill_body(skill: Skill) -> str:
     """The body as it is on disk now (bodies are not kept in memory)."""
     if skill.doc.text:
         return skill.doc.body
-    return read_document(skill.path, None, os.path.realpath(skill.root.path)).body
+    return read_document(skill.path, None, os.path.realpath(skill.root.boundary)).body
 
 
 def supporting_files(skill: Skill) -> list[str]:

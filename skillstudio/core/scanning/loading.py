@@ -85,7 +85,7 @@ def rebuild_job(
         except OSError:
             stamp = (0, 0)
         # the file that is opened must still lie inside the skill's root
-        read = partial(read_file, path, None, os.path.realpath(previous.root.path))
+        read = partial(read_file, path, None, os.path.realpath(previous.root.boundary))
     else:
         stamp = (previous.mtime_ns, previous.size)
         read = partial(parse_text, Document(path=path), text)

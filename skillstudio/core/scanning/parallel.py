@@ -60,7 +60,7 @@ def load_skill(
     root (`real_root`: its resolved path, when the caller worked it out once for many
     files; realpath costs 20 µs): a link out swapped in since discovery is not read."""
     stamp = (found.mtime_ns, found.size)
-    base = real_root or os.path.realpath(root.path)
+    base = real_root or os.path.realpath(root.boundary)
 
     def read() -> Any:
         return read_document(found.path, found.size, base)
@@ -91,7 +91,7 @@ def load_chunk(
 
 def real_roots(roots: list[Root]) -> dict[str, str]:
     """Each root's resolved path, worked out once for the many files read under it."""
-    return {root.path: os.path.realpath(root.path) for root in roots}
+    return {root.path: os.path.realpath(root.boundary) for root in roots}
 
 
 def skill_gist(
@@ -343,7 +343,7 @@ def fill_gists(
                 filled += 1
 
     items = [
-        [(s.path, s.mtime_ns, s.size, s.doc.body_offset, s.root.path) for s in chunk]
+        [(s.path, s.mtime_ns, s.size, s.doc.body_offset, s.root.boundary) for s in chunk]
         for chunk in chunks
     ]
     runner = workers if workers is not None and len(todo) >= PARALLEL_MIN_GISTS else None

@@ -30,6 +30,7 @@ from .trigger_owners import TriggerOwners
 from .winners import resolve_winners
 
 Progress = Callable[[int, int], None]
+Audit = Callable[[list[tuple[Root, Found]], list[Diagnostic]], list[Diagnostic]]
 CHANGES_KEPT = 64  # in-place changes remembered for `changed_since`
 
 
@@ -67,6 +68,43 @@ def quiet_gc() -> Iterator[None]:
             gc.enable()
 
 
+def once_each(found: list[tuple[Root, Found]], notes: list[Diagnostic]) -> list[tuple[Root, Found]]:
+    """Each file once: a path two roots share (a folder and one inside it) silently, and
+    the same file reached by two paths (a link to a skill folder or a root of the same
+    folder) with an info naming both. The path kept is the first root's (roots come in
+    precedence order: the agent's own folders first), within a root the one that runs
+    through no link."""
+    first: dict[str, tuple[Root, Found]] = {}
+    for pair in found:
+        first.setdefault(pair[1].path, pair)
+    if len(first) != len(found):
+        found = list(first.values())
+    by_file: dict[tuple[int, int], tuple[Root, Found]] = {}
+    dropped: set[str] = set()
+    for root, item in found:
+        if not item.ino:
+            continue
+        ident = (item.dev, item.ino)
+        kept = by_file.get(ident)
+        if kept is None:
+            by_file[ident] = (root, item)
+            continue
+        if kept[0] is root and kept[1].linked and not item.linked:
+            by_file[ident] = (root, item)
+            kept, item = (root, item), kept[1]
+        dropped.add(item.path)
+        notes.append(
+            Diagnostic(
+                "symlink-skipped",
+                "info",
+                f"This is the same file as {kept[1].path} (one of them is reached through a "
+                f"link); it is read once, as {kept[1].path}.",
+                item.path,
+            )
+        )
+    return [pair for pair in found if pair[1].path not in dropped] if dropped else found
+
+
 class Registry:
     """Skills of one profile under ordered roots (`roots[0]` has the lowest precedence)."""
 
@@ -80,6 +118,7 @@ class Registry:
         keep_text: bool = False,
         workers: int = 1,
         gists: bool = True,
+        audit: Audit | None = None,
     ) -> None:
         self.profile = profile
         self.roots = sorted(roots, key=lambda r: r.precedence)
@@ -90,6 +129,9 @@ class Registry:
         # Processes for a full scan of a large tree (fork start; only for callers
         # without threads, such as the CLI).
         self.workers = workers
+        # Notes on what the scan did not read (core/projects/audit.py): given what was
+        # found and the notes so far, after every discovery.
+        self.audit = audit
         self.skills: list[Skill] = []
         self.by_path: dict[str, Skill] = {}
         self.active: dict[str, Skill] = {}
@@ -114,23 +156,23 @@ class Registry:
                 self.root_diagnostics.append(refused)
                 continue
             if self.files is not None and root.path in self.files:
-                result = listed_files(self.files[root.path], root.base or root.path)
+                result = listed_files(self.files[root.path], root.boundary)
                 self.root_diagnostics.extend(result.diagnostics)
                 found.extend((root, f) for f in result.files)
                 continue
             own = self.profile.discover(root, self.limits)
             if own is None:
                 profile = self.profile
-                own = discover(root.path, profile.discovery, profile.ignored_dirs, self.limits)
+                own = discover(
+                    root.path, profile.discovery, profile.ignored_dirs, self.limits, root.base
+                )
             result = own
             self._root_mtimes[root.path] = result.root_mtime_ns
             self.root_diagnostics.extend(result.diagnostics)
             found.extend((root, f) for f in result.files)
-        if len(self.roots) > 1:  # roots that overlap (a folder and one inside it): once each
-            first: dict[str, tuple[Root, Found]] = {}
-            for root, item in found:
-                first.setdefault(item.path, (root, item))
-            found = list(first.values())
+        found = once_each(found, self.root_diagnostics)
+        if self.audit is not None:  # what was found against every SKILL.md there is
+            self.root_diagnostics.extend(self.audit(found, self.root_diagnostics))
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:

@@ -6,7 +6,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from ...model.confinement import root_inside
+from ...model.confinement import link_out, root_inside
 from ...model.diagnostics import Diagnostic
 from ...model.paths import is_within
 from ...model.scan import SKILL_FILE
@@ -81,30 +81,32 @@ def discover_root(
     from ...reading.discovery import discover
 
     if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
-        return _discover_commands(root.path, limits)
+        return _discover_commands(root.path, limits, root.boundary)
     if plugin is None:
-        result = discover(root.path, "children", ignored, limits)
+        result = discover(root.path, "children", ignored, limits, root.base)
         result.diagnostics.extend(_lowercase_skill_files(root.path, result))
         return result
     result = DiscoveryResult()
     manifest = plugins.plugin_manifest(plugin)
     if manifest is not None:
         result.diagnostics.extend(manifest.diagnostics)
-    commands = _plugin_commands(plugin, limits, result.diagnostics)
-    own = _found(os.path.join(plugin, "SKILL.md"), plugin)
+    # links are followed inside the folder opened (a plugin's own root: itself)
+    boundary = root.base or plugin
+    commands = _plugin_commands(plugin, limits, result.diagnostics, boundary)
+    own = _found(os.path.join(plugin, "SKILL.md"), boundary, result.diagnostics)
     if own is not None:  # a one-skill plugin
         result.files.append(own)
     folders = [os.path.join(plugin, "skills")]
     folders += manifest.skill_dirs if manifest is not None else []
     seen = {f.path for f in result.files}
     for folder in folders:
-        if not root_inside(folder, plugin, result.diagnostics):  # a `skills/` link out
+        if not root_inside(folder, boundary, result.diagnostics):  # a `skills/` link out
             continue
-        single = _found(os.path.join(folder, "SKILL.md"), plugin)
+        single = _found(os.path.join(folder, "SKILL.md"), boundary, result.diagnostics)
         if single is not None:  # a `skills` path naming one skill folder
             files = [single]
         else:
-            part = discover(folder, "children", ignored, limits)
+            part = discover(folder, "children", ignored, limits, boundary)
             files = part.files
             result.diagnostics.extend(part.diagnostics)
             result.diagnostics.extend(_lowercase_skill_files(folder, part))
@@ -136,7 +138,9 @@ def command_name(path: str, folders: list[str]) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def _plugin_commands(plugin: str, limits: ScanLimits, out: list[Diagnostic]) -> list[Found]:
+def _plugin_commands(
+    plugin: str, limits: ScanLimits, out: list[Diagnostic], base: str
+) -> list[Found]:
     """A plugin's command files: `commands/**/*.md` and what its manifest's `commands`
     adds (folders, or `.md` files), each confined to the plugin."""
     manifest = plugins.plugin_manifest(plugin)
@@ -146,13 +150,13 @@ def _plugin_commands(plugin: str, limits: ScanLimits, out: list[Diagnostic]) -> 
     seen: set[str] = set()
     for path in paths:
         if os.path.isdir(path):
-            if not root_inside(path, plugin, out):  # a `commands/` link out
+            if not root_inside(path, base, out):  # a `commands/` link out
                 continue
-            found = _discover_commands(path, limits)
+            found = _discover_commands(path, limits, base)
             out.extend(found.diagnostics)
             items = found.files
         else:
-            single = _found(path, plugin)
+            single = _found(path, base, out)
             items = [single] if single is not None else []
         for item in items:
             if item.path not in seen:
@@ -191,28 +195,34 @@ def _child_plugins(folder: str) -> list[str]:
     return [s for s in subs[: plugins.MAX_PLUGINS] if plugins.is_plugin(s)]
 
 
-def _found(path: str, base: str) -> Found | None:
-    """A skill file to read: a regular file inside `base` (links followed inside it)."""
+def _found(path: str, base: str, notes: list[Diagnostic] | None = None) -> Found | None:
+    """A skill file to read: a regular file inside `base` (links followed inside it; a
+    link out of it is a note in `notes`)."""
     from ...model.scan import Found
 
     try:
-        if not is_within(os.path.realpath(path), os.path.realpath(base)):
+        real = os.path.realpath(path)
+        if not is_within(real, os.path.realpath(base)):
+            if notes is not None and os.path.lexists(path):
+                notes.append(link_out(path, real, base))
             return None
         st = os.stat(path)
     except OSError:
         return None
-    return Found(path, st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
+    linked = real != os.path.abspath(path)
+    return Found.of(path, st, linked) if stat.S_ISREG(st.st_mode) else None
 
 
-def _discover_commands(folder: str, limits: ScanLimits) -> DiscoveryResult:
+def _discover_commands(folder: str, limits: ScanLimits, base: str) -> DiscoveryResult:
     """`commands/**/*.md`: each a skill named after its path (`command_name`); regular
     files inside the folder, hidden names skipped, within the scan limits (folders,
-    depth), a folder reached twice (a link) read once. A subfolder holding a SKILL.md
-    is a skill (named after the folder), its other files its own, not commands."""
+    depth), a folder reached twice (a link) read once, links followed inside the
+    folder opened (`base`). A subfolder holding a SKILL.md is a skill (named after
+    the folder), its other files its own, not commands."""
     from ...model.scan import DiscoveryResult
 
     result = DiscoveryResult()
-    real = os.path.realpath(folder)
+    real = os.path.realpath(base)
     pending = [(folder, 0)]
     visited: set[str] = set()
     while pending:
@@ -228,7 +238,9 @@ def _discover_commands(folder: str, limits: ScanLimits) -> DiscoveryResult:
             continue
         result.folders += 1
         if depth and any(e.name == SKILL_FILE for e in entries):  # a skill folder: its
-            item = _found(os.path.join(current, SKILL_FILE), real)  # other files are its own
+            item = _found(
+                os.path.join(current, SKILL_FILE), real, result.diagnostics
+            )  # other files are its own
             result.files.extend([item] if item is not None else [])
             continue
         subs: list[str] = []
@@ -236,7 +248,7 @@ def _discover_commands(folder: str, limits: ScanLimits) -> DiscoveryResult:
             if entry.name.startswith("."):
                 continue
             if entry.name.endswith(".md"):
-                item = _found(entry.path, real)
+                item = _found(entry.path, real, result.diagnostics)
                 if item is not None:
                     result.files.append(item)
                     continue

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...model.confinement import holds_skill
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec, type_problem
+from ...model.paths import is_within
 from ...model.skills import Root, Skill
 from ...model.text import counted, first_paragraph
 from ...profile import Checker, PanelOption, RootSpec, invocation_refused
@@ -142,13 +144,29 @@ class ClaudeCode(Pegasus):
 
     # -- detection ------------------------------------------------------------
     def detect_layout(self, folder: str) -> str | None:
+        """A marketplace or plugin manifest, or a `.claude/` folder that holds skills or
+        commands (an empty `.claude/` is no mark: docs/profiles.md)."""
         for mark in (plugins.MARKETPLACE_JSON, plugins.PLUGIN_JSON):
             if os.path.isfile(os.path.join(folder, mark)):
                 return mark
-        for mark in (PROJECT_SKILLS, COMMANDS_DIR, ".claude-plugin", ".claude"):
-            if os.path.isdir(os.path.join(folder, mark)):
-                return mark + "/ folder"
+        if holds_skill(os.path.join(folder, PROJECT_SKILLS), folder):
+            return PROJECT_SKILLS + "/ folder"
+        if holds_skill(os.path.join(folder, COMMANDS_DIR), folder, ".md"):
+            return COMMANDS_DIR + "/ folder"
         return None
+
+    def unread_reason(self, folder: str, top: str) -> str | None:
+        """Skills in a marketplace's folder that its marketplace.json does not list."""
+        market = plugins.read_marketplace(top)
+        if market is None:
+            return None
+        listed = [path for path, _ in market.plugins]
+        if any(is_within(folder, path) for path in listed):
+            return None
+        return (
+            f"{plugins.MARKETPLACE_JSON} does not list them, and Claude Code reads a "
+            "marketplace's listed plugins, its .claude/ folders and no other folder"
+        )
 
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
         for key in CLAUDE_MARKS:

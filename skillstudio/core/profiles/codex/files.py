@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ...model.confinement import root_inside
+from ...model.confinement import link_nowhere, link_out, root_inside
 from ...model.diagnostics import Diagnostic, Severity
-from ...model.skills import Skill
+from ...model.paths import is_inside, is_within
+from ...model.skills import Root, Skill
 from ...reading import yaml_io
-from ...reading.safefs import read_bytes, walk
+from ...reading.safefs import read_bytes
 from .. import manifest_text
 
 if TYPE_CHECKING:
@@ -118,105 +119,160 @@ def project_roots(s: CodexSettings, folder: str) -> tuple[list[tuple[str, str]],
     return pairs, notes
 
 
-def discover_root(s: CodexSettings, root: str, limits: ScanLimits) -> DiscoveryResult:
+def discover_root(s: CodexSettings, root: Root, limits: ScanLimits) -> DiscoveryResult:
     """Codex's walk: depth 6, 2,000 folders and 20,000 entries per root, hidden
-    names skipped below the root, a SKILL.md that is a link ignored (warned)."""
-    from ...model.scan import SKILL_FILE, DiscoveryResult, Found
+    names skipped below the root, a SKILL.md that is a link ignored (warned), a link
+    to a folder followed as Codex follows it, while it resolves inside the folder
+    opened (`Root.boundary`) and does not loop."""
+    from ...model.scan import SKILL_FILE, DiscoveryResult
 
     out = DiscoveryResult()
     try:
-        out.root_mtime_ns = os.stat(root).st_mtime_ns
+        out.root_mtime_ns = os.stat(root.path).st_mtime_ns
     except OSError:
         return out
-    max_depth = min(MAX_DEPTH, limits.max_depth)
-    max_folders = min(MAX_FOLDERS, limits.max_folders)
-    entries = 0
-    deeper = False
-    for folders, (folder, subfolders, files) in enumerate(walk(root, max_depth), 1):
-        if folders > max_folders:
-            _note(
-                out,
-                "scan-limit",
-                "warning",
-                f"Codex scans at most {max_folders:,} folders per root; skills further "
-                "on are not loaded. Move them to a root of their own.",
-                root,
-            )
-            break
-        entries += len(subfolders) + len(files)
-        if entries > MAX_ENTRIES:
-            _note(
-                out,
-                "scan-limit",
-                "warning",
-                f"This root has more than {MAX_ENTRIES:,} entries; SkillStudio stops "
-                "there, and skills further on are not checked.",
-                folder,
-            )
-            break
-        out.folders = folders
-        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-        rel = os.path.relpath(folder, root)
-        depth = 0 if rel == "." else rel.count(os.sep) + 1
-        if depth >= max_depth and subfolders and not deeper:
-            deeper = True
-            _note(
-                out,
-                "scan-limit",
-                "warning",
-                f"Codex scans {max_depth} levels below a root; the folders inside "
-                "this one are not scanned.",
-                folder,
-            )
-        for entry in files:
-            if entry.name.startswith("."):
-                continue
-            _found_file(out, entry, Found, SKILL_FILE)
+    walk = _CodexWalk(root, limits, out)
+    walk.run(SKILL_FILE)
     out.files.sort(key=lambda found: found.path)
-    if out.files and os.path.normpath(root) == os.path.normpath(s.legacy_user_root):
+    if out.files and os.path.normpath(root.path) == os.path.normpath(s.legacy_user_root):
         _note(
             out,
             "root-deprecated",
             "info",
             "$CODEX_HOME/skills is deprecated as a user root; move these skills to "
             "~/.agents/skills.",
-            root,
+            root.path,
         )
     return out
 
 
-def _found_file(out: DiscoveryResult, entry: os.DirEntry[str], found: Any, name: str) -> None:
-    try:
-        link = entry.is_symlink()
-        if link and entry.name != name and os.path.isdir(entry.path):
+class _CodexWalk:
+    """One root's walk, without recursion, links to folders followed inside the folder
+    opened (each folder once: a link back up is a loop)."""
+
+    def __init__(self, root: Root, limits: ScanLimits, out: DiscoveryResult) -> None:
+        self.root = root.path
+        self.base = root.boundary
+        self.base_real = os.path.realpath(root.boundary)
+        self.max_depth = min(MAX_DEPTH, limits.max_depth)
+        self.max_folders = min(MAX_FOLDERS, limits.max_folders)
+        self.out = out
+
+    def run(self, name: str) -> None:
+        out, max_depth = self.out, self.max_depth
+        entries = folders = 0
+        deeper = False
+        stack: list[tuple[str, int, bool]] = [(self.root, 0, False)]
+        while stack:
+            folder, depth, linked = stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    listing = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            folders += 1
+            if folders > self.max_folders:
+                _note(
+                    out,
+                    "scan-limit",
+                    "warning",
+                    f"Codex scans at most {self.max_folders:,} folders per root; skills further "
+                    "on are not loaded. Move them to a root of their own.",
+                    self.root,
+                )
+                return
+            entries += len(listing)
+            if entries > MAX_ENTRIES:
+                _note(
+                    out,
+                    "scan-limit",
+                    "warning",
+                    f"This root has more than {MAX_ENTRIES:,} entries; SkillStudio stops "
+                    "there, and skills further on are not checked.",
+                    folder,
+                )
+                return
+            out.folders = folders
+            subfolders: list[tuple[str, bool]] = []
+            dangling: list[str] = []
+            holds_skill = False
+            for entry in listing:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    if entry.is_symlink():
+                        if entry.name == name:
+                            _note(
+                                out,
+                                "symlink-skipped",
+                                "warning",
+                                f"This {name} is a link; Codex ignores a {name} that is a "
+                                "link. Put the file itself here.",
+                                entry.path,
+                            )
+                            holds_skill = True
+                        elif self.followed(entry.path, folder, dangling):
+                            subfolders.append((entry.path, True))
+                    elif entry.is_dir(follow_symlinks=False):
+                        subfolders.append((entry.path, linked))
+                    elif entry.name == name:
+                        holds_skill = True
+                        _found_file(out, entry, linked)
+                except OSError:
+                    continue
+            if not holds_skill:  # in a skill folder, a link is one of its files
+                out.diagnostics.extend(link_nowhere(path) for path in dangling)
+            if depth >= max_depth:
+                if subfolders and not deeper:
+                    deeper = True
+                    _note(
+                        out,
+                        "scan-limit",
+                        "warning",
+                        f"Codex scans {max_depth} levels below a root; the folders inside "
+                        "this one are not scanned.",
+                        folder,
+                    )
+                continue
+            stack.extend((sub, depth + 1, via) for sub, via in reversed(subfolders))
+
+    def followed(self, path: str, folder: str, dangling: list[str]) -> bool:
+        """Whether a link is followed as a folder: a folder inside the folder opened that
+        is not one of the folders above it (a loop)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            dangling.append(path)
+            return False
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        real = os.path.realpath(path)
+        if not is_inside(real, self.base_real):
+            self.out.diagnostics.append(link_out(path, real, self.base))
+            return False
+        if is_within(os.path.realpath(folder), real):
             _note(
-                out,
-                "symlink-skipped",
-                "info",
-                "This folder is a link: Codex follows it, SkillStudio does not scan "
-                "linked folders; add its target as a root to check the skills in it.",
-                entry.path,
-            )
-            return
-        if entry.name != name:
-            return
-        if link:
-            _note(
-                out,
+                self.out,
                 "symlink-skipped",
                 "warning",
-                f"This {name} is a link; Codex ignores a {name} that is a link. Put "
-                "the file itself here.",
-                entry.path,
+                f"This link points to {real}, a folder above it (a loop); it was not followed.",
+                path,
             )
-            return
+            return False
+        return True
+
+
+def _found_file(out: DiscoveryResult, entry: os.DirEntry[str], linked: bool) -> None:
+    from ...model.scan import Found
+
+    try:
         st = entry.stat(follow_symlinks=False)
     except OSError:
         return
     if not stat.S_ISREG(st.st_mode):
-        _note(out, "unreadable", "warning", f"This {name} is not a regular file.", entry.path)
+        _note(out, "unreadable", "warning", f"This {entry.name} is not a regular file.", entry.path)
         return
-    out.files.append(found(entry.path, st.st_mtime_ns, st.st_size))
+    out.files.append(Found.of(entry.path, st, linked))
 
 
 def read_policy(skill: Skill, c: Checker) -> bool:

@@ -103,7 +103,7 @@ class Codex(Profile):
         return files.project_roots(self.settings, folder)
 
     def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
-        return files.discover_root(self.settings, root.path, limits)
+        return files.discover_root(self.settings, root, limits)
 
     # -- fields ---------------------------------------------------------------
     def resolve(self, skill: Skill, c: Checker) -> None:
