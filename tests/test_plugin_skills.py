@@ -240,8 +240,10 @@ def test_nested_and_plugin_commands_are_named_as_claude_code_names_them(tmp_path
     write(tmp_path, ".claude/commands/git/.hidden/x.md", _command("Hidden."))
     write(tmp_path, ".claude/commands/git/notes.txt", "not a command\n")
     (tmp_path / ".claude/commands/git/loop").symlink_to(tmp_path / ".claude/commands")
-    write(tmp_path, "elsewhere/out.md", _command("Outside."))
-    (tmp_path / ".claude/commands/away").symlink_to(tmp_path / "elsewhere")
+    # a link out of the folder opened is not read (one inside it is, as any link is)
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    write(outside, "out.md", _command("Outside."))
+    (tmp_path / ".claude/commands/away").symlink_to(outside)
     write(tmp_path, ".claude/commands/guide/SKILL.md", skill_text(description="A guide."))
     write(tmp_path, ".claude/commands/guide/reference.md", "# The guide's own notes\n")
     data = lint_json(str(tmp_path), "--profile", "claude-code")
