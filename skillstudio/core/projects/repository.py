@@ -12,7 +12,7 @@ import yaml
 
 from ..model.confinement import root_inside
 from ..model.diagnostics import Diagnostic
-from ..model.scan import ScanLimits
+from ..model.scan import SKIPPED_TREES, ScanLimits, depth_note, skipped_by_design
 from ..model.skills import Root
 from ..profiles import DEFAULT_PROFILE, Profile, detection_order, get_profile
 from ..reading import yaml_io
@@ -45,33 +45,9 @@ def _peek(path: str, base: str) -> dict[str, Any] | None:
     return None
 
 
-# Folders a repository search never enters: version control, dependencies, build
-# output, virtual environments and caches (a folder holding `pyvenv.cfg` is one too).
-IGNORED_TREES = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        "bower_components",
-        "__pycache__",
-        "venv",
-        ".venv",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".cache",
-        "site-packages",
-        "dist",
-        "build",
-        "target",
-        "out",
-        ".next",
-        ".gradle",
-    }
-)
+# Folders a repository search never enters (model/scan.py): dependencies, build output,
+# virtual environments, caches, backups.
+IGNORED_TREES = SKIPPED_TREES
 SKILL_FILE = "SKILL.md"
 
 
@@ -96,6 +72,7 @@ def search_roots(folder: str, limits: ScanLimits | None = None) -> RootSearch:
     roots: set[str] = set()
     top_depth = folder.rstrip(os.sep).count(os.sep)
     searched = listed = 0  # folders searched (not skill folders), and listed in all
+    deep: list[str] = []  # folders at the depth limit with folders inside: one note for all
     for current, subfolders, files in walk(folder):
         listed += 1
         if searched >= limits.max_folders or listed > SKILL_FOLDER_FACTOR * limits.max_folders:
@@ -125,17 +102,12 @@ def search_roots(folder: str, limits: ScanLimits | None = None) -> RootSearch:
         if "pyvenv.cfg" in names:
             subfolders[:] = []
             continue
-        subfolders[:] = [d for d in subfolders if d not in IGNORED_TREES]
+        subfolders[:] = [d for d in subfolders if not skipped_by_design(d)]
         if subfolders and current.count(os.sep) - top_depth >= limits.max_depth:
-            out.diagnostics.append(
-                Diagnostic(
-                    "scan-limit",
-                    "warning",
-                    f"Folders deeper than {limits.max_depth} levels are not searched for skills.",
-                    current,
-                )
-            )
+            deep.append(current)
             subfolders[:] = []
+    if deep:
+        out.diagnostics.append(depth_note(folder, deep, limits.max_depth, "searched for skills"))
     out.roots = sorted(roots)
     return out
 
