@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.confinement import escaping, opened_folder, refused_root, root_inside
 from ..model.diagnostics import Diagnostic
@@ -29,6 +29,9 @@ from .repository import (
     search_roots,
 )
 
+if TYPE_CHECKING:
+    from ..scanning.state_cache import StateCache
+
 
 class UsageError(Exception):
     """A bad argument: the CLI answers with exit code 2."""
@@ -47,7 +50,13 @@ class Project:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     root_reasons: dict[str, str] = field(default_factory=dict)  # root path -> why its profile
 
-    def registry(self, keep_text: bool = False, workers: int = 1, gists: bool = True) -> Registry:
+    def registry(
+        self,
+        keep_text: bool = False,
+        workers: int = 1,
+        gists: bool = True,
+        cache: StateCache | None = None,
+    ) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
         return Registry(
             self.profile,
@@ -57,6 +66,7 @@ class Project:
             keep_text=keep_text,
             workers=workers,
             gists=gists,
+            cache=cache,
         )
 
     @property

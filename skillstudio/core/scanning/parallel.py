@@ -35,6 +35,7 @@ from ..model.scan import Found
 from ..model.skills import Root, Skill
 from ..profile import Profile
 from ..reading.frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
+from ..reading.looked import recording
 from ..reading.skill_words import body_gist, bundled_text
 from .loading import FAILED, build_skill
 from .skill_state import skill_from_state, skill_state
@@ -55,36 +56,45 @@ def load_skill(
     keep_text: bool,
     gist: bool,
     real_root: str | None = None,
+    looked: list[list[str]] | None = None,
 ) -> Skill:
     """Read, parse and validate one SKILL.md. The file opened must lie inside the
     root (`real_root`: its resolved path, when the caller worked it out once for many
-    files; realpath costs 20 µs): a link out swapped in since discovery is not read."""
+    files; realpath costs 20 µs): a link out swapped in since discovery is not read.
+    `looked`: where to add the paths its checks looked at (reading/looked.py)."""
     stamp = (found.mtime_ns, found.size)
     base = real_root or os.path.realpath(root.path)
 
     def read() -> Any:
         return read_document(found.path, found.size, base)
 
-    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    if looked is None:
+        return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    with recording() as paths:
+        skill = build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    looked.append(paths)
+    return skill
 
 
 def load_chunk(
-    profile: Profile, roots: list[Root], flags: tuple[bool, bool], items: list[tuple[str, Found]]
-) -> list[tuple[str, tuple[object, ...]]]:
-    """Worker side of a parallel scan: (root path, compact skill state) per file."""
+    profile: Profile,
+    roots: list[Root],
+    flags: tuple[bool, bool],
+    record: bool,
+    items: list[tuple[str, Found]],
+) -> list[tuple[str, tuple[object, ...], list[str]]]:
+    """Worker side of a parallel scan: (root path, compact skill state, the paths its
+    checks looked at when `record`) per file."""
     by_path = {root.path: root for root in roots}
     reals = real_roots(roots)
+    out: list[tuple[str, tuple[object, ...], list[str]]] = []
     gc.disable()  # nothing built here outlives the call, and none of it has cycles
     try:
-        return [
-            (
-                root_path,
-                skill_state(
-                    load_skill(by_path[root_path], found, profile, *flags, reals[root_path])
-                ),
-            )
-            for root_path, found in items
-        ]
+        for root_path, found in items:
+            looked: list[list[str]] | None = [] if record else None
+            skill = load_skill(by_path[root_path], found, profile, *flags, reals[root_path], looked)
+            out.append((root_path, skill_state(skill), looked[0] if looked else []))
+        return out
     finally:
         gc.enable()
 
@@ -296,30 +306,42 @@ def load_parallel(
     found: list[tuple[Root, Found]],
     flags: tuple[bool, bool],
     progress: Callable[[int], None] | None = None,
+    looked: list[list[str]] | None = None,
 ) -> list[Skill]:
-    """Every file of `found` read, in order, by `workers` and this thread."""
+    """Every file of `found` read, in order, by `workers` and this thread (`looked`:
+    where to add, in the same order, the paths each one's checks looked at)."""
     by_path = {root.path: root for root in roots}
     chunks = chunked([(root.path, item) for root, item in found])
     parts: list[list[Skill]] = [[] for _ in chunks]
+    paths_of: list[list[list[str]]] = [[] for _ in chunks]
+    record = looked is not None
     read = 0
 
     reals = real_roots(roots)
 
     def local(chunk: list[tuple[str, Found]]) -> list[Any]:  # (Skills; a worker's: states)
-        return [
-            load_skill(by_path[path], item, profile, *flags, reals[path]) for path, item in chunk
+        paths: list[list[str]] = []
+        skills = [
+            load_skill(by_path[path], item, profile, *flags, reals[path], paths if record else None)
+            for path, item in chunk
         ]
+        return [(skill, paths[i] if record else []) for i, skill in enumerate(skills)]
 
     def done(index: int, result: list[Any]) -> None:
         nonlocal read
-        if result and not isinstance(result[0], Skill):  # states from a worker
-            result = [skill_from_state(state, by_path[path]) for path, state in result]
-        parts[index] = result
+        if result and not isinstance(result[0][0], Skill):  # states from a worker
+            result = [
+                (skill_from_state(state, by_path[path]), paths) for path, state, paths in result
+            ]
+        parts[index] = [skill for skill, _ in result]
+        paths_of[index] = [paths for _, paths in result]
         read += len(result)
         if progress is not None:
             progress(read)
 
-    workers.map_chunks(load_chunk, (profile, roots, flags), chunks, local, done)
+    workers.map_chunks(load_chunk, (profile, roots, flags, record), chunks, local, done)
+    if looked is not None:
+        looked.extend(paths for part in paths_of for paths in part)
     return [skill for part in parts for skill in part]
 
 

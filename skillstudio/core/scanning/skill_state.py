@@ -129,3 +129,79 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         phrase_set=frozenset(p[0] for p in phrases),
         gist=gist,
     )
+
+
+# -- the state as JSON (the cache of what was read, core/scanning/state_cache.py) ----------
+# JSON has no tuples and only text keys. A state goes to JSON only when every free-form
+# value in it (the frontmatter mapping, the profile's fields, the fallback lines) is
+# plain JSON (`exact`), so that `from_json(json.loads(json.dumps(to_json(s))))` is `s`
+# again; the tuples of the fixed parts are rebuilt where they stood.
+EXACT_DEPTH = 64  # nesting followed by `exact` (the YAML reader's own bound is lower)
+
+
+def exact(value: Any, depth: int = 0) -> bool:
+    """Whether JSON gives `value` back as it is (types included)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return value - value == 0  # finite (NaN and infinities are not)
+    if depth >= EXACT_DEPTH:
+        return False
+    if kind is list:
+        return all(exact(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(k) is str and exact(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def to_json(state: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The state ready for json.dumps (positions that `_positions` can rebuild from the
+    fast path's are left out), or None when a free-form value in it is not plain JSON."""
+    ds = state[11]
+    if not (exact(state[6]) and exact(ds[11]) and exact(ds[13])):
+        return None
+    for row in (*state[9], *state[10]):  # diagnostics and trigger phrases: flat tuples
+        if not all(exact(part) for part in row):
+            return None
+    if ds[17] is not None and ds[16] is not None:
+        ds = (*ds[:16], None, ds[17])
+        return (*state[:11], ds, state[12])
+    return state
+
+
+def _pos_tuple(state: list[Any]) -> tuple[Any, ...]:
+    kl, kc, vl, vc, el, ec, items, children = state
+    return (
+        kl,
+        kc,
+        vl,
+        vc,
+        el,
+        ec,
+        [tuple(item) for item in items],
+        {k: _pos_tuple(v) for k, v in children.items()},
+    )
+
+
+def from_json(data: list[Any]) -> tuple[Any, ...]:
+    """The state `to_json` gave, from its JSON (lists where it had tuples)."""
+    ds = data[11]
+    positions = ds[16]
+    raw = ds[17]
+    doc = (
+        *ds[:14],
+        {key: tuple(value) for key, value in ds[14].items()},
+        ds[15],
+        None if positions is None else {k: _pos_tuple(v) for k, v in positions.items()},
+        None
+        if raw is None
+        else {k: (*v[:6], [tuple(item) for item in v[6]]) for k, v in raw.items()},
+    )
+    return (
+        *data[:9],
+        [tuple(d) for d in data[9]],
+        [tuple(p) for p in data[10]],
+        doc,
+        data[12],
+    )

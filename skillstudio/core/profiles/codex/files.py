@@ -19,6 +19,7 @@ from ...model.confinement import root_inside
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.skills import Skill
 from ...reading import yaml_io
+from ...reading.looked import looked_at
 from ...reading.safefs import read_bytes, walk
 from .. import manifest_text
 
@@ -223,6 +224,7 @@ def read_policy(skill: Skill, c: Checker) -> bool:
     """`policy.allow_implicit_invocation` of the skill's agents/openai.yaml (True
     when absent or unusable; each problem is a diagnostic in that file)."""
     path = os.path.join(skill.folder, OPENAI_YAML)
+    looked_at(path)
     if not os.path.lexists(path):
         return True
 
@@ -270,6 +272,7 @@ def plugin_name(skill: Skill, c: Checker) -> str | None:
     for _ in range(PLUGIN_LEVELS):
         for manifest in PLUGIN_MANIFESTS:
             path = os.path.join(folder, manifest)
+            looked_at(path)
             if os.path.lexists(path):
                 return _manifest_name(path, folder, c)
         if folder == stop or os.path.dirname(folder) == folder:
