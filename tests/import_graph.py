@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from .helpers import REPO
 
 
-def modules(package: str) -> dict[str, str]:
-    """module name -> file, for every module under `package` (e.g. skillstudio.core)."""
-    top = os.path.join(REPO, *package.split("."))
+def modules(package: str, root: str = REPO) -> dict[str, str]:
+    """module name -> file, for every module under `package` (e.g. skillstudio.core),
+    a package in the folder `root` (the checkout by default)."""
+    top = os.path.join(root, *package.split("."))
     out: dict[str, str] = {}
     for dirpath, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -21,7 +22,7 @@ def modules(package: str) -> dict[str, str]:
             if not name.endswith(".py"):
                 continue
             path = os.path.join(dirpath, name)
-            rel = os.path.relpath(path, REPO)[:-3].replace(os.sep, ".")
+            rel = os.path.relpath(path, root)[:-3].replace(os.sep, ".")
             out[rel.removesuffix(".__init__")] = path
     return out
 
@@ -44,10 +45,10 @@ def _imported(node: ast.AST, module: str, is_package: bool) -> Iterator[str]:
             yield f"{target}.{alias.name}"  # `from pkg import module`
 
 
-def graph(package: str) -> dict[str, set[str]]:
+def graph(package: str, root: str = REPO) -> dict[str, set[str]]:
     """module -> the modules of `package` it imports (a name resolved to the module
     that defines it: `a.b.C` counts as `a.b`)."""
-    known = modules(package)
+    known = modules(package, root)
     edges: dict[str, set[str]] = {name: set() for name in known}
     for name, path in known.items():
         with open(path, encoding="utf-8") as fh:

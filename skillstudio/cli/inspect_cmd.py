@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
+from ..core.projects.agent_reach import Reach, agent_reach, reach_line
 from ..core.projects.portability import Verdict, portability, summary
 from ..core.reading.skill_files import skill_body, supporting_files
 from .common import (
@@ -160,6 +161,7 @@ def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
         "encoding": skill.doc.encoding,
         "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
         "portability": [v.to_json() for v in portability(skill)],
+        "agents": [r.to_json() for r in agent_reach(skill, item.project.base)],
     }
 
 
@@ -182,6 +184,8 @@ def show_text(item: Loaded, skill: Any, data: dict[str, Any], cwd: str) -> list[
         f"  body:  {counted(body['lines'], 'line')}, {counted(body['chars'], 'character')}"
     )
     lines.append(f"  where: {summary([Verdict(**v) for v in data['portability']])}")
+    lines.append("agents:")
+    lines += [f"  {reach_line(r)}" for r in _reaches(data["agents"])]
     lines.append("fields:")
     for spec in item.project.profile.fields:
         present = spec.key in skill.raw
@@ -226,6 +230,10 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     else:
         env.err.write(f"skillstudio: {message}\n")
     return EXIT_FAIL
+
+
+def _reaches(rows: list[dict[str, Any]]) -> list[Reach]:
+    return [Reach(**row) for row in rows]
 
 
 def _written_lines(key: str, raw: dict[str, Any], written: dict[str, str]) -> list[str]:

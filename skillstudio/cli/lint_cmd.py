@@ -10,6 +10,7 @@ from typing import Any
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.paths import is_within
 from ..core.model.text import counted
+from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.portability import portability, summary
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
@@ -140,6 +141,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
             report.active += skill.status == "active"
             if every:
                 verdicts = portability(skill)
+                reaches = agent_reach(skill, item.project.base)
                 report.portability.append(
                     {
                         "skill": skill.name,
@@ -147,6 +149,9 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
                         "loads": [v.profile for v in verdicts if v.loads],
                         "summary": summary(verdicts),
                         "profiles": [v.to_json() for v in verdicts],
+                        "found_by": [r.agent for r in reaches if r.found],
+                        "agents_summary": reach_summary(reaches),
+                        "agents": [r.to_json() for r in reaches],
                     }
                 )
     # A wrong-case file is named once: not again when the profile itself reads it (and
@@ -185,9 +190,31 @@ def roots_of(loaded: list[Loaded]) -> list[dict[str, Any]]:
     return out
 
 
+def agents_found(portability: list[dict[str, Any]]) -> dict[str, int]:
+    """--profile all: how many of the skills each agent finds where they sit."""
+    counts: dict[str, int] = {}
+    for entry in portability:
+        for reach in entry["agents"]:
+            counts[reach["agent"]] = counts.get(reach["agent"], 0) + bool(reach["found"])
+    return counts
+
+
+def agents_found_line(portability: list[dict[str, Any]]) -> str:
+    counts = agents_found(portability)
+    total = len(portability)
+    return "agents: " + ", ".join(
+        f"{agent} finds {n:,} of {total:,}" for agent, n in counts.items()
+    )
+
+
 def lint_json(report: LintReport) -> dict[str, Any]:
     roots = roots_of(report.loaded)
-    extra = {"portability": report.portability} if report.portability else {}
+    extra: dict[str, Any] = {}
+    if report.portability:
+        extra = {
+            "portability": report.portability,
+            "agents_found": agents_found(report.portability),
+        }
     return {
         "profile": profile_of(report.loaded),
         "projects": projects_json(report.loaded),
@@ -214,6 +241,9 @@ def lint_text(report: LintReport, cwd: str, verbose: bool) -> list[str]:
     ]
     for entry in report.portability:
         lines.append(f"{rel(entry['path'], cwd)}: {entry['summary']}")
+        lines.append(f"{rel(entry['path'], cwd)}: agents: {entry['agents_summary']}")
+    if report.portability:
+        lines.append(agents_found_line(report.portability))
     roots = roots_of(report.loaded)
     if verbose:
         for root in roots:

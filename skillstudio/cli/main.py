@@ -11,11 +11,29 @@ from typing import TextIO
 
 from .. import __version__
 from ..core.projects.project import UsageError
-from . import archive_cmd, edit_cmd, engine_cmd, inspect_cmd, lint_cmd, overlap_cmd, test_cmd
+from . import (
+    archive_cmd,
+    edit_cmd,
+    engine_cmd,
+    headroom_cmd,
+    inspect_cmd,
+    lint_cmd,
+    overlap_cmd,
+    test_cmd,
+)
 from .common import EXIT_OK, EXIT_USAGE, Env
 
 # in help order
-GROUPS = (lint_cmd, inspect_cmd, engine_cmd, test_cmd, edit_cmd, archive_cmd, overlap_cmd)
+GROUPS = (
+    lint_cmd,
+    inspect_cmd,
+    engine_cmd,
+    headroom_cmd,
+    test_cmd,
+    edit_cmd,
+    archive_cmd,
+    overlap_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -200,6 +200,7 @@ class Profile:
         "budget-exceeded": "warning",
         "body-too-long": "warning",
         "link-broken": "warning",
+        "link-plugin": "info",
         "file-too-large": "error",
         "not-utf8": "error",
         "symlink-skipped": "warning",
@@ -223,6 +224,9 @@ class Profile:
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
     uses_session: ClassVar[bool] = False  # activation depends on what the session did before
+    # the agent reads command files (`.claude/commands/**/*.md`, a plugin's `commands/`)
+    # as skills, besides SKILL.md files
+    reads_commands: ClassVar[bool] = False
     has_breadcrumb: ClassVar[bool] = False  # tier 1 ([N skills available]) is really used
     # tier 2's frame around the entries, and what an entry over the budget does
     listing_frame: ClassVar[tuple[str, str]] = ("<available_skills>\n", "\n</available_skills>")
@@ -291,6 +295,12 @@ class Profile:
     def body_advice(self, c: Checker, body: str) -> None:
         """Advice on the body's length (profiles that give such advice override)."""
 
+    def package_folder(self, skill: Skill) -> str | None:
+        """The folder installed with the skill as one package (its plugin's), when that
+        is more than the skill's own folder: a body link to a file inside it works once
+        the package is installed (`link-plugin`), not from the skill folder alone."""
+        return None
+
     # -- roots and discovery --------------------------------------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
         """(path, label) of the roots a project folder holds, lowest precedence first,
@@ -336,8 +346,9 @@ class Profile:
 
     # -- matching -------------------------------------------------------------
     def match_terms(self, skill: Skill) -> Terms:
-        """What a request is matched against: by default the name, as a heuristic."""
-        name_words = words_of(skill.name)
+        """What a request is matched against: by default the name (its own words, not
+        its namespace), as a heuristic."""
+        name_words = words_of(skill.own_name)
         phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
         return Terms(phrases, description_keywords(skill.description), [], name_words)
 
@@ -350,8 +361,12 @@ class Profile:
         """What the agent's listing shows the model of this skill, by role: "name",
         "description", "use_when", "triggers", "hint" (what the likely ranking reads
         besides the body's gist, each role at its own weight): here the name and the
-        description."""
-        return default_listing_texts(skill)
+        description, and the trigger phrases of a profile that has them."""
+        texts = default_listing_texts(skill)
+        phrases = self.trigger_texts(skill)
+        if phrases:
+            texts["triggers"] = " ".join(phrases)
+        return texts
 
     def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
         """The skill's trigger phrases as written, for explanations (with `patterns`,
@@ -559,8 +574,9 @@ class Profile:
 
 
 def default_listing_texts(skill: Skill) -> dict[str, str]:
-    """The name and description: what every listing shows."""
-    return {"name": skill.name, "description": skill.description}
+    """The name and description: what every listing shows (the name's words without
+    its namespace: a plugin's `plugin:` is not a word of the name)."""
+    return {"name": skill.own_name, "description": skill.description}
 
 
 def listing_line(skill: Skill) -> str:

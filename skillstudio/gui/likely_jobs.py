@@ -13,55 +13,31 @@ to try again.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ..core.model.skills import Skill
 from ..core.profile import Profile
 from ..core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
 from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
 from ..core.scanning.registry import Registry, quiet_gc
-from .scanner import one_line
-
-
-class _Relay(QObject):
-    """Carries a worker's answer to the GUI thread (a queued signal)."""
-
-    finished = Signal(object, object)  # the result (or None), the error text (or None)
-
-
-class _Job(QRunnable):
-    def __init__(self, work: Callable[[], Any], relay: _Relay) -> None:
-        super().__init__()
-        self.work = work
-        self.relay = relay
-
-    def run(self) -> None:
-        try:
-            with quiet_gc():  # hundreds of thousands of small objects, no cycles
-                answer: tuple[Any, str | None] = (self.work(), None)
-        except Exception as exc:  # a core bug: the caller says so, the app goes on
-            answer = (None, one_line(exc))
-        with contextlib.suppress(RuntimeError):  # the widget that asked is gone (closed)
-            self.relay.finished.emit(*answer)
+from .background import run_in_background
 
 
 def run_off_thread(
-    work: Callable[[], Any], done: Callable[[Any, str | None], None], parent: QObject
-) -> _Relay:
-    """Run `work()` in the global thread pool; `done(result, error)` on the GUI thread."""
-    relay = _Relay(parent)
+    work: Callable[[], Any], done: Callable[[Any, str | None], None], owner: QObject
+) -> None:
+    """Run `work()` in the global thread pool with the cyclic collector held off (an
+    index is hundreds of thousands of small objects, no cycles); `done(result, error)`
+    on the GUI thread while `owner` lives (background.py)."""
 
-    def finished(result: Any, error: str | None) -> None:
-        relay.deleteLater()
-        done(result, error)
+    def quiet() -> Any:
+        with quiet_gc():
+            return work()
 
-    relay.finished.connect(finished)
-    QThreadPool.globalInstance().start(_Job(work, relay))
-    return relay
+    run_in_background(quiet, done, owner)
 
 
 def _build(skills: list[Skill], model: Model, profile: Profile) -> LikelyIndex:

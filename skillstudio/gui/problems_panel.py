@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
-from ..core.projects.portability import Verdict, portability_of_file, summary
+from ..core.projects.portability import NOT_READ, Verdict, portability_of_file, summary
 from .background import run_in_background
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
@@ -40,10 +40,13 @@ CURRENT_ONLY_STYLE = (
 def loads_line(verdicts: list[Verdict]) -> str:
     """'Loads in oasis, codex; rejected by mvp, agentskills (…)': the profiles only."""
     loads = [v.profile for v in verdicts if v.loads]
-    rejected = [v.profile for v in verdicts if not v.loads]
+    rejected = [v.profile for v in verdicts if not v.loads and v.status != NOT_READ]
+    unread = [v.profile for v in verdicts if v.status == NOT_READ]  # a command file
     text = f"Loads in {', '.join(loads)}" if loads else "No profile loads it"
     if rejected:
         text += f"; rejected by {', '.join(rejected)} (hover for why)"
+    if unread:
+        text += f"; not read by {', '.join(unread)} (commands)"
     return text
 
 

@@ -179,3 +179,17 @@ def test_the_loads_line_fits_at_1024_px(window: MainWindow, samples: Path, qtbot
     for profile in PROFILE_NAMES:  # loads in some, rejected by the others: all named
         assert profile in where.text()
     assert "name format" in where.toolTip() and "name format" not in where.text()
+
+
+def test_the_loads_line_says_not_read_for_a_command(tmp_path: Path) -> None:
+    """Issue 27: a legacy command "loaded in pegasus, claude-code, codex"; only Claude Code
+    reads command files, the others are "not read by", not "rejected by"."""
+    from skillstudio.core.projects.portability import portability_of_file
+    from skillstudio.gui.problems_panel import loads_line
+
+    path = tmp_path / ".claude/commands/review.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\ndescription: Review the diff.\n---\n\nReview it.\n", encoding="utf-8")
+    line = loads_line(portability_of_file(str(path)))
+    assert line.startswith("Loads in claude-code; not read by ")
+    assert "codex" in line and "rejected by" not in line

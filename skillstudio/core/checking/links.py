@@ -187,12 +187,15 @@ def plugin_root(skill_folder: str) -> str:
     return skill_folder
 
 
-def expand_placeholder(target: str, skill_folder: str) -> tuple[str, str] | None:
+def expand_placeholder(
+    target: str, skill_folder: str, plugin: str | None = None
+) -> tuple[str, str] | None:
     """(folder the link may reach, path relative to it) for a link that starts with a
-    placeholder (`{baseDir}/references/x.md`), else None."""
+    placeholder (`{baseDir}/references/x.md`), else None. `plugin` is the skill's plugin
+    folder where its profile knows it (else the nearest `.claude-plugin/` above)."""
     for marks, base in ((SKILL_DIR_PLACEHOLDERS, False), (PLUGIN_ROOT_PLACEHOLDERS, True)):
         for mark in marks:
             if target.startswith(mark):
-                folder = plugin_root(skill_folder) if base else skill_folder
+                folder = (plugin or plugin_root(skill_folder)) if base else skill_folder
                 return folder, target[len(mark) :].lstrip("/")
     return None

@@ -117,16 +117,20 @@ def check_links(c: Checker, body: str) -> None:
     of those does not resolve is that part parsed.
     """
     folder = c.skill.folder
+    # the plugin installed with the skill, when more than its folder (Profile.package_folder)
+    package = c.profile.package_folder(c.skill)
+    package = os.path.normpath(package) if package else None
     fine: set[str] = set()
     resolver = _Resolver()
 
     def status(target: str) -> str | None:
-        """None when fine or not a file link, else 'missing', 'outside', 'special'."""
+        """None when fine or not a file link, else 'missing', 'outside', 'special', or
+        'plugin' (outside the skill folder, a file inside its plugin's)."""
         key = path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
         if key in fine:
             return None
         base = folder
-        placed = expand_placeholder(path_part, folder)
+        placed = expand_placeholder(path_part, folder, package)
         if placed is not None:  # `{baseDir}/x.md`: relative to the skill or plugin folder
             base, path_part = placed
         elif _SCHEME.match(target) or target.startswith(("#", "/", "//", "~")):
@@ -134,6 +138,12 @@ def check_links(c: Checker, body: str) -> None:
         if not path_part:
             return None
         found = resolver.status(base, path_part)
+        if found == "outside" and package is not None and base != package:
+            # `../other-skill/SKILL.md`: the same rules, confined to the plugin's folder
+            resolved = os.path.normpath(os.path.join(base, path_part))
+            if is_inside(resolved, package):
+                within = resolver.status(package, os.path.relpath(resolved, package))
+                found = "plugin" if within is None else within
         if found is None:
             fine.add(key)
         return found
@@ -162,9 +172,18 @@ def check_links(c: Checker, body: str) -> None:
         reported.add(path_part)
         starts = starts or line_starts(text)
         line = bisect_right(starts, link.offset) - 1
+        if where == "plugin":
+            plugin = c.skill.namespace or os.path.basename(package or "")
+            message = (
+                f"The link '{link.target}' points to a file of the plugin '{plugin}' outside "
+                "this skill's folder: it works when the skill is installed as part of its "
+                "plugin, not when the skill folder is copied or uploaded alone."
+            )
+        else:
+            message = f"The link '{link.target}' {PROBLEMS[where]}."
         c.emit(
-            "link-broken",
-            f"The link '{link.target}' {PROBLEMS[where]}.",
+            "link-plugin" if where == "plugin" else "link-broken",
+            message,
             line=c.doc.body_line + line,
             column=link.offset - starts[line] + 1,
         )

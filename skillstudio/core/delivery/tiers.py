@@ -58,6 +58,8 @@ def listing_steps(
         listing,
         listed=list(listing.listed),
         omitted=list(listing.omitted),
+        entries=list(listing.entries),
+        shortened=list(listing.shortened),
         diagnostics=list(listing.diagnostics),
     )
 
@@ -114,9 +116,11 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> Generator[No
         used += len(line) + 1
         lines.append(line)
         out.listed.append(s.name)
+        out.entries.append((s.name, len(line) + 1, len(line) + 1))
     if not lines and profile.listing_frame_lines:
         header = header[:-1]  # the frame's lines joined, with no empty line between
     out.text = header + "\n".join(lines) + footer
+    out.spent = used
     return out
 
 

@@ -27,6 +27,12 @@ class TierText:
     used: bool = False
     note: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
+    # tier 2, for the listing headroom (not in to_json): the characters the budget counts,
+    # and per listed entry (name, characters with its description, characters as a bare
+    # name), each with its line end; the skills shown with a cut or no description
+    spent: int | None = None
+    entries: list[tuple[str, int, int]] = field(default_factory=list)
+    shortened: list[str] = field(default_factory=list)
 
     @property
     def chars(self) -> int:

@@ -49,6 +49,9 @@ class Skill:
     status_reason: str = ""
     winner: str | None = None  # path of the skill that shadows this one
     qualifier: str = ""  # set when `key` is `<collection>:<name>` (a name two collections use)
+    # the namespace the agent puts before the skill's own name (`plugin` of a plugin
+    # skill's `plugin:skill`), "" for none: a qualifier, never words of the name
+    namespace: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cross: list[Diagnostic] = field(default_factory=list)  # from cross-skill checks
     # (normalized phrase, field, item, child) of its triggers, for ambiguity checks
@@ -65,6 +68,15 @@ class Skill:
     @property
     def folder_name(self) -> str:
         return os.path.basename(self.folder)
+
+    @property
+    def own_name(self) -> str:
+        """The name without its namespace (`skill` of `plugin:skill`): the words of the
+        skill's name, the same whether it sits in a plugin or not."""
+        prefix = self.namespace + ":" if self.namespace else ""
+        if prefix and self.name.startswith(prefix):
+            return self.name[len(prefix) :]
+        return self.name
 
     @property
     def raw(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from ..model.fields import FieldSpec
 from ..model.matches import POINTS, Terms, description_keywords, words_of
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..profile import Checker, PanelOption, Profile, RootSpec, default_listing_texts
+from ..profile import Checker, PanelOption, Profile, RootSpec
 from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
@@ -192,14 +192,6 @@ class Oasis(Profile):
     def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
         triggers = skill.fields.get("triggers")
         return [t for t in triggers if isinstance(t, str)] if isinstance(triggers, list) else []
-
-    def listing_texts(self, skill: Skill) -> dict[str, str]:
-        """The listing shows each skill's triggers beside its description."""
-        texts = default_listing_texts(skill)
-        phrases = self.trigger_texts(skill)
-        if phrases:
-            texts["triggers"] = " ".join(phrases)
-        return texts
 
     def precedence(self, skill: Skill) -> int:
         """Seed 000: a tie goes to the higher `priority` (then the id)."""

@@ -38,7 +38,6 @@ from ..profile import (
     PanelOption,
     Profile,
     RootSpec,
-    default_listing_texts,
 )
 from ..ranking.match_index import phrase_hits
 from ..ranking.rankers import unpack
@@ -439,14 +438,6 @@ class Toolsets(Profile):
             return []
         kinds = ("keywords", "verbs", "patterns") if patterns else ("keywords", "verbs")
         return [t for k in kinds for t in triggers.get(k, []) if isinstance(t, str)]
-
-    def listing_texts(self, skill: Skill) -> dict[str, str]:
-        """The listing shows each skill's keywords and verbs beside its description."""
-        texts = default_listing_texts(skill)
-        phrases = self.trigger_texts(skill)
-        if phrases:
-            texts["triggers"] = " ".join(phrases)
-        return texts
 
     def rank(self, request: MatchRequest) -> MatchResult:
         return rank_toolsets(request)

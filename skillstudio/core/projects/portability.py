@@ -16,10 +16,17 @@ from typing import Any
 
 from ..checking.validate import validate_skill
 from ..model.diagnostics import Diagnostic
+from ..model.scan import SKILL_FILE
 from ..model.skills import Root, Skill
 from ..profiles import PROFILE_NAMES, get_profile
 from ..reading.frontmatter import read_document
 from ..scanning.loading import build_skill
+
+
+def is_command_file(path: str) -> bool:
+    """A command file (`.claude/commands/x.md`), not a skill's SKILL.md."""
+    return os.path.basename(path) != SKILL_FILE
+
 
 # Short words for the errors a reader of one line meets most.
 PHRASES = {
@@ -36,6 +43,7 @@ PHRASES = {
     "version-invalid": "invalid version",
 }
 MAX_REASONS = 3
+NOT_READ = "not read"  # a verdict's status: the agent does not read this kind of file
 
 
 @dataclass(slots=True)
@@ -73,8 +81,11 @@ def reasons_of(diagnostics: list[Diagnostic]) -> list[str]:
 
 
 def verdict(skill: Skill, profile_name: str) -> Verdict:
-    """The skill as `profile_name` reads it (from the document already parsed)."""
+    """The skill as `profile_name` reads it (from the document already parsed); a
+    command file (not a SKILL.md) only where the agent reads commands."""
     profile = get_profile(profile_name)
+    if is_command_file(skill.path) and not profile.reads_commands:
+        return Verdict(profile_name, False, NOT_READ, ["reads SKILL.md files, not commands"])
     other = build_skill(
         skill.root,
         skill.path,
@@ -110,12 +121,15 @@ def portability_of_file(path: str) -> list[Verdict]:
 def summary(verdicts: list[Verdict]) -> str:
     """'loads in agentskills, codex; rejected by oasis (missing `id`), …'."""
     loads = [v.profile for v in verdicts if v.loads]
+    unread = [v.profile for v in verdicts if v.status == NOT_READ]
     rejected = [
         f"{v.profile} ({'; '.join(v.reasons)})" if v.reasons else v.profile
         for v in verdicts
-        if not v.loads
+        if not v.loads and v.status != NOT_READ
     ]
     parts = [f"loads in {', '.join(loads)}" if loads else "no profile loads it"]
     if rejected:
         parts.append(f"rejected by {', '.join(rejected)}")
+    if unread:
+        parts.append(f"not read by {', '.join(unread)} (they read SKILL.md files, not commands)")
     return "; ".join(parts)

@@ -262,8 +262,10 @@ class LikelyIndex:
         return {name: counts for name, counts in out.items() if counts}
 
     def name_terms(self, skill: Skill) -> list[str]:
-        """The terms of the skill's name field (its words and phrases)."""
-        return list(with_phrases(terms(skill.name, self.model.stem), "name" in self.model.phrases))
+        """The terms of the skill's name field (its words and phrases; not its namespace)."""
+        return list(
+            with_phrases(terms(skill.own_name, self.model.stem), "name" in self.model.phrases)
+        )
 
     def _avg(self, name: str) -> float:
         count = len(self.docs)

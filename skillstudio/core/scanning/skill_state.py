@@ -70,6 +70,7 @@ def skill_state(skill: Skill) -> tuple[Any, ...]:
             doc._raw_positions,
         ),
         skill.gist,
+        skill.namespace,
     )
 
 
@@ -88,6 +89,7 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         phrases,
         ds,
         gist,
+        namespace,
     ) = state
     doc = Document(
         path=path,
@@ -128,6 +130,7 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         phrases=phrases,
         phrase_set=frozenset(p[0] for p in phrases),
         gist=gist,
+        namespace=namespace,
     )
 
 
@@ -159,14 +162,14 @@ def to_json(state: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The state ready for json.dumps (positions that `_positions` can rebuild from the
     fast path's are left out), or None when a free-form value in it is not plain JSON."""
     ds = state[11]
-    if not (exact(state[6]) and exact(ds[11]) and exact(ds[13])):
+    if not (exact(state[6]) and exact(ds[11]) and exact(ds[13]) and exact(list(state[12:]))):
         return None
     for row in (*state[9], *state[10]):  # diagnostics and trigger phrases: flat tuples
         if not all(exact(part) for part in row):
             return None
     if ds[17] is not None and ds[16] is not None:
         ds = (*ds[:16], None, ds[17])
-        return (*state[:11], ds, state[12])
+        return (*state[:11], ds, *state[12:])
     return state
 
 
@@ -203,5 +206,5 @@ def from_json(data: list[Any]) -> tuple[Any, ...]:
         [tuple(d) for d in data[9]],
         [tuple(p) for p in data[10]],
         doc,
-        data[12],
+        *data[12:],  # the gist, and what follows it: plain values
     )

@@ -162,6 +162,29 @@ FIELDS: tuple[FieldSpec, ...] = (
         default="bash",
         choices=("bash", "powershell"),
     ),
+    # 2026-09 (PRODUCT.md 3.10, from Claude Code's changelog; not confirmed in its skills
+    # documentation as of 2026-11, docs/agents.md): declared so that they are not called
+    # unknown; their values are not checked beyond their type.
+    FieldSpec(
+        "display-name",
+        "string",
+        "Display name",
+        "The name shown in menus; the command stays /<folder name>.",
+        default_note="the name",
+    ),
+    FieldSpec(
+        "default-enabled",
+        "bool",
+        "Enabled by default",
+        "false = installed but off until turned on (settings skillOverrides).",
+        default_note="enabled",
+    ),
+    FieldSpec(
+        "fallback",
+        "any",
+        "Fallback",
+        "Newer Claude Code field (2026-09); SkillStudio does not check its value.",
+    ),
     FieldSpec("metadata", "map", "Metadata", "Extra keys and values (kept on upload)."),
     FieldSpec("license", "string", "License", "License name or a bundled license file."),
     FieldSpec(

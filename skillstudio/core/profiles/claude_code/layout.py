@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...model.confinement import root_inside
 from ...model.diagnostics import Diagnostic
 from ...model.paths import is_within
+from ...model.scan import SKILL_FILE
 from ...model.skills import Root
 from . import plugins
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from ...model.scan import DiscoveryResult, Found, ScanLimits
 
 COMMANDS_DIR = os.path.join(".claude", "commands")
+PLUGIN_COMMANDS = "commands"  # a plugin's own commands folder
 PROJECT_SKILLS = os.path.join(".claude", "skills")
 ENTERPRISE_SKILLS = "/etc/claude-code/.claude/skills"
 MAX_PARENTS = 20
@@ -79,7 +81,7 @@ def discover_root(
     from ...reading.discovery import discover
 
     if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
-        return _discover_commands(root.path)
+        return _discover_commands(root.path, limits)
     if plugin is None:
         result = discover(root.path, "children", ignored, limits)
         result.diagnostics.extend(_lowercase_skill_files(root.path, result))
@@ -88,6 +90,7 @@ def discover_root(
     manifest = plugins.plugin_manifest(plugin)
     if manifest is not None:
         result.diagnostics.extend(manifest.diagnostics)
+    commands = _plugin_commands(plugin, limits, result.diagnostics)
     own = _found(os.path.join(plugin, "SKILL.md"), plugin)
     if own is not None:  # a one-skill plugin
         result.files.append(own)
@@ -110,7 +113,52 @@ def discover_root(
                 seen.add(item.path)
                 result.files.append(item)
     result.files.sort(key=lambda f: f.path)
+    # commands first: of a command and a skill with one name, the skill wins
+    result.files[:0] = [c for c in commands if c.path not in seen]
     return result
+
+
+def command_folders(plugin: str) -> list[str]:
+    """A plugin's command folders: `commands/` and those its manifest's `commands` adds."""
+    manifest = plugins.plugin_manifest(plugin)
+    extra = manifest.command_paths if manifest is not None else []
+    return [os.path.join(plugin, PLUGIN_COMMANDS), *(p for p in extra if os.path.isdir(p))]
+
+
+def command_name(path: str, folders: list[str]) -> str:
+    """A command file's name as Claude Code gives it: its path below the command folder
+    holding it, without `.md`, folders joined by `:` (`git/commit.md` is `git:commit`);
+    a file named on its own is its file name."""
+    for folder in folders:
+        if is_within(path, folder) and path != folder:
+            relative = os.path.relpath(path, folder)
+            return os.path.splitext(relative)[0].replace(os.sep, ":")
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _plugin_commands(plugin: str, limits: ScanLimits, out: list[Diagnostic]) -> list[Found]:
+    """A plugin's command files: `commands/**/*.md` and what its manifest's `commands`
+    adds (folders, or `.md` files), each confined to the plugin."""
+    manifest = plugins.plugin_manifest(plugin)
+    paths = [os.path.join(plugin, PLUGIN_COMMANDS)]
+    paths += manifest.command_paths if manifest is not None else []
+    files: list[Found] = []
+    seen: set[str] = set()
+    for path in paths:
+        if os.path.isdir(path):
+            if not root_inside(path, plugin, out):  # a `commands/` link out
+                continue
+            found = _discover_commands(path, limits)
+            out.extend(found.diagnostics)
+            items = found.files
+        else:
+            single = _found(path, plugin)
+            items = [single] if single is not None else []
+        for item in items:
+            if item.path not in seen:
+                seen.add(item.path)
+                files.append(item)
+    return files
 
 
 def _parents_in_repository(folder: str) -> list[str]:
@@ -156,23 +204,63 @@ def _found(path: str, base: str) -> Found | None:
     return Found(path, st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
 
 
-def _discover_commands(folder: str) -> DiscoveryResult:
-    """`.claude/commands/*.md`: each a skill named after the file (regular files only)."""
+def _discover_commands(folder: str, limits: ScanLimits) -> DiscoveryResult:
+    """`commands/**/*.md`: each a skill named after its path (`command_name`); regular
+    files inside the folder, hidden names skipped, within the scan limits (folders,
+    depth), a folder reached twice (a link) read once. A subfolder holding a SKILL.md
+    is a skill (named after the folder), its other files its own, not commands."""
     from ...model.scan import DiscoveryResult
 
     result = DiscoveryResult()
     real = os.path.realpath(folder)
-    try:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return result
-    for entry in entries:
-        if entry.name.startswith(".") or not entry.name.endswith(".md"):
+    pending = [(folder, 0)]
+    visited: set[str] = set()
+    while pending:
+        current, depth = pending.pop()
+        try:
+            real_current = os.path.realpath(current)
+            if real_current in visited or not is_within(real_current, real):
+                continue
+            visited.add(real_current)
+            with os.scandir(current) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
             continue
-        item = _found(entry.path, real)
-        if item is not None:
-            result.files.append(item)
+        result.folders += 1
+        if depth and any(e.name == SKILL_FILE for e in entries):  # a skill folder: its
+            item = _found(os.path.join(current, SKILL_FILE), real)  # other files are its own
+            result.files.extend([item] if item is not None else [])
+            continue
+        subs: list[str] = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.name.endswith(".md"):
+                item = _found(entry.path, real)
+                if item is not None:
+                    result.files.append(item)
+                    continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir and depth < limits.max_depth:
+                subs.append(entry.path)
+        if result.folders >= limits.max_folders and (pending or subs):
+            result.diagnostics.append(
+                Diagnostic(
+                    "scan-limit",
+                    "warning",
+                    f"Only {limits.max_folders:,} folders of this commands folder were "
+                    "read; the commands in the rest are not listed.",
+                    folder,
+                    1,
+                    1,
+                )
+            )
+            break
+        pending.extend((sub, depth + 1) for sub in reversed(subs))
+    result.files.sort(key=lambda f: f.path)
     return result
 
 

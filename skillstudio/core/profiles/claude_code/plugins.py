@@ -63,6 +63,7 @@ class Manifest:
     positions: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     checked: bool = False  # a plugin.json's own rules were applied (once per read)
     skill_dirs: list[str] = field(default_factory=list)  # what its `skills` paths add
+    command_paths: list[str] = field(default_factory=list)  # its `commands` (files, folders)
     rejected: set[tuple[Any, ...]] = field(default_factory=set)  # strings left out (reported)
 
     def left_out(self, *keys: Any) -> bool:
@@ -229,7 +230,8 @@ def plugin_manifest(plugin: str) -> Manifest | None:
                 f"'{key}' must be {_type_name(types)}, not {_json_kind(value)}.",
                 key,
             )
-    manifest.skill_dirs = _skill_paths(plugin, manifest)
+    manifest.skill_dirs = _manifest_paths(plugin, manifest, "skills")
+    manifest.command_paths = _manifest_paths(plugin, manifest, "commands")
     return manifest
 
 
@@ -247,24 +249,25 @@ def is_plugin(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, PLUGIN_JSON))
 
 
-def _skill_paths(plugin: str, manifest: Manifest) -> list[str]:
-    """The folders the manifest's `skills` adds (each `./…`, confined to the plugin)."""
+def _manifest_paths(plugin: str, manifest: Manifest, key: str) -> list[str]:
+    """What the manifest's `skills` (folders) or `commands` (folders or `.md` files) add
+    to the plugin's own `skills/` and `commands/` (each `./…`, confined to the plugin)."""
     assert manifest.data is not None
-    value = manifest.data.get("skills")
-    if value is None and manifest.left_out("skills"):
-        value = ""  # a `skills` path left out: reported, and the `skills/` scan goes on
+    value = manifest.data.get(key)
+    if value is None and manifest.left_out(key):
+        value = ""  # a path left out: reported, and the `skills/` (`commands/`) scan goes on
     items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     out: list[str] = []
     real_plugin = os.path.realpath(plugin)
     for index, item in enumerate(items[:MAX_PLUGINS]):
-        where: tuple[Any, ...] = ("skills", index) if isinstance(value, list) else ("skills",)
+        where: tuple[Any, ...] = (key, index) if isinstance(value, list) else (key,)
         if manifest.left_out(*where):
             continue
         if not isinstance(item, str) or not item.startswith("./"):
             manifest.emit(
                 "field-invalid",
                 "error",
-                f"A 'skills' path must start with './' (relative to the plugin folder), not "
+                f"A '{key}' path must start with './' (relative to the plugin folder), not "
                 f"{json.dumps(item)[:60]}.",
                 *where,
             )
@@ -274,15 +277,17 @@ def _skill_paths(plugin: str, manifest: Manifest) -> list[str]:
             manifest.emit(
                 "field-invalid",
                 "error",
-                f"The 'skills' path '{item}' leaves the plugin folder; it was not read.",
+                f"The '{key}' path '{item}' leaves the plugin folder; it was not read.",
                 *where,
             )
             continue
-        if not os.path.isdir(target):
+        command_file = key == "commands" and item.endswith(".md") and os.path.isfile(target)
+        if not (os.path.isdir(target) or command_file):
+            what = "a folder or a .md file" if key == "commands" else "a folder"
             manifest.emit(
                 "field-invalid",
                 "error",
-                f"The 'skills' path '{item}' is not a folder in the plugin.",
+                f"The '{key}' path '{item}' is not {what} in the plugin.",
                 *where,
             )
             continue

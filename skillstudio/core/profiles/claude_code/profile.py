@@ -40,6 +40,8 @@ from .layout import (
     ENTERPRISE_SKILLS,
     PROJECT_SKILLS,
     claude_home,
+    command_folders,
+    command_name,
     discover_root,
     project_roots,
 )
@@ -96,6 +98,7 @@ class ClaudeCode(Pegasus):
     listing_frame = (LISTING_HEAD, LISTING_TAIL)
     full_tier = "activation"
     fields = FIELDS
+    reads_commands = True  # `.claude/commands/**/*.md`, a plugin's `commands/`
 
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
@@ -125,6 +128,13 @@ class ClaudeCode(Pegasus):
             folder = os.path.dirname(path)
         self._plugin_of[root.path] = folder
         return folder
+
+    def command_name(self, skill: Skill) -> str:
+        """A command file's name (without its plugin): its path below the commands
+        folder, folders joined by `:` (`.claude/commands/git/commit.md` is `git:commit`)."""
+        folder = self.plugin_folder(skill.root)
+        folders = command_folders(folder) if folder is not None else [skill.root.path]
+        return command_name(skill.path, folders)
 
     def plugin_of(self, skill: Skill) -> str | None:
         """The namespace of a plugin skill (`plugin` of `plugin:skill`), or None."""
@@ -165,9 +175,10 @@ class ClaudeCode(Pegasus):
     def resolve(self, skill: Skill, c: Checker) -> None:
         raw = skill.raw
         command = is_command_file(skill.path)
-        base = os.path.splitext(os.path.basename(skill.path))[0] if command else skill.folder_name
         plugin = self.plugin_of(skill)
+        base = self.command_name(skill) if command else skill.folder_name
         skill.name = f"{plugin}:{base}" if plugin else base
+        skill.namespace = plugin or ""
         skill.key = skill.name
         label = raw.get("name")
         desc = raw.get("description")
@@ -200,6 +211,11 @@ class ClaudeCode(Pegasus):
             "source": skill.root.label,
         }
 
+    def package_folder(self, skill: Skill) -> str | None:
+        """A plugin skill's plugin folder: Claude Code installs a plugin as a whole."""
+        folder = skill.fields.get("plugin_root")
+        return folder if isinstance(folder, str) and folder != skill.folder else None
+
     def unknown_message(self, key: str) -> str:
         if self.upload:
             return (
@@ -220,13 +236,16 @@ class ClaudeCode(Pegasus):
         command = is_command_file(c.skill.path)
         name = raw.get("name")
         if command:
+            own = c.skill.own_name
+            place = "skills/" if c.skill.namespace else ".claude/skills/"
+            target = f"{place}{own}/SKILL.md" if ":" not in own else "a skill's SKILL.md"
             for key in ("name", "paths"):
                 if key in raw:
                     c.emit(
                         "unknown-field",
                         f"'{key}' is ignored in a legacy command: the command is "
                         f"/{c.skill.name} (the file name). Move it to "
-                        f".claude/skills/{c.skill.name}/SKILL.md to use '{key}'.",
+                        f"{target} to use '{key}'.",
                         field=key,
                         severity="info",
                     )
@@ -387,10 +406,13 @@ class ClaudeCode(Pegasus):
                 used -= len(full) - len(bare)
                 dropped.add(index)
         lines = []
+        out.spent = used
         for index, (skill, full, bare) in enumerate(entries):
             lines.append(bare if index in dropped else full)
             out.listed.append(skill.name)
+            out.entries.append((skill.name, len(full) + 1, len(bare) + 1))
             if index in dropped:
+                out.shortened.append(skill.name)
                 out.omitted.append(
                     {
                         "skill": skill.name,

@@ -264,9 +264,10 @@ def read_policy(skill: Skill, c: Checker) -> bool:
     return bool(yaml.safe_load(value.value))
 
 
-def plugin_name(skill: Skill, c: Checker) -> str | None:
-    """The name of the nearest plugin manifest at or above the skill's folder, up to
-    the root's parent (a repository's own manifest does not rename its skills)."""
+def plugin_manifest(skill: Skill) -> tuple[str, str] | None:
+    """(plugin folder, manifest path) of the nearest plugin manifest at or above the
+    skill's folder, up to the root's parent (a repository's own manifest does not rename
+    its skills), or None."""
     stop = os.path.dirname(skill.root.path)
     folder = skill.folder
     for _ in range(PLUGIN_LEVELS):
@@ -274,11 +275,17 @@ def plugin_name(skill: Skill, c: Checker) -> str | None:
             path = os.path.join(folder, manifest)
             looked_at(path)
             if os.path.lexists(path):
-                return _manifest_name(path, folder, c)
+                return folder, path
         if folder == stop or os.path.dirname(folder) == folder:
             return None
         folder = os.path.dirname(folder)
     return None
+
+
+def plugin_name(skill: Skill, c: Checker) -> str | None:
+    """The name of the skill's plugin (`plugin_manifest`), or None."""
+    found = plugin_manifest(skill)
+    return _manifest_name(found[1], found[0], c) if found is not None else None
 
 
 def _manifest_name(path: str, plugin: str, c: Checker) -> str:

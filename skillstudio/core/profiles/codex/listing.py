@@ -152,8 +152,12 @@ def write_listing(skills: list[Skill], out: TierText, omissions: dict[str, str])
         middle = f": {text} (file: " if text else ": (file: "
         lines.append(head + middle + tail)
         out.listed.append(skill.name)
+        out.entries.append((skill.name, len(line) + need + 1, len(line) + 1))
+        if room < need:
+            out.shortened.append(skill.name)
     if not lines:
         return ""
+    out.spent = sum(len(line) + 1 for line in lines) - 1
     if cut:
         out.note = (
             f"Over the {budget:,}-character budget: {cut} of {len(listed)} descriptions "

@@ -112,6 +112,7 @@ class Codex(Profile):
         base = collapse(name) if isinstance(name, str) and name.strip() else skill.folder_name
         plugin = files.plugin_name(skill, c) if skill.doc.readable else None
         skill.name = f"{plugin}:{base}" if plugin else base
+        skill.namespace = plugin or ""
         desc = raw.get("description")
         full = collapse(desc) if isinstance(desc, str) else ""
         skill.description = shown_description(full)
@@ -126,6 +127,11 @@ class Codex(Profile):
             "allow_implicit_invocation": implicit,
             "plugin": plugin,
         }
+
+    def package_folder(self, skill: Skill) -> str | None:
+        """A plugin skill's plugin folder (Codex installs a plugin as a whole)."""
+        found = files.plugin_manifest(skill) if skill.namespace else None
+        return found[0] if found is not None and found[0] != skill.folder else None
 
     def unknown_message(self, key: str) -> str:
         return (

@@ -1,0 +1,171 @@
+"""`headroom`: does the whole installed set fit each agent's listing budget
+(core/delivery/headroom.py; the agents: core/profiles/agents.py)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..core.model.text import counted
+from ..core.profiles.agents import AGENTS, AgentSpec
+from ..core.projects.config import NUMBER_OPTIONS
+from ..core.projects.project import UsageError
+from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
+from .output import dumps, printable, rel
+
+TOP = 5  # the largest descriptions named in the text
+
+
+def register(sub: Subparsers) -> None:
+    head = sub.add_parser(
+        "headroom",
+        help="does the installed set fit each agent's listing budget",
+        description="For each agent whose listing budget is known: the characters the whole "
+        "installed set (project, user, plugins) takes against the budget at a context "
+        "window, which skills fall to a bare name or out, and what a description costs.",
+    )
+    head.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a project, root or repository (default: as lint)",
+    )
+    head.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the context window in tokens (default: the agent's budget when it is unknown)",
+    )
+    head.add_argument(
+        "--skill", metavar="NAME", help="what this skill's description costs in each listing"
+    )
+    head.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="KEY",
+        choices=[a.key for a in AGENTS if a.budget_known],
+        help="only this agent (repeatable; default: every agent whose budget is known)",
+    )
+    add_common(head)
+
+
+def _agents(args: argparse.Namespace) -> list[AgentSpec]:
+    chosen = [a for a in AGENTS if a.budget_known]
+    if args.agent:
+        chosen = [a for a in chosen if a.key in args.agent]
+    if args.profile:
+        chosen = [a for a in chosen if a.profile == args.profile]
+    return chosen
+
+
+def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
+    from ..core.delivery.headroom import listing_headroom
+
+    tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
+    if tokens is not None and not 0 <= tokens <= most:
+        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
+    rows: list[dict[str, Any]] = []
+    for agent in _agents(args):
+        assert agent.profile is not None  # budget_known
+        args.profile = agent.profile
+        for item in load(args, env, args.paths, gists=False):
+            if item.registry.profile.name != agent.profile:
+                continue  # a seed system's project keeps its own profile
+            options = dict(item.project.options)
+            if tokens is not None:
+                options["context_tokens"] = tokens
+            room = listing_headroom(item.registry, options)
+            row: dict[str, Any] = {"agent": agent.key, "title": agent.title}
+            row["project"] = item.project.base
+            row.update(room.to_json())
+            row["context_tokens"] = options.get("context_tokens")
+            row["budget_rule"] = agent.budget
+            if args.skill:
+                cost = room.cost_of(args.skill)
+                row["skill"] = {
+                    "name": args.skill,
+                    "listed": cost is not None,
+                    "description_chars": cost.chars if cost else None,
+                    "share": round(cost.chars / room.budget, 4) if cost and room.budget else None,
+                }
+            rows.append(row)
+    unknown = [
+        {"agent": a.key, "title": a.title, "listing": a.listing or None}
+        for a in AGENTS
+        if not a.budget_known and a.discovery != "any"
+    ]
+    return {"context_tokens": tokens, "agents": rows, "budget_unknown": unknown}
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:10])
+    return shown + (f" and {len(names) - 10:,} more" if len(names) > 10 else "")
+
+
+def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
+    lines: list[str] = []
+    for row in data["agents"]:
+        where = rel(row["project"], cwd) or "."
+        window = (
+            f"a {row['context_tokens']:,}-token context"
+            if row["context_tokens"]
+            else "an unknown context window"
+        )
+        budget = row["budget"]
+        lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
+        lines.append(
+            f"  {counted(row['skills'], 'skill')}: "
+            f"{counted(row['needed'], 'character')} with every description, "
+            f"budget {budget:,}"
+            if budget is not None
+            else "  no budget"
+        )
+        if budget is not None:
+            room = row["headroom"]
+            state = f"{room:,} to spare" if room >= 0 else f"{-room:,} over"
+            lines.append(f"  headroom: {state} ({row['used']:,} used as listed)")
+        if row["shortened"]:
+            lines.append(
+                f"  description cut or dropped ({len(row['shortened']):,}): "
+                f"{_names(row['shortened'])}"
+            )
+        if row["dropped"]:
+            lines.append(f"  left out ({len(row['dropped']):,}): {_names(row['dropped'])}")
+        if not row["shortened"] and not row["dropped"]:
+            lines.append("  every skill is listed with its whole description")
+        if row["not_listed"]:
+            lines.append(f"  not listed by the agent's own rules: {len(row['not_listed']):,}")
+        top = [c for c in row["costs"][:TOP] if c["chars"]]
+        if top:
+            lines.append(
+                "  largest descriptions: " + ", ".join(f"{c['skill']} {c['chars']:,}" for c in top)
+            )
+        skill = row.get("skill")
+        if skill is not None:
+            if not skill["listed"]:
+                lines.append(f"  {skill['name']}: not in this listing")
+            else:
+                share = f" ({skill['share']:.1%} of the budget)" if skill["share"] else ""
+                lines.append(
+                    f"  {skill['name']}: its description costs "
+                    f"{counted(skill['description_chars'], 'character')}{share}"
+                )
+    unknown = ", ".join(u["agent"] for u in data["budget_unknown"])
+    if unknown:
+        lines.append(f"listing budget not documented: {unknown}")
+    return lines
+
+
+def cmd_headroom(args: argparse.Namespace, env: Env) -> int:
+    data = headroom_data(args, env)
+    if args.format == "json":
+        env.print(dumps(data))
+    else:
+        for line in headroom_text(data, env.cwd):
+            env.print(printable(line))
+    missing = args.skill and not any(r.get("skill", {}).get("listed") for r in data["agents"])
+    return EXIT_FAIL if missing else EXIT_OK
+
+
+COMMANDS = {"headroom": cmd_headroom}

@@ -1,0 +1,356 @@
+"""Portability per agent: which agents find a skill where it sits, from which folder and
+scope, under which name, which of its fields each ignores and which limits it breaks
+(`lint --profile all`, `show`; the agents are data: core/profiles/agents.py).
+
+An agent finds a `SKILL.md` when its folder sits in one of the agent's roots as the
+agent discovers them (`<root>/<folder>/SKILL.md`, or below the root for a recursive
+reader), when a link makes it appear there (`.claude/skills/x -> ../../.agents/skills/x`:
+the file reached through the agent's root is the same file), or in a plugin the agent
+reads. Reads only what it must: a few `stat` calls per agent, nothing opened.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..checking.validate import validate_skill
+from ..model.paths import is_within
+from ..model.skills import Skill
+from ..model.text import counted
+from ..profiles import PROFILE_NAMES, get_profile
+from ..profiles.agents import AGENTS, ENV_DEFAULTS, AgentSpec, RootRule
+from ..scanning.loading import build_skill
+
+LEVELS = 40  # ancestors looked at for a root or a plugin
+_STANDARD = frozenset(a.key for a in AGENTS if a.discovery == "any")  # no folders: a format
+
+
+@dataclass(slots=True)
+class Reach:
+    """How one agent takes one skill."""
+
+    agent: str
+    title: str
+    found: bool
+    folder: str | None = None  # the agent's root that holds it (as the agent names it)
+    scope: str | None = None  # project, user, admin, system, plugin
+    via_link: bool = False  # found through a link (the same file under another path)
+    name: str | None = None
+    ignored: list[str] = field(default_factory=list)
+    limits: list[str] = field(default_factory=list)
+    why: str = ""  # when not found
+    unconfirmed: bool = False  # where it is found rests on a root not confirmed (docs/agents.md)
+    reads_unconfirmed: bool = False  # which fields it reads is not confirmed
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "title": self.title,
+            "found": self.found,
+            "folder": self.folder,
+            "scope": self.scope,
+            "via_link": self.via_link,
+            "name": self.name,
+            "ignored": self.ignored,
+            "limits": self.limits,
+            "why": self.why,
+            "unconfirmed": self.unconfirmed,
+            "reads_unconfirmed": self.reads_unconfirmed,
+        }
+
+
+def _parts(path: str) -> list[str]:
+    return [p for p in os.path.normpath(path).split(os.sep) if p]
+
+
+def _ends_with(folder: str, rule_path: str) -> bool:
+    """`folder` ends with the components of the relative `rule_path`."""
+    tail = _parts(rule_path)
+    return _parts(folder)[-len(tail) :] == tail if tail else False
+
+
+def user_root(rule: RootRule) -> str | None:
+    """A user, admin or system root as a path on this machine (None: a variable unset
+    with no default)."""
+    path = rule.path
+    for name, default in ENV_DEFAULTS.items():
+        token = f"${name}"
+        if token in path:
+            path = path.replace(token, os.environ.get(name) or default)
+    path = os.path.expandvars(os.path.expanduser(path))
+    return None if "$" in path else os.path.normpath(os.path.abspath(path))
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _ancestors(folder: str) -> Iterator[str]:
+    folder = os.path.normpath(folder)
+    for _ in range(LEVELS):
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
+
+
+def _hidden_below(path: str, root: str) -> bool:
+    rel = os.path.relpath(path, root)
+    return any(part.startswith(".") for part in _parts(rel)[:-1])
+
+
+def _depth_below(path: str, root: str) -> int:
+    """Folders between `root` and the file at `path` (1 for `<root>/<folder>/SKILL.md`)."""
+    return len(_parts(os.path.relpath(path, root))) - 1
+
+
+def _in_root(agent: AgentSpec, path: str, root: str) -> str | None:
+    """'' when the agent's discovery reaches `path` under `root` (not resolved), else
+    why not (None when `path` is not under `root` at all)."""
+    if not is_within(path, root) or path == root:
+        return None
+    depth = _depth_below(path, root)
+    if agent.discovery == "recursive":
+        if agent.skips_hidden and _hidden_below(path, root):
+            return "in a hidden folder it skips"
+        if depth > agent.max_depth:
+            return f"deeper than the {agent.max_depth} levels it reads"
+        return ""
+    return "" if depth == 1 else "not directly in a skill folder of its root"
+
+
+def _locate(
+    agent: AgentSpec, path: str, base: str | None
+) -> tuple[RootRule | None, str | None, bool, str]:
+    """(the rule, the root folder, via a link, why not): where the agent finds `path`."""
+    folder = os.path.dirname(path)
+    real = os.path.realpath(path)
+    near = ""
+    for rule in agent.roots:
+        if rule.scope == "project":
+            roots = [a for a in _ancestors(os.path.dirname(folder)) if _ends_with(a, rule.path)]
+            if base is not None:
+                roots.append(os.path.normpath(os.path.join(base, rule.path)))
+        else:
+            home = user_root(rule)
+            roots = [home] if home else []
+        for root in dict.fromkeys(roots):
+            why = _in_root(agent, path, root)
+            if why == "":
+                return rule, root, False, ""
+            if why:
+                near = near or f"{why} ({rule.path})"
+                continue
+            # a link: the agent's root, or a folder in it, leads to the same file
+            if agent.discovery == "children":
+                alias = os.path.join(root, os.path.basename(folder), "SKILL.md")
+                if os.path.lexists(alias) and _same_file(alias, path):
+                    return rule, root, True, ""
+            elif os.path.isdir(root):
+                real_root = os.path.realpath(root)
+                if is_within(real, real_root) and _in_root(agent, real, real_root) == "":
+                    return rule, root, True, ""
+    return None, None, False, near
+
+
+def _plugin_of(agent: AgentSpec, path: str) -> str | None:
+    """The plugin folder holding the skill at `path`, when the agent reads plugins:
+    `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the plugin's root."""
+    if not agent.plugin_manifests:
+        return None
+    folder = os.path.dirname(path)
+    candidates = [folder]
+    if os.path.basename(os.path.dirname(folder)) == "skills":
+        candidates.insert(0, os.path.dirname(os.path.dirname(folder)))
+    for plugin in candidates:
+        for mark in agent.plugin_manifests:
+            manifest = os.path.join(plugin, mark)
+            if os.path.isfile(os.path.join(manifest, "plugin.json")) or (
+                os.path.isdir(manifest)
+                and not os.path.lexists(os.path.join(manifest, "marketplace.json"))
+            ):  # a marketplace's own folder is no plugin
+                return plugin
+    return None
+
+
+def _command_rule(agent: AgentSpec, path: str) -> RootRule | None:
+    folder = os.path.dirname(path)
+    for rule in agent.command_roots:
+        if _ends_with(folder, rule.path) and path.endswith(".md"):
+            return rule
+    return None
+
+
+def _plain_name(agent: AgentSpec, skill: Skill) -> str:
+    raw = skill.raw.get("name")
+    written = " ".join(raw.split()) if isinstance(raw, str) and raw.strip() else ""
+    if agent.name_rule == "folder":
+        return skill.folder_name
+    return written or skill.folder_name
+
+
+def _text(skill: Skill, key: str) -> str | None:
+    value = skill.raw.get(key)
+    return " ".join(value.split()) if isinstance(value, str) else None
+
+
+def limits_broken(agent: AgentSpec, skill: Skill) -> list[str]:
+    """The agent's documented limits the skill's frontmatter breaks, in short phrases."""
+    out: list[str] = []
+    name = _text(skill, "name")
+    if name is None and agent.name_rule == "field-equals-folder":
+        out.append("no name")
+    if name is not None:
+        if agent.name_max is not None and len(name) > agent.name_max:
+            out.append(f"name over {counted(agent.name_max, 'character')} ({len(name):,})")
+        if agent.name_pattern and not re.fullmatch(agent.name_pattern, name):
+            out.append("name not lowercase letters, digits and single hyphens")
+        if agent.name_rule == "field-equals-folder" and name != skill.folder_name:
+            out.append(f"name differs from its folder `{skill.folder_name}`")
+    desc = _text(skill, "description")
+    if agent.description_required and not desc:
+        out.append("no description")
+    if desc and agent.description_max is not None and len(desc) > agent.description_max:
+        effect = "cut" if agent.description_over == "cut" else "refused"
+        over = counted(agent.description_max, "character")
+        out.append(f"description over {over} ({len(desc):,}, {effect})")
+    compat = _text(skill, "compatibility")
+    if compat and agent.compatibility_max is not None and len(compat) > agent.compatibility_max:
+        out.append(
+            f"compatibility over {counted(agent.compatibility_max, 'character')} ({len(compat):,})"
+        )
+    return out
+
+
+class _Profiled:
+    """The skill as each full profile reads it, built once per profile."""
+
+    def __init__(self, skill: Skill) -> None:
+        self.skill = skill
+        self.built: dict[str, Skill] = {}
+
+    def get(self, name: str) -> Skill | None:
+        if name not in PROFILE_NAMES:
+            return None
+        if name not in self.built:
+            skill = self.skill
+            self.built[name] = build_skill(
+                skill.root,
+                skill.path,
+                (skill.mtime_ns, skill.size),
+                get_profile(name),
+                True,
+                lambda: skill.doc,
+                validate_skill,
+            )
+        return self.built[name]
+
+
+def _ignored(agent: AgentSpec, skill: Skill, profiled: _Profiled) -> list[str]:
+    keys = [str(k) for k in skill.raw]
+    if agent.reads is not None:
+        return [k for k in keys if k not in agent.reads]
+    if agent.profile is not None and agent.profile in PROFILE_NAMES:
+        profile = get_profile(agent.profile)
+        return [k for k in keys if profile.field(k) is None]
+    return []
+
+
+def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any) -> Reach:
+    """How `agent` takes `skill` (read as it is: nothing is opened)."""
+    profiled: _Profiled = cache.get("profiled") or _Profiled(skill)
+    out = Reach(agent.key, agent.title, False)
+    path = os.path.normpath(os.path.abspath(skill.path))
+    plugin = None
+    if os.path.basename(path) != "SKILL.md":
+        rule = _command_rule(agent, path)
+        if rule is None:
+            out.why = "not a SKILL.md"
+            return out
+        out.found, out.folder, out.scope = True, rule.path, rule.scope
+        out.name = os.path.splitext(os.path.basename(path))[0]
+    elif agent.discovery == "any":
+        out.found = True
+    else:
+        rule, _, link, near = _locate(agent, path, base)
+        if rule is None and (plugin := _plugin_of(agent, path)) is not None:
+            out.found, out.scope = True, "plugin"
+            out.folder = os.path.basename(plugin)
+        elif rule is None:
+            folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
+            out.why = near or (f"reads {folders}" if folders else "reads no project folder")
+            out.unconfirmed = any(not r.confirmed for r in agent.roots)
+            out.limits = limits_broken(agent, skill)  # what it would meet, moved there
+            return out
+        else:
+            out.found, out.folder, out.scope, out.via_link = True, rule.path, rule.scope, link
+            out.unconfirmed = not rule.confirmed
+    built = profiled.get(agent.profile) if agent.profile else None
+    if out.name is None:
+        if built is not None and built.name:
+            out.name = built.name
+        else:
+            out.name = _plain_name(agent, skill)
+            if plugin is not None:
+                out.name = f"{os.path.basename(plugin)}:{out.name}"
+    out.ignored = _ignored(agent, skill, profiled)
+    out.limits = limits_broken(agent, skill)
+    out.reads_unconfirmed = "reads" in agent.unconfirmed
+    return out
+
+
+def agent_reach(
+    skill: Skill, base: str | None = None, agents: Iterable[AgentSpec] = AGENTS
+) -> list[Reach]:
+    """Every agent's answer on the skill, in the order of core/profiles/agents.py."""
+    profiled = _Profiled(skill)
+    return [reach(agent, skill, base, profiled=profiled) for agent in agents]
+
+
+def reach_summary(reaches: list[Reach]) -> str:
+    """'found by copilot (.claude/skills), …; not by gemini, …; opencode ignores …'."""
+    found = [
+        f"{r.agent} ({r.folder}{', link' if r.via_link else ''})" if r.folder else r.agent
+        for r in reaches
+        if r.found
+    ]
+    missed = [r.agent for r in reaches if not r.found]
+    parts = [f"found by {', '.join(found)}" if found else "no agent finds it here"]
+    if missed:
+        parts.append(f"not by {', '.join(missed)}")
+    for r in reaches:
+        if not r.found:
+            continue
+        notes = []
+        if r.ignored and r.agent not in _STANDARD:  # the standard's own verdict says it
+            notes.append("ignores " + ", ".join(f"`{k}`" for k in r.ignored[:4]))
+            if len(r.ignored) > 4:
+                notes[-1] += f" and {len(r.ignored) - 4} more"
+        notes += r.limits
+        if notes:
+            parts.append(f"{r.agent}: {', '.join(notes)}")
+    return "; ".join(parts)
+
+
+def reach_line(r: Reach) -> str:
+    """One agent's answer on one line (`show`)."""
+    if not r.found:
+        return f"{r.agent}: not found ({r.why})" if r.why else f"{r.agent}: not found"
+    where = f" in {r.folder} ({r.scope}{', through a link' if r.via_link else ''})"
+    text = f"{r.agent}: found{where if r.folder else ''} as {r.name}"
+    if r.unconfirmed:
+        text += " (folder unconfirmed)"
+    if r.ignored:
+        text += "; ignores " + ", ".join(f"`{k}`" for k in r.ignored)
+        text += " (unconfirmed)" if r.reads_unconfirmed else ""
+    if r.limits:
+        text += "; " + ", ".join(r.limits)
+    return text
