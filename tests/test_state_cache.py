@@ -89,6 +89,23 @@ def test_a_second_lint_reads_nothing_and_says_the_same(
     assert lint(tmp_path) == first and reads == []  # (a state with a gist serves lint too)
 
 
+def test_where_the_rules_select_lint_and_match_share_what_was_read(
+    tmp_path: Path, cache_home: Path, reads: list[str]
+) -> None:
+    """oasis works out no gist: a state lint read serves match (and back)."""
+    write(
+        tmp_path,
+        "skills/review/SKILL.md",
+        "---\nid: review\nname: review\ndescription: Review a diff.\ntriggers: [review]\n"
+        "priority: 1\n---\nReview.\n",
+    )
+    assert cli("lint", "skills", "--profile", "oasis", cwd=tmp_path).code == 0
+    reads.clear()
+    run = cli("match", "review this", "skills", "--profile", "oasis", cwd=tmp_path)
+    assert run.code == 0 and "selected: review" in run.out
+    assert reads == []
+
+
 def test_an_edited_file_of_the_same_size_is_read_again(
     tmp_path: Path, cache_home: Path, reads: list[str]
 ) -> None:

@@ -17,18 +17,14 @@ worker ends with the process that started it, even one killed with SIGKILL.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..checking.validate import validate_skill
 from ..model.scan import Found
@@ -39,6 +35,9 @@ from ..reading.looked import recording
 from ..reading.skill_words import body_gist, bundled_text
 from .loading import FAILED, build_skill
 from .skill_state import skill_from_state, skill_state
+
+if TYPE_CHECKING:  # (imported when workers start: a scan of a few files needs no process)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 PARALLEL_MIN_FILES = 2000  # below this many files a second process costs more than it saves
 PARALLEL_MIN_GISTS = 500  # (a gist costs about twice as much as the rest of reading a skill)
@@ -165,6 +164,8 @@ def _die_with(parent: int, pdeathsig: bool) -> None:
     longer the one that started it. The parent may be gone already (before prctl
     took effect): then the worker ends at once."""
     if pdeathsig and sys.platform.startswith("linux"):
+        import ctypes
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -210,6 +211,9 @@ class Workers:
         """The pool, made on first use (not before a scan knows it is large: making one
         starts a helper process of multiprocessing's own)."""
         if self.pool is None and not self.unusable:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             try:
                 context = multiprocessing.get_context(self.method)
                 # the workers' parent is this process with fork and spawn (forkserver's
@@ -284,6 +288,8 @@ class Workers:
                     back -= 1
                     ready[back] = self._here(local, chunks[back])
                 else:
+                    from concurrent.futures import wait as wait_futures
+
                     wait_futures([future], timeout=POLL_S)
         finally:
             for future in given.values():

@@ -142,20 +142,30 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
 EXACT_DEPTH = 64  # nesting followed by `exact` (the YAML reader's own bound is lower)
 
 
+SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def exact(value: Any, depth: int = 0) -> bool:
-    """Whether JSON gives `value` back as it is (types included)."""
+    """Whether JSON gives `value` back as it is (types included). (Run on every state
+    stored: the scalars that most values are never cost a call.)"""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind in SCALARS:
         return True
     if kind is float:
-        return value - value == 0  # finite (NaN and infinities are not)
+        return bool(value - value == 0)  # finite (NaN and infinities are not)
     if depth >= EXACT_DEPTH:
         return False
     if kind is list:
-        return all(exact(item, depth + 1) for item in value)
-    if kind is dict:
-        return all(type(k) is str and exact(v, depth + 1) for k, v in value.items())
-    return False
+        items = value
+    elif kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    else:
+        return False
+    scalars = SCALARS
+    return all(type(item) in scalars or exact(item, depth + 1) for item in items)
 
 
 def to_json(state: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -164,9 +174,11 @@ def to_json(state: tuple[Any, ...]) -> tuple[Any, ...] | None:
     ds = state[11]
     if not (exact(state[6]) and exact(ds[11]) and exact(ds[13]) and exact(list(state[12:]))):
         return None
+    scalars = SCALARS
     for row in (*state[9], *state[10]):  # diagnostics and trigger phrases: flat tuples
-        if not all(exact(part) for part in row):
-            return None
+        for part in row:
+            if type(part) not in scalars and not exact(part):
+                return None
     if ds[17] is not None and ds[16] is not None:
         ds = (*ds[:16], None, ds[17])
         return (*state[:11], ds, *state[12:])

@@ -14,7 +14,8 @@ A state is served only when nothing it was made from changed:
 - every other path its checks looked at (reading/looked.py), as `lstat` sees it
   (or still absent);
 - the code (the version and the stat of every module of the core) and the profile;
-- a state read without its gist serves only a scan that needs none.
+- a state read without its gist (where the model chooses) serves only a scan that
+  needs none.
 What changed less than RACY_NS before it was read is not stored: two writes within
 one tick of the file system's clock can leave a file with the same times.
 
@@ -385,8 +386,9 @@ class ScanCache:
     ) -> None:
         entries = dict(self.kept)
         limit = time.time_ns() - RACY_NS
+        whole = gist or not self.profile.model_chooses  # (where the rules select: no gist)
         for (_, item), skill, paths in zip(found, skills, looked, strict=True):
-            entry = _entry(item, skill, paths, gist, limit)
+            entry = _entry(item, skill, paths, whole, limit)
             if entry is not None:
                 entries[item.path] = entry
         if len(entries) == len(self.kept) == self.total and not self.stale:
