@@ -267,6 +267,36 @@ def test_no_cache_neither_reads_nor_writes_it(
         assert cli(*command, "skills", "--no-cache", cwd=tmp_path).code == 0, command
 
 
+def test_the_commands_that_write_never_use_the_cache(
+    tmp_path: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree(tmp_path)
+    opened: list[str] = []
+    real = state_cache.StateCache.open
+
+    def spy(folder: str | None = None) -> Any:
+        opened.append("open")
+        return real(folder)
+
+    monkeypatch.setattr(state_cache.StateCache, "open", spy)
+    lint(tmp_path)
+    assert opened == ["open"]  # (the reading commands do)
+    opened.clear()
+    run = cli("set", "beta", "description=Plan a long trip.", "--root", "skills", cwd=tmp_path)
+    assert run.code == 0, run.err
+    assert cli("new", "delta", "--root", "skills", cwd=tmp_path).code == 0
+    assert opened == []
+    from skillstudio.cli.main import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    options = {
+        name: {o for action in parser._actions for o in action.option_strings}
+        for name, parser in sub.choices.items()  # type: ignore[union-attr]
+    }
+    assert "--no-cache" not in options["set"] | options["new"]
+    assert "--no-cache" in options["list"] & options["match"] & options["test"]
+
+
 def test_the_folder_and_its_files_are_private(tmp_path: Path, cache_home: Path) -> None:
     tree(tmp_path)
     cache_home.parent.mkdir(parents=True)
