@@ -6,6 +6,8 @@ file is ignored and written again; --no-cache neither reads nor writes it."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import stat
@@ -331,6 +333,7 @@ HOSTILE = {
     "garbage": b"\x00\xff not a cache at all",
     "truncated": None,  # the real file cut in half
     "forged": None,  # the real file with one entry's types changed, MAC unchanged
+    "signed": None,  # the same, signed with the folder's own key (stolen, or another version)
     "deep": b"skillstudio-cache 1\n" + b"0" * 64 + b"\n" + b"[" * 200_000 + b"]" * 200_000,
     "huge": None,  # over MAX_CACHE_BYTES (made sparse)
 }
@@ -346,12 +349,17 @@ def test_a_corrupt_or_hostile_cache_is_ignored_and_written_again(
     data = cache_file.read_bytes()
     if kind == "truncated":
         cache_file.write_bytes(data[: len(data) // 2])
-    elif kind == "forged":
+    elif kind in ("forged", "signed"):
         head, payload = data[:85], json.loads(data[85:])
-        for entry in payload["entries"].values():
+        for number, entry in enumerate(payload["entries"].values()):
             entry[7][3] = 12345  # the name: a number
-            entry[7][6] = "not a mapping"
-        cache_file.write_bytes(head + json.dumps(payload).encode())
+            entry[7][(6, 9, 11)[number % 3]] = "not a mapping, a list of diagnostics, a doc"
+        body = json.dumps(payload).encode()
+        if kind == "signed":
+            key = (cache_home / "key").read_bytes()
+            mac = hmac.new(key, body, hashlib.sha256).hexdigest().encode()
+            head = state_cache.MAGIC + mac + b"\n"
+        cache_file.write_bytes(head + body)
     elif kind == "huge":
         with open(cache_file, "r+b") as fh:
             fh.truncate(state_cache.MAX_CACHE_BYTES + 1)

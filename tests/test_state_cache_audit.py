@@ -17,7 +17,13 @@ import pytest
 from skillstudio.core.profiles import PROFILE_NAMES
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning import parallel
-from skillstudio.core.scanning.skill_state import from_json, skill_from_state, skill_state, to_json
+from skillstudio.core.scanning.skill_state import (
+    from_json,
+    skill_from_state,
+    skill_state,
+    to_json,
+    well_formed,
+)
 
 from .helpers import CORPUS, SAMPLES, skill_text, write
 
@@ -139,7 +145,9 @@ def test_a_state_goes_to_json_and_back_unchanged(tmp_path: Path) -> None:
             state = skill_state(skill)  # (after the cross-skill checks: a key may be qualified)
             data = to_json(state)
             assert data is not None, skill.path
-            back = skill_from_state(from_json(json.loads(json.dumps(data))), skill.root)
+            read = json.loads(json.dumps(data))
+            assert well_formed(read), skill.path  # (no state of ours is refused)
+            back = skill_from_state(from_json(read), skill.root)
             assert back.doc.positions() == skill.doc.positions()
             again = skill_state(back)
             assert again[:11] == state[:11] and again[12:] == state[12:]

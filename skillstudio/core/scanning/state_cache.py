@@ -46,7 +46,7 @@ from typing import Any
 from ..model.scan import Found
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from .skill_state import from_json, skill_from_state, skill_state, to_json
+from .skill_state import from_json, skill_from_state, skill_state, to_json, well_formed
 
 FORMAT = 1
 MAGIC = b"skillstudio-cache 1\n"
@@ -354,6 +354,8 @@ class ScanCache:
                 now = signatures[path] = signature(path)
             if now != before:
                 return None
+        if not well_formed(state):
+            return None
         skill = skill_from_state(from_json(state), root)
         if skill.path != item.path:
             return None
