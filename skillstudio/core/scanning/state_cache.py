@@ -22,10 +22,11 @@ one tick of the file system's clock can leave a file with the same times.
 The cache is untrusted input like any file: it is read only if it is a regular file
 owned by the user, of at most MAX_CACHE_BYTES, whose HMAC under this folder's key
 matches, and each state in it only if it has the shape this code writes
-(skill_state.well_formed); anything else is ignored and the file written again. Nothing in it is ever
-run or unpickled (JSON). It is never a source of truth for writes: only the commands
-that read (lint, list, show, match, prompt, activate, overlap, test) use it; set, new,
-pack, unpack and the app read the files themselves.
+(skill_state.well_formed); anything else is ignored and the file written again.
+Nothing in it is ever run or unpickled (JSON). It is never a source of truth for
+writes: only the commands that read (lint, list, show, match, prompt, activate,
+overlap, headroom, test) use it; set, new, pack, unpack and the app read the files
+themselves.
 """
 
 from __future__ import annotations
