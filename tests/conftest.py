@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -14,6 +16,10 @@ os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-test
 # Likewise codex's user ($CODEX_HOME) and admin scopes.
 os.environ["CODEX_HOME"] = "/nonexistent/skillstudio-tests/codex-home"
 os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-tests/codex-admin"
+# The cache of what was read (core/scanning/state_cache.py) is on for the CLI: in a
+# folder of the test run's own, never the user's (a test that needs another sets its own).
+CACHE_HOME = tempfile.mkdtemp(prefix="skillstudio-test-cache-")
+os.environ["XDG_CACHE_HOME"] = CACHE_HOME
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -32,6 +38,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     temporary folders with shutil.rmtree, which recurses once per level and
     fails on them: cut such trees down now, without recursion."""
     from skillstudio.core.reading.safefs import remove_tree
+
+    shutil.rmtree(CACHE_HOME, ignore_errors=True)
 
     factory = getattr(session.config, "_tmp_path_factory", None)
     if factory is None or getattr(factory, "_basetemp", None) is None:

@@ -297,7 +297,7 @@ def readme_commands() -> dict[str, str]:
     return lines
 
 
-COMMON = {"-h", "--help", "--root", "--project", "--profile", "--format"}
+COMMON = {"-h", "--help", "--root", "--project", "--profile", "--format", "--no-cache"}
 
 
 def test_readme_and_help_list_the_same_commands_and_options() -> None:

@@ -368,10 +368,17 @@ def test_one_profile_commands_on_a_mixed_repository_ask_for_a_profile(tmp_path: 
     repo = tmp_path / "mixed"
     skill(repo, "seed/key_skills/review/SKILL.md", id="review", triggers=["review"], priority=1)
     skill(repo, "std/skills/plain/SKILL.md")
-    run = cli("match", "review this", cwd=repo)
+    run = cli("prompt", cwd=repo)
     assert run.code == 2
     assert "skills of 2 profiles (oasis, agentskills); choose one with --profile" in run.err
-    assert cli("match", "review this", "--profile", "agentskills", cwd=repo).code == 0
+    assert cli("prompt", "--profile", "agentskills", cwd=repo).code == 0
+    # match answers for each (issue 27), as lint reads them all
+    both = cli("match", "review this", cwd=repo)
+    assert both.code == 0
+    assert [line for line in both.out.splitlines() if line.startswith("== ")] == [
+        "== oasis: . (1 root)",
+        "== agentskills: . (1 root)",
+    ]
 
 
 def test_several_roots_of_one_repository_read_each_skill_once() -> None:

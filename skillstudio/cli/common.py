@@ -6,7 +6,7 @@ import argparse
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
@@ -14,6 +14,9 @@ from ..core.profiles import PROFILE_NAMES
 from ..core.projects.project import Project, UsageError, resolve_projects
 from ..core.scanning.registry import Registry
 from .output import rel
+
+if TYPE_CHECKING:
+    from ..core.scanning.state_cache import StateCache
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -59,7 +62,10 @@ def add_common(
     parser: argparse.ArgumentParser,
     formats: Sequence[str] = ("text", "json"),
     extra_profiles: Sequence[str] = (),
+    cache: bool = True,
 ) -> None:
+    """The options every command takes (`cache`: a command that only reads skills also
+    takes --no-cache; one that writes never uses the cache)."""
     parser.add_argument(
         "--root",
         action="append",
@@ -75,20 +81,53 @@ def add_common(
         + (" (all: which profiles load each skill)" if "all" in extra_profiles else ""),
     )
     parser.add_argument("--format", choices=formats, default="text", help="output format")
+    if cache:
+        parser.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="read every SKILL.md again, neither using nor updating the cache of what "
+            "was read ($XDG_CACHE_HOME/skillstudio, else ~/.cache/skillstudio)",
+        )
+
+
+def add_paths(parser: argparse.ArgumentParser, what: str = "PATH") -> None:
+    """The positional PATHs a reading command takes, as `lint` does (docs/commands.md)."""
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar=what,
+        help="a root, a skill folder, a SKILL.md, a project or a repository of collections "
+        "(as lint takes it; the same as --root or --project)",
+    )
 
 
 def load(
     args: argparse.Namespace, env: Env, paths: list[str] | None = None, gists: bool = True
 ) -> list[Loaded]:
     """The projects' registries, scanned (`gists=False` for a command that never
-    ranks likely candidates: no skill's gist is worked out, see core/reading/skill_words.py)."""
-    projects = resolve_projects(paths or [], args.root, args.project, args.profile, env.cwd)
+    ranks likely candidates: no skill's gist is worked out, see core/reading/skill_words.py).
+    `paths`: the PATHs given, else the command's own positional ones. A command that
+    takes --no-cache reads through the cache of what was read unless told not to."""
+    if paths is None:
+        paths = list(getattr(args, "paths", None) or [])
+    projects = resolve_projects(paths, args.root, args.project, args.profile, env.cwd)
+    cache = state_cache(args)
     loaded = []
     for project in projects:
-        registry = project.registry(workers=os.cpu_count() or 1, gists=gists)
+        registry = project.registry(workers=os.cpu_count() or 1, gists=gists, cache=cache)
         registry.scan()
         loaded.append(Loaded(project, registry))
     return loaded
+
+
+def state_cache(args: argparse.Namespace) -> StateCache | None:
+    """The cache of what was read (core/scanning/state_cache.py), for a command that takes
+    --no-cache and was not given it; None where the cache folder cannot be used."""
+    if getattr(args, "no_cache", True):
+        return None
+    from ..core.scanning.state_cache import StateCache
+
+    return StateCache.open()
 
 
 def profile_of(loaded: list[Loaded]) -> str:

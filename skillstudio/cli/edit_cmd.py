@@ -42,7 +42,7 @@ def register(sub: Subparsers) -> None:
         action="store_true",
         help="read every VALUE as YAML (mappings, lists, numbers: structured values)",
     )
-    add_common(set_)
+    add_common(set_, cache=False)  # (writes: never through the cache of what was read)
 
     new = sub.add_parser(
         "new",
@@ -54,7 +54,7 @@ def register(sub: Subparsers) -> None:
     new.add_argument(
         "name", metavar="NAME", help="lowercase letters, digits and single hyphens (a folder)"
     )
-    add_common(new)
+    add_common(new, cache=False)
 
 
 def _is_path(word: str) -> bool:

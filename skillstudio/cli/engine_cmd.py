@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import os
+from typing import Any
 
 from ..core.model.text import counted
 from ..core.projects.config import NUMBER_OPTIONS
 from ..core.projects.project import UsageError
-from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load_one
-from .output import diagnostic_line, dumps, printable, printable_lines
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Loaded,
+    Subparsers,
+    add_common,
+    add_paths,
+    load,
+    load_one,
+    profile_of,
+    projects_json,
+)
+from .output import diagnostic_line, dumps, printable, printable_lines, rel
 
 
 def register(sub: Subparsers) -> None:
@@ -31,6 +45,7 @@ def register(sub: Subparsers) -> None:
         default=[],
         help="toolsets: a skill used recently in the session (repeatable)",
     )
+    add_paths(match)
     add_common(match)
 
     prompt = sub.add_parser(
@@ -56,6 +71,7 @@ def register(sub: Subparsers) -> None:
         metavar="N",
         help="the context window in tokens (budgets that depend on it)",
     )
+    add_paths(prompt)
     add_common(prompt)
 
     act = sub.add_parser(
@@ -67,7 +83,16 @@ def register(sub: Subparsers) -> None:
         metavar="ARGS",
         nargs="?",
         default="",
-        help="the arguments as typed after /NAME, quoted as one word ('a.pdf --short')",
+        help="the arguments as typed after /NAME, quoted as one word ('a.pdf --short'); "
+        "a folder or SKILL.md written as a path (with a '/', or '.') and no PATH after "
+        "it is taken as the PATH",
+    )
+    act.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a root, a skill folder, a SKILL.md, a project or a repository of collections "
+        "(as lint takes it; the same as --root or --project); after ARGS",
     )
     act.add_argument(
         "--as",
@@ -79,35 +104,71 @@ def register(sub: Subparsers) -> None:
     add_common(act)
 
 
-def cmd_match(args: argparse.Namespace, env: Env) -> int:
+def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """One project's answer to `match`: its JSON and its text."""
     from ..core.model.session import Session
     from ..core.ranking.matching import match, why_not
     from ..core.ranking.model_pick import likely, likely_text
     from .explain import explain_text
 
-    item = load_one(args, env)
     session = Session(recent=list(args.recent))
     result = match(item.registry, args.query, session=session, options=item.project.options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
-    unknown = [name for name in args.why if item.registry.get(name) is None]  # exit 1
     chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query) if chooses else None
-    if args.format == "json":
-        data = result.to_json()
-        if ranked is not None:  # docs/commands.md: a band per candidate, and the ranking
-            for cand in data["candidates"]:
-                cand["band"] = ranked.band_of(cand["skill"])
-            data["likely"] = ranked.to_json()["candidates"]
-        if why:
-            data["why_not"] = why
-        env.print(dumps(data))
-        return EXIT_FAIL if unknown else EXIT_OK
-    env.print(printable_lines(explain_text(result, item.registry, args.explain)))
+    data = result.to_json()
+    if ranked is not None:  # docs/commands.md: a band per candidate, and the ranking
+        for cand in data["candidates"]:
+            cand["band"] = ranked.band_of(cand["skill"])
+        data["likely"] = ranked.to_json()["candidates"]
+    if why:
+        data["why_not"] = why
+    lines = [printable_lines(explain_text(result, item.registry, args.explain))]
     if ranked is not None:
-        env.print(printable_lines(likely_text(ranked)))
-    for name, text in why.items():
-        env.print(printable(f"why not {name}: {text}"))
-    return EXIT_FAIL if unknown else EXIT_OK
+        lines.append(printable_lines(likely_text(ranked)))
+    lines += [printable(f"why not {name}: {text}") for name, text in why.items()]
+    return data, "\n".join(lines)
+
+
+def cmd_match(args: argparse.Namespace, env: Env) -> int:
+    loaded = load(args, env)
+    answers = [match_answer(item, args) for item in loaded]
+    known = [name for name in args.why if any(item.registry.get(name) for item in loaded)]
+    code = EXIT_FAIL if len(known) < len(args.why) else EXIT_OK  # a --why NAME not known
+    if len(loaded) == 1:
+        data, text = answers[0]
+        env.print(dumps(data) if args.format == "json" else text)
+        return code
+    # A folder of several projects (one repository that mixes systems: one per profile):
+    # an answer each (docs/commands.md, "match on several projects").
+    if args.format == "json":
+        projects = projects_json(loaded)
+        for entry, (data, _) in zip(projects, answers, strict=True):
+            entry.update(data)
+        first = answers[0][0]
+        env.print(
+            dumps(
+                {
+                    "query": first["query"],
+                    "normalized": first["normalized"],
+                    "profile": profile_of(loaded),
+                    "selected": [name for data, _ in answers for name in data["selected"]],
+                    "candidates": [
+                        {**cand, "project": entry["path"], "profile": entry["profile"]}
+                        for entry in projects
+                        for cand in entry["candidates"]
+                    ],
+                    "projects": projects,
+                }
+            )
+        )
+        return code
+    for number, (item, (_, text)) in enumerate(zip(loaded, answers, strict=True)):
+        roots = counted(len(item.project.roots), "root")
+        where = rel(item.project.base, env.cwd) or "."
+        env.print(("\n" if number else "") + f"== {item.project.profile.name}: {where} ({roots})")
+        env.print(text)
+    return code
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
@@ -147,9 +208,23 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     return EXIT_OK
 
 
+def path_for_args(args: argparse.Namespace, cwd: str) -> None:
+    """`activate NAME PATH`: a lone word after NAME that is written as a path (`skills/`,
+    `./skills`, `.`) and names a folder or a SKILL.md is the PATH, not ARGS (`activate
+    review src` passes 'src'; `activate review src/ .` passes 'src/' with PATH '.')."""
+    word = args.args
+    if args.paths or not word:
+        return
+    written = word in (".", "..") or "/" in word or os.sep in word
+    full = os.path.join(cwd, word)
+    if written and (os.path.isdir(full) or os.path.basename(full) == "SKILL.md"):
+        args.paths, args.args = [word], ""
+
+
 def cmd_activate(args: argparse.Namespace, env: Env) -> int:
     from ..core.delivery.activation import activate
 
+    path_for_args(args, env.cwd)
     item = load_one(args, env)
     act = activate(
         item.registry,

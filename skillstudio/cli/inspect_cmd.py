@@ -19,6 +19,7 @@ from .common import (
     Loaded,
     Subparsers,
     add_common,
+    add_paths,
     load,
     profile_of,
     projects_json,
@@ -29,12 +30,14 @@ from .output import diagnostic_line, dumps, json_safe, printable, rel
 
 def register(sub: Subparsers) -> None:
     lst = sub.add_parser("list", help="list the registry", description="List the registry.")
+    add_paths(lst)
     add_common(lst)
 
     show = sub.add_parser("show", help="show one skill", description="Show one skill.")
     show.add_argument(
         "name", metavar="NAME", help="a skill name, or its folder or SKILL.md (as `set` takes)"
     )
+    add_paths(show)
     add_common(show)
 
 
@@ -121,12 +124,15 @@ def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
 def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple[Loaded, Any]]]:
     """`show NAME`: a registry name; else, as `set`, a skill folder or SKILL.md path."""
     loaded = load(args, env)
-    found = [(item, item.registry.get(args.name)) for item in loaded]
-    found = [(item, skill) for item, skill in found if skill is not None]
     target = os.path.abspath(os.path.join(env.cwd, args.name))
     skill_md = target if os.path.isfile(target) else os.path.join(target, "SKILL.md")
+    found = [
+        (item, item.registry.get(args.name) or item.registry.by_path.get(skill_md))
+        for item in loaded
+    ]
+    found = [(item, skill) for item, skill in found if skill is not None]
     if not found and os.path.basename(skill_md) == "SKILL.md" and os.path.isfile(skill_md):
-        for item in load(args, env, [skill_md]) if not args.root else []:
+        for item in load(args, env, [skill_md]) if not (args.root or args.paths) else []:
             found += [(item, s) for s in item.registry.skills if s.path == skill_md]
     return loaded, found
 

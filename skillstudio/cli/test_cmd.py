@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.project import UsageError, resolve_projects
-from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common
+from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common, state_cache
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
@@ -21,31 +21,45 @@ def register(sub: Subparsers) -> None:
     test.add_argument(
         "suites",
         nargs="*",
-        metavar="SUITE",
+        metavar="SUITE|PATH",
         help="a suite (.yaml), a skill-creator eval_set.json or a Skill Lab triggers.yaml; "
-        "default: those under 'suites:' in skillstudio.yaml",
+        "default: those under 'suites:' in skillstudio.yaml. A folder or a SKILL.md is a "
+        "PATH, as lint takes it: the skills the suites run against (as --root or --project)",
     )
     test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
     add_common(test)
 
 
-def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env) -> Loaded:
+def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env, skills: list[str]) -> Loaded:
     """The project a suite runs against: core.suite_scope.suite_project's rule, shared with
-    the app (the suite's roots, then --root/--project, then where the user is)."""
+    the app (the suite's roots, then --root/--project/PATH, then where the user is)."""
     from ..core.projects.suite_scope import suite_project
 
-    project = suite_project(suite, args.profile, env.cwd, args.root, args.project)
-    registry = project.registry()
+    project = suite_project(suite, args.profile, env.cwd, args.root, args.project, paths=skills)
+    registry = project.registry(cache=state_cache(args))
     registry.scan()
     return Loaded(project, registry)
+
+
+def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
+    """(suites, PATHs) of the positional words: a folder or a SKILL.md is a PATH (the
+    skills to run against), anything else a suite."""
+    suites: list[str] = []
+    paths: list[str] = []
+    for word in words:
+        full = os.path.join(cwd, word)
+        is_path = os.path.isdir(full) or os.path.basename(full) == "SKILL.md"
+        (paths if is_path else suites).append(word)
+    return suites, paths
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
     from ..core.projects.suites import SuiteError, load_suite, run_suite
 
-    paths = [os.path.join(env.cwd, p) for p in args.suites]
+    suites, skills = split_arguments(args.suites, env.cwd)
+    paths = [os.path.join(env.cwd, p) for p in suites]
     if not paths:
-        for project in resolve_projects([], args.root, args.project, args.profile, env.cwd):
+        for project in resolve_projects(skills, args.root, args.project, args.profile, env.cwd):
             if project.config is not None:
                 paths.extend(project.config.suites)
         if not paths:
@@ -60,7 +74,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             suite = load_suite(path, args.skill)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
-        item = _suite_registry(suite, args, env)
+        item = _suite_registry(suite, args, env, skills)
         report = run_suite(suite, item.registry, item.project.options)
         passed += report.passed
         failed += report.failed

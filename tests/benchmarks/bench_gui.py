@@ -297,7 +297,14 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     burst_ms = (refreshes[-1] - written) * 1000 if refreshes else float("nan")
     window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     window.close()
-    lint = [sys.executable, "-m", "skillstudio", "lint", folder]
+    lint = [
+        sys.executable,
+        "-m",
+        "skillstudio",
+        "lint",
+        folder,
+        "--no-cache",
+    ]  # (a scan, as the app's)
     lint += ["--profile", profile] if profile else []
     top = os.path.dirname(os.path.dirname(HERE))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([top, os.environ.get("PYTHONPATH", "")]))

@@ -62,6 +62,11 @@ os.environ["CLAUDE_CONFIG_DIR"] = "/nonexistent/skillstudio-golden/claude-home"
 os.environ["SKILLSTUDIO_CLAUDE_MANAGED_SKILLS"] = "/nonexistent/skillstudio-golden/managed"
 os.environ["CODEX_HOME"] = "/nonexistent/skillstudio-golden/codex-home"
 os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-golden/codex-admin"
+# The cases read through the cache of what was read (as the CLI does), in a folder of
+# their own: never the user's. The same output from a cold and a warm cache is checked.
+_CACHE_HOME = tempfile.mkdtemp(prefix="skillstudio-golden-cache-")
+atexit.register(shutil.rmtree, _CACHE_HOME, True)
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
 REQUESTS = os.path.join(CHECKOUT, "tests", "eval", "corpus_requests.yaml")
 # Requests that exercise the rules beyond a skill's own words.
 FIXED = (

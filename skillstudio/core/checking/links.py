@@ -22,6 +22,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from ..reading.looked import looked_at
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
@@ -175,6 +177,7 @@ def plugin_root(skill_folder: str) -> str:
     levels at most), else the skill folder itself."""
     folder = skill_folder
     for _ in range(PLUGIN_SEARCH_LEVELS + 1):
+        looked_at(os.path.join(folder, PLUGIN_MARK))
         if os.path.isdir(os.path.join(folder, PLUGIN_MARK)):
             return folder
         parent = os.path.dirname(folder)

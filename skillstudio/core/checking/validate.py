@@ -12,6 +12,7 @@ from ..model.diagnostics import Diagnostic, Severity
 from ..model.fields import is_placeholder_description, quoted
 from ..model.skills import Skill
 from ..profile import Checker, Profile
+from ..reading.looked import looked_at
 from ..reading.safefs import is_inside
 from .links import (
     LINK_CHARS,
@@ -202,6 +203,7 @@ class _Resolver:
         resolved = os.path.normpath(os.path.join(base, relative))
         if not is_inside(resolved, base):
             return "outside"
+        looked_at(resolved)
         try:
             st = os.lstat(resolved)
             if stat.S_ISLNK(st.st_mode) or not self._plain_folders(base, resolved):
@@ -209,6 +211,7 @@ class _Resolver:
                 real_base = self.real.get(base) or self.real.setdefault(
                     base, os.path.realpath(base)
                 )
+                looked_at(real, real_base)
                 if not is_inside(real, real_base):
                     return "outside"
                 st = os.stat(real)
@@ -225,6 +228,7 @@ class _Resolver:
         if not is_inside(folder, base) or folder == base:
             return True
         known = self.plain.get((base, folder))
+        looked_at(folder)
         if known is None:
             try:
                 known = stat.S_ISDIR(os.lstat(folder).st_mode)

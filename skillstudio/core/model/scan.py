@@ -8,12 +8,55 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from .diagnostics import Diagnostic
+from .text import counted
 
 Discovery = Literal["children", "recursive", "self_and_children"]  # a profile's pattern
 DEFAULT_MAX_FOLDERS = 10_000
 DEFAULT_MAX_DEPTH = 8
 SKILL_FILE = "SKILL.md"
 ALWAYS_IGNORED = frozenset({".git", "node_modules", "__pycache__"})
+# Folders a search for skills never enters and a scan limit never names: version control,
+# dependencies, build output, virtual environments and caches (a folder holding
+# `pyvenv.cfg` is one too), and backups named so (`backups/`, `skills.bak/`).
+SKIPPED_TREES = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "bower_components",
+        "__pycache__",
+        "venv",
+        ".venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".cache",
+        "site-packages",
+        "dist",
+        "build",
+        "target",
+        "out",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+        ".gradle",
+        "backup",
+        "backups",
+        ".backup",
+        ".backups",
+    }
+)
+BACKUP_SUFFIXES = (".bak", ".backup", ".orig", ".old", "~")
+
+
+def skipped_by_design(name: str) -> bool:
+    """Whether a folder of this name is skipped by design (SKIPPED_TREES, a backup)."""
+    return name in SKIPPED_TREES or name.lower() in SKIPPED_TREES or name.endswith(BACKUP_SUFFIXES)
 
 
 class Found(NamedTuple):
@@ -45,3 +88,17 @@ class DiscoveryResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     folders: int = 0
     root_mtime_ns: int = 0
+
+
+def depth_note(folder: str, deep: list[str], max_depth: int, done: str) -> Diagnostic:
+    """The one `scan-limit` note of a search or walk of `folder` that stopped at
+    `max_depth` in the `deep` folders (once per root, naming the first; docs/commands.md)."""
+    first = os.path.relpath(min(deep), folder)
+    more = f" and {counted(len(deep) - 1, 'other folder')}" if len(deep) > 1 else ""
+    return Diagnostic(
+        "scan-limit",
+        "warning",
+        f"Folders deeper than {max_depth} levels are not {done}: those inside {first}{more}. "
+        "Point at a smaller folder, or raise scan.max_depth in skillstudio.yaml.",
+        folder,
+    )

@@ -41,6 +41,7 @@ from ..profile import (
 )
 from ..ranking.match_index import phrase_hits
 from ..ranking.rankers import unpack
+from ..reading.looked import looked_at
 from ..reading.safefs import FileRefused, read_bytes
 
 if TYPE_CHECKING:
@@ -75,6 +76,12 @@ DECLARED = (
 LINE_DECLARED = re.compile(rf"^(?:[^\S\n]*class\s+({IDENT})|({IDENT})\s*[:=])", re.M)
 BLOCK_START = re.compile(r"export\s*\{|module\.exports\s*=\s*\{")
 IDENTS = re.compile(IDENT)
+
+
+def _looked(path: str) -> bool:
+    """Whether `path` exists (a link counts), noted as looked at (reading/looked.py)."""
+    looked_at(path)
+    return os.path.lexists(path)
 
 
 def _word_start(text: str, index: int) -> bool:
@@ -259,7 +266,7 @@ class Toolsets(Profile):
                     cand
                     for base in (target, os.path.join(target, "index"))
                     for ext in MODULE_EXTS
-                    if os.path.lexists(cand := base + ext) and not os.path.isdir(cand)
+                    if _looked(cand := base + ext) and not os.path.isdir(cand)
                 ),
                 None,
             )

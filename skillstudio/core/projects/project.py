@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model.confinement import escaping, opened_folder, refused_root, root_inside
 from ..model.diagnostics import Diagnostic
@@ -22,6 +22,9 @@ from .audit import Reach, auditor, share
 from .config import CONFIG_NAME, Config, find_config_upward, load_config
 from .detection import Marks, Verdict, detect_at, layout_verdict, mark_folders, verdict_at
 from .repository import RootSearch, build_roots, misnamed_warning, search_roots
+
+if TYPE_CHECKING:
+    from ..scanning.state_cache import StateCache
 
 
 class UsageError(Exception):
@@ -45,7 +48,13 @@ class Project:
     reach: Reach | None = None
     reach_index: int = 0
 
-    def registry(self, keep_text: bool = False, workers: int = 1, gists: bool = True) -> Registry:
+    def registry(
+        self,
+        keep_text: bool = False,
+        workers: int = 1,
+        gists: bool = True,
+        cache: StateCache | None = None,
+    ) -> Registry:
         limits = self.config.limits if self.config else ScanLimits()
         audit = None
         if self.reach is not None:
@@ -59,6 +68,7 @@ class Project:
             workers=workers,
             gists=gists,
             audit=audit,
+            cache=cache,
         )
 
     @property

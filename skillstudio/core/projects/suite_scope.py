@@ -28,11 +28,12 @@ def suite_project(
     roots: Sequence[str] = (),
     project: str | None = None,
     open_projects: Sequence[Project] = (),
+    paths: Sequence[str] = (),
 ) -> Project:
     """The project a suite runs against; the CLI and the app share this rule:
 
     1. the suite's own `roots:` (relative to the suite) and `profile:`;
-    2. the `--root` folders or `--project` given on the command line;
+    2. the `--root` folders, `--project` or PATHs given on the command line;
        then a request set's `corpus:` folder (the skills found below it);
     3. an eval set or Skill Lab file in a skill folder: the project that holds that
        skill (the one of a skillstudio.yaml above it, else the current folder's, else
@@ -52,7 +53,7 @@ def suite_project(
         cwd = home.base
         if profile_name is None and home.profile_reason == "--profile":
             profile_name = home.profile.name
-    chosen = _suite_project(suite, profile_name, cwd, roots, project)
+    chosen = _suite_project(suite, profile_name, cwd, roots, project, paths)
     wanted = _identity(chosen)
     return next((p for p in open_projects if _identity(p) == wanted), chosen)
 
@@ -76,13 +77,15 @@ def _suite_project(
     cwd: str | None,
     roots: Sequence[str],
     project: str | None,
+    paths: Sequence[str] = (),
 ) -> Project:
     folder = os.path.dirname(os.path.abspath(suite.path))
     profile_name = suite.profile or profile_name
     if suite.roots:
         chosen = project_from_roots(suite.roots, profile_name, cwd or folder)
-    elif roots or project:
-        chosen = resolve_projects([], list(roots), project, profile_name, cwd or folder)[0]
+    elif roots or project or paths:
+        found = resolve_projects(list(paths), list(roots), project, profile_name, cwd or folder)
+        chosen = found[0]
     elif suite.corpus:  # a request set (tests/eval/README.md): the skills below it
         chosen = project_from_folder(suite.corpus, profile_name)
     elif (skill_dir := _own_skill_folder(suite)) is not None:

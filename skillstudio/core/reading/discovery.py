@@ -22,6 +22,8 @@ from ..model.scan import (
     DiscoveryResult,
     Found,
     ScanLimits,
+    depth_note,
+    skipped_by_design,
 )
 from .safefs import kind
 
@@ -214,17 +216,18 @@ class _Walk:
         except OSError:
             return
         stack: list[tuple[str, int, bool]] = [(self.root, 0, False)]
+        deep: list[str] = []  # folders at the depth limit with folders inside: one note
         while stack and not self.stopped:
             folder, depth, linked = stack.pop()
             self.skill_file(folder, linked)
             if depth >= self.limits.max_depth:
-                if any(e.is_dir() for e in self.listing(folder) if not e.name.startswith(".")):
-                    self.note(
-                        "scan-limit",
-                        "warning",
-                        f"Folders deeper than {self.limits.max_depth} levels are not scanned.",
-                        folder,
-                    )
+                # (said once for the root, and never of folders skipped by design)
+                inside = os.path.relpath(folder, self.root).split(os.sep)
+                if not any(map(skipped_by_design, inside)) and any(
+                    e.is_dir() and not (e.name.startswith(".") or skipped_by_design(e.name))
+                    for e in self.listing(folder)
+                ):
+                    deep.append(folder)
                 continue
             subfolders: list[tuple[str, bool]] = []
             for entry in self.listing(folder):
@@ -251,6 +254,10 @@ class _Walk:
                 seen.add(ident)
                 subfolders.append((entry.path, linked or entry.is_symlink()))
             stack.extend((sub, depth + 1, via) for sub, via in reversed(subfolders))
+        if deep:
+            self.result.diagnostics.append(
+                depth_note(self.root, deep, self.limits.max_depth, "scanned")
+            )
 
     def run(self) -> DiscoveryResult:
         try:

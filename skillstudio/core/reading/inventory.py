@@ -23,7 +23,7 @@ import yaml
 from ..model.confinement import pointed_to
 from ..model.diagnostics import Diagnostic
 from ..model.paths import FileRefused, is_inside
-from ..model.scan import SKILL_FILE, ScanLimits
+from ..model.scan import SKILL_FILE, ScanLimits, depth_note, skipped_by_design
 from . import yaml_io
 from .safefs import OPEN_FLAGS, opened_inside
 
@@ -31,33 +31,6 @@ from .safefs import OPEN_FLAGS, opened_inside
 # this many times that in all (skill folders and their own folders included).
 SKILL_FOLDER_FACTOR = 10
 SKILL_NAME = SKILL_FILE.lower()
-# Folders a repository search never enters: version control, dependencies, build
-# output, virtual environments and caches (a folder holding `pyvenv.cfg` is one too).
-IGNORED_TREES = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        "bower_components",
-        "__pycache__",
-        "venv",
-        ".venv",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".cache",
-        "site-packages",
-        "dist",
-        "build",
-        "target",
-        "out",
-        ".next",
-        ".gradle",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +74,10 @@ def take_inventory(
     subfolders hold a SKILL.md; a skill folder is not a root of the skills nested in
     it), for each skill folder which of `markers` (paths relative to it, such as
     `agents/openai.yaml`) it holds, and the links out or to nothing that stand for a
-    skill. Bounded by the scan limits; hidden folders are walked, IGNORED_TREES and
-    virtual environments are not."""
+    skill. Bounded by the scan limits; hidden folders are walked, folders skipped by
+    design (model/scan.py: dependencies, build output, backups) and virtual
+    environments are not, and the depth limit is one note for the walk, naming no
+    folder skipped by design."""
     return _Walk(folder, limits or ScanLimits(), markers).run()
 
 
@@ -143,6 +118,7 @@ class _Walk:
         marker_names = self.marker_names
         # (folder, the skill folder it lies in, or "" outside every skill folder)
         stack: list[tuple[str, str]] = [(self.top, "")]
+        too_deep: list[str] = []  # folders at the depth limit with folders inside
         while stack:
             current, skill = stack.pop()
             try:
@@ -197,22 +173,19 @@ class _Walk:
             if not skill:
                 if venv:
                     continue
-                subfolders = [d for d in subfolders if d not in IGNORED_TREES]
+                subfolders = [d for d in subfolders if not skipped_by_design(d)]
                 if subfolders and deep:
-                    out.diagnostics.append(
-                        Diagnostic(
-                            "scan-limit",
-                            "warning",
-                            f"Folders deeper than {max_depth} levels are not searched for skills.",
-                            current,
-                        )
-                    )
+                    too_deep.append(current)  # said once, after the walk
                     continue
                 subfolders.sort(reverse=True)
             elif deep or listed > most:
                 continue  # a skill's own folders: as deep as the limit, silently
             prefix = current + sep if current[-1:] != sep else current
             stack.extend((prefix + name, skill) for name in subfolders)
+        if too_deep:
+            out.diagnostics.append(
+                depth_note(self.top, too_deep, max_depth, "searched for skills")
+            )
         files.sort()
         out.roots = sorted(roots)
         out.misnamed.sort()

@@ -30,6 +30,7 @@ import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no s
 
 from ..model.matches import STOPWORDS
 from ..model.text import words_of
+from .looked import looked_at
 from .safefs import OPEN_FLAGS, is_regular
 
 GIST_WORDS = 300  # stems kept (tuned on tests/eval's even half, see docs/performance.md)
@@ -91,8 +92,10 @@ def bundled_text(skill_file: str) -> str:
     for sub in ("", REFERENCES):
         files: list[tuple[str, str]] = []  # (name, path) of the regular *.md files
         deeper = False
+        listed = os.path.join(folder, sub) if sub else folder
+        looked_at(listed)  # (a file added or removed changes the folder's own times)
         try:
-            with os.scandir(os.path.join(folder, sub) if sub else folder) as found:
+            with os.scandir(listed) as found:
                 for entry in islice(found, BUNDLED_ENTRIES):
                     name = entry.name
                     if name.lower().endswith(".md") and name != own and is_regular(entry):
@@ -102,6 +105,7 @@ def bundled_text(skill_file: str) -> str:
         except OSError:
             continue
         for _name, path in heapq.nsmallest(BUNDLED_FILES - len(parts), files):
+            looked_at(path)
             try:
                 data = _read_plain(path, left)
             except OSError:

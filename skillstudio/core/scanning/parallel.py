@@ -17,27 +17,27 @@ worker ends with the process that started it, even one killed with SIGKILL.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..checking.validate import validate_skill
 from ..model.scan import Found
 from ..model.skills import Root, Skill
 from ..profile import Profile
 from ..reading.frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
+from ..reading.looked import recording
 from ..reading.skill_words import body_gist, bundled_text
 from .loading import FAILED, build_skill
 from .skill_state import skill_from_state, skill_state
+
+if TYPE_CHECKING:  # (imported when workers start: a scan of a few files needs no process)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 PARALLEL_MIN_FILES = 2000  # below this many files a second process costs more than it saves
 PARALLEL_MIN_GISTS = 500  # (a gist costs about twice as much as the rest of reading a skill)
@@ -55,36 +55,45 @@ def load_skill(
     keep_text: bool,
     gist: bool,
     real_root: str | None = None,
+    looked: list[list[str]] | None = None,
 ) -> Skill:
     """Read, parse and validate one SKILL.md. The file opened must lie inside the
     root (`real_root`: its resolved path, when the caller worked it out once for many
-    files; realpath costs 20 µs): a link out swapped in since discovery is not read."""
+    files; realpath costs 20 µs): a link out swapped in since discovery is not read.
+    `looked`: where to add the paths its checks looked at (reading/looked.py)."""
     stamp = (found.mtime_ns, found.size)
     base = real_root or os.path.realpath(root.boundary)
 
     def read() -> Any:
         return read_document(found.path, found.size, base)
 
-    return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    if looked is None:
+        return build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    with recording() as paths:
+        skill = build_skill(root, found.path, stamp, profile, keep_text, read, validate_skill, gist)
+    looked.append(paths)
+    return skill
 
 
 def load_chunk(
-    profile: Profile, roots: list[Root], flags: tuple[bool, bool], items: list[tuple[str, Found]]
-) -> list[tuple[str, tuple[object, ...]]]:
-    """Worker side of a parallel scan: (root path, compact skill state) per file."""
+    profile: Profile,
+    roots: list[Root],
+    flags: tuple[bool, bool],
+    record: bool,
+    items: list[tuple[str, Found]],
+) -> list[tuple[str, tuple[object, ...], list[str]]]:
+    """Worker side of a parallel scan: (root path, compact skill state, the paths its
+    checks looked at when `record`) per file."""
     by_path = {root.path: root for root in roots}
     reals = real_roots(roots)
+    out: list[tuple[str, tuple[object, ...], list[str]]] = []
     gc.disable()  # nothing built here outlives the call, and none of it has cycles
     try:
-        return [
-            (
-                root_path,
-                skill_state(
-                    load_skill(by_path[root_path], found, profile, *flags, reals[root_path])
-                ),
-            )
-            for root_path, found in items
-        ]
+        for root_path, found in items:
+            looked: list[list[str]] | None = [] if record else None
+            skill = load_skill(by_path[root_path], found, profile, *flags, reals[root_path], looked)
+            out.append((root_path, skill_state(skill), looked[0] if looked else []))
+        return out
     finally:
         gc.enable()
 
@@ -155,6 +164,8 @@ def _die_with(parent: int, pdeathsig: bool) -> None:
     longer the one that started it. The parent may be gone already (before prctl
     took effect): then the worker ends at once."""
     if pdeathsig and sys.platform.startswith("linux"):
+        import ctypes
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -200,6 +211,9 @@ class Workers:
         """The pool, made on first use (not before a scan knows it is large: making one
         starts a helper process of multiprocessing's own)."""
         if self.pool is None and not self.unusable:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             try:
                 context = multiprocessing.get_context(self.method)
                 # the workers' parent is this process with fork and spawn (forkserver's
@@ -274,6 +288,8 @@ class Workers:
                     back -= 1
                     ready[back] = self._here(local, chunks[back])
                 else:
+                    from concurrent.futures import wait as wait_futures
+
                     wait_futures([future], timeout=POLL_S)
         finally:
             for future in given.values():
@@ -296,30 +312,42 @@ def load_parallel(
     found: list[tuple[Root, Found]],
     flags: tuple[bool, bool],
     progress: Callable[[int], None] | None = None,
+    looked: list[list[str]] | None = None,
 ) -> list[Skill]:
-    """Every file of `found` read, in order, by `workers` and this thread."""
+    """Every file of `found` read, in order, by `workers` and this thread (`looked`:
+    where to add, in the same order, the paths each one's checks looked at)."""
     by_path = {root.path: root for root in roots}
     chunks = chunked([(root.path, item) for root, item in found])
     parts: list[list[Skill]] = [[] for _ in chunks]
+    paths_of: list[list[list[str]]] = [[] for _ in chunks]
+    record = looked is not None
     read = 0
 
     reals = real_roots(roots)
 
     def local(chunk: list[tuple[str, Found]]) -> list[Any]:  # (Skills; a worker's: states)
-        return [
-            load_skill(by_path[path], item, profile, *flags, reals[path]) for path, item in chunk
+        paths: list[list[str]] = []
+        skills = [
+            load_skill(by_path[path], item, profile, *flags, reals[path], paths if record else None)
+            for path, item in chunk
         ]
+        return [(skill, paths[i] if record else []) for i, skill in enumerate(skills)]
 
     def done(index: int, result: list[Any]) -> None:
         nonlocal read
-        if result and not isinstance(result[0], Skill):  # states from a worker
-            result = [skill_from_state(state, by_path[path]) for path, state in result]
-        parts[index] = result
+        if result and not isinstance(result[0][0], Skill):  # states from a worker
+            result = [
+                (skill_from_state(state, by_path[path]), paths) for path, state, paths in result
+            ]
+        parts[index] = [skill for skill, _ in result]
+        paths_of[index] = [paths for _, paths in result]
         read += len(result)
         if progress is not None:
             progress(read)
 
-    workers.map_chunks(load_chunk, (profile, roots, flags), chunks, local, done)
+    workers.map_chunks(load_chunk, (profile, roots, flags, record), chunks, local, done)
+    if looked is not None:
+        looked.extend(paths for part in paths_of for paths in part)
     return [skill for part in parts for skill in part]
 
 

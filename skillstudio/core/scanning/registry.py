@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..checking.lookalike import check_names
 from ..checking.validate import validate_skill
@@ -28,6 +29,9 @@ from .loading import FAILED, rebuild_job
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
 from .trigger_owners import TriggerOwners
 from .winners import resolve_winners
+
+if TYPE_CHECKING:
+    from .state_cache import StateCache
 
 Progress = Callable[[int, int], None]
 Audit = Callable[[list[tuple[Root, Found]], list[Diagnostic]], list[Diagnostic]]
@@ -119,6 +123,7 @@ class Registry:
         workers: int = 1,
         gists: bool = True,
         audit: Audit | None = None,
+        cache: StateCache | None = None,
     ) -> None:
         self.profile = profile
         self.roots = sorted(roots, key=lambda r: r.precedence)
@@ -132,6 +137,9 @@ class Registry:
         # Notes on what the scan did not read (core/projects/audit.py): given what was
         # found and the notes so far, after every discovery.
         self.audit = audit
+        # The cache of what was read (scanning/state_cache.py): the CLI's reading commands
+        # pass one; never a registry that keeps the text (the app's, whose saves read it).
+        self.cache = cache
         self.skills: list[Skill] = []
         self.by_path: dict[str, Skill] = {}
         self.active: dict[str, Skill] = {}
@@ -193,27 +201,53 @@ class Registry:
 
     def _scan(self, progress: Progress | None, workers: Workers | None, defer: bool) -> None:
         found = self._discover()
-        total = len(found)
         flags = (self.keep_text, self.gists and not defer)
+        if self.cache is None or self.keep_text:
+            self._scanned(self._read(found, flags, progress, workers))
+            return
+        # Skills whose files and every path their checks looked at are as the cache has
+        # them are taken from it (scanning/state_cache.py); the others are read.
+        cache = self.cache.scan(self.profile, self.roots)
+        have = cache.lookup(found, flags[1])
+        todo = [item for item, skill in zip(found, have, strict=True) if skill is None]
+        looked: list[list[str]] = []
+        read = self._read(todo, flags, progress, workers, looked)
+        cache.store(todo, read, looked, flags[1])  # (as read: before the cross-skill checks)
+        fresh = iter(read)
+        self._scanned([skill if skill is not None else next(fresh) for skill in have])
+
+    def _read(
+        self,
+        found: list[tuple[Root, Found]],
+        flags: tuple[bool, bool],
+        progress: Progress | None,
+        workers: Workers | None,
+        looked: list[list[str]] | None = None,
+    ) -> list[Skill]:
+        """The skills of `found`, read in order (`looked`: where to add the paths each
+        one's checks looked at)."""
+        total = len(found)
         if workers is None and progress is None and len(found) >= PARALLEL_MIN_FILES:
             count = min(self.workers, os.cpu_count() or 1) - 1  # (this thread reads too)
             if count > 0:
                 with Workers(count, "fork") as forked:
-                    skills = load_parallel(forked, self.profile, self.roots, found, flags)
-                self._scanned(skills)
-                return
+                    return load_parallel(
+                        forked, self.profile, self.roots, found, flags, looked=looked
+                    )
         if workers is not None and len(found) >= PARALLEL_MIN_FILES:
             report = (lambda done: progress(done, total)) if progress is not None else None
-            skills = load_parallel(workers, self.profile, self.roots, found, flags, report)
+            skills = load_parallel(workers, self.profile, self.roots, found, flags, report, looked)
         else:
             skills, reals = [], real_roots(self.roots)  # (realpath once per root: 20 µs)
             for index, (root, item) in enumerate(found):
-                skills.append(load_skill(root, item, self.profile, *flags, reals[root.path]))
+                skills.append(
+                    load_skill(root, item, self.profile, *flags, reals[root.path], looked)
+                )
                 if progress is not None and index % 200 == 0:
                     progress(index, total)
         if progress is not None:
             progress(total, total)
-        self._scanned(skills)
+        return skills
 
     def _scanned(self, skills: list[Skill]) -> None:
         self._set(skills)

@@ -132,3 +132,178 @@ def skill_from_state(state: tuple[Any, ...], root: Root) -> Skill:
         gist=gist,
         namespace=namespace,
     )
+
+
+# -- the state as JSON (the cache of what was read, core/scanning/state_cache.py) ----------
+# JSON has no tuples and only text keys. A state goes to JSON only when every free-form
+# value in it (the frontmatter mapping, the profile's fields, the fallback lines) is
+# plain JSON (`exact`), so that `from_json(json.loads(json.dumps(to_json(s))))` is `s`
+# again; the tuples of the fixed parts are rebuilt where they stood.
+EXACT_DEPTH = 64  # nesting followed by `exact` (the YAML reader's own bound is lower)
+
+
+SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def exact(value: Any, depth: int = 0) -> bool:
+    """Whether JSON gives `value` back as it is (types included). (Run on every state
+    stored: the scalars that most values are never cost a call.)"""
+    kind = type(value)
+    if kind in SCALARS:
+        return True
+    if kind is float:
+        return bool(value - value == 0)  # finite (NaN and infinities are not)
+    if depth >= EXACT_DEPTH:
+        return False
+    if kind is list:
+        items = value
+    elif kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    else:
+        return False
+    scalars = SCALARS
+    return all(type(item) in scalars or exact(item, depth + 1) for item in items)
+
+
+def to_json(state: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The state ready for json.dumps (positions that `_positions` can rebuild from the
+    fast path's are left out), or None when a free-form value in it is not plain JSON."""
+    ds = state[11]
+    if not (exact(state[6]) and exact(ds[11]) and exact(ds[13]) and exact(list(state[12:]))):
+        return None
+    scalars = SCALARS
+    for row in (*state[9], *state[10]):  # diagnostics and trigger phrases: flat tuples
+        for part in row:
+            if type(part) not in scalars and not exact(part):
+                return None
+    if ds[17] is not None and ds[16] is not None:
+        ds = (*ds[:16], None, ds[17])
+        return (*state[:11], ds, *state[12:])
+    return state
+
+
+def well_formed(data: Any) -> bool:
+    """Whether JSON read back has the shape `to_json` gives (its fixed parts' types). A
+    cache file is signed (scanning/state_cache.py); this guards the code that reads
+    the state from one signed with a stolen key or by another version of this code."""
+    if not (type(data) is list and len(data) >= 13):
+        return False
+    path, mtime, size, name, key, description, fields, status, reason, diags, phrases = data[:11]
+    ds = data[11]
+    if not (
+        type(path) is str
+        and type(mtime) is int
+        and type(size) is int
+        and type(name) is str
+        and (key is None or type(key) is str)
+        and type(description) is str
+        and type(fields) is dict
+        and status in ("active", "skipped", "disabled", "shadowed")
+        and type(reason) is str
+        and type(diags) is list
+        and type(phrases) is list
+        and (data[12] is None or type(data[12]) is str)
+        and type(ds) is list
+        and len(ds) == 18
+    ):
+        return False
+    for row in diags:
+        if not (type(row) is list and len(row) == 8 and type(row[4]) is int):
+            return False
+        code, severity, message, where, _, column, field, skill = row
+        if not (
+            type(code) is str
+            and severity in ("error", "warning", "info")
+            and type(message) is str
+            and type(where) is str
+            and type(column) is int
+            and (field is None or type(field) is str)
+            and (skill is None or type(skill) is str)
+        ):
+            return False
+    for row in phrases:
+        if not (type(row) is list and len(row) == 4 and type(row[0]) is str):
+            return False
+    text, bom, newline, encoding, has_fm, closed, fm_text = ds[:7]
+    mapping, problems, fallback, fallback_pos, readable, positions, raw = ds[11:]
+    return (
+        type(text) is str
+        and type(fm_text) is str
+        and type(newline) is str
+        and type(encoding) is str
+        and all(type(x) is bool for x in (bom, has_fm, closed, readable))
+        and all(type(x) is int for x in ds[7:11])
+        and (mapping is None or type(mapping) is dict)
+        and type(problems) is list
+        and all(type(p) is list and len(p) == 5 for p in problems)
+        and type(fallback) is dict
+        and type(fallback_pos) is dict
+        and all(type(v) is list and len(v) == 2 for v in fallback_pos.values())
+        and (
+            positions is None or (type(positions) is dict and all(map(_pos_ok, positions.values())))
+        )
+        and (raw is None or (type(raw) is dict and all(map(_raw_ok, raw.values()))))
+    )
+
+
+def _pos_ok(value: Any, depth: int = 0) -> bool:
+    return (
+        type(value) is list
+        and len(value) == 8
+        and all(type(x) is int for x in value[:6])
+        and type(value[6]) is list
+        and all(type(i) is list and len(i) == 2 for i in value[6])
+        and type(value[7]) is dict
+        and depth < EXACT_DEPTH
+        and all(_pos_ok(child, depth + 1) for child in value[7].values())
+    )
+
+
+def _raw_ok(value: Any) -> bool:
+    return (
+        type(value) is list
+        and len(value) == 7
+        and all(type(x) is int for x in value[:6])
+        and type(value[6]) is list
+        and all(type(i) is list and len(i) == 2 for i in value[6])
+    )
+
+
+def _pos_tuple(state: list[Any]) -> tuple[Any, ...]:
+    kl, kc, vl, vc, el, ec, items, children = state
+    return (
+        kl,
+        kc,
+        vl,
+        vc,
+        el,
+        ec,
+        [tuple(item) for item in items],
+        {k: _pos_tuple(v) for k, v in children.items()},
+    )
+
+
+def from_json(data: list[Any]) -> tuple[Any, ...]:
+    """The state `to_json` gave, from its JSON (lists where it had tuples)."""
+    ds = data[11]
+    positions = ds[16]
+    raw = ds[17]
+    doc = (
+        *ds[:14],
+        {key: tuple(value) for key, value in ds[14].items()},
+        ds[15],
+        None if positions is None else {k: _pos_tuple(v) for k, v in positions.items()},
+        None
+        if raw is None
+        else {k: (*v[:6], [tuple(item) for item in v[6]]) for k, v in raw.items()},
+    )
+    return (
+        *data[:9],
+        [tuple(d) for d in data[9]],
+        [tuple(p) for p in data[10]],
+        doc,
+        *data[12:],  # the gist, and what follows it: plain values
+    )

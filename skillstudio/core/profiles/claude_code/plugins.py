@@ -15,6 +15,7 @@ from typing import Any
 
 from ...model.diagnostics import Diagnostic, Severity
 from ...reading import yaml_io
+from ...reading.looked import looked_at
 from ...reading.safefs import is_inside, read_bytes
 from .. import manifest_text
 
@@ -113,6 +114,7 @@ def read_manifest(path: str, base: str) -> Manifest | None:
 
     Cached by modification time and size: discovery and naming both ask for it.
     """
+    looked_at(path)
     try:
         st = os.stat(path)
     except OSError:

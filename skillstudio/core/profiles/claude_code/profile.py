@@ -24,6 +24,7 @@ from ...model.paths import is_within
 from ...model.skills import Root, Skill
 from ...model.text import counted, first_paragraph
 from ...profile import Checker, PanelOption, RootSpec, invocation_refused
+from ...reading.looked import looked_at
 from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
 from . import plugins
@@ -115,10 +116,14 @@ class ClaudeCode(Pegasus):
     def plugin_folder(self, root: Root) -> str | None:
         """The plugin folder a root belongs to (the root itself, or its parent when the
         root is a plugin's `skills/` folder), or None."""
+        path = os.path.normpath(root.path)
+        looked_at(  # (each skill's check depends on them, however often they are asked)
+            os.path.join(path, plugins.PLUGIN_JSON),
+            os.path.join(os.path.dirname(path), plugins.PLUGIN_JSON),
+        )
         if root.path in self._plugin_of:
             return self._plugin_of[root.path]
         folder: str | None = None
-        path = os.path.normpath(root.path)
         if root.label.startswith("plugin:") or plugins.is_plugin(path):
             folder = path
         elif os.path.basename(path) == "skills" and plugins.is_plugin(os.path.dirname(path)):

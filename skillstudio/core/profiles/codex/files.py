@@ -21,6 +21,8 @@ from ...model.paths import is_inside, is_within
 from ...model.skills import Root, Skill
 from ...reading import yaml_io
 from ...reading.safefs import read_bytes
+from ...reading.looked import looked_at
+from ...reading.safefs import read_bytes, walk
 from .. import manifest_text
 
 if TYPE_CHECKING:
@@ -279,6 +281,7 @@ def read_policy(skill: Skill, c: Checker) -> bool:
     """`policy.allow_implicit_invocation` of the skill's agents/openai.yaml (True
     when absent or unusable; each problem is a diagnostic in that file)."""
     path = os.path.join(skill.folder, OPENAI_YAML)
+    looked_at(path)
     if not os.path.lexists(path):
         return True
 
@@ -327,6 +330,7 @@ def plugin_manifest(skill: Skill) -> tuple[str, str] | None:
     for _ in range(PLUGIN_LEVELS):
         for manifest in PLUGIN_MANIFESTS:
             path = os.path.join(folder, manifest)
+            looked_at(path)
             if os.path.lexists(path):
                 return folder, path
         if folder == stop or os.path.dirname(folder) == folder:
