@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..model.confinement import root_inside
 from ..model.diagnostics import Diagnostic
-from ..model.scan import SKIPPED_TREES, ScanLimits, depth_note, skipped_by_design
+from ..model.scan import ScanLimits
 from ..model.skills import Root
 from ..profiles import Profile
 from ..reading.inventory import Inventory, take_inventory

@@ -183,9 +183,7 @@ class _Walk:
             prefix = current + sep if current[-1:] != sep else current
             stack.extend((prefix + name, skill) for name in subfolders)
         if too_deep:
-            out.diagnostics.append(
-                depth_note(self.top, too_deep, max_depth, "searched for skills")
-            )
+            out.diagnostics.append(depth_note(self.top, too_deep, max_depth, "searched for skills"))
         files.sort()
         out.roots = sorted(roots)
         out.misnamed.sort()

@@ -20,9 +20,8 @@ from ...model.diagnostics import Diagnostic, Severity
 from ...model.paths import is_inside, is_within
 from ...model.skills import Root, Skill
 from ...reading import yaml_io
-from ...reading.safefs import read_bytes
 from ...reading.looked import looked_at
-from ...reading.safefs import read_bytes, walk
+from ...reading.safefs import read_bytes
 from .. import manifest_text
 
 if TYPE_CHECKING:
