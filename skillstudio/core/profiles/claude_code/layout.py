@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from ...model.confinement import link_out, root_inside
@@ -276,21 +277,31 @@ def _discover_commands(folder: str, limits: ScanLimits, base: str) -> DiscoveryR
     return result
 
 
+# Entries looked at for a wrongly cased skill.md: in a root, and in each of its folders.
+CASE_CHECK_ENTRIES = 10_000
+
+
 def _lowercase_skill_files(root: str, found: DiscoveryResult) -> list[Diagnostic]:
     """A `skill.md` (any other case) where SKILL.md is expected: read only on
     case-insensitive disks, so a warning that names the fix."""
     have = {os.path.dirname(f.path) for f in found.files}
     out: list[Diagnostic] = []
-    try:
+    try:  # bounded: a root of 100,000 entries, a folder of as many, costs no more
         with os.scandir(root) as it:
-            subs = sorted(e.path for e in it if not e.name.startswith(".") and e.is_dir())
+            entries = islice(it, CASE_CHECK_ENTRIES)
+            subs = sorted(e.path for e in entries if not e.name.startswith(".") and e.is_dir())
     except OSError:
         return out
     for sub in subs:
         if sub in have:
             continue
         try:
-            names = [n for n in os.listdir(sub) if n.lower() == "skill.md" and n != "SKILL.md"]
+            with os.scandir(sub) as it:
+                names = [
+                    e.name
+                    for e in islice(it, CASE_CHECK_ENTRIES)
+                    if e.name.lower() == "skill.md" and e.name != "SKILL.md"
+                ]
         except OSError:
             continue
         for name in names[:1]:
