@@ -3,7 +3,7 @@
 import multiprocessing
 import sys
 
-from skillstudio.cli.main import main
+from skillstudio.cli.entry import main
 
 if __name__ == "__main__":
     # A scan's reader processes start this program again (spawn): PyInstaller's

@@ -1,5 +1,5 @@
 """`python -m skillstudio` runs the command line."""
 
-from skillstudio.cli.main import main
+from skillstudio.cli.entry import main
 
 raise SystemExit(main())

@@ -247,7 +247,7 @@ def test_wheel_carries_samples_and_icons(tmp_path: Path) -> None:
     }
     assert {f"skillstudio/samples/{s}" for s in samples} <= names
     assert {f"skillstudio/data/icons/{p.name}" for p in ICONS.glob("*.png")} <= names
-    assert "skillstudio = skillstudio.cli.main:main" in entry_points
+    assert "skillstudio = skillstudio.cli.entry:main" in entry_points
     assert "skillstudio-gui = skillstudio.cli.main:gui_main" in entry_points
 
 

@@ -180,6 +180,10 @@ def _die_with(parent: int, pdeathsig: bool) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+# whether this process started worker processes (their file reads are theirs)
+WORKERS_STARTED = False
+
+
 class Workers:
     """Worker processes for the large jobs of one scan, started when first given work;
     `close()` when done (or use `with`). `count` processes at most, started with
@@ -212,6 +216,9 @@ class Workers:
         starts a helper process of multiprocessing's own)."""
         if self.pool is None and not self.unusable:
             import multiprocessing
+
+            global WORKERS_STARTED
+            WORKERS_STARTED = True  # (cli/replay.py: the workers' reads are not seen here)
             from concurrent.futures import ProcessPoolExecutor
 
             try:

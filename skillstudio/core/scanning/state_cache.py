@@ -34,50 +34,31 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import hmac
 import json
 import os
-import secrets
-import stat
 import sys
 import time
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from ..model.scan import Found
 from ..model.skills import Root, Skill
 from ..profile import Profile
+from ..reading.cache_files import (  # noqa: F401 (the folder's names, as before the split)
+    KEY_BYTES,
+    MAGIC,
+    MAX_CACHE_BYTES,
+    SUFFIX,
+    CacheFolder,
+    cache_folder,
+)
 from .skill_state import from_json, skill_from_state, skill_state, to_json, well_formed
 
 FORMAT = 1
-MAGIC = b"skillstudio-cache 1\n"
-SUFFIX = ".cache"
-KEY_NAME = "key"
-KEY_BYTES = 32
-MAX_CACHE_BYTES = 256 * 2**20  # a cache file larger than this is not read
-MAX_FILES = 200  # cache files kept (the least recently used go)
 RACY_NS = 2 * 10**9  # FAT's 2 s clock; local file systems tick every few ms
-OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 MISSING = 0  # the signature of a path that is not there
 
 Signature = list[int] | int
-
-
-def cache_folder(environ: Mapping[str, str] = os.environ) -> str:
-    """`$XDG_CACHE_HOME/skillstudio`, else `~/.cache/skillstudio` (a relative
-    XDG_CACHE_HOME is ignored, as the XDG specification says)."""
-    base = environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "skillstudio")
-
-
-def _owned(st: os.stat_result) -> bool:
-    """Owned by this user and closed to others (where the system has owners)."""
-    if not hasattr(os, "getuid"):
-        return True
-    return st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
 @lru_cache(maxsize=1)
@@ -139,153 +120,12 @@ def _file_key(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, st.st_ctime_ns]
 
 
-class StateCache:
-    """The cache folder and its key; `open()` is None where it cannot be used."""
-
-    def __init__(self, folder: str, key: bytes) -> None:
-        self.folder = folder
-        self.key = key
-
-    @classmethod
-    def open(cls, folder: str | None = None) -> StateCache | None:
-        folder = folder or cache_folder()
-        try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            st = os.lstat(folder)
-            if not stat.S_ISDIR(st.st_mode):
-                return None  # a link or a file where the folder should be: not used
-            if hasattr(os, "getuid") and st.st_uid != os.getuid():
-                return None
-            if st.st_mode & 0o077:
-                os.chmod(folder, 0o700)
-            key = _read_key(folder) or _new_key(folder)
-        except (OSError, ValueError):
-            return None
-        return cls(folder, key) if key else None
+class StateCache(CacheFolder):
+    """The cache folder, with the scans of registries."""
 
     def scan(self, profile: Profile, roots: list[Root]) -> ScanCache:
         """The cache of one registry's scan."""
         return ScanCache(self, profile, roots)
-
-    def read(self, name: str) -> dict[str, Any] | None:
-        """The payload of a cache file, if it is ours and whole."""
-        path = os.path.join(self.folder, name)
-        try:
-            fd = os.open(path, OPEN_FLAGS)
-        except OSError:
-            return None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or not _owned(st) or st.st_size > MAX_CACHE_BYTES:
-                return None
-            chunks, left = [], st.st_size + 1
-            while left > 0:
-                chunk = os.read(fd, left)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                left -= len(chunk)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        data = b"".join(chunks)
-        head = len(MAGIC) + 64 + 1
-        if len(data) > st.st_size or not data.startswith(MAGIC) or data[head - 1 : head] != b"\n":
-            return None
-        payload = memoryview(data)[head:]
-        mac = hmac.new(self.key, payload, hashlib.sha256).hexdigest().encode()
-        if not hmac.compare_digest(mac, data[len(MAGIC) : head - 1]):
-            return None
-        try:
-            found = json.loads(bytes(payload))
-        except (ValueError, RecursionError):
-            return None
-        return found if isinstance(found, dict) else None
-
-    def write(self, name: str, payload: dict[str, Any]) -> None:
-        """Write a cache file whole (a temporary file renamed over it), mode 0600."""
-        body = json.dumps(payload, separators=(",", ":"), check_circular=False).encode()
-        if len(body) > MAX_CACHE_BYTES - 200:
-            return
-        mac = hmac.new(self.key, body, hashlib.sha256).hexdigest().encode()
-        path = os.path.join(self.folder, name)
-        temp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-        try:
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(MAGIC + mac + b"\n" + body)
-            os.replace(temp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            return
-        self.prune()
-
-    def prune(self, keep: int = MAX_FILES) -> None:
-        """Remove the least recently used cache files beyond `keep`, and temporary files
-        a killed process left (older than a minute)."""
-        try:
-            with os.scandir(self.folder) as found:
-                entries = [(e, e.stat(follow_symlinks=False)) for e in found]
-        except OSError:
-            return
-        now = time.time()
-        files = []
-        for entry, st in entries:
-            if entry.name.endswith(SUFFIX):
-                files.append((st.st_mtime, entry.path))
-            elif entry.name.endswith(".tmp") and now - st.st_mtime > 60:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-        files.sort()
-        for _, path in files[: max(0, len(files) - keep)]:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _read_key(folder: str) -> bytes | None:
-    try:
-        fd = os.open(os.path.join(folder, KEY_NAME), OPEN_FLAGS)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not _owned(st) or st.st_size != KEY_BYTES:
-            return None
-        key = os.read(fd, KEY_BYTES + 1)
-    finally:
-        os.close(fd)
-    return key if len(key) == KEY_BYTES else None
-
-
-def _new_key(folder: str) -> bytes | None:
-    """A new random key (an unusable one is replaced: every cache file made with it is
-    then refused and written again). Two processes that race both end with the key
-    that is in place."""
-    path = os.path.join(folder, KEY_NAME)
-    temp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(secrets.token_bytes(KEY_BYTES))
-        try:
-            os.link(temp, path)  # only where no key is (two processes: the first wins)
-        except FileExistsError:
-            if _read_key(folder) is None:
-                os.replace(temp, path)
-        except OSError:
-            os.replace(temp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-    return _read_key(folder)
 
 
 class ScanCache:
