@@ -50,12 +50,17 @@ class LiveCase:
     negate: bool = False
     line: int = 0
     source: str = ""  # the suite it comes from
+    judged: bool = True  # False: a request asked without an expectation (picks shown)
 
     def label(self) -> str:
+        if not self.judged:
+            return "(no expectation)"
         names = ", ".join(self.expect) or NONE
         return f"not {names}" if self.negate else names
 
     def hit(self, pick: str | None) -> bool:
+        if not self.judged:
+            return False
         if self.negate:
             return pick not in self.expect
         return pick in self.expect if self.expect else pick is None
@@ -87,9 +92,11 @@ class CaseRuns:
         return sum(self.case.hit(a.pick) for a in self.valid)
 
     def passed(self, pass_rate: float) -> bool | None:
-        """None: no run got an answer."""
+        """None: no run got an answer (a request without an expectation passes)."""
         valid = len(self.valid)
-        return None if not valid else self.hits / valid >= pass_rate
+        if not valid:
+            return None
+        return self.hits / valid >= pass_rate if self.case.judged else True
 
     def picks(self) -> Counter[str]:
         return Counter((a.pick or NONE) if not a.error else ERROR for a in self.answers)
@@ -99,7 +106,7 @@ class CaseRuns:
         est = self.estimate
         return {
             "query": self.case.query,
-            "expect": self.case.label(),
+            "expect": self.case.label() if self.case.judged else None,
             "suite": self.case.source or None,
             "line": self.case.line or None,
             "runs": [a.to_json() for a in self.answers],
@@ -123,6 +130,8 @@ def per_skill(results: list[CaseRuns]) -> dict[str, dict[str, Any]]:
     fn: Counter[str] = Counter()
     for result in results:
         case = result.case
+        if not case.judged:
+            continue
         for answer in result.valid:
             pick = answer.pick
             if case.negate:
