@@ -249,16 +249,11 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
             env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
 
     reports: list[tuple[str, LiveReport]] = []
-    try:
-        for name, checked, _project in plans:
-            try:
-                reports.append((name, execute(checked, cache, cancel, progress)))
-            except LiveError as exc:
-                raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        cancel.set()
-        env.err.write("cancelled\n")
-        return EXIT_FAIL
+    for name, checked, _project in plans:  # after a Ctrl+C the rest end as cancelled
+        try:
+            reports.append((name, execute(checked, cache, cancel, progress)))
+        except LiveError as exc:
+            raise UsageError(str(exc)) from None
     return _output(args, env, reports)
 
 

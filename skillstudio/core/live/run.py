@@ -103,14 +103,19 @@ def plan(
     options: dict[str, Any] | None = None,
     cache: AnswerCache | None = None,
     estimate: bool = True,
+    index: LikelyIndex | None = None,
 ) -> Plan:
     """What the check will send: the profile's listing rendered once, one question per
-    request, the runs the cache already answers, the offline estimate of each request."""
+    request, the runs the cache already answers, the offline estimate of each request
+    (from `index`, the caller's likely-candidates index, else one built here)."""
     if settings.runs < 1:
         raise LiveError("--runs must be at least 1")
     listing = render_listing(registry, options or {})
     skills = list(registry.active.values())
-    index = LikelyIndex(registry) if estimate and registry.profile.model_chooses else None
+    if not estimate or not registry.profile.model_chooses:
+        index = None
+    elif index is None:
+        index = LikelyIndex(registry)
     if index is not None:
         index.sync()
     items: list[Planned] = []
@@ -255,8 +260,15 @@ def execute(
         with httpx.Client(transport=transport, follow_redirects=False) as client:
             workers = max(1, min(settings.concurrency, len(todo)))
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                for future in [pool.submit(one, task, client) for task in todo]:
-                    future.result()
+                futures = [pool.submit(one, task, client) for task in todo]
+                for future in futures:
+                    try:
+                        future.result()
+                    except KeyboardInterrupt:  # Ctrl+C: the rest end as cancelled
+                        cancel.set()
+                        for rest in futures:
+                            rest.result()
+                        break
     results = [
         CaseRuns(item.case, [answers[(i, r)] for r in range(runs)], item.estimate)
         for i, item in enumerate(checked.items)
