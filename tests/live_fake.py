@@ -7,7 +7,8 @@ A script step is one of:
     ("text", text)                    a plain answer
     ("status", code, headers)         an error status (429 with Retry-After, 500, ...)
     ("sleep", seconds)                no answer for that long, then a plain one
-    ("raw", bytes)                    a 200 with this body (malformed JSON)
+    ("raw", bytes)                    a 200 with this body (malformed JSON, a huge one)
+    ("drip", seconds)                 a 200 whose body comes a byte every `seconds`
 A step given as a callable gets the request's JSON body and returns a step. When the
 script runs out the last step repeats.
 """
@@ -107,6 +108,17 @@ class FakeModel:
         if kind == "sleep":
             time.sleep(step[1])
             step = ("text", "late")
+        if kind == "drip":
+            body = json.dumps(openai_answer(("text", "slow"))).encode()
+            handler.send_response(200)
+            handler.send_header("content-length", str(len(body)))
+            handler.end_headers()
+            with contextlib.suppress(OSError):
+                for byte in body:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                    time.sleep(step[1])
+            return
         if kind == "raw":
             handler.send_response(200)
             self._body(handler, step[1])

@@ -10,6 +10,7 @@ Re-record the pinned requests (after a deliberate change, explained in the commi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import threading
@@ -210,6 +211,40 @@ def test_a_server_that_does_not_answer_in_time_is_a_timeout(tmp_path: Path) -> N
         report = check(registry, [LiveCase("q", ["pdf-forms"])], s)
     assert report.results[0].answers[0].error == "no answer within 0.2 s"
     assert len(fake.received) == 2  # retried once
+
+
+def test_an_answer_too_large_or_too_slow_is_refused(tmp_path: Path) -> None:
+    registry, _ = registry_for(tmp_path, "claude-code")
+    huge = b'{"choices": "' + b"x" * (5 * 2**20) + b'"}'
+    with FakeModel([("raw", huge), ("drip", 0.05)]) as fake:
+        s = settings(fake.url, runs=2, concurrency=1)
+        s.limits = Limits(timeout=0.5, retries=0)
+        report = check(registry, [LiveCase("q", [])], s)
+    errors = [a.error for a in report.results[0].answers]
+    assert errors == ["the answer is over 4,194,304 bytes", "no answer within 0.5 s"]
+
+
+def test_requests_are_paced_to_the_rate_limit(tmp_path: Path) -> None:
+    from skillstudio.core.live.client import Pacer
+
+    pacer = Pacer(per_minute=600)  # one start every 0.1 s
+    starts = []
+    for _ in range(4):
+        pacer.wait(None)
+        starts.append(pacer.next)
+    gaps = [round(b - a, 3) for a, b in itertools.pairwise(starts)]
+    assert gaps == [0.1, 0.1, 0.1]
+    assert Pacer(0).interval == 0.0
+
+
+def test_a_key_is_never_sent_over_plain_http_to_another_host(tmp_path: Path) -> None:
+    from skillstudio.core.live.run import LiveError
+
+    registry, _ = registry_for(tmp_path, "claude-code")
+    remote = Endpoint("x", "http://example.test/v1", "openai", key_env="MY_KEY")
+    checked = plan(registry, [LiveCase("q", [])], Settings(remote, "m", runs=1), {})
+    with pytest.raises(LiveError, match="over plain http"):
+        execute(checked, environ={"MY_KEY": SECRET})
 
 
 def test_cancel_stops_the_runs_and_the_waits(tmp_path: Path) -> None:

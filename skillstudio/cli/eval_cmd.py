@@ -92,6 +92,13 @@ def register(sub: Subparsers) -> None:
         help="seconds to wait for one answer (60)",
     )
     ev.add_argument(
+        "--rate-limit",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="at most N requests a minute (a service's rate limit; default: none)",
+    )
+    ev.add_argument(
         "--pass-rate",
         type=float,
         default=0.5,
@@ -125,7 +132,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
     except EndpointError as exc:
         raise UsageError(str(exc)) from None
-    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0:
+    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0 or args.rate_limit < 0:
         raise UsageError("--runs, --concurrency and --timeout must be positive")
     if not 0 < args.pass_rate <= 1:
         raise UsageError("--pass-rate must be above 0 and at most 1")
@@ -147,6 +154,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         args.offline,
         args.pass_rate,
         price,
+        args.rate_limit,
     )
 
 

@@ -10,6 +10,7 @@ reach a network.
 from __future__ import annotations
 
 import email.utils
+import json
 import random
 import threading
 import time
@@ -24,6 +25,7 @@ from .endpoints import ANTHROPIC_VERSION, Endpoint, redact
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRY_AFTER = 120.0  # seconds: a longer Retry-After is cut to this
 MAX_ANSWER_BYTES = 4 * 2**20  # an answer larger than this is refused
+MAX_ERROR_BYTES = 64 * 1024  # of an error status's body (its message)
 
 
 class Cancelled(Exception):
@@ -81,6 +83,45 @@ def _wait(cancel: threading.Event | None, seconds: float) -> None:
         raise Cancelled()
 
 
+class Pacer:
+    """At most `per_minute` request starts a minute, shared by every thread of a check
+    (a service's rate limit kept on this side; 0: no pacing)."""
+
+    def __init__(self, per_minute: float = 0.0) -> None:
+        self.interval = 60.0 / per_minute if per_minute > 0 else 0.0
+        self.lock = threading.Lock()
+        self.next = 0.0
+
+    def wait(self, cancel: threading.Event | None) -> None:
+        if not self.interval:
+            return
+        with self.lock:
+            now = time.monotonic()
+            start = max(now, self.next)
+            self.next = start + self.interval
+        if start > now:
+            _wait(cancel, start - now)
+
+
+class _TooSlow(Exception):
+    """The answer did not arrive whole within the timeout."""
+
+
+def _read(response: httpx.Response, max_bytes: int, deadline: float) -> bytes:
+    """The body, at most `max_bytes` bytes (more: SendError), whole before `deadline` (a
+    server that drips bytes is a timeout)."""
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            raise SendError(f"the answer is over {max_bytes:,} bytes")
+        chunks.append(chunk)
+        if time.monotonic() > deadline:
+            raise _TooSlow()
+    return b"".join(chunks)
+
+
 def send(
     client: httpx.Client,
     endpoint: Endpoint,
@@ -89,6 +130,7 @@ def send(
     limits: Limits,
     cancel: threading.Event | None = None,
     note: Callable[[str], None] | None = None,
+    pacer: Pacer | None = None,
 ) -> Any:
     """POST `content` to the endpoint and return the decoded JSON answer; retries what
     can be retried; raises SendError (its text never holds the key) or Cancelled."""
@@ -97,27 +139,36 @@ def send(
     while True:
         if cancel is not None and cancel.is_set():
             raise Cancelled()
+        if pacer is not None:
+            pacer.wait(cancel)
         delay: float | None = None
+        deadline = time.monotonic() + limits.connect_timeout + limits.timeout
         try:
-            response = client.post(
-                endpoint.url, content=content, headers=headers(endpoint, key), timeout=timeout
-            )
-        except httpx.TimeoutException:
+            with client.stream(
+                "POST",
+                endpoint.url,
+                content=content,
+                headers=headers(endpoint, key),
+                timeout=timeout,
+            ) as response:
+                status = response.status_code
+                limit = MAX_ANSWER_BYTES if status == 200 else MAX_ERROR_BYTES
+                raw = _read(response, limit, deadline)
+                wait_header = response.headers.get("retry-after")
+        except (httpx.TimeoutException, _TooSlow):
             problem = f"no answer within {limits.timeout:g} s"
         except httpx.HTTPError as exc:
             problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
         else:
-            if response.status_code == 200:
-                if len(response.content) > MAX_ANSWER_BYTES:
-                    raise SendError(f"the answer is over {MAX_ANSWER_BYTES:,} bytes")
+            if status == 200:
                 try:
-                    return response.json()
-                except ValueError:
+                    return json.loads(raw)
+                except (ValueError, RecursionError):
                     raise SendError("the answer is not JSON") from None
-            problem = redact(_status_text(response), key)
-            if response.status_code not in RETRY_STATUS:
+            problem = redact(_status_text(status, raw), key)
+            if status not in RETRY_STATUS:
                 raise SendError(problem)
-            delay = retry_after(response.headers.get("retry-after"))
+            delay = retry_after(wait_header)
         if attempt >= limits.retries:
             raise SendError(problem)
         if delay is None:
@@ -129,12 +180,12 @@ def send(
         _wait(cancel, delay)
 
 
-def _status_text(response: httpx.Response) -> str:
+def _status_text(status: int, raw: bytes) -> str:
     """The status and the server's own message, if it gives one (bounded)."""
     message = ""
     try:
-        data = response.json()
-    except ValueError:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         data = None
     if isinstance(data, dict):
         error = data.get("error")
@@ -142,5 +193,5 @@ def _status_text(response: httpx.Response) -> str:
             message = str(error.get("message") or "")
         elif isinstance(error, str):
             message = error
-    text = f"HTTP {response.status_code}"
+    text = f"HTTP {status}"
     return f"{text}: {message[:300]}" if message else text

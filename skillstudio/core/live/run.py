@@ -18,7 +18,7 @@ from ..delivery.tiers import render_listing
 from ..ranking.model_pick import LikelyIndex
 from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
-from .client import Cancelled, Limits, SendError, send
+from .client import Cancelled, Limits, Pacer, SendError, send
 from .endpoints import Endpoint, api_key
 from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
 from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
@@ -43,6 +43,7 @@ class Settings:
     offline: bool = False  # answers from the cache only; a miss is an error, never a call
     pass_rate: float = 0.5  # a case passes when this share of its answered runs hit
     price: tuple[float, float] | None = None  # dollars per million tokens: input, output
+    per_minute: float = 0.0  # request starts a minute at most (0: only the concurrency)
 
 
 @dataclass(slots=True)
@@ -220,12 +221,16 @@ def execute(
         import os
 
         key = api_key(settings.endpoint, os.environ if environ is None else environ)
-        if key is None and not settings.endpoint.local:
-            where = settings.endpoint.key_env or "an environment variable"
+        endpoint = settings.endpoint
+        if key is None and not endpoint.local:
+            where = endpoint.key_env or "an environment variable"
             raise LiveError(
-                f"no key for {settings.endpoint.name}: set {where}, or store one in the "
-                f"system keyring (service 'skillstudio', user {settings.endpoint.keyring!r})"
+                f"no key for {endpoint.name}: set {where}, or store one in the "
+                f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
             )
+        if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
+            raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+    pacer = Pacer(settings.per_minute)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def one(task: tuple[int, int], client: httpx.Client | None) -> None:
@@ -237,7 +242,7 @@ def execute(
         elif cancel.is_set():
             answer = Answer(error="cancelled")
         else:
-            answer = _ask(client, checked, item, key, cancel, report)
+            answer = _ask(client, checked, item, key, cancel, report, pacer)
             answer.date = now
             if cache is not None and not answer.error:
                 about = {
@@ -284,10 +289,13 @@ def _ask(
     key: str | None,
     cancel: threading.Event,
     report: Callable[[str], None],
+    pacer: Pacer,
 ) -> Answer:
     settings = checked.settings
     try:
-        data = send(client, settings.endpoint, key, item.content, settings.limits, cancel, report)
+        data = send(
+            client, settings.endpoint, key, item.content, settings.limits, cancel, report, pacer
+        )
         return read_answer(item.question, data, settings.endpoint.api)
     except Cancelled:
         return Answer(error="cancelled")
