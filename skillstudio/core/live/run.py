@@ -301,3 +301,5 @@ def _ask(
         return Answer(error="cancelled")
     except (SendError, MalformedAnswer) as exc:
         return Answer(error=str(exc))
+    except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only
+        return Answer(error=f"the answer could not be read ({type(exc).__name__})")
