@@ -419,6 +419,9 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
         monkeypatch.setenv("SKILLSTUDIO_NO_KEYRING", "1")
         run = cli(*words, cwd=project)
         assert run.code == 2, (words, run.out, run.err)
+        if "anthropic" in words:  # a missing key is said before any estimate or question
+            assert "no key for anthropic: set ANTHROPIC_API_KEY" in run.err
+            assert "About to send" not in run.err
 
 
 def test_test_writes_junit_xml(tmp_path: Path) -> None:

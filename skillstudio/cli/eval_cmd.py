@@ -250,13 +250,17 @@ def _asked(
 
 def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
-    from ..core.live.run import LiveError, execute
+    from ..core.live.run import LiveError, execute, key_for
 
     settings = _settings(args)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)
     calls = sum(p.calls for _, p, _ in plans)
     if calls and not settings.offline:
+        try:
+            key_for(settings)  # before asking to spend: a missing key is said first
+        except LiveError as exc:
+            raise UsageError(str(exc)) from None
         sent = sum(p.tokens()[0] for _, p, _ in plans)
         answered = sum(p.tokens()[1] for _, p, _ in plans)
         costs = [p.cost() for _, p, _ in plans]
