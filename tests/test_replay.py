@@ -259,10 +259,16 @@ def test_commands_that_write_or_bypass_the_cache_are_never_recorded(
 
 
 def test_a_run_that_started_workers_is_not_recorded(
-    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "WORKERS_STARTED", True)
-    run("lint")
+    monkeypatch.setattr(parallel, "WORKERS_STARTED", False)
+
+    def with_workers(words: list[str]) -> int:
+        code = entry._command_line(words)
+        parallel.WORKERS_STARTED = True  # as Workers._started sets it
+        return code
+
+    replay.run(["lint"], with_workers)
     assert recordings(cache_home) == []
 
 
@@ -357,3 +363,12 @@ def test_a_folder_above_that_only_gains_other_entries_keeps_the_recording(
     (project.parent / "after.txt").write_text("x")
     assert run("lint", "--format", "json") == first
     assert run.ran == 1
+
+
+def test_workers_an_earlier_command_of_the_process_started_do_not_count(
+    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "WORKERS_STARTED", True)  # (an earlier scan's workers)
+    first = run("lint", "--format", "json")
+    assert len(recordings(cache_home)) == 1
+    assert run("lint", "--format", "json") == first and run.ran == 1

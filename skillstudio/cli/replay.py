@@ -171,6 +171,10 @@ class Plan:
 
     # ---------------------------------------------------------------- recording
     def record(self) -> None:
+        # workers started by an earlier command of this process are not this run's
+        parallel = sys.modules.get("skillstudio.core.scanning.parallel")
+        if parallel is not None:
+            parallel.WORKERS_STARTED = False  # type: ignore[attr-defined]
         self.recorder = Recorder(self.folder.folder)
         self.recorder.start()
 
