@@ -155,7 +155,9 @@ def register(sub: Subparsers) -> None:
     explain_parser.add_argument(
         "code", nargs="?", metavar="CODE", help="a diagnostic code; none lists every code"
     )
-    explain_parser.add_argument("--format", choices=("text", "json"), default="text")
+    explain_parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format"
+    )
 
 
 def cmd_explain(args: argparse.Namespace, env: Env) -> int:
