@@ -67,15 +67,16 @@ def skill_name(c: Checker) -> tuple[str, str | None]:
     return c.skill.own_name or c.skill.folder_name, None
 
 
-def advise(c: Checker, when_text: str = "") -> None:
+def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> None:
     """The standard's advice on one skill (`when_text`: a profile's extra trigger text,
-    such as Claude Code's `when_to_use`, that counts as the description's "when")."""
-    if not c.doc.readable:
+    such as Claude Code's `when_to_use`, that counts as the description's "when";
+    `chosen_by_model` false: only a person invokes it, so "when" matters less)."""
+    if not c.doc.readable or c.doc.mapping is None:  # what cannot be read is said already
         return
     _name_advice(c)
     desc = c.skill.raw.get("description")
     if isinstance(desc, str) and desc.strip():
-        _description_advice(c, desc, when_text)
+        _description_advice(c, desc, when_text, chosen_by_model)
     if c.doc.text:
         body_advice(c)
 
@@ -106,7 +107,7 @@ def _name_advice(c: Checker) -> None:
         )
 
 
-def _description_advice(c: Checker, desc: str, when_text: str) -> None:
+def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> None:
     text = " ".join(desc.split())
     tags = [m.group(0) for m in _TAG.finditer(text)]
     if tags:
@@ -130,6 +131,8 @@ def _description_advice(c: Checker, desc: str, when_text: str) -> None:
             severity=severity("description-person"),
         )
     words = text.split()
+    if not chosen:
+        return
     if len(words) <= 4 and not text.endswith((".", "!", "?")) and not _WHEN.search(text):
         c.emit(
             "description-title",
