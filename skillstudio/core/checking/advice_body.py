@@ -33,7 +33,7 @@ MAX_REFERENCES = 20  # linked markdown files read for `reference-depth`
 REFERENCE_BYTES = 64 * 1024  # of each, at most
 MAX_WALKED = 2_000  # entries of a skill folder `skill-too-large` looks at
 UPLOAD_BYTES = 8 * 1024 * 1024  # the Skills API's limit on one skill's files
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
 # a relative path whose parts are joined by backslashes and that ends in a file name
 _BACKSLASH = re.compile(
     r"(?<![\w\\/:.$%-])((?:[\w.-]+\\(?=[A-Za-z0-9._]))+[\w.-]*[A-Za-z0-9_]\.[A-Za-z0-9]{1,8})"
@@ -50,19 +50,19 @@ def _severity(code: str) -> Any:
 
 def prose_spans(body: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the body outside fenced code blocks."""
+    if "```" not in body and "~~~" not in body:
+        return [(0, len(body))] if body else []
     spans: list[tuple[int, int]] = []
     start = 0
     fence: str | None = None
-    offset = 0
-    for line in body.splitlines(keepends=True):
-        found = _FENCE.match(line)
-        if fence is None and found:
-            spans.append((start, offset))
+    for found in _FENCE.finditer(body):
+        if fence is None:
+            spans.append((start, found.start()))
             fence = found.group(1)
-        elif fence is not None and found and found.group(1) == fence:
+        elif found.group(1) == fence:
             fence = None
-            start = offset + len(line)
-        offset += len(line)
+            end = body.find("\n", found.end())
+            start = len(body) if end < 0 else end + 1
     if fence is None:
         spans.append((start, len(body)))
     return [(a, b) for a, b in spans if b > a]
@@ -79,10 +79,12 @@ def _line_starts(body: str) -> list[int]:
     return starts
 
 
-def backslash_paths(body: str) -> list[tuple[int, str]]:
+def backslash_paths(body: str, spans: list[tuple[int, int]] | None = None) -> list[tuple[int, str]]:
     """(offset in the body, path) of each `a\\b.ext` path outside fenced code."""
     found: list[tuple[int, str]] = []
-    for start, end in prose_spans(body):
+    if "\\" not in body:
+        return found
+    for start, end in prose_spans(body) if spans is None else spans:
         for match in _BACKSLASH.finditer(body, start, end):
             found.append((match.start(1), match.group(1)))
     return found
@@ -91,11 +93,13 @@ def backslash_paths(body: str) -> list[tuple[int, str]]:
 def body_advice(c: Checker) -> None:
     body = c.doc.body
     starts: list[int] = []
-    if "\\" in body:
-        for offset, path in backslash_paths(body)[:1]:
+    spans = prose_spans(body)
+    paths = backslash_paths(body, spans)
+    if paths:
+        for offset, path in paths[:1]:
             starts = starts or _line_starts(body)
             line, column = _position(body, starts, offset)
-            more = len(backslash_paths(body)) - 1
+            more = len(paths) - 1
             also = f" ({counted(more, 'more path')} below)" if more else ""
             c.emit(
                 "path-backslash",
@@ -107,10 +111,11 @@ def body_advice(c: Checker) -> None:
                 severity=_severity("path-backslash"),
             )
     home = None
-    for start, end in prose_spans(body):
-        home = _HOME.search(body, start, end)
-        if home:
-            break
+    if "/Users/" in body or "/home/" in body or "Users" in body:
+        for start, end in spans:
+            home = _HOME.search(body, start, end)
+            if home:
+                break
     if home is not None:
         starts = starts or _line_starts(body)
         line, column = _position(body, starts, home.start())
@@ -124,7 +129,8 @@ def body_advice(c: Checker) -> None:
             severity=_severity("path-absolute"),
         )
     if os.path.basename(c.skill.path) in c.profile.skill_files:  # a folder of its own
-        _reference_depth(c, body)
+        if ".md" in body or ".MD" in body:
+            _reference_depth(c, body, spans)
         _folder_size(c)
 
 
@@ -136,12 +142,12 @@ def _local_md(folder: str, base: str, target: str) -> str | None:
     return path if is_inside(path, folder) and path != folder else None
 
 
-def _reference_depth(c: Checker, body: str) -> None:
+def _reference_depth(c: Checker, body: str, spans: list[tuple[int, int]]) -> None:
     folder = c.skill.folder
     own = os.path.normpath(c.skill.path)
     seen: set[str] = set()
     starts: list[int] = []
-    for start, end in prose_spans(body):
+    for start, end in spans:
         for match in _MD_LINK.finditer(body, start, end):
             first = _local_md(folder, folder, match.group(1))
             if first is None or first == own or first in seen:
