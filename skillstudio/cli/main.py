@@ -16,6 +16,7 @@ from . import (
     edit_cmd,
     engine_cmd,
     eval_cmd,
+    fix_cmd,
     headroom_cmd,
     inspect_cmd,
     lint_cmd,
@@ -35,6 +36,7 @@ GROUPS = (
     edit_cmd,
     archive_cmd,
     overlap_cmd,
+    fix_cmd,
 )
 
 
