@@ -18,6 +18,7 @@ from . import (
     headroom_cmd,
     inspect_cmd,
     lint_cmd,
+    lsp_cmd,
     overlap_cmd,
     test_cmd,
 )
@@ -33,6 +34,7 @@ GROUPS = (
     edit_cmd,
     archive_cmd,
     overlap_cmd,
+    lsp_cmd,
 )
 
 
