@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Protocol
 
 from .model.confinement import holds_skill, root_inside
@@ -170,8 +171,7 @@ class Profile:
     uses_fallback: ClassVar[bool] = False  # the agent reads name/description lines on YAML errors
     key_field: ClassVar[str] = "name"
     agent_words: ClassVar[str] = ""  # how messages name the agent; default "The <name> agent"
-    severities: ClassVar[dict[str, Severity]] = {}
-    # default severities, per code; profiles override single entries in `severities`
+    severities: ClassVar[dict[str, Severity]] = {}  # per code, over base_severities:
     base_severities: ClassVar[dict[str, Severity]] = {
         "frontmatter-missing": "error",
         "frontmatter-unclosed": "error",
@@ -215,8 +215,7 @@ class Profile:
 
     # -- declarations the engine and the app read (data) ----------------------
     marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
-    # Detection marks inside a skill folder (`agents/openai.yaml`): its root is this
-    # profile's. Only a system's own distinctive marks belong here (docs/profiles.md).
+    # Detection marks in a skill folder (`agents/openai.yaml`): its root is this profile's.
     skill_markers: ClassVar[tuple[str, ...]] = ()
     # Whether a project of this system may also hold skill roots beyond its conventional
     # ones (a repository of collections, read root by root). A seed system's agent reads
@@ -242,9 +241,10 @@ class Profile:
     order: ClassVar[int] = 100
 
     _field_map: ClassVar[dict[str, FieldSpec]]
-    # the project's skills are also meant for claude.ai / the Skills API (skillstudio.yaml
-    # `upload: true`): a profile whose agent ignores other keys then warns about them
+    # skillstudio.yaml `upload: true`: the skills are also meant for claude.ai / the Skills
+    # API (keys it refuses warn); `rules:` a severity or "off" per code (checking/validate.py)
     upload: bool = False
+    rules: Mapping[str, str] = MappingProxyType({})
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.fields import is_placeholder_description, quoted
+from ..model.rule_settings import apply_rules
 from ..model.skills import Skill
 from ..profile import Checker, Profile
 from ..reading.looked import looked_at
@@ -97,7 +98,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
             skill.status = "active"
             skill.status_reason = ""
     name = skill.name or None
-    skill.diagnostics = [d.with_skill(name) for d in c.out]
+    skill.diagnostics = [d.with_skill(name) for d in apply_rules(c.out, profile.rules)]
     skill.phrases = list(profile.trigger_phrases(skill)) if skill.key else []
     skill.phrase_set = frozenset(p[0] for p in skill.phrases)
 

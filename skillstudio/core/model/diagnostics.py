@@ -56,6 +56,28 @@ CODES: dict[str, str] = {
     "internal": "SkillStudio failed on this skill; the rest goes on",
     "description-overlap": "two descriptions would compete for the same requests",
     "unreached": "SKILL.md files under the path that the profile's agent does not read",
+    # authoring advice (core/model/explanations.py: severity, source, explanation)
+    "name-reserved": "the name contains a word Anthropic reserves (claude, anthropic)",
+    "name-vague": "the name is made only of words that say nothing of the task",
+    "description-xml": "the description contains an XML or HTML tag",
+    "description-person": "the description is written in the first or second person",
+    "description-title": "the description is a bare title, not what the skill does",
+    "description-no-when": "the description does not say when to use the skill",
+    "reference-depth": "a referenced file links on to another (more than one level deep)",
+    "path-backslash": "a path is written with Windows backslashes",
+    "path-absolute": "a path points into one person's home folder",
+    "skill-too-large": "the skill folder is larger than an upload accepts",
+    "model-unknown": "'model' names no model the agent can use",
+    "agent-without-fork": "'agent' is set without 'context: fork' (it does nothing)",
+    "fork-without-task": "a forked skill's body gives the subagent no task",
+    "tool-unknown": "an allowed-tools entry names no tool the agent has",
+    "bash-unrestricted": "allowed-tools grants Bash without a command pattern",
+    "shell-lines-many": "more than three shell lines run before the model sees the skill",
+    "hooks-invalid": "'hooks' names an unknown event or is not shaped as the agent reads it",
+    "argument-hint-unused": "'argument-hint' is set but the body uses no argument",
+    "argument-hint-missing": "the body uses arguments but there is no 'argument-hint'",
+    "bool-as-string": "a true/false field is written as quoted text",
+    "paths-invalid": "a 'paths' glob is empty, absolute, uses backslashes or is malformed",
 }
 
 # What is left out when a stage fails on one skill (see `internal`).

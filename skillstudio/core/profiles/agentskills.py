@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..checking.advice import advise
 from ..model.fields import FieldSpec, yaml_kind
 from ..model.skills import Skill
 from ..profile import Checker, Profile, RootSpec
@@ -117,6 +118,7 @@ class AgentSkills(Profile):
                         child=str(key),
                         severity="warning",
                     )
+        advise(c)
 
     def _check_name(self, c: Checker, name: str) -> None:
         if not name.strip():

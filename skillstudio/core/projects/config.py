@@ -11,6 +11,7 @@ import yaml
 
 from ..checking.lookalike import text_problem
 from ..model.diagnostics import Diagnostic
+from ..model.rule_settings import normalized, setting_problem
 from ..profiles import PROFILE_NAMES
 from ..reading import yaml_io
 from ..reading.discovery import ScanLimits
@@ -30,6 +31,7 @@ CONFIG_KEYS = {
     "skill_listing_budget_fraction",
     "skill_listing_max_desc_chars",
     "upload",
+    "rules",
 }
 # Whole-number options and their largest allowed value (all from 0; the app's spin
 # boxes hold 32-bit numbers, the matcher slices lists with them).
@@ -197,6 +199,8 @@ def load_config(folder: str) -> Config | None:
                     *_key_line(text, "upload"),
                 )
             )
+    if data.get("rules") is not None:
+        _read_rules(config, data["rules"], text)
     allow = data.get("allowlist")
     if allow is not None:
         if isinstance(allow, list) and all(isinstance(a, str) for a in allow):
@@ -221,6 +225,23 @@ def load_config(folder: str) -> Config | None:
                     )
                 )
     return config
+
+
+def _read_rules(config: Config, rules: Any, text: str) -> None:
+    """`rules: {CODE: error|warning|info|off}`: each bad entry one diagnostic, the rest used."""
+    if not isinstance(rules, dict):
+        message = "'rules' must map diagnostic codes to error, warning, info or off."
+        config.diagnostics.append(_config_error(config.path, message, *_key_line(text, "rules")))
+        return
+    settings: dict[str, str] = {}
+    for code, value in rules.items():
+        problem = setting_problem(code, value)
+        if problem is None:
+            settings[code] = normalized(value)
+        else:
+            where = _key_line(text, str(code)) if isinstance(code, str) else (1, 1)
+            config.diagnostics.append(_config_error(config.path, f"rules: {problem}.", *where))
+    config.options["rules"] = settings
 
 
 def _root_outside(folder: str, rel: str, absolute: str) -> str | None:

@@ -91,6 +91,8 @@ def _profile(name: str | None, config: Config | None = None) -> Profile:
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
     profile.upload = bool(config is not None and config.options.get("upload"))
+    if config is not None and config.options.get("rules"):
+        profile.rules = dict(config.options["rules"])
     return profile
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...checking.advice import advise
 from ...model.confinement import holds_skill
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec, type_problem
@@ -28,6 +29,7 @@ from ...reading.looked import looked_at
 from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
 from . import plugins
+from .advice import claude_advice
 from .fields import (
     CLAUDE_MARKS,
     EFFORTS,
@@ -353,6 +355,9 @@ class ClaudeCode(Pegasus):
                 "nor Claude can invoke this skill.",
                 field="user-invocable",
             )
+        when = raw.get("when_to_use")
+        advise(c, when if isinstance(when, str) else "")
+        claude_advice(c)
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
         if skill.doc.has_frontmatter and skill.doc.mapping is None:

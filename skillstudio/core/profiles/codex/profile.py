@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ...checking.advice import advise
 from ...delivery.activation import activate_standard
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec
@@ -185,6 +186,7 @@ class Codex(Profile):
                     field="metadata",
                     child="short-description",
                 )
+        advise(c)
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
         bad = [key for key in ("name", "description") if key in c.invalid]

@@ -1,0 +1,172 @@
+"""Authoring advice: what makes a skill work less well, from the agents' own guidance.
+
+An agent loads every skill these rules speak of; they say what makes it chosen less
+reliably or read less well (docs/commands.md lists the codes, `skillstudio explain
+CODE` says why each matters). Each rule has a default severity of warning or info,
+so advice never fails an agent-valid skill unless the project asks (`--strict`, or
+a `rules:` severity in skillstudio.yaml).
+
+The profiles of the agents that read the Agent Skills standard call `advise` from
+their `check` hook; the engine itself runs no advice, so a seed system's skills get
+none. This module holds the name and description rules; advice_body.py those of the
+body and the skill folder; a profile adds its own (profiles/claude_code/advice.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..model.diagnostics import Diagnostic
+from ..model.document import Document
+from ..model.explanations import ADVICE
+from ..model.fixes import FieldEdit, FixPlan
+from ..profile import Checker
+from .advice_body import body_advice
+from .fix_plans import register
+
+RESERVED_WORDS = ("anthropic", "claude")
+# words that say nothing of what a skill is for (a name made only of them is vague)
+VAGUE_WORDS = frozenset(
+    "helper helpers util utils utility utilities tool tools toolkit misc stuff common "
+    "general generic data file files document documents docs thing things skill skills "
+    "my new test tests example examples sample temp tmp default basic simple main "
+    "assistant stuff various".split()
+)
+# a first- or second-person opening, or a first-person phrase anywhere
+_PERSON_START = re.compile(
+    r"^\W*(?:I|I'm|I'll|I've|I'd|We|We're|We'll|You|You're|You'll|Your|My|Our|Let me|Let us)"
+    r"(?=[\s,.'’]|$)"
+)
+_PERSON_PHRASE = re.compile(
+    r"\b(?:I (?:can|will|help|am|know|use|create|generate|write)|I'll|we (?:can|will)|"
+    r"you can use|let me)\b",
+    re.I,
+)
+_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][\w.:-]*)(?:\s[^<>]*)?/?\s*>")
+_WHEN = re.compile(
+    r"\b(?:when|whenever|if|use (?:it |this (?:skill )?)?(?:for|to|on|with|in|after|before)|"
+    r"trigger(?:s|ed)?|invoke[sd]?|asks?|asked|requests?|requested|needs?|wants?|"
+    r"in response to|useful for|helpful for|ideal for|designed for|for (?:tasks|requests|"
+    r"questions|queries|work)|during|before|after|while)\b",
+    re.I,
+)
+
+
+def severity(code: str) -> Any:
+    return ADVICE[code].severity
+
+
+def skill_name(c: Checker) -> tuple[str, str | None]:
+    """The name an upload would carry: the `name` field, else the folder name (and the
+    field the diagnostic belongs to)."""
+    name = c.skill.raw.get("name")
+    if isinstance(name, str) and name.strip():
+        return name.strip(), "name"
+    return c.skill.own_name or c.skill.folder_name, None
+
+
+def advise(c: Checker, when_text: str = "") -> None:
+    """The standard's advice on one skill (`when_text`: a profile's extra trigger text,
+    such as Claude Code's `when_to_use`, that counts as the description's "when")."""
+    if not c.doc.readable:
+        return
+    _name_advice(c)
+    desc = c.skill.raw.get("description")
+    if isinstance(desc, str) and desc.strip():
+        _description_advice(c, desc, when_text)
+    if c.doc.text:
+        body_advice(c)
+
+
+def _name_advice(c: Checker) -> None:
+    name, field = skill_name(c)
+    lowered = name.lower()
+    reserved = [word for word in RESERVED_WORDS if word in lowered]
+    if reserved:
+        c.emit(
+            "name-reserved",
+            f"The name '{name}' contains the reserved word '{reserved[0]}': claude.ai and the "
+            "Skills API refuse such names, and users may take the skill for an official one. "
+            "Choose a name that says what the skill does.",
+            field=field,
+            at="value",
+            severity=severity("name-reserved"),
+        )
+    words = [w for w in re.split(r"[-_\s]+", lowered) if w]
+    if words and all(word in VAGUE_WORDS for word in words):
+        c.emit(
+            "name-vague",
+            f"The name '{name}' says nothing of what the skill does; a name such as "
+            "'processing-pdfs' or 'reviewing-migrations' helps the model and people choose it.",
+            field=field,
+            at="value",
+            severity=severity("name-vague"),
+        )
+
+
+def _description_advice(c: Checker, desc: str, when_text: str) -> None:
+    text = " ".join(desc.split())
+    tags = [m.group(0) for m in _TAG.finditer(text)]
+    if tags:
+        c.emit(
+            "description-xml",
+            f"The description contains the tag {tags[0]}: the Skills API refuses XML tags in a "
+            "description, and in an agent's listing a tag can be read as markup of the "
+            "listing itself. Write it as plain words.",
+            field="description",
+            at="value",
+            severity=severity("description-xml"),
+        )
+    if _PERSON_START.match(text) or _PERSON_PHRASE.search(text):
+        c.emit(
+            "description-person",
+            "The description speaks in the first or second person; it is put into the "
+            "agent's own instructions, where 'I' and 'you' read wrong. Write in the third "
+            "person: 'Extracts tables from PDF files. Use when ...'.",
+            field="description",
+            at="value",
+            severity=severity("description-person"),
+        )
+    words = text.split()
+    if len(words) <= 4 and not text.endswith((".", "!", "?")) and not _WHEN.search(text):
+        c.emit(
+            "description-title",
+            f"The description '{text}' is a title, not a description: the model chooses a "
+            "skill by what it does and when to use it. Say both in a sentence or two.",
+            field="description",
+            at="value",
+            severity=severity("description-title"),
+        )
+    elif not _WHEN.search(text) and not _WHEN.search(when_text):
+        c.emit(
+            "description-no-when",
+            "The description says what the skill does but not when to use it; add the "
+            "situations and words that should bring it up ('Use when the user asks for ...').",
+            field="description",
+            at="value",
+            severity=severity("description-no-when"),
+        )
+
+
+def _strip_tags(text: str) -> str:
+    """Tags out of a text: `<name>` keeps its name as a word, a closing tag goes."""
+    out = _TAG.sub(lambda m: "" if m.group(1) else m.group(2), text)
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+@register("description-xml")
+def _plan_description_xml(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    desc = (doc.mapping or {}).get("description")
+    if not isinstance(desc, str):
+        return []
+    new = _strip_tags(desc)
+    if new == desc or not new:
+        return []
+    return [
+        FixPlan(
+            "Take the tags out of the description",
+            safe=False,
+            fields=(FieldEdit("description", new),),
+        )
+    ]

@@ -1,0 +1,230 @@
+"""Authoring advice on a skill's body and folder (core/checking/advice.py runs it).
+
+- `reference-depth`: a file the body links to that links on to another of the skill's
+  markdown files (an agent may read only part of a file reached through another);
+- `path-backslash`: a Windows `\\` path in the text (a fix turns it into `/`);
+- `path-absolute`: a path into one person's home folder (works on one machine only);
+- `skill-too-large`: a folder over the Skills API's upload size.
+
+Everything read is bounded and confined to the skill folder: at most MAX_REFERENCES
+linked files, each up to REFERENCE_BYTES, and a walk of at most MAX_WALKED entries
+that follows no link. Each path looked at is named for the cache of what was read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from bisect import bisect_right
+from typing import Any
+
+from ..model.diagnostics import Diagnostic
+from ..model.document import Document
+from ..model.explanations import ADVICE
+from ..model.fixes import FixPlan, TextEdit
+from ..model.paths import FileRefused, is_inside
+from ..model.text import counted
+from ..profile import Checker
+from ..reading.looked import looked_at
+from ..reading.safefs import read_bytes, walk
+from .fix_plans import register
+
+MAX_REFERENCES = 20  # linked markdown files read for `reference-depth`
+REFERENCE_BYTES = 64 * 1024  # of each, at most
+MAX_WALKED = 2_000  # entries of a skill folder `skill-too-large` looks at
+UPLOAD_BYTES = 8 * 1024 * 1024  # the Skills API's limit on one skill's files
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
+# a relative path whose parts are joined by backslashes and that ends in a file name
+_BACKSLASH = re.compile(
+    r"(?<![\w\\/:.$%-])((?:[\w.-]+\\(?=[A-Za-z0-9._]))+[\w.-]*[A-Za-z0-9_]\.[A-Za-z0-9]{1,8})"
+    r"(?![\w\\])"
+)
+_HOME = re.compile(r"(?<![\w/.~-])(?:/Users/|/home/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\`'\")\]]+")
+_MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]+\.md)(?:#[^)\s>]*)?>?(?:\s[^)]*)?\)", re.I)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _severity(code: str) -> Any:
+    return ADVICE[code].severity
+
+
+def prose_spans(body: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the body outside fenced code blocks."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    fence: str | None = None
+    offset = 0
+    for line in body.splitlines(keepends=True):
+        found = _FENCE.match(line)
+        if fence is None and found:
+            spans.append((start, offset))
+            fence = found.group(1)
+        elif fence is not None and found and found.group(1) == fence:
+            fence = None
+            start = offset + len(line)
+        offset += len(line)
+    if fence is None:
+        spans.append((start, len(body)))
+    return [(a, b) for a, b in spans if b > a]
+
+
+def _position(body: str, starts: list[int], offset: int) -> tuple[int, int]:
+    line = bisect_right(starts, offset) - 1
+    return line, offset - starts[line] + 1
+
+
+def _line_starts(body: str) -> list[int]:
+    starts = [0]
+    starts.extend(m.end() for m in re.finditer("\n", body))
+    return starts
+
+
+def backslash_paths(body: str) -> list[tuple[int, str]]:
+    """(offset in the body, path) of each `a\\b.ext` path outside fenced code."""
+    found: list[tuple[int, str]] = []
+    for start, end in prose_spans(body):
+        for match in _BACKSLASH.finditer(body, start, end):
+            found.append((match.start(1), match.group(1)))
+    return found
+
+
+def body_advice(c: Checker) -> None:
+    body = c.doc.body
+    starts: list[int] = []
+    if "\\" in body:
+        for offset, path in backslash_paths(body)[:1]:
+            starts = starts or _line_starts(body)
+            line, column = _position(body, starts, offset)
+            more = len(backslash_paths(body)) - 1
+            also = f" ({counted(more, 'more path')} below)" if more else ""
+            c.emit(
+                "path-backslash",
+                f"'{path}' is written with backslashes{also}: agents run on Linux and macOS "
+                "too, where '\\' is no folder separator. Write '/' ("
+                f"'{path.replace(chr(92), '/')}'); it works on Windows as well.",
+                line=c.doc.body_line + line,
+                column=column,
+                severity=_severity("path-backslash"),
+            )
+    home = None
+    for start, end in prose_spans(body):
+        home = _HOME.search(body, start, end)
+        if home:
+            break
+    if home is not None:
+        starts = starts or _line_starts(body)
+        line, column = _position(body, starts, home.start())
+        c.emit(
+            "path-absolute",
+            f"'{home.group(0)}' is a path into one person's home folder: on any other machine "
+            "it does not exist. Refer to the skill's own files relatively, or by "
+            "${CLAUDE_SKILL_DIR} or {baseDir} where the agent supports them.",
+            line=c.doc.body_line + line,
+            column=column,
+            severity=_severity("path-absolute"),
+        )
+    if os.path.basename(c.skill.path) in c.profile.skill_files:  # a folder of its own
+        _reference_depth(c, body)
+        _folder_size(c)
+
+
+def _local_md(folder: str, base: str, target: str) -> str | None:
+    """The path inside `folder` a relative markdown link from a file in `base` names."""
+    if _SCHEME.match(target) or target.startswith(("/", "#", "~", "$", "{")):
+        return None
+    path = os.path.normpath(os.path.join(base, target.split("#", 1)[0]))
+    return path if is_inside(path, folder) and path != folder else None
+
+
+def _reference_depth(c: Checker, body: str) -> None:
+    folder = c.skill.folder
+    own = os.path.normpath(c.skill.path)
+    seen: set[str] = set()
+    starts: list[int] = []
+    for start, end in prose_spans(body):
+        for match in _MD_LINK.finditer(body, start, end):
+            first = _local_md(folder, folder, match.group(1))
+            if first is None or first == own or first in seen:
+                continue
+            seen.add(first)
+            if len(seen) > MAX_REFERENCES:
+                return
+            nested = _links_on(folder, first, own)
+            if nested is None:
+                continue
+            starts = starts or _line_starts(body)
+            line, column = _position(body, starts, match.start())
+            rel_first = os.path.relpath(first, folder)
+            rel_next = os.path.relpath(nested, folder)
+            c.emit(
+                "reference-depth",
+                f"'{rel_first}' links on to '{rel_next}': an agent may read only part of a "
+                "file it reaches through another one. Link every reference file from "
+                "SKILL.md itself (one level deep).",
+                line=c.doc.body_line + line,
+                column=column,
+                severity=_severity("reference-depth"),
+            )
+
+
+def _links_on(folder: str, path: str, own: str) -> str | None:
+    """The first other markdown file of the skill that the file `path` links to."""
+    looked_at(path)
+    try:
+        data = read_bytes(path, folder, REFERENCE_BYTES, truncate=True)
+    except (FileRefused, OSError):
+        return None
+    text = data.decode("utf-8", "replace")
+    base = os.path.dirname(path)
+    for start, end in prose_spans(text):
+        for match in _MD_LINK.finditer(text, start, end):
+            target = _local_md(folder, base, match.group(1))
+            if target is None or target in (own, path):
+                continue
+            looked_at(target)
+            if os.path.isfile(target):
+                return target
+    return None
+
+
+def _folder_size(c: Checker) -> None:
+    total = 0
+    entries = 0
+    for folder, subfolders, files in walk(c.skill.folder):
+        looked_at(folder)
+        subfolders[:] = [n for n in subfolders if n not in (".git", "node_modules")]
+        for entry in files:
+            entries += 1
+            looked_at(entry.path)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            total += st.st_size
+            if entries >= MAX_WALKED or total > UPLOAD_BYTES:
+                break
+        if entries >= MAX_WALKED or total > UPLOAD_BYTES:
+            break
+    if total > UPLOAD_BYTES:
+        c.emit(
+            "skill-too-large",
+            f"The skill's folder holds more than {UPLOAD_BYTES // (1024 * 1024)} MB: the "
+            "Skills API and claude.ai refuse a skill that large, and an agent copies it "
+            "whole. Keep large data outside the skill and fetch or generate it.",
+            line=1,
+            column=1,
+            severity=_severity("skill-too-large"),
+        )
+
+
+@register("path-backslash")
+def _plan_backslash(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    """Every backslash path of the body, with '/' (the diagnostic names the first)."""
+    base = doc.body_offset
+    edits = tuple(
+        TextEdit(base + offset, base + offset + len(path), path.replace("\\", "/"))
+        for offset, path in backslash_paths(doc.body)
+    )
+    if not edits:
+        return []
+    return [FixPlan("Write the paths with '/'", safe=True, edits=edits)]

@@ -1,0 +1,333 @@
+"""claude-code's authoring advice: its fields used together as Claude Code reads them.
+
+From Claude Code's skills, settings and hooks documentation (2026-08): `model` values
+it can use, `agent` only with `context: fork`, a forked skill's task, `allowed-tools`
+naming real tools and not granting all of Bash, a few !`cmd` lines at most, `hooks`
+events, `argument-hint` with the arguments the body uses, booleans not quoted, and
+`paths` globs. Severities and explanations: core/model/explanations.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...checking.fix_plans import register
+from ...model.diagnostics import Diagnostic
+from ...model.document import Document
+from ...model.explanations import ADVICE
+from ...model.fixes import FieldEdit, FixPlan
+from ...profile import Checker
+from .fields import loose_bool
+from .invoke import argument_names, shell_lines
+
+MODEL_ALIASES = frozenset(
+    {"default", "sonnet", "opus", "haiku", "inherit", "opusplan", "sonnet[1m]", "opus[1m]"}
+)
+_CLAUDE_MODEL = re.compile(r"^(?:[\w-]+\.)*(?:anthropic[./])?claude-[\w.\-\[\]@:]+$", re.I)
+TOOLS = frozenset(
+    """Agent AskUserQuestion Bash BashOutput CronCreate CronDelete CronList Edit
+    EnterPlanMode EnterWorktree ExitPlanMode ExitWorktree Glob Grep KillBash KillShell LS
+    LSP ListMcpResourcesTool Monitor MultiEdit NotebookEdit NotebookRead PowerShell Read
+    ReadMcpResourceTool SendMessage Skill SlashCommand Task TaskCreate TaskGet TaskList
+    TaskOutput TaskStop TaskUpdate TeamCreate TeamDelete TodoRead TodoWrite ToolSearch
+    WebFetch WebSearch Write""".split()
+)
+_BY_LOWER = {tool.lower(): tool for tool in TOOLS}
+HOOK_EVENTS = frozenset(
+    """PreToolUse PostToolUse PostToolUseFailure PermissionRequest PermissionDenied
+    Notification UserPromptSubmit Stop StopFailure SubagentStart SubagentStop PreCompact
+    PostCompact SessionStart SessionEnd TeammateIdle TaskCreated TaskCompleted
+    ConfigChange CwdChanged FileChanged InstructionsLoaded WorktreeCreate WorktreeRemove
+    Elicitation ElicitationResult""".split()
+)
+HOOK_TYPES = frozenset({"command", "prompt", "agent", "http"})
+MAX_SHELL_LINES = 3
+MIN_TASK_WORDS = 12  # a forked body shorter than this gives the subagent no task
+_UNRESTRICTED = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "Bash( * )"})
+_ARG_USE = re.compile(r"\$ARGUMENTS|\$\d+\b")
+_HINTED_USE = re.compile(r"\$ARGUMENTS\b")
+
+
+def _severity(code: str) -> Any:
+    return ADVICE[code].severity
+
+
+def tool_entries(value: Any) -> list[str]:
+    """The entries of an allowed-tools value: a list, or a text split at commas and
+    blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
+    items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            continue
+        depth = 0
+        current: list[str] = []
+        for ch in item:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+            if depth == 0 and (ch == "," or ch.isspace()):
+                if current:
+                    out.append("".join(current))
+                current = []
+                continue
+            current.append(ch)
+        if current:
+            out.append("".join(current))
+    return out
+
+
+def _tool_name(entry: str) -> str:
+    return entry.split("(", 1)[0].strip()
+
+
+def claude_advice(c: Checker) -> None:
+    """The claude-code rules beyond the standard's advice (core/checking/advice.py)."""
+    raw = c.skill.raw
+    if c.doc.mapping is None:
+        return
+    _model(c, raw.get("model"))
+    fork = raw.get("context") == "fork"
+    if "agent" in raw and not fork:
+        c.emit(
+            "agent-without-fork",
+            "'agent' is read only with 'context: fork'; here it does nothing. Add "
+            "'context: fork' to run the skill in that subagent, or remove 'agent'.",
+            field="agent",
+            severity=_severity("agent-without-fork"),
+        )
+    body = c.doc.body if c.doc.text else ""
+    if fork and c.doc.text and len(re.findall(r"[A-Za-z]{2,}", body)) < MIN_TASK_WORDS:
+        c.emit(
+            "fork-without-task",
+            "With 'context: fork' the body is the subagent's whole task, and this body "
+            "says almost nothing: write what the subagent should do, or drop 'context: fork'.",
+            field="context",
+            severity=_severity("fork-without-task"),
+        )
+    for key in ("allowed-tools", "disallowed-tools"):
+        _tools(c, key, raw.get(key))
+    if c.doc.text:
+        lines = shell_lines(body, c.doc.body_line)
+        if len(lines) > MAX_SHELL_LINES:
+            c.emit(
+                "shell-lines-many",
+                f"The body has {len(lines)} !`command` lines; Claude Code runs each one before "
+                "the model sees the skill, every time it loads. Keep at most "
+                f"{MAX_SHELL_LINES}, or put the work in a script the skill runs.",
+                line=lines[MAX_SHELL_LINES]["line"],
+                column=1,
+                severity=_severity("shell-lines-many"),
+            )
+    if "hooks" in raw:
+        _hooks(c, raw["hooks"])
+    _arguments(c, raw, body)
+    for spec in c.profile.fields:
+        value = raw.get(spec.key)
+        if spec.kind == "bool" and isinstance(value, str) and loose_bool(value) is not None:
+            c.emit(
+                "bool-as-string",
+                f"'{spec.key}' is the text {value!r}; write {str(loose_bool(value)).lower()} "
+                "without quotes (YAML and other tools read quoted text as text, not as a "
+                "true/false value).",
+                field=spec.key,
+                at="value",
+                severity=_severity("bool-as-string"),
+            )
+    if "paths" in raw:
+        _paths(c, raw["paths"])
+
+
+def _model(c: Checker, model: Any) -> None:
+    if not isinstance(model, str) or not model.strip():
+        return
+    text = model.strip()
+    if text.lower() in MODEL_ALIASES or _CLAUDE_MODEL.match(text):
+        return
+    c.emit(
+        "model-unknown",
+        f"'model' '{text}' is not a model Claude Code can use; write sonnet, opus, haiku, "
+        "inherit or a Claude model name (claude-sonnet-4-5).",
+        field="model",
+        at="value",
+        severity=_severity("model-unknown"),
+    )
+
+
+def _tools(c: Checker, key: str, value: Any) -> None:
+    for entry in tool_entries(value):
+        name = _tool_name(entry)
+        if not name or name in TOOLS or name.startswith("mcp__"):
+            if key == "allowed-tools" and entry.replace(" ", "") in _UNRESTRICTED:
+                c.emit(
+                    "bash-unrestricted",
+                    f"'{entry}' in 'allowed-tools' lets the skill run any command without "
+                    "asking; name the commands it needs: Bash(git diff:*), Bash(npm test:*).",
+                    field=key,
+                    at="value",
+                    severity=_severity("bash-unrestricted"),
+                )
+            continue
+        known = _BY_LOWER.get(name.lower())
+        hint = (
+            f" (Claude Code's tool is '{known}'; names are case-sensitive)"
+            if known
+            else "; a misspelt tool is ignored, so nothing is granted or removed by it"
+        )
+        c.emit(
+            "tool-unknown",
+            f"'{name}' in '{key}' is not a Claude Code tool{hint}.",
+            field=key,
+            at="value",
+            severity=_severity("tool-unknown"),
+        )
+
+
+def _hooks(c: Checker, hooks: Any) -> None:
+    def report(message: str) -> None:
+        c.emit("hooks-invalid", message, field="hooks", severity=_severity("hooks-invalid"))
+
+    if not isinstance(hooks, dict):
+        report("'hooks' must map event names (PreToolUse, PostToolUse, Stop...) to lists of hooks.")
+        return
+    for event, entries in hooks.items():
+        if event not in HOOK_EVENTS:
+            near = [e for e in HOOK_EVENTS if e.lower() == str(event).lower()]
+            also = f" (did you mean '{near[0]}'?)" if near else ""
+            report(f"'{event}' is not a Claude Code hook event{also}: this hook never runs.")
+            continue
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            report(f"'hooks.{event}' must be a list of {{matcher, hooks: [...]}} entries.")
+            continue
+        for entry in entries:
+            inner = entry.get("hooks")
+            if not isinstance(inner, list) or not inner:
+                report(f"An entry of 'hooks.{event}' has no 'hooks:' list of commands.")
+                break
+            bad = [h for h in inner if not isinstance(h, dict) or h.get("type") not in HOOK_TYPES]
+            if bad:
+                report(
+                    f"A hook of 'hooks.{event}' has no valid 'type' "
+                    f"({', '.join(sorted(HOOK_TYPES))})."
+                )
+                break
+
+
+def _arguments(c: Checker, raw: dict[str, Any], body: str) -> None:
+    if not c.doc.text:
+        return
+    names = argument_names(raw.get("arguments"))
+    named = any(re.search(rf"\${re.escape(n)}\b", body) for n in names)
+    hint = raw.get("argument-hint")
+    if hint not in (None, "", []) and not _ARG_USE.search(body) and not named:
+        c.emit(
+            "argument-hint-unused",
+            "'argument-hint' promises arguments, but the body uses none ($ARGUMENTS, $0, "
+            "$1 or a named argument): Claude Code only appends them after the text. Put "
+            "$ARGUMENTS where they belong, or drop the hint.",
+            field="argument-hint",
+            severity=_severity("argument-hint-unused"),
+        )
+    invocable = loose_bool(raw.get("user-invocable")) is not False
+    if hint in (None, "", []) and invocable and _HINTED_USE.search(body):
+        c.emit(
+            "argument-hint-missing",
+            "The body uses $ARGUMENTS, but there is no 'argument-hint': people typing "
+            "/name are not told what to pass. Add one, such as argument-hint: [issue-number].",
+            line=1,
+            column=1,
+            severity=_severity("argument-hint-missing"),
+        )
+
+
+def path_problem(glob: Any) -> str | None:
+    if not isinstance(glob, str) or not glob.strip():
+        return "is empty"
+    if glob.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", glob) or glob.startswith("~"):
+        return "is absolute (globs are relative to the project)"
+    if "\\" in glob:
+        return "uses backslashes (write '/')"
+    if ".." in glob.replace("\\", "/").split("/"):
+        return "climbs out with '..'"
+    if glob.count("[") != glob.count("]") or glob.count("{") != glob.count("}"):
+        return "has unbalanced brackets or braces"
+    return None
+
+
+def _paths(c: Checker, paths: Any) -> None:
+    items = paths if isinstance(paths, list) else [paths]
+    for index, glob in enumerate(items):
+        problem = path_problem(glob)
+        if problem is None:
+            continue
+        c.emit(
+            "paths-invalid",
+            f"The 'paths' glob {glob!r} {problem}: Claude Code never matches it, so the skill "
+            "is not brought up for those files.",
+            field="paths",
+            item=index if isinstance(paths, list) else None,
+            at="value",
+            severity=_severity("paths-invalid"),
+        )
+
+
+# -- fixes -------------------------------------------------------------------------
+
+
+@register("bool-as-string")
+def _plan_bool(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    value = (doc.mapping or {}).get(diagnostic.field or "")
+    parsed = loose_bool(value) if isinstance(value, str) else None
+    if parsed is None or diagnostic.field is None:
+        return []
+    title = f"Write {diagnostic.field}: {str(parsed).lower()} without quotes"
+    return [FixPlan(title, safe=True, fields=(FieldEdit(diagnostic.field, parsed),))]
+
+
+@register("paths-invalid")
+def _plan_paths(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    paths = (doc.mapping or {}).get("paths")
+    if isinstance(paths, str) and "\\" in paths:
+        new: Any = paths.replace("\\", "/")
+    elif isinstance(paths, list) and any(isinstance(p, str) and "\\" in p for p in paths):
+        new = [p.replace("\\", "/") if isinstance(p, str) else p for p in paths]
+    else:
+        return []
+    if (path_problem(new) if isinstance(new, str) else None) is not None:
+        return []
+    title = "Write the 'paths' globs with '/'"
+    return [FixPlan(title, safe=True, fields=(FieldEdit("paths", new),))]
+
+
+@register("agent-without-fork")
+def _plan_fork(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    mapping = doc.mapping or {}
+    if "agent" not in mapping or mapping.get("context") == "fork":
+        return []
+    return [
+        FixPlan("Add context: fork", safe=False, fields=(FieldEdit("context", "fork"),)),
+        FixPlan("Remove 'agent'", safe=False, fields=(FieldEdit("agent", remove=True),)),
+    ]
+
+
+@register("tool-unknown")
+def _plan_tool_case(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    key = diagnostic.field or ""
+    value = (doc.mapping or {}).get(key)
+    entries = tool_entries(value)
+    for entry in entries:
+        name = _tool_name(entry)
+        known = _BY_LOWER.get(name.lower())
+        if known is None or name in TOOLS or not name:
+            continue
+        fixed = known + entry[len(name) :]
+        if isinstance(value, str):
+            new: Any = re.sub(rf"(?<![\w(]){re.escape(entry)}(?![\w(])", fixed, value, count=1)
+        else:
+            new = [fixed if item == entry else item for item in value or []]
+        if new == value:
+            continue
+        return [FixPlan(f"Write '{known}' (grants it)", safe=False, fields=(FieldEdit(key, new),))]
+    return []
