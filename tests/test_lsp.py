@@ -20,8 +20,8 @@ SERVER = ClientServerConfig(
     server_command=[sys.executable, "-m", "skillstudio", "lsp"],
     server_env={**os.environ, "PYTHONPATH": REPO},
 )
-DEMO = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes.\n---\nBody.\n"
-OTHER = "---\nname: other\ndescription: Turn spreadsheets into bar charts.\n---\nBody.\n"
+DEMO = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes. Use when asked for a summary.\n---\nBody.\n"
+OTHER = "---\nname: other\ndescription: Turn spreadsheets into bar charts. Use when asked for a chart.\n---\nBody.\n"
 
 
 def workspace(tmp_path: Path) -> Path:
@@ -156,3 +156,89 @@ async def test_completion_of_field_names_and_values(
     assert "allowed-tools" in names and "effort" in names  # claude-code's own fields
     assert "name" not in names and "context" not in names  # those written already
     assert await labels(3, 9) == ["fork"]
+
+
+@pytest.mark.asyncio
+async def test_a_code_action_applies_the_fix(client: LanguageClient, tmp_path: Path) -> None:
+    text = '---\nname: cc\ndescription: Review code. Use when asked.\nuser-invocable: "false"\n---\nBody.\n'
+    path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
+    uri = Path(path).as_uri()
+    found = await opened(client, uri, text)
+    (flagged,) = [d for d in found if d.code == "bool-as-string"]
+    assert span(flagged)[0] == 3
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=flagged.range,
+            context=types.CodeActionContext(diagnostics=[flagged]),
+        )
+    )
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.kind == types.CodeActionKind.QuickFix and action.is_preferred
+    assert action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    # the editor applies the edit as the user's own change: only the value changes
+    after = await typed(
+        client,
+        uri,
+        2,
+        (edit.range.start.line, edit.range.start.character),
+        (edit.range.end.line, edit.range.end.character),
+        edit.new_text,
+    )
+    assert "bool-as-string" not in {d.code for d in after}
+    lines = text.split("\n")
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line == 3
+    fixed = lines[3][: start.character] + edit.new_text + lines[3][end.character :]
+    assert fixed == "user-invocable: false"
+
+
+@pytest.mark.asyncio
+async def test_a_file_changed_on_disk_updates_the_open_documents(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/other/SKILL.md")
+    assert await opened(client, uri, OTHER) == []
+    # another skill takes the same name on disk; the editor's watcher says so
+    renamed = DEMO.replace("name: Démo😀", "name: other")
+    demo = write(tmp_path, "skills/demo/SKILL.md", renamed)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=Path(demo).as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "duplicate-name" in {d.code for d in client.diagnostics[uri]}
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def utf8_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    folder = workspace(tmp_path)
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                general=types.GeneralClientCapabilities(
+                    position_encodings=[
+                        types.PositionEncodingKind.Utf8,
+                        types.PositionEncodingKind.Utf16,
+                    ]
+                )
+            ),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+        )
+    )
+    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_utf8_positions_when_the_client_offers_them(
+    utf8_client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(utf8_client, uri, DEMO)
+    by_code = {d.code: d for d in found}
+    assert span(by_code["name-format"]) == (1, 6, 1, 15)  # é two bytes, 😀 four

@@ -23,12 +23,19 @@ from skillstudio.lsp.session import Session
 from .helpers import skill_text, write
 from .hostile import ALIAS_BOMB, yaml_bombs
 
-EMOJI = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes.\n---\nBody.\n"
+EMOJI = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes. Use when asked for a summary.\n---\nBody.\n"
+
+
+TOPICS = (
+    "Summarize PDF files into notes. Use when asked for a summary.",
+    "Draw bar charts from spreadsheets. Use when asked for a chart.",
+    "Translate German letters. Use when a letter arrives in German.",
+)
 
 
 def tree(tmp_path: Path, count: int = 3) -> Session:
     for n in range(count):
-        write(tmp_path, f"skills/s{n}/SKILL.md", skill_text(name=f"s{n}", description=f"Do {n}."))
+        write(tmp_path, f"skills/s{n}/SKILL.md", skill_text(name=f"s{n}", description=TOPICS[n]))
     session = Session()
     session.open_folders([str(tmp_path)])
     return session
@@ -57,12 +64,12 @@ def test_a_saved_file_updates_what_the_other_documents_see(tmp_path: Path) -> No
     path = str(tmp_path / "skills/s0/SKILL.md")
     text = Path(path).read_text(encoding="utf-8")
     assert session.check(path, text).diagnostics == []
-    other = write(tmp_path, "skills/s1/SKILL.md", skill_text(name="s0", description="Do."))
+    other = write(tmp_path, "skills/s1/SKILL.md", skill_text(name="s0", description="Plan trips by train. Use when asked for a route."))
     assert session.check(path, text).diagnostics == []  # not told yet
     session.changed([other])
     assert "duplicate-name" in {d.code for d in session.check(path, text).diagnostics}
     # a skill created after the scan is found when opened
-    new = write(tmp_path, "skills/s9/SKILL.md", skill_text(name="s9", description="Nine."))
+    new = write(tmp_path, "skills/s9/SKILL.md", skill_text(name="s9", description="Tune guitars by ear. Use when a string is off."))
     checked = session.check(new, Path(new).read_text(encoding="utf-8"))
     assert checked.loaded is session.loaded[0] and checked.diagnostics == []
 
@@ -192,3 +199,21 @@ def test_an_oversized_text_is_not_parsed(tmp_path: Path) -> None:
     path = str(tmp_path / "skills/s0/SKILL.md")
     text = "---\nname: s0\ndescription: " + "x" * 1_100_000 + "\n---\n"
     assert [d.code for d in session.check(path, text).diagnostics] == ["file-too-large"]
+
+
+def test_the_suggested_values_are_ones_the_advice_rules_accept() -> None:
+    from skillstudio.core.profiles.claude_code.advice import MODEL_ALIASES, TOOLS
+
+    claude = get_profile("claude-code")
+    for key, known in (("model", MODEL_ALIASES), ("allowed-tools", TOOLS)):
+        spec = claude.field(key)
+        assert spec is not None and spec.suggestions
+        assert set(spec.suggestions) <= known, key
+
+
+def test_hover_on_a_code_gives_its_explanation_and_source() -> None:
+    from skillstudio.lsp.help import diagnostic_help
+
+    text = diagnostic_help(Diagnostic("bool-as-string", "warning", "m", "/p"))
+    assert text.startswith("**bool-as-string** (warning): ")
+    assert "_Source: " in text

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.model.diagnostics import CODES, Diagnostic
+from ..core.model.explanations import ADVICE, EXPLANATIONS
 from ..core.model.fields import FieldSpec
 from ..core.profile import Profile
 
@@ -85,11 +86,17 @@ def unknown_field_help(key: str, profile: Profile) -> str:
 
 
 def explanation(code: str) -> str:
-    """What a diagnostic code means (its line in the table of codes)."""
-    summary = CODES.get(code)
-    if summary is None:
-        return ""
-    return f"{summary[:1].upper()}{summary[1:]}."
+    """What a diagnostic code means, why it matters and how to fix it (the table that
+    `skillstudio explain CODE` reads), else its line in the table of codes."""
+    summary = CODES.get(code, "")
+    text = EXPLANATIONS.get(code)
+    if summary:
+        summary = f"{summary[:1].upper()}{summary[1:]}."
+    if text is None:
+        return summary
+    advice = ADVICE.get(code)
+    source = f"\n\n_Source: {advice.source}._" if advice is not None else ""
+    return f"{summary}\n\n{text}{source}" if summary else text + source
 
 
 def diagnostic_help(diag: Diagnostic) -> str:
