@@ -20,8 +20,16 @@ SERVER = ClientServerConfig(
     server_command=[sys.executable, "-m", "skillstudio", "lsp"],
     server_env={**os.environ, "PYTHONPATH": REPO},
 )
-DEMO = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes. Use when asked for a summary.\n---\nBody.\n"
-OTHER = "---\nname: other\ndescription: Turn spreadsheets into bar charts. Use when asked for a chart.\n---\nBody.\n"
+DEMO = (
+    "---\nname: Démo😀\n"
+    "description: Summarize PDF files into short notes. Use when asked for a summary.\n"
+    "---\nBody.\n"
+)
+OTHER = (
+    "---\nname: other\n"
+    "description: Turn spreadsheets into bar charts. Use when asked for a chart.\n"
+    "---\nBody.\n"
+)
 
 
 def workspace(tmp_path: Path) -> Path:
@@ -60,7 +68,12 @@ async def opened(client: LanguageClient, uri: str, text: str) -> list[types.Diag
 
 
 async def typed(
-    client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], new: str
+    client: LanguageClient,
+    uri: str,
+    version: int,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    new: str,
 ) -> list[types.Diagnostic]:
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
@@ -134,9 +147,7 @@ async def test_hover_on_a_key_and_on_a_diagnostic(client: LanguageClient, tmp_pa
 
 
 @pytest.mark.asyncio
-async def test_completion_of_field_names_and_values(
-    client: LanguageClient, tmp_path: Path
-) -> None:
+async def test_completion_of_field_names_and_values(client: LanguageClient, tmp_path: Path) -> None:
     text = "---\nname: cc\ndescription: Review code.\ncontext: \n\n---\nBody.\n"
     path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
     uri = Path(path).as_uri()
@@ -160,7 +171,10 @@ async def test_completion_of_field_names_and_values(
 
 @pytest.mark.asyncio
 async def test_a_code_action_applies_the_fix(client: LanguageClient, tmp_path: Path) -> None:
-    text = '---\nname: cc\ndescription: Review code. Use when asked.\nuser-invocable: "false"\n---\nBody.\n'
+    text = (
+        "---\nname: cc\ndescription: Review code. Use when asked.\n"
+        'user-invocable: "false"\n---\nBody.\n'
+    )
     path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
     uri = Path(path).as_uri()
     found = await opened(client, uri, text)

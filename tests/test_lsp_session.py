@@ -23,7 +23,11 @@ from skillstudio.lsp.session import Session
 from .helpers import skill_text, write
 from .hostile import ALIAS_BOMB, yaml_bombs
 
-EMOJI = "---\nname: Démo😀\ndescription: Summarize PDF files into short notes. Use when asked for a summary.\n---\nBody.\n"
+EMOJI = (
+    "---\nname: Démo😀\n"
+    "description: Summarize PDF files into short notes. Use when asked for a summary.\n"
+    "---\nBody.\n"
+)
 
 
 TOPICS = (
@@ -64,12 +68,20 @@ def test_a_saved_file_updates_what_the_other_documents_see(tmp_path: Path) -> No
     path = str(tmp_path / "skills/s0/SKILL.md")
     text = Path(path).read_text(encoding="utf-8")
     assert session.check(path, text).diagnostics == []
-    other = write(tmp_path, "skills/s1/SKILL.md", skill_text(name="s0", description="Plan trips by train. Use when asked for a route."))
+    other = write(
+        tmp_path,
+        "skills/s1/SKILL.md",
+        skill_text(name="s0", description="Plan trips by train. Use when asked for a route."),
+    )
     assert session.check(path, text).diagnostics == []  # not told yet
     session.changed([other])
     assert "duplicate-name" in {d.code for d in session.check(path, text).diagnostics}
     # a skill created after the scan is found when opened
-    new = write(tmp_path, "skills/s9/SKILL.md", skill_text(name="s9", description="Tune guitars by ear. Use when a string is off."))
+    new = write(
+        tmp_path,
+        "skills/s9/SKILL.md",
+        skill_text(name="s9", description="Tune guitars by ear. Use when a string is off."),
+    )
     checked = session.check(new, Path(new).read_text(encoding="utf-8"))
     assert checked.loaded is session.loaded[0] and checked.diagnostics == []
 
@@ -141,7 +153,13 @@ def planner() -> Iterator[None]:
         line = doc.text.split("\n")[diag.line - 1]
         start = sum(len(x) + 1 for x in doc.text.split("\n")[: diag.line - 1]) + diag.column - 1
         value = line[diag.column - 1 :]
-        return [FixPlan("Lowercase the name", True, edits=(TextEdit(start, start + len(value), value.lower()),))]
+        return [
+            FixPlan(
+                "Lowercase the name",
+                True,
+                edits=(TextEdit(start, start + len(value), value.lower()),),
+            )
+        ]
 
     saved = fix_plans.PLANNERS.get("name-format")
     fix_plans.register("name-format")(plan)
@@ -152,9 +170,7 @@ def planner() -> Iterator[None]:
         fix_plans.PLANNERS["name-format"] = saved
 
 
-def test_code_actions_are_the_fix_apis_edits_in_editor_units(
-    tmp_path: Path, planner: None
-) -> None:
+def test_code_actions_are_the_fix_apis_edits_in_editor_units(tmp_path: Path, planner: None) -> None:
     session = Session()
     path = str(tmp_path / "skills/démo😀/SKILL.md")
     text = "\ufeff" + EMOJI.replace("Démo😀", "DÉMO😀")  # a BOM the offsets do not count

@@ -17,15 +17,15 @@ from typing import Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..core.model.diagnostics import Diagnostic, one_line
 from ..core.model.positions import FieldPos
+from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
 from .ranges import Units, diagnostic_range, text_lines, units_for
-from .session import Checked, Session
-from .actions import fix_actions
+from .session import Checked, Loaded, Session
 from .skill_notes import name_notes
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,12 @@ class SkillServer(LanguageServer):
             )
         )
 
+    def files_changed(self, paths: list[str]) -> bool:
+        """Files saved or changed on disk: the projects holding them read them again;
+        whether any did."""
+        empty: list[Loaded] = []
+        return bool(guarded(lambda: self.session.changed(paths), empty))
+
     def recheck_open(self) -> None:
         for uri in list(self.workspace.text_documents):
             self.publish(uri)
@@ -167,7 +173,7 @@ def folders_of(params: types.InitializeParams) -> list[str]:
     return [os.path.abspath(path) for path in out if path]
 
 
-def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handlers, one place)
+def build(profile: str | None = None) -> SkillServer:
     server = SkillServer(profile)
     folders: list[str] = []
 
@@ -192,7 +198,7 @@ def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handler
     def did_save(ls: SkillServer, params: types.DidSaveTextDocumentParams) -> None:
         path = path_of(params.text_document.uri)
         if path is not None:
-            guarded(lambda: ls.session.changed([path]), [])
+            ls.files_changed([path])
         ls.recheck_open()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -201,7 +207,7 @@ def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handler
         ls.published.pop(uri, None)
         path = path_of(uri)
         if path is not None:  # the skill as saved, not the text that was on screen
-            guarded(lambda: ls.session.changed([path]), [])
+            ls.files_changed([path])
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )
@@ -209,7 +215,7 @@ def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handler
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: SkillServer, params: types.DidChangeWatchedFilesParams) -> None:
         paths = [p for p in (path_of(change.uri) for change in params.changes) if p]
-        if paths and guarded(lambda: ls.session.changed(paths), []):
+        if paths and ls.files_changed(paths):
             ls.recheck_open()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
@@ -229,7 +235,8 @@ def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handler
         types.CompletionOptions(trigger_characters=[":", " ", "-", ","]),
     )
     def complete(ls: SkillServer, params: types.CompletionParams) -> types.CompletionList:
-        items = guarded(lambda: complete_at(ls, params.text_document.uri, params.position), [])
+        none: list[types.CompletionItem] = []
+        items = guarded(lambda: complete_at(ls, params.text_document.uri, params.position), none)
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(
@@ -242,7 +249,9 @@ def build(profile: str | None = None) -> SkillServer:  # noqa: C901 (the handler
             return []
         wanted = [d for d, r in shown.ranges if overlaps(r, params.range)]
         return guarded(
-            lambda: fix_actions(params.text_document.uri, shown.text, wanted, shown.checked, ls.units),
+            lambda: fix_actions(
+                params.text_document.uri, shown.text, wanted, shown.checked, ls.units
+            ),
             [],
         )
 
@@ -281,7 +290,9 @@ def hover_at(ls: SkillServer, uri: str, point: types.Position) -> types.Hover | 
     if not parts:
         return None
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts))
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)
+        )
     )
 
 
@@ -310,6 +321,3 @@ def complete_at(ls: SkillServer, uri: str, point: types.Position) -> list[types.
 def serve(profile: str | None = None) -> None:
     """Speak the protocol on stdin/stdout until the client says exit."""
     build(profile).start_io()
-
-
-__all__ = ["SkillServer", "build", "from_fs_path", "serve"]

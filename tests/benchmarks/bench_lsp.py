@@ -75,7 +75,8 @@ class Client:
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
-        return json.loads(out.read(length))  # type: ignore[no-any-return]
+        message: dict[str, Any] = json.loads(out.read(length))
+        return message
 
     def answer(self, ident: int) -> dict[str, Any]:
         while True:
@@ -89,7 +90,8 @@ class Client:
             if message.get("method") == "textDocument/publishDiagnostics":
                 params = message["params"]
                 if params["uri"] == uri and params.get("version") == version:
-                    return params["diagnostics"]  # type: ignore[no-any-return]
+                    found: list[Any] = params["diagnostics"]
+                    return found
 
     def close(self) -> None:
         ident = self.send("shutdown", None, request=True)
