@@ -152,7 +152,7 @@ class Session:
         skill = registry.reparse(path, text)
         if skill is None:  # a refresh replaced it meanwhile: the registry's own
             skill = registry.by_path.get(path)
-        self._follow(item)
+        self._follow_one(item, path)
         return Checked(self.diagnostics_of(path, item), skill, registry.profile, item, version)
 
     def _known_after_refresh(self, path: str) -> bool:
@@ -237,6 +237,25 @@ class Session:
                 item.index_failed = True
                 return None
         return item.index
+
+    def _follow_one(self, item: Loaded, path: str) -> None:
+        """The overlap index after a keystroke: only the skill typed in is put in again
+        (or taken out when it is no longer active), as the app's form does; a sync
+        would compare all 10,000 when the edit changed who wins (a name typed)."""
+        index = item.index
+        if index is None:
+            return
+        registry = item.registry
+        skill = registry.by_path.get(path)
+        try:
+            if skill is not None and registry.active.get(skill.key or "") is skill:
+                doc = index.docs.get(path)
+                if doc is None or doc.skill is not skill:
+                    index.add(skill)
+            else:
+                index.remove(path)
+        except Exception:
+            item.index, item.index_failed = None, True
 
     def _follow(self, item: Loaded) -> None:
         """Bring the overlap index up to date with the skills changed (only those)."""
