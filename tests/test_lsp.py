@@ -38,12 +38,33 @@ def workspace(tmp_path: Path) -> Path:
     return tmp_path
 
 
+MARKDOWN = types.MarkupKind.Markdown
+REGISTERED: list[types.Registration] = []  # what the server asked the client to watch
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
     folder = workspace(tmp_path)
+    REGISTERED.clear()
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        REGISTERED.extend(params.registrations)
+
+    watching = types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
     await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=types.ClientCapabilities(),
+            capabilities=types.ClientCapabilities(
+                workspace=types.WorkspaceClientCapabilities(did_change_watched_files=watching),
+                text_document=types.TextDocumentClientCapabilities(
+                    hover=types.HoverClientCapabilities(content_format=[MARKDOWN]),
+                    completion=types.CompletionClientCapabilities(
+                        completion_item=types.ClientCompletionItemOptions(
+                            documentation_format=[MARKDOWN]
+                        )
+                    ),
+                ),
+            ),
             workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
         )
     )
@@ -225,6 +246,11 @@ async def test_a_file_changed_on_disk_updates_the_open_documents(
     )
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert "duplicate-name" in {d.code for d in client.diagnostics[uri]}
+    # the server asked the editor to watch the files skills depend on
+    (watch,) = [r for r in REGISTERED if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert isinstance(watch.register_options, dict)
+    globs = {w["globPattern"] for w in watch.register_options["watchers"]}
+    assert {"**/SKILL.md", "**/skillstudio.yaml", "**/plugin.json"} <= globs
 
 
 @pytest_lsp.fixture(config=SERVER)
@@ -256,3 +282,20 @@ async def test_utf8_positions_when_the_client_offers_them(
     found = await opened(utf8_client, uri, DEMO)
     by_code = {d.code: d for d in found}
     assert span(by_code["name-format"]) == (1, 6, 1, 15)  # é two bytes, 😀 four
+
+
+@pytest.mark.asyncio
+async def test_hover_is_plain_text_for_a_client_without_markdown(
+    utf8_client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    await opened(utf8_client, uri, DEMO)
+    hover = await utf8_client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=2, character=3),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    assert "Description (description)" in hover.contents.value

@@ -233,3 +233,12 @@ def test_hover_on_a_code_gives_its_explanation_and_source() -> None:
     text = diagnostic_help(Diagnostic("bool-as-string", "warning", "m", "/p"))
     assert text.startswith("**bool-as-string** (warning): ")
     assert "_Source: " in text
+
+
+def test_a_changed_skillstudio_yaml_reads_the_folder_again(tmp_path: Path) -> None:
+    session = tree(tmp_path)
+    assert session.loaded[0].registry.profile.name == "agentskills"
+    config = write(tmp_path, "skillstudio.yaml", "profile: claude-code\nroots: [skills]\n")
+    session.changed([config])
+    assert [item.registry.profile.name for item in session.loaded] == ["claude-code"]
+    assert len(session.loaded[0].registry.skills) == 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -36,6 +36,28 @@ SEVERITY = {
     "info": types.DiagnosticSeverity.Information,
 }
 T = TypeVar("T")
+# the files whose changes on disk the skills depend on (an editor watches them for us)
+WATCHED = (
+    "**/SKILL.md",
+    "**/skill.md",
+    "**/.claude/commands/**/*.md",
+    "**/commands/*.md",
+    "**/skillstudio.yaml",
+    "**/plugin.json",
+    "**/marketplace.json",
+    "**/agents/openai.yaml",
+)
+WATCH = types.RegistrationParams(
+    registrations=[
+        types.Registration(
+            id="skillstudio-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED]
+            ),
+        )
+    ]
+)
 
 
 @dataclass(slots=True)
@@ -104,6 +126,22 @@ class SkillServer(LanguageServer):
         whether any did."""
         empty: list[Loaded] = []
         return bool(guarded(lambda: self.session.changed(paths), empty))
+
+    def markup(self, value: str, formats: Sequence[types.MarkupKind] | None) -> types.MarkupContent:
+        """Markdown where the client says it shows it, else the same text as plain text."""
+        if formats and types.MarkupKind.Markdown in formats:
+            return types.MarkupContent(kind=types.MarkupKind.Markdown, value=value)
+        plain = value.replace("**", "").replace("`", "").replace("\n---\n", "\n")
+        return types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain)
+
+    def hover_formats(self) -> Sequence[types.MarkupKind] | None:
+        text = self.client_capabilities.text_document
+        return text.hover.content_format if text is not None and text.hover else None
+
+    def completion_formats(self) -> Sequence[types.MarkupKind] | None:
+        text = self.client_capabilities.text_document
+        item = text.completion.completion_item if text is not None and text.completion else None
+        return item.documentation_format if item is not None else None
 
     def recheck_open(self) -> None:
         for uri in list(self.workspace.text_documents):
@@ -185,6 +223,10 @@ def build(profile: str | None = None) -> SkillServer:
     def initialized(ls: SkillServer, params: types.InitializedParams) -> None:
         guarded(lambda: ls.session.open_folders(folders), None)
         ls.recheck_open()
+        watched = ls.client_capabilities.workspace
+        dynamic = watched.did_change_watched_files if watched is not None else None
+        if dynamic is not None and dynamic.dynamic_registration:
+            ls.client_register_capability(WATCH)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -289,11 +331,7 @@ def hover_at(ls: SkillServer, uri: str, point: types.Position) -> types.Hover | 
         parts.extend(name_notes(ls.session, shown.path, shown.text, shown.checked))
     if not parts:
         return None
-    return types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)
-        )
-    )
+    return types.Hover(contents=ls.markup("\n\n---\n\n".join(parts), ls.hover_formats()))
 
 
 def complete_at(ls: SkillServer, uri: str, point: types.Position) -> list[types.CompletionItem]:
@@ -304,6 +342,7 @@ def complete_at(ls: SkillServer, uri: str, point: types.Position) -> list[types.
     lines, character = found
     shown = ls.published.get(uri)
     profile = (shown.checked.profile if shown else None) or ls.session.profile_for(path)
+    formats = ls.completion_formats()
     return [
         types.CompletionItem(
             label=offer.label,
@@ -311,7 +350,7 @@ def complete_at(ls: SkillServer, uri: str, point: types.Position) -> list[types.
             if offer.is_field
             else types.CompletionItemKind.Value,
             detail=offer.detail,
-            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=offer.help),
+            documentation=ls.markup(offer.help, formats),
             insert_text=offer.insert,
         )
         for offer in completions(lines, point.line, character, profile)

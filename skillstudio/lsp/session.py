@@ -27,6 +27,7 @@ from ..core.model.scan import SKILL_FILE
 from ..core.model.skills import Root, Skill
 from ..core.profile import Profile
 from ..core.profiles import DEFAULT_PROFILE, get_profile
+from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, detect_profile, resolve_projects
 from ..core.ranking.model_pick import LikelyIndex
 from ..core.ranking.overlap import LINT_THRESHOLD, OVERLAP_MODEL
@@ -273,9 +274,19 @@ class Session:
         re-read from unsaved text with the file's)."""
         hint = [os.path.abspath(path) for path in paths]
         touched: list[Loaded] = []
+        configs = {os.path.dirname(p) for p in hint if os.path.basename(p) == CONFIG_NAME}
+        reread = [f for f in self.folders if any(is_within(c, f) for c in configs)]
+        if reread:  # a project's settings changed: its folder is read again, whole
+            self.close_folders(reread)
+            self.open_folders(reread)
+            touched += [
+                item
+                for item in self.loaded
+                if any(is_within(item.project.base, folder) for folder in reread)
+            ]
         for item in self.loaded:
             base = item.project.base
-            if not any(is_within(path, base) for path in hint):
+            if item in touched or not any(is_within(path, base) for path in hint):
                 continue
             item.registry.refresh([p for p in hint if is_within(p, base)])
             self._follow(item)
