@@ -242,3 +242,21 @@ def test_a_changed_skillstudio_yaml_reads_the_folder_again(tmp_path: Path) -> No
     session.changed([config])
     assert [item.registry.profile.name for item in session.loaded] == ["claude-code"]
     assert len(session.loaded[0].registry.skills) == 3
+
+
+def test_a_skill_where_no_profile_looks_is_walked_for_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = tree(tmp_path)
+    registry = session.loaded[0].registry
+    stray = write(tmp_path, "skills/s0/nested/x/SKILL.md", skill_text(name="x", description="Stray."))
+    walks: list[object] = []
+    real = registry.refresh
+    monkeypatch.setattr(registry, "refresh", lambda hint=None: walks.append(hint) or real(hint))
+    text = Path(stray).read_text(encoding="utf-8")
+    for _ in range(5):  # keystrokes
+        assert session.check(stray, text).loaded is None
+    assert len(walks) == 1
+    session.changed([stray])  # saved: looked for again once
+    session.check(stray, text)
+    assert len(walks) == 3

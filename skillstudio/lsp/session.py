@@ -70,6 +70,9 @@ class Session:
     folders: list[str] = field(default_factory=list)
     loaded: list[Loaded] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)  # folders that could not be read
+    # SKILL.md files a refresh did not find in any project (not where its profile looks):
+    # not walked for again on every keystroke, only after the next change on disk
+    unlisted: set[str] = field(default_factory=set)
 
     # -- reading the workspace --------------------------------------------------------
     def open_folders(self, folders: Iterable[str]) -> None:
@@ -160,11 +163,14 @@ class Session:
         """A SKILL.md written under a project's folder since the scan (a new skill):
         the project is read again (its refresh walks the roots) and may hold it now."""
         item = self.project_of(path)
-        if item is None or not os.path.isfile(path):
+        if item is None or path in self.unlisted or not os.path.isfile(path):
             return False
         item.registry.refresh([path])
         self._follow(item)
-        return path in item.registry.by_path
+        if path in item.registry.by_path:
+            return True
+        self.unlisted.add(path)
+        return False
 
     def _standalone(self, path: str, text: str) -> Checked:
         """A skill no project holds (opened from elsewhere, or not saved yet): validated
@@ -274,6 +280,7 @@ class Session:
         re-read from unsaved text with the file's)."""
         hint = [os.path.abspath(path) for path in paths]
         touched: list[Loaded] = []
+        self.unlisted.clear()
         configs = {os.path.dirname(p) for p in hint if os.path.basename(p) == CONFIG_NAME}
         reread = [f for f in self.folders if any(is_within(c, f) for c in configs)]
         if reread:  # a project's settings changed: its folder is read again, whole
