@@ -260,3 +260,15 @@ def test_a_skill_where_no_profile_looks_is_walked_for_once(
     session.changed([stray])  # saved: looked for again once
     session.check(stray, text)
     assert len(walks) == 3
+
+
+def test_closing_an_unsaved_document_puts_the_file_back(tmp_path: Path) -> None:
+    session = tree(tmp_path)
+    path = str(tmp_path / "skills/s0/SKILL.md")
+    other = str(tmp_path / "skills/s1/SKILL.md")
+    text = Path(path).read_text(encoding="utf-8")
+    session.check(path, text.replace("name: s0", "name: s1"))  # typed, never saved
+    other_text = Path(other).read_text(encoding="utf-8")
+    assert "duplicate-name" in {d.code for d in session.check(other, other_text).diagnostics}
+    session.closed(path)
+    assert session.check(other, other_text).diagnostics == []

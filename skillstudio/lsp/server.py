@@ -248,8 +248,8 @@ def build(profile: str | None = None) -> SkillServer:
         uri = params.text_document.uri
         ls.published.pop(uri, None)
         path = path_of(uri)
-        if path is not None:  # the skill as saved, not the text that was on screen
-            ls.files_changed([path])
+        if path is not None and guarded(lambda: ls.session.closed(path), None) is not None:
+            ls.recheck_open()  # the skill as saved, not the text that was on screen
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )

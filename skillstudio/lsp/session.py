@@ -272,6 +272,15 @@ class Session:
             except Exception:
                 item.index, item.index_failed = None, True
 
+    def closed(self, path: str) -> Loaded | None:
+        """A document closed (saved or not): its skill is read again from the file, so
+        that unsaved text left behind counts no more."""
+        item = self.owner(path)
+        if item is not None:
+            item.registry.reparse(path)
+            self._follow_one(item, path)
+        return item
+
     # -- files saved or changed on disk ------------------------------------------------------
     def changed(self, paths: Iterable[str]) -> list[Loaded]:
         """Files saved, created or deleted: the projects holding them read them again
