@@ -319,7 +319,7 @@ class Session:
             for skill in item.registry.skills:
                 if is_within(path, os.path.dirname(skill.path)):
                     out += [d for d in skill.all_diagnostics if d.path == path]
-        return out
+        return list(dict.fromkeys(out))  # (projects sharing a file say it once)
 
 
 def too_large(path: str, size: int) -> Diagnostic:
