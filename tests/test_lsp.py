@@ -299,3 +299,19 @@ async def test_hover_is_plain_text_for_a_client_without_markdown(
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.kind == types.MarkupKind.PlainText
     assert "Description (description)" in hover.contents.value
+
+
+def test_the_keystroke_benchmark_runs_and_times_every_edit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .benchmarks import bench_lsp
+
+    assert bench_lsp.main(["--counts", "12", "--keys", "3", "--workdir", str(tmp_path)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[1], row[2]) for row in rows] == [
+        ("oasis", "description"),
+        ("oasis", "name"),
+        ("agentskills", "description"),
+        ("agentskills", "name"),
+    ]
+    assert all(float(row[3]) > 0 and float(row[4]) >= float(row[3]) for row in rows)

@@ -249,7 +249,9 @@ def test_a_skill_where_no_profile_looks_is_walked_for_once(
 ) -> None:
     session = tree(tmp_path)
     registry = session.loaded[0].registry
-    stray = write(tmp_path, "skills/s0/nested/x/SKILL.md", skill_text(name="x", description="Stray."))
+    stray = write(
+        tmp_path, "skills/s0/nested/x/SKILL.md", skill_text(name="x", description="Stray.")
+    )
     walks: list[object] = []
     real = registry.refresh
     monkeypatch.setattr(registry, "refresh", lambda hint=None: walks.append(hint) or real(hint))
