@@ -329,3 +329,28 @@ def test_show_takes_a_skill_folder_as_set_does(tmp_path: Path) -> None:
         run = cli("show", arg, cwd=tmp_path / "proj")
         assert run.code == 0, (arg, run.err)
         assert run.out.startswith("pdf  [active]")
+
+
+def test_every_code_is_in_the_docs_table_and_explain_knows_it() -> None:
+    from skillstudio.core.model.diagnostics import CODES
+
+    from .helpers import REPO
+
+    text = Path(REPO, "docs", "commands.md").read_text(encoding="utf-8")
+    table = text.split("## Diagnostics", 1)[1]
+    assert [code for code in CODES if f"`{code}`" not in table] == []
+    listing = cli("explain")
+    assert listing.code == 0
+    assert [line.split()[0] for line in listing.out.splitlines()] == list(CODES)
+
+
+def test_lint_fix_options_and_exit_codes(tmp_path: Path) -> None:
+    text = '---\nname: pdf\ndescription: Fills PDFs. Use when asked.\nbackground: "no"\n---\nb\n'
+    path = write(tmp_path, ".claude/skills/pdf/SKILL.md", text)
+    dry = cli("lint", "--dry-run", cwd=tmp_path)
+    assert dry.code == 1 and "+background: false" in dry.out
+    assert Path(path).read_text() == text
+    fixed = cli("lint", "--fix", "--format", "json", cwd=tmp_path)
+    assert fixed.code == 0 and [f["code"] for f in fixed.json["fixed"]] == ["bool-as-string"]
+    assert Path(path).read_text() == text.replace('"no"', "false")
+    assert cli("lint", "--dry-run", cwd=tmp_path).code == 0

@@ -434,7 +434,8 @@ def agent_skill(tmp_path: Path, folder: str, **fields: Any) -> None:
 
 
 def test_agentskills_valid_skill(tmp_path: Path) -> None:
-    agent_skill(tmp_path, "pdf-tools", name="pdf-tools", description="Work with PDFs.")
+    description = "Works with PDFs. Use when the user asks to read one."
+    agent_skill(tmp_path, "pdf-tools", name="pdf-tools", description=description)
     data = lint_json("--project", str(tmp_path))
     assert data["profile"] == "agentskills"
     assert data["summary"] == {

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.paths import is_within
+from ..core.model.rule_settings import apply_rules
 from ..core.model.text import counted
 from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.portability import portability, summary
@@ -25,6 +26,7 @@ from .common import (
     profile_of,
     projects_json,
 )
+from .fix_cmd import FixRun, add_fix_options, dry_run_exit, report_fixes, run_fixes, wants_fixes
 from .output import diagnostic_line, dumps, rel, sarif
 from .overlap_cmd import overlap_lint
 
@@ -43,6 +45,7 @@ def register(sub: Subparsers) -> None:
     add_common(lint, ("text", "json", "sarif"), extra_profiles=("all",))
     lint.add_argument("--strict", action="store_true", help="fail on warnings too")
     lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
+    add_fix_options(lint)
 
 
 RENAME = "rename it to SKILL.md"  # what every wrong-case warning says
@@ -132,8 +135,9 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     report = LintReport(loaded, diagnostics)
     for item in loaded:
         diagnostics.extend(item.project.diagnostics)
-        diagnostics.extend(item.registry.diagnostics)
-        diagnostics.extend(overlap_lint(item.registry))
+        # the project's rule settings (skillstudio.yaml `rules:`) on the cross-skill ones too
+        found = item.registry.diagnostics + overlap_lint(item.registry)
+        diagnostics.extend(apply_rules(found, item.project.profile.rules))
         for skill in item.registry.skills:
             entry = skill.summary_json()
             entry["profile"] = item.project.profile.name
@@ -274,8 +278,20 @@ def lint_text(report: LintReport, cwd: str, verbose: bool) -> list[str]:
 
 def cmd_lint(args: argparse.Namespace, env: Env) -> int:
     report = lint_report(args, env)
+    fixes: FixRun | None = None
+    if wants_fixes(args) and args.profile != "all":
+        fixes = run_fixes(report.loaded, args, env)
+        report_fixes(fixes, args, env)
+        if args.dry_run:
+            return dry_run_exit(fixes, env)
+        if fixes.fixed:  # what is left after the fixes
+            args.no_cache = True
+            report = lint_report(args, env)
     if args.format == "json":
-        env.print(dumps(lint_json(report)))
+        data = lint_json(report)
+        if fixes is not None:
+            data["fixed"] = fixes.fixed
+        env.print(dumps(data))
     elif args.format == "sarif":
         env.print(dumps(sarif(report.diagnostics, env.cwd)))
     else:

@@ -15,6 +15,7 @@ from . import (
     archive_cmd,
     edit_cmd,
     engine_cmd,
+    fix_cmd,
     headroom_cmd,
     inspect_cmd,
     lint_cmd,
@@ -34,6 +35,7 @@ GROUPS = (
     edit_cmd,
     archive_cmd,
     overlap_cmd,
+    fix_cmd,
     lsp_cmd,
 )
 

@@ -14,6 +14,7 @@ body and the skill folder; a profile adds its own (profiles/claude_code/advice.p
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -66,15 +67,16 @@ def skill_name(c: Checker) -> tuple[str, str | None]:
     return c.skill.own_name or c.skill.folder_name, None
 
 
-def advise(c: Checker, when_text: str = "") -> None:
+def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> None:
     """The standard's advice on one skill (`when_text`: a profile's extra trigger text,
-    such as Claude Code's `when_to_use`, that counts as the description's "when")."""
-    if not c.doc.readable:
+    such as Claude Code's `when_to_use`, that counts as the description's "when";
+    `chosen_by_model` false: only a person invokes it, so "when" matters less)."""
+    if not c.doc.readable or c.doc.mapping is None:  # what cannot be read is said already
         return
     _name_advice(c)
     desc = c.skill.raw.get("description")
     if isinstance(desc, str) and desc.strip():
-        _description_advice(c, desc, when_text)
+        _description_advice(c, desc, when_text, chosen_by_model)
     if c.doc.text:
         body_advice(c)
 
@@ -105,7 +107,7 @@ def _name_advice(c: Checker) -> None:
         )
 
 
-def _description_advice(c: Checker, desc: str, when_text: str) -> None:
+def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> None:
     text = " ".join(desc.split())
     tags = [m.group(0) for m in _TAG.finditer(text)]
     if tags:
@@ -129,6 +131,8 @@ def _description_advice(c: Checker, desc: str, when_text: str) -> None:
             severity=severity("description-person"),
         )
     words = text.split()
+    if not chosen:
+        return
     if len(words) <= 4 and not text.endswith((".", "!", "?")) and not _WHEN.search(text):
         c.emit(
             "description-title",
@@ -150,8 +154,15 @@ def _description_advice(c: Checker, desc: str, when_text: str) -> None:
 
 
 def _strip_tags(text: str) -> str:
-    """Tags out of a text: `<name>` keeps its name as a word, a closing tag goes."""
-    out = _TAG.sub(lambda m: "" if m.group(1) else m.group(2), text)
+    """Tags out of a text: markup (a tag that is closed, `<b>x</b>`) goes; a lone
+    placeholder (`<file>`) keeps its name as a word."""
+    closed = {m.group(2).lower() for m in _TAG.finditer(text) if m.group(1)}
+
+    def keep(match: re.Match[str]) -> str:
+        name = match.group(2)
+        return "" if match.group(1) or name.lower() in closed else name
+
+    out = _TAG.sub(keep, text)
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
@@ -170,3 +181,24 @@ def _plan_description_xml(doc: Document, diagnostic: Diagnostic) -> list[FixPlan
             fields=(FieldEdit("description", new),),
         )
     ]
+
+
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@register("name-dir-mismatch")
+def _plan_name_dir(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    """The name set to the folder's, or the folder renamed to the name (both unsafe:
+    what the skill is called changes)."""
+    name = (doc.mapping or {}).get("name")
+    folder = os.path.basename(os.path.dirname(doc.path))
+    plans: list[FixPlan] = []
+    if name == folder:
+        return plans
+    if _SLUG.fullmatch(folder) and len(folder) <= 64:
+        title = f"Set 'name' to the folder's name '{folder}'"
+        plans.append(FixPlan(title, safe=False, fields=(FieldEdit("name", folder),)))
+    if isinstance(name, str) and _SLUG.fullmatch(name) and len(name) <= 64:
+        title = f"Rename the folder to '{name}'"
+        plans.append(FixPlan(title, safe=False, rename_folder=name))
+    return plans

@@ -116,11 +116,17 @@ def fix_text(
     that may be fixed (those reported after the project's rule settings)."""
     outcome = FixOutcome(text)
     tried: set[tuple[str, str, int, int]] = set()
+    # a diagnostic one fix was applied for is not fixed again (another of its fixes would
+    # undo or double it: a folder renamed after its name, then the name set to the folder)
+    settled: set[tuple[str, int, int, str]] = set()
     for _ in range(MAX_ROUNDS):
         doc, diagnostics = check(outcome.text)
         chosen: Fix | None = None
         for diagnostic in diagnostics:
             if wanted is not None and not wanted(diagnostic):
+                continue
+            place = (diagnostic.code, diagnostic.line, diagnostic.column, diagnostic.message)
+            if place in settled:
                 continue
             for fix in fixes_for(doc, diagnostic, profile):
                 if not (fix.safe or unsafe):
@@ -131,6 +137,7 @@ def fix_text(
                 if fix.rename_folder is not None and outcome.rename_folder is not None:
                     continue
                 tried.add(key)
+                settled.add(place)
                 chosen = fix
                 break
             if chosen is not None:

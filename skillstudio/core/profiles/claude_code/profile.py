@@ -356,7 +356,7 @@ class ClaudeCode(Pegasus):
                 field="user-invocable",
             )
         when = raw.get("when_to_use")
-        advise(c, when if isinstance(when, str) else "")
+        advise(c, when if isinstance(when, str) else "", dmi is not True)
         claude_advice(c)
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:

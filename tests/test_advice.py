@@ -1,0 +1,123 @@
+"""Authoring advice (issue 29): every rule tells its bad fixture from its good one, at its
+default severity (never an error), and the project's `rules:` settings change it.
+
+Fixtures: tests/advice/<code>/{good,bad}/<skill folder>/..., the profile in
+tests/advice/<code>/profile.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillstudio.core.model.diagnostics import CODES
+from skillstudio.core.model.explanations import ADVICE, EXPLANATIONS, explain
+from tests.helpers import cli, lint_json, write
+
+HERE = Path(__file__).parent / "advice"
+RULES = sorted(p.name for p in HERE.iterdir() if p.is_dir())
+
+
+def _copy(code: str, kind: str, tmp_path: Path) -> Path:
+    target = tmp_path / kind
+    shutil.copytree(HERE / code / kind, target)
+    if code == "skill-too-large" and kind == "bad":
+        with open(target / "pdf-forms" / "forms.bin", "wb") as fh:
+            fh.truncate(9 * 1024 * 1024)  # sparse: the size counts, not the disk used
+    return target
+
+
+def _found(code: str, kind: str, tmp_path: Path) -> list[dict[str, object]]:
+    profile = (HERE / code / "profile").read_text().strip()
+    folder = _copy(code, kind, tmp_path)
+    data = lint_json(str(folder / os.listdir(folder)[0]), "--profile", profile, "--no-cache")
+    return data["diagnostics"]
+
+
+def test_every_advice_rule_has_fixtures_a_code_and_an_explanation() -> None:
+    assert sorted(ADVICE) == RULES
+    for code, rule in ADVICE.items():
+        assert code in CODES and code in EXPLANATIONS
+        assert rule.severity in ("warning", "info"), code  # advice never fails a loaded skill
+        assert rule.source
+
+
+@pytest.mark.parametrize("code", RULES)
+def test_the_rule_tells_the_bad_fixture_from_the_good_one(code: str, tmp_path: Path) -> None:
+    bad = [d for d in _found(code, "bad", tmp_path) if d["code"] == code]
+    good = [d for d in _found(code, "good", tmp_path) if d["code"] == code]
+    assert bad, f"{code}: the bad fixture is not reported"
+    assert not good, f"{code}: the good fixture is reported: {good}"
+    assert {d["severity"] for d in bad} == {ADVICE[code].severity}
+    assert all(d["line"] for d in bad)  # placed at a line
+
+
+def test_advice_does_not_fail_lint(tmp_path: Path) -> None:
+    folder = _copy("description-person", "bad", tmp_path) / "pdf-forms"
+    run = cli("lint", str(folder), "--no-cache")
+    assert run.code == 0 and "description-person" in run.out
+    assert cli("lint", str(folder), "--strict", "--no-cache").code == 1
+
+
+def test_seed_profiles_get_no_advice(tmp_path: Path) -> None:
+    folder = _copy("name-vague", "bad", tmp_path) / "utils"
+    data = lint_json(str(folder), "--profile", "pegasus", "--no-cache")
+    assert not [d for d in data["diagnostics"] if d["code"] in ADVICE]
+
+
+def test_rules_in_skillstudio_yaml_change_a_severity_or_turn_a_rule_off(tmp_path: Path) -> None:
+    skills = _copy("description-person", "bad", tmp_path)
+    write(tmp_path / "bad", "skillstudio.yaml", "rules:\n  description-person: error\n")
+    data = lint_json(str(tmp_path / "bad"), "--no-cache")
+    found = [d for d in data["diagnostics"] if d["code"] == "description-person"]
+    assert [d["severity"] for d in found] == ["error"]
+    assert cli("lint", str(skills), "--no-cache").code == 1
+    write(tmp_path / "bad", "skillstudio.yaml", "rules:\n  description-person: off\n")
+    data = lint_json(str(tmp_path / "bad"), "--no-cache")
+    assert not [d for d in data["diagnostics"] if d["code"] == "description-person"]
+
+
+def test_a_cross_skill_code_can_be_turned_off(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        write(tmp_path, f"skills/{folder}/SKILL.md", "---\nname: same\ndescription: x y\n---\n")
+    write(tmp_path, "skillstudio.yaml", "roots: [skills]\n")
+    codes = {d["code"] for d in lint_json(str(tmp_path), "--no-cache")["diagnostics"]}
+    assert "duplicate-name" in codes
+    write(tmp_path, "skillstudio.yaml", "roots: [skills]\nrules: {duplicate-name: off}\n")
+    codes = {d["code"] for d in lint_json(str(tmp_path), "--no-cache")["diagnostics"]}
+    assert "duplicate-name" not in codes
+
+
+def test_a_bad_rule_setting_is_one_config_diagnostic(tmp_path: Path) -> None:
+    _copy("description-person", "bad", tmp_path)
+    write(
+        tmp_path / "bad",
+        "skillstudio.yaml",
+        "rules:\n  no-such-code: off\n  description-person: loud\n  name-vague: info\n",
+    )
+    data = lint_json(str(tmp_path / "bad"), "--no-cache")
+    config = [d for d in data["diagnostics"] if d["code"] == "config-invalid"]
+    assert len(config) == 2
+    assert {d["line"] for d in config} == {2, 3}
+    # the rest of the file is used: the rule stays on at its default
+    assert [d for d in data["diagnostics"] if d["code"] == "description-person"]
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_explain_covers_every_code(code: str) -> None:
+    text = explain(code)
+    assert text is not None and text.startswith(code)
+    run = cli("explain", code)
+    assert run.code == 0 and CODES[code] in run.out
+
+
+def test_explain_of_an_unknown_code_is_bad_usage() -> None:
+    run = cli("explain", "no-such-code")
+    assert run.code == 2 and "not a diagnostic code" in run.err
+    listing = cli("explain")
+    assert listing.code == 0 and all(code in listing.out for code in CODES)
+    data = cli("explain", "bool-as-string", "--format", "json").json
+    assert data["severity"] == "warning" and data["fix"] == "safe" and data["source"]

@@ -1,0 +1,168 @@
+"""Fixes (issue 29): `lint --fix`, `--unsafe-fixes`, `--dry-run`, and the API the app and
+the language server use (core/editing/fixes.py). Each fix changes only what it names
+(byte for byte elsewhere), a second --fix changes nothing, nothing is written through a
+link, and on the shared corpus the files change exactly by the edits reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillstudio.core.editing.fixes import apply_fix, fixes_for
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.core.model.document import Document
+from skillstudio.core.model.fixes import TextEdit, apply_edits, edit_between, line_column
+from skillstudio.core.profiles import get_profile
+from skillstudio.core.reading.frontmatter import parse_text
+from tests.helpers import CORPUS, cli, write
+
+HERE = Path(__file__).parent / "advice"
+
+# code -> (--unsafe-fixes needed, text before, text after): the whole change a fix makes
+FIXES = {
+    "bool-as-string": (
+        False,
+        'disable-model-invocation: "true"  # only by /pdf-forms',
+        "disable-model-invocation: true  # only by /pdf-forms",
+    ),
+    "path-backslash": (False, "scripts\\fill_form.py", "scripts/fill_form.py"),
+    "paths-invalid": (False, '  - "forms\\\\*.pdf"', '  - "forms/*.pdf"'),
+    "description-xml": (True, "Fills <b>PDF</b> form", "Fills PDF form"),
+    "agent-without-fork": (True, "agent: Explore\n", "context: fork\nagent: Explore\n"),
+    "tool-unknown": (True, "allowed-tools: Read grep", "allowed-tools: Read Grep"),
+}
+
+
+def _bad(code: str, tmp_path: Path) -> tuple[Path, str]:
+    target = tmp_path / code
+    shutil.copytree(HERE / code / "bad", target)
+    profile = (HERE / code / "profile").read_text().strip()
+    return target / "pdf-forms" / "SKILL.md", profile
+
+
+def _fix(path: Path, profile: str, *extra: str) -> tuple[int, str, str]:
+    run = cli("lint", str(path.parent), "--profile", profile, "--no-cache", *extra)
+    return run.code, run.out, run.err
+
+
+@pytest.mark.parametrize("code", sorted(FIXES))
+def test_a_fix_changes_only_what_it_names_and_once(code: str, tmp_path: Path) -> None:
+    unsafe, before, after = FIXES[code]
+    path, profile = _bad(code, tmp_path)
+    original = path.read_bytes()
+    assert before.encode() in original
+    flags = ("--fix", "--unsafe-fixes") if unsafe else ("--fix",)
+    if unsafe:  # a safe --fix leaves an unsafe fix alone
+        _fix(path, profile, "--fix")
+        assert path.read_bytes() == original
+    _, out, err = _fix(path, profile, *flags)
+    assert f"fixed {code}" in err
+    assert path.read_bytes() == original.replace(before.encode(), after.encode(), 1)
+    left = [line for line in out.splitlines() if f" {code}: " in line]
+    assert not [line for line in left if "Frobnicate" not in line]  # reported after the fix
+    fixed = path.read_bytes()
+    _, _, err = _fix(path, profile, *flags)
+    assert path.read_bytes() == fixed and "0 problems fixed" in err
+
+
+def test_fixes_keep_bom_crlf_and_comments(tmp_path: Path) -> None:
+    text = (
+        "\ufeff---\r\nname: pdf-forms   # the command\r\n"
+        "description: Fills PDF forms. Use when asked to fill one.\r\n"
+        "user-invocable: 'yes'\r\n---\r\n\r\nRun scripts\\a.py and scripts\\b.py.\r\n"
+    )
+    path = Path(write(tmp_path, "pdf-forms/SKILL.md", text.encode("utf-8")))
+    _fix(path, "claude-code", "--fix")
+    assert path.read_bytes() == text.replace("'yes'", "true").replace("\\", "/").encode("utf-8")
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(tmp_path: Path) -> None:
+    path, profile = _bad("bool-as-string", tmp_path)
+    original = path.read_bytes()
+    code, out, err = _fix(path, profile, "--dry-run")
+    assert code == 1 and path.read_bytes() == original
+    assert out.startswith("--- a/") and '-disable-model-invocation: "true"' in out
+    assert "+disable-model-invocation: true  # only by /pdf-forms" in out
+    assert "would fix bool-as-string" in err
+    path.write_bytes(original.replace(b'"true"', b"true"))
+    assert _fix(path, profile, "--dry-run")[:2] == (0, "")
+
+
+def test_a_fix_is_not_written_through_a_link(tmp_path: Path) -> None:
+    path, profile = _bad("bool-as-string", tmp_path)
+    real = path.parent / "real.md"
+    path.rename(real)
+    os.symlink("real.md", path)
+    original = real.read_bytes()
+    _, _, err = _fix(path, profile, "--fix")
+    assert real.read_bytes() == original and os.path.islink(path)
+    assert "not fixed" in err and "link" in err
+
+
+def test_unsafe_fix_of_a_name_that_differs_from_its_folder(tmp_path: Path) -> None:
+    path = Path(write(tmp_path, "pdf-forms/SKILL.md", "---\nname: pdf-form\ndescription: d\n---\n"))
+    _fix(path, "agentskills", "--fix")
+    assert b"name: pdf-form\n" in path.read_bytes()  # a rename is never a safe fix
+    _fix(path, "agentskills", "--fix", "--unsafe-fixes")
+    assert path.read_bytes() == b"---\nname: pdf-forms\ndescription: d\n---\n"
+    assert not (tmp_path / "pdf-form").exists()  # one fix, not both: the folder stays
+
+
+def test_fixes_for_unsaved_text_gives_edits_on_the_document() -> None:
+    profile = get_profile("claude-code")
+    text = '---\nname: é-x\ndescription: d\nbackground: "no"\n---\nbody\n'
+    doc = parse_text(Document(path="/p/x/SKILL.md"), text)
+    diagnostic = Diagnostic("bool-as-string", "warning", "m", doc.path, 4, 13, "background")
+    [fix] = fixes_for(doc, diagnostic, profile)
+    assert fix.safe and fix.edits == (TextEdit(41, 45, "false"),)
+    assert apply_fix(doc, fix) == text.replace('"no"', "false")
+    assert line_column(text, 41) == (3, 12)
+    assert line_column("é😀x", 2, utf16=True) == (0, 3)
+    assert fixes_for(doc, Diagnostic("name-vague", "info", "m", doc.path), profile) == []
+
+
+def test_edit_helpers() -> None:
+    assert edit_between("abcdef", "abXYef") == TextEdit(2, 4, "XY")
+    assert edit_between("same", "same") is None
+    assert apply_edits("abcdef", [TextEdit(4, 5, "E"), TextEdit(0, 1, "A")]) == "AbcdEf"
+    with pytest.raises(ValueError):
+        apply_edits("abc", [TextEdit(0, 2, ""), TextEdit(1, 3, "")])
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    out = {}
+    for dirpath, _, files in os.walk(folder):
+        for name in files:
+            full = os.path.join(dirpath, name)
+            if not os.path.islink(full):
+                out[os.path.relpath(full, folder)] = Path(full).read_bytes()
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="the shared corpus is not here")
+@pytest.mark.parametrize("flags", [("--fix",), ("--fix", "--unsafe-fixes")])
+def test_fix_on_the_corpus_changes_only_what_the_fixes_say(
+    flags: tuple[str, ...], tmp_path: Path
+) -> None:
+    copy = tmp_path / "corpus"
+    shutil.copytree(CORPUS, copy, symlinks=True)
+    before = _tree(copy)
+    run = cli("lint", str(copy), "--format", "json", "--no-cache", *flags)
+    fixed = json.loads(run.out)["fixed"]
+    after = _tree(copy)
+    assert set(after) == set(before)  # nothing renamed, added or removed
+    expected = dict(before)
+    for entry in fixed:  # the edits, in order, on each file's text as it was then
+        rel = os.path.relpath(entry["path"], copy)
+        text = expected[rel].decode("utf-8")
+        bom = text.startswith("\ufeff")
+        edits = [TextEdit(e["start"], e["end"], e["text"]) for e in entry["edits"]]
+        new = apply_edits(text[1:] if bom else text, edits)
+        expected[rel] = (("\ufeff" if bom else "") + new).encode("utf-8")
+    assert after == expected
+    again = cli("lint", str(copy), "--format", "json", "--no-cache", *flags)
+    assert json.loads(again.out)["fixed"] == [] and _tree(copy) == after
