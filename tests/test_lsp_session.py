@@ -254,7 +254,12 @@ def test_a_skill_where_no_profile_looks_is_walked_for_once(
     )
     walks: list[object] = []
     real = registry.refresh
-    monkeypatch.setattr(registry, "refresh", lambda hint=None: walks.append(hint) or real(hint))
+
+    def counted(hint: object = None) -> object:
+        walks.append(hint)
+        return real(hint)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(registry, "refresh", counted)
     text = Path(stray).read_text(encoding="utf-8")
     for _ in range(5):  # keystrokes
         assert session.check(stray, text).loaded is None
