@@ -279,3 +279,17 @@ def test_closing_an_unsaved_document_puts_the_file_back(tmp_path: Path) -> None:
     assert "duplicate-name" in {d.code for d in session.check(other, other_text).diagnostics}
     session.closed(path)
     assert session.check(other, other_text).diagnostics == []
+
+
+def test_a_description_that_competes_is_an_information_note_that_follows_typing(
+    tmp_path: Path,
+) -> None:
+    session = tree(tmp_path)
+    path = str(tmp_path / "skills/s0/SKILL.md")
+    text = Path(path).read_text(encoding="utf-8")
+    assert session.check(path, text).diagnostics == []
+    copied = text.replace(TOPICS[0], TOPICS[1])  # typed: s1's description, word for word
+    (note,) = [d for d in session.check(path, copied).diagnostics if d.code != "duplicate-name"]
+    assert note.code == "description-overlap" and note.severity == "info"
+    assert "competes with s1 (1.00)" in note.message and note.field == "description"
+    assert session.check(path, text).diagnostics == []  # typed back: gone
