@@ -293,3 +293,27 @@ def test_a_description_that_competes_is_an_information_note_that_follows_typing(
     assert note.code == "description-overlap" and note.severity == "info"
     assert "competes with s1 (1.00)" in note.message and note.field == "description"
     assert session.check(path, text).diagnostics == []  # typed back: gone
+
+
+def test_the_server_starts_from_lints_cache_of_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.core.scanning import parallel, state_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(state_cache, "RACY_NS", 0, raising=False)
+    reads: list[str] = []
+    real = parallel.read_document
+
+    def counting(path: str, *args: object, **kwargs: object) -> object:
+        reads.append(path)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel, "read_document", counting)
+    tree(tmp_path / "ws")  # reads the three skills and writes the cache
+    assert len(reads) == 3
+    again = Session()
+    again.open_folders([str(tmp_path / "ws")])  # a second start: nothing parsed again
+    assert len(reads) == 3 and len(again.loaded[0].registry.skills) == 3
+    Session(use_cache=False).open_folders([str(tmp_path / "ws")])
+    assert len(reads) == 6

@@ -24,12 +24,18 @@ def register(sub: Subparsers) -> None:
     lsp.add_argument(
         "--stdio", action="store_true", help="accepted for editors that pass it (stdio is used)"
     )
+    lsp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every SKILL.md at start, neither using nor updating the cache of what was "
+        "read (as lint's --no-cache)",
+    )
 
 
 def cmd_lsp(args: argparse.Namespace, env: Env) -> int:
     from ..lsp.server import serve  # pygls is loaded only for this command
 
-    serve(args.profile)
+    serve(args.profile, cache=not args.no_cache)
     return EXIT_OK
 
 

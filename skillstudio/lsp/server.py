@@ -72,9 +72,9 @@ class Published:
 
 
 class SkillServer(LanguageServer):
-    def __init__(self, profile: str | None = None) -> None:
+    def __init__(self, profile: str | None = None, cache: bool = True) -> None:
         super().__init__("skillstudio", __version__)
-        self.session = Session(profile)
+        self.session = Session(profile, cache)
         self.published: dict[str, Published] = {}
 
     @property
@@ -211,8 +211,10 @@ def folders_of(params: types.InitializeParams) -> list[str]:
     return [os.path.abspath(path) for path in out if path]
 
 
-def build(profile: str | None = None) -> SkillServer:
-    server = SkillServer(profile)
+def build(profile: str | None = None, cache: bool = True) -> SkillServer:
+    """The server with its handlers (`profile`: one profile for every folder; `cache`:
+    start from the cache of what was read, as lint does)."""
+    server = SkillServer(profile, cache)
     folders: list[str] = []
 
     @server.feature(types.INITIALIZE)
@@ -357,6 +359,6 @@ def complete_at(ls: SkillServer, uri: str, point: types.Position) -> list[types.
     ]
 
 
-def serve(profile: str | None = None) -> None:
+def serve(profile: str | None = None, cache: bool = True) -> None:
     """Speak the protocol on stdin/stdout until the client says exit."""
-    build(profile).start_io()
+    build(profile, cache).start_io()

@@ -35,6 +35,7 @@ from ..core.ranking.rivals import competing
 from ..core.reading.frontmatter import MAX_FILE_BYTES, human_size, parse_text
 from ..core.scanning.loading import build_skill
 from ..core.scanning.registry import Registry
+from ..core.scanning.state_cache import StateCache
 
 RIVALS_SHOWN = 3  # skills named in a "competes with" note
 
@@ -67,6 +68,9 @@ class Session:
     """The workspace's projects (`profile_name`: a profile forced for every folder)."""
 
     profile_name: str | None = None
+    # the cache of what was read (core/scanning/state_cache.py), shared with `lint`: a
+    # folder read before starts from it (False: read every file, write no cache)
+    use_cache: bool = True
     folders: list[str] = field(default_factory=list)
     loaded: list[Loaded] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)  # folders that could not be read
@@ -86,8 +90,10 @@ class Session:
             except UsageError as exc:
                 self.notes.append(Diagnostic("config-invalid", "error", str(exc), folder))
                 continue
+            cache = StateCache.open() if self.use_cache else None
             for project in projects:
-                registry = project.registry(gists=False)  # nothing here ranks by body words
+                # nothing here ranks by body words: no gists, as lint reads
+                registry = project.registry(gists=False, cache=cache)
                 registry.scan()
                 self.loaded.append(Loaded(project, registry))
 
