@@ -317,3 +317,18 @@ def test_the_server_starts_from_lints_cache_of_what_was_read(
     assert len(reads) == 3 and len(again.loaded[0].registry.skills) == 3
     Session(use_cache=False).open_folders([str(tmp_path / "ws")])
     assert len(reads) == 6
+
+
+def test_a_file_beside_a_skill_shows_what_its_skill_found_in_it(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "skills/cx/SKILL.md",
+        skill_text(name="cx", description="Run the tests. Use when asked to test."),
+    )
+    write(tmp_path, "skills/cx/agents/openai.yaml", "policy: [1]\n")
+    session = Session(profile_name="codex")
+    session.open_folders([str(tmp_path)])
+    yaml_path = str(tmp_path / "skills/cx/agents/openai.yaml")
+    found = session.check(yaml_path, "policy: {}\n").diagnostics  # as saved, not typed
+    assert found and all(d.path == yaml_path for d in found)
+    assert session.check(str(tmp_path / "skills/cx/notes.md"), "# notes").diagnostics == []

@@ -322,10 +322,24 @@ class Session:
         for item in self.loaded:
             out += [d for d in item.project.diagnostics if d.path == path]
             out += [d for d in item.registry.root_diagnostics if d.path == path]
-            for skill in item.registry.skills:
-                if is_within(path, os.path.dirname(skill.path)):
-                    out += [d for d in skill.all_diagnostics if d.path == path]
+            for skill in skills_around(item.registry, path):
+                out += [d for d in skill.all_diagnostics if d.path == path]
         return list(dict.fromkeys(out))  # (projects sharing a file say it once)
+
+
+def skills_around(registry: Registry, path: str) -> list[Skill]:
+    """The skills whose folders hold `path` (looked up folder by folder, upwards: a
+    keystroke in a skill's reference file walks no list of 10,000 skills)."""
+    out: list[Skill] = []
+    folder = os.path.dirname(path)
+    while True:
+        skill = registry.by_path.get(os.path.join(folder, SKILL_FILE))
+        if skill is not None:
+            out.append(skill)
+        up = os.path.dirname(folder)
+        if up == folder:
+            return out
+        folder = up
 
 
 def too_large(path: str, size: int) -> Diagnostic:
