@@ -369,7 +369,7 @@ def test_lsp_speaks_only_the_protocol_on_stdout_and_exits_when_told(tmp_path: Pa
         return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
     write(tmp_path, "skills/a/SKILL.md", skill_text(name="a", description="A."))
-    messages = [
+    messages: list[dict[str, Any]] = [
         {
             "id": 1,
             "method": "initialize",
