@@ -332,3 +332,26 @@ def test_a_file_beside_a_skill_shows_what_its_skill_found_in_it(tmp_path: Path) 
     found = session.check(yaml_path, "policy: {}\n").diagnostics  # as saved, not typed
     assert found and all(d.path == yaml_path for d in found)
     assert session.check(str(tmp_path / "skills/cx/notes.md"), "# notes").diagnostics == []
+
+
+def test_a_skill_outside_the_workspace_has_its_profile_detected_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.lsp import session as session_module
+
+    walks: list[str] = []
+    real = session_module.detect_profile
+
+    def counting(folder: str) -> tuple[str, str]:
+        walks.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(session_module, "detect_profile", counting)
+    path = write(
+        tmp_path, "out/.claude/skills/cc/SKILL.md", skill_text(name="cc", description="C.")
+    )
+    session = Session()
+    for _ in range(4):  # keystrokes
+        assert session.check(path, Path(path).read_text(encoding="utf-8")).profile is not None
+    assert len(walks) == 1
+    assert session.profile_for(path).name == "claude-code"

@@ -77,6 +77,7 @@ class Session:
     # SKILL.md files a refresh did not find in any project (not where its profile looks):
     # not walked for again on every keystroke, only after the next change on disk
     unlisted: set[str] = field(default_factory=set)
+    detected: dict[str, str] = field(default_factory=dict)  # folder -> its profile's name
 
     # -- reading the workspace --------------------------------------------------------
     def open_folders(self, folders: Iterable[str]) -> None:
@@ -131,12 +132,15 @@ class Session:
         if item is not None:
             return item.registry.profile
         name = self.profile_name
-        if name is None:
+        if name is None:  # detected once per folder (a walk of it), not per keystroke
             folder = os.path.dirname(os.path.dirname(path))
-            try:
-                name = detect_profile(folder)[0] if os.path.isdir(folder) else DEFAULT_PROFILE
-            except (OSError, ValueError):
-                name = DEFAULT_PROFILE
+            name = self.detected.get(folder)
+            if name is None:
+                try:
+                    found = detect_profile(folder)[0] if os.path.isdir(folder) else None
+                except (OSError, ValueError):
+                    found = None
+                name = self.detected[folder] = found or DEFAULT_PROFILE
         try:
             return get_profile(name)
         except KeyError:
@@ -296,6 +300,7 @@ class Session:
         hint = [os.path.abspath(path) for path in paths]
         touched: list[Loaded] = []
         self.unlisted.clear()
+        self.detected.clear()
         configs = {os.path.dirname(p) for p in hint if os.path.basename(p) == CONFIG_NAME}
         reread = [f for f in self.folders if any(is_within(c, f) for c in configs)]
         if reread:  # a project's settings changed: its folder is read again, whole
