@@ -121,3 +121,24 @@ def test_explain_of_an_unknown_code_is_bad_usage() -> None:
     assert listing.code == 0 and all(code in listing.out for code in CODES)
     data = cli("explain", "bool-as-string", "--format", "json").json
     assert data["severity"] == "warning" and data["fix"] == "safe" and data["source"]
+
+
+def test_a_reference_behind_a_link_out_is_not_read(tmp_path: Path) -> None:
+    skills = _copy("reference-depth", "bad", tmp_path)
+    outside = tmp_path / "outside.md"
+    outside.write_text("see [details](details.md)\n")
+    reference = skills / "pdf-forms" / "reference.md"
+    reference.unlink()
+    os.symlink(outside, reference)
+    data = lint_json(str(skills / "pdf-forms"), "--no-cache")
+    assert not [d for d in data["diagnostics"] if d["code"] == "reference-depth"]
+
+
+def test_advice_in_fenced_code_is_not_advice(tmp_path: Path) -> None:
+    text = (
+        "---\nname: pdf-forms\ndescription: Fills PDF forms. Use when asked to fill one.\n---\n"
+        "```powershell\nRun scripts\\fill.ps1 from C:\\Users\\bob\\forms\n```\n"
+    )
+    write(tmp_path, "pdf-forms/SKILL.md", text)
+    codes = {d["code"] for d in lint_json(str(tmp_path / "pdf-forms"), "--no-cache")["diagnostics"]}
+    assert not codes & {"path-backslash", "path-absolute"}

@@ -166,3 +166,24 @@ def test_fix_on_the_corpus_changes_only_what_the_fixes_say(
     assert after == expected
     again = cli("lint", str(copy), "--format", "json", "--no-cache", *flags)
     assert json.loads(again.out)["fixed"] == [] and _tree(copy) == after
+
+
+def test_saves_and_renames_refuse_links_and_taken_names(tmp_path: Path) -> None:
+    from skillstudio.core.editing.fixes import rename_folder, save_fixed
+    from skillstudio.core.editing.saving import SaveError
+
+    skill = tmp_path / "skills" / "pdf"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("x")
+    (tmp_path / "skills" / "taken").mkdir()
+    os.symlink(skill, tmp_path / "skills" / "alias")
+    with pytest.raises(SaveError, match="already exists"):
+        rename_folder(str(skill), "taken")
+    with pytest.raises(SaveError, match="link"):
+        rename_folder(str(tmp_path / "skills" / "alias"), "other")
+    with pytest.raises(SaveError, match="usable"):
+        rename_folder(str(skill), "../escape")
+    with pytest.raises(SaveError, match="outside"):
+        save_fixed(str(skill / "SKILL.md"), None, "y", str(tmp_path / "skills" / "taken"))
+    assert (skill / "SKILL.md").read_text() == "x"
+    assert rename_folder(str(skill), "pdf-forms") == str(tmp_path / "skills" / "pdf-forms")

@@ -15,25 +15,26 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import Any
 
 from ..model.diagnostics import Diagnostic
 from ..model.document import Document
 from ..model.explanations import ADVICE
 from ..model.fixes import FixPlan, TextEdit
-from ..model.paths import FileRefused, is_inside
+from ..model.paths import is_inside
 from ..model.text import counted
 from ..profile import Checker
 from ..reading.looked import looked_at
-from ..reading.safefs import read_bytes, walk
+from ..reading.safefs import OPEN_FLAGS
 from .fix_plans import register
 
 MAX_REFERENCES = 20  # linked markdown files read for `reference-depth`
 REFERENCE_BYTES = 64 * 1024  # of each, at most
 MAX_WALKED = 2_000  # entries of a skill folder `skill-too-large` looks at
 UPLOAD_BYTES = 8 * 1024 * 1024  # the Skills API's limit on one skill's files
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
 # a relative path whose parts are joined by backslashes and that ends in a file name
 _BACKSLASH = re.compile(
     r"(?<![\w\\/:.$%-])((?:[\w.-]+\\(?=[A-Za-z0-9._]))+[\w.-]*[A-Za-z0-9_]\.[A-Za-z0-9]{1,8})"
@@ -41,6 +42,7 @@ _BACKSLASH = re.compile(
 )
 _HOME = re.compile(r"(?<![\w/.~-])(?:/Users/|/home/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\`'\")\]]+")
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]+\.md)(?:#[^)\s>]*)?>?(?:\s[^)]*)?\)", re.I)
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -49,23 +51,53 @@ def _severity(code: str) -> Any:
 
 
 def prose_spans(body: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the body outside fenced code blocks."""
+    """(start, end) offsets of the body outside fenced code blocks (a fence: ``` or ~~~
+    after at most three blanks at a line start, closed by the same mark)."""
+    marks: list[tuple[int, str]] = []
+    for mark in ("```", "~~~"):
+        at = body.find(mark)
+        while at >= 0:
+            line = body.rfind("\n", 0, at) + 1
+            if at - line <= 3 and not body[line:at].strip(" \t"):
+                marks.append((line, mark))
+            at = body.find(mark, at + 3)
+    if not marks:
+        return [(0, len(body))] if body else []
     spans: list[tuple[int, int]] = []
     start = 0
     fence: str | None = None
-    offset = 0
-    for line in body.splitlines(keepends=True):
-        found = _FENCE.match(line)
-        if fence is None and found:
-            spans.append((start, offset))
-            fence = found.group(1)
-        elif fence is not None and found and found.group(1) == fence:
+    for line, mark in sorted(marks):
+        if fence is None:
+            spans.append((start, line))
+            fence = mark
+        elif mark == fence:
             fence = None
-            start = offset + len(line)
-        offset += len(line)
+            end = body.find("\n", line)
+            start = len(body) if end < 0 else end + 1
     if fence is None:
         spans.append((start, len(body)))
     return [(a, b) for a, b in spans if b > a]
+
+
+class Prose:
+    """A text's matches outside fenced code, the fences found only once a match is."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+        self._spans: list[tuple[int, int]] = []
+
+    def holds(self, offset: int) -> bool:
+        if self._starts is None:
+            self._spans = prose_spans(self.text)
+            self._starts = [a for a, _ in self._spans]
+        index = bisect_right(self._starts, offset) - 1
+        return index >= 0 and offset < self._spans[index][1]
+
+    def finditer(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        for match in pattern.finditer(self.text):
+            if self.holds(match.start()):
+                yield match
 
 
 def _position(body: str, starts: list[int], offset: int) -> tuple[int, int]:
@@ -79,23 +111,25 @@ def _line_starts(body: str) -> list[int]:
     return starts
 
 
-def backslash_paths(body: str) -> list[tuple[int, str]]:
+def backslash_paths(body: str, prose: Prose | None = None) -> list[tuple[int, str]]:
     """(offset in the body, path) of each `a\\b.ext` path outside fenced code."""
-    found: list[tuple[int, str]] = []
-    for start, end in prose_spans(body):
-        for match in _BACKSLASH.finditer(body, start, end):
-            found.append((match.start(1), match.group(1)))
-    return found
+    if "\\" not in body:
+        return []
+    prose = prose or Prose(body)
+    return [(m.start(1), m.group(1)) for m in prose.finditer(_BACKSLASH)]
 
 
 def body_advice(c: Checker) -> None:
     body = c.doc.body
     starts: list[int] = []
-    if "\\" in body:
-        for offset, path in backslash_paths(body)[:1]:
+    own_folder = os.path.basename(c.skill.path) in c.profile.skill_files
+    prose = Prose(body)
+    paths = backslash_paths(body, prose)
+    if paths:
+        for offset, path in paths[:1]:
             starts = starts or _line_starts(body)
             line, column = _position(body, starts, offset)
-            more = len(backslash_paths(body)) - 1
+            more = len(paths) - 1
             also = f" ({counted(more, 'more path')} below)" if more else ""
             c.emit(
                 "path-backslash",
@@ -107,10 +141,8 @@ def body_advice(c: Checker) -> None:
                 severity=_severity("path-backslash"),
             )
     home = None
-    for start, end in prose_spans(body):
-        home = _HOME.search(body, start, end)
-        if home:
-            break
+    if "/Users/" in body or "/home/" in body or "Users" in body:
+        home = next(prose.finditer(_HOME), None)
     if home is not None:
         starts = starts or _line_starts(body)
         line, column = _position(body, starts, home.start())
@@ -123,8 +155,9 @@ def body_advice(c: Checker) -> None:
             column=column,
             severity=_severity("path-absolute"),
         )
-    if os.path.basename(c.skill.path) in c.profile.skill_files:  # a folder of its own
-        _reference_depth(c, body)
+    if own_folder:  # (a legacy command file shares its folder with others)
+        if ".md" in body or ".MD" in body:
+            _reference_depth(c, body, prose)
         _folder_size(c)
 
 
@@ -136,75 +169,107 @@ def _local_md(folder: str, base: str, target: str) -> str | None:
     return path if is_inside(path, folder) and path != folder else None
 
 
-def _reference_depth(c: Checker, body: str) -> None:
+def _reference_depth(c: Checker, body: str, prose: Prose) -> None:
     folder = c.skill.folder
     own = os.path.normpath(c.skill.path)
     seen: set[str] = set()
     starts: list[int] = []
-    for start, end in prose_spans(body):
-        for match in _MD_LINK.finditer(body, start, end):
-            first = _local_md(folder, folder, match.group(1))
-            if first is None or first == own or first in seen:
-                continue
-            seen.add(first)
-            if len(seen) > MAX_REFERENCES:
-                return
-            nested = _links_on(folder, first, own)
-            if nested is None:
-                continue
-            starts = starts or _line_starts(body)
-            line, column = _position(body, starts, match.start())
-            rel_first = os.path.relpath(first, folder)
-            rel_next = os.path.relpath(nested, folder)
-            c.emit(
-                "reference-depth",
-                f"'{rel_first}' links on to '{rel_next}': an agent may read only part of a "
-                "file it reaches through another one. Link every reference file from "
-                "SKILL.md itself (one level deep).",
-                line=c.doc.body_line + line,
-                column=column,
-                severity=_severity("reference-depth"),
-            )
+    for match in prose.finditer(_MD_LINK):
+        first = _local_md(folder, folder, match.group(1))
+        if first is None or first == own or first in seen:
+            continue
+        seen.add(first)
+        if len(seen) > MAX_REFERENCES:
+            return
+        nested = _links_on(folder, first, own)
+        if nested is None:
+            continue
+        starts = starts or _line_starts(body)
+        line, column = _position(body, starts, match.start())
+        rel_first = os.path.relpath(first, folder)
+        rel_next = os.path.relpath(nested, folder)
+        c.emit(
+            "reference-depth",
+            f"'{rel_first}' links on to '{rel_next}': an agent may read only part of a "
+            "file it reaches through another one. Link every reference file from "
+            "SKILL.md itself (one level deep).",
+            line=c.doc.body_line + line,
+            column=column,
+            severity=_severity("reference-depth"),
+        )
 
 
 def _links_on(folder: str, path: str, own: str) -> str | None:
     """The first other markdown file of the skill that the file `path` links to."""
     looked_at(path)
-    try:
-        data = read_bytes(path, folder, REFERENCE_BYTES, truncate=True)
-    except (FileRefused, OSError):
+    data = _read_below(folder, path)
+    if data is None:
         return None
     text = data.decode("utf-8", "replace")
     base = os.path.dirname(path)
-    for start, end in prose_spans(text):
-        for match in _MD_LINK.finditer(text, start, end):
-            target = _local_md(folder, base, match.group(1))
-            if target is None or target in (own, path):
-                continue
-            looked_at(target)
-            if os.path.isfile(target):
-                return target
+    if "](" not in text:
+        return None
+    for match in Prose(text).finditer(_MD_LINK):
+        target = _local_md(folder, base, match.group(1))
+        if target is None or target in (own, path):
+            continue
+        looked_at(target)
+        if os.path.isfile(target):
+            return target
     return None
+
+
+def _read_below(folder: str, path: str) -> bytes | None:
+    """The first REFERENCE_BYTES of `path`, a regular file below `folder` reached through
+    no link: each folder on the way is looked at (lstat) and the file is opened without
+    following a link, so nothing outside the skill folder is read (a linked reference
+    is not followed: the advice is left out for it)."""
+    where = folder
+    for part in os.path.relpath(path, folder).split(os.sep)[:-1]:
+        where = os.path.join(where, part)
+        looked_at(where)
+        try:
+            if not stat.S_ISDIR(os.lstat(where).st_mode):
+                return None
+        except OSError:
+            return None
+    try:
+        if NO_FOLLOW == 0 and os.path.islink(path):
+            return None
+        fd = os.open(path, OPEN_FLAGS | NO_FOLLOW)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, REFERENCE_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _folder_size(c: Checker) -> None:
     total = 0
     entries = 0
-    for folder, subfolders, files in walk(c.skill.folder):
+    stack = [c.skill.folder]
+    while stack and entries < MAX_WALKED and total <= UPLOAD_BYTES:
+        folder = stack.pop()
         looked_at(folder)
-        subfolders[:] = [n for n in subfolders if n not in (".git", "node_modules")]
-        for entry in files:
-            entries += 1
-            looked_at(entry.path)
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            total += st.st_size
-            if entries >= MAX_WALKED or total > UPLOAD_BYTES:
-                break
-        if entries >= MAX_WALKED or total > UPLOAD_BYTES:
-            break
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    entries += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in (".git", "node_modules"):
+                            stack.append(entry.path)
+                        continue
+                    looked_at(entry.path)
+                    total += entry.stat(follow_symlinks=False).st_size
+                    if entries >= MAX_WALKED or total > UPLOAD_BYTES:
+                        break
+        except OSError:
+            continue
     if total > UPLOAD_BYTES:
         c.emit(
             "skill-too-large",
