@@ -487,3 +487,50 @@ def test_lint_fix_options_and_exit_codes(tmp_path: Path) -> None:
     assert fixed.code == 0 and [f["code"] for f in fixed.json["fixed"]] == ["bool-as-string"]
     assert Path(path).read_text() == text.replace('"no"', "false")
     assert cli("lint", "--dry-run", cwd=tmp_path).code == 0
+
+
+# -- lsp: stdout is the protocol's alone -------------------------------------------------
+def test_lsp_speaks_only_the_protocol_on_stdout_and_exits_when_told(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from .helpers import REPO
+
+    def frame(message: dict[str, Any]) -> bytes:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    write(tmp_path, "skills/a/SKILL.md", skill_text(name="a", description="A."))
+    messages: list[dict[str, Any]] = [
+        {
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": None, "capabilities": {}, "rootUri": tmp_path.as_uri()},
+        },
+        {"method": "initialized", "params": {}},
+        {"id": 2, "method": "shutdown", "params": None},
+        {"method": "exit", "params": None},
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillstudio", "lsp", "--stdio"],
+        input=b"".join(frame(m) for m in messages),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": REPO},
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout
+    answers = []
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        assert head.startswith(b"Content-Length: "), out[:80]
+        size = int(head.split(b"\r\n")[0].split(b":")[1])
+        answers.append(json.loads(rest[:size]))
+        out = rest[size:]
+    first = next(a for a in answers if a.get("id") == 1)["result"]
+    assert first["serverInfo"]["name"] == "skillstudio"
+    caps = first["capabilities"]
+    assert caps["hoverProvider"] and caps["completionProvider"] and caps["codeActionProvider"]
+    assert any(a.get("id") == 2 for a in answers)
+    assert cli("lsp", "--profile", "nope").code == 2

@@ -11,7 +11,7 @@ import pytest
 
 from . import import_graph
 
-PACKAGES = ["skillstudio.core", "skillstudio.cli", "skillstudio"]
+PACKAGES = ["skillstudio.core", "skillstudio.cli", "skillstudio.lsp", "skillstudio"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

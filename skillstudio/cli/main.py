@@ -20,6 +20,7 @@ from . import (
     headroom_cmd,
     inspect_cmd,
     lint_cmd,
+    lsp_cmd,
     overlap_cmd,
     test_cmd,
 )
@@ -37,6 +38,7 @@ GROUPS = (
     archive_cmd,
     overlap_cmd,
     fix_cmd,
+    lsp_cmd,
 )
 
 

@@ -40,6 +40,8 @@ class FieldSpec:
     max_length: int | None = None
     choices: tuple[str, ...] = ()
     subkeys: tuple[str, ...] = ()  # for "triggers"
+    # values an editor offers as the author types (model or tool names), not enforced
+    suggestions: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """Help text with the facts a form tooltip needs."""

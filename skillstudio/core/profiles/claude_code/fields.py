@@ -8,6 +8,23 @@ from ...model.fields import FieldSpec
 
 MAX_COMPATIBILITY = 500
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
+# what an editor offers as the author types (FieldSpec.suggestions; not enforced here)
+MODEL_ALIASES = ("sonnet", "opus", "haiku")
+TOOL_NAMES = (
+    "Bash",
+    "Edit",
+    "Glob",
+    "Grep",
+    "NotebookEdit",
+    "Read",
+    "Skill",
+    "Task",
+    "TodoWrite",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+)
+AGENT_TYPES = ("Explore", "Plan", "general-purpose")
 TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 # claude.ai / the Skills API accept only these keys in an uploaded SKILL.md
@@ -102,12 +119,14 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Allowed tools",
         "Tools Claude may use without asking while the skill is active "
         "(space- or comma-separated, or a list).",
+        suggestions=TOOL_NAMES,
     ),
     FieldSpec(
         "disallowed-tools",
         "text_or_list",
         "Disallowed tools",
         "Tools removed while the skill is active.",
+        suggestions=TOOL_NAMES,
     ),
     FieldSpec(
         "model",
@@ -115,6 +134,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "Model",
         "The model while the skill is active (sonnet, opus, haiku or a full name).",
         default_note="the session's model",
+        suggestions=MODEL_ALIASES,
     ),
     FieldSpec(
         "effort",
@@ -139,6 +159,7 @@ FIELDS: tuple[FieldSpec, ...] = (
         "The subagent type with context: fork (Explore, Plan, general-purpose or one of "
         ".claude/agents).",
         default="general-purpose",
+        suggestions=AGENT_TYPES,
     ),
     FieldSpec(
         "background",

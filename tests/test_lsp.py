@@ -1,0 +1,317 @@
+"""`skillstudio lsp` end to end: a real LSP client (pytest-lsp) drives the server over
+stdio in a workspace of skills: diagnostics with their ranges as the author types,
+hover, completion and the fixes as code actions."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from .helpers import REPO, write
+
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "skillstudio", "lsp"],
+    server_env={**os.environ, "PYTHONPATH": REPO},
+)
+DEMO = (
+    "---\nname: Démo😀\n"
+    "description: Summarize PDF files into short notes. Use when asked for a summary.\n"
+    "---\nBody.\n"
+)
+OTHER = (
+    "---\nname: other\n"
+    "description: Turn spreadsheets into bar charts. Use when asked for a chart.\n"
+    "---\nBody.\n"
+)
+
+
+def workspace(tmp_path: Path) -> Path:
+    write(tmp_path, "skills/demo/SKILL.md", DEMO)
+    write(tmp_path, "skills/other/SKILL.md", OTHER)
+    return tmp_path
+
+
+MARKDOWN = types.MarkupKind.Markdown
+REGISTERED: list[types.Registration] = []  # what the server asked the client to watch
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    folder = workspace(tmp_path)
+    REGISTERED.clear()
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        REGISTERED.extend(params.registrations)
+
+    watching = types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                workspace=types.WorkspaceClientCapabilities(did_change_watched_files=watching),
+                text_document=types.TextDocumentClientCapabilities(
+                    hover=types.HoverClientCapabilities(content_format=[MARKDOWN]),
+                    completion=types.CompletionClientCapabilities(
+                        completion_item=types.ClientCompletionItemOptions(
+                            documentation_format=[MARKDOWN]
+                        )
+                    ),
+                ),
+            ),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri_of(tmp_path: Path, rel: str) -> str:
+    return (tmp_path / rel).as_uri()
+
+
+async def opened(client: LanguageClient, uri: str, text: str) -> list[types.Diagnostic]:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="markdown", version=1, text=text
+            )
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return list(client.diagnostics[uri])
+
+
+async def typed(
+    client: LanguageClient,
+    uri: str,
+    version: int,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    new: str,
+) -> list[types.Diagnostic]:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=start[0], character=start[1]),
+                        end=types.Position(line=end[0], character=end[1]),
+                    ),
+                    text=new,
+                )
+            ],
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return list(client.diagnostics[uri])
+
+
+def span(d: types.Diagnostic) -> tuple[int, int, int, int]:
+    r = d.range
+    return (r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_with_ranges_clear_as_the_fix_is_typed(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(client, uri, DEMO)
+    by_code = {d.code: d for d in found}
+    assert {"name-format", "name-dir-mismatch"} <= set(by_code)
+    # the value `Démo😀`: from column 6 for 6 UTF-16 units (the emoji counts two)
+    assert span(by_code["name-format"]) == (1, 6, 1, 12)
+    assert by_code["name-format"].severity == types.DiagnosticSeverity.Error
+    assert all(d.source == "skillstudio" for d in found)
+    # typing the name of the other skill (unsaved): the other skill of the workspace
+    # is known, so the duplicate is reported
+    found = await typed(client, uri, 2, (1, 6), (1, 12), "other")
+    assert "duplicate-name" in {d.code for d in found}
+    # typing the folder's name: nothing left
+    assert await typed(client, uri, 3, (1, 6), (1, 11), "demo") == []
+    # nothing was saved: the file on disk is as it was
+    assert (tmp_path / "skills/demo/SKILL.md").read_text(encoding="utf-8") == DEMO
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_key_and_on_a_diagnostic(client: LanguageClient, tmp_path: Path) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    await opened(client, uri, DEMO)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=2, character=3),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "(`description`)" in hover.contents.value
+    assert "At most 1024 characters" in hover.contents.value  # the profile's limit
+    on_name = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=1, character=8),
+        )
+    )
+    assert on_name is not None and isinstance(on_name.contents, types.MarkupContent)
+    text = on_name.contents.value
+    assert "**name-format** (error)" in text  # the code under the cursor, explained
+    assert "breaks the profile's naming rules" in text
+    assert "**Agents**:" in text and "rejected by" in text  # portability
+
+
+@pytest.mark.asyncio
+async def test_completion_of_field_names_and_values(client: LanguageClient, tmp_path: Path) -> None:
+    text = "---\nname: cc\ndescription: Review code.\ncontext: \n\n---\nBody.\n"
+    path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
+    uri = Path(path).as_uri()
+    await opened(client, uri, text)
+
+    async def labels(line: int, character: int) -> list[str]:
+        result = await client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=line, character=character),
+            )
+        )
+        assert isinstance(result, types.CompletionList)
+        return [item.label for item in result.items]
+
+    names = await labels(4, 0)
+    assert "allowed-tools" in names and "effort" in names  # claude-code's own fields
+    assert "name" not in names and "context" not in names  # those written already
+    assert await labels(3, 9) == ["fork"]
+
+
+@pytest.mark.asyncio
+async def test_a_code_action_applies_the_fix(client: LanguageClient, tmp_path: Path) -> None:
+    text = (
+        "---\nname: cc\ndescription: Review code. Use when asked.\n"
+        'user-invocable: "false"\n---\nBody.\n'
+    )
+    path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
+    uri = Path(path).as_uri()
+    found = await opened(client, uri, text)
+    (flagged,) = [d for d in found if d.code == "bool-as-string"]
+    assert span(flagged)[0] == 3
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=flagged.range,
+            context=types.CodeActionContext(diagnostics=[flagged]),
+        )
+    )
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.kind == types.CodeActionKind.QuickFix and action.is_preferred
+    assert action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    # the editor applies the edit as the user's own change: only the value changes
+    after = await typed(
+        client,
+        uri,
+        2,
+        (edit.range.start.line, edit.range.start.character),
+        (edit.range.end.line, edit.range.end.character),
+        edit.new_text,
+    )
+    assert "bool-as-string" not in {d.code for d in after}
+    lines = text.split("\n")
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line == 3
+    fixed = lines[3][: start.character] + edit.new_text + lines[3][end.character :]
+    assert fixed == "user-invocable: false"
+
+
+@pytest.mark.asyncio
+async def test_a_file_changed_on_disk_updates_the_open_documents(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/other/SKILL.md")
+    assert await opened(client, uri, OTHER) == []
+    # another skill takes the same name on disk; the editor's watcher says so
+    renamed = DEMO.replace("name: Démo😀", "name: other")
+    demo = write(tmp_path, "skills/demo/SKILL.md", renamed)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=Path(demo).as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "duplicate-name" in {d.code for d in client.diagnostics[uri]}
+    # the server asked the editor to watch the files skills depend on
+    (watch,) = [r for r in REGISTERED if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert isinstance(watch.register_options, dict)
+    globs = {w["globPattern"] for w in watch.register_options["watchers"]}
+    assert {"**/SKILL.md", "**/skillstudio.yaml", "**/plugin.json"} <= globs
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def utf8_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    folder = workspace(tmp_path)
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(
+                general=types.GeneralClientCapabilities(
+                    position_encodings=[
+                        types.PositionEncodingKind.Utf8,
+                        types.PositionEncodingKind.Utf16,
+                    ]
+                )
+            ),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+        )
+    )
+    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_utf8_positions_when_the_client_offers_them(
+    utf8_client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(utf8_client, uri, DEMO)
+    by_code = {d.code: d for d in found}
+    assert span(by_code["name-format"]) == (1, 6, 1, 15)  # é two bytes, 😀 four
+
+
+@pytest.mark.asyncio
+async def test_hover_is_plain_text_for_a_client_without_markdown(
+    utf8_client: LanguageClient, tmp_path: Path
+) -> None:
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    await opened(utf8_client, uri, DEMO)
+    hover = await utf8_client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=2, character=3),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    assert "Description (description)" in hover.contents.value
+
+
+def test_the_keystroke_benchmark_runs_and_times_every_edit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .benchmarks import bench_lsp
+
+    assert bench_lsp.main(["--counts", "12", "--keys", "3", "--workdir", str(tmp_path)]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[1], row[2]) for row in rows] == [
+        ("oasis", "description"),
+        ("oasis", "name"),
+        ("agentskills", "description"),
+        ("agentskills", "name"),
+    ]
+    assert all(float(row[3]) > 0 and float(row[4]) >= float(row[3]) for row in rows)
