@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from skillstudio.core.ranking.model_pick import LikelyIndex
-from skillstudio.core.ranking.overlap import overlaps
+from skillstudio.core.ranking.overlap import OVERLAP_MODEL, overlaps
 from skillstudio.core.ranking.rivals import competing
 from tests.test_overlap import SKILLS, collection
 
@@ -22,7 +22,7 @@ def test_competing_gives_each_skill_the_pairs_overlap_lists(tmp_path: Any) -> No
     for n in range(40):  # a crowd sharing words in every mix
         skills[f"mix-{n}"] = " ".join(rng.choice(WORDS) for _ in range(8)) + "."
     registry = collection(tmp_path, skills)
-    index = LikelyIndex(registry)  # the likely index the app keeps
+    index = LikelyIndex(registry, OVERLAP_MODEL)  # the index the app keeps for it
     pairs = overlaps(registry, threshold=0.3)
     assert pairs, "the collection has competing pairs"
     for skill in registry.active.values():
@@ -38,7 +38,7 @@ def test_competing_gives_each_skill_the_pairs_overlap_lists(tmp_path: Any) -> No
 
 def test_the_near_duplicate_competes_first_and_unknown_paths_have_none(tmp_path: Any) -> None:
     registry = collection(tmp_path, SKILLS)
-    index = LikelyIndex(registry)  # the likely index the app keeps
+    index = LikelyIndex(registry, OVERLAP_MODEL)  # the index the app keeps for it
     review = registry.active["pr-review"]
     found = competing(index, review.path)
     assert found and found[0][0].name == "merge-request-check"

@@ -1,9 +1,11 @@
-"""The skills competing with one skill, from the likely-candidates index kept for the app.
+"""The skills competing with one skill, from an index under the overlap model.
 
 `core.overlap.overlaps` finds every pair of a registry; the app's form asks, as
 the user types a description, only for the skills competing with the one being
-edited. This answers that from the `LikelyIndex` the app keeps current per edit
-(no second index: 32 MB fewer at 10,000 skills): the skill's rare words (in at
+edited. This answers that from a `LikelyIndex` under `OVERLAP_MODEL` the app keeps
+current per edit (the index `overlaps` builds: an index under another model, such as
+the likely ranking's with the bodies' words, has other document frequencies and gave
+other pairs and scores than `skillstudio overlap`): the skill's rare words (in at
 most RARE_MAX skills, as overlap pairs them) are looked up in the postings, the
 skills sharing them are ranked by their partial dot product, and the best few
 get the full cosine of their vectors under the overlap model (`OVERLAP_MODEL`:
@@ -59,7 +61,11 @@ def competing(
     """(skill, score) of the skills whose words compete with the skill at `path`,
     strongest first, at or above `threshold`; none if the index does not hold it.
     The score is overlap's: the higher of the word cosine and the name probe (how
-    much of a request made of one skill's name words the other answers, both ways)."""
+    much of a request made of one skill's name words the other answers, both ways).
+    `index` is under `OVERLAP_MODEL` (ValueError otherwise: its scores would not be
+    overlap's)."""
+    if index.model != OVERLAP_MODEL:
+        raise ValueError("competing() needs an index under OVERLAP_MODEL (overlap's)")
     doc = index.docs.get(path)
     if doc is None:
         return []

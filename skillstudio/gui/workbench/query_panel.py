@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -17,9 +18,9 @@ from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -36,9 +37,7 @@ from ...core.delivery.activation import activate
 from ...core.delivery.tiers import render_tiers
 from ...core.model.delivered import TierText
 from ...core.model.session import Session
-from ...core.model.skills import Skill
 from ...core.projects.project import Project
-from ...core.projects.suites import SuiteError, add_case
 from ...core.ranking.matching import (
     MatchIndex,
     MatchResult,
@@ -51,17 +50,17 @@ from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
 from ..scanner import one_line
 from .activation_view import ActivationView
+from .add_case import AddCaseDialog, add_to_suite
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
 from .listing_writer import ListingWriter
-from .outranked_by import SuiteRequests, instead_text, outranking
+from .open_skill_advice import OpenSkillAdvice
 from .panel_parts import (
     FixedLine,
     NamesModel,
     SpillingRow,
     likely_summary,
     project_label,
-    suite_path_of,
 )
 from .session_view import SessionView
 from .tier_view import TierTabs, TierView, tier_title
@@ -75,9 +74,11 @@ STACKED_DETAILS_MIN = 110  # px of height the details keep when below the rankin
 class QueryPanel(QWidget):
     """Signals:
     case_added(str): a case was appended to the suite file at this path.
+    said(str): a passing message for the status bar ("Added to …"): the headline stays.
     """
 
     case_added = Signal(str)
+    said = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,11 +90,12 @@ class QueryPanel(QWidget):
         self.likely: LikelyResult | None = None  # where the model chooses, once indexed
         self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
         self.likely_indexes.ready.connect(self._on_index_ready)
-        self.edited: str | None = None  # the path of the skill being edited
-        self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._updating = False  # update_now refreshes the activation itself
+        self._answered: tuple[int, str] | None = None  # (registry, request) shown
+        self._chosen: str | None = None  # the row the user chose, kept while it is shown
+        self.current_suite: Callable[[], str | None] = lambda: None  # the Suites panel's
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
@@ -128,11 +130,11 @@ class QueryPanel(QWidget):
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
-        # "requests that would pick X instead" of the skill being edited
-        self.instead = QLabel(self)
-        self.instead.setWordWrap(True)
-        self.instead.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.instead.setVisible(False)
+        # "requests that would pick X instead" of the skill being edited: about the
+        # request typed only when the user says it is meant for that skill.
+        self.advice = OpenSkillAdvice(self)
+        self.for_open, self.instead = self.advice.for_open, self.advice.line
+        self.for_open.toggled.connect(lambda _on: self._show_instead())
 
         self.tier_used = QLabel(self)
         self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
@@ -172,6 +174,8 @@ class QueryPanel(QWidget):
         explain = QWidget(self)
         explain_layout = QVBoxLayout(explain)
         explain_layout.setContentsMargins(0, 0, 0, 0)
+        # Inside the page, not above the tabs: shown or not, it never moves them.
+        explain_layout.addWidget(self.instead)
         why_row = QHBoxLayout()
         why_row.addWidget(QLabel("Why not:", self))
         why_row.addWidget(self.why_box, 1)
@@ -214,9 +218,9 @@ class QueryPanel(QWidget):
         layout.addLayout(self.top_row.second)
         outcome = QHBoxLayout()
         outcome.addWidget(self.summary, 1)
+        outcome.addWidget(self.for_open)
         outcome.addWidget(self.tier_used)
         layout.addLayout(outcome)
-        layout.addWidget(self.instead)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
@@ -380,7 +384,17 @@ class QueryPanel(QWidget):
             self.summary.setText(f"Matching failed: {one_line(exc)}")
             return
         previous = self._current_name()
-        self.model.set_result(self.result, self.likely)
+        new_request = self._answered != (id(registry), query)
+        self._answered = (id(registry), query)
+        if new_request:  # a new answer opens on its best row, its explanation
+            self._chosen = None
+            if self.why_box.currentIndex() > 0:
+                self.why_box.setCurrentIndex(0)
+        self._updating = True  # the model's reset moves the current row: not the user
+        try:
+            self.model.set_result(self.result, self.likely)
+        finally:
+            self._updating = False
         # No pass or fail per row for the word count where the model chooses: the
         # column goes (with the likely candidates it is the Band column).
         self.table.setColumnHidden(3, self.result.heuristic and self.likely is None)
@@ -396,11 +410,14 @@ class QueryPanel(QWidget):
             if number != 2 or self.listing.job is None:
                 view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
-        row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
+        # The best row, or the one the user chose while it is still in the answer.
+        row = next((i for i, c in enumerate(self.model.rows) if c.name == self._chosen), 0)
         self._updating = True
         try:
             if self.model.rows:
                 self.table.selectRow(row)
+            if new_request:
+                self.table.scrollToTop()
         finally:
             self._updating = False
         self._show_explanation()
@@ -442,48 +459,27 @@ class QueryPanel(QWidget):
         return likely_summary(self.result, self.likely, waiting)
 
     def set_edited(self, path: str | None) -> None:
-        """The skill being edited: Try a Request says which skills would be picked
-        instead of it."""
-        if path != self.edited:
-            self.edited = path
+        """The skill being edited: Try a Request can say which skills would be picked
+        instead of it (open_skill_advice.py)."""
+        if self.advice.set_edited(path):
             self._show_instead()
 
-    def edited_skill(self) -> Skill | None:
-        """The skill being edited, if it is in the current project."""
-        registry = self.registry
-        return registry.by_path.get(self.edited) if registry and self.edited else None
-
-    def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
-        """(the edited skill's name, the likely candidates that outrank it) for the
-        request typed, when some do (see outranked_by.py)."""
-        skill, likely = self.edited_skill(), self.likely
-        if skill is None or likely is None or not likely.candidates:
+    def _likely_shown(self) -> LikelyResult | None:
+        """The likely candidates the headline speaks of (none when a skill is invoked)."""
+        result = self.result
+        if result is None or result.selected or not self.query.text().strip():
             return None
-        above = outranking(likely, skill.name)
-        return (skill.name, above) if above else None
+        return self.likely
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
-        """(request, the skill ranked first) for the project's suite requests that
-        expect the edited skill but rank another first (see outranked_by.py)."""
-        registry, project, skill = self.registry, self.project, self.edited_skill()
+        registry = self.registry
         index = self.likely_indexes.peek(registry) if registry is not None else None
-        if skill is None or index is None or registry is None:
-            return []
-        if project is None or not project.profile.model_chooses:
-            return []
-        return self.suite_requests.instead(project, registry, index, skill)
+        return self.advice.suite_lines(self.project, registry, index)
 
     def _show_instead(self) -> None:
-        skill = self.edited_skill()
-        found = self.instead_of_edited()
-        text = instead_text(
-            skill.name if skill is not None else "",
-            self.likely,
-            found[1] if found is not None else [],
-            self.suite_requests_instead(),
-        )
-        self.instead.setVisible(bool(text))
-        self.instead.setText(text)
+        registry = self.registry
+        index = self.likely_indexes.peek(registry) if registry is not None else None
+        self.advice.show(self.project, registry, index, self._likely_shown())
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
@@ -512,6 +508,7 @@ class QueryPanel(QWidget):
             return  # update_now explains and follows once it is done
         self._show_explanation()
         name = self._current_name()
+        self._chosen = name  # kept while a live re-rank still shows it
         registry = self.registry
         if name and registry is not None and self.activation.follow(name, self.result):
             self.activation.refresh(registry, self.options(), self.session.copy())
@@ -559,35 +556,27 @@ class QueryPanel(QWidget):
         self.session.reset()
         self.update_now()
 
-    def suite_path(self) -> str | None:
-        return suite_path_of(self.project)
-
-    def ask_expectation(self, proposed: str) -> str | None:
-        """The expected skills, comma-separated or 'none' (tests replace this method)."""
-        text, ok = QInputDialog.getText(
-            self,
-            "Add as test case",
-            "Expected skills (comma-separated, or none):",
-            text=proposed,
-        )
-        return text if ok else None
+    def ask_case(
+        self, query: str, suites: list[str], default: str, proposed: str
+    ) -> tuple[str, str] | None:
+        """(the suite file, the expected skills as typed: comma-separated or 'none'),
+        or None when cancelled (tests replace this method)."""
+        base = self.project.base if self.project is not None else os.getcwd()
+        dialog = AddCaseDialog(query, suites, default, proposed, base, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.answer()
 
     def add_test_case(self) -> str | None:
-        path = self.suite_path()
-        query = self.query.text().strip()
-        if path is None or self.result is None or not query:
+        """Ask which suite file and which skills, append the case, say so in the
+        status bar (the headline stays the answer's); the file's path, if added."""
+        project, query = self.project, self.query.text().strip()
+        if project is None or self.result is None or not query:
             return None
-        answer = self.ask_expectation(", ".join(self.result.selected) or "none")
-        if answer is None:
-            return None
-        expect = [p.strip() for p in answer.split(",") if p.strip()]
-        if expect == ["none"]:
-            expect = []
-        try:
-            add_case(path, query, expect)
-        except (SuiteError, OSError) as exc:
-            self.summary.setText(f"Not added: {exc}")
-            return None
-        self.summary.setText(f"Added to {os.path.relpath(path, os.path.dirname(path))}: {query}")
-        self.case_added.emit(path)
+        shown = (self.result, self._likely_shown(), self.current_suite())
+        path, message = add_to_suite(project, query, *shown, self.ask_case)
+        if message:
+            self.said.emit(message)
+        if path is not None:
+            self.case_added.emit(path)
         return path

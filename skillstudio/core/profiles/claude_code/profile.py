@@ -297,6 +297,17 @@ class ClaudeCode(Pegasus):
                 field="description" if "description" in raw else None,
                 severity="warning",
             )
+        elif not has_desc and c.doc.readable:
+            shown = c.skill.description
+            shown = shown if len(shown) <= 80 else shown[:77].rstrip() + "…"
+            c.emit(
+                "field-missing",
+                "There is no 'description': Claude Code uses the body's first paragraph "
+                f"instead (“{shown}”). Write a description to choose what Claude reads "
+                "when it decides to use this skill.",
+                field="description" if "description" in raw else None,
+                severity="info",
+            )
         if self.upload:
             for key in raw:
                 if key not in UPLOAD_KEYS and self.field(key) is not None:
