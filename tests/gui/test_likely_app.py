@@ -121,6 +121,7 @@ def test_requests_that_would_pick_another_skill_instead(
     editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
     assert editor is not None
     app_window.focus_query_panel()
+    panel.for_open.setChecked(True)  # the requests below are meant for release-notes
     ask(panel, qtbot, "write pytest tests for this python function")
     assert panel.instead.isVisible()
     text = panel.instead.text()
@@ -306,7 +307,9 @@ def test_the_likely_index_is_built_off_the_gui_thread(
     assert editor is not None
     with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
         win.menu_actions.overlap_action.trigger()
-    assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
+    # Try a Request's, "competes with"'s (under overlap's model, kept current per edit)
+    # and the map's (one pass over a snapshot)
+    assert len(built_on) == 3
     assert all(thread is not threading.main_thread() for thread in built_on)
 
 
