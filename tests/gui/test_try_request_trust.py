@@ -59,20 +59,20 @@ def test_advice_about_the_open_skill_only_when_the_request_is_for_it(
     app_window.focus_query_panel()
     ask(panel, qtbot, "write pytest tests for this python function")
     assert panel.for_open.isVisible() and not panel.for_open.isChecked()  # off by default
-    assert "release-notes" not in panel.instead.text()
+    assert "release-notes" not in panel.advice.text
     panel.for_open.setChecked(True)
-    text = panel.instead.text()
+    text = panel.advice.text
     assert "would likely pick" in text and "instead of release-notes" in text
     assert "pytest-writer" in text or "python-test-author" in text
     # No skill is likely: the advice says so too, never "would pick" a possible one.
     ask(panel, qtbot, "check my python code")
     assert panel.summary.text().startswith("No skill is likely")
-    text = panel.instead.text()
+    text = panel.advice.text
     assert "would" not in text and "instead of" not in text
     assert text.startswith("No skill is likely for this request, release-notes included")
     # Another tab: the toggle goes off again.
     assert app_window.open_skill(str(collection / "skills/sql-review/SKILL.md"))
-    assert not panel.for_open.isChecked() and not panel.instead.text()
+    assert not panel.for_open.isChecked() and not panel.advice.text
 
 
 def test_the_explanation_follows_the_best_row_or_the_one_chosen(
@@ -297,3 +297,32 @@ def test_a_description_left_out_under_claude_code_says_what_claude_reads(
     assert found.severity == "info" and "uses the body's first paragraph" in found.message
     message = editor.form.fields["description"].note.text()
     assert "first paragraph" in message
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1200, 780)])
+def test_a_short_dock_shows_rows_and_lines_and_the_advice_moves_nothing(
+    app_window: MainWindow, collection: Path, qtbot: QtBot, size: tuple[int, int]
+) -> None:
+    """At 1024x768 and at the default size the panel stacked in its dock of about 190
+    px: 2 ranking rows and 3 lines of explanation, the rest under a scroll bar; the
+    "would pick" line pushed the tabs down under the pointer."""
+    app_window.resize(*size)
+    app_window.size_docks()  # the first-run dock sizes, for this window size
+    assert app_window.open_skill(str(collection / "skills/terraform-plan/SKILL.md"))
+    panel = app_window.query_panel
+    app_window.focus_query_panel()
+    ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
+    qtbot.wait(50)
+    area = panel.parentWidget()
+    assert area is not None
+    assert panel.height() <= area.height() + 1  # no scrolling of the whole panel
+    table = panel.table
+    assert panel.model.rowCount() >= 5
+    assert table.viewport().height() >= 4 * table.rowHeight(0)  # 4 rows and more
+    lines = panel.explanation.viewport().height() / panel.explanation.fontMetrics().lineSpacing()
+    assert lines > 3
+    tabs_at = panel.details.mapTo(panel, panel.details.rect().topLeft())
+    panel.for_open.setChecked(True)
+    qtbot.wait(20)
+    assert "instead of terraform-plan" in panel.explanation.toPlainText()
+    assert panel.details.mapTo(panel, panel.details.rect().topLeft()) == tabs_at

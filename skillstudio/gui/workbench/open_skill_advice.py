@@ -1,11 +1,14 @@
 """Try a Request's advice about the skill in the current tab: the toggle "This request
 is for the open skill" (off by default: a request is not assumed to be meant for the
-skill being edited) and the line under it (outranked_by.py words it)."""
+skill being edited) and the advice itself (outranked_by.py words it), shown at the top
+of the explanation: a line of its own above the ranking or the tabs pushed them down
+(under the pointer) each time it came and went."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QLabel, QWidget
+import html
+
+from PySide6.QtWidgets import QCheckBox, QWidget
 
 from ...core.model.skills import Skill
 from ...core.projects.project import Project
@@ -21,16 +24,14 @@ TOGGLE_TIP = (
 
 
 class OpenSkillAdvice:
-    """The toggle (`for_open`) and the advice line (`line`), placed by the panel."""
+    """The toggle (`for_open`, placed by the panel) and the advice (`text`, "" for
+    none; `html()` for the explanation)."""
 
     def __init__(self, parent: QWidget) -> None:
         self.for_open = QCheckBox("This request is for the open skill", parent)
         self.for_open.setToolTip(TOGGLE_TIP)
         self.for_open.setVisible(False)
-        self.line = QLabel(parent)
-        self.line.setWordWrap(True)
-        self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.line.setVisible(False)
+        self.text = ""
         self.edited: str | None = None  # the path of the skill being edited
         self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
 
@@ -67,7 +68,7 @@ class OpenSkillAdvice:
         likely: LikelyResult | None,
     ) -> None:
         """The toggle where the model chooses and a skill is open in this project; the
-        line about the request (`likely`: what the headline speaks of) only if the
+        advice about the request (`likely`: what the headline speaks of) only if the
         toggle is on, the suite requests' line whenever some pick another skill."""
         skill = self.edited_skill(registry)
         chooses = project is not None and project.profile.model_chooses
@@ -78,5 +79,11 @@ class OpenSkillAdvice:
             self.for_open.isChecked(),
             self.suite_lines(project, registry, index),
         )
-        self.line.setVisible(bool(text))
-        self.line.setText(text)
+        self.text = text
+
+    def html(self) -> str:
+        """The advice as the explanation's first paragraphs ("" for none)."""
+        if not self.text:
+            return ""
+        lines = "".join(f"<p>{html.escape(line)}</p>" for line in self.text.splitlines())
+        return f"{lines}<hr>"

@@ -66,9 +66,13 @@ from .session_view import SessionView
 from .tier_view import TierTabs, TierView, tier_title
 
 QUERY_DELAY_MS = 60
-STACK_BELOW = 900  # px of panel width under which the details go below the ranking
+STACK_BELOW = 900  # px of panel width under which the details go below the ranking...
+STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px screen's
+# dock has about 190: stacked, it showed 2 rows and 3 lines of explanation)
+SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
+SIDE_DETAILS_MIN = 80  # and beside it
 
 
 class QueryPanel(QWidget):
@@ -133,7 +137,7 @@ class QueryPanel(QWidget):
         # "requests that would pick X instead" of the skill being edited: about the
         # request typed only when the user says it is meant for that skill.
         self.advice = OpenSkillAdvice(self)
-        self.for_open, self.instead = self.advice.for_open, self.advice.line
+        self.for_open = self.advice.for_open
         self.for_open.toggled.connect(lambda _on: self._show_instead())
 
         self.tier_used = QLabel(self)
@@ -159,6 +163,7 @@ class QueryPanel(QWidget):
 
         self.details = QTabWidget(self)
         self.details.setMinimumWidth(240)  # its tab bars scroll: the ranking keeps its room
+        self.details.setMinimumHeight(SIDE_DETAILS_MIN)
         self.explanation = QTextBrowser(self)
         self.explanation.setOpenLinks(False)
         self.why_box = QComboBox(self)
@@ -174,8 +179,6 @@ class QueryPanel(QWidget):
         explain = QWidget(self)
         explain_layout = QVBoxLayout(explain)
         explain_layout.setContentsMargins(0, 0, 0, 0)
-        # Inside the page, not above the tabs: shown or not, it never moves them.
-        explain_layout.addWidget(self.instead)
         why_row = QHBoxLayout()
         why_row.addWidget(QLabel("Why not:", self))
         why_row.addWidget(self.why_box, 1)
@@ -210,8 +213,8 @@ class QueryPanel(QWidget):
         split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the room
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
+        split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top_row.first)
@@ -229,16 +232,29 @@ class QueryPanel(QWidget):
         self._fit_orientation()
         self.top_row.fit(self.width())
 
+    def _room(self) -> int:
+        """The height the panel is shown in (its dock's scroll area, when in one)."""
+        area = self.parentWidget()
+        return area.height() if area is not None else self.height()
+
     def _fit_orientation(self) -> None:
-        """Stack the ranking above the details below STACK_BELOW px of width."""
-        wanted = (
-            Qt.Orientation.Vertical if self.width() < STACK_BELOW else Qt.Orientation.Horizontal
-        )
+        """Stack the ranking above the details below STACK_BELOW px of width when the
+        panel is tall enough for both; else side by side, the ranking getting 3/5.
+        In a short panel the ranking's rows are one line each (more of them show)."""
+        room = self._room()
+        narrow = self.width() < STACK_BELOW and room >= STACK_TALL
+        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+        short = room < SHORT
+        if self.table.wordWrap() == short:
+            self.table.setWordWrap(not short)
+            fit_rows(self.table, self.model)
+        # Narrow, the summary keeps its one line: the tier used is said in Tiers too.
+        self.tier_used.setVisible(self.width() >= STACK_BELOW)
         split = self.split
         total = sum(split.sizes())
         if split.orientation() == wanted:
-            if not self._split_moved and total > 0:  # halves until the user moves it
-                split.setSizes([total - total // 2, total // 2])
+            if not self._split_moved and total > 0:  # its share until the user moves it
+                split.setSizes(self._shares(total))
             return
         split.setOrientation(wanted)
         # The table's minimum width (its narrow columns and a few words of Why) holds
@@ -246,10 +262,19 @@ class QueryPanel(QWidget):
         # than their pages ask for (they scroll), so that the ranking keeps some rows.
         side = wanted == Qt.Orientation.Horizontal
         self.details.setMinimumWidth(240 if side else 0)
-        self.details.setMinimumHeight(0 if side else STACKED_DETAILS_MIN)
-        total = sum(split.sizes())
-        split.setSizes([total - total // 2, total // 2])
+        # Beside the ranking, below what its pages ask (they scroll): a short dock's
+        # panel fits it instead of scrolling.
+        self.details.setMinimumHeight(SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN)
+        split.setSizes(self._shares(sum(split.sizes())))
         self._split_moved = False
+
+    def _shares(self, total: int) -> list[int]:
+        """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so
+        that its Why column keeps a few words."""
+        narrow = self.split.orientation() == Qt.Orientation.Horizontal
+        if narrow and self.width() < STACK_BELOW:
+            return [total - total * 2 // 5, total * 2 // 5]
+        return [total - total // 2, total // 2]
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
@@ -479,7 +504,10 @@ class QueryPanel(QWidget):
     def _show_instead(self) -> None:
         registry = self.registry
         index = self.likely_indexes.peek(registry) if registry is not None else None
+        shown = self.advice.text
         self.advice.show(self.project, registry, index, self._likely_shown())
+        if self.advice.text != shown:
+            self._show_explanation()
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
@@ -518,7 +546,7 @@ class QueryPanel(QWidget):
             self.why_box.setCurrentIndex(0)
 
     def _show_explanation(self, *_args: object) -> None:
-        self.explanation.setHtml(self.explanation_html())
+        self.explanation.setHtml(self.advice.html() + self.explanation_html())
 
     def explanation_html(self) -> str:
         """The chosen skill's points, or the skill picked in "Why not" (see explanation)."""
