@@ -55,6 +55,7 @@ from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
+from .panel_layout import SplitFit
 from .panel_parts import (
     FixedLine,
     NamesModel,
@@ -66,13 +67,7 @@ from .session_view import SessionView
 from .tier_view import TierTabs, TierView, tier_title
 
 QUERY_DELAY_MS = 60
-STACK_BELOW = 900  # px of panel width under which the details go below the ranking...
-STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px screen's
-# dock has about 190: stacked, it showed 2 rows and 3 lines of explanation)
-SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
-STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
-SIDE_DETAILS_MIN = 80  # and beside it
 
 
 class QueryPanel(QWidget):
@@ -163,7 +158,6 @@ class QueryPanel(QWidget):
 
         self.details = QTabWidget(self)
         self.details.setMinimumWidth(240)  # its tab bars scroll: the ranking keeps its room
-        self.details.setMinimumHeight(SIDE_DETAILS_MIN)
         self.explanation = QTextBrowser(self)
         self.explanation.setOpenLinks(False)
         self.why_box = QComboBox(self)
@@ -205,16 +199,14 @@ class QueryPanel(QWidget):
         self.session_view.reset_button.clicked.connect(self.reset_session)
         self.details.addTab(scrolled(self.session_view), "Session")
 
-        # Side by side when the panel is wide; stacked (ranking above details) when
-        # not, so both keep a readable width (resizeEvent switches it live).
+        # Side by side when the panel is wide or short; stacked (ranking above
+        # details) when narrow and tall, so both keep a readable width (resizeEvent
+        # switches it live: panel_layout.py).
         self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setChildrenCollapsible(False)
-        self._split_moved = False  # the user dragged the handle: their sizes stay
-        split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
-        split.setStretchFactor(1, 2)
+        self.fit = SplitFit(split, self.table, self.model, self.details, self.tier_used)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top_row.first)
@@ -229,52 +221,9 @@ class QueryPanel(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._fit_orientation()
+        area = self.parentWidget()  # the dock's scroll area, when in one
+        self.fit.fit(self.width(), area.height() if area is not None else self.height())
         self.top_row.fit(self.width())
-
-    def _room(self) -> int:
-        """The height the panel is shown in (its dock's scroll area, when in one)."""
-        area = self.parentWidget()
-        return area.height() if area is not None else self.height()
-
-    def _fit_orientation(self) -> None:
-        """Stack the ranking above the details below STACK_BELOW px of width when the
-        panel is tall enough for both; else side by side, the ranking getting 3/5.
-        In a short panel the ranking's rows are one line each (more of them show)."""
-        room = self._room()
-        narrow = self.width() < STACK_BELOW and room >= STACK_TALL
-        wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
-        short = room < SHORT
-        if self.table.wordWrap() == short:
-            self.table.setWordWrap(not short)
-            fit_rows(self.table, self.model)
-        # Narrow, the summary keeps its one line: the tier used is said in Tiers too.
-        self.tier_used.setVisible(self.width() >= STACK_BELOW)
-        split = self.split
-        total = sum(split.sizes())
-        if split.orientation() == wanted:
-            if not self._split_moved and total > 0:  # its share until the user moves it
-                split.setSizes(self._shares(total))
-            return
-        split.setOrientation(wanted)
-        # The table's minimum width (its narrow columns and a few words of Why) holds
-        # in both; below, the details need no width of their own and a smaller height
-        # than their pages ask for (they scroll), so that the ranking keeps some rows.
-        side = wanted == Qt.Orientation.Horizontal
-        self.details.setMinimumWidth(240 if side else 0)
-        # Beside the ranking, below what its pages ask (they scroll): a short dock's
-        # panel fits it instead of scrolling.
-        self.details.setMinimumHeight(SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN)
-        split.setSizes(self._shares(sum(split.sizes())))
-        self._split_moved = False
-
-    def _shares(self, total: int) -> list[int]:
-        """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so
-        that its Why column keeps a few words."""
-        narrow = self.split.orientation() == Qt.Orientation.Horizontal
-        if narrow and self.width() < STACK_BELOW:
-            return [total - total * 2 // 5, total * 2 // 5]
-        return [total - total // 2, total // 2]
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
