@@ -53,6 +53,7 @@ from .activation_view import ActivationView
 from .add_case import AddCaseDialog, add_to_suite
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
+from .headroom_view import HeadroomView
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
 from .panel_layout import SplitFit
@@ -198,6 +199,11 @@ class QueryPanel(QWidget):
         self.session_view = SessionView(self)
         self.session_view.reset_button.clicked.connect(self.reset_session)
         self.details.addTab(scrolled(self.session_view), "Session")
+        self.headroom = HeadroomView(self)  # the whole set against the listing's budget
+        self.details.addTab(self.headroom, "Headroom")
+        self.details.setTabToolTip(
+            4, "Does the whole set fit the agent's listing budget at a context window"
+        )
 
         # Side by side when the panel is wide or short; stacked (ranking above
         # details) when narrow and tall, so both keep a readable width (resizeEvent
@@ -300,6 +306,7 @@ class QueryPanel(QWidget):
         self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
+        self.headroom.set_project(project, registry)
         self.catch_up.now()
 
     # -- answering ---------------------------------------------------------------------
@@ -309,6 +316,7 @@ class QueryPanel(QWidget):
         A hidden panel only notes it and answers when shown: at 10,000 skills an
         answer takes about 75 ms, which typing elsewhere should not pay for."""
         self.catch_up.soon(self.timer)
+        self.headroom.changed()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
