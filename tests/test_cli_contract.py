@@ -3,6 +3,7 @@ where the user is, prompt and activate messages, exit codes, English and help.""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -329,3 +330,114 @@ def test_show_takes_a_skill_folder_as_set_does(tmp_path: Path) -> None:
         run = cli("show", arg, cwd=tmp_path / "proj")
         assert run.code == 0, (arg, run.err)
         assert run.out.startswith("pdf  [active]")
+
+
+# -- eval: live checks (docs/live.md), against the loopback fake server -------------------
+def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
+    import xml.etree.ElementTree as ET
+
+    from .live_fake import FakeModel
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project = claude_project(tmp_path)
+    write(
+        project,
+        "suites/live.yaml",
+        'cases:\n  - query: "summarize report.pdf"\n    expect: pdf-summary\n',
+    )
+    base = ["--model", "m", "--runs", "2", "--yes"]
+    with FakeModel([("tool", "Skill", {"skill": "pdf-summary"})]) as fake:
+        good = cli("eval", "suites/live.yaml", "--endpoint", fake.url, *base, cwd=project)
+        assert good.code == 0, good.out + good.err
+        assert (
+            "PASS  'summarize report.pdf' -> pdf-summary 2; expected pdf-summary: 2/2" in good.out
+        )
+        assert good.out.rstrip().endswith("1 passed, 0 failed")
+        assert "About to send 2 calls" in good.err
+        # a request judged against another expectation fails: exit 1
+        wrong = cli(
+            "eval",
+            "--request",
+            "summarize report.pdf",
+            "--expect",
+            "none",
+            "--endpoint",
+            fake.url,
+            *base,
+            "--format",
+            "json",
+            cwd=project,
+        )
+        assert wrong.code == 1 and wrong.json["failed"] == 1
+        report = wrong.json["reports"][0]
+        assert report["model"] == "m" and report["date"] and "key" not in json.dumps(report)
+        # without an expectation the picks are shown, not judged
+        shown = cli(
+            "eval", "--request", "summarize report.pdf", "--endpoint", fake.url, *base, cwd=project
+        )
+        assert shown.code == 0 and "----  'summarize report.pdf' -> pdf-summary 2" in shown.out
+    # the server is gone: the cache replays, in JUnit XML too
+    replay = cli(
+        "eval",
+        "suites/live.yaml",
+        "--endpoint",
+        fake.url,
+        "--offline",
+        *base,
+        "--format",
+        "junit",
+        cwd=project,
+    )
+    assert replay.code == 0, replay.err
+    suite = ET.fromstring(replay.out).find("testsuite")
+    assert suite is not None and suite.get("tests") == "1" and suite.get("failures") == "0"
+    missed = cli(
+        "eval",
+        "--request",
+        "never asked",
+        "--endpoint",
+        fake.url,
+        "--offline",
+        "--model",
+        "m",
+        cwd=project,
+    )
+    assert missed.code == 1 and "not in the cache (--offline)" in missed.out
+    assert missed.out.rstrip().endswith("0 passed, 0 failed, 1 unanswered")
+    # bad usage: 2
+    for words in (
+        ["eval", "--request", "q", "--endpoint", "nowhere", "--model", "m", "--yes"],
+        ["eval", "--request", "q", "--model", "m", "--runs", "0"],
+        ["eval", "--request", "q", "--model", "m", "--pass-rate", "2"],
+        ["eval", "--request", "q", "--model", "m", "--price", "cheap"],
+        ["eval", "--expect", "pdf-summary", "--model", "m"],
+        ["eval", "--request", "q", "--endpoint", "anthropic", "--model", "m", "--yes"],  # no key
+        ["eval", "--request", "q", "--endpoint", fake.url, "--model", "m"],  # no terminal, no --yes
+        ["eval", "--request", "q"],  # no model
+    ):
+        monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+        monkeypatch.setenv("SKILLSTUDIO_NO_KEYRING", "1")
+        run = cli(*words, cwd=project)
+        assert run.code == 2, (words, run.out, run.err)
+
+
+def test_test_writes_junit_xml(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    project = claude_project(tmp_path)
+    write(
+        project,
+        "suites/two.yaml",
+        'cases:\n  - query: "/pdf-summary a.pdf"\n'
+        '    expect: pdf-summary\n  - query: "what \\x01 is the weather"\n'
+        "    expect: pdf-summary\n",
+    )
+    run = cli("test", "suites/two.yaml", "--format", "junit", cwd=project)
+    assert run.code == 1
+    root = ET.fromstring(run.out)
+    assert (root.get("tests"), root.get("failures")) == ("2", "1")
+    cases = root.findall("testsuite/testcase")
+    assert [c.get("classname") for c in cases] == ["suites/two.yaml:2", "suites/two.yaml:4"]
+    failure = cases[1].find("failure")
+    assert failure is not None and "expected: pdf-summary" in (failure.get("message") or "")
+    assert cases[1].get("name") == "what \\x01 is the weather"  # XML cannot hold \x01

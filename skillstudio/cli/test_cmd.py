@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.model.text import counted
 from ..core.projects.project import UsageError, resolve_projects
 from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common, state_cache
+from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def register(sub: Subparsers) -> None:
         "PATH, as lint takes it: the skills the suites run against (as --root or --project)",
     )
     test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
-    add_common(test)
+    add_common(test, formats=("text", "json", "junit"))
 
 
 def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env, skills: list[str]) -> Loaded:
@@ -69,6 +70,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     passed = failed = 0
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
+    junit: list[JunitSuite] = []
     for path in paths:
         try:
             suite = load_suite(path, args.skill)
@@ -93,7 +95,10 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             }
         )
         lines += suite_text(path, suite, project, report, env.cwd)
-    if args.format == "json":
+        junit.append(suite_junit(rel(path, env.cwd), project.profile.name, report))
+    if args.format == "junit":
+        env.print(junit_xml(junit))
+    elif args.format == "json":
         env.print(
             dumps(
                 {
@@ -110,6 +115,21 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             env.print(line)
         env.print(f"{passed} passed, {failed} failed")
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
+    """One suite's cases as JUnit test cases (`--format junit`)."""
+    out = JunitSuite(name, properties={"profile": profile})
+    for result in report.results:
+        case = result.case
+        where = f"{name}:{case.line}" if case.line else name
+        got = ", ".join(result.got) or "none"
+        failure = None
+        if not result.passed:
+            failure = f"got {got}; expected: {case.expect_text()}"
+            failure += f" ({result.why})" if result.why else ""
+        out.cases.append(JunitCase(case.query, where, failure, output=f"got {got}"))
+    return out
 
 
 def suite_text(

@@ -36,6 +36,8 @@ class Mvp(Profile):
     refresh_rule = "root-mtime"
     panel_option = PanelOption("char_budget", "Listing budget (chars)", BUDGET, 10_000_000)
     listing_frame = ("Available skills (load one with the Skill tool):\n", "")
+    # how the agent asks a model for live checks (core/live/questions.py's STYLES)
+    live_style = "skill-tool-listing"
     listing_frame_lines = False
     over_budget = "stop"
     full_tier = "activation"

@@ -50,6 +50,8 @@ class Pegasus(Profile):
         "\n\nUse the use_skill tool to invoke a skill when relevant.",
     )
     listing_frame_lines = False
+    # how the agent asks a model for live checks (core/live/questions.py's STYLES)
+    live_style = "use-skill"
     full_tier = "activation"
     fields: ClassVar[tuple[FieldSpec, ...]] = (
         FieldSpec(

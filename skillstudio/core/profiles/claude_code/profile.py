@@ -98,6 +98,8 @@ class ClaudeCode(Pegasus):
     marker_dirs: ClassVar[tuple[str, ...]] = (".claude-plugin", ".claude")
     panel_option = PanelOption("context_tokens", "Context window (tokens)", 200_000, 10_000_000)
     listing_frame = (LISTING_HEAD, LISTING_TAIL)
+    # how the agent asks a model for live checks (core/live/questions.py's STYLES)
+    live_style = "skill-tool"
     full_tier = "activation"
     fields = FIELDS
     reads_commands = True  # `.claude/commands/**/*.md`, a plugin's `commands/`

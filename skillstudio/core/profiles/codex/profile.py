@@ -57,6 +57,8 @@ class Codex(Profile):
     )
     discovery = "recursive"
     shadows = False
+    # how the agent asks a model for live checks (core/live/questions.py's STYLES)
+    live_style = "skills-instructions"
     # detection (docs/profiles.md): a `.codex/` folder, or `agents/openai.yaml` in a
     # skill folder (which counts before the `.agents/skills/` folder other agents share)
     marker_dirs = (".codex",)

@@ -1,0 +1,387 @@
+"""`eval`: a suite's requests (or `--request`s) put to a real model the way the
+project's agent asks it (core/live; docs/live.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ..core.model.text import counted
+from ..core.projects.project import UsageError
+from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
+from .junit import JunitCase, JunitSuite, junit_xml
+from .output import dumps, printable, rel
+from .test_cmd import _suite_registry, split_arguments
+
+if TYPE_CHECKING:
+    from ..core.live.cache import AnswerCache
+    from ..core.live.run import LiveReport, Settings
+    from ..core.live.stats import LiveCase
+    from ..core.projects.suites import Case
+    from ..core.scanning.registry import Registry
+
+
+def register(sub: Subparsers) -> None:
+    ev = sub.add_parser(
+        "eval",
+        help="put the suites' requests to a real model, as the agent asks it",
+        description="Put requests to a real model the way the project's agent asks it (its "
+        "own listing and tool, no skill body), N runs each, and report which skill it "
+        "picks: trigger rates, precision/recall/F1, a confusion table, Wilson 95 % "
+        "intervals and agreement with the offline estimate. Answers are cached, so "
+        "--offline replays a checked suite without a model.",
+    )
+    ev.add_argument(
+        "suites",
+        nargs="*",
+        metavar="SUITE|PATH",
+        help="suites, as `test` takes them (default: those under 'suites:' in "
+        "skillstudio.yaml unless --request is given); a folder or a SKILL.md is a PATH: "
+        "the skills to ask about",
+    )
+    ev.add_argument(
+        "--request",
+        action="append",
+        default=[],
+        metavar="Q",
+        help="a request to ask about (repeatable), instead of suites",
+    )
+    ev.add_argument(
+        "--expect",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the skill --request should pick (repeatable; 'none': no skill); "
+        "without it the picks are shown, not judged",
+    )
+    ev.add_argument(
+        "--endpoint",
+        default="ollama",
+        metavar="NAME|URL",
+        help="a base URL (http://localhost:11434/v1) or one of: anthropic, "
+        "openai, openrouter, ollama, llama.cpp, vllm, lmstudio (default ollama)",
+    )
+    ev.add_argument(
+        "--api",
+        choices=("anthropic", "openai"),
+        help="the endpoint's API: Anthropic Messages or OpenAI-compatible Chat "
+        "Completions (default: from the endpoint)",
+    )
+    ev.add_argument("--model", required=True, metavar="M", help="the model to ask")
+    ev.add_argument(
+        "--key-env",
+        metavar="VAR",
+        help="the environment variable holding the key (else the endpoint's "
+        "usual one, then the system keyring)",
+    )
+    ev.add_argument("--runs", type=int, default=3, metavar="N", help="runs per request (3)")
+    ev.add_argument(
+        "--concurrency", type=int, default=4, metavar="C", help="requests in flight at once (4)"
+    )
+    ev.add_argument(
+        "--temperature", type=float, default=1.0, metavar="T", help="sampling temperature (1.0)"
+    )
+    ev.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds to wait for one answer (60)",
+    )
+    ev.add_argument(
+        "--rate-limit",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="at most N requests a minute (a service's rate limit; default: none)",
+    )
+    ev.add_argument(
+        "--pass-rate",
+        type=float,
+        default=0.5,
+        metavar="X",
+        help="a case passes when this share of its runs pick as expected (0.5)",
+    )
+    ev.add_argument(
+        "--price",
+        metavar="IN,OUT",
+        help="dollars per million input and output tokens, for the cost estimate",
+    )
+    ev.add_argument(
+        "--offline",
+        action="store_true",
+        help="answers from the cache only: a miss is reported, no call is made",
+    )
+    ev.add_argument(
+        "--yes",
+        action="store_true",
+        help="do not ask before sending (the estimate is still printed)",
+    )
+    add_common(ev, formats=("text", "json", "junit"))
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    from ..core.live.client import Limits
+    from ..core.live.endpoints import EndpointError, endpoint_for
+    from ..core.live.run import Settings
+
+    try:
+        endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
+    except EndpointError as exc:
+        raise UsageError(str(exc)) from None
+    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0 or args.rate_limit < 0:
+        raise UsageError("--runs, --concurrency and --timeout must be positive")
+    if not 0 < args.pass_rate <= 1:
+        raise UsageError("--pass-rate must be above 0 and at most 1")
+    price = None
+    if args.price:
+        try:
+            first, second = (float(p) for p in args.price.split(","))
+        except ValueError:
+            raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
+        price = (first, second)
+    limits = Limits(timeout=args.timeout)
+    return Settings(
+        endpoint,
+        args.model,
+        args.runs,
+        args.temperature,
+        args.concurrency,
+        limits,
+        args.offline,
+        args.pass_rate,
+        price,
+        args.rate_limit,
+    )
+
+
+def live_cases(cases: list[Case], source: str) -> list[LiveCase]:
+    """A suite's cases as live ones: `expect` (one of them), `should_trigger` (that
+    skill), `should not trigger` (anything but it), `expect_likely` (one of them)."""
+    from ..core.live.stats import LiveCase
+
+    out = []
+    for case in cases:
+        negate = case.mode == "not-triggers"
+        out.append(LiveCase(case.query, list(case.expect), negate, case.line, source))
+    return out
+
+
+def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
+    env.err.write(text + "\n")
+    if args.yes:
+        return True
+    stdin = sys.stdin
+    if stdin is None or not stdin.isatty():
+        raise UsageError("not sending without a yes: add --yes (or --offline to use the cache)")
+    env.err.write("Send? [y/N] ")
+    env.err.flush()
+    return stdin.readline().strip().lower() in ("y", "yes")
+
+
+def _plans(
+    args: argparse.Namespace, env: Env, settings: Settings, cache: AnswerCache
+) -> list[tuple[str, Any, Any]]:
+    """(name, plan, project) per suite, or one for the --requests."""
+    from ..core.live.run import LiveError, plan
+    from ..core.live.stats import LiveCase
+    from ..core.projects.suites import SuiteError, load_suite
+
+    suites, paths = split_arguments(args.suites, env.cwd)
+    out: list[tuple[str, Any, Any]] = []
+
+    def add(name: str, registry: Registry, project: Any, cases: list[LiveCase]) -> None:
+        try:
+            out.append((name, plan(registry, cases, settings, project.options, cache), project))
+        except LiveError as exc:
+            raise UsageError(str(exc)) from None
+
+    if args.request:
+        expect = [e for e in args.expect if e != "none"]
+        judged = bool(args.expect)
+        cases = [LiveCase(q, expect, judged=judged) for q in args.request]
+        for item in load(args, env, paths):
+            add("requests", item.registry, item.project, cases)
+        return out
+    if args.expect:
+        raise UsageError("--expect goes with --request")
+    files = [os.path.join(env.cwd, p) for p in suites]
+    if not files:
+        for item in load(args, env, paths, gists=False):
+            if item.project.config is not None:
+                files.extend(item.project.config.suites)
+    if not files:
+        raise UsageError("no suites, no --request, and none under 'suites:' in skillstudio.yaml")
+    for path in files:
+        try:
+            suite = load_suite(path)
+        except SuiteError as exc:
+            raise UsageError(str(exc)) from None
+        loaded = _suite_registry(suite, args, env, paths)
+        name = rel(path, env.cwd)
+        add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
+    return out
+
+
+def cmd_eval(args: argparse.Namespace, env: Env) -> int:
+    from ..core.live.cache import AnswerCache
+    from ..core.live.run import LiveError, execute
+
+    settings = _settings(args)
+    cache = AnswerCache()
+    plans = _plans(args, env, settings, cache)
+    calls = sum(p.calls for _, p, _ in plans)
+    if calls and not settings.offline:
+        sent = sum(p.tokens()[0] for _, p, _ in plans)
+        answered = sum(p.tokens()[1] for _, p, _ in plans)
+        costs = [p.cost() for _, p, _ in plans]
+        cost = f", about ${sum(c or 0 for c in costs):.4f}" if settings.price else ""
+        cached = sum(len(p.cached) for _, p, _ in plans)
+        text = (
+            f"About to send {counted(calls, 'call')} to {settings.endpoint.base_url} "
+            f"(model {settings.model}): about {counted(sent, 'token')} in "
+            f"and {answered:,} out{cost}"
+            + (f"; {counted(cached, 'run')} from the cache" if cached else "")
+        )
+        if not _confirm(env, args, text):
+            env.err.write("nothing was sent\n")
+            return EXIT_FAIL
+    cancel = threading.Event()
+    tty = env.err.isatty() if hasattr(env.err, "isatty") else False
+
+    def progress(done: int, total: int, message: str) -> None:
+        if tty:
+            env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
+
+    reports: list[tuple[str, LiveReport]] = []
+    for name, checked, _project in plans:  # after a Ctrl+C the rest end as cancelled
+        try:
+            reports.append((name, execute(checked, cache, cancel, progress)))
+        except LiveError as exc:
+            raise UsageError(str(exc)) from None
+    return _output(args, env, reports)
+
+
+def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveReport]]) -> int:
+    passed = failed = unanswered = 0
+    for _, report in reports:
+        p, f, u = report.counts()
+        passed, failed, unanswered = passed + p, failed + f, unanswered + u
+    if args.format == "json":
+        data = [dict(report.to_json(), suite=name) for name, report in reports]
+        env.print(
+            dumps({"reports": data, "passed": passed, "failed": failed, "unanswered": unanswered})
+        )
+    elif args.format == "junit":
+        env.print(junit_xml([_junit(name, report) for name, report in reports]))
+    else:
+        for name, report in reports:
+            for line in report_text(name, report):
+                env.print(line)
+        tail = f", {unanswered} unanswered" if unanswered else ""
+        env.print(f"{passed} passed, {failed} failed{tail}")
+    return EXIT_FAIL if failed or unanswered else EXIT_OK
+
+
+def _percent(rate: float | None, interval: list[float] | None) -> str:
+    if rate is None:
+        return "-"
+    ci = f", 95 % CI {interval[0] * 100:.0f}-{interval[1] * 100:.0f} %" if interval else ""
+    return f"{rate * 100:.0f} %{ci}"
+
+
+def report_text(name: str, report: LiveReport) -> list[str]:
+    data = report.to_json()
+    style = report.plan.items[0].question.style.agent if report.plan.items else ""
+    endpoint = data["endpoint"]
+    lines = [
+        printable(
+            f"{name}: {counted(len(data['cases']), 'request')} x {data['runs']} runs, model "
+            f"{data['model']} at {endpoint['url']} ({endpoint['api']}), {data['date']}; "
+            f"asked as {data['profile']} asks: {style}"
+        )
+    ]
+    for case in data["cases"]:
+        picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
+        query = printable(repr(case["query"]))
+        est = case["estimate"]
+        estimate = f"; estimate: {est['top'] or 'none'}" if est is not None else ""
+        where = f"{case['suite']}:{case['line']}: " if case["suite"] and case["line"] else ""
+        if case["passed"] is None:
+            errors = sorted({r["error"] for r in case["runs"] if r["error"]})
+            lines.append(f"  ERROR {where}{query}: {printable('; '.join(errors))}")
+            continue
+        rate = _percent(case["rate"], case["interval"])
+        if case["expect"] is None:
+            lines.append(printable(f"  ----  {query} -> {picks}{estimate}"))
+            continue
+        mark = "PASS" if case["passed"] else "FAIL"
+        lines.append(
+            printable(
+                f"  {mark}  {where if mark == 'FAIL' else ''}{query} -> {picks}; expected "
+                f"{case['expect']}: {case['hits']}/{case['answered']} ({rate}){estimate}"
+            )
+        )
+    if data["per_skill"]:
+        lines.append("  per skill:                precision  recall      f1")
+        for skill, stats in data["per_skill"].items():
+            cells = [
+                "-" if stats[k] is None else f"{stats[k]:.2f}"
+                for k in ("precision", "recall", "f1")
+            ]
+            lines.append(printable(f"    {skill:<24} {cells[0]:>9} {cells[1]:>7} {cells[2]:>7}"))
+    if data["confusion"]:
+        lines.append("  confusion (expected -> picked):")
+        for expected, row in data["confusion"].items():
+            row_text = ", ".join(f"{got} {count}" for got, count in row.items())
+            lines.append(printable(f"    {expected:<24} {row_text}"))
+    top1 = data["agreement"]["top1"]
+    if top1["runs"]:
+        bands = data["agreement"]["bands"]
+        by_band = ", ".join(
+            f"{band} {b['picked']}/{b['runs']}" for band, b in bands.items() if b["runs"]
+        )
+        lines.append(
+            f"  agreement with the estimate: top-1 {top1['agree']}/{top1['runs']} "
+            f"({_percent(top1['rate'], top1['interval'])}); picks by band: {by_band}"
+        )
+    tokens = data["tokens"]
+    lines.append(
+        f"  {counted(sum(len(c['runs']) for c in data['cases']), 'run')} "
+        f"({data['cached_runs']} from the cache, {data['errors']} without an answer); "
+        f"tokens reported: {tokens['input']:,} in, {tokens['output']:,} out"
+        + ("; cancelled" if data["cancelled"] else "")
+    )
+    return lines
+
+
+def _junit(name: str, report: LiveReport) -> JunitSuite:
+    data = report.to_json()
+    suite = JunitSuite(
+        f"{name} ({data['model']})",
+        properties={
+            "model": data["model"],
+            "endpoint": data["endpoint"]["url"],
+            "profile": data["profile"],
+            "date": data["date"],
+            "runs": str(data["runs"]),
+        },
+    )
+    for case in data["cases"]:
+        where = f"{case['suite']}:{case['line']}" if case["suite"] and case["line"] else name
+        picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
+        item = JunitCase(case["query"], where, output=f"picks: {picks}")
+        if case["passed"] is None:
+            item.error = "; ".join(sorted({r["error"] for r in case["runs"] if r["error"]}))
+        elif case["passed"] is False:
+            item.failure = (
+                f"picked {picks}; expected {case['expect']}: {case['hits']}/{case['answered']} runs"
+            )
+        suite.cases.append(item)
+    return suite
+
+
+COMMANDS = {"eval": cmd_eval}

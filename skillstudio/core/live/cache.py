@@ -1,0 +1,88 @@
+"""The cache of answers: one file per (endpoint, model, listing hash, request, run,
+temperature), so a suite checked with a model once replays offline (`--offline`).
+
+Where: `live/` in the user's cache folder (core/scanning/state_cache.py's rule:
+`$XDG_CACHE_HOME/skillstudio`, else `~/.cache/skillstudio`), mode 0700, files 0600.
+A file holds the answer as read (the pick, a bounded excerpt of the text, the tokens,
+the date) and what it answers; never a key or a header. It is untrusted on reading:
+a regular file owned by the user, at most MAX_BYTES, JSON of the expected shape, else a
+miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import stat
+from typing import Any
+
+from ..scanning.state_cache import cache_folder
+from .questions import Answer
+
+MAX_BYTES = 64 * 1024
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def answer_key(
+    url: str, model: str, listing_hash: str, query: str, run: int, temperature: float
+) -> str:
+    parts = [url.rstrip("/"), model, listing_hash, query, run, temperature]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
+
+
+class AnswerCache:
+    def __init__(self, folder: str | None = None) -> None:
+        self.folder = folder or os.path.join(cache_folder(), "live")
+
+    def _path(self, key: str) -> str:
+        return os.path.join(self.folder, key[:2], key + ".json")
+
+    def get(self, key: str) -> Answer | None:
+        try:
+            fd = os.open(self._path(key), os.O_RDONLY | _NOFOLLOW)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                return None
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
+                return None
+            data = os.read(fd, MAX_BYTES + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        try:
+            found = json.loads(data)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(found, dict) or found.get("key") != key:
+            return None
+        answer = found.get("answer")
+        return Answer.from_json(answer) if isinstance(answer, dict) else None
+
+    def put(self, key: str, answer: Answer, about: dict[str, Any]) -> None:
+        """Write the answer whole (a temporary file renamed over it); failures are
+        ignored (the cache is an aid, never the record)."""
+        if answer.error:
+            return  # an error is not an answer: the next run asks again
+        path = self._path(key)
+        payload = {"key": key, **about, "answer": answer.to_json()}
+        data = json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8")
+        temp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(temp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)

@@ -1,0 +1,156 @@
+"""Endpoints as data: the two wire formats (Anthropic Messages, OpenAI-compatible Chat
+Completions), the services that speak them, and where an endpoint's key comes from.
+
+A key is read from an environment variable, else from the system keyring (the
+`keyring` package: Secret Service, Keychain, Windows Credential Locker), at the moment a
+request is sent. It is never written to a file, a log, the cache or a report: an
+`Endpoint` holds only the *name* of the variable and of the keyring entry.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlsplit
+
+Api = Literal["anthropic", "openai"]
+APIS: tuple[Api, ...] = ("anthropic", "openai")
+KEYRING_SERVICE = "skillstudio"  # keyring entries: (service, endpoint name)
+ANTHROPIC_VERSION = "2023-06-01"  # the `anthropic-version` header the Messages API asks for
+DEFAULT_KEY_ENV = "SKILLSTUDIO_API_KEY"  # a remote URL given without a known service
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """Where requests go: base URL (the part before `/messages` or `/chat/completions`),
+    the wire format, where the key comes from, and the role of an agent's developer
+    message (local servers that know only system/user/assistant get `system`)."""
+
+    name: str
+    base_url: str
+    api: Api
+    key_env: str = ""  # the environment variable holding the key ("" none)
+    keyring: str = ""  # the keyring entry's user name under KEYRING_SERVICE ("" none)
+    developer_role: str = "system"
+
+    @property
+    def url(self) -> str:
+        tail = "/messages" if self.api == "anthropic" else "/chat/completions"
+        return self.base_url.rstrip("/") + tail
+
+    @property
+    def local(self) -> bool:
+        host = urlsplit(self.base_url).hostname or ""
+        return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")
+
+    def to_json(self) -> dict[str, str]:
+        """What a report says of the endpoint: never the key."""
+        return {"name": self.name, "url": self.base_url, "api": self.api}
+
+
+# The services, as data (docs/live.md). Local servers need no key.
+PRESETS: dict[str, Endpoint] = {
+    e.name: e
+    for e in (
+        Endpoint(
+            "anthropic",
+            "https://api.anthropic.com/v1",
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            "anthropic",
+        ),
+        Endpoint(
+            "openai",
+            "https://api.openai.com/v1",
+            "openai",
+            "OPENAI_API_KEY",
+            "openai",
+            developer_role="developer",
+        ),
+        Endpoint(
+            "openrouter",
+            "https://openrouter.ai/api/v1",
+            "openai",
+            "OPENROUTER_API_KEY",
+            "openrouter",
+        ),
+        Endpoint("ollama", "http://localhost:11434/v1", "openai"),
+        Endpoint("llama.cpp", "http://localhost:8080/v1", "openai"),
+        Endpoint("vllm", "http://localhost:8000/v1", "openai"),
+        Endpoint("lmstudio", "http://localhost:1234/v1", "openai"),
+    )
+}
+
+
+class EndpointError(ValueError):
+    """An endpoint that cannot be used as given; the message says what to do."""
+
+
+def endpoint_for(given: str, api: str | None = None, key_env: str | None = None) -> Endpoint:
+    """A preset by name, or a base URL (http or https) with its API (`anthropic` when the
+    host is Anthropic's, else the OpenAI-compatible one, unless `api` says)."""
+    preset = PRESETS.get(given.lower())
+    if preset is not None:
+        found = preset
+        if api and api != preset.api:
+            raise EndpointError(f"{preset.name} speaks the {preset.api} API, not {api}")
+    else:
+        parts = urlsplit(given)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            names = ", ".join(PRESETS)
+            raise EndpointError(
+                f"endpoint {given!r} is neither a base URL (http://… or https://…) nor one of: "
+                f"{names}"
+            )
+        if parts.username or parts.password:
+            raise EndpointError("put the key in an environment variable, not in the URL")
+        host = parts.hostname
+        chosen: Api = "anthropic" if host.endswith("anthropic.com") else "openai"
+        if api:
+            if api not in APIS:
+                raise EndpointError(f"--api must be one of {', '.join(APIS)}")
+            chosen = "anthropic" if api == "anthropic" else "openai"
+        known = next((p for p in PRESETS.values() if urlsplit(p.base_url).hostname == host), None)
+        local = host in ("localhost", "127.0.0.1", "::1")
+        found = Endpoint(
+            host,
+            given.rstrip("/"),
+            chosen,
+            key_env=known.key_env if known else ("" if local else DEFAULT_KEY_ENV),
+            keyring=known.keyring if known else ("" if local else host),
+            developer_role=known.developer_role if known else "system",
+        )
+    if key_env:
+        found = Endpoint(
+            found.name, found.base_url, found.api, key_env, found.keyring, found.developer_role
+        )
+    return found
+
+
+def api_key(endpoint: Endpoint, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The endpoint's key: its environment variable, else its keyring entry; None when
+    neither has one (a local server needs none). A keyring that is missing or fails
+    counts as no entry."""
+    if endpoint.key_env:
+        value = environ.get(endpoint.key_env, "").strip()
+        if value:
+            return value
+    if not endpoint.keyring or environ.get("SKILLSTUDIO_NO_KEYRING"):
+        return None
+    try:
+        import keyring
+
+        stored = keyring.get_password(KEYRING_SERVICE, endpoint.keyring)
+    except Exception:  # no backend, a locked or broken one: no key from there
+        return None
+    return stored.strip() if isinstance(stored, str) and stored.strip() else None
+
+
+def redact(text: str, secret: str | None) -> str:
+    """`text` with every occurrence of the key replaced (error messages of a server may
+    echo what they were sent)."""
+    if secret and len(secret) >= 4:
+        return text.replace(secret, "[key]")
+    return text

@@ -1,0 +1,346 @@
+"""The agent's own question: the request each agent sends, built from its profile's own
+listing (core/delivery/tiers.py), with the listing in the agent's place and the agent's
+tool declared, then the user's request; and the answer read as the agent reads it.
+
+A profile says how its agent asks with the class attribute `live_style` (a key of
+STYLES; a profile that declares none asks as Gemini CLI does: the listing in the system
+prompt and an `activate_skill` tool). No skill body is ever sent: one exchange per run,
+no tool is executed. The tool descriptions are short reconstructions written for this
+project from each agent's documentation (docs/live.md), not the agents' own text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..model.skills import Skill
+from ..profile import Profile
+from .endpoints import Endpoint
+
+Place = Literal["message", "tool", "developer", "system"]
+MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
+MAX_TEXT = 300  # characters of an answer's text kept in reports and the cache
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How an agent asks: where its listing goes ("message": a text block of the user's
+    turn before the request; "tool": the skill tool's description; "developer": a
+    developer message; "system": the system prompt), the tool it declares and the
+    argument naming the skill ("" when the model reads the listed SKILL.md itself)."""
+
+    key: str
+    agent: str  # in words, for reports
+    place: Place
+    tool: str
+    tool_text: str
+    argument: str = ""
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+_NAME_ONLY = _object({"name": {"type": "string", "description": "The skill's name."}}, ["name"])
+
+STYLES: dict[str, Style] = {
+    s.key: s
+    for s in (
+        Style(
+            "skill-tool",
+            "Claude Code (the Skill tool; the listing in a <system-reminder> of the turn)",
+            "message",
+            "Skill",
+            "Execute a skill within the main conversation. When the user's task matches one "
+            "of the available skills, invoke this tool with the skill's name before doing "
+            "anything else; the skill's instructions are then loaded. Only invoke a skill "
+            "that is listed as available.",
+            "skill",
+            _object(
+                {
+                    "skill": {"type": "string", "description": "The skill name."},
+                    "args": {"type": "string", "description": "Optional arguments."},
+                },
+                ["skill"],
+            ),
+        ),
+        Style(
+            "skill-tool-listing",
+            "a Skill tool whose description holds the listing",
+            "tool",
+            "Skill",
+            "Load a skill's full instructions by its name when the task matches it.",
+            "name",
+            _NAME_ONLY,
+        ),
+        Style(
+            "skills-instructions",
+            "Codex CLI (the <skills_instructions> developer message; the model opens the "
+            "SKILL.md with its shell tool)",
+            "developer",
+            "shell",
+            "Runs a shell command and returns its output.",
+            "",
+            _object(
+                {
+                    "command": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "The command to execute.",
+                    },
+                    "workdir": {"type": "string", "description": "The working directory."},
+                },
+                ["command"],
+            ),
+        ),
+        Style(
+            "use-skill",
+            "the listing in the system prompt and a use_skill tool",
+            "system",
+            "use_skill",
+            "Invoke a skill by its name to load its instructions.",
+            "name",
+            _NAME_ONLY,
+        ),
+        Style(
+            "activate-skill",
+            "Gemini CLI style (the listing in the system prompt, an activate_skill tool)",
+            "system",
+            "activate_skill",
+            "Activates a specialized agent skill by name. Returns the skill's instructions. "
+            "Use it when a task matches one of the available skills' descriptions.",
+            "name",
+            _NAME_ONLY,
+        ),
+    )
+}
+DEFAULT_STYLE = "activate-skill"
+
+
+def style_of(profile: Profile) -> Style:
+    """The profile's declared style (`live_style`), else Gemini CLI's."""
+    key = getattr(profile, "live_style", DEFAULT_STYLE)
+    return STYLES.get(key if isinstance(key, str) else DEFAULT_STYLE, STYLES[DEFAULT_STYLE])
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What an agent sends for one request (without the model, the temperature and the
+    wire format: `body` adds them)."""
+
+    style: Style
+    listing: str  # the profile's tier-2 text, exactly
+    query: str
+    listed: tuple[str, ...]  # names in the listing
+    paths: tuple[tuple[str, str], ...]  # (SKILL.md path as listed, name) for read styles
+
+    @property
+    def listing_hash(self) -> str:
+        """The hash of what the agent shows besides the request (cache key part)."""
+        parts = [self.style.key, self.style.tool_text, self.listing]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def question(
+    profile: Profile, listing: str, listed: list[str], skills: list[Skill], query: str
+) -> Question:
+    """The question for `query`, from a rendered listing and the skills it lists."""
+    style = style_of(profile)
+    names = set(listed)
+    paths = tuple((s.path.replace(os.sep, "/"), s.name) for s in skills if s.name in names)
+    return Question(style, listing, query, tuple(listed), paths)
+
+
+def _tool(style: Style, api: str, description: str) -> dict[str, Any]:
+    if api == "anthropic":
+        return {"name": style.tool, "description": description, "input_schema": style.parameters}
+    return {
+        "type": "function",
+        "function": {
+            "name": style.tool,
+            "description": description,
+            "parameters": style.parameters,
+        },
+    }
+
+
+def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dict[str, Any]:
+    """The request body, field for field, for the endpoint's API."""
+    style, api = q.style, endpoint.api
+    description = style.tool_text
+    if style.place == "tool":
+        description = f"{description}\n\n{q.listing}"
+    system = ""
+    messages: list[dict[str, Any]] = []
+    if style.place == "system" or (style.place == "developer" and api == "anthropic"):
+        system = q.listing
+    elif style.place == "developer":
+        messages.append({"role": endpoint.developer_role, "content": q.listing})
+    if style.place == "message":
+        content: Any = [{"type": "text", "text": q.listing}, {"type": "text", "text": q.query}]
+    else:
+        content = q.query
+    messages.append({"role": "user", "content": content})
+    out: dict[str, Any] = {"model": model}
+    if api == "anthropic":
+        out["max_tokens"] = MAX_TOKENS
+        if system:
+            out["system"] = system
+    elif system:
+        messages.insert(0, {"role": "system", "content": system})
+    out["temperature"] = temperature
+    out["tools"] = [_tool(style, api, description)]
+    out["messages"] = messages
+    return out
+
+
+def encode(data: dict[str, Any]) -> bytes:
+    """The bytes sent: compact JSON, UTF-8 (pinned by tests/live/fixtures)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(slots=True)
+class Answer:
+    """One run's answer as the agent reads it: the skill picked (None: no skill), the
+    name the model called when it is not a listed skill, a bounded excerpt of its text,
+    the tokens it reports, or the error that left the run without an answer."""
+
+    pick: str | None = None
+    unlisted: bool = False
+    text: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    error: str = ""
+    cached: bool = False
+    date: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pick": self.pick,
+            "unlisted": self.unlisted,
+            "text": self.text,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "error": self.error or None,
+            "date": self.date,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Answer:
+        def num(key: str) -> int:
+            value = data.get(key)
+            return value if isinstance(value, int) and value >= 0 else 0
+
+        pick = data.get("pick")
+        return cls(
+            pick if isinstance(pick, str) else None,
+            data.get("unlisted") is True,
+            str(data.get("text") or "")[:MAX_TEXT],
+            num("input_tokens"),
+            num("output_tokens"),
+            str(data.get("error") or ""),
+            True,
+            str(data.get("date") or ""),
+        )
+
+
+class MalformedAnswer(ValueError):
+    """A response that is not the API's JSON shape."""
+
+
+def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, int, int]:
+    """(tool calls as (name, arguments), text, input tokens, output tokens)."""
+    calls: list[tuple[str, Any]] = []
+    texts: list[str] = []
+    found = data.get("usage")
+    usage: dict[str, Any] = found if isinstance(found, dict) else {}
+    if api == "anthropic":
+        content = data.get("content")
+        if not isinstance(content, list):
+            raise MalformedAnswer("no 'content' list in the answer")
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use":
+                calls.append((str(block.get("name", "")), block.get("input")))
+            elif block.get("type") == "text":
+                texts.append(str(block.get("text", "")))
+        tokens = usage.get("input_tokens"), usage.get("output_tokens")
+    else:
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise MalformedAnswer("no 'choices' in the answer")
+        message = choices[0].get("message")
+        if not isinstance(message, dict):
+            raise MalformedAnswer("no 'message' in the answer's first choice")
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(function, dict):
+                continue
+            arguments = function.get("arguments")
+            if isinstance(arguments, str):
+                with contextlib.suppress(ValueError):  # else kept as text: a path may be in it
+                    arguments = json.loads(arguments)
+            calls.append((str(function.get("name", "")), arguments))
+        if isinstance(message.get("content"), str):
+            texts.append(message["content"])
+        tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    counts = [t if isinstance(t, int) and t >= 0 else 0 for t in tokens]
+    return calls, " ".join(texts).strip(), counts[0], counts[1]
+
+
+def _path_pick(q: Question, arguments: Any) -> str | None:
+    """The listed skill whose SKILL.md the call reads: its path as listed, else its
+    `<folder>/SKILL.md` (a model may shorten the path)."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    text = text.replace("\\\\", "/").replace("\\", "/")
+    for path, name in sorted(q.paths, key=lambda p: -len(p[0])):
+        if path in text:
+            return name
+    for path, name in q.paths:
+        tail = "/".join(path.rsplit("/", 2)[-2:])
+        if tail in text:
+            return name
+    return None
+
+
+def read_answer(q: Question, data: Any, api: str) -> Answer:
+    """The answer as the agent reads it: the first call of the skill tool naming a
+    skill, or (read styles) the first tool call that reads a listed SKILL.md; plain
+    text is no skill."""
+    if not isinstance(data, dict):
+        raise MalformedAnswer("the answer is not a JSON object")
+    calls, text, tokens_in, tokens_out = _calls(data, api)
+    answer = Answer(text=text[:MAX_TEXT], input_tokens=tokens_in, output_tokens=tokens_out)
+    style = q.style
+    for name, arguments in calls:
+        if not style.argument:
+            found = _path_pick(q, arguments)
+            if found is not None:
+                answer.pick = found
+                return answer
+            continue
+        if name != style.tool or not isinstance(arguments, dict):
+            continue
+        value = arguments.get(style.argument)
+        if not isinstance(value, str):
+            value = next(
+                (
+                    arguments.get(k)
+                    for k in ("skill", "name", "command")
+                    if isinstance(arguments.get(k), str)
+                ),
+                None,
+            )
+        if isinstance(value, str) and value.strip():
+            picked = value.strip().lstrip("/$")[:200]
+            answer.pick = picked
+            answer.unlisted = picked not in q.listed
+            return answer
+    return answer

@@ -1,0 +1,303 @@
+"""A live check: the plan (requests, calls, an estimate of tokens and cost before any
+call), then the runs, concurrent up to a limit, answered from the cache where they
+can be, cancellable, with progress; and the report.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+from ..delivery.tiers import render_listing
+from ..ranking.model_pick import LikelyIndex
+from ..scanning.registry import Registry
+from .cache import AnswerCache, answer_key
+from .client import Cancelled, Limits, Pacer, SendError, send
+from .endpoints import Endpoint, api_key
+from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
+from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
+
+CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
+ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
+Progress = Callable[[int, int, str], None]  # (done, total, what happened)
+
+
+class LiveError(Exception):
+    """A live check that cannot start; the message says what to do."""
+
+
+@dataclass(slots=True)
+class Settings:
+    endpoint: Endpoint
+    model: str
+    runs: int = 3
+    temperature: float = 1.0
+    concurrency: int = 4
+    limits: Limits = field(default_factory=Limits)
+    offline: bool = False  # answers from the cache only; a miss is an error, never a call
+    pass_rate: float = 0.5  # a case passes when this share of its answered runs hit
+    price: tuple[float, float] | None = None  # dollars per million tokens: input, output
+    per_minute: float = 0.0  # request starts a minute at most (0: only the concurrency)
+
+
+@dataclass(slots=True)
+class Planned:
+    case: LiveCase
+    question: Question
+    content: bytes  # the request body
+    keys: list[str]  # the cache key of each run
+    estimate: Estimate | None
+
+
+@dataclass(slots=True)
+class Plan:
+    settings: Settings
+    profile: str
+    items: list[Planned]
+    cached: dict[tuple[int, int], Answer]
+    listing_chars: int
+
+    @property
+    def calls(self) -> int:
+        """Calls still to make (the rest are in the cache)."""
+        return len(self.items) * self.settings.runs - len(self.cached)
+
+    def tokens(self) -> tuple[int, int]:
+        """(input, output) tokens of the calls to make, estimated."""
+        runs = self.settings.runs
+        sent = 0
+        for i, item in enumerate(self.items):
+            missing = sum((i, r) not in self.cached for r in range(runs))
+            sent += -(-len(item.content) // CHARS_PER_TOKEN) * missing
+        return sent, ANSWER_TOKENS * self.calls
+
+    def cost(self) -> float | None:
+        price = self.settings.price
+        if price is None:
+            return None
+        sent, answered = self.tokens()
+        return (sent * price[0] + answered * price[1]) / 1_000_000
+
+    def to_json(self) -> dict[str, Any]:
+        sent, answered = self.tokens()
+        return {
+            "requests": len(self.items),
+            "runs": self.settings.runs,
+            "calls": self.calls,
+            "cached": len(self.cached),
+            "input_tokens": sent,
+            "output_tokens": answered,
+            "cost": self.cost(),
+        }
+
+
+def plan(
+    registry: Registry,
+    cases: list[LiveCase],
+    settings: Settings,
+    options: dict[str, Any] | None = None,
+    cache: AnswerCache | None = None,
+    estimate: bool = True,
+    index: LikelyIndex | None = None,
+) -> Plan:
+    """What the check will send: the profile's listing rendered once, one question per
+    request, the runs the cache already answers, the offline estimate of each request
+    (from `index`, the caller's likely-candidates index, else one built here)."""
+    if settings.runs < 1:
+        raise LiveError("--runs must be at least 1")
+    listing = render_listing(registry, options or {})
+    skills = list(registry.active.values())
+    if not estimate or not registry.profile.model_chooses:
+        index = None
+    elif index is None:
+        index = LikelyIndex(registry)
+    if index is not None:
+        index.sync()
+    items: list[Planned] = []
+    cached: dict[tuple[int, int], Answer] = {}
+    endpoint, model = settings.endpoint, settings.model
+    for i, case in enumerate(cases):
+        q = question(registry.profile, listing.text, listing.listed, skills, case.query)
+        content = encode(body(q, endpoint, model, settings.temperature))
+        keys = [
+            answer_key(
+                endpoint.base_url, model, q.listing_hash, case.query, run, settings.temperature
+            )
+            for run in range(settings.runs)
+        ]
+        for run, key in enumerate(keys):
+            found = cache.get(key) if cache is not None else None
+            if found is not None:
+                cached[(i, run)] = found
+        items.append(Planned(case, q, content, keys, _estimate(index, case.query)))
+    return Plan(settings, registry.profile.name, items, cached, len(listing.text))
+
+
+def _estimate(index: LikelyIndex | None, query: str) -> Estimate | None:
+    if index is None:
+        return None
+    ranked = index.rank(query)
+    likely = ranked.likely
+    return Estimate(likely[0].name if likely else None, {c.name: c.band for c in ranked.candidates})
+
+
+@dataclass(slots=True)
+class LiveReport:
+    plan: Plan
+    results: list[CaseRuns]
+    date: str
+    cancelled: bool = False
+
+    def counts(self) -> tuple[int, int, int]:
+        """(passed, failed, unanswered) cases."""
+        rate = self.plan.settings.pass_rate
+        outcomes = [r.passed(rate) for r in self.results]
+        return outcomes.count(True), outcomes.count(False), outcomes.count(None)
+
+    def to_json(self) -> dict[str, Any]:
+        settings = self.plan.settings
+        passed, failed, unanswered = self.counts()
+        answers = [a for r in self.results for a in r.answers]
+        return {
+            "endpoint": settings.endpoint.to_json(),
+            "model": settings.model,
+            "profile": self.plan.profile,
+            "style": self.plan.items[0].question.style.key if self.plan.items else None,
+            "date": self.date,
+            "runs": settings.runs,
+            "temperature": settings.temperature,
+            "pass_rate": settings.pass_rate,
+            "offline": settings.offline,
+            "cancelled": self.cancelled,
+            "cases": [r.to_json(settings.pass_rate) for r in self.results],
+            "passed": passed,
+            "failed": failed,
+            "unanswered": unanswered,
+            "per_skill": per_skill(self.results),
+            "confusion": confusion(self.results),
+            "agreement": agreement(self.results),
+            "tokens": {
+                "input": sum(a.input_tokens for a in answers),
+                "output": sum(a.output_tokens for a in answers),
+            },
+            "cached_runs": sum(a.cached for a in answers),
+            "errors": sum(bool(a.error) for a in answers),
+        }
+
+
+def execute(
+    checked: Plan,
+    cache: AnswerCache | None = None,
+    cancel: threading.Event | None = None,
+    progress: Progress | None = None,
+    transport: httpx.BaseTransport | None = None,
+    environ: dict[str, str] | None = None,
+) -> LiveReport:
+    """Run the plan: cached runs are replayed; the others are sent (never offline), at
+    most `concurrency` at a time. Every run ends with an answer or an error; a cancel
+    leaves the rest as `cancelled` errors."""
+    settings = checked.settings
+    runs = settings.runs
+    answers: dict[tuple[int, int], Answer] = dict(checked.cached)
+    todo = [(i, r) for i in range(len(checked.items)) for r in range(runs) if (i, r) not in answers]
+    total = len(checked.items) * runs
+    done = len(answers)
+    lock = threading.Lock()
+    cancel = cancel or threading.Event()
+
+    def report(message: str) -> None:
+        if progress is not None:
+            progress(done, total, message)
+
+    report(f"{done} of {total} runs from the cache" if done else "starting")
+    key: str | None = None
+    if todo and not settings.offline:
+        import os
+
+        key = api_key(settings.endpoint, os.environ if environ is None else environ)
+        endpoint = settings.endpoint
+        if key is None and not endpoint.local:
+            where = endpoint.key_env or "an environment variable"
+            raise LiveError(
+                f"no key for {endpoint.name}: set {where}, or store one in the "
+                f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
+            )
+        if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
+            raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+    pacer = Pacer(settings.per_minute)
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def one(task: tuple[int, int], client: httpx.Client | None) -> None:
+        nonlocal done
+        i, run = task
+        item = checked.items[i]
+        if settings.offline or client is None:
+            answer = Answer(error="not in the cache (--offline): run once with the model")
+        elif cancel.is_set():
+            answer = Answer(error="cancelled")
+        else:
+            answer = _ask(client, checked, item, key, cancel, report, pacer)
+            answer.date = now
+            if cache is not None and not answer.error:
+                about = {
+                    "endpoint": settings.endpoint.base_url,
+                    "model": settings.model,
+                    "query": item.case.query,
+                    "run": run,
+                }
+                cache.put(item.keys[run], answer, about)
+        with lock:
+            answers[task] = answer
+            done += 1
+            what = answer.error or (answer.pick or "no skill")
+            report(f"{item.case.query[:60]!r} run {run + 1}: {what}")
+
+    if settings.offline or not todo:
+        for task in todo:
+            one(task, None)
+    else:
+        with httpx.Client(transport=transport, follow_redirects=False) as client:
+            workers = max(1, min(settings.concurrency, len(todo)))
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(one, task, client) for task in todo]
+                for future in futures:
+                    try:
+                        future.result()
+                    except KeyboardInterrupt:  # Ctrl+C: the rest end as cancelled
+                        cancel.set()
+                        for rest in futures:
+                            rest.result()
+                        break
+    results = [
+        CaseRuns(item.case, [answers[(i, r)] for r in range(runs)], item.estimate)
+        for i, item in enumerate(checked.items)
+    ]
+    dates = sorted({a.date for r in results for a in r.answers if a.date})
+    return LiveReport(checked, results, dates[-1] if dates else now, cancel.is_set())
+
+
+def _ask(
+    client: httpx.Client,
+    checked: Plan,
+    item: Planned,
+    key: str | None,
+    cancel: threading.Event,
+    report: Callable[[str], None],
+    pacer: Pacer,
+) -> Answer:
+    settings = checked.settings
+    try:
+        data = send(
+            client, settings.endpoint, key, item.content, settings.limits, cancel, report, pacer
+        )
+        return read_answer(item.question, data, settings.endpoint.api)
+    except Cancelled:
+        return Answer(error="cancelled")
+    except (SendError, MalformedAnswer) as exc:
+        return Answer(error=str(exc))

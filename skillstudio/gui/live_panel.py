@@ -1,0 +1,281 @@
+"""Ask a model (docs/live.md): the request of Try a Request put to a real model the way
+the project's agent asks it, N runs, the model's picks beside the offline estimate.
+
+A thin adapter over core/live: the plan (the listing, the calls and tokens it will
+spend) is made on the GUI thread when the user asks, shown, and sent only when the
+user says so (nothing is spent unasked; runs the cache answers cost nothing and go at
+once); the runs go off the GUI thread (background.run_in_background), the progress bar
+follows them, Cancel stops them. Keys come from the environment or the keyring, never
+from this panel.
+
+Not wired into the window here: the owner calls `set_request(registry, query, options,
+index)` when the request or the skills change, and `set_endpoint(...)` from Settings.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.live.cache import AnswerCache
+from ..core.live.endpoints import PRESETS, EndpointError, endpoint_for
+from ..core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
+from ..core.live.stats import LiveCase
+from ..core.model.text import counted
+from ..core.ranking.model_pick import LikelyIndex
+from ..core.scanning.registry import Registry
+from .background import run_in_background
+
+POLL_MS = 100  # how often the progress bar reads the runs' progress
+
+
+class _Progress:
+    """The runs' progress, written by worker threads and read by the GUI's timer."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = 0
+        self.total = 0
+        self.message = ""
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        with self.lock:
+            self.done, self.total, self.message = done, total, message
+
+    def read(self) -> tuple[int, int, str]:
+        with self.lock:
+            return self.done, self.total, self.message
+
+
+class LivePanel(QWidget):
+    """Signals:
+    finished(object): the LiveReport of a finished (or cancelled) check.
+    """
+
+    finished = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, cache: AnswerCache | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("live-panel")
+        self.cache = cache or AnswerCache()
+        self.registry: Registry | None = None
+        self.query = ""
+        self.options: dict[str, Any] = {}
+        self.index: LikelyIndex | None = None
+        self.planned: Plan | None = None
+        self.cancel: threading.Event | None = None
+        self.progress = _Progress()
+        self.report: LiveReport | None = None
+
+        self.endpoint = QComboBox()
+        self.endpoint.setEditable(True)
+        self.endpoint.addItems(list(PRESETS))
+        self.endpoint.setCurrentText("ollama")
+        self.endpoint.setToolTip(
+            "A service (anthropic, openai, openrouter, ollama, llama.cpp, vllm, lmstudio) or "
+            "a base URL such as http://localhost:11434/v1. Keys come from the environment "
+            "or the system keyring (docs/live.md)."
+        )
+        self.model = QLineEdit()
+        self.model.setPlaceholderText("model, e.g. qwen2.5:7b")
+        self.runs = QSpinBox()
+        self.runs.setRange(1, 50)
+        self.runs.setValue(3)
+        self.runs.setPrefix("runs: ")
+        self.ask_button = QPushButton("Ask a model")
+        self.ask_button.setToolTip(
+            "Put this request to the model the way the agent asks it (its listing and "
+            "tool, no skill body) and show which skill it picks. You are told what it "
+            "will spend before anything is sent."
+        )
+        self.send_button = QPushButton("Send")
+        self.cancel_button = QPushButton("Cancel")
+        self.bar = QProgressBar()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Skill", "Picked in", "Estimate"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+
+        row = QHBoxLayout()
+        row.addWidget(self.endpoint, 2)
+        row.addWidget(self.model, 2)
+        row.addWidget(self.runs)
+        row.addWidget(self.ask_button)
+        controls = QHBoxLayout()
+        controls.addWidget(self.bar, 1)
+        controls.addWidget(self.send_button)
+        controls.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addLayout(controls)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table, 1)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._poll)
+        self.ask_button.clicked.connect(self.ask)
+        self.send_button.clicked.connect(self.send)
+        self.cancel_button.clicked.connect(self.stop)
+        self._idle("Type a request, choose an endpoint and a model, then Ask a model.")
+
+    # -- what the owner sets ---------------------------------------------------------
+    def set_request(
+        self,
+        registry: Registry | None,
+        query: str,
+        options: dict[str, Any] | None = None,
+        index: LikelyIndex | None = None,
+    ) -> None:
+        """The request and the skills it is asked against (Try a Request's)."""
+        self.registry, self.query, self.options, self.index = registry, query, options or {}, index
+        if self.cancel is None:  # a new request drops a plan not yet sent
+            self.planned = None
+            self.send_button.setEnabled(False)
+
+    def set_endpoint(self, endpoint: str, model: str = "") -> None:
+        """The endpoint (a preset name or a base URL) and model, from Settings."""
+        self.endpoint.setCurrentText(endpoint)
+        if model:
+            self.model.setText(model)
+
+    # -- asking --------------------------------------------------------------------------
+    def _settings(self) -> Settings:
+        try:
+            endpoint = endpoint_for(self.endpoint.currentText().strip())
+        except EndpointError as exc:
+            raise LiveError(str(exc)) from None
+        model = self.model.text().strip()
+        if not model:
+            raise LiveError("Name the model to ask.")
+        return Settings(endpoint, model, runs=self.runs.value())
+
+    def ask(self) -> None:
+        """Plan the check and say what it will spend; runs all in the cache go at once."""
+        if self.registry is None or not self.query.strip():
+            self._idle("Type a request first.")
+            return
+        try:
+            cases = [LiveCase(self.query, [], judged=False)]
+            self.planned = plan(
+                self.registry, cases, self._settings(), self.options, self.cache, index=self.index
+            )
+        except LiveError as exc:
+            self._idle(str(exc))
+            return
+        calls = self.planned.calls
+        if not calls:
+            self.send()
+            return
+        sent, answered = self.planned.tokens()
+        self._idle(
+            f"About to send {counted(calls, 'call')} to {self.planned.settings.endpoint.base_url}"
+            f" (model {self.planned.settings.model}): about {counted(sent, 'token')} in and "
+            f"{answered:,} out. Send?"
+        )
+        self.send_button.setEnabled(True)
+
+    def send(self) -> None:
+        """Run the planned check off the GUI thread."""
+        checked = self.planned
+        if checked is None or self.cancel is not None:
+            return
+        self.cancel = threading.Event()
+        cancel, progress, cache = self.cancel, self.progress, self.cache
+        total = len(checked.items) * checked.settings.runs
+        progress(0, total, "")
+        self.bar.setRange(0, total)
+        self.bar.setValue(0)
+        self.ask_button.setEnabled(False)
+        self.send_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("Asking…")
+        self.timer.start()
+        run_in_background(lambda: execute(checked, cache, cancel, progress), self._landed, self)
+
+    def stop(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
+            self.status.setText("Cancelling…")
+
+    def _poll(self) -> None:
+        done, total, message = self.progress.read()
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(done)
+        if message:
+            self.status.setText(f"{done} of {total}: {message}")
+
+    def _landed(self, report: LiveReport | None, error: str | None) -> None:
+        self.timer.stop()
+        self._poll()
+        self.cancel = None
+        self.planned = None
+        if report is None:
+            self._idle(error or "The check failed.")
+            return
+        self.report = report
+        self._show(report)
+        self._idle(self._summary(report))
+        self.finished.emit(report)
+
+    def _idle(self, text: str) -> None:
+        self.status.setText(text)
+        self.ask_button.setEnabled(True)
+        self.send_button.setEnabled(self.planned is not None and self.cancel is None)
+        self.cancel_button.setEnabled(False)
+
+    # -- the answer -------------------------------------------------------------------
+    def _show(self, report: LiveReport) -> None:
+        result = report.results[0]
+        picks = result.picks()
+        estimate = result.estimate
+        self.table.setRowCount(0)
+        for name, count in picks.most_common():
+            band = "" if estimate is None or name in ("none", "error") else estimate.band(name)
+            if estimate is not None and name == estimate.top:
+                band += " (its first)"
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            for column, text in enumerate((name, f"{count} of {len(result.answers)}", band)):
+                self.table.setItem(row, column, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+
+    def _summary(self, report: LiveReport) -> str:
+        result = report.results[0]
+        settings = report.plan.settings
+        valid = result.valid
+        errors = sorted({a.error for a in result.answers if a.error})
+        parts = [f"{settings.model}, {report.date}:"]
+        if valid:
+            top, count = result.picks().most_common(1)[0]
+            what = "no skill" if top == "none" else top
+            parts.append(f"the model picked {what} in {count} of {len(result.answers)} runs.")
+        if result.estimate is not None:
+            parts.append(f"The estimate's likely first: {result.estimate.top or 'none'}.")
+        cached = sum(a.cached for a in result.answers)
+        if cached:
+            parts.append(f"{cached} from the cache.")
+        if errors:
+            parts.append("Without an answer: " + "; ".join(errors))
+        if report.cancelled:
+            parts.append("Cancelled.")
+        return " ".join(parts)

@@ -1,0 +1,88 @@
+"""Ask a model (gui/live_panel.py) against the loopback fake server: nothing is sent
+before the user says Send, the picks and the estimate are shown, the progress bar
+follows the runs, Cancel stops them, and a second ask is answered from the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.live.cache import AnswerCache
+from skillstudio.gui.live_panel import LivePanel
+
+from ..live_fake import FakeModel, Script
+from ..test_live import registry_for
+
+
+def table(panel: LivePanel) -> list[list[str]]:
+    rows = []
+    for r in range(panel.table.rowCount()):
+        items = [panel.table.item(r, c) for c in range(3)]
+        rows.append([item.text() if item is not None else "" for item in items])
+    return rows
+
+
+def test_ask_a_model_shows_the_picks_beside_the_estimate(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    pick = ("tool", "Skill", {"skill": "pdf-forms"})
+    script: Script = [pick, pick, ("text", "No skill.")]
+    with FakeModel(script) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
+        assert fake.received == []  # nothing is sent before the user says so
+        assert panel.status.text().startswith("About to send 3 calls to")
+        assert panel.send_button.isEnabled()
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            qtbot.mouseClick(panel.send_button, Qt.MouseButton.LeftButton)
+        assert len(fake.received) == 3
+    assert table(panel) == [["pdf-forms", "2 of 3", "likely (its first)"], ["none", "1 of 3", ""]]
+    assert (panel.bar.value(), panel.bar.maximum()) == (3, 3)
+    assert "the model picked pdf-forms in 2 of 3 runs" in panel.status.text()
+    # the server is gone: asking again replays the cache at once, with no question
+    with qtbot.waitSignal(panel.finished, timeout=20_000):
+        qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
+    assert table(panel)[0][:2] == ["pdf-forms", "2 of 3"]
+    assert "3 from the cache" in panel.status.text()
+
+
+def test_cancel_stops_the_runs(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    with FakeModel([("sleep", 0.5)]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(20)
+        panel.ask()
+        panel.send()
+        assert panel.cancel_button.isEnabled() and not panel.ask_button.isEnabled()
+        qtbot.waitUntil(lambda: len(fake.received) >= 1, timeout=10_000)
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    report = panel.report
+    assert report is not None and report.cancelled
+    assert len(fake.received) < 20
+    assert "Cancelled." in panel.status.text() and panel.ask_button.isEnabled()
+
+
+def test_bad_settings_are_said_not_sent(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    panel.set_request(registry, "", options)
+    panel.ask()
+    assert panel.status.text() == "Type a request first."
+    panel.set_request(registry, "fill in the PDF form", options)
+    panel.set_endpoint("nowhere", "m")
+    panel.ask()
+    assert "neither a base URL" in panel.status.text() and not panel.send_button.isEnabled()
+    panel.set_endpoint("ollama", "")
+    panel.model.setText("")
+    panel.ask()
+    assert panel.status.text() == "Name the model to ask."

@@ -1,0 +1,149 @@
+"""A loopback model server for the live-check tests: http.server on 127.0.0.1, port 0,
+in a thread; it speaks the Anthropic Messages and the OpenAI Chat Completions APIs and
+answers from a script. Nothing here reaches a network.
+
+A script step is one of:
+    ("tool", tool_name, arguments)    a call of a tool
+    ("text", text)                    a plain answer
+    ("status", code, headers)         an error status (429 with Retry-After, 500, ...)
+    ("sleep", seconds)                no answer for that long, then a plain one
+    ("raw", bytes)                    a 200 with this body (malformed JSON, a huge one)
+    ("drip", seconds)                 a 200 whose body comes a byte every `seconds`
+A step given as a callable gets the request's JSON body and returns a step. When the
+script runs out the last step repeats.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Step = tuple[Any, ...]
+Script = list[Step | Callable[[dict[str, Any]], Step]]
+
+
+def anthropic_answer(step: Step) -> dict[str, Any]:
+    if step[0] == "tool":
+        content = [{"type": "tool_use", "id": "toolu_1", "name": step[1], "input": step[2]}]
+    else:
+        content = [{"type": "text", "text": step[1] if len(step) > 1 else "ok"}]
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": content,
+        "stop_reason": "tool_use" if step[0] == "tool" else "end_turn",
+        "usage": {"input_tokens": 120, "output_tokens": 8},
+    }
+
+
+def openai_answer(step: Step) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": None}
+    if step[0] == "tool":
+        message["tool_calls"] = [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": step[1], "arguments": json.dumps(step[2])},
+            }
+        ]
+    else:
+        message["content"] = step[1] if len(step) > 1 else "ok"
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 120, "completion_tokens": 8},
+    }
+
+
+class FakeModel:
+    """The server; `received` holds each request as (path, headers, body bytes)."""
+
+    def __init__(self, script: Script) -> None:
+        self.script = list(script)
+        self.received: list[tuple[str, dict[str, str], bytes]] = []
+        self.lock = threading.Lock()
+        self.position = 0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                return
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length)
+                with fake.lock:
+                    fake.received.append((self.path, dict(self.headers.items()), raw))
+                    index = min(fake.position, len(fake.script) - 1)
+                    fake.position += 1
+                    step = fake.script[index]
+                if callable(step):
+                    step = step(json.loads(raw))
+                fake.answer(self, step)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def answer(self, handler: BaseHTTPRequestHandler, step: Step) -> None:
+        kind = step[0]
+        if kind == "status":
+            payload = json.dumps({"error": {"message": f"status {step[1]}"}}).encode()
+            handler.send_response(step[1])
+            for name, value in (step[2] if len(step) > 2 else {}).items():
+                handler.send_header(name, value)
+            self._body(handler, payload)
+            return
+        if kind == "sleep":
+            time.sleep(step[1])
+            step = ("text", "late")
+        if kind == "drip":
+            body = json.dumps(openai_answer(("text", "slow"))).encode()
+            handler.send_response(200)
+            handler.send_header("content-length", str(len(body)))
+            handler.end_headers()
+            with contextlib.suppress(OSError):
+                for byte in body:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                    time.sleep(step[1])
+            return
+        if kind == "raw":
+            handler.send_response(200)
+            self._body(handler, step[1])
+            return
+        api_anthropic = handler.path.endswith("/messages")
+        data = anthropic_answer(step) if api_anthropic else openai_answer(step)
+        handler.send_response(200)
+        self._body(handler, json.dumps(data).encode())
+
+    @staticmethod
+    def _body(handler: BaseHTTPRequestHandler, payload: bytes) -> None:
+        handler.send_header("content-type", "application/json")
+        handler.send_header("content-length", str(len(payload)))
+        handler.end_headers()
+        with contextlib.suppress(OSError):  # the client gave up (a timeout test)
+            handler.wfile.write(payload)
+
+    def __enter__(self) -> FakeModel:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
