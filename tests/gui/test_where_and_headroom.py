@@ -72,3 +72,19 @@ def test_headroom_shows_the_set_against_the_listing_budget(
     assert "over" in view.line.text()
     marked = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
     assert any("(name only or cut)" in t or "(left out)" in t for t in marked)
+
+
+def test_ask_a_model_is_a_tab_of_try_a_request(window: MainWindow, qtbot: QtBot) -> None:
+    """The live check (docs/live.md) gets the request on screen and plans only when
+    asked: nothing is sent without Send."""
+    panel = panel_on(window, "claude-code")
+    window.focus_query_panel()
+    panel.load_request("write a commit message for these changes")
+    assert panel.live.query == "write a commit message for these changes"
+    assert panel.live.registry is panel.registry
+    titles = [panel.details.tabText(i) for i in range(panel.details.count())]
+    assert titles[-2:] == ["Headroom", "Ask a model"]
+    panel.ask_a_model()
+    assert panel.details.currentWidget() is panel.live_page
+    assert "Name the model" in panel.live.status.text()  # no model named yet: nothing sent
+    assert not panel.live.send_button.isEnabled()

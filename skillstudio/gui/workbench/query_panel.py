@@ -48,6 +48,7 @@ from ...core.scanning.registry import Registry
 from ..centre import scrolled
 from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
+from ..live_panel import LivePanel
 from ..scanner import one_line
 from .activation_view import ActivationView
 from .add_case import AddCaseDialog, add_to_suite
@@ -203,6 +204,14 @@ class QueryPanel(QWidget):
         self.details.addTab(self.headroom, "Headroom")
         self.details.setTabToolTip(
             4, "Does the whole set fit the agent's listing budget at a context window"
+        )
+        self.live = LivePanel(self)  # the request put to a real model (docs/live.md)
+        self.live_page = scrolled(self.live)  # its own "Ask a model" button plans the check
+        self.details.addTab(self.live_page, "Ask a model")
+        self.details.setTabToolTip(
+            5,
+            "Put this request to a real model the way the agent asks it (you are told "
+            "what it will spend before anything is sent)",
         )
 
         # Side by side when the panel is wide or short; stacked (ranking above
@@ -408,6 +417,7 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
+        self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
     def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
@@ -540,6 +550,11 @@ class QueryPanel(QWidget):
     def reset_session(self) -> None:
         self.session.reset()
         self.update_now()
+
+    def ask_a_model(self) -> None:
+        """The Ask a model tab, its plan for the request made (nothing is sent unasked)."""
+        self.details.setCurrentWidget(self.live_page)
+        self.live.ask()
 
     def ask_case(
         self, query: str, suites: list[str], default: str, proposed: str
