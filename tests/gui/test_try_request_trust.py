@@ -135,7 +135,7 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert panel.summary.text() == headline  # the answer's headline stays
     # A new file the user names: created there.
     other = collection / "suites/more.yaml"
-    panel.ask_case = lambda q, s, d, p: (str(other), "none")  # type: ignore[method-assign]
+    panel.ask_case = lambda query, suites, default, proposed: (str(other), "none")  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
     assert load_suite(str(other)).cases[-1].expect == []
 
@@ -226,7 +226,11 @@ def test_competes_with_agrees_with_overlap(
         assert editor is not None
         line = editor.form.findChild(CompetesLine, "competes-with")
         assert line is not None
-        qtbot.waitUntil(lambda line=line: "working" not in line.text(), timeout=10_000)
+
+        def worked_out(line: CompetesLine = line) -> bool:
+            return "working" not in line.text()
+
+        qtbot.waitUntil(worked_out, timeout=10_000)
         expected = {
             (p.b.name if p.a.name == name else p.a.name): p.score
             for p in pairs

@@ -3,6 +3,7 @@ agents and the listing headroom of docs/agents.md shown where the author works).
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.delivery.headroom import listing_headroom
@@ -11,6 +12,12 @@ from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.where_it_loads import WhereItLoads, reach_cells
 
 from .test_workbench import panel_on
+
+
+def cell(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    assert item is not None
+    return item.text()
 
 
 def test_a_skill_says_where_each_agent_finds_it(window: MainWindow, qtbot: QtBot) -> None:
@@ -31,7 +38,7 @@ def test_a_skill_says_where_each_agent_finds_it(window: MainWindow, qtbot: QtBot
     skill = editor.document.registry.by_path[path]
     expected = agent_reach(skill, where.base)
     rows = [
-        [where.table.item(row, c).text() for c in range(where.table.columnCount())]
+        [cell(where.table, row, c) for c in range(where.table.columnCount())]
         for row in range(where.table.rowCount())
     ]
     assert rows == [reach_cells(r) for r in expected]
@@ -63,14 +70,15 @@ def test_headroom_shows_the_set_against_the_listing_budget(
     assert f"{room.needed:,} of {room.budget:,} characters" in view.line.text()
     assert view.table.rowCount() == len(expected.costs)
     # A small context window: a budget the set does not fit; who falls out is named.
-    view.window.setValue(5_000)
+    assert not view.window_row.isVisibleTo(view)  # the panel's own window option counts
+    panel.option.setValue(5_000)
     qtbot.waitUntil(
         lambda: view.room is not None and view.room.budget != room.budget, timeout=10_000
     )
     small = view.room
     assert small is not None and small.budget is not None and small.budget < room.needed
     assert "over" in view.line.text()
-    marked = [view.table.item(r, 0).text() for r in range(view.table.rowCount())]
+    marked = [cell(view.table, r, 0) for r in range(view.table.rowCount())]
     assert any("(name only or cut)" in t or "(left out)" in t for t in marked)
 
 

@@ -67,16 +67,16 @@ class HeadroomView(QWidget):
         self.room: Headroom | None = None
         self.stale = True
         self._asked = 0
-        self.window = QSpinBox(self)
-        self.window.setRange(0, NUMBER_OPTIONS["context_tokens"])
-        self.window.setSingleStep(10_000)
-        self.window.setSpecialValueText("unknown")
-        self.window.setSuffix(" tokens")
-        self.window.setToolTip(
+        self.tokens_box = QSpinBox(self)
+        self.tokens_box.setRange(0, NUMBER_OPTIONS["context_tokens"])
+        self.tokens_box.setSingleStep(10_000)
+        self.tokens_box.setSpecialValueText("unknown")
+        self.tokens_box.setSuffix(" tokens")
+        self.tokens_box.setToolTip(
             "The model's context window: the listing's budget follows it where the agent's "
             "does (unknown: the agent's default budget)"
         )
-        self.window.valueChanged.connect(lambda _v: self.changed())
+        self.tokens_box.valueChanged.connect(lambda _v: self.changed())
         self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -85,13 +85,15 @@ class HeadroomView(QWidget):
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Context window:", self))
-        top.addWidget(self.window)
+        self.window_row = QWidget(self)  # hidden when the panel's own option is the window
+        top = QHBoxLayout(self.window_row)
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(QLabel("Context window:", self.window_row))
+        top.addWidget(self.tokens_box)
         top.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(top)
+        layout.addWidget(self.window_row)
         layout.addWidget(self.line)
         layout.addWidget(self.table, 1)
         self.timer = QTimer(self)
@@ -99,14 +101,21 @@ class HeadroomView(QWidget):
         self.timer.setInterval(DELAY_MS)
         self.timer.timeout.connect(self.update_now)
 
-    def set_project(self, project: Project | None, registry: Registry | None) -> None:
-        """The project Try a Request answers for; its context window as configured."""
-        if project is not self.project:
-            self.project, self.registry = project, registry
-            tokens = project.options.get("context_tokens") if project is not None else None
-            self.window.blockSignals(True)
-            self.window.setValue(int(tokens) if isinstance(tokens, int) else 0)
-            self.window.blockSignals(False)
+    def set_project(
+        self, project: Project | None, registry: Registry | None, tokens: int | None = None
+    ) -> None:
+        """The project Try a Request answers for; its context window as configured, or
+        `tokens` when the panel's own option is the window (then only that one shows)."""
+        self.window_row.setVisible(tokens is None)
+        if tokens is None and project is not None:
+            configured = project.options.get("context_tokens")
+            tokens = configured if isinstance(configured, int) else 0
+        changed = project is not self.project or (tokens or 0) != self.tokens_box.value()
+        self.project, self.registry = project, registry
+        self.tokens_box.blockSignals(True)
+        self.tokens_box.setValue(tokens or 0)
+        self.tokens_box.blockSignals(False)
+        if changed:
             self.changed()
 
     def changed(self) -> None:
@@ -123,8 +132,8 @@ class HeadroomView(QWidget):
     def options(self) -> dict[str, Any]:
         options = dict(self.project.options) if self.project is not None else {}
         options.pop("context_tokens", None)
-        if self.window.value():
-            options["context_tokens"] = self.window.value()
+        if self.tokens_box.value():
+            options["context_tokens"] = self.tokens_box.value()
         return options
 
     def update_now(self) -> None:

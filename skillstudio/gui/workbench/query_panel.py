@@ -118,6 +118,7 @@ class QueryPanel(QWidget):
         self.option = QSpinBox(self)
         self.option.setMaximum(10_000_000)
         self.option.valueChanged.connect(self.timer.start)
+        self.option.valueChanged.connect(lambda _v: self._headroom_follows())
         self.add_button = QPushButton("Add as test case…", self)
         self.add_button.clicked.connect(self.add_test_case)
         self.project_title = QLabel("&Project:", self)
@@ -315,8 +316,15 @@ class QueryPanel(QWidget):
         self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
-        self.headroom.set_project(project, registry)
+        self._headroom_follows()
         self.catch_up.now()
+
+    def _headroom_follows(self) -> None:
+        """Headroom at the panel's context window where that is the panel's option."""
+        project = self.project
+        spec = project.profile.panel_option if project is not None else None
+        mirrored = spec is not None and spec.key == "context_tokens"
+        self.headroom.set_project(project, self.registry, self.option.value() if mirrored else None)
 
     # -- answering ---------------------------------------------------------------------
     def skills_changed(self) -> None:
