@@ -385,10 +385,8 @@ class QueryPanel(QWidget):
         previous = self._current_name()
         new_request = self._answered != (id(registry), query)
         self._answered = (id(registry), query)
-        if new_request:  # a new answer opens on its best row, its explanation
+        if new_request:  # a new answer opens on its best row (a "Why not" name stays)
             self._chosen = None
-            if self.why_box.currentIndex() > 0:
-                self.why_box.setCurrentIndex(0)
         self._updating = True  # the model's reset moves the current row: not the user
         try:
             self.model.set_result(self.result, self.likely)
