@@ -130,6 +130,8 @@ class ProblemsPanel(QWidget):
         self._current = ""
         self._where_for = ""  # the path the "Loads in…" line is (being) worked out for
         self._where_asked = 0  # the newest answer asked for wins (a text per keystroke)
+        self._where_busy = False  # one job at a time; the newest waits in _where_next
+        self._where_next: tuple[str, Skill | None, int] | None = None
         self._update()
 
     def _fit_code_column(self) -> None:
@@ -156,7 +158,8 @@ class ProblemsPanel(QWidget):
         """The line for `path`, worked out off the GUI thread: it validates the skill
         (as on screen, else the file as saved) under every profile (8 validations; with
         a body of 100,000 links that was 31 s on the GUI thread in issue 25). The
-        newest one asked wins."""
+        newest one asked wins; one job runs at a time (a keystroke each would fill the
+        thread pool on such a skill), the newest waiting for it."""
         self.where.setVisible(bool(path))
         self._where_for = path
         self._where_asked += 1
@@ -164,12 +167,23 @@ class ProblemsPanel(QWidget):
             self.where.clear()
             self.where.setToolTip("")
             return
+        if self._where_busy:
+            self._where_next = (path, skill, self._where_asked)
+            return
+        self._start_where(path, skill, self._where_asked)
+
+    def _start_where(self, path: str, skill: Skill | None, asked: int) -> None:
+        self._where_busy = True
         work = (
             partial(portability, skill) if skill is not None else partial(portability_of_file, path)
         )
-        run_in_background(work, partial(self._on_where, self._where_asked), self)
+        run_in_background(work, partial(self._on_where, asked), self)
 
     def _on_where(self, asked: int, verdicts: list[Verdict] | None, error: str | None) -> None:
+        self._where_busy = False
+        waiting, self._where_next = self._where_next, None
+        if waiting is not None and waiting[2] == self._where_asked:
+            self._start_where(*waiting)
         if asked != self._where_asked:
             return  # another skill is current since, or its text changed
         if verdicts is None:

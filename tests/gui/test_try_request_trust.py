@@ -330,3 +330,48 @@ def test_a_short_dock_shows_rows_and_lines_and_the_advice_moves_nothing(
     qtbot.wait(20)
     assert "instead of terraform-plan" in panel.explanation.toPlainText()
     assert panel.details.mapTo(panel, panel.details.rect().topLeft()) == tabs_at
+
+
+def test_loads_in_runs_one_job_at_a_time_the_newest_last(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each edit asks for the line again; on a skill that takes seconds to validate
+    (issue 25's 100,000 links) a job per keystroke would fill the thread pool."""
+    import threading
+    import time
+
+    from skillstudio.gui import problems_panel
+
+    running, most, calls = [0], [0], [0]
+    lock = threading.Lock()
+    real = problems_panel.portability
+
+    def slow(skill: object) -> object:
+        with lock:
+            running[0] += 1
+            calls[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(1.0)
+        with lock:
+            running[0] -= 1
+        return real(skill)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(problems_panel, "portability", slow)
+    path = next(
+        p for r in window.registries for p in r.by_path if p.endswith("sql-review/SKILL.md")
+    )
+    editor = window.open_skill(path)
+    assert editor is not None
+    where = window.problems.where
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    for n in range(6):
+        field.setPlainText("x " * (600 + n * 20))  # each over the standard's 1,024
+        qtbot.wait(350)
+    qtbot.waitUntil(
+        lambda: "agentskills" in where.text().partition("rejected by")[2], timeout=10_000
+    )
+    qtbot.waitUntil(lambda: running[0] == 0, timeout=10_000)
+    qtbot.wait(300)  # nothing left waiting
+    assert most[0] == 1
+    assert calls[0] < 6  # the edits made meanwhile were worked out once, the newest
