@@ -66,6 +66,7 @@ class WhereItLoads(QWidget):
         self.reaches: list[Reach] = []
         self.stale = True
         self._asked = 0
+        self._busy = False  # one job at a time: an edit meanwhile asks again when it ends
         self.summary = QLabel(INTRO, self)
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
@@ -101,19 +102,25 @@ class WhereItLoads(QWidget):
         """Work the table out again for the skill as it is on screen."""
         self.timer.stop()
         self.stale = False
+        if self._busy:
+            self.stale = True  # asked again when the running job lands
+            return
         skill = self.document.registry.by_path.get(self.document.path)
         if skill is None:
             self.summary.setText("This skill is not in the folder's skills (yet): save it.")
             return
         self._asked += 1
         asked, base = self._asked, self.base
+        self._busy = True
         run_in_background(
             lambda: agent_reach(skill, base), lambda r, e: self._landed(asked, r, e), self
         )
 
     def _landed(self, asked: int, reaches: list[Reach] | None, error: str | None) -> None:
-        if asked != self._asked:
-            return  # the text changed since: its answer is on the way
+        self._busy = False
+        if self.stale and self.isVisible():
+            self.update_now()  # the text changed meanwhile: the newest is worked out
+            return
         if reaches is None:
             self.summary.setText(f"Where it loads is not known: {error}")
             return

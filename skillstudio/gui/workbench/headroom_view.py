@@ -67,6 +67,7 @@ class HeadroomView(QWidget):
         self.room: Headroom | None = None
         self.stale = True
         self._asked = 0
+        self._busy = False  # one job at a time: a change meanwhile asks again when it ends
         self.tokens_box = QSpinBox(self)
         self.tokens_box.setRange(0, NUMBER_OPTIONS["context_tokens"])
         self.tokens_box.setSingleStep(10_000)
@@ -138,6 +139,9 @@ class HeadroomView(QWidget):
 
     def update_now(self) -> None:
         self.timer.stop()
+        if self._busy:
+            self.stale = True  # asked again when the running job lands
+            return
         self.stale = False
         registry = self.registry
         if registry is None:
@@ -147,6 +151,7 @@ class HeadroomView(QWidget):
         self._asked += 1
         asked = self._asked
         self.line.setText("Working out the listing…")
+        self._busy = True
         run_in_background(
             lambda: listing_headroom(copy, options),
             lambda room, error: self._landed(asked, room, error),
@@ -154,6 +159,10 @@ class HeadroomView(QWidget):
         )
 
     def _landed(self, asked: int, room: Headroom | None, error: str | None) -> None:
+        self._busy = False
+        if self.stale and self.isVisible():
+            self.update_now()  # the skills or the window changed meanwhile
+            return
         if asked != self._asked:
             return  # asked again since
         if room is None:
