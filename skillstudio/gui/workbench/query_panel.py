@@ -397,7 +397,7 @@ class QueryPanel(QWidget):
         self.table.setColumnHidden(3, self.result.heuristic and self.likely is None)
         fit_rows(self.table, self.model)
         self.summary.setText(self._summary_text(registry, query))
-        self._show_instead()
+        self._show_instead(explain=False)  # explained below
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
@@ -474,12 +474,14 @@ class QueryPanel(QWidget):
         index = self.likely_indexes.peek(registry) if registry is not None else None
         return self.advice.suite_lines(self.project, registry, index)
 
-    def _show_instead(self) -> None:
+    def _show_instead(self, explain: bool = True) -> None:
+        """The advice about the open skill (it opens the explanation: shown again if
+        it changed, unless the caller explains next)."""
         registry = self.registry
         index = self.likely_indexes.peek(registry) if registry is not None else None
         shown = self.advice.text
         self.advice.show(self.project, registry, index, self._likely_shown())
-        if self.advice.text != shown:
+        if explain and self.advice.text != shown:
             self._show_explanation()
 
     def _current_name(self) -> str | None:
