@@ -106,6 +106,7 @@ class AddCaseDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Add as test case")
+        self.setMinimumWidth(480)  # the request and the suite's path read whole
         self.base = base
         self.suite_box = QComboBox(self)
         self.suite_box.addItem(NEW_FILE, "")  # last: the suites go before it
