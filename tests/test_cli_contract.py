@@ -419,6 +419,9 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
         monkeypatch.setenv("SKILLSTUDIO_NO_KEYRING", "1")
         run = cli(*words, cwd=project)
         assert run.code == 2, (words, run.out, run.err)
+        if "anthropic" in words:  # a missing key is said before any estimate or question
+            assert "no key for anthropic: set ANTHROPIC_API_KEY" in run.err
+            assert "About to send" not in run.err
 
 
 def test_test_writes_junit_xml(tmp_path: Path) -> None:
@@ -441,3 +444,21 @@ def test_test_writes_junit_xml(tmp_path: Path) -> None:
     failure = cases[1].find("failure")
     assert failure is not None and "expected: pdf-summary" in (failure.get("message") or "")
     assert cases[1].get("name") == "what \\x01 is the weather"  # XML cannot hold \x01
+
+
+def test_eval_does_not_ask_a_model_for_a_profile_whose_rules_pick(tmp_path: Path) -> None:
+    write(tmp_path, "skills/a/SKILL.md", skill_text(name="a", description="Does a."))
+    run = cli(
+        "eval",
+        "skills",
+        "--profile",
+        "oasis",
+        "--request",
+        "q",
+        "--model",
+        "m",
+        "--offline",
+        cwd=tmp_path,
+    )
+    assert run.code == 2
+    assert "oasis picks skills by its own rules, not by a model: not asked" in run.err

@@ -158,6 +158,41 @@ def test_answers_are_read_as_the_agent_reads_them(tmp_path: Path) -> None:
     assert [a.pick for a in report.results[0].answers] == ["pdf-forms", "code-review", None, None]
 
 
+HOSTILE: list[Any] = [
+    [],
+    "text",
+    {"choices": 5},
+    {"choices": [{"message": {"tool_calls": 5}}]},
+    {"choices": [{"message": {"tool_calls": "abc", "content": 7}}]},
+    {"choices": [{"message": {"tool_calls": [5, {"function": 3}, {"function": {"name": 1}}]}}]},
+    {"choices": [{"message": {"tool_calls": [{"function": {"name": "Skill", "arguments": "{"}}]}}]},
+    {"choices": [{"message": {"tool_calls": [{"function": {"arguments": [1, {"a": None}]}}]}}]},
+    {"choices": [{"message": None}], "usage": {"prompt_tokens": -4}},
+    {"content": "x"},
+    {"content": [5, None, {"type": "tool_use", "name": "Skill", "input": ["pdf-forms"]}]},
+    {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": 5, "name": ""}}]},
+    {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "\u202e" * 500}}]},
+    {"content": [{"type": "text", "text": ["a"]}], "usage": "lots"},
+]
+
+
+@pytest.mark.parametrize("style", ["skill-tool", "skills-instructions", "activate-skill"])
+def test_a_hostile_answer_is_one_runs_error_or_no_skill_never_a_crash(style: str) -> None:
+    from skillstudio.core.live.questions import STYLES, MalformedAnswer, Question, read_answer
+
+    q = Question(
+        STYLES[style], "listing", "q", ("pdf-forms",), (("/r/pdf-forms/SKILL.md", "pdf-forms"),)
+    )
+    for data in HOSTILE:
+        for api in ("anthropic", "openai"):
+            try:
+                answer = read_answer(q, data, api)
+            except MalformedAnswer:
+                continue
+            assert answer.pick is None or len(answer.pick) <= 200
+            assert answer.input_tokens >= 0 and len(answer.text) <= 300
+
+
 def test_a_rate_limit_is_retried_after_the_time_the_server_asks(tmp_path: Path) -> None:
     registry, _ = registry_for(tmp_path, "claude-code")
     script: Script = [

@@ -192,8 +192,15 @@ def _plans(
 
     suites, paths = split_arguments(args.suites, env.cwd)
     out: list[tuple[str, Any, Any]] = []
+    skipped: list[str] = []
 
     def add(name: str, registry: Registry, project: Any, cases: list[LiveCase]) -> None:
+        if not registry.profile.model_chooses:  # the agent's rules pick, not a model
+            skipped.append(
+                f"{name}: {registry.profile.name} picks skills by its own rules, "
+                "not by a model: not asked"
+            )
+            return
         try:
             out.append((name, plan(registry, cases, settings, project.options, cache), project))
         except LiveError as exc:
@@ -204,8 +211,13 @@ def _plans(
         judged = bool(args.expect)
         cases = [LiveCase(q, expect, judged=judged) for q in args.request]
         for item in load(args, env, paths):
-            add("requests", item.registry, item.project, cases)
-        return out
+            add(
+                f"requests to {rel(item.project.base, env.cwd) or '.'}",
+                item.registry,
+                item.project,
+                cases,
+            )
+        return _asked(env, out, skipped)
     if args.expect:
         raise UsageError("--expect goes with --request")
     files = [os.path.join(env.cwd, p) for p in suites]
@@ -223,18 +235,32 @@ def _plans(
         loaded = _suite_registry(suite, args, env, paths)
         name = rel(path, env.cwd)
         add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
+    return _asked(env, out, skipped)
+
+
+def _asked(
+    env: Env, out: list[tuple[str, Any, Any]], skipped: list[str]
+) -> list[tuple[str, Any, Any]]:
+    for line in skipped:
+        env.err.write(printable(line) + "\n")
+    if not out:
+        raise UsageError("nothing to ask: every project's profile picks skills by rules")
     return out
 
 
 def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
-    from ..core.live.run import LiveError, execute
+    from ..core.live.run import LiveError, execute, key_for
 
     settings = _settings(args)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)
     calls = sum(p.calls for _, p, _ in plans)
     if calls and not settings.offline:
+        try:
+            key_for(settings)  # before asking to spend: a missing key is said first
+        except LiveError as exc:
+            raise UsageError(str(exc)) from None
         sent = sum(p.tokens()[0] for _, p, _ in plans)
         answered = sum(p.tokens()[1] for _, p, _ in plans)
         costs = [p.cost() for _, p, _ in plans]

@@ -174,6 +174,10 @@ class LivePanel(QWidget):
         if self.registry is None or not self.query.strip():
             self._idle("Type a request first.")
             return
+        profile = self.registry.profile
+        if not profile.model_chooses:
+            self._idle(f"{profile.name} picks skills by its own rules, not by a model.")
+            return
         try:
             cases = [LiveCase(self.query, [], judged=False)]
             self.planned = plan(

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
+from skillstudio.core.projects.project import resolve_projects
 from skillstudio.gui.live_panel import LivePanel
 
 from ..live_fake import FakeModel, Script
@@ -86,3 +87,11 @@ def test_bad_settings_are_said_not_sent(qtbot: QtBot, tmp_path: Path) -> None:
     panel.model.setText("")
     panel.ask()
     assert panel.status.text() == "Name the model to ask."
+    (tmp_path / "r" / "skills").mkdir(parents=True)
+    oasis = resolve_projects([], ["skills"], None, "oasis", str(tmp_path / "r"))[0]
+    rules = oasis.registry()  # a profile whose rules pick
+    rules.scan()
+    panel.set_request(rules, "fill in the PDF form", {})
+    panel.model.setText("m")
+    panel.ask()
+    assert panel.status.text() == "oasis picks skills by its own rules, not by a model."

@@ -279,7 +279,8 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
         message = choices[0].get("message")
         if not isinstance(message, dict):
             raise MalformedAnswer("no 'message' in the answer's first choice")
-        for call in message.get("tool_calls") or []:
+        tool_calls = message.get("tool_calls")
+        for call in tool_calls if isinstance(tool_calls, list) else []:
             function = call.get("function") if isinstance(call, dict) else None
             if not isinstance(function, dict):
                 continue

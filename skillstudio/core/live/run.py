@@ -5,8 +5,9 @@ can be, cancellable, with progress; and the report.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -191,13 +192,29 @@ class LiveReport:
         }
 
 
+def key_for(settings: Settings, environ: Mapping[str, str] | None = None) -> str | None:
+    """The endpoint's key (None: a local server without one); LiveError when a remote
+    endpoint has none, or would get it over plain http."""
+    endpoint = settings.endpoint
+    key = api_key(endpoint, os.environ if environ is None else environ)
+    if key is None and not endpoint.local:
+        where = endpoint.key_env or "an environment variable"
+        raise LiveError(
+            f"no key for {endpoint.name}: set {where}, or store one in the "
+            f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
+        )
+    if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
+        raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+    return key
+
+
 def execute(
     checked: Plan,
     cache: AnswerCache | None = None,
     cancel: threading.Event | None = None,
     progress: Progress | None = None,
     transport: httpx.BaseTransport | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> LiveReport:
     """Run the plan: cached runs are replayed; the others are sent (never offline), at
     most `concurrency` at a time. Every run ends with an answer or an error; a cancel
@@ -218,18 +235,7 @@ def execute(
     report(f"{done} of {total} runs from the cache" if done else "starting")
     key: str | None = None
     if todo and not settings.offline:
-        import os
-
-        key = api_key(settings.endpoint, os.environ if environ is None else environ)
-        endpoint = settings.endpoint
-        if key is None and not endpoint.local:
-            where = endpoint.key_env or "an environment variable"
-            raise LiveError(
-                f"no key for {endpoint.name}: set {where}, or store one in the "
-                f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
-            )
-        if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
-            raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+        key = key_for(settings, environ)
     pacer = Pacer(settings.per_minute)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -301,3 +307,5 @@ def _ask(
         return Answer(error="cancelled")
     except (SendError, MalformedAnswer) as exc:
         return Answer(error=str(exc))
+    except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only
+        return Answer(error=f"the answer could not be read ({type(exc).__name__})")

@@ -166,9 +166,11 @@ def per_skill(results: list[CaseRuns]) -> dict[str, dict[str, Any]]:
 
 
 def confusion(results: list[CaseRuns]) -> dict[str, dict[str, int]]:
-    """Expected (label) -> picked (name, `none` or `error`) -> runs."""
+    """Expected (label) -> picked (name, `none` or `error`) -> runs (judged cases)."""
     table: dict[str, Counter[str]] = {}
     for result in results:
+        if not result.case.judged:
+            continue
         table.setdefault(result.case.label(), Counter()).update(result.picks())
     return {label: dict(row.most_common()) for label, row in table.items()}
 
