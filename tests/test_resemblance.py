@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from skillstudio.core.ranking.model_pick import LikelyIndex
-from skillstudio.core.ranking.overlap import OVERLAP_MODEL, PER_SKILL, overlap_report
+from skillstudio.core.ranking.overlap import PER_SKILL, overlap_report
 from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
 from skillstudio.core.ranking.rivals import competing
 from tests.helpers import cli
@@ -152,7 +152,7 @@ def test_match_with_the_description_shows_the_copies_as_likely_and_tied(tmp_path
 def test_the_form_shows_a_copy_as_competing(tmp_path: Any) -> None:
     skills = dict(SKILLS) | {f"copy-{i:02d}": TEXT for i in range(3)}
     registry = collection(tmp_path, skills)
-    index = LikelyIndex(registry, OVERLAP_MODEL)  # the index the app keeps for it
+    index = LikelyIndex(registry)  # the likely index the app keeps
     found = competing(index, registry.active["copy-00"].path)
     assert [(s.name, x) for s, x in found] == [("copy-01", 1.0), ("copy-02", 1.0)]
 

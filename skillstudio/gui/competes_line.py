@@ -3,13 +3,11 @@
 Where the model chooses, two skills whose descriptions say the same thing compete
 for the same requests (docs/commands.md, core/ranking/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
-project's index under the overlap model (built off the GUI thread, kept current per
-edit): the index `skillstudio overlap` and the Overlap Map build, so the pairs and
-scores are theirs. (Scored against Try a Request's index, whose words include the
-bodies' gists, the document frequencies differed: on a public collection the form
-said algorithmic-art 0.38 where `overlap` said frontend-design 0.33.) About a
-millisecond at 10,000 skills (core/ranking/rivals.py). A name is a link that opens
-that skill.
+project's likely-candidates index (the one Try a Request ranks with: built off the
+GUI thread, kept current per edit), under the overlap model and with the document
+counts overlap's own index has (the bodies' words left out), so the pairs and scores
+are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at 10,000
+skills (core/ranking/rivals.py). A name is a link that opens that skill.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from ..core.model.skills import Skill
 from ..core.ranking.model_pick import LikelyIndex
-from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD
+from ..core.ranking.overlap import THRESHOLD
 from ..core.ranking.rivals import competing
 from .likely_jobs import LikelyIndexes
 from .skill_document import SkillDocument
@@ -94,10 +92,9 @@ class CompetesLine(QLabel):
     def update_now(self) -> None:
         self.timer.stop()
         registry = self.document.registry
-        index = self.indexes.peek(registry, OVERLAP_MODEL)
+        index = self.indexes.peek(registry)  # Try a Request's
         if index is None:
-            # built off the GUI thread; `ready` follows
-            index = self.indexes.get(registry, OVERLAP_MODEL)
+            index = self.indexes.get(registry)  # built off the GUI thread; `ready` follows
         else:
             self._follow(index)
         muted = colour("muted")

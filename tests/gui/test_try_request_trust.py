@@ -18,6 +18,7 @@ from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.suite_runner import NO_SUITE
 
+from ..test_competes import ART
 from .test_likely_app import ask, write_collection
 
 
@@ -168,39 +169,6 @@ def test_the_suites_panel_shows_the_open_folders_suites(
         assert window.open_path(str(empty))
     assert runner.suite_box.count() == 0 and runner.summary.text() == NO_SUITE
     assert runner.cases_model.rowCount() == 0
-
-
-# Two skills whose descriptions share rare words; the other skills' bodies use them
-# too (the likely ranking's index reads the bodies' gists: there they are common).
-ART = {
-    "poster-design": (
-        "Designs posters with gradients, typography, layout, colour palette, exported "
-        "as png images or vector svg.",
-        "Sketch it. Render it.",
-    ),
-    "generative-art": (
-        "Creates generative particle art with gradients; png images using typography, "
-        "a colour palette, vector svg and layout.",
-        "Seed it. Draw it.",
-    ),
-    "chart-maker": (
-        "Makes charts from CSV data with matplotlib.",
-        "Use a colour palette. Save a png image. Layout and typography of the png "
-        "image with the colour palette.",
-    ),
-    "web-frontend": (
-        "Builds web frontend pages in HTML and CSS.",
-        "Pick a colour palette and typography. Export png images of the layout.",
-    ),
-    "sql-review": (
-        "Reviews SQL queries and migrations for locking risks.",
-        "Colour palette of the report, png images of the plan, layout and typography.",
-    ),
-    "release-notes": (
-        "Drafts release notes from merged pull requests.",
-        "A png image per release with the colour palette, layout, typography.",
-    ),
-}
 
 
 def test_competes_with_agrees_with_overlap(
