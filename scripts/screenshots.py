@@ -276,6 +276,7 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
         window.open_skill(os.path.join(skills, "release-notes", "SKILL.md"))  # being edited
         window.focus_query_panel()
         window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+        panel.for_open.setChecked(True)  # the request is meant for release-notes
         panel.query.setText("write the changelog for this release from the merged PRs")
         panel.query.home(False)  # the request's start in the picture, as a reader looks
         wait_for(app, lambda: panel.likely is not None)

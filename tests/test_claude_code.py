@@ -371,6 +371,28 @@ def test_description_falls_back_and_warns_when_both_missing(tmp_path: Path) -> N
     assert len(warned) == 1 and warned[0]["severity"] == "warning"
 
 
+def test_a_description_left_out_says_claude_reads_the_first_paragraph(tmp_path: Path) -> None:
+    """No description, a first paragraph: `lint` said nothing (issue 30, item 9); now an
+    info that quotes what Claude reads instead, on the description, as the warning is."""
+    write(
+        tmp_path,
+        ".claude/skills/tidy/SKILL.md",
+        "---\nargument-hint: x\n---\n\n# Tidy\n\nTidies the imports of a Python file.\n",
+    )
+    write(tmp_path, ".claude/skills/empty/SKILL.md", "---\ndescription:\n---\n\n# Title\n")
+    data = lint_json("--project", str(tmp_path))
+    found = {
+        d["path"].split("/")[-2]: d for d in data["diagnostics"] if d["code"] == "field-missing"
+    }
+    assert found["tidy"]["severity"] == "info"
+    assert "Tidies the imports of a Python file." in found["tidy"]["message"]
+    assert found["empty"]["severity"] == "warning"
+    assert found["tidy"]["field"] == found["empty"]["field"] == "description"
+    assert (found["tidy"]["line"], found["tidy"]["column"]) == (1, 1)  # no key: the top
+    run = cli("lint", "-v", "--project", str(tmp_path))
+    assert "uses the body's first paragraph" in run.out
+
+
 def test_only_folder_skill_md_and_lowercase_warned(tmp_path: Path) -> None:
     write(tmp_path, ".claude/skills/ok/SKILL.md", skill_text(description="Ok."))
     write(tmp_path, ".claude/skills/low/skill.md", skill_text(description="Low."))

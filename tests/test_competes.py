@@ -5,10 +5,45 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.model_pick import LikelyIndex
 from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.core.ranking.rivals import competing
+from tests.helpers import skill_text, write
 from tests.test_overlap import SKILLS, collection
+
+# Two skills whose descriptions share rare words; the other skills' bodies use them
+# too (the likely ranking's index reads the bodies' gists: there they are common).
+ART = {
+    "poster-design": (
+        "Designs posters with gradients, typography, layout, colour palette, exported "
+        "as png images or vector svg.",
+        "Sketch it. Render it.",
+    ),
+    "generative-art": (
+        "Creates generative particle art with gradients; png images using typography, "
+        "a colour palette, vector svg and layout.",
+        "Seed it. Draw it.",
+    ),
+    "chart-maker": (
+        "Makes charts from CSV data with matplotlib.",
+        "Use a colour palette. Save a png image. Layout and typography of the png "
+        "image with the colour palette.",
+    ),
+    "web-frontend": (
+        "Builds web frontend pages in HTML and CSS.",
+        "Pick a colour palette and typography. Export png images of the layout.",
+    ),
+    "sql-review": (
+        "Reviews SQL queries and migrations for locking risks.",
+        "Colour palette of the report, png images of the plan, layout and typography.",
+    ),
+    "release-notes": (
+        "Drafts release notes from merged pull requests.",
+        "A png image per release with the colour palette, layout, typography.",
+    ),
+}
+
 
 WORDS = (
     "review pull request diff bugs security style merge tune slow sql query index "
@@ -43,3 +78,33 @@ def test_the_near_duplicate_competes_first_and_unknown_paths_have_none(tmp_path:
     found = competing(index, review.path)
     assert found and found[0][0].name == "merge-request-check"
     assert competing(index, str(tmp_path / "nowhere/SKILL.md")) == []
+
+
+def test_the_likely_index_gives_overlaps_pairs_and_scores_whatever_the_bodies(
+    tmp_path: Any,
+) -> None:
+    """The likely index also reads the bodies' gists: its document counts made words
+    the art skills share common (the other skills' bodies use them), and the form said
+    0.15 where `overlap` said 0.34 (issue 30, item 4). Counted as overlap's own index
+    counts them, the pair and its score are overlap's."""
+    for name, (description, body) in ART.items():
+        text = skill_text(name=name, description=description, _body=f"# {name}\n\n{body}\n")
+        write(tmp_path, f"skills/{name}/SKILL.md", text)
+    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
+    registry.scan()
+    index = LikelyIndex(registry)  # the likely index the app keeps (bodies included)
+    pairs = overlaps(registry, threshold=0.3)
+    assert [(p.a.name, p.b.name) for p in pairs] == [("generative-art", "poster-design")]
+    for skill in registry.active.values():
+        expected = sorted(
+            ((p.b if p.a.name == skill.name else p.a).name, round(p.score, 9))
+            for p in pairs
+            if skill.name in (p.a.name, p.b.name)
+        )
+        found = competing(index, skill.path, limit=100, threshold=0.3)
+        assert sorted((s.name, round(x, 9)) for s, x in found) == expected, skill.name
+    # an edit that moves a word out of the body keeps the counts right
+    art = registry.active["chart-maker"]
+    index.remove(art.path)
+    index.add(art)
+    assert competing(index, registry.active["poster-design"].path, limit=100, threshold=0.3)

@@ -4,9 +4,10 @@ Where the model chooses, two skills whose descriptions say the same thing compet
 for the same requests (docs/commands.md, core/ranking/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
 project's likely-candidates index (the one Try a Request ranks with: built off the
-GUI thread, kept current per edit), under the overlap model, so the scores are
-`skillstudio overlap`'s; about a millisecond at 10,000 skills (core/ranking/rivals.py). A name is
-a link that opens that skill.
+GUI thread, kept current per edit), under the overlap model and with the document
+counts overlap's own index has (the bodies' words left out), so the pairs and scores
+are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at 10,000
+skills (core/ranking/rivals.py). A name is a link that opens that skill.
 """
 
 from __future__ import annotations

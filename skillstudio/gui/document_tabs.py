@@ -20,6 +20,7 @@ from .likely_jobs import LikelyIndexes
 from .recovery import RecoveryKeeper
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
+from .where_it_loads import WhereItLoads
 from .workspace import Workspace
 
 
@@ -83,6 +84,9 @@ class DocumentTabs(QObject):
                 competes = CompetesLine(document, self.likely_indexes, editor.form)
                 if editor.form.add_below("description", competes):
                     competes.open_requested.connect(self.open_skill)
+            number = self.workspace.project_number(path)
+            base = self.workspace.projects[number].base if number is not None else None
+            editor.views.addTab(WhereItLoads(document, base, editor), "Where it loads")
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
             document.diagnostics_changed.connect(lambda _d, p=path: self.skill_checked.emit(p))

@@ -251,6 +251,8 @@ class MainWindow(QMainWindow):
             lambda text: self.views.fail(text, self.workspace.base)
         )
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
+        self.query_panel.said.connect(lambda text: self.statusBar().showMessage(text, 15_000))
+        self.query_panel.current_suite = self.suite_runner.shown_suite
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
 
@@ -371,6 +373,7 @@ class MainWindow(QMainWindow):
         self.watcher.stop()
         self.refresher.drop()
         self.workspace.open(os.path.abspath(path))
+        self.suite_runner.clear()  # the previous folder's suites go at once
         self.views.clear_failures()
         self.views.refresh()
         self.setWindowTitle(f"SkillStudio — {self.workspace.base}")

@@ -19,8 +19,15 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.model.diagnostics import Diagnostic
+from ..core.model.skills import Skill
 from ..core.model.text import counted
-from ..core.projects.portability import NOT_READ, Verdict, portability_of_file, summary
+from ..core.projects.portability import (
+    NOT_READ,
+    Verdict,
+    portability,
+    portability_of_file,
+    summary,
+)
 from .background import run_in_background
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 
@@ -122,6 +129,9 @@ class ProblemsPanel(QWidget):
         model.modelReset.connect(self._update)
         self._current = ""
         self._where_for = ""  # the path the "Loads in…" line is (being) worked out for
+        self._where_asked = 0  # the newest answer asked for wins (a text per keystroke)
+        self._where_busy = False  # one job at a time; the newest waits in _where_next
+        self._where_next: tuple[str, Skill | None, int] | None = None
         self._update()
 
     def _fit_code_column(self) -> None:
@@ -130,28 +140,52 @@ class ProblemsPanel(QWidget):
         widest = max((metrics.horizontalAdvance(code) for code in self.model.codes()), default=0)
         self.view.header().resizeSection(1, min(max(widest + 24, CODE_MIN_PX), CODE_MAX_PX))
 
-    def set_current_path(self, path: str) -> None:
-        """The SKILL.md of the current tab ("" for none), for "current skill only"."""
+    def set_current_path(self, path: str, skill: Skill | None = None) -> None:
+        """The SKILL.md of the current tab ("" for none), for "current skill only";
+        `skill`: as on screen (unsaved text included), when the registry has it."""
         self._current = path
-        self._show_where(path)
+        self._show_where(path, skill)
         if self.current_only.isChecked():
             self._on_filter()
 
-    def _show_where(self, path: str) -> None:
-        """The line for `path`, worked out off the GUI thread: it reads the file and
-        validates it under every profile (8 validations; with a body of 100,000 links
-        that was 31 s on the GUI thread in issue 25). The newest path asked wins."""
+    def skill_checked(self, skill: Skill) -> None:
+        """The current skill was validated again (an edit, a save): its line follows
+        the text on screen, as the error count beside it does."""
+        if skill.path == self._current:
+            self._show_where(skill.path, skill)
+
+    def _show_where(self, path: str, skill: Skill | None = None) -> None:
+        """The line for `path`, worked out off the GUI thread: it validates the skill
+        (as on screen, else the file as saved) under every profile (8 validations; with
+        a body of 100,000 links that was 31 s on the GUI thread in issue 25). The
+        newest one asked wins; one job runs at a time (a keystroke each would fill the
+        thread pool on such a skill), the newest waiting for it."""
         self.where.setVisible(bool(path))
         self._where_for = path
+        self._where_asked += 1
         if not path:
             self.where.clear()
             self.where.setToolTip("")
             return
-        run_in_background(partial(portability_of_file, path), partial(self._on_where, path), self)
+        if self._where_busy:
+            self._where_next = (path, skill, self._where_asked)
+            return
+        self._start_where(path, skill, self._where_asked)
 
-    def _on_where(self, path: str, verdicts: list[Verdict] | None, error: str | None) -> None:
-        if path != self._where_for:
-            return  # another skill is current since
+    def _start_where(self, path: str, skill: Skill | None, asked: int) -> None:
+        self._where_busy = True
+        work = (
+            partial(portability, skill) if skill is not None else partial(portability_of_file, path)
+        )
+        run_in_background(work, partial(self._on_where, asked), self)
+
+    def _on_where(self, asked: int, verdicts: list[Verdict] | None, error: str | None) -> None:
+        self._where_busy = False
+        waiting, self._where_next = self._where_next, None
+        if waiting is not None and waiting[2] == self._where_asked:
+            self._start_where(*waiting)
+        if asked != self._where_asked:
+            return  # another skill is current since, or its text changed
         if verdicts is None:
             self.where.setText(f"Which profiles load it is not known: {error}")
             return
@@ -159,8 +193,8 @@ class ProblemsPanel(QWidget):
         text = summary(verdicts)
         text = text[:1].upper() + text[1:]
         self.where.setToolTip(
-            "Which skill systems load this skill as saved, and what the others reject:\n"
-            + text.replace("; ", ";\n")
+            "Which skill systems load this skill as it is on screen, and what the others "
+            "reject:\n" + text.replace("; ", ";\n")
         )
 
     def set_skill_count(self, count: int) -> None:

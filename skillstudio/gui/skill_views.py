@@ -116,12 +116,14 @@ class SkillViews(QObject):
         registry = self.workspace.registry_for(path)
         if registry is not None:
             self.tree.model.update_skill(registry.by_path[path])
+            self.problems.skill_checked(registry.by_path[path])  # "Loads in …" follows
         self.update_problems()
         self.skills_changed.emit()  # the panels answer for the text on screen
 
     def follow(self, path: str) -> None:
         """Problems' "current skill only" and the tree follow the current tab."""
-        self.problems.set_current_path(path)
+        registry = self.workspace.registry_for(path) if path else None
+        self.problems.set_current_path(path, registry.by_path[path] if registry else None)
         self.tree.select(path)
 
     # -- Problems and the status line ------------------------------------------------------

@@ -218,8 +218,34 @@ class SuiteRunner(QWidget):
         self._show_message(NO_SUITE)
 
     # -- suites ----------------------------------------------------------------------
+    def clear(self) -> None:
+        """No suite: another folder is opened (its suites come with its projects)."""
+        self._stop()
+        self.rerun_timer.stop()
+        self.suite_box.blockSignals(True)
+        self.suite_box.clear()
+        self.suite_box.blockSignals(False)
+        self.suite = self.project = self.registry = None
+        self._own.clear()
+        self._skills.clear()
+        self._results = []
+        self.cases_model.set_cases([])
+        self._set_report(None)
+        self._set_filter(None)
+        self._show_message(NO_SUITE)
+
+    def shown_suite(self) -> str | None:
+        """The SkillStudio suite shown (where a new case goes by default), if any."""
+        suite = self.suite
+        return suite.path if suite is not None and suite.kind == "suite" else None
+
     def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
-        """The open projects; the suites their skillstudio.yaml lists are offered."""
+        """The open projects; the suites their skillstudio.yaml lists are offered.
+        Projects of other folders (another folder opened, or none): the suites shown
+        go, those of the new projects come."""
+        bases = {p.base for p in projects}
+        if not bases & {p.base for p in self.projects}:
+            self.clear()
         self.projects, self.registries = projects, registries
         self._own.clear()
         known = [self.suite_box.itemData(i) for i in range(self.suite_box.count())]

@@ -121,13 +121,14 @@ def test_requests_that_would_pick_another_skill_instead(
     editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
     assert editor is not None
     app_window.focus_query_panel()
+    panel.for_open.setChecked(True)  # the requests below are meant for release-notes
     ask(panel, qtbot, "write pytest tests for this python function")
-    assert panel.instead.isVisible()
-    text = panel.instead.text()
+    assert panel.advice.text
+    text = panel.advice.text
     assert "instead of release-notes" in text
     assert "pytest-writer" in text or "python-test-author" in text
     ask(panel, qtbot, "draft release notes from the merged pull requests")
-    assert not panel.instead.isVisible()  # the edited skill comes first: nothing instead
+    assert not panel.advice.text  # the edited skill comes first: nothing instead
 
 
 def test_competes_with_line_updates_as_the_description_is_typed(
@@ -234,15 +235,13 @@ def test_suite_requests_that_would_pick_another_skill(
     panel = win.query_panel
     win.focus_query_panel()
     ask(panel, qtbot, "draft release notes")  # the index has landed
-    assert not panel.instead.isVisible()
+    assert not panel.advice.text
     win.open_skill(str(folder / "skills/release-notes/SKILL.md"))
     found = panel.suite_requests_instead()
     assert [query for query, _ in found] == ["add pytest tests for this python function"]
     assert found[0][1] in SKILLS_PAIR
-    assert panel.instead.isVisible()
-    assert "Suite requests that would pick another skill than release-notes" in (
-        panel.instead.text()
-    )
+    assert panel.advice.text
+    assert "Suite requests that would pick another skill than release-notes" in (panel.advice.text)
 
 
 def test_markup_in_a_description_is_shown_as_text(

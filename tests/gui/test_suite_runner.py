@@ -173,10 +173,17 @@ def test_new_suite_then_add_a_case_from_the_panel(
     for number, project in enumerate(panel.projects):
         if project.profile.name == "oasis":
             panel.project_box.setCurrentIndex(number)
-    panel.suite_path = lambda: str(path)  # type: ignore[method-assign]
-    panel.ask_expectation = lambda proposed: proposed  # type: ignore[method-assign]
+    offered: list[tuple[list[str], str]] = []
+
+    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
+        offered.append((suites, default))
+        return default, proposed
+
+    panel.ask_case = answer  # type: ignore[method-assign]
     panel.load_request("code review please")
     assert panel.add_test_case() == str(path)
+    assert offered[0][1] == str(path)  # the suite the Suites panel shows, by default
+    assert str(path) in offered[0][0]
     window.suites_dock.raise_()
     qtbot.waitUntil(lambda: runner.report is not None and len(runner.report.results) == 1)
     assert statuses(runner) == ["✓ pass"]

@@ -132,12 +132,12 @@ def test_add_as_test_case_appends_to_the_suite(
 ) -> None:
     panel = panel_on(window, "oasis")
     panel.load_request("code review please")
-    panel.ask_expectation = lambda proposed: proposed  # type: ignore[method-assign]
+    panel.ask_case = lambda query, suites, default, proposed: (default, proposed)  # type: ignore[method-assign]
     path = panel.add_test_case()
     assert path is not None and path.endswith("oasis.yaml")
     last = load_suite(path).cases[-1]
     assert (last.query, last.expect) == ("code review please", ["code-review"])
-    panel.ask_expectation = lambda proposed: "commit"  # type: ignore[method-assign]
+    panel.ask_case = lambda query, suites, default, proposed: (default, "commit")  # type: ignore[method-assign]
     panel.add_test_case()  # a corrected expectation
     assert load_suite(path).cases[-1].expect == ["commit"]
 

@@ -61,7 +61,15 @@ def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: Q
     assert why == "trigger: code review, find bugs; name: Code Review"
     # The reason is readable: wide enough for a few words, and the row wraps to fit it.
     assert panel.table.columnWidth(4) >= 140  # main: 40 px ("keyw… 'issu…")
+    # A short dock (issue 30): one line a row, so that more rows show; the reasons
+    # whole in the tooltip (and the explanation).
     metrics = panel.table.fontMetrics()
+    assert not panel.table.wordWrap()
+    assert panel.table.rowHeight(0) < 2 * metrics.height()
+    assert "code review" in model.data(model.index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    # A tall one: the row wraps to fit its reason.
+    window.resizeDocks([window.query_dock], [420], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: panel.table.wordWrap(), timeout=3000)
     needed = metrics.boundingRect(
         0, 0, panel.table.columnWidth(4) - 8, 1000, int(Qt.TextFlag.TextWordWrap), why
     ).height()
@@ -230,16 +238,20 @@ def test_marked_request_keeps_any_typed_text() -> None:
 def test_the_panel_stacks_when_narrow_so_why_and_tiers_stay_readable(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    """Below 900 px of panel width the details go under the ranking (issue 18, item 1):
-    at 1024x640 the Why column and the tier text get most of the width, not half."""
+    """Below 900 px of panel width the details go under the ranking (issue 18, item 1)
+    when the dock is tall enough for both (issue 30: in a short dock, stacked, they
+    showed 2 rows and 3 lines): at 1024x640 the Why column and the tier text get most
+    of the width, not half."""
     panel = panel_on(window, "oasis")
     window.focus_query_panel()
+    window.resizeDocks([window.query_dock], [420], Qt.Orientation.Vertical)
     panel.load_request("code review please, find bugs in my commit")
     panel.show_tier(2)
     tier_text = panel.tier_views[2].text
     sizes = {}
     for width, height in ((1024, 640), (1280, 800), (1024, 640)):
         window.resize(width, height)
+        window.resizeDocks([window.query_dock], [420], Qt.Orientation.Vertical)
         qtbot.wait(50)
         stacked = panel.split.orientation() == Qt.Orientation.Vertical
         sizes[width] = (panel.width(), stacked, panel.table.columnWidth(4), tier_text.width())

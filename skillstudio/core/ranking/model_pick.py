@@ -1,11 +1,10 @@
 """Likely candidates: an estimate of which skills the model would pick for a request.
 
-For the profiles where the model chooses (docs/commands.md), skills are
-ranked by BM25F, an information-retrieval weighting over a few fields: the
-name (split on hyphens and underscores, weighted up), the description, and
-what else the profile's listing shows (`Profile.listing_texts`: when to use it,
-its triggers, an argument hint), the
-name's phrases (pairs of adjacent words), plus the body's gist (its most
+For the profiles where the model chooses (docs/commands.md), skills are ranked by
+BM25F, an information-retrieval weighting over a few fields: the name (split on
+hyphens and underscores, weighted up), the description, what else the profile's
+listing shows (`Profile.listing_texts`: when to use it, its triggers, an argument
+hint), the name's phrases (pairs of adjacent words), plus the body's gist (its most
 frequent words, core/reading/skill_words.py) at a low weight: the model does not read the
 body when it chooses, but the body's vocabulary is what it knows of the
 skill's domain, and requests worded unlike the description reach the skill
@@ -129,6 +128,11 @@ def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
     return set().union(*fields.values())
 
 
+def _body_only(fields: dict[str, Counter[str]]) -> set[str]:
+    """Terms in the body's gist and in no other field (rivals.py's document counts)."""
+    return set(fields.get("body", ())).difference(*(c for n, c in fields.items() if n != "body"))
+
+
 @dataclass(slots=True)
 class _Doc:
     skill: Skill
@@ -220,6 +224,7 @@ class LikelyIndex:
         self._weights = dict(model.weights)
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
+        self.body_only: Counter[str] = Counter()  # skills with a term in the body only
         self.length_sums: Counter[str] = Counter()
         # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
         # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
@@ -316,6 +321,7 @@ class LikelyIndex:
 
     def _count(self, fields: dict[str, Counter[str]]) -> None:
         self.df.update(_term_set(fields))
+        self.body_only.update(_body_only(fields))
 
     def add_all(self, skills: Iterable[Skill]) -> None:
         """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
@@ -356,8 +362,9 @@ class LikelyIndex:
             self.length_sums[name] -= size
         self.slots[doc.slot] = None
         self._free += 1
-        slot, df = doc.slot, self.df
-        for term in _term_set(self.fields(doc.skill)):
+        slot, df, fields = doc.slot, self.df, self.fields(doc.skill)
+        self.body_only.subtract(_body_only(fields))  # (a zero left is as good as none)
+        for term in _term_set(fields):
             df[term] -= 1
             if df[term] <= 0:
                 del df[term]
@@ -523,11 +530,7 @@ class LikelyIndex:
         model = self.model
         first = scores[best[0]] if best else 0.0
         counted = set(self.counted(query_terms))
-        live = [
-            (term, word, *self._bucket(term))
-            for term, word in query_terms.items()
-            if term in counted
-        ]
+        live = [(t, w, *self._bucket(t)) for t, w in query_terms.items() if t in counted]
         out: list[LikelyCandidate] = []
         for slot in best:
             doc = self.slots[slot]

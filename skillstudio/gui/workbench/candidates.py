@@ -145,10 +145,11 @@ class CandidatesModel(ColumnsModel):
 
 
 def fit_rows(table: QTableView, model: CandidatesModel) -> None:
-    """Each row as tall as its wrapped Why text (the one column that wraps), the
-    threshold's row taller by the band of its labelled line. Measured here, once per
-    answer: the view's own ResizeToContents asks the delegate about every cell (30 ms
-    a keystroke at 30 rows)."""
+    """Each row as tall as its wrapped Why text (the one column that wraps; one line
+    when the table does not wrap: a short panel, the reasons cut, whole in the
+    tooltip), the threshold's row taller by the band of its labelled line. Measured
+    here, once per answer: the view's own ResizeToContents asks the delegate about
+    every cell (30 ms a keystroke at 30 rows)."""
     plain = table.fontMetrics()
     bold_font = QFont(table.font())
     bold_font.setBold(True)
@@ -158,9 +159,14 @@ def fit_rows(table: QTableView, model: CandidatesModel) -> None:
     width = max(table.columnWidth(len(model.COLUMNS) - 1) - 14, 40)  # less the cell padding
     selected = set(model.result.selected) if model.result is not None else set()
     wrap = int(Qt.TextFlag.TextWordWrap)
+    wraps = table.wordWrap()
     for row, cand in enumerate(model.rows):
         metrics = bold if cand.name in selected else plain
-        text = metrics.boundingRect(0, 0, width, 100_000, wrap, why_text(cand)).height()
+        text = (
+            metrics.boundingRect(0, 0, width, 100_000, wrap, why_text(cand)).height()
+            if wraps
+            else metrics.height()
+        )
         height = max(text, plain.height()) + 8
         if row == model.threshold_row:
             height += ThresholdDelegate.BAND

@@ -1,6 +1,9 @@
 """Try a Request's "would pick X instead": for the skill being edited, the likely
-candidates that outrank it on the request typed, and the project's suite requests
-that expect it but rank another skill first (profiles where the model chooses)."""
+candidates that outrank it on the request typed (only when the user says the request
+is for that skill: a request is not assumed to be meant for the open tab), and the
+project's suite requests that expect it but rank another skill first (profiles where
+the model chooses). The advice never contradicts the panel's headline: it names as
+"would pick" only the skills the headline calls likely."""
 
 from __future__ import annotations
 
@@ -18,11 +21,11 @@ SUITE_CHECK_S = 0.02  # and at most this long per answer (10,000 skills: ~5 ms a
 
 
 def outranking(likely: LikelyResult, name: str) -> list[LikelyCandidate]:
-    """The likely candidates ranked above `name` (all of them if it is not ranked),
-    leaving out the unlikely ones."""
+    """The candidates in the likely band ranked above `name` (all of them if it is not
+    ranked): the ones the headline names ("Likely: …"), never a merely possible one."""
     ranked = [c.name for c in likely.candidates]
     place = ranked.index(name) if name in ranked else len(ranked)
-    return [c for c in likely.candidates[:place] if c.band != "unlikely"]
+    return [c for c in likely.candidates[:place] if c.band == "likely"]
 
 
 class SuiteRequests:
@@ -78,22 +81,47 @@ class SuiteRequests:
         return known[1]
 
 
+def open_skill_line(name: str, likely: LikelyResult) -> str:
+    """The advice about the open skill `name` for a request the user says is meant for
+    it, worded as the headline is: "" when it is the first likely skill."""
+    mine = next((c for c in likely.candidates if c.name == name), None)
+    where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
+    above = outranking(likely, name)
+    if above:
+        others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
+        if mine is not None and mine.band == "likely":
+            return (
+                f"{others} {'ranks' if len(above) == 1 else 'rank'} above {name} ({where}) "
+                f"for this request, an estimate: make {name}'s description say what sets "
+                "it apart."
+            )
+        return (
+            f"This request would likely pick {others} instead of {name} ({where}), an "
+            f"estimate: make {name}'s description say what sets it apart, or use the "
+            "request's words."
+        )
+    if mine is None or mine.band != "likely":
+        return (
+            f"No skill is likely for this request, {name} included ({where}), an estimate: "
+            f"for the model to pick {name}, its description needs the request's "
+            "distinctive words."
+        )
+    return ""
+
+
 def instead_text(
     name: str,
     likely: LikelyResult | None,
-    above: list[LikelyCandidate],
+    for_open: bool,
     suite: list[tuple[str, str]],
 ) -> str:
-    """The panel's lines about the edited skill `name` ("" when nothing outranks it)."""
+    """The panel's lines about the edited skill `name` ("" when there is nothing to
+    say): about the request typed only if it is `for_open` (the user said so)."""
     lines = []
-    if above:
-        mine = next((c for c in likely.candidates if c.name == name), None) if likely else None
-        where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
-        others = ", ".join(f"{c.name} ({c.band}, {c.strength:.2f})" for c in above[:3])
-        lines.append(
-            f"This request would pick {others} instead of {name} ({where}), an estimate: "
-            f"make {name}'s description say what sets it apart, or use the request's words."
-        )
+    if name and for_open and likely is not None:
+        line = open_skill_line(name, likely)
+        if line:
+            lines.append(line)
     if suite:
         shown = "; ".join(f"“{query}” → {other}" for query, other in suite[:3])
         more = f" and {len(suite) - 3} more" if len(suite) > 3 else ""

@@ -159,17 +159,6 @@ def project_label(project: Project) -> str:
     return folder if folder == profile else f"{folder} · {profile}"
 
 
-def suite_path_of(project: Project | None) -> str | None:
-    """Where "Add as test case" writes: the project's first suite, else
-    suites/<profile>.yaml in the project."""
-    if project is None:
-        return None
-    config = project.config
-    if config is not None and config.suites:
-        return config.suites[0]
-    return os.path.join(project.base, "suites", f"{project.profile.name}.yaml")
-
-
 def likely_summary(result: MatchResult, likely: LikelyResult | None, waiting: bool) -> str:
     """The summary line with the likely candidates: who is likely, or the engine's
     sentence (and "working out…" while the likely index is being built)."""

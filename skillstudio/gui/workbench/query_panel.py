@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -17,9 +18,9 @@ from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -36,9 +37,7 @@ from ...core.delivery.activation import activate
 from ...core.delivery.tiers import render_tiers
 from ...core.model.delivered import TierText
 from ...core.model.session import Session
-from ...core.model.skills import Skill
 from ...core.projects.project import Project
-from ...core.projects.suites import SuiteError, add_case
 from ...core.ranking.matching import (
     MatchIndex,
     MatchResult,
@@ -49,35 +48,38 @@ from ...core.scanning.registry import Registry
 from ..centre import scrolled
 from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
+from ..live_panel import LivePanel
 from ..scanner import one_line
 from .activation_view import ActivationView
+from .add_case import AddCaseDialog, add_to_suite
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .explanation import explanation_html, likely_html, why_not_likely
+from .headroom_view import HeadroomView
 from .listing_writer import ListingWriter
-from .outranked_by import SuiteRequests, instead_text, outranking
+from .open_skill_advice import OpenSkillAdvice
+from .panel_layout import SplitFit
 from .panel_parts import (
     FixedLine,
     NamesModel,
     SpillingRow,
     likely_summary,
     project_label,
-    suite_path_of,
 )
 from .session_view import SessionView
 from .tier_view import TierTabs, TierView, tier_title
 
 QUERY_DELAY_MS = 60
-STACK_BELOW = 900  # px of panel width under which the details go below the ranking
 QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
-STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 
 
 class QueryPanel(QWidget):
     """Signals:
     case_added(str): a case was appended to the suite file at this path.
+    said(str): a passing message for the status bar ("Added to …"): the headline stays.
     """
 
     case_added = Signal(str)
+    said = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,11 +91,12 @@ class QueryPanel(QWidget):
         self.likely: LikelyResult | None = None  # where the model chooses, once indexed
         self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
         self.likely_indexes.ready.connect(self._on_index_ready)
-        self.edited: str | None = None  # the path of the skill being edited
-        self.suite_requests = SuiteRequests()  # "would pick X instead", from the suites
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._updating = False  # update_now refreshes the activation itself
+        self._answered: tuple[int, str] | None = None  # (registry, request) shown
+        self._chosen: str | None = None  # the row the user chose, kept while it is shown
+        self.current_suite: Callable[[], str | None] = lambda: None  # the Suites panel's
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
@@ -115,6 +118,7 @@ class QueryPanel(QWidget):
         self.option = QSpinBox(self)
         self.option.setMaximum(10_000_000)
         self.option.valueChanged.connect(self.timer.start)
+        self.option.valueChanged.connect(lambda _v: self._headroom_follows())
         self.add_button = QPushButton("Add as test case…", self)
         self.add_button.clicked.connect(self.add_test_case)
         self.project_title = QLabel("&Project:", self)
@@ -128,11 +132,11 @@ class QueryPanel(QWidget):
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
-        # "requests that would pick X instead" of the skill being edited
-        self.instead = QLabel(self)
-        self.instead.setWordWrap(True)
-        self.instead.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.instead.setVisible(False)
+        # "requests that would pick X instead" of the skill being edited: about the
+        # request typed only when the user says it is meant for that skill.
+        self.advice = OpenSkillAdvice(self)
+        self.for_open = self.advice.for_open
+        self.for_open.toggled.connect(lambda _on: self._show_instead())
 
         self.tier_used = QLabel(self)
         self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
@@ -197,55 +201,45 @@ class QueryPanel(QWidget):
         self.session_view = SessionView(self)
         self.session_view.reset_button.clicked.connect(self.reset_session)
         self.details.addTab(scrolled(self.session_view), "Session")
+        self.headroom = HeadroomView(self)  # the whole set against the listing's budget
+        self.details.addTab(self.headroom, "Headroom")
+        self.details.setTabToolTip(
+            4, "Does the whole set fit the agent's listing budget at a context window"
+        )
+        self.live = LivePanel(self)  # the request put to a real model (docs/live.md)
+        self.live_page = scrolled(self.live)  # its own "Ask a model" button plans the check
+        self.details.addTab(self.live_page, "Ask a model")
+        self.details.setTabToolTip(
+            5,
+            "Put this request to a real model the way the agent asks it (you are told "
+            "what it will spend before anything is sent)",
+        )
 
-        # Side by side when the panel is wide; stacked (ranking above details) when
-        # not, so both keep a readable width (resizeEvent switches it live).
+        # Side by side when the panel is wide or short; stacked (ranking above
+        # details) when narrow and tall, so both keep a readable width (resizeEvent
+        # switches it live: panel_layout.py).
         self.split = split = QSplitter(Qt.Orientation.Horizontal, self)
         split.setChildrenCollapsible(False)
-        self._split_moved = False  # the user dragged the handle: their sizes stay
-        split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         split.addWidget(self.table)
         split.addWidget(self.details)
-        split.setStretchFactor(0, 1)  # the ranking and its reasons get half the room
-        split.setStretchFactor(1, 1)
+        self.fit = SplitFit(split, self.table, self.model, self.details, self.tier_used)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top_row.first)
         layout.addLayout(self.top_row.second)
         outcome = QHBoxLayout()
         outcome.addWidget(self.summary, 1)
+        outcome.addWidget(self.for_open)
         outcome.addWidget(self.tier_used)
         layout.addLayout(outcome)
-        layout.addWidget(self.instead)
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._fit_orientation()
+        area = self.parentWidget()  # the dock's scroll area, when in one
+        self.fit.fit(self.width(), area.height() if area is not None else self.height())
         self.top_row.fit(self.width())
-
-    def _fit_orientation(self) -> None:
-        """Stack the ranking above the details below STACK_BELOW px of width."""
-        wanted = (
-            Qt.Orientation.Vertical if self.width() < STACK_BELOW else Qt.Orientation.Horizontal
-        )
-        split = self.split
-        total = sum(split.sizes())
-        if split.orientation() == wanted:
-            if not self._split_moved and total > 0:  # halves until the user moves it
-                split.setSizes([total - total // 2, total // 2])
-            return
-        split.setOrientation(wanted)
-        # The table's minimum width (its narrow columns and a few words of Why) holds
-        # in both; below, the details need no width of their own and a smaller height
-        # than their pages ask for (they scroll), so that the ranking keeps some rows.
-        side = wanted == Qt.Orientation.Horizontal
-        self.details.setMinimumWidth(240 if side else 0)
-        self.details.setMinimumHeight(0 if side else STACKED_DETAILS_MIN)
-        total = sum(split.sizes())
-        split.setSizes([total - total // 2, total // 2])
-        self._split_moved = False
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
@@ -322,7 +316,15 @@ class QueryPanel(QWidget):
         self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
+        self._headroom_follows()
         self.catch_up.now()
+
+    def _headroom_follows(self) -> None:
+        """Headroom at the panel's context window where that is the panel's option."""
+        project = self.project
+        spec = project.profile.panel_option if project is not None else None
+        mirrored = spec is not None and spec.key == "context_tokens"
+        self.headroom.set_project(project, self.registry, self.option.value() if mirrored else None)
 
     # -- answering ---------------------------------------------------------------------
     def skills_changed(self) -> None:
@@ -331,6 +333,7 @@ class QueryPanel(QWidget):
         A hidden panel only notes it and answers when shown: at 10,000 skills an
         answer takes about 75 ms, which typing elsewhere should not pay for."""
         self.catch_up.soon(self.timer)
+        self.headroom.changed()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -380,13 +383,21 @@ class QueryPanel(QWidget):
             self.summary.setText(f"Matching failed: {one_line(exc)}")
             return
         previous = self._current_name()
-        self.model.set_result(self.result, self.likely)
+        new_request = self._answered != (id(registry), query)
+        self._answered = (id(registry), query)
+        if new_request:  # a new answer opens on its best row (a "Why not" name stays)
+            self._chosen = None
+        self._updating = True  # the model's reset moves the current row: not the user
+        try:
+            self.model.set_result(self.result, self.likely)
+        finally:
+            self._updating = False
         # No pass or fail per row for the word count where the model chooses: the
         # column goes (with the likely candidates it is the Band column).
         self.table.setColumnHidden(3, self.result.heuristic and self.likely is None)
         fit_rows(self.table, self.model)
         self.summary.setText(self._summary_text(registry, query))
-        self._show_instead()
+        self._show_instead(explain=False)  # explained below
         used = next((t.tier for t in self.tiers if t.used), 0)
         self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
         self._fill_why_box()
@@ -396,11 +407,14 @@ class QueryPanel(QWidget):
             if number != 2 or self.listing.job is None:
                 view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
-        row = next((i for i, c in enumerate(self.model.rows) if c.name == previous), 0)
+        # The best row, or the one the user chose while it is still in the answer.
+        row = next((i for i, c in enumerate(self.model.rows) if c.name == self._chosen), 0)
         self._updating = True
         try:
             if self.model.rows:
                 self.table.selectRow(row)
+            if new_request:
+                self.table.scrollToTop()
         finally:
             self._updating = False
         self._show_explanation()
@@ -409,6 +423,7 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
+        self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
     def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
@@ -442,48 +457,32 @@ class QueryPanel(QWidget):
         return likely_summary(self.result, self.likely, waiting)
 
     def set_edited(self, path: str | None) -> None:
-        """The skill being edited: Try a Request says which skills would be picked
-        instead of it."""
-        if path != self.edited:
-            self.edited = path
+        """The skill being edited: Try a Request can say which skills would be picked
+        instead of it (open_skill_advice.py)."""
+        if self.advice.set_edited(path):
             self._show_instead()
 
-    def edited_skill(self) -> Skill | None:
-        """The skill being edited, if it is in the current project."""
-        registry = self.registry
-        return registry.by_path.get(self.edited) if registry and self.edited else None
-
-    def instead_of_edited(self) -> tuple[str, list[LikelyCandidate]] | None:
-        """(the edited skill's name, the likely candidates that outrank it) for the
-        request typed, when some do (see outranked_by.py)."""
-        skill, likely = self.edited_skill(), self.likely
-        if skill is None or likely is None or not likely.candidates:
+    def _likely_shown(self) -> LikelyResult | None:
+        """The likely candidates the headline speaks of (none when a skill is invoked)."""
+        result = self.result
+        if result is None or result.selected or not self.query.text().strip():
             return None
-        above = outranking(likely, skill.name)
-        return (skill.name, above) if above else None
+        return self.likely
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
-        """(request, the skill ranked first) for the project's suite requests that
-        expect the edited skill but rank another first (see outranked_by.py)."""
-        registry, project, skill = self.registry, self.project, self.edited_skill()
+        registry = self.registry
         index = self.likely_indexes.peek(registry) if registry is not None else None
-        if skill is None or index is None or registry is None:
-            return []
-        if project is None or not project.profile.model_chooses:
-            return []
-        return self.suite_requests.instead(project, registry, index, skill)
+        return self.advice.suite_lines(self.project, registry, index)
 
-    def _show_instead(self) -> None:
-        skill = self.edited_skill()
-        found = self.instead_of_edited()
-        text = instead_text(
-            skill.name if skill is not None else "",
-            self.likely,
-            found[1] if found is not None else [],
-            self.suite_requests_instead(),
-        )
-        self.instead.setVisible(bool(text))
-        self.instead.setText(text)
+    def _show_instead(self, explain: bool = True) -> None:
+        """The advice about the open skill (it opens the explanation: shown again if
+        it changed, unless the caller explains next)."""
+        registry = self.registry
+        index = self.likely_indexes.peek(registry) if registry is not None else None
+        shown = self.advice.text
+        self.advice.show(self.project, registry, index, self._likely_shown())
+        if explain and self.advice.text != shown:
+            self._show_explanation()
 
     def _current_name(self) -> str | None:
         index = self.table.currentIndex()
@@ -512,6 +511,7 @@ class QueryPanel(QWidget):
             return  # update_now explains and follows once it is done
         self._show_explanation()
         name = self._current_name()
+        self._chosen = name  # kept while a live re-rank still shows it
         registry = self.registry
         if name and registry is not None and self.activation.follow(name, self.result):
             self.activation.refresh(registry, self.options(), self.session.copy())
@@ -521,7 +521,7 @@ class QueryPanel(QWidget):
             self.why_box.setCurrentIndex(0)
 
     def _show_explanation(self, *_args: object) -> None:
-        self.explanation.setHtml(self.explanation_html())
+        self.explanation.setHtml(self.advice.html() + self.explanation_html())
 
     def explanation_html(self) -> str:
         """The chosen skill's points, or the skill picked in "Why not" (see explanation)."""
@@ -559,35 +559,32 @@ class QueryPanel(QWidget):
         self.session.reset()
         self.update_now()
 
-    def suite_path(self) -> str | None:
-        return suite_path_of(self.project)
+    def ask_a_model(self) -> None:
+        """The Ask a model tab, its plan for the request made (nothing is sent unasked)."""
+        self.details.setCurrentWidget(self.live_page)
+        self.live.ask()
 
-    def ask_expectation(self, proposed: str) -> str | None:
-        """The expected skills, comma-separated or 'none' (tests replace this method)."""
-        text, ok = QInputDialog.getText(
-            self,
-            "Add as test case",
-            "Expected skills (comma-separated, or none):",
-            text=proposed,
-        )
-        return text if ok else None
+    def ask_case(
+        self, query: str, suites: list[str], default: str, proposed: str
+    ) -> tuple[str, str] | None:
+        """(the suite file, the expected skills as typed: comma-separated or 'none'),
+        or None when cancelled (tests replace this method)."""
+        base = self.project.base if self.project is not None else os.getcwd()
+        dialog = AddCaseDialog(query, suites, default, proposed, base, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.answer()
 
     def add_test_case(self) -> str | None:
-        path = self.suite_path()
-        query = self.query.text().strip()
-        if path is None or self.result is None or not query:
+        """Ask which suite file and which skills, append the case, say so in the
+        status bar (the headline stays the answer's); the file's path, if added."""
+        project, query = self.project, self.query.text().strip()
+        if project is None or self.result is None or not query:
             return None
-        answer = self.ask_expectation(", ".join(self.result.selected) or "none")
-        if answer is None:
-            return None
-        expect = [p.strip() for p in answer.split(",") if p.strip()]
-        if expect == ["none"]:
-            expect = []
-        try:
-            add_case(path, query, expect)
-        except (SuiteError, OSError) as exc:
-            self.summary.setText(f"Not added: {exc}")
-            return None
-        self.summary.setText(f"Added to {os.path.relpath(path, os.path.dirname(path))}: {query}")
-        self.case_added.emit(path)
+        shown = (self.result, self._likely_shown(), self.current_suite())
+        path, message = add_to_suite(project, query, *shown, self.ask_case)
+        if message:
+            self.said.emit(message)
+        if path is not None:
+            self.case_added.emit(path)
         return path

@@ -298,8 +298,23 @@ class ClaudeCode(Pegasus):
                 "field-missing",
                 "There is no 'description' and no first paragraph in the body to fall "
                 "back on: Claude cannot tell when to use this skill. Add a description.",
-                field="description" if "description" in raw else None,
+                field="description",  # the form shows it under the field
                 severity="warning",
+                line=0 if "description" in raw else 1,
+                column=0 if "description" in raw else 1,
+            )
+        elif not has_desc and c.doc.readable:
+            shown = c.skill.description
+            shown = shown if len(shown) <= 80 else shown[:77].rstrip() + "…"
+            c.emit(
+                "field-missing",
+                "There is no 'description': Claude Code uses the body's first paragraph "
+                f"instead (“{shown}”). Write a description to choose what Claude reads "
+                "when it decides to use this skill.",
+                field="description",
+                severity="info",
+                line=0 if "description" in raw else 1,
+                column=0 if "description" in raw else 1,
             )
         if self.upload:
             for key in raw:
