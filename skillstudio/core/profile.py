@@ -201,6 +201,7 @@ class Profile:
         "body-too-long": "warning",
         "link-broken": "warning",
         "link-plugin": "info",
+        "link-sibling": "warning",
         "file-too-large": "error",
         "not-utf8": "error",
         "symlink-skipped": "warning",
@@ -222,6 +223,11 @@ class Profile:
     # ones (a repository of collections, read root by root). A seed system's agent reads
     # only its own folders, so its projects are those folders alone.
     repository_roots: ClassVar[bool] = True
+    # Whether the agent reads nothing but its own roots once the folder opened holds one
+    # of them (Codex): the other skill roots there are then named `unreached`, not read.
+    # Without one of its roots the folder is still read as collections (the user pointed
+    # at it), and each such root's reason says so.
+    own_roots_only: ClassVar[bool] = False
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
     uses_session: ClassVar[bool] = False  # activation depends on what the session did before

@@ -84,7 +84,11 @@ def build_roots(
     (`Root.base`: its real path is checked again at each scan and save)."""
     chain, notes = profile.project_roots(top)
     taken = {p for p, _ in chain}
-    others = [] if chain and not profile.repository_roots else [p for p in found if p not in taken]
+    own = profile.own_roots_only and any(is_inside(p, top) for p in taken)
+    if (chain and not profile.repository_roots) or own:
+        others: list[str] = []  # the rest is named `unreached` (core/projects/audit.py)
+    else:
+        others = [p for p in found if p not in taken]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
         outer = taken | set(others)
         others = [p for p in others if not any(q != p and is_inside(p, q) for q in outer)]
@@ -101,3 +105,22 @@ def build_roots(
         label = os.path.relpath(path, top) if path != top else "root"
         roots.append(Root(path, label, len(roots), names.get(path, ""), top))
     return roots, notes
+
+
+def collection_reason(profile: Profile, roots: list[Root], reason: str) -> dict[str, str]:
+    """The reason of each root read as a collection although the profile's agent reads
+    only its own roots (`Profile.own_roots_only`, none of them in the folder opened):
+    read because the user pointed at it, and said so."""
+    if not profile.own_roots_only:
+        return {}
+    own = [spec.path for spec in profile.roots if not spec.path.startswith("~")]
+    mine = {os.path.normpath(os.sep + p) for p in own}
+    out: dict[str, str] = {}
+    for root in roots:
+        if any(root.path.endswith(tail) for tail in mine) or not root.base:
+            continue
+        out[root.path] = (
+            f"{reason}; read as a collection of the folder opened: {profile.agent_words} "
+            f"reads only {', '.join(own)}, and none is here"
+        )
+    return out

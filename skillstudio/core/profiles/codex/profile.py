@@ -57,6 +57,7 @@ class Codex(Profile):
     )
     discovery = "recursive"
     shadows = False
+    own_roots_only = True  # a tree holding .agents/skills or .codex/skills: only those
     # detection (docs/profiles.md): a `.codex/` folder, or `agents/openai.yaml` in a
     # skill folder (which counts before the `.agents/skills/` folder other agents share)
     marker_dirs = (".codex",)
