@@ -185,3 +185,19 @@ def test_a_link_to_a_sibling_skill_is_not_called_broken(tmp_path: Path) -> None:
     assert sorted(by_code["link-broken"]) == ["../../../README.md", "../nope/SKILL.md"]
     assert "does not exist" in by_code["link-broken"]["../nope/SKILL.md"]
     assert "outside the skill folder" in by_code["link-broken"]["../../../README.md"]
+
+
+def test_the_machines_own_folders_do_not_hide_the_collection_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On main a personal `~/.claude/skills` made the chain non-empty, so a plain
+    collection linted with --profile claude-code gave the personal skills alone."""
+    home = tmp_path / "claude-home"
+    skill(home, "skills/mine")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home))
+    coll = tmp_path / "coll"
+    skill(coll, "a")
+    skill(coll, "c")
+    data = lint_args(tmp_path, str(coll), "--profile", "claude-code")
+    assert names(data) == ["a", "c", "mine"]
+    assert notes(data, "unreached", coll) == []

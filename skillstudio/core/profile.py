@@ -221,12 +221,12 @@ class Profile:
     skill_markers: ClassVar[tuple[str, ...]] = ()
     # Whether a project of this system may also hold skill roots beyond its conventional
     # ones (a repository of collections, read root by root). A seed system's agent reads
-    # only its own folders, so its projects are those folders alone.
+    # only its own folders, so a project holding one of them is those folders alone.
     repository_roots: ClassVar[bool] = True
-    # Whether the agent reads nothing but its own roots once the folder opened holds one
-    # of them (Codex): the other skill roots there are then named `unreached`, not read.
-    # Without one of its roots the folder is still read as collections (the user pointed
-    # at it), and each such root's reason says so.
+    # The same for an agent that reads collections elsewhere (Codex): once the folder
+    # opened holds one of its own roots, the other skill roots there are named
+    # `unreached`, not read. Without one of its roots the folder is still read as
+    # collections (the user pointed at it), and each such root's reason says so.
     own_roots_only: ClassVar[bool] = False
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)

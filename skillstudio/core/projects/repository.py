@@ -84,9 +84,13 @@ def build_roots(
     (`Root.base`: its real path is checked again at each scan and save)."""
     chain, notes = profile.project_roots(top)
     taken = {p for p, _ in chain}
-    own = profile.own_roots_only and any(is_inside(p, top) for p in taken)
-    if (chain and not profile.repository_roots) or own:
-        others: list[str] = []  # the rest is named `unreached` (core/projects/audit.py)
+    # An agent that reads only its own folders, when the tree holds one of them: those
+    # alone; the rest is named `unreached` (core/projects/audit.py). Its machine's
+    # folders (`~/.claude/skills`) hold none of the tree: without one of its folders
+    # inside, the tree is read as collections, since the user pointed at it.
+    held = any(is_inside(p, top) for p in taken)
+    if held and (profile.own_roots_only or not profile.repository_roots):
+        others: list[str] = []
     else:
         others = [p for p in found if p not in taken]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
