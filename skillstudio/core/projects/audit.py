@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from ..model.diagnostics import Diagnostic
 from ..model.paths import is_within
 from ..model.scan import SKILL_FILE, Found
-from ..model.skills import Root
+from ..model.skills import Root, Skill
 from ..model.text import counted
 from ..profiles import PROFILE_CLASSES, PROFILE_NAMES, Profile
+from ..reading.frontmatter import read_document
 from ..reading.inventory import SKILL_NAME, Inventory, LinkNote
 
 # Codes that already account for the files at or below their path.
@@ -147,6 +148,28 @@ def unreached(
         _note(folder, files, found_links, profile, roots, reach)
         for folder, (files, found_links) in sorted(groups.items())
     ]
+
+
+def unread_skills(reach: Reach, index: int) -> list[Skill]:
+    """The SKILL.md files project `index` answers for that no project of the folder
+    read, each parsed as it is (read bounded, confined to the folder opened), for the
+    agents' answers on every file (`lint --profile all`): the chosen agent does not
+    read them, another may."""
+    read: set[tuple[int, int]] = set()
+    for ids in reach.found.values():
+        read |= ids
+    inodes = {ino for _, ino in read}
+    out: list[Skill] = []
+    real: dict[str, str] = {}
+    for path, ino in reach.owned[index]:
+        if os.path.basename(path) != SKILL_FILE or ino in inodes or _same(path, read):
+            continue
+        top = reach.top_of(path)
+        top_real = real.get(top) or real.setdefault(top, os.path.realpath(top))
+        folder = os.path.dirname(path)
+        root = Root(os.path.dirname(folder), "unreached", 0, base=top)
+        out.append(Skill(path=path, root=root, doc=read_document(path, root=top_real)))
+    return out
 
 
 def _same(path: str, read: set[tuple[int, int]]) -> bool:
