@@ -44,7 +44,7 @@ def found_per_agent(path: Path) -> dict[str, list[str]]:
 
 def expect(every: list[str], **found: list[str]) -> dict[str, list[str]]:
     """Every agent finds nothing but what is named; the standard finds `every`."""
-    out = {agent: [] for agent in AGENT_KEYS}
+    out: dict[str, list[str]] = {agent: [] for agent in AGENT_KEYS}
     out["agentskills"] = sorted(every)
     for agents, names in found.items():
         for agent in agents.split("__"):
