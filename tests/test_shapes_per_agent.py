@@ -162,3 +162,34 @@ def test_every_shape_names_the_skills_each_agent_finds(tmp_path: Path, shape: st
     agent's answer, so Codex and the others were said to find fewer skills than they do."""
     path, expected = SHAPES[shape](tmp_path)
     assert found_per_agent(path) == expected
+
+
+def test_an_agent_finds_a_file_through_a_link_in_its_root_whatever_reads_the_tree(
+    tmp_path: Path,
+) -> None:
+    """Read as claude-code, `skills/a` is met at its real place: Codex and Cursor still
+    find it through `.codex/skills/a -> ../../skills/a`. On main a recursive reader
+    (Codex) was said not to find it: only a link of the whole root was looked at."""
+    repo, expected = _codex_links(tmp_path)
+    run = cli("lint", "--profile", "all", "--format", "json", str(repo), cwd=tmp_path)
+    assert run.code in (0, 1), run.err
+    # claude-code named: its reading of the tree (collections) differs, the answers do not
+    named = cli("lint", "--profile", "claude-code", "--format", "json", str(repo), cwd=tmp_path)
+    assert {os.path.basename(os.path.dirname(s["path"])) for s in named.json["skills"]} == {
+        "a",
+        "b",
+        "c",
+        "unlinked",
+    }
+    from skillstudio.core.model.skills import Root, Skill
+    from skillstudio.core.projects.agent_reach import agent_reach
+    from skillstudio.core.reading.frontmatter import read_document
+
+    for name, found in (("a", True), ("unlinked", False)):
+        path = str(repo / "skills" / name / "SKILL.md")
+        one = Skill(path=path, root=Root(str(repo / "skills"), "", 0), doc=read_document(path))
+        rows = {r.agent: r for r in agent_reach(one, str(repo))}
+        assert rows["codex"].found is found and rows["cursor"].found is found, name
+        if found:
+            assert rows["codex"].via_link and rows["codex"].folder == ".codex/skills"
+    assert expected["codex"] == ["a", "b"]
