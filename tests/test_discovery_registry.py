@@ -167,9 +167,13 @@ def test_links_missing_or_outside_the_skill(tmp_path: Path) -> None:
     data = lint_json("--root", str(tmp_path / "skills"), "--profile", "agentskills")
     links = [d for d in data["diagnostics"] if d["code"] == "link-broken"]
     messages = sorted(d["message"] for d in links)
-    assert len(links) == 4, messages
-    assert any("outside the skill folder" in m for m in messages)
+    assert len(links) == 3, messages
+    assert all("does not exist" in m for m in messages)
     assert all(d["severity"] == "warning" for d in links)
+    # a file of the same root outside the skill exists: not broken, it needs the root
+    (beside,) = [d for d in data["diagnostics"] if d["code"] == "link-sibling"]
+    assert "'../other/x.md'" in beside["message"] and beside["severity"] == "warning"
+    assert "copy the file" not in beside["message"]
     first = next(d for d in links if "nope.md" in d["message"])
     assert first["line"] == 6 and first["column"] == 19
 

@@ -114,9 +114,11 @@ def test_a_root_linked_to_a_sibling_root_lists_each_skill_once(tmp_path: Path) -
         assert notes(data, "unreached", repo) == []
     data = lint(repo, "--profile", "codex")
     assert [os.path.relpath(s["path"], repo) for s in data["skills"]] == [
-        ".agents/skills/one/SKILL.md",  # the agent's own root
+        ".agents/skills/one/SKILL.md",  # the agent's own root, and only it
         ".agents/skills/two/SKILL.md",
     ]
+    assert [r["path"] for r in data["roots"]] == [str(repo / ".agents/skills")]
+    data = lint(repo, "--profile", "agentskills")  # reads skills/ too: the same files
     same = notes(data, "symlink-skipped", repo)
     assert [where for where, _ in same] == ["skills/one/SKILL.md", "skills/two/SKILL.md"]
     assert all("same file as" in m and ".agents/skills/" in m for _, m in same)

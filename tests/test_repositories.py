@@ -364,14 +364,39 @@ def test_hostile_repository_is_searched_bounded(tmp_path: Path) -> None:
     assert code == 0
 
 
-def test_one_profile_commands_on_a_mixed_repository_ask_for_a_profile(tmp_path: Path) -> None:
+def test_engine_commands_on_a_mixed_repository_answer_per_project(tmp_path: Path) -> None:
+    """Before: `prompt` and `activate` exited 2 ('choose one with --profile')."""
     repo = tmp_path / "mixed"
     skill(repo, "seed/key_skills/review/SKILL.md", id="review", triggers=["review"], priority=1)
     skill(repo, "std/skills/plain/SKILL.md")
     run = cli("prompt", cwd=repo)
-    assert run.code == 2
-    assert "skills of 2 profiles (oasis, agentskills); choose one with --profile" in run.err
-    assert cli("prompt", "--profile", "agentskills", cwd=repo).code == 0
+    assert run.code == 0, run.err
+    assert [line for line in run.out.splitlines() if line.startswith("== ")] == [
+        "== oasis: . (1 root)",
+        "== agentskills: . (1 root)",
+    ]
+    assert run.err.count("[tier ") == 2
+    data = cli("prompt", "--format", "json", cwd=repo).json
+    assert data["profile"] == "mixed"
+    assert [p["profile"] for p in data["projects"]] == ["oasis", "agentskills"]
+    for entry in data["projects"]:  # each project with its tier's own keys
+        assert {"path", "roots", "tier", "text", "chars", "listed"} <= set(entry)
+    assert "plain" in data["projects"][1]["text"] and "plain" not in data["projects"][0]["text"]
+    one = cli("prompt", "--profile", "agentskills", "--format", "json", cwd=repo)
+    assert one.code == 0 and "projects" not in one.json and "tier" in one.json
+    # activate: the project that knows the skill answers (text), every project (JSON)
+    act = cli("activate", "plain", "--as", "user", cwd=repo)
+    assert act.code == 0, act.err
+    assert [line for line in act.out.splitlines() if line.startswith("== ")] == [
+        "== agentskills: . (1 root)"
+    ]
+    data = cli("activate", "plain", "--as", "user", "--format", "json", cwd=repo).json
+    assert data["ok"] is True and data["skill"] == "plain" and data["profile"] == "mixed"
+    answers = {p["profile"]: p for p in data["projects"]}
+    assert answers["oasis"]["error"]["code"] == "NOT_FOUND"
+    assert "error" not in answers["agentskills"] and answers["agentskills"]["content"]
+    missing = cli("activate", "nothing", cwd=repo)
+    assert missing.code == 1 and missing.err.count("NOT_FOUND") == 2
     # match answers for each (issue 27), as lint reads them all
     both = cli("match", "review this", cwd=repo)
     assert both.code == 0

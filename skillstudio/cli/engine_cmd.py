@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.config import NUMBER_OPTIONS
@@ -18,11 +18,13 @@ from .common import (
     add_common,
     add_paths,
     load,
-    load_one,
     profile_of,
     projects_json,
 )
 from .output import diagnostic_line, dumps, printable, printable_lines, rel
+
+if TYPE_CHECKING:
+    from ..core.model.delivered import Activation, TierText
 
 
 def register(sub: Subparsers) -> None:
@@ -172,10 +174,6 @@ def cmd_match(args: argparse.Namespace, env: Env) -> int:
 
 
 def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
-    from ..core.delivery.tiers import render_tiers
-    from ..core.model.delivered import TIER_NAMES
-    from ..core.ranking.matching import match
-
     if args.tier == 3:
         raise UsageError(
             "tier 3 is the instructions of the skills a request selects: give the request "
@@ -184,17 +182,46 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
     if tokens is not None and not 0 <= tokens <= most:
         raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
-    item = load_one(args, env)
+    loaded = load(args, env)
+    tiers = [prompt_tier(item, args) for item in loaded]
+    if len(loaded) == 1:  # one project: its tier as before, with no `projects` key
+        if args.format == "json":
+            env.print(dumps(tiers[0].to_json(loaded[0].registry.profile.name)))
+        else:
+            print_tier(tiers[0], env)
+        return EXIT_OK
+    # A folder of several projects: a tier each, as `match` answers (docs/commands.md).
+    if args.format == "json":
+        projects = projects_json(loaded)
+        for entry, item, tier in zip(projects, loaded, tiers, strict=True):
+            entry.update(tier.to_json(item.registry.profile.name))
+        env.print(dumps({"profile": profile_of(loaded), "projects": projects}))
+        return EXIT_OK
+    for number, (item, tier) in enumerate(zip(loaded, tiers, strict=True)):
+        env.print(project_heading(item, env, number))
+        print_tier(tier, env)
+    return EXIT_OK
+
+
+def prompt_tier(item: Loaded, args: argparse.Namespace) -> TierText:
+    """One project's answer to `prompt`: the tier asked for (or the request's)."""
+    from ..core.delivery.tiers import render_tiers
+    from ..core.ranking.matching import match
+
     options = dict(item.project.options)
-    if tokens is not None:
-        options["context_tokens"] = tokens
+    if args.context_tokens is not None:
+        options["context_tokens"] = args.context_tokens
     result = match(item.registry, args.query or "", options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]
     tier.diagnostics[:0] = result.diagnostics  # skills the match left out
-    if args.format == "json":
-        env.print(dumps(tier.to_json(item.registry.profile.name)))
-        return EXIT_OK
+    return tier
+
+
+def print_tier(tier: TierText, env: Env) -> None:
+    """The tier's text on stdout, its size and what it left out on stderr."""
+    from ..core.model.delivered import TIER_NAMES
+
     env.print(tier.text)
     budget = f" of {tier.budget:,}" if tier.budget else ""
     env.err.write(
@@ -205,7 +232,13 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")
     for diag in tier.diagnostics:
         env.err.write(diagnostic_line(diag, env.cwd) + "\n")
-    return EXIT_OK
+
+
+def project_heading(item: Loaded, env: Env, number: int) -> str:
+    """`== <profile>: <project> (<N> roots)`, the line above each project's answer."""
+    roots = counted(len(item.project.roots), "root")
+    where = rel(item.project.base, env.cwd) or "."
+    return ("\n" if number else "") + f"== {item.project.profile.name}: {where} ({roots})"
 
 
 def path_for_args(args: argparse.Namespace, cwd: str) -> None:
@@ -225,29 +258,67 @@ def cmd_activate(args: argparse.Namespace, env: Env) -> int:
     from ..core.delivery.activation import activate
 
     path_for_args(args, env.cwd)
-    item = load_one(args, env)
-    act = activate(
-        item.registry,
-        args.name,
-        args.args,
-        invoker=args.invoker,
-        options=item.project.options,
-    )
+    loaded = load(args, env)
+    acts = [
+        activate(
+            item.registry,
+            args.name,
+            args.args,
+            invoker=args.invoker,
+            options=item.project.options,
+        )
+        for item in loaded
+    ]
+    ok = any(act.ok for act in acts)
+    if len(loaded) == 1:  # one project: its answer as before, with no `projects` key
+        if args.format == "json":
+            env.print(dumps(acts[0].to_json()))
+        else:
+            print_activation(acts[0], args.name, env)
+        return EXIT_OK if ok else EXIT_FAIL
+    # A folder of several projects: an answer each, as `match` answers (docs/commands.md);
+    # in text only the projects that know the skill, unless none does.
     if args.format == "json":
-        env.print(dumps(act.to_json()))
-    elif act.error is not None:
+        projects = projects_json(loaded)
+        for entry, act in zip(projects, acts, strict=True):
+            entry.update(act.to_json())
+            entry["profile"] = act.profile or entry["profile"]
+        env.print(
+            dumps(
+                {
+                    "profile": profile_of(loaded),
+                    "skill": args.name,
+                    "ok": ok,
+                    "projects": projects,
+                }
+            )
+        )
+        return EXIT_OK if ok else EXIT_FAIL
+    known = [i for i, act in enumerate(acts) if not _not_found(act)] or list(range(len(acts)))
+    for number, index in enumerate(known):
+        env.print(project_heading(loaded[index], env, number))
+        print_activation(acts[index], args.name, env)
+    return EXIT_OK if ok else EXIT_FAIL
+
+
+def _not_found(act: Activation) -> bool:
+    return act.error is not None and act.error.get("code") == "NOT_FOUND"
+
+
+def print_activation(act: Activation, name: str, env: Env) -> None:
+    """What the agent is given (stdout, notes on stderr), or why nothing is."""
+    if act.error is not None:
         env.err.write(f"skillstudio: {act.error['code']}: {act.error['message']}\n")
         if act.error.get("status"):  # the agent's answer above; why, in SkillStudio's words
             reason = act.error.get("reason") or "no reason recorded"
             env.err.write(
-                f"skillstudio: '{args.name}' is {act.error['status']}, so the agent does not "
+                f"skillstudio: '{name}' is {act.error['status']}, so the agent does not "
                 f"have it: {reason}\n"
             )
-    else:
-        for note in act.notes:
-            env.err.write(f"note: {note}\n")
-        env.print(act.content)
-    return EXIT_OK if act.ok else EXIT_FAIL
+        return
+    for note in act.notes:
+        env.err.write(f"note: {note}\n")
+    env.print(act.content)
 
 
 COMMANDS = {"match": cmd_match, "prompt": cmd_prompt, "activate": cmd_activate}

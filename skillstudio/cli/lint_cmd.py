@@ -10,8 +10,10 @@ from typing import Any
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.paths import is_within
 from ..core.model.rule_settings import apply_rules
+from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.agent_reach import agent_reach, reach_summary
+from ..core.projects.audit import unread_skills
 from ..core.projects.portability import portability, summary
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
@@ -144,20 +146,13 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
             report.skills.append(entry)
             report.active += skill.status == "active"
             if every:
-                verdicts = portability(skill)
-                reaches = agent_reach(skill, item.project.base)
-                report.portability.append(
-                    {
-                        "skill": skill.name,
-                        "path": skill.path,
-                        "loads": [v.profile for v in verdicts if v.loads],
-                        "summary": summary(verdicts),
-                        "profiles": [v.to_json() for v in verdicts],
-                        "found_by": [r.agent for r in reaches if r.found],
-                        "agents_summary": reach_summary(reaches),
-                        "agents": [r.to_json() for r in reaches],
-                    }
-                )
+                report.portability.append(portability_entry(skill, skill.name, item))
+        reach = item.project.reach
+        if every and reach is not None:  # every other SKILL.md: which agents find it
+            for skill in unread_skills(reach, item.project.reach_index):
+                name = skill.raw.get("name")
+                name = name if isinstance(name, str) and name.strip() else skill.folder_name
+                report.portability.append(portability_entry(skill, name, item))
     # A wrong-case file is named once: not again when the profile itself reads it (and
     # says so), nor twice by the search and the no-skills check.
     said = {d.path for d in diagnostics if d.code != "skill-file-name" and RENAME in d.message}
@@ -170,6 +165,22 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
         unique.setdefault(key, diag)
     diagnostics[:] = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
+
+
+def portability_entry(skill: Skill, name: str, item: Loaded) -> dict[str, Any]:
+    """--profile all: every profile's verdict and every agent's answer on one skill."""
+    verdicts = portability(skill)
+    reaches = agent_reach(skill, item.project.base)
+    return {
+        "skill": name,
+        "path": skill.path,
+        "loads": [v.profile for v in verdicts if v.loads],
+        "summary": summary(verdicts),
+        "profiles": [v.to_json() for v in verdicts],
+        "found_by": [r.agent for r in reaches if r.found],
+        "agents_summary": reach_summary(reaches),
+        "agents": [r.to_json() for r in reaches],
+    }
 
 
 def roots_of(loaded: list[Loaded]) -> list[dict[str, Any]]:

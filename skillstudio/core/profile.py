@@ -93,9 +93,8 @@ class ActivationRequest:
 def invocation_refused(
     request: ActivationRequest, skill: Skill, model_refused: str, user_refused: str
 ) -> bool:
-    """The invocation controls of the profiles that have them (`disable-model-invocation`,
-    `user-invocable: false`): when the invoker may not use the skill, the result gets
-    a PERMISSION_DENIED error with the profile's own wording and True is returned."""
+    """The invocation controls (`disable-model-invocation`, `user-invocable: false`): True,
+    with a PERMISSION_DENIED error in the profile's own words, when the invoker may not."""
     fields = skill.fields
     if request.invoker == "model" and fields.get("disable-model-invocation"):
         message = model_refused
@@ -113,6 +112,7 @@ class RootSpec:
 
     path: str
     label: str
+    nested: bool = False  # also read in the project's folders below (`apps/web/.claude/skills`)
 
 
 class Checker:
@@ -201,6 +201,7 @@ class Profile:
         "body-too-long": "warning",
         "link-broken": "warning",
         "link-plugin": "info",
+        "link-sibling": "warning",
         "file-too-large": "error",
         "not-utf8": "error",
         "symlink-skipped": "warning",
@@ -217,10 +218,9 @@ class Profile:
     marker_dirs: ClassVar[tuple[str, ...]] = ()  # a project folder holding one is this profile's
     # Detection marks in a skill folder (`agents/openai.yaml`): its root is this profile's.
     skill_markers: ClassVar[tuple[str, ...]] = ()
-    # Whether a project of this system may also hold skill roots beyond its conventional
-    # ones (a repository of collections, read root by root). A seed system's agent reads
-    # only its own folders, so its projects are those folders alone.
+    # roots beyond the conventional ones (collections; seeds: no): core/projects/repository.py
     repository_roots: ClassVar[bool] = True
+    own_roots_only: ClassVar[bool] = False  # the same for an agent with collections (Codex)
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
     uses_session: ClassVar[bool] = False  # activation depends on what the session did before

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.fields import is_placeholder_description, quoted
 from ..model.rule_settings import apply_rules
+from ..model.scan import SKILL_FILE
 from ..model.skills import Skill
 from ..profile import Checker, Profile
 from ..reading.looked import looked_at
@@ -121,12 +122,14 @@ def check_links(c: Checker, body: str) -> None:
     # the plugin installed with the skill, when more than its folder (Profile.package_folder)
     package = c.profile.package_folder(c.skill)
     package = os.path.normpath(package) if package else None
+    root = os.path.normpath(c.skill.root.path)
     fine: set[str] = set()
     resolver = _Resolver()
 
     def status(target: str) -> str | None:
-        """None when fine or not a file link, else 'missing', 'outside', 'special', or
-        'plugin' (outside the skill folder, a file inside its plugin's)."""
+        """None when fine or not a file link, else 'missing', 'outside', 'special',
+        'plugin' (outside the skill folder, a file inside its plugin's) or 'sibling'
+        (outside the skill folder, a file of its root: another skill's)."""
         key = path_part = unquote(target.split("#", 1)[0].split("?", 1)[0])
         if key in fine:
             return None
@@ -145,6 +148,12 @@ def check_links(c: Checker, body: str) -> None:
             if is_inside(resolved, package):
                 within = resolver.status(package, os.path.relpath(resolved, package))
                 found = "plugin" if within is None else within
+        if found == "outside" and base == folder and root != folder:
+            # `../other-skill/SKILL.md` in a root: the same rules, confined to the root
+            resolved = os.path.normpath(os.path.join(base, path_part))
+            if is_inside(resolved, root):
+                within = resolver.status(root, os.path.relpath(resolved, root))
+                found = "sibling" if within is None else within
         if found is None:
             fine.add(key)
         return found
@@ -180,10 +189,12 @@ def check_links(c: Checker, body: str) -> None:
                 "this skill's folder: it works when the skill is installed as part of its "
                 "plugin, not when the skill folder is copied or uploaded alone."
             )
+        elif where == "sibling":
+            message = _sibling_message(link.target, folder, root, path_part)
         else:
             message = f"The link '{link.target}' {PROBLEMS[where]}."
         c.emit(
-            "link-plugin" if where == "plugin" else "link-broken",
+            CODES.get(where, "link-broken"),
             message,
             line=c.doc.body_line + line,
             column=link.offset - starts[line] + 1,
@@ -238,6 +249,28 @@ class _Resolver:
             known = known and self._plain_folders(base, folder)
             self.plain[base, folder] = known
         return known
+
+
+CODES = {"plugin": "link-plugin", "sibling": "link-sibling"}
+
+
+def _sibling_message(target: str, folder: str, root: str, path_part: str) -> str:
+    """`link-sibling`: a link out of the skill folder to a file of its root."""
+    resolved = os.path.normpath(os.path.join(folder, path_part))
+    first = os.path.relpath(resolved, root).split(os.sep)[0]
+    other = os.path.join(root, first)
+    looked_at(os.path.join(other, SKILL_FILE))
+    if os.path.isdir(other) and os.path.isfile(os.path.join(other, SKILL_FILE)):
+        whose = f"a file of the skill '{first}' beside this one"
+        works = f"only where '{first}' is installed beside this skill"
+    else:
+        whose = f"'{os.path.relpath(resolved, root)}' in this skill's root, outside its folder"
+        works = "only where the root is installed as a whole"
+    return (
+        f"The link '{target}' points to {whose}: it works {works}, not when "
+        "this skill folder is copied or uploaded alone. To make the skill stand alone, "
+        "copy what it needs into its folder."
+    )
 
 
 PROBLEMS = {

@@ -40,9 +40,11 @@ CODES: dict[str, str] = {
     "trigger-ambiguous": "two skills use the same trigger",
     "budget-exceeded": "the skill listing is over its character budget",
     "body-too-long": "the instructions are longer than advised",
-    "link-broken": "a relative link points to a missing file or outside the skill",
+    "link-broken": "a relative link points to a missing file or out of the skill's root",
     "link-plugin": "a relative link points to a file of the skill's plugin outside the skill "
     "folder: it works only when the skill is installed with its plugin",
+    "link-sibling": "a relative link points to a file of another skill of the same root: it "
+    "works only where both skills are installed side by side",
     "file-too-large": "the file is too large to parse",
     "not-utf8": "the file is not UTF-8 text",
     "symlink-skipped": "a symbolic link that loops or leaves the root was not followed",

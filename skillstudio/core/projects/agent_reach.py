@@ -158,7 +158,20 @@ def _locate(
                 real_root = os.path.realpath(root)
                 if is_within(real, real_root) and _in_root(agent, real, real_root) == "":
                     return rule, root, True, ""
+                if _linked_into(agent, path, root):
+                    return rule, root, True, ""
     return None, None, False, near
+
+
+def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
+    """Whether a link in `root` leads to a folder holding `path` (`.codex/skills/a ->
+    ../../skills/a`), so that a recursive reader finds the file through it."""
+    folder = os.path.dirname(path)
+    for above in list(_ancestors(folder))[: agent.max_depth or 1]:
+        alias = os.path.join(root, os.path.basename(above))
+        if os.path.islink(alias) and _same_file(alias, above):
+            return _in_root(agent, os.path.join(alias, os.path.relpath(path, above)), root) == ""
+    return False
 
 
 def _plugin_of(agent: AgentSpec, path: str) -> str | None:

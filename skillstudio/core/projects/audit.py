@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from ..model.diagnostics import Diagnostic
 from ..model.paths import is_within
 from ..model.scan import SKILL_FILE, Found
-from ..model.skills import Root
+from ..model.skills import Root, Skill
 from ..model.text import counted
 from ..profiles import PROFILE_CLASSES, PROFILE_NAMES, Profile
+from ..reading.frontmatter import read_document
 from ..reading.inventory import SKILL_NAME, Inventory, LinkNote
 
 # Codes that already account for the files at or below their path.
@@ -38,6 +39,34 @@ class Reach:
     links: list[list[LinkNote]] = field(default_factory=list)  # links per project
     found: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # project -> ids
     notes: list[Diagnostic] = field(default_factory=list)  # the projects' own notes
+    # the folders given, when several were (`--root A --root B`): each file is named
+    # relative to the one holding it; else the inventory's folder alone
+    tops: list[str] = field(default_factory=list)
+    # who chose the roots read, when not the agent's rules: "skillstudio.yaml", "--root"
+    chosen: str = ""
+
+    def top_of(self, path: str) -> str:
+        """The folder given that holds `path` (the deepest)."""
+        holding = [top for top in self.tops if is_within(path, top)]
+        return max(holding, key=len) if holding else self.inventory.folder
+
+
+def merged(inventories: list[Inventory]) -> tuple[Inventory, list[str]]:
+    """One inventory of several folders given (their files and links once each), and
+    those folders."""
+    if len(inventories) == 1:
+        return inventories[0], [inventories[0].folder]
+    tops = [inv.folder for inv in inventories]
+    out = Inventory(os.path.commonpath(tops))
+    seen: set[str] = set()
+    for inv in inventories:
+        out.files.extend(item for item in inv.files if item[0] not in seen)
+        out.links.extend(link for link in inv.links if link.path not in seen)
+        seen.update(path for path, _ in inv.files)
+        seen.update(link.path for link in inv.links)
+    out.files.sort()
+    out.links.sort(key=lambda link: link.path)
+    return out, tops
 
 
 def share(inventory: Inventory, roots: list[list[Root]]) -> Reach:
@@ -91,7 +120,6 @@ def unreached(
     for ids in reach.found.values():
         read |= ids
     inodes = {ino for _, ino in read}
-    top = reach.inventory.folder
     missing: list[str] = []
     with_skill: set[str] | None = None
     for path, ino in reach.owned[index]:
@@ -111,15 +139,37 @@ def unreached(
     covered = {d.path for d in _chain(reach.notes, notes) if d.code in ACCOUNTED}
     groups: dict[str, tuple[list[str], list[LinkNote]]] = {}
     for path in missing:
-        if not _covered(path, covered, top):
+        if not _covered(path, covered, reach.top_of(path)):
             groups.setdefault(_group(path), ([], []))[0].append(path)
     for link in links:
-        if not _covered(link.path, covered, top):
+        if not _covered(link.path, covered, reach.top_of(link.path)):
             groups.setdefault(_group(link.path), ([], []))[1].append(link)
     return [
-        _note(folder, files, found_links, profile, roots, top)
+        _note(folder, files, found_links, profile, roots, reach)
         for folder, (files, found_links) in sorted(groups.items())
     ]
+
+
+def unread_skills(reach: Reach, index: int) -> list[Skill]:
+    """The SKILL.md files project `index` answers for that no project of the folder
+    read, each parsed as it is (read bounded, confined to the folder opened), for the
+    agents' answers on every file (`lint --profile all`): the chosen agent does not
+    read them, another may."""
+    read: set[tuple[int, int]] = set()
+    for ids in reach.found.values():
+        read |= ids
+    inodes = {ino for _, ino in read}
+    out: list[Skill] = []
+    real: dict[str, str] = {}
+    for path, ino in reach.owned[index]:
+        if os.path.basename(path) != SKILL_FILE or ino in inodes or _same(path, read):
+            continue
+        top = reach.top_of(path)
+        top_real = real.get(top) or real.setdefault(top, os.path.realpath(top))
+        folder = os.path.dirname(path)
+        root = Root(os.path.dirname(folder), "unreached", 0, base=top)
+        out.append(Skill(path=path, root=root, doc=read_document(path, root=top_real)))
+    return out
 
 
 def _same(path: str, read: set[tuple[int, int]]) -> bool:
@@ -163,8 +213,9 @@ def _note(
     links: list[LinkNote],
     profile: Profile,
     roots: list[Root],
-    top: str,
+    reach: Reach,
 ) -> Diagnostic:
+    top = reach.top_of(folder)
     parts: list[str] = []
     if files:
         names = [os.path.basename(os.path.dirname(path)) for path in files]
@@ -187,8 +238,8 @@ def _note(
             "to nothing"
         )
     sample = files[0] if files else links[0].path
-    why = _why(folder, sample, len(files), profile, roots, top) if files else ""
-    what = _what(folder, profile, top) if files else "fix or remove the links"
+    why = _why(folder, sample, len(files), profile, roots, top, reach.chosen) if files else ""
+    what = _what(folder, profile, top, reach.chosen) if files else "fix or remove the links"
     text = "; ".join(parts) + (f": {why}" if why else "") + f"; {what}."
     return Diagnostic("unreached", profile.severity_of("unreached"), text, folder)
 
@@ -199,7 +250,13 @@ def _rel(path: str, top: str) -> str:
 
 
 def _why(
-    folder: str, sample: str, count: int, profile: Profile, roots: list[Root], top: str
+    folder: str,
+    sample: str,
+    count: int,
+    profile: Profile,
+    roots: list[Root],
+    top: str,
+    chosen: str = "",
 ) -> str:
     """Why the profile's agent does not read these files (`count` of them)."""
     agent = _agent(profile)
@@ -210,7 +267,8 @@ def _why(
         root = max(holding, key=lambda r: len(r.path))
         parts = os.path.relpath(skill, root.path).split(os.sep)
         hidden = next((p for p in parts if p.startswith(".")), None)
-        where = _rel(root.path, top)
+        where = _rel(root.path, top) if is_within(root.path, top) else root.path
+        where = os.path.basename(top) if where == "." else where
         if hidden:
             return (
                 f"{they} in the hidden folder '{hidden}' of the root {where}, and {agent} "
@@ -220,10 +278,13 @@ def _why(
         if profile.discovery == "recursive":
             return f"{below}, deeper than it reads"
         return f"{below}, and {agent} reads only <root>/<folder>/{SKILL_FILE}"
-    own = profile.unread_reason(folder, top)
+    own = None if chosen else profile.unread_reason(folder, top)
     if own:
         return own
     inside = [_rel(r.path, top) for r in roots if is_within(r.path, top)]
+    if chosen:
+        named = ", ".join(inside[:SHOWN]) + (" …" if len(inside) > SHOWN else "")
+        return f"{they} outside the roots {chosen} names ({named or 'none here'})"
     if not inside:
         return f"{agent} reads none of the folders here"
     shown = ", ".join(inside[:SHOWN]) + (" …" if len(inside) > SHOWN else "")
@@ -236,10 +297,14 @@ def _agent(profile: Profile) -> str:
     return words[0].lower() + words[1:] if words.startswith(("An ", "The ", "A ")) else words
 
 
-def _what(folder: str, profile: Profile, top: str) -> str:
+def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
     """What would read these files: other profiles whose folder this is, or a lint of
-    the folder itself."""
+    the folder itself (or, for roots the user chose, naming it among them)."""
     rel = _rel(folder, top)
+    if chosen == "--root":
+        return f"add --root {folder} to read them"
+    if chosen:
+        return f"add {rel} to the roots of {chosen}, or lint {rel} to check them as a root"
     readers: list[str] = []
     for name in PROFILE_NAMES:
         if name == profile.name:

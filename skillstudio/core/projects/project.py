@@ -18,10 +18,16 @@ from ..model.text import counted
 from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
 from ..reading.safefs import is_inside
 from ..scanning.registry import Registry
-from .audit import Reach, auditor, share
+from .audit import Reach, auditor, merged, share
 from .config import CONFIG_NAME, Config, find_config_upward, load_config
 from .detection import Marks, Verdict, detect_at, layout_verdict, mark_folders, verdict_at
-from .repository import RootSearch, build_roots, misnamed_warning, search_roots
+from .repository import (
+    RootSearch,
+    build_roots,
+    collection_reason,
+    misnamed_warning,
+    search_roots,
+)
 
 if TYPE_CHECKING:
     from ..scanning.state_cache import StateCache
@@ -120,11 +126,13 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         return refused
     config = load_config(folder)
     notes = list(config.diagnostics) if config else []
-    reach = None  # (roots named in skillstudio.yaml are read as named)
-    if config is not None and config.roots:
+    reach = None
+    if config is not None and config.roots:  # read as named; the rest of the folder named
         name, reason = choose_profile(profile_name, config, folder)
         profile = _profile(name, config)
         roots = _config_roots(config, folder, notes)
+        search = search_roots(folder, config.limits)
+        reach = _accounted([search], roots, notes, CONFIG_NAME)
     else:
         search = search_roots(folder, config.limits if config else None)
         notes += _search_notes(search)
@@ -144,9 +152,27 @@ def project_from_folder(folder: str, profile_name: str | None = None) -> Project
         config,
         profile_reason=reason,
         diagnostics=notes,
-        root_reasons={root.path: reason for root in roots},
+        root_reasons={root.path: reason for root in roots}
+        | collection_reason(profile, roots, reason),
         reach=reach,
     )
+
+
+def _accounted(
+    searches: list[RootSearch], roots: list[Root], notes: list[Diagnostic], chosen: str = ""
+) -> Reach | None:
+    """The one rule for every way a path is given (a folder, `--root` folders, a skill
+    folder, a project whose skillstudio.yaml names its roots): the inventories of the
+    folders given, shared by the project read from them, so that its scan names every
+    SKILL.md under them it leaves unread (`unreached`, core/projects/audit.py).
+    `chosen`: who chose the roots when not the agent's rules."""
+    inventories = [s.inventory for s in searches if s.inventory is not None]
+    if not inventories:
+        return None
+    inventory, tops = merged(inventories)
+    reach = share(inventory, [roots])
+    reach.notes, reach.tops, reach.chosen = notes, tops, chosen
+    return reach
 
 
 def _reach(search: RootSearch, roots: list[list[Root]], notes: list[Diagnostic]) -> Reach | None:
@@ -215,6 +241,8 @@ def projects_for_folder(folder: str, profile_name: str | None = None) -> list[Pr
         root_reasons = {
             r.path: verdicts[r.path].why if r.path in verdicts else reason for r in roots
         }
+        for path, why in collection_reason(profile, roots, "").items():
+            root_reasons[path] = root_reasons.get(path, reason) + why
         project_notes = (_search_notes(search) if not out else []) + found
         notes += project_notes
         out.append(
@@ -281,7 +309,8 @@ def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> 
         name, reason = choose_profile(profile_name, config, roots[0].path)
     else:
         name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
-    notes = [note for root in roots for note in _search_notes(search_roots(root.path))]
+    searches = [search_roots(root.path) for root in roots]
+    notes = [note for search in searches for note in _search_notes(search)]
     notes += refused
     return Project(
         _profile(name, config),
@@ -291,17 +320,23 @@ def project_from_roots(paths: list[str], profile_name: str | None, cwd: str) -> 
         profile_reason=reason,
         diagnostics=notes,
         root_reasons={root.path: reason for root in roots},
+        reach=_accounted(searches, roots, notes, "--root"),
     )
 
 
-def _single_skill(skill_md: str, profile_name: str | None) -> Project:
+def _single_skill(skill_md: str, profile_name: str | None, given: str = "") -> Project:
+    """One skill: its SKILL.md given, or its folder (`given`: then every other SKILL.md
+    under that folder is named `unreached`)."""
     skill_md = os.path.abspath(skill_md)
     folder = os.path.dirname(skill_md)
     parent = os.path.dirname(folder)
     config = find_config_upward(parent)
     base = opened_folder(folder, parent)
+    searches: list[RootSearch] = []
     if refused_root(skill_md, base) is None:
         name, reason = choose_profile(profile_name, config, folder)
+        if given:
+            searches.append(search_roots(folder, config.limits if config else None))
     else:  # the scan reports it and reads nothing; neither does detection
         name, reason = profile_name or DEFAULT_PROFILE, "--profile" if profile_name else ""
     label = os.path.basename(parent)
@@ -310,6 +345,7 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
             if os.path.normpath(path) == parent:
                 label = root_label
     root = Root(parent, label, 0, base=base)
+    notes: list[Diagnostic] = []  # (the skill's own limits are its scan's to report)
     return Project(
         _profile(name, config),
         [root],
@@ -317,6 +353,8 @@ def _single_skill(skill_md: str, profile_name: str | None) -> Project:
         config,
         files={parent: [skill_md]},
         profile_reason=reason,
+        diagnostics=notes,
+        reach=_accounted(searches, [root], notes),
     )
 
 
@@ -350,7 +388,7 @@ def projects_for_path(path: str, profile_name: str | None) -> list[Project]:
         name = profile_name or (find_config_upward(folder) or Config("")).profile
         cls = PROFILE_CLASSES.get(name) if name else None
         if cls is None or cls.discovery != "self_and_children":  # else the folder is a root
-            return [_single_skill(os.path.join(folder, "SKILL.md"), profile_name)]
+            return [_single_skill(os.path.join(folder, "SKILL.md"), profile_name, folder)]
     children = _has_config_children(folder)
     if children:
         return [project_from_folder(child, profile_name) for child in children]

@@ -84,12 +84,24 @@ def build_roots(
     (`Root.base`: its real path is checked again at each scan and save)."""
     chain, notes = profile.project_roots(top)
     taken = {p for p, _ in chain}
-    others = [] if chain and not profile.repository_roots else [p for p in found if p not in taken]
+    # An agent that reads only its own folders (a seed system's, `Profile.own_roots_only`:
+    # Codex), when the tree holds one of them: those alone; the rest is named
+    # `unreached` (core/projects/audit.py). Its machine's folders (`~/.claude/skills`)
+    # hold none of the tree: without one of its folders inside, the tree is read as
+    # collections, since the user pointed at it (`collection_reason` says so).
+    held = any(is_inside(p, top) for p in taken)
+    nested = [(p, name) for p, name in nested_roots(profile, top, found) if p not in taken]
+    if held and (profile.own_roots_only or not profile.repository_roots):
+        others: list[str] = []
+    else:
+        others = [p for p in found if p not in taken]
+    others = [p for p in others if all(p != q for q, _ in nested)]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
         outer = taken | set(others)
         others = [p for p in others if not any(q != p and is_inside(p, q) for q in outer)]
     others = [p for p in others if root_inside(p, top, notes)]
-    if not chain and not others:
+    nested = [(p, name) for p, name in nested if root_inside(p, top, notes)]
+    if not chain and not others and not nested:
         return [Root(top, "root", 0, base=top)], notes
     names = _collection_names(others, top) if chain or len(others) > 1 else {}
 
@@ -100,4 +112,43 @@ def build_roots(
     for path in others:
         label = os.path.relpath(path, top) if path != top else "root"
         roots.append(Root(path, label, len(roots), names.get(path, ""), top))
+    for path, name in nested:  # the agent's own nested roots, named by their directory
+        roots.append(Root(path, f"nested {name}", len(roots), name, top))
     return roots, notes
+
+
+def nested_roots(profile: Profile, top: str, found: list[str]) -> list[tuple[str, str]]:
+    """(root, directory) of each of the profile's own roots found below `top` other
+    than its own (`RootSpec.nested`: Claude Code loads `apps/web/.claude/skills` when it
+    works on files of `apps/web`), each a collection named by its directory, so a name
+    another skill has is `apps/web:deploy` (docs/profiles.md, claude-code)."""
+    out: list[tuple[str, str]] = []
+    for spec in profile.roots:
+        if not spec.nested or spec.path.startswith("~") or os.path.isabs(spec.path):
+            continue
+        tail = os.sep + os.path.normpath(spec.path)
+        for path in found:
+            if path.endswith(tail) and is_inside(path, top):
+                directory = os.path.relpath(path[: -len(tail)] or os.sep, top)
+                if directory != ".":
+                    out.append((path, directory.replace(os.sep, "/")))
+    return out
+
+
+def collection_reason(profile: Profile, roots: list[Root], reason: str) -> dict[str, str]:
+    """The reason of each root read as a collection although the profile's agent reads
+    only its own roots (`Profile.own_roots_only`, none of them in the folder opened):
+    read because the user pointed at it, and said so."""
+    if not profile.own_roots_only:
+        return {}
+    own = [spec.path for spec in profile.roots if not spec.path.startswith("~")]
+    mine = {os.path.normpath(os.sep + p) for p in own}
+    out: dict[str, str] = {}
+    for root in roots:
+        if any(root.path.endswith(tail) for tail in mine) or not root.base:
+            continue
+        out[root.path] = (
+            f"{reason}; read as a collection of the folder opened: {profile.agent_words} "
+            f"reads only {', '.join(own)}, and none is here"
+        )
+    return out

@@ -28,7 +28,7 @@ from ...profile import Checker, PanelOption, RootSpec, invocation_refused
 from ...reading.looked import looked_at
 from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
-from . import plugins
+from . import plugins, settings
 from .advice import claude_advice
 from .fields import (
     CLAUDE_MARKS,
@@ -87,7 +87,7 @@ class ClaudeCode(Pegasus):
     agent_words = "Claude Code"
     roots: ClassVar[tuple[RootSpec, ...]] = (
         RootSpec(COMMANDS_DIR, "commands"),
-        RootSpec(PROJECT_SKILLS, "project"),
+        RootSpec(PROJECT_SKILLS, "project", nested=True),  # nested: v2.1.178
         RootSpec("~/.claude/skills", "personal"),
         RootSpec(ENTERPRISE_SKILLS, "enterprise"),
     )
@@ -109,10 +109,20 @@ class ClaudeCode(Pegasus):
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
         self._plugin_of: dict[str, str | None] = {}
+        self.overrides: dict[str, str] = {}  # the project's skillOverrides (settings.py)
 
     # -- roots and discovery --------------------------------------------------
     def project_roots(self, folder: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
-        return project_roots(folder)
+        """The roots (layout.py), and the project's `skillOverrides` (settings.py)."""
+        pairs, notes = project_roots(folder)
+        self.overrides, found = settings.skill_overrides(folder)
+        return pairs, notes + found
+
+    def override(self, skill: Skill) -> str | None:
+        """The skill's `skillOverrides` mode (plugin skills are not affected)."""
+        if not self.overrides or skill.fields.get("plugin"):
+            return None
+        return self.overrides.get(skill.key or skill.name)
 
     def discover(self, root: Root, limits: ScanLimits) -> DiscoveryResult:
         return discover_root(root, self.plugin_folder(root), self.ignored_dirs, limits)
@@ -401,6 +411,9 @@ class ClaudeCode(Pegasus):
             text = text[: max(cap - 1, 0)] + "…"
         return text
 
+    def listing_omission(self, skill: Skill) -> str | None:
+        return settings.listing_omission(self.override(skill)) or super().listing_omission(skill)
+
     def listing_texts(self, skill: Skill) -> dict[str, str]:
         """Claude Code's listing shows `when_to_use` too (and, as pegasus's, the hint)."""
         texts = super().listing_texts(skill)
@@ -425,8 +438,10 @@ class ClaudeCode(Pegasus):
             if omission is not None:
                 out.omitted.append({"skill": skill.name, "reason": omission})
                 continue
-            desc = self.listing_description(skill, cap)
-            bare = f"- {skill.name}"
+            name_only = self.override(skill) == "name-only"
+            desc = "" if name_only else self.listing_description(skill, cap)
+            # a name two collections share: as Claude Code lists it (`apps/web:deploy`)
+            bare = f"- {skill.key if skill.qualifier and skill.key else skill.name}"
             entries.append((skill, f"{bare}: {desc}" if desc else bare, bare))
         used = sum(len(full) + 1 for _, full, _ in entries)
         budget = out.budget
@@ -482,6 +497,10 @@ class ClaudeCode(Pegasus):
         """Invocation controls, substitution, then 'Base directory for this skill:
         <dir>', a blank line and the body; shell lines are listed, never run."""
         fields, invoker, result = skill.fields, request.invoker, request.result
+        refused = settings.refusal(self.override(skill), skill.name, invoker)
+        if refused is not None:
+            result.error = {"code": "PERMISSION_DENIED", "message": refused}
+            return result
         if invocation_refused(
             request,
             skill,

@@ -60,6 +60,7 @@ class Codex(Profile):
     shadows = False
     # how the agent asks a model for live checks (core/live/questions.py's STYLES)
     live_style = "skills-instructions"
+    own_roots_only = True  # a tree holding .agents/skills or .codex/skills: only those
     # detection (docs/profiles.md): a `.codex/` folder, or `agents/openai.yaml` in a
     # skill folder (which counts before the `.agents/skills/` folder other agents share)
     marker_dirs = (".codex",)
