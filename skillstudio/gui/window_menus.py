@@ -122,7 +122,8 @@ def build_menus(
     filter_action = action(edit_menu, "Filter &Skills", "Ctrl+P", commands.filter_skills)
     edit_menu.addSeparator()
     settings_action = action(edit_menu, "Se&ttings…", "Ctrl+,", commands.settings)
-    settings_action.setShortcuts([QKeySequence("Ctrl+,"), QKeySequence(keys.Preferences)])
+    preferences = [k for k in QKeySequence.keyBindings(keys.Preferences) if not k.isEmpty()]
+    settings_action.setShortcuts(list(dict.fromkeys([QKeySequence("Ctrl+,"), *preferences])))
     settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: the app menu
     view_menu = window.menuBar().addMenu("&View")
     # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
