@@ -212,6 +212,7 @@ class MainWindow(QMainWindow):
             else None
         )
         self.scans = Scanning(workspace, self.progress, status, self)
+        self.tree.reading = lambda: self.scans.busy  # "Reading the folder…" meanwhile
         self.refresher = SlicedRefresh(
             workspace, self.views, self.document_tabs, self._indexes_of, self
         )
@@ -476,6 +477,7 @@ class MainWindow(QMainWindow):
             where = registry.roots[0].path if registry.roots else self.workspace.base
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
+        self.tree.viewport().update()  # an empty tree says why, now that reading ended
         if self._tabs_for and self._tabs_for == self.workspace.base:
             self._tabs_for = ""
             restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)
