@@ -68,6 +68,10 @@ class Dialogs:
         """Edit › Settings shown; True when the user pressed OK."""
         return dialog.exec() == QDialog.DialogCode.Accepted
 
+    def ask_new_skill(self, dialog: QDialog) -> bool:
+        """File › New Skill's dialog shown; True when the user pressed OK."""
+        return dialog.exec() == QDialog.DialogCode.Accepted
+
     def ask_restore(self, found: recovery.Recovery) -> str:
         """'restore', 'discard' or 'later' for text a crash left."""
         dialog = RestoreDialog(found, self.window)
