@@ -11,7 +11,7 @@ from pathlib import Path
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
-from PySide6.QtCore import QRect, QSettings, QUrl
+from PySide6.QtCore import QRect, QSettings, Qt, QUrl
 from PySide6.QtGui import QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
@@ -258,3 +258,21 @@ def test_source_can_wrap_long_lines(window: MainWindow) -> None:
     assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
     assert window.settings.value("wrap_source", False, bool) is True
     window.menu_actions.wrap_action.setChecked(False)
+
+
+# -- item 17: real agents, then the seed systems, each said what it is ---------------------
+def test_profile_box_lists_agents_then_seed_systems_each_with_a_line(window: MainWindow) -> None:
+    box = window.profile_box
+    names = [box.itemData(n) for n in range(box.count())]
+    seeds = ["oasis", "pegasus", "toolsets", "mvp", "workspace"]
+    agents = ["agentskills", "claude-code", "codex"]
+    assert names[0] == ""  # auto
+    last_agent = max(names.index(a) for a in agents)
+    first_seed = min(names.index(s) for s in seeds)
+    assert last_agent < first_seed, names
+    separator = next(n for n in range(box.count()) if box.itemText(n) == "" and n > 0)
+    assert last_agent < separator < first_seed, "a line between the two groups"
+    tip = box.itemData(names.index("oasis"), Qt.ItemDataRole.ToolTipRole)
+    assert "seed system" in tip and "Oasis" in tip
+    tip = box.itemData(names.index("codex"), Qt.ItemDataRole.ToolTipRole)
+    assert "agent" in tip and "Codex" in tip
