@@ -34,6 +34,7 @@ from ..core.model.fields import FieldSpec, yaml_spelling
 from ..core.profile import Profile
 from ..core.reading.frontmatter import parse_text
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
+from .growing_text import GrowingTextBox
 from .skill_document import SkillDocument
 from .theme import bar_style, colour
 
@@ -162,9 +163,8 @@ class FormView(QScrollArea):
             line.textEdited.connect(lambda _t, k=key: self._on_edited(k))
             widget = line
         elif spec.kind in ("text", "text_or_list"):
-            box = QPlainTextEdit(self)
+            box = GrowingTextBox(4 if spec.kind != "text" else 8, self)
             box.setTabChangesFocus(True)
-            box.setMaximumHeight(90 if spec.kind != "text" else 110)
             box.textChanged.connect(lambda k=key: self._on_edited(k))
             widget = box
         elif spec.kind == "list":

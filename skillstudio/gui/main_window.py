@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -554,6 +554,13 @@ class MainWindow(QMainWindow):
             menu.addSeparator()
             self.project_profiles.fill_menu(menu, path)
         menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    def event(self, event: QEvent) -> bool:
+        """A menu's empty status tip would clear the summary line (N skills · N
+        errors) for good; the menus have no tips, so an empty one is dropped."""
+        if isinstance(event, QStatusTipEvent) and not event.tip():
+            return True
+        return super().event(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.document_tabs.release():

@@ -15,8 +15,8 @@ from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, project_from_folder, projects_for_path
 from ..core.ranking.matching import MatchIndex
 from .dialogs import Dialogs
-from .profile_choices import fill_profile_box, profile_groups, profile_line
 from .document_tabs import DocumentTabs
+from .profile_choices import fill_profile_box, profile_groups, profile_line
 from .scanner import one_line
 from .scanning import Rescanned, Scanning
 from .workspace import Workspace

@@ -148,9 +148,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(intro)
         self.rules_table = QTableWidget(len(CODES), 2, page)
         self.rules_table.setHorizontalHeaderLabels(["Code", "Severity"])
-        self.rules_table.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.Stretch
-        )
+        self.rules_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         rules = self.store.advice_rules(self.folder) if self.folder else {}
         for row, (code, meaning) in enumerate(sorted(CODES.items())):
             item = QTableWidgetItem(code)

@@ -65,5 +65,3 @@ class ShortcutsWindow(QDialog):
                 self.table.setItem(number, column, QTableWidgetItem(text))
         self.table.resizeColumnToContents(0)
         self.table.resizeColumnToContents(2)
-
-

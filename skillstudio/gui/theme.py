@@ -174,6 +174,9 @@ _NAMED = {
     "band_possible": ("#fde9a9", "#5e4b0c"),
     "band_unlikely": ("#e4e4e4", "#3c3c3c"),
     "band_text": ("#1b1b1b", "#f2f2f2"),
+    # the recovery diff: lines added and removed by the unsaved text
+    "diff_add_bg": ("#dcf5dc", "#1e4620"),
+    "diff_del_bg": ("#fbe0e0", "#5a1e22"),
 }
 
 

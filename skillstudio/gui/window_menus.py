@@ -142,9 +142,7 @@ def build_menus(
     view_menu.addAction(wrap_action)
     help_menu = window.menuBar().addMenu("&Help")
     guide_action = action(help_menu, "User &Guide", "F1", commands.user_guide)
-    shortcuts_action = action(
-        help_menu, "&Keyboard Shortcuts", "Ctrl+/", commands.shortcuts
-    )
+    shortcuts_action = action(help_menu, "&Keyboard Shortcuts", "Ctrl+/", commands.shortcuts)
     help_menu.addSeparator()
     action(help_menu, "&About SkillStudio", None, commands.about)
     return MenuActions(

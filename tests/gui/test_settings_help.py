@@ -81,9 +81,7 @@ def test_settings_has_ctrl_comma_and_switches_the_theme_live(
     assert QKeySequence("Ctrl+,") in action.shortcuts()
     assert action.text().replace("&", "") == "Settings…"
     assert not is_dark()
-    answer_settings(
-        window, lambda d: d.theme_box.setCurrentIndex(d.theme_box.findData("dark"))
-    )
+    answer_settings(window, lambda d: d.theme_box.setCurrentIndex(d.theme_box.findData("dark")))
     try:
         action.trigger()
         assert is_dark(), "applied at once, no restart"

@@ -116,8 +116,10 @@ def test_an_asset_folder_is_one_closed_row(
     skill = model.index(0, 0, root)
     win.tree.expand(skill)
     qtbot.waitUntil(lambda: model.rowCount(skill) > 0, timeout=3000)
-    rows = [(model.index(r, 0, skill).data(), model.index(r, 0, skill).data(KIND_ROLE))
-            for r in range(model.rowCount(skill))]
+    rows = [
+        (model.index(r, 0, skill).data(), model.index(r, 0, skill).data(KIND_ROLE))
+        for r in range(model.rowCount(skill))
+    ]
     assert rows == [("fonts/", "folder"), ("LICENSE.txt", "file")], rows
     fonts = model.index(0, 0, skill)
     assert not win.tree.isExpanded(fonts)
