@@ -27,10 +27,11 @@ class GuideBrowser(QTextBrowser):
         super().__init__(parent)
         self.folder = folder
 
-    def loadResource(self, kind: int, name: QUrl) -> Any:
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:
         if kind != QTextDocument.ResourceType.ImageResource.value:
             return super().loadResource(kind, name)
-        path = name.toLocalFile() if name.isLocalFile() else name.path()
+        url = QUrl(name) if isinstance(name, str) else name
+        path = url.toLocalFile() if url.isLocalFile() else url.path()
         icon = _STATUS_ICON.search(path.replace(os.sep, "/"))
         if icon and icon.group(1) in STATUS:
             return status_icon(icon.group(1), dark_palette()).pixmap(16).toImage()

@@ -114,6 +114,10 @@ class ProblemsModel(QAbstractItemModel):
             return self._state.counts_for(self.only_path)
         return dict(self._state.counts)
 
+    def all_counts(self) -> dict[str, int]:
+        """Diagnostics per severity of every skill, whatever the filters."""
+        return dict(self._state.counts)
+
     def codes(self) -> set[str]:
         """The codes of the rows shown (one per group)."""
         return self._state.codes()

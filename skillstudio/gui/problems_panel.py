@@ -3,6 +3,7 @@ skill only", the grouped one-line list, and a sentence when there is nothing to 
 
 from __future__ import annotations
 
+import os
 from functools import partial
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
@@ -235,7 +236,12 @@ class ProblemsPanel(QWidget):
             self._fit_where_column()
             self.stack.setCurrentWidget(self.view)
             return
-        if not total and not self.skill_count:
+        others = sum(self.model.all_counts().values()) - total
+        if not total and self.model.only_path:
+            name = os.path.basename(os.path.dirname(self.model.only_path))
+            elsewhere = f"; {counted(others, 'problem')} in other skills" if others else ""
+            self.empty.setText(f"No problems in {name}{elsewhere}.")
+        elif not total and not self.skill_count:
             self.empty.setText("No skills open yet.")
         elif not total:
             self.empty.setText(f"No problems in {counted(self.skill_count, 'skill')}.")

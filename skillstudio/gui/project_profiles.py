@@ -4,6 +4,7 @@ project only and keeps the open tabs, their unsaved text included."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 
@@ -167,10 +168,9 @@ def with_remembered(
             wanted = default
         explicit = project.profile_reason == "--profile"
         if wanted in PROFILE_NAMES and (wanted != project.profile.name or not explicit):
-            try:
+            # (if it cannot be read so, detection or the configuration wins; the box says which)
+            with contextlib.suppress(UsageError, OSError, StopIteration, IndexError):
                 project = reread_as(project, wanted)
-            except (UsageError, OSError, StopIteration, IndexError):
-                pass  # detection or the configuration wins; the box says which
         kept.append(project)
     return kept
 

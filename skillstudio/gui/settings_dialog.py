@@ -168,8 +168,7 @@ class SettingsDialog(QDialog):
         found = []
         table = self.endpoint_table
         for row in range(table.rowCount()):
-            url = (table.item(row, 0).text() if table.item(row, 0) else "").strip()
-            model = (table.item(row, 2).text() if table.item(row, 2) else "").strip()
+            url, model = cell_text(table, row, 0), cell_text(table, row, 2)
             kind = table.cellWidget(row, 1)
             key = table.cellWidget(row, 3)
             if url and isinstance(kind, QComboBox) and isinstance(key, QLineEdit):
@@ -181,7 +180,7 @@ class SettingsDialog(QDialog):
         for row in range(self.rules_table.rowCount()):
             box = self.rules_table.cellWidget(row, 1)
             if isinstance(box, QComboBox) and box.currentText() != "default":
-                chosen[self.rules_table.item(row, 0).text()] = box.currentText()
+                chosen[cell_text(self.rules_table, row, 0)] = box.currentText()
         return chosen
 
     def apply(self) -> str:
@@ -195,3 +194,8 @@ class SettingsDialog(QDialog):
         if self.folder:
             self.store.set_advice_rules(self.folder, self.rules())
         return next((p for p in problems if p), "")
+
+
+def cell_text(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    return item.text().strip() if item is not None else ""

@@ -51,9 +51,9 @@ def restore_tabs(store: AppSettings, folder: str, open_file: Callable[[str], obj
     opened = 0
     for path in store.open_tabs(folder):
         real = os.path.realpath(path)
-        if os.path.commonpath([base, real]) == base and os.path.isfile(real):
-            if open_file(path) is not None:
-                opened += 1
+        inside = os.path.commonpath([base, real]) == base and os.path.isfile(real)
+        if inside and open_file(path) is not None:
+            opened += 1
     if isinstance(current, str) and current in store.open_tabs(folder):
         open_file(current)
     return opened

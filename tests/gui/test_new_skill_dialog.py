@@ -18,7 +18,7 @@ def test_a_bad_name_is_corrected_live_and_the_heading_keeps_the_typed_words(
 ) -> None:
     root = samples / "oasis" / "key_skills"
     warned: list[str] = []
-    window.dialogs.warning = warned.append  # type: ignore[method-assign]
+    window.dialogs.warning = warned.append  # type: ignore[method-assign,assignment]
     seen: dict[str, str] = {}
 
     def typed(dialog: NewSkillDialog) -> bool:

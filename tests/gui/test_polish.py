@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtGui import QStatusTipEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.recovery import Recovery
@@ -79,6 +79,7 @@ def test_an_empty_text_box_is_not_taller_than_a_long_description(
     assert editor is not None
     description = editor.form.fields["description"].widget
     compatibility = editor.form.fields["compatibility"].widget
+    assert isinstance(description, QPlainTextEdit) and isinstance(compatibility, QPlainTextEdit)
     description.setPlainText("Reviews SQL. " * 82)  # 1,066 characters
     QApplication.processEvents()
     assert compatibility.toPlainText() == ""

@@ -81,3 +81,13 @@ def test_a_long_message_is_readable_at_1024(qtbot: QtBot) -> None:
     where = model.index(row, 2)
     assert view.header().sectionSize(2) >= metrics.horizontalAdvance(where.data()) + 8
     assert "gamma" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_current_skill_only_with_no_problems_says_so(qtbot: QtBot) -> None:
+    """It said "No problems in 3 skills." with problems in the others."""
+    widget = panel(qtbot)
+    clean = f"{BASE}/proj/delta/SKILL.md"
+    widget.set_current_path(clean)
+    widget.current_only.setChecked(True)
+    assert widget.stack.currentWidget() is widget.empty
+    assert widget.empty.text() == "No problems in delta; 5 problems in other skills."

@@ -6,6 +6,7 @@ Close Folder, tabs restored, the first window within its screen."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
@@ -13,12 +14,12 @@ import pytest
 from keyring.backend import KeyringBackend
 from PySide6.QtCore import QRect, QSettings, Qt, QUrl
 from PySide6.QtGui import QImage, QKeySequence, QTextDocument
-from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.help_window import HelpWindow, docs_folder
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.settings_dialog import SettingsDialog
+from skillstudio.gui.settings_dialog import SettingsDialog, cell_text
 from skillstudio.gui.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
 from skillstudio.gui.shortcuts_window import shortcut_rows
 from skillstudio.gui.theme import is_dark, set_preference
@@ -26,7 +27,7 @@ from skillstudio.gui.window_shell import first_geometry
 
 
 class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
         super().__init__()
@@ -43,11 +44,11 @@ class MemoryKeyring(KeyringBackend):
 
 
 @pytest.fixture
-def memory_keyring() -> MemoryKeyring:
+def memory_keyring() -> Iterator[MemoryKeyring]:
     before = keyring.get_keyring()
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
-    yield backend  # type: ignore[misc]
+    yield backend
     keyring.set_keyring(before)
 
 
@@ -120,12 +121,11 @@ def test_default_profile_context_window_and_advice_rules_are_kept(
     def change(dialog: SettingsDialog) -> None:
         dialog.profile_box.setCurrentIndex(dialog.profile_box.findData("codex"))
         dialog.context_box.setValue(400_000)
-        row = next(
-            r
-            for r in range(dialog.rules_table.rowCount())
-            if dialog.rules_table.item(r, 0).text() == "unknown-field"
-        )
-        dialog.rules_table.cellWidget(row, 1).setCurrentText("off")  # type: ignore[union-attr]
+        table = dialog.rules_table
+        row = next(r for r in range(table.rowCount()) if cell_text(table, r, 0) == "unknown-field")
+        box = table.cellWidget(row, 1)
+        assert isinstance(box, QComboBox)
+        box.setCurrentText("off")
 
     answer_settings(window, change)
     window.menu_actions.settings_action.trigger()
@@ -162,8 +162,7 @@ def test_keyboard_shortcuts_are_read_from_the_actions(window: MainWindow) -> Non
     shown = window.dialogs.shortcuts
     assert shown is not None and shown.isVisible()
     table = [
-        tuple(shown.table.item(r, c).text() for c in range(3))
-        for r in range(shown.table.rowCount())
+        tuple(cell_text(shown.table, r, c) for c in range(3)) for r in range(shown.table.rowCount())
     ]
     native = QKeySequence.SequenceFormat.NativeText
     save = window.menu_actions.save_action.shortcut().toString(native)
@@ -274,3 +273,15 @@ def test_profile_box_lists_agents_then_seed_systems_each_with_a_line(window: Mai
     assert "seed system" in tip and "Oasis" in tip
     tip = box.itemData(names.index("codex"), Qt.ItemDataRole.ToolTipRole)
     assert "agent" in tip and "Codex" in tip
+
+
+def test_the_guides_status_icons_are_in_the_page(qtbot: QtBot) -> None:
+    """Qt's markdown reader drops an image without alt text: the legend's icon column
+    was empty in Help › User Guide."""
+    folder = docs_folder()
+    assert folder is not None
+    guide = HelpWindow(folder)
+    qtbot.addWidget(guide)
+    page = guide.browser.toHtml()
+    for name in ("error", "warning", "shadowed", "skipped", "disabled", "skill"):
+        assert f"status-{name}.svg" in page, name
