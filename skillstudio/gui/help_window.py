@@ -7,7 +7,7 @@ import os
 import re
 from typing import Any
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
@@ -38,7 +38,11 @@ class GuideBrowser(QTextBrowser):
         base = os.path.dirname(self.source().toLocalFile()) or self.folder
         real = os.path.realpath(os.path.join(base, path))
         if os.path.dirname(real) == self.folder and os.path.isfile(real):
-            return QImage(real)  # a picture of docs/ (screenshots)
+            image = QImage(real)  # a picture of docs/ (screenshots), no wider than the page
+            room = self.viewport().width() - 60
+            if room > 200 and image.width() > room:
+                image = image.scaledToWidth(room, Qt.TransformationMode.SmoothTransformation)
+            return image
         return QImage()  # nothing outside the documentation is read
 
 

@@ -49,6 +49,8 @@ class ShortcutsWindow(QDialog):
         self.table = QTableWidget(0, 3, self)
         self.table.setHorizontalHeaderLabels(["Menu", "Command", "Keys"])
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setAlternatingRowColors(True)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)

@@ -16,6 +16,7 @@ from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.restore_dialog import RestoreDialog
 from skillstudio.gui.theme import colour
 
+from ..helpers import skill_text, write
 from .test_workbench import panel_on
 
 
@@ -60,11 +61,22 @@ def test_the_recovery_diff_is_coloured(qtbot: QtBot, tmp_path: Path) -> None:
     assert backgrounds.get("-description: Old.") == colour("diff_del_bg")
 
 
-def test_the_overlap_maps_project_box_is_whole_at_1024(window: MainWindow, qtbot: QtBot) -> None:
+def test_the_overlap_maps_project_box_is_whole_at_1024(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """It was cut to "anthropi▾" on a collection with a long name (the box kept the
+    width of what it held when first shown)."""
     window.resize(1024, 640)
     window.overlap_dock.show()
     window.overlap_dock.raise_()
     box = window.overlap_map.project_box
+    qtbot.waitUntil(lambda: box.count() > 0)
+    qtbot.wait(20)
+    folder = tmp_path / "anthropic-skills-collection"
+    for name in ("pdf-filler", "pdf-reader"):
+        write(folder, f"{name}/SKILL.md", skill_text(name=name, description=f"Use {name}."))
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        window.open_path(str(folder))
     qtbot.waitUntil(lambda: box.count() > 0)
     qtbot.wait(20)
     widest = max(box.fontMetrics().horizontalAdvance(box.itemText(n)) for n in range(box.count()))

@@ -88,12 +88,12 @@ def test_a_plain_folder_root_is_named_after_the_folder(
 
 def test_plugins_are_listed_a_to_z(qtbot: QtBot, settings: QSettings, samples: Path) -> None:
     project = samples / "claude-code"
-    shutil.copytree(project / "plugins" / "review-kit", project / "plugins" / "alpha-kit")
-    manifest = project / "plugins" / "alpha-kit" / ".claude-plugin" / "plugin.json"
-    manifest.write_text(json.dumps({"name": "alpha-kit", "description": "A."}))
+    shutil.copytree(project / "plugins" / "review-kit", project / "plugins" / "zeta-kit")
+    manifest = project / "plugins" / "zeta-kit" / ".claude-plugin" / "plugin.json"
+    manifest.write_text(json.dumps({"name": "zeta-kit", "description": "Z."}))
     market = project / ".claude-plugin" / "marketplace.json"
     data = json.loads(market.read_text())
-    data["plugins"].append({"name": "alpha-kit", "source": "./plugins/alpha-kit"})
+    data["plugins"].append({"name": "zeta-kit", "source": "./plugins/zeta-kit"})
     market.write_text(json.dumps(data))
     win = opened(qtbot, settings, project)
     labels = [win.tree_model.index(r, 0).data() for r in range(win.tree_model.rowCount())]
