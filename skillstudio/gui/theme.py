@@ -138,6 +138,11 @@ def set_preference(app: QApplication, theme: str) -> None:
     """Settings › Theme: "light", "dark" or "system" (the desktop's), applied now."""
     _PREFERENCE["theme"] = theme if theme in ("light", "dark") else "system"
     apply_scheme(app, wanted_scheme(app))
+    for widget in app.allWidgets():  # palette(...) in a style sheet is read when it is set
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
 
 
 def follow_system_theme(app: QApplication) -> None:

@@ -86,6 +86,9 @@ def test_settings_has_ctrl_comma_and_switches_the_theme_live(
     try:
         action.trigger()
         assert is_dark(), "applied at once, no restart"
+        button = window.problems.current_only  # its style sheet names palette colours
+        image = button.grab().toImage()
+        assert image.pixelColor(image.width() // 2, 3).lightness() < 128, "redrawn dark"
         assert AppSettings(window.settings).theme() == "dark"
         answer_settings(
             window, lambda d: d.theme_box.setCurrentIndex(d.theme_box.findData("light"))
