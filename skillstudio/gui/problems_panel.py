@@ -174,7 +174,10 @@ class ProblemsPanel(QWidget):
         self.view.header().resizeSection(2, max(min(widest, room), WHERE_MIN_PX))
 
     def _on_section_resized(self, section: int, _old: int, _new: int) -> None:
-        if section == 0:  # the list got wider or narrower: rows wrap anew
+        # The list got wider or narrower: rows wrap anew. Not while rows wait to be
+        # handed to the view: a layout at the bottom asks for the next page, and a
+        # large list would be given whole (PAGE rows at a time is the point).
+        if section == 0 and not self.model.canFetchMore(QModelIndex()):
             self.view.scheduleDelayedItemsLayout()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
