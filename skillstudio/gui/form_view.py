@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -333,6 +333,20 @@ class FormView(QScrollArea):
             tone = colour("error_text") if worst == "error" else colour("list_mark")
             item.note.setStyleSheet(f"color:{tone}" if worst in ("error", "warning") else "")
             outline(item.widget, tone if worst in ("error", "warning") else None)
+        self.fit_page()
+
+    def fit_page(self) -> None:
+        """The page as tall as its rows need at this width: a wrapped message under a
+        field counts (the scroll area plans with one line, and squeezed the boxes)."""
+        page = self.widget()
+        layout = page.layout() if page is not None else None
+        if layout is not None and layout.hasHeightForWidth():
+            layout.activate()
+            page.setMinimumHeight(layout.totalHeightForWidth(self.viewport().width()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_page()
 
     # -- form → document -------------------------------------------------------------
     def value_of(self, key: str) -> Any:
