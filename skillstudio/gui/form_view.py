@@ -340,7 +340,7 @@ class FormView(QScrollArea):
         field counts (the scroll area plans with one line, and squeezed the boxes)."""
         page = self.widget()
         layout = page.layout() if page is not None else None
-        if layout is not None and layout.hasHeightForWidth():
+        if page is not None and layout is not None and layout.hasHeightForWidth():
             layout.activate()
             page.setMinimumHeight(layout.totalHeightForWidth(self.viewport().width()))
 
