@@ -35,6 +35,16 @@ from skillstudio.gui.main_window import MainWindow  # noqa: E402
 from skillstudio.gui.theme import apply_scheme  # noqa: E402
 
 
+def new_window(settings: QSettings) -> MainWindow:
+    """A window that opens no tab kept from the last shot (each shot opens a fresh
+    ~/skills, which the app would take for the folder last closed) and discards its
+    edits on close (a question would block an offscreen run)."""
+    settings.remove("open_tabs")
+    window = MainWindow(settings)
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    return window
+
+
 def open_and_wait(window: MainWindow, folder: str) -> None:
     loop = QEventLoop()
     window.scan_finished.connect(loop.quit)
@@ -84,8 +94,7 @@ def shell_shots(
     suffix = "" if width == 1280 else f"-{width}"
     samples = fresh_samples()
     settings.setValue("recent", [samples])
-    window = MainWindow(settings)
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window = new_window(settings)
     window.resize(width, height)
     window.show()
     app.processEvents()
@@ -112,8 +121,7 @@ def problems_shot(app: QApplication, settings: QSettings, target: str, width: in
             text = text.replace("id: commit", "id: Commit_Helper")
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
-    window = MainWindow(settings)
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window = new_window(settings)
     window.resize(width, 800 if width == 1280 else 640)
     window.show()
     open_and_wait(window, copy)
@@ -137,7 +145,7 @@ def suites_shot(app: QApplication, settings: QSettings, target: str, width: int)
     copy = fresh_samples()
     suite = os.path.join(copy, "oasis", "suites", "oasis.yaml")
     add_case(suite, "tidy up my history", ["commit"])
-    window = MainWindow(settings)
+    window = new_window(settings)
     height = 800 if width == 1280 else 640
     window.resize(width, height)
     window.show()
@@ -171,8 +179,7 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
     """Try a Request (heuristic ranking, a selected skill, each tier), a form with an
     error and the preview, as `<stem>-<scheme>-<width>.png`."""
     copy = fresh_samples()
-    window = MainWindow(settings)
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window = new_window(settings)
     window.show()
     open_and_wait(window, copy)
     panel = window.query_panel
@@ -265,8 +272,7 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
     """Try a Request's bands and term weights with "would pick X instead", the form's
     "competes with" line, and the overlap map (pairs and matrix), on a demo collection."""
     folder = demo_collection()
-    window = MainWindow(settings)
-    window.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    window = new_window(settings)
     window.show()
     open_and_wait(window, folder)
     panel = window.query_panel

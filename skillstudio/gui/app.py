@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     from .icons import app_icon
     from .main_window import MainWindow
     from .recovery import default_folder as recovery_default_folder
-    from .theme import follow_system_theme
+    from .settings_store import AppSettings
+    from .theme import follow_system_theme, set_preference
     from .welcome_page import samples_folder
 
     existing = QApplication.instance()
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         settings = QSettings()
         recovery_folder = recovery_default_folder()
+    set_preference(app, AppSettings(settings).theme())  # Settings › Theme
     window = MainWindow(settings, recovery_folder=recovery_folder)
     window.dialogs.interactive = not args.smoke_test
     if not args.smoke_test:

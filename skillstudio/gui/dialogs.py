@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
+from PySide6.QtCore import qVersion
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from .. import __version__
 from ..core.editing import recovery
 from .help_window import HelpWindow, docs_folder
 from .restore_dialog import RestoreDialog
+from .shortcuts_window import ShortcutsWindow
 
 TITLE = "SkillStudio"
 
@@ -25,6 +27,7 @@ class Dialogs:
         self.window = window
         self.interactive = True  # False (--smoke-test): warnings go to stderr, not a dialog
         self.guide: HelpWindow | None = None  # Help › User Guide, once opened
+        self.shortcuts: ShortcutsWindow | None = None  # Help › Keyboard Shortcuts
 
     # -- questions -------------------------------------------------------------------
     def ask_save(self, names: str) -> str:
@@ -60,6 +63,14 @@ class Dialogs:
         """A line number from 1 to `count`, or None."""
         line, ok = QInputDialog.getInt(self.window, "Go to line", f"Line (1-{count}):", 1, 1, count)
         return line if ok else None
+
+    def ask_settings(self, dialog: QDialog) -> bool:
+        """Edit › Settings shown; True when the user pressed OK."""
+        return dialog.exec() == QDialog.DialogCode.Accepted
+
+    def ask_new_skill(self, dialog: QDialog) -> bool:
+        """File › New Skill's dialog shown; True when the user pressed OK."""
+        return dialog.exec() == QDialog.DialogCode.Accepted
 
     def ask_restore(self, found: recovery.Recovery) -> str:
         """'restore', 'discard' or 'later' for text a crash left."""
@@ -119,9 +130,20 @@ class Dialogs:
         self.guide.raise_()
         self.guide.activateWindow()
 
+    def keyboard_shortcuts(self) -> None:
+        """Help › Keyboard Shortcuts: read from the menus' actions each time."""
+        if self.shortcuts is None:
+            self.shortcuts = ShortcutsWindow(self.window)
+        self.shortcuts.fill()
+        self.shortcuts.show()
+        self.shortcuts.raise_()
+
     def about(self) -> None:
         QMessageBox.about(
             self.window,
             "About SkillStudio",
-            f"<b>SkillStudio {__version__}</b><p>Edit, validate and test agent skills offline.</p>",
+            f"<b>SkillStudio {__version__}</b><p>Edit, validate and test agent skills "
+            f"offline.</p><p>Python {sys.version.split()[0]}, Qt {qVersion()}. Skill files "
+            "are read, never run. Help › User Guide has the documentation; Help › Keyboard "
+            "Shortcuts the keys.</p>",
         )

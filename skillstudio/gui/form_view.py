@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,6 +34,7 @@ from ..core.model.fields import FieldSpec, yaml_spelling
 from ..core.profile import Profile
 from ..core.reading.frontmatter import parse_text
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
+from .growing_text import GrowingTextBox
 from .skill_document import SkillDocument
 from .theme import bar_style, colour
 
@@ -162,9 +163,8 @@ class FormView(QScrollArea):
             line.textEdited.connect(lambda _t, k=key: self._on_edited(k))
             widget = line
         elif spec.kind in ("text", "text_or_list"):
-            box = QPlainTextEdit(self)
+            box = GrowingTextBox(4 if spec.kind != "text" else 8, self)
             box.setTabChangesFocus(True)
-            box.setMaximumHeight(90 if spec.kind != "text" else 110)
             box.textChanged.connect(lambda k=key: self._on_edited(k))
             widget = box
         elif spec.kind == "list":
@@ -333,6 +333,20 @@ class FormView(QScrollArea):
             tone = colour("error_text") if worst == "error" else colour("list_mark")
             item.note.setStyleSheet(f"color:{tone}" if worst in ("error", "warning") else "")
             outline(item.widget, tone if worst in ("error", "warning") else None)
+        self.fit_page()
+
+    def fit_page(self) -> None:
+        """The page as tall as its rows need at this width: a wrapped message under a
+        field counts (the scroll area plans with one line, and squeezed the boxes)."""
+        page = self.widget()
+        layout = page.layout() if page is not None else None
+        if page is not None and layout is not None and layout.hasHeightForWidth():
+            layout.activate()
+            page.setMinimumHeight(layout.totalHeightForWidth(self.viewport().width()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_page()
 
     # -- form → document -------------------------------------------------------------
     def value_of(self, key: str) -> Any:

@@ -4,12 +4,46 @@ links to the other pages and its pictures followed inside the window)."""
 from __future__ import annotations
 
 import os
+import re
+from typing import Any
 
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
+from .icons import STATUS, dark_palette, status_icon
+
 GUIDE = "guide.md"
+README = "README.md"  # the project's front page, beside docs/ in a source tree
+_STATUS_ICON = re.compile(r"(?:^|/)data/icons/status-([a-z]+)\.svg$")
+
+
+class GuideBrowser(QTextBrowser):
+    """A text browser whose pictures come only from the documentation folder, and
+    whose status icons (templates with #ACCENT colours, unreadable as they are) are
+    drawn for the palette as the tree draws them."""
+
+    def __init__(self, folder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.folder = folder
+
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:
+        if kind != QTextDocument.ResourceType.ImageResource.value:
+            return super().loadResource(kind, name)
+        url = QUrl(name) if isinstance(name, str) else name
+        path = url.toLocalFile() if url.isLocalFile() else url.path()
+        icon = _STATUS_ICON.search(path.replace(os.sep, "/"))
+        if icon and icon.group(1) in STATUS:
+            return status_icon(icon.group(1), dark_palette()).pixmap(16).toImage()
+        base = os.path.dirname(self.source().toLocalFile()) or self.folder
+        real = os.path.realpath(os.path.join(base, path))
+        if os.path.dirname(real) == self.folder and os.path.isfile(real):
+            image = QImage(real)  # a picture of docs/ (screenshots), no wider than the page
+            room = self.viewport().width() - 60
+            if room > 200 and image.width() > room:
+                image = image.scaledToWidth(room, Qt.TransformationMode.SmoothTransformation)
+            return image
+        return QImage()  # nothing outside the documentation is read
 
 
 def docs_folder() -> str | None:
@@ -34,7 +68,7 @@ class HelpWindow(QDialog):
         super().__init__(parent)
         self.setWindowTitle("SkillStudio — User Guide")
         self.folder = os.path.realpath(folder)
-        self.browser = QTextBrowser(self)
+        self.browser = GuideBrowser(self.folder, self)
         self.browser.setOpenLinks(False)
         self.browser.setSearchPaths([self.folder])
         self.browser.anchorClicked.connect(self._on_link)
@@ -45,9 +79,12 @@ class HelpWindow(QDialog):
         self.show_page(GUIDE)
 
     def show_page(self, name: str, fragment: str = "") -> bool:
-        """Show a page of the documentation folder (False when it is not one)."""
+        """Show a page of the documentation folder, or the README beside it (False when
+        it is neither)."""
         path = os.path.realpath(os.path.join(self.folder, name))
-        if os.path.dirname(path) != self.folder or not path.endswith(".md"):
+        readme = os.path.join(os.path.dirname(self.folder), README)
+        inside = os.path.dirname(path) == self.folder and path.endswith(".md")
+        if not inside and path != readme:
             return False
         if not os.path.isfile(path):
             return False

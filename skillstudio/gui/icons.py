@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 _STANDARD = {
     "root": QStyle.StandardPixmap.SP_DirIcon,
+    "folder": QStyle.StandardPixmap.SP_DirIcon,
     "skill": QStyle.StandardPixmap.SP_FileIcon,
     "file": QStyle.StandardPixmap.SP_FileIcon,
 }

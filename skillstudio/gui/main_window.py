@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -36,22 +36,25 @@ from .icons import app_icon
 from .overlap_map import OverlapMap
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
-from .project_profiles import ProjectProfiles
+from .project_profiles import ProjectProfiles, with_remembered
 from .recent_folders import RecentFolders
 from .recovery import RecoveryKeeper
 from .recovery_offers import RecoveryOffers
 from .refresh import SlicedRefresh, Synced, freeze_long_lived
 from .scanner import ScanRead, one_line
 from .scanning import Landed, Scanning
+from .settings_store import AppSettings
 from .skill_actions import SkillActions
 from .skill_editor import SkillEditor
 from .skill_tree import SkillTree
 from .skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from .skill_tree_view import SkillTreeView
 from .skill_views import SkillViews
+from .source_editor import SourceEditor
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage, samples_folder
 from .window_menus import Commands, build_menus
+from .window_shell import edit_settings, first_geometry, remember_tabs, restore_tabs
 from .workbench import QueryPanel
 from .workspace import Workspace
 
@@ -93,6 +96,8 @@ class MainWindow(QMainWindow):
         # skills: 138 -> 55 ms).
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self.settings = settings
+        self.app_settings = AppSettings(settings)
+        self._tabs_for = ""  # the folder whose kept tabs open when its scan lands
         self.workspace = Workspace()
         self.dialogs = Dialogs(self)
         self.recent = RecentFolders(settings)
@@ -100,7 +105,9 @@ class MainWindow(QMainWindow):
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self.setWindowTitle("SkillStudio")
         self.setWindowIcon(app_icon())
-        self.resize(1200, 780)
+        screen = self.screen()
+        if screen is not None:  # within the screen it opens on (restore_state may move it)
+            self.setGeometry(first_geometry(screen.availableGeometry()))
         self._lay_out()
         self._make_controllers()
         self._connect()
@@ -113,6 +120,7 @@ class MainWindow(QMainWindow):
             self.overlap_dock,
         )
         self._sized = False  # the docks get their first-run sizes when first shown
+        self._apply_settings()
         self._show_centre()
         self.statusBar().showMessage("Ready")
 
@@ -204,6 +212,7 @@ class MainWindow(QMainWindow):
             else None
         )
         self.scans = Scanning(workspace, self.progress, status, self)
+        self.tree.reading = lambda: self.scans.busy  # "Reading the folder…" meanwhile
         self.refresher = SlicedRefresh(
             workspace, self.views, self.document_tabs, self._indexes_of, self
         )
@@ -233,6 +242,7 @@ class MainWindow(QMainWindow):
         self.scans.read.connect(self._on_scan_read)
         self.scans.landed.connect(self._on_scan_landed)
         self.project_profiles.switched.connect(self.scan_finished)
+        self.project_profiles.chosen.connect(self.app_settings.set_folder_profile)
         self.tabs.currentChanged.connect(self._on_current_tab)
         self.tree.clicked.connect(self.project_profiles.sync_box)
         self.tree.customContextMenuRequested.connect(self._on_tree_menu)
@@ -268,15 +278,19 @@ class MainWindow(QMainWindow):
             revert=documents.revert_current,
             reload=self.reload,
             close_tab=documents.close_current,
+            close_folder=self.close_folder,
             quit=self.close,
             undo=lambda: documents.undo(False),
             redo=lambda: documents.undo(True),
             find=documents.find,
             go_to_line=documents.go_to_line,
             filter_skills=self.filter_box.setFocus,
+            settings=self.edit_settings,
+            wrap_lines=self.wrap_source_lines,
             try_request=self.focus_query_panel,
             run_suite=self.run_suite,
             user_guide=self.dialogs.user_guide,
+            shortcuts=self.dialogs.keyboard_shortcuts,
             about=self.dialogs.about,
         )
 
@@ -287,9 +301,11 @@ class MainWindow(QMainWindow):
             self.size_docks()
 
     def size_docks(self) -> None:
-        """First-run sizes: the editor gets most of the height (the bottom docks a
-        third, 150-240 px) and the tree 300 px of the width."""
-        height = min(max(self.height() * 3 // 10, 150), 240)
+        """First-run sizes: the editor's tab gets at least 60 % of the height (the
+        bottom docks a quarter, 150-240 px with their tab bar: at 1024x640 a third
+        left the tab 57 %)
+        and the tree 300 px of the width."""
+        height = min(max(self.height() // 4, 150), 240)
         self.resizeDocks([self.problems_dock], [height], Qt.Orientation.Vertical)
         self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
 
@@ -367,6 +383,11 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # a core bug on the folder's configuration: say so, go on
             self.dialogs.warn(f"Not opened: reading the project at {path} failed: {one_line(exc)}")
             return False
+        if profile is None:  # as chosen for each project's folder before (Settings)
+            store = self.app_settings
+            projects = with_remembered(projects, store.folder_profile, store.default_profile())
+            registries = [project.registry() for project in projects]
+        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
@@ -374,6 +395,7 @@ class MainWindow(QMainWindow):
         self.refresher.drop()
         self.workspace.open(os.path.abspath(path))
         self.suite_runner.clear()  # the previous folder's suites go at once
+        self._tabs_for = self.workspace.base
         self.views.clear_failures()
         self.views.refresh()
         self.setWindowTitle(f"SkillStudio — {self.workspace.base}")
@@ -382,6 +404,46 @@ class MainWindow(QMainWindow):
         self.project_profiles.sync_box()
         self.scans.start(projects, registries, self.views.scan_preparer(projects))
         return True
+
+    def close_folder(self) -> bool:
+        """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
+        its next opening, the welcome page shown; False if the user kept the tabs."""
+        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        if not self.document_tabs.close_all():
+            return False
+        self.scans.cancel()
+        self.watcher.stop()
+        self.refresher.drop()
+        self.workspace.open("")
+        self.views.clear_failures()
+        self.views.refresh()
+        self._give_panels([])
+        self.setWindowTitle("SkillStudio")
+        self._show_centre()
+        self.project_profiles.sync_box()
+        return True
+
+    def edit_settings(self) -> None:
+        """Edit › Settings; the theme and the context window apply at once."""
+        message = edit_settings(
+            self.app_settings, self.workspace.base, self, self.dialogs.ask_settings
+        )
+        if message:
+            self._apply_settings()
+            self.statusBar().showMessage(message, 10_000)
+
+    def _apply_settings(self) -> None:
+        tokens = self.app_settings.context_tokens()
+        self.query_panel.option_defaults = {"context_tokens": tokens} if tokens else {}
+        wrap = self.settings.value("wrap_source", False, bool)
+        self.menu_actions.wrap_action.setChecked(bool(wrap))
+
+    def wrap_source_lines(self, on: bool) -> None:
+        """View › Wrap Long Lines in Source, for every Source tab and the next ones."""
+        self.settings.setValue("wrap_source", on)
+        SourceEditor.wrap = on
+        for editor in self.documents.values():
+            editor.source.apply_wrap()
 
     def reload(self) -> None:
         """Read the folder again now (F5), unless its scan runs."""
@@ -420,6 +482,10 @@ class MainWindow(QMainWindow):
             where = registry.roots[0].path if registry.roots else self.workspace.base
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
+        self.tree.viewport().update()  # an empty tree says why, now that reading ended
+        if self._tabs_for and self._tabs_for == self.workspace.base:
+            self._tabs_for = ""
+            restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
@@ -494,12 +560,20 @@ class MainWindow(QMainWindow):
             self.project_profiles.fill_menu(menu, path)
         menu.exec(self.tree.viewport().mapToGlobal(pos))
 
+    def event(self, event: QEvent) -> bool:
+        """A menu's empty status tip would clear the summary line (N skills · N
+        errors) for good; the menus have no tips, so an empty one is dropped."""
+        if isinstance(event, QStatusTipEvent) and not event.tip():
+            return True
+        return super().event(event)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.document_tabs.release():
             event.ignore()
             return
         self.scans.cancel()
         self.refresher.drop()
+        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()

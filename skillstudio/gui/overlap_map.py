@@ -231,12 +231,15 @@ class OverlapMap(QWidget):
         self._running: tuple[int, int] | None = None
         self.project_box = QComboBox(self)
         self.project_box.setToolTip("The project whose skills are compared")
+        # as wide as its longest project (it was cut to "anthropi▾" beside the status)
+        self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.project_box.currentIndexChanged.connect(lambda _i: self.update_soon(0))
         self.status = QLabel("Open a folder of skills to see which of them compete.", self)
         self.status.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.project_box)
         top.addWidget(self.status, 1)
+        self.status.setMinimumWidth(120)  # wraps: the box keeps its width
         self.pairs_model = PairsModel(self)
         self.pairs_view = self._table(self.pairs_model)
         self.pairs_view.horizontalHeader().setStretchLastSection(True)

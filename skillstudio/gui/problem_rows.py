@@ -19,15 +19,16 @@ from ..core.model.diagnostics import SEVERITY_RANK, Diagnostic
 SEVERITIES = ("error", "warning", "info")
 UPDATE_MAX = 2000  # more changed diagnostics than this: the rows are built again
 COMPARE_MAX = 40_000  # ... unless equal (a burst re-reads skills, their findings unchanged)
-Order = tuple[int, str, int, int, str, str, str, str]
+Order = tuple[str, int, int, int, str, str, str, str]
 GroupKey = tuple[str, str, str]
 
 
 def order(diag: Diagnostic) -> Order:
-    """The list's order: severity, place, then everything else (a total order)."""
+    """The list's order: by file (a skill's rows together, as editors list them), its
+    errors first, then by place, then everything else (a total order)."""
     return (
-        SEVERITY_RANK[diag.severity],
         diag.path,
+        SEVERITY_RANK[diag.severity],
         diag.line,
         diag.column,
         diag.code,
@@ -35,6 +36,10 @@ def order(diag: Diagnostic) -> Order:
         diag.field or "",
         diag.skill or "",
     )
+
+
+def _path(diag: Diagnostic) -> str:
+    return diag.path
 
 
 def _first(group: list[Diagnostic]) -> Order:
@@ -77,6 +82,15 @@ class ProblemRows:
             line = text if line == text else line  # most: one string, not two (3 MB)
             self.messages[text] = line
         return line
+
+    def counts_for(self, path: str) -> dict[str, int]:
+        """Diagnostics per severity of one file (rows are sorted by file first)."""
+        first = bisect_left(self.all, path, key=_path)
+        last = bisect_left(self.all, path + "\0", key=_path)
+        counts = dict.fromkeys(SEVERITIES, 0)
+        for diag in self.all[first:last]:
+            counts[diag.severity] += 1
+        return counts
 
     def shows(self, diag: Diagnostic) -> bool:
         return diag.severity in self.severities and (

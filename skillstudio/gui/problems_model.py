@@ -108,7 +108,14 @@ class ProblemsModel(QAbstractItemModel):
         self.endResetModel()
 
     def counts(self) -> dict[str, int]:
-        """Diagnostics per severity, before the filters."""
+        """Diagnostics per severity before the severity filters: of the current skill
+        when "current skill only" is on, else of all."""
+        if self.only_path:
+            return self._state.counts_for(self.only_path)
+        return dict(self._state.counts)
+
+    def all_counts(self) -> dict[str, int]:
+        """Diagnostics per severity of every skill, whatever the filters."""
         return dict(self._state.counts)
 
     def codes(self) -> set[str]:
@@ -189,7 +196,7 @@ class ProblemsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if grouped:
                 return "\n".join([self.message(diag), *(self.where(d) for d in group)])
-            return f"{diag.severity}: {self.message(diag)}\n{diag.path}"
+            return f"{diag.severity}: {self.message(diag)}\n{self.where(diag)}\n{diag.path}"
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == 1:

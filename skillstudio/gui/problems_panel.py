@@ -3,15 +3,19 @@ skill only", the grouped one-line list, and a sentence when there is nothing to 
 
 from __future__ import annotations
 
+import os
 from functools import partial
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QSizePolicy,
     QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QTreeView,
     QVBoxLayout,
@@ -34,6 +38,8 @@ from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
 CODE_MIN_PX = 70  # the Code column fits its longest code within these bounds
 CODE_MAX_PX = 200
+WHERE_SHARE = 0.34  # the Where column fits its text up to this share of the list's width
+WHERE_MIN_PX = 110
 # Off: a framed button in the window's colours; on: the selection colours (the same
 # contrast as a selected row, in both palettes).
 CURRENT_ONLY_STYLE = (
@@ -42,6 +48,30 @@ CURRENT_ONLY_STYLE = (
     "QToolButton#current-only:checked{background:palette(highlight);"
     "color:palette(highlighted-text);border-color:palette(highlight)}"
 )
+
+
+class WrappingDelegate(QStyledItemDelegate):
+    """Rows as tall as their message wrapped to the Problem column's width (the
+    default delegate measures a row as one line whatever the column's width)."""
+
+    def __init__(self, view: QTreeView) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        if index.column() != 0:
+            return size
+        depth = 1 if index.parent().isValid() else 0
+        room = self.view.header().sectionSize(0) - self.view.indentation() * (depth + 1) - 28
+        text = str(index.data() or "")
+        if room <= 40 or option.fontMetrics.horizontalAdvance(text) <= room:
+            return size
+        flags = int(Qt.TextFlag.TextWordWrap)
+        bound = option.fontMetrics.boundingRect(QRect(0, 0, room, 100_000), flags, text)
+        return QSize(size.width(), max(size.height(), bound.height() + 4))
 
 
 def loads_line(verdicts: list[Verdict]) -> str:
@@ -103,15 +133,19 @@ class ProblemsPanel(QWidget):
         self.where.setVisible(False)
         self.view = QTreeView(self)
         self.view.setModel(model)
-        self.view.setUniformRowHeights(True)
+        # A long message wraps in its column (at 1024 px one line held half of it);
+        # rows come PAGE at a time, so their heights are measured for a page at most.
+        self.view.setUniformRowHeights(False)
         self.view.setRootIsDecorated(True)
-        self.view.setWordWrap(False)
+        self.view.setWordWrap(True)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setItemDelegate(WrappingDelegate(self.view))
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.resizeSection(1, CODE_MIN_PX)
         header.resizeSection(2, 220)
+        header.sectionResized.connect(self._on_section_resized)
         self.view.activated.connect(self._on_activated)
         self.view.doubleClicked.connect(self._on_activated)
         self.empty = QLabel(self)
@@ -139,6 +173,26 @@ class ProblemsPanel(QWidget):
         metrics = self.view.fontMetrics()
         widest = max((metrics.horizontalAdvance(code) for code in self.model.codes()), default=0)
         self.view.header().resizeSection(1, min(max(widest + 24, CODE_MIN_PX), CODE_MAX_PX))
+
+    def _fit_where_column(self) -> None:
+        """The Where column as wide as its longest text of the first rows, within
+        WHERE_MIN_PX and WHERE_SHARE of the list (the Problem column gets the rest)."""
+        metrics, model = self.view.fontMetrics(), self.model
+        texts = [str(model.index(r, 2).data() or "") for r in range(min(model.rowCount(), 200))]
+        widest = max((metrics.horizontalAdvance(t) for t in texts), default=0) + 24
+        room = int(self.view.viewport().width() * WHERE_SHARE)
+        self.view.header().resizeSection(2, max(min(widest, room), WHERE_MIN_PX))
+
+    def _on_section_resized(self, section: int, _old: int, _new: int) -> None:
+        # The list got wider or narrower: rows wrap anew. Not while rows wait to be
+        # handed to the view: a layout at the bottom asks for the next page, and a
+        # large list would be given whole (PAGE rows at a time is the point).
+        if section == 0 and not self.model.canFetchMore(QModelIndex()):
+            self.view.scheduleDelayedItemsLayout()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_where_column()
 
     def set_current_path(self, path: str, skill: Skill | None = None) -> None:
         """The SKILL.md of the current tab ("" for none), for "current skill only";
@@ -216,9 +270,15 @@ class ProblemsPanel(QWidget):
         total = sum(counts.values())
         if self.model.rowCount():
             self._fit_code_column()
+            self._fit_where_column()
             self.stack.setCurrentWidget(self.view)
             return
-        if not total and not self.skill_count:
+        others = sum(self.model.all_counts().values()) - total
+        if not total and self.model.only_path:
+            name = os.path.basename(os.path.dirname(self.model.only_path))
+            elsewhere = f"; {counted(others, 'problem')} in other skills" if others else ""
+            self.empty.setText(f"No problems in {name}{elsewhere}.")
+        elif not total and not self.skill_count:
             self.empty.setText("No skills open yet.")
         elif not total:
             self.empty.setText(f"No problems in {counted(self.skill_count, 'skill')}.")

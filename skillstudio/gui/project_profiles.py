@@ -4,6 +4,7 @@ project only and keeps the open tabs, their unsaved text included."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 
@@ -16,6 +17,7 @@ from ..core.projects.project import Project, UsageError, project_from_folder, pr
 from ..core.ranking.matching import MatchIndex
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs
+from .profile_choices import fill_profile_box, profile_groups, profile_line
 from .scanner import one_line
 from .scanning import Rescanned, Scanning
 from .workspace import Workspace
@@ -28,9 +30,12 @@ class ProjectProfiles(QObject):
     Signals:
     switched(): a project read as another profile is shown everywhere (its tabs
         opened again under the new rules).
+    chosen(str, str): the user chose a profile for a project (its folder, the
+        profile's name, "" for auto): the window remembers it for that folder.
     """
 
     switched = Signal()
+    chosen = Signal(str, str)
 
     def __init__(
         self,
@@ -58,9 +63,7 @@ class ProjectProfiles(QObject):
             "The skill system the current project is read as; auto uses its "
             "skillstudio.yaml, else detection. Open tabs are kept."
         )
-        self.profile_box.addItem("Profile: auto", "")  # never None data (see form_view)
-        for name in PROFILE_NAMES:
-            self.profile_box.addItem(f"Profile: {name}", name)
+        fill_profile_box(self.profile_box, "Profile: auto", "Profile: {}")
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
         scanning.rescanned.connect(self._on_rescanned)
 
@@ -100,8 +103,13 @@ class ProjectProfiles(QObject):
             return
         project = self.workspace.projects[number]
         sub = menu.addMenu(f"Read {os.path.basename(project.base)} As")
-        for name in ("", *PROFILE_NAMES):
+        sub.setToolTipsVisible(True)
+        agents, seeds = profile_groups()
+        for name in ("", *agents, *seeds):
+            if name and name == (seeds or [""])[0]:
+                sub.addSection("Seed systems")
             action = sub.addAction(name or "auto (skillstudio.yaml or detection)")
+            action.setToolTip(profile_line(name) if name else "")
             action.setCheckable(True)
             explicit = project.profile_reason == "--profile"
             action.setChecked(project.profile.name == name if explicit else not name)
@@ -114,11 +122,7 @@ class ProjectProfiles(QObject):
         and `switched` is emitted when the views show it."""
         old = self.workspace.projects[number]
         try:
-            if old.files:
-                skill_md = next(path for paths in old.files.values() for path in paths)
-                project = projects_for_path(skill_md, profile)[0]
-            else:
-                project = project_from_folder(old.base, profile)
+            project = reread_as(old, profile)
             registry = project.registry()
         except (UsageError, StopIteration) as exc:
             self.dialogs.warn(f"Not switched: {exc}")
@@ -129,6 +133,7 @@ class ProjectProfiles(QObject):
             self.sync_box()
             return False
         self.scanning.rescan(old, project, registry)
+        self.chosen.emit(old.base, profile or "")
         return True
 
     def _on_rescanned(self, rescanned: Rescanned) -> None:
@@ -139,6 +144,35 @@ class ProjectProfiles(QObject):
         self.documents.reopen_tabs(replaced, rescanned.registry)
         self.sync_box()
         self.switched.emit()
+
+
+def reread_as(old: Project, profile: str | None) -> Project:
+    """`old` resolved again as `profile` (None: auto); UsageError when it cannot be."""
+    if old.files:
+        skill_md = next((path for paths in old.files.values() for path in paths), "")
+        if skill_md:
+            return projects_for_path(skill_md, profile)[0]
+    return project_from_folder(old.base, profile)
+
+
+def with_remembered(
+    projects: list[Project], profile_of: Callable[[str], str], default: str = ""
+) -> list[Project]:
+    """Each project read as the profile remembered for its folder (`profile_of(base)`,
+    "" for none), else as `default` unless its skillstudio.yaml names one; a project
+    that cannot be read so stays as it was."""
+    kept = []
+    for project in projects:
+        wanted = profile_of(project.base)
+        if not wanted and project.profile_reason != CONFIG_NAME:
+            wanted = default
+        explicit = project.profile_reason == "--profile"
+        if wanted in PROFILE_NAMES and (wanted != project.profile.name or not explicit):
+            # (if it cannot be read so, detection or the configuration wins; the box says which)
+            with contextlib.suppress(UsageError, OSError, StopIteration, IndexError):
+                project = reread_as(project, wanted)
+        kept.append(project)
+    return kept
 
 
 def project_reason(project: Project) -> str:

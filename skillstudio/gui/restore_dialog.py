@@ -7,7 +7,7 @@ import html
 import os
 import time
 
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,6 +19,28 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.editing import recovery
+from .theme import colour
+
+
+class DiffHighlighter(QSyntaxHighlighter):
+    """A unified diff in colour: lines added on green, removed on red, hunk heads muted."""
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self.formats: dict[str, QTextCharFormat] = {}
+        for mark, name in (("+", "diff_add_bg"), ("-", "diff_del_bg")):
+            style = QTextCharFormat()
+            style.setBackground(QColor(colour(name)))
+            self.formats[mark] = style
+        head = QTextCharFormat()
+        head.setForeground(QColor(colour("muted")))
+        self.formats["@"] = head
+
+    def highlightBlock(self, text: str) -> None:
+        if text.startswith(("+++", "---")):
+            self.setFormat(0, len(text), self.formats["@"])
+        elif text[:1] in self.formats:
+            self.setFormat(0, len(text), self.formats[text[:1]])
 
 
 def when(seconds: float) -> str:
@@ -58,6 +80,7 @@ class RestoreDialog(QDialog):
         self.diff_view.setReadOnly(True)
         self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.diff_view.setFont(QFont("DejaVu Sans Mono"))
+        self.highlighter = DiffHighlighter(self.diff_view.document())
         self.diff_view.setPlainText(recovery.diff(disk, found.text, found.source))
         layout.addWidget(self.diff_view, 1)
         buttons = QDialogButtonBox(self)

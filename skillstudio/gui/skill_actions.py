@@ -23,6 +23,7 @@ from ..core.editing.skill_ops import (
 from .archives import Archives
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs
+from .new_skill_dialog import NewSkillDialog
 from .workspace import Workspace
 
 
@@ -76,10 +77,11 @@ class SkillActions(QObject):
     def new_skill_in(self, root: str) -> str | None:
         """A new skill in `root`, named by the user, opened in a tab."""
         project = self.workspace.project_of(root)
-        name = self.dialogs.ask_text("New skill", "Name (lowercase letters, digits, hyphens):")
-        if project is None or name is None:
+        dialog = NewSkillDialog(root, self.documents.tabs.window())
+        if project is None or not self.dialogs.ask_new_skill(dialog):
             return None
-        path = self._operation(lambda: new_skill(project.profile, root, name))
+        name, title = dialog.name, dialog.title
+        path = self._operation(lambda: new_skill(project.profile, root, name, title))
         if isinstance(path, str):
             self.documents.open_skill(path)
             return path

@@ -45,8 +45,11 @@ class SkillTree(QObject):
         filter_box.textChanged.connect(self.filter_timer.start)
         filter_box.returnPressed.connect(self._on_filter_entered)
         view.setModel(model)
+        self.followed = ""  # the current tab's skill, shown again after the filter changes
+        # One click opens a skill or a file (the welcome page says "pick a skill");
+        # Enter and double-click too.
+        view.clicked.connect(self._on_activated)
         view.activated.connect(self._on_activated)
-        view.doubleClicked.connect(self._on_activated)
         view.verticalScrollBar().valueChanged.connect(self._on_view_moved)
         view.verticalScrollBar().rangeChanged.connect(self._on_view_moved)
         view.expanded.connect(self._on_view_moved)
@@ -74,6 +77,7 @@ class SkillTree(QObject):
 
     def select(self, path: str) -> None:
         """The row of `path` (the current tab's skill) made current and scrolled to."""
+        self.followed = path
         row = self.model.index_of(path) if path else QModelIndex()
         if row.isValid() and self.view.currentIndex() != row:
             self.view.setCurrentIndex(row)
@@ -97,6 +101,8 @@ class SkillTree(QObject):
     def _on_filter_timer(self) -> None:
         self.model.set_filter(self.filter_box.text())
         self.expand_roots()
+        self.view.viewport().update()  # its empty text may change
+        self.select(self.followed)  # the current tab's row, when the filter shows it
 
     def _on_filter_entered(self) -> None:
         """Enter in the filter box opens the first skill shown (Ctrl+P, type, Enter)."""

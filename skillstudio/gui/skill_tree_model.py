@@ -54,9 +54,10 @@ def tree_nodes(registries: list[Registry], bases: list[str]) -> TreeNodes:
         by_root: dict[int, list[Skill]] = {}
         for skill in registry.skills:
             by_root.setdefault(id(skill.root), []).append(skill)
-        for root in reversed(registry.roots):  # highest precedence first
+        for root in display_order(registry.roots):  # highest precedence first
             project = os.path.basename(base)
-            where = f"{project} · {root.label}" if multi else root.label
+            own = root_name(root)
+            where = f"{project} · {own}" if multi else own
             order = precedence_words(root, registry.roots) if registry.profile.shadows else ""
             label = f"{where} · {order}".rstrip(" ·")
             node = _Node("root", label, None, 0, root.path, root=root)
@@ -69,6 +70,61 @@ def tree_nodes(registries: list[Registry], bases: list[str]) -> TreeNodes:
                 by_path[skill.path] = child
             roots.append(node)
     return roots, by_path
+
+
+def root_name(root: Root) -> str:
+    """A root's label in the tree: the folder's own name where the engine says only
+    "root" (a folder of skills opened as it is)."""
+    return (os.path.basename(root.path) or root.path) if root.label == "root" else root.label
+
+
+def _group(root: Root) -> str:
+    """Roots of one kind that do not shadow each other (plugins, a repository's
+    collections): listed A to Z among themselves."""
+    if ":" in root.label:
+        return root.label.split(":", 1)[0] + ":"
+    return "collection" if root.collection else ""
+
+
+def display_order(roots: list[Root]) -> list[Root]:
+    """Highest precedence first; a run of plugins or collections A to Z."""
+    ordered, shown = list(reversed(roots)), []
+    start = 0
+    while start < len(ordered):
+        key, end = _group(ordered[start]), start + 1
+        while key and end < len(ordered) and _group(ordered[end]) == key:
+            end += 1
+        run = ordered[start:end]
+        shown.extend(sorted(run, key=lambda r: r.label.lower()) if key else run)
+        start = end
+    return shown
+
+
+def file_rows(parent: _Node, folder: str, files: list[str]) -> list[_Node]:
+    """A skill's supporting files as rows: each sub-folder one closed row holding its
+    files (a skill's 30 fonts are one "fonts/" row), then the files beside SKILL.md."""
+    assert parent.skill is not None
+    loose: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for rel in files:
+        head, sep, rest = rel.replace(os.sep, "/").partition("/")
+        if sep:
+            groups.setdefault(head, []).append(rest)
+        else:
+            loose.append(rel)
+    rows: list[_Node] = []
+    for name in sorted(groups, key=str.lower):
+        sub = _Node("folder", f"{name}/", parent, len(rows), os.path.join(folder, name))
+        sub.skill, sub.root = parent.skill, parent.root
+        sub.children = [
+            _Node("file", rel, sub, row, os.path.join(folder, name, rel), parent.skill, parent.root)
+            for row, rel in enumerate(groups[name])
+        ]
+        rows.append(sub)
+    for rel in loose:
+        path = os.path.join(folder, rel)
+        rows.append(_Node("file", rel, parent, len(rows), path, parent.skill, parent.root))
+    return rows
 
 
 class SkillTreeModel(QAbstractItemModel):
@@ -193,11 +249,7 @@ class SkillTreeModel(QAbstractItemModel):
         self._top = []
         for root in self._roots:
             if text:
-                root.children = [
-                    c
-                    for c in root.every
-                    if text in c.label.lower() or text in os.path.basename(os.path.dirname(c.path))
-                ]
+                root.children = [c for c in root.every if _matches(c, text)]
                 if not root.children and text not in root.label.lower():
                     continue
             else:
@@ -207,6 +259,11 @@ class SkillTreeModel(QAbstractItemModel):
             root.shown = min(len(root.children), ROOT_PAGE)
             root.row = len(self._top)
             self._top.append(root)
+
+    @property
+    def filter_text(self) -> str:
+        """The filter in use ("" for none), lower case."""
+        return self._filter
 
     def index_of(self, path: str) -> QModelIndex:
         """The row of a skill (by its SKILL.md) or a root (by its folder), if shown."""
@@ -272,14 +329,11 @@ class SkillTreeModel(QAbstractItemModel):
             return
         node.loaded = True
         folder = node.skill.folder
-        files = supporting_files(node.skill)[:500]
-        if not files:
+        rows = file_rows(node, folder, supporting_files(node.skill)[:500])
+        if not rows:
             return
-        self.beginInsertRows(parent, 0, len(files) - 1)
-        node.children = [
-            _Node("file", rel, node, row, os.path.join(folder, rel), node.skill, node.root)
-            for row, rel in enumerate(files)
-        ]
+        self.beginInsertRows(parent, 0, len(rows) - 1)
+        node.children = rows
         self.endInsertRows()
 
     # -- QAbstractItemModel -----------------------------------------------------
@@ -361,7 +415,7 @@ class SkillTreeModel(QAbstractItemModel):
         return None
 
     def _icon_name(self, node: _Node) -> str:
-        if node.kind == "root":
+        if node.kind in ("root", "folder"):
             return "root"
         if node.kind == "file":
             return "file"
@@ -382,6 +436,8 @@ class SkillTreeModel(QAbstractItemModel):
                 f"{node.path}\n{node.profile} root '{node.root.label}': of two skills with "
                 f"one name, the one in the root listed higher wins.\n\n{legend()}"
             )
+        if node.kind == "folder":
+            return f"{node.path}\n{counted(len(node.children), 'file')}"
         if node.kind == "file" or node.skill is None:
             return node.path
         skill = node.skill
@@ -398,6 +454,13 @@ class SkillTreeModel(QAbstractItemModel):
             f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}"
         )
         return "\n".join([*lines, "", legend()])
+
+
+def _matches(node: _Node, text: str) -> bool:
+    """The filter finds a skill by its name, its folder's name or its description."""
+    if text in node.label.lower() or text in os.path.basename(os.path.dirname(node.path)):
+        return True
+    return node.skill is not None and text in node.skill.description.lower()
 
 
 def legend() -> str:

@@ -15,7 +15,9 @@ EMPTY = (
     "No folder is open.\n\nOpen one with File › Open Folder (Ctrl+O), or from the page "
     "on the right."
 )
-NO_ROWS = "Reading the folder, or no skill folders found in it (see Problems)."
+NO_ROWS = "No skill folders found in this folder (Problems says what was looked for)."
+READING = "Reading the folder…"
+NO_MATCH = "No skill matches '{}' (in its name or description)."
 
 
 class SkillTreeView(QTreeView):
@@ -23,6 +25,7 @@ class SkillTreeView(QTreeView):
         """`folder()`: the folder open in the window ("" for none)."""
         super().__init__(parent)
         self.folder = folder
+        self.reading: Callable[[], bool] = lambda: False  # the folder's scan runs
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # skill names differ at the end
@@ -33,7 +36,12 @@ class SkillTreeView(QTreeView):
         model = self.model()
         if model is not None and model.rowCount() > 0:
             return ""
-        return NO_ROWS if self.folder() else EMPTY
+        if not self.folder():
+            return EMPTY
+        if self.reading():
+            return READING
+        typed = getattr(model, "filter_text", "")
+        return NO_MATCH.format(typed) if typed else NO_ROWS
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

@@ -36,17 +36,24 @@ class _Gutter(QWidget):
 class SourceEditor(QPlainTextEdit):
     """Plain-text view of the document; `set_diagnostics` marks lines and columns."""
 
+    wrap = False  # View › Wrap Long Lines in Source, for every source view
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         font = QFont("DejaVu Sans Mono")
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.setFont(font)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.apply_wrap()
         self._gutter = _Gutter(self)
         self._diagnostics: list[Diagnostic] = []
         self.blockCountChanged.connect(self._on_block_count_changed)
         self.updateRequest.connect(self._on_update_request)
         self._on_block_count_changed(0)
+
+    def apply_wrap(self) -> None:
+        """Long lines wrapped at the view's edge, or not (SourceEditor.wrap)."""
+        mode = QPlainTextEdit.LineWrapMode
+        self.setLineWrapMode(mode.WidgetWidth if SourceEditor.wrap else mode.NoWrap)
 
     # -- gutter ---------------------------------------------------------------
     def gutter_width(self) -> int:

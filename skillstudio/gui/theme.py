@@ -2,8 +2,10 @@
 
 Qt reports the desktop's scheme through QStyleHints (GNOME, KDE, Windows,
 macOS); the app uses the Fusion style with a palette built for that scheme
-and rebuilds it when the desktop switches. SKILLSTUDIO_THEME=light|dark
-forces one (screenshots, tests, desktops that report nothing).
+and rebuilds it when the desktop switches. Settings › Theme chooses light or dark
+instead (set_preference, applied at once); with "As the desktop",
+SKILLSTUDIO_THEME=light|dark still forces one (screenshots, desktops that report
+nothing).
 """
 
 from __future__ import annotations
@@ -58,7 +60,13 @@ def is_dark(palette: QPalette | None = None) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
+_PREFERENCE = {"theme": "system"}  # Settings › Theme: "system", "light" or "dark"
+
+
 def wanted_scheme(app: QGuiApplication) -> str:
+    chosen = _PREFERENCE["theme"]
+    if chosen in ("light", "dark"):
+        return chosen
     forced = os.environ.get("SKILLSTUDIO_THEME", "").lower()
     if forced in ("light", "dark"):
         return forced
@@ -126,6 +134,17 @@ def apply_scheme(app: QApplication, scheme: str) -> None:
     app.setPalette(dark_palette() if scheme == "dark" else app.style().standardPalette())
 
 
+def set_preference(app: QApplication, theme: str) -> None:
+    """Settings › Theme: "light", "dark" or "system" (the desktop's), applied now."""
+    _PREFERENCE["theme"] = theme if theme in ("light", "dark") else "system"
+    apply_scheme(app, wanted_scheme(app))
+    for widget in app.allWidgets():  # palette(...) in a style sheet is read when it is set
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
+
+
 def follow_system_theme(app: QApplication) -> None:
     """Apply the desktop's scheme now and whenever it changes."""
     apply_scheme(app, wanted_scheme(app))
@@ -160,6 +179,9 @@ _NAMED = {
     "band_possible": ("#fde9a9", "#5e4b0c"),
     "band_unlikely": ("#e4e4e4", "#3c3c3c"),
     "band_text": ("#1b1b1b", "#f2f2f2"),
+    # the recovery diff: lines added and removed by the unsaved text
+    "diff_add_bg": ("#dcf5dc", "#1e4620"),
+    "diff_del_bg": ("#fbe0e0", "#5a1e22"),
 }
 
 

@@ -27,15 +27,19 @@ class Commands:
     revert: Command
     reload: Command
     close_tab: Command
+    close_folder: Command
     quit: Command
     undo: Command
     redo: Command
     find: Command
     go_to_line: Command
     filter_skills: Command
+    settings: Command
+    wrap_lines: Callable[[bool], object]
     try_request: Command
     run_suite: Command
     user_guide: Command
+    shortcuts: Command
     about: Command
 
 
@@ -51,16 +55,20 @@ class MenuActions:
     revert_action: QAction
     reload_action: QAction
     close_action: QAction
+    close_folder_action: QAction
     quit_action: QAction
     undo_action: QAction
     redo_action: QAction
     find_action: QAction
     goto_action: QAction
     filter_action: QAction
+    settings_action: QAction
+    wrap_action: QAction
     overlap_action: QAction
     query_action: QAction
     run_suite_action: QAction
     guide_action: QAction
+    shortcuts_action: QAction
 
 
 def build_menus(
@@ -101,6 +109,7 @@ def build_menus(
     reload_action = action(file_menu, "&Reload Folder", keys.Refresh, commands.reload)
     close_action = action(file_menu, "&Close Tab", "Ctrl+W", commands.close_tab)
     close_action.setShortcuts([QKeySequence("Ctrl+W"), QKeySequence("Ctrl+F4")])
+    close_folder_action = action(file_menu, "Close &Folder", None, commands.close_folder)
     file_menu.addSeparator()
     quit_action = action(file_menu, "&Quit", "Ctrl+Q", commands.quit)
     edit_menu = window.menuBar().addMenu("&Edit")
@@ -111,6 +120,11 @@ def build_menus(
     find_action = action(edit_menu, "&Find / Replace…", keys.Find, commands.find)
     goto_action = action(edit_menu, "&Go to Line…", "Ctrl+L", commands.go_to_line)
     filter_action = action(edit_menu, "Filter &Skills", "Ctrl+P", commands.filter_skills)
+    edit_menu.addSeparator()
+    settings_action = action(edit_menu, "Se&ttings…", "Ctrl+,", commands.settings)
+    preferences = [k for k in QKeySequence.keyBindings(keys.Preferences) if not k.isEmpty()]
+    settings_action.setShortcuts(list(dict.fromkeys([QKeySequence("Ctrl+,"), *preferences])))
+    settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: the app menu
     view_menu = window.menuBar().addMenu("&View")
     # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
     for dock in panels:
@@ -121,8 +135,15 @@ def build_menus(
     view_menu.addSeparator()
     query_action = action(view_menu, "&Try a Request", "Ctrl+K", commands.try_request)
     run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)
+    view_menu.addSeparator()
+    wrap_action = QAction("&Wrap Long Lines in Source", window)
+    wrap_action.setCheckable(True)
+    wrap_action.toggled.connect(commands.wrap_lines)
+    view_menu.addAction(wrap_action)
     help_menu = window.menuBar().addMenu("&Help")
     guide_action = action(help_menu, "User &Guide", "F1", commands.user_guide)
+    shortcuts_action = action(help_menu, "&Keyboard Shortcuts", "Ctrl+/", commands.shortcuts)
+    help_menu.addSeparator()
     action(help_menu, "&About SkillStudio", None, commands.about)
     return MenuActions(
         open_action=open_action,
@@ -133,14 +154,18 @@ def build_menus(
         revert_action=revert_action,
         reload_action=reload_action,
         close_action=close_action,
+        close_folder_action=close_folder_action,
         quit_action=quit_action,
         undo_action=undo_action,
         redo_action=redo_action,
         find_action=find_action,
         goto_action=goto_action,
         filter_action=filter_action,
+        settings_action=settings_action,
+        wrap_action=wrap_action,
         overlap_action=overlap_action,
         query_action=query_action,
         run_suite_action=run_suite_action,
         guide_action=guide_action,
+        shortcuts_action=shortcuts_action,
     )

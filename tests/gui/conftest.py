@@ -38,6 +38,7 @@ def samples(tmp_path: Path) -> Path:
 @pytest.fixture
 def window(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow:
     win = MainWindow(settings)
+    win.resize(1200, 780)  # the size these tests were written at (a first window fits its screen)
     # Closing at teardown with unsaved work asks; a real modal dialog would block.
     win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(win)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtWidgets import QMainWindow, QStatusBar, QTabWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QStatusBar, QTabWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
@@ -40,6 +40,16 @@ class Answers(Dialogs):
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         self.asked.append(title)
         return self.texts.pop(0)
+
+    def ask_new_skill(self, dialog: QDialog) -> bool:
+        """The next text typed into New Skill's dialog; OK pressed if it is enabled."""
+        self.asked.append(dialog.windowTitle())
+        text = self.texts.pop(0)
+        if text is None:
+            return False
+        dialog.name_box.setText(text)  # type: ignore[attr-defined]
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)  # type: ignore[attr-defined]
+        return bool(ok.isEnabled())
 
     def ask_restore(self, found: recovery.Recovery) -> str:
         self.asked.append(f"restore {found.source}")

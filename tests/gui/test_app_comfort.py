@@ -89,8 +89,10 @@ def test_profile_switcher_reads_the_folder_as_another_profile(
         window.profile_box.setCurrentIndex(index)
     assert [p.profile.name for p in window.projects] == ["mvp"]
     assert window.statusBar().currentMessage().endswith("mvp")
+    open_and_wait(qtbot, window, str(samples / "oasis"))
+    assert window.profile_box.currentData() == "", "another folder starts on auto"
     open_and_wait(qtbot, window, str(samples / "agentskills"))
-    assert window.profile_box.currentData() == "", "a newly opened folder starts on auto"
+    assert window.profile_box.currentData() == "mvp", "the folder's choice is kept (issue 30)"
 
 
 def test_revert_drops_unsaved_edits_after_asking(
@@ -142,8 +144,15 @@ def test_supporting_files_open_from_the_tree(
         and i.data(PATH_ROLE).endswith("pegasus/skills/code-review/SKILL.md")
     )
     window.tree.expand(skill)
-    files = [window.tree_model.index(r, 0, skill) for r in range(window.tree_model.rowCount(skill))]
-    assert files, "supporting files are listed once the skill is expanded"
+    model = window.tree_model
+    rows = [model.index(r, 0, skill) for r in range(model.rowCount(skill))]
+    assert rows, "supporting files are listed once the skill is expanded"
+    files = [  # a sub-folder is a row of its own, holding its files
+        model.index(n, 0, row) if row.data(KIND_ROLE) == "folder" else row
+        for row in rows
+        for n in range(max(model.rowCount(row), 1))
+    ]
+    assert files[0].data(KIND_ROLE) == "file"
     window.tree.activated.emit(files[0])
     view = window.tabs.currentWidget()
     assert isinstance(view, FileView) and os.path.isfile(view.path)

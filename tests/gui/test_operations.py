@@ -7,12 +7,19 @@ from pathlib import Path
 import pytest
 
 from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.new_skill_dialog import NewSkillDialog
 from skillstudio.gui.skill_editor import SkillEditor
 
 
 def answer(window: MainWindow, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
     queue = list(answers)
     monkeypatch.setattr(window.dialogs, "ask_text", lambda *a, **k: queue.pop(0))
+
+    def typed(dialog: NewSkillDialog) -> bool:
+        dialog.name_box.setText(queue.pop(0))
+        return True
+
+    monkeypatch.setattr(window.dialogs, "ask_new_skill", typed)
 
 
 def test_new_skill_is_created_valid_and_opened(

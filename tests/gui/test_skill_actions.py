@@ -58,7 +58,8 @@ def test_a_failed_operation_warns_and_does_not_reload(qtbot: QtBot, samples: Pat
     shell = Shell(qtbot)
     actions, reloads, _opened = actions_for(shell, samples / "mvp")
     shell.dialogs.texts = ["Not A Valid Name!"]
-    assert actions.new_skill_in(str(samples / "mvp/skills")) is None
+    path = str(samples / "mvp/skills/code-review/SKILL.md")
+    assert actions.rename_skill(path) is None
     assert reloads == [] and len(shell.dialogs.said) == 1
 
 

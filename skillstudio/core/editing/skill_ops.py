@@ -26,9 +26,25 @@ class BadName(OperationError):
     """A name the profile cannot use (bad usage, not a failed operation)."""
 
 
-def template(profile: Profile, name: str) -> str:
-    """A SKILL.md that is valid under `profile` as it is."""
-    title = name.replace("-", " ").replace("_", " ").title()
+def suggest_name(text: str) -> str:
+    """A valid skill name from what the user typed: "PDF Filler!" -> "pdf-filler"."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "-".join(words)[:64].strip("-")
+
+
+def heading_of(name: str, typed: str = "") -> str:
+    """The new skill's heading: what the user typed, trimmed of stray punctuation
+    ("PDF Filler!" -> "PDF Filler"), else the name's words, each capitalised without
+    lowering the rest ("pdf-filler" -> "Pdf Filler")."""
+    kept = re.sub(r"^[\W_]+|[\W_]+$", "", typed.strip())
+    if kept and kept.lower() != name:
+        return kept
+    return " ".join(w[:1].upper() + w[1:] for w in re.split(r"[-_\s]+", name) if w)
+
+
+def template(profile: Profile, name: str, title: str = "") -> str:
+    """A SKILL.md that is valid under `profile` as it is (`title`: its heading)."""
+    title = title or heading_of(name)
     description = placeholder_description(title)
     front = profile.template_frontmatter(name, title, description)
     body = (
@@ -39,8 +55,9 @@ def template(profile: Profile, name: str) -> str:
     return f"---\n{front}---\n\n{body}"
 
 
-def new_skill(profile: Profile, root: str, name: str) -> str:
-    """Create `root/name/SKILL.md`; refuses a bad name or an existing folder."""
+def new_skill(profile: Profile, root: str, name: str, title: str = "") -> str:
+    """Create `root/name/SKILL.md` (`title`: its heading); refuses a bad name or an
+    existing folder."""
     if folder_name_problem(name) or not SLUG.fullmatch(name) or len(name) > 64:
         raise BadName(
             f"{name!r} is not a valid skill name: use lowercase letters, digits and single "
@@ -51,7 +68,7 @@ def new_skill(profile: Profile, root: str, name: str) -> str:
         raise OperationError(f"{folder} already exists")
     os.makedirs(folder)
     path = os.path.join(folder, "SKILL.md")
-    atomic_write(path, encode(template(profile, name)), None)
+    atomic_write(path, encode(template(profile, name, title)), None)
     return path
 
 

@@ -116,6 +116,7 @@ class QueryPanel(QWidget):
         self.query.returnPressed.connect(self.send)
         self.option_label = QLabel(self)
         self.option = QSpinBox(self)
+        self.option_defaults: dict[str, int] = {}  # Settings › Context window, when set
         self.option.setMaximum(10_000_000)
         self.option.valueChanged.connect(self.timer.start)
         self.option.valueChanged.connect(lambda _v: self._headroom_follows())
@@ -308,7 +309,8 @@ class QueryPanel(QWidget):
         if spec is not None and project is not None:
             self.option_label.setText(spec.label)
             self.option.setMaximum(spec.maximum)
-            self.option.setValue(int(project.options.get(spec.key, spec.default)))
+            default = self.option_defaults.get(spec.key) or spec.default
+            self.option.setValue(int(project.options.get(spec.key, default)))
         self.option.blockSignals(False)
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)

@@ -161,9 +161,18 @@ class TierTabs(QTabWidget):
         self.setDocumentMode(True)
         self.used: int | None = None  # the tier the agent would use
         self.length = 0  # the tier_title length shown
+        self.picked = False  # a tab clicked: the user's choice is kept from then on
+        self.tabBarClicked.connect(self._on_picked)
+
+    def _on_picked(self, _number: int) -> None:
+        self.picked = True
 
     def set_used(self, used: int | None) -> None:
+        """Which tier the agent would use; shown, until the user picks a tab (it
+        opened on "0 · Nothing" whatever was used)."""
         self.used = used
+        if used is not None and not self.picked and 0 <= used < self.count():
+            self.setCurrentIndex(used)
         for number in range(self.count()):
             title = f"Tier {tier_title(number, number == used)}"
             self.setTabToolTip(number, f"{title}\n{_ABOUT[number]}")

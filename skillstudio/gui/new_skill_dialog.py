@@ -1,0 +1,83 @@
+"""File › New Skill: says which folder the skill goes in, and turns what is typed into
+a valid name as it is typed ("PDF Filler!" -> pdf-filler), keeping the typed words as
+the heading; nothing typed is lost to a refusal."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.editing.skill_ops import SLUG, heading_of, suggest_name
+from .welcome_page import home_relative
+
+
+class NewSkillDialog(QDialog):
+    """The name typed, the folder and heading it gives; OK only for a usable name."""
+
+    def __init__(self, root: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New skill")
+        self.root = root
+        self.where = QLabel(f"In <b>{home_relative(root)}</b>", self)
+        self.where.setToolTip(root)
+        self.name_box = QLineEdit(self)
+        self.name_box.setPlaceholderText("e.g. PDF form filler")
+        self.result_label = QLabel(self)
+        self.result_label.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Folder:", self.where)
+        form.addRow("Name or title:", self.name_box)
+        form.addRow("", self.result_label)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.name_box.textChanged.connect(self._update)
+        self._update()
+        self.resize(520, self.sizeHint().height())
+
+    @property
+    def name(self) -> str:
+        """The skill's name (its folder's) from what is typed."""
+        return suggest_name(self.name_box.text())
+
+    @property
+    def title(self) -> str:
+        return heading_of(self.name, self.name_box.text())
+
+    def problem(self) -> str:
+        """Why OK is off ("" when it is on)."""
+        name = self.name
+        if not name:
+            return "Type a name: letters or digits (it becomes lowercase-with-hyphens)."
+        if not SLUG.fullmatch(name):
+            return f"{name!r} is not a usable name."
+        if os.path.exists(os.path.join(self.root, name)):
+            return f"{name}/ exists already in this folder: choose another name."
+        return ""
+
+    def _update(self) -> None:
+        problem = self.problem()
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(not problem)
+        if problem:
+            self.result_label.setText(problem)
+            return
+        typed = self.name_box.text().strip()
+        change = "" if typed == self.name else f" (from “{typed}”)"
+        self.result_label.setText(
+            f"Creates <b>{self.name}/SKILL.md</b>{change}, headed “{self.title}”."
+        )

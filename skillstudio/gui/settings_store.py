@@ -1,0 +1,158 @@
+"""What the app keeps between runs besides window geometry: the theme, the default
+profile, the profile chosen per folder, the context window for budgets, the tabs open
+per folder, the advice rules per folder and the model endpoints (their keys in the
+system keyring, never in the settings file). One QSettings under it: tests pass a
+settings file of their own."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+THEMES = ("system", "light", "dark")
+API_KINDS = ("anthropic", "openai")
+KEYRING_SERVICE = "SkillStudio model endpoint"
+MAX_TABS = 30  # tabs restored per folder
+MAX_ENDPOINTS = 20
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A model endpoint for the live checks: where, which API, which model."""
+
+    url: str
+    kind: str  # one of API_KINDS
+    model: str
+
+
+def _folder_key(folder: str) -> str:
+    """A settings key for a folder (QSettings treats '/' and '\\' as group separators)."""
+    return os.path.abspath(folder).replace("\\", "|").replace("/", "|")
+
+
+class AppSettings:
+    """Typed access to the app's settings; values from the file are checked, never trusted."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self.settings = settings
+
+    # -- appearance -------------------------------------------------------------------
+    def theme(self) -> str:
+        value = self.settings.value("theme", "system")
+        return value if value in THEMES else "system"
+
+    def set_theme(self, theme: str) -> None:
+        self.settings.setValue("theme", theme if theme in THEMES else "system")
+
+    # -- profiles and budgets -----------------------------------------------------------
+    def default_profile(self) -> str:
+        """The profile new folders are read as ("" = auto: skillstudio.yaml or detection)."""
+        value = self.settings.value("default_profile", "")
+        return value if isinstance(value, str) else ""
+
+    def set_default_profile(self, name: str) -> None:
+        self.settings.setValue("default_profile", name)
+
+    def folder_profile(self, folder: str) -> str:
+        """The profile the user chose for a project folder ("" for none chosen)."""
+        value = self.settings.value(f"folder_profiles/{_folder_key(folder)}", "")
+        return value if isinstance(value, str) else ""
+
+    def set_folder_profile(self, folder: str, name: str) -> None:
+        key = f"folder_profiles/{_folder_key(folder)}"
+        if name:
+            self.settings.setValue(key, name)
+        else:
+            self.settings.remove(key)
+
+    def context_tokens(self) -> int:
+        """The context window (tokens) budgets are worked out for; 0 = the agent's default."""
+        value = self.settings.value("context_tokens", 0)
+        try:
+            number = int(value)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return 0
+        return min(max(number, 0), 100_000_000)
+
+    def set_context_tokens(self, tokens: int) -> None:
+        self.settings.setValue("context_tokens", int(tokens))
+
+    # -- tabs ---------------------------------------------------------------------------
+    def open_tabs(self, folder: str) -> list[str]:
+        """The files open in tabs when `folder` was last closed, current one first."""
+        value = self.settings.value(f"open_tabs/{_folder_key(folder)}", [], list)
+        paths = [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
+        return paths[:MAX_TABS]
+
+    def set_open_tabs(self, folder: str, paths: list[str]) -> None:
+        self.settings.setValue(f"open_tabs/{_folder_key(folder)}", paths[:MAX_TABS])
+
+    # -- advice rules -------------------------------------------------------------------
+    def advice_rules(self, folder: str) -> dict[str, str]:
+        """Per code: "error", "warning", "info" or "off", as set for `folder`. Kept here
+        until skillstudio.yaml carries advice rules (config.py has no key for them yet)."""
+        value: Any = self.settings.value(f"advice_rules/{_folder_key(folder)}", {})
+        if not isinstance(value, dict):
+            return {}
+        allowed = ("error", "warning", "info", "off")
+        return {str(k): v for k, v in value.items() if v in allowed}
+
+    def set_advice_rules(self, folder: str, rules: dict[str, str]) -> None:
+        self.settings.setValue(f"advice_rules/{_folder_key(folder)}", dict(rules))
+
+    # -- model endpoints ----------------------------------------------------------------
+    def endpoints(self) -> list[Endpoint]:
+        size = self.settings.beginReadArray("endpoints")
+        found: list[Endpoint] = []
+        for number in range(min(size, MAX_ENDPOINTS)):
+            self.settings.setArrayIndex(number)
+            url, kind, model = (
+                self.settings.value("url", ""),
+                self.settings.value("kind", ""),
+                self.settings.value("model", ""),
+            )
+            if isinstance(url, str) and kind in API_KINDS and isinstance(model, str):
+                found.append(Endpoint(url, str(kind), model))
+        self.settings.endArray()
+        return found
+
+    def set_endpoints(self, endpoints: list[Endpoint]) -> None:
+        self.settings.remove("endpoints")
+        self.settings.beginWriteArray("endpoints", len(endpoints))
+        for number, endpoint in enumerate(endpoints[:MAX_ENDPOINTS]):
+            self.settings.setArrayIndex(number)
+            self.settings.setValue("url", endpoint.url)
+            self.settings.setValue("kind", endpoint.kind)
+            self.settings.setValue("model", endpoint.model)
+        self.settings.endArray()
+
+
+def keyring_account(endpoint: Endpoint) -> str:
+    return f"{endpoint.kind} {endpoint.url}"
+
+
+def read_key(endpoint: Endpoint) -> str:
+    """The endpoint's key from the system keyring ("" when none or no keyring works)."""
+    try:
+        import keyring
+
+        return keyring.get_password(KEYRING_SERVICE, keyring_account(endpoint)) or ""
+    except Exception:  # no backend, a locked keyring: the key is simply not known
+        return ""
+
+
+def store_key(endpoint: Endpoint, key: str) -> str:
+    """Keep `key` in the system keyring ("" kept = deleted); a message when that failed."""
+    try:
+        import keyring
+
+        if key:
+            keyring.set_password(KEYRING_SERVICE, keyring_account(endpoint), key)
+        elif keyring.get_password(KEYRING_SERVICE, keyring_account(endpoint)):
+            keyring.delete_password(KEYRING_SERVICE, keyring_account(endpoint))
+    except Exception as exc:
+        return f"The key was not stored: no system keyring is available ({type(exc).__name__})"
+    return ""

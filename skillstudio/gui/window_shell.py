@@ -1,0 +1,74 @@
+"""The window's shell between runs: the first window's size on the screen it opens
+on, the tabs kept per folder, and the Settings dialog applied."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
+
+from .settings_dialog import SettingsDialog
+from .settings_store import AppSettings
+from .theme import set_preference
+
+# The first window: at most this big, and within the screen's free area less a margin
+# for the window frame and title bar (a 768-pixel laptop screen has about 740 free).
+FIRST_MAX = QSize(1280, 860)
+FRAME_MARGIN = QSize(40, 60)
+
+
+def first_geometry(available: QRect) -> QRect:
+    """The first window's frame-less geometry, centred in the screen's `available` area."""
+    width = max(min(FIRST_MAX.width(), available.width() - FRAME_MARGIN.width()), 640)
+    height = max(min(FIRST_MAX.height(), available.height() - FRAME_MARGIN.height()), 480)
+    left = available.left() + max((available.width() - width) // 2, 0)
+    top = available.top() + max((available.height() - height) // 2, 0)
+    return QRect(left, top, width, height)
+
+
+def tab_paths(tabs: QTabWidget) -> tuple[list[str], str]:
+    """The files open in `tabs` (each tab's tooltip is its path), and the current one."""
+    paths = [tabs.tabToolTip(number) for number in range(tabs.count())]
+    current = tabs.currentIndex()
+    return [p for p in paths if p], (paths[current] if 0 <= current < len(paths) else "")
+
+
+def remember_tabs(store: AppSettings, folder: str, tabs: QTabWidget) -> None:
+    """Keep the tabs open in `folder` for the next time it is opened (unsaved text is
+    the recovery's: only the paths are kept here)."""
+    if folder:
+        paths, current = tab_paths(tabs)
+        store.set_open_tabs(folder, paths)
+        store.settings.setValue("open_tabs_current", current)
+
+
+def restore_tabs(store: AppSettings, folder: str, open_file: Callable[[str], object]) -> int:
+    """Open the tabs kept for `folder` that are still files inside it; how many opened."""
+    base = os.path.realpath(folder)
+    current = store.settings.value("open_tabs_current", "")
+    opened = 0
+    for path in store.open_tabs(folder):
+        real = os.path.realpath(path)
+        inside = os.path.commonpath([base, real]) == base and os.path.isfile(real)
+        if inside and open_file(path) is not None:
+            opened += 1
+    if isinstance(current, str) and current in store.open_tabs(folder):
+        open_file(current)
+    return opened
+
+
+def edit_settings(
+    store: AppSettings, folder: str, parent: QWidget, ask: Callable[[SettingsDialog], bool]
+) -> str:
+    """Edit › Settings: the dialog (`ask(dialog)`: shown, True on OK), and on OK the
+    theme applied at once; a message for the status bar ("" when cancelled)."""
+    dialog = SettingsDialog(store, folder, parent)
+    if not ask(dialog):
+        return ""
+    message = dialog.apply()
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        set_preference(app, store.theme())
+    return message or "Settings saved"

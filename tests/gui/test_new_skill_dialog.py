@@ -1,0 +1,52 @@
+"""Issue 30 item 8: New Skill says where the skill goes, turns "PDF Filler!" into
+pdf-filler as it is typed (no modal refusal, nothing typed lost) and heads the
+template "PDF Filler", as typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialogButtonBox
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.new_skill_dialog import NewSkillDialog
+
+
+def test_a_bad_name_is_corrected_live_and_the_heading_keeps_the_typed_words(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: object
+) -> None:
+    root = samples / "oasis" / "key_skills"
+    warned: list[str] = []
+    window.dialogs.warning = warned.append  # type: ignore[method-assign,assignment]
+    seen: dict[str, str] = {}
+
+    def typed(dialog: NewSkillDialog) -> bool:
+        assert "key_skills" in dialog.where.text(), "says which folder it goes in"
+        qtbot.keyClicks(dialog.name_box, "PDF Filler!")
+        seen["result"] = dialog.result_label.text()
+        assert dialog.name_box.text() == "PDF Filler!", "the text stays as typed"
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert ok.isEnabled()
+        return True
+
+    window.dialogs.ask_new_skill = typed  # type: ignore[method-assign,assignment]
+    path = window.skill_actions.new_skill_in(str(root))
+    assert "pdf-filler/SKILL.md" in seen["result"]
+    assert path == str(root / "pdf-filler" / "SKILL.md")
+    text = Path(path).read_text()
+    assert ": pdf-filler\n" in text and "\n# PDF Filler\n" in text, text
+    assert not warned
+
+
+def test_an_existing_folder_keeps_ok_off_and_says_why(samples: Path, qtbot: QtBot) -> None:
+    root = samples / "oasis" / "key_skills"
+    dialog = NewSkillDialog(str(root))
+    qtbot.addWidget(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert not ok.isEnabled(), "nothing typed yet"
+    dialog.name_box.setText("Code Review")
+    assert dialog.name == "code-review" and not ok.isEnabled()
+    assert "exists already" in dialog.result_label.text()
+    dialog.name_box.setText("Code Review 2")
+    assert ok.isEnabled() and dialog.title == "Code Review 2"
