@@ -135,7 +135,7 @@ class Plan:
         words = [word for word in argv if not word.startswith("-")]
         if not words or words[0] not in READ_ONLY:
             return None
-        if any(word == flag or word.startswith(flag + "=") for word in argv for flag in WRITES):
+        if any(_writes(word) for word in argv):
             return None
         if "-" in argv:  # something read from standard input
             return None
@@ -208,6 +208,19 @@ class Plan:
             self.name,
             {"format": FORMAT, "paths": paths, "sigs": sigs, "out": out, "err": err, "code": code},
         )
+
+
+def _writes(word: str) -> bool:
+    """Whether a word of the command line is one of WRITES as argparse would take it:
+    a long option by any prefix of its name (`--no-ca` is --no-cache), a short one
+    with its value attached or among other short options (`-ofile`, `-vo file`)."""
+    if word.startswith("--"):
+        name = word.split("=", 1)[0]
+        return len(name) > 2 and any(flag.startswith(name) for flag in WRITES)
+    if word.startswith("-") and len(word) > 1:
+        letters = word[1:].split("=", 1)[0]
+        return any(flag[1] in letters for flag in WRITES if not flag.startswith("--"))
+    return False
 
 
 def _well_formed(payload: dict[str, Any] | None) -> bool:
