@@ -4,12 +4,17 @@ foreign answer), was kept when the command said not to, or the cache broke the c
 
 from __future__ import annotations
 
+import io
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from skillstudio.cli import entry, replay
+
 from . import test_replay
-from .test_replay import Runs, recordings
+from .test_replay import Runs, fresh, recordings
 
 # the fixtures of test_replay.py (a project, a cache folder of the test's own, `run`)
 project = test_replay.project
@@ -27,3 +32,52 @@ def test_an_abbreviated_no_cache_neither_reads_nor_writes_a_recording(
     run("lint", "--format", "json", flag)
     assert run.ran == 3
     assert len(recordings(cache_home)) == 1
+
+
+def test_a_recording_under_another_commands_name_is_not_served(
+    project: Path, run: Runs, cache_home: Path
+) -> None:
+    """A recording is the answer of one command line: copied or renamed to another's
+    name (a synced or restored cache folder, a hand-made copy), it is refused."""
+    run("list")
+    (listed,) = recordings(cache_home)
+    run("lint")
+    (linted,) = [path for path in recordings(cache_home) if path != listed]
+    linted.write_bytes(listed.read_bytes())
+    code, out, err = run("lint")
+    assert run.ran == 3
+    assert (code, out, err) == fresh("lint")
+
+
+def test_a_folder_name_that_is_not_utf8_does_not_break_the_command(
+    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A virtual environment under a folder whose name is not UTF-8 (an old archive's
+    Latin-1 name): the key is made of bytes, never a UnicodeEncodeError."""
+    place = os.path.join(sys.prefix, "lib-\udce9t\udce9")
+    monkeypatch.setattr(sys, "path", [*sys.path, place])
+    first = run("lint", "--format", "json")
+    assert first == fresh("lint", "--format", "json")
+    assert run("lint", "--format", "json") == first and run.ran == 1
+
+
+class Shared(io.StringIO):
+    """A terminal: standard output and error written to the same place."""
+
+
+def test_output_and_errors_are_served_in_the_order_they_were_written(
+    project: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`activate` writes its notes (stderr) before the content (stdout): in a terminal,
+    the served answer reads as the run did."""
+    argv = ["activate", "alpha", "a.pdf --short", "--profile", "codex"]
+    seen = []
+    for _ in range(2):
+        both = Shared()
+        monkeypatch.setattr(sys, "stdout", both)
+        monkeypatch.setattr(sys, "stderr", both)
+        replay.run(argv, entry._command_line)
+        seen.append(both.getvalue())
+    assert len(recordings(cache_home)) == 1
+    assert seen[0].startswith("note: Codex has no $ARGUMENTS")
+    assert seen[1] == seen[0]

@@ -43,7 +43,7 @@ from typing import Any, TextIO
 
 from ..core.reading.cache_files import CacheFolder
 
-FORMAT = 1
+FORMAT = 2
 # the commands that only read (never `test`: suites may ask a model; never `set`, `new`,
 # `pack`, `unpack`), and the words that make a command write or bypass the cache
 READ_ONLY = frozenset(
@@ -74,17 +74,23 @@ def _sig(path: str, follow: bool) -> Sig:
     return [st.st_mode, st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
+def _bytes(text: str) -> bytes:
+    """Text as bytes for a digest; a file name that is not UTF-8 (its bytes decoded as
+    surrogates) included."""
+    return text.encode("utf-8", "surrogatepass")
+
+
 def _code_digest(update: Callable[[bytes], Any]) -> None:
-    """SkillStudio's own code: the size and modification time of every file of the
-    package, and the folders its libraries are installed in (a frozen bundle: its
+    """SkillStudio's own code: what `lstat` says of every file of the package (size,
+    times, inode), and the folders its libraries are installed in (a frozen bundle: its
     executable)."""
     if getattr(sys, "frozen", False):
-        update(repr(_sig(sys.executable, True)).encode())
+        update(_bytes(repr(_sig(sys.executable, True))))
         return
     # the libraries: a package installed, removed or upgraded changes its folder's entries
     for place in sys.path:
         if place and place.startswith((sys.prefix, sys.base_prefix)):
-            update(f"{place}\0{_sig(place, True)}\n".encode())
+            update(_bytes(f"{place}\0{_sig(place, True)}\n"))
     stack = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     while stack:
         folder = stack.pop()
@@ -100,7 +106,8 @@ def _code_digest(update: Callable[[bytes], Any]) -> None:
                 stack.append(entry.path)
             else:
                 st = entry.stat(follow_symlinks=False)
-                update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+                sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                update(_bytes(f"{entry.path}\0{sig}\n"))
 
 
 def _terminal(stream: TextIO) -> str:
@@ -120,12 +127,15 @@ class Plan:
         self.argv = list(argv)
         self.cwd = cwd
         self.folder = folder
-        digest = hashlib.sha256(f"skillstudio-replay {FORMAT}\0{sys.version}\0".encode())
+        digest = hashlib.sha256(_bytes(f"skillstudio-replay {FORMAT}\0{sys.version}\0"))
         _code_digest(digest.update)
         environment = sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE_ENV)
-        digest.update(json.dumps([self.argv, cwd, environment]).encode())
-        digest.update(f"{_terminal(sys.stdout)}\0{_terminal(sys.stderr)}".encode())
-        self.name = PREFIX + digest.hexdigest()[:40] + ".cache"
+        digest.update(_bytes(json.dumps([self.argv, cwd, environment])))
+        digest.update(_bytes(f"{_terminal(sys.stdout)}\0{_terminal(sys.stderr)}"))
+        # the whole key is in the recording too: one renamed or copied to another
+        # command's name is not that command's answer
+        self.key = digest.hexdigest()
+        self.name = PREFIX + self.key[:40] + ".cache"
         self.recorder: Recorder | None = None
 
     @classmethod
@@ -150,32 +160,31 @@ class Plan:
     def replay(self, out: TextIO, err: TextIO) -> int | None:
         """Write the recorded output and return its exit code, if every path the
         recorded run looked at is as it was; else None (nothing written)."""
+        payload = self.holds()
+        return None if payload is None else serve(payload, out, err)
+
+    def holds(self) -> dict[str, Any] | None:
+        """The recording of this command, if it is whole and everything its run
+        looked at is as it was."""
         payload = self.folder.read(self.name)
-        if not _well_formed(payload):
+        if not _well_formed(payload) or payload is None or payload["key"] != self.key:
             return None
-        assert payload is not None
         for (path, follow), sig in zip(payload["paths"], payload["sigs"], strict=True):
             now = _sig(path, follow)
             if isinstance(now, list) and isinstance(sig, list) and len(sig) == 3:
                 now = now[:3]
             if now != sig:
                 return None
-        try:
-            out.write(payload["out"])
-            out.flush()
-            err.write(payload["err"])
-            err.flush()
-        except BrokenPipeError:
-            pass
-        return int(payload["code"])
+        return payload
 
     # ---------------------------------------------------------------- recording
     def record(self) -> None:
         self.recorder = Recorder(self.folder.folder)
         self.recorder.start()
 
-    def finish(self, code: int, out: str, err: str, clean: bool) -> None:
-        """Store the run's recording, if it may be served again."""
+    def finish(self, code: int, parts: list[list[Any]], clean: bool) -> None:
+        """Store the run's recording (`parts`: what it wrote, [stream, text] in order,
+        0 for stdout, 1 for stderr), if it may be served again."""
         recorder = self.recorder
         if recorder is None:
             return
@@ -184,7 +193,7 @@ class Plan:
         workers = bool(getattr(parallel, "WORKERS_STARTED", False))  # reads we did not see
         if not clean or workers or code not in (0, 1) or not recorder.complete:
             return
-        if len(out) + len(err) > MAX_OUTPUT:
+        if sum(len(text) for _, text in parts) > MAX_OUTPUT:
             return
         paths, sigs = [], []
         limit = time.time_ns() - SETTLED_NS
@@ -206,8 +215,28 @@ class Plan:
             sigs.append(now)
         self.folder.write(
             self.name,
-            {"format": FORMAT, "paths": paths, "sigs": sigs, "out": out, "err": err, "code": code},
+            {
+                "format": FORMAT,
+                "key": self.key,
+                "paths": paths,
+                "sigs": sigs,
+                "parts": parts,
+                "code": code,
+            },
         )
+
+
+def serve(payload: dict[str, Any], out: TextIO, err: TextIO) -> int:
+    """Write a recording's output, each part to the stream the run wrote it to and in
+    the same order; its exit code."""
+    streams = (out, err)
+    try:
+        for index, text in payload["parts"]:
+            streams[index].write(text)
+            streams[index].flush()
+    except BrokenPipeError:
+        pass
+    return int(payload["code"])
 
 
 def _writes(word: str) -> bool:
@@ -229,7 +258,17 @@ def _well_formed(payload: dict[str, Any] | None) -> bool:
     paths, sigs = payload.get("paths"), payload.get("sigs")
     if not isinstance(paths, list) or not isinstance(sigs, list) or len(paths) != len(sigs):
         return False
-    if not isinstance(payload.get("out"), str) or not isinstance(payload.get("err"), str):
+    if not isinstance(payload.get("key"), str):
+        return False
+    parts = payload.get("parts")
+    if not isinstance(parts, list) or not all(
+        isinstance(part, list)
+        and len(part) == 2
+        and part[0] in (0, 1)
+        and type(part[0]) is int
+        and isinstance(part[1], str)
+        for part in parts
+    ):
         return False
     code = payload.get("code")
     if not isinstance(code, int) or isinstance(code, bool):
@@ -417,19 +456,39 @@ class Recorder:
             self._saved = {}
 
 
-class Tee(io.TextIOBase):
-    """A text stream that writes through to another and keeps what was written."""
+class Transcript:
+    """What a run wrote to its two streams, in order: [stream, text] parts (0 stdout,
+    1 stderr), the writes to one stream in a row joined."""
 
-    def __init__(self, inner: TextIO) -> None:
-        self.inner = inner
-        self.parts: list[str] = []
+    def __init__(self) -> None:
+        self.parts: list[list[Any]] = []
         self.size = 0
+
+    def add(self, index: int, text: str) -> None:
+        if self.size > MAX_OUTPUT or not text:
+            return
+        self.size += len(text)
+        if self.parts and self.parts[-1][0] == index:
+            self.parts[-1][1].append(text)
+        else:
+            self.parts.append([index, [text]])
+
+    def joined(self) -> list[list[Any]]:
+        return [[index, "".join(texts)] for index, texts in self.parts]
+
+
+class Tee(io.TextIOBase):
+    """A text stream that writes through to another and keeps what was written (in
+    the transcript it shares with the other stream)."""
+
+    def __init__(self, inner: TextIO, transcript: Transcript, index: int) -> None:
+        self.inner = inner
+        self.transcript = transcript
+        self.index = index
         self.failed = False
 
     def write(self, text: str) -> int:
-        if self.size <= MAX_OUTPUT:
-            self.parts.append(text)
-            self.size += len(text)
+        self.transcript.add(self.index, text)
         try:
             return self.inner.write(text)
         except Exception:
@@ -456,20 +515,21 @@ class Tee(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def text(self) -> str:
-        return "".join(self.parts)
-
 
 def run(argv: Sequence[str], command: Callable[[list[str]], int]) -> int:
     """Serve `argv` from its recording, else run `command(argv)` (recording it when it
     only reads)."""
-    plan = Plan.for_argv(argv)
+    try:
+        plan = Plan.for_argv(argv)
+        payload = plan.holds() if plan is not None else None
+    except Exception:  # the cache never fails a command: it runs, unrecorded
+        plan = payload = None
     if plan is None:
         return command(list(argv))
-    served = plan.replay(sys.stdout, sys.stderr)
-    if served is not None:
-        return served
-    out, err = Tee(sys.stdout), Tee(sys.stderr)
+    if payload is not None:
+        return serve(payload, sys.stdout, sys.stderr)
+    transcript = Transcript()
+    out, err = Tee(sys.stdout, transcript, 0), Tee(sys.stderr, transcript, 1)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     plan.record()
@@ -485,5 +545,5 @@ def run(argv: Sequence[str], command: Callable[[list[str]], int]) -> int:
             plan.recorder.stop()
     # a recording that cannot be kept costs the next run its speed, nothing else
     with contextlib.suppress(Exception):
-        plan.finish(code, out.text(), err.text(), clean)
+        plan.finish(code, transcript.joined(), clean)
     return code
