@@ -14,7 +14,7 @@ import pytest
 from skillstudio.cli import entry, replay
 
 from . import test_replay
-from .test_replay import Runs, fresh, recordings
+from .test_replay import Runs, _edit, fresh, recordings
 
 # the fixtures of test_replay.py (a project, a cache folder of the test's own, `run`)
 project = test_replay.project
@@ -32,6 +32,18 @@ def test_an_abbreviated_no_cache_neither_reads_nor_writes_a_recording(
     run("lint", "--format", "json", flag)
     assert run.ran == 3
     assert len(recordings(cache_home)) == 1
+
+
+def test_a_project_inside_the_interpreters_prefix_is_still_recorded(
+    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A virtual environment made in the project folder itself (`python -m venv .`):
+    sys.prefix is the project, and its skills are what the command read."""
+    monkeypatch.setattr(sys, "prefix", str(project))
+    argv = ("lint", "--format", "json")
+    run(*argv)
+    _edit(project)
+    assert run(*argv) == fresh(*argv) and run.ran == 2
 
 
 def test_a_recording_under_another_commands_name_is_not_served(

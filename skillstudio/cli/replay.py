@@ -378,10 +378,13 @@ class Recorder:
         self.seen: dict[tuple[str, bool], Sig] = {}
         self.listed: set[str] = set()  # the folders whose entries were listed
         self.complete = True
-        prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, cache_folder}
+        # the standard library's and SkillStudio's own files (the key covers the code)
+        # and the cache folder itself are not what a command read. Not the whole of
+        # sys.prefix: a virtual environment made in the project folder (`python -m
+        # venv .`) has the project's skills under it; the libraries in site-packages
+        # are recorded as any other file (a few dozen paths)
+        prefixes = {os.path.dirname(os.__file__), cache_folder}
         prefixes.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        # the interpreter's and SkillStudio's own files (the key covers the code) and the
-        # cache folder itself are not what a command read
         self._skip = tuple(os.path.join(os.path.realpath(p), "") for p in prefixes if p)
         self._saved: dict[str, Any] = {}
 
