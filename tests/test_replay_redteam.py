@@ -4,10 +4,12 @@ foreign answer), was kept when the command said not to, or the cache broke the c
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +95,25 @@ def test_output_and_errors_are_served_in_the_order_they_were_written(
     assert len(recordings(cache_home)) == 1
     assert seen[0].startswith("note: Codex has no $ARGUMENTS")
     assert seen[1] == seen[0]
+
+
+def test_a_read_that_failed_for_a_passing_reason_is_not_recorded(
+    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SKILL.md that could not be read for a reason of the moment (an I/O error of a
+    network file system, too many open files): the answer says so, but the file did not
+    change, so a recording would serve that answer until it does."""
+    real_open = os.open
+    alpha = os.path.join("alpha", "SKILL.md")
+
+    def failing(path: Any, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path).endswith(alpha):
+            raise OSError(errno.EIO, os.strerror(errno.EIO), path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", failing)
+    failed = run("lint", "--format", "json")
+    assert os.strerror(errno.EIO) in failed[1]
+    monkeypatch.setattr(os, "open", real_open)
+    assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
+    assert run.ran == 2

@@ -56,6 +56,42 @@ SETTLED_NS = 2 * 10**9  # as the state cache's RACY_NS: FAT's 2 s clock
 # the environment that does not change what a command prints (the shell's bookkeeping)
 VOLATILE_ENV = frozenset({"_", "OLDPWD", "SHLVL", "PWD"})
 PREFIX = "replay-"
+# what `stat` answers of a path for as long as it is as it is (missing, not a folder, a
+# loop, a name too long, refused): any other error is of the moment (an I/O error of a
+# network file system, too many open files) and a run that met one is not recorded
+LASTING = frozenset(
+    -getattr(errno, name)
+    for name in ("ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG", "EACCES", "EPERM", "EINVAL")
+    if hasattr(errno, name)
+)
+# the errors of the moment, as a run's output would name them (a file that could not be
+# read "(Input/output error)"): an answer that says one is not recorded
+PASSING = tuple(
+    os.strerror(getattr(errno, name))
+    for name in (
+        "EIO",
+        "EMFILE",
+        "ENFILE",
+        "ENOMEM",
+        "EAGAIN",
+        "EINTR",
+        "ETIMEDOUT",
+        "ESTALE",
+        "EBUSY",
+        "ENOBUFS",
+        "ENOLCK",
+        "EDEADLK",
+        "ETXTBSY",
+        "ECONNRESET",
+        "EHOSTDOWN",
+        "EHOSTUNREACH",
+        "ENETDOWN",
+        "ENETUNREACH",
+        "ENOLINK",
+        "EREMOTEIO",
+    )
+    if hasattr(errno, name)
+)
 
 Sig = list[int] | int
 # the functions as they were before any recording wraps them
@@ -195,6 +231,8 @@ class Plan:
             return
         if sum(len(text) for _, text in parts) > MAX_OUTPUT:
             return
+        if any(error in text for _, text in parts for error in PASSING):
+            return  # an answer of the moment (a read that failed, not a file's fault)
         paths, sigs = [], []
         limit = time.time_ns() - SETTLED_NS
         listed = recorder.listed
@@ -211,6 +249,8 @@ class Plan:
                 return  # it changed while the command ran
             elif isinstance(now, list) and max(now[4], now[5]) > limit:
                 return  # changed too recently to tell a second change from it
+            elif isinstance(now, int) and now not in LASTING:
+                return  # an error of the moment
             paths.append([path, follow])
             sigs.append(now)
         self.folder.write(
