@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from skillstudio.cli import entry, replay
 
 from . import test_replay
+from .helpers import skill_text, write
 from .test_replay import Runs, _edit, fresh, recordings
 
 # the fixtures of test_replay.py (a project, a cache folder of the test's own, `run`)
@@ -117,3 +119,33 @@ def test_a_read_that_failed_for_a_passing_reason_is_not_recorded(
     monkeypatch.setattr(os, "open", real_open)
     assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
     assert run.ran == 2
+
+
+def test_a_path_through_a_link_and_up_is_looked_at_as_the_system_resolves_it(
+    project: Path, run: Runs
+) -> None:
+    """`lint .claude/skills/alpha/../beta`, alpha a link: the system resolves `..` from
+    the link's target (.agents/skills/beta), not from the name's text
+    (.claude/skills/beta); what is recorded is what the system was asked."""
+    write(project, ".claude/skills/beta/SKILL.md", skill_text(name="beta", description="B."))
+    argv = ("lint", ".claude/skills/alpha/../beta")
+    run(*argv)
+    shutil.rmtree(project / ".agents/skills/beta")
+    after = run(*argv)
+    assert run.ran == 2 and after == fresh(*argv)
+    assert after[0] == 2  # the PATH given is not there any more
+
+
+def test_a_folder_listed_through_a_descriptor_makes_the_run_unrecordable(
+    tmp_path: Path,
+) -> None:
+    """`os.listdir(fd)` names no folder: the run cannot tell what it listed."""
+    recorder = replay.Recorder(str(tmp_path / "cache"))
+    fd = os.open(tmp_path, os.O_RDONLY)
+    recorder.start()
+    try:
+        os.listdir(fd)
+    finally:
+        recorder.stop()
+        os.close(fd)
+    assert not recorder.complete

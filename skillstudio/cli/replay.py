@@ -341,7 +341,10 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         follow = not (isinstance(flags, int) and flags > 0 and flags & _NOFOLLOW)
         _ACTIVE[0].see(path, follow)
     elif event in ("os.scandir", "os.listdir"):
-        _ACTIVE[0].see(args[0] if args[0] is not None else ".", True, listed=True)
+        if isinstance(args[0], int):  # a folder listed through a descriptor
+            _ACTIVE[0].complete = False
+        else:
+            _ACTIVE[0].see(args[0] if args[0] is not None else ".", True, listed=True)
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -425,7 +428,8 @@ class Recorder:
         # are recorded as any other file (a few dozen paths)
         prefixes = {os.path.dirname(os.__file__), cache_folder}
         prefixes.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        self._skip = tuple(os.path.join(os.path.realpath(p), "") for p in prefixes if p)
+        skip = [os.path.join(os.path.realpath(p), "") for p in prefixes if p]
+        self._skip = (*skip, "/proc/", "/sys/", "/dev/")
         self._saved: dict[str, Any] = {}
 
     def see(self, path: Any, follow: bool, listed: bool = False) -> None:
@@ -438,8 +442,10 @@ class Recorder:
                 return
             self.complete = False
             return
-        full = os.path.abspath(path)
-        if full.startswith(self._skip) or full.startswith(("/proc/", "/sys/", "/dev/")):
+        # the path as the system was asked, not normalized: `link/../x` is the `x` beside
+        # the link's target, `link/` the target itself
+        full = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+        if f"{os.sep}.." not in full and full.startswith(self._skip):
             return
         if listed:
             self.listed.add(full)
