@@ -24,6 +24,8 @@ from .test_replay import Runs, _edit, fresh, recordings
 project = test_replay.project
 cache_home = test_replay.cache_home
 run = test_replay.run
+# the functions as they are outside a recording
+real_open, real_access, real_readlink = os.open, os.access, os.readlink
 
 
 @pytest.mark.parametrize("flag", ["--no-cach", "--no-ca", "--no"], ids=lambda flag: flag)
@@ -149,3 +151,31 @@ def test_a_folder_listed_through_a_descriptor_makes_the_run_unrecordable(
         recorder.stop()
         os.close(fd)
     assert not recorder.complete
+
+
+@pytest.mark.parametrize("call", ["readlink", "access", "open_at"])
+def test_what_a_call_without_an_audit_event_looked_at_is_recorded(
+    tmp_path: Path, call: str
+) -> None:
+    """os.readlink and os.access raise no audit event; os.open's names the file, not
+    the folder it is opened from (dir_fd): each is recorded, or the run is not."""
+    link = tmp_path / "link"
+    os.symlink("target", link)
+    recorder = replay.Recorder(str(tmp_path / "cache"))
+    fd = os.open(tmp_path, os.O_RDONLY)
+    recorder.start()
+    try:
+        if call == "readlink":
+            os.readlink(link)
+        elif call == "access":
+            os.access(link, os.R_OK)
+        else:
+            os.close(os.open("link", os.O_RDONLY | os.O_NOFOLLOW | os.O_PATH, dir_fd=fd))
+    finally:
+        recorder.stop()
+        os.close(fd)
+    if call == "open_at":
+        assert not recorder.complete
+    else:
+        assert (str(link), call == "access") in recorder.seen
+    assert (os.open, os.access, os.readlink) == (real_open, real_access, real_readlink)

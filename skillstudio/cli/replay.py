@@ -310,9 +310,8 @@ def _well_formed(payload: dict[str, Any] | None) -> bool:
         for part in parts
     ):
         return False
-    code = payload.get("code")
-    if not isinstance(code, int) or isinstance(code, bool):
-        return False
+    if payload.get("code") not in (0, 1) or type(payload.get("code")) is not int:
+        return False  # (only these are recorded)
     for item in paths:
         if not (
             isinstance(item, list)
@@ -461,11 +460,15 @@ class Recorder:
         recorder = self
         real_stat, real_lstat = os.stat, os.lstat
         real_scandir, real_listdir = os.scandir, os.listdir
+        real_open, real_access, real_readlink = os.open, os.access, os.readlink
         self._saved = {
             "stat": real_stat,
             "lstat": real_lstat,
             "scandir": real_scandir,
             "listdir": real_listdir,
+            "open": real_open,
+            "access": real_access,
+            "readlink": real_readlink,
         }
 
         def stat_(path: Any, *, dir_fd: int | None = None, follow_symlinks: bool = True) -> Any:
@@ -488,7 +491,29 @@ class Recorder:
                 return real_scandir(path)
             return _Listing(real_scandir(path), recorder)
 
+        def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> Any:
+            if dir_fd is not None:  # (its audit event names the file, not the folder)
+                recorder.complete = False
+            return real_open(path, flags, mode, dir_fd=dir_fd)
+
+        def access_(path: Any, mode: int, *, dir_fd: int | None = None, **kw: Any) -> Any:
+            # (no audit event): what it answers is in what `stat` says (the mode)
+            if dir_fd is not None:
+                recorder.complete = False
+            else:
+                recorder.see(path, kw.get("follow_symlinks", True))
+            return real_access(path, mode, dir_fd=dir_fd, **kw)
+
+        def readlink_(path: Any, *, dir_fd: int | None = None) -> Any:
+            # (no audit event): a link pointed elsewhere is a new link (`lstat`)
+            if dir_fd is not None:
+                recorder.complete = False
+            else:
+                recorder.see(path, False)
+            return real_readlink(path, dir_fd=dir_fd)
+
         os.stat, os.lstat, os.scandir = stat_, lstat_, scandir_
+        os.open, os.access, os.readlink = open_, access_, readlink_
         os.listdir = real_listdir  # its audit event names the folder
         _ACTIVE[:] = [self]
         if not _HOOKED:
@@ -502,6 +527,9 @@ class Recorder:
             os.lstat = self._saved["lstat"]
             os.scandir = self._saved["scandir"]
             os.listdir = self._saved["listdir"]
+            os.open = self._saved["open"]
+            os.access = self._saved["access"]
+            os.readlink = self._saved["readlink"]
             self._saved = {}
 
 
