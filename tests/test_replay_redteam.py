@@ -179,3 +179,24 @@ def test_what_a_call_without_an_audit_event_looked_at_is_recorded(
     else:
         assert (str(link), call == "access") in recorder.seen
     assert (os.open, os.access, os.readlink) == (real_open, real_access, real_readlink)
+
+
+def test_a_module_changed_under_its_old_time_changes_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SkillStudio's code, an editable install: a module replaced by another of the same
+    size with its old modification time kept (`cp -p`, `tar x`, `rsync -a` of another
+    version) is other code; its inode and change time say so."""
+    package = tmp_path / "src/skillstudio"
+    write(package, "cli/replay.py", "# the module\n")
+    module = Path(write(package, "core/rules.py", "LIMIT = 1024\n"))
+    monkeypatch.setattr(replay, "__file__", str(package / "cli/replay.py"))
+    folder = replay.CacheFolder(str(tmp_path / "cache"), b"k" * 32)
+    before = replay.Plan(["lint"], str(tmp_path), folder).name
+    st = module.stat()
+    other = tmp_path / "rules.py"
+    other.write_text("LIMIT = 4096\n")
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, module)
+    assert module.stat().st_mtime_ns == st.st_mtime_ns
+    assert replay.Plan(["lint"], str(tmp_path), folder).name != before
