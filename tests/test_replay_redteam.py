@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from skillstudio.cli import entry, replay
+from skillstudio.core.scanning import state_cache
 
 from . import test_replay
 from .helpers import skill_text, write
@@ -200,3 +201,16 @@ def test_a_module_changed_under_its_old_time_changes_the_key(
     os.replace(other, module)
     assert module.stat().st_mtime_ns == st.st_mtime_ns
     assert replay.Plan(["lint"], str(tmp_path), folder).name != before
+
+
+def test_a_run_that_rewrote_the_state_cache_is_recorded(
+    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state cache writes its file (and lists the cache folder to prune it) in the
+    run after an edit: that says nothing of the answer, and that run is recorded."""
+    monkeypatch.setattr(state_cache, "RACY_NS", 0)  # (the skills just written are kept)
+    first = run("lint", "--format", "json")
+    states = [path for path in cache_home.glob("*.cache") if path not in recordings(cache_home)]
+    assert states  # the state cache kept what it read
+    assert len(recordings(cache_home)) == 1
+    assert run("lint", "--format", "json") == first and run.ran == 1

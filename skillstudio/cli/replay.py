@@ -429,6 +429,9 @@ class Recorder:
         prefixes.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         skip = [os.path.join(os.path.realpath(p), "") for p in prefixes if p]
         self._skip = (*skip, "/proc/", "/sys/", "/dev/")
+        # the cache folder itself too: the state cache lists it (to prune) and writes to
+        # it, which says nothing of what the command prints
+        self._own = {cache_folder, os.path.realpath(cache_folder)}
         self._saved: dict[str, Any] = {}
 
     def see(self, path: Any, follow: bool, listed: bool = False) -> None:
@@ -444,7 +447,7 @@ class Recorder:
         # the path as the system was asked, not normalized: `link/../x` is the `x` beside
         # the link's target, `link/` the target itself
         full = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
-        if f"{os.sep}.." not in full and full.startswith(self._skip):
+        if f"{os.sep}.." not in full and (full.startswith(self._skip) or full in self._own):
             return
         if listed:
             self.listed.add(full)
