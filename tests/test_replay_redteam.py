@@ -214,3 +214,38 @@ def test_a_run_that_rewrote_the_state_cache_is_recorded(
     assert states  # the state cache kept what it read
     assert len(recordings(cache_home)) == 1
     assert run("lint", "--format", "json") == first and run.ran == 1
+
+
+def test_a_folder_refused_then_allowed_by_a_new_group_runs_again(
+    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user added to the group that may read a shared skills folder (`usermod -aG`, a
+    new login): nothing in the folder changed, what the process may read did."""
+    if not hasattr(os, "getgroups"):
+        pytest.skip("no groups here")
+    groups = os.getgroups()
+    run("lint", "--format", "json")
+    monkeypatch.setattr(os, "getgroups", lambda: [*groups, 424242])
+    run("lint", "--format", "json")
+    assert run.ran == 2
+
+
+def test_a_read_refused_by_the_system_not_the_file_is_not_recorded(
+    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EPERM (macOS's privacy settings refusing a terminal a folder, a sandbox): access
+    granted later changes nothing in the file."""
+    real_open = os.open
+    alpha = os.path.join("alpha", "SKILL.md")
+
+    def refused(path: Any, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path).endswith(alpha):
+            raise PermissionError(errno.EPERM, os.strerror(errno.EPERM), path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    failed = run("lint", "--format", "json")
+    assert os.strerror(errno.EPERM) in failed[1]
+    monkeypatch.setattr(os, "open", real_open)
+    assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
+    assert run.ran == 2

@@ -57,11 +57,12 @@ SETTLED_NS = 2 * 10**9  # as the state cache's RACY_NS: FAT's 2 s clock
 VOLATILE_ENV = frozenset({"_", "OLDPWD", "SHLVL", "PWD"})
 PREFIX = "replay-"
 # what `stat` answers of a path for as long as it is as it is (missing, not a folder, a
-# loop, a name too long, refused): any other error is of the moment (an I/O error of a
-# network file system, too many open files) and a run that met one is not recorded
+# loop, a name too long, refused by its mode, which is in what its folder's `stat` says):
+# any other error is of the moment (an I/O error of a network file system, too many open
+# files, EPERM: macOS's privacy settings, a sandbox) and a run that met one is not recorded
 LASTING = frozenset(
     -getattr(errno, name)
-    for name in ("ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG", "EACCES", "EPERM", "EINVAL")
+    for name in ("ENOENT", "ENOTDIR", "ELOOP", "ENAMETOOLONG", "EACCES", "EINVAL")
     if hasattr(errno, name)
 )
 # the errors of the moment, as a run's output would name them (a file that could not be
@@ -70,6 +71,7 @@ PASSING = tuple(
     os.strerror(getattr(errno, name))
     for name in (
         "EIO",
+        "EPERM",
         "EMFILE",
         "ENFILE",
         "ENOMEM",
@@ -146,6 +148,15 @@ def _code_digest(update: Callable[[bytes], Any]) -> None:
                 update(_bytes(f"{entry.path}\0{sig}\n"))
 
 
+def _credentials() -> tuple[Any, ...]:
+    """The user and groups the process reads as (a user added to a group may read a
+    folder that was refused: nothing in the folder changed)."""
+    try:
+        return (os.getuid(), os.geteuid(), os.getgid(), os.getegid(), sorted(os.getgroups()))
+    except (AttributeError, OSError):  # (Windows)
+        return ()
+
+
 def _terminal(stream: TextIO) -> str:
     try:
         if stream.isatty():
@@ -168,6 +179,7 @@ class Plan:
         environment = sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE_ENV)
         digest.update(_bytes(json.dumps([self.argv, cwd, environment])))
         digest.update(_bytes(f"{_terminal(sys.stdout)}\0{_terminal(sys.stderr)}"))
+        digest.update(_bytes(repr(_credentials())))  # what the process may read
         # the whole key is in the recording too: one renamed or copied to another
         # command's name is not that command's answer
         self.key = digest.hexdigest()
