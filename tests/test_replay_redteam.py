@@ -9,6 +9,7 @@ import io
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -249,3 +250,19 @@ def test_a_read_refused_by_the_system_not_the_file_is_not_recorded(
     monkeypatch.setattr(os, "open", real_open)
     assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
     assert run.ran == 2
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm here")
+def test_a_project_in_shared_memory_is_recorded(run: Runs, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/dev/shm is a folder of files (a scratch tree kept in memory), not a device."""
+    base = Path(tempfile.mkdtemp(dir="/dev/shm", prefix="skillstudio-test-"))
+    try:
+        write(base, "skills/beta/SKILL.md", skill_text(name="beta", description="Plan a trip."))
+        monkeypatch.chdir(base)
+        run("lint", "--format", "json")
+        assert len(recordings(cache_home)) == 1
+        write(base, "skills/beta/SKILL.md", skill_text(name="Beta", description="Plan a trip."))
+        assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
+        assert run.ran == 2
+    finally:
+        shutil.rmtree(base)

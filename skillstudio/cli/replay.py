@@ -56,6 +56,7 @@ SETTLED_NS = 2 * 10**9  # as the state cache's RACY_NS: FAT's 2 s clock
 # the environment that does not change what a command prints (the shell's bookkeeping)
 VOLATILE_ENV = frozenset({"_", "OLDPWD", "SHLVL", "PWD"})
 PREFIX = "replay-"
+SHARED_MEMORY = "/dev/shm/"  # a folder of files under /dev (a scratch tree in memory)
 # what `stat` answers of a path for as long as it is as it is (missing, not a folder, a
 # loop, a name too long, refused by its mode, which is in what its folder's `stat` says):
 # any other error is of the moment (an I/O error of a network file system, too many open
@@ -440,6 +441,7 @@ class Recorder:
         prefixes = {os.path.dirname(os.__file__), cache_folder}
         prefixes.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         skip = [os.path.join(os.path.realpath(p), "") for p in prefixes if p]
+        # and the kernel's own files (a terminal's /dev/pts/N changes as it is written to)
         self._skip = (*skip, "/proc/", "/sys/", "/dev/")
         # the cache folder itself too: the state cache lists it (to prune) and writes to
         # it, which says nothing of what the command prints
@@ -459,7 +461,11 @@ class Recorder:
         # the path as the system was asked, not normalized: `link/../x` is the `x` beside
         # the link's target, `link/` the target itself
         full = path if os.path.isabs(path) else os.path.join(os.getcwd(), path)
-        if f"{os.sep}.." not in full and (full.startswith(self._skip) or full in self._own):
+        if (
+            f"{os.sep}.." not in full
+            and (full.startswith(self._skip) or full in self._own)
+            and not full.startswith(SHARED_MEMORY)  # (files like any other, in memory)
+        ):
             return
         if listed:
             self.listed.add(full)
