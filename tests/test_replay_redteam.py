@@ -253,7 +253,9 @@ def test_a_read_refused_by_the_system_not_the_file_is_not_recorded(
 
 
 @pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm here")
-def test_a_project_in_shared_memory_is_recorded(run: Runs, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_project_in_shared_memory_is_recorded(
+    run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """/dev/shm is a folder of files (a scratch tree kept in memory), not a device."""
     base = Path(tempfile.mkdtemp(dir="/dev/shm", prefix="skillstudio-test-"))
     try:
