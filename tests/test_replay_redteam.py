@@ -268,3 +268,17 @@ def test_a_project_in_shared_memory_is_recorded(
         assert run.ran == 2
     finally:
         shutil.rmtree(base)
+
+
+def test_a_recording_is_not_served_to_a_closed_stdout(
+    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`skillstudio lint >&-`: Python has no sys.stdout; the command says what is wrong
+    (as it does without a recording), never a traceback."""
+    run("lint")
+    assert len(recordings(cache_home)) == 1
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", err)
+    code = replay.run(["lint"], entry._command_line)
+    assert code == 2 and "internal error" in err.getvalue()

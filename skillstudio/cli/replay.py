@@ -624,8 +624,8 @@ def run(argv: Sequence[str], command: Callable[[list[str]], int]) -> int:
         plan = payload = None
     if plan is None:
         return command(list(argv))
-    if payload is not None:
-        return serve(payload, sys.stdout, sys.stderr)
+    if payload is not None and sys.stdout is not None and sys.stderr is not None:
+        return serve(payload, sys.stdout, sys.stderr)  # (a closed one: the command says so)
     transcript = Transcript()
     out, err = Tee(sys.stdout, transcript, 0), Tee(sys.stderr, transcript, 1)
     saved = sys.stdout, sys.stderr
