@@ -163,6 +163,7 @@ def test_what_a_call_without_an_audit_event_looked_at_is_recorded(
     the folder it is opened from (dir_fd): each is recorded, or the run is not."""
     link = tmp_path / "link"
     os.symlink("target", link)
+    (tmp_path / "plain").write_text("x")
     recorder = replay.Recorder(str(tmp_path / "cache"))
     fd = os.open(tmp_path, os.O_RDONLY)
     recorder.start()
@@ -172,7 +173,7 @@ def test_what_a_call_without_an_audit_event_looked_at_is_recorded(
         elif call == "access":
             os.access(link, os.R_OK)
         else:
-            os.close(os.open("link", os.O_RDONLY | os.O_NOFOLLOW | os.O_PATH, dir_fd=fd))
+            os.close(os.open("plain", os.O_RDONLY, dir_fd=fd))
     finally:
         recorder.stop()
         os.close(fd)
