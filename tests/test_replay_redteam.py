@@ -10,12 +10,14 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from skillstudio.cli import entry, replay
+from skillstudio.cli import recorder as recording
 from skillstudio.core.scanning import state_cache
 
 from . import test_replay
@@ -283,3 +285,53 @@ def test_a_recording_is_not_served_to_a_closed_stdout(
     monkeypatch.setattr(sys, "stderr", err)
     code = replay.run(["lint"], entry._command_line)
     assert code == 2 and "internal error" in err.getvalue()
+
+
+class Clock:
+    """replay's `time`, at a moment the test sets."""
+
+    def __init__(self, now: int) -> None:
+        self.now = now
+
+    def time_ns(self) -> int:
+        return self.now
+
+
+def test_a_file_changed_just_before_a_long_run_read_it_is_not_recorded(
+    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file saved just before a run read it, and again (the same size, in place)
+    within the same tick of the file system's clock (a formatter run on save; a 1 s
+    clock): its times cannot tell the two writes apart. The run took longer than
+    SETTLED_NS, so the file looked old by its end; what counts is how old it was when
+    it was looked at."""
+    monkeypatch.setattr(replay, "SETTLED_NS", 2 * 10**9)
+    tick = time.time_ns() + 10 * 10**9  # the clock's tick of both writes (the test's own)
+    real_signature = replay.signature
+
+    def coarse(path: str, follow: bool) -> Any:  # what a clock of one tick says
+        sig = real_signature(path, follow)
+        if isinstance(sig, list) and path.endswith(os.path.join("alpha", "SKILL.md")):
+            sig[4] = sig[5] = tick
+        return sig
+
+    monkeypatch.setattr(replay, "signature", coarse)
+    monkeypatch.setattr(recording, "signature", coarse)
+    clock = Clock(tick + 10**9 // 2)  # the run starts half a second after the save
+    monkeypatch.setattr(replay, "time", clock)
+    real_command = entry._command_line
+
+    def long_run(words: list[str]) -> int:
+        code = real_command(words)
+        clock.now = tick + 3 * 10**9  # three seconds later, it ends
+        return code
+
+    monkeypatch.setattr(entry, "_command_line", long_run)
+    skill = project / ".agents/skills/alpha/SKILL.md"
+    run("lint", "--format", "json")
+    with open(skill, "r+b") as fh:  # the second write: in place, the same size
+        data = fh.read()
+        fh.seek(0)
+        fh.write(data.replace(b"name: alpha", b"name: Alpha"))
+    assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
+    assert run.ran == 2

@@ -19,7 +19,8 @@ Not recorded, so never served: a run that started worker processes (they read fi
 this process does not see), that wrote to a closed pipe, ended with an error of usage
 (2) or an interruption, looked at a path through a folder descriptor, or looked at more
 than MAX_PATHS paths; a run where anything it looked at changed less than SETTLED_NS
-before it ended (a file system's clock tick could hide a second write); a run that met
+before the run started (a file system's clock tick could hide a second write, and a long
+run must not make a file read early look settled); a run that met
 an error of the moment (a stat error other than LASTING, or an answer naming one of
 PASSING: an I/O error, too many open files), which would be served after it cleared.
 The recording is a file of the cache folder (reading/cache_files.py): signed, owned by
@@ -171,6 +172,7 @@ class Plan:
         self.key = digest.hexdigest()
         self.name = PREFIX + self.key[:40] + ".cache"
         self.recorder: Recorder | None = None
+        self.started = 0  # when the recording started (ns)
 
     @classmethod
     def for_argv(cls, argv: Sequence[str]) -> Plan | None:
@@ -213,6 +215,9 @@ class Plan:
 
     # ---------------------------------------------------------------- recording
     def record(self) -> None:
+        # (before anything is looked at: what counts is how old a file was when it was
+        # looked at, not when a long run ended)
+        self.started = time.time_ns()
         self.recorder = Recorder(self.folder.folder)
         self.recorder.start()
 
@@ -232,7 +237,7 @@ class Plan:
         if any(error in text for _, text in parts for error in PASSING):
             return  # an answer of the moment (a read that failed, not a file's fault)
         paths, sigs = [], []
-        limit = time.time_ns() - SETTLED_NS
+        limit = self.started - SETTLED_NS
         listed = recorder.listed
         for (path, follow), sig in recorder.seen.items():
             now = signature(path, follow)
