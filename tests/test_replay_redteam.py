@@ -18,6 +18,7 @@ import pytest
 
 from skillstudio.cli import entry, replay
 from skillstudio.cli import recorder as recording
+from skillstudio.cli.main import main
 from skillstudio.core.scanning import state_cache
 
 from . import test_replay
@@ -335,3 +336,30 @@ def test_a_file_changed_just_before_a_long_run_read_it_is_not_recorded(
         fh.write(data.replace(b"name: alpha", b"name: Alpha"))
     assert run("lint", "--format", "json") == fresh("lint", "--format", "json")
     assert run.ran == 2
+
+
+def test_the_state_cache_settles_a_file_by_when_the_scan_started(
+    project: Path, cache_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same rule in the state cache a recording is made from (scanning/
+    state_cache.py): a SKILL.md saved half a second before a scan that took three is
+    not kept (a second write in its clock tick would be served the first's state)."""
+    skill = project / ".agents/skills/alpha/SKILL.md"
+    st = skill.stat()
+    saved = max(st.st_mtime_ns, st.st_ctime_ns)
+    clock = Clock(saved + 10**9 // 2)  # the scan starts half a second after the save
+    monkeypatch.setattr(state_cache, "time", clock)
+    scans: list[state_cache.ScanCache] = []
+    real_store = state_cache.ScanCache.store
+
+    def long_scan(self: state_cache.ScanCache, *args: Any) -> None:
+        clock.now = saved + 3 * 10**9  # and ends three seconds after it
+        scans.append(self)
+        real_store(self, *args)
+
+    monkeypatch.setattr(state_cache.ScanCache, "store", long_scan)
+    main(["lint", "--format", "json"], out=io.StringIO(), err=io.StringIO())  # (no replay)
+    (scan,) = scans
+    payload = scan.cache.read(scan.name) or {}
+    kept = [path for path in payload.get("entries", {}) if path.endswith("SKILL.md")]
+    assert not any(os.path.samefile(path, skill) for path in kept)
