@@ -46,13 +46,14 @@ def test_an_abbreviated_no_cache_neither_reads_nor_writes_a_recording(
 
 
 def test_a_project_inside_the_interpreters_prefix_is_still_recorded(
-    project: Path, run: Runs, monkeypatch: pytest.MonkeyPatch
+    project: Path, run: Runs, cache_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A virtual environment made in the project folder itself (`python -m venv .`):
     sys.prefix is the project, and its skills are what the command read."""
     monkeypatch.setattr(sys, "prefix", str(project))
     argv = ("lint", "--format", "json")
     run(*argv)
+    assert len(recordings(cache_home)) == 1
     _edit(project)
     assert run(*argv) == fresh(*argv) and run.ran == 2
 
@@ -230,6 +231,7 @@ def test_a_folder_refused_then_allowed_by_a_new_group_runs_again(
         pytest.skip("no groups here")
     groups = os.getgroups()
     run("lint", "--format", "json")
+    assert run("lint", "--format", "json") and run.ran == 1  # (recorded, and served)
     monkeypatch.setattr(os, "getgroups", lambda: [*groups, 424242])
     run("lint", "--format", "json")
     assert run.ran == 2
