@@ -365,3 +365,21 @@ def test_the_state_cache_settles_a_file_by_when_the_scan_started(
     payload = scan.cache.read(scan.name) or {}
     kept = [path for path in payload.get("entries", {}) if path.endswith("SKILL.md")]
     assert not any(os.path.samefile(path, skill) for path in kept)
+
+
+def test_a_file_read_from_the_cache_counts_as_used_when_it_is_pruned(tmp_path: Path) -> None:
+    """The cache keeps its 200 most recently used files: a recording served every day,
+    or a project's state read by every lint, is used, not the oldest written (a string
+    of `match` queries, each a recording of its own, pushed them out)."""
+    folder = replay.CacheFolder.open(str(tmp_path / "cache"))
+    assert folder is not None
+    folder.write("replay-used.cache", {"n": 1})
+    folder.write("replay-other.cache", {"n": 2})
+    used, other = (
+        tmp_path / "cache" / name for name in ("replay-used.cache", "replay-other.cache")
+    )
+    os.utime(used, ns=(1, 10**18))  # written long ago
+    os.utime(other, ns=(1, 15 * 10**17))  # written after it, but not used since
+    assert folder.read("replay-used.cache") == {"n": 1}
+    folder.prune(keep=1)
+    assert used.exists() and not other.exists()
