@@ -299,7 +299,7 @@ def test_a_recording_that_is_not_ours_is_ignored(
     first = run("lint", "--format", "json")
     (path,) = recordings(cache_home)
     data = bytearray(path.read_bytes())
-    at = data.index(b'"out"')
+    at = data.index(b'"parts"')
     data[at + 10] ^= 0x01  # one changed byte of the recorded output
     path.write_bytes(bytes(data))
     assert run("lint", "--format", "json") == first

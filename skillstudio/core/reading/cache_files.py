@@ -106,7 +106,11 @@ class CacheFolder:
             found = json.loads(bytes(payload))
         except (ValueError, RecursionError):
             return None
-        return found if isinstance(found, dict) else None
+        if not isinstance(found, dict):
+            return None
+        with contextlib.suppress(OSError, NotImplementedError):
+            os.utime(path, follow_symlinks=False)  # used now: `prune` keeps the most used
+        return found
 
     def write(self, name: str, payload: dict[str, Any]) -> None:
         """Write a cache file whole (a temporary file renamed over it), mode 0600."""

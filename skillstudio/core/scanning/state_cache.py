@@ -142,6 +142,9 @@ class ScanCache:
         self.kept: dict[str, Any] = {}  # the entries served, by path
         self.total = 0  # entries in the file as read
         self.stale = False  # a file is there that is not (or no longer) usable
+        # before anything is read: a file is settled by its age when it was read, not
+        # when a long scan ended (cli/replay.py settles the same way)
+        self.started = time.time_ns()
 
     def _entries(self) -> dict[str, Any]:
         payload = self.cache.read(self.name)
@@ -229,7 +232,7 @@ class ScanCache:
         gist: bool,
     ) -> None:
         entries = dict(self.kept)
-        limit = time.time_ns() - RACY_NS
+        limit = self.started - RACY_NS
         whole = gist or not self.profile.model_chooses  # (where the rules select: no gist)
         for (_, item), skill, paths in zip(found, skills, looked, strict=True):
             entry = _entry(item, skill, paths, whole, limit)
