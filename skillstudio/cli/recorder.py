@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-MAX_PATHS = 500_000  # more than this in one run: not recorded
+MAX_PATHS = 200_000  # more than this in one run: not recorded (~450 bytes a path held)
 MAX_OUTPUT = 64 * 2**20  # characters of stdout + stderr kept at most
 SHARED_MEMORY = "/dev/shm/"  # a folder of files under /dev (a scratch tree in memory)
 
