@@ -425,8 +425,16 @@ class MainWindow(QMainWindow):
 
     def edit_settings(self) -> None:
         """Edit › Settings; the theme and the context window apply at once."""
+        number = self.project_profiles.current_project()
+        projects = self.workspace.projects
+        project = projects[number] if number < len(projects) else None
         message = edit_settings(
-            self.app_settings, self.workspace.base, self, self.dialogs.ask_settings
+            self.app_settings,
+            project.base if project is not None else "",
+            self,
+            self.dialogs.ask_settings,
+            self.dialogs.ask_create_config,
+            lambda: self.project_profiles.reread(number),
         )
         if message:
             self._apply_settings()
