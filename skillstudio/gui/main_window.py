@@ -37,6 +37,7 @@ from .overlap_map import OverlapMap
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles, with_remembered
+from .quick_fixes import ProblemFixes
 from .recent_folders import RecentFolders
 from .recovery import RecoveryKeeper
 from .recovery_offers import RecoveryOffers
@@ -252,6 +253,9 @@ class MainWindow(QMainWindow):
         self.welcome.open_project_requested.connect(self._on_open_project)
         self.welcome.folder_chosen.connect(self.open_path)
         self.problems.problem_activated.connect(self._on_problem_activated)
+        self.problem_fixes = ProblemFixes(
+            self.problems, self.document_tabs.editors, self.open_skill, self.workspace
+        )
         self.document_tabs.skill_opened.connect(self.query_panel.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
