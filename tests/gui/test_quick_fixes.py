@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
@@ -98,3 +98,18 @@ def test_a_fix_beside_the_form_field_changes_the_tab_only_and_undoes(
     )
     editor.form.undo()
     assert editor.document.text() == TEXT
+
+
+def test_a_problem_row_tooltip_explains_its_rule(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Issue 29: "the app shows the explanation on hover"."""
+    win, _path = opened(qtbot, settings, tmp_path)
+    model = win.problems_model
+    rows = [model.index(r, 0) for r in range(model.rowCount())]
+    row = next(i for i in rows if i.siblingAtColumn(1).data() == "description-xml")
+    tip = " ".join(row.data(Qt.ItemDataRole.ToolTipRole).split())
+    assert "The Skills API refuses tags in a description" in tip, "the rule's explanation"
+    assert "Default severity: warning (advice)." in tip
+    assert "Fix: unsafe" in tip
+    assert tip.startswith("warning: The description contains the tag <b>")
