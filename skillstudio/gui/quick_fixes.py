@@ -140,8 +140,13 @@ class ProblemFixes(QObject):
             menu.exec(self.panel.view.viewport().mapToGlobal(pos))
 
 
+def _titles(offered: list[tuple[Diagnostic, Fix]]) -> list[tuple[str, str]]:
+    return [(diagnostic.message, fix.title) for diagnostic, fix in offered]
+
+
 class FieldFixes(QObject):
-    """A "Fix: <title>" button under each form field whose problem has a fix."""
+    """A "Fix: <title>" button under each form field whose problem has a fix. Buttons are
+    made again only when the fixes offered change (not on every keystroke's check)."""
 
     def __init__(self, form: FormView, document: SkillDocument, profile: Profile) -> None:
         super().__init__(form)
@@ -150,6 +155,7 @@ class FieldFixes(QObject):
         self.profile = profile
         self.rows: dict[str, QWidget] = {}
         self.buttons: dict[str, list[QToolButton]] = {}
+        self.offered: dict[str, list[tuple[Diagnostic, Fix]]] = {}
         for key in form.fields:
             row = QWidget(form)
             line = QHBoxLayout(row)
@@ -172,22 +178,38 @@ class FieldFixes(QObject):
             for fix in text_fixes(self.document.path, text, diagnostic, self.profile):
                 wanted.setdefault(diagnostic.field, []).append((diagnostic, fix))
         for key, row in self.rows.items():
+            found = wanted.get(key, [])
+            before = self.offered.get(key, [])
+            self.offered[key] = found  # the buttons apply these (worked out on this text)
+            if [(d.message, f.title) for d, f in found] == [
+                (d.message, f.title) for d, f in before
+            ]:
+                continue
             for button in self.buttons.pop(key, []):
                 button.deleteLater()
-            found = wanted.get(key, [])
             line = row.layout()
             assert isinstance(line, QHBoxLayout)
             made = []
-            for diagnostic, fix in found:
+            for number, (diagnostic, fix) in enumerate(found):
                 button = QToolButton(row)
                 button.setText(f"Fix: {fix.title}")
                 button.setToolTip(f"{diagnostic.message}\nCtrl+Z undoes it; save to keep it.")
                 button.setObjectName(f"fix-{key}")
-                button.clicked.connect(lambda _c=False, f=fix: self.apply(f))
+                button.clicked.connect(lambda _c=False, k=key, n=number: self.apply(k, n))
                 line.insertWidget(line.count() - 1, button)
                 made.append(button)
             self.buttons[key] = made
             row.setVisible(bool(made))
 
-    def apply(self, fix: Fix) -> None:
-        apply_fix(self.document, fix)
+    def apply(self, key: str, number: int) -> bool:
+        """The `number`th fix offered under field `key`, if it still fits the text."""
+        offered = self.offered.get(key, [])
+        if number >= len(offered):
+            return False
+        diagnostic, fix = offered[number]
+        text = self.document.text()
+        again = same_fix(text_fixes(self.document.path, text, diagnostic, self.profile), fix)
+        if again is None:  # typed since the last check: the next check offers it again
+            return False
+        apply_fix(self.document, again)
+        return True
