@@ -1,8 +1,8 @@
 """Save screenshots of the welcome page, the main window, Problems, the Try a Request
 panel (a heuristic ranking, a selected skill, each tier), a form with an error, the
 preview and the suite runner on the bundled skills, in the light and dark palettes, at
-1280x800 and 1024x640 (files ending in -1024; the 1280 ones of the shell, Problems and
-Suites have no suffix).
+the two laptop screens the app is checked on, 1366x768 and 1024x768: every file is
+`<stem>-<light|dark>-<1366|1024>.png`.
 
 The app runs with a home folder of its own (HOME set to a new temporary folder); each
 shot opens a fresh copy of the samples there as ~/skills (the demo collection as
@@ -77,10 +77,11 @@ def take_all(out: str) -> int:
     for name in ("light", "dark"):
         apply_scheme(app, name)
         for width, height in PANEL_SIZES:
-            suffix = "" if width == 1280 else f"-{width}"
             shell_shots(app, settings, out, name, width, height).close()
-            problems_shot(app, settings, os.path.join(out, f"problems-{name}{suffix}.png"), width)
-            suites_shot(app, settings, os.path.join(out, f"suites-{name}{suffix}.png"), width)
+            target = os.path.join(out, f"problems-{name}-{width}.png")
+            problems_shot(app, settings, target, width, height)
+            target = os.path.join(out, f"suites-{name}-{width}.png")
+            suites_shot(app, settings, target, width, height)
         panel_shots(app, settings, out, name)
         likely_shots(app, settings, out, name)
     return 0
@@ -91,7 +92,7 @@ def shell_shots(
 ) -> MainWindow:
     """The welcome page (no folder yet, the samples among the recent folders), then the
     samples with two same-named skills open; first-run dock sizes."""
-    suffix = "" if width == 1280 else f"-{width}"
+    suffix = f"-{width}"
     samples = fresh_samples()
     settings.setValue("recent", [samples])
     window = new_window(settings)
@@ -108,7 +109,9 @@ def shell_shots(
     return window
 
 
-def problems_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
+def problems_shot(
+    app: QApplication, settings: QSettings, target: str, width: int, height: int
+) -> None:
     """Problems grouped: a copy of the samples where three skills carry the same unknown
     field and one a bad name; at 1024 px with "Current skill only" on."""
     copy = fresh_samples()
@@ -122,11 +125,11 @@ def problems_shot(app: QApplication, settings: QSettings, target: str, width: in
         with open(path, "w", encoding="utf-8") as file:
             file.write(text)
     window = new_window(settings)
-    window.resize(width, 800 if width == 1280 else 640)
+    window.resize(width, height)
     window.show()
     open_and_wait(window, copy)
     window.open_skill(os.path.join(copy, "oasis", "key_skills", "commit", "SKILL.md"))
-    window.problems.current_only.setChecked(width != 1280)
+    window.problems.current_only.setChecked(width < WIDE)
     window.problems.view.expandAll()
     wait_ms(app, 600)  # the opened skill's fields show their messages once validated
     save(window, target)
@@ -139,14 +142,15 @@ def save(window: MainWindow, target: str) -> None:
     print(target)
 
 
-def suites_shot(app: QApplication, settings: QSettings, target: str, width: int) -> None:
+def suites_shot(
+    app: QApplication, settings: QSettings, target: str, width: int, height: int
+) -> None:
     """The suite runner on a copy of the samples whose oasis suite has one failing case
     (at 1024 px with "Failures only" on)."""
     copy = fresh_samples()
     suite = os.path.join(copy, "oasis", "suites", "oasis.yaml")
     add_case(suite, "tidy up my history", ["commit"])
     window = new_window(settings)
-    height = 800 if width == 1280 else 640
     window.resize(width, height)
     window.show()
     open_and_wait(window, copy)
@@ -156,7 +160,7 @@ def suites_shot(app: QApplication, settings: QSettings, target: str, width: int)
     app.processEvents()
     window.suite_runner.open_suite(suite)
     window.suite_runner.run_to_end()
-    window.suite_runner.failures_box.setChecked(width != 1280)  # the failure in view
+    window.suite_runner.failures_box.setChecked(width < WIDE)  # the failure in view
     app.processEvents()
     window.grab().save(target)
     print(target)
@@ -164,7 +168,8 @@ def suites_shot(app: QApplication, settings: QSettings, target: str, width: int)
 
 
 # -- Try a Request, its tiers, the form and the preview, at two window sizes -------------
-PANEL_SIZES = ((1280, 800), (1024, 640))
+PANEL_SIZES = ((1366, 768), (1024, 768))  # the laptop screens of issue 30
+WIDE = 1366
 PANEL_SHOTS = (  # (file stem, profile, request, tier shown or None: the explanation)
     ("try-heuristic", "agentskills", "review this SQL migration for locking problems", None),
     ("try-selected", "oasis", "code review of the tests", None),

@@ -54,6 +54,16 @@ class Dialogs:
         )
         return answer == QMessageBox.StandardButton.Discard
 
+    def ask_create_config(self, question: str) -> bool:
+        """Whether to create a project's skillstudio.yaml (Settings › Advice rules)."""
+        answer = QMessageBox.question(
+            self.window,
+            "Create skillstudio.yaml",
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         """A line of text from the user, or None."""
         value, ok = QInputDialog.getText(self.window, title, label, text=text)

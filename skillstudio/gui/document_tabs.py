@@ -17,6 +17,7 @@ from .competes_line import CompetesLine
 from .dialogs import Dialogs
 from .file_view import FileView
 from .likely_jobs import LikelyIndexes
+from .quick_fixes import FieldFixes
 from .recovery import RecoveryKeeper
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
@@ -84,6 +85,7 @@ class DocumentTabs(QObject):
                 competes = CompetesLine(document, self.likely_indexes, editor.form)
                 if editor.form.add_below("description", competes):
                     competes.open_requested.connect(self.open_skill)
+            FieldFixes(editor.form, document, registry.profile)  # "Fix: …" under a field
             number = self.workspace.project_number(path)
             base = self.workspace.projects[number].base if number is not None else None
             editor.views.addTab(WhereItLoads(document, base, editor), "Where it loads")

@@ -37,6 +37,7 @@ from .overlap_map import OverlapMap
 from .problems_model import ProblemsModel
 from .problems_panel import ProblemsPanel
 from .project_profiles import ProjectProfiles, with_remembered
+from .quick_fixes import ProblemFixes
 from .recent_folders import RecentFolders
 from .recovery import RecoveryKeeper
 from .recovery_offers import RecoveryOffers
@@ -252,6 +253,9 @@ class MainWindow(QMainWindow):
         self.welcome.open_project_requested.connect(self._on_open_project)
         self.welcome.folder_chosen.connect(self.open_path)
         self.problems.problem_activated.connect(self._on_problem_activated)
+        self.problem_fixes = ProblemFixes(
+            self.problems, self.document_tabs.editors, self.open_skill, self.workspace
+        )
         self.document_tabs.skill_opened.connect(self.query_panel.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
@@ -425,8 +429,16 @@ class MainWindow(QMainWindow):
 
     def edit_settings(self) -> None:
         """Edit › Settings; the theme and the context window apply at once."""
+        number = self.project_profiles.current_project()
+        projects = self.workspace.projects
+        project = projects[number] if number < len(projects) else None
         message = edit_settings(
-            self.app_settings, self.workspace.base, self, self.dialogs.ask_settings
+            self.app_settings,
+            project.base if project is not None else "",
+            self,
+            self.dialogs.ask_settings,
+            self.dialogs.ask_create_config,
+            lambda: self.project_profiles.reread(number),
         )
         if message:
             self._apply_settings()

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cache
+from textwrap import fill
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from ..core.model.diagnostics import Diagnostic
+from ..core.model.explanations import explain
 from ..core.model.text import counted
 from .icons import icon
 from .problem_rows import SEVERITIES, ProblemRows
@@ -19,6 +22,18 @@ COLUMNS = ("Problem", "Code", "Where")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 Index = QModelIndex | QPersistentModelIndex
 PAGE = 200  # top rows handed to the view at a time (a dock shows 10-40)
+TIP_WIDTH = 80  # characters per line of a row tooltip's explanation
+
+
+@cache
+def explanation(code: str) -> str:
+    """The rule's explanation (`skillstudio explain CODE`) for a row's tooltip, wrapped
+    (a tooltip does not wrap plain text); "" for a code without one."""
+    text = explain(code)
+    if text is None:
+        return ""
+    paragraphs = [fill(p, TIP_WIDTH) for p in text.split("\n")]
+    return "\n\n" + "\n".join(paragraphs)
 
 
 class ProblemsModel(QAbstractItemModel):
@@ -195,8 +210,10 @@ class ProblemsModel(QAbstractItemModel):
             return icon(diag.severity)
         if role == Qt.ItemDataRole.ToolTipRole:
             if grouped:
-                return "\n".join([self.message(diag), *(self.where(d) for d in group)])
-            return f"{diag.severity}: {self.message(diag)}\n{self.where(diag)}\n{diag.path}"
+                tip = "\n".join([self.message(diag), *(self.where(d) for d in group)])
+            else:
+                tip = f"{diag.severity}: {self.message(diag)}\n{self.where(diag)}\n{diag.path}"
+            return tip + explanation(diag.code)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == 1:

@@ -117,7 +117,13 @@ class ProjectProfiles(QObject):
                 lambda _c=False, n=number, p=name or None: self.set_project_profile(n, p)
             )
 
-    def set_project_profile(self, number: int, profile: str | None) -> bool:
+    def reread(self, number: int) -> bool:
+        """Read project `number` again as it is read now (its skillstudio.yaml changed)."""
+        old = self.workspace.projects[number]
+        chosen = old.profile_reason == "--profile"
+        return self.set_project_profile(number, old.profile.name if chosen else None, False)
+
+    def set_project_profile(self, number: int, profile: str | None, remember: bool = True) -> bool:
         """Read project `number` as `profile` (None: auto); the scan runs in the background
         and `switched` is emitted when the views show it."""
         old = self.workspace.projects[number]
@@ -133,7 +139,8 @@ class ProjectProfiles(QObject):
             self.sync_box()
             return False
         self.scanning.rescan(old, project, registry)
-        self.chosen.emit(old.base, profile or "")
+        if remember:
+            self.chosen.emit(old.base, profile or "")
         return True
 
     def _on_rescanned(self, rescanned: Rescanned) -> None:

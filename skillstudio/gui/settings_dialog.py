@@ -1,7 +1,12 @@
 """Edit › Settings: appearance and budgets, model endpoints (keys in the system
-keyring), and the advice rules of the open folder. Changes apply on OK."""
+keyring), and the advice rules of the current project, kept in its skillstudio.yaml
+`rules:` (so `skillstudio lint` and the language server read the same). Changes apply
+on OK."""
 
 from __future__ import annotations
+
+import os
+from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,7 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.editing.saving import SaveError
 from ..core.model.diagnostics import CODES
+from ..core.model.rule_settings import FIXED
+from ..core.projects.config import CONFIG_NAME, load_config
+from ..core.projects.config_writer import write_rules
+from ..core.reading.yaml_io import EditError
 from .profile_choices import fill_profile_box
 from .settings_store import API_KINDS, THEMES, AppSettings, Endpoint, read_key, store_key
 
@@ -29,13 +39,23 @@ RULE_CHOICES = ("default", "error", "warning", "info", "off")
 
 
 class SettingsDialog(QDialog):
-    """The settings, read from `store` when built and written back by `apply()`."""
+    """The settings, read from `store` (and the advice rules from `folder`'s
+    skillstudio.yaml) when built and written back by `apply()`. `ask_create(question)`
+    is asked before a skillstudio.yaml is created; True to create it."""
 
-    def __init__(self, store: AppSettings, folder: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        store: AppSettings,
+        folder: str,
+        parent: QWidget | None = None,
+        ask_create: Callable[[str], bool] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.store = store
         self.folder = folder
+        self.ask_create = ask_create or (lambda _question: False)
+        self.rules_written = False  # apply() changed the project's skillstudio.yaml
         self.pages = QTabWidget(self)
         self.pages.addTab(self._general_page(), "General")
         self.pages.addTab(self._endpoints_page(), "Model endpoints")
@@ -137,26 +157,32 @@ class SettingsDialog(QDialog):
     def _rules_page(self) -> QWidget:
         page = QWidget(self)
         layout = QVBoxLayout(page)
-        where = self.folder or "no folder is open"
-        intro = QLabel(
-            f"Severity of each advice code for {where}. Kept for this folder in the app's "
-            "settings (skillstudio.yaml has no place for them yet); the checks use the "
-            "profile's own severities until it does.",
-            page,
-        )
+        config = load_config(self.folder) if self.folder else None
+        self.rules_before: dict[str, str] = dict(config.options.get("rules", {})) if config else {}
+        if not self.folder:
+            where = "No folder is open: the advice rules are a project's."
+        else:
+            kept = os.path.join(self.folder, CONFIG_NAME)
+            state = "" if config is not None else " (it has none yet: OK asks to create it)"
+            where = (
+                f"Severity of each code for the project {self.folder}, kept under "
+                f"'rules:' in {kept}{state}. skillstudio lint and the language server read "
+                "the same file; 'default' leaves the profile's own severity."
+            )
+        intro = QLabel(where, page)
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.rules_table = QTableWidget(len(CODES), 2, page)
+        codes = sorted(code for code in CODES if code not in FIXED)
+        self.rules_table = QTableWidget(len(codes), 2, page)
         self.rules_table.setHorizontalHeaderLabels(["Code", "Severity"])
         self.rules_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        rules = self.store.advice_rules(self.folder) if self.folder else {}
-        for row, (code, meaning) in enumerate(sorted(CODES.items())):
+        for row, code in enumerate(codes):
             item = QTableWidgetItem(code)
-            item.setToolTip(meaning)
+            item.setToolTip(CODES[code])
             self.rules_table.setItem(row, 0, item)
             box = QComboBox(self.rules_table)
             box.addItems(list(RULE_CHOICES))
-            box.setCurrentText(rules.get(code, "default"))
+            box.setCurrentText(self.rules_before.get(code, "default"))
             self.rules_table.setCellWidget(row, 1, box)
         self.rules_table.setEnabled(bool(self.folder))
         layout.addWidget(self.rules_table)
@@ -191,9 +217,26 @@ class SettingsDialog(QDialog):
         endpoints = self.endpoints()
         self.store.set_endpoints([endpoint for endpoint, _key in endpoints])
         problems = [store_key(e, key) for e, key in endpoints if key]
-        if self.folder:
-            self.store.set_advice_rules(self.folder, self.rules())
+        problems.append(self.write_rules())
         return next((p for p in problems if p), "")
+
+    def write_rules(self) -> str:
+        """The rules table into the project's skillstudio.yaml (only the entries that
+        changed); a message when it was not written."""
+        rules = self.rules()
+        if not self.folder or rules == self.rules_before:
+            return ""
+        path = os.path.join(self.folder, CONFIG_NAME)
+        if not os.path.lexists(path) and not self.ask_create(
+            f"The advice rules are kept in the project's {CONFIG_NAME}, which it does not "
+            f"have. Create {path}?\n\nskillstudio lint and the language server read it too."
+        ):
+            return f"Advice rules not changed: {CONFIG_NAME} was not created"
+        try:
+            self.rules_written = write_rules(self.folder, rules)
+        except (SaveError, EditError, OSError) as exc:
+            return f"Advice rules not changed: {exc}"
+        return ""
 
 
 def cell_text(table: QTableWidget, row: int, column: int) -> str:

@@ -1,14 +1,13 @@
 """What the app keeps between runs besides window geometry: the theme, the default
 profile, the profile chosen per folder, the context window for budgets, the tabs open
-per folder, the advice rules per folder and the model endpoints (their keys in the
-system keyring, never in the settings file). One QSettings under it: tests pass a
-settings file of their own."""
+per folder and the model endpoints (their keys in the system keyring, never in the
+settings file). One QSettings under it: tests pass a settings file of their own. (A
+project's advice rules are its skillstudio.yaml's: settings_dialog.py writes them.)"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QSettings
 
@@ -89,19 +88,6 @@ class AppSettings:
 
     def set_open_tabs(self, folder: str, paths: list[str]) -> None:
         self.settings.setValue(f"open_tabs/{_folder_key(folder)}", paths[:MAX_TABS])
-
-    # -- advice rules -------------------------------------------------------------------
-    def advice_rules(self, folder: str) -> dict[str, str]:
-        """Per code: "error", "warning", "info" or "off", as set for `folder`. Kept here
-        until skillstudio.yaml carries advice rules (config.py has no key for them yet)."""
-        value: Any = self.settings.value(f"advice_rules/{_folder_key(folder)}", {})
-        if not isinstance(value, dict):
-            return {}
-        allowed = ("error", "warning", "info", "off")
-        return {str(k): v for k, v in value.items() if v in allowed}
-
-    def set_advice_rules(self, folder: str, rules: dict[str, str]) -> None:
-        self.settings.setValue(f"advice_rules/{_folder_key(folder)}", dict(rules))
 
     # -- model endpoints ----------------------------------------------------------------
     def endpoints(self) -> list[Endpoint]:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QStatusBar
 
 from ..core.model.diagnostics import Diagnostic
+from ..core.model.rule_settings import apply_rules
 from ..core.model.text import counted
 from ..core.projects.project import Project
 from ..core.scanning.registry import Registry
@@ -26,11 +27,15 @@ FAILURES_KEPT = 20  # a failure per change must not pile up
 def problem_sources(
     projects: list[Project], registries: list[Registry], failures: list[Diagnostic]
 ) -> list[list[Diagnostic]]:
-    """What Problems shows, list by list (see ProblemsModel.set_sources)."""
+    """What Problems shows, list by list (see ProblemsModel.set_sources), with each
+    project's rule settings (skillstudio.yaml `rules:`) applied to the cross-skill
+    findings as `lint` does (a skill's own were checked with them already)."""
     sources = [failures]
     for project, registry in zip(projects, registries, strict=True):
         sources.append(project.diagnostics)
-        sources.extend(registry.diagnostic_lists())
+        rules = project.profile.rules
+        for found in registry.diagnostic_lists():
+            sources.append(apply_rules(found, rules) if rules else found)
     return sources
 
 

@@ -60,14 +60,23 @@ def restore_tabs(store: AppSettings, folder: str, open_file: Callable[[str], obj
 
 
 def edit_settings(
-    store: AppSettings, folder: str, parent: QWidget, ask: Callable[[SettingsDialog], bool]
+    store: AppSettings,
+    folder: str,
+    parent: QWidget,
+    ask: Callable[[SettingsDialog], bool],
+    ask_create: Callable[[str], bool],
+    rules_changed: Callable[[], object],
 ) -> str:
-    """Edit › Settings: the dialog (`ask(dialog)`: shown, True on OK), and on OK the
-    theme applied at once; a message for the status bar ("" when cancelled)."""
-    dialog = SettingsDialog(store, folder, parent)
+    """Edit › Settings for the project in `folder`: the dialog (`ask(dialog)`: shown,
+    True on OK), and on OK the theme applied at once and `rules_changed()` called when
+    its skillstudio.yaml's advice rules were written; a message for the status bar ("" when
+    cancelled)."""
+    dialog = SettingsDialog(store, folder, parent, ask_create)
     if not ask(dialog):
         return ""
     message = dialog.apply()
+    if dialog.rules_written:
+        rules_changed()
     app = QApplication.instance()
     if isinstance(app, QApplication):
         set_preference(app, store.theme())

@@ -14,7 +14,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from PySide6.QtCore import QRect, QSettings, Qt, QUrl
 from PySide6.QtGui import QImage, QKeySequence, QTextDocument
-from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.help_window import HelpWindow, docs_folder
@@ -118,25 +118,18 @@ def test_a_chosen_profile_is_kept_per_folder_across_restarts(
     assert all(p.profile_reason != "--profile" for p in others), "only that folder"
 
 
-def test_default_profile_context_window_and_advice_rules_are_kept(
-    window: MainWindow, samples: Path
-) -> None:
+def test_default_profile_and_context_window_are_kept(window: MainWindow) -> None:
+    """(The advice rules are the project's skillstudio.yaml's: tests/gui/test_app_rules.py.)"""
+
     def change(dialog: SettingsDialog) -> None:
         dialog.profile_box.setCurrentIndex(dialog.profile_box.findData("codex"))
         dialog.context_box.setValue(400_000)
-        table = dialog.rules_table
-        row = next(r for r in range(table.rowCount()) if cell_text(table, r, 0) == "unknown-field")
-        box = table.cellWidget(row, 1)
-        assert isinstance(box, QComboBox)
-        box.setCurrentText("off")
 
     answer_settings(window, change)
     window.menu_actions.settings_action.trigger()
     store = AppSettings(window.settings)
     assert store.default_profile() == "codex"
     assert store.context_tokens() == 400_000
-    assert store.advice_rules(str(samples)) == {"unknown-field": "off"}
-    assert store.advice_rules(str(samples / "oasis")) == {}, "per folder"
     assert window.query_panel.option_defaults == {"context_tokens": 400_000}
 
 
