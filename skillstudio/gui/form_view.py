@@ -461,11 +461,18 @@ class FormView(QScrollArea):
             cursor.joinPreviousEditBlock()
         else:
             cursor.beginEditBlock()
-        cursor.setPosition(start)
-        cursor.setPosition(end_old, QTextCursor.MoveMode.KeepAnchor)
+        # the editor counts UTF-16 units (an emoji is two), Python code points
+        begin = _utf16_len(old[:start])
+        cursor.setPosition(begin)
+        cursor.setPosition(begin + _utf16_len(old[start:end_old]), QTextCursor.MoveMode.KeepAnchor)
         self._writing = True
         try:
             cursor.insertText(new_text[start:end_new])
         finally:
             self._writing = False
             cursor.endEditBlock()
+
+
+def _utf16_len(text: str) -> int:
+    """The length of `text` in UTF-16 code units, as QTextDocument positions count."""
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)

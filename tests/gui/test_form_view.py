@@ -129,3 +129,23 @@ def test_text_or_list_fields_keep_their_shape(
     assert "safety_notes: Read-only; never push or rewrite history while reviewing. Ask first." in (
         editor.document.text()
     )
+
+
+def test_a_form_edit_after_an_emoji_lands_on_its_value(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """The editor counts UTF-16 units, Python code points: an emoji (two units) before
+    the edited value must not shift the edit onto the text after it."""
+    path = samples / "oasis/key_skills/commit/SKILL.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("---\n", "---\n# 🎉🎉 release notes\n", 1), encoding="utf-8")
+    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    before = editor.document.text()
+    priority = editor.form.fields["priority"].widget
+    assert isinstance(priority, QLineEdit) and priority.text() == "60"
+    priority.setFocus()
+    priority.selectAll()
+    qtbot.keyClicks(priority, "75")
+    after = editor.document.text()
+    assert after == before.replace("priority: 60", "priority: 75", 1)
+    assert "# 🎉🎉 release notes" in after
