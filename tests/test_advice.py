@@ -142,3 +142,22 @@ def test_advice_in_fenced_code_is_not_advice(tmp_path: Path) -> None:
     write(tmp_path, "pdf-forms/SKILL.md", text)
     codes = {d["code"] for d in lint_json(str(tmp_path / "pdf-forms"), "--no-cache")["diagnostics"]}
     assert not codes & {"path-backslash", "path-absolute"}
+
+
+def test_every_code_the_code_emits_is_in_the_table_with_an_explanation() -> None:
+    """A code written beside its severity anywhere in the package (`emit("x", "info"`,
+    `Diagnostic("x", "error"`) is in CODES (so the docs' table and `explain` know it)
+    and has an explanation of its own, not the fallback."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent / "skillstudio"
+    written = re.compile(r'"([a-z][a-z0-9]*(?:-[a-z0-9]+)+)",\s*"(?:error|warning|info)"')
+    emitted = {
+        match.group(1)
+        for source in package.rglob("*.py")
+        for match in written.finditer(source.read_text(encoding="utf-8"))
+    }
+    assert len(emitted) > 10  # (the pattern still finds what it is for)
+    assert sorted(emitted - set(CODES)) == []
+    assert sorted(code for code in CODES if code not in EXPLANATIONS) == []

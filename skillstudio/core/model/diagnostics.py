@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "scan-limit": "a scan or check stopped at its limit (folders, depth, links of a body)",
     "unreadable": "the file or folder could not be read",
     "config-invalid": "skillstudio.yaml has a problem",
+    "manifest-invalid": "a plugin's plugin.json is not what Claude Code reads",
+    "plugin-remote": "a marketplace lists plugins from remote sources, which are not fetched",
     "refresh-missed": "the agent's refresh rule would not notice this change",
     "root-deprecated": "the agent still reads this root but has deprecated it",
     "no-skills": "a path given on the command line holds no SKILL.md",

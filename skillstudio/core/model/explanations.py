@@ -125,6 +125,16 @@ EXPLANATIONS: dict[str, str] = {
     "the skill folder, so the agent cannot read it. Fix the path or add the file.",
     "link-plugin": "The link leaves the skill folder for a file of its plugin: it works "
     "when installed with the plugin, not when the skill is copied or uploaded alone.",
+    "link-sibling": "The link leaves the skill folder for a file of another skill of the "
+    "same folder: it works where both skills are installed side by side, not when this "
+    "skill is copied, uploaded or installed alone. Copy what it needs into its own folder, "
+    "or say in the text that the other skill is needed.",
+    "manifest-invalid": "A plugin's .claude-plugin/plugin.json is not the JSON object Claude "
+    "Code reads (the message names the key). Claude Code refuses the plugin: fix the "
+    "manifest at the line given.",
+    "plugin-remote": "The marketplace lists plugins whose source is another repository or "
+    "a URL. SkillStudio never fetches anything: those plugins are named, not read. Lint "
+    "their own repositories to check them.",
     "file-too-large": "The file is over 1 MiB and is not parsed. Agents read skills into "
     "the context: keep SKILL.md small and move data into other files.",
     "not-utf8": "The file is not UTF-8 text (the message gives the first bad byte). Save "
