@@ -506,3 +506,29 @@ def test_keys_never_reach_logs_reports_or_the_cache(
     assert not [o for o in outputs if SECRET in o]
     cached = list((tmp_path / "cache").rglob("*"))
     assert cached and not [p for p in cached if p.is_file() and SECRET.encode() in p.read_bytes()]
+
+
+def test_an_endpoint_where_nothing_answers_stops_the_run_at_once(tmp_path: Path) -> None:
+    """A server that is not running (connection refused) does not start during a
+    back-off: one quick retry, then the other runs are not sent, each saying why."""
+    import httpx
+
+    registry, _ = registry_for(tmp_path, "claude-code")
+    attempts: list[str] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        attempts.append(str(request.url))
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+
+    s = settings("http://127.0.0.1:9/v1", runs=3, concurrency=1)
+    s.limits = Limits(timeout=5.0, retries=4, backoff=0.01, max_backoff=0.05)
+    cases = [LiveCase("fill a pdf form", ["pdf-forms"]), LiveCase("q", [])]
+    report = check(registry, cases, s, transport=httpx.MockTransport(refuse))
+    errors = [a.error or "" for r in report.results for a in r.answers]
+    assert errors[0] == (
+        "cannot reach http://127.0.0.1:9/v1: [Errno 111] Connection refused"
+        " (is the server running?)"
+    )
+    assert errors[1:] == [f"not sent: {errors[0]}"] * 5
+    assert len(attempts) == 2  # the first run and its one retry; before: 5 a run, 30 in all
+    assert report.counts() == (0, 0, 2)

@@ -36,6 +36,11 @@ class SendError(Exception):
     """A request that failed for good; the message is safe to show (no key)."""
 
 
+class Unreachable(SendError):
+    """Nothing answers at the endpoint's address (connection refused, no such host):
+    no other request of the run can do better, so the run stops sending."""
+
+
 @dataclass(slots=True)
 class Limits:
     """Timeouts (seconds), retries and back-off of one endpoint's requests."""
@@ -157,6 +162,13 @@ def send(
                 wait_header = response.headers.get("retry-after")
         except (httpx.TimeoutException, _TooSlow):
             problem = f"no answer within {limits.timeout:g} s"
+        except httpx.ConnectError as exc:
+            # Refused or no such host: a server that is not running does not start
+            # during a back-off, so one quick retry (a blip), then the run stops.
+            problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
+            if attempt >= min(1, limits.retries):
+                raise Unreachable(f"{problem} (is the server running?)") from None
+            delay = min(0.5, limits.backoff)
         except httpx.HTTPError as exc:
             problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
         else:

@@ -19,7 +19,7 @@ from ..delivery.tiers import render_listing
 from ..ranking.model_pick import LikelyIndex
 from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
-from .client import Cancelled, Limits, Pacer, SendError, send
+from .client import Cancelled, Limits, Pacer, SendError, Unreachable, send
 from .endpoints import Endpoint, api_key
 from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
 from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
@@ -238,6 +238,7 @@ def execute(
         key = key_for(settings, environ)
     pacer = Pacer(settings.per_minute)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    unreachable: list[str] = []  # the first run's error once nothing answers there
 
     def one(task: tuple[int, int], client: httpx.Client | None) -> None:
         nonlocal done
@@ -247,8 +248,10 @@ def execute(
             answer = Answer(error="not in the cache (--offline): run once with the model")
         elif cancel.is_set():
             answer = Answer(error="cancelled")
+        elif unreachable:
+            answer = Answer(error=f"not sent: {unreachable[0]}")
         else:
-            answer = _ask(client, checked, item, key, cancel, report, pacer)
+            answer = _ask(client, checked, item, key, cancel, report, pacer, unreachable)
             answer.date = now
             if cache is not None and not answer.error:
                 about = {
@@ -296,6 +299,7 @@ def _ask(
     cancel: threading.Event,
     report: Callable[[str], None],
     pacer: Pacer,
+    unreachable: list[str],
 ) -> Answer:
     settings = checked.settings
     try:
@@ -305,6 +309,10 @@ def _ask(
         return read_answer(item.question, data, settings.endpoint.api)
     except Cancelled:
         return Answer(error="cancelled")
+    except Unreachable as exc:
+        if not unreachable:
+            unreachable.append(str(exc))
+        return Answer(error=str(exc))
     except (SendError, MalformedAnswer) as exc:
         return Answer(error=str(exc))
     except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only
