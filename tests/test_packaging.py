@@ -188,6 +188,40 @@ def test_frozen_program_runs_the_cli_and_the_app(built: Path, tmp_path: Path) ->
 
 
 @pytest.mark.bundle
+def test_frozen_program_speaks_lsp_and_reaches_a_model(built: Path, tmp_path: Path) -> None:
+    """The language server (pygls) and the live checks (httpx) are imported lazily by
+    their commands: the bundle must hold them (a missing hidden import shows only here)."""
+    import json
+
+    def message(body: dict[str, object]) -> bytes:
+        data = json.dumps(body).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(data) + data
+
+    session = (
+        message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+        + message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        + message({"jsonrpc": "2.0", "method": "exit"})
+    )
+    lsp = subprocess.run(
+        [str(built / "skillstudio"), "lsp"], input=session, capture_output=True, timeout=60
+    )
+    assert lsp.returncode == 0, lsp.stderr[-2000:]
+    assert b'"textDocumentSync"' in lsp.stdout and b'"id": 2' in lsp.stdout
+
+    from .live_fake import FakeModel
+
+    samples = built / "_internal" / "skillstudio" / "samples" / "agentskills"
+    with FakeModel([("text", "none of them")]) as fake:
+        ask = frozen(
+            built, "eval", "--request", "hello", "--endpoint", fake.url, "--api", "openai",
+            "--model", "m", "--runs", "1", "--yes", "--root", str(samples), "--format", "json",
+            cwd=tmp_path,
+        )  # fmt: skip
+    assert ask.returncode in (0, 1), ask.stdout + ask.stderr
+    assert len(fake.received) == 1 and '"unanswered": 0' in ask.stdout, ask.stdout
+
+
+@pytest.mark.bundle
 def test_tarball_and_deb_hold_the_bundle_and_desktop_files(built: Path) -> None:
     arch = os.uname().machine
     tarball = DIST / f"skillstudio-{__version__}-linux-{arch}.tar.gz"
