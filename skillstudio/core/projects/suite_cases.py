@@ -167,24 +167,31 @@ class Located:
         node = self._find(keys)
         return node.start_mark.line + 1 if node is not None else 0
 
-    def _find(self, keys: tuple[str | int, ...]) -> Any:
+    def _find(self, keys: tuple[str | int, ...], key_node: bool = False) -> Any:
         node = self._node()
         found = node
-        for key in keys:
+        for number, key in enumerate(keys):
             if node is None:
                 break
             nxt = None
             if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
                 nxt = node.value[key] if 0 <= key < len(node.value) else None
             elif isinstance(node, yaml.MappingNode):
-                nxt = next((v for k, v in node.value if k.value == key), None)
+                last = key_node and number == len(keys) - 1
+                nxt = next((k if last else v for k, v in node.value if k.value == key), None)
             if nxt is None:
                 break  # the nearest node that exists
             node = found = nxt
         return found
 
+    def key_at(self, *keys: str | int) -> str:
+        """Where the last key itself is written (an unknown key)."""
+        return self._mark(self._find(keys, key_node=True))
+
     def at(self, *keys: str | int) -> str:
-        node = self._find(keys)
+        return self._mark(self._find(keys))
+
+    def _mark(self, node: Any) -> str:
         if node is None:
             return self.path
         mark = node.start_mark

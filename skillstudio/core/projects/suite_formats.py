@@ -227,7 +227,7 @@ def reach_document(path: str, text: str, data: dict[str, Any]) -> Suite:
         unknown = sorted(str(k) for k in row if k not in REACH_KEYS)
         if unknown:
             raise SuiteError(
-                f"{loc.at('queries', index, unknown[0])}: unknown key {unknown[0][:40]!r}; a "
+                f"{loc.key_at('queries', index, unknown[0])}: unknown key {unknown[0][:40]!r}; a "
                 f"query has {', '.join(sorted(REACH_KEYS - {'query_id', 'query'}))}."
             )
 

@@ -275,8 +275,9 @@ def _native(path: str, data: dict[str, Any], text: str = "") -> Suite:
             raise SuiteError(f"{where}: each case needs 'query: <text>'.")
         unknown = sorted(str(k) for k in raw if k not in NATIVE_KEYS)
         if unknown:
+            spot = loc.key_at("cases", index, unknown[0]) if loc else where
             raise SuiteError(
-                f"{at(unknown[0])}: unknown key {unknown[0][:40]!r}; a case has "
+                f"{spot}: unknown key {unknown[0][:40]!r}; a case has "
                 f"{', '.join(sorted(NATIVE_KEYS))}."
             )
         likely = "expect_likely" in raw and "expect" not in raw
