@@ -36,7 +36,6 @@ def test_waza_trigger_tests_are_read_with_their_skill_and_confidence() -> None:
         ("not-triggers", ["kite"], 1.0, 16),  # no confidence: high, as waza reads it
         ("not-triggers", ["kite"], 0.25, 18),
     ]
-    assert suite.cases[0].label == "Names the skill"
     # --skill names another skill, as for the other imported formats
     assert load_suite(os.path.join(HERE, "trigger_tests.yaml"), "yarn").cases[0].expect == ["yarn"]
 
@@ -203,3 +202,15 @@ def test_waza_without_a_skill_uses_the_skill_folder_or_says_so(tmp_path: Path) -
     write(tmp_path, "kite/SKILL.md", "---\nname: kite\ndescription: Flies kites.\n---\n")
     inside = write(tmp_path, "kite/evals/trigger_tests.yaml", text)
     assert load_suite(inside).cases[0].expect == ["kite"]
+
+
+def test_eval_asks_the_model_about_expect_not_as_anything_but_those_skills() -> None:
+    from skillstudio.cli.eval_cmd import live_cases
+
+    cases = live_cases(load_suite(os.path.join(HERE, "negative.yaml")).cases, "negative.yaml")
+    assert [(c.expect, c.negate) for c in cases] == [
+        (["kite"], True),
+        (["yarn"], True),
+        (["yarn"], True),
+        ([], False),  # `expect: none` (with an expect_not): the model should pick nothing
+    ]

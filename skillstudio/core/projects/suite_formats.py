@@ -1,4 +1,4 @@
-"""Other tools' trigger tests read as suites (docs/suites.md): skill-creator's
+"""Other tools' trigger tests read as suites (docs/commands.md): skill-creator's
 `eval_set.json`, Skill Lab's `triggers.yaml`, waza's `trigger_tests.yaml` and skill-reach
 query sets (JSON, YAML, JSON Lines or CSV).
 
@@ -141,7 +141,6 @@ def waza(path: str, text: str, data: dict[str, Any], skill: str | None) -> Suite
                     [name],
                     "triggers" if should else "not-triggers",
                     line=loc.line(key, index),
-                    label=(reason or "")[:200],
                     weight=CONFIDENCE[confidence.lower()],
                 )
             )

@@ -1,4 +1,4 @@
-"""Query suites: hand-made request cases that run offline, in CI (docs/suites.md).
+"""Query suites: hand-made request cases that run offline, in CI (docs/commands.md).
 
 Native YAML suites and other tools' trigger tests (skill-creator `eval_set.json`,
 Skill Lab `triggers.yaml`, waza `trigger_tests.yaml`, skill-reach query sets; read by
@@ -52,6 +52,7 @@ __all__ = [
     "confusion",
     "confusion_label",
     "create_suite",
+    "first_pick",
     "load_suite",
     "report_of",
     "run_case",
@@ -509,8 +510,15 @@ def confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
     table: dict[str, dict[str, int]] = {}
     for r in results:
         expected = confusion_label(r.case)
-        first = scored(r.case, r.got) if r.case.mode == "reach" else r.got[0] if r.got else None
-        got = first or "none"
+        got = first_pick(r)
         row = table.setdefault(expected, {})
         row[got] = row.get(got, 0) + 1
     return table
+
+
+def first_pick(result: CaseResult) -> str:
+    """A case's column in the confusion table: the first selected skill (for skill-reach,
+    the first that is not neutral), or 'none'."""
+    if result.case.mode == "reach":
+        return scored(result.case, result.got) or "none"
+    return result.got[0] if result.got else "none"
