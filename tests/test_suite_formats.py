@@ -192,6 +192,14 @@ def test_rows_columns_names_and_nesting_are_bounded(tmp_path: Path) -> None:
     odd = write(tmp_path, "odd.yaml", "queries:\n  - text: x\n    expected: kite\n")
     with pytest.raises(SuiteError, match=r"odd\.yaml:3:5: unknown key 'expected'"):
         load_suite(odd)
+    quote = write(tmp_path, "quote.csv", 'text,kind\n"unclosed,implicit\n')
+    with pytest.raises(SuiteError, match=r"quote\.csv:2:1: not valid CSV"):
+        load_suite(quote)
+    # a native case: a misspelt expectation is an error, other keys are left alone
+    typo = "cases:\n  - query: x\n    expect: none\n    not_in_tops: 2\n    kind: note\n"
+    with pytest.raises(SuiteError, match=r"typo\.yaml:4:5: unknown key 'not_in_tops'"):
+        load_suite(write(tmp_path, "typo.yaml", typo))
+    assert load_suite(write(tmp_path, "kind.yaml", typo.replace("    not_in_tops: 2\n", "")))
 
 
 def test_waza_without_a_skill_uses_the_skill_folder_or_says_so(tmp_path: Path) -> None:

@@ -286,7 +286,7 @@ def _cell_starts(record: str) -> list[int]:
 def reach_csv(path: str, text: str) -> Suite:
     """A skill-reach query set as CSV: a header row (`text` at least), one query a row."""
     lines = list(io.StringIO(text, newline=""))
-    reader = csv.reader(iter(lines))
+    reader = csv.reader(iter(lines), strict=True)  # a stray quote is an error, not a guess
     header: list[str] | None = None
     cases: list[Case] = []
     wheres: list[str] = []

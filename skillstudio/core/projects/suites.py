@@ -257,6 +257,10 @@ LIKELY_TOP = 10  # candidates ranked for `expect_not` (the likely ones are among
 NATIVE_KEYS = {"query", "expect", "expect_likely", "expect_not", "not_in_top", "tier"}
 
 
+def _expectation_like(key: Any) -> bool:
+    return isinstance(key, str) and key.lower().startswith(("expect", "not_in", "tier"))
+
+
 def _native(path: str, data: dict[str, Any], text: str = "") -> Suite:
     loc = Located(path, text) if text else None
     cases_raw = data.get("cases")
@@ -274,7 +278,9 @@ def _native(path: str, data: dict[str, Any], text: str = "") -> Suite:
 
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
             raise SuiteError(f"{where}: each case needs 'query: <text>'.")
-        unknown = sorted(str(k) for k in raw if k not in NATIVE_KEYS)
+        # other keys (a request set's `kind:`, notes) are left alone; one that looks
+        # like a misspelt expectation would silently test nothing, so it is an error
+        unknown = sorted(str(k) for k in raw if k not in NATIVE_KEYS and _expectation_like(k))
         if unknown:
             spot = loc.key_at("cases", index, unknown[0]) if loc else where
             raise SuiteError(
