@@ -202,6 +202,15 @@ def test_rows_columns_names_and_nesting_are_bounded(tmp_path: Path) -> None:
     assert load_suite(write(tmp_path, "kind.yaml", typo.replace("    not_in_tops: 2\n", "")))
 
 
+def test_cases_are_added_to_our_own_suites_only() -> None:
+    from skillstudio.core.projects.suites import add_case
+
+    with pytest.raises(SuiteError, match="this file is waza trigger tests"):
+        add_case(os.path.join(HERE, "trigger_tests.yaml"), "fly", ["kite"])
+    with pytest.raises(SuiteError, match="this file is a skill-reach query set"):
+        add_case(os.path.join(HERE, "queries.csv"), "fly", ["kite"])
+
+
 def test_waza_without_a_skill_uses_the_skill_folder_or_says_so(tmp_path: Path) -> None:
     text = "should_trigger_prompts:\n  - prompt: use the kite skill\n"
     loose = write(tmp_path, "trigger_tests.yaml", text)

@@ -201,7 +201,7 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
         if suite.kind != "suite":
             raise SuiteError(
                 f"{path}: cases are added to SkillStudio suites only; this file is "
-                f"{'a skill-creator eval set' if suite.kind == 'eval_set' else 'Skill Lab'}."
+                f"{FOREIGN.get(suite.kind, suite.kind)}."
             )
         old_cases = suite.cases
         try:
@@ -252,6 +252,12 @@ def _case_lines(text_path: str) -> list[int]:
     ]
 
 
+FOREIGN = {  # the other tools' formats, as a sentence names them
+    "eval_set": "a skill-creator eval set",
+    "skill_lab": "Skill Lab",
+    "waza": "waza trigger tests",
+    "skill_reach": "a skill-reach query set",
+}
 MAX_TOP = 100  # the deepest `not_in_top`
 LIKELY_TOP = 10  # candidates ranked for `expect_not` (the likely ones are among them)
 NATIVE_KEYS = {"query", "expect", "expect_likely", "expect_not", "not_in_top", "tier"}
