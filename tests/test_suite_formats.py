@@ -53,10 +53,19 @@ def test_waza_confidence_weighs_in_the_per_skill_statistics() -> None:
     assert [c.get("weight") for c in data["cases"]] == [None, 0.5, 0.5, None, 0.25]
 
 
-@pytest.mark.parametrize("name", ["queries.json", "queries.yaml", "queries.jsonl", "queries.csv"])
+LINES = {  # where each query starts in its fixture
+    "queries.json": [4, 5, 7, 9],
+    "queries.yaml": [3, 7, 11, 16],
+    "queries.jsonl": [1, 2, 4, 5],
+    "queries.csv": [2, 3, 4, 6],  # q-3's request spans two lines
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
 def test_skill_reach_query_sets_in_four_formats(name: str) -> None:
     suite = load_suite(os.path.join(HERE, name))
     assert suite.kind == "skill_reach"
+    assert [c.line for c in suite.cases] == LINES[name]
     assert [(c.label, c.kind, c.expect, c.acceptable) for c in suite.cases] == [
         ("q-1", "implicit", ["kite"], []),
         ("q-2", "out_of_scope", [], ["lamp", "finding-skills"]),

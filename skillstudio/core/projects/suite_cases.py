@@ -4,6 +4,7 @@ within, and where a value sits in its file (for a diagnostic's line and column).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -107,13 +108,14 @@ def read_text(path: str) -> str:
         raise SuiteError(f"{path}: cannot be read ({exc})") from None
 
 
-def parse(path: str, text: str, as_json: bool) -> Any:
-    """The data of a suite's text (JSON or YAML), within bounds; failures are SuiteErrors
-    that say the line and column."""
+def parse(path: str, text: str, as_json: bool) -> tuple[Any, Located]:
+    """The data of a suite's text (JSON or YAML), within bounds, and where its values
+    sit; failures are SuiteErrors that say the line and column."""
     try:
         if as_json:
-            return yaml_io.load_json(text, yaml_io.SUITE)
-        return yaml_io.load(text, yaml_io.SUITE)
+            return yaml_io.load_json(text, yaml_io.SUITE), Located(path, text)
+        data, node = yaml_io.load_with_nodes(text, yaml_io.SUITE)
+        return data, Located(path, text, node, composed=True)
     except json.JSONDecodeError as exc:
         raise SuiteError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
     except yaml.MarkedYAMLError as exc:
@@ -148,11 +150,11 @@ class Located:
     "path:line:column". The text is composed again only when a diagnostic needs it
     (JSON is read as YAML for this; a text that will not compose gives the path alone)."""
 
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, root: Any = None, composed: bool = False) -> None:
         self.path = path
         self.text = text
-        self._root: Any = None
-        self._tried = False
+        self._root: Any = root
+        self._tried = composed
 
     def _node(self) -> Any:
         if not self._tried:
@@ -196,6 +198,63 @@ class Located:
             return self.path
         mark = node.start_mark
         return f"{self.path}:{mark.line + 1}:{mark.column + 1}"
+
+    def item_lines(self, key: str) -> list[int]:
+        """The line of each item of the top-level list `key`: from the node tree of a
+        YAML text; a JSON text is scanned item by item instead (composing it as YAML
+        costs more than reading it)."""
+        if not self._tried:
+            lines = _json_item_lines(self.text, key)
+            if lines is not None:
+                return lines
+        node = self._find((key,))
+        if not isinstance(node, yaml.SequenceNode):
+            return []
+        return [item.start_mark.line + 1 for item in node.value]
+
+
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, at: int) -> int:
+    """Past the blanks at `at`."""
+    found = _BLANK.match(text, at)
+    return found.end() if found else at
+
+
+def _json_item_lines(text: str, key: str) -> list[int] | None:
+    """The line of each item of a JSON object's list `key`, by decoding the text one
+    value at a time (the text is known to be valid JSON within bounds); None when the
+    shape is not that."""
+    decode = json.JSONDecoder().raw_decode
+    try:
+        at = _skip(text, 0)
+        if text[at : at + 1] != "{":
+            return None
+        at = _skip(text, at + 1)
+        while text[at : at + 1] == '"':
+            name, at = decode(text, at)
+            at = _skip(text, _skip(text, at) + 1)  # past the ':'
+            if name == key and text[at : at + 1] == "[":
+                lines: list[int] = []
+                line, counted_to = 1, 0
+                at = _skip(text, at + 1)
+                while text[at : at + 1] not in ("]", ""):
+                    line += text.count("\n", counted_to, at)
+                    counted_to = at
+                    lines.append(line)
+                    _item, at = decode(text, at)
+                    at = _skip(text, at)
+                    if text[at : at + 1] == ",":
+                        at = _skip(text, at + 1)
+                return lines
+            _value, at = decode(text, at)
+            at = _skip(text, at)
+            if text[at : at + 1] == ",":
+                at = _skip(text, at + 1)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def name_list(value: Any, where: str, what: str, allow_text: bool = True) -> list[str]:

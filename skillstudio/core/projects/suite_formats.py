@@ -14,7 +14,7 @@ import io
 import json
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..reading import yaml_io
 from ..reading.frontmatter import read_document
@@ -103,10 +103,9 @@ def skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
 # -------------------------------------------------------------------- waza
 
 
-def waza(path: str, text: str, data: dict[str, Any], skill: str | None) -> Suite:
+def waza(path: str, loc: Located, data: dict[str, Any], skill: str | None) -> Suite:
     """waza's `trigger_tests.yaml`: `skill:` and two lists of `{prompt, reason,
     confidence}`; the first should select the skill, the second should not."""
-    loc = Located(path, text)
     named = data.get("skill")
     if named is not None and (not isinstance(named, str) or not named.strip()):
         raise SuiteError(f"{loc.at('skill')}: 'skill' must be the skill's name.")
@@ -157,6 +156,18 @@ def waza(path: str, text: str, data: dict[str, Any], skill: str | None) -> Suite
 Where = Callable[[str | None], str]
 
 
+T = TypeVar("T")
+
+
+def _checked(where: Where, key: str, check: Callable[[str], T]) -> T:
+    """`check(place)`, with the place (a line and column, which may mean composing the
+    text) worked out only when it fails."""
+    try:
+        return check("\0")
+    except SuiteError as exc:
+        raise SuiteError(str(exc).replace("\0", where(key), 1)) from None
+
+
 def _reach_case(row: dict[str, Any], where: Where, line: int, number: int) -> Case:
     """One skill-reach query: `{id, text, kind, expected_skill, acceptable_skills}`."""
     key = "text" if "text" in row else "query"
@@ -189,11 +200,13 @@ def _reach_case(row: dict[str, Any], where: Where, line: int, number: int) -> Ca
     acceptable = row.get("acceptable_skills")
     if isinstance(acceptable, str):
         acceptable = [part for part in acceptable.split(",") if part.strip()]
-    acceptable = name_list(acceptable, where("acceptable_skills"), "acceptable_skills", False)
+    acceptable = _checked(
+        where, "acceptable_skills", lambda at: name_list(acceptable, at, "acceptable_skills", False)
+    )
     if expected is not None:
-        name_list([expected], where("expected_skill"), "expected_skill")
+        _checked(where, "expected_skill", lambda at: name_list([expected], at, "expected_skill"))
     return Case(
-        query_text(text, where(key)),
+        _checked(where, key, lambda at: query_text(text, at)),
         [expected.strip()] if expected else [],
         "reach",
         line=line,
@@ -203,23 +216,25 @@ def _reach_case(row: dict[str, Any], where: Where, line: int, number: int) -> Ca
     )
 
 
-def _unique(cases: list[Case], lines: list[str]) -> None:
-    seen: dict[str, int] = {}
-    for case, where in zip(cases, lines, strict=True):
+def _unique(cases: list[Case], where_of: Callable[[int], str]) -> None:
+    """Ids are unique (skill-reach refuses a set that repeats one)."""
+    seen: set[str] = set()
+    for number, case in enumerate(cases):
         if case.label in seen:
-            raise SuiteError(f"{where}: the id {case.label!r} is used twice; ids are unique.")
-        seen[case.label] = case.line
+            raise SuiteError(
+                f"{where_of(number)}: the id {case.label!r} is used twice; ids are unique."
+            )
+        seen.add(case.label)
 
 
-def reach_document(path: str, text: str, data: dict[str, Any]) -> Suite:
+def reach_document(path: str, loc: Located, data: dict[str, Any]) -> Suite:
     """A skill-reach query set as JSON or YAML: `{catalog_id, queries: [...]}`."""
-    loc = Located(path, text)
     queries = data.get("queries")
     if not isinstance(queries, list):
         raise SuiteError(f"{loc.at('queries')}: 'queries' must be a list of queries.")
     check_count(path, len(queries))
+    lines = loc.item_lines("queries")
     cases: list[Case] = []
-    wheres: list[str] = []
     for index, row in enumerate(queries):
         if not isinstance(row, dict):
             raise SuiteError(f"{loc.at('queries', index)}: each query is a mapping.")
@@ -233,9 +248,9 @@ def reach_document(path: str, text: str, data: dict[str, Any]) -> Suite:
         def where(key: str | None, index: int = index) -> str:
             return loc.at("queries", index, key) if key else loc.at("queries", index)
 
-        cases.append(_reach_case(row, where, loc.line("queries", index), index + 1))
-        wheres.append(where(None))
-    _unique(cases, wheres)
+        line = lines[index] if index < len(lines) else 0
+        cases.append(_reach_case(row, where, line, index + 1))
+    _unique(cases, lambda number: loc.at("queries", number))  # composed only if needed
     return Suite(path, cases, kind="skill_reach")
 
 
@@ -266,9 +281,10 @@ def reach_jsonl(path: str, text: str) -> Suite:
 
 
 def _rows_suite(path: str, cases: list[Case], wheres: list[str]) -> Suite:
+    """JSON Lines and CSV rows: `wheres` is each row's place."""
     if not cases:
         raise SuiteError(f"{path}: no queries in it.")
-    _unique(cases, wheres)
+    _unique(cases, wheres.__getitem__)
     return Suite(path, cases, kind="skill_reach")
 
 

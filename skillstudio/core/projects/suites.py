@@ -135,18 +135,18 @@ def load_suite(path: str, skill: str | None = None) -> Suite:
         return suite_formats.reach_jsonl(path, text)
     if lower.endswith(".csv"):
         return suite_formats.reach_csv(path, text)
-    data = parse(path, text, lower.endswith(".json"))
+    data, loc = parse(path, text, lower.endswith(".json"))
     if isinstance(data, list):
         return suite_formats.eval_set(path, data, skill)
     if isinstance(data, dict):
         if "test_cases" in data:
             return suite_formats.skill_lab(path, data, skill)
         if "should_trigger_prompts" in data or "should_not_trigger_prompts" in data:
-            return suite_formats.waza(path, text, data, skill)
+            return suite_formats.waza(path, loc, data, skill)
         if "queries" in data:
-            return suite_formats.reach_document(path, text, data)
+            return suite_formats.reach_document(path, loc, data)
         if "cases" in data:
-            return _native(path, data, text)
+            return _native(path, data, loc)
     raise SuiteError(
         f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab), "
         "'should_trigger_prompts:' (waza), 'queries:' (skill-reach) or a JSON list of "
@@ -267,8 +267,7 @@ def _expectation_like(key: Any) -> bool:
     return isinstance(key, str) and key.lower().startswith(("expect", "not_in", "tier"))
 
 
-def _native(path: str, data: dict[str, Any], text: str = "") -> Suite:
-    loc = Located(path, text) if text else None
+def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suite:
     cases_raw = data.get("cases")
     if not isinstance(cases_raw, list):
         where = loc.at("cases") if loc else path
