@@ -240,3 +240,15 @@ def test_eval_asks_the_model_about_expect_not_as_anything_but_those_skills() -> 
         (["yarn"], True),
         ([], False),  # `expect: none` (with an expect_not): the model should pick nothing
     ]
+
+
+def test_eval_sets_and_skill_lab_files_say_line_and_column_too(tmp_path: Path) -> None:
+    bad_set = '[\n  {"query": "fly", "should_trigger": true},\n  {"prompt": "fly"}\n]\n'
+    with pytest.raises(SuiteError, match=r"eval_set\.json:3:3: item 2 needs 'query'"):
+        load_suite(write(tmp_path, "eval_set.json", bad_set), "kite")
+    lab = "skill: kite\ntest_cases:\n  - prompt: fly\n  - id: two\n    expected: trigger\n"
+    with pytest.raises(SuiteError, match=r"triggers\.yaml:4:5: test case 2 needs a 'prompt'"):
+        load_suite(write(tmp_path, "triggers.yaml", lab))
+    native = "cases:\n  - query: fly\n    expect: kite\n  - expect: kite\n"
+    with pytest.raises(SuiteError, match=r"suite\.yaml:4:5: each case needs 'query"):
+        load_suite(write(tmp_path, "suite.yaml", native))

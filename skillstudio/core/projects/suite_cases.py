@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 
@@ -143,6 +144,20 @@ def check_count(path: str, count: int) -> None:
             f"{path}: {counted(count, 'case')}; a suite holds at most {MAX_CASES:,}. "
             "Split it into several files."
         )
+
+
+T = TypeVar("T")
+
+
+def checked(
+    where: Callable[[str], str], key: str, check: Callable[..., T], value: Any, *rest: Any
+) -> T:
+    """`check(value, place, *rest)`, with the place of `key` (a line and column, which
+    may mean composing the text) worked out only when the check fails."""
+    try:
+        return check(value, "\0", *rest)
+    except SuiteError as exc:
+        raise SuiteError(str(exc).replace("\0", where(key), 1)) from None
 
 
 class Located:

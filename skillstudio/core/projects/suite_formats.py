@@ -10,11 +10,12 @@ and column, never a traceback.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from ..reading import yaml_io
 from ..reading.frontmatter import read_document
@@ -24,6 +25,7 @@ from .suite_cases import (
     Suite,
     SuiteError,
     check_count,
+    checked,
     name_list,
     query_text,
 )
@@ -69,33 +71,38 @@ def skill_for(path: str, skill: str | None, what: str = "an eval set") -> str:
     )
 
 
-def eval_set(path: str, data: list[Any], skill: str | None) -> Suite:
+def eval_set(path: str, data: list[Any], skill: str | None, loc: Located) -> Suite:
     check_count(path, len(data))
     name = skill_for(path, skill)
     cases = []
     for index, raw in enumerate(data):
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
-            raise SuiteError(f"{path}: item {index + 1} needs 'query' and 'should_trigger'.")
+            raise SuiteError(
+                f"{loc.at(index)}: item {index + 1} needs 'query' and 'should_trigger'."
+            )
         should = bool(raw.get("should_trigger", True))
-        query = query_text(raw["query"], f"{path}: item {index + 1}")
+        query = checked(functools.partial(loc.at, index), "query", query_text, raw["query"])
         cases.append(Case(query, [name], "triggers" if should else "not-triggers"))
     return Suite(path, cases, kind="eval_set")
 
 
-def skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
+def skill_lab(path: str, data: dict[str, Any], skill: str | None, loc: Located) -> Suite:
     raw_cases = data.get("test_cases")
     if not isinstance(raw_cases, list):
-        raise SuiteError(f"{path}: 'test_cases' must be a list.")
+        raise SuiteError(f"{loc.at('test_cases')}: 'test_cases' must be a list.")
     check_count(path, len(raw_cases))
     default = skill or data.get("skill") or skill_for(path, None)
     cases = []
     for index, raw in enumerate(raw_cases):
         if not isinstance(raw, dict) or not isinstance(raw.get("prompt"), str):
-            raise SuiteError(f"{path}: test case {index + 1} needs a 'prompt'.")
+            raise SuiteError(
+                f"{loc.at('test_cases', index)}: test case {index + 1} needs a 'prompt'."
+            )
         should = str(raw.get("expected", "trigger")) != "no_trigger"
         name = str(raw.get("skill") or default)
         label = str(raw.get("id") or raw.get("name") or "")
-        query = query_text(raw["prompt"], f"{path}: test case {index + 1}")
+        place = functools.partial(loc.at, "test_cases", index)
+        query = checked(place, "prompt", query_text, raw["prompt"])
         cases.append(Case(query, [name], "triggers" if should else "not-triggers", label=label))
     return Suite(path, cases, kind="skill_lab")
 
@@ -156,18 +163,6 @@ def waza(path: str, loc: Located, data: dict[str, Any], skill: str | None) -> Su
 Where = Callable[[str | None], str]
 
 
-T = TypeVar("T")
-
-
-def _checked(where: Where, key: str, check: Callable[[str], T]) -> T:
-    """`check(place)`, with the place (a line and column, which may mean composing the
-    text) worked out only when it fails."""
-    try:
-        return check("\0")
-    except SuiteError as exc:
-        raise SuiteError(str(exc).replace("\0", where(key), 1)) from None
-
-
 def _reach_case(row: dict[str, Any], where: Where, line: int, number: int) -> Case:
     """One skill-reach query: `{id, text, kind, expected_skill, acceptable_skills}`."""
     key = "text" if "text" in row else "query"
@@ -200,13 +195,13 @@ def _reach_case(row: dict[str, Any], where: Where, line: int, number: int) -> Ca
     acceptable = row.get("acceptable_skills")
     if isinstance(acceptable, str):
         acceptable = [part for part in acceptable.split(",") if part.strip()]
-    acceptable = _checked(
-        where, "acceptable_skills", lambda at: name_list(acceptable, at, "acceptable_skills", False)
+    acceptable = checked(
+        where, "acceptable_skills", name_list, acceptable, "acceptable_skills", False
     )
     if expected is not None:
-        _checked(where, "expected_skill", lambda at: name_list([expected], at, "expected_skill"))
+        checked(where, "expected_skill", name_list, [expected], "expected_skill")
     return Case(
-        _checked(where, key, lambda at: query_text(text, at)),
+        checked(where, key, query_text, text),
         [expected.strip()] if expected else [],
         "reach",
         line=line,

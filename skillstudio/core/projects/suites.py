@@ -31,6 +31,7 @@ from .suite_cases import (  # Case, Suite and SuiteError are used from here too
     Suite,
     SuiteError,
     check_count,
+    checked,
     name_list,
     parse,
     query_text,
@@ -137,10 +138,10 @@ def load_suite(path: str, skill: str | None = None) -> Suite:
         return suite_formats.reach_csv(path, text)
     data, loc = parse(path, text, lower.endswith(".json"))
     if isinstance(data, list):
-        return suite_formats.eval_set(path, data, skill)
+        return suite_formats.eval_set(path, data, skill, loc)
     if isinstance(data, dict):
         if "test_cases" in data:
-            return suite_formats.skill_lab(path, data, skill)
+            return suite_formats.skill_lab(path, data, skill, loc)
         if "should_trigger_prompts" in data or "should_not_trigger_prompts" in data:
             return suite_formats.waza(path, loc, data, skill)
         if "queries" in data:
@@ -276,27 +277,29 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
     lines = _case_lines(path)
     cases = []
     for index, raw in enumerate(cases_raw):
-        where = loc.at("cases", index) if loc else f"{path}: case {index + 1}"
 
-        def at(key: str, index: int = index, where: str = where) -> str:
-            return loc.at("cases", index, key) if loc else where
+        def at(key: str | None, index: int = index) -> str:
+            """The place of the case (or of its `key`), worked out for a diagnostic."""
+            if loc is None:
+                return f"{path}: case {index + 1}"
+            return loc.at("cases", index, key) if key else loc.at("cases", index)
 
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
-            raise SuiteError(f"{where}: each case needs 'query: <text>'.")
+            raise SuiteError(f"{at(None)}: each case needs 'query: <text>'.")
         # other keys (a request set's `kind:`, notes) are left alone; one that looks
         # like a misspelt expectation would silently test nothing, so it is an error
         unknown = sorted(str(k) for k in raw if k not in NATIVE_KEYS and _expectation_like(k))
         if unknown:
-            spot = loc.key_at("cases", index, unknown[0]) if loc else where
+            spot = loc.key_at("cases", index, unknown[0]) if loc else at(None)
             raise SuiteError(
                 f"{spot}: unknown key {unknown[0][:40]!r}; a case has "
                 f"{', '.join(sorted(NATIVE_KEYS))}."
             )
         likely = "expect_likely" in raw and "expect" not in raw
-        negative = name_list(raw.get("expect_not"), at("expect_not"), "expect_not")
+        negative = checked(at, "expect_not", name_list, raw.get("expect_not"), "expect_not")
         if "expect" not in raw and not likely and not negative:
             raise SuiteError(
-                f"{where}: add 'expect: <skill>' (or 'expect: none'), 'expect_likely:' "
+                f"{at(None)}: add 'expect: <skill>' (or 'expect: none'), 'expect_likely:' "
                 "or 'expect_not:'."
             )
         top = raw.get("not_in_top")
@@ -313,8 +316,8 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
         key = "expect_likely" if likely else "expect"
         cases.append(
             Case(
-                query_text(raw["query"], at("query")),
-                _expect_list(raw.get(key), at(key)) if mode != "not-likely" else [],
+                checked(at, "query", query_text, raw["query"]),
+                checked(at, key, _expect_list, raw.get(key)) if mode != "not-likely" else [],
                 mode,
                 tier,
                 lines[index] if index < len(lines) else 0,
