@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skillstudio.core.projects.suites import SuiteError, load_suite
 
@@ -252,3 +254,80 @@ def test_eval_sets_and_skill_lab_files_say_line_and_column_too(tmp_path: Path) -
     native = "cases:\n  - query: fly\n    expect: kite\n  - expect: kite\n"
     with pytest.raises(SuiteError, match=r"suite\.yaml:4:5: each case needs 'query"):
         load_suite(write(tmp_path, "suite.yaml", native))
+
+
+PIECES = st.sampled_from(
+    [
+        '"',
+        ",",
+        "\n",
+        "\r\n",
+        "\r",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        " ",
+        "\t",
+        "- ",
+        "\x00",
+        "\ufeff",
+        "\ud800",
+        "null",
+        "true",
+        "1e999",
+        "9" * 60,
+        "&a",
+        "*a",
+        "text",
+        "kind",
+        "implicit",
+        "out_of_scope",
+        "expected_skill",
+        "acceptable_skills",
+        "id",
+        "q-1",
+        "prompt",
+        "confidence",
+        "medium",
+        "low",
+        "expect_not",
+        "not_in_top",
+        "kite",
+    ]
+)
+STARTS = {  # a start that reaches past the first check of each reader
+    ".csv": "id,text,kind,expected_skill,acceptable_skills\n",
+    ".jsonl": '{"text": "fly", "expected_skill": "kite"}\n',
+    ".json": '{"queries": [{"text": ',
+    ".yaml": "queries:\n  - text: ",
+    "trigger_tests.yaml": "skill: kite\nshould_trigger_prompts:\n  - prompt: ",
+    "suite.yaml": "cases:\n  - query: fly\n    expect_not: ",
+}
+
+
+@settings(
+    max_examples=int(os.environ.get("SKILLSTUDIO_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    start=st.sampled_from(sorted(STARTS)),
+    pieces=st.lists(PIECES | st.text(max_size=4), max_size=40),
+)
+def test_any_text_is_read_or_refused_with_a_place(
+    tmp_path_factory: pytest.TempPathFactory, start: str, pieces: list[str]
+) -> None:
+    """Generated text after each format's start: a suite, or a SuiteError that names
+    the file; never another exception."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    name = start if start.endswith(".yaml") and len(start) > 5 else "set" + start
+    path = folder / name
+    path.write_bytes((STARTS[start] + "".join(pieces)).encode("utf-8", "surrogatepass"))
+    try:
+        suite = load_suite(str(path), "kite")
+    except SuiteError as exc:
+        assert str(exc).startswith(str(path)), exc
+    else:
+        assert all(isinstance(c.query, str) and len(c.query) <= 10_000 for c in suite.cases)
