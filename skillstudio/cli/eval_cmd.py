@@ -165,6 +165,9 @@ def live_cases(cases: list[Case], source: str) -> list[LiveCase]:
 
     out = []
     for case in cases:
+        if case.mode == "not-likely":  # expect_not: anything but those skills
+            out.append(LiveCase(case.query, list(case.expect_not), True, case.line, source))
+            continue
         negate = case.mode == "not-triggers"
         out.append(LiveCase(case.query, list(case.expect), negate, case.line, source))
     return out

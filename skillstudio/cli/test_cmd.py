@@ -23,11 +23,16 @@ def register(sub: Subparsers) -> None:
         "suites",
         nargs="*",
         metavar="SUITE|PATH",
-        help="a suite (.yaml), a skill-creator eval_set.json or a Skill Lab triggers.yaml; "
+        help="a suite (.yaml), a skill-creator eval_set.json, a Skill Lab triggers.yaml, a "
+        "waza trigger_tests.yaml or a skill-reach query set (.json, .yaml, .jsonl, .csv); "
         "default: those under 'suites:' in skillstudio.yaml. A folder or a SKILL.md is a "
         "PATH, as lint takes it: the skills the suites run against (as --root or --project)",
     )
-    test.add_argument("--skill", metavar="NAME", help="the skill an eval_set.json is about")
+    test.add_argument(
+        "--skill",
+        metavar="NAME",
+        help="the skill an eval_set.json, triggers.yaml or trigger_tests.yaml is about",
+    )
     add_common(test, formats=("text", "json", "junit"))
 
 

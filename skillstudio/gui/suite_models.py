@@ -14,12 +14,14 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from ..core.projects.suites import Case, CaseResult, SuiteReport, confusion_label
+from ..core.projects.suites import Case, CaseResult, SuiteReport, confusion_label, first_pick
 from .table_model import ColumnsModel
 from .theme import colour
 
 
 def expected_text(case: Case) -> str:
+    if case.mode in ("not-likely", "reach") or case.expect_not:
+        return case.expect_text()
     if case.mode == "exact":
         return ", ".join(case.expect) or "none"
     return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
@@ -75,10 +77,10 @@ class CasesModel(ColumnsModel):
             result = self.results[number] if number < len(self.results) else None
             if self.failures_only and (result is None or result.passed):
                 continue
-            if self.pair is not None:
-                got = result.got[0] if result is not None and result.got else "none"
-                if result is None or (confusion_label(case), got) != self.pair:
-                    continue
+            if self.pair is not None and (
+                result is None or (confusion_label(case), first_pick(result)) != self.pair
+            ):
+                continue
             rows.append(number)
         return rows
 
@@ -174,7 +176,7 @@ class SkillsModel(ColumnsModel):
                 return name
             if value is None:
                 return "–"
-            return f"{value:.2f}" if column in (1, 2) else str(int(value))
+            return f"{value:.2f}" if column in (1, 2) else f"{value:g}"  # waza: 1.5
         if role == Qt.ItemDataRole.ForegroundRole and column in (1, 2) and value is not None:
             return QColor(colour("string" if value >= 1 else "error_text"))
         if role == Qt.ItemDataRole.TextAlignmentRole:

@@ -61,6 +61,8 @@ KINDS = {
     "suite": "SkillStudio suite",
     "eval_set": "skill-creator eval set",
     "skill_lab": "Skill Lab triggers",
+    "waza": "waza trigger tests",
+    "skill_reach": "skill-reach query set",
 }
 
 
@@ -100,7 +102,8 @@ NO_SUITE = (
     "No suite open. A suite lists requests and the skill each should (or should not) "
     "pick; it runs again on every change, and in CI with `skillstudio test`. Start one "
     "with New…, or type a request in Try a Request and press “Add as test case…”. "
-    "Open… also reads a skill-creator eval_set.json or a Skill Lab triggers.yaml."
+    "Open… also reads a skill-creator eval_set.json, a Skill Lab triggers.yaml, a waza "
+    "trigger_tests.yaml or a skill-reach query set (JSON, YAML, JSONL or CSV)."
 )
 
 
@@ -144,7 +147,8 @@ class SuiteRunner(QWidget):
         self.suite_box.currentIndexChanged.connect(self._on_suite_chosen)
         self.open_button = QPushButton("Open…", self)
         self.open_button.setToolTip(
-            "Open a SkillStudio suite, a skill-creator eval_set.json or a Skill Lab triggers.yaml"
+            "Open a SkillStudio suite, a skill-creator eval_set.json, a Skill Lab triggers.yaml, "
+            "a waza trigger_tests.yaml or a skill-reach query set (.json, .yaml, .jsonl, .csv)"
         )
         self.open_button.clicked.connect(self._on_open)
         self.new_button = QPushButton("New…", self)
@@ -313,7 +317,7 @@ class SuiteRunner(QWidget):
             self,
             "Open Suite",
             start,
-            "Suites (*.yaml *.yml *.json);;All files (*)",
+            "Suites (*.yaml *.yml *.json *.jsonl *.ndjson *.csv);;All files (*)",
         )
         return path or None
 

@@ -234,3 +234,52 @@ def test_a_suite_runs_against_the_project_the_cli_chooses(
     expected = suite_project(load_suite(str(suite)), cwd=str(nested))
     assert runner.project is not None and runner.project.base == expected.base == str(nested)
     assert statuses(runner) == ["✓ pass"]
+
+
+def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Issue 28: the panel opens the new formats as the CLI reads them; a waza medium
+    prompt counts half in the per-skill table; skill-reach neutral skills and
+    `expect_not` read in the Expected column."""
+    waza = samples / "oasis/evals/trigger_tests.yaml"
+    waza.parent.mkdir()
+    waza.write_text(
+        "skill: commit\nshould_trigger_prompts:\n"
+        "  - prompt: commit my changes with a good message\n    confidence: medium\n"
+        "  - prompt: commit this\n"
+        "  - prompt: tidy up my history\n    confidence: medium\n"  # fails: no trigger
+        "should_not_trigger_prompts:\n  - prompt: review this diff\n"
+    )
+    runner = runner_on(window, waza, qtbot)
+    assert runner.suite is not None and runner.suite.kind == "waza"
+    assert statuses(runner) == ["✓ pass", "✓ pass", "✗ FAIL", "✓ pass"]
+    skills = runner.skills_model
+    row = [name for name, _stats in skills.rows].index("commit")
+    assert [skills.index(row, c).data() for c in (3, 5)] == ["1.5", "0.5"]
+    assert "waza trigger tests" in runner.summary.text()
+
+    rows = samples / "oasis/queries.csv"
+    rows.write_text(
+        "id,text,kind,expected_skill,acceptable_skills\n"
+        "r-1,please review this diff,implicit,code-review,\n"
+        "r-2,commit this,out_of_scope,,commit\n"
+    )
+    runner = runner_on(window, rows, qtbot)
+    assert runner.suite is not None and runner.suite.kind == "skill_reach"
+    assert statuses(runner) == ["✓ pass", "✓ pass"]
+    model = runner.cases_model
+    assert [model.index(1, c).data() for c in (1, 2, 3)] == [
+        "r-2: commit this",
+        "none (neutral: commit)",
+        "commit",
+    ]
+
+    negative = samples / "oasis/suites/negative.yaml"
+    negative.write_text(
+        'cases:\n  - query: "please review this diff"\n    expect_not: [write-tests]\n'
+        "    not_in_top: 1\n"
+    )
+    runner = runner_on(window, negative, qtbot)
+    assert statuses(runner) == ["✓ pass"]
+    assert runner.cases_model.index(0, 2).data() == "not in the top 1: write-tests"

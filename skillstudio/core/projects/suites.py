@@ -1,82 +1,65 @@
 """Query suites: hand-made request cases that run offline, in CI (docs/commands.md).
 
-Native YAML suites, skill-creator `eval_set.json` (`[{query, should_trigger}]`
-for one skill) and Skill Lab `triggers.yaml` (`skill`, `test_cases` with
-`prompt` and `expected: trigger | no_trigger`) all become `Case`s.
+Native YAML suites and other tools' trigger tests (skill-creator `eval_set.json`,
+Skill Lab `triggers.yaml`, waza `trigger_tests.yaml`, skill-reach query sets; read by
+suite_formats) all become `Case`s.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
 from ..model.session import Session
-from ..model.text import counted
 from ..ranking.explanations import why_not
 from ..ranking.matching import MatchIndex, MatchResult, match
-from ..ranking.model_pick import LikelyIndex
+from ..ranking.model_pick import LikelyIndex, LikelyResult
 from ..reading import yaml_io
-from ..reading.frontmatter import read_document
 from ..reading.safefs import read_bytes, read_file
 from ..scanning.registry import Registry
+from . import suite_formats
+from .suite_cases import (  # Case, Suite and SuiteError are used from here too
+    MAX_CASES,
+    MAX_QUERY_CHARS,
+    Case,
+    Located,
+    Mode,
+    Suite,
+    SuiteError,
+    check_count,
+    checked,
+    name_list,
+    parse,
+    query_text,
+    read_text,
+)
+from .suite_formats import skill_folder_of
 
-# likely: an `expect_likely:` case, run against the likely-candidates ranking
-# (core/ranking/model_pick.py): it passes when one of the expected skills ranks in the top
-# three (the evaluation's top-3); `none` passes when no skill is in the likely band.
-Mode = Literal["exact", "triggers", "not-triggers", "likely"]
-
-# Bounds on what one suite may ask for: more cases or longer requests than these are
-# refused with a message (the text itself is bounded by yaml_io.SUITE: 4 MB, and
-# 8 MB after aliases are expanded).
-MAX_CASES = 10_000
-MAX_QUERY_CHARS = 10_000
-
-
-class SuiteError(Exception):
-    """A suite that cannot be read; the message says where and what to do."""
-
-
-@dataclass(slots=True)
-class Case:
-    query: str
-    expect: list[str]  # exact: the selected set; triggers/not-triggers: the one skill
-    mode: Mode = "exact"
-    tier: int | None = None
-    line: int = 0
-    label: str = ""
-
-    def expect_json(self) -> Any:
-        if self.mode == "likely":
-            return {"likely": self.expect or "none"}
-        if self.mode == "exact":
-            if not self.expect:
-                return "none"
-            return self.expect[0] if len(self.expect) == 1 else self.expect
-        return {"skill": self.expect[0], "should_trigger": self.mode == "triggers"}
-
-    def expect_text(self) -> str:
-        """The expectation in words: `pdf-summary`, `none`, `should trigger pdf-summary`."""
-        if self.mode == "exact":
-            return ", ".join(self.expect) or "none"
-        if self.mode == "likely":
-            return "likely: " + (" or ".join(self.expect) or "none")
-        verb = "should trigger" if self.mode == "triggers" else "should not trigger"
-        return f"{verb} {self.expect[0]}"
-
-
-@dataclass(slots=True)
-class Suite:
-    path: str
-    cases: list[Case]
-    profile: str | None = None
-    roots: list[str] = field(default_factory=list)
-    kind: str = "suite"  # suite | eval_set | skill_lab
-    corpus: str | None = None  # an evaluation request set's folder of collections
+__all__ = [
+    "MAX_CASES",
+    "MAX_QUERY_CHARS",
+    "Case",
+    "CaseResult",
+    "Mode",
+    "Suite",
+    "SuiteError",
+    "SuiteReport",
+    "add_case",
+    "case_text",
+    "confusion",
+    "confusion_label",
+    "create_suite",
+    "first_pick",
+    "load_suite",
+    "report_of",
+    "run_case",
+    "run_suite",
+    "skill_folder_of",
+]
 
 
 @dataclass(slots=True)
@@ -88,7 +71,7 @@ class CaseResult:
     why: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "query": self.case.query,
             "expect": self.case.expect_json(),
             "got": self.got,
@@ -97,6 +80,17 @@ class CaseResult:
             "why": self.why or None,
             "line": self.case.line or None,
         }
+        case = self.case
+        if case.expect_not:
+            out["expect_not"] = case.expect_not
+            out["not_in_top"] = case.not_in_top
+        if case.acceptable:
+            out["acceptable"] = case.acceptable
+        if case.weight != 1.0:
+            out["weight"] = case.weight
+        if case.label:
+            out["label"] = case.label
+        return out
 
 
 @dataclass(slots=True)
@@ -134,56 +128,31 @@ def _expect_list(value: Any, where: str) -> list[str]:
 
 
 def load_suite(path: str, skill: str | None = None) -> Suite:
-    """Read a suite in any of the three formats (chosen by content, not by name)."""
-    data = _read(path)
-    if isinstance(data, list | dict):
-        cases = data if isinstance(data, list) else data.get("test_cases", data.get("cases"))
-        if isinstance(cases, list) and len(cases) > MAX_CASES:
-            raise SuiteError(
-                f"{path}: {counted(len(cases), 'case')}; a suite holds at most {MAX_CASES:,}. "
-                "Split it into several files."
-            )
+    """Read a suite in any format: JSON Lines and CSV by the file's name (skill-reach
+    rows), the others by their content."""
+    text = read_text(path)
+    lower = path.lower()
+    if lower.endswith((".jsonl", ".ndjson")):
+        return suite_formats.reach_jsonl(path, text)
+    if lower.endswith(".csv"):
+        return suite_formats.reach_csv(path, text)
+    data, loc = parse(path, text, lower.endswith(".json"))
     if isinstance(data, list):
-        return _eval_set(path, data, skill)
-    if isinstance(data, dict) and "test_cases" in data:
-        return _skill_lab(path, data, skill)
-    if isinstance(data, dict) and "cases" in data:
-        return _native(path, data)
+        return suite_formats.eval_set(path, data, skill, loc)
+    if isinstance(data, dict):
+        if "test_cases" in data:
+            return suite_formats.skill_lab(path, data, skill, loc)
+        if "should_trigger_prompts" in data or "should_not_trigger_prompts" in data:
+            return suite_formats.waza(path, loc, data, skill)
+        if "queries" in data:
+            return suite_formats.reach_document(path, loc, data)
+        if "cases" in data:
+            return _native(path, data, loc)
     raise SuiteError(
-        f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab) "
-        "or a JSON list of {query, should_trigger} (skill-creator)."
+        f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab), "
+        "'should_trigger_prompts:' (waza), 'queries:' (skill-reach) or a JSON list of "
+        "{query, should_trigger} (skill-creator)."
     )
-
-
-def _read(path: str) -> Any:
-    """The data of a suite file, within yaml_io's bounds; every failure is a SuiteError."""
-    try:
-        text = read_bytes(path, None, yaml_io.SUITE.size).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"{path}: cannot be read ({exc})") from None
-    try:
-        if path.endswith(".json"):
-            return yaml_io.load_json(text, yaml_io.SUITE)
-        return yaml_io.load(text, yaml_io.SUITE)
-    except json.JSONDecodeError as exc:
-        raise SuiteError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-        raise SuiteError(f"{where}: not valid YAML: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        raise SuiteError(f"{path}: not valid YAML: {exc}") from None
-    except yaml_io.YamlRefused as exc:
-        where = f"{path}:{exc.line}:{exc.column}" if exc.line else path
-        raise SuiteError(f"{where}: the suite {exc.message}") from None
-
-
-def _query(text: str, where: str) -> str:
-    if len(text) > MAX_QUERY_CHARS:
-        raise SuiteError(
-            f"{where}: the query is {counted(len(text), 'character')}; at most {MAX_QUERY_CHARS:,}."
-        )
-    return text
 
 
 def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
@@ -233,7 +202,7 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
         if suite.kind != "suite":
             raise SuiteError(
                 f"{path}: cases are added to SkillStudio suites only; this file is "
-                f"{'a skill-creator eval set' if suite.kind == 'eval_set' else 'Skill Lab'}."
+                f"{FOREIGN.get(suite.kind, suite.kind)}."
             )
         old_cases = suite.cases
         try:
@@ -284,31 +253,76 @@ def _case_lines(text_path: str) -> list[int]:
     ]
 
 
-def _native(path: str, data: dict[str, Any]) -> Suite:
+FOREIGN = {  # the other tools' formats, as a sentence names them
+    "eval_set": "a skill-creator eval set",
+    "skill_lab": "Skill Lab",
+    "waza": "waza trigger tests",
+    "skill_reach": "a skill-reach query set",
+}
+MAX_TOP = 100  # the deepest `not_in_top`
+LIKELY_TOP = 10  # candidates ranked for `expect_not` (the likely ones are among them)
+NATIVE_KEYS = {"query", "expect", "expect_likely", "expect_not", "not_in_top", "tier"}
+
+
+def _expectation_like(key: Any) -> bool:
+    return isinstance(key, str) and key.lower().startswith(("expect", "not_in", "tier"))
+
+
+def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suite:
     cases_raw = data.get("cases")
     if not isinstance(cases_raw, list):
-        raise SuiteError(f"{path}: 'cases' must be a list of {{query, expect}} entries.")
+        where = loc.at("cases") if loc else path
+        raise SuiteError(f"{where}: 'cases' must be a list of {{query, expect}} entries.")
+    check_count(path, len(cases_raw))
     lines = _case_lines(path)
     cases = []
     for index, raw in enumerate(cases_raw):
-        where = f"{path}: case {index + 1}"
+
+        def at(key: str | None, index: int = index) -> str:
+            """The place of the case (or of its `key`), worked out for a diagnostic."""
+            if loc is None:
+                return f"{path}: case {index + 1}"
+            return loc.at("cases", index, key) if key else loc.at("cases", index)
+
         if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
-            raise SuiteError(f"{where}: each case needs 'query: <text>'.")
-        likely = "expect_likely" in raw and "expect" not in raw
-        if "expect" not in raw and not likely:
+            raise SuiteError(f"{at(None)}: each case needs 'query: <text>'.")
+        # other keys (a request set's `kind:`, notes) are left alone; one that looks
+        # like a misspelt expectation would silently test nothing, so it is an error
+        unknown = sorted(str(k) for k in raw if k not in NATIVE_KEYS and _expectation_like(k))
+        if unknown:
+            spot = loc.key_at("cases", index, unknown[0]) if loc else at(None)
             raise SuiteError(
-                f"{where}: add 'expect: <skill>' (or 'expect: none'), or 'expect_likely:'."
+                f"{spot}: unknown key {unknown[0][:40]!r}; a case has "
+                f"{', '.join(sorted(NATIVE_KEYS))}."
             )
+        likely = "expect_likely" in raw and "expect" not in raw
+        negative = checked(at, "expect_not", name_list, raw.get("expect_not"), "expect_not")
+        if "expect" not in raw and not likely and not negative:
+            raise SuiteError(
+                f"{at(None)}: add 'expect: <skill>' (or 'expect: none'), 'expect_likely:' "
+                "or 'expect_not:'."
+            )
+        top = raw.get("not_in_top")
+        if top is not None and (
+            isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_TOP
+        ):
+            raise SuiteError(f"{at('not_in_top')}: 'not_in_top' is a whole number, 1 to {MAX_TOP}.")
+        if top is not None and not negative:
+            raise SuiteError(f"{at('not_in_top')}: 'not_in_top' goes with 'expect_not:'.")
         tier = raw.get("tier")
         if tier is not None and tier not in (0, 1, 2, 3):
-            raise SuiteError(f"{where}: 'tier' must be 0, 1, 2 or 3.")
+            raise SuiteError(f"{at('tier')}: 'tier' must be 0, 1, 2 or 3.")
+        mode: Mode = "likely" if likely else "exact" if "expect" in raw else "not-likely"
+        key = "expect_likely" if likely else "expect"
         cases.append(
             Case(
-                _query(raw["query"], where),
-                _expect_list(raw.get("expect_likely" if likely else "expect"), where),
-                "likely" if likely else "exact",
+                checked(at, "query", query_text, raw["query"]),
+                checked(at, key, _expect_list, raw.get(key)) if mode != "not-likely" else [],
+                mode,
                 tier,
                 lines[index] if index < len(lines) else 0,
+                expect_not=negative,
+                not_in_top=top,
             )
         )
     roots = data.get("roots") or []
@@ -326,59 +340,6 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
     )
 
 
-def skill_folder_of(path: str) -> str | None:
-    """The skill folder an eval set or Skill Lab file sits in (up to two levels below
-    its SKILL.md), or None."""
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(3):
-        if os.path.isfile(os.path.join(folder, "SKILL.md")):
-            return folder
-        folder = os.path.dirname(folder)
-    return None
-
-
-def _skill_for(path: str, skill: str | None) -> str:
-    if skill:
-        return skill
-    folder = skill_folder_of(path)
-    if folder is not None:
-        doc = read_document(os.path.join(folder, "SKILL.md"))
-        name = (doc.mapping or doc.fallback or {}).get("name")
-        return str(name) if name else os.path.basename(folder)
-    raise SuiteError(
-        f"{path}: an eval set names no skill; pass --skill NAME or keep it in the skill's folder."
-    )
-
-
-def _eval_set(path: str, data: list[Any], skill: str | None) -> Suite:
-    name = _skill_for(path, skill)
-    cases = []
-    for index, raw in enumerate(data):
-        if not isinstance(raw, dict) or not isinstance(raw.get("query"), str):
-            raise SuiteError(f"{path}: item {index + 1} needs 'query' and 'should_trigger'.")
-        should = bool(raw.get("should_trigger", True))
-        query = _query(raw["query"], f"{path}: item {index + 1}")
-        cases.append(Case(query, [name], "triggers" if should else "not-triggers"))
-    return Suite(path, cases, kind="eval_set")
-
-
-def _skill_lab(path: str, data: dict[str, Any], skill: str | None) -> Suite:
-    default = skill or data.get("skill") or _skill_for(path, None)
-    raw_cases = data.get("test_cases")
-    if not isinstance(raw_cases, list):
-        raise SuiteError(f"{path}: 'test_cases' must be a list.")
-    cases = []
-    for index, raw in enumerate(raw_cases):
-        if not isinstance(raw, dict) or not isinstance(raw.get("prompt"), str):
-            raise SuiteError(f"{path}: test case {index + 1} needs a 'prompt'.")
-        should = str(raw.get("expected", "trigger")) != "no_trigger"
-        name = str(raw.get("skill") or default)
-        label = str(raw.get("id") or raw.get("name") or "")
-        query = _query(raw["prompt"], f"{path}: test case {index + 1}")
-        cases.append(Case(query, [name], "triggers" if should else "not-triggers", label=label))
-    return Suite(path, cases, kind="skill_lab")
-
-
 def run_case(
     case: Case,
     registry: Registry,
@@ -392,17 +353,35 @@ def run_case(
     got = list(result.selected)
     if known is None:
         known = {s.name for s in registry.skills}
-    unknown = [name for name in case.expect if name not in known]
+    # acceptable (neutral) skills may be missing: only the names a case judges must exist
+    unknown = [name for name in case.expect + case.expect_not if name not in known]
     why = ""
+    ranked: LikelyResult | None = None
+    if case.mode in ("likely", "not-likely") or case.expect_not:
+        likely_index = likely_index or LikelyIndex(registry)
+        top = max(LIKELY_TOP, case.not_in_top or 0)
+        ranked = likely_index.rank(case.query, top=top) if case.mode != "likely" else None
     if case.mode == "likely":
-        ranked = (likely_index or LikelyIndex(registry)).rank(case.query, top=3)
-        got = [c.name for c in ranked.candidates]
+        assert likely_index is not None
+        top3 = likely_index.rank(case.query, top=3)
+        got = [c.name for c in top3.candidates]
         if case.expect:
             passed = any(name in case.expect for name in got)
         else:
-            passed = not ranked.likely
-            if ranked.likely:
-                why = f"{ranked.likely[0].name} is likely (an estimate)"
+            passed = not top3.likely
+            if top3.likely:
+                why = f"{top3.likely[0].name} is likely (an estimate)"
+    elif case.mode == "not-likely":
+        assert ranked is not None
+        got = [c.name for c in ranked.candidates[: case.not_in_top or 3]]
+        passed = True
+    elif case.mode == "reach":
+        first = scored(case, got)
+        passed = first == (case.expect[0] if case.expect else None)
+        if not passed and first is not None:
+            why = _selected(result, [first])
+        elif not passed and case.expect[0] in known:
+            why = why_not(result, registry, case.expect[0])
     elif case.mode == "exact":
         passed = sorted(got) == sorted(case.expect)
     elif case.mode == "triggers":
@@ -418,6 +397,14 @@ def run_case(
             why = _selected(result, extra) + (" too" if case.expect else "")
     elif not passed and not why and case.mode == "not-triggers":
         why = _selected(result, case.expect[:1])
+    if case.expect_not:
+        if ranked is None:
+            assert likely_index is not None
+            ranked = likely_index.rank(case.query, top=max(LIKELY_TOP, case.not_in_top or 0))
+        broken = _negative(case, ranked)
+        if broken:
+            passed = False
+            why = f"{why}; {broken}" if why else broken
     if case.tier is not None and result.tier != case.tier:
         passed = False
         why = f"tier {result.tier}, expected {case.tier}"
@@ -425,6 +412,28 @@ def run_case(
         passed = False
         why = f"no skill named {', '.join(unknown)} in this registry"
     return CaseResult(case, got, result.tier, passed, why)
+
+
+def _negative(case: Case, ranked: LikelyResult) -> str:
+    """Why an `expect_not` fails ("" when it holds): a named skill is likely, or ranks
+    within `not_in_top`."""
+    names = [c.name for c in ranked.candidates]
+    for name in case.expect_not:
+        if case.not_in_top:
+            if name in names[: case.not_in_top]:
+                place = names.index(name) + 1
+                return (
+                    f"{name} ranks {place}, in the top {case.not_in_top} (an estimate); "
+                    "it should not"
+                )
+        elif ranked.band_of(name) == "likely":
+            return f"{name} is likely (an estimate); it should not be"
+    return ""
+
+
+def scored(case: Case, got: list[str]) -> str | None:
+    """A skill-reach case's pick: the first selected skill that is not neutral."""
+    return next((name for name in got if name not in case.acceptable), None)
 
 
 def _selected(result: MatchResult, names: list[str]) -> str:
@@ -451,17 +460,29 @@ def run_suite(
     if index is None:
         index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
-    likely = LikelyIndex(registry) if any(c.mode == "likely" for c in suite.cases) else None
+    ranks = any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases)
+    likely = LikelyIndex(registry) if ranks else None
     return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
 
 
+def _count(value: float) -> float:
+    return int(value) if float(value).is_integer() else round(value, 3)
+
+
 def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
-    counts: dict[str, list[int]] = {}  # name -> [tp, fp, fn]
+    """Precision and recall per skill; each case counts its `weight` (waza's
+    confidence: medium 0.5, low 0.25), so tp, fp and fn may be fractions."""
+    counts: dict[str, list[float]] = {}  # name -> [tp, fp, fn]
     for r in results:
-        if r.case.mode == "likely":
+        if r.case.mode in ("likely", "not-likely"):
             continue  # an estimate, not a selection: no precision or recall
-        if r.case.mode == "exact":
-            expected, got = set(r.case.expect), set(r.got)
+        if r.case.mode in ("exact", "reach"):
+            expected = set(r.case.expect)
+            if r.case.mode == "reach":
+                first = scored(r.case, r.got)
+                got = {first} if first else set()
+            else:
+                got = set(r.got)
             names = expected | got
         else:
             name = r.case.expect[0]
@@ -469,29 +490,31 @@ def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
             got = {name} & set(r.got)
             names = {name}
         for name in names:
-            tp_fp_fn = counts.setdefault(name, [0, 0, 0])
+            tp_fp_fn = counts.setdefault(name, [0.0, 0.0, 0.0])
             if name in expected and name in got:
-                tp_fp_fn[0] += 1
+                tp_fp_fn[0] += r.case.weight
             elif name in got:
-                tp_fp_fn[1] += 1
+                tp_fp_fn[1] += r.case.weight
             elif name in expected:
-                tp_fp_fn[2] += 1
+                tp_fp_fn[2] += r.case.weight
     out: dict[str, dict[str, float | None]] = {}
     for name in sorted(counts):
         tp, fp, fn = counts[name]
         out[name] = {
             "precision": round(tp / (tp + fp), 3) if tp + fp else None,
             "recall": round(tp / (tp + fn), 3) if tp + fn else None,
-            "tp": tp,
-            "fp": fp,
-            "fn": fn,
+            "tp": _count(tp),
+            "fp": _count(fp),
+            "fn": _count(fn),
         }
     return out
 
 
 def confusion_label(case: Case) -> str:
     """A case's row in the confusion table: the skill it expects, 'none', or 'not X'."""
-    if case.mode in ("exact", "likely"):
+    if case.mode == "not-likely":
+        return "not " + ", ".join(case.expect_not)
+    if case.mode in ("exact", "likely", "reach"):
         return case.expect[0] if case.expect else "none"
     return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
 
@@ -501,7 +524,15 @@ def confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
     table: dict[str, dict[str, int]] = {}
     for r in results:
         expected = confusion_label(r.case)
-        got = r.got[0] if r.got else "none"
+        got = first_pick(r)
         row = table.setdefault(expected, {})
         row[got] = row.get(got, 0) + 1
     return table
+
+
+def first_pick(result: CaseResult) -> str:
+    """A case's column in the confusion table: the first selected skill (for skill-reach,
+    the first that is not neutral), or 'none'."""
+    if result.case.mode == "reach":
+        return scored(result.case, result.got) or "none"
+    return result.got[0] if result.got else "none"

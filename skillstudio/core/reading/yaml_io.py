@@ -103,6 +103,23 @@ def load(text: str, limits: Limits = FRONTMATTER) -> Any:
         raise _refused(text, exc) from None
 
 
+def load_with_nodes(text: str, limits: Limits = FRONTMATTER) -> tuple[Any, Any]:
+    """The data of one YAML document and its node tree (for positions), parsed once:
+    the same data as `load`, within the same bounds."""
+    try:
+        check(text, limits)
+        node = yaml.compose(text, Loader=LOADER)
+        if node is None:
+            return None, None
+        loader = LOADER("")
+        try:
+            return loader.construct_document(node), node
+        finally:
+            loader.dispose()
+    except (ValueError, OverflowError, TypeError, RecursionError, MemoryError) as exc:
+        raise _refused(text, exc) from None
+
+
 def compose(text: str, limits: Limits = FRONTMATTER) -> Any:
     """The node tree of one YAML document (for positions), within the same bounds."""
     try:
