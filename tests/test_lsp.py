@@ -315,3 +315,21 @@ def test_the_keystroke_benchmark_runs_and_times_every_edit(
         ("agentskills", "name"),
     ]
     assert all(float(row[3]) > 0 and float(row[4]) >= float(row[3]) for row in rows)
+
+
+@pytest.mark.asyncio
+async def test_a_suite_is_checked_as_it_is_typed(client: LanguageClient, tmp_path: Path) -> None:
+    """A query suite in the project's `suites/` folder: a case naming a skill the project
+    lacks is flagged on its line; typing the right name clears it; a broken file says
+    where (nothing is saved)."""
+    suite = "cases:\n  - query: summarize this pdf\n    expect: dmeo\n"
+    uri = uri_of(tmp_path, "suites/basic.yaml")
+    found = await opened(client, uri, suite)
+    assert [(d.code, d.range.start.line) for d in found] == [("suite-unknown-skill", 1)]
+    assert "'dmeo'" in found[0].message
+    assert found[0].severity == types.DiagnosticSeverity.Warning
+    assert await typed(client, uri, 2, (2, 12), (2, 16), "other") == []
+    found = await typed(client, uri, 3, (2, 4), (2, 10), "expect_likly")
+    assert [(d.code, d.range.start.line) for d in found] == [("suite-invalid", 2)]
+    assert "expect_likly" in found[0].message and not found[0].message.startswith("/")
+    assert not (tmp_path / "suites").exists()

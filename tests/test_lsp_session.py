@@ -355,3 +355,35 @@ def test_a_skill_outside_the_workspace_has_its_profile_detected_once(
         assert session.check(path, Path(path).read_text(encoding="utf-8")).profile is not None
     assert len(walks) == 1
     assert session.profile_for(path).name == "claude-code"
+
+
+def test_suites_of_every_kind_are_checked_and_other_files_are_not(tmp_path: Path) -> None:
+    session = tree(tmp_path)
+    write(tmp_path, "skillstudio.yaml", "roots: [skills]\nsuites: [checks/smoke.yaml]\n")
+    session.close_folders([str(tmp_path)])
+    session.open_folders([str(tmp_path)])
+    bad = "cases:\n  - query: chart this\n    expect_not: [s1, nope]\n    not_in_top: 3\n"
+
+    def codes(rel: str, text: str) -> list[tuple[str, int]]:
+        found = session.check(str(tmp_path / rel), text).diagnostics
+        return [(d.code, d.line) for d in found]
+
+    # listed under 'suites:' though not in a suites/ folder
+    assert codes("checks/smoke.yaml", bad) == [("suite-unknown-skill", 2)]
+    # another tool's format by its name: waza, the skill named by its field
+    waza = "skill: s9\nshould_trigger_prompts:\n  - prompt: draw a chart\n"
+    assert codes("evals/trigger_tests.yaml", waza) == [("suite-unknown-skill", 3)]
+    # skill-reach: acceptable skills not in the catalogue are neutral, not flagged
+    reach = (
+        '{"queries": [{"id": "q1", "text": "chart it", "kind": "implicit",'
+        ' "expected_skill": "s1", "acceptable_skills": ["elsewhere"]}]}'
+    )
+    assert codes("suites/reach.json", reach) == []
+    # unreadable: where and what, without the path in front
+    found = session.check(str(tmp_path / "suites/a.yaml"), "cases: [1, 2\n").diagnostics
+    assert [(d.code, d.line > 0) for d in found] == [("suite-invalid", True)]
+    assert not found[0].message.startswith(str(tmp_path))
+    huge = "cases:\n" + "  - query: x\n    expect: s1\n" * 200_000
+    assert codes("suites/huge.yaml", huge) == [("suite-invalid", 0)]
+    # a YAML file that is no suite is left alone
+    assert codes("notes/todo.yaml", "cases: 3\n") == []

@@ -29,6 +29,7 @@ from ..core.profile import Profile
 from ..core.profiles import DEFAULT_PROFILE, get_profile
 from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, detect_profile, resolve_projects
+from ..core.projects.suite_notes import is_suite, suite_diagnostics
 from ..core.ranking.model_pick import LikelyIndex
 from ..core.ranking.overlap import LINT_THRESHOLD, OVERLAP_MODEL
 from ..core.ranking.rivals import competing
@@ -153,7 +154,7 @@ class Session:
         scan or save found in it."""
         item = self.owner(path)  # (a skill is a SKILL.md, or a command file where read)
         if item is None and os.path.basename(path) != SKILL_FILE:
-            return Checked(self.file_diagnostics(path))
+            return self._suite(path, text) or Checked(self.file_diagnostics(path))
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MAX_FILE_BYTES:
             return Checked([too_large(path, size)], profile=self.profile_for(path))
@@ -168,6 +169,27 @@ class Session:
             skill = registry.by_path.get(path)
         self._follow_one(item, path)
         return Checked(self.diagnostics_of(path, item), skill, registry.profile, item, version)
+
+    def _suite(self, path: str, text: str) -> Checked | None:
+        """A query suite of the workspace (listed under 'suites:', in a `suites/` folder,
+        or named as another tool's format), read from the editor's text; else None. Its
+        names are checked against the skills of every project of its workspace folder
+        (a suite usually sits beside `skills/`, outside the root it tests)."""
+        folders = [f for f in self.folders if is_within(path, f)]
+        folder = max(folders, key=len) if folders else None
+        items = [
+            item
+            for item in self.loaded
+            if is_within(path, item.project.base)
+            or (folder is not None and is_within(item.project.base, folder))
+        ]
+        if not items:
+            return None
+        listed = [s for item in items if item.project.config for s in item.project.config.suites]
+        if not is_suite(path, folder or items[0].project.base, listed):
+            return None
+        names = {skill.name for item in items for skill in item.registry.skills if skill.name}
+        return Checked(suite_diagnostics(path, text, names))
 
     def _known_after_refresh(self, path: str) -> bool:
         """A SKILL.md written under a project's folder since the scan (a new skill):

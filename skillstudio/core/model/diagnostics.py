@@ -45,6 +45,8 @@ CODES: dict[str, str] = {
     "folder: it works only when the skill is installed with its plugin",
     "link-sibling": "a relative link points to a file of another skill of the same root: it "
     "works only where both skills are installed side by side",
+    "suite-invalid": "a query suite cannot be read (its format, a key or a value)",
+    "suite-unknown-skill": "a suite case names a skill the project does not have",
     "file-too-large": "the file is too large to parse",
     "not-utf8": "the file is not UTF-8 text",
     "symlink-skipped": "a symbolic link that loops or leaves the root was not followed",

@@ -129,6 +129,13 @@ EXPLANATIONS: dict[str, str] = {
     "same folder: it works where both skills are installed side by side, not when this "
     "skill is copied, uploaded or installed alone. Copy what it needs into its own folder, "
     "or say in the text that the other skill is needed.",
+    "suite-invalid": "A query suite (section 'Query suites' of the guide) cannot be read: "
+    "the message names the line and the key or value at fault. `skillstudio test` refuses "
+    "the file (exit 2) until it is fixed.",
+    "suite-unknown-skill": "A case of the suite expects (or rules out) a skill that no root "
+    "of the project holds, often a typo or a renamed skill: the case can never pass as "
+    "written. Use the skill's name as `skillstudio list` shows it (plugin skills with "
+    "their 'plugin:' prefix).",
     "manifest-invalid": "A plugin's .claude-plugin/plugin.json is not the JSON object Claude "
     "Code reads (the message names the key). Claude Code refuses the plugin: fix the "
     "manifest at the line given.",

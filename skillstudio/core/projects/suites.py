@@ -130,7 +130,11 @@ def _expect_list(value: Any, where: str) -> list[str]:
 def load_suite(path: str, skill: str | None = None) -> Suite:
     """Read a suite in any format: JSON Lines and CSV by the file's name (skill-reach
     rows), the others by their content."""
-    text = read_text(path)
+    return suite_from_text(path, read_text(path), skill)
+
+
+def suite_from_text(path: str, text: str, skill: str | None = None) -> Suite:
+    """A suite from its text (an editor's unsaved text, or the file's), as load_suite."""
     lower = path.lower()
     if lower.endswith((".jsonl", ".ndjson")):
         return suite_formats.reach_jsonl(path, text)
@@ -239,12 +243,14 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
     return load_suite(path)
 
 
-def _case_lines(text_path: str) -> list[int]:
-    """Line of each '- query:' entry, for pointing at failing cases."""
-    try:
-        text = read_bytes(text_path, None, yaml_io.SUITE.size).decode("utf-8", "replace")
-    except OSError:
-        return []
+def _case_lines(text_path: str, text: str | None = None) -> list[int]:
+    """Line of each '- query:' entry, for pointing at failing cases (in `text`, the
+    suite as read, else the file's)."""
+    if text is None:
+        try:
+            text = read_bytes(text_path, None, yaml_io.SUITE.size).decode("utf-8", "replace")
+        except OSError:
+            return []
     return [
         index
         # universal newlines, as a text-mode file reads them (not str.splitlines)
@@ -274,7 +280,7 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
         where = loc.at("cases") if loc else path
         raise SuiteError(f"{where}: 'cases' must be a list of {{query, expect}} entries.")
     check_count(path, len(cases_raw))
-    lines = _case_lines(path)
+    lines = _case_lines(path, loc.text if loc else None)
     cases = []
     for index, raw in enumerate(cases_raw):
 
