@@ -269,6 +269,8 @@ class MainWindow(QMainWindow):
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
+        box = self.query_panel.project_box  # the map shows the project worked on
+        box.currentIndexChanged.connect(lambda _i: self.overlap_map.follow(box.currentData()))
 
     def _commands(self) -> Commands:
         documents = self.document_tabs
@@ -399,6 +401,7 @@ class MainWindow(QMainWindow):
         self.refresher.drop()
         self.workspace.open(os.path.abspath(path))
         self.suite_runner.clear()  # the previous folder's suites go at once
+        self.overlap_map.clear()  # and its pairs
         self._tabs_for = self.workspace.base
         self.views.clear_failures()
         self.views.refresh()
@@ -510,7 +513,9 @@ class MainWindow(QMainWindow):
         projects, registries = self.workspace.projects, self.workspace.registries
         self.query_panel.set_projects(projects, registries, indexes)
         self.suite_runner.set_projects(projects, registries)
-        self.overlap_map.set_projects(projects, registries)
+        self.overlap_map.set_projects(
+            projects, registries, self.query_panel.project_box.currentData()
+        )
         self.watcher.watch(self.workspace.roots())
 
     def _show_projects(self, indexes: list[MatchIndex]) -> None:

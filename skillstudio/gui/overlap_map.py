@@ -287,8 +287,32 @@ class OverlapMap(QWidget):
             self.pairs_view.setColumnWidth(column, width)
 
     # -- projects ---------------------------------------------------------------------
-    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
-        current = self.project_box.currentData()
+    def clear(self, status: str = "Reading the folder…") -> None:
+        """Nothing shown: another folder is opened (or none); its projects come after."""
+        self.timer.stop()
+        self.projects, self.registries = [], []
+        self.project_box.blockSignals(True)
+        self.project_box.clear()
+        self.project_box.blockSignals(False)
+        self.pairs = []
+        self.pairs_model.set_pairs([], {})
+        self.matrix_model.set_pairs([], {})
+        self.shown_for = None
+        self.status.setText(status)
+
+    def set_projects(
+        self, projects: list[Project], registries: list[Registry], current: str | None = None
+    ) -> None:
+        """The open projects (`current`: the base of the one the user works on, shown);
+        those of another folder (or none) replace what is shown at once (the previous
+        folder's pairs never stay beside the new projects)."""
+        if not {p.base for p in projects} & {p.base for p in self.projects}:
+            self.clear(
+                "Working out which skills compete…"
+                if projects
+                else "Open a folder of skills to see which of them compete."
+            )
+        current = current or self.project_box.currentData()
         self.projects, self.registries = projects, registries
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -298,6 +322,13 @@ class OverlapMap(QWidget):
         self.project_box.blockSignals(False)
         self.shown_for = None
         self.update_soon(0)
+
+    def follow(self, base: object) -> None:
+        """The user works on the project at `base` now (Try a Request's project): the
+        map shows it (and is worked out again when shown)."""
+        number = self.project_box.findData(base) if isinstance(base, str) else -1
+        if number >= 0:
+            self.project_box.setCurrentIndex(number)
 
     @property
     def registry(self) -> Registry | None:

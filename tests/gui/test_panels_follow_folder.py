@@ -1,0 +1,92 @@
+"""The Suites panel and the Overlap Map follow the folder open (issue 30, item 5): once
+another folder is opened, nothing of the previous one's suites, results or pairs is
+shown, neither while the new folder is read nor after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+
+SKILL = """---
+name: {name}
+description: {text}
+---
+
+# {name}
+
+Steps.
+"""
+
+
+def other_folder(tmp_path: Path) -> Path:
+    """A folder of two Claude Code skills that compete, and no suites."""
+    base = tmp_path / "other"
+    for name, text in (
+        ("pdf-forms", "Fill in PDF forms and extract their fields. Use for PDF form work."),
+        ("pdf-fields", "Extract the fields of PDF forms and fill them in. Use for PDF forms."),
+    ):
+        folder = base / ".claude" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(SKILL.format(name=name, text=text), encoding="utf-8")
+    return base
+
+
+def shown_texts(window: MainWindow) -> str:
+    """Every text the two panels show: their boxes, summaries, tables."""
+    runner, overlap = window.suite_runner, window.overlap_map
+    texts = [runner.summary.text(), overlap.status.text()]
+    for box in (runner.suite_box, overlap.project_box):
+        texts += [f"{box.itemText(i)} {box.itemData(i)}" for i in range(box.count())]
+    for model in (runner.cases_model, runner.skills_model, overlap.pairs_model):
+        for row in range(model.rowCount()):
+            for column in range(model.columnCount()):
+                texts.append(str(model.index(row, column).data()))
+    texts += [f"{p.a.path} {p.b.path}" for p in overlap.pairs]
+    return "\n".join(texts)
+
+
+def test_another_folder_leaves_nothing_of_the_first_in_suites_and_overlap(
+    window: MainWindow, samples: Path, tmp_path: Path, qtbot: QtBot
+) -> None:
+    runner, overlap = window.suite_runner, window.overlap_map
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    qtbot.waitUntil(lambda: runner.report is not None, timeout=10_000)
+    assert "passed" in runner.summary.text()
+    assert runner.shown_suite() is not None
+    window.overlap_dock.show()
+    window.overlap_dock.raise_()
+    qtbot.waitUntil(lambda: overlap.shown_for is not None, timeout=20_000)
+    before = shown_texts(window)
+    assert str(samples) in before  # the first folder's suites and pairs are shown
+    other = other_folder(tmp_path)
+    assert window.open_path(str(other))
+    # at once, while the new folder is read: nothing of the first
+    assert str(samples) not in shown_texts(window)
+    assert "passed" not in runner.summary.text()
+    assert runner.shown_suite() is None, "Add as Test Case offers no suite of the old folder"
+    assert window.query_panel.current_suite() is None
+    qtbot.waitUntil(lambda: not window.scanning, timeout=10_000)
+    qtbot.waitUntil(lambda: overlap.shown_for is not None, timeout=20_000)
+    after = shown_texts(window)
+    assert str(samples) not in after
+    assert runner.suite_box.count() == 0 and runner.report is None
+    assert {p.a.path for p in overlap.pairs} <= {
+        str(other / ".claude/skills/pdf-forms/SKILL.md"),
+        str(other / ".claude/skills/pdf-fields/SKILL.md"),
+    }
+    assert all(
+        str(overlap.project_box.itemData(i)).startswith(str(other))
+        for i in range(overlap.project_box.count())
+    )
+
+
+def test_the_overlap_map_follows_the_project_worked_on(window: MainWindow, qtbot: QtBot) -> None:
+    panel, overlap = window.query_panel, window.overlap_map
+    for number in range(panel.project_box.count()):
+        panel.project_box.setCurrentIndex(number)
+        assert overlap.project_box.currentData() == panel.project_box.currentData()
+        assert overlap.registry is panel.registry
