@@ -26,7 +26,7 @@ def profile_line(name: str) -> str:
     cls = PROFILE_CLASSES.get(name)
     if cls is None:
         return name
-    kind = "seed system" if is_seed(name) else "agent"
+    kind = "seed/test system of the specification, not an agent" if is_seed(name) else "agent"
     return f"{cls.title} ({kind}; rules from {cls.source})"
 
 

@@ -107,7 +107,7 @@ class ProjectProfiles(QObject):
         agents, seeds = profile_groups()
         for name in ("", *agents, *seeds):
             if name and name == (seeds or [""])[0]:
-                sub.addSection("Seed systems")
+                sub.addSection("Seed/test systems (not agents)")
             action = sub.addAction(name or "auto (skillstudio.yaml or detection)")
             action.setToolTip(profile_line(name) if name else "")
             action.setCheckable(True)
