@@ -59,11 +59,10 @@ class ProjectProfiles(QObject):
         self.show_projects = show_projects
         self.project_label = QLabel(parent)
         self.profile_box = QComboBox(parent)
-        self.profile_box.setToolTip(
-            "The skill system the current project is read as; auto uses its "
-            "skillstudio.yaml, else detection. Open tabs are kept."
-        )
-        fill_profile_box(self.profile_box, "Profile: auto", "Profile: {}")
+        self.profile_box.setToolTip(BOX_TIP)
+        # as wide as its entry on screen ("Profile: auto → agentskills" was cut)
+        self.profile_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        fill_profile_box(self.profile_box, AUTO, "Profile: {}")
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
         scanning.rescanned.connect(self._on_rescanned)
 
@@ -77,12 +76,14 @@ class ProjectProfiles(QObject):
         if not self.workspace.projects:
             self.project_label.setText("")
             self.profile_box.blockSignals(True)
+            self.profile_box.setItemText(0, auto_label(None))
             self.profile_box.setCurrentIndex(0)
             self.profile_box.blockSignals(False)
             return
         project = self.workspace.projects[self.current_project()]
         chosen = project.profile.name if project.profile_reason == "--profile" else ""
         self.profile_box.blockSignals(True)
+        self.profile_box.setItemText(0, auto_label(project))
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
         self.profile_box.blockSignals(False)
         self.project_label.setText(project_status(project))
@@ -192,7 +193,36 @@ def project_reason(project: Project) -> str:
     return f"detected ({reason})" if reason else "detected"
 
 
+def how_chosen(project: Project) -> str:
+    """How the project's profile was chosen, in a few plain words."""
+    reason = project.profile_reason
+    if reason.startswith("--profile"):
+        return "chosen for this folder"
+    if reason == CONFIG_NAME:
+        return f"set by its {CONFIG_NAME}"
+    return "detected from its folder layout"
+
+
 def project_status(project: Project) -> str:
-    """The status bar's line: which project, read as which profile, and how it was chosen."""
-    how = {"--profile": "chosen", CONFIG_NAME: CONFIG_NAME}.get(project.profile_reason, "detected")
-    return f"Project {os.path.basename(project.base)} read as {project.profile.name} ({how})"
+    """The status bar's line: which project, read as which profile, and how it was
+    chosen ("Project notes is read as agentskills: detected from its folder layout";
+    it read "… read as agentskills (detected)", which a first-time user could not
+    place)."""
+    name = os.path.basename(project.base)
+    return f"Project {name} is read as {project.profile.name}: {how_chosen(project)}"
+
+
+AUTO = "Profile: auto"
+BOX_TIP = (
+    "The skill system (profile) the current project is read as. auto: the one its "
+    f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
+    "to read the project as that system: open tabs are kept, and the choice is kept for "
+    "this folder (Edit › Settings › Default profile sets one for every folder)."
+)
+
+
+def auto_label(project: Project | None) -> str:
+    """The box's auto entry: what auto reads the project as, when it is on auto."""
+    if project is None or project.profile_reason.startswith("--profile"):
+        return AUTO
+    return f"{AUTO} → {project.profile.name}"
