@@ -29,11 +29,11 @@ from .skill_document import SkillDocument
 DELAY_MS = 300  # after the document's own (debounced) re-validation
 COLUMNS = ("Agent", "Finds it", "From", "As", "Ignores", "Limits broken")
 INTRO = (
-    "Which agents would find {name} in the folder where it lies ({folder}), from which "
-    "folder and scope, under which name, which of its fields each ignores and which of "
-    "its limits it breaks (for the text on screen; ? marks facts not confirmed: see the "
-    "guide's agents page). Real agents only: whether its content passes each profile's "
-    "rules, wherever it lies (the seed/test systems too), is the Problems panel's line."
+    "Which agents find {name} in the folder where it lies ({folder}): from which folder "
+    "and scope, under which name, which of its fields each ignores, which of its limits "
+    "it breaks (for the text on screen; ? marks facts not confirmed: see the guide's "
+    "agents page). Real agents only; whether its content passes each profile's rules, "
+    "wherever it lies (the seed/test systems too), is the Problems panel's line."
 )
 
 

@@ -85,6 +85,7 @@ def test_the_form_and_headroom_counts_agree_and_say_what_they_count(
     assert header(view.table, 2) == "In the listing" and column(view.table, 2) == ["1,070"]
     tip = view.table.horizontalHeaderItem(2).toolTip()  # type: ignore[union-attr]
     assert '": "' in tip and "form" in tip  # says why it differs from the form's count
+    assert "Description: its own characters, as the form counts them" in view.line.text()
     # Read as agentskills (its 1,024-character limit): the form counts what the table does.
     with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
         assert window.project_profiles.set_project_profile(0, "agentskills")

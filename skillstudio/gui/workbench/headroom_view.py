@@ -58,15 +58,15 @@ def headroom_line(room: Headroom, agents: str) -> str:
         budgeted = sorted({a.profile for a in AGENTS if a.budget_known and a.profile})
         is_standard = any(a.profile == room.profile and a.discovery == "any" for a in AGENTS)
         standard = (
-            " (the Agent Skills standard leaves the listing and its budget to each agent: "
-            f"read the project as {' or '.join(budgeted)}, with the Profile box in the "
-            "status bar, to see theirs)"
+            ": the Agent Skills standard leaves the listing and its budget to each agent. "
+            f"Read the project as {' or '.join(budgeted)} (the Profile box in the status "
+            "bar) to see theirs"
             if is_standard and budgeted
             else ""
         )
         return (
-            f"{room.profile} has no listing budget of its own{standard}, so nothing here "
-            f"is over or under one. Its listing of {counted(room.skills, 'skill')} takes "
+            f"{room.profile} has no listing budget of its own, so nothing here is over or "
+            f"under one{standard}. Its listing of {counted(room.skills, 'skill')} takes "
             f"{counted(room.needed, 'character')} with every description. " + room.note
         ).strip()
     spare = room.headroom or 0
@@ -198,7 +198,14 @@ class HeadroomView(QWidget):
             return
         self.room = room
         agents = ", ".join(a.title for a in AGENTS if a.profile == room.profile)
-        self.line.setText(headroom_line(room, agents))
+        counts = (
+            " Description: its own characters, as the form counts them; In the listing: "
+            'what it adds to the skill\'s entry, as the budget counts it (": " before it '
+            "and the like included)."
+            if room.counts_descriptions and room.costs
+            else ""
+        )
+        self.line.setText(headroom_line(room, agents) + counts)
         shortened, dropped = set(room.shortened), set(room.dropped)
         costs = room.costs[:SHOWN]
         self.table.setRowCount(len(costs))
