@@ -63,3 +63,12 @@ def test_the_guide_promises_what_the_app_shows(window: MainWindow, samples: Path
     assert "Click a skill in the tree on the left to open it in a tab, or start below." in text
     line = window.welcome.explained[window.welcome.open_samples].text()
     assert "seed/test systems" in line and "each agent" not in line
+
+
+def test_the_profile_boxes_call_the_seed_systems_what_they_are(window: MainWindow) -> None:
+    box = window.profile_box
+    texts = {box.itemData(n): box.itemText(n) for n in range(box.count()) if box.itemData(n)}
+    for seed in ("oasis", "pegasus", "toolsets", "mvp", "workspace"):
+        assert texts[seed] == f"Profile: {seed} (seed/test system)"
+    for agent in ("agentskills", "claude-code", "codex"):
+        assert texts[agent] == f"Profile: {agent}"
