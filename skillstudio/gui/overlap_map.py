@@ -228,12 +228,13 @@ class OverlapMap(QWidget):
         self.registries: list[Registry] = []
         self.pairs: list[Pair] = []
         self.shown_for: tuple[int, int] | None = None  # (id(registry), version) shown
+        self.shown_base: object = None  # the base of the project whose pairs are shown
         self._running: tuple[int, int] | None = None
         self.project_box = QComboBox(self)
         self.project_box.setToolTip("The project whose skills are compared")
         # as wide as its longest project (it was cut to "anthropi▾" beside the status)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.project_box.currentIndexChanged.connect(lambda _i: self.update_soon(0))
+        self.project_box.currentIndexChanged.connect(self._on_project_chosen)
         self.status = QLabel("Open a folder of skills to see which of them compete.", self)
         self.status.setWordWrap(True)
         top = QHBoxLayout()
@@ -294,11 +295,14 @@ class OverlapMap(QWidget):
         self.project_box.blockSignals(True)
         self.project_box.clear()
         self.project_box.blockSignals(False)
+        self._show_nothing()
+        self.status.setText(status)
+
+    def _show_nothing(self) -> None:
         self.pairs = []
         self.pairs_model.set_pairs([], {})
         self.matrix_model.set_pairs([], {})
         self.shown_for = None
-        self.status.setText(status)
 
     def set_projects(
         self, projects: list[Project], registries: list[Registry], current: str | None = None
@@ -321,7 +325,19 @@ class OverlapMap(QWidget):
         self.project_box.setCurrentIndex(max(self.project_box.findData(current or ""), 0))
         self.project_box.blockSignals(False)
         self.shown_for = None
+        self._drop_others()
         self.update_soon(0)
+
+    def _on_project_chosen(self, _number: int) -> None:
+        """Another project: its pairs are worked out; another's never stand for them."""
+        self._drop_others()
+        self.update_soon(0)
+
+    def _drop_others(self) -> None:
+        """The pairs shown go if they are another project's than the one chosen."""
+        if self.pairs and self.shown_base != self.project_box.currentData():
+            self._show_nothing()
+            self.status.setText("Working out which skills compete…")
 
     def follow(self, base: object) -> None:
         """The user works on the project at `base` now (Try a Request's project): the
@@ -374,6 +390,7 @@ class OverlapMap(QWidget):
             if self.registry is registry:
                 self.show_pairs(pairs, count)
                 self.shown_for = key
+                self.shown_base = self.project_box.currentData()
                 self.computed.emit()
             if self.registry is not None and (id(self.registry), self.registry.version) != key:
                 self.update_soon(0)  # the skills changed meanwhile

@@ -84,9 +84,42 @@ def test_another_folder_leaves_nothing_of_the_first_in_suites_and_overlap(
     )
 
 
-def test_the_overlap_map_follows_the_project_worked_on(window: MainWindow, qtbot: QtBot) -> None:
+def two_projects(tmp_path: Path) -> Path:
+    """A folder of two projects, each with two skills that compete."""
+    base = tmp_path / "two"
+    for project, words in (("forms", "PDF forms"), ("sheets", "spreadsheet formulas")):
+        (base / project).mkdir(parents=True)
+        (base / project / "skillstudio.yaml").write_text(
+            "profile: claude-code\nroots: [.claude/skills]\n", encoding="utf-8"
+        )
+        for name in ("one", "two"):
+            folder = base / project / ".claude" / "skills" / f"{project}-{name}"
+            folder.mkdir(parents=True)
+            text = f"Work with {words} - fill, check and fix {words}. Use for {words}."
+            (folder / "SKILL.md").write_text(
+                SKILL.format(name=f"{project}-{name}", text=text), encoding="utf-8"
+            )
+    return base
+
+
+def test_the_overlap_map_follows_the_project_worked_on(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    base = two_projects(tmp_path)
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(base))
     panel, overlap = window.query_panel, window.overlap_map
-    for number in range(panel.project_box.count()):
+    window.overlap_dock.show()
+    window.overlap_dock.raise_()
+    assert panel.project_box.count() == 2
+    for number in (0, 1, 0):
         panel.project_box.setCurrentIndex(number)
         assert overlap.project_box.currentData() == panel.project_box.currentData()
-        assert overlap.registry is panel.registry
+        registry = overlap.registry
+        assert registry is panel.registry
+        root = overlap.project_box.currentData()
+        # until this project's pairs land, no other project's pairs are shown
+        assert all(p.a.path.startswith(root) for p in overlap.pairs)
+        qtbot.waitUntil(lambda r=registry: overlap.shown_for == (id(r), r.version), timeout=20_000)
+        assert overlap.pairs, "the two skills of each project compete"
+        assert all(p.a.path.startswith(root) and p.b.path.startswith(root) for p in overlap.pairs)
