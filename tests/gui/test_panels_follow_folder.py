@@ -123,3 +123,21 @@ def test_the_overlap_map_follows_the_project_worked_on(
         qtbot.waitUntil(lambda r=registry: overlap.shown_for == (id(r), r.version), timeout=20_000)
         assert overlap.pairs, "the two skills of each project compete"
         assert all(p.a.path.startswith(root) and p.b.path.startswith(root) for p in overlap.pairs)
+
+
+def test_another_folder_drops_the_pairs_of_the_first_at_once(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    first = two_projects(tmp_path)
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(first))
+    overlap = window.overlap_map
+    window.overlap_dock.show()
+    window.overlap_dock.raise_()
+    qtbot.waitUntil(lambda: bool(overlap.pairs), timeout=20_000)
+    assert str(first) in shown_texts(window)
+    assert window.open_path(str(other_folder(tmp_path)))
+    assert str(first) not in shown_texts(window)  # while the new folder is read
+    qtbot.waitUntil(lambda: not window.scanning, timeout=10_000)
+    qtbot.waitUntil(lambda: overlap.shown_for is not None, timeout=20_000)
+    assert str(first) not in shown_texts(window)
