@@ -270,7 +270,8 @@ class MainWindow(QMainWindow):
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
         box = self.query_panel.project_box  # the map shows the project worked on
-        box.currentIndexChanged.connect(lambda _i: self.overlap_map.follow(box.currentData()))
+        for panel in (self.overlap_map, self.suite_runner):  # (default: bound per panel)
+            box.currentIndexChanged.connect(lambda _i, p=panel: p.follow(box.currentData()))
 
     def _commands(self) -> Commands:
         documents = self.document_tabs

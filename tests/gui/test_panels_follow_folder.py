@@ -141,3 +141,27 @@ def test_another_folder_drops_the_pairs_of_the_first_at_once(
     qtbot.waitUntil(lambda: not window.scanning, timeout=10_000)
     qtbot.waitUntil(lambda: overlap.shown_for is not None, timeout=20_000)
     assert str(first) not in shown_texts(window)
+
+
+def test_the_suites_panel_follows_the_project_worked_on(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    runner, panel = window.suite_runner, window.query_panel
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    for profile in ("oasis", "claude-code", "oasis"):
+        number = next(n for n, p in enumerate(panel.projects) if p.profile.name == profile)
+        panel.project_box.setCurrentIndex(number)
+        own = str(samples / profile / "suites" / f"{profile}.yaml")
+        assert runner.suite_box.currentData() == own
+        qtbot.waitUntil(
+            lambda own=own: runner.report is not None and runner.suite is not None
+            and runner.suite.path == own,
+            timeout=10_000,
+        )  # fmt: skip
+        assert f"on {profile}" in runner.summary.text()
+    # hidden: the project's suite is shown without another suite's results (it runs when shown)
+    window.suites_dock.hide()
+    panel.project_box.setCurrentIndex(0)
+    assert runner.suite_box.currentData() == str(samples / "agentskills/suites/agentskills.yaml")
+    assert runner.report is None and "passed" not in runner.summary.text()
