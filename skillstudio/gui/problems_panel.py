@@ -34,7 +34,7 @@ from ..core.projects.portability import (
 )
 from .background import run_in_background
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
-from .profile_choices import is_seed
+from .profile_choices import is_seed, profile_groups
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
 CODE_MIN_PX = 70  # the Code column fits its longest code within these bounds
@@ -278,16 +278,17 @@ class ProblemsPanel(QWidget):
         if asked != self._where_asked:
             return  # another skill is current since, or its text changed
         if verdicts is None:
-            self.where.setText(f"Which profiles load it is not known: {error}")
+            self.where.setText(f"Which profiles' rules accept its content is not known: {error}")
             return
         self.where.setText(loads_line(verdicts, self._where_name))
         self._fit_where_line()
         text = summary(verdicts)
         text = text[:1].upper() + text[1:]
+        agents, seeds = profile_groups()
         self.where.setToolTip(
             "Which profiles' rules accept this skill's text as it is on screen (wherever "
-            "the file lies), and what the others reject; agentskills, claude-code and "
-            "codex are agents, the others the specification's seed/test systems.\n"
+            f"the file lies), and what the others reject; {', '.join(agents)} are agents, "
+            f"{', '.join(seeds)} the specification's seed/test systems.\n"
             + WHERE_TAB
             + "\n\n"
             + text.replace("; ", ";\n")
