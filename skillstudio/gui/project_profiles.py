@@ -57,6 +57,9 @@ class ProjectProfiles(QObject):
         self.dialogs = dialogs
         self.current_path = current_path
         self.show_projects = show_projects
+        # the profile remembered for a folder ("" for none): a profile chosen but not
+        # remembered for the folder is the Settings' default one
+        self.remembered: Callable[[str], str] = lambda _base: ""
         self.project_label = QLabel(parent)
         self.profile_box = QComboBox(parent)
         self.profile_box.setToolTip(BOX_TIP)
@@ -86,7 +89,7 @@ class ProjectProfiles(QObject):
         self.profile_box.setItemText(0, auto_label(project))
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
         self.profile_box.blockSignals(False)
-        self.project_label.setText(project_status(project))
+        self.project_label.setText(project_status(project, self.remembered(project.base)))
         self.project_label.setToolTip(
             f"{project.base}\nProfile {project.profile.name}: {project_reason(project)}"
         )
@@ -193,23 +196,26 @@ def project_reason(project: Project) -> str:
     return f"detected ({reason})" if reason else "detected"
 
 
-def how_chosen(project: Project) -> str:
-    """How the project's profile was chosen, in a few plain words."""
+def how_chosen(project: Project, remembered: str = "") -> str:
+    """How the project's profile was chosen, in a few plain words (`remembered`: the
+    profile remembered for its folder, "" for none)."""
     reason = project.profile_reason
     if reason.startswith("--profile"):
-        return "chosen for this folder"
+        if remembered and remembered != project.profile.name:
+            return "chosen"  # (a remembered one that could not be read so: another)
+        return "chosen for this folder" if remembered else "the default profile in Settings"
     if reason == CONFIG_NAME:
         return f"set by its {CONFIG_NAME}"
     return "detected from its folder layout"
 
 
-def project_status(project: Project) -> str:
+def project_status(project: Project, remembered: str = "") -> str:
     """The status bar's line: which project, read as which profile, and how it was
     chosen ("Project notes is read as agentskills: detected from its folder layout";
     it read "… read as agentskills (detected)", which a first-time user could not
     place)."""
     name = os.path.basename(project.base)
-    return f"Project {name} is read as {project.profile.name}: {how_chosen(project)}"
+    return f"Project {name} is read as {project.profile.name}: {how_chosen(project, remembered)}"
 
 
 AUTO = "Profile: auto"

@@ -72,3 +72,16 @@ def test_the_profile_boxes_call_the_seed_systems_what_they_are(window: MainWindo
         assert texts[seed] == f"Profile: {seed} (seed/test system)"
     for agent in ("agentskills", "claude-code", "codex"):
         assert texts[agent] == f"Profile: {agent}"
+
+
+def test_a_default_profile_from_settings_is_said_so(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    window.app_settings.set_default_profile("claude-code")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(notes_folder(tmp_path)))
+    assert (
+        window.project_label.text()
+        == "Project notes is read as claude-code: the default profile in Settings"
+    )
+    assert window.profile_box.currentText() == "Profile: claude-code"
