@@ -8,8 +8,15 @@ import contextlib
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QWidget
+from PySide6.QtCore import QObject, QSize, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from ..core.profiles import PROFILE_NAMES
 from ..core.projects.config import CONFIG_NAME
@@ -63,11 +70,26 @@ class ProjectProfiles(QObject):
         self.project_label = QLabel(parent)
         self.profile_box = QComboBox(parent)
         self.profile_box.setToolTip(BOX_TIP)
-        # as wide as its entry on screen ("Profile: auto → agentskills" was cut)
-        self.profile_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # as wide as the entry on screen ("Profile: auto → agentskills" was cut; as wide
+        # as its widest entry, "… (seed/test system)", it squeezed the line beside it);
+        # the list it opens as wide as its entries
         fill_profile_box(self.profile_box, AUTO, "Profile: {}")
+        self._fit_box()
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
         scanning.rescanned.connect(self._on_rescanned)
+
+    def _fit_box(self) -> None:
+        box = self.profile_box
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        text = QSize(
+            box.fontMetrics().horizontalAdvance(box.currentText()), box.fontMetrics().height()
+        )
+        size = box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, box)
+        box.setFixedWidth(size.width() + 8)
+        metrics = box.view().fontMetrics()
+        widest = max(metrics.horizontalAdvance(box.itemText(n)) for n in range(box.count()))
+        box.view().setMinimumWidth(widest + 32)  # the list shows every entry whole
 
     def current_project(self) -> int:
         """The project of the current tab, else of the tree's current row, else the first."""
@@ -82,6 +104,7 @@ class ProjectProfiles(QObject):
             self.profile_box.setItemText(0, auto_label(None))
             self.profile_box.setCurrentIndex(0)
             self.profile_box.blockSignals(False)
+            self._fit_box()
             return
         project = self.workspace.projects[self.current_project()]
         chosen = project.profile.name if project.profile_reason == "--profile" else ""
@@ -89,6 +112,7 @@ class ProjectProfiles(QObject):
         self.profile_box.setItemText(0, auto_label(project))
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
         self.profile_box.blockSignals(False)
+        self._fit_box()
         self.project_label.setText(project_status(project, self.remembered(project.base)))
         self.project_label.setToolTip(
             f"{project.base}\nProfile {project.profile.name}: {project_reason(project)}"

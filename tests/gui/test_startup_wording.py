@@ -37,8 +37,11 @@ def test_the_profile_box_says_what_auto_reads_and_how_to_change_it(
     assert label.text() == "Project notes is read as agentskills: detected from its folder layout"
     assert box.currentText() == "Profile: auto → agentskills"
     assert "(detected)" not in label.text()
-    qtbot.waitUntil(lambda: box.width() >= box.sizeHint().width())  # not cut
-    assert box.fontMetrics().horizontalAdvance(box.currentText()) < box.width()
+    text_width = box.fontMetrics().horizontalAdvance(box.currentText())
+    # whole, and not as wide as its widest entry (it squeezed the line beside it)
+    qtbot.waitUntil(lambda: text_width < box.width() < text_width + 80)
+    widest = max(box.fontMetrics().horizontalAdvance(box.itemText(n)) for n in range(box.count()))
+    assert box.view().minimumWidth() >= widest, "the list shows its entries whole"
     tip = box.toolTip()
     assert "auto: the one its skillstudio.yaml names, else the one detected" in tip
     assert "Choose another" in tip and "kept for this folder" in tip
