@@ -21,8 +21,8 @@ SHORTCUTS = (
     ("F6", "run the open suite of test requests"),
 )
 OPENS = (  # what Open Folder, Open Project and Open the Samples each open
-    "A folder with skills in it: which agent reads it (the profile) is detected from its "
-    "layout, or taken from its skillstudio.yaml if it has one.",
+    "A folder with skills in it: the skill system it is read as (its profile) is "
+    "detected from its layout, or taken from its skillstudio.yaml if it has one.",
     "A skillstudio.yaml file: the project it describes, read with the profile, skill "
     "folders and test suites written there.",
     "The bundled examples: a small project for each profile SkillStudio knows (the "
