@@ -244,6 +244,7 @@ class MainWindow(QMainWindow):
         self.scans.landed.connect(self._on_scan_landed)
         self.project_profiles.switched.connect(self.scan_finished)
         self.project_profiles.chosen.connect(self.app_settings.set_folder_profile)
+        self.project_profiles.remembered = self.app_settings.folder_profile  # its words
         self.tabs.currentChanged.connect(self._on_current_tab)
         self.tree.clicked.connect(self.project_profiles.sync_box)
         self.tree.customContextMenuRequested.connect(self._on_tree_menu)
@@ -269,6 +270,9 @@ class MainWindow(QMainWindow):
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
+        box = self.query_panel.project_box  # the map shows the project worked on
+        for panel in (self.overlap_map, self.suite_runner):  # (default: bound per panel)
+            box.currentIndexChanged.connect(lambda _i, p=panel: p.follow(box.currentData()))
 
     def _commands(self) -> Commands:
         documents = self.document_tabs
@@ -399,6 +403,7 @@ class MainWindow(QMainWindow):
         self.refresher.drop()
         self.workspace.open(os.path.abspath(path))
         self.suite_runner.clear()  # the previous folder's suites go at once
+        self.overlap_map.clear()  # and its pairs
         self._tabs_for = self.workspace.base
         self.views.clear_failures()
         self.views.refresh()
@@ -510,7 +515,9 @@ class MainWindow(QMainWindow):
         projects, registries = self.workspace.projects, self.workspace.registries
         self.query_panel.set_projects(projects, registries, indexes)
         self.suite_runner.set_projects(projects, registries)
-        self.overlap_map.set_projects(projects, registries)
+        self.overlap_map.set_projects(
+            projects, registries, self.query_panel.project_box.currentData()
+        )
         self.watcher.watch(self.workspace.roots())
 
     def _show_projects(self, indexes: list[MatchIndex]) -> None:

@@ -228,12 +228,13 @@ class OverlapMap(QWidget):
         self.registries: list[Registry] = []
         self.pairs: list[Pair] = []
         self.shown_for: tuple[int, int] | None = None  # (id(registry), version) shown
+        self.shown_base: object = None  # the base of the project whose pairs are shown
         self._running: tuple[int, int] | None = None
         self.project_box = QComboBox(self)
         self.project_box.setToolTip("The project whose skills are compared")
         # as wide as its longest project (it was cut to "anthropi▾" beside the status)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.project_box.currentIndexChanged.connect(lambda _i: self.update_soon(0))
+        self.project_box.currentIndexChanged.connect(self._on_project_chosen)
         self.status = QLabel("Open a folder of skills to see which of them compete.", self)
         self.status.setWordWrap(True)
         top = QHBoxLayout()
@@ -287,8 +288,35 @@ class OverlapMap(QWidget):
             self.pairs_view.setColumnWidth(column, width)
 
     # -- projects ---------------------------------------------------------------------
-    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
-        current = self.project_box.currentData()
+    def clear(self, status: str = "Reading the folder…") -> None:
+        """Nothing shown: another folder is opened (or none); its projects come after."""
+        self.timer.stop()
+        self.projects, self.registries = [], []
+        self.project_box.blockSignals(True)
+        self.project_box.clear()
+        self.project_box.blockSignals(False)
+        self._show_nothing()
+        self.status.setText(status)
+
+    def _show_nothing(self) -> None:
+        self.pairs = []
+        self.pairs_model.set_pairs([], {})
+        self.matrix_model.set_pairs([], {})
+        self.shown_for = None
+
+    def set_projects(
+        self, projects: list[Project], registries: list[Registry], current: str | None = None
+    ) -> None:
+        """The open projects (`current`: the base of the one the user works on, shown);
+        those of another folder (or none) replace what is shown at once (the previous
+        folder's pairs never stay beside the new projects)."""
+        if not {p.base for p in projects} & {p.base for p in self.projects}:
+            self.clear(
+                "Working out which skills compete…"
+                if projects
+                else "Open a folder of skills to see which of them compete."
+            )
+        current = current or self.project_box.currentData()
         self.projects, self.registries = projects, registries
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -297,7 +325,26 @@ class OverlapMap(QWidget):
         self.project_box.setCurrentIndex(max(self.project_box.findData(current or ""), 0))
         self.project_box.blockSignals(False)
         self.shown_for = None
+        self._drop_others()
         self.update_soon(0)
+
+    def _on_project_chosen(self, _number: int) -> None:
+        """Another project: its pairs are worked out; another's never stand for them."""
+        self._drop_others()
+        self.update_soon(0)
+
+    def _drop_others(self) -> None:
+        """The pairs shown go if they are another project's than the one chosen."""
+        if self.pairs and self.shown_base != self.project_box.currentData():
+            self._show_nothing()
+            self.status.setText("Working out which skills compete…")
+
+    def follow(self, base: object) -> None:
+        """The user works on the project at `base` now (Try a Request's project): the
+        map shows it (and is worked out again when shown)."""
+        number = self.project_box.findData(base) if isinstance(base, str) else -1
+        if number >= 0:
+            self.project_box.setCurrentIndex(number)
 
     @property
     def registry(self) -> Registry | None:
@@ -343,6 +390,7 @@ class OverlapMap(QWidget):
             if self.registry is registry:
                 self.show_pairs(pairs, count)
                 self.shown_for = key
+                self.shown_base = self.project_box.currentData()
                 self.computed.emit()
             if self.registry is not None and (id(self.registry), self.registry.version) != key:
                 self.update_soon(0)  # the skills changed meanwhile

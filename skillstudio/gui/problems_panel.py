@@ -34,6 +34,7 @@ from ..core.projects.portability import (
 )
 from .background import run_in_background
 from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
+from .profile_choices import is_seed, profile_groups
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"
 CODE_MIN_PX = 70  # the Code column fits its longest code within these bounds
@@ -74,17 +75,44 @@ class WrappingDelegate(QStyledItemDelegate):
         return QSize(size.width(), max(size.height(), bound.height() + 4))
 
 
-def loads_line(verdicts: list[Verdict]) -> str:
-    """'Loads in oasis, codex; rejected by mvp, agentskills (…)': the profiles only."""
+SEEDS = "the seed/test system"  # the five systems of the specification, not agents
+CONTENT = "content, wherever it lies: "  # what the line answers (Where it loads: the folder)
+WHERE_TAB = "Which agents find it in the folder where it lies: its Where it loads tab."
+
+
+def named(profiles: list[str]) -> str:
+    """'agentskills, codex and the seed/test systems oasis, mvp': real agents by name,
+    the seed systems said to be what they are."""
+    agents = [p for p in profiles if not is_seed(p)]
+    seeds = [p for p in profiles if is_seed(p)]
+    parts = [", ".join(agents)] if agents else []
+    if seeds:
+        parts.append(f"{SEEDS}{'s' if len(seeds) > 1 else ''} {', '.join(seeds)}")
+    return " and ".join(parts)
+
+
+def loads_line(verdicts: list[Verdict], skill: str = "") -> str:
+    """The line "review's content, wherever it lies: accepted by agentskills and the seed/test
+    system pegasus; rejected by codex (hover for why)": which profiles' rules take the
+    text, not which agents' folders hold the file (the Where it loads tab answers that,
+    as the tooltip says: the two never read as one answer)."""
     loads = [v.profile for v in verdicts if v.loads]
     rejected = [v.profile for v in verdicts if not v.loads and v.status != NOT_READ]
     unread = [v.profile for v in verdicts if v.status == NOT_READ]  # a command file
-    text = f"Loads in {', '.join(loads)}" if loads else "No profile loads it"
+    owner = f"{skill}'s " if skill else "Its "
+    text = owner + CONTENT + (f"accepted by {named(loads)}" if loads else "accepted by no profile")
     if rejected:
-        text += f"; rejected by {', '.join(rejected)} (hover for why)"
+        text += f"; rejected by {named(rejected)} (hover for why)"
     if unread:
-        text += f"; not read by {', '.join(unread)} (commands)"
+        text += f"; not read by {named(unread)} (commands)"
     return text
+
+
+def skill_name(path: str) -> str:
+    """The skill's name as its folder says (a command: its file's name)."""
+    if os.path.basename(path) == "SKILL.md":
+        return os.path.basename(os.path.dirname(path))
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 class ProblemsPanel(QWidget):
@@ -121,7 +149,7 @@ class ProblemsPanel(QWidget):
         self.current_only.toggled.connect(self._on_filter)
         bar.addWidget(self.current_only)
         bar.addStretch(1)
-        # Portability of the current skill: which profiles load it as saved (issue 17),
+        # Portability of the current skill: which profiles' rules take its text (issue 17),
         # on a line of its own under the toggles, wrapped rather than cut at 1024 px;
         # the profiles only (the reasons are in the tooltip).
         self.where = QLabel(self)
@@ -162,7 +190,8 @@ class ProblemsPanel(QWidget):
         layout.addWidget(self.stack, 1)
         model.modelReset.connect(self._update)
         self._current = ""
-        self._where_for = ""  # the path the "Loads in…" line is (being) worked out for
+        self._where_for = ""  # the path the "content …" line is (being) worked out for
+        self._where_name = ""  # the skill it names
         self._where_asked = 0  # the newest answer asked for wins (a text per keystroke)
         self._where_busy = False  # one job at a time; the newest waits in _where_next
         self._where_next: tuple[str, Skill | None, int] | None = None
@@ -193,6 +222,13 @@ class ProblemsPanel(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_where_column()
+        self._fit_where_line()
+
+    def _fit_where_line(self) -> None:
+        """The content line as tall as its text wrapped to the panel's width (a dock's
+        layout gave a wrapped label one line's height: the second line was cut)."""
+        width = self.width() or self.where.width()
+        self.where.setMinimumHeight(self.where.heightForWidth(width) if self.where.text() else 0)
 
     def set_current_path(self, path: str, skill: Skill | None = None) -> None:
         """The SKILL.md of the current tab ("" for none), for "current skill only";
@@ -216,6 +252,7 @@ class ProblemsPanel(QWidget):
         thread pool on such a skill), the newest waiting for it."""
         self.where.setVisible(bool(path))
         self._where_for = path
+        self._where_name = skill.name if skill is not None and skill.name else skill_name(path)
         self._where_asked += 1
         if not path:
             self.where.clear()
@@ -241,14 +278,20 @@ class ProblemsPanel(QWidget):
         if asked != self._where_asked:
             return  # another skill is current since, or its text changed
         if verdicts is None:
-            self.where.setText(f"Which profiles load it is not known: {error}")
+            self.where.setText(f"Which profiles' rules accept its content is not known: {error}")
             return
-        self.where.setText(loads_line(verdicts))
+        self.where.setText(loads_line(verdicts, self._where_name))
+        self._fit_where_line()
         text = summary(verdicts)
         text = text[:1].upper() + text[1:]
+        agents, seeds = profile_groups()
         self.where.setToolTip(
-            "Which skill systems load this skill as it is on screen, and what the others "
-            "reject:\n" + text.replace("; ", ";\n")
+            "Which profiles' rules accept this skill's text as it is on screen (wherever "
+            f"the file lies), and what the others reject; {', '.join(agents)} are agents, "
+            f"{', '.join(seeds)} the specification's seed/test systems.\n"
+            + WHERE_TAB
+            + "\n\n"
+            + text.replace("; ", ";\n")
         )
 
     def set_skill_count(self, count: int) -> None:

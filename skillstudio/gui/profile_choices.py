@@ -26,13 +26,14 @@ def profile_line(name: str) -> str:
     cls = PROFILE_CLASSES.get(name)
     if cls is None:
         return name
-    kind = "seed system" if is_seed(name) else "agent"
+    kind = "seed/test system of the specification, not an agent" if is_seed(name) else "agent"
     return f"{cls.title} ({kind}; rules from {cls.source})"
 
 
 def fill_profile_box(box: QComboBox, auto_label: str, label: str = "{}") -> None:
-    """`box` lists auto (data ""), the agents, a separator and the seed systems; each
-    entry's tooltip says what it is. `label` formats the shown name."""
+    """`box` lists auto (data ""), the agents, a separator and the seed systems (each
+    shown as "oasis (seed/test system)"); each entry's tooltip says what it is. `label`
+    formats the shown name."""
     box.clear()
     box.addItem(auto_label, "")  # never None data (see form_view)
     agents, seeds = profile_groups()
@@ -40,5 +41,6 @@ def fill_profile_box(box: QComboBox, auto_label: str, label: str = "{}") -> None
         if group_number and group:
             box.insertSeparator(box.count())
         for name in group:
-            box.addItem(label.format(name), name)
+            shown = f"{name} (seed/test system)" if group_number else name  # not an agent
+            box.addItem(label.format(shown), name)
             box.setItemData(box.count() - 1, profile_line(name), Qt.ItemDataRole.ToolTipRole)

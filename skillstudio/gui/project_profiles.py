@@ -8,8 +8,15 @@ import contextlib
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QWidget
+from PySide6.QtCore import QObject, QSize, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from ..core.profiles import PROFILE_NAMES
 from ..core.projects.config import CONFIG_NAME
@@ -57,15 +64,32 @@ class ProjectProfiles(QObject):
         self.dialogs = dialogs
         self.current_path = current_path
         self.show_projects = show_projects
+        # the profile remembered for a folder ("" for none): a profile chosen but not
+        # remembered for the folder is the Settings' default one
+        self.remembered: Callable[[str], str] = lambda _base: ""
         self.project_label = QLabel(parent)
         self.profile_box = QComboBox(parent)
-        self.profile_box.setToolTip(
-            "The skill system the current project is read as; auto uses its "
-            "skillstudio.yaml, else detection. Open tabs are kept."
-        )
-        fill_profile_box(self.profile_box, "Profile: auto", "Profile: {}")
+        self.profile_box.setToolTip(BOX_TIP)
+        # as wide as the entry on screen ("Profile: auto → agentskills" was cut; as wide
+        # as its widest entry, "… (seed/test system)", it squeezed the line beside it);
+        # the list it opens as wide as its entries
+        fill_profile_box(self.profile_box, AUTO, "Profile: {}")
+        self._fit_box()
         self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
         scanning.rescanned.connect(self._on_rescanned)
+
+    def _fit_box(self) -> None:
+        box = self.profile_box
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        text = QSize(
+            box.fontMetrics().horizontalAdvance(box.currentText()), box.fontMetrics().height()
+        )
+        size = box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, box)
+        box.setFixedWidth(size.width() + 8)
+        metrics = box.view().fontMetrics()
+        widest = max(metrics.horizontalAdvance(box.itemText(n)) for n in range(box.count()))
+        box.view().setMinimumWidth(widest + 32)  # the list shows every entry whole
 
     def current_project(self) -> int:
         """The project of the current tab, else of the tree's current row, else the first."""
@@ -77,15 +101,19 @@ class ProjectProfiles(QObject):
         if not self.workspace.projects:
             self.project_label.setText("")
             self.profile_box.blockSignals(True)
+            self.profile_box.setItemText(0, auto_label(None))
             self.profile_box.setCurrentIndex(0)
             self.profile_box.blockSignals(False)
+            self._fit_box()
             return
         project = self.workspace.projects[self.current_project()]
         chosen = project.profile.name if project.profile_reason == "--profile" else ""
         self.profile_box.blockSignals(True)
+        self.profile_box.setItemText(0, auto_label(project))
         self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
         self.profile_box.blockSignals(False)
-        self.project_label.setText(project_status(project))
+        self._fit_box()
+        self.project_label.setText(project_status(project, self.remembered(project.base)))
         self.project_label.setToolTip(
             f"{project.base}\nProfile {project.profile.name}: {project_reason(project)}"
         )
@@ -107,7 +135,7 @@ class ProjectProfiles(QObject):
         agents, seeds = profile_groups()
         for name in ("", *agents, *seeds):
             if name and name == (seeds or [""])[0]:
-                sub.addSection("Seed systems")
+                sub.addSection("Seed/test systems (not agents)")
             action = sub.addAction(name or "auto (skillstudio.yaml or detection)")
             action.setToolTip(profile_line(name) if name else "")
             action.setCheckable(True)
@@ -192,7 +220,39 @@ def project_reason(project: Project) -> str:
     return f"detected ({reason})" if reason else "detected"
 
 
-def project_status(project: Project) -> str:
-    """The status bar's line: which project, read as which profile, and how it was chosen."""
-    how = {"--profile": "chosen", CONFIG_NAME: CONFIG_NAME}.get(project.profile_reason, "detected")
-    return f"Project {os.path.basename(project.base)} read as {project.profile.name} ({how})"
+def how_chosen(project: Project, remembered: str = "") -> str:
+    """How the project's profile was chosen, in a few plain words (`remembered`: the
+    profile remembered for its folder, "" for none)."""
+    reason = project.profile_reason
+    if reason.startswith("--profile"):
+        if remembered and remembered != project.profile.name:
+            return "chosen"  # (a remembered one that could not be read so: another)
+        return "chosen for this folder" if remembered else "the default profile in Settings"
+    if reason == CONFIG_NAME:
+        return f"set by its {CONFIG_NAME}"
+    return "detected from its folder layout"
+
+
+def project_status(project: Project, remembered: str = "") -> str:
+    """The status bar's line: which project, read as which profile, and how it was
+    chosen ("Project notes is read as agentskills: detected from its folder layout";
+    it read "… read as agentskills (detected)", which a first-time user could not
+    place)."""
+    name = os.path.basename(project.base)
+    return f"Project {name} is read as {project.profile.name}: {how_chosen(project, remembered)}"
+
+
+AUTO = "Profile: auto"
+BOX_TIP = (
+    "The skill system (profile) the current project is read as. auto: the one its "
+    f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
+    "to read the project as that system: open tabs are kept, and the choice is kept for "
+    "this folder (Edit › Settings › Default profile sets one for every folder)."
+)
+
+
+def auto_label(project: Project | None) -> str:
+    """The box's auto entry: what auto reads the project as, when it is on auto."""
+    if project is None or project.profile_reason.startswith("--profile"):
+        return AUTO
+    return f"{AUTO} → {project.profile.name}"

@@ -121,7 +121,7 @@ class SkillViews(QObject):
         registry = self.workspace.registry_for(path)
         if registry is not None:
             self.tree.model.update_skill(registry.by_path[path])
-            self.problems.skill_checked(registry.by_path[path])  # "Loads in …" follows
+            self.problems.skill_checked(registry.by_path[path])  # its content line follows
         self.update_problems()
         self.skills_changed.emit()  # the panels answer for the text on screen
 

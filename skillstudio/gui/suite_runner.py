@@ -262,6 +262,32 @@ class SuiteRunner(QWidget):
         if self.suite_box.count():
             self.run(rescan=True)
 
+    def follow(self, base: object) -> None:
+        """The user works on the project at `base` now: when the suite shown is another
+        open project's, this project's first suite is shown instead (run when the
+        panel is on screen); a suite opened by hand, or a project without suites, stays."""
+        own = {
+            p.base: [os.path.abspath(s) for s in p.config.suites] for p in self.projects if p.config
+        }
+        shown = self.suite_box.currentData()
+        if not isinstance(shown, str) or not own.get(str(base)):
+            return
+        shown = os.path.abspath(shown)
+        theirs = {path for b, paths in own.items() if b != base for path in paths}
+        number = self.suite_box.findData(own[str(base)][0])
+        if shown in own[str(base)] or shown not in theirs or number < 0:
+            return
+        self.suite_box.blockSignals(True)
+        self.suite_box.setCurrentIndex(number)
+        self.suite_box.blockSignals(False)
+        self._stop()  # the other suite's results go now, not when this one runs
+        self.suite = None
+        self._results = []
+        self.cases_model.set_cases([])
+        self._set_report(None)
+        self._show_message(f"{self.suite_box.currentText()}: runs when this panel is shown.")
+        self.run(rescan=True)
+
     def _add_item(self, path: str) -> int:
         label = os.path.relpath(path, os.path.dirname(os.path.dirname(os.path.dirname(path))))
         self.suite_box.addItem(label, path)

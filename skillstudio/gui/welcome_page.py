@@ -21,11 +21,12 @@ SHORTCUTS = (
     ("F6", "run the open suite of test requests"),
 )
 OPENS = (  # what Open Folder, Open Project and Open the Samples each open
-    "A folder with skills in it: which agent reads it (the profile) is detected from its "
-    "layout, or taken from its skillstudio.yaml if it has one.",
+    "A folder with skills in it: the skill system it is read as (its profile) is "
+    "detected from its layout, or taken from its skillstudio.yaml if it has one.",
     "A skillstudio.yaml file: the project it describes, read with the profile, skill "
     "folders and test suites written there.",
-    "The bundled examples: a small project for each agent SkillStudio knows.",
+    "The bundled examples: a small project for each profile SkillStudio knows (the "
+    "agents agentskills, claude-code, codex and the five seed/test systems).",
 )
 TIERS = (
     "What an agent sees of its skills, in four tiers: <b>0</b> nothing · <b>1</b> a "
@@ -142,8 +143,8 @@ class WelcomePage(QWidget):
         """`folder`: the open folder ("" for none); `recent`: recent folders, newest first."""
         if folder:
             text = (
-                f"Open: <b>{html.escape(home_relative(folder))}</b>. Pick a skill in the "
-                "tree on the left to edit it, or start below."
+                f"Open: <b>{html.escape(home_relative(folder))}</b>. Click a skill in the "
+                "tree on the left to open it in a tab, or start below."
             )
         else:
             text = "No folder is open. Open a folder of skills, a project, or the samples."

@@ -7,6 +7,8 @@ on screen. Worked out off the GUI thread, when the tab is shown and the text cha
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.model.paths import is_within
 from ..core.projects.agent_reach import Reach, agent_reach
 from .background import run_in_background
 from .skill_document import SkillDocument
@@ -26,10 +29,17 @@ from .skill_document import SkillDocument
 DELAY_MS = 300  # after the document's own (debounced) re-validation
 COLUMNS = ("Agent", "Finds it", "From", "As", "Ignores", "Limits broken")
 INTRO = (
-    "Which agents find this skill where it sits, under which name, which of its fields "
-    "each ignores and which of its limits it breaks (for the text on screen; agents "
-    "marked ? rest on facts not confirmed: see the guide's agents page)."
+    "Which agents find {name} in the folder where it lies ({folder}): from which folder "
+    "and scope, under which name, which of its fields each ignores, which of its limits "
+    "it breaks (for the text on screen; ? marks facts not confirmed: see the guide's "
+    "agents page). Real agents only; whether its content passes each profile's rules, "
+    "wherever it lies (the seed/test systems too), is the Problems panel's line."
 )
+
+
+def intro(name: str, folder: str) -> str:
+    """What the tab answers, for the skill `name` in `folder`."""
+    return INTRO.format(name=name or "this skill", folder=folder)
 
 
 def reach_cells(reach: Reach) -> list[str]:
@@ -67,7 +77,7 @@ class WhereItLoads(QWidget):
         self.stale = True
         self._asked = 0
         self._busy = False  # one job at a time: an edit meanwhile asks again when it ends
-        self.summary = QLabel(INTRO, self)
+        self.summary = QLabel(self._intro(), self)
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -87,6 +97,15 @@ class WhereItLoads(QWidget):
         self.timer.setInterval(DELAY_MS)
         self.timer.timeout.connect(self.update_now)
         document.diagnostics_changed.connect(self._on_checked)
+
+    def _intro(self) -> str:
+        skill = self.document.registry.by_path.get(self.document.path)
+        name = skill.name if skill is not None and skill.name else ""
+        folder = os.path.dirname(os.path.dirname(self.document.path))
+        if self.base and is_within(folder, self.base):
+            rel = os.path.relpath(folder, self.base)
+            folder = rel if rel != "." else os.path.basename(self.base)
+        return intro(name or os.path.basename(os.path.dirname(self.document.path)), folder)
 
     def _on_checked(self, _diagnostics: object) -> None:
         self.stale = True
@@ -127,7 +146,7 @@ class WhereItLoads(QWidget):
         self.reaches = reaches
         found = [r for r in reaches if r.found]
         self.summary.setText(
-            f"Found by {len(found)} of {len(reaches)} agents where it sits. " + INTRO
+            f"Found where it lies by {len(found)} of {len(reaches)} agents. " + self._intro()
         )
         self.table.setRowCount(len(reaches))
         for row, reach in enumerate(reaches):

@@ -28,7 +28,7 @@ def opened(win: MainWindow, path: Path) -> bool:
     return (
         editor is not None
         and not editor.document.pending
-        and win.problems.where.text().startswith(("Loads in", "No profile"))
+        and "content, wherever it lies: accepted by" in win.problems.where.text()
     )
 
 

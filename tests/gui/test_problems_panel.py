@@ -154,7 +154,12 @@ def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> N
     )
     widget = panel(qtbot)
     widget.set_current_path(path)
-    qtbot.waitUntil(lambda: widget.where.text().startswith("Loads in pegasus"))
+    qtbot.waitUntil(
+        lambda: widget.where.text().startswith(
+            "review's content, wherever it lies: accepted by claude-code, codex and the seed/test "
+            "systems pegasus"
+        )
+    )
     assert "agentskills (unknown key `argument-hint`)" in widget.where.toolTip()
     widget.set_current_path("")
     assert widget.where.text() == ""
@@ -169,7 +174,7 @@ def test_the_loads_line_fits_at_1024_px(window: MainWindow, samples: Path, qtbot
     window.problems_dock.raise_()
     window.open_skill(str(samples / "oasis" / "key_skills" / "commit" / "SKILL.md"))
     where = window.problems.where
-    qtbot.waitUntil(lambda: where.text().startswith("Loads in"))  # worked out off the GUI thread
+    qtbot.waitUntil(lambda: "accepted by" in where.text())  # worked out off the GUI thread
     assert where.isVisible()
     rect = where.contentsRect()
     needed = where.fontMetrics().boundingRect(
@@ -190,6 +195,8 @@ def test_the_loads_line_says_not_read_for_a_command(tmp_path: Path) -> None:
     path = tmp_path / ".claude/commands/review.md"
     path.parent.mkdir(parents=True)
     path.write_text("---\ndescription: Review the diff.\n---\n\nReview it.\n", encoding="utf-8")
-    line = loads_line(portability_of_file(str(path)))
-    assert line.startswith("Loads in claude-code; not read by ")
+    line = loads_line(portability_of_file(str(path)), "review")
+    assert line.startswith(
+        "review's content, wherever it lies: accepted by claude-code; not read by "
+    )
     assert "codex" in line and "rejected by" not in line

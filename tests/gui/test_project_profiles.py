@@ -41,11 +41,13 @@ def test_the_box_follows_the_current_project(qtbot: QtBot, samples: Path) -> Non
     at = [str(samples / "mvp/skills/code-review/SKILL.md")]
     profiles, _shown = profiles_for(shell, workspace, at)
     profiles.sync_box()
-    assert profiles.project_label.text() == "Project mvp read as mvp (skillstudio.yaml)"
-    assert profiles.profile_box.currentText() == "Profile: auto"
+    assert (
+        profiles.project_label.text() == "Project mvp is read as mvp: set by its skillstudio.yaml"
+    )
+    assert profiles.profile_box.currentText() == "Profile: auto → mvp"
     at[0] = str(samples / "oasis/key_skills/commit/SKILL.md")
     profiles.sync_box()
-    assert profiles.project_label.text().startswith("Project oasis read as oasis")
+    assert profiles.project_label.text().startswith("Project oasis is read as oasis")
     workspace.open(str(samples))
     profiles.sync_box()
     assert profiles.project_label.text() == ""

@@ -266,7 +266,7 @@ def test_profile_box_lists_agents_then_seed_systems_each_with_a_line(window: Mai
     separator = next(n for n in range(box.count()) if box.itemText(n) == "" and n > 0)
     assert last_agent < separator < first_seed, "a line between the two groups"
     tip = box.itemData(names.index("oasis"), Qt.ItemDataRole.ToolTipRole)
-    assert "seed system" in tip and "Oasis" in tip
+    assert "seed/test system" in tip and "not an agent" in tip and "Oasis" in tip
     tip = box.itemData(names.index("codex"), Qt.ItemDataRole.ToolTipRole)
     assert "agent" in tip and "Codex" in tip
 

@@ -61,7 +61,7 @@ def test_welcome_page_with_no_folder_and_no_tab(
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.welcome.recent.linkActivated.emit("0")  # a recent folder, clicked
     assert win.base == str(samples)
-    assert "Pick a skill" in win.welcome.status.text()
+    assert "Click a skill in the tree" in win.welcome.status.text()
     path = next(p for r in win.registries for p in r.by_path)
     win.open_skill(path)
     assert win.centre.currentWidget() is win.tabs
@@ -170,7 +170,7 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     editor.source.moveCursor(QTextCursor.MoveOperation.End)
     editor.source.insertPlainText("\nUnsaved words.\n")
     # the box follows the project; the label says how the profile was chosen
-    assert window.project_label.text() == "Project mvp read as mvp (skillstudio.yaml)"
+    assert window.project_label.text() == "Project mvp is read as mvp: set by its skillstudio.yaml"
     assert "set by its skillstudio.yaml" in window.project_label.toolTip()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         window.profile_box.setCurrentIndex(window.profile_box.findData("agentskills"))
@@ -183,10 +183,12 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     assert reopened.document.text().endswith("\nUnsaved words.\n")
     assert reopened.document.modified
     assert window.tabs.currentWidget() is reopened and window.tabs.indexOf(reopened) == 1
-    assert window.project_label.text() == "Project mvp read as agentskills (chosen)"
+    assert (
+        window.project_label.text() == "Project mvp is read as agentskills: chosen for this folder"
+    )
     window.tabs.setCurrentIndex(0)  # the oasis tab: the box shows oasis, on auto
     assert window.profile_box.currentData() == "" and window.project_label.text().startswith(
-        "Project oasis read as oasis"
+        "Project oasis is read as oasis"
     )
 
 

@@ -218,7 +218,7 @@ def test_loads_in_follows_the_text_on_screen(window: MainWindow, qtbot: QtBot) -
     editor = window.open_skill(path)
     assert editor is not None
     where = window.problems.where
-    qtbot.waitUntil(lambda: where.text().startswith("Loads in"), timeout=10_000)
+    qtbot.waitUntil(lambda: "accepted by" in where.text(), timeout=10_000)
     assert "agentskills" in where.text().split(";")[0]
     field = editor.form.fields["description"].widget
     assert isinstance(field, QPlainTextEdit)
@@ -234,7 +234,7 @@ def test_loads_in_follows_the_text_on_screen(window: MainWindow, qtbot: QtBot) -
     assert "agentskills" in where.text().partition("rejected by")[2]
     field.setPlainText(original)
     qtbot.waitUntil(
-        lambda: "agentskills" in where.text().split(";")[0] and "Loads in" in where.text(),
+        lambda: "agentskills" in where.text().split(";")[0] and "accepted by" in where.text(),
         timeout=10_000,
     )
     assert editor.document.save()

@@ -46,7 +46,7 @@ def test_a_skill_says_where_each_agent_finds_it(window: MainWindow, qtbot: QtBot
     assert claude[1].startswith("yes") and ".claude/skills" in claude[2]
     assert claude[3] == "commit-message"
     assert any(row[1].startswith("no") for row in rows)  # some agent looks elsewhere
-    assert "Found by" in where.summary.text()
+    assert "Found where it lies by" in where.summary.text()
 
 
 def test_headroom_shows_the_set_against_the_listing_budget(

@@ -21,11 +21,18 @@ UNBOUNDED = 10**12  # a character budget no listing reaches
 
 @dataclass(slots=True)
 class DescriptionCost:
+    """Two counts of one skill's description, which differ: `chars` is what it adds to
+    the skill's entry in the listing, as the agent writes it (Claude Code: ": " before
+    it, its `when_to_use` after " - ", cut at its cap; so a 1,068-character description
+    adds 1,070), `description` is its own length, as the form's counter and the
+    limit checks count it (characters of the parsed value)."""
+
     skill: str
     chars: int  # what its description adds to its entry (0: no description)
+    description: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"skill": self.skill, "chars": self.chars}
+        return {"skill": self.skill, "chars": self.chars, "description": self.description}
 
 
 @dataclass(slots=True)
@@ -43,6 +50,9 @@ class Headroom:
     not_listed: list[dict[str, str]] = field(default_factory=list)  # the agent's own rules
     costs: list[DescriptionCost] = field(default_factory=list)  # largest first
     note: str = ""
+    # whether the profile's listing counts a description apart from its entry (a
+    # profile that writes whole entries, as agentskills, says 0 for every one)
+    counts_descriptions: bool = True
 
     @property
     def headroom(self) -> int | None:
@@ -66,6 +76,7 @@ class Headroom:
             "not_listed": self.not_listed,
             "costs": [c.to_json() for c in self.costs],
             "note": self.note,
+            "counts_descriptions": self.counts_descriptions,
         }
 
 
@@ -84,9 +95,15 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
             dropped.append(name)
     listed = Counter(whole.listed)
     not_listed = [o for o in whole.omitted if not listed[o["skill"]]]
+    active = registry.active
     costs = sorted(
-        (DescriptionCost(name, full - bare) for name, full, bare in whole.entries),
-        key=lambda c: (-c.chars, c.skill),
+        (
+            DescriptionCost(name, full - bare, len(active[name].description))
+            if name in active
+            else DescriptionCost(name, full - bare)
+            for name, full, bare in whole.entries
+        ),
+        key=lambda c: (-c.chars, -c.description, c.skill),
     )
     needed = whole.spent if whole.spent is not None else len(whole.text)
     used = real.spent if real.spent is not None else len(real.text)
@@ -102,4 +119,5 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
         not_listed=not_listed,
         costs=costs,
         note=real.note,
+        counts_descriptions=any(full != bare for _, full, bare in whole.entries),
     )

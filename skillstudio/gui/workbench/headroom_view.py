@@ -36,14 +36,38 @@ SHOWN = 200  # skills listed in the table (largest descriptions first)
 DELAY_MS = 400  # after the last change of the window or the skills
 
 
+COLUMNS = ("Skill", "Description", "In the listing")
+COLUMN_TIPS = (
+    "",
+    "The description's own length in characters, as the form's counter and the limit "
+    "check count it",
+    "What the description adds to the skill's entry in this agent's listing, as the "
+    "budget counts it: the text as listed, with the separator before it (Claude Code: "
+    '": ", and its when_to_use after " - "), so it can differ from the form\'s count',
+)
+NOT_APART = "—"  # the profile's listing does not count descriptions apart
+
+
 def headroom_line(room: Headroom, agents: str) -> str:
     """'claude-code (Claude Code): 12 skills take 4,311 of 8,000 characters (3,689 to
     spare); every skill is listed whole' and the like."""
     head = f"{room.profile}{f' ({agents})' if agents else ''}: {counted(room.skills, 'skill')}"
     if room.budget is None:
+        # the standard's own profile (agentskills): the agents' data say which it is
+        # and which agents' budgets are known (no profile's name is switched on here)
+        budgeted = sorted({a.profile for a in AGENTS if a.budget_known and a.profile})
+        is_standard = any(a.profile == room.profile and a.discovery == "any" for a in AGENTS)
+        standard = (
+            ": the Agent Skills standard leaves the listing and its budget to each agent. "
+            f"Read the project as {' or '.join(budgeted)} (the Profile box in the status "
+            "bar) to see theirs"
+            if is_standard and budgeted
+            else ""
+        )
         return (
-            f"{head} take {counted(room.needed, 'character')} with every description; "
-            "this profile's listing has no budget. " + room.note
+            f"{room.profile} has no listing budget of its own, so nothing here is over or "
+            f"under one{standard}. Its listing of {counted(room.skills, 'skill')} takes "
+            f"{counted(room.needed, 'character')} with every description. " + room.note
         ).strip()
     spare = room.headroom or 0
     state = f"{spare:,} to spare" if spare >= 0 else f"{-spare:,} over"
@@ -81,8 +105,12 @@ class HeadroomView(QWidget):
         self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(0, 2, self)
-        self.table.setHorizontalHeaderLabels(["Skill", "Description (characters)"])
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        for column, tip in enumerate(COLUMN_TIPS):
+            header_item = self.table.horizontalHeaderItem(column)
+            if header_item is not None and tip:
+                header_item.setToolTip(tip)
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -170,7 +198,14 @@ class HeadroomView(QWidget):
             return
         self.room = room
         agents = ", ".join(a.title for a in AGENTS if a.profile == room.profile)
-        self.line.setText(headroom_line(room, agents))
+        counts = (
+            " Description: its own characters, as the form counts them; In the listing: "
+            'what it adds to the skill\'s entry, as the budget counts it (": " before it '
+            "and the like included)."
+            if room.counts_descriptions and room.costs
+            else ""
+        )
+        self.line.setText(headroom_line(room, agents) + counts)
         shortened, dropped = set(room.shortened), set(room.dropped)
         costs = room.costs[:SHOWN]
         self.table.setRowCount(len(costs))
@@ -182,9 +217,17 @@ class HeadroomView(QWidget):
                 if cost.skill in shortened
                 else ""
             )
-            name = QTableWidgetItem(cost.skill + state)
-            chars = QTableWidgetItem(f"{cost.chars:,}")
-            chars.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(row, 0, name)
-            self.table.setItem(row, 1, chars)
+            self.table.setItem(row, 0, QTableWidgetItem(cost.skill + state))
+            listed = f"{cost.chars:,}" if room.counts_descriptions else NOT_APART
+            for column, text in ((1, f"{cost.description:,}"), (2, listed)):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setToolTip(
+                    COLUMN_TIPS[column]
+                    if text != NOT_APART
+                    else f"{room.profile}'s listing writes each entry whole: a description's "
+                    "share of it is not counted apart"
+                )
+                self.table.setItem(row, column, item)
         self.table.resizeColumnToContents(1)
+        self.table.resizeColumnToContents(2)
