@@ -57,7 +57,7 @@ from .explanation import explanation_html, likely_html, why_not_likely
 from .headroom_view import HeadroomView
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
-from .panel_layout import SplitFit
+from .panel_layout import ROOM, SplitFit
 from .panel_parts import (
     FixedLine,
     NamesModel,
@@ -76,10 +76,13 @@ class QueryPanel(QWidget):
     """Signals:
     case_added(str): a case was appended to the suite file at this path.
     said(str): a passing message for the status bar ("Added to …"): the headline stays.
+    wants_room(): an answer is shown in less than ROOM px of height (the window may
+    grow the dock, once).
     """
 
     case_added = Signal(str)
     said = Signal(str)
+    wants_room = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -426,6 +429,9 @@ class QueryPanel(QWidget):
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
+        area = self.parentWidget()
+        if query.strip() and area is not None and area.height() < ROOM:
+            self.wants_room.emit()
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
     def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
