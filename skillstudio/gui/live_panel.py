@@ -9,12 +9,14 @@ follows them, Cancel stops them. Keys come from the environment or the keyring, 
 from this panel.
 
 Not wired into the window here: the owner calls `set_request(registry, query, options,
-index)` when the request or the skills change, and `set_endpoint(...)` from Settings.
+index)` when the request or the skills change, and `set_endpoints(...)` with the
+endpoints of Settings › Model endpoints (with none, the tab says how to add one).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -40,8 +42,23 @@ from ..core.model.text import counted
 from ..core.ranking.model_pick import LikelyIndex
 from ..core.scanning.registry import Registry
 from .background import run_in_background
+from .settings_store import Endpoint as Configured
 
 POLL_MS = 100  # how often the progress bar reads the runs' progress
+
+# What the tab does, in plain words, above its controls (a first-time reviewer read
+# "Ask a model" and a box saying "ollama" without knowing what would happen).
+INTRO = (
+    "Sends the request above to a real model, the way the agent would ask it (the "
+    "skills' listing, no skill's instructions), and shows which skill it picks in each "
+    "run. Each run is one call to the endpoint: a paid service charges for its tokens. "
+    "Nothing is sent until you press Send; the calls and tokens are shown first."
+)
+NO_ENDPOINT = (
+    "No model endpoint is set up. Add one in Edit › Settings › Model endpoints (its "
+    "URL, API, model and key), or type a service here (ollama, anthropic, openai, …) "
+    "and a model."
+)
 
 
 class _Progress:
@@ -81,7 +98,10 @@ class LivePanel(QWidget):
         self.cancel: threading.Event | None = None
         self.progress = _Progress()
         self.report: LiveReport | None = None
+        self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
+        self.intro = QLabel(INTRO)
+        self.intro.setWordWrap(True)
         self.endpoint = QComboBox()
         self.endpoint.setEditable(True)
         self.endpoint.addItems(list(PRESETS))
@@ -97,13 +117,14 @@ class LivePanel(QWidget):
         self.runs.setRange(1, 50)
         self.runs.setValue(3)
         self.runs.setPrefix("runs: ")
-        self.ask_button = QPushButton("Ask a model")
+        self.ask_button = QPushButton("Ask…")
         self.ask_button.setToolTip(
             "Put this request to the model the way the agent asks it (its listing and "
             "tool, no skill body) and show which skill it picks. You are told what it "
             "will spend before anything is sent."
         )
         self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send the calls counted above (a paid service charges)")
         self.cancel_button = QPushButton("Cancel")
         self.bar = QProgressBar()
         self.status = QLabel()
@@ -115,8 +136,11 @@ class LivePanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
 
         row = QHBoxLayout()
-        row.addWidget(self.endpoint, 2)
-        row.addWidget(self.model, 2)
+        for label, box in (("&Endpoint:", self.endpoint), ("&Model:", self.model)):
+            title = QLabel(label)
+            title.setBuddy(box)
+            row.addWidget(title)
+            row.addWidget(box, 2)
         row.addWidget(self.runs)
         row.addWidget(self.ask_button)
         controls = QHBoxLayout()
@@ -125,6 +149,7 @@ class LivePanel(QWidget):
         controls.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.intro)
         layout.addLayout(row)
         layout.addLayout(controls)
         layout.addWidget(self.status)
@@ -136,7 +161,8 @@ class LivePanel(QWidget):
         self.ask_button.clicked.connect(self.ask)
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.stop)
-        self._idle("Type a request, choose an endpoint and a model, then Ask a model.")
+        self.endpoint.currentTextChanged.connect(self._on_endpoint)
+        self._idle("Type a request, choose an endpoint and a model, then Ask….")
 
     # -- what the owner sets ---------------------------------------------------------
     def set_request(
@@ -152,6 +178,23 @@ class LivePanel(QWidget):
             self.planned = None
             self.send_button.setEnabled(False)
 
+    def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
+        """The endpoints of Settings › Model endpoints: offered first, the first one
+        chosen; with none, the tab says how to add one."""
+        self.configured = {e.url: (e.kind, e.model) for e in endpoints if e.url}
+        for url in reversed(list(self.configured)):
+            if self.endpoint.findText(url) < 0:
+                self.endpoint.insertItem(0, url)
+        if self.configured:
+            self.set_endpoint(*next((url, m) for url, (_k, m) in self.configured.items()))
+        elif self.cancel is None and self.planned is None:
+            self._idle(NO_ENDPOINT)
+
+    def _on_endpoint(self, text: str) -> None:
+        model = (self.configured or {}).get(text, ("", ""))[1]
+        if model:
+            self.model.setText(model)
+
     def set_endpoint(self, endpoint: str, model: str = "") -> None:
         """The endpoint (a preset name or a base URL) and model, from Settings."""
         self.endpoint.setCurrentText(endpoint)
@@ -160,8 +203,10 @@ class LivePanel(QWidget):
 
     # -- asking --------------------------------------------------------------------------
     def _settings(self) -> Settings:
+        given = self.endpoint.currentText().strip()
+        api = (self.configured or {}).get(given, ("", ""))[0] or None
         try:
-            endpoint = endpoint_for(self.endpoint.currentText().strip())
+            endpoint = endpoint_for(given, api)
         except EndpointError as exc:
             raise LiveError(str(exc)) from None
         model = self.model.text().strip()
@@ -184,7 +229,8 @@ class LivePanel(QWidget):
                 self.registry, cases, self._settings(), self.options, self.cache, index=self.index
             )
         except LiveError as exc:
-            self._idle(str(exc))
+            unset = self.configured is not None and not self.configured
+            self._idle(f"{exc} {NO_ENDPOINT}" if unset else str(exc))
             return
         calls = self.planned.calls
         if not calls:

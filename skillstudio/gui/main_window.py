@@ -120,8 +120,7 @@ class MainWindow(QMainWindow):
             [self.tree_dock, self.problems_dock, self.suites_dock],
             self.overlap_dock,
         )
-        self._sized = False  # the docks get their first-run sizes when first shown
-        self._grown = False  # Try a Request's dock grew for its first answer (or own sizes)
+        self._sized = self._grown = False  # first-run sizes when shown; _room_for_answers
         self._apply_settings()
         self._show_centre()
         self.statusBar().showMessage("Ready")
@@ -269,6 +268,7 @@ class MainWindow(QMainWindow):
         self.query_panel.said.connect(lambda text: self.statusBar().showMessage(text, 15_000))
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.query_panel.wants_room.connect(self._room_for_answers)
+        self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
 
@@ -318,8 +318,8 @@ class MainWindow(QMainWindow):
         showed 2 rows) to DOCK_ROOM, at most 2/5 of the height; once."""
         if not self._grown:
             self._grown = True
-            room = min(DOCK_ROOM, self.height() * 2 // 5)
-            self.resizeDocks([self.query_dock], [room], Qt.Orientation.Vertical)
+            room = [min(DOCK_ROOM, self.height() * 2 // 5)]
+            self.resizeDocks([self.query_dock], room, Qt.Orientation.Vertical)
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
@@ -453,8 +453,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(message, 10_000)
 
     def _apply_settings(self) -> None:
-        tokens = self.app_settings.context_tokens()
-        self.query_panel.option_defaults = {"context_tokens": tokens} if tokens else {}
+        self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
         wrap = self.settings.value("wrap_source", False, bool)
         self.menu_actions.wrap_action.setChecked(bool(wrap))
 
