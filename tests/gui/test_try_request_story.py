@@ -6,6 +6,7 @@ marked words without their punctuation; tier 0 in words."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.settings_store import Endpoint
 from skillstudio.gui.workbench import QueryPanel
 from skillstudio.gui.workbench.add_case import AddCaseDialog
+from skillstudio.gui.workbench.explanation import marked_request
 from skillstudio.gui.workbench.panel_parts import NamesModel
 from skillstudio.gui.workbench.ranking_menu import EXPLAIN, OPEN, WHY_NOT
 
@@ -188,3 +190,20 @@ def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
     panel.ask_a_model()
     assert live.status.text().startswith("About to send")
     assert "Settings" not in live.status.text()
+
+
+def test_marked_words_leave_their_punctuation_unmarked(
+    app_window: MainWindow, qtbot: QtBot
+) -> None:
+    """ "pdf," was marked with its comma, in the description and in the request."""
+    panel = app_window.query_panel
+    app_window.focus_query_panel()
+    request = "check locking,migrations for database correctness."
+    ask(panel, qtbot, request)
+    assert panel.model.rows[0].name == "sql-review"
+    marked = re.findall(r'<span style="background:[^"]*">([^<]*)</span>', panel.explanation_html())
+    assert "locking" in marked and "migrations" in marked and "correctness" in marked
+    assert not [m for m in marked if re.search(r"[,.;:!?]", m)], marked
+    # A word joined by a hyphen or a dot stays marked as one.
+    pieces = marked_request("fix code-review now", "fix code review now", ["code", "review"])
+    assert ("code-review", True) in pieces
