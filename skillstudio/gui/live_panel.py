@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -49,10 +50,9 @@ POLL_MS = 100  # how often the progress bar reads the runs' progress
 # What the tab does, in plain words, above its controls (a first-time reviewer read
 # "Ask a model" and a box saying "ollama" without knowing what would happen).
 INTRO = (
-    "Sends the request above to a real model, the way the agent would ask it (the "
-    "skills' listing, no skill's instructions), and shows which skill it picks in each "
-    "run. Each run is one call to the endpoint: a paid service charges for its tokens. "
-    "Nothing is sent until you press Send; the calls and tokens are shown first."
+    "Asks a real model which skill it picks for this request, as the agent would. Each "
+    "run is one call; a paid service charges for it. You see the calls and tokens "
+    "before Send."
 )
 NO_ENDPOINT = (
     "No model endpoint is set up. Add one in Edit › Settings › Model endpoints (its "
@@ -103,6 +103,10 @@ class LivePanel(QWidget):
         self.intro = QLabel(INTRO)
         self.intro.setWordWrap(True)
         self.endpoint = QComboBox()
+        self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
+        self.endpoint.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.endpoint.setEditable(True)
         self.endpoint.addItems(list(PRESETS))
         self.endpoint.setCurrentText("ollama")
@@ -135,14 +139,17 @@ class LivePanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
 
-        row = QHBoxLayout()
-        for label, box in (("&Endpoint:", self.endpoint), ("&Model:", self.model)):
-            title = QLabel(label)
-            title.setBuddy(box)
-            row.addWidget(title)
-            row.addWidget(box, 2)
-        row.addWidget(self.runs)
-        row.addWidget(self.ask_button)
+        # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
+        # four in one row scrolled sideways).
+        fields = QFormLayout()
+        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        fields.addRow("&Endpoint:", self.endpoint)
+        fields.addRow("&Model:", self.model)
+        asking = QHBoxLayout()
+        asking.addWidget(self.runs)
+        asking.addWidget(self.ask_button)
+        asking.addStretch(1)
+        fields.addRow(asking)
         controls = QHBoxLayout()
         controls.addWidget(self.bar, 1)
         controls.addWidget(self.send_button)
@@ -150,9 +157,9 @@ class LivePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
-        layout.addLayout(row)
+        layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
+        layout.addLayout(fields)
         layout.addLayout(controls)
-        layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
 
         self.timer = QTimer(self)

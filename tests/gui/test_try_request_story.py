@@ -177,7 +177,7 @@ def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
     live = panel.live
     app_window.focus_query_panel()
     assert "real model" in live.intro.text() and "charges" in live.intro.text()
-    assert "Nothing is sent until you press Send" in live.intro.text()
+    assert "tokens before Send" in live.intro.text()
     assert "Settings › Model endpoints" in live.status.text()  # none set up
     ask(panel, qtbot, "review my database migration for locking problems")
     panel.ask_a_model()
