@@ -17,11 +17,13 @@ from skillstudio.core.projects.suites import load_suite
 from skillstudio.core.ranking.model_pick import LikelyCandidate
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.settings_store import Endpoint
+from skillstudio.gui.welcome_page import TIERS
 from skillstudio.gui.workbench import QueryPanel
 from skillstudio.gui.workbench.add_case import AddCaseDialog
 from skillstudio.gui.workbench.explanation import marked_request
 from skillstudio.gui.workbench.panel_parts import NamesModel
 from skillstudio.gui.workbench.ranking_menu import EXPLAIN, OPEN, WHY_NOT
+from skillstudio.gui.workbench.tier_view import SHORTEST, tier_title
 
 from .test_likely_app import ask, write_collection
 from .test_try_request_trust import opened
@@ -207,3 +209,16 @@ def test_marked_words_leave_their_punctuation_unmarked(
     # A word joined by a hyphen or a dot stays marked as one.
     pieces = marked_request("fix code-review now", "fix code review now", ["code", "review"])
     assert ("code-review", True) in pieces
+
+
+def test_tier_zero_says_what_the_agent_gets(app_window: MainWindow) -> None:
+    """ "0 · Nothing" (and "0 nothing" on the welcome page) read as "nothing to see"."""
+    panel = app_window.query_panel
+    assert tier_title(0) == "0 · Skills not shown"
+    assert "nothing" not in tier_title(0, True, SHORTEST).lower()
+    assert "<b>0</b> none of them (the agent is shown nothing of its skills)" in TIERS
+    app_window.focus_query_panel()
+    panel.query.setText("draft release notes")
+    panel.update_now()
+    tip = panel.tier_tabs.tabToolTip(0)
+    assert tip.startswith("Tier 0 · Skills not shown\nThe agent is shown nothing of the skills")
