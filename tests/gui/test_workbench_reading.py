@@ -98,7 +98,7 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
     panel.show_tier(0)
     nothing = panel.tier_views[0]
     assert not nothing.text.isVisible() and nothing.empty.isVisible()
-    assert "the agent is shown nothing of the skills" in nothing.empty.text()
+    assert "as if the agent had no skills" in nothing.empty.text()
     panel.show_tier(3)
     instructions = panel.tier_views[3]
     assert "No skill is selected" in instructions.empty.text()
