@@ -30,8 +30,7 @@ _ABOUT = (  # what each tier is, in one line
     "The full instructions of the selected skills, loaded for this request.",
 )
 _EMPTY = (  # what an empty tier means
-    "No text at this tier: a request answered at tier 0 is answered as if the agent "
-    "had no skills.",
+    "No text at this tier: a request answered at tier 0 is answered as if the agent had no skills.",
     "This profile has no breadcrumb text.",
     "No skill would be listed: every skill is left out (see below) or none is loaded.",
     "No skill is selected for this request, so no instructions are loaded. The agent "
