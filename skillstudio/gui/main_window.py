@@ -316,7 +316,7 @@ class MainWindow(QMainWindow):
     def _room_for_answers(self) -> None:
         """Try a Request's first answer on first-run sizes grows the docks (a quarter
         showed 2 rows) to DOCK_ROOM, at most 2/5 of the height; once."""
-        if not self._grown:
+        if not (self._grown or self.query_dock.isFloating()):  # a window of its own: as is
             self._grown = True
             room = [min(DOCK_ROOM, self.height() * 2 // 5)]
             self.resizeDocks([self.query_dock], room, Qt.Orientation.Vertical)

@@ -124,7 +124,7 @@ class QueryPanel(QWidget):
         self.option.valueChanged.connect(self.timer.start)
         self.option.valueChanged.connect(lambda _v: self._headroom_follows())
         self.add_button = QPushButton("Add as test case…", self)
-        self.add_button.clicked.connect(self.add_test_case)
+        self.add_button.clicked.connect(lambda: self.add_test_case())  # not `checked`
         self.project_title = QLabel("&Project:", self)
         self.project_title.setBuddy(self.project_box)
         fixed = [self.project_title, self.project_box]
