@@ -74,6 +74,8 @@ def test_the_headline_the_selected_row_and_the_tier_line_agree(
             assert named == likely, request
             assert name == named[0] and band == "likely", request
             assert tier == f"Tier 2: listed; {', '.join(named)} would be loaded", request
+            tip = panel.summary.toolTip()  # the tier line hides in a narrow panel
+            assert f"the model would likely load {', '.join(named)}" in tip
         elif headline.startswith("No skill is likely"):
             seen.add("none")
             assert not likely, request
@@ -222,3 +224,32 @@ def test_tier_zero_says_what_the_agent_gets(app_window: MainWindow) -> None:
     panel.update_now()
     tip = panel.tier_tabs.tabToolTip(0)
     assert tip.startswith("Tier 0 · Skills not shown\nThe agent is shown nothing of the skills")
+
+
+def test_the_dock_grows_only_on_first_run_sizes(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The first answer grows Try a Request's dock (a first-run quarter showed 2 rows);
+    sizes restored from the last session are the user's and stay."""
+    folder = write_collection(tmp_path / "collection")
+    first = opened(qtbot, settings, folder)
+    first.resize(1024, 768)
+    first.size_docks()
+    qtbot.wait(20)
+    settings.setValue("state", first.saveState())  # docks as a quarter of the height
+    first.close()
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.resize(1024, 768)
+    win.restore_state()
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(folder))
+    win.focus_query_panel()
+    qtbot.wait(20)
+    height = win.query_dock.height()
+    assert height < 230  # the quarter, as restored
+    ask(win.query_panel, qtbot, "review my database migration for locking problems")
+    qtbot.wait(20)
+    assert win.query_dock.height() == height

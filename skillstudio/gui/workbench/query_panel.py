@@ -372,6 +372,7 @@ class QueryPanel(QWidget):
         line, tip = tier_line(used, self.result, self._likely_shown())
         self.tier_used.setText(line if query.strip() else "")
         self.tier_used.setToolTip(tip + "\nSee Tiers for the exact text.")
+        self.summary.setToolTip(tip if query.strip() else "")  # the line hides under 900 px
         self.details.fill_why(self.registry)
         if self.tier_views[2].isVisible():
             self.listing.write_wanted()  # at once if unchanged; else the old text until done
