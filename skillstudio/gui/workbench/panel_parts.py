@@ -171,14 +171,15 @@ def likely_summary(result: MatchResult, likely: LikelyResult | None, waiting: bo
         return summary_text(result) + more
     names = [c.name for c in likely.likely]
     if names:
-        return f"Likely: {', '.join(names)} (an estimate of the model's choice; none is selected)."
+        # It said "none is selected", read against the tier line's "would be loaded".
+        them = "it" if len(names) == 1 else "them"
+        return f"Likely: {', '.join(names)} (an estimate: the model would probably load {them})."
     if not likely.candidates:
-        return "No skill is likely for this request (an estimate; none is selected)."
+        return "No skill is likely for this request (an estimate: the model would load none)."
     best = likely.candidates[0]
     only = "only possible" if best.band == "possible" else "unlikely"
     return (
-        f"No skill is likely for this request; the closest, {best.name}, is {only} "
-        "(an estimate; none is selected)."
+        f"No skill is likely for this request; the closest, {best.name}, is {only} (an estimate)."
     )
 
 
