@@ -9,17 +9,20 @@ follows them, Cancel stops them. Keys come from the environment or the keyring, 
 from this panel.
 
 Not wired into the window here: the owner calls `set_request(registry, query, options,
-index)` when the request or the skills change, and `set_endpoint(...)` from Settings.
+index)` when the request or the skills change, and `set_endpoints(...)` with the
+endpoints of Settings › Model endpoints (with none, the tab says how to add one).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -40,8 +43,22 @@ from ..core.model.text import counted
 from ..core.ranking.model_pick import LikelyIndex
 from ..core.scanning.registry import Registry
 from .background import run_in_background
+from .settings_store import Endpoint as Configured
 
 POLL_MS = 100  # how often the progress bar reads the runs' progress
+
+# What the tab does, in plain words, above its controls (a first-time reviewer read
+# "Ask a model" and a box saying "ollama" without knowing what would happen).
+INTRO = (
+    "Asks a real model which skill it picks for this request, as the agent would. Each "
+    "run is one call; a paid service charges for it. You see the calls and tokens "
+    "before Send."
+)
+NO_ENDPOINT = (
+    "No model endpoint is set up. Add one in Edit › Settings › Model endpoints (its "
+    "URL, API, model and key), or type a service here (ollama, anthropic, openai, …) "
+    "and a model."
+)
 
 
 class _Progress:
@@ -81,8 +98,15 @@ class LivePanel(QWidget):
         self.cancel: threading.Event | None = None
         self.progress = _Progress()
         self.report: LiveReport | None = None
+        self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
+        self.intro = QLabel(INTRO)
+        self.intro.setWordWrap(True)
         self.endpoint = QComboBox()
+        self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
+        self.endpoint.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.endpoint.setEditable(True)
         self.endpoint.addItems(list(PRESETS))
         self.endpoint.setCurrentText("ollama")
@@ -97,13 +121,14 @@ class LivePanel(QWidget):
         self.runs.setRange(1, 50)
         self.runs.setValue(3)
         self.runs.setPrefix("runs: ")
-        self.ask_button = QPushButton("Ask a model")
+        self.ask_button = QPushButton("Ask…")
         self.ask_button.setToolTip(
             "Put this request to the model the way the agent asks it (its listing and "
             "tool, no skill body) and show which skill it picks. You are told what it "
             "will spend before anything is sent."
         )
         self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send the calls counted above (a paid service charges)")
         self.cancel_button = QPushButton("Cancel")
         self.bar = QProgressBar()
         self.status = QLabel()
@@ -114,20 +139,27 @@ class LivePanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
 
-        row = QHBoxLayout()
-        row.addWidget(self.endpoint, 2)
-        row.addWidget(self.model, 2)
-        row.addWidget(self.runs)
-        row.addWidget(self.ask_button)
+        # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
+        # four in one row scrolled sideways).
+        fields = QFormLayout()
+        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        fields.addRow("&Endpoint:", self.endpoint)
+        fields.addRow("&Model:", self.model)
+        asking = QHBoxLayout()
+        asking.addWidget(self.runs)
+        asking.addWidget(self.ask_button)
+        asking.addStretch(1)
+        fields.addRow(asking)
         controls = QHBoxLayout()
         controls.addWidget(self.bar, 1)
         controls.addWidget(self.send_button)
         controls.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(row)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
+        layout.addLayout(fields)
         layout.addLayout(controls)
-        layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
 
         self.timer = QTimer(self)
@@ -136,7 +168,8 @@ class LivePanel(QWidget):
         self.ask_button.clicked.connect(self.ask)
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.stop)
-        self._idle("Type a request, choose an endpoint and a model, then Ask a model.")
+        self.endpoint.currentTextChanged.connect(self._on_endpoint)
+        self._idle("Type a request, choose an endpoint and a model, then Ask….")
 
     # -- what the owner sets ---------------------------------------------------------
     def set_request(
@@ -152,6 +185,23 @@ class LivePanel(QWidget):
             self.planned = None
             self.send_button.setEnabled(False)
 
+    def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
+        """The endpoints of Settings › Model endpoints: offered first, the first one
+        chosen; with none, the tab says how to add one."""
+        self.configured = {e.url: (e.kind, e.model) for e in endpoints if e.url}
+        for url in reversed(list(self.configured)):
+            if self.endpoint.findText(url) < 0:
+                self.endpoint.insertItem(0, url)
+        if self.configured:
+            self.set_endpoint(*next((url, m) for url, (_k, m) in self.configured.items()))
+        elif self.cancel is None and self.planned is None:
+            self._idle(NO_ENDPOINT)
+
+    def _on_endpoint(self, text: str) -> None:
+        model = (self.configured or {}).get(text, ("", ""))[1]
+        if model:
+            self.model.setText(model)
+
     def set_endpoint(self, endpoint: str, model: str = "") -> None:
         """The endpoint (a preset name or a base URL) and model, from Settings."""
         self.endpoint.setCurrentText(endpoint)
@@ -160,8 +210,10 @@ class LivePanel(QWidget):
 
     # -- asking --------------------------------------------------------------------------
     def _settings(self) -> Settings:
+        given = self.endpoint.currentText().strip()
+        api = (self.configured or {}).get(given, ("", ""))[0] or None
         try:
-            endpoint = endpoint_for(self.endpoint.currentText().strip())
+            endpoint = endpoint_for(given, api)
         except EndpointError as exc:
             raise LiveError(str(exc)) from None
         model = self.model.text().strip()
@@ -184,7 +236,8 @@ class LivePanel(QWidget):
                 self.registry, cases, self._settings(), self.options, self.cache, index=self.index
             )
         except LiveError as exc:
-            self._idle(str(exc))
+            unset = self.configured is not None and not self.configured
+            self._idle(f"{exc} {NO_ENDPOINT}" if unset else str(exc))
             return
         calls = self.planned.calls
         if not calls:

@@ -56,7 +56,7 @@ from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage, samples_folder
 from .window_menus import Commands, build_menus
 from .window_shell import edit_settings, first_geometry, remember_tabs, restore_tabs
-from .workbench import QueryPanel
+from .workbench import DOCK_ROOM, QueryPanel
 from .workspace import Workspace
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
             [self.tree_dock, self.problems_dock, self.suites_dock],
             self.overlap_dock,
         )
-        self._sized = False  # the docks get their first-run sizes when first shown
+        self._sized = self._grown = False  # first-run sizes when shown; _room_for_answers
         self._apply_settings()
         self._show_centre()
         self.statusBar().showMessage("Ready")
@@ -268,6 +268,8 @@ class MainWindow(QMainWindow):
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.query_panel.said.connect(lambda text: self.statusBar().showMessage(text, 15_000))
         self.query_panel.current_suite = self.suite_runner.shown_suite
+        self.query_panel.wants_room.connect(self._room_for_answers)
+        self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
         box = self.query_panel.project_box  # the map shows the project worked on
@@ -309,13 +311,19 @@ class MainWindow(QMainWindow):
             self.size_docks()
 
     def size_docks(self) -> None:
-        """First-run sizes: the editor's tab gets at least 60 % of the height (the
-        bottom docks a quarter, 150-240 px with their tab bar: at 1024x640 a third
-        left the tab 57 %)
-        and the tree 300 px of the width."""
+        """First-run sizes: the editor's tab gets at least 60 % of the height (the bottom
+        docks a quarter, 150-240 px: a third left it 57 % at 1024x640), the tree 300 px."""
         height = min(max(self.height() // 4, 150), 240)
         self.resizeDocks([self.problems_dock], [height], Qt.Orientation.Vertical)
         self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
+
+    def _room_for_answers(self) -> None:
+        """Try a Request's first answer on first-run sizes grows the docks (a quarter
+        showed 2 rows) to DOCK_ROOM, at most 2/5 of the height; once."""
+        if not (self._grown or self.query_dock.isFloating()):  # a window of its own: as is
+            self._grown = True
+            room = [min(DOCK_ROOM, self.height() * 2 // 5)]
+            self.resizeDocks([self.query_dock], room, Qt.Orientation.Vertical)
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
@@ -324,7 +332,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         state = self.settings.value("state")
         if isinstance(state, QByteArray) and self.restoreState(state):
-            self._sized = True  # the user's own sizes
+            self._sized = self._grown = True  # the user's own sizes
 
     def _show_centre(self) -> None:
         """The welcome page while no tab is open."""
@@ -450,8 +458,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(message, 10_000)
 
     def _apply_settings(self) -> None:
-        tokens = self.app_settings.context_tokens()
-        self.query_panel.option_defaults = {"context_tokens": tokens} if tokens else {}
+        self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
         wrap = self.settings.value("wrap_source", False, bool)
         self.menu_actions.wrap_action.setChecked(bool(wrap))
 

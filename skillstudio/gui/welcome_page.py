@@ -29,7 +29,8 @@ OPENS = (  # what Open Folder, Open Project and Open the Samples each open
     "agents agentskills, claude-code, codex and the five seed/test systems).",
 )
 TIERS = (
-    "What an agent sees of its skills, in four tiers: <b>0</b> nothing · <b>1</b> a "
+    "What an agent sees of its skills, in four tiers: <b>0</b> none of them (the "
+    "agent is shown nothing of its skills) · <b>1</b> a "
     "breadcrumb (a one-line hint that skills exist) · <b>2</b> the listing (each skill's "
     "name and description) · <b>3</b> the full instructions of the skills it picks.<br>"
     "Try a Request shows the exact text of each tier and marks the one the agent would use."

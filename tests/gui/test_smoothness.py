@@ -39,6 +39,7 @@ from skillstudio.gui.problems_panel import ProblemsPanel
 from skillstudio.gui.skill_tree_model import PATH_ROLE, SkillTreeModel, TreeNodes
 from skillstudio.gui.workbench import listing_writer
 from skillstudio.gui.workbench.listing_writer import ListingWriter
+from skillstudio.gui.workbench.panel_parts import NamesModel
 from skillstudio.gui.workbench.tier_view import TierView
 
 from ..benchmarks.synth import generate
@@ -136,7 +137,7 @@ def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> N
     assert registry is not None
     box = panel.why_box
     names = [box.itemText(n) for n in range(1, box.count())]
-    assert box.itemText(0) == "(the selected row)" and box.itemData(0) == ""
+    assert box.itemText(0) == NamesModel.FIRST and box.itemData(0) == ""
     assert names == sorted({s.name for s in registry.skills})
     box.setCurrentIndex(box.findData(names[-1]))
     registry.version += 1  # the skills changed: the list is filled again

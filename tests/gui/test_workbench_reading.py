@@ -82,7 +82,7 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
     # The full titles are the tabs' tooltips (the tabs say as much as their width allows).
     tips = [panel.tier_tabs.tabToolTip(n).split("\n")[0] for n in range(4)]
     assert tips == [
-        "Tier 0 · Nothing",
+        "Tier 0 · Skills not shown",
         "Tier 1 · Breadcrumb",
         "Tier 2 · Listing",
         "Tier 3 · Full instructions — used for this request",
@@ -90,7 +90,7 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
     titles = [panel.tier_tabs.tabText(n) for n in range(4)]
     assert [n for n in range(4) if "used" in titles[n]] == [3]
     assert "●" not in "".join(titles)
-    assert panel.tier_used.text() == "The agent gets tier 3 · Full instructions"
+    assert panel.tier_used.text() == "Tier 3: code-review loaded in full"
     panel.load_request("what is the weather")
     assert panel.tier_tabs.tabToolTip(3).split("\n")[0] == "Tier 3 · Full instructions"
     assert "used" not in panel.tier_tabs.tabText(3)
@@ -98,7 +98,7 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
     panel.show_tier(0)
     nothing = panel.tier_views[0]
     assert not nothing.text.isVisible() and nothing.empty.isVisible()
-    assert "Nothing is added to the prompt" in nothing.empty.text()
+    assert "as if the agent had no skills" in nothing.empty.text()
     panel.show_tier(3)
     instructions = panel.tier_views[3]
     assert "No skill is selected" in instructions.empty.text()

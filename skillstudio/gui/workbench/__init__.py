@@ -7,6 +7,7 @@ module: query_panel (the panel), candidates, explanation, tier_view (with line_v
 activation_view, session_view.
 """
 
+from .panel_layout import DOCK_ROOM
 from .query_panel import QueryPanel
 
-__all__ = ["QueryPanel"]
+__all__ = ["DOCK_ROOM", "QueryPanel"]

@@ -1,7 +1,9 @@
-"""Try a Request's "Add as test case…": which suite file the case goes in (the project's
-suites, the one the Suites panel shows first, or a new file the user names), and the
-expected skills, pre-filled from what the panel shows (the skill invoked, else the
-skill shown as likely, else none)."""
+"""Try a Request's "Add as test case…": which suite file the case goes in (the file
+chosen last time, else the one the Suites panel shows, else the project's first suite,
+or a new file the user names), and the expected skills, pre-filled from what the panel
+shows (the row the user chose, else the skill invoked, else the skills shown as likely,
+else none). A request that invokes a skill by name is warned about: such a case tests
+the invocation, not whether the skill's description gets it picked."""
 
 from __future__ import annotations
 
@@ -23,16 +25,19 @@ from ...core.projects.project import Project
 from ...core.projects.suites import SuiteError, add_case
 from ...core.ranking.matching import MatchResult
 from ...core.ranking.model_pick import LikelyResult
+from ..theme import bar_style
 
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)
 NEW_FILE = "New suite file…"
 
 
-def suite_choices(project: Project, shown: str | None) -> tuple[list[str], str]:
+def suite_choices(
+    project: Project, shown: str | None, last: str | None = None
+) -> tuple[list[str], str]:
     """(the suite files offered, the default): the project's listed suites and the
-    YAML files of its suites/ folder; the default is the suite the Suites panel shows
-    (`shown`) when it is one of them, else the first listed, else a new
-    suites/<profile>.yaml."""
+    YAML files of its suites/ folder, and the file a case was last added to (`last`);
+    the default is `last`, else the suite the Suites panel shows (`shown`) when it is
+    one of them, else the first listed, else a new suites/<profile>.yaml."""
     paths: list[str] = []
     if project.config is not None:
         paths += [os.path.abspath(p) for p in project.config.suites]
@@ -46,6 +51,10 @@ def suite_choices(project: Project, shown: str | None) -> tuple[list[str], str]:
         if name.endswith((".yaml", ".yml")) and os.path.isfile(path) and path not in paths:
             paths.append(path)
     paths = paths[:SUITES_LISTED]
+    if last is not None and os.path.abspath(last) not in paths and os.path.isfile(last):
+        paths.append(os.path.abspath(last))  # a new file named the last time
+    if last is not None and os.path.abspath(last) in paths:
+        return paths, os.path.abspath(last)
     fresh = os.path.abspath(os.path.join(folder, f"{project.profile.name}.yaml"))
     if shown is not None and os.path.abspath(shown) in paths:
         return paths, os.path.abspath(shown)
@@ -54,14 +63,32 @@ def suite_choices(project: Project, shown: str | None) -> tuple[list[str], str]:
     return [fresh], fresh
 
 
-def proposed_expectation(result: MatchResult, likely: LikelyResult | None) -> str:
-    """What the panel shows as the answer: the skills selected (an invocation, or by
-    rule), else the first skill shown as likely, else "none"."""
+def proposed_expectation(
+    result: MatchResult, likely: LikelyResult | None, chosen: str | None = None
+) -> str:
+    """What the panel shows as the answer: the row the user chose (`chosen`), else the
+    skills selected (an invocation, or by rule), else the skills shown as likely, else
+    "none"."""
+    if chosen:
+        return chosen
     if result.selected:
         return ", ".join(result.selected)
     if likely is not None and likely.likely:
-        return likely.likely[0].name
+        return ", ".join(c.name for c in likely.likely)
     return "none"
+
+
+def invocation_warning(result: MatchResult) -> str:
+    """A warning when the request names a skill itself ($name, /name, "use … skill")."""
+    name = result.explicit
+    if not name:
+        return ""
+    return (
+        f"This request invokes {name} by name, so the agent loads it whatever the "
+        "descriptions say: as a test case it checks the invocation, not that "
+        f"{name} is picked for the words of the request. Leave out the skill's name "
+        "to test matching."
+    )
 
 
 Ask = Callable[[str, list[str], str, str], "tuple[str, str] | None"]
@@ -74,11 +101,14 @@ def add_to_suite(
     likely: LikelyResult | None,
     shown_suite: str | None,
     ask: Ask,
+    chosen: str | None = None,
+    last: str | None = None,
 ) -> tuple[str | None, str]:
     """Ask where and what (`ask(query, suites, default, proposed)`), append the case:
-    (the suite file written or None, what to say: "" when cancelled)."""
-    suites, default = suite_choices(project, shown_suite)
-    answer = ask(query, suites, default, proposed_expectation(result, likely))
+    (the suite file written or None, what to say: "" when cancelled). `chosen`: the
+    row the user chose; `last`: the file a case was last added to."""
+    suites, default = suite_choices(project, shown_suite, last)
+    answer = ask(query, suites, default, proposed_expectation(result, likely, chosen))
     if answer is None or not answer[0]:
         return None, ""
     path, typed = answer
@@ -102,6 +132,7 @@ class AddCaseDialog(QDialog):
         default: str,
         proposed: str,
         base: str,
+        warning: str = "",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -125,6 +156,11 @@ class AddCaseDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
         form.addRow("Request:", request)
+        self.warning = QLabel(warning, self)
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet(bar_style("warn"))
+        self.warning.setVisible(bool(warning))
+        form.addRow(self.warning)
         form.addRow("Suite &file:", self.suite_box)
         form.addRow("&Expected skills:", self.expect)
         form.addRow(buttons)

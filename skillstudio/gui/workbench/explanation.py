@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from ...core.model.text import counted, normalize
 from ...core.ranking.matching import MatchResult, mark_words, why_not
@@ -12,6 +13,8 @@ from ...core.scanning.registry import Registry
 from ..theme import colour
 
 _WORD = re.compile(r"[^\W_]+")
+_EDGES = re.compile(r"^([\W_]*)(.*?)([\W_]*)$", re.DOTALL)  # punctuation, word, punctuation
+JOINERS = set(" -_/.'’+")  # one of these between two marked words is marked with them
 
 
 def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
@@ -19,7 +22,9 @@ def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[
 
     The engine matches the normalized words (lowercase, punctuation removed); each
     typed word is lined up with the normalized word(s) it became, so "/code-review
-    src/app.py" stays as typed. Marked words one character apart are marked as one."""
+    src/app.py" stays as typed. Marked words one space or joining character apart
+    (Code Review, code-review, app.py) are marked as one; a comma between ("pdf,forms")
+    or punctuation that ends a word is not."""
     words = mark_words(normalized, terms)
     marks = [hit for _word, hit in words]
     pieces: list[tuple[str, bool]] = []
@@ -30,7 +35,7 @@ def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[
         done += count
         gap = query[pos : found.start()]
         if gap:
-            joined = hit and pieces and pieces[-1][1] and len(gap) == 1
+            joined = hit and pieces and pieces[-1][1] and gap in JOINERS
             pieces.append((gap, bool(joined)))
         pieces.append((found.group(), hit))
         pos = found.end()
@@ -114,11 +119,17 @@ def _marked(query: str, normalized: str, terms: list[str]) -> str:
 def _marked_text(text: str, terms: list[str]) -> str:
     """The description with every word that is a matched term (or in one) marked."""
     words = {w for term in terms for w in term.lower().split()}
-    out = []
-    for word in text.split():
-        bare = word.strip(".,;:!?()[]'\"`").lower()
-        out.append(_highlight(word) if bare and bare in words else html.escape(word))
-    return " ".join(out)
+    return " ".join(_mark_word(word, lambda bare: bare.lower() in words) for word in text.split())
+
+
+def _mark_word(word: str, hit: Callable[[str], bool]) -> str:
+    """A word of a text, marked when `hit` says so of it without the punctuation around
+    it, which stays unmarked ("pdf," was marked with its comma)."""
+    found = _EDGES.match(word)
+    lead, bare, tail = found.groups() if found else ("", word, "")
+    if not bare or not hit(bare):
+        return html.escape(word)
+    return html.escape(lead) + _highlight(bare) + html.escape(tail)
 
 
 FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
@@ -183,9 +194,7 @@ def why_not_likely(
 
 def _marked_stems(text: str, stems: set[str]) -> str:
     """The text with every word whose stem is one of `stems` marked."""
-    out = []
-    for word in text.split():
-        bare = normalize(word).split()
-        hit = any(stem(w) in stems for w in bare)
-        out.append(_highlight(word) if hit else html.escape(word))
-    return " ".join(out)
+    return " ".join(
+        _mark_word(word, lambda bare: any(stem(w) in stems for w in normalize(bare).split()))
+        for word in text.split()
+    )

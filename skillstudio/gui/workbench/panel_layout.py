@@ -15,6 +15,11 @@ STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px
 SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 SIDE_DETAILS_MIN = 80  # and beside it
+# The panel's height for 4 ranking rows and 4 lines of explanation beside them (below
+# it, the first answer asks its dock for DOCK_ROOM px: a first-run quarter of a 768 px
+# screen gave the panel 150, 2 rows and 1.5 lines).
+ROOM = 215
+DOCK_ROOM = 260  # the bottom docks' height for ROOM, with the dock's title and tab bar
 
 
 class SplitFit:

@@ -85,10 +85,12 @@ class SpillingRow:
 
 
 class NamesModel(QAbstractListModel):
-    """The "Why not" choices: "(the selected row)" (data "") and every skill's name
-    (data: the name). A model of its own, not 10,000 addItem calls (37 ms and more)."""
+    """The "Why not" choices: FIRST (data "": the explanation is of the selected row)
+    and every skill's name (data: the name). A model of its own, not 10,000 addItem
+    calls (37 ms and more). FIRST reads as what to do: "(the selected row)" beside
+    "Why not:" read as a question about the row already explained."""
 
-    FIRST = "(the selected row)"
+    FIRST = "pick a skill…"
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -161,11 +163,53 @@ def project_label(project: Project) -> str:
 
 def likely_summary(result: MatchResult, likely: LikelyResult | None, waiting: bool) -> str:
     """The summary line with the likely candidates: who is likely, or the engine's
-    sentence (and "working out…" while the likely index is being built)."""
+    sentence (and "working out…" while the likely index is being built). With none
+    likely it names the first row (the one selected below it) and its band: under "No
+    skill is likely" a highlighted "possible" row read as a contradiction."""
     if likely is None or result.selected:
         more = " Working out the likely candidates…" if waiting and not result.selected else ""
         return summary_text(result) + more
     names = [c.name for c in likely.likely]
-    if not names:
-        return "No skill is likely for this request (an estimate; none is selected)."
-    return f"Likely: {', '.join(names)} (an estimate of the model's choice; none is selected)."
+    if names:
+        # It said "none is selected", read against the tier line's "would be loaded".
+        them = "it" if len(names) == 1 else "them"
+        return f"Likely: {', '.join(names)} (an estimate: the model would probably load {them})."
+    if not likely.candidates:
+        return "No skill is likely for this request (an estimate: the model would load none)."
+    best = likely.candidates[0]
+    only = "only possible" if best.band == "possible" else "unlikely"
+    return (
+        f"No skill is likely for this request; the closest, {best.name}, is {only} (an estimate)."
+    )
+
+
+def tier_line(used: int, result: MatchResult, likely: LikelyResult | None) -> tuple[str, str]:
+    """(the short line beside the headline, its tooltip): the tier the agent gets and
+    what the agent does with it, naming the skills the headline names ("tier 2 ·
+    Listing" beside "Likely: X" read as if X were not loaded)."""
+    if used == 3 and result.selected:
+        names = ", ".join(result.selected)
+        return (
+            f"Tier 3: {names} loaded in full",
+            f"Tier 3: the agent is given the full instructions of {names}.",
+        )
+    if used == 2:
+        listed = "Tier 2: the agent is shown the list of skills (names and descriptions)"
+        if likely is None:
+            return "Tier 2: the skills are listed", listed + "; the model picks from it."
+        names = ", ".join(c.name for c in likely.likely)
+        if not names:
+            return (
+                "Tier 2: listed; no skill likely loaded",
+                listed + "; no skill is likely to be loaded from it (an estimate).",
+            )
+        return (
+            f"Tier 2: listed; {names} would be loaded",
+            listed + f"; the model would likely load {names} from it (an estimate).",
+        )
+    if used == 1:
+        return "Tier 1: a hint only", "Tier 1: the agent is told skills exist, not which."
+    return (
+        "Tier 0: no skill shown",
+        "Tier 0: the agent is shown nothing of the skills, not even their names.",
+    )

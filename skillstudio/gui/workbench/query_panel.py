@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
+    QPoint,
     Qt,
     QTimer,
     Signal,
@@ -23,12 +24,11 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSpinBox,
     QSplitter,
     QTableView,
-    QTabWidget,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -45,28 +45,25 @@ from ...core.ranking.matching import (
 )
 from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
 from ...core.scanning.registry import Registry
-from ..centre import scrolled
 from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
-from ..live_panel import LivePanel
 from ..scanner import one_line
-from .activation_view import ActivationView
-from .add_case import AddCaseDialog, add_to_suite
+from ..settings_store import AppSettings
+from .add_case import AddCaseDialog, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
+from .detail_tabs import DetailTabs
 from .explanation import explanation_html, likely_html, why_not_likely
-from .headroom_view import HeadroomView
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
-from .panel_layout import SplitFit
+from .panel_layout import ROOM, SplitFit
 from .panel_parts import (
     FixedLine,
-    NamesModel,
     SpillingRow,
     likely_summary,
     project_label,
+    tier_line,
 )
-from .session_view import SessionView
-from .tier_view import TierTabs, TierView, tier_title
+from .ranking_menu import ranking_menu
 
 QUERY_DELAY_MS = 60
 QUERY_MIN = 300  # px the request keeps beside the option and the button, else they go below
@@ -76,10 +73,15 @@ class QueryPanel(QWidget):
     """Signals:
     case_added(str): a case was appended to the suite file at this path.
     said(str): a passing message for the status bar ("Added to …"): the headline stays.
+    open_requested(str): open this SKILL.md (the ranking's context menu).
+    wants_room(): an answer is shown in less than ROOM px of height (the window may
+    grow the dock, once).
     """
 
     case_added = Signal(str)
     said = Signal(str)
+    wants_room = Signal()
+    open_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +99,7 @@ class QueryPanel(QWidget):
         self._answered: tuple[int, str] | None = None  # (registry, request) shown
         self._chosen: str | None = None  # the row the user chose, kept while it is shown
         self.current_suite: Callable[[], str | None] = lambda: None  # the Suites panel's
+        self.last_suite: str | None = None  # the file the last case went to
         self.catch_up = CatchUp(self, self.update_now, stale=True)
 
         self.project_box = QComboBox(self)
@@ -121,7 +124,7 @@ class QueryPanel(QWidget):
         self.option.valueChanged.connect(self.timer.start)
         self.option.valueChanged.connect(lambda _v: self._headroom_follows())
         self.add_button = QPushButton("Add as test case…", self)
-        self.add_button.clicked.connect(self.add_test_case)
+        self.add_button.clicked.connect(lambda: self.add_test_case())  # not `checked`
         self.project_title = QLabel("&Project:", self)
         self.project_title.setBuddy(self.project_box)
         fixed = [self.project_title, self.project_box]
@@ -140,7 +143,6 @@ class QueryPanel(QWidget):
         self.for_open.toggled.connect(lambda _on: self._show_instead())
 
         self.tier_used = QLabel(self)
-        self.tier_used.setToolTip("The tier this profile would use for the request (see Tiers)")
 
         self.model = CandidatesModel(self)
         self.table = QTableView(self)
@@ -159,62 +161,22 @@ class QueryPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
         self.table.clicked.connect(self._on_row_clicked)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._ranking_menu)
 
-        self.details = QTabWidget(self)
-        self.details.setMinimumWidth(240)  # its tab bars scroll: the ranking keeps its room
-        self.explanation = QTextBrowser(self)
-        self.explanation.setOpenLinks(False)
-        self.why_box = QComboBox(self)
-        self.why_names = NamesModel(self)
-        self.why_box.setModel(self.why_names)
-        # Sized without measuring 10,000 names; the row gives it the rest.
-        self.why_box.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.why_box.setMinimumContentsLength(16)
-        self.why_box.setToolTip("Pick a skill to see why it was not selected")
+        self.details = details = DetailTabs(self)
+        self.explanation, self.why_box = details.explanation, details.why_box
+        self.why_names, self.tier_tabs = details.why_names, details.tier_tabs
+        self.tier_views, self.activation = details.tier_views, details.activation
+        self.session_view, self.headroom = details.session_view, details.headroom
+        self.live, self.live_page = details.live, details.live_page
         self.why_box.currentIndexChanged.connect(lambda _i: self._show_explanation())
-        explain = QWidget(self)
-        explain_layout = QVBoxLayout(explain)
-        explain_layout.setContentsMargins(0, 0, 0, 0)
-        why_row = QHBoxLayout()
-        why_row.addWidget(QLabel("Why not:", self))
-        why_row.addWidget(self.why_box, 1)
-        explain_layout.addLayout(why_row)
-        explain_layout.addWidget(self.explanation, 1)
-        self.details.addTab(explain, "Explanation")
-        # The four tiers in one tab of their own: named, the one used said in words.
-        self.tier_tabs = TierTabs(self)
-        self.tier_views = [TierView(self) for _ in range(4)]
         # The listing (tier 2) is written when its tab is shown, in slices (30-180 ms
         # at 10,000 skills).
         self.listing = ListingWriter(self._listing_written, self.tier_views[2].empty.setText, self)
         self.tier_views[2].shown.connect(self.listing.write_wanted)
-        for number, view in enumerate(self.tier_views):
-            # In a scroll area: below the ranking, a tier can get less height than its
-            # header, meter and text ask for; it scrolls instead of overlapping.
-            self.tier_tabs.addTab(scrolled(view), tier_title(number))
-        self.details.addTab(self.tier_tabs, "Tiers")
-        self.details.setTabToolTip(1, "The exact text the agent is given at each tier")
-        self.activation = ActivationView(self)
         self.activation.inputs_changed.connect(self.timer.start)
-        self.details.addTab(scrolled(self.activation), "Activation")
-        self.session_view = SessionView(self)
         self.session_view.reset_button.clicked.connect(self.reset_session)
-        self.details.addTab(scrolled(self.session_view), "Session")
-        self.headroom = HeadroomView(self)  # the whole set against the listing's budget
-        self.details.addTab(self.headroom, "Headroom")
-        self.details.setTabToolTip(
-            4, "Does the whole set fit the agent's listing budget at a context window"
-        )
-        self.live = LivePanel(self)  # the request put to a real model (docs/live.md)
-        self.live_page = scrolled(self.live)  # its own "Ask a model" button plans the check
-        self.details.addTab(self.live_page, "Ask a model")
-        self.details.setTabToolTip(
-            5,
-            "Put this request to a real model the way the agent asks it (you are told "
-            "what it will spend before anything is sent)",
-        )
 
         # Side by side when the panel is wide or short; stacked (ranking above
         # details) when narrow and tall, so both keep a readable width (resizeEvent
@@ -301,6 +263,12 @@ class QueryPanel(QWidget):
         if spec is not None:
             options[spec.key] = self.option.value()
         return options
+
+    def apply_settings(self, store: AppSettings) -> None:
+        """Settings' context window (the option's default) and model endpoints."""
+        tokens = store.context_tokens()
+        self.option_defaults = {"context_tokens": tokens} if tokens else {}
+        self.live.set_endpoints(store.endpoints())
 
     def _on_project_changed(self, _index: int = 0) -> None:
         project = self.project
@@ -401,8 +369,11 @@ class QueryPanel(QWidget):
         self.summary.setText(self._summary_text(registry, query))
         self._show_instead(explain=False)  # explained below
         used = next((t.tier for t in self.tiers if t.used), 0)
-        self.tier_used.setText(f"The agent gets tier {tier_title(used)}" if query.strip() else "")
-        self._fill_why_box()
+        line, tip = tier_line(used, self.result, self._likely_shown())
+        self.tier_used.setText(line if query.strip() else "")
+        self.tier_used.setToolTip(tip + "\nSee Tiers for the exact text.")
+        self.summary.setToolTip(tip if query.strip() else "")  # the line hides under 900 px
+        self.details.fill_why(self.registry)
         if self.tier_views[2].isVisible():
             self.listing.write_wanted()  # at once if unchanged; else the old text until done
         for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
@@ -410,7 +381,11 @@ class QueryPanel(QWidget):
                 view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
         # The best row, or the one the user chose while it is still in the answer.
-        row = next((i for i, c in enumerate(self.model.rows) if c.name == self._chosen), 0)
+        row = next((i for i, c in enumerate(self.model.rows) if c.name == self._chosen), -1)
+        if row < 0:  # the first the headline names: "Likely: X" over a selected X
+            likely = self._likely_shown()
+            named = [c.name for c in likely.likely] if likely is not None else []
+            row = next((i for i, c in enumerate(self.model.rows) if c.name in named), 0)
         self._updating = True
         try:
             if self.model.rows:
@@ -426,6 +401,9 @@ class QueryPanel(QWidget):
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
         self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
+        area = self.parentWidget()
+        if query.strip() and area is not None and area.height() < ROOM:
+            self.wants_room.emit()
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
     def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
@@ -491,16 +469,6 @@ class QueryPanel(QWidget):
         if index.isValid() and index.row() < len(self.model.rows):
             return self.model.rows[index.row()].name
         return None
-
-    def _fill_why_box(self) -> None:
-        names = self.why_names.names_of(self.registry)
-        if names is None:
-            return  # the same names as shown
-        current = self.why_box.currentData()
-        self.why_box.blockSignals(True)
-        self.why_names.set_names(names)
-        self.why_box.setCurrentIndex(self.why_names.rows.get(current or "", 0))
-        self.why_box.blockSignals(False)
 
     def _on_column_resized(self, column: int, _old: int, _new: int) -> None:
         if column == len(self.model.COLUMNS) - 1:  # the Why column wraps anew
@@ -572,21 +540,50 @@ class QueryPanel(QWidget):
         """(the suite file, the expected skills as typed: comma-separated or 'none'),
         or None when cancelled (tests replace this method)."""
         base = self.project.base if self.project is not None else os.getcwd()
-        dialog = AddCaseDialog(query, suites, default, proposed, base, self)
+        warning = invocation_warning(self.result) if self.result is not None else ""
+        dialog = AddCaseDialog(query, suites, default, proposed, base, warning, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.answer()
 
-    def add_test_case(self) -> str | None:
-        """Ask which suite file and which skills, append the case, say so in the
-        status bar (the headline stays the answer's); the file's path, if added."""
+    def add_test_case(self, expect: str | None = None) -> str | None:
+        """Ask which suite file (the last one chosen first) and which skills (`expect`,
+        else the row chosen, else what the headline says), append the case, say so in
+        the status bar (the headline stays the answer's); the file's path, if added."""
         project, query = self.project, self.query.text().strip()
         if project is None or self.result is None or not query:
             return None
         shown = (self.result, self._likely_shown(), self.current_suite())
-        path, message = add_to_suite(project, query, *shown, self.ask_case)
+        chosen = expect or self._chosen
+        path, message = add_to_suite(project, query, *shown, self.ask_case, chosen, self.last_suite)
         if message:
             self.said.emit(message)
         if path is not None:
+            self.last_suite = path
             self.case_added.emit(path)
         return path
+
+    def _ranking_menu(self, pos: QPoint) -> None:
+        row = self.table.indexAt(pos).row()
+        menu = self.ranking_menu(row)
+        if menu is not None:
+            menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    def ranking_menu(self, row: int) -> QMenu | None:
+        """The context menu of a ranking row (ranking_menu.py), None off the rows."""
+        if self.result is None or not 0 <= row < len(self.model.rows):
+            return None
+        skill = self.model.rows[row].skill
+        likely = self._likely_shown()
+        picked = skill.name in self.result.selected or (
+            likely is not None and skill.name in {c.name for c in likely.likely}
+        )
+        return ranking_menu(
+            skill.name,
+            skill.path,
+            picked,
+            self.open_requested.emit,
+            self.details.explain,
+            self.add_test_case,
+            self,
+        )

@@ -19,17 +19,18 @@ from ...core.model.text import counted
 from ..theme import colour
 from .line_view import LineView
 
-TIER_LABELS = ("Nothing", "Breadcrumb", "Listing", "Full instructions")
+# Tier 0 is named for what the agent gets ("0 · Nothing" read as "nothing to see here").
+TIER_LABELS = ("Skills not shown", "Breadcrumb", "Listing", "Full instructions")
 USED = "used for this request"
 _ABOUT = (  # what each tier is, in one line
-    "The agent is given no text about skills: the baseline the other tiers add to.",
+    "The agent is shown nothing of the skills, not even their names: the baseline "
+    "the other tiers add to.",
     "A one-line hint that skills exist, without naming them.",
     "The list of skills the agent chooses from, in the profile's own format and budget.",
     "The full instructions of the selected skills, loaded for this request.",
 )
 _EMPTY = (  # what an empty tier means
-    "Nothing is added to the prompt at this tier: this is what the agent sees of the "
-    "skills when the profile uses tier 0.",
+    "No text at this tier: a request answered at tier 0 is answered as if the agent had no skills.",
     "This profile has no breadcrumb text.",
     "No skill would be listed: every skill is left out (see below) or none is loaded.",
     "No skill is selected for this request, so no instructions are loaded. The agent "
@@ -37,7 +38,7 @@ _EMPTY = (  # what an empty tier means
 )
 
 
-_SHORT = ("Nothing", "Hint", "Listing", "Full")
+_SHORT = ("Not shown", "Hint", "Listing", "Full")
 SHORTEST = 3  # the last of tier_title's lengths
 
 
@@ -169,7 +170,7 @@ class TierTabs(QTabWidget):
 
     def set_used(self, used: int | None) -> None:
         """Which tier the agent would use; shown, until the user picks a tab (it
-        opened on "0 · Nothing" whatever was used)."""
+        opened on tier 0 whatever was used)."""
         self.used = used
         if used is not None and not self.picked and 0 <= used < self.count():
             self.setCurrentIndex(used)
