@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QByteArray, QEvent, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,6 +26,7 @@ from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, resolve_projects
 from ..core.ranking.matching import MatchIndex
 from ..core.scanning.registry import Registry
+from . import window_shell as shell
 from .archives import Archives
 from .centre import Centre, scrolled
 from .dialogs import Dialogs
@@ -55,8 +56,7 @@ from .source_editor import SourceEditor
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage, samples_folder
 from .window_menus import Commands, build_menus
-from .window_shell import edit_settings, first_geometry, remember_tabs, restore_tabs
-from .workbench import DOCK_ROOM, QueryPanel
+from .workbench import QueryPanel
 from .workspace import Workspace
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         screen = self.screen()
         if screen is not None:  # within the screen it opens on (restore_state may move it)
-            self.setGeometry(first_geometry(screen.availableGeometry()))
+            self.setGeometry(shell.first_geometry(screen.availableGeometry()))
         self._lay_out()
         self._make_controllers()
         self._connect()
@@ -311,27 +311,17 @@ class MainWindow(QMainWindow):
             self.size_docks()
 
     def size_docks(self) -> None:
-        """First-run sizes: the editor's tab gets at least 60 % of the height (the bottom
-        docks a quarter, 150-240 px: a third left it 57 % at 1024x640), the tree 300 px."""
-        height = min(max(self.height() // 4, 150), 240)
-        self.resizeDocks([self.problems_dock], [height], Qt.Orientation.Vertical)
-        self.resizeDocks([self.tree_dock], [300], Qt.Orientation.Horizontal)
+        shell.first_dock_sizes(self, self.problems_dock, self.tree_dock)
 
     def _room_for_answers(self) -> None:
-        """Try a Request's first answer on first-run sizes grows the docks (a quarter
-        showed 2 rows) to DOCK_ROOM, at most 2/5 of the height; once."""
+        """Try a Request's first answer on first-run sizes grows its dock (once)."""
         if not (self._grown or self.query_dock.isFloating()):  # a window of its own: as is
             self._grown = True
-            room = [min(DOCK_ROOM, self.height() * 2 // 5)]
-            self.resizeDocks([self.query_dock], room, Qt.Orientation.Vertical)
+            shell.room_for_answers(self, self.query_dock)
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
-        geometry = self.settings.value("geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        state = self.settings.value("state")
-        if isinstance(state, QByteArray) and self.restoreState(state):
+        if shell.restore_window(self, self.settings):
             self._sized = self._grown = True  # the user's own sizes
 
     def _show_centre(self) -> None:
@@ -403,7 +393,7 @@ class MainWindow(QMainWindow):
             store = self.app_settings
             projects = with_remembered(projects, store.folder_profile, store.default_profile())
             registries = [project.registry() for project in projects]
-        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
@@ -425,7 +415,7 @@ class MainWindow(QMainWindow):
     def close_folder(self) -> bool:
         """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
         its next opening, the welcome page shown; False if the user kept the tabs."""
-        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
@@ -445,7 +435,7 @@ class MainWindow(QMainWindow):
         number = self.project_profiles.current_project()
         projects = self.workspace.projects
         project = projects[number] if number < len(projects) else None
-        message = edit_settings(
+        message = shell.edit_settings(
             self.app_settings,
             project.base if project is not None else "",
             self,
@@ -509,7 +499,7 @@ class MainWindow(QMainWindow):
         self.tree.viewport().update()  # an empty tree says why, now that reading ended
         if self._tabs_for and self._tabs_for == self.workspace.base:
             self._tabs_for = ""
-            restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)
+            shell.restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
@@ -599,7 +589,7 @@ class MainWindow(QMainWindow):
             return
         self.scans.cancel()
         self.refresher.drop()
-        remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()

@@ -6,17 +6,41 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QRect, QSize
-from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabWidget, QWidget
 
 from .settings_dialog import SettingsDialog
 from .settings_store import AppSettings
 from .theme import set_preference
+from .workbench import DOCK_ROOM
 
 # The first window: at most this big, and within the screen's free area less a margin
 # for the window frame and title bar (a 768-pixel laptop screen has about 740 free).
 FIRST_MAX = QSize(1280, 860)
 FRAME_MARGIN = QSize(40, 60)
+
+
+def first_dock_sizes(window: QMainWindow, bottom: QDockWidget, side: QDockWidget) -> None:
+    """First-run sizes: the editor's tab gets at least 60 % of the height (the bottom
+    docks a quarter, 150-240 px: a third left it 57 % at 1024x640), the tree 300 px."""
+    height = min(max(window.height() // 4, 150), 240)
+    window.resizeDocks([bottom], [height], Qt.Orientation.Vertical)
+    window.resizeDocks([side], [300], Qt.Orientation.Horizontal)
+
+
+def room_for_answers(window: QMainWindow, dock: QDockWidget) -> None:
+    """Try a Request's first answer on first-run sizes (a quarter showed 2 rows): its
+    dock grows to DOCK_ROOM, at most 2/5 of the height."""
+    window.resizeDocks([dock], [min(DOCK_ROOM, window.height() * 2 // 5)], Qt.Orientation.Vertical)
+
+
+def restore_window(window: QMainWindow, settings: QSettings) -> bool:
+    """Geometry, docks and splitters as last closed; True if the docks were restored."""
+    geometry = settings.value("geometry")
+    if isinstance(geometry, QByteArray):
+        window.restoreGeometry(geometry)
+    state = settings.value("state")
+    return isinstance(state, QByteArray) and window.restoreState(state)
 
 
 def first_geometry(available: QRect) -> QRect:
