@@ -31,9 +31,8 @@ from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
-from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..model.text import normalize
@@ -48,11 +47,33 @@ from ..reading.skill_words import (
     with_phrases,
 )
 from ..scanning.registry import Registry
+from .estimate import (
+    FIELDS_MODEL,
+    LIKELY_MODEL,
+    PLAIN_BM25,
+    Band,
+    LikelyCandidate,
+    LikelyResult,
+    Model,
+    TermWeight,
+    likely_text,
+)
 from .matching import MAX_QUERY_CHARS, STOPWORDS
 
-Band = Literal["likely", "possible", "unlikely"]
-# The roles of what a listing shows (`Profile.listing_texts` keys); the body is the gist's.
-FIELDS = ("name", "description", "use_when", "triggers", "hint")
+__all__ = [  # the parameters and results are re-exported: callers import them from here
+    "FIELDS_MODEL",
+    "LIKELY_MODEL",
+    "PLAIN_BM25",
+    "Band",
+    "LikelyCandidate",
+    "LikelyIndex",
+    "LikelyResult",
+    "Model",
+    "TermWeight",
+    "likely",
+    "likely_text",
+    "stem",
+]
 
 # Words of a request that say nothing about which skill it needs (beside the
 # description stop words): fillers of chat requests. Written for this project.
@@ -73,55 +94,6 @@ COMMON_SHARE = 0.5
 COMMON_MIN_SKILLS = 20
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
 DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
-
-
-@dataclass(frozen=True, slots=True)
-class Model:
-    """The ranking's parameters. `LIKELY_MODEL` is the tuned one; `PLAIN_BM25` the
-    textbook baseline (one field, no stemming, no weights) it is measured against."""
-
-    weights: tuple[tuple[str, float], ...] = (
-        ("name", 2.0),
-        ("description", 1.0),
-        ("use_when", 1.0),  # when to use it (Claude Code's `when_to_use`)
-        ("triggers", 1.0),
-        ("hint", 0.3),  # what to pass it (`argument-hint`)
-        ("body", 0.6),  # the body's most frequent words (its gist, core/reading/skill_words.py)
-    )
-    k1: float = 2.0
-    b: float = 0.6  # (0.75 before the gist took in bundled markdown)
-    stem: bool = True
-    single_field: bool = False  # every field's words in one field, weight 1
-    # the fields whose pairs of adjacent words ("code review") count as terms of
-    # their own: the name only (in the description too they added 0.6 points of
-    # top-1 and top-3 on the tuning half but 35 MB at 10,000 skills, most of them
-    # phrases one skill has)
-    phrases: tuple[str, ...] = ("name",)
-    # Bands, on the score divided by the IDF of a word only one skill has (about
-    # "how many distinctive words matched"), calibrated in tests/eval (0.8 before
-    # the gist took in bundled markdown: then 3 of 18 no-skill requests were likely)
-    likely: float = 1.0
-    possible: float = 0.4
-    likely_ratio: float = 0.6  # and at least this share of the best score
-    # or a request holding this share of the words of the skill's description (it says
-    # what the description says: copies of one description made its words weigh little)
-    covered: float = 0.8
-
-    def weight(self, name: str) -> float:
-        return dict(self.weights).get(name, 0.0)
-
-
-LIKELY_MODEL = Model()
-# The same without the body: what the model itself reads when choosing.
-FIELDS_MODEL = Model(weights=tuple(w for w in LIKELY_MODEL.weights if w[0] != "body"))
-PLAIN_BM25 = Model(
-    weights=(("text", 1.0),),
-    b=0.75,  # the textbook value
-    stem=False,
-    single_field=True,
-    phrases=(),
-    covered=0.0,  # (the textbook's bands: from the scores alone)
-)
 
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
@@ -147,63 +119,6 @@ class _Doc:
 
 
 _NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
-
-
-@dataclass(slots=True)
-class TermWeight:
-    term: str  # the request's word
-    stem: str
-    weight: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
-
-
-@dataclass(slots=True)
-class LikelyCandidate:
-    skill: Skill
-    score: float
-    strength: float  # score in units of one distinctive word (see Model.likely)
-    band: Band
-    reasons: list[TermWeight]
-
-    @property
-    def name(self) -> str:
-        return self.skill.name
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "skill": self.skill.name,
-            "score": round(self.score, 3),
-            "strength": round(self.strength, 3),
-            "band": self.band,
-            "reasons": [r.to_json() for r in self.reasons],
-        }
-
-
-@dataclass(slots=True)
-class LikelyResult:
-    query: str
-    candidates: list[LikelyCandidate]  # the top ones, best first
-    total: int  # skills scored (those that cannot reach the top may be left out)
-    estimate: bool = True  # always: never the model's choice
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def likely(self) -> list[LikelyCandidate]:
-        return [c for c in self.candidates if c.band == "likely"]
-
-    def band_of(self, name: str) -> Band:
-        found = next((c for c in self.candidates if c.name == name), None)
-        return found.band if found else "unlikely"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "estimate": True,
-            "total_candidates": self.total,
-            "candidates": [c.to_json() for c in self.candidates],
-        }
 
 
 class LikelyIndex:
@@ -586,15 +501,3 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     index = index or LikelyIndex(registry)
     index.sync()
     return index.rank(query)
-
-
-def likely_text(result: LikelyResult, limit: int = 10) -> str:
-    """The bands as lines of text: band, skill, strength and the weightiest words."""
-    lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
-    shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
-    for c in shown:
-        words = ", ".join(f"{r.term} {r.weight:.2f}" for r in c.reasons[:5])
-        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
-    if not result.likely:
-        lines.append("  no skill is likely for this request")
-    return "\n".join(lines)
