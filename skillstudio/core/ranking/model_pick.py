@@ -443,7 +443,9 @@ class LikelyIndex:
             best = heapq.nlargest(top, best, key=scores.__getitem__)
         unit = self.unit()
         model = self.model
-        first = scores[best[0]] if best else 0.0
+        # the bar is the request's best score (`values` is best first; `best` is in
+        # slot order, and its first slot set the bar before: bands moved with `top`)
+        first = values[0] if values else 0.0
         counted = set(self.counted(query_terms))
         live = [(t, w, *self._bucket(t)) for t, w in query_terms.items() if t in counted]
         out: list[LikelyCandidate] = []
