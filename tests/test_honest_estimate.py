@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.ranking.exclusions import exclusion_clauses, without_exclusions
 from skillstudio.core.ranking.model_pick import LikelyIndex
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
@@ -52,3 +55,72 @@ def test_bands_are_the_same_whatever_number_of_candidates_is_asked_for(tmp_path:
         for top in (1, 2, 3, 5):
             for cand in index.rank(query, top=top).candidates:
                 assert cand.band == every[cand.name], (query, top, cand.name)
+
+
+EXCLUDING = {
+    "code-writer": "Write and refactor code in small steps (for fixing bugs use debugging).",
+    "debugging": "Find the cause of a failure and make the smallest change that cures it.",
+    "release-notes": "Draft release notes from the commits of a branch.",
+    "docker-build": "Build small container images with layer caching.",
+}
+
+
+def test_words_of_an_exclusion_clause_are_no_evidence_for_the_skill(tmp_path: Any) -> None:
+    """Before, "fixing bugs" counted for code-writer, whose description sends bug
+    fixes elsewhere: it was the first candidate (likely) for "Fix the bug in my code"."""
+    index = LikelyIndex(collection(tmp_path, EXCLUDING))
+    result = index.rank("Fix the bug in my code")
+    writer = next(c for c in result.candidates if c.name == "code-writer")
+    assert [r.term for r in writer.reasons] == ["code"]  # not "fix", not "bug"
+    assert writer.band != "likely"
+    ignored = {(i.skill, i.term) for i in result.ignored}
+    assert ignored == {("code-writer", "fix"), ("code-writer", "bug")}
+    assert all(i.clause == "for fixing bugs use debugging" for i in result.ignored)
+    # a request with nothing but excluded words finds the skill not at all
+    assert "code-writer" not in [c.name for c in index.rank("bugs to fix").candidates]
+
+
+def test_match_says_which_words_an_exclusion_left_out(tmp_path: Any) -> None:
+    from tests.helpers import cli
+
+    collection(tmp_path, EXCLUDING)
+    args = ("match", "Fix the bug in my code", "--root", "skills", "--profile", "agentskills")
+    text = cli(*args, cwd=tmp_path).out
+    assert "ignored: 'bug' not counted for code-writer: its description excludes it" in text
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    assert {"skill": "code-writer", "term": "bug", "clause": "for fixing bugs use debugging"} in (
+        data["likely_ignored"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("description", "left"),
+    [
+        ("Build React apps - not for simple one-file pages", "Build React apps - "),
+        ("Review pull requests. Do not use for fixing bugs.", "Review pull requests. "),
+        ("Deploy apps. USE FOR: deploy, ship. DO NOT USE FOR: billing reports.", "USE FOR"),
+        ("Fill PDF forms. Don't use when the file is a Word document.", "Fill PDF forms. "),
+        ("Write docs, but for REST references use api-docs instead.", "Write docs,"),
+        ("Draw charts. For maps, use the `geo-maps` skill.", "Draw charts. "),
+        ("Search code. Use symbol-index for lookups by name.", "Search code. "),
+        ("Lint YAML, e.g. CI files. Never use it on secrets; it logs them.", "e.g. CI files."),
+    ],
+)
+def test_exclusion_clauses_are_found_in_their_common_wordings(description: str, left: str) -> None:
+    kept, clauses = without_exclusions(description, "this-skill")
+    assert clauses and left in kept
+    assert not any(word in kept for word in ("one-file", "bugs", "billing", "Word", "REST"))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Use this skill instead of grep for code search.",
+        "Use when the user asks for a chart (use it for any table of numbers).",
+        "For best results, use a high resolution image.",
+        "Search code. Use this-skill for symbol lookups.",
+        "Not only for Python: any language with a parser.",
+    ],
+)
+def test_wordings_that_speak_for_the_skill_are_kept(description: str) -> None:
+    assert exclusion_clauses(description, "this-skill") == []

@@ -122,7 +122,9 @@ def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any]
     if ranked is not None:  # docs/commands.md: a band per candidate, and the ranking
         for cand in data["candidates"]:
             cand["band"] = ranked.band_of(cand["skill"])
-        data["likely"] = ranked.to_json()["candidates"]
+        estimate = ranked.to_json()
+        data["likely"] = estimate["candidates"]
+        data["likely_ignored"] = estimate["ignored"]  # words only exclusions had
     if why:
         data["why_not"] = why
     lines = [printable_lines(explain_text(result, item.registry, args.explain))]

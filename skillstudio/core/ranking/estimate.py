@@ -49,6 +49,9 @@ class Model:
     # or a request holding this share of the words of the skill's description (it says
     # what the description says: copies of one description made its words weigh little)
     covered: float = 0.8
+    # the words of a description's exclusion clauses ("Not for …", "(for X use Y)",
+    # core/ranking/exclusions.py) are no evidence for the skill (issue 28)
+    exclusions: bool = True
 
     def weight(self, name: str) -> float:
         return dict(self.weights).get(name, 0.0)
@@ -64,6 +67,7 @@ PLAIN_BM25 = Model(
     single_field=True,
     phrases=(),
     covered=0.0,  # (the textbook's bands: from the scores alone)
+    exclusions=False,
 )
 
 
@@ -72,9 +76,29 @@ class TermWeight:
     term: str  # the request's word
     stem: str
     weight: float
+    body: bool = False  # the skill has the word only in its body (the model does not see it)
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
+        out: dict[str, Any] = {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
+        if self.body:
+            out["from"] = "body"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoredWord:
+    """A request's word a skill has only in an exclusion clause of its description."""
+
+    skill: str
+    term: str  # the request's word
+    clause: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"skill": self.skill, "term": self.term, "clause": self.clause}
+
+    def text(self) -> str:
+        excludes = f"its description excludes it ({self.clause!r})"
+        return f"'{self.term}' not counted for {self.skill}: {excludes}"
 
 
 @dataclass(slots=True)
@@ -106,6 +130,8 @@ class LikelyResult:
     total: int  # skills scored (those that cannot reach the top may be left out)
     estimate: bool = True  # always: never the model's choice
     notes: list[str] = field(default_factory=list)
+    # the request's words skills have only in their exclusions (not counted for them)
+    ignored: list[IgnoredWord] = field(default_factory=list)
 
     @property
     def likely(self) -> list[LikelyCandidate]:
@@ -121,16 +147,25 @@ class LikelyResult:
             "estimate": True,
             "total_candidates": self.total,
             "candidates": [c.to_json() for c in self.candidates],
+            "ignored": [i.to_json() for i in self.ignored],
         }
 
 
+def reason_text(reason: TermWeight) -> str:
+    """A reason in words: the request's word and its weight, marked when only the
+    skill's body has it."""
+    return f"{reason.term} {reason.weight:.2f}" + (" from the body" if reason.body else "")
+
+
 def likely_text(result: LikelyResult, limit: int = 10) -> str:
-    """The bands as lines of text: band, skill, strength and the weightiest words."""
+    """The bands as lines of text: band, skill, strength and the weightiest words, then
+    the words left out as exclusions."""
     lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
     shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
     for c in shown:
-        words = ", ".join(f"{r.term} {r.weight:.2f}" for r in c.reasons[:5])
+        words = ", ".join(reason_text(r) for r in c.reasons[:5])
         lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
     if not result.likely:
         lines.append("  no skill is likely for this request")
+    lines += [f"  ignored: {i.text()}" for i in result.ignored]
     return "\n".join(lines)

@@ -52,12 +52,14 @@ from .estimate import (
     LIKELY_MODEL,
     PLAIN_BM25,
     Band,
+    IgnoredWord,
     LikelyCandidate,
     LikelyResult,
     Model,
     TermWeight,
     likely_text,
 )
+from .exclusions import exclusion_clauses, without_exclusions
 from .matching import MAX_QUERY_CHARS, STOPWORDS
 
 __all__ = [  # the parameters and results are re-exported: callers import them from here
@@ -74,6 +76,12 @@ __all__ = [  # the parameters and results are re-exported: callers import them f
     "likely_text",
     "stem",
 ]
+
+# The listing's texts whose exclusion clauses are left out (exclusions.py)
+EXCLUDING = ("description", "use_when")
+SHOWN_KEPT = 512  # skills whose shown terms a ranking keeps (see `LikelyIndex._shown`)
+# At most this many words a request has in skills' exclusions are reported
+MAX_IGNORED = 10
 
 # Words of a request that say nothing about which skill it needs (beside the
 # description stop words): fillers of chat requests. Written for this project.
@@ -140,6 +148,9 @@ class LikelyIndex:
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
         self.body_only: Counter[str] = Counter()  # skills with a term in the body only
+        # term -> paths of the skills that have it only in their exclusions (exclusions.py)
+        self.excluded: dict[str, set[str]] = {}
+        self._shown_kept: dict[str, tuple[Skill, frozenset[str]]] = {}  # see `_shown`
         self.length_sums: Counter[str] = Counter()
         # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
         # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
@@ -158,11 +169,31 @@ class LikelyIndex:
             self.add_all(registry.active.values())
 
     # ---------------------------------------------------------------- building
+    def listing(self, skill: Skill) -> tuple[dict[str, str], set[str]]:
+        """What the listing shows of `skill` as this model reads it: its texts with the
+        exclusion clauses of the description (and `when_to_use`) left out, and the
+        terms only those clauses had (core/ranking/exclusions.py)."""
+        texts = self.texts(skill)
+        if not self.model.exclusions:
+            return texts, set()
+        kept, dropped = dict(texts), []
+        for name in EXCLUDING:
+            text = texts.get(name)
+            if text:
+                kept[name], clauses = without_exclusions(text, skill.own_name)
+                dropped += [c.text for c in clauses]
+        if not dropped:
+            return texts, set()
+        stemmed = self.model.stem
+        left = set().union(*(terms(text, stemmed) for text in kept.values()))
+        return kept, set(terms(" ".join(dropped), stemmed)) - left
+
     def fields(self, skill: Skill) -> dict[str, Counter[str]]:
         """field -> term -> count, for the fields this model reads (the body's
-        words from the skill's gist, core/reading/skill_words.py)."""
+        words from the skill's gist, core/reading/skill_words.py; neither has the
+        words of the description's exclusions)."""
         model = self.model
-        texts = self.texts(skill)
+        texts, excluded = self.listing(skill)
         if model.single_field:
             counts = Counter(terms(" ".join(texts.values()), model.stem))
             return {"text": counts} if counts else {}
@@ -178,6 +209,8 @@ class LikelyIndex:
             for word, count in gist_counts(skill.gist):
                 key = (known(word) or stem(word)) if model.stem else sys.intern(word)
                 body[key] = get(key, 0) + count
+            for term in excluded:  # what the description excludes, the body cannot bring
+                body.pop(term, None)
             out["body"] = body
         return {name: counts for name, counts in out.items() if counts}
 
@@ -234,9 +267,11 @@ class LikelyIndex:
             bucket[0].append(slot)
             bucket[1].append(idf_used[term] * value)
 
-    def _count(self, fields: dict[str, Counter[str]]) -> None:
+    def _count(self, skill: Skill, fields: dict[str, Counter[str]]) -> None:
         self.df.update(_term_set(fields))
         self.body_only.update(_body_only(fields))
+        for term in self.listing(skill)[1]:
+            self.excluded.setdefault(term, set()).add(skill.path)
 
     def add_all(self, skills: Iterable[Skill]) -> None:
         """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
@@ -245,7 +280,7 @@ class LikelyIndex:
             fields = self.fields(skill)
             doc = self._doc(skill, fields)
             self.docs[skill.path] = doc
-            self._count(fields)
+            self._count(skill, fields)
             built.append(doc)
         self._avg_used = {name: self._avg(name) for name in self.length_sums}
         for doc in built:
@@ -264,7 +299,7 @@ class LikelyIndex:
         fields = self.fields(skill)
         doc = self._doc(skill, fields)
         self.docs[skill.path] = doc
-        self._count(fields)
+        self._count(skill, fields)
         self._take_slot(doc)
         if not self._check_drift():
             self._post(doc, fields)
@@ -279,6 +314,12 @@ class LikelyIndex:
         self._free += 1
         slot, df, fields = doc.slot, self.df, self.fields(doc.skill)
         self.body_only.subtract(_body_only(fields))  # (a zero left is as good as none)
+        for term in self.listing(doc.skill)[1]:
+            holders = self.excluded.get(term)
+            if holders is not None:
+                holders.discard(path)
+                if not holders:
+                    del self.excluded[term]
         for term in _term_set(fields):
             df[term] -= 1
             if df[term] <= 0:
@@ -459,6 +500,10 @@ class LikelyIndex:
                 at = bisect_left(holders, slot)
                 if at < len(holders) and holders[at] == slot and weights[at]:
                     reasons.append(TermWeight(word, term, weights[at]))
+            if reasons and self._weights.get("body", 0.0) > 0:
+                shown = self._shown(doc.skill)
+                for reason in reasons:
+                    reason.body = reason.stem not in shown
             reasons.sort(key=lambda r: -r.weight)
             band: Band = "unlikely"
             if score >= model.likely_ratio * first and (
@@ -469,7 +514,45 @@ class LikelyIndex:
                 band = "possible"
             out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
         out.sort(key=lambda c: (-c.score, c.name))
-        return LikelyResult(query, out, len(scores) - scores.count(0.0))
+        result = LikelyResult(query, out, len(scores) - scores.count(0.0))
+        result.ignored = self._ignored(query_terms)
+        return result
+
+    def _shown(self, skill: Skill) -> frozenset[str]:
+        """The terms of what the listing shows of `skill` (every field but the body;
+        the last SHOWN_KEPT skills' kept: the app re-ranks the same ones per keystroke)."""
+        kept = self._shown_kept.get(skill.path)
+        if kept is not None and kept[0] is skill:
+            return kept[1]
+        model, out = self.model, set[str]()
+        for name, text in self.listing(skill)[0].items():
+            if self._weights.get(name, 0.0) > 0:
+                out.update(with_phrases(terms(text, model.stem), name in model.phrases))
+        if len(self._shown_kept) >= SHOWN_KEPT:
+            del self._shown_kept[next(iter(self._shown_kept))]  # the oldest
+        self._shown_kept[skill.path] = (skill, frozenset(out))
+        return self._shown_kept[skill.path][1]
+
+    def _ignored(self, query_terms: dict[str, str]) -> list[IgnoredWord]:
+        """The request's words skills have only in their exclusions, with the clause."""
+        out: list[IgnoredWord] = []
+        for term, word in query_terms.items():
+            for path in sorted(self.excluded.get(term, ())):
+                if len(out) < MAX_IGNORED:
+                    out.append(
+                        IgnoredWord(self.docs[path].skill.name, word, self._clause(path, term))
+                    )
+        return out
+
+    def _clause(self, path: str, term: str) -> str:
+        """The exclusion clause of the skill at `path` that holds `term`."""
+        skill, stemmed = self.docs[path].skill, self.model.stem
+        texts = self.texts(skill)
+        for name in EXCLUDING:
+            for clause in exclusion_clauses(texts.get(name, ""), skill.own_name):
+                if term in terms(clause.text, stemmed):
+                    return clause.text
+        return ""
 
     def _covers(self, skill: Skill, query_terms: dict[str, str], matched: int) -> bool:
         """Whether the request says what the skill's description says (`matched`: how
@@ -477,7 +560,8 @@ class LikelyIndex:
         share = self.model.covered
         if not share or matched < COVER_MIN_WORDS:
             return False
-        return covers(skill.description, query_terms, share, self.model.stem)
+        description = self.listing(skill)[0].get("description", "")
+        return covers(description, query_terms, share, self.model.stem)
 
     # ---------------------------------------------------------------- vectors
     def vector(self, path: str) -> dict[str, float]:
