@@ -10,7 +10,7 @@ import pytest
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.exclusions import exclusion_clauses, without_exclusions
-from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.model_pick import LikelyIndex, Model
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -124,3 +124,47 @@ def test_exclusion_clauses_are_found_in_their_common_wordings(description: str, 
 )
 def test_wordings_that_speak_for_the_skill_are_kept(description: str) -> None:
     assert exclusion_clauses(description, "this-skill") == []
+
+
+PDF = {
+    "file-conversion": "Convert files between formats: PDF to Word, HEIC to JPG, MP4 to MP3.",
+    "skill-writing": "Write, edit and test agent skills before they are shared.",
+    "spreadsheets": "Clean and chart spreadsheets of numbers.",
+    "web-forms": "Check the accessibility of web pages with a screen reader.",
+}
+PDF_BODIES = {
+    "file-conversion": "# Converting\n\nRun the converter on the PDF; a PDF keeps its pages.\n",
+    "skill-writing": "# Examples\n\n"
+    + "A skill that reads a PDF form: open the PDF, list each form field, save the PDF. "
+    "Test it on a PDF with a long form and a form with none.\n" * 2,
+}
+
+
+def test_a_word_weighs_less_from_the_body_than_from_the_description(tmp_path: Any) -> None:
+    """The model sees the description, not the body: a skill whose body says "pdf"
+    many times ranked above the one whose description says "PDF" once."""
+    index = LikelyIndex(collection(tmp_path, PDF, PDF_BODIES))
+    ranked = index.rank("a PDF please").candidates
+    assert [c.name for c in ranked] == ["file-conversion", "skill-writing"]
+    writing = ranked[1]
+    assert [r.term for r in writing.reasons] == ["pdf"] and writing.reasons[0].body
+    assert not ranked[0].reasons[0].body  # "PDF" is in its description
+    # the JSON of a reason says where it came from
+    assert writing.reasons[0].to_json()["from"] == "body"
+    assert "from" not in ranked[0].reasons[0].to_json()
+
+
+def test_two_body_words_against_one_description_word_turn_on_the_one_mention_cap(
+    tmp_path: Any,
+) -> None:
+    """ "fill in a PDF form": the skill whose body alone says pdf and form still comes
+    first by default (each weighs at most one mention in a description); a cap of
+    0.45 of one mention puts the skill whose description says PDF first (it cost 7
+    points of top-1 on corpus_requests: docs/performance.md)."""
+    registry = collection(tmp_path, PDF, PDF_BODIES)
+    default = LikelyIndex(registry).rank("fill in a PDF form").candidates
+    assert default[0].name == "skill-writing"
+    assert all(r.body for r in default[0].reasons)
+    strict = LikelyIndex(registry, Model(body_one=0.45)).rank("fill in a PDF form").candidates
+    order = [c.name for c in strict]
+    assert order.index("file-conversion") < order.index("skill-writing")

@@ -226,15 +226,37 @@ class LikelyIndex:
 
     def _saturated(self, doc: _Doc, fields: dict[str, Counter[str]]) -> dict[str, float]:
         """term -> the doc's saturated field-weighted frequency (BM25F)."""
-        k1, b = self.model.k1, self.model.b
+        k1, cap = self.model.k1, self.model.body_cap or 0.0
         tf: dict[str, float] = {}
         get = tf.get
+        body = fields.get("body") if self.model.body_cap is not None else None
         for name, counts in fields.items():
-            avg = self._avg_used.get(name) or 1.0
-            factor = self._weights[name] / (1 - b + b * doc.lengths[name] / avg)
+            if counts is body:
+                continue
+            factor = self._factor(doc, name)
             for term, count in counts.items():
                 tf[term] = get(term, 0.0) + factor * count
-        return {term: x / (k1 + x) for term, x in tf.items()}
+        out = {term: x / (k1 + x) for term, x in tf.items()}
+        if body is None:
+            return out
+        # what the body adds to a term's saturated weight: at most `cap` times what the
+        # same count of it in the description would bring, and (if set) at most
+        # `body_one` times what one mention there brings (issue 28)
+        factor, one = self._factor(doc, "body"), self._factor(doc, "description")
+        limit = self.model.body_one
+        most = limit * one / (k1 + one) if limit is not None else math.inf
+        for term, count in body.items():
+            x = tf.get(term, 0.0)
+            y, d = x + factor * count, one * count
+            gain = min(y / (k1 + y) - x / (k1 + x), cap * d / (k1 + d), most)
+            out[term] = out.get(term, 0.0) + gain
+        return out
+
+    def _factor(self, doc: _Doc, name: str) -> float:
+        """What one mention in the field `name` of `doc` adds (its weight, length-normalised)."""
+        b = self.model.b
+        avg = self._avg_used.get(name) or 1.0
+        return self._weights.get(name, 0.0) / (1 - b + b * doc.lengths.get(name, 0) / avg)
 
     def _take_slot(self, doc: _Doc) -> None:
         """A new slot, after every other: each term's slots stay in ascending order,
