@@ -168,3 +168,34 @@ def test_two_body_words_against_one_description_word_turn_on_the_one_mention_cap
     strict = LikelyIndex(registry, Model(body_one=0.45)).rank("fill in a PDF form").candidates
     order = [c.name for c in strict]
     assert order.index("file-conversion") < order.index("skill-writing")
+
+
+def test_match_leads_with_the_likely_ranking(tmp_path: Any) -> None:
+    """Where the model chooses, `candidates` follow the likely ranking (PRODUCT.md
+    section 8) and the text shows it first; the keyword list is `keywords`, after.
+    Before, `candidates` were in word-count order (table-tools first here: two of
+    the request's words against chart-maker's one) and the text listed them first."""
+    from tests.helpers import cli
+
+    collection(
+        tmp_path,
+        {
+            "table-tools": "Sort, filter, merge and print tables of rows and columns.",
+            "chart-maker": "Draw a chart.",
+            "notes": "Keep notes.",
+            "todo": "List tasks for the week.",
+        },
+    )
+    args = ("match", "chart the rows, columns and cells", "--root", "skills")
+    args += ("--profile", "agentskills")
+    data = cli(*args, "--format", "json", cwd=tmp_path).json
+    assert [c["skill"] for c in data["candidates"]] == ["chart-maker", "table-tools"]
+    assert [c["skill"] for c in data["candidates"]] == [c["skill"] for c in data["likely"]]
+    assert [c["skill"] for c in data["keywords"]] == ["table-tools", "chart-maker"]
+    first = data["candidates"][0]
+    assert first["band"] in ("likely", "possible") and first["passed"] is False
+    assert {r["rule"] for r in first["reasons"]} == {"term"}
+    assert {r["rule"] for r in data["keywords"][0]["reasons"]} == {"keyword"}
+    text = cli(*args, cwd=tmp_path).out
+    assert text.index("Likely candidates") < text.index("Keyword heuristic")
+    assert text.index("possible  chart-maker") < text.index("1. table-tools")
