@@ -79,7 +79,7 @@ __all__ = [  # the parameters and results are re-exported: callers import them f
 
 # The listing's texts whose exclusion clauses are left out (exclusions.py)
 EXCLUDING = ("description", "use_when")
-SHOWN_KEPT = 512  # skills whose shown terms a ranking keeps (see `LikelyIndex._shown`)
+SHOWN_KEPT = 1024  # skills whose shown terms a ranking keeps (`LikelyIndex._shown`; ~2 KB each)
 # At most this many words a request has in skills' exclusions are reported
 MAX_IGNORED = 10
 
