@@ -19,6 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..reading.skill_words import terms
+
+# The listing's texts (`Profile.listing_texts` keys) whose exclusion clauses are left out
+EXCLUDING = ("description", "use_when")
 MAX_CHARS = 8192  # a description is at most a few thousand characters
 
 _FLAGS = re.IGNORECASE
@@ -125,3 +129,29 @@ def without_exclusions(text: str, own_name: str = "") -> tuple[str, list[Clause]
         last = clause.end
     parts.append(text[last:])
     return "".join(parts), clauses
+
+
+def listing_without_exclusions(
+    texts: dict[str, str], own_name: str, stemmed: bool
+) -> tuple[dict[str, str], set[str]]:
+    """A listing's texts (field -> text) with the exclusion clauses of EXCLUDING's
+    fields left out, and the terms only those clauses had."""
+    kept, dropped = dict(texts), []
+    for name in EXCLUDING:
+        text = texts.get(name)
+        if text:
+            kept[name], clauses = without_exclusions(text, own_name)
+            dropped += [c.text for c in clauses]
+    if not dropped:
+        return texts, set()
+    left = set().union(*(terms(text, stemmed) for text in kept.values()))
+    return kept, set(terms(" ".join(dropped), stemmed)) - left
+
+
+def clause_holding(texts: dict[str, str], own_name: str, term: str, stemmed: bool) -> str:
+    """The first exclusion clause of a listing's texts that holds `term` ("" if none)."""
+    for name in EXCLUDING:
+        for clause in exclusion_clauses(texts.get(name, ""), own_name):
+            if term in terms(clause.text, stemmed):
+                return clause.text
+    return ""

@@ -59,7 +59,7 @@ from .estimate import (
     TermWeight,
     likely_text,
 )
-from .exclusions import exclusion_clauses, without_exclusions
+from .exclusions import clause_holding, listing_without_exclusions
 from .matching import MAX_QUERY_CHARS, STOPWORDS
 
 __all__ = [  # the parameters and results are re-exported: callers import them from here
@@ -77,8 +77,6 @@ __all__ = [  # the parameters and results are re-exported: callers import them f
     "stem",
 ]
 
-# The listing's texts whose exclusion clauses are left out (exclusions.py)
-EXCLUDING = ("description", "use_when")
 SHOWN_KEPT = 1024  # skills whose shown terms a ranking keeps (`LikelyIndex._shown`; ~2 KB each)
 # At most this many words a request has in skills' exclusions are reported
 MAX_IGNORED = 10
@@ -170,23 +168,12 @@ class LikelyIndex:
 
     # ---------------------------------------------------------------- building
     def listing(self, skill: Skill) -> tuple[dict[str, str], set[str]]:
-        """What the listing shows of `skill` as this model reads it: its texts with the
-        exclusion clauses of the description (and `when_to_use`) left out, and the
-        terms only those clauses had (core/ranking/exclusions.py)."""
+        """What the listing shows of `skill` as this model reads it, its exclusions left
+        out, and the terms only they had (core/ranking/exclusions.py)."""
         texts = self.texts(skill)
         if not self.model.exclusions:
             return texts, set()
-        kept, dropped = dict(texts), []
-        for name in EXCLUDING:
-            text = texts.get(name)
-            if text:
-                kept[name], clauses = without_exclusions(text, skill.own_name)
-                dropped += [c.text for c in clauses]
-        if not dropped:
-            return texts, set()
-        stemmed = self.model.stem
-        left = set().union(*(terms(text, stemmed) for text in kept.values()))
-        return kept, set(terms(" ".join(dropped), stemmed)) - left
+        return listing_without_exclusions(texts, skill.own_name, self.model.stem)
 
     def fields(self, skill: Skill) -> dict[str, Counter[str]]:
         """field -> term -> count, for the fields this model reads (the body's
@@ -568,13 +555,8 @@ class LikelyIndex:
 
     def _clause(self, path: str, term: str) -> str:
         """The exclusion clause of the skill at `path` that holds `term`."""
-        skill, stemmed = self.docs[path].skill, self.model.stem
-        texts = self.texts(skill)
-        for name in EXCLUDING:
-            for clause in exclusion_clauses(texts.get(name, ""), skill.own_name):
-                if term in terms(clause.text, stemmed):
-                    return clause.text
-        return ""
+        skill = self.docs[path].skill
+        return clause_holding(self.texts(skill), skill.own_name, term, self.model.stem)
 
     def _covers(self, skill: Skill, query_terms: dict[str, str], matched: int) -> bool:
         """Whether the request says what the skill's description says (`matched`: how
