@@ -186,8 +186,8 @@ def test_match_leads_with_the_likely_ranking(tmp_path: Any) -> None:
             "todo": "List tasks for the week.",
         },
     )
-    args = ("match", "chart the rows, columns and cells", "--root", "skills")
-    args += ("--profile", "agentskills")
+    query = "chart the rows, columns and cells"
+    args = ("match", query, "--root", "skills", "--profile", "agentskills")
     data = cli(*args, "--format", "json", cwd=tmp_path).json
     assert [c["skill"] for c in data["candidates"]] == ["chart-maker", "table-tools"]
     assert [c["skill"] for c in data["candidates"]] == [c["skill"] for c in data["likely"]]
