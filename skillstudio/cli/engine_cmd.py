@@ -119,17 +119,37 @@ def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any]
     chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query) if chooses else None
     data = result.to_json()
-    if ranked is not None:  # docs/commands.md: a band per candidate, and the ranking
-        for cand in data["candidates"]:
+    if ranked is not None:  # docs/commands.md: the likely ranking leads, keywords follow
+        estimate = ranked.to_json()
+        keywords = data["candidates"]
+        for cand in keywords:
             cand["band"] = ranked.band_of(cand["skill"])
-        data["likely"] = ranked.to_json()["candidates"]
+        data["candidates"] = ranked_candidates(keywords, estimate["candidates"], result.selected)
+        data["keywords"] = keywords
+        data["likely"] = estimate["candidates"]
+        data["likely_ignored"] = estimate["ignored"]  # words only exclusions had
     if why:
         data["why_not"] = why
-    lines = [printable_lines(explain_text(result, item.registry, args.explain))]
-    if ranked is not None:
-        lines.append(printable_lines(likely_text(ranked)))
+    likely_lines = printable_lines(likely_text(ranked)) if ranked is not None else None
+    lines = [printable_lines(explain_text(result, item.registry, args.explain, likely_lines))]
     lines += [printable(f"why not {name}: {text}") for name, text in why.items()]
     return data, "\n".join(lines)
+
+
+def ranked_candidates(
+    keywords: list[dict[str, Any]], likely: list[dict[str, Any]], selected: list[str]
+) -> list[dict[str, Any]]:
+    """`candidates` where the model chooses, in rank order (PRODUCT.md section 8): the
+    skills an explicit invocation selects first, as the keyword matcher gives them, then
+    the likely ranking (its score, band and term reasons; `passed` false: an estimate
+    never selects)."""
+    chosen = [dict(c) for c in keywords if c["skill"] in selected]
+    by_name = {c["skill"]: c for c in likely}
+    for cand in chosen:
+        if cand["skill"] in by_name:
+            cand["strength"] = by_name[cand["skill"]]["strength"]
+    rest = [{**c, "passed": False, "heuristic": True} for c in likely if c["skill"] not in selected]
+    return chosen + rest
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:

@@ -18,11 +18,21 @@ def mark(normalized: str, terms: list[str]) -> str:
     return " ".join(out)
 
 
-def explain_text(result: MatchResult, registry: Registry, explain: bool) -> str:
+KEYWORDS_HEADING = "Keyword heuristic (words of the request in each skill's text; secondary):"
+
+
+def explain_text(
+    result: MatchResult, registry: Registry, explain: bool, likely: str | None = None
+) -> str:
+    """`match` in text. `likely`: the likely ranking's text, where the model chooses: it
+    leads, and the keyword list follows under its own heading (PRODUCT.md section 5)."""
     lines: list[str] = []
     head = "selected: " + (", ".join(result.selected) if result.selected else "none")
     threshold = f", threshold {result.threshold}" if result.threshold is not None else ""
     lines.append(f"{head}  [{result.profile}, tier {result.tier}{threshold}]")
+    if likely is not None:
+        lines.append(likely)
+        lines.append(KEYWORDS_HEADING)
     if result.selected and result.runner_up and result.margin is not None:
         lines.append(
             f"{result.candidates[0].name} wins by {counted(result.margin, 'point')} over "

@@ -31,9 +31,8 @@ from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
-from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..model.text import normalize
@@ -48,11 +47,39 @@ from ..reading.skill_words import (
     with_phrases,
 )
 from ..scanning.registry import Registry
+from .estimate import (
+    FIELDS_MODEL,
+    LIKELY_MODEL,
+    PLAIN_BM25,
+    Band,
+    IgnoredWord,
+    LikelyCandidate,
+    LikelyResult,
+    Model,
+    TermWeight,
+    likely_text,
+)
+from .exclusions import clause_holding, listing_without_exclusions
 from .matching import MAX_QUERY_CHARS, STOPWORDS
 
-Band = Literal["likely", "possible", "unlikely"]
-# The roles of what a listing shows (`Profile.listing_texts` keys); the body is the gist's.
-FIELDS = ("name", "description", "use_when", "triggers", "hint")
+__all__ = [  # the parameters and results are re-exported: callers import them from here
+    "FIELDS_MODEL",
+    "LIKELY_MODEL",
+    "PLAIN_BM25",
+    "Band",
+    "LikelyCandidate",
+    "LikelyIndex",
+    "LikelyResult",
+    "Model",
+    "TermWeight",
+    "likely",
+    "likely_text",
+    "stem",
+]
+
+SHOWN_KEPT = 1024  # skills whose shown terms a ranking keeps (`LikelyIndex._shown`; ~2 KB each)
+# At most this many words a request has in skills' exclusions are reported
+MAX_IGNORED = 10
 
 # Words of a request that say nothing about which skill it needs (beside the
 # description stop words): fillers of chat requests. Written for this project.
@@ -73,55 +100,6 @@ COMMON_SHARE = 0.5
 COMMON_MIN_SKILLS = 20
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
 DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
-
-
-@dataclass(frozen=True, slots=True)
-class Model:
-    """The ranking's parameters. `LIKELY_MODEL` is the tuned one; `PLAIN_BM25` the
-    textbook baseline (one field, no stemming, no weights) it is measured against."""
-
-    weights: tuple[tuple[str, float], ...] = (
-        ("name", 2.0),
-        ("description", 1.0),
-        ("use_when", 1.0),  # when to use it (Claude Code's `when_to_use`)
-        ("triggers", 1.0),
-        ("hint", 0.3),  # what to pass it (`argument-hint`)
-        ("body", 0.6),  # the body's most frequent words (its gist, core/reading/skill_words.py)
-    )
-    k1: float = 2.0
-    b: float = 0.6  # (0.75 before the gist took in bundled markdown)
-    stem: bool = True
-    single_field: bool = False  # every field's words in one field, weight 1
-    # the fields whose pairs of adjacent words ("code review") count as terms of
-    # their own: the name only (in the description too they added 0.6 points of
-    # top-1 and top-3 on the tuning half but 35 MB at 10,000 skills, most of them
-    # phrases one skill has)
-    phrases: tuple[str, ...] = ("name",)
-    # Bands, on the score divided by the IDF of a word only one skill has (about
-    # "how many distinctive words matched"), calibrated in tests/eval (0.8 before
-    # the gist took in bundled markdown: then 3 of 18 no-skill requests were likely)
-    likely: float = 1.0
-    possible: float = 0.4
-    likely_ratio: float = 0.6  # and at least this share of the best score
-    # or a request holding this share of the words of the skill's description (it says
-    # what the description says: copies of one description made its words weigh little)
-    covered: float = 0.8
-
-    def weight(self, name: str) -> float:
-        return dict(self.weights).get(name, 0.0)
-
-
-LIKELY_MODEL = Model()
-# The same without the body: what the model itself reads when choosing.
-FIELDS_MODEL = Model(weights=tuple(w for w in LIKELY_MODEL.weights if w[0] != "body"))
-PLAIN_BM25 = Model(
-    weights=(("text", 1.0),),
-    b=0.75,  # the textbook value
-    stem=False,
-    single_field=True,
-    phrases=(),
-    covered=0.0,  # (the textbook's bands: from the scores alone)
-)
 
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
@@ -149,63 +127,6 @@ class _Doc:
 _NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
 
 
-@dataclass(slots=True)
-class TermWeight:
-    term: str  # the request's word
-    stem: str
-    weight: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
-
-
-@dataclass(slots=True)
-class LikelyCandidate:
-    skill: Skill
-    score: float
-    strength: float  # score in units of one distinctive word (see Model.likely)
-    band: Band
-    reasons: list[TermWeight]
-
-    @property
-    def name(self) -> str:
-        return self.skill.name
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "skill": self.skill.name,
-            "score": round(self.score, 3),
-            "strength": round(self.strength, 3),
-            "band": self.band,
-            "reasons": [r.to_json() for r in self.reasons],
-        }
-
-
-@dataclass(slots=True)
-class LikelyResult:
-    query: str
-    candidates: list[LikelyCandidate]  # the top ones, best first
-    total: int  # skills scored (those that cannot reach the top may be left out)
-    estimate: bool = True  # always: never the model's choice
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def likely(self) -> list[LikelyCandidate]:
-        return [c for c in self.candidates if c.band == "likely"]
-
-    def band_of(self, name: str) -> Band:
-        found = next((c for c in self.candidates if c.name == name), None)
-        return found.band if found else "unlikely"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "estimate": True,
-            "total_candidates": self.total,
-            "candidates": [c.to_json() for c in self.candidates],
-        }
-
-
 class LikelyIndex:
     """BM25F postings over the active skills of a registry, kept current per skill."""
 
@@ -225,6 +146,9 @@ class LikelyIndex:
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
         self.body_only: Counter[str] = Counter()  # skills with a term in the body only
+        # term -> paths of the skills that have it only in their exclusions (exclusions.py)
+        self.excluded: dict[str, set[str]] = {}
+        self._shown_kept: dict[str, tuple[Skill, frozenset[str]]] = {}  # see `_shown`
         self.length_sums: Counter[str] = Counter()
         # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
         # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
@@ -243,11 +167,20 @@ class LikelyIndex:
             self.add_all(registry.active.values())
 
     # ---------------------------------------------------------------- building
+    def listing(self, skill: Skill) -> tuple[dict[str, str], set[str]]:
+        """What the listing shows of `skill` as this model reads it, its exclusions left
+        out, and the terms only they had (core/ranking/exclusions.py)."""
+        texts = self.texts(skill)
+        if not self.model.exclusions:
+            return texts, set()
+        return listing_without_exclusions(texts, skill.own_name, self.model.stem)
+
     def fields(self, skill: Skill) -> dict[str, Counter[str]]:
         """field -> term -> count, for the fields this model reads (the body's
-        words from the skill's gist, core/reading/skill_words.py)."""
+        words from the skill's gist, core/reading/skill_words.py; neither has the
+        words of the description's exclusions)."""
         model = self.model
-        texts = self.texts(skill)
+        texts, excluded = self.listing(skill)
         if model.single_field:
             counts = Counter(terms(" ".join(texts.values()), model.stem))
             return {"text": counts} if counts else {}
@@ -263,6 +196,8 @@ class LikelyIndex:
             for word, count in gist_counts(skill.gist):
                 key = (known(word) or stem(word)) if model.stem else sys.intern(word)
                 body[key] = get(key, 0) + count
+            for term in excluded:  # what the description excludes, the body cannot bring
+                body.pop(term, None)
             out["body"] = body
         return {name: counts for name, counts in out.items() if counts}
 
@@ -278,15 +213,37 @@ class LikelyIndex:
 
     def _saturated(self, doc: _Doc, fields: dict[str, Counter[str]]) -> dict[str, float]:
         """term -> the doc's saturated field-weighted frequency (BM25F)."""
-        k1, b = self.model.k1, self.model.b
+        k1, cap = self.model.k1, self.model.body_cap or 0.0
         tf: dict[str, float] = {}
         get = tf.get
+        body = fields.get("body") if self.model.body_cap is not None else None
         for name, counts in fields.items():
-            avg = self._avg_used.get(name) or 1.0
-            factor = self._weights[name] / (1 - b + b * doc.lengths[name] / avg)
+            if counts is body:
+                continue
+            factor = self._factor(doc, name)
             for term, count in counts.items():
                 tf[term] = get(term, 0.0) + factor * count
-        return {term: x / (k1 + x) for term, x in tf.items()}
+        out = {term: x / (k1 + x) for term, x in tf.items()}
+        if body is None:
+            return out
+        # what the body adds to a term's saturated weight: at most `cap` times what the
+        # same count of it in the description would bring, and (if set) at most
+        # `body_one` times what one mention there brings (issue 28)
+        factor, one = self._factor(doc, "body"), self._factor(doc, "description")
+        limit = self.model.body_one
+        most = limit * one / (k1 + one) if limit is not None else math.inf
+        for term, count in body.items():
+            x = tf.get(term, 0.0)
+            y, d = x + factor * count, one * count
+            gain = min(y / (k1 + y) - x / (k1 + x), cap * d / (k1 + d), most)
+            out[term] = out.get(term, 0.0) + gain
+        return out
+
+    def _factor(self, doc: _Doc, name: str) -> float:
+        """What one mention in the field `name` of `doc` adds (its weight, length-normalised)."""
+        b = self.model.b
+        avg = self._avg_used.get(name) or 1.0
+        return self._weights.get(name, 0.0) / (1 - b + b * doc.lengths.get(name, 0) / avg)
 
     def _take_slot(self, doc: _Doc) -> None:
         """A new slot, after every other: each term's slots stay in ascending order,
@@ -319,9 +276,11 @@ class LikelyIndex:
             bucket[0].append(slot)
             bucket[1].append(idf_used[term] * value)
 
-    def _count(self, fields: dict[str, Counter[str]]) -> None:
+    def _count(self, skill: Skill, fields: dict[str, Counter[str]]) -> None:
         self.df.update(_term_set(fields))
         self.body_only.update(_body_only(fields))
+        for term in self.listing(skill)[1]:
+            self.excluded.setdefault(term, set()).add(skill.path)
 
     def add_all(self, skills: Iterable[Skill]) -> None:
         """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
@@ -330,7 +289,7 @@ class LikelyIndex:
             fields = self.fields(skill)
             doc = self._doc(skill, fields)
             self.docs[skill.path] = doc
-            self._count(fields)
+            self._count(skill, fields)
             built.append(doc)
         self._avg_used = {name: self._avg(name) for name in self.length_sums}
         for doc in built:
@@ -349,7 +308,7 @@ class LikelyIndex:
         fields = self.fields(skill)
         doc = self._doc(skill, fields)
         self.docs[skill.path] = doc
-        self._count(fields)
+        self._count(skill, fields)
         self._take_slot(doc)
         if not self._check_drift():
             self._post(doc, fields)
@@ -364,6 +323,12 @@ class LikelyIndex:
         self._free += 1
         slot, df, fields = doc.slot, self.df, self.fields(doc.skill)
         self.body_only.subtract(_body_only(fields))  # (a zero left is as good as none)
+        for term in self.listing(doc.skill)[1]:
+            holders = self.excluded.get(term)
+            if holders is not None:
+                holders.discard(path)
+                if not holders:
+                    del self.excluded[term]
         for term in _term_set(fields):
             df[term] -= 1
             if df[term] <= 0:
@@ -528,7 +493,9 @@ class LikelyIndex:
             best = heapq.nlargest(top, best, key=scores.__getitem__)
         unit = self.unit()
         model = self.model
-        first = scores[best[0]] if best else 0.0
+        # the bar is the request's best score (`values` is best first; `best` is in
+        # slot order, and its first slot set the bar before: bands moved with `top`)
+        first = values[0] if values else 0.0
         counted = set(self.counted(query_terms))
         live = [(t, w, *self._bucket(t)) for t, w in query_terms.items() if t in counted]
         out: list[LikelyCandidate] = []
@@ -542,6 +509,10 @@ class LikelyIndex:
                 at = bisect_left(holders, slot)
                 if at < len(holders) and holders[at] == slot and weights[at]:
                     reasons.append(TermWeight(word, term, weights[at]))
+            if reasons and self._weights.get("body", 0.0) > 0:
+                shown = self._shown(doc.skill)
+                for reason in reasons:
+                    reason.body = reason.stem not in shown
             reasons.sort(key=lambda r: -r.weight)
             band: Band = "unlikely"
             if score >= model.likely_ratio * first and (
@@ -552,7 +523,40 @@ class LikelyIndex:
                 band = "possible"
             out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
         out.sort(key=lambda c: (-c.score, c.name))
-        return LikelyResult(query, out, len(scores) - scores.count(0.0))
+        result = LikelyResult(query, out, len(scores) - scores.count(0.0))
+        result.ignored = self._ignored(query_terms)
+        return result
+
+    def _shown(self, skill: Skill) -> frozenset[str]:
+        """The terms of what the listing shows of `skill` (every field but the body;
+        the last SHOWN_KEPT skills' kept: the app re-ranks the same ones per keystroke)."""
+        kept = self._shown_kept.get(skill.path)
+        if kept is not None and kept[0] is skill:
+            return kept[1]
+        model, out = self.model, set[str]()
+        for name, text in self.listing(skill)[0].items():
+            if self._weights.get(name, 0.0) > 0:
+                out.update(with_phrases(terms(text, model.stem), name in model.phrases))
+        if len(self._shown_kept) >= SHOWN_KEPT:
+            del self._shown_kept[next(iter(self._shown_kept))]  # the oldest
+        self._shown_kept[skill.path] = (skill, frozenset(out))
+        return self._shown_kept[skill.path][1]
+
+    def _ignored(self, query_terms: dict[str, str]) -> list[IgnoredWord]:
+        """The request's words skills have only in their exclusions, with the clause."""
+        out: list[IgnoredWord] = []
+        for term, word in query_terms.items():
+            for path in sorted(self.excluded.get(term, ())):
+                if len(out) < MAX_IGNORED:
+                    out.append(
+                        IgnoredWord(self.docs[path].skill.name, word, self._clause(path, term))
+                    )
+        return out
+
+    def _clause(self, path: str, term: str) -> str:
+        """The exclusion clause of the skill at `path` that holds `term`."""
+        skill = self.docs[path].skill
+        return clause_holding(self.texts(skill), skill.own_name, term, self.model.stem)
 
     def _covers(self, skill: Skill, query_terms: dict[str, str], matched: int) -> bool:
         """Whether the request says what the skill's description says (`matched`: how
@@ -560,7 +564,8 @@ class LikelyIndex:
         share = self.model.covered
         if not share or matched < COVER_MIN_WORDS:
             return False
-        return covers(skill.description, query_terms, share, self.model.stem)
+        description = self.listing(skill)[0].get("description", "")
+        return covers(description, query_terms, share, self.model.stem)
 
     # ---------------------------------------------------------------- vectors
     def vector(self, path: str) -> dict[str, float]:
@@ -586,15 +591,3 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     index = index or LikelyIndex(registry)
     index.sync()
     return index.rank(query)
-
-
-def likely_text(result: LikelyResult, limit: int = 10) -> str:
-    """The bands as lines of text: band, skill, strength and the weightiest words."""
-    lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
-    shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
-    for c in shown:
-        words = ", ".join(f"{r.term} {r.weight:.2f}" for r in c.reasons[:5])
-        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
-    if not result.likely:
-        lines.append("  no skill is likely for this request")
-    return "\n".join(lines)

@@ -1,0 +1,190 @@
+"""The likely ranking's parameters and results (core/ranking/model_pick.py ranks).
+
+`Model` holds the weights, saturation and band cut-offs (`LIKELY_MODEL` the tuned
+one, `FIELDS_MODEL` without the body, `PLAIN_BM25` the textbook baseline);
+`LikelyResult` is one request's answer: its candidates best first, each with a
+band and the request's words that scored for it, and `likely_text` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..model.skills import Skill
+
+Band = Literal["likely", "possible", "unlikely"]
+# The roles of what a listing shows (`Profile.listing_texts` keys); the body is the gist's.
+FIELDS = ("name", "description", "use_when", "triggers", "hint")
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The ranking's parameters. `LIKELY_MODEL` is the tuned one; `PLAIN_BM25` the
+    textbook baseline (one field, no stemming, no weights) it is measured against."""
+
+    weights: tuple[tuple[str, float], ...] = (
+        ("name", 2.0),
+        ("description", 1.0),
+        ("use_when", 1.0),  # when to use it (Claude Code's `when_to_use`)
+        ("triggers", 1.0),
+        ("hint", 0.3),  # what to pass it (`argument-hint`)
+        ("body", 0.6),  # the body's most frequent words (its gist, core/reading/skill_words.py)
+    )
+    k1: float = 2.0
+    b: float = 0.5  # (0.6 before the body caps of issue 28; 0.75 before bundled markdown)
+    stem: bool = True
+    single_field: bool = False  # every field's words in one field, weight 1
+    # the fields whose pairs of adjacent words ("code review") count as terms of
+    # their own: the name only (in the description too they added 0.6 points of
+    # top-1 and top-3 on the tuning half but 35 MB at 10,000 skills, most of them
+    # phrases one skill has)
+    phrases: tuple[str, ...] = ("name",)
+    # Bands, on the score divided by the IDF of a word only one skill has (about
+    # "how many distinctive words matched"), calibrated in tests/eval (0.8 before
+    # the gist took in bundled markdown: then 3 of 18 no-skill requests were likely)
+    likely: float = 0.8  # (1.0 before the body's caps, issue 28)
+    possible: float = 0.4
+    likely_ratio: float = 0.6  # and at least this share of the best score
+    # or a request holding this share of the words of the skill's description (it says
+    # what the description says: copies of one description made its words weigh little)
+    covered: float = 0.8
+    # the words of a description's exclusion clauses ("Not for …", "(for X use Y)",
+    # core/ranking/exclusions.py) are no evidence for the skill (issue 28)
+    exclusions: bool = True
+    # What a term brings from the body (the model sees the description, not the body;
+    # issue 28): at most `body_cap` times what the same count of it in the description
+    # would bring, and, if `body_one` is set, at most that share of what one mention
+    # there brings. Tuned on corpus_requests (top-1 / top-3 / likely band; before:
+    # 78.4 / 86.1 / 70.7): body_cap 0.45 gave 77.3 / 83.2 / 59.1, 0.6 76.4 / 84.9 /
+    # 65.1, 0.8 77.3 / 84.9 / 70.5; body_one alone at 0.45 71.3 / 81.5, 0.7 75.0 /
+    # 83.0, 1.0 77.8 / 84.9; both (0.8, 1.0), with the likely cut-off at 0.8 (the
+    # caps lower strengths; 0.75 and 0.9 gave 72.7 and 65.3 in band, 100 % no likely
+    # skill where none serves): 77.8 / 84.7 / 70.7; then b 0.5 and body_cap 0.9 (of
+    # k1 1.2-3.0, b 0.45-0.75, body weight 0.6-1.5, body_cap 0.8-1.0): 78.1 / 85.2 /
+    # 70.2. body_one keeps a word the body alone has below one mention of it in the
+    # description, whatever its count (the same-count cap alone let 8 mentions in the
+    # body beat 1 in the description). A request's two words in one skill's body alone
+    # still outweigh one in another's description unless body_one is below about 0.5.
+    # None: no cap.
+    body_cap: float | None = 0.9
+    body_one: float | None = 1.0
+
+    def weight(self, name: str) -> float:
+        return dict(self.weights).get(name, 0.0)
+
+
+LIKELY_MODEL = Model()
+# The same without the body: what the model itself reads when choosing (overlap.py's
+# model too, whose cut-offs were set with b 0.6: kept there, as the body's caps that
+# moved b to 0.5 do not concern it).
+FIELDS_MODEL = Model(weights=tuple(w for w in LIKELY_MODEL.weights if w[0] != "body"), b=0.6)
+PLAIN_BM25 = Model(
+    weights=(("text", 1.0),),
+    b=0.75,  # the textbook value
+    stem=False,
+    single_field=True,
+    phrases=(),
+    covered=0.0,  # (the textbook's bands: from the scores alone)
+    exclusions=False,
+)
+
+
+@dataclass(slots=True)
+class TermWeight:
+    term: str  # the request's word
+    stem: str
+    weight: float
+    body: bool = False  # the skill has the word only in its body (the model does not see it)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
+        if self.body:
+            out["from"] = "body"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoredWord:
+    """A request's word a skill has only in an exclusion clause of its description."""
+
+    skill: str
+    term: str  # the request's word
+    clause: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"skill": self.skill, "term": self.term, "clause": self.clause}
+
+    def text(self) -> str:
+        excludes = f"its description excludes it ({self.clause!r})"
+        return f"'{self.term}' not counted for {self.skill}: {excludes}"
+
+
+@dataclass(slots=True)
+class LikelyCandidate:
+    skill: Skill
+    score: float
+    strength: float  # score in units of one distinctive word (see Model.likely)
+    band: Band
+    reasons: list[TermWeight]
+
+    @property
+    def name(self) -> str:
+        return self.skill.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "skill": self.skill.name,
+            "score": round(self.score, 3),
+            "strength": round(self.strength, 3),
+            "band": self.band,
+            "reasons": [r.to_json() for r in self.reasons],
+        }
+
+
+@dataclass(slots=True)
+class LikelyResult:
+    query: str
+    candidates: list[LikelyCandidate]  # the top ones, best first
+    total: int  # skills scored (those that cannot reach the top may be left out)
+    estimate: bool = True  # always: never the model's choice
+    notes: list[str] = field(default_factory=list)
+    # the request's words skills have only in their exclusions (not counted for them)
+    ignored: list[IgnoredWord] = field(default_factory=list)
+
+    @property
+    def likely(self) -> list[LikelyCandidate]:
+        return [c for c in self.candidates if c.band == "likely"]
+
+    def band_of(self, name: str) -> Band:
+        found = next((c for c in self.candidates if c.name == name), None)
+        return found.band if found else "unlikely"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "estimate": True,
+            "total_candidates": self.total,
+            "candidates": [c.to_json() for c in self.candidates],
+            "ignored": [i.to_json() for i in self.ignored],
+        }
+
+
+def reason_text(reason: TermWeight) -> str:
+    """A reason in words: the request's word and its weight, marked when only the
+    skill's body has it."""
+    return f"{reason.term} {reason.weight:.2f}" + (" from the body" if reason.body else "")
+
+
+def likely_text(result: LikelyResult, limit: int = 10) -> str:
+    """The bands as lines of text: band, skill, strength and the weightiest words, then
+    the words left out as exclusions."""
+    lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
+    shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
+    for c in shown:
+        words = ", ".join(reason_text(r) for r in c.reasons[:5])
+        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
+    if not result.likely:
+        lines.append("  no skill is likely for this request")
+    lines += [f"  ignored: {i.text()}" for i in result.ignored]
+    return "\n".join(lines)
