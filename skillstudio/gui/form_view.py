@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
@@ -138,6 +138,8 @@ class FormView(QScrollArea):
         outer.addLayout(form)
         outer.addStretch(1)
         self.setWidget(inner)
+        self._fitting = False
+        inner.installEventFilter(self)  # a field grown or rearranged: the page refits
         document.text_document.contentsChanged.connect(self._on_text_changed)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
         self.refresh()
@@ -337,12 +339,22 @@ class FormView(QScrollArea):
 
     def fit_page(self) -> None:
         """The page as tall as its rows need at this width: a wrapped message under a
-        field counts (the scroll area plans with one line, and squeezed the boxes)."""
+        field counts (the scroll area plans with one line, and squeezed the boxes). With
+        no message shown the rows' own heights count: a short form (1024×768 with
+        Problems open) squeezed every text box to one line and cut its text."""
         page = self.widget()
         layout = page.layout() if page is not None else None
-        if page is not None and layout is not None and layout.hasHeightForWidth():
+        if page is not None and layout is not None:
             layout.activate()
-            page.setMinimumHeight(layout.totalHeightForWidth(self.viewport().width()))
+            page.setMinimumHeight(
+                layout.totalHeightForWidth(self.viewport().width())
+                if layout.hasHeightForWidth()
+                else layout.sizeHint().height()
+            )
+
+    def _refit(self) -> None:
+        self._fitting = False
+        self.fit_page()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -424,6 +436,9 @@ class FormView(QScrollArea):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.LayoutRequest and watched is self.widget() and not self._fitting:
+            self._fitting = True
+            QTimer.singleShot(0, self._refit)
         if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and isinstance(
             event, QKeyEvent
         ):
