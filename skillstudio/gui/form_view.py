@@ -438,7 +438,7 @@ class FormView(QScrollArea):
         kind = event.type()
         if kind == QEvent.Type.LayoutRequest and watched is self.widget() and not self._fitting:
             self._fitting = True
-            QTimer.singleShot(0, self._refit)
+            QTimer.singleShot(0, self, self._refit)  # not after the form goes
         if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and isinstance(
             event, QKeyEvent
         ):
