@@ -1,0 +1,33 @@
+"""Issue 30's fresh-reviewer pass: what a first-time user found reading badly, each
+checked where it shows (the Overlap Map behind another tab, the tree's filter and
+root labels, restored tabs, the description's absence)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTabBar
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.main_window import MainWindow
+
+
+def _front_tab(window: MainWindow, title: str) -> bool:
+    """Whether a dock tab bar shows `title` as its current tab."""
+    for bar in window.findChildren(QTabBar):
+        for index in range(bar.count()):
+            if bar.tabText(index) == title:
+                return bar.currentIndex() == index
+    return False
+
+
+def test_the_overlap_map_opened_from_view_comes_to_the_front(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    assert not window.overlap_dock.isVisible()
+    window.menu_actions.overlap_action.trigger()  # View › Overlap Map
+    qtbot.waitUntil(lambda: window.overlap_map.isVisible())
+    assert _front_tab(window, "Overlap Map")
+    window.problems_dock.raise_()
+    qtbot.waitUntil(lambda: _front_tab(window, "Problems"))
+    window.menu_actions.overlap_action.trigger()  # hidden…
+    window.menu_actions.overlap_action.trigger()  # …and shown again: in front again
+    qtbot.waitUntil(lambda: _front_tab(window, "Overlap Map"))
