@@ -31,3 +31,15 @@ def test_the_overlap_map_opened_from_view_comes_to_the_front(
     window.menu_actions.overlap_action.trigger()  # hidden…
     window.menu_actions.overlap_action.trigger()  # …and shown again: in front again
     qtbot.waitUntil(lambda: _front_tab(window, "Overlap Map"))
+
+
+def test_the_filter_leaves_out_roots_with_no_skill_found(window: MainWindow, qtbot: QtBot) -> None:
+    """ "user" is in five roots' labels ("pegasus · user · wins over builtin"…) and
+    in the descriptions of four skills in three other roots: the five showed empty."""
+    model = window.tree_model
+    window.filter_box.setText("user")
+    qtbot.waitUntil(lambda: model.filter_text == "user", timeout=3000)
+    shown = {
+        model.index(r, 0).data(): model.rowCount(model.index(r, 0)) for r in range(model.rowCount())
+    }
+    assert len(shown) == 3 and all(count > 0 for count in shown.values()), shown
