@@ -66,6 +66,22 @@ def field_note(key: str, messages: list[str]) -> str:
     return "\n".join(dict.fromkeys(lines))
 
 
+def missing_note(spec: FieldSpec, profile: Profile) -> str:
+    """A required field left empty, said in the form's terms: what the agent does
+    without it (the source's "add a line 'description: …'" read oddly under a box)."""
+    return (
+        f"{profile.the_agent} does not load this skill while its {spec.label.lower()} "
+        f"is empty: it is required. {spec.help}"
+    )
+
+
+def empty_hint(spec: FieldSpec) -> str:
+    """What an empty box stands for: the default the agent uses, or that it is needed."""
+    if spec.required:
+        return "Required"
+    return f"If empty: {spec.default_note}" if spec.default_note else ""
+
+
 def outline(widget: QWidget, tone: str | None) -> None:
     """A coloured outline round a field's box (its list or table for structured fields)."""
     target = getattr(widget, "list", None) or getattr(widget, "table", None) or widget
@@ -186,6 +202,8 @@ class FormView(QScrollArea):
             read_only.setWordWrap(True)
             read_only.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             widget = read_only
+        if isinstance(widget, QLineEdit | QPlainTextEdit):
+            widget.setPlaceholderText(empty_hint(spec))
         self._guard(widget)
         widget.setToolTip(spec.describe())
         widget.setObjectName(f"field-{spec.key}")
@@ -324,7 +342,11 @@ class FormView(QScrollArea):
         by_field: dict[str, list[tuple[str, str]]] = {}
         for diag in self.document.diagnostics if not self._broken else []:
             if diag.field:
-                by_field.setdefault(diag.field, []).append((diag.severity, diag.message))
+                message = diag.message
+                spec = self.profile.field(diag.field)
+                if diag.code == "field-missing" and spec is not None and spec.required:
+                    message = missing_note(spec, self.profile)
+                by_field.setdefault(diag.field, []).append((diag.severity, message))
         for key, item in self.fields.items():
             found = by_field.get(key, [])
             worst = next(

@@ -4,7 +4,9 @@ root labels, restored tabs, the description's absence)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTabBar
+from pathlib import Path
+
+from PySide6.QtWidgets import QPlainTextEdit, QTabBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
@@ -43,3 +45,31 @@ def test_the_filter_leaves_out_roots_with_no_skill_found(window: MainWindow, qtb
         model.index(r, 0).data(): model.rowCount(model.index(r, 0)) for r in range(model.rowCount())
     }
     assert len(shown) == 3 and all(count > 0 for count in shown.values()), shown
+
+
+def _emptied_description(window: MainWindow, qtbot: QtBot, path: Path) -> tuple[str, str]:
+    editor = window.open_skill(str(path))
+    assert editor is not None
+    item = editor.form.fields["description"]
+    box = item.widget
+    assert isinstance(box, QPlainTextEdit)
+    box.setFocus()
+    box.clear()
+    qtbot.waitUntil(lambda: item.note.isVisible())
+    return item.note.text(), box.placeholderText()
+
+
+def test_an_empty_description_says_what_the_agent_does_without_it(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    note, hint = _emptied_description(
+        window, qtbot, samples / "claude-code/.claude/skills/commit-message/SKILL.md"
+    )
+    assert "Claude Code uses the body's first paragraph" in note
+    assert hint == "If empty: the body's first paragraph"
+    note, hint = _emptied_description(
+        window, qtbot, samples / "agentskills/.agents/skills/release-notes/SKILL.md"
+    )
+    assert "does not load this skill while its description is empty: it is required" in note
+    assert "add a line" not in note, "the source's wording, not the form's"
+    assert hint == "Required"
