@@ -4,12 +4,17 @@ root labels, restored tabs, the description's absence)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from PySide6.QtWidgets import QPlainTextEdit, QTabBar
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QPlainTextEdit, QStyleOptionViewItem, QTabBar, QTreeView
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.root_label_delegate import RootLabelDelegate
+from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE
 
 
 def _front_tab(window: MainWindow, title: str) -> bool:
@@ -73,3 +78,36 @@ def test_an_empty_description_says_what_the_agent_does_without_it(
     assert "does not load this skill while its description is empty: it is required" in note
     assert "add a line" not in note, "the source's wording, not the form's"
     assert hint == "Required"
+
+
+def test_a_long_root_label_is_cut_in_the_middle_with_its_path_in_the_tooltip(
+    qtbot: QtBot,
+) -> None:
+    """A repository's root is labelled by its path in it; cut at its end, three roots
+    of one repository ("packages/web-frontend/tools/…") could not be told apart."""
+    label = "monorepo · packages/web-frontend/tools/generators/.agents/skills"
+    model = QStandardItemModel()
+    item = QStandardItem(label)
+    item.setData("root", KIND_ROLE)
+    model.appendRow(item)
+    view = QTreeView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.setItemDelegate(RootLabelDelegate(view))
+    view.resize(220, 200)
+    view.show()
+    index = model.index(0, 0)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    view.itemDelegate().initStyleOption(option, index)  # type: ignore[attr-defined]
+    shown = option.fontMetrics.elidedText(option.text, option.textElideMode, option.rect.width())
+    assert shown != label and shown.startswith("monorepo") and shown.endswith("skills"), shown
+
+
+def test_a_root_row_tooltip_starts_with_its_full_path(window: MainWindow) -> None:
+    model = window.tree_model
+    for row in range(model.rowCount()):
+        index = model.index(row, 0)
+        tip = index.data(Qt.ItemDataRole.ToolTipRole)
+        assert tip.split("\n")[0] == index.data(PATH_ROLE) and os.path.isabs(tip.split("\n")[0])
