@@ -49,6 +49,7 @@ class Case:
     tier: int | None = None
     line: int = 0
     label: str = ""
+    note: str = ""  # what the suite's author wrote beside the case (its YAML comments)
 
     def expect_json(self) -> Any:
         if self.mode == "likely":
@@ -270,25 +271,71 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
     return load_suite(path)
 
 
-def _case_lines(text_path: str) -> list[int]:
-    """Line of each '- query:' entry, for pointing at failing cases."""
+def _suite_lines(text_path: str) -> list[str]:
     try:
         text = read_bytes(text_path, None, yaml_io.SUITE.size).decode("utf-8", "replace")
     except OSError:
         return []
+    # universal newlines, as a text-mode file reads them (not str.splitlines)
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _case_lines(text_path: str, lines: list[str] | None = None) -> list[int]:
+    """Line of each '- query:' entry, for pointing at failing cases."""
     return [
         index
-        # universal newlines, as a text-mode file reads them (not str.splitlines)
-        for index, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1)
+        for index, line in enumerate(_suite_lines(text_path) if lines is None else lines, 1)
         if line.lstrip().startswith(("- query:", "- prompt:", '{"query"'))
     ]
+
+
+def comment_of(line: str) -> str:
+    """The YAML comment on a line ("" for none): a '#' at its start or after a space,
+    outside quotes ('' inside single quotes and \\" inside double ones are escapes)."""
+    quote, index = "", 0
+    while index < len(line):
+        char = line[index]
+        if quote == '"' and char == "\\":
+            index += 1  # the escaped character
+        elif quote == "'" and char == "'" and line[index + 1 : index + 2] == "'":
+            index += 1  # '' is a quote inside single quotes
+        elif quote and char == quote:
+            quote = ""
+        elif not quote and char in "'\"" and (index == 0 or line[index - 1] in " \t:[{,-"):
+            quote = char
+        elif not quote and char == "#" and (index == 0 or line[index - 1] in " \t"):
+            return line[index + 1 :].strip()
+        index += 1
+    return ""
+
+
+def case_notes(lines: list[str], starts: list[int]) -> list[str]:
+    """Each case's note: the comments on its own lines (its first to the line before
+    the next case; a whole-line comment only when indented under the case, so one
+    above the next case is not taken for this one's)."""
+    notes = []
+    for number, start in enumerate(starts):
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else len(lines)
+        dash = len(lines[start - 1]) - len(lines[start - 1].lstrip())
+        found = []
+        for line in lines[start - 1 : end]:
+            text = line.lstrip()
+            if text.startswith("#") and len(line) - len(text) <= dash:
+                continue
+            note = comment_of(line)
+            if note:
+                found.append(note)
+        notes.append(" ".join(found))
+    return notes
 
 
 def _native(path: str, data: dict[str, Any]) -> Suite:
     cases_raw = data.get("cases")
     if not isinstance(cases_raw, list):
         raise SuiteError(f"{path}: 'cases' must be a list of {{query, expect}} entries.")
-    lines = _case_lines(path)
+    text_lines = _suite_lines(path)
+    lines = _case_lines(path, text_lines)
+    notes = case_notes(text_lines, lines) if len(lines) == len(cases_raw) else []
     cases = []
     for index, raw in enumerate(cases_raw):
         where = f"{path}: case {index + 1}"
@@ -309,6 +356,7 @@ def _native(path: str, data: dict[str, Any]) -> Suite:
                 "likely" if likely else "exact",
                 tier,
                 lines[index] if index < len(lines) else 0,
+                note=notes[index] if index < len(notes) else "",
             )
         )
     roots = data.get("roots") or []
