@@ -57,8 +57,8 @@ def _has_focus(widget: QWidget) -> bool:
 
 def field_note(key: str, messages: list[str]) -> str:
     """A field's messages for the line under it: the field is right there, so
-    "'name' 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
-    prefix = re.compile(rf"^'{re.escape(key)}' '.*?' (?=[a-z])")
+    "The name 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
+    prefix = re.compile(rf"^(?:The {re.escape(key)}|'{re.escape(key)}') '.*?' (?=[a-z])")
     lines = []
     for message in messages:
         short = prefix.sub("", message, count=1)

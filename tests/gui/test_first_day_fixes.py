@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QPlainTextEdit, QStyleOptionViewItem, QTabBar, QTreeView
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QStyleOptionViewItem, QTabBar, QTreeView
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
@@ -111,3 +111,23 @@ def test_a_root_row_tooltip_starts_with_its_full_path(window: MainWindow) -> Non
         index = model.index(row, 0)
         tip = index.data(Qt.ItemDataRole.ToolTipRole)
         assert tip.split("\n")[0] == index.data(PATH_ROLE) and os.path.isabs(tip.split("\n")[0])
+
+
+def test_a_bad_name_is_quoted_once_in_problems_and_the_form(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """ "'name' 'PDF_Tools' must be lowercase" quoted the key and the value alike;
+    it reads "The name 'PDF_Tools' must be lowercase" (the form: "Must be …")."""
+    editor = window.open_skill(str(samples / "agentskills/.agents/skills/release-notes/SKILL.md"))
+    assert editor is not None
+    item = editor.form.fields["name"]
+    box = item.widget
+    assert isinstance(box, QLineEdit)
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, "PDF_Tools")
+    qtbot.waitUntil(lambda: item.note.isVisible())
+    messages = [d.message for d in editor.document.diagnostics if d.field == "name"]
+    assert messages and all("'name' '" not in m for m in messages), messages
+    assert any(m.startswith("The name 'PDF_Tools' must") for m in messages), messages
+    assert item.note.text().startswith("Must "), item.note.text()
