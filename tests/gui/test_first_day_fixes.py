@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QStyleOptionViewItem, QTabBar, QTreeView
 from pytestqt.qtbot import QtBot
@@ -131,3 +131,39 @@ def test_a_bad_name_is_quoted_once_in_problems_and_the_form(
     assert messages and all("'name' '" not in m for m in messages), messages
     assert any(m.startswith("The name 'PDF_Tools' must") for m in messages), messages
     assert item.note.text().startswith("Must "), item.note.text()
+
+
+def test_restored_tabs_open_on_the_view_each_was_left_on(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    def opened() -> MainWindow:
+        win = MainWindow(settings)
+        win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+        qtbot.addWidget(win)
+        win.show()
+        with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+            assert win.open_path(str(samples))
+        return win
+
+    def views(win: MainWindow, paths: list[str]) -> list[str]:
+        return [
+            win.documents[p].views.tabText(win.documents[p].views.currentIndex()) for p in paths
+        ]
+
+    win = opened()
+    paths = sorted(p for r in win.registries for p in r.by_path)[:4]
+    for path, view in zip(paths, ["Form", "Source", "Preview", "Source"], strict=True):
+        editor = win.open_skill(path)
+        assert editor is not None
+        names = [editor.views.tabText(n) for n in range(editor.views.count())]
+        editor.views.setCurrentIndex(names.index(view))
+    win.open_skill(paths[1])
+    win.close()
+    again = opened()
+    qtbot.waitUntil(lambda: all(p in again.documents for p in paths))
+    assert views(again, paths) == ["Form", "Source", "Preview", "Source"]
+    again.close()
+    settings.remove("open_tab_views")  # kept by an older version: no views noted
+    third = opened()
+    qtbot.waitUntil(lambda: all(p in third.documents for p in paths))
+    assert views(third, paths) == ["Form"] * 4
