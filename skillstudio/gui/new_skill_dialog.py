@@ -46,6 +46,8 @@ class NewSkillDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText({"new": "Create", "rename": "Rename", "duplicate": "Duplicate"}[action])
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
