@@ -181,12 +181,14 @@ def test_trigger_lists_go_under_each_other_rather_than_widen_the_form(
     window.resize(1024, 768)
     editor = open_skill(window, samples, "toolsets/.agent/skills/hello-extended/SKILL.md")
     form = editor.form
-    qtbot.waitUntil(lambda: form.widget().width() <= form.viewport().width())
+    page = form.widget()
+    assert page is not None
+    qtbot.waitUntil(lambda: page.width() <= form.viewport().width())
     counter = form.fields["name"].counter
-    right = counter.mapTo(form.widget(), counter.rect().topRight()).x()
+    right = counter.mapTo(page, counter.rect().topRight()).x()
     assert counter.text() == "14/64" and right < form.viewport().width()
     triggers = form.fields["triggers"].widget
     assert isinstance(triggers, TriggersEditor) and not triggers.side_by_side
     window.resize(1366, 768)
     qtbot.waitUntil(lambda: triggers.side_by_side)
-    assert form.widget().width() <= form.viewport().width()
+    assert page.width() <= form.viewport().width()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.help_window import GUIDE, HelpWindow, docs_folder
@@ -55,18 +56,29 @@ def test_the_guide_has_margins_a_contents_list_and_no_developer_pages(qtbot: QtB
     guide.show()
     assert guide.browser.document().documentMargin() >= 16
     contents = guide.contents
-    pages = [contents.topLevelItem(n).text(0) for n in range(contents.topLevelItemCount())]
+
+    def top(number: int) -> QTreeWidgetItem:
+        item = contents.topLevelItem(number)
+        assert item is not None
+        return item
+
+    def under(item: QTreeWidgetItem, number: int) -> QTreeWidgetItem:
+        child = item.child(number)
+        assert child is not None
+        return child
+
+    pages = [top(n).text(0) for n in range(contents.topLevelItemCount())]
     assert pages[0] == "User guide" and "Command line" in pages and len(pages) >= 5, pages
-    first = contents.topLevelItem(0)
-    sections = [first.child(n).text(0) for n in range(first.childCount())]
+    first = top(0)
+    sections = [under(first, n).text(0) for n in range(first.childCount())]
     assert "The app" in sections and "In your editor" in sections, sections
     text = guide.browser.toPlainText()
     assert "core/" not in text and ".py" not in text, "no module paths in the user guide"
-    last = first.child(sections.index("In your editor"))
+    last = under(first, sections.index("In your editor"))
     contents.itemClicked.emit(last, 0)
     assert guide.browser.verticalScrollBar().value() > 0, "a heading clicked is scrolled to"
     assert not guide.show_page("development.md") and not guide.show_page("performance.md")
-    profiles = contents.topLevelItem(pages.index("Profiles"))
+    profiles = top(pages.index("Profiles"))
     contents.itemClicked.emit(profiles, 0)
     assert guide.browser.source().toLocalFile().endswith("profiles.md")
     text = guide.browser.toPlainText()
