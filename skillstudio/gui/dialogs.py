@@ -79,7 +79,7 @@ class Dialogs:
         return dialog.exec() == QDialog.DialogCode.Accepted
 
     def ask_new_skill(self, dialog: QDialog) -> bool:
-        """File › New Skill's dialog shown; True when the user pressed OK."""
+        """New Skill's dialog (also Rename's and Duplicate's) shown; True on OK."""
         return dialog.exec() == QDialog.DialogCode.Accepted
 
     def ask_restore(self, found: recovery.Recovery) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
     QListWidget,
     QListWidgetItem,
     QTableWidget,
@@ -214,16 +216,53 @@ class TriggersEditor(QWidget):
         super().__init__(parent)
         self.subkeys = subkeys
         self.lists: dict[str, ListEditor] = {}
+        self._labels: list[QLabel] = []
         self._shown: dict[str, Any] = {}
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        for column, key in enumerate(subkeys):
-            grid.addWidget(QLabel(key, self), 0, column)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        # the widget's minimum is minimumSizeHint's, not the side-by-side grid's
+        self.grid.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        for key in subkeys:
+            self._labels.append(QLabel(key, self))
             editor = ListEditor(key.rstrip("s"), self)
             editor.setObjectName(f"sub-{key}")
             editor.edited.connect(self.edited)
-            grid.addWidget(editor, 1, column)
             self.lists[key] = editor
+        self.side_by_side = False
+        self._arrange(True)
+
+    def _arrange(self, side_by_side: bool) -> None:
+        """The lists side by side, or one under the other where the three with their
+        buttons do not fit (at 1024 they made the form scroll sideways, its counters cut)."""
+        if side_by_side == self.side_by_side and self.grid.count():
+            return
+        self.side_by_side = side_by_side
+        while self.grid.count():
+            self.grid.takeAt(0)
+        for index, (label, editor) in enumerate(
+            zip(self._labels, self.lists.values(), strict=True)
+        ):
+            row, column = (0, index) if side_by_side else (2 * index, 0)
+            self.grid.addWidget(label, row, column)
+            self.grid.addWidget(editor, row + 1, column)
+        for column in range(len(self._labels)):
+            self.grid.setColumnStretch(column, 1 if side_by_side or column == 0 else 0)
+        self.updateGeometry()
+
+    def _side_by_side_width(self) -> int:
+        spacing = max(self.grid.horizontalSpacing(), 0) * (len(self.lists) - 1)
+        return sum(e.minimumSizeHint().width() for e in self.lists.values()) + spacing
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the widest list: the lists go under each other rather than
+        widen the form."""
+        hint = super().minimumSizeHint()
+        narrow = max((e.minimumSizeHint().width() for e in self.lists.values()), default=0)
+        return QSize(narrow, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange(self.width() >= self._side_by_side_width())
 
     def set_value(self, value: Any) -> None:
         self._shown = dict(value) if isinstance(value, dict) else {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
@@ -57,13 +57,29 @@ def _has_focus(widget: QWidget) -> bool:
 
 def field_note(key: str, messages: list[str]) -> str:
     """A field's messages for the line under it: the field is right there, so
-    "'name' 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
-    prefix = re.compile(rf"^'{re.escape(key)}' '.*?' (?=[a-z])")
+    "The name 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
+    prefix = re.compile(rf"^(?:The {re.escape(key)}|'{re.escape(key)}') '.*?' (?=[a-z])")
     lines = []
     for message in messages:
         short = prefix.sub("", message, count=1)
         lines.append(short[:1].upper() + short[1:])
     return "\n".join(dict.fromkeys(lines))
+
+
+def missing_note(spec: FieldSpec, profile: Profile) -> str:
+    """A required field left empty, said in the form's terms: what the agent does
+    without it (the source's "add a line 'description: …'" read oddly under a box)."""
+    return (
+        f"{profile.the_agent} does not load this skill while its {spec.label.lower()} "
+        f"is empty: it is required. {spec.help}"
+    )
+
+
+def empty_hint(spec: FieldSpec) -> str:
+    """What an empty box stands for: the default the agent uses, or that it is needed."""
+    if spec.required:
+        return "Required"
+    return f"If empty: {spec.default_note}" if spec.default_note else ""
 
 
 def outline(widget: QWidget, tone: str | None) -> None:
@@ -138,6 +154,8 @@ class FormView(QScrollArea):
         outer.addLayout(form)
         outer.addStretch(1)
         self.setWidget(inner)
+        self._fitting = False
+        inner.installEventFilter(self)  # a field grown or rearranged: the page refits
         document.text_document.contentsChanged.connect(self._on_text_changed)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
         self.refresh()
@@ -184,6 +202,8 @@ class FormView(QScrollArea):
             read_only.setWordWrap(True)
             read_only.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             widget = read_only
+        if isinstance(widget, QLineEdit | QPlainTextEdit):
+            widget.setPlaceholderText(empty_hint(spec))
         self._guard(widget)
         widget.setToolTip(spec.describe())
         widget.setObjectName(f"field-{spec.key}")
@@ -322,7 +342,11 @@ class FormView(QScrollArea):
         by_field: dict[str, list[tuple[str, str]]] = {}
         for diag in self.document.diagnostics if not self._broken else []:
             if diag.field:
-                by_field.setdefault(diag.field, []).append((diag.severity, diag.message))
+                message = diag.message
+                spec = self.profile.field(diag.field)
+                if diag.code == "field-missing" and spec is not None and spec.required:
+                    message = missing_note(spec, self.profile)
+                by_field.setdefault(diag.field, []).append((diag.severity, message))
         for key, item in self.fields.items():
             found = by_field.get(key, [])
             worst = next(
@@ -337,12 +361,22 @@ class FormView(QScrollArea):
 
     def fit_page(self) -> None:
         """The page as tall as its rows need at this width: a wrapped message under a
-        field counts (the scroll area plans with one line, and squeezed the boxes)."""
+        field counts (the scroll area plans with one line, and squeezed the boxes). With
+        no message shown the rows' own heights count: a short form (1024×768 with
+        Problems open) squeezed every text box to one line and cut its text."""
         page = self.widget()
         layout = page.layout() if page is not None else None
-        if page is not None and layout is not None and layout.hasHeightForWidth():
+        if page is not None and layout is not None:
             layout.activate()
-            page.setMinimumHeight(layout.totalHeightForWidth(self.viewport().width()))
+            page.setMinimumHeight(
+                layout.totalHeightForWidth(self.viewport().width())
+                if layout.hasHeightForWidth()
+                else layout.sizeHint().height()
+            )
+
+    def _refit(self) -> None:
+        self._fitting = False
+        self.fit_page()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -424,6 +458,9 @@ class FormView(QScrollArea):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if kind == QEvent.Type.LayoutRequest and watched is self.widget() and not self._fitting:
+            self._fitting = True
+            QTimer.singleShot(0, self, self._refit)  # not after the form goes
         if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and isinstance(
             event, QKeyEvent
         ):

@@ -1,6 +1,7 @@
-"""File › New Skill: says which folder the skill goes in, and turns what is typed into
-a valid name as it is typed ("PDF Filler!" -> pdf-filler), keeping the typed words as
-the heading; nothing typed is lost to a refusal."""
+"""File › New Skill (and the tree's Rename… and Duplicate…): says which folder the
+skill goes in, and turns what is typed into a valid name as it is typed ("PDF Filler!"
+-> pdf-filler), keeping the typed words as the heading; nothing typed is lost to a
+refusal (Rename asked in a plain text box, then closed on a bad name with the text gone)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,23 @@ from PySide6.QtWidgets import (
 from ..core.editing.skill_ops import SLUG, heading_of, suggest_name
 from .welcome_page import home_relative
 
+_TITLES = {"new": "New skill", "rename": "Rename skill", "duplicate": "Duplicate skill"}
+
 
 class NewSkillDialog(QDialog):
-    """The name typed, the folder and heading it gives; OK only for a usable name."""
+    """The name typed, the folder and heading it gives; OK only for a usable name.
 
-    def __init__(self, root: str, parent: QWidget | None = None) -> None:
+    `action`: "new", "rename" or "duplicate"; the last two name a copy or the new
+    name of the skill folder `current` (a folder name in `root`)."""
+
+    def __init__(
+        self, root: str, parent: QWidget | None = None, action: str = "new", current: str = ""
+    ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New skill")
+        self.setWindowTitle(_TITLES[action])
         self.root = root
+        self.action = action
+        self.current = current
         self.where = QLabel(f"In <b>{home_relative(root)}</b>", self)
         self.where.setToolTip(root)
         self.name_box = QLineEdit(self)
@@ -36,16 +46,21 @@ class NewSkillDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setText({"new": "Create", "rename": "Rename", "duplicate": "Duplicate"}[action])
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
         form.addRow("Folder:", self.where)
-        form.addRow("Name or title:", self.name_box)
+        form.addRow("Name or title:" if action == "new" else "New name:", self.name_box)
         form.addRow("", self.result_label)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.buttons)
         self.name_box.textChanged.connect(self._update)
+        if action != "new":
+            self.name_box.setText(current + ("-copy" if action == "duplicate" else ""))
+            self.name_box.selectAll()
         self._update()
         self.resize(520, self.sizeHint().height())
 
@@ -65,6 +80,8 @@ class NewSkillDialog(QDialog):
             return "Type a name: letters or digits (it becomes lowercase-with-hyphens)."
         if not SLUG.fullmatch(name):
             return f"{name!r} is not a usable name."
+        if self.action == "rename" and name == self.current:
+            return "That is its name now: type another."
         if os.path.exists(os.path.join(self.root, name)):
             return f"{name}/ exists already in this folder: choose another name."
         return ""
@@ -78,6 +95,10 @@ class NewSkillDialog(QDialog):
             return
         typed = self.name_box.text().strip()
         change = "" if typed == self.name else f" (from “{typed}”)"
-        self.result_label.setText(
-            f"Creates <b>{self.name}/SKILL.md</b>{change}, headed “{self.title}”."
-        )
+        if self.action == "new":
+            outcome = f"Creates <b>{self.name}/SKILL.md</b>{change}, headed “{self.title}”."
+        elif self.action == "rename":
+            outcome = f"Renames {self.current}/ to <b>{self.name}/</b>{change} and sets its name."
+        else:
+            outcome = f"Copies {self.current}/ to <b>{self.name}/</b>{change} and sets its name."
+        self.result_label.setText(outcome)

@@ -5,7 +5,8 @@ tree elides in the middle (a long skill name keeps its start and end), which on 
 root cut the root's own name ("claude-code · pl…roject, commands"): three roots of
 one project could not be told apart. Where a root's row is too narrow, this delegate
 shortens the precedence words at their end instead ("… · wins over pro…"); they are
-whole in the row's tooltip.
+whole in the row's tooltip. A label still too long is cut in its middle, so a root
+path keeps its project and its last folders.
 """
 
 from __future__ import annotations
@@ -57,4 +58,7 @@ class RootLabelDelegate(QStyledItemDelegate):
         option.text = fitted_root_label(
             option.text, text_rect.width() - margin, metrics.horizontalAdvance
         )
-        option.textElideMode = Qt.TextElideMode.ElideRight
+        # what still does not fit (a root without precedence words, or its own name
+        # alone too long: "packages/web/…/.agents/skills") keeps its start and end,
+        # as the tree's other rows do; the whole path is in the row's tooltip
+        option.textElideMode = Qt.TextElideMode.ElideMiddle

@@ -86,8 +86,16 @@ class AppSettings:
         paths = [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
         return paths[:MAX_TABS]
 
-    def set_open_tabs(self, folder: str, paths: list[str]) -> None:
+    def set_open_tabs(self, folder: str, paths: list[str], views: list[str] | None = None) -> None:
+        """`views`: the view each tab showed ("Form", "Source"…; "" for a file's tab)."""
         self.settings.setValue(f"open_tabs/{_folder_key(folder)}", paths[:MAX_TABS])
+        self.settings.setValue(f"open_tab_views/{_folder_key(folder)}", (views or [])[:MAX_TABS])
+
+    def open_tab_views(self, folder: str) -> dict[str, str]:
+        """The view each kept tab showed, by its path."""
+        value = self.settings.value(f"open_tab_views/{_folder_key(folder)}", [], list)
+        views = [v if isinstance(v, str) else "" for v in value] if isinstance(value, list) else []
+        return dict(zip(self.open_tabs(folder), views, strict=False))
 
     # -- model endpoints ----------------------------------------------------------------
     def endpoints(self) -> list[Endpoint]:

@@ -103,7 +103,7 @@ class SkillActions(QObject):
             return None
         project = self.workspace.project_of(path)
         folder = os.path.dirname(path)
-        name = self.dialogs.ask_text("Rename skill", "New name:", os.path.basename(folder))
+        name = self._ask_name("rename", folder)
         if project is None or name is None:
             return None
         if editor is not None:
@@ -111,12 +111,18 @@ class SkillActions(QObject):
         target = self._operation(lambda: rename_skill(project.profile, folder, name))
         return target if isinstance(target, str) else None
 
+    def _ask_name(self, action: str, folder: str) -> str | None:
+        """A new name for the skill in `folder`, corrected as it is typed ("PDF
+        Filler!" -> pdf-filler) in New Skill's dialog; None when cancelled."""
+        dialog = NewSkillDialog(
+            os.path.dirname(folder), self.documents.tabs.window(), action, os.path.basename(folder)
+        )
+        return dialog.name if self.dialogs.ask_new_skill(dialog) else None
+
     def duplicate_skill(self, path: str) -> str | None:
         project = self.workspace.project_of(path)
         folder = os.path.dirname(path)
-        name = self.dialogs.ask_text(
-            "Duplicate skill", "Name of the copy:", os.path.basename(folder) + "-copy"
-        )
+        name = self._ask_name("duplicate", folder)
         if project is None or name is None:
             return None
         target = self._operation(lambda: duplicate_skill(project.profile, folder, name))

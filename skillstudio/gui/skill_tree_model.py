@@ -249,8 +249,10 @@ class SkillTreeModel(QAbstractItemModel):
         self._top = []
         for root in self._roots:
             if text:
+                # a root with no skill found is left out, even one whose label has the
+                # text ("codex" showed the codex roots empty under the filter)
                 root.children = [c for c in root.every if _matches(c, text)]
-                if not root.children and text not in root.label.lower():
+                if not root.children:
                     continue
             else:
                 root.children = list(root.every)

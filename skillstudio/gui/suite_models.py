@@ -34,7 +34,8 @@ def _right(column: int, columns: tuple[int, ...]) -> int | None:
 
 
 class CasesModel(ColumnsModel):
-    """One row per case: pending (…), passed or failed, with what was expected and got."""
+    """One row per case: pending (…), passed or failed, with what was expected and got;
+    its note is why it failed, else what the suite says beside it (its comments)."""
 
     COLUMNS = ("", "Request", "Expected", "Got", "Tier", "Note")
 
@@ -108,8 +109,9 @@ class CasesModel(ColumnsModel):
             return QColor(colour("error_bg"))
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f"line {case.line} of the suite\n" if case.line else ""
-            note = f"{result.why}\n" if result is not None and result.why else ""
-            return f"{note}{where}Double-click to try this request in the Try a Request panel"
+            why = f"{result.why}\n" if result is not None and result.why else ""
+            note = f"Note: {case.note}\n" if case.note else ""
+            return f"{why}{note}{where}Double-click to try this request in the Try a Request panel"
         return None
 
     @staticmethod
@@ -121,13 +123,17 @@ class CasesModel(ColumnsModel):
         if column == 2:
             return expected_text(case)
         if result is None:
-            return ""
+            return case.note if column == 5 else ""
         if column == 3:
             return ", ".join(result.got) or "none"
         if column == 4:
             wanted = f" (want {case.tier})" if case.tier is not None else ""
             return f"{result.tier}{wanted}"
-        return result.why
+        return result.why or case.note
+
+    def has_notes(self) -> bool:
+        """Whether any case has a note or a reason to show (else the column goes)."""
+        return any(self._text(self.cases[n], self.results[n], 5) for n in self.shown)
 
 
 class SkillsModel(ColumnsModel):

@@ -181,6 +181,11 @@ class SuiteRunner(QWidget):
         # The note shares the rest with the request (its full text in the tooltip):
         # sized to its contents it ran off the right edge behind a scroll bar.
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # A Note column with nothing in it (every case passed, none commented) goes.
+        for change in (self.cases_model.modelReset, self.cases_model.dataChanged):
+            change.connect(
+                lambda *_a: self.cases.setColumnHidden(5, not self.cases_model.has_notes())
+            )
         self.cases.doubleClicked.connect(self._on_case_activated)
         self.skills_model = SkillsModel(self)
         self.skills = _table(self.skills_model, self)

@@ -127,11 +127,14 @@ def build_menus(
     settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)  # macOS: the app menu
     view_menu = window.menuBar().addMenu("&View")
     # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
-    for dock in panels:
-        view_menu.addAction(dock.toggleViewAction())
+    # A panel shown from View comes to the front: shown into a tab group it stayed
+    # behind the tab in front (the Overlap Map opened hidden behind Problems).
+    for dock in [*panels, overlap_dock]:
+        shown = dock.toggleViewAction()
+        shown.triggered.connect(lambda on, d=dock: d.raise_() if on else None)
+        view_menu.addAction(shown)
     overlap_action = overlap_dock.toggleViewAction()
     overlap_action.setText("&Overlap Map")
-    view_menu.addAction(overlap_action)
     view_menu.addSeparator()
     query_action = action(view_menu, "&Try a Request", "Ctrl+K", commands.try_request)
     run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)

@@ -64,7 +64,12 @@ def remember_tabs(store: AppSettings, folder: str, tabs: QTabWidget) -> None:
     the recovery's: only the paths are kept here)."""
     if folder:
         paths, current = tab_paths(tabs)
-        store.set_open_tabs(folder, paths)
+        views = []
+        for number in range(tabs.count()):
+            if tabs.tabToolTip(number):
+                inner = getattr(tabs.widget(number), "views", None)
+                views.append(inner.tabText(inner.currentIndex()) if inner is not None else "")
+        store.set_open_tabs(folder, paths, views)
         store.settings.setValue("open_tabs_current", current)
 
 
@@ -72,15 +77,28 @@ def restore_tabs(store: AppSettings, folder: str, open_file: Callable[[str], obj
     """Open the tabs kept for `folder` that are still files inside it; how many opened."""
     base = os.path.realpath(folder)
     current = store.settings.value("open_tabs_current", "")
+    views = store.open_tab_views(folder)
     opened = 0
     for path in store.open_tabs(folder):
         real = os.path.realpath(path)
         inside = os.path.commonpath([base, real]) == base and os.path.isfile(real)
-        if inside and open_file(path) is not None:
+        tab = open_file(path) if inside else None
+        if tab is not None:
             opened += 1
+            show_view(tab, views.get(path) or "Form")
     if isinstance(current, str) and current in store.open_tabs(folder):
         open_file(current)
     return opened
+
+
+def show_view(tab: object, name: str) -> None:
+    """A skill's tab on the view called `name` (the Form when there is none so called):
+    each restored tab opens on the view it was left on, whatever opening it did."""
+    inner = getattr(tab, "views", None)
+    if not isinstance(inner, QTabWidget):
+        return
+    names = [inner.tabText(number) for number in range(inner.count())]
+    inner.setCurrentIndex(names.index(name) if name in names else 0)
 
 
 def edit_settings(

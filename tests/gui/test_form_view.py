@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.field_widgets import TriggersEditor
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.skill_editor import SkillEditor
 
@@ -149,3 +151,44 @@ def test_a_form_edit_after_an_emoji_lands_on_its_value(
     after = editor.document.text()
     assert after == before.replace("priority: 60", "priority: 75", 1)
     assert "# 🎉🎉 release notes" in after
+
+
+def test_a_short_form_scrolls_rather_than_cut_its_boxes(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Issue 30 review: at 1024×768 with Problems open the form is short; its text
+    boxes (Inputs, Outputs…) were squeezed to one line and their text cut."""
+    window.resize(1024, 500)
+    editor = open_skill(window, samples, "oasis/key_skills/code-review/SKILL.md")
+    qtbot.wait(50)
+    assert editor.form.viewport().height() < 300, "the form is short of room"
+    for key, item in editor.form.fields.items():
+        widget = item.widget
+        assert widget.height() >= widget.sizeHint().height(), key
+    inputs = editor.form.fields["inputs"].widget
+    assert isinstance(inputs, QPlainTextEdit)
+    inputs.setFocus()
+    inputs.moveCursor(QTextCursor.MoveOperation.End)
+    inputs.insertPlainText("\nmore\nand more")  # the box grows; the page with it
+    qtbot.waitUntil(lambda: inputs.height() >= inputs.sizeHint().height() > 60)
+
+
+def test_trigger_lists_go_under_each_other_rather_than_widen_the_form(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """At 1024 the three trigger lists side by side made the form scroll sideways and
+    cut the counters ("14/6"); there is room for them side by side at 1366."""
+    window.resize(1024, 768)
+    editor = open_skill(window, samples, "toolsets/.agent/skills/hello-extended/SKILL.md")
+    form = editor.form
+    page = form.widget()
+    assert page is not None
+    qtbot.waitUntil(lambda: page.width() <= form.viewport().width())
+    counter = form.fields["name"].counter
+    right = counter.mapTo(page, counter.rect().topRight()).x()
+    assert counter.text() == "14/64" and right < form.viewport().width()
+    triggers = form.fields["triggers"].widget
+    assert isinstance(triggers, TriggersEditor) and not triggers.side_by_side
+    window.resize(1366, 768)
+    qtbot.waitUntil(lambda: triggers.side_by_side)
+    assert page.width() <= form.viewport().width()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.help_window import GUIDE, HelpWindow, docs_folder
@@ -41,3 +42,49 @@ def test_links_between_pages_open_in_the_window_and_stay_in_docs(qtbot: QtBot) -
     assert guide.browser.source() == before
     assert not guide.show_page("../CHANGELOG.md") and not guide.show_page("../../README.md")
     assert guide.show_page("../README.md"), 'the front page its "Back to the README" links to'
+
+
+def test_the_guide_has_margins_a_contents_list_and_no_developer_pages(qtbot: QtBot) -> None:
+    """Issue 30 review: the text touched the window's edges, there was no contents
+    list, and the README's set-up commands, the code's layout (development.md) and
+    module paths were shown to users."""
+    folder = docs_folder()
+    assert folder is not None
+    guide = HelpWindow(folder)
+    qtbot.addWidget(guide)
+    guide.resize(900, 600)
+    guide.show()
+    assert guide.browser.document().documentMargin() >= 16
+    contents = guide.contents
+
+    def top(number: int) -> QTreeWidgetItem:
+        item = contents.topLevelItem(number)
+        assert item is not None
+        return item
+
+    def under(item: QTreeWidgetItem, number: int) -> QTreeWidgetItem:
+        child = item.child(number)
+        assert child is not None
+        return child
+
+    pages = [top(n).text(0) for n in range(contents.topLevelItemCount())]
+    assert pages[0] == "User guide" and "Command line" in pages and len(pages) >= 5, pages
+    first = top(0)
+    sections = [under(first, n).text(0) for n in range(first.childCount())]
+    assert "The app" in sections and "In your editor" in sections, sections
+    text = guide.browser.toPlainText()
+    assert "core/" not in text and ".py" not in text, "no module paths in the user guide"
+    last = under(first, sections.index("In your editor"))
+    contents.itemClicked.emit(last, 0)
+    assert guide.browser.verticalScrollBar().value() > 0, "a heading clicked is scrolled to"
+    assert not guide.show_page("development.md") and not guide.show_page("performance.md")
+    profiles = top(pages.index("Profiles"))
+    contents.itemClicked.emit(profiles, 0)
+    assert guide.browser.source().toLocalFile().endswith("profiles.md")
+    text = guide.browser.toPlainText()
+    assert "Adding a skill system" not in text and "compare_skills_ref" not in text
+    assert "(`core/" not in text and "core/reading/inventory.py" not in text
+    assert guide.show_page("../README.md")
+    text = guide.browser.toPlainText()
+    assert "scripts/dev.sh" not in text and "development.md" not in text
+    assert "A short tour" in text

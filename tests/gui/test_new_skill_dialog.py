@@ -50,3 +50,34 @@ def test_an_existing_folder_keeps_ok_off_and_says_why(samples: Path, qtbot: QtBo
     assert "exists already" in dialog.result_label.text()
     dialog.name_box.setText("Code Review 2")
     assert ok.isEnabled() and dialog.title == "Code Review 2"
+
+
+def test_rename_suggests_a_valid_name_as_typed_and_keeps_the_text(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Rename asked in a plain text box: "PDF Filler!" was refused after the box
+    closed, the text gone. Now New Skill's dialog corrects it as it is typed."""
+    path = samples / "mvp" / "skills" / "code-review" / "SKILL.md"
+    warned: list[str] = []
+    window.dialogs.warning = warned.append  # type: ignore[method-assign,assignment]
+    window.dialogs.ask_text = lambda *a, **k: "PDF Filler!"  # type: ignore[method-assign]
+    seen: dict[str, str] = {}
+
+    def typed(dialog: NewSkillDialog) -> bool:
+        assert dialog.windowTitle() == "Rename skill"
+        assert dialog.name_box.text() == "code-review", "starts from its name"
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert ok.text() == "Rename" and not ok.isEnabled(), "the same name is no rename"
+        dialog.name_box.clear()
+        qtbot.keyClicks(dialog.name_box, "PDF Filler!")
+        seen["result"] = dialog.result_label.text()
+        assert dialog.name_box.text() == "PDF Filler!", "the text stays as typed"
+        assert ok.isEnabled()
+        return True
+
+    window.dialogs.ask_new_skill = typed  # type: ignore[method-assign,assignment]
+    renamed = window.skill_actions.rename_skill(str(path))
+    assert "pdf-filler/" in seen.get("result", ""), seen
+    assert renamed == str(samples / "mvp" / "skills" / "pdf-filler")
+    assert "name: pdf-filler" in Path(renamed, "SKILL.md").read_text()
+    assert not warned and not path.exists()

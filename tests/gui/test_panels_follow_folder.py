@@ -120,7 +120,7 @@ def test_the_overlap_map_follows_the_project_worked_on(
         root = overlap.project_box.currentData()
         # until this project's pairs land, no other project's pairs are shown
         assert all(p.a.path.startswith(root) for p in overlap.pairs)
-        qtbot.waitUntil(lambda r=registry: overlap.shown_for == (id(r), r.version), timeout=20_000)
+        qtbot.waitUntil(lambda r=registry: overlap.shown_for == (id(r), r.version), timeout=20_000)  # type: ignore[misc]
         assert overlap.pairs, "the two skills of each project compete"
         assert all(p.a.path.startswith(root) and p.b.path.startswith(root) for p in overlap.pairs)
 
@@ -155,7 +155,7 @@ def test_the_suites_panel_follows_the_project_worked_on(
         own = str(samples / profile / "suites" / f"{profile}.yaml")
         assert runner.suite_box.currentData() == own
         qtbot.waitUntil(
-            lambda own=own: runner.report is not None and runner.suite is not None
+            lambda own=own: runner.report is not None and runner.suite is not None  # type: ignore[misc]
             and runner.suite.path == own,
             timeout=10_000,
         )  # fmt: skip

@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.editing.skill_ops import OperationError
 from skillstudio.gui.archives import Archives
 from skillstudio.gui.skill_actions import SkillActions
 
@@ -54,10 +55,17 @@ def test_new_rename_and_duplicate_each_reload_once_and_open_the_new_skill(
     assert shell.dialogs.asked == ["New skill", "Rename skill", "Duplicate skill"]
 
 
-def test_a_failed_operation_warns_and_does_not_reload(qtbot: QtBot, samples: Path) -> None:
+def test_a_failed_operation_warns_and_does_not_reload(
+    qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shell = Shell(qtbot)
     actions, reloads, _opened = actions_for(shell, samples / "mvp")
-    shell.dialogs.texts = ["Not A Valid Name!"]
+    shell.dialogs.texts = ["Not A Valid Name!"]  # corrected as typed: core refuses here
+
+    def refuse(*_args: object) -> str:
+        raise OperationError("the folder cannot be renamed")
+
+    monkeypatch.setattr("skillstudio.gui.skill_actions.rename_skill", refuse)
     path = str(samples / "mvp/skills/code-review/SKILL.md")
     assert actions.rename_skill(path) is None
     assert reloads == [] and len(shell.dialogs.said) == 1

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_scope import suite_project
-from skillstudio.core.projects.suites import add_case, load_suite, run_suite
+from skillstudio.core.projects.suites import add_case, case_notes, load_suite, run_suite
 from skillstudio.gui.field_widgets import ListEditor
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.suite_runner import SuiteRunner
@@ -283,3 +284,35 @@ def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
     runner = runner_on(window, negative, qtbot)
     assert statuses(runner) == ["✓ pass"]
     assert runner.cases_model.index(0, 2).data() == "not in the top 1: write-tests"
+
+
+def test_the_note_column_shows_the_suites_comments_and_goes_when_empty(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Issue 30 review: the Note column was empty while every case passed, though the
+    suites say why a case is there in a comment beside it."""
+    runner = runner_on(window, samples / "claude-code/suites/claude-code.yaml", qtbot)
+    model = runner.cases_model
+    notes = {model.index(r, 1).data(): model.index(r, 5).data() for r in range(model.rowCount())}
+    assert notes["/review-kit:security-review"] == "plugin skills are named plugin:skill"
+    assert notes["/standup alice"] == "a legacy .claude/commands file"
+    assert not runner.cases.isColumnHidden(5)
+    tip = model.index(1, 1).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Note: plugin skills are named plugin:skill" in tip
+    plain = samples / "oasis/suites/plain.yaml"
+    plain.write_text('cases:\n  - query: "please review this diff"\n    expect: code-review\n')
+    runner_on(window, plain, qtbot)
+    assert statuses(runner) == ["✓ pass"] and runner.cases.isColumnHidden(5), "no empty column"
+
+
+def test_a_case_note_is_the_comment_beside_it_not_a_hash_in_its_text() -> None:
+    lines = [
+        "cases:",
+        '  - query: "fix issue #12"   # a hash in the request',
+        "    expect: none",
+        "    # under the case: its note too",
+        "  # above the next case: not this one's",
+        "  - query: 'it''s # here'",
+        "    expect: none",
+    ]
+    assert case_notes(lines, [2, 6]) == ["a hash in the request under the case: its note too", ""]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.portability import Verdict
@@ -61,7 +62,8 @@ def test_a_claude_skill_accepted_by_agentskills_reads_without_contradiction(
     assert "pdf-forms" in summary and ".claude/skills" in summary
     assert "where it lies" in summary and "Problems" in summary
     assert "accepted by" not in summary and "rejected by" not in summary
-    rows = {where.table.item(r, 0).text(): where.table.item(r, 1).text()
+    cell = where.table.item
+    rows = {(cell(r, 0) or QTableWidgetItem()).text(): (cell(r, 1) or QTableWidgetItem()).text()
             for r in range(where.table.rowCount())}  # fmt: skip
     assert rows["Codex CLI"].startswith("no")  # … not where Codex looks: both true at once
     assert rows["Claude Code"].startswith("yes")

@@ -143,12 +143,12 @@ class AgentSkills(Profile):
         if not all(ch.isalnum() or ch == "-" for ch in norm):
             rules.append("may hold only letters, digits and hyphens")
         for rule in rules:
-            c.emit("name-format", f"'name' '{norm}' {rule}.", field="name", at="value")
+            c.emit("name-format", f"The name '{norm}' {rule}.", field="name", at="value")
         folder = unicodedata.normalize("NFKC", c.skill.folder_name)
         if folder != norm:
             c.emit(
                 "name-dir-mismatch",
-                f"'name' '{norm}' must equal the folder name '{c.skill.folder_name}': rename "
+                f"The name '{norm}' must equal the folder name '{c.skill.folder_name}': rename "
                 "one of them.",
                 field="name",
                 at="value",

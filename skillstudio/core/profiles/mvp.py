@@ -74,7 +74,7 @@ class Mvp(Profile):
             if not NAME.match(name):
                 c.emit(
                     "name-format",
-                    f"'name' '{name}' must be {NAME_RULE}.",
+                    f"The name '{name}' must be {NAME_RULE}.",
                     field="name",
                     at="value",
                 )
@@ -82,7 +82,7 @@ class Mvp(Profile):
             elif name != c.skill.folder_name:
                 c.emit(
                     "name-dir-mismatch",
-                    f"'name' '{name}' differs from the folder '{c.skill.folder_name}'; the "
+                    f"The name '{name}' differs from the folder '{c.skill.folder_name}'; the "
                     "frontmatter value is used.",
                     field="name",
                     at="value",

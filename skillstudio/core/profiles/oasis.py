@@ -109,7 +109,7 @@ class Oasis(Profile):
             if not SLUG.fullmatch(ident):
                 c.emit(
                     "name-format",
-                    f"'id' '{ident}' is not a slug: use lowercase letters and digits joined "
+                    f"The id '{ident}' is not a slug: use lowercase letters and digits joined "
                     "by '-' or '_' (for example code-review).",
                     field="id",
                     at="value",
@@ -118,7 +118,7 @@ class Oasis(Profile):
             elif ident != c.skill.folder_name:
                 c.emit(
                     "name-dir-mismatch",
-                    f"'id' '{ident}' differs from the folder name '{c.skill.folder_name}'; "
+                    f"The id '{ident}' differs from the folder name '{c.skill.folder_name}'; "
                     "the seed says it usually matches. The registry uses the id.",
                     field="id",
                     at="value",

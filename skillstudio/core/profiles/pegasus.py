@@ -164,7 +164,7 @@ class Pegasus(Profile):
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
-                f"'name' '{name}' must be {NAME_RULE} (it is typed as /name).",
+                f"The name '{name}' must be {NAME_RULE} (it is typed as /name).",
                 field="name",
                 at="value",
             )
@@ -188,7 +188,7 @@ class Pegasus(Profile):
             if agent not in KNOWN_AGENTS:
                 c.emit(
                     "field-invalid",
-                    f"'agent' '{agent}' is not a known task type ({', '.join(KNOWN_AGENTS)}).",
+                    f"The agent '{agent}' is not a known task type ({', '.join(KNOWN_AGENTS)}).",
                     field="agent",
                     at="value",
                     severity="warning",

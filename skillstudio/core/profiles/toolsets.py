@@ -211,7 +211,7 @@ class Toolsets(Profile):
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
-                f"'name' '{name}' may hold only letters, digits and hyphens.",
+                f"The name '{name}' may hold only letters, digits and hyphens.",
                 field="name",
                 at="value",
             )
@@ -223,7 +223,7 @@ class Toolsets(Profile):
         if isinstance(version, str) and not SEMVER.fullmatch(version):
             c.emit(
                 "version-invalid",
-                f"'version' '{version}' is not a semantic version; write MAJOR.MINOR.PATCH "
+                f"The version '{version}' is not a semantic version; write MAJOR.MINOR.PATCH "
                 'such as "1.0.0".',
                 field="version",
                 at="value",

@@ -70,7 +70,7 @@ class Workspace(Profile):
             if not clean:
                 c.emit(
                     "name-format",
-                    f"'name' '{name}' has no letters or digits, so its id is empty; the "
+                    f"The name '{name}' has no letters or digits, so its id is empty; the "
                     "skill is skipped. Use a name such as repo-survey.",
                     field="name",
                     at="value",
@@ -79,7 +79,7 @@ class Workspace(Profile):
             elif clean != name.strip():
                 c.emit(
                     "name-format",
-                    f"'name' '{name.strip()}' is known as '{clean}' (the stable id).",
+                    f"The name '{name.strip()}' is known as '{clean}' (the stable id).",
                     field="name",
                     at="value",
                     severity="info",

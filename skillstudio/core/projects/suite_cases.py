@@ -49,6 +49,7 @@ class Case:
     expect_not: list[str] = field(default_factory=list)  # none of these may be likely
     not_in_top: int | None = None  # ... nor, when given, among the first N ranked
     acceptable: list[str] = field(default_factory=list)  # reach: neutral when selected
+    note: str = ""  # what the suite's author wrote beside the case (its YAML comments)
     kind: str = ""  # reach: implicit, contextual, neighbor_negative, out_of_scope
 
     def expect_json(self) -> Any:
@@ -288,3 +289,43 @@ def name_list(value: Any, where: str, what: str, allow_text: bool = True) -> lis
     if any(len(n) > MAX_NAME_CHARS for n in names):
         raise SuiteError(f"{where}: a name in '{what}' is over {MAX_NAME_CHARS} characters.")
     return names
+
+
+def comment_of(line: str) -> str:
+    """The YAML comment on a line ("" for none): a '#' at its start or after a space,
+    outside quotes ('' inside single quotes and \\" inside double ones are escapes)."""
+    quote, index = "", 0
+    while index < len(line):
+        char = line[index]
+        if quote == '"' and char == "\\":
+            index += 1  # the escaped character
+        elif quote == "'" and char == "'" and line[index + 1 : index + 2] == "'":
+            index += 1  # '' is a quote inside single quotes
+        elif quote and char == quote:
+            quote = ""
+        elif not quote and char in "'\"" and (index == 0 or line[index - 1] in " \t:[{,-"):
+            quote = char
+        elif not quote and char == "#" and (index == 0 or line[index - 1] in " \t"):
+            return line[index + 1 :].strip()
+        index += 1
+    return ""
+
+
+def case_notes(lines: list[str], starts: list[int]) -> list[str]:
+    """Each case's note: the comments on its own lines (its first to the line before
+    the next case; a whole-line comment only when indented under the case, so one
+    above the next case is not taken for this one's)."""
+    notes = []
+    for number, start in enumerate(starts):
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else len(lines)
+        dash = len(lines[start - 1]) - len(lines[start - 1].lstrip())
+        found = []
+        for line in lines[start - 1 : end]:
+            text = line.lstrip()
+            if text.startswith("#") and len(line) - len(text) <= dash:
+                continue
+            note = comment_of(line)
+            if note:
+                found.append(note)
+        notes.append(" ".join(found))
+    return notes

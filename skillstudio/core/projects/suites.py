@@ -30,6 +30,7 @@ from .suite_cases import (  # Case, Suite and SuiteError are used from here too
     Mode,
     Suite,
     SuiteError,
+    case_notes,
     check_count,
     checked,
     name_list,
@@ -49,6 +50,7 @@ __all__ = [
     "SuiteError",
     "SuiteReport",
     "add_case",
+    "case_notes",
     "case_text",
     "confusion",
     "confusion_label",
@@ -243,18 +245,22 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
     return load_suite(path)
 
 
-def _case_lines(text_path: str, text: str | None = None) -> list[int]:
-    """Line of each '- query:' entry, for pointing at failing cases (in `text`, the
-    suite as read, else the file's)."""
+def _suite_lines(text_path: str, text: str | None = None) -> list[str]:
+    """The suite's lines (of `text`, the suite as read, else of the file)."""
     if text is None:
         try:
             text = read_bytes(text_path, None, yaml_io.SUITE.size).decode("utf-8", "replace")
         except OSError:
             return []
+    # universal newlines, as a text-mode file reads them (not str.splitlines)
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _case_lines(text_path: str, lines: list[str] | None = None) -> list[int]:
+    """Line of each '- query:' entry, for pointing at failing cases."""
     return [
         index
-        # universal newlines, as a text-mode file reads them (not str.splitlines)
-        for index, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1)
+        for index, line in enumerate(_suite_lines(text_path) if lines is None else lines, 1)
         if line.lstrip().startswith(("- query:", "- prompt:", '{"query"'))
     ]
 
@@ -280,7 +286,9 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
         where = loc.at("cases") if loc else path
         raise SuiteError(f"{where}: 'cases' must be a list of {{query, expect}} entries.")
     check_count(path, len(cases_raw))
-    lines = _case_lines(path, loc.text if loc else None)
+    text_lines = _suite_lines(path, loc.text if loc else None)
+    lines = _case_lines(path, text_lines)
+    notes = case_notes(text_lines, lines) if len(lines) == len(cases_raw) else []
     cases = []
     for index, raw in enumerate(cases_raw):
 
@@ -329,6 +337,7 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
                 lines[index] if index < len(lines) else 0,
                 expect_not=negative,
                 not_in_top=top,
+                note=notes[index] if index < len(notes) else "",
             )
         )
     roots = data.get("roots") or []

@@ -148,7 +148,7 @@ def _model(c: Checker, model: Any) -> None:
         return
     c.emit(
         "model-unknown",
-        f"'model' '{text}' is not a model Claude Code can use; write sonnet, opus, haiku, "
+        f"The model '{text}' is not a model Claude Code can use; write sonnet, opus, haiku, "
         "inherit or a Claude model name (claude-sonnet-4-5).",
         field="model",
         at="value",

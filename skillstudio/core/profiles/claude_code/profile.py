@@ -286,7 +286,7 @@ class ClaudeCode(Pegasus):
             if not NAME.fullmatch(name):
                 c.emit(
                     "name-format",
-                    f"'name' '{name}' should be lowercase letters, digits and hyphens (the "
+                    f"The name '{name}' should be lowercase letters, digits and hyphens (the "
                     "Skills API and claude.ai reject other names); the command stays "
                     f"/{c.skill.name}.",
                     field="name",
@@ -295,7 +295,7 @@ class ClaudeCode(Pegasus):
             elif name != c.skill.name.split(":")[-1]:
                 c.emit(
                     "name-dir-mismatch",
-                    f"'name' '{name}' is only a display label: the command is "
+                    f"The name '{name}' is only a display label: the command is "
                     f"/{c.skill.name}, from the folder name.",
                     field="name",
                     at="value",
@@ -351,7 +351,7 @@ class ClaudeCode(Pegasus):
         if isinstance(context, str) and context != "fork":
             c.emit(
                 "field-invalid",
-                f"'context' '{context}' is not a context Claude Code knows; only 'fork' "
+                f"The context '{context}' is not a context Claude Code knows; only 'fork' "
                 "changes anything (the skill runs inline).",
                 field="context",
                 at="value",
@@ -361,7 +361,7 @@ class ClaudeCode(Pegasus):
         if isinstance(effort, str) and effort not in EFFORTS:
             c.emit(
                 "field-invalid",
-                f"'effort' '{effort}' is not one of {', '.join(EFFORTS)}.",
+                f"The effort '{effort}' is not one of {', '.join(EFFORTS)}.",
                 field="effort",
                 at="value",
                 severity="warning",
@@ -370,7 +370,7 @@ class ClaudeCode(Pegasus):
         if isinstance(shell, str) and shell not in ("bash", "powershell"):
             c.emit(
                 "field-invalid",
-                f"'shell' '{shell}' must be bash or powershell.",
+                f"The shell '{shell}' must be bash or powershell.",
                 field="shell",
                 at="value",
             )
