@@ -253,3 +253,34 @@ def test_the_dock_grows_only_on_first_run_sizes(
     ask(win.query_panel, qtbot, "review my database migration for locking problems")
     qtbot.wait(20)
     assert win.query_dock.height() == height
+
+
+def test_a_why_not_pick_is_the_row_shown_and_goes_with_another_project(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """The first-day review: "Why not: release-notes" stayed picked after the request
+    and the project changed, explaining it under another highlighted row. Now the
+    picked skill is the highlighted row while it is in the answer, and another project
+    starts on its own best row."""
+    panel = window.query_panel
+    window.resize(1366, 768)
+    window.focus_query_panel()
+    several = [n for n, r in enumerate(window.registries) if len(r.skills) > 2]
+    assert len(several) >= 2
+    panel.project_box.setCurrentIndex(several[0])
+    panel.query.setText("review the code changes of this commit")
+    panel.update_now()
+    rows = [c.name for c in panel.model.rows]
+    assert len(rows) >= 2
+    panel.why_box.setCurrentIndex(panel.why_box.findData(rows[-1]))
+    panel.query.setText("review the code changes of this commit please")
+    panel.update_now()
+    index = panel.table.currentIndex()
+    assert panel.why_box.currentData() == rows[-1]
+    assert index.isValid() and panel.model.rows[index.row()].name == rows[-1]
+    panel.project_box.setCurrentIndex(several[1])
+    panel.update_now()
+    assert panel.why_box.currentIndex() == 0
+    index = panel.table.currentIndex()
+    if panel.model.rows:
+        assert index.isValid() and index.row() == 0

@@ -354,9 +354,14 @@ class QueryPanel(QWidget):
             return
         previous = self._current_name()
         new_request = self._answered != (id(registry), query)
+        other_project = self._answered is None or self._answered[0] != id(registry)
         self._answered = (id(registry), query)
-        if new_request:  # a new answer opens on its best row (a "Why not" name stays)
-            self._chosen = None
+        if new_request:  # a new answer opens on its best row (a "Why not" name stays
+            self._chosen = None  # while the request is edited, not for another project)
+        if other_project and self.why_box.currentIndex() > 0:
+            self.why_box.blockSignals(True)
+            self.why_box.setCurrentIndex(0)
+            self.why_box.blockSignals(False)
         self._updating = True  # the model's reset moves the current row: not the user
         try:
             self.model.set_result(self.result, self.likely)
@@ -381,7 +386,10 @@ class QueryPanel(QWidget):
                 view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
         # The best row, or the one the user chose while it is still in the answer.
-        row = next((i for i, c in enumerate(self.model.rows) if c.name == self._chosen), -1)
+        # A skill picked in "Why not" is the row shown, where it ranks: the highlighted
+        # row and the explanation below it are about the same skill.
+        wanted = self.why_box.currentData() or self._chosen
+        row = next((i for i, c in enumerate(self.model.rows) if c.name == wanted), -1)
         if row < 0:  # the first the headline names: "Likely: X" over a selected X
             likely = self._likely_shown()
             named = [c.name for c in likely.likely] if likely is not None else []
