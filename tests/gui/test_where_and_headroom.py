@@ -68,6 +68,11 @@ def test_headroom_shows_the_set_against_the_listing_budget(
         expected.skills,
     )
     assert f"{room.needed:,} of {room.budget:,} characters" in view.line.text()
+    # the Tiers tab counts the whole tier-2 text against the same budget: the line says
+    # which of the two numbers the budget is about
+    assert "The budget counts the skills' entries; Tiers counts the whole text." in (
+        view.line.text()
+    )
     assert view.table.rowCount() == len(expected.costs)
     # A small context window: a budget the set does not fit; who falls out is named.
     assert not view.window_row.isVisibleTo(view)  # the panel's own window option counts

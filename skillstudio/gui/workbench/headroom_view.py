@@ -78,7 +78,9 @@ def headroom_line(room: Headroom, agents: str) -> str:
         text += f"; {len(room.dropped):,} are left out"
     if not room.shortened and not room.dropped:
         text += "; every skill is listed with its whole description"
-    return text + "."
+    # (the Tiers tab's count is of the whole tier-2 text: a first-day reader saw 497
+    # here and 2,658 there "of 8,000" and could not tell which was true)
+    return text + ". The budget counts the skills' entries; Tiers counts the whole text."
 
 
 class HeadroomView(QWidget):
