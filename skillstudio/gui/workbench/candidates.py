@@ -14,8 +14,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
+from ...core.ranking.explanations import error_note
 from ...core.ranking.matching import Candidate, MatchResult
 from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
+from ..icons import icon
 from ..table_model import ColumnsModel
 from ..theme import colour
 
@@ -113,6 +115,11 @@ class CandidatesModel(ColumnsModel):
                 return QColor(colour("band_text"))
             if role == Qt.ItemDataRole.ToolTipRole:
                 return BAND_TIP[cand.band]
+        note = error_note(self.result.profile, cand.skill) if index.column() == 1 else None
+        if note and role == Qt.ItemDataRole.DecorationRole:
+            return icon("error")  # ranked in spite of an error under the profile
+        if note and role == Qt.ItemDataRole.ToolTipRole:
+            return note
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(cand, LikelyCandidate):
                 return "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
