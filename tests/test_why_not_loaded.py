@@ -8,7 +8,7 @@ from typing import Any
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.explanations import error_note, not_loaded
 from skillstudio.core.ranking.matching import match, why_not
-from skillstudio.core.ranking.model_pick import likely
+from skillstudio.core.ranking.model_pick import likely, likely_text
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -57,3 +57,15 @@ def test_why_not_leads_with_the_error_a_ranked_skill_loads_in_spite_of(tmp_path:
     why = why_not(match(registry, "review my pull request"), registry, "sql-review")
     assert why.startswith("agentskills rejects sql-review: 'description' is 1189 characters")
     assert "selects only on explicit invocation" in why
+
+
+def test_match_marks_a_likely_skill_ranked_in_spite_of_an_error(tmp_path: Any) -> None:
+    registry = registry_of(
+        tmp_path, "agentskills", {"sql-review": LONG.strip(), "lint": "Lint SQL files."}
+    )
+    ranked = likely(registry, "review sql migrations")
+    by_name = {c.name: c.to_json() for c in ranked.candidates}
+    assert by_name["sql-review"]["error"].startswith("'description' is 1189 characters")
+    assert "error" not in by_name.get("lint", {})
+    text = likely_text(ranked)
+    assert "error, still listed and ranked: 'description' is 1189 characters" in text
