@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
@@ -78,3 +79,29 @@ def test_a_skill_ranked_in_spite_of_an_error_is_marked_with_it(
         assert panel.model.data(clean, Qt.ItemDataRole.DecorationRole) is None
     panel.table.setCurrentIndex(cell)
     assert "agentskills rejects sql-review" in panel.explanation_html()
+
+
+def test_an_unsaved_edit_that_empties_the_open_skills_description_is_said_at_once(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """The review's case: changelog's description emptied in the form (not saved), the
+    request meant for it: the advice says the agent does not load it, not which words
+    to use, and "Why not" says the same."""
+    panel = window.query_panel
+    editor = window.open_skill(str(tmp_path / "collection/skills/changelog/SKILL.md"))
+    assert editor is not None
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClick(field, Qt.Key.Key_Delete)
+    window.focus_query_panel()
+    panel.for_open.setChecked(True)
+    ask(panel, qtbot, "write the changelog of my pull request")
+    qtbot.waitUntil(lambda: "does not load changelog" in panel.advice.text, timeout=5000)
+    assert "It is not ranked." in panel.advice.text
+    assert "description needs" not in panel.advice.text
+    assert "changelog" not in [row.name for row in panel.model.rows]
+    panel.why_box.setCurrentIndex(panel.why_box.findData("changelog"))
+    text = panel.explanation_html()
+    assert "does not load changelog" in text and "Use the words" not in text

@@ -108,8 +108,12 @@ def not_loaded(registry: Registry, name: str) -> str | None:
     listing by its own rule), in one sentence; None when it is loaded and listed.
     Said before any advice on words: no wording helps a skill the agent never reads."""
     skill = registry.get(name)
-    if skill is None:
-        return None
+    return None if skill is None else skill_not_loaded(registry, skill)
+
+
+def skill_not_loaded(registry: Registry, skill: Skill) -> str | None:
+    """`not_loaded` of this skill (the one open in the app may be a shadowed one)."""
+    name = skill.name
     agent = registry.profile.the_agent
     if skill.status == "shadowed":
         return (
