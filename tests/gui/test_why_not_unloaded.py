@@ -105,3 +105,13 @@ def test_an_unsaved_edit_that_empties_the_open_skills_description_is_said_at_onc
     panel.why_box.setCurrentIndex(panel.why_box.findData("changelog"))
     text = panel.explanation_html()
     assert "does not load changelog" in text and "Use the words" not in text
+
+
+def test_the_marked_rows_name_is_not_cut_by_its_icon(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.query_panel
+    window.focus_query_panel()
+    ask(panel, qtbot, "review sql migrations")
+    names = [row.name for row in panel.model.rows]
+    text = panel.table.fontMetrics().horizontalAdvance("sql-review")
+    assert panel.table.columnWidth(1) >= text + 22 + 10  # the icon, the name, padding
+    assert "sql-review" in names
