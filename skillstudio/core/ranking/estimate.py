@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..model.skills import Skill
+from .explanations import first_error
 
 Band = Literal["likely", "possible", "unlikely"]
 # The roles of what a listing shows (`Profile.listing_texts` keys); the body is the gist's.
@@ -132,14 +133,24 @@ class LikelyCandidate:
     def name(self) -> str:
         return self.skill.name
 
+    @property
+    def error(self) -> str | None:
+        """The first error the skill is ranked in spite of (it loads and is listed
+        all the same: docs/guide.md, "Skills the agent does not load"), or None."""
+        return first_error(self.skill) if self.skill.status == "active" else None
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "skill": self.skill.name,
             "score": round(self.score, 3),
             "strength": round(self.strength, 3),
             "band": self.band,
             "reasons": [r.to_json() for r in self.reasons],
         }
+        error = self.error
+        if error:  # only then: the usual answer keeps its shape
+            out["error"] = error
+        return out
 
 
 @dataclass(slots=True)
@@ -184,6 +195,8 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
     for c in shown:
         words = ", ".join(reason_text(r) for r in c.reasons[:5])
         lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
+        if c.error:  # ranked in spite of an error under the profile: said, not hidden
+            lines.append(f"            error, still listed and ranked: {c.error}")
     if not result.likely:
         lines.append("  no skill is likely for this request")
     lines += [f"  ignored: {i.text()}" for i in result.ignored]

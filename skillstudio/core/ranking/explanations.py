@@ -54,21 +54,28 @@ def summary(result: MatchResult) -> str:
 
 
 def why_not(result: MatchResult, registry: Registry, name: str) -> str:
-    """In plain words, why the skill `name` was not selected for the request."""
+    """In plain words, why the skill `name` was not selected for the request: first
+    whether the agent loads and lists it at all, or the error it loads in spite of."""
+    skill = registry.get(name)
+    note = error_note(registry.profile.name, skill) if skill is not None else None
+    answer = _why_not(result, registry, name)
+    return f"{note} {answer}" if note and name not in result.selected else answer
+
+
+def _why_not(result: MatchResult, registry: Registry, name: str) -> str:
     if name in result.selected:
         return f"{name} is selected."
     skill = registry.get(name)
     if skill is None:
         return f"No skill is named '{name}'."
-    if skill.status == "shadowed":
-        return f"{name} is shadowed by {skill.winner}, which has higher precedence."
-    if skill.status == "skipped":
-        return f"{name} is not loaded: {skill.status_reason}."
-    if skill.status == "disabled":
-        return f"{name} is disabled: {skill.status_reason}."
+    blocked = not_loaded(registry, name)
+    if blocked and skill.status != "active":
+        return blocked
     cand = result.candidate(name)
     if result.blocked and result.explicit == name:
         return result.blocked
+    if blocked:  # loaded, but not listed: the model never reads it (an invocation may)
+        return blocked
     if result.heuristic:
         return (
             f"{registry.profile.name} selects only on explicit invocation; write /{name}, "
@@ -93,6 +100,59 @@ def why_not(result: MatchResult, registry: Registry, name: str) -> str:
         if winner is not None:
             return f"{name} scored {cand.score}; {winner.name} scored {winner.score} and wins."
     return f"{name} scored {cand.score} but was not among the selected skills."
+
+
+def not_loaded(registry: Registry, name: str) -> str | None:
+    """Why the agent does not load the skill `name`, or does not list it for the model
+    (shadowed, skipped with the error that skips it, disabled, or left out of the
+    listing by its own rule), in one sentence; None when it is loaded and listed.
+    Said before any advice on words: no wording helps a skill the agent never reads."""
+    skill = registry.get(name)
+    return None if skill is None else skill_not_loaded(registry, skill)
+
+
+def skill_not_loaded(registry: Registry, skill: Skill) -> str | None:
+    """`not_loaded` of this skill (the one open in the app may be a shadowed one)."""
+    name = skill.name
+    agent = registry.profile.the_agent
+    if skill.status == "shadowed":
+        return (
+            f"{name} is not loaded: it is shadowed by {skill.winner}, which has higher precedence."
+        )
+    if skill.status == "skipped":
+        error = first_error(skill)
+        cause = f" ({error.rstrip('.')})" if error else ""
+        return f"{agent} does not load {name}: {skill.status_reason}{cause}."
+    if skill.status == "disabled":
+        return f"{name} is disabled: {skill.status_reason}."
+    omitted = registry.profile.listing_omission(skill)
+    if omitted:
+        return f"{agent} does not list {name} for the model: {omitted}."
+    return None
+
+
+def first_error(skill: Skill) -> str | None:
+    """The message of the skill's first error (its own, then cross-skill), the
+    `skipped` note itself left out; None when it has none."""
+    for diag in [*skill.diagnostics, *skill.cross]:
+        if diag.severity == "error" and diag.code != "skipped":
+            return diag.message
+    return None
+
+
+def error_note(profile: str, skill: Skill) -> str | None:
+    """For a skill that loads in spite of an error under the profile (an over-long
+    description under agentskills: skills-ref's to_prompt still lists it): the error,
+    and that it is still listed and ranked. None when it has no error."""
+    if skill.status != "active":
+        return None
+    error = first_error(skill)
+    if error is None:
+        return None
+    return (
+        f"{profile} rejects {skill.name}: {error} It is still listed and "
+        "ranked as written: this error does not keep it out of the listing."
+    )
 
 
 def _closest(skill: Skill, result: MatchResult, registry: Registry) -> str:

@@ -14,8 +14,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
+from ...core.ranking.explanations import error_note
 from ...core.ranking.matching import Candidate, MatchResult
 from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
+from ..icons import icon
 from ..table_model import ColumnsModel
 from ..theme import colour
 
@@ -23,6 +25,7 @@ Row = Candidate | LikelyCandidate  # a likely candidate where the model chooses
 
 SHOWN = 30  # candidates in the table (the engine builds the rest only when asked)
 MIN_WHY = 130  # px the Why column keeps however narrow the panel
+ICON_ROOM = 22  # px an error icon takes before a skill's name (16 and its margins)
 
 
 HEURISTIC_TIP = (
@@ -113,6 +116,11 @@ class CandidatesModel(ColumnsModel):
                 return QColor(colour("band_text"))
             if role == Qt.ItemDataRole.ToolTipRole:
                 return BAND_TIP[cand.band]
+        note = self.error_note(cand) if index.column() == 1 else None
+        if note and role == Qt.ItemDataRole.DecorationRole:
+            return icon("error")  # ranked in spite of an error under the profile
+        if note and role == Qt.ItemDataRole.ToolTipRole:
+            return note
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(cand, LikelyCandidate):
                 return "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
@@ -120,6 +128,10 @@ class CandidatesModel(ColumnsModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (0, 2):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def error_note(self, cand: Row) -> str | None:
+        """The error a row's skill is ranked in spite of (its icon and tooltip), or None."""
+        return error_note(self.result.profile, cand.skill) if self.result is not None else None
 
     def cell_text(self, row: int, column: int, cand: Row) -> str:
         assert self.result is not None
@@ -185,8 +197,14 @@ def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) 
     total = 0
     for column in range(len(model.COLUMNS) - 1):
         title = model.headerData(column, Qt.Orientation.Horizontal)
-        texts = [model.cell_text(row, column, cand) for row, cand in enumerate(model.rows)]
-        widest = max((bold.horizontalAdvance(t) for t in texts), default=0)
+        widest = max(
+            (
+                bold.horizontalAdvance(model.cell_text(row, column, cand))
+                + (ICON_ROOM if column == 1 and model.error_note(cand) else 0)
+                for row, cand in enumerate(model.rows)
+            ),
+            default=0,
+        )
         width = max(widest + 10, titles.horizontalAdvance(str(title)) + 16)
         total += width
         if table.columnWidth(column) != width:

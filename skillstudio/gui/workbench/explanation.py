@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 
 from ...core.model.text import counted, normalize
+from ...core.ranking.explanations import error_note, not_loaded
 from ...core.ranking.matching import MatchResult, mark_words, why_not
 from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult, stem
 from ...core.scanning.registry import Registry
@@ -166,14 +167,34 @@ def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex |
     return "".join(parts)
 
 
+def likely_row_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+    """A likely candidate's explanation, led by the error it is ranked in spite of."""
+    note = error_note(result.profile, cand.skill)
+    lead = f"<p><b>{html.escape(note, quote=False)}</b></p>" if note else ""
+    return lead + likely_html(result, cand, index)
+
+
 def why_not_likely(
-    result: MatchResult, likely: LikelyResult, name: str, index: LikelyIndex | None
+    result: MatchResult,
+    likely: LikelyResult,
+    name: str,
+    index: LikelyIndex | None,
+    registry: Registry,
 ) -> str:
-    """ "Why not X?" where the model chooses: where X ranks among the likely candidates
-    and what puts the first one ahead, then X's words and weights (an estimate)."""
+    """ "Why not X?" where the model chooses: first whether the agent loads and lists X
+    at all (no word helps a skill it never reads), and an error it loads in spite of;
+    then where X ranks among the likely candidates and what puts the first one ahead,
+    then X's words and weights (an estimate)."""
     ranked = [c.name for c in likely.candidates]
     top = likely.candidates[0] if likely.candidates else None
     head = f"<p><b>Why not {html.escape(name)}?</b> "
+    blocked = not_loaded(registry, name)
+    if blocked:
+        return head + html.escape(blocked, quote=False) + " It is not ranked.</p>"
+    skill = registry.get(name)
+    note = error_note(registry.profile.name, skill) if skill is not None else None
+    if note:
+        head += html.escape(note, quote=False) + " "
     if name not in ranked:
         return head + (
             "None of the request's distinctive words is in its name, description or other "

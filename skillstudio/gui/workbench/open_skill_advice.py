@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QWidget
 
 from ...core.model.skills import Skill
 from ...core.projects.project import Project
+from ...core.ranking.explanations import skill_not_loaded
 from ...core.ranking.model_pick import LikelyIndex, LikelyResult
 from ...core.scanning.registry import Registry
 from .outranked_by import SuiteRequests, instead_text
@@ -78,6 +79,7 @@ class OpenSkillAdvice:
             likely,
             self.for_open.isChecked(),
             self.suite_lines(project, registry, index),
+            skill_not_loaded(registry, skill) if skill is not None and registry else None,
         )
         self.text = text
 

@@ -114,12 +114,15 @@ def instead_text(
     likely: LikelyResult | None,
     for_open: bool,
     suite: list[tuple[str, str]],
+    blocked: str | None = None,
 ) -> str:
     """The panel's lines about the edited skill `name` ("" when there is nothing to
-    say): about the request typed only if it is `for_open` (the user said so)."""
+    say): about the request typed only if it is `for_open` (the user said so); where
+    the agent does not load or list the skill (`blocked`, why), that alone: no
+    advice on words helps a skill the model never reads."""
     lines = []
     if name and for_open and likely is not None:
-        line = open_skill_line(name, likely)
+        line = f"{blocked} It is not ranked." if blocked else open_skill_line(name, likely)
         if line:
             lines.append(line)
     if suite:

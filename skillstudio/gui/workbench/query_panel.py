@@ -52,7 +52,7 @@ from ..settings_store import AppSettings
 from .add_case import AddCaseDialog, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .detail_tabs import DetailTabs
-from .explanation import explanation_html, likely_html, why_not_likely
+from .explanation import explanation_html, likely_row_html, why_not_likely
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
 from .panel_layout import ROOM, SplitFit
@@ -511,10 +511,12 @@ class QueryPanel(QWidget):
         if not picked and index.isValid() and index.row() < len(self.model.rows):
             row = self.model.rows[index.row()]
             if isinstance(row, LikelyCandidate):
-                return likely_html(result, row, self.likely_indexes.peek(registry))
+                return likely_row_html(result, row, self.likely_indexes.peek(registry))
         likely = self.likely
         if picked and likely is not None and picked not in result.selected:
-            return why_not_likely(result, likely, picked, self.likely_indexes.peek(registry))
+            return why_not_likely(
+                result, likely, picked, self.likely_indexes.peek(registry), registry
+            )
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
     # -- session -----------------------------------------------------------------------------
