@@ -142,9 +142,16 @@ class SuiteRunner(QWidget):
         self.catch_up = CatchUp(self, self.run)
 
         self.suite_box = QComboBox(self)
-        self.suite_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Its share of the row, the name elided (the whole path in the tooltip): sized to
+        # its contents, after a theme change its minimum was the whole name, and the
+        # panel grew wider than its dock at 1024 px ("Re-run on cha…" cut off).
+        self.suite_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.suite_box.setMinimumContentsLength(12)
         self.suite_box.setToolTip("The suite to run")
         self.suite_box.currentIndexChanged.connect(self._on_suite_chosen)
+
         self.open_button = QPushButton("Open…", self)
         self.open_button.setToolTip(
             "Open a SkillStudio suite, a skill-creator eval_set.json, a Skill Lab triggers.yaml, "
@@ -314,6 +321,7 @@ class SuiteRunner(QWidget):
 
     def _on_suite_chosen(self, number: int) -> None:
         path = self.suite_box.itemData(number)
+        self.suite_box.setToolTip(path if isinstance(path, str) else "The suite to run")
         if isinstance(path, str) and path:
             self.suite = None
             self.run(rescan=True, path=path, force=True)
