@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QStyleOptionViewItem,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.theme import set_preference
+from skillstudio.gui.form_view import MARKS, SeverityNote
+from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.theme import colour, set_preference
 
 from .test_likely_app import ask
 from .test_try_request_trust import opened
@@ -88,3 +98,103 @@ def test_suites_keep_to_their_dock_after_the_theme_changes(
         assert box.toolTip() == str(long_name)  # the whole path, where the name is cut
     finally:
         set_preference(app, "light")
+
+
+def _described(win: MainWindow, qtbot: QtBot, path: Path, text: str) -> SeverityNote:
+    editor = win.open_skill(str(path))
+    assert editor is not None
+    item = editor.form.fields["description"]
+    box = item.widget
+    assert isinstance(box, QPlainTextEdit)
+    box.setFocus()
+    box.setPlainText(text)
+    qtbot.waitUntil(lambda: item.note.isVisible() and "\n" in item.note.text(), timeout=5000)
+    return item.note
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "agentskills/.agents/skills/sql-review/SKILL.md",
+        "codex/.agents/skills/release/changelog/SKILL.md",
+    ],
+)
+def test_each_note_line_has_its_own_severitys_colour(
+    window: MainWindow, samples: Path, qtbot: QtBot, rel: str
+) -> None:
+    """ "Says what … but not when to use it" (an info) was red beside the length error
+    (orange under codex, beside its warning)."""
+    long_text = "Reviews SQL queries and migrations for correctness and locking risks. " * 17
+    note = _described(window, qtbot, samples / rel, long_text)
+    severities = dict((line, severity) for severity, line in note.lines)
+    assert "info" in severities.values() and set(severities.values()) - {"info"}
+    shown = QLabel.text(note)  # the markup: one span a line
+    for (severity, line), span in zip(note.lines, shown.split("<br>"), strict=True):
+        name, mark = MARKS[severity]
+        assert f"color:{colour(name)}" in span and mark in span, (severity, line, span)
+    no_when = next(line for line, s in severities.items() if "not when" in line)
+    assert severities[no_when] == "info"
+    assert colour("key") != colour("error_text") != colour("list_mark")
+
+
+def test_an_empty_description_is_not_told_about_its_length(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Under codex an empty description's note ended "Over 1,024 characters Codex shows
+    the first 1,021 and '...'": about a length, of a field with none."""
+    editor = window.open_skill(str(samples / "codex/.agents/skills/release/changelog/SKILL.md"))
+    assert editor is not None
+    item = editor.form.fields["description"]
+    box = item.widget
+    assert isinstance(box, QPlainTextEdit)
+    box.setFocus()
+    box.clear()
+    qtbot.waitUntil(lambda: item.note.isVisible(), timeout=5000)
+    note = item.note.text()
+    assert "it is required" in note and "the model chooses skills by it" in note
+    assert "1,021" not in note and "characters" not in note
+
+
+def shown_root_labels(win: MainWindow) -> list[tuple[str, str]]:
+    """(label, as drawn) of every root row of the tree."""
+    view = win.tree
+    model = view.model()
+    pairs = []
+    for row in range(model.rowCount()):
+        index = model.index(row, 0)
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        option.rect = view.visualRect(index)
+        view.itemDelegate().initStyleOption(option, index)  # type: ignore[attr-defined]
+        shown = option.fontMetrics.elidedText(
+            option.text, option.textElideMode, option.rect.width()
+        )
+        pairs.append((str(index.data()), shown))
+    return pairs
+
+
+def test_root_labels_are_whole_where_the_window_has_room(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1366x768 the tree kept its 300 px beside 800 px of welcome page: "claude-code ·
+    project · wins over co…". Its first width now fits its roots (leaving 940 px to the rest)."""
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(samples))
+    qtbot.wait(50)
+    shown = dict(shown_root_labels(win))
+    assert shown["claude-code · project · wins over commands"].endswith("commands")
+    for label, drawn in shown.items():  # the longest two lose their last words' end
+        assert label.startswith(drawn.rstrip("…")) and len(drawn) >= len(label) - 12, drawn
+    assert win.tree_dock.width() <= 1366 - 940
+    # The user's own width stays: a narrower tree cuts them again, a new scan keeps it.
+    win.resizeDocks([win.tree_dock], [250], Qt.Orientation.Horizontal)
+    qtbot.wait(20)
+    assert any(label != shown for label, shown in shown_root_labels(win))
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(samples))
+    assert abs(win.tree_dock.width() - 250) <= 2
