@@ -5,12 +5,14 @@ kept across a profile change, Suites › Open… starting at the suite shown."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
@@ -198,3 +200,47 @@ def test_root_labels_are_whole_where_the_window_has_room(
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         assert win.open_path(str(samples))
     assert abs(win.tree_dock.width() - 250) <= 2
+
+
+def test_a_profile_change_keeps_the_view_the_tab_was_on(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Reading the project as another profile reopened its tabs on the Form: the Source
+    the user was reading went away under the pointer."""
+    path = str(samples / "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor = window.open_skill(path)
+    assert editor is not None
+    names = [editor.views.tabText(n) for n in range(editor.views.count())]
+    editor.views.setCurrentIndex(names.index("Source"))
+    profiles = window.project_profiles
+    number = next(n for n, p in enumerate(window.projects) if path.startswith(p.base + os.sep))
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):
+        assert profiles.set_project_profile(number, "codex")
+    reopened = window.documents[path]
+    assert reopened is not editor  # read again, under the new rules
+    assert reopened.views.tabText(reopened.views.currentIndex()) == "Source"
+
+
+def test_suites_open_starts_at_the_suite_shown(
+    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With codex/suites/codex.yaml shown, Open… started in the first project's folder
+    (skills/agentskills)."""
+    asked: list[str] = []
+
+    def ask(_parent: object, _title: str, start: str, *_a: object) -> tuple[str, str]:
+        asked.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", ask)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    runner = window.suite_runner
+    runner.clear()
+    runner.open_button.click()  # no suite: the project worked on (or the first)
+    assert asked[-1] in {p.base for p in window.projects}
+    suite = samples / "codex" / "suites" / "codex.yaml"
+    assert runner.open_suite(str(suite))
+    runner.open_button.click()
+    assert os.path.realpath(asked[-1]) == os.path.realpath(suite.parent)
+    runner.new_button.click()
+    assert os.path.realpath(os.path.dirname(asked[-1])) == os.path.realpath(suite.parent)
