@@ -310,6 +310,7 @@ class DocumentTabs(QObject):
                 continue
             position = self.tabs.indexOf(editor)
             text = editor.document.text() if editor.document.modified else None
+            view = editor.views.tabText(editor.views.currentIndex())  # Source stays Source
             if self.recovery is not None:
                 self.recovery.untrack(path, forget=False)
             self.tabs.removeTab(position)
@@ -321,6 +322,9 @@ class DocumentTabs(QObject):
             self.tabs.tabBar().moveTab(self.tabs.indexOf(reopened), position)
             if text is not None:
                 _replace_text(reopened, text)
+            names = [reopened.views.tabText(n) for n in range(reopened.views.count())]
+            if view in names:
+                reopened.views.setCurrentIndex(names.index(view))
             if shown is editor:
                 shown = reopened
         if shown is not None:

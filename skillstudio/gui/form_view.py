@@ -10,6 +10,7 @@ being typed in.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -55,15 +56,48 @@ def _has_focus(widget: QWidget) -> bool:
     return focus is not None and (focus is widget or widget.isAncestorOf(focus))
 
 
-def field_note(key: str, messages: list[str]) -> str:
-    """A field's messages for the line under it: the field is right there, so
-    "The name 'Foo--Bar' must be lowercase." reads "Must be lowercase."."""
+def field_note(key: str, found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A field's (severity, message) pairs for the lines under it, each once: the field
+    is right there, so "The name 'Foo--Bar' must be lowercase." reads "Must be
+    lowercase."."""
     prefix = re.compile(rf"^(?:The {re.escape(key)}|'{re.escape(key)}') '.*?' (?=[a-z])")
-    lines = []
-    for message in messages:
+    lines: dict[str, str] = {}
+    for severity, message in found:
         short = prefix.sub("", message, count=1)
-        lines.append(short[:1].upper() + short[1:])
-    return "\n".join(dict.fromkeys(lines))
+        lines.setdefault(short[:1].upper() + short[1:], severity)
+    return [(severity, line) for line, severity in lines.items()]
+
+
+# Each line of a note in its own diagnostic's colour and mark: an info beside an
+# error was shown in the error's red (and orange under codex), as if both were wrong.
+MARKS = {
+    "error": ("error_text", "\u2716"),
+    "warning": ("list_mark", "\u26a0"),
+    "info": ("key", "\u2139"),
+}
+
+
+class SeverityNote(QLabel):
+    """The message lines under a field, each in the colour of its own severity (error
+    red, warning orange, info blue) with its mark. text() is the lines as read, one a
+    line (the markup only colours them)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.lines: list[tuple[str, str]] = []
+
+    def set_lines(self, lines: list[tuple[str, str]]) -> None:
+        self.lines = lines
+        rows = []
+        for severity, line in lines:
+            name, mark = MARKS.get(severity, MARKS["info"])
+            rows.append(f'<span style="color:{colour(name)}">{mark} {html.escape(line)}</span>')
+        super().setText("<br>".join(rows))
+
+    def text(self) -> str:
+        return "\n".join(line for _severity, line in self.lines)
 
 
 def missing_note(spec: FieldSpec, profile: Profile) -> str:
@@ -71,8 +105,17 @@ def missing_note(spec: FieldSpec, profile: Profile) -> str:
     without it (the source's "add a line 'description: …'" read oddly under a box)."""
     return (
         f"{profile.the_agent} does not load this skill while its {spec.label.lower()} "
-        f"is empty: it is required. {spec.help}"
-    )
+        f"is empty: it is required. {not_about_length(spec)}"
+    ).rstrip()
+
+
+def not_about_length(spec: FieldSpec) -> str:
+    """A field's help less its sentences about the length limit: under an empty field
+    "Over 1,024 characters Codex shows the first 1,021 and '...'" answered no question."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", spec.help)
+    if spec.max_length is not None:
+        sentences = [s for s in sentences if "character" not in s]
+    return " ".join(sentences)
 
 
 def empty_hint(spec: FieldSpec) -> str:
@@ -99,7 +142,9 @@ def outline(widget: QWidget, tone: str | None) -> None:
 class _Field:
     """One field's widget, its counter and its message line."""
 
-    def __init__(self, spec: FieldSpec, widget: QWidget, counter: QLabel, note: QLabel) -> None:
+    def __init__(
+        self, spec: FieldSpec, widget: QWidget, counter: QLabel, note: SeverityNote
+    ) -> None:
         self.spec = spec
         self.widget = widget
         self.counter = counter
@@ -209,9 +254,7 @@ class FormView(QScrollArea):
         widget.setObjectName(f"field-{spec.key}")
         counter = self._counter(spec.max_length)
         box_widget = self._beside(widget, counter)
-        note = QLabel(self)
-        note.setWordWrap(True)
-        note.setTextFormat(Qt.TextFormat.PlainText)
+        note = SeverityNote(self)
         note.setVisible(False)
         column = box_widget.layout()
         assert isinstance(column, QVBoxLayout)
@@ -352,10 +395,9 @@ class FormView(QScrollArea):
             worst = next(
                 (s for s in ("error", "warning", "info") if any(f[0] == s for f in found)), ""
             )
-            item.note.setText(field_note(key, [message for _s, message in found]))
+            item.note.set_lines(field_note(key, found))
             item.note.setVisible(bool(found))
             tone = colour("error_text") if worst == "error" else colour("list_mark")
-            item.note.setStyleSheet(f"color:{tone}" if worst in ("error", "warning") else "")
             outline(item.widget, tone if worst in ("error", "warning") else None)
         self.fit_page()
 

@@ -497,6 +497,7 @@ class MainWindow(QMainWindow):
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
         self.tree.viewport().update()  # an empty tree says why, now that reading ended
+        shell.fit_tree(self, self.tree_dock, self.tree.roots_width())
         if self._tabs_for and self._tabs_for == self.workspace.base:
             self._tabs_for = ""
             shell.restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)

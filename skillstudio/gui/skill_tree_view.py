@@ -31,6 +31,19 @@ class SkillTreeView(QTreeView):
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # skill names differ at the end
         self.setItemDelegate(RootLabelDelegate(self))  # a root keeps its own name
 
+    def roots_width(self) -> int:
+        """The width (of its dock) the tree needs to show every root's label whole:
+        indentation, icon, text and padding, the scroll bar and the frames."""
+        model = self.model()
+        if model is None:
+            return 0
+        metrics = self.fontMetrics()
+        labels = (str(model.index(row, 0).data() or "") for row in range(model.rowCount()))
+        widest = max((metrics.horizontalAdvance(label) for label in labels), default=0)
+        icon = self.iconSize().width() if self.iconSize().width() > 0 else 16
+        bar = self.verticalScrollBar().sizeHint().width()
+        return widest + self.indentation() + icon + bar + 2 * self.frameWidth() + 40
+
     def empty_text(self) -> str:
         """What the view says when it has no rows ("" when it has some)."""
         model = self.model()

@@ -142,9 +142,16 @@ class SuiteRunner(QWidget):
         self.catch_up = CatchUp(self, self.run)
 
         self.suite_box = QComboBox(self)
-        self.suite_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Its share of the row, the name elided (the whole path in the tooltip): sized to
+        # its contents, after a theme change its minimum was the whole name, and the
+        # panel grew wider than its dock at 1024 px ("Re-run on cha…" cut off).
+        self.suite_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.suite_box.setMinimumContentsLength(12)
         self.suite_box.setToolTip("The suite to run")
         self.suite_box.currentIndexChanged.connect(self._on_suite_chosen)
+
         self.open_button = QPushButton("Open…", self)
         self.open_button.setToolTip(
             "Open a SkillStudio suite, a skill-creator eval_set.json, a Skill Lab triggers.yaml, "
@@ -314,6 +321,7 @@ class SuiteRunner(QWidget):
 
     def _on_suite_chosen(self, number: int) -> None:
         path = self.suite_box.itemData(number)
+        self.suite_box.setToolTip(path if isinstance(path, str) else "The suite to run")
         if isinstance(path, str) and path:
             self.suite = None
             self.run(rescan=True, path=path, force=True)
@@ -342,22 +350,34 @@ class SuiteRunner(QWidget):
         )
         return name.strip() if ok and name.strip() else None
 
+    def start_folder(self) -> str:
+        """Where Open… and New… start: the shown suite's folder (it started in the first
+        project's while a codex suite was shown), else the project worked on."""
+        shown = self.suite_box.currentData()
+        if isinstance(shown, str) and os.path.isdir(os.path.dirname(shown)):
+            return os.path.dirname(shown)
+        current = self.current()
+        pairs = zip(self.projects, self.registries, strict=False)
+        bases = [project.base for project, registry in pairs if registry is current]
+        return (bases or [p.base for p in self.projects] or [os.getcwd()])[0]
+
     def ask_open_path(self) -> str | None:
-        start = self.projects[0].base if self.projects else os.getcwd()
         path, _filter = QFileDialog.getOpenFileName(
             self,
             "Open Suite",
-            start,
+            self.start_folder(),
             "Suites (*.yaml *.yml *.json *.jsonl *.ndjson *.csv);;All files (*)",
         )
         return path or None
 
     def ask_new_path(self) -> str | None:
-        base = self.projects[0].base if self.projects else os.getcwd()
+        start = self.start_folder()  # a project's suites go in its suites folder
+        if self.suite_box.currentData() is None:
+            start = os.path.join(start, "suites")
         path, _filter = QFileDialog.getSaveFileName(
             self,
             "New Suite",
-            os.path.join(base, "suites", "new-suite.yaml"),
+            os.path.join(start, "new-suite.yaml"),
             "SkillStudio suites (*.yaml *.yml)",
         )
         return path or None

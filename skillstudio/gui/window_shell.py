@@ -20,12 +20,31 @@ FIRST_MAX = QSize(1280, 860)
 FRAME_MARGIN = QSize(40, 60)
 
 
+TREE_WIDTH = 300  # px of the tree's first width...
+CENTRE_KEEPS = 940  # ...and to what it may grow for its roots' labels: the rest of the
+# window less this (at 1280 px more cost Try a Request its one row for codex)
+
+
 def first_dock_sizes(window: QMainWindow, bottom: QDockWidget, side: QDockWidget) -> None:
     """First-run sizes: the editor's tab gets at least 60 % of the height (the bottom
     docks a quarter, 150-240 px: a third left it 57 % at 1024x640), the tree 300 px."""
     height = min(max(window.height() // 4, 150), 240)
     window.resizeDocks([bottom], [height], Qt.Orientation.Vertical)
-    window.resizeDocks([side], [300], Qt.Orientation.Horizontal)
+    window.resizeDocks([side], [TREE_WIDTH], Qt.Orientation.Horizontal)
+    side.setProperty("first-width", TREE_WIDTH)
+
+
+def fit_tree(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
+    """On first-run sizes (the user has not moved the tree's edge), the tree as wide as
+    its widest root label needs (`wanted` px), leaving CENTRE_KEEPS px to the rest: at 1366 px
+    "claude-code · project · wins over co…" was cut beside 800 px of welcome page."""
+    first = dock.property("first-width")
+    if not isinstance(first, int) or abs(dock.width() - first) > 2:
+        return
+    width = min(wanted, max(window.width() - CENTRE_KEEPS, TREE_WIDTH))
+    if width > dock.width():
+        window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+        dock.setProperty("first-width", width)
 
 
 def room_for_answers(window: QMainWindow, dock: QDockWidget) -> None:

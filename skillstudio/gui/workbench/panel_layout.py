@@ -4,8 +4,10 @@ enough for both; in a short dock the ranking's rows are one line each."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QWidget
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from .candidates import CandidatesModel, fit_rows
 
@@ -15,6 +17,8 @@ STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px
 SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 SIDE_DETAILS_MIN = 80  # and beside it
+SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
+DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
 # The panel's height for 4 ranking rows and 4 lines of explanation beside them (below
 # it, the first answer asks its dock for DOCK_ROOM px: a first-run quarter of a 768 px
 # screen gave the panel 150, 2 rows and 1.5 lines).
@@ -36,6 +40,7 @@ class SplitFit:
         self.split, self.table, self.model = split, table, model
         self.details, self.tier_used = details, tier_used
         self.moved = False  # the user dragged the handle: their sizes stay
+        self.watched: QWidget | None = None  # the parent bound_to follows
         split.splitterMoved.connect(self._on_moved)
         split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
         split.setStretchFactor(1, 2)
@@ -69,10 +74,40 @@ class SplitFit:
         # beside, less than their pages ask too: a short dock's panel fits it instead
         # of scrolling.
         side = wanted == Qt.Orientation.Horizontal
-        self.details.setMinimumWidth(240 if side else 0)
+        self.details.setMinimumWidth(SIDE_DETAILS_WIDTH if side else 1)
         self.details.setMinimumHeight(SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN)
         split.setSizes(self._shares(sum(split.sizes()), width))
         self.moved = False
+
+    def bound_to(self, panel: QWidget) -> None:
+        """bound() to the width the panel's parent (its dock's scroll area) gives it,
+        watching that parent from then on: a dock narrowed while the panel was held at
+        its minimum width resizes the area only."""
+        area = panel.parentWidget()
+        if area is None:
+            return
+        if self.watched is not area:
+            self.watched = area
+            area.installEventFilter(_OnResize(area, lambda: self.bound_to(panel)))
+        margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
+        self.bound(area.width() - margins.left() - margins.right())
+
+    def bound(self, width: int) -> None:
+        """Keep the splitter's minimum width within `width` (the dock's, less the
+        panel's margins): side by side, the details give up width down to
+        DETAILS_LEAST, then the ranking below its own minimum (it scrolls sideways
+        inside). With long skill names at 1024x768 the ranking asked 501 px and the
+        details 240: the panel grew 35 px wider than its dock, "Add as test case…" and
+        the Explanation cut off behind a scroll bar."""
+        if self.split.orientation() != Qt.Orientation.Horizontal or width <= 0:
+            return
+        handle = self.split.handleWidth()
+        table = self.table.minimumWidth()
+        details = max(DETAILS_LEAST, min(SIDE_DETAILS_WIDTH, width - table - handle))
+        if self.details.minimumWidth() != details:
+            self.details.setMinimumWidth(details)
+        if table + details + handle > width:
+            self.table.setMinimumWidth(max(width - details - handle, 0))
 
     def _shares(self, total: int, width: int) -> list[int]:
         """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so
@@ -80,3 +115,16 @@ class SplitFit:
         if self.split.orientation() == Qt.Orientation.Horizontal and width < STACK_BELOW:
             return [total - total * 2 // 5, total * 2 // 5]
         return [total - total // 2, total // 2]
+
+
+class _OnResize(QObject):
+    """Calls `then` after each resize of the object it filters."""
+
+    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self.then = then
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.then()
+        return False

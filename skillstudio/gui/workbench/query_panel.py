@@ -203,6 +203,7 @@ class QueryPanel(QWidget):
         area = self.parentWidget()  # the dock's scroll area, when in one
         self.fit.fit(self.width(), area.height() if area is not None else self.height())
         self.top_row.fit(self.width())
+        self.fit.bound_to(self)  # never wider than the dock
 
     # -- projects --------------------------------------------------------------------
     def set_projects(
@@ -283,6 +284,7 @@ class QueryPanel(QWidget):
         self.option_label.setVisible(spec is not None)
         self.option.setVisible(spec is not None)
         self.top_row.fit(self.width())
+        self.fit.bound_to(self)  # never wider than the dock
         self.details.setTabVisible(3, project is not None and project.profile.uses_session)
         registry = self.registry
         self.activation.set_skills(sorted(registry.active) if registry is not None else [])
@@ -371,6 +373,7 @@ class QueryPanel(QWidget):
         # column goes (with the likely candidates it is the Band column).
         self.table.setColumnHidden(3, self.result.heuristic and self.likely is None)
         fit_rows(self.table, self.model)
+        self.fit.bound_to(self)  # fit_rows sets the ranking's minimum width anew
         self.summary.setText(self._summary_text(registry, query))
         self._show_instead(explain=False)  # explained below
         used = next((t.tier for t in self.tiers if t.used), 0)
@@ -481,6 +484,7 @@ class QueryPanel(QWidget):
     def _on_column_resized(self, column: int, _old: int, _new: int) -> None:
         if column == len(self.model.COLUMNS) - 1:  # the Why column wraps anew
             fit_rows(self.table, self.model)
+            self.fit.bound_to(self)
 
     def _on_row_changed(self, *_args: object) -> None:
         """The chosen row is explained, and its activation shown (never a skill of
