@@ -99,6 +99,12 @@ class DetailTabs(QTabWidget):
         self.why_box.setCurrentIndex(self.why_names.rows.get(current or "", 0))
         self.why_box.blockSignals(False)
 
+    def reset_why(self) -> None:
+        """Back to "pick a skill…", quietly (the caller shows the explanation)."""
+        self.why_box.blockSignals(True)
+        self.why_box.setCurrentIndex(0)
+        self.why_box.blockSignals(False)
+
     def explain(self, name: str) -> None:
         """The Explanation tab, of the skill `name` (the "Why not" box set to it)."""
         self.setCurrentIndex(0)

@@ -360,10 +360,8 @@ class QueryPanel(QWidget):
         self._answered = (id(registry), query)
         if new_request:  # a new answer opens on its best row (a "Why not" name stays
             self._chosen = None  # while the request is edited, not for another project)
-        if other_project and self.why_box.currentIndex() > 0:
-            self.why_box.blockSignals(True)
-            self.why_box.setCurrentIndex(0)
-            self.why_box.blockSignals(False)
+        if other_project:
+            self.details.reset_why()
         self._updating = True  # the model's reset moves the current row: not the user
         try:
             self.model.set_result(self.result, self.likely)
@@ -389,8 +387,7 @@ class QueryPanel(QWidget):
                 view.show_tier(tier)
         self.tier_tabs.set_used(next((t.tier for t in self.tiers if t.used), None))
         # The best row, or the one the user chose while it is still in the answer.
-        # A skill picked in "Why not" is the row shown, where it ranks: the highlighted
-        # row and the explanation below it are about the same skill.
+        # A skill picked in "Why not" is the row shown: row and explanation agree.
         wanted = self.why_box.currentData() or self._chosen
         row = next((i for i, c in enumerate(self.model.rows) if c.name == wanted), -1)
         if row < 0:  # the first the headline names: "Likely: X" over a selected X
