@@ -8,7 +8,7 @@ from typing import Any
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.explanations import error_note, not_loaded
 from skillstudio.core.ranking.matching import match, why_not
-from skillstudio.core.ranking.model_pick import likely, likely_text
+from skillstudio.core.ranking.model_pick import LikelyIndex, likely, likely_text
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -69,3 +69,39 @@ def test_match_marks_a_likely_skill_ranked_in_spite_of_an_error(tmp_path: Any) -
     assert "error" not in by_name.get("lint", {})
     text = likely_text(ranked)
     assert "error, still listed and ranked: 'description' is 1189 characters" in text
+
+
+def test_a_skill_kept_out_of_the_listing_is_never_the_models_likely_pick(tmp_path: Any) -> None:
+    """A user-only skill (pegasus's disable-model-invocation) is not listed to the model,
+    so it cannot be its pick: the likely ranking left it in ("deploy" likely for a
+    deploy request). Made model-invocable by an edit, it is ranked again."""
+    write(
+        tmp_path,
+        "skills/deploy/SKILL.md",
+        skill_text(
+            name="deploy",
+            description="Deploy the app to production with a rollback plan.",
+            **{"disable-model-invocation": True},
+        ),
+    )
+    write(
+        tmp_path,
+        "skills/notes/SKILL.md",
+        skill_text(name="notes", description="Write release notes for the app."),
+    )
+    registry = project_from_folder(str(tmp_path / "skills"), "pegasus").registry()
+    registry.scan()
+    assert registry.profile.listing_omission(registry.active["deploy"]) is not None
+    index = LikelyIndex(registry)
+    request = "deploy the app to production"
+    assert "deploy" not in [c.name for c in likely(registry, request, index=index).candidates]
+    path = registry.active["deploy"].path
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "disable-model-invocation: true" in text
+    registry.reparse(path, text.replace("disable-model-invocation: true", "version: 1"))
+    index.sync()  # the edit reaches the index kept current per skill
+    assert likely(registry, request, index=index).candidates[0].name == "deploy"
+    registry.reparse(path, text)  # and back: out again
+    index.sync()
+    assert "deploy" not in [c.name for c in likely(registry, request, index=index).candidates]

@@ -142,6 +142,8 @@ class LikelyIndex:
         # one given for an index built from a list of skills)
         profile = profile or (registry.profile if registry is not None else None)
         self.texts = profile.listing_texts if profile is not None else default_listing_texts
+        # a skill its profile keeps out of the listing (user-only) is not the model's pick
+        self.omits = profile.listing_omission if profile is not None else lambda _s: None
         self._weights = dict(model.weights)
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
@@ -285,7 +287,7 @@ class LikelyIndex:
     def add_all(self, skills: Iterable[Skill]) -> None:
         """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
         built = []
-        for skill in skills:
+        for skill in (s for s in skills if self.omits(s) is None):
             fields = self.fields(skill)
             doc = self._doc(skill, fields)
             self.docs[skill.path] = doc
@@ -305,6 +307,8 @@ class LikelyIndex:
     def add(self, skill: Skill) -> None:
         if skill.path in self.docs:
             self.remove(skill.path)
+        if self.omits(skill) is not None:
+            return
         fields = self.fields(skill)
         doc = self._doc(skill, fields)
         self.docs[skill.path] = doc
@@ -363,6 +367,10 @@ class LikelyIndex:
             if doc is not None:
                 self._post(doc, self.fields(doc.skill))
 
+    def _unchanged(self, old: Skill, new: Skill) -> bool:
+        """The same words to index, and still listed (an edit elsewhere in the file)."""
+        return old.gist == new.gist and self.texts(old) == self.texts(new) and not self.omits(new)
+
     def sync(self) -> None:
         """Bring the index in line with its registry, touching only changed skills."""
         all(True for _ in self.sync_steps())
@@ -377,8 +385,7 @@ class LikelyIndex:
             doc, new = self.docs.get(path), current.get(path)
             if doc is None or new is doc.skill:
                 continue
-            old = doc.skill
-            if new is not None and old.gist == new.gist and self.texts(old) == self.texts(new):
+            if new is not None and self._unchanged(doc.skill, new):
                 doc.skill = new
                 continue
             self.remove(path)
