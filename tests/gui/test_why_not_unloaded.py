@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.workbench import QueryPanel
+
+from .test_likely_app import ask
+from .test_try_request_trust import opened
 
 LONG = ("Reviews SQL queries and migrations for correctness and locking risks. " * 17).strip()
 SKILLS = {
@@ -31,20 +33,7 @@ def window(qtbot: QtBot, settings: QSettings, tmp_path: Path) -> MainWindow:
         (folder / "skills" / name / "SKILL.md").write_text(
             f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSteps.\n"
         )
-    win = MainWindow(settings)
-    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
-        assert win.open_path(str(folder))
-    return win
-
-
-def ask(panel: QueryPanel, qtbot: QtBot, request: str) -> None:
-    panel.query.setText(request)
-    qtbot.waitUntil(
-        lambda: panel.likely is not None and panel.likely.query == request, timeout=10_000
-    )
+    return opened(qtbot, settings, folder)
 
 
 def test_why_not_a_skill_the_agent_does_not_load_says_so_before_any_word(
