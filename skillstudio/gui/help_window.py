@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.reading.safefs import read_bytes
 from .icons import STATUS, dark_palette, status_icon
 
 GUIDE = "guide.md"
@@ -100,16 +101,21 @@ class GuideBrowser(QTextBrowser):
 
     def __init__(self, folder: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.folder = folder
+        self.folder = os.path.realpath(folder)
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
         url = QUrl(name) if isinstance(name, str) else name
         if kind == QTextDocument.ResourceType.MarkdownResource.value and url.isLocalFile():
+            # a page of docs/ or the README beside it, a regular file, at most 2 MB
+            real = os.path.realpath(url.toLocalFile())
+            readme = os.path.join(os.path.dirname(self.folder), "README.md")
+            if os.path.dirname(real) != self.folder and real != readme:
+                return ""
             try:
-                with open(url.toLocalFile(), encoding="utf-8", errors="replace") as page:
-                    return for_users(page.read(2_000_000))
+                page = read_bytes(real, None, 2_000_000, truncate=True)
             except OSError:
                 return ""
+            return for_users(page.decode("utf-8", "replace"))
         if kind != QTextDocument.ResourceType.ImageResource.value:
             return super().loadResource(kind, name)
         path = url.toLocalFile() if url.isLocalFile() else url.path()

@@ -88,3 +88,34 @@ def test_the_guide_has_margins_a_contents_list_and_no_developer_pages(qtbot: QtB
     text = guide.browser.toPlainText()
     assert "scripts/dev.sh" not in text and "development.md" not in text
     assert "A short tour" in text
+
+
+def test_a_page_is_read_only_from_docs_as_a_bounded_regular_file(
+    qtbot: QtBot, tmp_path: object
+) -> None:
+    """The guide's own Markdown loader reads a page only inside docs/ (or the README
+    beside it) and only a regular file: a FIFO there would have blocked the app."""
+    from pathlib import Path
+
+    from PySide6.QtGui import QTextDocument
+
+    from skillstudio.gui.help_window import GuideBrowser
+
+    base = Path(str(tmp_path))
+    docs = base / "docs"
+    docs.mkdir()
+    (docs / "page.md").write_text("# A page\n\nWords.\n", encoding="utf-8")
+    (base / "README.md").write_text("# Readme\n", encoding="utf-8")
+    (base / "secret.md").write_text("# Not a page\n", encoding="utf-8")
+    os.mkfifo(docs / "pipe.md")
+    browser = GuideBrowser(str(docs))
+    qtbot.addWidget(browser)
+    kind = QTextDocument.ResourceType.MarkdownResource.value
+
+    def load(path: Path) -> object:
+        return browser.loadResource(kind, QUrl.fromLocalFile(str(path)))
+
+    assert "A page" in str(load(docs / "page.md"))
+    assert "Readme" in str(load(base / "README.md"))
+    assert load(base / "secret.md") == ""
+    assert load(docs / "pipe.md") == ""  # returns at once: not a regular file
