@@ -331,3 +331,19 @@ def test_any_text_is_read_or_refused_with_a_place(
         assert str(exc).startswith(str(path)), exc
     else:
         assert all(isinstance(c.query, str) and len(c.query) <= 10_000 for c in suite.cases)
+
+
+def test_the_skill_an_eval_set_is_about_is_read_only_inside_its_folder(tmp_path: Path) -> None:
+    """An eval set names no skill: its folder's SKILL.md gives the name. A SKILL.md that
+    is a link out of that folder is not read: the folder's own name is used."""
+    from skillstudio.core.projects.suite_formats import skill_for
+
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("---\nname: stolen-name\ndescription: x\n---\n", encoding="utf-8")
+    folder = tmp_path / "pdf-forms"
+    (folder / "evals").mkdir(parents=True)
+    (folder / "SKILL.md").symlink_to(outside)
+    assert skill_for(str(folder / "evals" / "eval_set.json"), None) == "pdf-forms"
+    (folder / "SKILL.md").unlink()
+    (folder / "SKILL.md").write_text("---\nname: pdf-forms-x\ndescription: y\n---\n")
+    assert skill_for(str(folder / "evals" / "eval_set.json"), None) == "pdf-forms-x"

@@ -63,7 +63,7 @@ def skill_for(path: str, skill: str | None, what: str = "an eval set") -> str:
         return skill
     folder = skill_folder_of(path)
     if folder is not None:
-        doc = read_document(os.path.join(folder, "SKILL.md"))
+        doc = read_document(os.path.join(folder, "SKILL.md"), root=os.path.realpath(folder))
         name = (doc.mapping or doc.fallback or {}).get("name")
         return str(name) if name else os.path.basename(folder)
     raise SuiteError(
