@@ -9,6 +9,7 @@ A script step is one of:
     ("sleep", seconds)                no answer for that long, then a plain one
     ("raw", bytes)                    a 200 with this body (malformed JSON, a huge one)
     ("drip", seconds)                 a 200 whose body comes a byte every `seconds`
+    ("error", code, message)          an error status whose JSON message is `message`
 A step given as a callable gets the request's JSON body and returns a step. When the
 script runs out the last step repeats.
 """
@@ -103,6 +104,11 @@ class FakeModel:
             handler.send_response(step[1])
             for name, value in (step[2] if len(step) > 2 else {}).items():
                 handler.send_header(name, value)
+            self._body(handler, payload)
+            return
+        if kind == "error":
+            payload = json.dumps({"error": {"message": step[2]}}).encode()
+            handler.send_response(step[1])
             self._body(handler, payload)
             return
         if kind == "sleep":

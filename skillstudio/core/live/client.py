@@ -20,12 +20,14 @@ from typing import Any
 
 import httpx
 
-from .endpoints import ANTHROPIC_VERSION, Endpoint, redact
+from .endpoints import ANTHROPIC_VERSION, Endpoint
+from .redaction import key_problem, redact_json, shown
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRY_AFTER = 120.0  # seconds: a longer Retry-After is cut to this
 MAX_ANSWER_BYTES = 4 * 2**20  # an answer larger than this is refused
 MAX_ERROR_BYTES = 64 * 1024  # of an error status's body (its message)
+MAX_MESSAGE = 300  # characters of a server's message shown, once the key is out of it
 
 
 class Cancelled(Exception):
@@ -137,8 +139,12 @@ def send(
     note: Callable[[str], None] | None = None,
     pacer: Pacer | None = None,
 ) -> Any:
-    """POST `content` to the endpoint and return the decoded JSON answer; retries what
-    can be retried; raises SendError (its text never holds the key) or Cancelled."""
+    """POST `content` to the endpoint and return the decoded JSON answer, the key
+    redacted from every string in it; retries what can be retried; raises SendError
+    (its text never holds the key) or Cancelled."""
+    refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
+    if refused:
+        raise SendError(refused)
     timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
     attempt = 0
     while True:
@@ -165,19 +171,19 @@ def send(
         except httpx.ConnectError as exc:
             # Refused or no such host: a server that is not running does not start
             # during a back-off, so one quick retry (a blip), then the run stops.
-            problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
+            problem = shown(f"cannot reach {endpoint.base_url}: {exc}", key, MAX_MESSAGE)
             if attempt >= min(1, limits.retries):
                 raise Unreachable(f"{problem} (is the server running?)") from None
             delay = min(0.5, limits.backoff)
         except httpx.HTTPError as exc:
-            problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
+            problem = shown(f"cannot reach {endpoint.base_url}: {exc}", key, MAX_MESSAGE)
         else:
             if status == 200:
                 try:
-                    return json.loads(raw)
+                    return redact_json(json.loads(raw), key)
                 except (ValueError, RecursionError):
                     raise SendError("the answer is not JSON") from None
-            problem = redact(_status_text(status, raw), key)
+            problem = _status_text(status, raw, key)
             if status not in RETRY_STATUS:
                 raise SendError(problem)
             delay = retry_after(wait_header)
@@ -192,8 +198,9 @@ def send(
         _wait(cancel, delay)
 
 
-def _status_text(status: int, raw: bytes) -> str:
-    """The status and the server's own message, if it gives one (bounded)."""
+def _status_text(status: int, raw: bytes, key: str | None) -> str:
+    """The status and the server's own message, if it gives one: the key redacted
+    from the whole message first, then the message cut to MAX_MESSAGE characters."""
     message = ""
     try:
         data = json.loads(raw)
@@ -206,4 +213,4 @@ def _status_text(status: int, raw: bytes) -> str:
         elif isinstance(error, str):
             message = error
     text = f"HTTP {status}"
-    return f"{text}: {message[:300]}" if message else text
+    return f"{text}: {shown(message, key, MAX_MESSAGE)}" if message else text

@@ -22,6 +22,7 @@ from .cache import AnswerCache, answer_key
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, send
 from .endpoints import Endpoint, api_key
 from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
+from .redaction import key_problem
 from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
@@ -194,17 +195,27 @@ class LiveReport:
 
 def key_for(settings: Settings, environ: Mapping[str, str] | None = None) -> str | None:
     """The endpoint's key (None: a local server without one); LiveError when a remote
-    endpoint has none, or would get it over plain http."""
+    endpoint has none, would get it over plain http, or holds a character a header
+    cannot carry. Local: the host resolves to loopback addresses only (not a name that
+    looks local: `x.localhost` may resolve anywhere)."""
     endpoint = settings.endpoint
     key = api_key(endpoint, os.environ if environ is None else environ)
-    if key is None and not endpoint.local:
+    if key is None and not endpoint.is_local():
         where = endpoint.key_env or "an environment variable"
         raise LiveError(
             f"no key for {endpoint.name}: set {where}, or store one in the "
             f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
         )
-    if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
-        raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+    if key is not None:
+        refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
+        if refused:
+            raise LiveError(refused)
+        if endpoint.plain_http and not endpoint.is_local():
+            raise LiveError(
+                f"not sending a key to {endpoint.base_url} over plain http: use https "
+                "(plain http only to this machine: a host that resolves to loopback "
+                "addresses only)"
+            )
     return key
 
 
