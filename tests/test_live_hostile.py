@@ -1,17 +1,25 @@
-"""Live checks against hostile input (issue 34, items 1-3): an answer-cache entry that
-is a FIFO or a link out, and a key that must not leak (an upper-case `HTTP://`, a name
-that only looks local, a server that echoes it, a key with a line break). Every server
-listens on 127.0.0.1 (tests/live_fake.py); nothing reaches a network.
+"""Live checks against hostile endpoints (issue 34, items 1-3): a compression bomb, a
+server that never answers (`100 Continue` forever, headers a byte at a time), Ctrl+C
+and Cancel in the middle of a request, an answer-cache entry that is a FIFO or a link
+out, and a key that must not leak (an upper-case `HTTP://`, a name that only looks
+local, a server that echoes it, a key with a line break). Every server listens on
+127.0.0.1 (tests/live_fake.py); nothing reaches a network.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,17 +27,188 @@ from urllib.parse import quote
 import pytest
 
 from skillstudio.core.live.cache import AnswerCache
+from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
-from skillstudio.core.live.run import LiveError, Settings, key_for, plan
+from skillstudio.core.live.run import LiveError, LiveReport, Settings, key_for, plan
 from skillstudio.core.live.stats import LiveCase
 
-from .helpers import cli
-from .live_fake import FakeModel, Script
+from .helpers import REPO, cli
+from .live_fake import FakeModel, Script, gzip_bomb
 from .test_live import SECRET, check, registry_for, settings
+
+GIB = 1 << 30
+
+
+@functools.cache
+def bomb(layers: int) -> bytes:
+    return gzip_bomb(GIB, layers)
+
+
+def errors(report: LiveReport) -> list[str]:
+    return [a.error for r in report.results for a in r.answers]
 
 
 def eval_args(url: str) -> list[str]:
     return ["eval", "--request", "fill in the PDF form", "--endpoint", url, "--model", "m"]
+
+
+# -- 1. memory ------------------------------------------------------------------------
+def test_a_compression_bomb_is_refused_within_the_answer_bound(tmp_path: Path) -> None:
+    """265 bytes marked `gzip, gzip, gzip` were unpacked to 1 GiB before the 4 MB bound
+    was looked at (2.1 GB a run); a body packed once is unpacked against the bound."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    triple = gzip_bomb(64 << 20, 3)  # 64 MiB of zeros in 135 bytes (main peaked at 130 MB)
+    script: Script = [
+        ("packed", triple, "gzip, gzip, gzip"),
+        ("packed", bomb(1), "gzip"),
+        ("packed", b"\x00" * 10, "br"),
+        ("packed", b"not gzip at all", "gzip"),
+    ]
+    with FakeModel(script) as fake:
+        s = settings(fake.url, runs=4, concurrency=1)
+        tracemalloc.start()
+        try:
+            report = check(registry, [LiveCase("q", [])], s)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert errors(report) == [
+        "the answer is packed 3 times over (Content-Encoding: gzip, gzip, gzip); "
+        "at most once is read",
+        "the answer is over 4,194,304 bytes",
+        "the answer is packed as 'br', which is not read here (gzip or deflate)",
+        "the answer's packed data is damaged",
+    ]
+    assert len(fake.received) == 4  # none of them retried
+    assert peak < 24 * 2**20, f"{peak:,} bytes at the peak"
+
+
+def test_eval_against_a_compression_bomb_stays_under_100_mb(tmp_path: Path) -> None:
+    """The whole command, in its own process: its peak memory against a
+    1 GiB bomb packed three times and one packed once, two runs at once."""
+    registry_for(tmp_path, "claude-code")
+    probe = (  # VmHWM: the peak of this process's own memory (ru_maxrss, on Linux,
+        # keeps the parent's from before exec: pytest's 120 MB)
+        "import resource, sys\n"
+        "from skillstudio.cli.main import main\n"
+        "code = main(sys.argv[1:])\n"
+        "try:\n"
+        "    status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+        "    peak = int(status.split()[0]) * 1024\n"
+        "except (OSError, IndexError):\n"
+        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "    peak *= 1 if sys.platform == 'darwin' else 1024\n"
+        "print(peak, code)\n"
+    )
+    script: Script = [("packed", bomb(3), "gzip, gzip, gzip"), ("packed", bomb(1), "gzip")]
+    with FakeModel(script) as fake:
+        args = [*eval_args(fake.url), "--runs", "2", "--yes", "--format", "json"]
+        env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), SKILLSTUDIO_NO_KEYRING="1")
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    peak, code = done.stdout.strip().splitlines()[-1].split()
+    assert code == "1", done.stderr
+    assert len(fake.received) == 2
+    assert int(peak) < 100 * 2**20, f"peak {int(peak) / 2**20:.0f} MB"
+
+
+# -- 2. hangs -----------------------------------------------------------------------------
+def test_a_server_that_never_answers_is_cut_at_the_deadline(tmp_path: Path) -> None:
+    """`100 Continue` every 0.3 s, or headers a byte at a time: httpx's read timeout
+    never trips; the total deadline does, and the call is not retried."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    out: list[LiveReport] = []
+    with FakeModel([("continue", 0.3), ("drip-headers", 0.05)]) as fake:
+        s = settings(fake.url, runs=2, concurrency=2)
+        s.limits = Limits(timeout=1.0, retries=4, backoff=0.01)
+        start = time.monotonic()
+        worker = threading.Thread(
+            target=lambda: out.append(check(registry, [LiveCase("q", [])], s))
+        )
+        worker.start()
+        worker.join(15)
+        took = time.monotonic() - start
+    assert out, "the check was still waiting after 15 s"
+    assert errors(out[0]) == ["no answer within 1 s"] * 2
+    assert len(fake.received) == 2
+    assert took < 2.0, f"{took:.2f} s"
+
+
+def test_eval_timeout_3_ends_in_3_seconds_against_a_dripping_server(tmp_path: Path) -> None:
+    registry_for(tmp_path, "claude-code")
+    args = [*eval_args(""), "--runs", "2", "--yes", "--timeout", "3"]
+    out: list[Any] = []
+    with FakeModel([("continue", 2.0), ("drip-headers", 0.2)]) as fake:
+        args[4] = fake.url
+        start = time.monotonic()
+        worker = threading.Thread(target=lambda: out.append(cli(*args, cwd=tmp_path)))
+        worker.start()
+        worker.join(20)
+        took = time.monotonic() - start
+    assert out, "eval --timeout 3 was still waiting after 20 s"
+    run = out[0]
+    assert run.code == 1, run.out + run.err
+    assert "no answer within 3 s" in run.out
+    assert 2.9 < took < 4.5, f"{took:.2f} s"
+
+
+def test_cancel_ends_a_request_in_flight_at_once(tmp_path: Path) -> None:
+    registry, _ = registry_for(tmp_path, "claude-code")
+    cancel = threading.Event()
+    out: list[LiveReport] = []
+    with FakeModel([("continue", 0.3)]) as fake:
+        s = settings(fake.url, runs=3, concurrency=3)
+        s.limits = Limits(timeout=60.0)
+        worker = threading.Thread(
+            target=lambda: out.append(check(registry, [LiveCase("q", [])], s, cancel=cancel))
+        )
+        worker.start()
+        while len(fake.received) < 3:
+            time.sleep(0.01)
+        start = time.monotonic()
+        cancel.set()
+        worker.join(15)
+        took = time.monotonic() - start
+    assert out, "the check was still waiting after 15 s"
+    assert errors(out[0]) == ["cancelled"] * 3 and out[0].cancelled
+    assert took < 1.0, f"{took:.2f} s"
+
+
+def test_ctrl_c_ends_eval_within_a_second(tmp_path: Path) -> None:
+    registry_for(tmp_path, "claude-code")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), SKILLSTUDIO_NO_KEYRING="1")
+    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
+    with FakeModel([("continue", 0.5)]) as fake:
+        args = [*eval_args(fake.url), "--runs", "4", "--concurrency", "2", "--yes"]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "skillstudio", *args],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while len(fake.received) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(fake.received) == 2
+            start = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=10)
+            took = time.monotonic() - start
+        finally:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "eval cancelled (Ctrl+C): 4 runs not answered" in err
+    assert "Traceback" not in err and "0 passed, 0 failed, 1 unanswered" in out
+    assert took < 1.5, f"{took:.2f} s"
 
 
 def _cached_entry(tmp_path: Path) -> tuple[Path, Any, AnswerCache]:
@@ -140,6 +319,36 @@ def test_local_means_a_host_that_resolves_to_loopback_only(
     assert [sends_key(f"http://{h}:8080/v1") for h in local] == [True] * len(local)
     assert [sends_key(f"http://{h}:8080/v1") for h in remote] == [False] * len(remote)
     assert sends_key("https://x.localhost/v1")  # https may go anywhere
+
+
+def test_the_connection_of_a_key_over_plain_http_must_be_to_loopback() -> None:
+    """The name was resolved to loopback when the key was checked; where the socket
+    really connected is checked again (a second resolution, a proxy in between)."""
+    from skillstudio.core.live.deadline import NotLoopback, Watch
+
+    class Peer(socket.socket):
+        peer = ""
+
+        def getpeername(self) -> Any:
+            return (self.peer, 80)
+
+    class Stream:
+        def __init__(self, peer: str) -> None:
+            self.sock = Peer()
+            self.sock.peer = peer
+
+        def get_extra_info(self, name: str) -> Any:
+            return self.sock if name == "socket" else None
+
+    watch = Watch(5.0, 5.0, None, loopback_only=True)
+    stream = Stream("203.0.113.7")
+    with pytest.raises(NotLoopback):
+        watch.trace("connection.connect_tcp.complete", {"return_value": stream})
+    assert stream.sock.fileno() == -1  # closed before a byte was sent
+    stream = Stream("127.0.0.1")
+    watch.trace("connection.connect_tcp.complete", {"return_value": stream})
+    assert watch.sockets == [stream.sock]
+    stream.sock.close()
 
 
 def run_eval(tmp_path: Path, url: str, key: str, *more: str) -> list[str]:
