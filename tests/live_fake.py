@@ -9,6 +9,10 @@ A script step is one of:
     ("sleep", seconds)                no answer for that long, then a plain one
     ("raw", bytes)                    a 200 with this body (malformed JSON, a huge one)
     ("drip", seconds)                 a 200 whose body comes a byte every `seconds`
+    ("continue", seconds)             `100 Continue` every `seconds`, never an answer
+    ("drip-headers", seconds)         a status line, then a header byte every `seconds`
+    ("packed", body, encoding)        a 200 with this raw body and Content-Encoding
+    ("error", code, message)          an error status whose JSON message is `message`
 A step given as a callable gets the request's JSON body and returns a step. When the
 script runs out the last step repeats.
 """
@@ -16,9 +20,13 @@ script runs out the last step repeats.
 from __future__ import annotations
 
 import contextlib
+import gzip
+import itertools
 import json
+import struct
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -70,6 +78,7 @@ class FakeModel:
         self.received: list[tuple[str, dict[str, str], bytes]] = []
         self.lock = threading.Lock()
         self.position = 0
+        self.stopping = threading.Event()  # endless steps end when the server stops
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -105,6 +114,19 @@ class FakeModel:
                 handler.send_header(name, value)
             self._body(handler, payload)
             return
+        if kind in ("continue", "drip-headers"):
+            self._endless(handler, kind, step[1])
+            return
+        if kind == "error":
+            payload = json.dumps({"error": {"message": step[2]}}).encode()
+            handler.send_response(step[1])
+            self._body(handler, payload)
+            return
+        if kind == "packed":
+            handler.send_response(200)
+            handler.send_header("content-encoding", step[2])
+            self._body(handler, step[1])
+            return
         if kind == "sleep":
             time.sleep(step[1])
             step = ("text", "late")
@@ -128,6 +150,22 @@ class FakeModel:
         handler.send_response(200)
         self._body(handler, json.dumps(data).encode())
 
+    def _endless(self, handler: BaseHTTPRequestHandler, kind: str, seconds: float) -> None:
+        """Bytes that never make an answer, until the client leaves or the server stops."""
+        if kind == "continue":
+            pieces: Any = itertools.repeat(b"HTTP/1.1 100 Continue\r\n\r\n")
+        else:
+            head = b"HTTP/1.1 200 OK\r\n"
+            pieces = itertools.chain(
+                [head], (bytes([b]) for b in itertools.cycle(b"X-Slow: a\r\n"))
+            )
+        with contextlib.suppress(OSError):
+            for piece in pieces:
+                handler.wfile.write(piece)
+                handler.wfile.flush()
+                if self.stopping.wait(seconds):
+                    return
+
     @staticmethod
     def _body(handler: BaseHTTPRequestHandler, payload: bytes) -> None:
         handler.send_header("content-type", "application/json")
@@ -144,6 +182,27 @@ class FakeModel:
         self.stop()
 
     def stop(self) -> None:
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(5)
+
+
+def gzip_bomb(size: int, layers: int = 1) -> bytes:
+    """A gzip stream of `size` zero bytes (a multiple of 1 MiB), packed `layers` times:
+    1 GiB is about 1 MB once and a few hundred bytes three times. Built from one
+    compressed MiB repeated (each ends in a full flush, so the pieces join), in well
+    under a second."""
+    mib = 1 << 20
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    piece = compressor.compress(bytes(mib)) + compressor.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    zeros = bytes(mib)
+    for _ in range(size // mib):
+        crc = zlib.crc32(zeros, crc)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    trailer = b"\x03\x00" + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    data = header + piece * (size // mib) + trailer
+    for _ in range(layers - 1):
+        data = gzip.compress(data, 9)
+    return data

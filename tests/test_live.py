@@ -245,7 +245,7 @@ def test_a_server_that_does_not_answer_in_time_is_a_timeout(tmp_path: Path) -> N
         s.limits = Limits(timeout=0.2, retries=1, backoff=0.01)
         report = check(registry, [LiveCase("q", ["pdf-forms"])], s)
     assert report.results[0].answers[0].error == "no answer within 0.2 s"
-    assert len(fake.received) == 2  # retried once
+    assert len(fake.received) == 1  # not retried: the server may have answered and charged
 
 
 def test_an_answer_too_large_or_too_slow_is_refused(tmp_path: Path) -> None:

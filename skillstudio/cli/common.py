@@ -24,6 +24,7 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 # that `lint` (the CI hot path) does not pay for them at start-up.
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl+C (128 + SIGINT), as a shell reports it
 
 
 @dataclass(slots=True)

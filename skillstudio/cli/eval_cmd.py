@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
-from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env, Subparsers, add_common, load
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, split_arguments
@@ -291,7 +291,19 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
             reports.append((name, execute(checked, cache, cancel, progress)))
         except LiveError as exc:
             raise UsageError(str(exc)) from None
-    return _output(args, env, reports)
+    code = _output(args, env, reports)
+    if not cancel.is_set():
+        return code
+    # Ctrl+C (execute's wait took it): the requests in flight were cut at once; what
+    # was answered before is reported above, and kept in the cache.
+    left = sum(
+        a.error == "cancelled" for _, report in reports for r in report.results for a in r.answers
+    )
+    env.err.write(
+        f"skillstudio: eval cancelled (Ctrl+C): {counted(left, 'run')} not answered; "
+        "the answers before it are reported above and kept in the cache\n"
+    )
+    return EXIT_INTERRUPTED
 
 
 def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveReport]]) -> int:

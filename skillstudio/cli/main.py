@@ -24,7 +24,7 @@ from . import (
     overlap_cmd,
     test_cmd,
 )
-from .common import EXIT_OK, EXIT_USAGE, Env
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Env
 
 # in help order
 GROUPS = (
@@ -103,7 +103,7 @@ def main(
     except BrokenPipeError:
         return EXIT_OK
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # last line of defence: a message, never a traceback
         if os.environ.get("SKILLSTUDIO_DEBUG"):
             raise

@@ -4,6 +4,7 @@ follows the runs, Cancel stops them, and a second ask is answered from the cache
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -70,6 +71,28 @@ def test_cancel_stops_the_runs(qtbot: QtBot, tmp_path: Path) -> None:
     assert report is not None and report.cancelled
     assert len(fake.received) < 20
     assert "Cancelled." in panel.status.text() and panel.ask_button.isEnabled()
+
+
+def test_cancel_ends_a_request_that_never_answers_at_once(qtbot: QtBot, tmp_path: Path) -> None:
+    """A server that sends `100 Continue` forever: Cancel cut the request only between
+    reads before (the app waited as long as the server kept sending); now at once."""
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    with FakeModel([("continue", 0.3)]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(2)
+        panel.ask()
+        panel.send()
+        qtbot.waitUntil(lambda: len(fake.received) == 2, timeout=10_000)
+        start = time.monotonic()
+        with qtbot.waitSignal(panel.finished, timeout=5_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+        took = time.monotonic() - start
+    assert panel.report is not None and panel.report.cancelled
+    assert "Cancelled." in panel.status.text()
+    assert took < 1.0, f"{took:.2f} s"
 
 
 def test_bad_settings_are_said_not_sent(qtbot: QtBot, tmp_path: Path) -> None:

@@ -4,9 +4,12 @@ temperature), so a suite checked with a model once replays offline (`--offline`)
 Where: `live/` in the user's cache folder (core/scanning/state_cache.py's rule:
 `$XDG_CACHE_HOME/skillstudio`, else `~/.cache/skillstudio`), mode 0700, files 0600.
 A file holds the answer as read (the pick, a bounded excerpt of the text, the tokens,
-the date) and what it answers; never a key or a header. It is untrusted on reading:
-a regular file owned by the user, at most MAX_BYTES, JSON of the expected shape, else a
-miss.
+the date) and what it answers; never a key (answers are redacted before they get here)
+or a header. It is untrusted on reading, as a skill file is (core/reading/safefs.py):
+confined to the cache folder, a regular file (a FIFO, device or socket is refused
+without being opened; the open is non-blocking and does not follow a link, and what
+was opened is checked again), owned by the user, at most MAX_BYTES, JSON of the
+expected shape; anything else is a miss.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ import secrets
 import stat
 from typing import Any
 
+from ..reading.safefs import check_regular, opened_inside
 from ..scanning.state_cache import cache_folder
 from .questions import Answer
 
 MAX_BYTES = 64 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_READ = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def answer_key(
@@ -41,21 +46,9 @@ class AnswerCache:
         return os.path.join(self.folder, key[:2], key + ".json")
 
     def get(self, key: str) -> Answer | None:
-        try:
-            fd = os.open(self._path(key), os.O_RDONLY | _NOFOLLOW)
-        except OSError:
+        data = self._read(self._path(key))
+        if data is None:
             return None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-                return None
-            if hasattr(os, "getuid") and st.st_uid != os.getuid():
-                return None
-            data = os.read(fd, MAX_BYTES + 1)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
         try:
             found = json.loads(data)
         except (ValueError, RecursionError):
@@ -64,6 +57,29 @@ class AnswerCache:
             return None
         answer = found.get("answer")
         return Answer.from_json(answer) if isinstance(answer, dict) else None
+
+    def _read(self, path: str) -> bytes | None:
+        """The bytes of a cache entry, or None (a miss) for anything but a regular file
+        of the user's, inside the folder, of at most MAX_BYTES."""
+        try:
+            folder = os.path.realpath(self.folder)
+            check_regular(path, folder)  # a FIFO or a link out is refused unopened
+            fd = os.open(path, _READ)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)  # what was opened, not what the path named a moment before
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                return None
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
+                return None
+            opened_inside(fd, path, folder)
+            data = os.read(fd, MAX_BYTES + 1)
+        except OSError:  # FileRefused included (opened_inside)
+            return None
+        finally:
+            os.close(fd)
+        return data if len(data) <= MAX_BYTES else None
 
     def put(self, key: str, answer: Answer, about: dict[str, Any]) -> None:
         """Write the answer whole (a temporary file renamed over it); failures are

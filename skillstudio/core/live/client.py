@@ -1,10 +1,18 @@
-"""Sending one request: httpx with timeouts, retries with back-off on rate limits and
-overloads (429, 5xx, `Retry-After` honoured), cancellation between and during waits.
+"""Sending one request: httpx with a total deadline, retries with back-off on rate
+limits and overloads (429, 5xx, `Retry-After` honoured), cancellation that ends a
+request at once.
 
 httpx rather than the vendors' SDKs: one client speaks both APIs (and every
-OpenAI-compatible local server) with explicit connect/read timeouts, and a transport
-can be injected, so tests run against a loopback server or a mock transport and never
-reach a network.
+OpenAI-compatible local server), and a transport can be injected, so tests run against
+a loopback server or a mock transport and never reach a network. Every endpoint goes
+through `send`: redirects are not followed (a key never follows one), the body is read
+raw and unpacked against the bound as it arrives (body.py), each attempt has one
+deadline from its first byte sent to its last byte read and is cut at once on a cancel
+(deadline.py), and nothing a server sends reaches a message, the cache or a report
+before the key is redacted from it (redaction.py).
+
+A call that misses its deadline is not retried: the server may have answered it (and
+charged for it), and the deadline is the user's; the next run asks again.
 """
 
 from __future__ import annotations
@@ -20,12 +28,16 @@ from typing import Any
 
 import httpx
 
-from .endpoints import ANTHROPIC_VERSION, Endpoint, redact
+from .body import ACCEPT_ENCODING, BodyRefused, content_coding, read_body
+from .deadline import CancelledHere, Expired, NotLoopback, watching
+from .endpoints import ANTHROPIC_VERSION, Endpoint
+from .redaction import key_problem, redact_json, shown
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRY_AFTER = 120.0  # seconds: a longer Retry-After is cut to this
 MAX_ANSWER_BYTES = 4 * 2**20  # an answer larger than this is refused
 MAX_ERROR_BYTES = 64 * 1024  # of an error status's body (its message)
+MAX_MESSAGE = 300  # characters of a server's message shown, once the key is out of it
 
 
 class Cancelled(Exception):
@@ -37,8 +49,9 @@ class SendError(Exception):
 
 
 class Unreachable(SendError):
-    """Nothing answers at the endpoint's address (connection refused, no such host):
-    no other request of the run can do better, so the run stops sending."""
+    """Nothing answers at the endpoint's address (connection refused, no such host, no
+    connection within the connect timeout): no other request of the run can do better,
+    so the run stops sending."""
 
 
 @dataclass(slots=True)
@@ -52,8 +65,18 @@ class Limits:
     max_backoff: float = 30.0
 
 
+def new_client(transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    """The client every request goes through: no redirects followed, and a connection
+    per request (not kept alive), so each attempt owns the socket its deadline cuts."""
+    return httpx.Client(
+        transport=transport,
+        follow_redirects=False,
+        limits=httpx.Limits(max_keepalive_connections=0),
+    )
+
+
 def headers(endpoint: Endpoint, key: str | None) -> dict[str, str]:
-    out = {"content-type": "application/json"}
+    out = {"content-type": "application/json", "accept-encoding": ACCEPT_ENCODING}
     if endpoint.api == "anthropic":
         out["anthropic-version"] = ANTHROPIC_VERSION
         if key:
@@ -108,23 +131,37 @@ class Pacer:
             _wait(cancel, start - now)
 
 
-class _TooSlow(Exception):
-    """The answer did not arrive whole within the timeout."""
-
-
-def _read(response: httpx.Response, max_bytes: int, deadline: float) -> bytes:
-    """The body, at most `max_bytes` bytes (more: SendError), whole before `deadline` (a
-    server that drips bytes is a timeout)."""
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > max_bytes:
-            raise SendError(f"the answer is over {max_bytes:,} bytes")
-        chunks.append(chunk)
-        if time.monotonic() > deadline:
-            raise _TooSlow()
-    return b"".join(chunks)
+def _exchange(
+    client: httpx.Client,
+    endpoint: Endpoint,
+    key: str | None,
+    content: bytes,
+    limits: Limits,
+    cancel: threading.Event | None,
+) -> tuple[int, bytes, str | None]:
+    """One attempt: (status, body, Retry-After). The attempt is watched: its deadline
+    or a cancel shuts its socket, and the error that follows is raised as Expired or
+    CancelledHere; a body too large or packed wrongly raises BodyRefused."""
+    timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
+    loopback_only = key is not None and endpoint.plain_http
+    with watching(limits.timeout, limits.connect_timeout, cancel, loopback_only) as watch:
+        try:
+            with client.stream(
+                "POST",
+                endpoint.url,
+                content=content,
+                headers=headers(endpoint, key),
+                timeout=timeout,
+                extensions={"trace": watch.trace},
+            ) as response:
+                status = response.status_code
+                limit = MAX_ANSWER_BYTES if status == 200 else MAX_ERROR_BYTES
+                coding = content_coding(response.headers.get_list("content-encoding", True))
+                raw = read_body(response.iter_raw(), coding, limit, watch.raise_if_ended)
+                return status, raw, response.headers.get("retry-after")
+        except (httpx.HTTPError, BodyRefused):
+            watch.raise_if_ended()  # the error came from the cut: say why it was cut
+            raise
 
 
 def send(
@@ -137,9 +174,12 @@ def send(
     note: Callable[[str], None] | None = None,
     pacer: Pacer | None = None,
 ) -> Any:
-    """POST `content` to the endpoint and return the decoded JSON answer; retries what
-    can be retried; raises SendError (its text never holds the key) or Cancelled."""
-    timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
+    """POST `content` to the endpoint and return the decoded JSON answer, the key
+    redacted from every string in it; retries what can be retried; raises SendError
+    (its text never holds the key) or Cancelled."""
+    refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
+    if refused:
+        raise SendError(refused)
     attempt = 0
     while True:
         if cancel is not None and cancel.is_set():
@@ -147,37 +187,37 @@ def send(
         if pacer is not None:
             pacer.wait(cancel)
         delay: float | None = None
-        deadline = time.monotonic() + limits.connect_timeout + limits.timeout
         try:
-            with client.stream(
-                "POST",
-                endpoint.url,
-                content=content,
-                headers=headers(endpoint, key),
-                timeout=timeout,
-            ) as response:
-                status = response.status_code
-                limit = MAX_ANSWER_BYTES if status == 200 else MAX_ERROR_BYTES
-                raw = _read(response, limit, deadline)
-                wait_header = response.headers.get("retry-after")
-        except (httpx.TimeoutException, _TooSlow):
-            problem = f"no answer within {limits.timeout:g} s"
-        except httpx.ConnectError as exc:
-            # Refused or no such host: a server that is not running does not start
-            # during a back-off, so one quick retry (a blip), then the run stops.
-            problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
+            status, raw, wait_header = _exchange(client, endpoint, key, content, limits, cancel)
+        except CancelledHere:
+            raise Cancelled() from None
+        except (Expired, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout):
+            raise SendError(f"no answer within {limits.timeout:g} s") from None
+        except BodyRefused as exc:
+            raise SendError(shown(str(exc), key, MAX_MESSAGE)) from None
+        except NotLoopback as exc:
+            raise SendError(
+                f"not sending the key over plain http: {endpoint.base_url} connected to "
+                f"{shown(str(exc), key, 60)}, not to this machine"
+            ) from None
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            # Refused, no such host, or no connection in time: a server that is not
+            # running does not start during a back-off, so one quick retry (a blip),
+            # then the run stops.
+            reason = str(exc) or f"no connection within {limits.connect_timeout:g} s"
+            problem = shown(f"cannot reach {endpoint.base_url}: {reason}", key, MAX_MESSAGE)
             if attempt >= min(1, limits.retries):
                 raise Unreachable(f"{problem} (is the server running?)") from None
             delay = min(0.5, limits.backoff)
         except httpx.HTTPError as exc:
-            problem = redact(f"cannot reach {endpoint.base_url}: {exc}", key)
+            problem = shown(f"cannot reach {endpoint.base_url}: {exc}", key, MAX_MESSAGE)
         else:
             if status == 200:
                 try:
-                    return json.loads(raw)
+                    return redact_json(json.loads(raw), key)
                 except (ValueError, RecursionError):
                     raise SendError("the answer is not JSON") from None
-            problem = redact(_status_text(status, raw), key)
+            problem = _status_text(status, raw, key)
             if status not in RETRY_STATUS:
                 raise SendError(problem)
             delay = retry_after(wait_header)
@@ -192,8 +232,9 @@ def send(
         _wait(cancel, delay)
 
 
-def _status_text(status: int, raw: bytes) -> str:
-    """The status and the server's own message, if it gives one (bounded)."""
+def _status_text(status: int, raw: bytes, key: str | None) -> str:
+    """The status and the server's own message, if it gives one: the key redacted
+    from the whole message first, then the message cut to MAX_MESSAGE characters."""
     message = ""
     try:
         data = json.loads(raw)
@@ -206,4 +247,4 @@ def _status_text(status: int, raw: bytes) -> str:
         elif isinstance(error, str):
             message = error
     text = f"HTTP {status}"
-    return f"{text}: {message[:300]}" if message else text
+    return f"{text}: {shown(message, key, MAX_MESSAGE)}" if message else text

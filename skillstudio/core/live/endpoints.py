@@ -9,11 +9,13 @@ request is sent. It is never written to a file, a log, the cache or a report: an
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 Api = Literal["anthropic", "openai"]
 APIS: tuple[Api, ...] = ("anthropic", "openai")
@@ -41,9 +43,14 @@ class Endpoint:
         return self.base_url.rstrip("/") + tail
 
     @property
-    def local(self) -> bool:
-        host = urlsplit(self.base_url).hostname or ""
-        return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")
+    def plain_http(self) -> bool:
+        """Requests go unencrypted (the scheme as parsed, whatever its case)."""
+        return urlsplit(self.base_url).scheme.lower() == "http"
+
+    def is_local(self) -> bool:
+        """The host is this machine: a loopback address, or a name the resolver returns
+        only loopback addresses for (it may ask DNS: not on the GUI thread)."""
+        return resolves_to_loopback(urlsplit(self.base_url).hostname or "")
 
     def to_json(self) -> dict[str, str]:
         """What a report says of the endpoint: never the key."""
@@ -107,16 +114,17 @@ def endpoint_for(given: str, api: str | None = None, key_env: str | None = None)
         if parts.username or parts.password:
             raise EndpointError("put the key in an environment variable, not in the URL")
         host = parts.hostname
+        base = urlunsplit(parts)  # the scheme in lower case: `HTTP://` is http
         chosen: Api = "anthropic" if host.endswith("anthropic.com") else "openai"
         if api:
             if api not in APIS:
                 raise EndpointError(f"--api must be one of {', '.join(APIS)}")
             chosen = "anthropic" if api == "anthropic" else "openai"
         known = next((p for p in PRESETS.values() if urlsplit(p.base_url).hostname == host), None)
-        local = host in ("localhost", "127.0.0.1", "::1")
+        local = host == "localhost" or loopback_address(host)  # no key looked up by default
         found = Endpoint(
             host,
-            given.rstrip("/"),
+            base.rstrip("/"),
             chosen,
             key_env=known.key_env if known else ("" if local else DEFAULT_KEY_ENV),
             keyring=known.keyring if known else ("" if local else host),
@@ -148,9 +156,34 @@ def api_key(endpoint: Endpoint, environ: Mapping[str, str] = os.environ) -> str 
     return stored.strip() if isinstance(stored, str) and stored.strip() else None
 
 
-def redact(text: str, secret: str | None) -> str:
-    """`text` with every occurrence of the key replaced (error messages of a server may
-    echo what they were sent)."""
-    if secret and len(secret) >= 4:
-        return text.replace(secret, "[key]")
-    return text
+def loopback_address(address: str) -> bool:
+    """An IP address (as text) in 127.0.0.0/8 or ::1; an IPv4-mapped IPv6 address counts
+    by its IPv4 address. A name is not an address: False."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped.is_loopback
+    return ip.is_loopback
+
+
+def resolves_to_loopback(host: str) -> bool:
+    """`host` is a loopback address, or a name every address of which the resolver
+    returns is a loopback one (`localhost` as /etc/hosts has it; `x.localhost` only if
+    the resolver says so). A name that does not resolve is not local."""
+    host = host.strip("[]")
+    if not host:
+        return False
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        pass
+    else:
+        return loopback_address(host)
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    addresses = {str(info[4][0]) for info in found}
+    return bool(addresses) and all(loopback_address(a) for a in addresses)

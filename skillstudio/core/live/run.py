@@ -6,9 +6,9 @@ can be, cancellable, with progress; and the report.
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -19,13 +19,15 @@ from ..delivery.tiers import render_listing
 from ..ranking.model_pick import LikelyIndex
 from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
-from .client import Cancelled, Limits, Pacer, SendError, Unreachable, send
+from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
 from .endpoints import Endpoint, api_key
 from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
+from .redaction import key_problem
 from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
+GRACE = 0.5  # seconds a cancel waits for the runs in flight to end before it returns
 Progress = Callable[[int, int, str], None]  # (done, total, what happened)
 
 
@@ -194,17 +196,27 @@ class LiveReport:
 
 def key_for(settings: Settings, environ: Mapping[str, str] | None = None) -> str | None:
     """The endpoint's key (None: a local server without one); LiveError when a remote
-    endpoint has none, or would get it over plain http."""
+    endpoint has none, would get it over plain http, or holds a character a header
+    cannot carry. Local: the host resolves to loopback addresses only (not a name that
+    looks local: `x.localhost` may resolve anywhere)."""
     endpoint = settings.endpoint
     key = api_key(endpoint, os.environ if environ is None else environ)
-    if key is None and not endpoint.local:
+    if key is None and not endpoint.is_local():
         where = endpoint.key_env or "an environment variable"
         raise LiveError(
             f"no key for {endpoint.name}: set {where}, or store one in the "
             f"system keyring (service 'skillstudio', user {endpoint.keyring!r})"
         )
-    if key is not None and not endpoint.local and endpoint.base_url.startswith("http:"):
-        raise LiveError(f"not sending a key to {endpoint.base_url} over plain http: use https")
+    if key is not None:
+        refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
+        if refused:
+            raise LiveError(refused)
+        if endpoint.plain_http and not endpoint.is_local():
+            raise LiveError(
+                f"not sending a key to {endpoint.base_url} over plain http: use https "
+                "(plain http only to this machine: a host that resolves to loopback "
+                "addresses only)"
+            )
     return key
 
 
@@ -239,6 +251,7 @@ def execute(
     pacer = Pacer(settings.per_minute)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     unreachable: list[str] = []  # the first run's error once nothing answers there
+    closed = threading.Event()  # the report is made: a late run changes nothing
 
     def one(task: tuple[int, int], client: httpx.Client | None) -> None:
         nonlocal done
@@ -262,6 +275,8 @@ def execute(
                 }
                 cache.put(item.keys[run], answer, about)
         with lock:
+            if closed.is_set():
+                return
             answers[task] = answer
             done += 1
             what = answer.error or (answer.pick or "no skill")
@@ -271,24 +286,67 @@ def execute(
         for task in todo:
             one(task, None)
     else:
-        with httpx.Client(transport=transport, follow_redirects=False) as client:
+        with new_client(transport) as client:
             workers = max(1, min(settings.concurrency, len(todo)))
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(one, task, client) for task in todo]
-                for future in futures:
-                    try:
-                        future.result()
-                    except KeyboardInterrupt:  # Ctrl+C: the rest end as cancelled
-                        cancel.set()
-                        for rest in futures:
-                            rest.result()
-                        break
+            _run_all(todo, lambda task: one(task, client), workers, cancel)
+    with lock:  # a run still in flight after a cancel is left out: it is cancelled
+        closed.set()
+        for task in todo:
+            answers.setdefault(task, Answer(error="cancelled"))
     results = [
         CaseRuns(item.case, [answers[(i, r)] for r in range(runs)], item.estimate)
         for i, item in enumerate(checked.items)
     ]
     dates = sorted({a.date for r in results for a in r.answers if a.date})
     return LiveReport(checked, results, dates[-1] if dates else now, cancel.is_set())
+
+
+def _run_all(
+    todo: list[tuple[int, int]],
+    one: Callable[[tuple[int, int]], None],
+    workers: int,
+    cancel: threading.Event,
+) -> None:
+    """Run `one` over `todo` on `workers` daemon threads. Returns when every run is done,
+    or at most GRACE seconds after a cancel (Ctrl+C here sets it): a cancel shuts the
+    sockets of the requests in flight, so they end at once; a worker still resolving a
+    name or connecting is left behind (a daemon thread: it never holds up the exit)."""
+    tasks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
+    for task in todo:
+        tasks.put(task)
+    left = [workers]
+    lock = threading.Lock()
+    finished = threading.Event()
+    failed: list[BaseException] = []  # a fault of this code: raised in the caller's thread
+
+    def work() -> None:
+        try:
+            while not cancel.is_set():
+                try:
+                    task = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                one(task)
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            with lock:
+                left[0] -= 1
+                if not left[0]:
+                    finished.set()
+
+    for _ in range(workers):
+        threading.Thread(target=work, name="skillstudio-live-run", daemon=True).start()
+    try:
+        while not finished.wait(0.1):
+            if cancel.is_set():
+                finished.wait(GRACE)
+                break
+    except KeyboardInterrupt:  # Ctrl+C: the runs in flight end as cancelled
+        cancel.set()
+        finished.wait(GRACE)
+    if failed:
+        raise failed[0]
 
 
 def _ask(
