@@ -4,15 +4,18 @@ hover, completion and the fixes as code actions."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from .helpers import REPO, write
 
@@ -88,6 +91,24 @@ async def opened(client: LanguageClient, uri: str, text: str) -> list[types.Diag
     return list(client.diagnostics[uri])
 
 
+def edit(
+    uri: str, version: int, start: tuple[int, int], end: tuple[int, int], new: str
+) -> types.DidChangeTextDocumentParams:
+    """A change replacing the text from `start` to `end` (line, character) by `new`."""
+    return types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[
+            types.TextDocumentContentChangePartial(
+                range=types.Range(
+                    start=types.Position(line=start[0], character=start[1]),
+                    end=types.Position(line=end[0], character=end[1]),
+                ),
+                text=new,
+            )
+        ],
+    )
+
+
 async def typed(
     client: LanguageClient,
     uri: str,
@@ -96,20 +117,7 @@ async def typed(
     end: tuple[int, int],
     new: str,
 ) -> list[types.Diagnostic]:
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(
-                        start=types.Position(line=start[0], character=start[1]),
-                        end=types.Position(line=end[0], character=end[1]),
-                    ),
-                    text=new,
-                )
-            ],
-        )
-    )
+    client.text_document_did_change(edit(uri, version, start, end, new))
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return list(client.diagnostics[uri])
 
@@ -333,3 +341,106 @@ async def test_a_suite_is_checked_as_it_is_typed(client: LanguageClient, tmp_pat
     assert [(d.code, d.range.start.line) for d in found] == [("suite-invalid", 2)]
     assert "expect_likly" in found[0].message and not found[0].message.startswith("/")
     assert not (tmp_path / "suites").exists()
+
+
+# -- what is published, and when (issue 34) ------------------------------------------
+PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+PUBLISHED: list[types.PublishDiagnosticsParams] = []  # every publish, in order
+
+
+def recording_client() -> LanguageClient:
+    """pytest-lsp's client, recording every publishDiagnostics (its own keeps the last)."""
+    client = LanguageClient(converter_factory=default_converter)
+    register_lsp_features(
+        client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m != PUBLISH}
+    )
+
+    @client.feature(PUBLISH)
+    def published(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        ls.diagnostics[params.uri] = params.diagnostics
+        PUBLISHED.append(params)
+
+    return client
+
+
+RECORDING = ClientServerConfig(
+    server_command=SERVER.server_command,
+    server_env=SERVER.server_env,
+    client_factory=recording_client,
+)
+
+
+@pytest_lsp.fixture(config=RECORDING)
+async def recorded(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    folder = workspace(tmp_path)
+    PUBLISHED.clear()
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def whole(uri: str, version: int, text: str) -> types.DidChangeTextDocumentParams:
+    return types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+    )
+
+
+async def until(done: Callable[[], bool]) -> None:
+    """Wait until `done()` (no time is asserted: the limit only guards against a hang)."""
+    for _ in range(6000):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("waited 60 s")
+
+
+async def published(uri: str, version: int) -> types.PublishDiagnosticsParams:
+    """The publish of `version` of the document, once it has come."""
+    await until(lambda: any(p.uri == uri and p.version == version for p in PUBLISHED))
+    return [p for p in PUBLISHED if p.uri == uri and p.version == version][-1]
+
+
+@pytest.mark.asyncio
+async def test_a_long_list_is_named_with_its_count_not_spelled_out(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """A frontmatter value of 4,000 items where text is expected: the message says how
+    many (it spelled out every item: 600 KB of diagnostics published on every key)."""
+    items = "".join(f"    - item {i:04d} lorem ipsum dolor sit amet\n" for i in range(4000))
+    text = DEMO.replace("---\nBody", f"metadata:\n  tags:\n{items}---\nBody")
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    (tags,) = [d for d in found if d.code == "field-type"]
+    assert "'metadata.tags'" in tags.message and "a list of 4,000 items" in tags.message
+    assert "item 0001" not in tags.message
+    assert sum(len(d.message) for d in found) < 2_000
+
+
+@pytest.mark.asyncio
+async def test_published_diagnostics_are_bounded_in_length_and_number(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """150 unknown fields (errors under agentskills), one of them a key of 1,000
+    characters that its message repeats: the editor gets at most 100 diagnostics, the
+    last saying how many more `lint` lists, and no message over 1,000 characters
+    (server.py's MAX_SHOWN and MAX_MESSAGE)."""
+    fields = "".join(f"field{i}: x\n" for i in range(150))
+    text = DEMO.replace("---\nBody", f"{'k' * 1000}: x\n{fields}---\nBody")
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    assert len(found) == 100
+    assert found[-1].message.startswith("5")  # 153 found (with the name's 2), 99 shown
+    assert "more findings not shown here" in found[-1].message
+    assert "`skillstudio lint`" in found[-1].message
+    assert found[-1].severity == types.DiagnosticSeverity.Information
+    assert all(len(d.message) <= 1_040 for d in found)
+    (cut,) = [d for d in found if "kkkk" in d.message]
+    assert cut.message.endswith("characters in all)") and "… (cut: 1," in cut.message
+    # the errors are kept before anything less severe
+    assert {d.severity for d in found[:-1]} == {types.DiagnosticSeverity.Error}

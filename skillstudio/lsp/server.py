@@ -2,9 +2,10 @@
 completion and the fixes as code actions (docs/lsp.md).
 
 Every handler runs on the server's one event loop, one message after another: the
-session (session.py) is never touched by two at once. A handler that fails on a
-document says so in the editor's log and answers with nothing; it never ends the
-server.
+session (session.py) is never touched by two at once. What is published is bounded:
+each message at MAX_MESSAGE characters, each document at MAX_SHOWN diagnostics. A
+handler that fails on a document says so in the editor's log and answers with nothing;
+it never ends the server.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..core.model.diagnostics import Diagnostic, one_line
 from ..core.model.positions import FieldPos
+from ..core.model.text import counted
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
 from .ranges import Units, diagnostic_range, text_lines, units_for
@@ -35,6 +37,9 @@ SEVERITY = {
     "warning": types.DiagnosticSeverity.Warning,
     "info": types.DiagnosticSeverity.Information,
 }
+RANK = {"error": 0, "warning": 1, "info": 2}
+MAX_MESSAGE = 1_000  # characters of one published message (the longest of lint's: ~300)
+MAX_SHOWN = 100  # diagnostics published for one document (the last says how many more)
 T = TypeVar("T")
 # the files whose changes on disk the skills depend on (an editor watches them for us)
 WATCHED = (
@@ -109,12 +114,16 @@ class SkillServer(LanguageServer):
         lines = text_lines(text)
         positions = skill_positions(checked)
         count = self.units
-        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in checked.diagnostics]
+        shown, left = shown_of(checked.diagnostics)
+        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in shown]
         self.published[uri] = Published(path, text, checked, ranges)
+        out = [lsp_diagnostic(d, r) for d, r in ranges]
+        if left:
+            out.append(left_out(left, lines, count))
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
-                diagnostics=[lsp_diagnostic(d, r) for d, r in ranges],
+                diagnostics=out,
                 version=self.workspace.text_documents[uri].version
                 if uri in self.workspace.text_documents
                 else None,
@@ -178,10 +187,42 @@ def skill_positions(checked: Checked) -> dict[str, FieldPos]:
         return {}
 
 
+def shown_of(found: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
+    """The diagnostics published for a document (at most MAX_SHOWN with the note of
+    the rest: the most severe kept, in their order) and how many are left out."""
+    if len(found) <= MAX_SHOWN:
+        return found, 0
+    order = sorted(range(len(found)), key=lambda i: (RANK.get(found[i].severity, 3), i))
+    keep = sorted(order[: MAX_SHOWN - 1])
+    return [found[i] for i in keep], len(found) - len(keep)
+
+
+def left_out(count: int, lines: Sequence[str], units: Units) -> types.Diagnostic:
+    """The note that stands for the diagnostics not published, on the first line."""
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=0, character=0),
+            end=types.Position(line=0, character=units(lines[0].rstrip()) if lines else 0),
+        ),
+        message=f"{counted(count, 'more finding')} not shown here (an editor gets at most "
+        f"{MAX_SHOWN} a file): `skillstudio lint` lists every one.",
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+    )
+
+
+def bounded(message: str) -> str:
+    """A message as published: at most MAX_MESSAGE characters (a last guard; core's
+    messages name a long value by its size)."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}… (cut: {counted(len(message), 'character')} in all)"
+
+
 def lsp_diagnostic(diag: Diagnostic, where: types.Range) -> types.Diagnostic:
     return types.Diagnostic(
         range=where,
-        message=diag.message,
+        message=bounded(diag.message),
         severity=SEVERITY.get(diag.severity, types.DiagnosticSeverity.Information),
         code=diag.code,
         source=SOURCE,
