@@ -444,3 +444,66 @@ async def test_published_diagnostics_are_bounded_in_length_and_number(
     assert cut.message.endswith("characters in all)") and "… (cut: 1," in cut.message
     # the errors are kept before anything less severe
     assert {d.severity for d in found[:-1]} == {types.DiagnosticSeverity.Error}
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_changes_is_checked_on_the_latest_text_not_once_per_change(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """20 changes sent without waiting (a paste replayed, a macro): the diagnostics
+    published are those of the last text, and far fewer checks run than 20 (each of
+    them took its turn before: 20 publishes, the last ones of texts long gone)."""
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    await opened(recorded, uri, DEMO)
+    before = len(PUBLISHED)
+    for version in range(2, 21):  # a name the profile refuses (capitals), 19 times
+        recorded.text_document_did_change(
+            whole(uri, version, DEMO.replace("Démo😀", f"Demo{version}"))
+        )
+    recorded.text_document_did_change(whole(uri, 21, DEMO.replace("Démo😀", "demo")))
+    last = await published(uri, 21)
+    assert list(last.diagnostics) == []  # the last text: nothing wrong
+    ours = [p for p in PUBLISHED[before:] if p.uri == uri]
+    assert ours[-1] is last
+    assert len(ours) <= 5, [p.version for p in ours]
+    versions = [p.version or 0 for p in ours]
+    assert versions == sorted(versions)
+
+
+@pytest.mark.asyncio
+async def test_a_large_file_is_checked_when_typing_pauses_and_the_editor_is_told(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """A SKILL.md over LARGE characters: diagnostics at once when opened, with a message
+    (once) that it is checked when typing pauses; after that a key costs the server
+    only the edit: a hover sent after each key is answered before any check runs, and
+    the keys are checked once, on the last text."""
+    from skillstudio.lsp.pacing import LARGE
+
+    line = "Read the PDF, keep each heading, and write one short note per section.\n"
+    text = DEMO + line * (LARGE // len(line) + 1)
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    assert "name-format" in {d.code for d in found}
+    await until(lambda: bool(recorded.messages))
+    (told,) = recorded.messages
+    assert told.type == types.MessageType.Info
+    assert "demo/SKILL.md" in told.message and "when you pause typing" in told.message
+    before = len(PUBLISHED)
+    # the name typed over, a key at a time: 'demo' at the end
+    for version, (column, end, key) in enumerate(
+        ((6, 12, "d"), (7, 7, "e"), (8, 8, "m"), (9, 9, "o")), 2
+    ):
+        recorded.text_document_did_change(edit(uri, version, (1, column), (1, end), key))
+        hover = await recorded.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=2, character=3),
+            )
+        )
+        assert hover is not None
+        assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == []
+    last = await published(uri, 5)
+    assert "name-format" not in {d.code for d in last.diagnostics}
+    assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == [5]
+    assert len(recorded.messages) == 1  # told once

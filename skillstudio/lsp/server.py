@@ -2,16 +2,19 @@
 completion and the fixes as code actions (docs/lsp.md).
 
 Every handler runs on the server's one event loop, one message after another: the
-session (session.py) is never touched by two at once. What is published is bounded:
-each message at MAX_MESSAGE characters, each document at MAX_SHOWN diagnostics. A
-handler that fails on a document says so in the editor's log and answers with nothing;
-it never ends the server.
+session (session.py) is never touched by two at once. A change does not check the
+document in its handler: the check runs from a timer on the same loop, once for a
+burst of changes, on the latest text (pacing.py). What is published is bounded: each
+message at MAX_MESSAGE characters, each document at MAX_SHOWN diagnostics. A handler
+that fails on a document says so in the editor's log and answers with nothing; it
+never ends the server.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -26,6 +29,7 @@ from ..core.model.positions import FieldPos
 from ..core.model.text import counted
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
+from .pacing import Pacer, pause_notice
 from .ranges import Units, diagnostic_range, text_lines, units_for
 from .session import Checked, Loaded, Session
 from .skill_notes import name_notes
@@ -81,6 +85,7 @@ class SkillServer(LanguageServer):
         super().__init__("skillstudio", __version__)
         self.session = Session(profile, cache)
         self.published: dict[str, Published] = {}
+        self.pacer = Pacer(self.publish)
 
     @property
     def units(self) -> Units:
@@ -92,15 +97,32 @@ class SkillServer(LanguageServer):
         document = self.workspace.text_documents.get(uri)
         return None if document is None else document.source
 
+    def changed(self, uri: str) -> None:
+        """The document changed: its check is due (pacing.py says when)."""
+        text = self.open_text(uri)
+        if text is not None:
+            self.pacer.changed(uri, len(text))
+
     def publish(self, uri: str) -> None:
+        """Check the document's text as it is now and publish what was found."""
         text = self.open_text(uri)
         path = path_of(uri)
         if text is None or path is None:
             return
+        began = time.perf_counter()
         checked = guarded(lambda: self.session.check(path, text), None)
         if checked is None:
             return
         self.send(uri, path, text, checked)
+        took = time.perf_counter() - began
+        self.pacer.timed(uri, took)
+        if self.pacer.first_pause(uri, len(text)):
+            size = len(text.encode("utf-8", "surrogatepass"))
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Info, message=pause_notice(path, size, took)
+                )
+            )
         item = checked.loaded
         if item is not None and item.registry.changed_since(checked.version) is None:
             # the edit changed who wins or a finding between skills: the other open
@@ -153,8 +175,10 @@ class SkillServer(LanguageServer):
         return item.documentation_format if item is not None else None
 
     def recheck_open(self) -> None:
+        """Every open document is due for a check (after a save or a change on disk:
+        a burst of them checks each document once)."""
         for uri in list(self.workspace.text_documents):
-            self.publish(uri)
+            self.changed(uri)
 
 
 def _rest(shown: Published) -> tuple[Any, ...]:
@@ -273,11 +297,11 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.pacer.now(params.text_document.uri)  # diagnostics at once, large or not
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: SkillServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.changed(params.text_document.uri)  # checked from a timer: the latest text wins
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SkillServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -290,6 +314,7 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
     def did_close(ls: SkillServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.published.pop(uri, None)
+        ls.pacer.closed(uri)
         path = path_of(uri)
         if path is not None and guarded(lambda: ls.session.closed(path), None) is not None:
             ls.recheck_open()  # the skill as saved, not the text that was on screen
