@@ -314,8 +314,10 @@ def test_the_keystroke_benchmark_runs_and_times_every_edit(
 ) -> None:
     from .benchmarks import bench_lsp
 
-    assert bench_lsp.main(["--counts", "12", "--keys", "3", "--workdir", str(tmp_path)]) == 0
-    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    argv = ["--counts", "12", "--keys", "3", "--hostile-keys", "1", "--burst", "5"]
+    assert bench_lsp.main([*argv, "--workdir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in out[1:5]]
     assert [(row[1], row[2]) for row in rows] == [
         ("oasis", "description"),
         ("oasis", "name"),
@@ -323,6 +325,12 @@ def test_the_keystroke_benchmark_runs_and_times_every_edit(
         ("agentskills", "name"),
     ]
     assert all(float(row[3]) > 0 and float(row[4]) >= float(row[3]) for row in rows)
+    # the hostile SKILL.md of 0.96 MB: a key publishes a few hundred bytes (its
+    # 4,000-item list is named, not spelled out), the burst of 5 is checked once
+    assert out[6].startswith("hostile SKILL.md of 0.96 MB")
+    keys, *_, sent, burst, _last, publishes = out[8].split()
+    assert (keys, burst, publishes) == ("1", "5", "1")
+    assert int(sent.replace(",", "")) < 2_000
 
 
 @pytest.mark.asyncio
