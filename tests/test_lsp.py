@@ -478,14 +478,32 @@ async def test_a_burst_of_changes_is_checked_on_the_latest_text_not_once_per_cha
     assert versions == sorted(versions)
 
 
+async def fixes_at(
+    client: LanguageClient, uri: str, start: tuple[int, int], end: tuple[int, int]
+) -> list[str]:
+    """The titles of the code actions offered for a range."""
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(
+                start=types.Position(line=start[0], character=start[1]),
+                end=types.Position(line=end[0], character=end[1]),
+            ),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a.title for a in actions or []]
+
+
 @pytest.mark.asyncio
 async def test_a_large_file_is_checked_when_typing_pauses_and_the_editor_is_told(
     recorded: LanguageClient, tmp_path: Path
 ) -> None:
     """A SKILL.md over LARGE characters: diagnostics at once when opened, with a message
     (once) that it is checked when typing pauses; after that a key costs the server
-    only the edit: a hover sent after each key is answered before any check runs, and
-    the keys are checked once, on the last text."""
+    only the edit: a hover sent after each key is answered before any check runs, no
+    fix is offered for a text not checked yet, and the keys are checked once, on the
+    last text."""
     from skillstudio.lsp.pacing import LARGE
 
     line = "Read the PDF, keep each heading, and write one short note per section.\n"
@@ -497,6 +515,9 @@ async def test_a_large_file_is_checked_when_typing_pauses_and_the_editor_is_told
     (told,) = recorded.messages
     assert told.type == types.MessageType.Info
     assert "demo/SKILL.md" in told.message and "when you pause typing" in told.message
+    assert await fixes_at(recorded, uri, (1, 6), (1, 12)) == [
+        "Set 'name' to the folder's name 'demo'"
+    ]
     before = len(PUBLISHED)
     # the name typed over, a key at a time: 'demo' at the end
     for version, (column, end, key) in enumerate(
@@ -511,6 +532,9 @@ async def test_a_large_file_is_checked_when_typing_pauses_and_the_editor_is_told
         )
         assert hover is not None
         assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == []
+    # the fix of the old name is not offered for a text not checked yet (its edits
+    # would land amiss); it was for the text checked
+    assert await fixes_at(recorded, uri, (1, 6), (1, 7)) == []
     last = await published(uri, 5)
     assert "name-format" not in {d.code for d in last.diagnostics}
     assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == [5]

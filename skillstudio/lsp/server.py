@@ -355,8 +355,8 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
     )
     def code_action(ls: SkillServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         shown = ls.published.get(params.text_document.uri)
-        if shown is None:
-            return []
+        if shown is None or shown.text != ls.open_text(params.text_document.uri):
+            return []  # (a change not checked yet: edits of the last text would land amiss)
         wanted = [d for d, r in shown.ranges if overlaps(r, params.range)]
         return guarded(
             lambda: fix_actions(
