@@ -4,15 +4,18 @@ hover, completion and the fixes as code actions."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from .helpers import REPO, write
 
@@ -88,6 +91,24 @@ async def opened(client: LanguageClient, uri: str, text: str) -> list[types.Diag
     return list(client.diagnostics[uri])
 
 
+def edit(
+    uri: str, version: int, start: tuple[int, int], end: tuple[int, int], new: str
+) -> types.DidChangeTextDocumentParams:
+    """A change replacing the text from `start` to `end` (line, character) by `new`."""
+    return types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[
+            types.TextDocumentContentChangePartial(
+                range=types.Range(
+                    start=types.Position(line=start[0], character=start[1]),
+                    end=types.Position(line=end[0], character=end[1]),
+                ),
+                text=new,
+            )
+        ],
+    )
+
+
 async def typed(
     client: LanguageClient,
     uri: str,
@@ -96,20 +117,7 @@ async def typed(
     end: tuple[int, int],
     new: str,
 ) -> list[types.Diagnostic]:
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(
-                        start=types.Position(line=start[0], character=start[1]),
-                        end=types.Position(line=end[0], character=end[1]),
-                    ),
-                    text=new,
-                )
-            ],
-        )
-    )
+    client.text_document_did_change(edit(uri, version, start, end, new))
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return list(client.diagnostics[uri])
 
@@ -306,8 +314,10 @@ def test_the_keystroke_benchmark_runs_and_times_every_edit(
 ) -> None:
     from .benchmarks import bench_lsp
 
-    assert bench_lsp.main(["--counts", "12", "--keys", "3", "--workdir", str(tmp_path)]) == 0
-    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    argv = ["--counts", "12", "--keys", "3", "--hostile-keys", "1", "--burst", "5"]
+    assert bench_lsp.main([*argv, "--workdir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in out[1:5]]
     assert [(row[1], row[2]) for row in rows] == [
         ("oasis", "description"),
         ("oasis", "name"),
@@ -315,6 +325,12 @@ def test_the_keystroke_benchmark_runs_and_times_every_edit(
         ("agentskills", "name"),
     ]
     assert all(float(row[3]) > 0 and float(row[4]) >= float(row[3]) for row in rows)
+    # the hostile SKILL.md of 0.96 MB: a key publishes a few hundred bytes (its
+    # 4,000-item list is named, not spelled out), the burst of 5 is checked once
+    assert out[6].startswith("hostile SKILL.md of 0.96 MB")
+    keys, *_, sent, burst, _last, publishes = out[8].split()
+    assert (keys, burst, publishes) == ("1", "5", "1")
+    assert int(sent.replace(",", "")) < 2_000
 
 
 @pytest.mark.asyncio
@@ -333,3 +349,193 @@ async def test_a_suite_is_checked_as_it_is_typed(client: LanguageClient, tmp_pat
     assert [(d.code, d.range.start.line) for d in found] == [("suite-invalid", 2)]
     assert "expect_likly" in found[0].message and not found[0].message.startswith("/")
     assert not (tmp_path / "suites").exists()
+
+
+# -- what is published, and when (issue 34) ------------------------------------------
+PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+PUBLISHED: list[types.PublishDiagnosticsParams] = []  # every publish, in order
+
+
+def recording_client() -> LanguageClient:
+    """pytest-lsp's client, recording every publishDiagnostics (its own keeps the last)."""
+    client = LanguageClient(converter_factory=default_converter)
+    register_lsp_features(
+        client, {m: f for m, f in DEFAULT_CLIENT_FEATURES.items() if m != PUBLISH}
+    )
+
+    @client.feature(PUBLISH)
+    def published(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        ls.diagnostics[params.uri] = params.diagnostics
+        PUBLISHED.append(params)
+
+    return client
+
+
+RECORDING = ClientServerConfig(
+    server_command=SERVER.server_command,
+    server_env=SERVER.server_env,
+    client_factory=recording_client,
+)
+
+
+@pytest_lsp.fixture(config=RECORDING)
+async def recorded(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    folder = workspace(tmp_path)
+    PUBLISHED.clear()
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def whole(uri: str, version: int, text: str) -> types.DidChangeTextDocumentParams:
+    return types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+    )
+
+
+async def until(done: Callable[[], bool]) -> None:
+    """Wait until `done()` (no time is asserted: the limit only guards against a hang)."""
+    for _ in range(6000):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("waited 60 s")
+
+
+async def published(uri: str, version: int) -> types.PublishDiagnosticsParams:
+    """The publish of `version` of the document, once it has come."""
+    await until(lambda: any(p.uri == uri and p.version == version for p in PUBLISHED))
+    return [p for p in PUBLISHED if p.uri == uri and p.version == version][-1]
+
+
+@pytest.mark.asyncio
+async def test_a_long_list_is_named_with_its_count_not_spelled_out(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """A frontmatter value of 4,000 items where text is expected: the message says how
+    many (it spelled out every item: 600 KB of diagnostics published on every key)."""
+    items = "".join(f"    - item {i:04d} lorem ipsum dolor sit amet\n" for i in range(4000))
+    text = DEMO.replace("---\nBody", f"metadata:\n  tags:\n{items}---\nBody")
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    (tags,) = [d for d in found if d.code == "field-type"]
+    assert "'metadata.tags'" in tags.message and "a list of 4,000 items" in tags.message
+    assert "item 0001" not in tags.message
+    assert sum(len(d.message) for d in found) < 2_000
+
+
+@pytest.mark.asyncio
+async def test_published_diagnostics_are_bounded_in_length_and_number(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """150 unknown fields (errors under agentskills), one of them a key of 1,000
+    characters that its message repeats: the editor gets at most 100 diagnostics, the
+    last saying how many more `lint` lists, and no message over 1,000 characters
+    (server.py's MAX_SHOWN and MAX_MESSAGE)."""
+    fields = "".join(f"field{i}: x\n" for i in range(150))
+    text = DEMO.replace("---\nBody", f"{'k' * 1000}: x\n{fields}---\nBody")
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    assert len(found) == 100
+    assert found[-1].message.startswith("5")  # 153 found (with the name's 2), 99 shown
+    assert "more findings not shown here" in found[-1].message
+    assert "`skillstudio lint`" in found[-1].message
+    assert found[-1].severity == types.DiagnosticSeverity.Information
+    assert all(len(d.message) <= 1_040 for d in found)
+    (cut,) = [d for d in found if "kkkk" in d.message]
+    assert cut.message.endswith("characters in all)") and "… (cut: 1," in cut.message
+    # the errors are kept before anything less severe
+    assert {d.severity for d in found[:-1]} == {types.DiagnosticSeverity.Error}
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_changes_is_checked_on_the_latest_text_not_once_per_change(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """20 changes sent without waiting (a paste replayed, a macro): the diagnostics
+    published are those of the last text, and far fewer checks run than 20 (each of
+    them took its turn before: 20 publishes, the last ones of texts long gone)."""
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    await opened(recorded, uri, DEMO)
+    before = len(PUBLISHED)
+    for version in range(2, 21):  # a name the profile refuses (capitals), 19 times
+        recorded.text_document_did_change(
+            whole(uri, version, DEMO.replace("Démo😀", f"Demo{version}"))
+        )
+    recorded.text_document_did_change(whole(uri, 21, DEMO.replace("Démo😀", "demo")))
+    last = await published(uri, 21)
+    assert list(last.diagnostics) == []  # the last text: nothing wrong
+    ours = [p for p in PUBLISHED[before:] if p.uri == uri]
+    assert ours[-1] is last
+    assert len(ours) <= 5, [p.version for p in ours]
+    versions = [p.version or 0 for p in ours]
+    assert versions == sorted(versions)
+
+
+async def fixes_at(
+    client: LanguageClient, uri: str, start: tuple[int, int], end: tuple[int, int]
+) -> list[str]:
+    """The titles of the code actions offered for a range."""
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(
+                start=types.Position(line=start[0], character=start[1]),
+                end=types.Position(line=end[0], character=end[1]),
+            ),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a.title for a in actions or []]
+
+
+@pytest.mark.asyncio
+async def test_a_large_file_is_checked_when_typing_pauses_and_the_editor_is_told(
+    recorded: LanguageClient, tmp_path: Path
+) -> None:
+    """A SKILL.md over LARGE characters: diagnostics at once when opened, with a message
+    (once) that it is checked when typing pauses; after that a key costs the server
+    only the edit: a hover sent after each key is answered before any check runs, no
+    fix is offered for a text not checked yet, and the keys are checked once, on the
+    last text."""
+    from skillstudio.lsp.pacing import LARGE
+
+    line = "Read the PDF, keep each heading, and write one short note per section.\n"
+    text = DEMO + line * (LARGE // len(line) + 1)
+    uri = uri_of(tmp_path, "skills/demo/SKILL.md")
+    found = await opened(recorded, uri, text)
+    assert "name-format" in {d.code for d in found}
+    await until(lambda: bool(recorded.messages))
+    (told,) = recorded.messages
+    assert told.type == types.MessageType.Info
+    assert "demo/SKILL.md" in told.message and "when you pause typing" in told.message
+    assert await fixes_at(recorded, uri, (1, 6), (1, 12)) == [
+        "Set 'name' to the folder's name 'demo'"
+    ]
+    before = len(PUBLISHED)
+    # the name typed over, a key at a time: 'demo' at the end
+    for version, (column, end, key) in enumerate(
+        ((6, 12, "d"), (7, 7, "e"), (8, 8, "m"), (9, 9, "o")), 2
+    ):
+        recorded.text_document_did_change(edit(uri, version, (1, column), (1, end), key))
+        hover = await recorded.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=2, character=3),
+            )
+        )
+        assert hover is not None
+        assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == []
+    # the fix of the old name is not offered for a text not checked yet (its edits
+    # would land amiss); it was for the text checked
+    assert await fixes_at(recorded, uri, (1, 6), (1, 7)) == []
+    last = await published(uri, 5)
+    assert "name-format" not in {d.code for d in last.diagnostics}
+    assert [p.version for p in PUBLISHED[before:] if p.uri == uri] == [5]
+    assert len(recorded.messages) == 1  # told once

@@ -501,6 +501,20 @@ def test_agentskills_metadata_values_should_be_text(tmp_path: Path) -> None:
     assert diag(data, "field-type")["severity"] == "warning"
 
 
+def test_agentskills_a_long_list_in_metadata_is_named_with_its_count(tmp_path: Path) -> None:
+    """A 4,000-item list where text is expected: named once, with its count (the message
+    spelled out every item: 600 KB, on every keystroke in the language server)."""
+    tags = [f"item {i:04d} lorem ipsum dolor sit amet" for i in range(4000)]
+    agent_skill(tmp_path, "x", name="x", description="d", metadata={"tags": tags, "v": 1.0})
+    data = lint_json("--project", str(tmp_path))
+    assert sorted(d["message"] for d in data["diagnostics"] if d["code"] == "field-type") == [
+        "'metadata.tags' should map text to text; YAML reads a list of 4,000 items; write "
+        "the value as one line of text.",
+        "'metadata.v' should map text to text; YAML reads 1.0 as a number, 1.0; put it in "
+        'quotes ("1.0") to keep the text.',
+    ]
+
+
 def test_agentskills_body_advice(tmp_path: Path) -> None:
     agent_skill(tmp_path, "x", name="x", description="d", _body="line\n" * 600)
     data = lint_json("--project", str(tmp_path))

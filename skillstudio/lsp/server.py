@@ -2,15 +2,19 @@
 completion and the fixes as code actions (docs/lsp.md).
 
 Every handler runs on the server's one event loop, one message after another: the
-session (session.py) is never touched by two at once. A handler that fails on a
-document says so in the editor's log and answers with nothing; it never ends the
-server.
+session (session.py) is never touched by two at once. A change does not check the
+document in its handler: the check runs from a timer on the same loop, once for a
+burst of changes, on the latest text (pacing.py). What is published is bounded: each
+message at MAX_MESSAGE characters, each document at MAX_SHOWN diagnostics. A handler
+that fails on a document says so in the editor's log and answers with nothing; it
+never ends the server.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -22,8 +26,10 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..core.model.diagnostics import Diagnostic, one_line
 from ..core.model.positions import FieldPos
+from ..core.model.text import counted
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
+from .pacing import Pacer, pause_notice
 from .ranges import Units, diagnostic_range, text_lines, units_for
 from .session import Checked, Loaded, Session
 from .skill_notes import name_notes
@@ -35,6 +41,9 @@ SEVERITY = {
     "warning": types.DiagnosticSeverity.Warning,
     "info": types.DiagnosticSeverity.Information,
 }
+RANK = {"error": 0, "warning": 1, "info": 2}
+MAX_MESSAGE = 1_000  # characters of one published message (the longest of lint's: ~300)
+MAX_SHOWN = 100  # diagnostics published for one document (the last says how many more)
 T = TypeVar("T")
 # the files whose changes on disk the skills depend on (an editor watches them for us)
 WATCHED = (
@@ -76,6 +85,7 @@ class SkillServer(LanguageServer):
         super().__init__("skillstudio", __version__)
         self.session = Session(profile, cache)
         self.published: dict[str, Published] = {}
+        self.pacer = Pacer(self.publish)
 
     @property
     def units(self) -> Units:
@@ -87,15 +97,32 @@ class SkillServer(LanguageServer):
         document = self.workspace.text_documents.get(uri)
         return None if document is None else document.source
 
+    def changed(self, uri: str) -> None:
+        """The document changed: its check is due (pacing.py says when)."""
+        text = self.open_text(uri)
+        if text is not None:
+            self.pacer.changed(uri, len(text))
+
     def publish(self, uri: str) -> None:
+        """Check the document's text as it is now and publish what was found."""
         text = self.open_text(uri)
         path = path_of(uri)
         if text is None or path is None:
             return
+        began = time.perf_counter()
         checked = guarded(lambda: self.session.check(path, text), None)
         if checked is None:
             return
         self.send(uri, path, text, checked)
+        took = time.perf_counter() - began
+        self.pacer.timed(uri, took)
+        if self.pacer.first_pause(uri, len(text)):
+            size = len(text.encode("utf-8", "surrogatepass"))
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Info, message=pause_notice(path, size, took)
+                )
+            )
         item = checked.loaded
         if item is not None and item.registry.changed_since(checked.version) is None:
             # the edit changed who wins or a finding between skills: the other open
@@ -109,12 +136,16 @@ class SkillServer(LanguageServer):
         lines = text_lines(text)
         positions = skill_positions(checked)
         count = self.units
-        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in checked.diagnostics]
+        shown, left = shown_of(checked.diagnostics)
+        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in shown]
         self.published[uri] = Published(path, text, checked, ranges)
+        out = [lsp_diagnostic(d, r) for d, r in ranges]
+        if left:
+            out.append(left_out(left, lines, count))
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
-                diagnostics=[lsp_diagnostic(d, r) for d, r in ranges],
+                diagnostics=out,
                 version=self.workspace.text_documents[uri].version
                 if uri in self.workspace.text_documents
                 else None,
@@ -144,8 +175,10 @@ class SkillServer(LanguageServer):
         return item.documentation_format if item is not None else None
 
     def recheck_open(self) -> None:
+        """Every open document is due for a check (after a save or a change on disk:
+        a burst of them checks each document once)."""
         for uri in list(self.workspace.text_documents):
-            self.publish(uri)
+            self.changed(uri)
 
 
 def _rest(shown: Published) -> tuple[Any, ...]:
@@ -178,10 +211,42 @@ def skill_positions(checked: Checked) -> dict[str, FieldPos]:
         return {}
 
 
+def shown_of(found: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
+    """The diagnostics published for a document (at most MAX_SHOWN with the note of
+    the rest: the most severe kept, in their order) and how many are left out."""
+    if len(found) <= MAX_SHOWN:
+        return found, 0
+    order = sorted(range(len(found)), key=lambda i: (RANK.get(found[i].severity, 3), i))
+    keep = sorted(order[: MAX_SHOWN - 1])
+    return [found[i] for i in keep], len(found) - len(keep)
+
+
+def left_out(count: int, lines: Sequence[str], units: Units) -> types.Diagnostic:
+    """The note that stands for the diagnostics not published, on the first line."""
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=0, character=0),
+            end=types.Position(line=0, character=units(lines[0].rstrip()) if lines else 0),
+        ),
+        message=f"{counted(count, 'more finding')} not shown here (an editor gets at most "
+        f"{MAX_SHOWN} a file): `skillstudio lint` lists every one.",
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+    )
+
+
+def bounded(message: str) -> str:
+    """A message as published: at most MAX_MESSAGE characters (a last guard; core's
+    messages name a long value by its size)."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}… (cut: {counted(len(message), 'character')} in all)"
+
+
 def lsp_diagnostic(diag: Diagnostic, where: types.Range) -> types.Diagnostic:
     return types.Diagnostic(
         range=where,
-        message=diag.message,
+        message=bounded(diag.message),
         severity=SEVERITY.get(diag.severity, types.DiagnosticSeverity.Information),
         code=diag.code,
         source=SOURCE,
@@ -232,11 +297,11 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.pacer.now(params.text_document.uri)  # diagnostics at once, large or not
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: SkillServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+        ls.changed(params.text_document.uri)  # checked from a timer: the latest text wins
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SkillServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -249,6 +314,7 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
     def did_close(ls: SkillServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.published.pop(uri, None)
+        ls.pacer.closed(uri)
         path = path_of(uri)
         if path is not None and guarded(lambda: ls.session.closed(path), None) is not None:
             ls.recheck_open()  # the skill as saved, not the text that was on screen
@@ -289,8 +355,8 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
     )
     def code_action(ls: SkillServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         shown = ls.published.get(params.text_document.uri)
-        if shown is None:
-            return []
+        if shown is None or shown.text != ls.open_text(params.text_document.uri):
+            return []  # (a change not checked yet: edits of the last text would land amiss)
         wanted = [d for d, r in shown.ranges if overlaps(r, params.range)]
         return guarded(
             lambda: fix_actions(

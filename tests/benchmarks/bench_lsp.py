@@ -50,6 +50,8 @@ class Client:
             env=env,
         )
         self.next_id = 0
+        self.received = 0  # bytes of the bodies of the messages read
+        self.length = 0  # of the last one
 
     def send(self, method: str, params: Any, request: bool = False) -> int | None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
@@ -75,6 +77,8 @@ class Client:
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
+        self.received += length
+        self.length = length
         message: dict[str, Any] = json.loads(out.read(length))
         return message
 
@@ -153,6 +157,125 @@ def session(folder: str, keys: int) -> dict[str, Any]:
     return {"ready": ready, **times}
 
 
+HOSTILE_ITEMS = 4_000
+HOSTILE_BYTES = 960_000
+
+
+def hostile(folder: str) -> Path:
+    """A 0.96 MB SKILL.md within every parse bound (1 MiB a file, 5,000 items a list):
+    under agentskills, 'metadata' maps 'tags' to a 4,000-item list where text is
+    expected (about 600 KB of items); the rest is body. Returns its path."""
+    skill = Path(folder, "skills", "big", "SKILL.md")
+    skill.parent.mkdir(parents=True, exist_ok=True)
+    Path(folder, "skillstudio.yaml").write_text(
+        "profile: agentskills\nroots: [skills]\n", encoding="utf-8"
+    )
+    item = "lorem ipsum dolor sit amet " * 5
+    items = "".join(f"    - item {i:04d} {item}\n" for i in range(HOSTILE_ITEMS))
+    text = (
+        "---\nname: big\ndescription: Summarize PDF files into short notes. Use when asked "
+        f"for a summary.\nmetadata:\n  tags:\n{items}---\n# Big\n\n"
+    )
+    line = "Read the PDF, keep each heading, and write one short note per section.\n"
+    text += line * ((HOSTILE_BYTES - len(text)) // len(line))
+    skill.write_text(text, encoding="utf-8")
+    return skill
+
+
+def hostile_session(folder: str, keys: int, burst: int) -> dict[str, Any]:
+    """Open the hostile skill and type `keys` characters at the end of its description,
+    one at a time, each followed at once by a hover request: the time until the hover
+    is answered (the server is free for the next key), until the diagnostics of that
+    version arrive, and the bytes of diagnostics published for the key. Then `burst`
+    characters sent without waiting: the time until the diagnostics of the last one,
+    and how many times diagnostics were published meanwhile."""
+    skill = hostile(folder)
+    uri = skill.as_uri()
+    text = skill.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    line = next(i for i, row in enumerate(lines) if row.startswith("description:"))
+    column = len(lines[line])
+    client = Client()
+    ident = client.send(
+        "initialize",
+        {
+            "processId": os.getpid(),
+            "capabilities": {},
+            "workspaceFolders": [{"uri": Path(folder).as_uri(), "name": "bench"}],
+        },
+        request=True,
+    )
+    assert ident is not None
+    client.answer(ident)
+    client.send("initialized", {})
+    document = {"uri": uri, "languageId": "markdown", "version": 1, "text": text}
+    client.send("textDocument/didOpen", {"textDocument": document})
+    client.diagnostics(uri, 1)
+    version = 1
+    free: list[float] = []
+    answered: list[float] = []
+    sent: list[int] = []
+    for key in range(keys):
+        version += 1
+        began = time.perf_counter()
+        client.send(
+            "textDocument/didChange", change(uri, version, line, column, "abcdefghij"[key % 10])
+        )
+        column += 1
+        hover = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
+        ident = client.send("textDocument/hover", hover, request=True)
+        published = 0
+        while not (len(free) > key and len(answered) > key):
+            message = client.read()
+            if message.get("id") == ident and "method" not in message:
+                free.append((time.perf_counter() - began) * 1000)
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                params = message["params"]
+                if params["uri"] == uri:
+                    published += client.length
+                    if params.get("version") == version:
+                        answered.append((time.perf_counter() - began) * 1000)
+        sent.append(published)
+    began = time.perf_counter()
+    for key in range(burst):
+        version += 1
+        client.send("textDocument/didChange", change(uri, version, line, column, "xyz"[key % 3]))
+        column += 1
+    publishes = 0
+    while True:
+        message = client.read()
+        if message.get("method") == "textDocument/publishDiagnostics":
+            params = message["params"]
+            if params["uri"] == uri:
+                publishes += 1
+                if params.get("version") == version:
+                    break
+    last = time.perf_counter() - began
+    client.close()
+    return {"free": free, "answered": answered, "sent": sent, "last": last, "publishes": publishes}
+
+
+def print_hostile(work: str, keys: int, burst: int) -> None:
+    result = hostile_session(os.path.join(work, "hostile"), keys, burst)
+    print(
+        f"\nhostile SKILL.md of {HOSTILE_BYTES / 1e6:.2f} MB ({HOSTILE_ITEMS:,}-item list "
+        "where text is expected, agentskills):"
+    )
+    print(
+        f"{'keys':>5} {'free median ms':>14} {'free worst ms':>13} {'diag median ms':>14} "
+        f"{'diag worst ms':>13} {'bytes per key':>13} {'burst':>5} {'last answer s':>13} "
+        f"{'publishes':>9}"
+    )
+    free, answered = result["free"], result["answered"]
+    print(
+        f"{keys:>5} {statistics.median(free):>14.1f} {max(free):>13.1f} "
+        f"{statistics.median(answered):>14.1f} {max(answered):>13.1f} "
+        f"{statistics.median(result['sent']):>13,.0f} {burst:>5} {result['last']:>13.2f} "
+        f"{result['publishes']:>9}",
+        flush=True,
+    )
+
+
 def full_scan_ms(folder: str) -> float:
     """Reading and validating the whole tree once, as `lint` does (in this process)."""
     from skillstudio.core.projects.project import resolve_projects
@@ -168,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--counts", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--keys", type=int, default=40)
     parser.add_argument("--workdir", default=None)
+    parser.add_argument("--hostile-keys", type=int, default=10, help="0: not that case")
+    parser.add_argument("--burst", type=int, default=20)
     args = parser.parse_args(argv)
     print(
         f"{'skills':>7} {'profile':<12} {'edit':<12} {'median ms':>9} {'worst ms':>9} "
@@ -190,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"{scan:>12.0f} {scan / median:>6.0f}x {result['ready']:>8.1f}",
                         flush=True,
                     )
+        if args.hostile_keys:
+            print_hostile(work, args.hostile_keys, args.burst)
     return 0
 
 

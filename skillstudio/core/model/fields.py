@@ -10,6 +10,8 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .text import counted
+
 FieldKind = Literal[
     "string",  # one line of text
     "text",  # free text, may span lines
@@ -105,6 +107,17 @@ def show(value: Any, limit: int = 40) -> str:
         return quoted(value, limit)
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def described(value: Any) -> str:
+    """A value in a message, whatever its size: a list or a mapping named with its count
+    (never spelled out: a 4,000-item list would make a message of 600 KB, sent on every
+    keystroke by the language server), any other value as YAML read it, cut."""
+    if isinstance(value, list):
+        return f"a list of {counted(len(value), 'item')}"
+    if isinstance(value, dict):
+        return f"a mapping of {counted(len(value), 'key')}"
+    return f"{yaml_kind(value)} {show(value)}"
 
 
 _TEXT_KINDS = {"string", "text", "enum", "csv", "spaced", "semver"}

@@ -5,10 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 from ..checking.advice import advise
-from ..model.fields import FieldSpec, yaml_kind
+from ..model.fields import FieldSpec, described, quoted, show, yaml_kind
 from ..model.skills import Skill
 from ..profile import Checker, Profile, RootSpec
 
+SOURCE_SHOWN = 60  # characters of a value's source quoted in a message
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
@@ -99,25 +100,29 @@ class AgentSkills(Profile):
         if isinstance(meta, dict):
             written: dict[str, str] | None = None
             for key, value in meta.items():
-                if not isinstance(key, str) or not isinstance(value, str):
+                if isinstance(key, str) and isinstance(value, str):
+                    continue
+                if isinstance(value, list | dict):  # named with its count, never spelled out
+                    what = f"{described(value)}; write the value as one line of text"
+                else:
                     if written is None:
                         from ..editing.round_trip import typed_sources  # rare: only for a bad value
 
                         written = typed_sources(c.doc)
                     source = written.get(f"metadata.{key}")
                     what = (
-                        f"{source} as {yaml_kind(value)}, {value!r}; put it in quotes "
+                        f"{source} as {yaml_kind(value)}, {show(value)}; put it in quotes "
                         f'("{source}") to keep the text'
-                        if source
-                        else f"{value!r} as {yaml_kind(value)}; put it in quotes"
+                        if source and len(source) <= SOURCE_SHOWN
+                        else f"{show(value)} as {yaml_kind(value)}; put it in quotes"
                     )
-                    c.emit(
-                        "field-type",
-                        f"'metadata.{key}' should map text to text; YAML reads {what}.",
-                        field="metadata",
-                        child=str(key),
-                        severity="warning",
-                    )
+                c.emit(
+                    "field-type",
+                    f"{quoted(f'metadata.{key}', 80)} should map text to text; YAML reads {what}.",
+                    field="metadata",
+                    child=str(key),
+                    severity="warning",
+                )
         advise(c)
 
     def _check_name(self, c: Checker, name: str) -> None:
