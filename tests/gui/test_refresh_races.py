@@ -1,0 +1,79 @@
+"""A refresh runs in slices with events between them (a git checkout rewrites many
+files at once): what a tab does meanwhile, a file that vanishes and comes back, and
+an unexpected error, contained to the file or project it concerns (issue 34, item 8:
+"Refreshing after a change to .git failed: IndexError" and a tab gone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QTextCursor
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui import refresh
+from skillstudio.gui.skill_editor import SkillEditor
+
+from .parts import Shell, workspace_of
+from .test_refresh import refresher_for
+
+WAIT = 10_000
+
+
+def skill(samples: Path, name: str, project: str = "oasis/key_skills") -> str:
+    return str(samples / project / name / "SKILL.md")
+
+
+def changed_on_disk(*paths: str) -> None:
+    for path in paths:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\nChanged on disk.\n")
+
+
+def replace_text(editor: SkillEditor, text: str) -> None:
+    cursor = QTextCursor(editor.document.text_document)
+    cursor.select(QTextCursor.SelectionType.Document)
+    cursor.insertText(text)
+
+
+def internal(editor: SkillEditor) -> list[str]:
+    return [d.message for d in editor.document.diagnostics if d.code == "internal"]
+
+
+@pytest.fixture
+def one_file_a_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step of a refresh in a slice of its own: events come in after each."""
+    monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)
+
+
+@pytest.mark.usefixtures("one_file_a_slice")
+def test_a_tab_validated_between_the_slices_of_a_walk_stays_valid(
+    qtbot: QtBot, samples: Path
+) -> None:
+    """A checkout changed a file outside every skill (the refresh walks every root) and
+    one skill; the open tab's text was validated while the walk read on (typing, or a
+    save's validation landing). The registry listed the skill the walk had seen and
+    held the tab's in `by_path`: every later validation of the tab failed with
+    'SkillStudio failed on this text: ValueError: ... is not in list'."""
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, workspace)
+    opened = skill(samples, "code-review")  # walked past before the file that changed
+    editor = refresher.documents.open_skill(opened)
+    assert editor is not None
+    changed_on_disk(skill(samples, "write-tests"))
+    (samples / "oasis/NOTES.md").write_text("Checked out.\n")  # outside every skill: a walk
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([str(samples / "oasis/NOTES.md"), skill(samples, "write-tests")])
+        assert refresher.job is not None, "the walk is half done"
+        text = editor.document.text()
+        replace_text(editor, text.replace("description: ", "description: Typed. ", 1))
+        editor.document.validate()  # what its timer does 120 ms after a key
+    registry = workspace.registries[0]
+    assert internal(editor) == []
+    assert registry.by_path[opened] in registry.skills
+    replace_text(editor, editor.document.text().replace("Typed.", "Typed on.", 1))
+    editor.document.validate()
+    assert internal(editor) == []
+    assert registry.by_path[opened].description.startswith("Typed on.")
+    assert not [d for d in views.problems_model.shown() if d.code == "internal"]
