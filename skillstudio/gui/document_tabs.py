@@ -315,6 +315,7 @@ class DocumentTabs(QObject):
                 self.recovery.untrack(path, forget=False)
             self.tabs.removeTab(position)
             del self.editors[path]
+            editor.document.close()  # (a refresh under way may still hold it)
             editor.deleteLater()
             reopened = self.open_skill(path)
             if reopened is None:
@@ -342,9 +343,12 @@ class DocumentTabs(QObject):
         skill folder changed reads its file again (or says it conflicts with unsaved
         edits); an unsaved one validates again, so that its text stays the registry's
         truth. Yields True after each (each updates Problems and the tree: 10-30 ms
-        at 10,000 skills)."""
+        at 10,000 skills). Events run between the steps: a tab closed (or opened
+        again as another profile) since is left alone."""
         changed = set(paths)
         for path, editor in list(self.editors.items()):
+            if self.editors.get(path) is not editor:
+                continue  # closed meanwhile: its registry reads the file on disk
             folder = os.path.dirname(path) + os.sep
             if path in changed or any(p.startswith(folder) for p in changed):
                 editor.document.on_disk_changed()

@@ -57,6 +57,7 @@ class SkillDocument(QObject):
         self.diagnostics: list[Diagnostic] = []
         self._checks = 0  # numbers each validation asked for: only the newest lands
         self.checking = False  # a validation runs on a worker
+        self.closed = False  # its tab closed: it no longer speaks for the file (close())
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(VALIDATE_DELAY_MS)
@@ -108,6 +109,8 @@ class SkillDocument(QObject):
 
         The app's own saves arrive here too; they match the stamp and are ignored.
         """
+        if self.closed:
+            return
         try:
             raw, _mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
         except FileNotFoundError:
@@ -138,7 +141,11 @@ class SkillDocument(QObject):
 
     def _reparse(self, text: str | None) -> None:
         """The registry re-validates the text on screen (or, None, the file): here when
-        the text is small, else on a worker (see SYNC_CHARS)."""
+        the text is small, else on a worker (see SYNC_CHARS). Not once its tab closed:
+        the registry reads the file again then, and a closed tab's text (discarded,
+        perhaps) must not take its place."""
+        if self.closed:
+            return
         self._checks += 1
         shown = self.text() if text is None else text
         if len(shown) > SYNC_CHARS or shown.count("\n", 0, SYNC_CHARS) > SYNC_LINES:
@@ -177,10 +184,12 @@ class SkillDocument(QObject):
         run_in_background(job, landed, self)
 
     def close(self) -> None:
-        """The tab is closing: no pending validation lands after this."""
+        """The tab is closing: no pending validation lands after this, and no later one
+        starts (a refresh under way may still hold the tab)."""
         self._timer.stop()
         self._checks += 1
         self.checking = False
+        self.closed = True
 
     def save(self) -> bool:
         """Atomic save; refuses to overwrite a change made on disk since loading."""

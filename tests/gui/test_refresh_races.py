@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.gui import refresh
 from skillstudio.gui.skill_editor import SkillEditor
 
@@ -77,3 +78,36 @@ def test_a_tab_validated_between_the_slices_of_a_walk_stays_valid(
     assert internal(editor) == []
     assert registry.by_path[opened].description.startswith("Typed on.")
     assert not [d for d in views.problems_model.shown() if d.code == "internal"]
+
+
+@pytest.mark.usefixtures("one_file_a_slice")
+def test_a_tab_closed_while_the_refresh_waits_leaves_the_registry_on_the_file(
+    qtbot: QtBot, samples: Path
+) -> None:
+    """The refresh took the open tabs when it began; one closed (its draft discarded)
+    before its turn came. Its text was validated into the registry all the same:
+    Problems showed the errors of a text no longer anywhere."""
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, workspace)
+    documents = refresher.documents
+    first, closed = skill(samples, "code-review"), skill(samples, "write-tests")
+    kept = documents.open_skill(first)
+    draft = documents.open_skill(closed)
+    assert kept is not None and draft is not None
+    replace_text(draft, "A discarded draft without its frontmatter.\n")
+    changed_on_disk(first, closed)
+    refresher.changed([first, closed])
+    while "Changed on disk." not in kept.document.text():  # the first tab's turn
+        assert refresher.job is not None
+        refresher.timer.stop()
+        refresher.run_slice()
+    shell.dialogs.save_answers.append("discard")
+    documents.close_tab(shell.tabs.indexOf(draft))
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.run_slice()
+    registry = workspace.registries[0]
+    codes = {d.code for d in registry.by_path[closed].all_diagnostics}
+    assert "frontmatter-missing" not in codes
+    assert "Changed on disk." in skill_body(registry.by_path[closed])
+    assert not [d for d in views.problems_model.shown() if d.code == "frontmatter-missing"]
