@@ -5,7 +5,7 @@ disk does to an open tab."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
@@ -19,6 +19,7 @@ from .file_view import FileView
 from .likely_jobs import LikelyIndexes
 from .quick_fixes import FieldFixes
 from .recovery import RecoveryKeeper
+from .scanner import one_line
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .where_it_loads import WhereItLoads
@@ -338,24 +339,38 @@ class DocumentTabs(QObject):
             if not editor.document.modified:
                 editor.document.reload()
 
-    def changed_on_disk(self, paths: list[str]) -> Iterator[bool]:
+    def changed_on_disk(
+        self, paths: list[str], failed: Callable[[str, Exception], None]
+    ) -> Iterator[bool]:
         """A refresh's step over the tabs after files changed outside: a tab whose
         skill folder changed reads its file again (or says it conflicts with unsaved
         edits); an unsaved one validates again, so that its text stays the registry's
         truth. Yields True after each (each updates Problems and the tree: 10-30 ms
-        at 10,000 skills). Events run between the steps: a tab closed (or opened
-        again as another profile) since is left alone."""
+        at 10,000 skills).
+
+        Events run between the steps: a tab closed (or opened again as another
+        profile) since is left alone. An unexpected error on one tab is said on it,
+        and told to `failed(path, error)`; the tab keeps its text and the other tabs
+        go on."""
         changed = set(paths)
         for path, editor in list(self.editors.items()):
             if self.editors.get(path) is not editor:
                 continue  # closed meanwhile: its registry reads the file on disk
             folder = os.path.dirname(path) + os.sep
-            if path in changed or any(p.startswith(folder) for p in changed):
-                editor.document.on_disk_changed()
-            elif editor.document.modified:
-                editor.document.validate()
-            else:
-                continue
+            document = editor.document
+            try:
+                if path in changed or any(p.startswith(folder) for p in changed):
+                    document.on_disk_changed()
+                elif document.modified:
+                    document.validate()
+                else:
+                    continue
+            except Exception as exc:  # a bug on this file: this tab says so, the rest go on
+                document.load_failed.emit(
+                    f"Reading the file again failed ({one_line(exc)}); the text shown is "
+                    "kept. Reload (F5) tries again."
+                )
+                failed(path, exc)
             yield True
 
 

@@ -111,3 +111,62 @@ def test_a_tab_closed_while_the_refresh_waits_leaves_the_registry_on_the_file(
     assert "frontmatter-missing" not in codes
     assert "Changed on disk." in skill_body(registry.by_path[closed])
     assert not [d for d in views.problems_model.shown() if d.code == "frontmatter-missing"]
+
+
+def test_an_error_on_one_tab_is_said_on_it_and_the_rest_refreshes(
+    qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, workspace)
+    failing, other = skill(samples, "code-review"), skill(samples, "write-tests")
+    broken = refresher.documents.open_skill(failing)
+    reloaded = refresher.documents.open_skill(other)
+    assert broken is not None and reloaded is not None
+    before = broken.document.text()
+
+    def index_error() -> None:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(broken.document, "on_disk_changed", index_error)
+    changed_on_disk(failing, other)
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([failing, other])
+    assert "Changed on disk." in reloaded.document.text(), "the other tab read its file"
+    assert shell.tabs.count() == 2 and broken.document.text() == before, "the tab stays"
+    assert "IndexError" in broken.message.text() and not broken.message.isHidden()
+    assert [(d.path, d.code) for d in views.failures] == [(failing, "internal")]
+    assert "code-review/SKILL.md" in views.failures[0].message
+    registry = workspace.registries[0]
+    assert all("Changed on disk." in skill_body(registry.by_path[p]) for p in (failing, other))
+    monkeypatch.undo()
+    changed_on_disk(failing)
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([failing])
+    assert views.failures == [] and "Changed on disk." in broken.document.text()
+
+
+def test_an_error_in_one_project_is_said_on_its_file_and_the_others_refresh(
+    qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples)
+    refresher, views, _steps = refresher_for(shell, workspace)
+    failing, other = skill(samples, "commit"), skill(samples, "code-review", "mvp/skills")
+    broken = workspace.registry_for(failing)
+    fine = workspace.registry_for(other)
+    assert broken is not None and fine is not None and broken is not fine
+
+    def index_error(paths: list[str]) -> object:
+        raise IndexError("list index out of range")
+        yield
+
+    monkeypatch.setattr(broken, "refresh_steps", index_error)
+    changed_on_disk(failing, other)
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([failing, other])
+    assert "Changed on disk." in skill_body(fine.by_path[other])
+    assert [(d.path, d.code) for d in views.failures] == [(failing, "internal")]
+    message = views.failures[0].message
+    assert message.startswith("Reading commit/SKILL.md again failed: IndexError")
+    assert any(d.code == "internal" for d in views.problems_model.shown())
