@@ -304,7 +304,9 @@ class DocumentTabs(QObject):
     def reopen_tabs(self, old: Registry, new: Registry) -> None:
         """Tabs of a project read as another profile open again under the new rules,
         in place; unsaved text comes along (one undo step back to the file). A skill
-        the new profile does not see keeps its tab as it was."""
+        the new profile does not see keeps its tab as it was, and so does one whose file
+        cannot be read at this moment (deleted, replaced by a FIFO): its tab never
+        closes with its text."""
         shown = self.tabs.currentWidget()
         for path, editor in list(self.editors.items()):
             if editor.document.registry is not old or path not in new.by_path:
@@ -314,13 +316,16 @@ class DocumentTabs(QObject):
             view = editor.views.tabText(editor.views.currentIndex())  # Source stays Source
             if self.recovery is not None:
                 self.recovery.untrack(path, forget=False)
-            self.tabs.removeTab(position)
             del self.editors[path]
+            reopened = self.open_skill(path)  # a tab of its own first, then the old one goes
+            if reopened is None:  # the file cannot be read now: the tab stays, text and all
+                self.editors[path] = editor
+                if self.recovery is not None:
+                    self.recovery.track(editor.document)
+                continue
+            self.tabs.removeTab(self.tabs.indexOf(editor))
             editor.document.close()  # (a refresh under way may still hold it)
             editor.deleteLater()
-            reopened = self.open_skill(path)
-            if reopened is None:
-                continue
             self.tabs.tabBar().moveTab(self.tabs.indexOf(reopened), position)
             if text is not None:
                 _replace_text(reopened, text)

@@ -33,13 +33,20 @@ class SkillDocument(QObject):
         diagnostics_changed(list): the document's diagnostics after an edit or save.
         modified_changed(bool): unsaved edits appeared or were saved / reverted.
         save_failed(str): a save did not happen; the text is kept.
+        load_failed(str): a reload was refused (what is on disk is not a readable file).
+        disk_conflict(str): the file changed (or vanished) on disk under unsaved edits,
+            or vanished under a saved text.
+        disk_settled(): the file on disk is the tab's again (read again, or back as it
+            was saved: a checkout deletes a file and writes it anew), so what
+            disk_conflict said no longer holds.
     """
 
     diagnostics_changed = Signal(list)
     modified_changed = Signal(bool)
     save_failed = Signal(str)
-    load_failed = Signal(str)  # a reload was refused (what is on disk is not a readable file)
-    disk_conflict = Signal(str)  # the file changed (or vanished) on disk under unsaved edits
+    load_failed = Signal(str)
+    disk_conflict = Signal(str)
+    disk_settled = Signal()
 
     def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -125,12 +132,13 @@ class SkillDocument(QObject):
             return
         if self.stamp is not None and Stamp.of_bytes(raw, 0).sha256 == self.stamp.sha256:
             self.validate()
+            self.disk_settled.emit()
             return
         if self.modified:
             self.validate()  # the registry answers for the text on screen, not the disk
             self.disk_conflict.emit("The file changed on disk while you were editing it.")
-        else:
-            self.reload()
+        elif self.reload():
+            self.disk_settled.emit()
 
     def keep_mine(self) -> None:
         """Keep the text on screen; the next save overwrites what is on disk now."""

@@ -5,6 +5,7 @@ an unexpected error, contained to the file or project it concerns (issue 34, ite
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,58 @@ def test_an_error_in_one_project_is_said_on_its_file_and_the_others_refresh(
     message = views.failures[0].message
     assert message.startswith("Reading commit/SKILL.md again failed: IndexError")
     assert any(d.code == "internal" for d in views.problems_model.shown())
+
+
+@pytest.mark.usefixtures("one_file_a_slice")
+def test_a_file_deleted_and_written_again_keeps_its_tab_which_says_so_meanwhile(
+    qtbot: QtBot, samples: Path
+) -> None:
+    """A checkout deletes a file and writes it anew. The tab stays through it, says
+    the file is gone while it is, and no longer once it is back."""
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "oasis")
+    refresher, _views, _steps = refresher_for(shell, workspace)
+    clean_path, edited_path = skill(samples, "code-review"), skill(samples, "write-tests")
+    clean = refresher.documents.open_skill(clean_path)
+    edited = refresher.documents.open_skill(edited_path)
+    assert clean is not None and edited is not None
+    clean_text, saved = (Path(p).read_text(encoding="utf-8") for p in (clean_path, edited_path))
+    edited.source.moveCursor(QTextCursor.MoveOperation.End)
+    edited.source.insertPlainText("Typed, not saved.\n")
+    for path in (clean_path, edited_path):
+        os.remove(path)
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([clean_path, edited_path])
+    assert shell.tabs.count() == 2
+    for editor in (clean, edited):
+        assert not editor.conflict_bar.isHidden() and "deleted" in editor.conflict_text.text()
+    assert edited.document.text().endswith("Typed, not saved.\n")
+    Path(clean_path).write_text(clean_text + "Back.\n", encoding="utf-8")
+    Path(edited_path).write_text(saved, encoding="utf-8")  # as the tab saw it last
+    with qtbot.waitSignal(refresher.finished, timeout=WAIT):
+        refresher.changed([clean_path, edited_path])
+    assert clean.document.text().endswith("Back.\n") and clean.conflict_bar.isHidden()
+    assert edited.document.text().endswith("Typed, not saved.\n") and edited.document.modified
+    assert edited.conflict_bar.isHidden(), "the file is back as the tab knows it"
+    assert shell.tabs.count() == 2
+
+
+def test_a_tab_whose_file_is_missing_when_its_project_is_read_again_stays(
+    qtbot: QtBot, samples: Path
+) -> None:
+    """A project read as another profile opens its tabs again; one whose file a
+    checkout had just deleted closed with its unsaved text."""
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "oasis")
+    documents = shell.documents(workspace)
+    path = skill(samples, "code-review")
+    editor = documents.open_skill(path)
+    assert editor is not None
+    editor.source.insertPlainText("Unsaved. ")
+    old = workspace.registries[0]
+    new = workspace.projects[0].registry()
+    new.scan()
+    os.remove(path)
+    documents.reopen_tabs(old, new)
+    assert documents.editors.get(path) is editor and shell.tabs.indexOf(editor) == 0
+    assert editor.document.text().startswith("Unsaved. ")
