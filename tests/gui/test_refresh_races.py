@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.gui import refresh
+from skillstudio.gui.file_watcher import FileWatcher, in_git
 from skillstudio.gui.skill_editor import SkillEditor
 
 from .parts import Shell, workspace_of
@@ -226,3 +227,27 @@ def test_a_tab_whose_file_is_missing_when_its_project_is_read_again_stays(
     documents.reopen_tabs(old, new)
     assert documents.editors.get(path) is editor and shell.tabs.indexOf(editor) == 0
     assert editor.document.text().startswith("Unsaved. ")
+
+
+def test_git_s_own_files_send_no_refresh(qtbot: QtBot, tmp_path: Path) -> None:
+    """Every git command rewrites files in .git (a checkout of one file: the index, its
+    lock, the logs); none is read by a scan, and each sent the refresh on a walk of
+    every root. What the checkout changes in the working tree still comes."""
+    folder = tmp_path / "repo"
+    (folder / "skills/a").mkdir(parents=True)
+    (folder / ".git/logs").mkdir(parents=True)
+    watcher = FileWatcher(debounce_ms=50)
+    watcher.watch([str(folder)], wait=True)
+    seen: list[str] = []
+    watcher.skills_changed.connect(seen.extend)
+    (folder / ".git/index.lock").write_text("index")
+    os.replace(folder / ".git/index.lock", folder / ".git/index")
+    (folder / ".git/logs/HEAD").write_text("checkout")
+    (folder / "skills/a/SKILL.md").write_text("---\nname: a\ndescription: d\n---\n")
+    qtbot.waitUntil(lambda: str(folder / "skills/a/SKILL.md") in seen, timeout=WAIT)
+    qtbot.wait(200)  # anything later in the same burst
+    watcher.stop()
+    assert seen and not [p for p in seen if ".git" in p]
+    # A folder opened inside a folder that happens to be named .git is watched as usual.
+    assert not in_git("/x/.git/skills/a/SKILL.md", ["/x/.git/skills"])
+    assert in_git("/x/sub/.git", ["/x"]) and not in_git("/x/sub/.gitignore", ["/x"])
