@@ -430,3 +430,34 @@ def test_reparse_matches_a_fresh_scan_after_each_kind_of_edit(tmp_path: Path) ->
         assert {k: s.path for k, s in reg.active.items()} == {
             k: s.path for k, s in fresh.active.items()
         }
+
+
+def test_an_edit_put_in_between_the_steps_of_a_walk_stays_the_skill_listed(
+    tmp_path: Path,
+) -> None:
+    """The app validates an open tab's text (Registry.reparse) between the steps of a
+    refresh that walks the tree (a git checkout: many files, a folder of git's among
+    them). The list of skills kept the one the walk had seen while `by_path` held the
+    edit: the tab's next validation failed ('... is not in list') and the next full
+    install went back to the old skill (issue 34, item 8)."""
+    for name in ("a", "b", "c"):
+        agent(tmp_path, f"skills/{name}")
+    reg = registry(tmp_path)
+    open_path, other = (str(tmp_path / f"skills/{name}/SKILL.md") for name in ("a", "b"))
+    with open(other, "a", encoding="utf-8") as fh:
+        fh.write("\nChanged by the checkout.\n")
+    os.utime(other, ns=(time.time_ns(), time.time_ns() + 10**9))
+    steps = reg.refresh_steps()  # no hint: the walk (a path outside every skill changed)
+    next(steps)  # b read again; `a` was passed as it was
+    typed = reg.reparse(open_path, skill_text(name="a", description="typed in the tab"))
+    assert typed is not None
+    for _ in steps:
+        pass
+    assert reg.by_path[open_path] is typed
+    assert [s.path for s in reg.skills] == sorted(reg.by_path)
+    assert all(reg.by_path[s.path] is s for s in reg.skills), "the list names by_path's skills"
+    again = reg.reparse(open_path, skill_text(name="a", description="typed on"))
+    assert again is not None and reg.by_path[open_path].description == "typed on"
+    renamed = reg.reparse(other, skill_text(name="b2", description="d"))  # all resolved again
+    assert renamed is not None and reg.by_path[other] is renamed
+    assert reg.by_path[open_path].description == "typed on"

@@ -5,7 +5,7 @@ disk does to an open tab."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
@@ -19,6 +19,7 @@ from .file_view import FileView
 from .likely_jobs import LikelyIndexes
 from .quick_fixes import FieldFixes
 from .recovery import RecoveryKeeper
+from .scanner import one_line
 from .skill_document import SkillDocument
 from .skill_editor import SkillEditor
 from .where_it_loads import WhereItLoads
@@ -303,7 +304,9 @@ class DocumentTabs(QObject):
     def reopen_tabs(self, old: Registry, new: Registry) -> None:
         """Tabs of a project read as another profile open again under the new rules,
         in place; unsaved text comes along (one undo step back to the file). A skill
-        the new profile does not see keeps its tab as it was."""
+        the new profile does not see keeps its tab as it was, and so does one whose file
+        cannot be read at this moment (deleted, replaced by a FIFO): its tab never
+        closes with its text."""
         shown = self.tabs.currentWidget()
         for path, editor in list(self.editors.items()):
             if editor.document.registry is not old or path not in new.by_path:
@@ -313,12 +316,16 @@ class DocumentTabs(QObject):
             view = editor.views.tabText(editor.views.currentIndex())  # Source stays Source
             if self.recovery is not None:
                 self.recovery.untrack(path, forget=False)
-            self.tabs.removeTab(position)
             del self.editors[path]
-            editor.deleteLater()
-            reopened = self.open_skill(path)
-            if reopened is None:
+            reopened = self.open_skill(path)  # a tab of its own first, then the old one goes
+            if reopened is None:  # the file cannot be read now: the tab stays, text and all
+                self.editors[path] = editor
+                if self.recovery is not None:
+                    self.recovery.track(editor.document)
                 continue
+            self.tabs.removeTab(self.tabs.indexOf(editor))
+            editor.document.close()  # (a refresh under way may still hold it)
+            editor.deleteLater()
             self.tabs.tabBar().moveTab(self.tabs.indexOf(reopened), position)
             if text is not None:
                 _replace_text(reopened, text)
@@ -337,21 +344,38 @@ class DocumentTabs(QObject):
             if not editor.document.modified:
                 editor.document.reload()
 
-    def changed_on_disk(self, paths: list[str]) -> Iterator[bool]:
+    def changed_on_disk(
+        self, paths: list[str], failed: Callable[[str, Exception], None]
+    ) -> Iterator[bool]:
         """A refresh's step over the tabs after files changed outside: a tab whose
         skill folder changed reads its file again (or says it conflicts with unsaved
         edits); an unsaved one validates again, so that its text stays the registry's
         truth. Yields True after each (each updates Problems and the tree: 10-30 ms
-        at 10,000 skills)."""
+        at 10,000 skills).
+
+        Events run between the steps: a tab closed (or opened again as another
+        profile) since is left alone. An unexpected error on one tab is said on it,
+        and told to `failed(path, error)`; the tab keeps its text and the other tabs
+        go on."""
         changed = set(paths)
         for path, editor in list(self.editors.items()):
+            if self.editors.get(path) is not editor:
+                continue  # closed meanwhile: its registry reads the file on disk
             folder = os.path.dirname(path) + os.sep
-            if path in changed or any(p.startswith(folder) for p in changed):
-                editor.document.on_disk_changed()
-            elif editor.document.modified:
-                editor.document.validate()
-            else:
-                continue
+            document = editor.document
+            try:
+                if path in changed or any(p.startswith(folder) for p in changed):
+                    document.on_disk_changed()
+                elif document.modified:
+                    document.validate()
+                else:
+                    continue
+            except Exception as exc:  # a bug on this file: this tab says so, the rest go on
+                document.load_failed.emit(
+                    f"Reading the file again failed ({one_line(exc)}); the text shown is "
+                    "kept. Reload (F5) tries again."
+                )
+                failed(path, exc)
             yield True
 
 

@@ -27,6 +27,7 @@ DEBOUNCE_MS = 150
 HEALTH_CHECK_MS = 1_000  # how often the watcher checks that its threads still run
 SHALLOW_DEPTH = 6  # the fallback watches folders this deep, one by one
 SHALLOW_MAX = 20_000
+GIT = ".git"  # git's own folder (or, in a worktree or submodule, file): see in_git
 _KINDS = {"created", "deleted", "modified", "moved"}
 # Only these reach Python: the kernel is not even asked for opened / closed events,
 # which every read of a skill (ours included) would otherwise produce.
@@ -163,7 +164,12 @@ class FileWatcher(QObject):
             self._watching = None
 
     def record(self, paths: list[str]) -> None:
-        relevant = [p for p in paths if not os.path.basename(p).startswith(TEMP_PREFIX)]
+        folders = self._folders
+        relevant = [
+            p
+            for p in paths
+            if not os.path.basename(p).startswith(TEMP_PREFIX) and not in_git(p, folders)
+        ]
         if not relevant:
             return
         with self._lock:
@@ -175,6 +181,19 @@ class FileWatcher(QObject):
             paths, self._pending = sorted(self._pending), set()
         if paths:
             self.skills_changed.emit(paths)
+
+
+def in_git(path: str, folders: list[str]) -> bool:
+    """Whether `path` is git's own below one of the watched `folders` (a `.git` folder
+    or file, or anything in one). No scan, check or tab reads them: discovery and a
+    skill's files leave `.git` out, and what a git command changes in the working tree
+    comes as events of its own. Yet every command rewrites them by the dozen (a
+    checkout of one file: the index, its lock, the logs), and each, outside every
+    skill, sent the refresh on a walk of every root."""
+    for folder in folders:
+        if path.startswith(folder + os.sep):
+            return GIT in path[len(folder) + 1 :].split(os.sep)
+    return False
 
 
 def _threads_alive(observer: Observer) -> bool:  # type: ignore[valid-type]

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..core.model.scan import SKILL_FILE
 from ..core.scanning.registry import Registry
 from .document_tabs import DocumentTabs
 from .scanner import one_line
@@ -47,8 +48,12 @@ class SlicedRefresh(QObject):
     refresh runs are taken by the next one. Runs on the GUI thread, which owns
     the registries (threads.py).
 
+    An unexpected error (a bug on what changed) stays with what it concerns: a
+    project's registry or index, said on the file that changed in it; a tab, said
+    on the tab, which keeps its text. The rest of the refresh goes on.
+
     Signals:
-    finished(): a refresh completed (or failed and said so in Problems) and every
+    finished(): a refresh completed (what failed in it said in Problems) and every
         view shows its outcome; changes seen meanwhile are next.
     """
 
@@ -72,6 +77,7 @@ class SlicedRefresh(QObject):
         self.job: Iterator[bool | None] | None = None  # a refresh running in slices
         self.pending: set[str] = set()  # changes seen while it runs
         self.paths: list[str] = []  # the changes the running refresh takes
+        self.failed: set[str] = set()  # where the running refresh failed (said in Problems)
         # The next slice: a zero timer (not QTimer.singleShot(0), a posted call, which
         # runs two slices back to back before a timer or input event gets its turn).
         # Called through the attribute, so that a test can count the slices.
@@ -90,6 +96,7 @@ class SlicedRefresh(QObject):
         paths = sorted(self.pending)
         self.pending.clear()
         self.paths = paths
+        self.failed = set()
         self.job = self.steps(paths)
         self.run_slice()
 
@@ -106,15 +113,23 @@ class SlicedRefresh(QObject):
         ]
         for registry in list(registries):
             # the watcher's paths spare the walk of the tree; its last file's step
-            # yields True: the install (35 ms at 10,000 skills) gets a slice of its own
-            yield from registry.refresh_steps(paths)
+            # yields True: the install (35 ms at 10,000 skills) gets a slice of its own.
+            # A failure is said on the file (or root) it concerns; the rest goes on.
+            where = blamed(registry, paths) or self.workspace.base
+            yield from self._contained(
+                registry.refresh_steps(paths), where, f"Reading {shown(where)} again"
+            )
             yield True
             for index in self.indexes_of(registry):  # Try a Request's, likely candidates'
-                yield from index.sync_steps()
+                yield from self._contained(
+                    index.sync_steps(),
+                    where,
+                    f"Updating Try a Request's ranking for {shown(where)}",
+                )
         yield True
         self.views.sync_tree()  # 5-20 ms at 10,000: on its own, before Problems'
         yield True
-        yield from self.documents.changed_on_disk(paths)
+        yield from self.documents.changed_on_disk(paths, self._tab_failed)
         self.views.refresh(rebuild=False)  # the tree is current: Problems, the panels
         freeze_long_lived()
         if retired:
@@ -122,6 +137,34 @@ class SlicedRefresh(QObject):
         while retired:
             del retired[-RELEASE_STEP:]
             yield None
+
+    def _contained(
+        self, steps: Iterator[bool | None], where: str, doing: str
+    ) -> Iterator[bool | None]:
+        """`steps`, an unexpected error in them (a core bug on what changed) said in
+        Problems on `where`, the rest of the refresh going on: the registry keeps
+        what it held (it changes only at its last step), the views show it so."""
+        try:
+            yield from steps
+        except Exception as exc:
+            self._failed(
+                where,
+                f"{doing} failed: {one_line(exc)}. The views show it as before; it is read "
+                "again at the next change (or F5).",
+            )
+
+    def _tab_failed(self, path: str, exc: Exception) -> None:
+        """An open tab failed to read its file again (the tab says so and keeps its text)."""
+        self._failed(
+            path,
+            f"Reading {shown(path)} again in its tab failed: {one_line(exc)}. The tab keeps "
+            "the text shown; it is read again at the next change (or F5).",
+        )
+
+    def _failed(self, path: str, message: str) -> None:
+        self.failed.add(path)
+        self.views.clear_failures({path})  # the newest failure on a file replaces the last
+        self.views.fail(message, path)
 
     def run_slice(self, seconds: float | None = None) -> None:
         """Run the refresh for up to `seconds` (REFRESH_SLICE_S), then let events in;
@@ -135,19 +178,20 @@ class SlicedRefresh(QObject):
                 if time.perf_counter() > deadline or (pause and seconds is None):
                     self.timer.start()
                     return
-        except Exception as exc:  # a core bug: keep the views as they were, keep watching
+        except Exception as exc:  # a bug in the views: keep them as they were, keep watching
             self.job = None
             paths = self.paths or [self.workspace.base]
-            changed = next((p for p in paths if p.endswith("SKILL.md")), paths[0])
+            changed = next((p for p in paths if p.endswith(SKILL_FILE)), paths[0])
             self.views.fail(
-                f"Refreshing after a change to {os.path.basename(changed) or changed} failed: "
+                f"Refreshing after a change to {shown(changed)} failed: "
                 f"{one_line(exc)}. The views show the skills as before; they are read again "
                 "at the next change (or F5).",
                 changed,
             )
         else:
             self.job = None
-            if self.views.clear_failures(set(self.paths)):  # read again without failing
+            # read again without failing (a file that failed this time keeps its message)
+            if self.views.clear_failures(set(self.paths) - self.failed):
                 self.views.update_problems()
         self.finished.emit()
         if self.pending:
@@ -179,3 +223,22 @@ class SlicedRefresh(QObject):
                 self.views.fail(f"Reloading failed: {one_line(exc)}", where)
         self.documents.reload_unmodified()
         self.views.refresh(rebuild=False)
+
+
+def blamed(registry: Registry, paths: list[str]) -> str:
+    """Where a failure of `registry`'s refresh is said: the first changed SKILL.md it
+    holds or that lies under its roots, else the first changed path under its roots,
+    else its first root ("" without roots)."""
+    roots = tuple(root.path + os.sep for root in registry.roots)
+    inside = [p for p in paths if p in registry.by_path or p.startswith(roots)]
+    skill = next((p for p in inside if os.path.basename(p) == SKILL_FILE), "")
+    return skill or (inside[0] if inside else roots[0].rstrip(os.sep) if roots else "")
+
+
+def shown(path: str) -> str:
+    """A changed path as a message names it: `folder/SKILL.md` for a skill, else its
+    file or folder name."""
+    name = os.path.basename(path) or path
+    if name == SKILL_FILE:
+        return f"{os.path.basename(os.path.dirname(path))}/{name}"
+    return name

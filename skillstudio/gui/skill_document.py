@@ -33,13 +33,20 @@ class SkillDocument(QObject):
         diagnostics_changed(list): the document's diagnostics after an edit or save.
         modified_changed(bool): unsaved edits appeared or were saved / reverted.
         save_failed(str): a save did not happen; the text is kept.
+        load_failed(str): a reload was refused (what is on disk is not a readable file).
+        disk_conflict(str): the file changed (or vanished) on disk under unsaved edits,
+            or vanished under a saved text.
+        disk_settled(): the file on disk is the tab's again (read again, or back as it
+            was saved: a checkout deletes a file and writes it anew), so what
+            disk_conflict said no longer holds.
     """
 
     diagnostics_changed = Signal(list)
     modified_changed = Signal(bool)
     save_failed = Signal(str)
-    load_failed = Signal(str)  # a reload was refused (what is on disk is not a readable file)
-    disk_conflict = Signal(str)  # the file changed (or vanished) on disk under unsaved edits
+    load_failed = Signal(str)
+    disk_conflict = Signal(str)
+    disk_settled = Signal()
 
     def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +64,7 @@ class SkillDocument(QObject):
         self.diagnostics: list[Diagnostic] = []
         self._checks = 0  # numbers each validation asked for: only the newest lands
         self.checking = False  # a validation runs on a worker
+        self.closed = False  # its tab closed: it no longer speaks for the file (close())
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(VALIDATE_DELAY_MS)
@@ -108,6 +116,8 @@ class SkillDocument(QObject):
 
         The app's own saves arrive here too; they match the stamp and are ignored.
         """
+        if self.closed:
+            return
         try:
             raw, _mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
         except FileNotFoundError:
@@ -122,12 +132,13 @@ class SkillDocument(QObject):
             return
         if self.stamp is not None and Stamp.of_bytes(raw, 0).sha256 == self.stamp.sha256:
             self.validate()
+            self.disk_settled.emit()
             return
         if self.modified:
             self.validate()  # the registry answers for the text on screen, not the disk
             self.disk_conflict.emit("The file changed on disk while you were editing it.")
-        else:
-            self.reload()
+        elif self.reload():
+            self.disk_settled.emit()
 
     def keep_mine(self) -> None:
         """Keep the text on screen; the next save overwrites what is on disk now."""
@@ -138,7 +149,11 @@ class SkillDocument(QObject):
 
     def _reparse(self, text: str | None) -> None:
         """The registry re-validates the text on screen (or, None, the file): here when
-        the text is small, else on a worker (see SYNC_CHARS)."""
+        the text is small, else on a worker (see SYNC_CHARS). Not once its tab closed:
+        the registry reads the file again then, and a closed tab's text (discarded,
+        perhaps) must not take its place."""
+        if self.closed:
+            return
         self._checks += 1
         shown = self.text() if text is None else text
         if len(shown) > SYNC_CHARS or shown.count("\n", 0, SYNC_CHARS) > SYNC_LINES:
@@ -177,10 +192,12 @@ class SkillDocument(QObject):
         run_in_background(job, landed, self)
 
     def close(self) -> None:
-        """The tab is closing: no pending validation lands after this."""
+        """The tab is closing: no pending validation lands after this, and no later one
+        starts (a refresh under way may still hold the tab)."""
         self._timer.stop()
         self._checks += 1
         self.checking = False
+        self.closed = True
 
     def save(self) -> bool:
         """Atomic save; refuses to overwrite a change made on disk since loading."""

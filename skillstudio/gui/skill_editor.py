@@ -76,6 +76,7 @@ class SkillEditor(QWidget):
         document.save_failed.connect(self._on_save_failed)
         document.load_failed.connect(self._on_load_failed)
         document.disk_conflict.connect(self._on_disk_conflict)
+        document.disk_settled.connect(self._on_disk_settled)
         self.views.currentChanged.connect(self._on_view_changed)
         self.preview.file_link_clicked.connect(self.file_link_clicked)
         self._on_diagnostics_changed(document.diagnostics)
@@ -129,6 +130,10 @@ class SkillEditor(QWidget):
         self.conflict_text.setText(text)
         self.reload_button.setEnabled(os.path.exists(self.document.path))
         self.conflict_bar.setVisible(True)
+
+    def _on_disk_settled(self) -> None:
+        """The file is back as the tab knows it (a checkout deleted and wrote it again)."""
+        self.conflict_bar.setVisible(False)
 
     def _on_reload_clicked(self) -> None:
         if self.document.reload():

@@ -78,8 +78,12 @@ the set and emits one `skills_changed(paths)` per window. The watches are set up
 on a helper thread (about 1 s at 10,000 skills), which reports what it cannot
 watch as the queued `limited(text)`; the GUI thread uses the observer it made
 only after its `ready` event is set or the helper is joined. The temporary files
-of the app's own saves are left out (`TEMP_PREFIX`); the save itself arrives as a
-move onto the SKILL.md, and its tab sees that the file is what it saved.
+of the app's own saves are left out (`TEMP_PREFIX`), and so is git's own `.git`
+(`in_git`); the save itself arrives as a move onto the SKILL.md, and its tab sees
+that the file is what it saved. The refresh those changes start runs in slices
+with events between them: what it took at its start (the open tabs, the skills
+a walk passed) may have changed when it goes on, so it looks again (a tab closed
+meanwhile is left alone; a skill a tab's validation put in stays listed).
 """
 
 from __future__ import annotations

@@ -92,8 +92,9 @@ def test_a_change_on_disk_reads_the_tab_again_and_waits_a_turn_after_each(
         assert tabs.open_skill(str(path)) is not None
     tabs.editors[str(unsaved)].source.insertPlainText("typed ")
     changed.write_text(changed.read_text() + "\nChanged outside.\n")
-    steps = list(tabs.changed_on_disk([str(changed)]))
-    assert steps == [True, True]  # the changed tab, then the unsaved one validated
+    failed: list[str] = []
+    steps = list(tabs.changed_on_disk([str(changed)], lambda path, _exc: failed.append(path)))
+    assert steps == [True, True] and not failed  # the changed tab, then the unsaved one
     assert "Changed outside." in tabs.editors[str(changed)].document.text()
     assert "Changed outside." not in tabs.editors[str(kept)].document.text()
 

@@ -354,6 +354,7 @@ class Registry:
             self._scan(None, None, False)
             return RefreshResult(added=[s.path for s in self.skills])
         old_mtimes = dict(self._root_mtimes)
+        version = self.version
         found = self._discover()
         result = RefreshResult()
         skills: list[Skill] = []
@@ -378,6 +379,14 @@ class Registry:
             else:
                 result.added.append(item.path)
             yield
+        if self.version != version:
+            # A skill was put in between the steps (the app validates an open tab's text
+            # while a refresh reads on): a skill the walk kept as it was is taken as the
+            # registry holds it now. The one the walk saw would stay in the list while
+            # `by_path` held its successor: the next validation of that tab failed
+            # ("... is not in list") and the next full install went back to the old one.
+            now = self.by_path.get
+            skills = [s if s.path in fresh else now(s.path, s) for s in skills]
         seen = {item.path for _, item in found} if len(found) != len(self.by_path) else None
         if seen is not None:
             result.removed = [path for path in self.by_path if path not in seen]
