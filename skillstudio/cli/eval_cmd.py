@@ -4,7 +4,6 @@ project's agent asks it (core/live; docs/live.md)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -14,7 +13,7 @@ from ..core.projects.project import UsageError
 from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
-from .test_cmd import _suite_registry, split_arguments
+from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
 
 if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
@@ -223,16 +222,15 @@ def _plans(
         return _asked(env, out, skipped)
     if args.expect:
         raise UsageError("--expect goes with --request")
-    files = [os.path.join(env.cwd, p) for p in suites]
+    files = named_suites(suites, env.cwd)
     if not files:
         for item in load(args, env, paths, gists=False):
-            if item.project.config is not None:
-                files.extend(item.project.config.suites)
+            files.extend(listed_suites(item.project.config, env.cwd))
     if not files:
         raise UsageError("no suites, no --request, and none under 'suites:' in skillstudio.yaml")
-    for path in files:
+    for path, home in files:
         try:
-            suite = load_suite(path)
+            suite = load_suite(path, None, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
         loaded = _suite_registry(suite, args, env, paths)

@@ -13,6 +13,7 @@ from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
+    from ..core.projects.config import Config
     from ..core.projects.project import Project
     from ..core.projects.suites import Suite, SuiteReport
 
@@ -59,15 +60,36 @@ def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
     return suites, paths
 
 
+def named_suites(words: list[str], cwd: str) -> list[tuple[str, str]]:
+    """(path, home) of each suite named on the command line: the user chose the file;
+    it is read, with what it names, inside its repository (core/projects/suite_home.py)."""
+    from ..core.projects.suite_home import suite_home
+
+    paths = [os.path.join(cwd, word) for word in words]
+    return [(path, suite_home(path, [cwd])) for path in paths]
+
+
+def listed_suites(config: Config | None, cwd: str) -> list[tuple[str, str]]:
+    """(path, home) of each suite a skillstudio.yaml lists, its folder the home. An
+    entry it refused (outside that folder) stops the command: a UsageError (exit 2)
+    at the entry's line and column; nothing of that file is read or shown."""
+    if config is None:
+        return []
+    for problem in config.refused_suites:
+        where = f"{rel(problem.path, cwd)}:{problem.line}:{problem.column}"
+        raise UsageError(f"{where}: {problem.message}")
+    folder = os.path.dirname(config.path)
+    return [(path, folder) for path in config.suites]
+
+
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
     from ..core.projects.suites import SuiteError, load_suite, run_suite
 
     suites, skills = split_arguments(args.suites, env.cwd)
-    paths = [os.path.join(env.cwd, p) for p in suites]
+    paths = named_suites(suites, env.cwd)
     if not paths:
         for project in resolve_projects(skills, args.root, args.project, args.profile, env.cwd):
-            if project.config is not None:
-                paths.extend(project.config.suites)
+            paths.extend(listed_suites(project.config, env.cwd))
         if not paths:
             raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
     all_results: list[dict[str, Any]] = []
@@ -76,9 +98,9 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
-    for path in paths:
+    for path, home in paths:
         try:
-            suite = load_suite(path, args.skill)
+            suite = load_suite(path, args.skill, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
         item = _suite_registry(suite, args, env, skills)
