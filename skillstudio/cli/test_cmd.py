@@ -162,7 +162,10 @@ def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
 def suite_text(
     path: str, suite: Suite, project: Project, report: SuiteReport, cwd: str
 ) -> list[str]:
-    """One suite's text report: the project it ran against, each case, per skill, confusion."""
+    """One suite's text report: the project it ran against, each case, per skill, confusion.
+    Every line is `printable`: a suite's names and requests, a skill's name and a folder's
+    are untrusted, and a terminal or CI log would obey an escape in them (a fake PASS
+    written over an erased FAIL)."""
     roots = ", ".join(rel(r.path, cwd) or "." for r in project.roots)
     lines = [
         f"{rel(path, cwd)} ({counted(len(suite.cases), 'case')}) against "
@@ -173,7 +176,7 @@ def suite_text(
         where = f"{rel(path, cwd)}:{result.case.line}: " if result.case.line else ""
         got = ", ".join(result.got) or "none"
         detail = f" ({result.why})" if result.why else ""
-        query = printable(repr(result.case.query))
+        query = repr(result.case.query)
         if result.passed:
             lines.append(f"  {mark}  {query} -> {got}")
         else:
@@ -190,7 +193,7 @@ def suite_text(
     for expected, row in report.confusion.items():
         cells = ", ".join(f"{got} {count}" for got, count in row.items())
         lines.append(f"    {expected:<24} {cells}")
-    return lines
+    return [printable(line) for line in lines]
 
 
 COMMANDS = {"test": cmd_test}
