@@ -4,6 +4,7 @@ project's agent asks it (core/live; docs/live.md)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
@@ -209,6 +210,8 @@ def _plans(
             raise UsageError(str(exc)) from None
 
     if args.request:
+        for word in suites:  # refused before anything is estimated or asked
+            refuse_with_requests(word, env.cwd)
         expect = [e for e in args.expect if e != "none"]
         judged = bool(args.expect)
         cases = [LiveCase(q, expect, judged=judged) for q in args.request]
@@ -237,6 +240,18 @@ def _plans(
         name = rel(path, env.cwd)
         add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
     return _asked(env, out, skipped)
+
+
+def refuse_with_requests(word: str, cwd: str) -> None:
+    """A word beside --request that is not a folder or a SKILL.md: a path that does not
+    exist (a typo would otherwise ask about the default skills, and spend), or a suite
+    (whose requests --request replaces). Either is a UsageError naming it (exit 2)."""
+    if not os.path.lexists(os.path.join(cwd, word)):
+        raise UsageError(f"{word}: no such file or folder; nothing was asked")
+    raise UsageError(
+        f"{word}: not a folder or a SKILL.md; --request asks about the skills of a PATH "
+        "(give a suite without --request to ask its requests)"
+    )
 
 
 def _asked(
