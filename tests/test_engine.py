@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import time
 from collections.abc import Generator
 from pathlib import Path
@@ -442,13 +443,23 @@ def test_index_keeps_terms_of_a_body_edit_and_rereads_a_description_edit(
 # ---------------------------------------------------------------------- suites
 
 
+def _oasis_skills(tmp_path: Path) -> str:
+    """The oasis sample's skills copied beside a suite written in `tmp_path`: a suite's
+    roots must lie in its own folder or repository (docs/commands.md "Where a suite may
+    reach"), not in this checkout's samples."""
+    target = tmp_path / "key_skills"
+    if not target.exists():
+        shutil.copytree(os.path.join(SAMPLES, "oasis", "key_skills"), target)
+    return "key_skills"
+
+
 def test_suite_failure_is_reported_with_precision_and_recall(tmp_path: Path) -> None:
     suite = write(
         tmp_path,
         "suite.yaml",
         f"""
         profile: oasis
-        roots: [{os.path.join(SAMPLES, "oasis", "key_skills")}]
+        roots: [{_oasis_skills(tmp_path)}]
         cases:
           - query: "review this please"
             expect: code-review
@@ -477,7 +488,7 @@ def test_a_failing_case_says_why(tmp_path: Path) -> None:
         "suite.yaml",
         f"""
         profile: oasis
-        roots: [{os.path.join(SAMPLES, "oasis", "key_skills")}]
+        roots: [{_oasis_skills(tmp_path)}]
         cases:
           - query: "tidy up my history"
             expect: commit
@@ -532,7 +543,7 @@ def test_suite_with_yaml_error_or_unknown_skill(tmp_path: Path) -> None:
     unknown = write(
         tmp_path,
         "unknown.yaml",
-        f"profile: oasis\nroots: [{os.path.join(SAMPLES, 'oasis', 'key_skills')}]\n"
+        f"profile: oasis\nroots: [{_oasis_skills(tmp_path)}]\n"
         "cases:\n  - query: hi\n    expect: no-such-skill\n",
     )
     data = cli("test", unknown, "--format", "json").json

@@ -14,7 +14,7 @@ from ..core.projects.project import UsageError
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env, Subparsers, add_common, load
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
-from .test_cmd import _suite_registry, split_arguments
+from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
 
 if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
@@ -210,6 +210,8 @@ def _plans(
             raise UsageError(str(exc)) from None
 
     if args.request:
+        for word in suites:  # refused before anything is estimated or asked
+            refuse_with_requests(word, env.cwd)
         expect = [e for e in args.expect if e != "none"]
         judged = bool(args.expect)
         cases = [LiveCase(q, expect, judged=judged) for q in args.request]
@@ -223,22 +225,33 @@ def _plans(
         return _asked(env, out, skipped)
     if args.expect:
         raise UsageError("--expect goes with --request")
-    files = [os.path.join(env.cwd, p) for p in suites]
+    files = named_suites(suites, env.cwd)
     if not files:
         for item in load(args, env, paths, gists=False):
-            if item.project.config is not None:
-                files.extend(item.project.config.suites)
+            files.extend(listed_suites(item.project.config, env.cwd))
     if not files:
         raise UsageError("no suites, no --request, and none under 'suites:' in skillstudio.yaml")
-    for path in files:
+    for path, home in files:
         try:
-            suite = load_suite(path)
+            suite = load_suite(path, None, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
         loaded = _suite_registry(suite, args, env, paths)
         name = rel(path, env.cwd)
         add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
     return _asked(env, out, skipped)
+
+
+def refuse_with_requests(word: str, cwd: str) -> None:
+    """A word beside --request that is not a folder or a SKILL.md: a path that does not
+    exist (a typo would otherwise ask about the default skills, and spend), or a suite
+    (whose requests --request replaces). Either is a UsageError naming it (exit 2)."""
+    if not os.path.lexists(os.path.join(cwd, word)):
+        raise UsageError(f"{word}: no such file or folder; nothing was asked")
+    raise UsageError(
+        f"{word}: not a folder or a SKILL.md; --request asks about the skills of a PATH "
+        "(give a suite without --request to ask its requests)"
+    )
 
 
 def _asked(

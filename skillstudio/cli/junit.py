@@ -8,12 +8,17 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from .output import printable_lines
+
 # characters XML 1.0 cannot hold (control characters, lone surrogates, U+FFFE/FFFF)
 _INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
-    return _INVALID.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+    """Text as XML can hold it, and as a terminal or a CI page can show it: control,
+    bidi and invisible characters escaped (output.printable_lines; a report is read
+    in CI logs), then what XML 1.0 cannot hold."""
+    return _INVALID.sub(lambda m: f"\\x{ord(m.group(0)):02x}", printable_lines(text))
 
 
 @dataclass(slots=True)

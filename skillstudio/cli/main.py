@@ -25,6 +25,7 @@ from . import (
     test_cmd,
 )
 from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Env
+from .output import escaping, printable_lines
 
 # in help order
 GROUPS = (
@@ -71,7 +72,8 @@ def main(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    env = Env(cwd or os.getcwd(), out or sys.stdout, err or sys.stderr)
+    # every write of every command goes through the one escaping function (output.py)
+    env = Env(cwd or os.getcwd(), escaping(out or sys.stdout), escaping(err or sys.stderr))
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["gui"]:  # the app parses its own options (--smoke-test, paths)
         return gui_main(arguments[1:])
@@ -97,8 +99,8 @@ def main(
         return EXIT_USAGE
     try:
         return COMMANDS[args.command](args, env)
-    except UsageError as exc:
-        env.err.write(f"skillstudio: error: {exc}\n")
+    except UsageError as exc:  # may quote a suite's or a skill's text: escaped
+        env.err.write(f"skillstudio: error: {printable_lines(str(exc))}\n")
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
@@ -108,7 +110,7 @@ def main(
         if os.environ.get("SKILLSTUDIO_DEBUG"):
             raise
         env.err.write(
-            f"skillstudio: internal error: {type(exc).__name__}: {exc}. "
+            f"skillstudio: internal error: {type(exc).__name__}: {printable_lines(str(exc))}. "
             "Set SKILLSTUDIO_DEBUG=1 for details and please report it.\n"
         )
         return EXIT_USAGE

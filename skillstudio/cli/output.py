@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from typing import Any
+import re
+from typing import Any, TextIO, cast
 
 from .. import __version__
 from ..core.checking.lookalike import ESCAPED
@@ -48,6 +49,62 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
+_BLOCK = {n: shown for n, shown in _CONTROL.items() if n not in (9, 10, 13)}
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+def _class(codes: list[int]) -> re.Pattern[str]:
+    """A regular expression matching any of `codes` (as ranges: a fast scan)."""
+    ranges: list[tuple[int, int]] = []
+    for code in sorted(codes):
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    parts = (f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+    return re.compile("[" + "".join(parts) + "]")
+
+
+_UNSAFE = _class([*_BLOCK, 13])
+
+
+def printable_block(text: str) -> str:
+    """`printable` for a block of text shown as it is (a tier's text, a skill's body):
+    newlines, tabs and CRLF line ends kept (they move no text already shown), a lone
+    carriage return escaped (it would let the rest of a line overwrite its start)."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _LONE_CR.sub("\\\\r", text).translate(_BLOCK)
+
+
+class Escaping:
+    """A command's stdout or stderr (main.main wraps both): whatever is written goes
+    through `printable_block`, so no text a skill, a suite or a configuration holds can
+    reach the terminal or a CI log as an escape sequence, whichever command writes it.
+    Text already made `printable` passes unchanged; JSON passes unchanged (`dumps`
+    writes those characters as \\u escapes)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(printable_block(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def escaping(stream: TextIO) -> TextIO:
+    """`stream` behind `Escaping` (typed as the stream it stands for)."""
+    return stream if isinstance(stream, Escaping) else cast("TextIO", Escaping(stream))
+
+
 def diagnostic_line(diag: Diagnostic, cwd: str) -> str:
     """`file:line:col: severity code: message`, always on one line."""
     where = rel(diag.path, cwd)
@@ -73,8 +130,18 @@ def json_safe(value: Any, depth: int = 0) -> Any:
     return str(value)
 
 
+# in JSON, the characters `printable` escapes that json.dumps leaves as they are
+# (DEL, C1 controls, bidi and invisible characters, line separators, lone surrogates)
+_JSON = _class([n for n in _CONTROL if n >= 0x7F])
+
+
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=2)
+    """JSON text with no raw control, bidi or invisible character (written as \\u
+    escapes: the same JSON), so that it passes `Escaping` unchanged."""
+    text = json.dumps(obj, ensure_ascii=False, indent=2)
+    if _JSON.search(text) is None:
+        return text
+    return _JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def sarif(diagnostics: list[Diagnostic], cwd: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
+    from ..core.projects.config import Config
     from ..core.projects.project import Project
     from ..core.projects.suites import Suite, SuiteReport
 
@@ -59,15 +60,36 @@ def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
     return suites, paths
 
 
+def named_suites(words: list[str], cwd: str) -> list[tuple[str, str]]:
+    """(path, home) of each suite named on the command line: the user chose the file;
+    it is read, with what it names, inside its repository (core/projects/suite_home.py)."""
+    from ..core.projects.suite_home import suite_home
+
+    paths = [os.path.join(cwd, word) for word in words]
+    return [(path, suite_home(path, [cwd])) for path in paths]
+
+
+def listed_suites(config: Config | None, cwd: str) -> list[tuple[str, str]]:
+    """(path, home) of each suite a skillstudio.yaml lists, its folder the home. An
+    entry it refused (outside that folder) stops the command: a UsageError (exit 2)
+    at the entry's line and column; nothing of that file is read or shown."""
+    if config is None:
+        return []
+    for problem in config.refused_suites:
+        where = f"{rel(problem.path, cwd)}:{problem.line}:{problem.column}"
+        raise UsageError(f"{where}: {problem.message}")
+    folder = os.path.dirname(config.path)
+    return [(path, folder) for path in config.suites]
+
+
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
     from ..core.projects.suites import SuiteError, load_suite, run_suite
 
     suites, skills = split_arguments(args.suites, env.cwd)
-    paths = [os.path.join(env.cwd, p) for p in suites]
+    paths = named_suites(suites, env.cwd)
     if not paths:
         for project in resolve_projects(skills, args.root, args.project, args.profile, env.cwd):
-            if project.config is not None:
-                paths.extend(project.config.suites)
+            paths.extend(listed_suites(project.config, env.cwd))
         if not paths:
             raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
     all_results: list[dict[str, Any]] = []
@@ -76,9 +98,9 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
-    for path in paths:
+    for path, home in paths:
         try:
-            suite = load_suite(path, args.skill)
+            suite = load_suite(path, args.skill, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
         item = _suite_registry(suite, args, env, skills)
@@ -140,7 +162,10 @@ def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
 def suite_text(
     path: str, suite: Suite, project: Project, report: SuiteReport, cwd: str
 ) -> list[str]:
-    """One suite's text report: the project it ran against, each case, per skill, confusion."""
+    """One suite's text report: the project it ran against, each case, per skill, confusion.
+    Every line is `printable`: a suite's names and requests, a skill's name and a folder's
+    are untrusted, and a terminal or CI log would obey an escape in them (a fake PASS
+    written over an erased FAIL)."""
     roots = ", ".join(rel(r.path, cwd) or "." for r in project.roots)
     lines = [
         f"{rel(path, cwd)} ({counted(len(suite.cases), 'case')}) against "
@@ -151,7 +176,7 @@ def suite_text(
         where = f"{rel(path, cwd)}:{result.case.line}: " if result.case.line else ""
         got = ", ".join(result.got) or "none"
         detail = f" ({result.why})" if result.why else ""
-        query = printable(repr(result.case.query))
+        query = repr(result.case.query)
         if result.passed:
             lines.append(f"  {mark}  {query} -> {got}")
         else:
@@ -168,7 +193,7 @@ def suite_text(
     for expected, row in report.confusion.items():
         cells = ", ".join(f"{got} {count}" for got, count in row.items())
         lines.append(f"    {expected:<24} {cells}")
-    return lines
+    return [printable(line) for line in lines]
 
 
 COMMANDS = {"test": cmd_test}

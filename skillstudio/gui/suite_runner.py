@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from ..core.model.text import counted
 from ..core.projects.project import Project, UsageError
+from ..core.projects.suite_home import suite_home
 from ..core.projects.suite_scope import suite_project
 from ..core.projects.suites import (
     CaseResult,
@@ -328,7 +329,9 @@ class SuiteRunner(QWidget):
 
     def _load(self, path: str) -> Suite | None:
         try:
-            return load_suite(path, self._skills.get(path))
+            configs = [p.config for p in self.projects if p.config is not None]
+            home = suite_home(path, [p.base for p in self.projects], configs)
+            return load_suite(path, self._skills.get(path), home)
         except SuiteError as exc:
             if "names no skill" in str(exc) and path not in self._skills:
                 skill = self.ask_skill(path, sorted({n for r in self.registries for n in r.active}))

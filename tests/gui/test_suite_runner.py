@@ -316,3 +316,38 @@ def test_a_case_note_is_the_comment_beside_it_not_a_hash_in_its_text() -> None:
         "    expect: none",
     ]
     assert case_notes(lines, [2, 6]) == ["a hash in the request under the case: its note too", ""]
+
+
+def test_a_suite_or_its_roots_outside_the_project_are_not_read(
+    window: MainWindow, samples: Path, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Issue 34 item 4: the Suites panel reads a suite, and scans its roots, only inside
+    the repository it belongs to (core/projects/suite_home.py), as `skillstudio test`
+    does: a suite that is a link out of the project, or whose `roots:` lie outside it,
+    is an error that says where, and nothing out there is read or run."""
+    secret = "db.internal:5432:prod:admin:hunter2"
+    outside = tmp_path / "outside"
+    (outside / "skills/stolen").mkdir(parents=True)
+    (outside / "skills/stolen/SKILL.md").write_text(
+        f"---\nname: stolen\ndescription: {secret}\n---\n\nBody.\n"
+    )
+    (outside / "suite.yaml").write_text(f'cases:\n  - query: "{secret}"\n    expect: none\n')
+    link = samples / "oasis/suites/link.yaml"
+    link.symlink_to(outside / "suite.yaml")
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    runner = window.suite_runner
+    qtbot.waitUntil(runner.isVisible)
+    assert not runner.open_suite(str(link))
+    assert "outside" in runner.summary.text() and secret not in runner.summary.text()
+    assert runner.cases_model.rowCount() == 0
+    far = samples / "oasis/suites/far.yaml"
+    far.write_text(
+        f"roots: [{outside / 'skills'}]\n" + 'cases:\n  - query: "x"\n    expect: none\n'
+    )
+    runner.open_suite(str(far))
+    runner.run_to_end()
+    assert "far.yaml:1:9: the suite's 'roots' names" in runner.summary.text()
+    assert runner.project is None or all(
+        "outside" not in root.path for root in runner.project.roots
+    )

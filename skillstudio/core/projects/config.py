@@ -50,7 +50,8 @@ class Config:
     path: str
     profile: str | None = None
     roots: list[tuple[str, str]] = field(default_factory=list)  # (absolute path, label)
-    suites: list[str] = field(default_factory=list)
+    suites: list[str] = field(default_factory=list)  # absolute, each inside the folder
+    refused_suites: list[Diagnostic] = field(default_factory=list)  # at the entry naming it
     options: dict[str, Any] = field(default_factory=dict)
     limits: ScanLimits = field(default_factory=ScanLimits)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -150,12 +151,13 @@ def load_config(folder: str) -> Config | None:
         absolute = os.path.normpath(os.path.join(folder, os.path.expanduser(rel)))
         outside = _root_outside(folder, rel, absolute)
         if outside:
-            config.diagnostics.append(_config_error(path, outside, *_entry_line(text, rel)))
+            where = _entry_line(text, rel, "roots")
+            config.diagnostics.append(_config_error(path, outside, *where))
             continue
         config.roots.append((absolute, label or rel.rstrip("/")))
     suites = data.get("suites") or []
     if isinstance(suites, list):
-        config.suites = [os.path.normpath(os.path.join(folder, str(s))) for s in suites]
+        _read_suites(config, folder, [str(s) for s in suites], text)
     for key, high in NUMBER_OPTIONS.items():
         value = data.get(key)
         if value is None:
@@ -244,6 +246,40 @@ def _read_rules(config: Config, rules: Any, text: str) -> None:
     config.options["rules"] = settings
 
 
+def _read_suites(config: Config, folder: str, entries: list[str], text: str) -> None:
+    """`suites:`: each entry a file that resolves inside the folder of skillstudio.yaml
+    (a suite is read and its `roots:` scanned; `../outside/pgpass.csv`, or a suite
+    that is a link out, would print what lies elsewhere). A refused entry is an error
+    at its line, kept in `refused_suites` for the commands that run suites."""
+    for entry in entries:
+        absolute = os.path.normpath(os.path.join(folder, entry))
+        why = text_problem(entry, True)
+        if why is None:
+            why = _suite_outside(folder, entry, absolute)
+        else:
+            shown = entry.encode("unicode_escape").decode("ascii")
+            why = f"The suite '{shown}' {why}; it was not read."
+        if why is None:
+            config.suites.append(absolute)
+            continue
+        problem = _config_error(config.path, why, *_entry_line(text, entry, "suites"))
+        config.diagnostics.append(problem)
+        config.refused_suites.append(problem)
+
+
+def _suite_outside(folder: str, entry: str, absolute: str) -> str | None:
+    """Why a listed suite is not read (it resolves outside `folder`), or None."""
+    real = os.path.realpath(absolute)
+    if is_inside(real, os.path.realpath(folder)):
+        return None
+    where = absolute if real == absolute else f"{absolute} (which is {real})"
+    return (
+        f"The suite '{entry}' is {where}, outside this project ({folder}); it was not "
+        f"read. A suite listed in {CONFIG_NAME} must be a file inside its folder; to run "
+        "one kept elsewhere, name it on the command line (skillstudio test FILE)."
+    )
+
+
 def _root_outside(folder: str, rel: str, absolute: str) -> str | None:
     """Why a configured root is not used, or None. A root is read and watched: it must
     resolve inside the project folder (`roots: ["/"]` put watchers over the whole disk,
@@ -265,14 +301,15 @@ def _root_outside(folder: str, rel: str, absolute: str) -> str | None:
     )
 
 
-def _entry_line(text: str, entry: str) -> tuple[int, int]:
-    """Line and column of a `roots:` entry in the config text (the key's when not found)."""
-    line, _column = _key_line(text, "roots")
+def _entry_line(text: str, entry: str, key: str) -> tuple[int, int]:
+    """Line and column of an entry of the list `key` (`roots`, `suites`) in the config
+    text (the key's when not found)."""
+    line, _column = _key_line(text, key)
     for number, content in enumerate(text.split("\n")[line - 1 :], start=line):
         column = content.find(entry)
-        if column >= 0 and (number > line or column > content.find("roots:")):
+        if column >= 0 and (number > line or column > content.find(key + ":")):
             return number, column + 1
-    return _key_line(text, "roots")
+    return _key_line(text, key)
 
 
 def _short(value: Any) -> str:

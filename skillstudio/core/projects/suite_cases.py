@@ -100,12 +100,22 @@ class Suite:
     roots: list[str] = field(default_factory=list)
     kind: str = "suite"  # suite | eval_set | skill_lab | waza | skill_reach
     corpus: str | None = None  # an evaluation request set's folder of collections
+    home: str = ""  # the folder it, its roots and its corpus must lie in (suite_home.py)
+    # where its keys are written (`roots:`, `corpus:`), for a refusal's place
+    located: Located | None = field(default=None, repr=False, compare=False)
+
+    def place(self, *keys: str | int) -> str:
+        """`path:line:column` of a key of the suite (the path alone when unknown)."""
+        return self.located.at(*keys) if self.located is not None else self.path
 
 
-def read_text(path: str) -> str:
-    """A suite file's text, within yaml_io's bounds; every failure is a SuiteError."""
+def read_text(path: str, home: str) -> str:
+    """A suite file's text, read only when it resolves inside `home` and is a regular
+    file (safefs: opened non-blocking, checked again after the open), within yaml_io's
+    bounds; every failure is a SuiteError that says why, never what the file holds."""
     try:
-        return read_bytes(path, None, yaml_io.SUITE.size).decode("utf-8").removeprefix("\ufeff")
+        raw = read_bytes(path, home, yaml_io.SUITE.size)
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"{path}: cannot be read ({exc})") from None
 

@@ -18,6 +18,7 @@ from .project import (
     project_from_roots,
     resolve_projects,
 )
+from .suite_home import named_outside, suite_home
 from .suites import Suite, skill_folder_of
 
 
@@ -81,9 +82,11 @@ def _suite_project(
 ) -> Project:
     folder = os.path.dirname(os.path.abspath(suite.path))
     profile_name = suite.profile or profile_name
-    if suite.roots:
+    given = bool(roots or project or paths)
+    refused = _named_outside(suite, given)
+    if suite.roots and not refused:
         chosen = project_from_roots(suite.roots, profile_name, cwd or folder)
-    elif roots or project or paths:
+    elif given:
         found = resolve_projects(list(paths), list(roots), project, profile_name, cwd or folder)
         chosen = found[0]
     elif suite.corpus:  # a request set (tests/eval/README.md): the skills below it
@@ -106,6 +109,26 @@ def _suite_project(
     if suite.profile:
         chosen.profile = get_profile(suite.profile)
     return chosen
+
+
+def _named_outside(suite: Suite, given: bool) -> bool:
+    """Whether the suite's `roots:` (else its `corpus:`) name a folder outside its home
+    (suite_home.py). Then the skills named on the command line (`given`) are used
+    instead; with none, the refusal is a UsageError at the entry's place."""
+    home = suite.home or suite_home(suite.path)
+    named: list[tuple[str, tuple[str | int, ...], str]] = [
+        ("roots", ("roots", index), root) for index, root in enumerate(suite.roots)
+    ]
+    if not suite.roots and suite.corpus and not given:
+        named.append(("corpus", ("corpus",), suite.corpus))
+    for key, keys, path in named:
+        why = named_outside(suite.place(*keys), key, path, home)
+        if why is None:
+            continue
+        if given:
+            return True
+        raise UsageError(why)
+    return False
 
 
 def _own_skill_folder(suite: Suite) -> str | None:

@@ -39,6 +39,7 @@ from .suite_cases import (  # Case, Suite and SuiteError are used from here too
     read_text,
 )
 from .suite_formats import skill_folder_of
+from .suite_home import suite_home
 
 __all__ = [
     "MAX_CASES",
@@ -129,14 +130,24 @@ def _expect_list(value: Any, where: str) -> list[str]:
     raise SuiteError(f"{where}: 'expect' must be a skill name, a list of names, or none.")
 
 
-def load_suite(path: str, skill: str | None = None) -> Suite:
+def load_suite(path: str, skill: str | None = None, home: str | None = None) -> Suite:
     """Read a suite in any format: JSON Lines and CSV by the file's name (skill-reach
-    rows), the others by their content."""
-    return suite_from_text(path, read_text(path), skill)
+    rows), the others by their content. The file must resolve inside `home` (default:
+    suite_home's, the repository it lies in), as what it names must (suite_scope)."""
+    home = home or suite_home(path)
+    return suite_from_text(path, read_text(path, home), skill, home)
 
 
-def suite_from_text(path: str, text: str, skill: str | None = None) -> Suite:
+def suite_from_text(
+    path: str, text: str, skill: str | None = None, home: str | None = None
+) -> Suite:
     """A suite from its text (an editor's unsaved text, or the file's), as load_suite."""
+    suite = _from_text(path, text, skill)
+    suite.home = home or suite_home(path)
+    return suite
+
+
+def _from_text(path: str, text: str, skill: str | None) -> Suite:
     lower = path.lower()
     if lower.endswith((".jsonl", ".ndjson")):
         return suite_formats.reach_jsonl(path, text)
@@ -212,7 +223,7 @@ def add_case(path: str, query: str, expect: list[str]) -> Suite:
             )
         old_cases = suite.cases
         try:
-            raw, st = read_file(path, None, yaml_io.SUITE.size)
+            raw, st = read_file(path, suite.home, yaml_io.SUITE.size)
             text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise SuiteError(f"{path}: cannot be read ({exc})") from None
@@ -352,6 +363,7 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
         profile if isinstance(profile, str) else None,
         [os.path.normpath(os.path.join(base, str(r))) for r in roots],
         corpus=os.path.normpath(os.path.join(base, corpus)) if isinstance(corpus, str) else None,
+        located=loc,
     )
 
 

@@ -47,9 +47,10 @@ class SuiteRequests:
         if self._last[0] == key:
             return self._last[1]
         paths = list(project.config.suites) if project.config is not None else []
+        home = os.path.dirname(project.config.path) if project.config is not None else ""
         cases = [
             case
-            for suite in filter(None, map(self._suite, paths))
+            for suite in filter(None, (self._suite(path, home) for path in paths))
             for case in suite.cases
             if case.mode != "not-triggers" and skill.name in case.expect
         ]
@@ -65,8 +66,9 @@ class SuiteRequests:
         self._last = (key, out)
         return out
 
-    def _suite(self, path: str) -> Suite | None:
-        """A suite file, read again only when it changed (None if unreadable)."""
+    def _suite(self, path: str, home: str) -> Suite | None:
+        """A suite file the project lists, read inside the folder of its skillstudio.yaml
+        (`home`) again only when it changed (None if unreadable)."""
         try:
             mtime = os.stat(path).st_mtime
         except OSError:
@@ -74,7 +76,7 @@ class SuiteRequests:
         known = self._suites.get(path)
         if known is None or known[0] != mtime:
             try:
-                suite: Suite | None = load_suite(path)
+                suite: Suite | None = load_suite(path, None, home)
             except (SuiteError, OSError, ValueError):
                 suite = None  # the suite runner says what is wrong with it
             known = self._suites[path] = (mtime, suite)
