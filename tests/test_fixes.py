@@ -187,3 +187,34 @@ def test_saves_and_renames_refuse_links_and_taken_names(tmp_path: Path) -> None:
         save_fixed(str(skill / "SKILL.md"), None, "y", str(tmp_path / "skills" / "taken"))
     assert (skill / "SKILL.md").read_text() == "x"
     assert rename_folder(str(skill), "pdf-forms") == str(tmp_path / "skills" / "pdf-forms")
+
+
+# -- issue 34: fixes never damage text -------------------------------------------------
+
+
+DESCRIPTION = "description: Fills PDF forms. Use when asked to fill one.\n"
+
+
+def _skill(base: Path, rel: str, name: str, extra: str = "", body: str = "Body.\n") -> Path:
+    text = f"---\nname: {name}\n{DESCRIPTION}{extra}---\n{body}"
+    return Path(write(base, rel, text, dedent=False))
+
+
+def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_path: Path) -> None:
+    """`config\\_loader.py` is Markdown for config_loader.py, and a name after the blank
+    of `C:\\Program Files\\...` is part of that path: only the real path changes."""
+    body = (
+        "Edit config\\_loader.py and docs\\.hidden.md first.\n"
+        "Install into C:\\Program Files\\Tool\\bin\\tool.exe or D:\\My Tools\\x\\y.dll.\n"
+        "Then run `python scripts\\fill_form.py` (a code span keeps its backslashes).\n"
+    )
+    path = _skill(tmp_path, "pdf-forms/SKILL.md", "pdf-forms", body=body)
+    original = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
+    assert "fixed path-backslash" in run.err
+    assert path.read_bytes() == original.replace(b"scripts\\fill_form.py", b"scripts/fill_form.py")
+    # the escapes alone: nothing to report, nothing to fix
+    path.write_text(path.read_text().replace("`python scripts/fill_form.py`", "it"))
+    kept = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
+    assert path.read_bytes() == kept and "path-backslash" not in run.out + run.err

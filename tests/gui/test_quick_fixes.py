@@ -113,3 +113,31 @@ def test_a_problem_row_tooltip_explains_its_rule(
     assert "Default severity: warning (advice)." in tip
     assert "Fix: unsafe" in tip
     assert tip.startswith("warning: The description contains the tag <b>")
+
+
+ESCAPES = (
+    "---\nname: pdf-filler\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n"
+    "---\nEdit config\\_loader.py, then run `scripts\\fill.py`\n"
+    "from C:\\Program Files\\Tool\\x.exe.\n"
+)
+
+
+def test_the_backslash_fix_in_the_app_keeps_markdown_escapes(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Issue 34: the app offered the path fix that rewrote `config\\_loader.py` (a
+    Markdown escape) into `config/_loader.py`; only the code span's path is a path."""
+    path = write(tmp_path / "proj", "skills/pdf-filler/SKILL.md", ESCAPES, dedent=False)
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(tmp_path / "proj"))
+    diag = next(d for d in win.problems_model.shown() if d.code == "path-backslash")
+    assert "'scripts\\fill.py'" in diag.message
+    menu = win.problem_fixes.menu_for(diag)
+    assert [a.text() for a in menu.actions()] == ["Fix: Write the paths with '/'"]
+    menu.actions()[0].trigger()
+    editor = win.document_tabs.editors[path]
+    assert editor.document.text() == ESCAPES.replace("scripts\\fill.py", "scripts/fill.py")
