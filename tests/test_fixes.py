@@ -5,6 +5,7 @@ link, and on the shared corpus the files change exactly by the edits reported.""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import skillstudio
 from skillstudio.core.editing.fixes import apply_fix, fixes_for
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.document import Document
@@ -200,6 +202,26 @@ def _skill(base: Path, rel: str, name: str, extra: str = "", body: str = "Body.\
     return Path(write(base, rel, text, dedent=False))
 
 
+@pytest.mark.parametrize(
+    "entry", ["bash(grep -E a\\1b:*)", "bash(printf a\\tb\\n:*)", "bash(sed s/x/\\g<0>/:*)"]
+)
+def test_a_tool_entry_is_never_a_replacement_template(entry: str, tmp_path: Path) -> None:
+    """A group reference in a tool entry made every fix of the repository end in an
+    internal error; `\\t\\n` turned into a TAB and a line break (another permission)."""
+    tool = _skill(tmp_path, "skills/greps/SKILL.md", "greps", f"allowed-tools: {entry}\n")
+    other = _skill(tmp_path, "skills/forms/SKILL.md", "forms", 'user-invocable: "yes"\n')
+    original = tool.read_bytes()
+    for flags in (("--dry-run",), ("--dry-run", "--unsafe-fixes"), ("--fix",)):
+        run = cli("lint", str(tmp_path), "--profile", "claude-code", "--no-cache", *flags)
+        assert "internal error" not in run.err and run.code in (0, 1), run.err
+    assert b"user-invocable: true\n" in other.read_bytes()  # the other skill was fixed
+    assert tool.read_bytes() == original
+    run = cli("lint", str(tmp_path), "--profile", "claude-code", "--no-cache", "--unsafe-fixes")
+    assert "fixed tool-unknown" in run.err
+    fixed = entry.replace("bash(", "Bash(", 1)
+    assert tool.read_bytes() == original.replace(entry.encode(), fixed.encode())
+
+
 def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_path: Path) -> None:
     """`config\\_loader.py` is Markdown for config_loader.py, and a name after the blank
     of `C:\\Program Files\\...` is part of that path: only the real path changes."""
@@ -218,3 +240,30 @@ def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_pat
     kept = path.read_bytes()
     run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
     assert path.read_bytes() == kept and "path-backslash" not in run.out + run.err
+
+
+def test_every_regex_replacement_is_a_literal_or_a_function() -> None:
+    """By design: no text a user wrote is ever a `re.sub` replacement template. Every
+    `.sub`/`.subn` call in skillstudio passes a string literal or a function."""
+    root = Path(skillstudio.__file__).parent
+    offenders = []
+    for module in sorted(root.rglob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        functions = {
+            n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr not in ("sub", "subn"):
+                continue
+            is_re = isinstance(node.func.value, ast.Name) and node.func.value.id in ("re", "regex")
+            args = node.args[1:] if is_re else node.args
+            repl = args[0] if args else None
+            literal = isinstance(repl, ast.Constant) and isinstance(repl.value, str)
+            function = isinstance(repl, ast.Lambda) or (
+                isinstance(repl, ast.Name) and repl.id in functions
+            )
+            if not (literal or function):
+                offenders.append(f"{module.relative_to(root)}:{node.lineno}")
+    assert offenders == []

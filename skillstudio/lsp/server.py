@@ -24,7 +24,7 @@ from ..core.model.diagnostics import Diagnostic, one_line
 from ..core.model.positions import FieldPos
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
-from .ranges import Units, diagnostic_range, text_lines, units_for
+from .ranges import Units, diagnostic_ranges, text_lines, units_for
 from .session import Checked, Loaded, Session
 from .skill_notes import name_notes
 
@@ -109,7 +109,8 @@ class SkillServer(LanguageServer):
         lines = text_lines(text)
         positions = skill_positions(checked)
         count = self.units
-        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in checked.diagnostics]
+        found = checked.diagnostics
+        ranges = list(zip(found, diagnostic_ranges(found, lines, positions, count), strict=True))
         self.published[uri] = Published(path, text, checked, ranges)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
