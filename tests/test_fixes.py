@@ -9,15 +9,25 @@ import ast
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import skillstudio
-from skillstudio.core.editing.fixes import apply_fix, fixes_for
+from skillstudio.core.checking import fix_plans
+from skillstudio.core.editing.fixes import apply_fix, fixes_for, skill_check
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.document import Document
-from skillstudio.core.model.fixes import TextEdit, apply_edits, edit_between, line_column
+from skillstudio.core.model.fixes import (
+    FieldEdit,
+    FixPlan,
+    TextEdit,
+    apply_edits,
+    edit_between,
+    line_column,
+)
+from skillstudio.core.model.skills import Root, Skill
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.reading.frontmatter import parse_text
 from tests.helpers import CORPUS, cli, write
@@ -193,7 +203,6 @@ def test_saves_and_renames_refuse_links_and_taken_names(tmp_path: Path) -> None:
 
 # -- issue 34: fixes never damage text -------------------------------------------------
 
-
 DESCRIPTION = "description: Fills PDF forms. Use when asked to fill one.\n"
 
 
@@ -240,6 +249,79 @@ def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_pat
     kept = path.read_bytes()
     run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
     assert path.read_bytes() == kept and "path-backslash" not in run.out + run.err
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [
+        "bash(git add:*) bash(git diff:*) bash(npm test:*)",
+        '"bash(a\\\\tb:*), bash(c\\\\td:*), bash(e:*)"',  # escapes: not found as written
+        "[bash(git add:*), read, grep]",
+        "\n  - bash(git add:*)\n  - bash(git diff:*)\n  - bash(npm test:*)",
+    ],
+)
+def test_one_run_of_unsafe_fixes_reaches_the_fixed_point(tools: str, tmp_path: Path) -> None:
+    """Three lower-case entries needed three runs: each run fixed one."""
+    path = _skill(tmp_path, "pdf/SKILL.md", "pdf", f"allowed-tools: {tools}\n")
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--unsafe-fixes")
+    assert run.err.count("fixed tool-unknown") == 3, run.err
+    fixed = path.read_bytes()
+    assert b"bash(" not in fixed and b"read" not in fixed and b"grep" not in fixed
+    again = cli(
+        "lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--unsafe-fixes"
+    )
+    assert "0 problems fixed" in again.err and path.read_bytes() == fixed
+    assert "tool-unknown" not in again.out
+
+
+@pytest.fixture
+def bad_planner() -> Iterator[None]:
+    """name-format fixed by plans that do not fix it: one breaks the YAML, one leaves
+    the name as it was, one only adds a blank after it."""
+
+    def plan(doc: Document, diag: Diagnostic) -> list[FixPlan]:
+        start = doc.text.index("name: ") + len("name: ")
+        end = doc.text.index("\n", start)
+        return [
+            FixPlan("Break the YAML", True, edits=(TextEdit(start, start, "[unclosed "),)),
+            FixPlan("Say it twice", True, edits=(TextEdit(end, end, " "),)),
+            FixPlan(
+                "Change the description instead", True, fields=(FieldEdit("description", "x"),)
+            ),
+        ]
+
+    saved = fix_plans.PLANNERS.get("name-format")
+    fix_plans.register("name-format")(plan)
+    yield
+    if saved is None:
+        fix_plans.PLANNERS.pop("name-format")
+    else:
+        fix_plans.PLANNERS["name-format"] = saved
+
+
+def test_a_fix_whose_result_fails_its_check_is_dropped_with_a_note(
+    tmp_path: Path, bad_planner: None
+) -> None:
+    path = _skill(tmp_path, "pdf/SKILL.md", "PDF")
+    original = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "agentskills", "--no-cache", "--fix")
+    assert path.read_bytes() == original, "nothing written"
+    assert "Break the YAML: not applied: the fixed text would not read" in run.err
+    assert "Say it twice: not applied: the fixed text still has the problem it fixes" in run.err
+    assert "Change the description instead: not applied:" in run.err
+    assert "0 problems fixed" in run.err
+    # the app and the editor get the same fixes: none of them is offered
+    from skillstudio.core.editing.fixes import plan_fixes
+
+    profile = get_profile("agentskills")
+    text = original.decode()
+    doc = parse_text(Document(path=str(path)), text)
+    skill = Skill(path=str(path), root=Root(str(tmp_path), ""), doc=doc)
+    check = skill_check(skill, profile)
+    diagnostic = next(d for d in check(text)[1] if d.code == "name-format")
+    assert fixes_for(doc, diagnostic, profile, check) == []
+    fixes, notes = plan_fixes(doc, diagnostic, profile, check)
+    assert fixes == [] and len(notes) == 3
 
 
 def test_every_regex_replacement_is_a_literal_or_a_function() -> None:

@@ -81,6 +81,7 @@ def run_fixes(loaded: list[Loaded], args: argparse.Namespace, env: Env) -> FixRu
                 run.problems.append(f"{where}: not fixed: {exc}")
                 continue
             outcome = fix_text(text, skill_check(skill, profile), profile, args.unsafe_fixes)
+            run.problems.extend(f"{where}: {note}" for note in outcome.notes)
             if not outcome.changed:
                 continue
             run.files += 1
