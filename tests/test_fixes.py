@@ -251,6 +251,26 @@ def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_pat
     assert path.read_bytes() == kept and "path-backslash" not in run.out + run.err
 
 
+def test_unsafe_fixes_never_rename_the_folder_lint_was_given(tmp_path: Path) -> None:
+    """A one-skill repository with its SKILL.md at the top: `lint --unsafe-fixes .`
+    renamed the repository's own folder (the shell then stood in a folder that was gone)."""
+    repo = tmp_path / "My_Repo"
+    path = _skill(repo, "SKILL.md", "pdf-tools")
+    original = path.read_bytes()
+    for where, arg in ((repo, "."), (tmp_path, "My_Repo"), (repo / "sub", str(repo))):
+        where.mkdir(exist_ok=True)
+        run = cli("lint", arg, "--unsafe-fixes", "--no-cache", cwd=where)
+        assert repo.is_dir() and not (tmp_path / "pdf-tools").exists()
+        assert path.read_bytes() == original
+        assert "Rename the folder to 'pdf-tools': not done:" in run.err
+        assert "rename it yourself" in run.err and "0 problems fixed" in run.err
+    # a skill folder below the one given is still renamed
+    nested = _skill(tmp_path / "repo", "skills/My_Skill/SKILL.md", "pdf-tools")
+    run = cli("lint", str(tmp_path / "repo"), "--unsafe-fixes", "--no-cache", cwd=tmp_path)
+    assert "fixed name-dir-mismatch" in run.err and not nested.exists()
+    assert (tmp_path / "repo/skills/pdf-tools/SKILL.md").read_bytes() == original
+
+
 @pytest.mark.parametrize(
     "tools",
     [

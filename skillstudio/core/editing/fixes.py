@@ -11,6 +11,8 @@
 - `fix_text(text, check, unsafe)`: fix, check again, until nothing fixable is left
   (a fixed point in one run, within MAX_ROUNDS fixes; every applied fix is recorded;
   a fix dropped is not tried twice and no text is reached twice, so the loop ends).
+  A folder rename can be refused (`keep_folder`: the folder lint was given, or one
+  holding it).
 - `save_fixed(path, old, new_text, boundary)`: the atomic save of the result
   (core/editing/saving.py), refused when the file is a link or resolves outside
   its skill folder; `rename_folder(folder, name)` the unsafe folder rename, refused
@@ -203,7 +205,7 @@ def apply_fix(doc: Document, fix: Fix) -> str:
 class FixOutcome:
     """What `fix_text` did: the new text (BOM included), the fixes applied in order,
     the folder's new name when an unsafe fix renames it, and a note for each fix
-    not applied (its result failed a check)."""
+    not applied (its result failed a check, or the rename was refused)."""
 
     text: str
     applied: list[Fix] = field(default_factory=list)
@@ -225,6 +227,7 @@ def fix_text(
     profile: Profile,
     unsafe: bool = False,
     wanted: Callable[[Diagnostic], bool] | None = None,
+    keep_folder: str | None = None,
 ) -> FixOutcome:
     """Apply every fix `check` offers (safe ones; with `unsafe` all), one at a time,
     checking again after each, until none is left: one run reaches the fixed point
@@ -232,9 +235,10 @@ def fix_text(
     is checked before it is applied (`plan_fixes`: its text reads as planned; then
     its text no longer has its diagnostic, and that check is the next round's).
     `wanted` picks the diagnostics that may be fixed (those reported after the
-    project's rule settings)."""
+    project's rule settings); `keep_folder`, when set, says why the skill's folder
+    is not renamed."""
     outcome = FixOutcome(text)
-    # fixes that were tried and not applied (dropped), so never tried again
+    # fixes that were tried and not applied (dropped, refused), so never tried again
     tried: set[tuple[str, str, int, int, str]] = set()
     # a diagnostic a folder rename answers is not fixed again (its text still shows it:
     # setting the name to the old folder's would undo the rename)
@@ -252,7 +256,9 @@ def fix_text(
         tried_key = (fix.code, fix.title, fix.line, fix.column, diagnostic.message)
         if fix.rename_folder is not None:
             tried.add(tried_key)
-            if outcome.rename_folder is None:
+            if keep_folder is not None:
+                outcome.note(f"{fix.title}: not done: {keep_folder}")
+            elif outcome.rename_folder is None:
                 settled.add((diagnostic.code, diagnostic.field, diagnostic.message))
                 outcome.rename_folder = fix.rename_folder
                 outcome.applied.append(fix)
