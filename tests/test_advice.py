@@ -161,3 +161,36 @@ def test_every_code_the_code_emits_is_in_the_table_with_an_explanation() -> None
     assert len(emitted) > 10  # (the pattern still finds what it is for)
     assert sorted(emitted - set(CODES)) == []
     assert sorted(code for code in CODES if code not in EXPLANATIONS) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "paths"),
+    [
+        ("Run scripts\\a.py and scripts\\b.py.", ["scripts\\a.py", "scripts\\b.py"]),
+        ("Edit config\\_loader.py or docs\\.hidden.md.", []),  # Markdown escapes
+        ("Edit `config\\_loader.py`.", ["config\\_loader.py"]),  # a code span keeps them
+        ("\\`x\\_y.py and `a\\_b.py`", ["a\\_b.py"]),  # an escaped backtick opens none
+        ("``x ` y\\_z.py`` then ``` c\\_d.py", ["y\\_z.py"]),  # ``` has no closer: text
+        ("`a\nb\\_c.py`", ["b\\_c.py"]),  # a code span goes on over a line end ...
+        ("`a\n\nb\\_c.py`", []),  # ... not over a blank line
+        ("From C:\\Program Files\\Tool\\bin\\tool.exe", []),
+        ("From \\\\server\\my share\\dir\\x.py", []),
+        ("Copy C:\\Temp\\a.txt to docs\\b.txt", ["docs\\b.txt"]),  # a file name ends it
+    ],
+)
+def test_backslash_paths_as_markdown_reads_them(body: str, paths: list[str]) -> None:
+    from skillstudio.core.checking.advice_body import backslash_paths
+
+    assert [path for _, path in backslash_paths(body)] == paths
+
+
+def test_code_spans_take_linear_time_on_hostile_backticks() -> None:
+    import time
+
+    from skillstudio.core.checking.advice_body import backslash_paths, code_spans
+
+    body = "".join("`" * (n % 300 + 1) + " x " for n in range(6_000)) + "`a\\b.py`"
+    started = time.perf_counter()
+    assert backslash_paths(body) == [(len(body) - 7, "a\\b.py")]
+    assert code_spans("a `b` c")[0] == (2, 5)
+    assert time.perf_counter() - started < 2.0

@@ -5,17 +5,29 @@ link, and on the shared corpus the files change exactly by the edits reported.""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from skillstudio.core.editing.fixes import apply_fix, fixes_for
+import skillstudio
+from skillstudio.core.checking import fix_plans
+from skillstudio.core.editing.fixes import apply_fix, fixes_for, skill_check
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.document import Document
-from skillstudio.core.model.fixes import TextEdit, apply_edits, edit_between, line_column
+from skillstudio.core.model.fixes import (
+    FieldEdit,
+    FixPlan,
+    TextEdit,
+    apply_edits,
+    edit_between,
+    line_column,
+)
+from skillstudio.core.model.skills import Root, Skill
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.reading.frontmatter import parse_text
 from tests.helpers import CORPUS, cli, write
@@ -187,3 +199,173 @@ def test_saves_and_renames_refuse_links_and_taken_names(tmp_path: Path) -> None:
         save_fixed(str(skill / "SKILL.md"), None, "y", str(tmp_path / "skills" / "taken"))
     assert (skill / "SKILL.md").read_text() == "x"
     assert rename_folder(str(skill), "pdf-forms") == str(tmp_path / "skills" / "pdf-forms")
+
+
+# -- issue 34: fixes never damage text -------------------------------------------------
+
+DESCRIPTION = "description: Fills PDF forms. Use when asked to fill one.\n"
+
+
+def _skill(base: Path, rel: str, name: str, extra: str = "", body: str = "Body.\n") -> Path:
+    text = f"---\nname: {name}\n{DESCRIPTION}{extra}---\n{body}"
+    return Path(write(base, rel, text, dedent=False))
+
+
+@pytest.mark.parametrize(
+    "entry", ["bash(grep -E a\\1b:*)", "bash(printf a\\tb\\n:*)", "bash(sed s/x/\\g<0>/:*)"]
+)
+def test_a_tool_entry_is_never_a_replacement_template(entry: str, tmp_path: Path) -> None:
+    """A group reference in a tool entry made every fix of the repository end in an
+    internal error; `\\t\\n` turned into a TAB and a line break (another permission)."""
+    tool = _skill(tmp_path, "skills/greps/SKILL.md", "greps", f"allowed-tools: {entry}\n")
+    other = _skill(tmp_path, "skills/forms/SKILL.md", "forms", 'user-invocable: "yes"\n')
+    original = tool.read_bytes()
+    for flags in (("--dry-run",), ("--dry-run", "--unsafe-fixes"), ("--fix",)):
+        run = cli("lint", str(tmp_path), "--profile", "claude-code", "--no-cache", *flags)
+        assert "internal error" not in run.err and run.code in (0, 1), run.err
+    assert b"user-invocable: true\n" in other.read_bytes()  # the other skill was fixed
+    assert tool.read_bytes() == original
+    run = cli("lint", str(tmp_path), "--profile", "claude-code", "--no-cache", "--unsafe-fixes")
+    assert "fixed tool-unknown" in run.err
+    fixed = entry.replace("bash(", "Bash(", 1)
+    assert tool.read_bytes() == original.replace(entry.encode(), fixed.encode())
+
+
+def test_the_backslash_fix_leaves_markdown_escapes_and_paths_with_blanks(tmp_path: Path) -> None:
+    """`config\\_loader.py` is Markdown for config_loader.py, and a name after the blank
+    of `C:\\Program Files\\...` is part of that path: only the real path changes."""
+    body = (
+        "Edit config\\_loader.py and docs\\.hidden.md first.\n"
+        "Install into C:\\Program Files\\Tool\\bin\\tool.exe or D:\\My Tools\\x\\y.dll.\n"
+        "Then run `python scripts\\fill_form.py` (a code span keeps its backslashes).\n"
+    )
+    path = _skill(tmp_path, "pdf-forms/SKILL.md", "pdf-forms", body=body)
+    original = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
+    assert "fixed path-backslash" in run.err
+    assert path.read_bytes() == original.replace(b"scripts\\fill_form.py", b"scripts/fill_form.py")
+    # the escapes alone: nothing to report, nothing to fix
+    path.write_text(path.read_text().replace("`python scripts/fill_form.py`", "it"))
+    kept = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--fix")
+    assert path.read_bytes() == kept and "path-backslash" not in run.out + run.err
+
+
+def test_unsafe_fixes_never_rename_the_folder_lint_was_given(tmp_path: Path) -> None:
+    """A one-skill repository with its SKILL.md at the top: `lint --unsafe-fixes .`
+    renamed the repository's own folder (the shell then stood in a folder that was gone)."""
+    repo = tmp_path / "My_Repo"
+    path = _skill(repo, "SKILL.md", "pdf-tools")
+    original = path.read_bytes()
+    for where, arg in ((repo, "."), (tmp_path, "My_Repo"), (repo / "sub", str(repo))):
+        where.mkdir(exist_ok=True)
+        run = cli("lint", arg, "--unsafe-fixes", "--no-cache", cwd=where)
+        assert repo.is_dir() and not (tmp_path / "pdf-tools").exists()
+        assert path.read_bytes() == original
+        assert "Rename the folder to 'pdf-tools': not done:" in run.err
+        assert "rename it yourself" in run.err and "0 problems fixed" in run.err
+    # a skill folder below the one given is still renamed
+    nested = _skill(tmp_path / "repo", "skills/My_Skill/SKILL.md", "pdf-tools")
+    run = cli("lint", str(tmp_path / "repo"), "--unsafe-fixes", "--no-cache", cwd=tmp_path)
+    assert "fixed name-dir-mismatch" in run.err and not nested.exists()
+    assert (tmp_path / "repo/skills/pdf-tools/SKILL.md").read_bytes() == original
+
+
+@pytest.mark.parametrize(
+    "tools",
+    [
+        "bash(git add:*) bash(git diff:*) bash(npm test:*)",
+        '"bash(a\\\\tb:*), bash(c\\\\td:*), bash(e:*)"',  # escapes: not found as written
+        "[bash(git add:*), read, grep]",
+        "\n  - bash(git add:*)\n  - bash(git diff:*)\n  - bash(npm test:*)",
+    ],
+)
+def test_one_run_of_unsafe_fixes_reaches_the_fixed_point(tools: str, tmp_path: Path) -> None:
+    """Three lower-case entries needed three runs: each run fixed one."""
+    path = _skill(tmp_path, "pdf/SKILL.md", "pdf", f"allowed-tools: {tools}\n")
+    run = cli("lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--unsafe-fixes")
+    assert run.err.count("fixed tool-unknown") == 3, run.err
+    fixed = path.read_bytes()
+    assert b"bash(" not in fixed and b"read" not in fixed and b"grep" not in fixed
+    again = cli(
+        "lint", str(path.parent), "--profile", "claude-code", "--no-cache", "--unsafe-fixes"
+    )
+    assert "0 problems fixed" in again.err and path.read_bytes() == fixed
+    assert "tool-unknown" not in again.out
+
+
+@pytest.fixture
+def bad_planner() -> Iterator[None]:
+    """name-format fixed by plans that do not fix it: one breaks the YAML, one leaves
+    the name as it was, one only adds a blank after it."""
+
+    def plan(doc: Document, diag: Diagnostic) -> list[FixPlan]:
+        start = doc.text.index("name: ") + len("name: ")
+        end = doc.text.index("\n", start)
+        return [
+            FixPlan("Break the YAML", True, edits=(TextEdit(start, start, "[unclosed "),)),
+            FixPlan("Say it twice", True, edits=(TextEdit(end, end, " "),)),
+            FixPlan(
+                "Change the description instead", True, fields=(FieldEdit("description", "x"),)
+            ),
+        ]
+
+    saved = fix_plans.PLANNERS.get("name-format")
+    fix_plans.register("name-format")(plan)
+    yield
+    if saved is None:
+        fix_plans.PLANNERS.pop("name-format")
+    else:
+        fix_plans.PLANNERS["name-format"] = saved
+
+
+def test_a_fix_whose_result_fails_its_check_is_dropped_with_a_note(
+    tmp_path: Path, bad_planner: None
+) -> None:
+    path = _skill(tmp_path, "pdf/SKILL.md", "PDF")
+    original = path.read_bytes()
+    run = cli("lint", str(path.parent), "--profile", "agentskills", "--no-cache", "--fix")
+    assert path.read_bytes() == original, "nothing written"
+    assert "Break the YAML: not applied: the fixed text would not read" in run.err
+    assert "Say it twice: not applied: the fixed text still has the problem it fixes" in run.err
+    assert "Change the description instead: not applied:" in run.err
+    assert "0 problems fixed" in run.err
+    # the app and the editor get the same fixes: none of them is offered
+    from skillstudio.core.editing.fixes import plan_fixes
+
+    profile = get_profile("agentskills")
+    text = original.decode()
+    doc = parse_text(Document(path=str(path)), text)
+    skill = Skill(path=str(path), root=Root(str(tmp_path), ""), doc=doc)
+    check = skill_check(skill, profile)
+    diagnostic = next(d for d in check(text)[1] if d.code == "name-format")
+    assert fixes_for(doc, diagnostic, profile, check) == []
+    fixes, notes = plan_fixes(doc, diagnostic, profile, check)
+    assert fixes == [] and len(notes) == 3
+
+
+def test_every_regex_replacement_is_a_literal_or_a_function() -> None:
+    """By design: no text a user wrote is ever a `re.sub` replacement template. Every
+    `.sub`/`.subn` call in skillstudio passes a string literal or a function."""
+    root = Path(skillstudio.__file__).parent
+    offenders = []
+    for module in sorted(root.rglob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        functions = {
+            n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr not in ("sub", "subn"):
+                continue
+            is_re = isinstance(node.func.value, ast.Name) and node.func.value.id in ("re", "regex")
+            args = node.args[1:] if is_re else node.args
+            repl = args[0] if args else None
+            literal = isinstance(repl, ast.Constant) and isinstance(repl.value, str)
+            function = isinstance(repl, ast.Lambda) or (
+                isinstance(repl, ast.Name) and repl.id in functions
+            )
+            if not (literal or function):
+                offenders.append(f"{module.relative_to(root)}:{node.lineno}")
+    assert offenders == []

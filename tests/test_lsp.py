@@ -238,6 +238,58 @@ async def test_a_code_action_applies_the_fix(client: LanguageClient, tmp_path: P
     assert fixed == "user-invocable: false"
 
 
+async def actions_at(
+    client: LanguageClient, uri: str, line: int, character: int
+) -> list[types.CodeAction]:
+    """The code actions the editor gets for the cursor at (line, character)."""
+    point = types.Position(line=line, character=character)
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=point, end=point),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return [a for a in found or [] if isinstance(a, types.CodeAction)]
+
+
+def edits_of(action: types.CodeAction, uri: str) -> list[tuple[int, int, int, int, str]]:
+    assert action.edit is not None and action.edit.changes is not None
+    out = []
+    for e in action.edit.changes[uri]:
+        start, end = e.range.start, e.range.end
+        out.append((start.line, start.character, end.line, end.character, e.new_text))
+    return out
+
+
+@pytest.mark.asyncio
+async def test_the_code_action_under_the_cursor_fixes_that_entry_and_no_escape(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Issue 34: the cursor on `read` offered the fix of another entry (`grep`); the
+    backslash fix rewrote Markdown escapes (`config\\_loader.py`) in the editor too."""
+    text = (
+        "---\nname: cc\ndescription: Review code. Use when asked.\n"
+        "allowed-tools: Reed grep read\n---\n"
+        "Edit config\\_loader.py, then run `scripts\\check.py`.\n"
+    )
+    path = write(tmp_path, ".claude/skills/cc/SKILL.md", text)
+    uri = Path(path).as_uri()
+    found = await opened(client, uri, text)
+    tools = sorted(span(d) for d in found if d.code == "tool-unknown")
+    assert tools == [(3, 15, 3, 19), (3, 20, 3, 24), (3, 25, 3, 29)]  # one entry each
+    for character, title, edit in (
+        (26, "Write 'Read' (grants it)", (3, 25, 3, 26, "R")),
+        (21, "Write 'Grep' (grants it)", (3, 20, 3, 21, "G")),
+    ):
+        (action,) = await actions_at(client, uri, 3, character)
+        assert action.title == title and edits_of(action, uri) == [edit]
+    assert await actions_at(client, uri, 3, 16) == []  # 'Reed': no tool to write instead
+    (action,) = await actions_at(client, uri, 5, 36)
+    assert action.title == "Write the paths with '/'"
+    assert edits_of(action, uri) == [(5, 34, 5, 50, "scripts/check.py")]
+
+
 @pytest.mark.asyncio
 async def test_a_file_changed_on_disk_updates_the_open_documents(
     client: LanguageClient, tmp_path: Path

@@ -188,6 +188,36 @@ def test_code_actions_are_the_fix_apis_edits_in_editor_units(tmp_path: Path, pla
     assert (change.range.end.line, change.range.end.character) == (1, 12)
 
 
+def test_a_code_action_is_checked_on_its_result(tmp_path: Path) -> None:
+    """Issue 34: the editor gets a fix only when its text reads as planned and the
+    validation of it no longer has the problem (as `lint --fix` checks it)."""
+
+    def plan(doc: Document, diag: Diagnostic) -> list[FixPlan]:
+        start = doc.text.index("name: ") + len("name: ")
+        end = doc.text.index("\n", start)
+        return [
+            FixPlan("Break the YAML", True, edits=(TextEdit(start, start, "[x "),)),
+            FixPlan("Add a blank", True, edits=(TextEdit(end, end, " "),)),
+            FixPlan("Lowercase it", True, edits=(TextEdit(start, end, "s0"),)),
+        ]
+
+    saved = fix_plans.PLANNERS.get("name-format")
+    fix_plans.register("name-format")(plan)
+    try:
+        session = tree(tmp_path)
+        path = str(tmp_path / "skills/s0/SKILL.md")
+        text = Path(path).read_text(encoding="utf-8").replace("name: s0", "name: S0")
+        checked = session.check(path, text)
+        wanted = [d for d in checked.diagnostics if d.code == "name-format"]
+        actions = fix_actions("file:///x", text, wanted, checked, utf16_units)
+        assert [a.title for a in actions] == ["Lowercase it"]
+    finally:
+        if saved is None:
+            fix_plans.PLANNERS.pop("name-format")
+        else:
+            fix_plans.PLANNERS["name-format"] = saved
+
+
 @pytest.mark.parametrize(
     "text",
     [

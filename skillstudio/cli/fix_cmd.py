@@ -65,6 +65,7 @@ def run_fixes(loaded: list[Loaded], args: argparse.Namespace, env: Env) -> FixRu
 
     run = FixRun()
     done: set[str] = set()
+    given = [os.path.join(env.cwd, p) for p in [*(args.root or args.paths), args.project] if p]
     for item in loaded:
         profile = item.project.profile
         for skill in item.registry.skills:
@@ -80,7 +81,10 @@ def run_fixes(loaded: list[Loaded], args: argparse.Namespace, env: Env) -> FixRu
             except (OSError, UnicodeDecodeError) as exc:
                 run.problems.append(f"{where}: not fixed: {exc}")
                 continue
-            outcome = fix_text(text, skill_check(skill, profile), profile, args.unsafe_fixes)
+            keep = _kept_folder(skill.folder, given, env.cwd)
+            check = skill_check(skill, profile)
+            outcome = fix_text(text, check, profile, args.unsafe_fixes, keep_folder=keep)
+            run.problems.extend(f"{where}: {note}" for note in outcome.notes)
             if not outcome.changed:
                 continue
             run.files += 1
@@ -105,6 +109,23 @@ def run_fixes(loaded: list[Loaded], args: argparse.Namespace, env: Env) -> FixRu
                 run.problems.append(f"{where}: not fixed: {exc}")
                 run.fixed = [f for f in run.fixed if f["path"] != skill.path]
     return run
+
+
+def _kept_folder(folder: str, given: list[str], cwd: str) -> str | None:
+    """Why the skill folder `folder` is not to be renamed: it is a folder lint was
+    given, or holds one, or holds the current folder; None when it may be."""
+    from ..core.model.paths import is_inside
+
+    real = os.path.realpath(folder)
+    shown = rel(folder, cwd) or "."
+    for path in given:
+        if os.path.realpath(path) == real:
+            return f"'{shown}' is the folder lint was given (rename it yourself)"
+        if is_inside(os.path.realpath(path), real):
+            return f"'{shown}' holds '{rel(path, cwd)}', which lint was given (rename it yourself)"
+    if is_inside(os.path.realpath(cwd), real):
+        return f"'{shown}' holds the current folder (rename it yourself)"
+    return None
 
 
 def _diff(old: str, new: str, where: str) -> str:

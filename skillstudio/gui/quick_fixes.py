@@ -2,7 +2,9 @@
 beside a form field's message. A fix (core/editing/fixes.py `fixes_for`) is applied to
 the open tab's text as one edit of its undo history (Ctrl+Z takes it back), never
 written to disk: the user saves. Fixes that rename the skill's folder are left to
-`skillstudio lint --fix --unsafe-fixes`."""
+`skillstudio lint --fix --unsafe-fixes`. A fix is checked as `lint --fix` checks it:
+its text must read as planned, and (in a menu, and before a button's fix is made) it
+must take its problem away when the skill is validated again."""
 
 from __future__ import annotations
 
@@ -13,13 +15,14 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QMainWindow, QMenu, QToolButton, QWidget
 
 from ..core.checking.fix_plans import fixable
-from ..core.editing.fixes import fixes_for
+from ..core.editing.fixes import Check, fixes_for, skill_check
 from ..core.editing.saving import read_regular
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.document import Document
 from ..core.model.fixes import Fix
 from ..core.profile import Profile
 from ..core.reading.frontmatter import BOM, MAX_FILE_BYTES, parse_text
+from ..core.scanning.registry import Registry
 from .form_view import FormView
 from .problems_model import DIAGNOSTIC_ROLE
 from .problems_panel import ProblemsPanel
@@ -30,15 +33,25 @@ from .workspace import Workspace
 MAX_FIELD_FIXES = 20  # field diagnostics looked at per check (each parses the text once)
 
 
-def text_fixes(path: str, text: str, diagnostic: Diagnostic, profile: Profile) -> list[Fix]:
-    """The fixes of `diagnostic` that edit the text `text` of `path` only."""
+def text_fixes(
+    path: str, text: str, diagnostic: Diagnostic, profile: Profile, check: Check | None = None
+) -> list[Fix]:
+    """The fixes of `diagnostic` that edit the text `text` of `path` only (with `check`,
+    those whose result no longer has the diagnostic)."""
     if diagnostic.path != path or not path.endswith("SKILL.md") or not fixable(diagnostic.code):
         return []
     try:
-        found = fixes_for(parse_text(Document(path=path), text), diagnostic, profile)
+        found = fixes_for(parse_text(Document(path=path), text), diagnostic, profile, check)
     except Exception:  # a core bug on this text: no fix offered, the text is kept
         return []
     return [fix for fix in found if fix.rename_folder is None and fix.edits]
+
+
+def check_of(registry: Registry | None, path: str, profile: Profile) -> Check | None:
+    """The validation a fix of the skill at `path` is checked with (None when the
+    registry does not hold it)."""
+    skill = registry.by_path.get(path) if registry is not None else None
+    return skill_check(skill, profile) if skill is not None else None
 
 
 def _utf16(text: str, offset: int) -> int:
@@ -103,7 +116,8 @@ class ProblemFixes(QObject):
             except OSError:
                 return []
             text = raw.decode("utf-8", errors="replace").removeprefix(BOM)
-        return text_fixes(diagnostic.path, text, diagnostic, profile)
+        check = check_of(self.workspace.registry_for(diagnostic.path), diagnostic.path, profile)
+        return text_fixes(diagnostic.path, text, diagnostic, profile, check)
 
     def menu_for(self, diagnostic: Diagnostic) -> QMenu:
         menu = QMenu(self.panel)
@@ -121,11 +135,16 @@ class ProblemFixes(QObject):
         if editor is None or profile is None:
             return False
         text = editor.document.text()
-        again = same_fix(text_fixes(diagnostic.path, text, diagnostic, profile), fix)
+        check = check_of(self.workspace.registry_for(diagnostic.path), diagnostic.path, profile)
+        again = same_fix(text_fixes(diagnostic.path, text, diagnostic, profile, check), fix)
         if again is None:
             window = self.panel.window()
             if isinstance(window, QMainWindow):
-                window.statusBar().showMessage(f"Not fixed: the text changed ({fix.title})", 10_000)
+                window.statusBar().showMessage(
+                    f"Not fixed: the text changed, or the fix would not take the problem away "
+                    f"({fix.title})",
+                    10_000,
+                )
             return False
         apply_fix(editor.document, again)
         return True
@@ -208,8 +227,10 @@ class FieldFixes(QObject):
             return False
         diagnostic, fix = offered[number]
         text = self.document.text()
-        again = same_fix(text_fixes(self.document.path, text, diagnostic, self.profile), fix)
-        if again is None:  # typed since the last check: the next check offers it again
-            return False
+        path = self.document.path
+        check = check_of(self.document.registry, path, self.profile)
+        again = same_fix(text_fixes(path, text, diagnostic, self.profile, check), fix)
+        if again is None:  # typed since the last check (the next check offers it again), or
+            return False  # its result failed the check: not made
         apply_fix(self.document, again)
         return True

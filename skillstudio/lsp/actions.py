@@ -1,13 +1,14 @@
 """Code actions: the fixes of the diagnostics under the cursor, from the fix API
-(core/editing/fixes.py `fixes_for`), as edits of the editor's unsaved text. A fix that
-also renames the skill's folder is not offered here (an editor applies text edits;
+(core/editing/fixes.py `fixes_for`, each fix checked on its result as `lint --fix`
+checks it), as edits of the editor's unsaved text. A fix that also renames the
+skill's folder is not offered here (an editor applies text edits;
 `skillstudio lint --fix --unsafe-fixes` renames folders)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from ..core.editing.fixes import fixes_for
+from ..core.editing.fixes import fixes_for, skill_check
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.document import Document
 from ..core.model.fixes import Fix
@@ -48,9 +49,11 @@ def fix_actions(
         return []
     path = wanted[0].path
     doc = parse_text(Document(path=path), text)
+    # each fix is validated again on its result (it must take its diagnostic away)
+    check = skill_check(checked.skill, profile) if checked.skill is not None else None
     out: list[types.CodeAction] = []
     for diag in wanted:
-        for fix in fixes_for(doc, diag, profile):
+        for fix in fixes_for(doc, diag, profile, check):
             if fix.rename_folder is not None or not fix.edits:
                 continue
             out.append(

@@ -5,11 +5,14 @@ Language Server Protocol counts from 0, and its columns are code units of the en
 agreed at initialize: UTF-16 unless the client offers UTF-8 (or UTF-32). A diagnostic
 carries one point; its range runs to the end of what stands there: the key when it
 points at a key, the value when it points at a one-line value, else the rest of the
-line (trailing spaces left out).
+line (trailing spaces left out). Diagnostics of one code and field on one line (each
+entry of an `allowed-tools` text) do not overlap: each ends where the next begins, so
+the cursor on an entry finds that entry's diagnostic and its fix alone.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from lsprotocol import types
@@ -89,6 +92,34 @@ def diagnostic_range(
     return types.Range(
         start=position(lines, line, start, count), end=position(lines, end_line, end, count)
     )
+
+
+def diagnostic_ranges(
+    diags: Sequence[Diagnostic], lines: Sequence[str], positions: dict[str, FieldPos], count: Units
+) -> list[types.Range]:
+    """The range of each diagnostic (`diagnostic_span`), a one-line range cut where the
+    next diagnostic of the same code and field on its line begins (the blanks and
+    commas before that left out)."""
+    spans = [diagnostic_span(d, lines, positions) for d in diags]
+    starts: dict[tuple[str, str | None, int], list[int]] = {}
+    for diag, (line, start, _end_line, _end) in zip(diags, spans, strict=True):
+        starts.setdefault((diag.code, diag.field, line), []).append(start)
+    for found in starts.values():
+        found.sort()
+    out: list[types.Range] = []
+    for diag, (line, start, end_line, end) in zip(diags, spans, strict=True):
+        if end_line == line:
+            later = starts[(diag.code, diag.field, line)]
+            index = bisect_right(later, start)
+            if index < len(later) and later[index] < end:
+                cut = lines[line][start : later[index]].rstrip(" \t,")
+                end = start + max(len(cut), 1)
+        out.append(
+            types.Range(
+                start=position(lines, line, start, count), end=position(lines, end_line, end, count)
+            )
+        )
+    return out
 
 
 def text_lines(text: str) -> list[str]:

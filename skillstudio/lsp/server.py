@@ -30,7 +30,7 @@ from ..core.model.text import counted
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
 from .pacing import Pacer, pause_notice
-from .ranges import Units, diagnostic_range, text_lines, units_for
+from .ranges import Units, diagnostic_ranges, text_lines, units_for
 from .session import Checked, Loaded, Session
 from .skill_notes import name_notes
 
@@ -137,7 +137,7 @@ class SkillServer(LanguageServer):
         positions = skill_positions(checked)
         count = self.units
         shown, left = shown_of(checked.diagnostics)
-        ranges = [(d, diagnostic_range(d, lines, positions, count)) for d in shown]
+        ranges = list(zip(shown, diagnostic_ranges(shown, lines, positions, count), strict=True))
         self.published[uri] = Published(path, text, checked, ranges)
         out = [lsp_diagnostic(d, r) for d, r in ranges]
         if left:

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QToolButton
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.checking import fix_plans
 from skillstudio.core.editing.fixes import apply_fix, fixes_for
+from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.document import Document
+from skillstudio.core.model.fixes import FixPlan, TextEdit
 from skillstudio.core.reading.frontmatter import parse_text
 from skillstudio.gui.main_window import MainWindow
 from tests.helpers import write
@@ -113,3 +117,52 @@ def test_a_problem_row_tooltip_explains_its_rule(
     assert "Default severity: warning (advice)." in tip
     assert "Fix: unsafe" in tip
     assert tip.startswith("warning: The description contains the tag <b>")
+
+
+ESCAPES = (
+    "---\nname: pdf-filler\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n"
+    "---\nEdit config\\_loader.py, then run `scripts\\fill.py`\n"
+    "from C:\\Program Files\\Tool\\x.exe.\n"
+)
+
+
+def test_the_backslash_fix_in_the_app_keeps_markdown_escapes(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Issue 34: the app offered the path fix that rewrote `config\\_loader.py` (a
+    Markdown escape) into `config/_loader.py`; only the code span's path is a path."""
+    path = write(tmp_path / "proj", "skills/pdf-filler/SKILL.md", ESCAPES, dedent=False)
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(tmp_path / "proj"))
+    diag = next(d for d in win.problems_model.shown() if d.code == "path-backslash")
+    assert "'scripts\\fill.py'" in diag.message
+    menu = win.problem_fixes.menu_for(diag)
+    assert [a.text() for a in menu.actions()] == ["Fix: Write the paths with '/'"]
+    menu.actions()[0].trigger()
+    editor = win.document_tabs.editors[path]
+    assert editor.document.text() == ESCAPES.replace("scripts\\fill.py", "scripts/fill.py")
+
+
+def test_a_fix_that_would_not_take_its_problem_away_is_not_offered(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app checks a fix as `lint --fix` does: validated again, its problem must go."""
+
+    def plan(doc: Document, diag: Diagnostic) -> list[FixPlan]:
+        end = len(doc.text)
+        return [FixPlan("Add a blank line", True, edits=(TextEdit(end, end, "\n"),))]
+
+    monkeypatch.setitem(fix_plans.PLANNERS, "description-xml", plan)
+    win, path = opened(qtbot, settings, tmp_path)
+    diag = next(d for d in win.problems_model.shown() if d.code == "description-xml")
+    assert win.problem_fixes.menu_for(diag).isEmpty()
+    editor = win.open_skill(path)
+    assert editor is not None
+    for button in editor.form.findChildren(QToolButton, "fix-description"):
+        if button.isVisibleTo(editor.form):
+            button.click()  # checked when made: not made
+    assert editor.document.text() == TEXT and not editor.document.modified

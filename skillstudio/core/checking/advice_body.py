@@ -2,7 +2,11 @@
 
 - `reference-depth`: a file the body links to that links on to another of the skill's
   markdown files (an agent may read only part of a file reached through another);
-- `path-backslash`: a Windows `\\` path in the text (a fix turns it into `/`);
+- `path-backslash`: a Windows `\\` path in the text (a fix turns it into `/`). Read as
+  Markdown reads it: outside code spans a backslash before ASCII punctuation is an
+  escape (`config\\_loader.py` is `config_loader.py`), never a separator; inside a code
+  span every backslash is itself. A name after the blanks of a Windows path with
+  spaces (`C:\\Program Files\\Tool\\x.exe`) is part of that path, not a path of its own;
 - `path-absolute`: a path into one person's home folder (works on one machine only);
 - `skill-too-large`: a folder over the Skills API's upload size.
 
@@ -16,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import string
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
@@ -40,6 +45,15 @@ _BACKSLASH = re.compile(
     r"(?<![\w\\/:.$%-])((?:[\w.-]+\\(?=[A-Za-z0-9._]))+[\w.-]*[A-Za-z0-9_]\.[A-Za-z0-9]{1,8})"
     r"(?![\w\\])"
 )
+# the end of a line's text that leaves off inside an absolute Windows path with blanks
+# (`C:\\Program Files\\`, `\\\\server\\my share\\`): a drive or share, then names each
+# followed by a backslash or (without a dot: a file name ends the path) by blanks
+_OPEN_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:\\|\\\\)(?:[\w().-]+\\|[\w()-]+[ \t]+)*$")
+PATH_CHARS = 260  # of a line before a match looked at for an open Windows path
+_PUNCTUATION = frozenset(string.punctuation)  # CommonMark's ASCII punctuation
+_TICKS = re.compile(r"`+")
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.M)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _HOME = re.compile(r"(?<![\w/.~-])(?:/Users/|/home/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\`'\")\]]+")
 _MD_LINK = re.compile(r"\]\(\s*<?([^)\s>]+\.md)(?:#[^)\s>]*)?>?(?:\s[^)]*)?\)", re.I)
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -53,14 +67,8 @@ def _severity(code: str) -> Any:
 def prose_spans(body: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the body outside fenced code blocks (a fence: ``` or ~~~
     after at most three blanks at a line start, closed by the same mark)."""
-    marks: list[tuple[int, str]] = []
-    for mark in ("```", "~~~"):
-        at = body.find(mark)
-        while at >= 0:
-            line = body.rfind("\n", 0, at) + 1
-            if at - line <= 3 and not body[line:at].strip(" \t"):
-                marks.append((line, mark))
-            at = body.find(mark, at + 3)
+    # (one pass over the lines: a long line of backticks costs no search back per mark)
+    marks = [(m.start(), m.group(1)) for m in _FENCE.finditer(body)]
     if not marks:
         return [(0, len(body))] if body else []
     spans: list[tuple[int, int]] = []
@@ -80,12 +88,15 @@ def prose_spans(body: str) -> list[tuple[int, int]]:
 
 
 class Prose:
-    """A text's matches outside fenced code, the fences found only once a match is."""
+    """A text's matches outside fenced code, the fences found only once a match is;
+    and whether a place is in an inline code span (found once asked)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts: list[int] | None = None
         self._spans: list[tuple[int, int]] = []
+        self._code: list[tuple[int, int]] | None = None
+        self._code_starts: list[int] = []
 
     def holds(self, offset: int) -> bool:
         if self._starts is None:
@@ -98,6 +109,53 @@ class Prose:
         for match in pattern.finditer(self.text):
             if self.holds(match.start()):
                 yield match
+
+    def in_code(self, offset: int) -> bool:
+        """Whether `offset` lies in an inline code span of the prose."""
+        if self._code is None:
+            self.holds(0)
+            self._code = [s for a, b in self._spans for s in code_spans(self.text, a, b)]
+            self._code_starts = [a for a, _ in self._code]
+        index = bisect_right(self._code_starts, offset) - 1
+        return index >= 0 and offset < self._code[index][1]
+
+
+def code_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of each inline code span of `text[start:end]`, as CommonMark reads
+    them: a run of backticks opens one, closed by the next run of the same length in
+    the same paragraph; a backslash before the first backtick of an opening run escapes
+    that backtick (inside a span a backslash is itself)."""
+    end = len(text) if end is None else end
+    breaks = [m.start() for m in _BLANK_LINE.finditer(text, start, end)]
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text, start, end)]
+    by_length: dict[int, list[int]] = {}
+    for index, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(index)
+    spans: list[tuple[int, int]] = []
+    after = start  # text before this offset is inside a span found already
+    for index, (a, b) in enumerate(runs):
+        if a < after:
+            continue
+        slashes = 0
+        while a - slashes - 1 >= after and text[a - slashes - 1] == "\\":
+            slashes += 1
+        opens = a + slashes % 2
+        if opens == b:
+            continue
+        paragraph_end = next_break(breaks, opens, end)
+        candidates = by_length.get(b - opens, [])
+        at = bisect_right(candidates, index)
+        if at < len(candidates) and runs[candidates[at]][0] < paragraph_end:
+            close = runs[candidates[at]][1]
+            spans.append((opens, close))
+            after = close
+    return spans
+
+
+def next_break(breaks: list[int], offset: int, end: int) -> int:
+    """The first paragraph break at or after `offset` (or `end`)."""
+    index = bisect_right(breaks, offset)
+    return breaks[index] if index < len(breaks) else end
 
 
 def _position(body: str, starts: list[int], offset: int) -> tuple[int, int]:
@@ -112,11 +170,37 @@ def _line_starts(body: str) -> list[int]:
 
 
 def backslash_paths(body: str, prose: Prose | None = None) -> list[tuple[int, str]]:
-    """(offset in the body, path) of each `a\\b.ext` path outside fenced code."""
+    """(offset in the body, path) of each `a\\b.ext` path outside fenced code, as
+    Markdown reads it: not one whose backslash is an escape, nor a piece of a Windows
+    path with blanks."""
     if "\\" not in body:
         return []
     prose = prose or Prose(body)
-    return [(m.start(1), m.group(1)) for m in prose.finditer(_BACKSLASH)]
+    out: list[tuple[int, str]] = []
+    for match in prose.finditer(_BACKSLASH):
+        start, path = match.start(1), match.group(1)
+        if _escapes(path) and not prose.in_code(start):
+            continue
+        if _continues_a_path(body, start):
+            continue
+        out.append((start, path))
+    return out
+
+
+def _escapes(path: str) -> bool:
+    """Whether a backslash of `path` stands before ASCII punctuation (an escape in
+    Markdown's text)."""
+    return any(path[i + 1] in _PUNCTUATION for i, ch in enumerate(path[:-1]) if ch == "\\")
+
+
+def _continues_a_path(body: str, start: int) -> bool:
+    """Whether the path at `start` follows the blanks of an absolute Windows path that
+    goes on through them (`Files\\Tool\\x.exe` of `C:\\Program Files\\Tool\\x.exe`)."""
+    if start == 0 or body[start - 1] not in " \t":
+        return False
+    line = body.rfind("\n", 0, start) + 1
+    before = body[max(line, start - PATH_CHARS) : start]
+    return "\\" in before and _OPEN_WINDOWS_PATH.search(before) is not None
 
 
 def body_advice(c: Checker) -> None:

@@ -189,7 +189,8 @@ EXPLANATIONS: dict[str, str] = {
     "the rest. Link every reference file directly from SKILL.md (one level deep).",
     "path-backslash": "A path written with Windows backslashes ('scripts\\run.py'). Agents "
     "run on Linux and macOS, where '\\' is not a folder separator, and '/' works on Windows "
-    "too. The safe fix writes '/'.",
+    "too. The safe fix writes '/'. Outside code a backslash before punctuation is a "
+    "Markdown escape ('config\\_loader.py' reads config_loader.py), not a separator.",
     "path-absolute": "A path into one person's home folder (/Users/..., /home/..., "
     "C:\\Users\\...): it exists on one machine only. Refer to the skill's files relatively, "
     "or with ${CLAUDE_SKILL_DIR} / {baseDir} where the agent supports them.",

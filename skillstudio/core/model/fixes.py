@@ -19,7 +19,11 @@ Design (the API the CLI, the language server and the app share):
   safe ones, `--unsafe-fixes` both.
 - Applying a fix then checking again gives no diagnostic of that fix at that place,
   so a second pass finds nothing to do (tests/test_fixes.py checks every fix for
-  that and for bytes kept elsewhere).
+  that and for bytes kept elsewhere). core/editing/fixes.py holds every fix to it:
+  a fix whose text does not read as planned, or still has its diagnostic when
+  validated again, is dropped with a note, never applied.
+- A planner builds new values by plain string operations: the text a user wrote is
+  never a regular expression's replacement template (`\\1`, `\\t` stay as written).
 """
 
 from __future__ import annotations

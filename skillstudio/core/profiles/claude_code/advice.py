@@ -10,9 +10,12 @@ events, `argument-hint` with the arguments the body uses, booleans not quoted, a
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from dataclasses import dataclass
 from typing import Any
 
 from ...checking.fix_plans import register
+from ...checking.links import line_starts
 from ...model.diagnostics import Diagnostic
 from ...model.document import Document
 from ...model.explanations import ADVICE
@@ -53,29 +56,45 @@ def _severity(code: str) -> Any:
     return ADVICE[code].severity
 
 
+@dataclass(frozen=True, slots=True)
+class ToolEntry:
+    """One entry of an allowed-tools value, and where it stands in the value: the
+    list item it is in (None when the value is one text) and its offset there."""
+
+    text: str
+    item: int | None
+    offset: int
+
+
 def tool_entries(value: Any) -> list[str]:
     """The entries of an allowed-tools value: a list, or a text split at commas and
     blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
-    items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
-    out: list[str] = []
-    for item in items:
+    return [entry.text for entry in tool_entries_at(value)]
+
+
+def tool_entries_at(value: Any) -> list[ToolEntry]:
+    """`tool_entries` with each entry's item and offset in it."""
+    single = isinstance(value, str)
+    items = [value] if single else value if isinstance(value, list) else []
+    out: list[ToolEntry] = []
+    for index, item in enumerate(items):
         if not isinstance(item, str):
             continue
         depth = 0
-        current: list[str] = []
-        for ch in item:
+        start = -1
+        for at, ch in enumerate(item):
             if ch == "(":
                 depth += 1
             elif ch == ")":
                 depth = max(0, depth - 1)
             if depth == 0 and (ch == "," or ch.isspace()):
-                if current:
-                    out.append("".join(current))
-                current = []
-                continue
-            current.append(ch)
-        if current:
-            out.append("".join(current))
+                if start >= 0:
+                    out.append(ToolEntry(item[start:at], None if single else index, start))
+                start = -1
+            elif start < 0:
+                start = at
+        if start >= 0:
+            out.append(ToolEntry(item[start:], None if single else index, start))
     return out
 
 
@@ -157,32 +176,72 @@ def _model(c: Checker, model: Any) -> None:
 
 
 def _tools(c: Checker, key: str, value: Any) -> None:
-    for entry in tool_entries(value):
-        name = _tool_name(entry)
+    entries = tool_entries_at(value)
+    places: list[tuple[int, int]] | None = None
+    for number, entry in enumerate(entries):
+        name = _tool_name(entry.text)
         if not name or name in TOOLS or name.startswith("mcp__"):
-            if key == "allowed-tools" and entry.replace(" ", "") in _UNRESTRICTED:
+            if key == "allowed-tools" and entry.text.replace(" ", "") in _UNRESTRICTED:
                 c.emit(
                     "bash-unrestricted",
-                    f"'{entry}' in 'allowed-tools' lets the skill run any command without "
+                    f"'{entry.text}' in 'allowed-tools' lets the skill run any command without "
                     "asking; name the commands it needs: Bash(git diff:*), Bash(npm test:*).",
                     field=key,
                     at="value",
                     severity=_severity("bash-unrestricted"),
                 )
             continue
-        known = _BY_LOWER.get(name.lower())
-        hint = (
-            f" (Claude Code's tool is '{known}'; names are case-sensitive)"
-            if known
-            else "; a misspelt tool is ignored, so nothing is granted or removed by it"
-        )
+        places = places or entry_places(c.doc, key, entries)
+        line, column = places[number]
         c.emit(
             "tool-unknown",
-            f"'{name}' in '{key}' is not a Claude Code tool{hint}.",
+            _unknown_tool(name, key),
             field=key,
-            at="value",
+            line=line,
+            column=column,
             severity=_severity("tool-unknown"),
         )
+
+
+def _unknown_tool(name: str, key: str) -> str:
+    known = _BY_LOWER.get(name.lower())
+    hint = (
+        f" (Claude Code's tool is '{known}'; names are case-sensitive)"
+        if known
+        else "; a misspelt tool is ignored, so nothing is granted or removed by it"
+    )
+    return f"'{name}' in '{key}' is not a Claude Code tool{hint}."
+
+
+def entry_places(doc: Document, key: str, entries: list[ToolEntry]) -> list[tuple[int, int]]:
+    """The line and column of each entry of `key`'s value where it is written as it
+    reads (plain or quoted without escapes), else of its list item or the value."""
+    pos = doc.positions().get(key)
+    if pos is None:
+        return [doc.value_position(key)] * len(entries)
+    head = doc.text[: doc.body_offset] if doc.body_offset else doc.text
+    starts = line_starts(head)
+
+    def offset(line: int, column: int) -> int:
+        index = min(max(line - 1, 0), len(starts) - 1)
+        return starts[index] + max(column - 1, 0)
+
+    end = offset(pos.end_line, pos.end_column) if pos.end_line else len(head)
+    out: list[tuple[int, int]] = []
+    cursor = -1
+    item: int | None = -1  # the list item the cursor is in (None: the value is a text)
+    for entry in entries:
+        where = doc.value_position(key, entry.item)
+        if cursor < 0 or entry.item != item:
+            item, cursor = entry.item, offset(*where)
+        found = head.find(entry.text, cursor, max(end, cursor))
+        if found < 0:
+            out.append(where)
+            continue
+        cursor = found + len(entry.text)
+        line = bisect_right(starts, found)
+        out.append((line, found - starts[line - 1] + 1))
+    return out
 
 
 def _hooks(c: Checker, hooks: Any) -> None:
@@ -314,20 +373,34 @@ def _plan_fork(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
 
 @register("tool-unknown")
 def _plan_tool_case(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    """The case of the one entry the diagnostic points at (its place and name), by
+    plain string operations on the value: the entry's other characters are kept."""
     key = diagnostic.field or ""
     value = (doc.mapping or {}).get(key)
-    entries = tool_entries(value)
-    for entry in entries:
-        name = _tool_name(entry)
+    entries = tool_entries_at(value)
+    places = entry_places(doc, key, entries)
+    for entry, place in zip(entries, places, strict=True):
+        name = _tool_name(entry.text)
+        if place != (diagnostic.line, diagnostic.column) or not name:
+            continue
+        if _unknown_tool(name, key) != diagnostic.message:
+            continue
         known = _BY_LOWER.get(name.lower())
-        if known is None or name in TOOLS or not name:
-            continue
-        fixed = known + entry[len(name) :]
-        if isinstance(value, str):
-            new: Any = re.sub(rf"(?<![\w(]){re.escape(entry)}(?![\w(])", fixed, value, count=1)
-        else:
-            new = [fixed if item == entry else item for item in value or []]
-        if new == value:
-            continue
+        if known is None or name in TOOLS or not entry.text.startswith(name):
+            return []
+        new = _with_name(value, entry, len(name), known)
         return [FixPlan(f"Write '{known}' (grants it)", safe=False, fields=(FieldEdit(key, new),))]
     return []
+
+
+def _with_name(value: Any, entry: ToolEntry, length: int, name: str) -> Any:
+    """`value` with the first `length` characters of `entry` replaced by `name`."""
+
+    def swap(text: str) -> str:
+        return text[: entry.offset] + name + text[entry.offset + length :]
+
+    if entry.item is None:
+        return swap(value)
+    out = list(value)
+    out[entry.item] = swap(out[entry.item])
+    return out
