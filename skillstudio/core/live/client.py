@@ -6,10 +6,11 @@ httpx rather than the vendors' SDKs: one client speaks both APIs (and every
 OpenAI-compatible local server), and a transport can be injected, so tests run against
 a loopback server or a mock transport and never reach a network. Every endpoint goes
 through `send`: redirects are not followed (a key never follows one), the body is read
-raw and unpacked against the bound as it arrives (body.py), each attempt has one
-deadline from its first byte sent to its last byte read and is cut at once on a cancel
-(deadline.py), and nothing a server sends reaches a message, the cache or a report
-before the key is redacted from it (redaction.py).
+raw and unpacked against the bound as it arrives (body.py), an answer's JSON is
+counted as it arrives and parsed only within bounds (answer_json.py), each attempt has
+one deadline from its first byte sent to its last byte read and is cut at once on a
+cancel (deadline.py), and nothing a server sends reaches a message, the cache or a
+report before the key is redacted from it (redaction.py).
 
 A call that misses its deadline is not retried: the server may have answered it (and
 charged for it), and the deadline is the user's; the next run asks again.
@@ -18,7 +19,6 @@ charged for it), and the deadline is the user's; the next run asks again.
 from __future__ import annotations
 
 import email.utils
-import json
 import random
 import threading
 import time
@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 
+from .answer_json import AnswerRefused, JsonBounds, parse_answer
 from .body import ACCEPT_ENCODING, BodyRefused, content_coding, read_body
 from .deadline import CancelledHere, Expired, NotLoopback, watching
 from .endpoints import ANTHROPIC_VERSION, Endpoint
@@ -138,10 +139,12 @@ def _exchange(
     content: bytes,
     limits: Limits,
     cancel: threading.Event | None,
-) -> tuple[int, bytes, str | None]:
-    """One attempt: (status, body, Retry-After). The attempt is watched: its deadline
-    or a cancel shuts its socket, and the error that follows is raised as Expired or
-    CancelledHere; a body too large or packed wrongly raises BodyRefused."""
+) -> tuple[int, bytes, str | None, JsonBounds | None]:
+    """One attempt: (status, body, Retry-After, the bounds an answer's JSON was counted
+    against). The attempt is watched: its deadline or a cancel shuts its socket, and the
+    error that follows is raised as Expired or CancelledHere; a body too large or packed
+    wrongly raises BodyRefused, an answer of too many values or levels AnswerRefused
+    (the body is read no further)."""
     timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
     loopback_only = key is not None and endpoint.plain_http
     with watching(limits.timeout, limits.connect_timeout, cancel, loopback_only) as watch:
@@ -157,9 +160,11 @@ def _exchange(
                 status = response.status_code
                 limit = MAX_ANSWER_BYTES if status == 200 else MAX_ERROR_BYTES
                 coding = content_coding(response.headers.get_list("content-encoding", True))
-                raw = read_body(response.iter_raw(), coding, limit, watch.raise_if_ended)
-                return status, raw, response.headers.get("retry-after")
-        except (httpx.HTTPError, BodyRefused):
+                counted = JsonBounds() if status == 200 else None  # counted as it arrives
+                observe = counted.feed if counted is not None else None
+                raw = read_body(response.iter_raw(), coding, limit, watch.raise_if_ended, observe)
+                return status, raw, response.headers.get("retry-after"), counted
+        except (httpx.HTTPError, BodyRefused, AnswerRefused):
             watch.raise_if_ended()  # the error came from the cut: say why it was cut
             raise
 
@@ -188,13 +193,17 @@ def send(
             pacer.wait(cancel)
         delay: float | None = None
         try:
-            status, raw, wait_header = _exchange(client, endpoint, key, content, limits, cancel)
+            status, raw, wait_header, counted = _exchange(
+                client, endpoint, key, content, limits, cancel
+            )
         except CancelledHere:
             raise Cancelled() from None
         except (Expired, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout):
             raise SendError(f"no answer within {limits.timeout:g} s") from None
         except BodyRefused as exc:
             raise SendError(shown(str(exc), key, MAX_MESSAGE)) from None
+        except AnswerRefused as exc:
+            raise SendError(str(exc)) from None
         except NotLoopback as exc:
             raise SendError(
                 f"not sending the key over plain http: {endpoint.base_url} connected to "
@@ -214,9 +223,9 @@ def send(
         else:
             if status == 200:
                 try:
-                    return redact_json(json.loads(raw), key)
-                except (ValueError, RecursionError):
-                    raise SendError("the answer is not JSON") from None
+                    return redact_json(parse_answer(raw, counted), key)
+                except AnswerRefused as exc:
+                    raise SendError(str(exc)) from None
             problem = _status_text(status, raw, key)
             if status not in RETRY_STATUS:
                 raise SendError(problem)
@@ -237,8 +246,8 @@ def _status_text(status: int, raw: bytes, key: str | None) -> str:
     from the whole message first, then the message cut to MAX_MESSAGE characters."""
     message = ""
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
+        data = parse_answer(raw)
+    except AnswerRefused:
         data = None
     if isinstance(data, dict):
         error = data.get("error")
