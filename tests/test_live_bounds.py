@@ -1,28 +1,34 @@
 """Live checks against hostile endpoints, round 2 (issue 34's red team): JSON that grows
-inside the 4 MB bound (1.4 million empty lists). Every server listens on 127.0.0.1
+inside the 4 MB bound (1.4 million empty lists), a `--timeout` that bounds the whole
+request (a long `Retry-After`, back-offs, headers without end, `101 Switching
+Protocols`, a listener that never accepts). Every server listens on 127.0.0.1
 (tests/live_fake.py); nothing reaches a network.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from skillstudio.core.live.answer_json import AnswerRefused, parse_answer
+from skillstudio.core.live.client import Limits
 from skillstudio.core.live.stats import LiveCase
 
-from .helpers import REPO
+from .helpers import REPO, cli
 from .live_fake import FakeModel, openai_answer
 from .test_live import check, registry_for, settings
 from .test_live_hostile import errors, eval_args
@@ -175,3 +181,99 @@ def test_ctrl_c_ends_eval_within_a_second_with_16_lists_answers_in_flight(
     assert "Traceback" not in err
     assert process.returncode in (1, 130), err
     assert took < 1.0, f"{took:.2f} s"
+
+
+# -- 3. --timeout bounds the whole request ------------------------------------------------
+def test_a_retry_after_longer_than_the_timeout_ends_the_request_at_once(tmp_path: Path) -> None:
+    """main: waited the 120 s (up to 4 x 120 s) with --timeout 3."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    with FakeModel([("status", 429, {"Retry-After": "120"})]) as fake:
+        s = settings(fake.url, runs=1)
+        s.limits = Limits(timeout=3.0, retries=4)
+        out, took = timed(lambda: check(registry, [LiveCase("q", [])], s), 10)
+    assert out, "still waiting after 10 s"
+    (error,) = errors(out[0])
+    assert error.startswith("HTTP 429: status 429; the server asks to wait 120 s, more than")
+    assert error.endswith("s left of the 3 s timeout: not retried")
+    assert len(fake.received) == 1 and took < 1.0, f"{took:.2f} s"
+
+
+def test_retries_and_waits_end_within_the_timeout(tmp_path: Path) -> None:
+    """Retry-After of 1 s, and back-offs from 1 s: retried while the time left allows,
+    then the request ends, within --timeout."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    for step in [("status", 429, {"Retry-After": "1"}), ("status", 503)]:
+        with FakeModel([step]) as fake:
+            s = settings(fake.url, runs=1)
+            s.limits = Limits(timeout=2.5, retries=10, backoff=1.0, max_backoff=30.0)
+            out, took = timed(functools.partial(check, registry, [LiveCase("q", [])], s), 10)
+        assert out, "still waiting after 10 s"
+        (error,) = errors(out[0])
+        assert error.startswith(f"HTTP {step[1]}: status {step[1]}")
+        assert "left of the 2.5 s timeout: not retried" in error or (
+            "no time left of the 2.5 s timeout to retry" in error
+        ), error
+        assert 2 <= len(fake.received) <= 3
+        assert took < 2.7, f"{took:.2f} s"
+
+
+def test_headers_without_end_and_a_101_are_errors_at_once(tmp_path: Path) -> None:
+    """main: retried four times, 20 s and 12 s."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    with FakeModel([("flood",), ("switch",)]) as fake:
+        s = settings(fake.url, runs=2, concurrency=1)
+        s.limits = Limits(timeout=30.0, retries=4, backoff=1.0)
+        out, took = timed(lambda: check(registry, [LiveCase("q", [])], s), 20)
+    assert out, "still waiting after 20 s"
+    first, second = errors(out[0])
+    assert first == f"{fake.url} broke HTTP (Receive buffer too long): not retried"
+    assert second.startswith(f"{fake.url} broke HTTP (") and "not retried" in second
+    assert len(fake.received) == 2 and took < 2.0, f"{took:.2f} s"
+
+
+@pytest.fixture
+def full_listener() -> Iterator[str]:
+    """The URL of a listener on 127.0.0.1 whose backlog is full: a connect never ends."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(0)
+    port = server.getsockname()[1]
+    held = []
+    for _ in range(16):
+        client = socket.socket()
+        client.settimeout(0.3)
+        try:
+            client.connect(("127.0.0.1", port))
+        except OSError:
+            client.close()
+            break
+        held.append(client)
+    else:
+        pytest.skip("the system accepts every connection: no full backlog here")
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        for client in held:
+            client.close()
+        server.close()
+
+
+def test_a_connection_gets_no_more_than_the_timeout(tmp_path: Path, full_listener: str) -> None:
+    """main: two connects of the 10 s connect timeout, 20 s, with a 1 s timeout."""
+    registry, _ = registry_for(tmp_path, "claude-code")
+    s = settings(full_listener, runs=1)
+    s.limits = Limits(timeout=1.0, retries=4)
+    out, took = timed(lambda: check(registry, [LiveCase("q", [])], s), 8)
+    assert out, "still connecting after 8 s"
+    assert errors(out[0]) == ["no answer within 1 s"]
+    assert took < 1.6, f"{took:.2f} s"
+
+
+def test_eval_timeout_3_ends_in_3_seconds_against_a_retry_after_of_120(tmp_path: Path) -> None:
+    registry_for(tmp_path, "claude-code")
+    with FakeModel([("status", 429, {"Retry-After": "120"})]) as fake:
+        args = [*eval_args(fake.url), "--runs", "2", "--yes", "--timeout", "3"]
+        out, took = timed(lambda: cli(*args, cwd=tmp_path), 15)
+    assert out, "eval --timeout 3 was still waiting after 15 s"
+    assert out[0].code == 1 and "the server asks to wait 120 s" in out[0].out
+    assert took < 3.0, f"{took:.2f} s"

@@ -364,7 +364,7 @@ def test_the_connection_of_a_key_over_plain_http_must_be_to_loopback() -> None:
         def get_extra_info(self, name: str) -> Any:
             return self.sock if name == "socket" else None
 
-    watch = Watch(5.0, 5.0, None, loopback_only=True)
+    watch = Watch(5.0, None, loopback_only=True)
     stream = Stream("203.0.113.7")
     with pytest.raises(NotLoopback):
         watch.trace("connection.connect_tcp.complete", {"return_value": stream})

@@ -89,7 +89,7 @@ def register(sub: Subparsers) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds to wait for one answer (60)",
+        help="seconds one request may take, its retries and waits included (60)",
     )
     ev.add_argument(
         "--rate-limit",
