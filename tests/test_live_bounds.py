@@ -180,7 +180,7 @@ def test_ctrl_c_ends_eval_within_a_second_with_16_lists_answers_in_flight(
             process.kill()
     assert "Traceback" not in err
     assert process.returncode in (1, 130), err
-    assert took < 1.0, f"{took:.2f} s"
+    assert took < 1.5, f"{took:.2f} s"  # about 0.1 s; 1.5 as test_live_hostile's Ctrl+C
 
 
 # -- 3. --timeout bounds the whole request ------------------------------------------------
