@@ -179,7 +179,9 @@ def test_ctrl_c_ends_eval_within_a_second_with_16_lists_answers_in_flight(
         finally:
             process.kill()
     assert "Traceback" not in err
-    assert process.returncode in (1, 130), err
+    # 130: cancelled; 1: every run was refused before the signal; -SIGINT: it came as
+    # the interpreter was ending (the shell's own way to report a Ctrl+C)
+    assert process.returncode in (1, 130, -signal.SIGINT), err
     assert took < 1.5, f"{took:.2f} s"  # about 0.1 s; 1.5 as test_live_hostile's Ctrl+C
 
 
@@ -209,9 +211,10 @@ def test_retries_and_waits_end_within_the_timeout(tmp_path: Path) -> None:
             out, took = timed(functools.partial(check, registry, [LiveCase("q", [])], s), 10)
         assert out, "still waiting after 10 s"
         (error,) = errors(out[0])
-        assert error.startswith(f"HTTP {step[1]}: status {step[1]}")
-        assert "left of the 2.5 s timeout: not retried" in error or (
-            "no time left of the 2.5 s timeout to retry" in error
+        ended = ("left of the 2.5 s timeout: not retried", "no time left of the 2.5 s timeout")
+        # or the last retry started with little time left, and got no answer in it
+        assert error == "no answer within 2.5 s" or (
+            error.startswith(f"HTTP {step[1]}: status {step[1]}") and any(e in error for e in ended)
         ), error
         assert 2 <= len(fake.received) <= 3
         assert took < 2.7, f"{took:.2f} s"
