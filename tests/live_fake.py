@@ -11,6 +11,8 @@ A script step is one of:
     ("drip", seconds)                 a 200 whose body comes a byte every `seconds`
     ("continue", seconds)             `100 Continue` every `seconds`, never an answer
     ("drip-headers", seconds)         a status line, then a header byte every `seconds`
+    ("flood",)                        a status line, then header lines without end
+    ("switch",)                       `101 Switching Protocols` as the answer, then nothing
     ("packed", body, encoding)        a 200 with this raw body and Content-Encoding
     ("error", code, message)          an error status whose JSON message is `message`
 A step given as a callable gets the request's JSON body and returns a step. When the
@@ -114,8 +116,15 @@ class FakeModel:
                 handler.send_header(name, value)
             self._body(handler, payload)
             return
-        if kind in ("continue", "drip-headers"):
-            self._endless(handler, kind, step[1])
+        if kind in ("continue", "drip-headers", "flood"):
+            self._endless(handler, kind, step[1] if len(step) > 1 else 0.0)
+            return
+        if kind == "switch":
+            with contextlib.suppress(OSError):
+                handler.wfile.write(b"HTTP/1.1 101 Switching Protocols\r\n")
+                handler.wfile.write(b"Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+                handler.wfile.flush()
+                self.stopping.wait(30)
             return
         if kind == "error":
             payload = json.dumps({"error": {"message": step[2]}}).encode()
@@ -154,6 +163,9 @@ class FakeModel:
         """Bytes that never make an answer, until the client leaves or the server stops."""
         if kind == "continue":
             pieces: Any = itertools.repeat(b"HTTP/1.1 100 Continue\r\n\r\n")
+        elif kind == "flood":
+            line = b"X-Flood: " + b"a" * 1000 + b"\r\n"
+            pieces = itertools.chain([b"HTTP/1.1 200 OK\r\n"], itertools.repeat(line))
         else:
             head = b"HTTP/1.1 200 OK\r\n"
             pieces = itertools.chain(

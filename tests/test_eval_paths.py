@@ -2,7 +2,9 @@
 message naming it) before any estimate, question or call, as every other command
 does. On main `eval skills/pdf-tools --request Q` (the docs' own example, with a
 typo or in the wrong folder) asked about the default skills instead: "About to send
-N calls", and with --yes it sent them."""
+N calls", and with --yes it sent them. A folder with no skill to ask about is refused
+the same way (the red team's round: `eval empty --yes` sent 3 calls with an empty
+listing and exited 0)."""
 
 from __future__ import annotations
 
@@ -60,3 +62,28 @@ def test_eval_still_asks_about_a_path_that_is_there(project: Path) -> None:
         run = cli("eval", *words, "--endpoint", fake.url, "--model", "m", cwd=project)
         assert run.code == 0, run.err
         assert "About to send 1 call" in run.err and len(fake.received) == 1
+
+
+def test_eval_refuses_a_folder_with_no_skill_to_ask_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No SKILL.md under the PATH (lint's no-skills), or none the agent lists to its
+    model: exit 2 before any estimate, question or call."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "empty").mkdir()
+    hidden = skill_text(name="pdf", description="Fill PDF forms.")
+    hidden = hidden.replace("---\n", "---\ndisable-model-invocation: true\n", 1)
+    write(tmp_path, "proj/.claude/skills/pdf/SKILL.md", hidden)
+    with FakeModel([("tool", "Skill", {"skill": "pdf"})]) as fake:
+        ask = ["eval", "--request", "fill a pdf", "--endpoint", fake.url, "--model", "m", "--yes"]
+        runs = [
+            cli(*ask, "empty", cwd=tmp_path),
+            cli(*ask, cwd=tmp_path / "empty"),
+            cli(*ask, "proj", "--profile", "claude-code", cwd=tmp_path),
+        ]
+    assert fake.received == []
+    assert [r.code for r in runs] == [2, 2, 2]
+    assert all("About to send" not in r.err for r in runs)
+    assert "empty: no skill to ask about (no SKILL.md was found); nothing was asked" in runs[0].err
+    assert ".: no skill to ask about (no SKILL.md was found)" in runs[1].err
+    assert "proj: no skill to ask about (claude-code lists none of its 1 skill" in runs[2].err

@@ -305,6 +305,7 @@ def test_cancel_stops_the_runs_and_the_waits(tmp_path: Path) -> None:
     out: list[LiveReport] = []
     with FakeModel([("status", 429, {"Retry-After": "100"})]) as fake:
         s = settings(fake.url, runs=1)
+        s.limits = Limits(timeout=200.0)  # the wait fits in the request's timeout
         worker = threading.Thread(
             target=lambda: out.append(check(registry, [LiveCase("q", [])], s, cancel=cancel))
         )

@@ -29,6 +29,7 @@ import pytest
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
+from skillstudio.core.live.questions import Answer
 from skillstudio.core.live.run import LiveError, LiveReport, Settings, key_for, plan
 from skillstudio.core.live.stats import LiveCase
 
@@ -280,6 +281,29 @@ def test_an_answer_cache_entry_outside_the_cache_folder_is_a_miss(tmp_path: Path
     assert plan(registry, [LiveCase("q", [])], s, {}, cache).calls == 0
 
 
+def test_the_answer_cache_never_writes_through_a_link(tmp_path: Path) -> None:
+    """A two-letter folder that is a link out of the cache: reading was refused, but
+    put wrote the entry where the link points (the red team's round)."""
+    cache = AnswerCache(str(tmp_path / "cache"))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    key = "ab" + "0" * 62
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "ab").symlink_to(outside, target_is_directory=True)
+    cache.put(key, Answer(pick="pdf"), {"query": "q"})
+    assert list(outside.iterdir()) == []
+    assert cache.get(key) is None
+    (tmp_path / "cache" / "ab").unlink()  # a plain folder: written, and read back
+    cache.put(key, Answer(pick="pdf"), {"query": "q"})
+    found = cache.get(key)
+    assert found is not None and found.pick == "pdf"
+    other = "cd" + "1" * 62  # a folder made by put, mode 0700, the file 0600
+    cache.put(other, Answer(pick="x"), {})
+    assert (tmp_path / "cache" / "cd").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "cache" / "cd" / f"{other}.json").stat().st_mode & 0o777 == 0o600
+    assert not list((tmp_path / "cache").rglob("*.tmp"))
+
+
 # -- 3. keys ------------------------------------------------------------------------------
 def test_an_upper_case_http_scheme_is_plain_http() -> None:
     endpoint = endpoint_for("HTTP://example.test/v1", key_env="MY_KEY")
@@ -340,7 +364,7 @@ def test_the_connection_of_a_key_over_plain_http_must_be_to_loopback() -> None:
         def get_extra_info(self, name: str) -> Any:
             return self.sock if name == "socket" else None
 
-    watch = Watch(5.0, 5.0, None, loopback_only=True)
+    watch = Watch(5.0, None, loopback_only=True)
     stream = Stream("203.0.113.7")
     with pytest.raises(NotLoopback):
         watch.trace("connection.connect_tcp.complete", {"return_value": stream})

@@ -89,7 +89,7 @@ def register(sub: Subparsers) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds to wait for one answer (60)",
+        help="seconds one request may take, its retries and waits included (60)",
     )
     ev.add_argument(
         "--rate-limit",
@@ -189,7 +189,7 @@ def _plans(
     args: argparse.Namespace, env: Env, settings: Settings, cache: AnswerCache
 ) -> list[tuple[str, Any, Any]]:
     """(name, plan, project) per suite, or one for the --requests."""
-    from ..core.live.run import LiveError, plan
+    from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
     from ..core.projects.suites import SuiteError, load_suite
 
@@ -206,6 +206,9 @@ def _plans(
             return
         try:
             out.append((name, plan(registry, cases, settings, project.options, cache), project))
+        except NothingToAsk as exc:  # as lint's no-skills, but before anything is spent
+            where = rel(project.base, env.cwd) or "."
+            raise UsageError(f"{printable(where)}: {exc}") from None
         except LiveError as exc:
             raise UsageError(str(exc)) from None
 

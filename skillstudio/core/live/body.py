@@ -19,6 +19,7 @@ from ..model.text import counted
 ACCEPT_ENCODING = "gzip, deflate"  # what requests say they read (nothing else is)
 _GZIP = 16 + zlib.MAX_WBITS
 _WBITS = {"gzip": _GZIP, "x-gzip": _GZIP, "deflate": zlib.MAX_WBITS}
+PIECE = 256 * 1024  # bytes unpacked at a time
 
 
 class BodyRefused(Exception):
@@ -49,11 +50,16 @@ def content_coding(values: Iterable[str]) -> str | None:
 
 
 def read_body(
-    chunks: Iterable[bytes], coding: str | None, limit: int, tick: Callable[[], None]
+    chunks: Iterable[bytes],
+    coding: str | None,
+    limit: int,
+    tick: Callable[[], None],
+    observe: Callable[[bytes], None] | None = None,
 ) -> bytes:
     """The body from its raw chunks, unpacked by `coding`, at most `limit` bytes either
     way (more: BodyRefused); `tick` runs before each chunk (a deadline or a cancel
-    raises there)."""
+    raises there), `observe` sees each piece as it is unpacked (its error ends the
+    reading: answer_json.py counts an answer's values so)."""
     out = bytearray()
     received = 0
     inflater = zlib.decompressobj(_WBITS[coding]) if coding is not None else None
@@ -63,26 +69,35 @@ def read_body(
         if received > limit:
             raise BodyRefused(over(limit))
         if inflater is None:
+            if observe is not None:
+                observe(chunk)
             out += chunk
             continue
         data = chunk
         while data and not inflater.eof:  # what follows the end is left, as httpx does
+            room = min(PIECE, limit + 1 - len(out))  # a bomb's megabytes come a piece a time
             try:
-                out += inflater.decompress(data, limit + 1 - len(out))
+                piece = inflater.decompress(data, room)
             except zlib.error:
                 if coding == "deflate" and not out and received == len(chunk):
                     inflater = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, no header
                     coding = "raw deflate"
                     continue
                 raise BodyRefused("the answer's packed data is damaged") from None
+            if observe is not None and piece:
+                observe(piece)
+            out += piece
             if len(out) > limit:
                 raise BodyRefused(over(limit))
             data = inflater.unconsumed_tail
     if inflater is not None:
         try:
-            out += inflater.flush()
+            rest = inflater.flush()
         except zlib.error:
             raise BodyRefused("the answer's packed data is damaged") from None
+        if observe is not None and rest:
+            observe(rest)
+        out += rest
         if len(out) > limit:
             raise BodyRefused(over(limit))
     return bytes(out)

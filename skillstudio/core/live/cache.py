@@ -10,6 +10,11 @@ confined to the cache folder, a regular file (a FIFO, device or socket is refuse
 without being opened; the open is non-blocking and does not follow a link, and what
 was opened is checked again), owned by the user, at most MAX_BYTES, JSON of the
 expected shape; anything else is a miss.
+
+Writing is confined the same way: the two-letter folder is opened (or made) inside the
+cache folder without following a link (a folder that is a link, or not the user's, is
+refused: nothing is written), and the entry is created and renamed through that open
+folder, so a link swapped in for the folder or the entry never sends a write elsewhere.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import secrets
 import stat
 from typing import Any
 
+from ..model.paths import FileRefused
 from ..reading.safefs import check_regular, opened_inside
 from ..scanning.state_cache import cache_folder
 from .questions import Answer
@@ -29,6 +35,9 @@ from .questions import Answer
 MAX_BYTES = 64 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_FOLDER = _READ | getattr(os, "O_DIRECTORY", 0)
+_WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_AT = {os.open, os.mkdir, os.rename, os.unlink} <= os.supports_dir_fd  # openat() and co.
 
 
 def answer_key(
@@ -82,23 +91,56 @@ class AnswerCache:
         return data if len(data) <= MAX_BYTES else None
 
     def put(self, key: str, answer: Answer, about: dict[str, Any]) -> None:
-        """Write the answer whole (a temporary file renamed over it); failures are
-        ignored (the cache is an aid, never the record)."""
+        """Write the answer whole (a temporary file renamed over it), inside the cache
+        folder only; failures are ignored (the cache is an aid, never the record)."""
         if answer.error:
             return  # an error is not an answer: the next run asks again
-        path = self._path(key)
         payload = {"key": key, **about, "answer": answer.to_json()}
         data = json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8")
-        temp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        name = key + ".json"
+        temp = f"{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-        except OSError:
+            os.makedirs(self.folder, mode=0o700, exist_ok=True)
+            folder, where = self._subfolder(key[:2])
+        except OSError:  # FileRefused included: a link, or a folder not the user's
             return
+        at = {} if folder is None else {"dir_fd": folder}
+        pair = {} if folder is None else {"src_dir_fd": folder, "dst_dir_fd": folder}
         try:
+            fd = os.open(os.path.join(where, temp), _WRITE, 0o600, **at)
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
-            os.replace(temp, path)
+            os.replace(os.path.join(where, temp), os.path.join(where, name), **pair)
         except OSError:
             with contextlib.suppress(OSError):
-                os.unlink(temp)
+                os.unlink(os.path.join(where, temp), **at)
+        finally:
+            if folder is not None:
+                os.close(folder)
+
+    def _subfolder(self, name: str) -> tuple[int | None, str]:
+        """The two-letter folder, made if missing and checked to be a folder of the
+        user's inside the cache folder, not a link: (its descriptor, "") where files
+        can be opened relative to one (the caller closes it), else (None, its path).
+        OSError (FileRefused for a link or a stranger's folder) when it cannot be used."""
+        root = os.path.realpath(self.folder)
+        path = os.path.join(root, name)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+        if not _AT:  # no openat(): the folder itself is checked (a link is refused)
+            st = os.lstat(path)
+            if not stat.S_ISDIR(st.st_mode):
+                raise FileRefused(path, "it is a link or not a folder")
+            return None, path
+        fd = os.open(path, _FOLDER)  # O_NOFOLLOW: a link in its place is not opened
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISDIR(st.st_mode):
+                raise FileRefused(path, "it is not a folder")
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
+                raise FileRefused(path, "it is not the user's")
+            opened_inside(fd, path, root)  # where the kernel says the folder is
+        except OSError:
+            os.close(fd)
+            raise
+        return fd, ""

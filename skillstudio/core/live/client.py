@@ -6,19 +6,27 @@ httpx rather than the vendors' SDKs: one client speaks both APIs (and every
 OpenAI-compatible local server), and a transport can be injected, so tests run against
 a loopback server or a mock transport and never reach a network. Every endpoint goes
 through `send`: redirects are not followed (a key never follows one), the body is read
-raw and unpacked against the bound as it arrives (body.py), each attempt has one
-deadline from its first byte sent to its last byte read and is cut at once on a cancel
-(deadline.py), and nothing a server sends reaches a message, the cache or a report
-before the key is redacted from it (redaction.py).
+raw and unpacked against the bound as it arrives (body.py), an answer's JSON is
+counted as it arrives and parsed only within bounds (answer_json.py), each attempt is
+cut at its deadline or at once on a cancel (deadline.py), and nothing a server sends
+reaches a message, the cache or a report before the key is redacted from it
+(redaction.py).
 
-A call that misses its deadline is not retried: the server may have answered it (and
-charged for it), and the deadline is the user's; the next run asks again.
+`Limits.timeout` bounds a request as the user sees it: connecting, sending, the answer,
+and the retries and the waits between them all end within it, from the first attempt's
+start. A connection gets at most the connect timeout, and never more than what is left;
+a wait (`Retry-After` or a back-off) longer than what is left ends the request at once,
+with the server's reason and the wait it asked for, rather than a retry after the
+deadline. A call that misses its deadline is not retried: the server may have answered
+it (and charged for it), and the deadline is the user's; the next run asks again. An
+answer that breaks the protocol (headers without end, `101 Switching Protocols`, any
+other interim status given as the answer) is not retried either: the same server
+answers the same way again.
 """
 
 from __future__ import annotations
 
 import email.utils
-import json
 import random
 import threading
 import time
@@ -28,6 +36,7 @@ from typing import Any
 
 import httpx
 
+from .answer_json import AnswerRefused, JsonBounds, parse_answer
 from .body import ACCEPT_ENCODING, BodyRefused, content_coding, read_body
 from .deadline import CancelledHere, Expired, NotLoopback, watching
 from .endpoints import ANTHROPIC_VERSION, Endpoint
@@ -86,8 +95,11 @@ def headers(endpoint: Endpoint, key: str | None) -> dict[str, str]:
     return out
 
 
-def retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a `Retry-After` header (seconds or an HTTP date), bounded."""
+def retry_after(
+    value: str | None, now: float | None = None, bound: float = MAX_RETRY_AFTER
+) -> float | None:
+    """Seconds to wait from a `Retry-After` header (seconds or an HTTP date), at most
+    `bound`."""
     if not value:
         return None
     value = value.strip()
@@ -101,7 +113,7 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
         seconds = when - (time.time() if now is None else now)
     if seconds != seconds:  # NaN
         return None
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+    return min(max(seconds, 0.0), bound)
 
 
 def _wait(cancel: threading.Event | None, seconds: float) -> None:
@@ -137,14 +149,18 @@ def _exchange(
     key: str | None,
     content: bytes,
     limits: Limits,
+    left: float,
     cancel: threading.Event | None,
-) -> tuple[int, bytes, str | None]:
-    """One attempt: (status, body, Retry-After). The attempt is watched: its deadline
-    or a cancel shuts its socket, and the error that follows is raised as Expired or
-    CancelledHere; a body too large or packed wrongly raises BodyRefused."""
-    timeout = httpx.Timeout(limits.timeout, connect=limits.connect_timeout)
+) -> tuple[int, bytes, str | None, JsonBounds | None]:
+    """One attempt of at most `left` seconds: (status, body, Retry-After, the bounds an
+    answer's JSON was counted against). The attempt is watched: its deadline or a cancel
+    shuts its socket, and the error that follows is raised as Expired or CancelledHere;
+    a body too large or packed wrongly raises BodyRefused, an answer of too many values
+    or levels AnswerRefused (the body is read no further)."""
+    connect = min(limits.connect_timeout, left)
+    timeout = httpx.Timeout(left, connect=connect)
     loopback_only = key is not None and endpoint.plain_http
-    with watching(limits.timeout, limits.connect_timeout, cancel, loopback_only) as watch:
+    with watching(left, cancel, loopback_only) as watch:
         try:
             with client.stream(
                 "POST",
@@ -155,11 +171,16 @@ def _exchange(
                 extensions={"trace": watch.trace},
             ) as response:
                 status = response.status_code
+                if status < 200:  # an interim status given as the answer (h11 lets 1xx by)
+                    return status, b"", None, None
                 limit = MAX_ANSWER_BYTES if status == 200 else MAX_ERROR_BYTES
                 coding = content_coding(response.headers.get_list("content-encoding", True))
-                raw = read_body(response.iter_raw(), coding, limit, watch.raise_if_ended)
-                return status, raw, response.headers.get("retry-after")
-        except (httpx.HTTPError, BodyRefused):
+                counted = JsonBounds() if status == 200 else None  # counted as it arrives
+                observe = counted.feed if counted is not None else None
+                raw = read_body(response.iter_raw(), coding, limit, watch.raise_if_ended, observe)
+                return status, raw, response.headers.get("retry-after"), counted
+        except (httpx.HTTPError, BodyRefused, AnswerRefused):
+            watch.check(time.monotonic())  # a connect timed out at the deadline: Expired
             watch.raise_if_ended()  # the error came from the cut: say why it was cut
             raise
 
@@ -175,26 +196,38 @@ def send(
     pacer: Pacer | None = None,
 ) -> Any:
     """POST `content` to the endpoint and return the decoded JSON answer, the key
-    redacted from every string in it; retries what can be retried; raises SendError
-    (its text never holds the key) or Cancelled."""
+    redacted from every string in it; retries what can be retried within the request's
+    `limits.timeout`; raises SendError (its text never holds the key) or Cancelled."""
     refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
     if refused:
         raise SendError(refused)
     attempt = 0
+    deadline: float | None = None  # the whole request's, from its first attempt
+    expired = f"no answer within {limits.timeout:g} s"
     while True:
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         if pacer is not None:
             pacer.wait(cancel)
+        if deadline is None:
+            deadline = time.monotonic() + limits.timeout
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise SendError(expired)
         delay: float | None = None
+        gone: type[SendError] = SendError  # raised when no retry fits in the time left
         try:
-            status, raw, wait_header = _exchange(client, endpoint, key, content, limits, cancel)
+            status, raw, wait_header, counted = _exchange(
+                client, endpoint, key, content, limits, left, cancel
+            )
         except CancelledHere:
             raise Cancelled() from None
         except (Expired, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout):
-            raise SendError(f"no answer within {limits.timeout:g} s") from None
+            raise SendError(expired) from None
         except BodyRefused as exc:
             raise SendError(shown(str(exc), key, MAX_MESSAGE)) from None
+        except AnswerRefused as exc:
+            raise SendError(str(exc)) from None
         except NotLoopback as exc:
             raise SendError(
                 f"not sending the key over plain http: {endpoint.base_url} connected to "
@@ -204,28 +237,45 @@ def send(
             # Refused, no such host, or no connection in time: a server that is not
             # running does not start during a back-off, so one quick retry (a blip),
             # then the run stops.
-            reason = str(exc) or f"no connection within {limits.connect_timeout:g} s"
+            waited = min(limits.connect_timeout, left)
+            reason = str(exc) or f"no connection within {waited:g} s"
             problem = shown(f"cannot reach {endpoint.base_url}: {reason}", key, MAX_MESSAGE)
+            gone = Unreachable
             if attempt >= min(1, limits.retries):
                 raise Unreachable(f"{problem} (is the server running?)") from None
             delay = min(0.5, limits.backoff)
+        except httpx.ProtocolError as exc:  # the same server breaks it the same way again
+            raise SendError(
+                shown(f"{endpoint.base_url} broke HTTP ({exc}): not retried", key, MAX_MESSAGE)
+            ) from None
         except httpx.HTTPError as exc:
             problem = shown(f"cannot reach {endpoint.base_url}: {exc}", key, MAX_MESSAGE)
         else:
             if status == 200:
                 try:
-                    return redact_json(json.loads(raw), key)
-                except (ValueError, RecursionError):
-                    raise SendError("the answer is not JSON") from None
+                    return redact_json(parse_answer(raw, counted), key)
+                except AnswerRefused as exc:
+                    raise SendError(str(exc)) from None
+            if status < 200:
+                raise SendError(f"HTTP {status}: an interim status, not an answer")
             problem = _status_text(status, raw, key)
             if status not in RETRY_STATUS:
                 raise SendError(problem)
-            delay = retry_after(wait_header)
+            asked = retry_after(wait_header, bound=float("inf"))
+            delay = None if asked is None else min(asked, MAX_RETRY_AFTER)
+            left = deadline - time.monotonic()
+            if asked is not None and asked >= left and delay is not None and delay >= left:
+                raise SendError(
+                    f"{problem}; the server asks to wait {asked:.0f} s, more than the "
+                    f"{max(left, 0):.1f} s left of the {limits.timeout:g} s timeout: not retried"
+                )
         if attempt >= limits.retries:
             raise SendError(problem)
         if delay is None:
             delay = min(limits.backoff * 2**attempt, limits.max_backoff)
             delay *= 0.5 + random.random() / 2  # jitter: concurrent runs do not retry together
+        if delay >= deadline - time.monotonic():
+            raise gone(f"{problem}; no time left of the {limits.timeout:g} s timeout to retry")
         attempt += 1
         if note is not None:
             note(f"{problem}; retrying in {delay:.1f} s ({attempt} of {limits.retries})")
@@ -237,8 +287,8 @@ def _status_text(status: int, raw: bytes, key: str | None) -> str:
     from the whole message first, then the message cut to MAX_MESSAGE characters."""
     message = ""
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
+        data = parse_answer(raw)
+    except AnswerRefused:
         data = None
     if isinstance(data, dict):
         error = data.get("error")

@@ -6,9 +6,9 @@ attempt is watched: httpx's `trace` extension hands over the request's socket wh
 connects (and again once TLS is up), and a watchdog thread shuts that socket down when
 the attempt's deadline passes or its run is cancelled. A read or write blocked on the
 socket then returns at once, wherever the request is (sending, the headers, the
-body); the sender reports a timeout or a cancel. The deadline runs from the first
-byte sent to the last byte read: `timeout` seconds after the request's headers start
-to go out (the connection itself is bounded by the connect timeout before that).
+body); the sender reports a timeout or a cancel. The deadline is what is left of the
+request's timeout when the attempt starts (client.py): connecting, sending and the
+whole answer, headers included, fit in it.
 
 Connections are not kept alive (client.py), so every attempt opens the socket it is
 watched by. Before a connection exists (a name being resolved, a connect under way)
@@ -54,13 +54,11 @@ class Watch:
 
     def __init__(
         self,
-        timeout: float,
-        connect_timeout: float,
+        seconds: float,
         cancel: threading.Event | None,
         loopback_only: bool = False,
     ) -> None:
-        self.timeout = timeout
-        self.deadline = time.monotonic() + connect_timeout + timeout
+        self.deadline = time.monotonic() + seconds
         self.cancel = cancel
         self.loopback_only = loopback_only
         self.sockets: list[socket.socket] = []
@@ -76,9 +74,6 @@ class Watch:
             sock = stream.get_extra_info("socket") if stream is not None else None
             if isinstance(sock, socket.socket):
                 self._add(sock, check_peer=name.endswith(".connect_tcp.complete"))
-        elif name.endswith(".send_request_headers.started"):
-            with self.lock:  # the first byte goes out now
-                self.deadline = min(self.deadline, time.monotonic() + self.timeout)
         self.check(time.monotonic())
 
     def _add(self, sock: socket.socket, check_peer: bool) -> None:
@@ -170,13 +165,11 @@ _WATCHDOG = _Watchdog()
 
 @contextlib.contextmanager
 def watching(
-    timeout: float,
-    connect_timeout: float,
-    cancel: threading.Event | None,
-    loopback_only: bool = False,
+    seconds: float, cancel: threading.Event | None, loopback_only: bool = False
 ) -> Iterator[Watch]:
-    """A Watch for one attempt, looked at by the watchdog while the block runs."""
-    watch = Watch(timeout, connect_timeout, cancel, loopback_only)
+    """A Watch for one attempt of at most `seconds`, looked at by the watchdog while the
+    block runs."""
+    watch = Watch(seconds, cancel, loopback_only)
     _WATCHDOG.add(watch)
     try:
         yield watch

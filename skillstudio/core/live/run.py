@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from ..delivery.tiers import render_listing
+from ..model.text import counted
 from ..ranking.model_pick import LikelyIndex
 from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
@@ -33,6 +34,10 @@ Progress = Callable[[int, int, str], None]  # (done, total, what happened)
 
 class LiveError(Exception):
     """A live check that cannot start; the message says what to do."""
+
+
+class NothingToAsk(LiveError):
+    """No skill is listed to the model: a check would pay to ask about an empty list."""
 
 
 @dataclass(slots=True)
@@ -115,6 +120,14 @@ def plan(
     if settings.runs < 1:
         raise LiveError("--runs must be at least 1")
     listing = render_listing(registry, options or {})
+    if not listing.listed:  # refused before any estimate: nothing is worth a call
+        count = len(registry.skills)
+        why = (
+            f"{registry.profile.name} lists none of its {counted(count, 'skill')} to the model"
+            if count
+            else "no SKILL.md was found"
+        )
+        raise NothingToAsk(f"no skill to ask about ({why}); nothing was asked")
     skills = list(registry.active.values())
     if not estimate or not registry.profile.model_chooses:
         index = None
