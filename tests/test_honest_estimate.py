@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.ranking.estimate import Model
 from skillstudio.core.ranking.exclusions import exclusion_clauses, without_exclusions
-from skillstudio.core.ranking.model_pick import LikelyIndex, Model
+from skillstudio.core.ranking.model_pick import LikelyIndex
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 

@@ -10,9 +10,16 @@ import pytest
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking import model_pick as likely_module
-from skillstudio.core.ranking.model_pick import PLAIN_BM25, LikelyIndex, likely, stem
+from skillstudio.core.ranking.estimate import PLAIN_BM25
+from skillstudio.core.ranking.model_pick import LikelyIndex, likely
 from skillstudio.core.reading import skill_words as gist_module
-from skillstudio.core.reading.skill_words import GIST_WORDS, body_gist, bundled_text, gist_counts
+from skillstudio.core.reading.skill_words import (
+    GIST_WORDS,
+    body_gist,
+    bundled_text,
+    gist_counts,
+    stem,
+)
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -480,7 +487,7 @@ def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
 def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
     import time
 
-    from skillstudio.core.ranking.matching import MAX_QUERY_CHARS
+    from skillstudio.core.model.matches import MAX_QUERY_CHARS
 
     registry = collection(tmp_path, REVIEW)
     index = LikelyIndex(registry)

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
+from skillstudio.core.model.matches import STOPWORDS  # noqa: E402
 from skillstudio.core.model.text import normalize  # noqa: E402
 from skillstudio.core.projects.project import project_from_folder  # noqa: E402
-from skillstudio.core.ranking.matching import STOPWORDS, MatchIndex, match  # noqa: E402
+from skillstudio.core.ranking.match_index import MatchIndex  # noqa: E402
+from skillstudio.core.ranking.matching import match  # noqa: E402
 from skillstudio.core.ranking.model_pick import LikelyIndex  # noqa: E402
 from skillstudio.core.ranking.overlap import overlaps  # noqa: E402
 from skillstudio.core.scanning.registry import Registry  # noqa: E402

@@ -10,12 +10,12 @@ from urllib.parse import unquote
 
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.fields import is_placeholder_description, quoted
+from ..model.paths import is_inside
 from ..model.rule_settings import apply_rules
 from ..model.scan import SKILL_FILE
 from ..model.skills import Skill
 from ..profile import Checker, Profile
 from ..reading.looked import looked_at
-from ..reading.safefs import is_inside
 from .links import (
     LINK_CHARS,
     LINKS_CHECKED,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import yaml
 
@@ -26,48 +26,13 @@ from ..reading import yaml_io
 from ..reading.frontmatter import BOM, parse_text
 from ..reading.yaml_io import (
     EditError,
-    double_quoted,
     key_text,
     nested_lines,
-    plain_ok,
     scalar_text,
-    single_quoted,
     value_lines,
 )
-from .values import (
-    MAX_CLI_VALUE,
-    ValueMode,
-    field_kind,
-    parse_typed_value,
-    parse_yaml_value,
-    typed_sources,
-)
-
-if TYPE_CHECKING:
-    pass
 
 _MISSING = object()
-
-
-# the emitter's names, read from here before they moved to yaml_io
-__all__ = [
-    "MAX_CLI_VALUE",
-    "Change",
-    "EditError",
-    "ValueMode",
-    "apply_changes",
-    "double_quoted",
-    "field_kind",
-    "key_text",
-    "nested_lines",
-    "parse_typed_value",
-    "parse_yaml_value",
-    "plain_ok",
-    "scalar_text",
-    "single_quoted",
-    "typed_sources",
-    "value_lines",
-]
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,7 +106,7 @@ class AgentSkills(Profile):
                     what = f"{described(value)}; write the value as one line of text"
                 else:
                     if written is None:
-                        from ..editing.round_trip import typed_sources  # rare: only for a bad value
+                        from ..editing.values import typed_sources
 
                         written = typed_sources(c.doc)
                     source = written.get(f"metadata.{key}")

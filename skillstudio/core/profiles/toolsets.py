@@ -29,7 +29,7 @@ from ..model.matches import (
     is_capability_request,
     words_of,
 )
-from ..model.paths import is_within
+from ..model.paths import FileRefused, is_within
 from ..model.skills import Skill
 from ..model.text import counted, first_sentence
 from ..profile import (
@@ -42,7 +42,7 @@ from ..profile import (
 from ..ranking.match_index import phrase_hits
 from ..ranking.rankers import unpack
 from ..reading.looked import looked_at
-from ..reading.safefs import FileRefused, read_bytes
+from ..reading.safefs import read_bytes
 
 if TYPE_CHECKING:
     from ..model.delivered import Activation

@@ -47,8 +47,10 @@ from typing import Any
 import yaml
 
 from ..model.text import counted
-from ..ranking.matching import MatchIndex, match
-from ..ranking.model_pick import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, LikelyIndex, Model
+from ..ranking.estimate import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, Model
+from ..ranking.match_index import MatchIndex
+from ..ranking.matching import match
+from ..ranking.model_pick import LikelyIndex
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes
 from ..scanning.registry import Registry

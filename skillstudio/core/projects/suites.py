@@ -14,17 +14,18 @@ from typing import Any
 
 import yaml
 
+from ..model.matches import MatchResult
 from ..model.session import Session
+from ..ranking.estimate import LikelyResult
 from ..ranking.explanations import why_not
-from ..ranking.matching import MatchIndex, MatchResult, match
-from ..ranking.model_pick import LikelyIndex, LikelyResult
+from ..ranking.match_index import MatchIndex
+from ..ranking.matching import match
+from ..ranking.model_pick import LikelyIndex
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes, read_file
 from ..scanning.registry import Registry
 from . import suite_formats
-from .suite_cases import (  # Case, Suite and SuiteError are used from here too
-    MAX_CASES,
-    MAX_QUERY_CHARS,
+from .suite_cases import (
     Case,
     Located,
     Mode,
@@ -38,31 +39,7 @@ from .suite_cases import (  # Case, Suite and SuiteError are used from here too
     query_text,
     read_text,
 )
-from .suite_formats import skill_folder_of
 from .suite_home import suite_home
-
-__all__ = [
-    "MAX_CASES",
-    "MAX_QUERY_CHARS",
-    "Case",
-    "CaseResult",
-    "Mode",
-    "Suite",
-    "SuiteError",
-    "SuiteReport",
-    "add_case",
-    "case_notes",
-    "case_text",
-    "confusion",
-    "confusion_label",
-    "create_suite",
-    "first_pick",
-    "load_suite",
-    "report_of",
-    "run_case",
-    "run_suite",
-    "skill_folder_of",
-]
 
 
 @dataclass(slots=True)

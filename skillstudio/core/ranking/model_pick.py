@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import compress
 
+from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
 from ..model.text import normalize
 from ..profile import Profile, default_listing_texts
@@ -48,34 +49,15 @@ from ..reading.skill_words import (
 )
 from ..scanning.registry import Registry
 from .estimate import (
-    FIELDS_MODEL,
     LIKELY_MODEL,
-    PLAIN_BM25,
     Band,
     IgnoredWord,
     LikelyCandidate,
     LikelyResult,
     Model,
     TermWeight,
-    likely_text,
 )
 from .exclusions import clause_holding, listing_without_exclusions
-from .matching import MAX_QUERY_CHARS, STOPWORDS
-
-__all__ = [  # the parameters and results are re-exported: callers import them from here
-    "FIELDS_MODEL",
-    "LIKELY_MODEL",
-    "PLAIN_BM25",
-    "Band",
-    "LikelyCandidate",
-    "LikelyIndex",
-    "LikelyResult",
-    "Model",
-    "TermWeight",
-    "likely",
-    "likely_text",
-    "stem",
-]
 
 SHOWN_KEPT = 1024  # skills whose shown terms a ranking keeps (`LikelyIndex._shown`; ~2 KB each)
 # At most this many words a request has in skills' exclusions are reported

@@ -44,7 +44,8 @@ from ..model.skills import Skill
 from ..model.text import counted, normalize
 from ..reading.skill_words import stem, terms
 from ..scanning.registry import Registry
-from .model_pick import FIELDS_MODEL, LikelyIndex, Model
+from .estimate import FIELDS_MODEL, Model
+from .model_pick import LikelyIndex
 from .resemblance import NEAR_POOL, copies, copy_text, near, near_pool
 
 THRESHOLD = 0.3  # score at or above which `overlap` lists a pair

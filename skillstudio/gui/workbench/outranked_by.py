@@ -12,8 +12,10 @@ import time
 
 from ...core.model.skills import Skill
 from ...core.projects.project import Project
-from ...core.projects.suites import Suite, SuiteError, load_suite
-from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult
+from ...core.projects.suite_cases import Suite, SuiteError
+from ...core.projects.suites import load_suite
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.model_pick import LikelyIndex
 from ...core.scanning.registry import Registry
 
 SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)

@@ -36,14 +36,12 @@ from PySide6.QtWidgets import (
 from ...core.delivery.activation import activate
 from ...core.delivery.tiers import render_tiers
 from ...core.model.delivered import TierText
+from ...core.model.matches import MatchResult
 from ...core.model.session import Session
 from ...core.projects.project import Project
-from ...core.ranking.matching import (
-    MatchIndex,
-    MatchResult,
-    match,
-)
-from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.match_index import MatchIndex
+from ...core.ranking.matching import match
 from ...core.scanning.registry import Registry
 from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes

@@ -65,8 +65,6 @@ LISTING_HEAD = (
 )
 LISTING_TAIL = "\n</system-reminder>"
 
-__all__ = ["ClaudeCode", "loose_bool", "shell_lines", "substitute_claude"]
-
 
 def argument_hint(value: Any) -> str | None:
     """The hint as shown: `[a] [b]` written unquoted is a YAML list, shown as written."""
