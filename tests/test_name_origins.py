@@ -56,9 +56,7 @@ def test_a_reexport_is_found(tmp_path: Path) -> None:
         "pkg.sub: Deep",
     ]
     files = modules("pkg", str(tmp_path))
-    found = [
-        (r.line, r.named, r.name, r.defined_in) for r in name_origins.reexports(known, files)
-    ]
+    found = [(r.line, r.named, r.name, r.defined_in) for r in name_origins.reexports(known, files)]
     assert found == [
         (5, "pkg.facade", "C", "pkg.base"),
         (5, "pkg.facade", "g", "pkg.base"),

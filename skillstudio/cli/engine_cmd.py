@@ -111,8 +111,8 @@ def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any]
     from ..core.model.session import Session
     from ..core.ranking.estimate import likely_text
     from ..core.ranking.explanations import why_not
+    from ..core.ranking.likely_ranking import likely
     from ..core.ranking.matching import match
-    from ..core.ranking.model_pick import likely
     from .explain import explain_text
 
     session = Session(recent=list(args.recent))

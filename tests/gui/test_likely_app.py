@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.skills import Skill
 from skillstudio.core.ranking.estimate import LikelyCandidate
-from skillstudio.core.ranking.model_pick import LikelyIndex, likely
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow

@@ -18,9 +18,10 @@ from ..model.matches import MatchResult
 from ..model.session import Session
 from ..ranking.estimate import LikelyResult
 from ..ranking.explanations import why_not
+from ..ranking.likely_index import LikelyIndex
+from ..ranking.likely_ranking import rank_likely
 from ..ranking.match_index import MatchIndex
 from ..ranking.matching import match
-from ..ranking.model_pick import LikelyIndex
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes, read_file
 from ..scanning.registry import Registry
@@ -364,10 +365,10 @@ def run_case(
     if case.mode in ("likely", "not-likely") or case.expect_not:
         likely_index = likely_index or LikelyIndex(registry)
         top = max(LIKELY_TOP, case.not_in_top or 0)
-        ranked = likely_index.rank(case.query, top=top) if case.mode != "likely" else None
+        ranked = rank_likely(likely_index, case.query, top=top) if case.mode != "likely" else None
     if case.mode == "likely":
         assert likely_index is not None
-        top3 = likely_index.rank(case.query, top=3)
+        top3 = rank_likely(likely_index, case.query, top=3)
         got = [c.name for c in top3.candidates]
         if case.expect:
             passed = any(name in case.expect for name in got)
@@ -404,7 +405,9 @@ def run_case(
     if case.expect_not:
         if ranked is None:
             assert likely_index is not None
-            ranked = likely_index.rank(case.query, top=max(LIKELY_TOP, case.not_in_top or 0))
+            ranked = rank_likely(
+                likely_index, case.query, top=max(LIKELY_TOP, case.not_in_top or 0)
+            )
         broken = _negative(case, ranked)
         if broken:
             passed = False

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from ..model.skills import Skill
 from ..reading.skill_words import terms
 from .estimate import Model
-from .model_pick import LikelyIndex
+from .likely_index import LikelyIndex
 from .overlap import OVERLAP_MODEL, RARE_MAX, THRESHOLD, name_probe
 from .resemblance import near, near_pool, shingles
 

@@ -40,6 +40,7 @@ from ...core.model.matches import MatchResult
 from ...core.model.session import Session
 from ...core.projects.project import Project
 from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.likely_ranking import rank_likely
 from ...core.ranking.match_index import MatchIndex
 from ...core.ranking.matching import match
 from ...core.scanning.registry import Registry
@@ -428,7 +429,7 @@ class QueryPanel(QWidget):
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
         index = self.likely_indexes.get(registry)
-        return index.rank(query) if index is not None else None
+        return rank_likely(index, query) if index is not None else None
 
     def _on_index_ready(self, registry: object) -> None:
         if registry is self.registry:
