@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from skillstudio.core.editing.archive import ArchiveError, pack, unpack
-from skillstudio.core.editing.round_trip import Change, apply_changes
+from skillstudio.core.editing.changes import Change
+from skillstudio.core.editing.round_trip import apply_changes
 from skillstudio.core.editing.saving import SaveConflict, SaveError, atomic_write, stamp
 from skillstudio.core.editing.skill_ops import (
     OperationError,

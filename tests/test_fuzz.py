@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from skillstudio.core.delivery.activation import activate
 from skillstudio.core.delivery.tiers import render_tiers
-from skillstudio.core.editing.round_trip import Change, apply_changes
+from skillstudio.core.editing.changes import Change
+from skillstudio.core.editing.round_trip import apply_changes
 from skillstudio.core.model.document import Document
 from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import PROFILE_NAMES

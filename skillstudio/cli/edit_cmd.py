@@ -111,7 +111,8 @@ class EditRefused(Exception):
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
-    from ..core.editing.round_trip import Change, apply_changes, change_for
+    from ..core.editing.changes import Change, change_for
+    from ..core.editing.round_trip import apply_changes
     from ..core.editing.saving import SaveError, atomic_write, encode, stamp
     from ..core.editing.values import ValueMode, field_kind, parse_typed_value
     from ..core.reading.frontmatter import read_document

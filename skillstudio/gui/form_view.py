@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.editing.round_trip import Change, apply_changes
+from ..core.editing.changes import Change
+from ..core.editing.round_trip import apply_changes
 from ..core.editing.values import parse_yaml_value
 from ..core.model.document import Document
 from ..core.model.fields import FieldSpec, yaml_spelling
