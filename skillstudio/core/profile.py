@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -21,7 +20,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from .model.confinement import holds_skill, root_inside
 from .model.delivered import Activation, Invoker, TierText
 from .model.diagnostics import Diagnostic, Severity
-from .model.fields import FieldSpec, item_problem, quoted, type_problem
+from .model.fields import FieldSpec, item_problem, type_problem
 from .model.matches import POINTS, MatchResult, Terms, description_keywords, words_of
 from .model.scan import Discovery, DiscoveryResult, ScanLimits
 from .model.session import Session
@@ -258,9 +257,6 @@ class Profile:
     def severity_of(self, code: str) -> Severity:
         return self.severities.get(code) or self.base_severities.get(code, "error")
 
-    def root_labels(self) -> list[str]:
-        return [spec.label for spec in self.roots]
-
     # -- hooks --------------------------------------------------------------
     def check(self, c: Checker) -> None:
         """Profile-specific rules; the shared type/required/unknown checks ran already."""
@@ -339,14 +335,6 @@ class Profile:
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
         """Why a skill's frontmatter marks it as this profile's, or None."""
         return None
-
-    def detect_skill(self, skill_folder: str, mapping: Mapping[str, Any] | None) -> str | None:
-        """Why one skill (files in its folder: `skill_markers`; its frontmatter:
-        `detect_fields`, naming the field) marks its root as this profile's, or None."""
-        for marker in self.skill_markers:
-            if os.path.exists(os.path.join(skill_folder, marker)):
-                return marker
-        return self.detect_fields(mapping) if mapping is not None else None
 
     def duplicate_message(self, key: str, others: list[str]) -> str:
         """The `duplicate-name` note of a profile that does not shadow (`shadows` False)."""
@@ -573,13 +561,6 @@ class Profile:
             if skip:
                 c.fail("name")
 
-    def check_slug(self, c: Checker, key: str, pattern: re.Pattern[str], rule: str) -> bool:
-        value = c.skill.raw.get(key)
-        if isinstance(value, str) and not pattern.fullmatch(value):
-            c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
-            return False
-        return True
-
 
 def default_listing_texts(skill: Skill) -> dict[str, str]:
     """The name and description: what every listing shows (the name's words without
@@ -594,7 +575,3 @@ def listing_line(skill: Skill) -> str:
 
 def _text_list(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def show_value(value: str) -> str:
-    return quoted(value)
