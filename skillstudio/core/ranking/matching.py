@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.matches import MAX_QUERY_CHARS, MatchResult
+from ..model.profile_requests import MatchRequest
 from ..model.session import Session
 from ..model.text import normalize
-from ..profile import MatchRequest
 from ..scanning.registry import Registry
 from .match_index import MatchIndex
 from .rankers import rank_explicit
