@@ -1,6 +1,6 @@
 """Try a Request: ranking, explanation, tiers, activation, session. Everything shown is
-the engine's own answer (core.matching, core.disclosure, core.activation) for the
-registry as it is on screen, unsaved edits included (re-run on every re-validation)."""
+the engine's own answer (core/ranking, core/delivery) for the registry as it is on
+screen, unsaved edits included (re-run on every re-validation)."""
 
 from __future__ import annotations
 
