@@ -30,7 +30,7 @@ from ..core.profiles import DEFAULT_PROFILE, get_profile
 from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, detect_profile, resolve_projects
 from ..core.projects.suite_notes import is_suite, suite_diagnostics
-from ..core.ranking.model_pick import LikelyIndex
+from ..core.ranking.likely_index import LikelyIndex
 from ..core.ranking.overlap import LINT_THRESHOLD, OVERLAP_MODEL
 from ..core.ranking.rivals import competing
 from ..core.reading.frontmatter import MAX_FILE_BYTES, human_size, parse_text
