@@ -245,7 +245,7 @@ def print_tier(tier: TierText, env: Env) -> None:
     env.print(tier.text)
     tokens = tier.budget_unit == "tokens"  # Codex at a known window counts tokens
     budget = f" of {tier.budget:,}" if tier.budget and not tokens else ""
-    of_tokens = f"; budget {tier.budget:,} tokens" if tier.budget and tokens else ""
+    of_tokens = f"; budget {counted(tier.budget, 'token')}" if tier.budget and tokens else ""
     env.err.write(
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
         f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}{of_tokens}" + "]\n"

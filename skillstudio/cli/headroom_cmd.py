@@ -113,12 +113,11 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             else "an unknown context window"
         )
         budget, unit = row["budget"], row["unit"][:-1]  # character or token
-        tokens = " tokens" if unit == "token" else ""
         lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
         lines.append(
             f"  {counted(row['skills'], 'skill')}: "
             f"{counted(row['needed'], unit)} with every description, "
-            f"budget {budget:,}{tokens}"
+            f"budget {counted(budget, 'token') if unit == 'token' else f'{budget:,}'}"
             if budget is not None
             else "  no budget"
         )
