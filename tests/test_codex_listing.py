@@ -171,7 +171,9 @@ def aliases(entries: list[Entry], roots: list[str]) -> tuple[list[str], list[str
     """The roots table and the paths, with room for nothing but aliased bare lines."""
     plain = render.render(entries, Budget(1, False), roots)  # nothing fits: no aliasing
     assert plain.root_lines == []
-    out = render._aliased(sorted(entries, key=render.sort_key), roots, Budget(CHARS, False))
+    ordered = sorted(entries, key=render.sort_key)
+    sizes = render._Sizes(ordered)
+    out = render._aliased(ordered, sizes, roots, Budget(CHARS, False))
     assert out is not None
     return out.root_lines, out.paths
 
@@ -229,7 +231,8 @@ def test_the_table_comes_off_the_budget_before_the_lines() -> None:
     alpha, beta = in_root("alpha-skill", root, "alpha"), in_root("beta-skill", root, "beta")
     table = len(render.body([f"- `r0` = `{root}`"], [])) - len(render.body([], []))
     alpha_line = len("- alpha-skill: (file: r0/alpha/SKILL.md)\n")
-    out = render._aliased([alpha, beta], [root], Budget(table + alpha_line, False))
+    sizes = render._Sizes([alpha, beta])
+    out = render._aliased([alpha, beta], sizes, [root], Budget(table + alpha_line, False))
     assert out is not None
     assert out.lines == ["- alpha-skill: (file: r0/alpha/SKILL.md)"]
 
@@ -271,7 +274,8 @@ def test_the_round_robin_gives_what_codex_loop_gives(seed: int) -> None:
     texts = ["".join(rng.choice(words) for _ in range(rng.randint(0, 60))) for _ in range(count)]
     budget = Budget(0, rng.random() < 0.6)
     room = rng.randint(0, 400)
-    assert render._round_robin(budget, bares, texts, room) == codex_loop(budget, bares, texts, room)
+    sizes = [(len(b), len(b.encode("utf-8"))) for b in bares]
+    assert render._round_robin(budget, sizes, texts, room) == codex_loop(budget, bares, texts, room)
 
 
 # -- whole messages, byte for byte ------------------------------------------------------
@@ -502,3 +506,12 @@ def test_the_corpus_at_a_272000_token_window_keeps_every_description_with_aliase
     assert roots.startswith("- `r0` = `")
     table = tokens(message([], roots.rstrip("\n").split("\n"))) - tokens(message([]))
     assert table + sum(tokens(e + "\n") for e in entries) <= 5440
+
+
+def test_the_order_compares_paths_folder_by_folder_only_for_one_name() -> None:
+    a = Entry("same", "d", "/x/b/c/SKILL.md", 2)
+    b = Entry("same", "d", "/x/b-c/SKILL.md", 2)
+    c = Entry("other", "d", "/x/a/SKILL.md", 3)
+    d = Entry("zeta", "d", "/y/SKILL.md", 0)
+    assert render.ordered([c, b, a, d]) == [d, a, b, c]
+    assert render.ordered([c, b, a, d]) == sorted([c, b, a, d], key=render.sort_key)

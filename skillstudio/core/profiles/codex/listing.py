@@ -36,7 +36,11 @@ def shown_description(text: str) -> str:
 def scope_of(skill: Skill) -> str:
     """system, admin, repository or user: the first word of the root's label
     (roots named in skillstudio.yaml or on the command line are repository roots)."""
-    word = skill.root.label.split(" ", 1)[0]
+    return scope_of_root(skill.root)
+
+
+def scope_of_root(root: Root) -> str:
+    word = root.label.split(" ", 1)[0]
     return word if word in SCOPES else "repository"
 
 
@@ -51,7 +55,7 @@ def budget_from(options: Mapping[str, Any]) -> Budget:
 
 
 def _slashed(path: str) -> str:
-    return path.replace(os.sep, "/")
+    return path if os.sep == "/" else path.replace(os.sep, "/")
 
 
 def _root_order(root: Root) -> tuple[int, int]:
@@ -92,18 +96,14 @@ def write_listing(
             listed.append(skill)
     system_root = os.path.normpath(system_root)
     roots = {id(s.root): s.root for s in skills}
+    where = {key: _slashed(os.path.normpath(root.path)) for key, root in roots.items()}
+    scopes = {id(root): render.SCOPE_RANK[scope_of_root(root)] for root in roots.values()}
     entries = [
-        Entry(
-            s.name,
-            s.description,
-            _slashed(s.path),
-            render.SCOPE_RANK[scope_of(s)],
-            _slashed(os.path.normpath(s.root.path)),
-        )
+        Entry(s.name, s.description, _slashed(s.path), scopes[id(s.root)], where[id(s.root)])
         for s in listed
     ]
-    order = [_slashed(os.path.normpath(r.path)) for r in sorted(roots.values(), key=_root_order)]
-    if not any(os.path.normpath(r.path) == system_root for r in roots.values()):
+    order = [where[id(r)] for r in sorted(roots.values(), key=_root_order)]
+    if _slashed(system_root) not in where.values():
         root = _slashed(system_root)
         entries += [
             Entry(s.name, s.description, f"{root}/{s.name}/SKILL.md", 0, root)
@@ -111,15 +111,14 @@ def write_listing(
         ]
         order.insert(sum(_root_order(r)[0] < 3 for r in roots.values()), root)
     listing = render.render(entries, budget, order)
-    unit = budget.unit[:-1]
-    for entry, path, shown in zip(listing.entries, listing.paths, listing.shown, strict=True):
+    reason = f"over the {budget.limit:,}-{budget.unit[:-1]} budget even without its description"
+    rows = zip(listing.entries, listing.shown, listing.whole_costs, listing.bare_costs, strict=True)
+    for entry, shown, whole, bare in rows:
         if shown is None:
-            reason = f"over the {budget.limit:,}-{unit} budget even without its description"
             out.omitted.append({"skill": entry.name, "reason": reason})
             continue
         out.listed.append(entry.name)
-        whole = budget.line_cost(render.line(entry.name, entry.description, path))
-        out.entries.append((entry.name, whole, budget.line_cost(render.line(entry.name, "", path))))
+        out.entries.append((entry.name, whole, bare))
         if shown < len(entry.description):
             out.shortened.append(entry.name)
     out.spent = listing.used

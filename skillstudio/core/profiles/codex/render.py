@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from . import shipped
 
@@ -57,7 +58,11 @@ class Budget:
         return -(-size // BYTES_PER_TOKEN) if self.tokens else chars
 
     def line_cost(self, line: str) -> int:
-        return self.cost(line + "\n")
+        """The cost of a line with its newline."""
+        if not self.tokens:
+            return len(line) + 1
+        size = len(line) if line.isascii() else utf8_length(line)
+        return (size + BYTES_PER_TOKEN) // BYTES_PER_TOKEN  # ceil((size + 1) / 4)
 
     def less(self, used: int) -> Budget:
         return Budget(max(self.limit - used, 0), self.tokens)
@@ -70,8 +75,7 @@ def budget_for(window: int | None) -> Budget:
     return Budget(UNKNOWN_WINDOW_CHARACTERS, False)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Entry:
+class Entry(NamedTuple):
     """One skill as the listing sees it. `root` is the root it was found under ('':
     none; '/' separators), `roots` order (`render`) says which alias it gets."""
 
@@ -82,11 +86,17 @@ class Entry:
     root: str = ""
 
 
-def sort_key(entry: Entry) -> tuple[int, str, tuple[bool, tuple[str, ...]]]:
-    """System first, then by name, then by path compared folder by folder (Rust's
-    Path order: `a/b/c` before `a/b-c`)."""
-    parts = tuple(p for p in entry.path.split("/") if p not in ("", "."))
-    return entry.scope, entry.name, (not entry.path.startswith("/"), parts)
+def sort_key(entry: Entry) -> tuple[int, str, bool, str]:
+    """System first, then by name, then by path compared folder by folder as Rust's
+    Path orders (`a/b/c` before `a/b-c`, absolute before relative): with the `/`
+    written as NUL, below every character a name can hold, one string comparison
+    does it (paths are normalized: no empty or `.` folders)."""
+    path = entry.path
+    return entry.scope, entry.name, not path.startswith("/"), path.replace("/", "\0")
+
+
+def ordered(entries: Sequence[Entry]) -> list[Entry]:
+    return sorted(entries, key=sort_key)
 
 
 def line(name: str, description: str, path: str) -> str:
@@ -117,14 +127,20 @@ class Listing:
     shown: list[int | None]  # description characters shown; None: left out
     root_lines: list[str] = field(default_factory=list)
     table_cost: int = 0  # what the roots table costs against the budget
+    # per entry, its line's cost with the whole description and without one
+    whole_costs: list[int] = field(default_factory=list)
+    bare_costs: list[int] = field(default_factory=list)
+    _lines: list[str] | None = None
 
     @property
     def lines(self) -> list[str]:
-        return [
-            line(e.name, e.description[:n], p)
-            for e, p, n in zip(self.entries, self.paths, self.shown, strict=True)
-            if n is not None
-        ]
+        if self._lines is None:
+            self._lines = [
+                line(e.name, e.description[:n], p)
+                for e, p, n in zip(self.entries, self.paths, self.shown, strict=True)
+                if n is not None
+            ]
+        return self._lines
 
     @property
     def text(self) -> str:
@@ -175,33 +191,68 @@ class Listing:
 def render(entries: Sequence[Entry], budget: Budget, roots: Sequence[str] = ()) -> Listing:
     """The listing of `entries` (those Codex lets the model invoke) at `budget`;
     `roots` in Codex's scan order (`SkillLoadOutcome.skill_roots`) number the aliases."""
-    ordered = sorted(entries, key=sort_key)
-    absolute = _fit(ordered, [e.path for e in ordered], budget)
+    listed = ordered(entries)
+    sizes = _Sizes(listed)
+    absolute = _fit(listed, sizes, [e.path for e in listed], budget)
     if absolute.omitted == 0 and absolute.cut_chars == 0:
         return absolute
-    aliased = _aliased(ordered, roots, budget)
+    aliased = _aliased(listed, sizes, roots, budget)
     if aliased is not None and _better(aliased, absolute):
         return aliased
     return absolute
 
 
-def _fit(ordered: list[Entry], paths: list[str], budget: Budget) -> Listing:
+class _Sizes:
+    """The entries' names and descriptions, in characters and UTF-8 bytes (counted once:
+    a line's cost is worked out from them, not from the line written out)."""
+
+    __slots__ = ("description_bytes", "descriptions", "name_bytes", "names")
+
+    def __init__(self, entries: list[Entry]) -> None:
+        names = [e.name for e in entries]
+        descriptions = [e.description for e in entries]
+        self.names = [len(t) for t in names]
+        self.name_bytes = [len(t) if t.isascii() else utf8_length(t) for t in names]
+        self.descriptions = [len(t) for t in descriptions]
+        self.description_bytes = [len(t) if t.isascii() else utf8_length(t) for t in descriptions]
+
+
+LINE_FRAME = len(line("", "", ""))  # "- " ": " "(file: " ")": 12 characters, ASCII
+
+
+def _fit(ordered: list[Entry], sizes: _Sizes, paths: list[str], budget: Budget) -> Listing:
     """`render_skill_lines_from_lines`: whole, else shortened, else bare and in order."""
-    out = Listing(budget, ordered, paths, [len(e.description) for e in ordered])
-    pairs = list(zip(ordered, paths, strict=True))
-    full = sum(budget.line_cost(line(e.name, e.description, p)) for e, p in pairs)
-    if full <= budget.limit:
+    out = Listing(budget, ordered, paths, list(sizes.descriptions))
+    # each bare line's characters and bytes (without its newline)
+    chars = [n + len(p) + LINE_FRAME for n, p in zip(sizes.names, paths, strict=True)]
+    if budget.tokens:
+        size = [
+            n + (len(p) if p.isascii() else utf8_length(p)) + LINE_FRAME
+            for n, p in zip(sizes.name_bytes, paths, strict=True)
+        ]
+        out.bare_costs = [(b + BYTES_PER_TOKEN) // BYTES_PER_TOKEN for b in size]
+        with_space = BYTES_PER_TOKEN + 1  # the newline's rounding, and the space
+        out.whole_costs = [
+            (b + d + with_space) // BYTES_PER_TOKEN if d else c
+            for b, d, c in zip(size, sizes.description_bytes, out.bare_costs, strict=True)
+        ]
+    else:
+        size = chars
+        out.bare_costs = [c + 1 for c in chars]
+        out.whole_costs = [
+            c + d + 1 if d else c for d, c in zip(sizes.descriptions, out.bare_costs, strict=True)
+        ]
+    if sum(out.whole_costs) <= budget.limit:
         return out
-    bare = [line(e.name, "", p) for e, p in pairs]
-    least = sum(budget.line_cost(text) for text in bare)
+    least = sum(out.bare_costs)
     if least <= budget.limit:
         descriptions = [e.description for e in ordered]
+        bare = list(zip(chars, size, strict=True))
         out.shown = list(_round_robin(budget, bare, descriptions, budget.limit - least))
         return out
     used = 0
     shown: list[int | None] = []
-    for text in bare:
-        cost = budget.line_cost(text)
+    for cost in out.bare_costs:
         if used + cost <= budget.limit:
             used += cost
             shown.append(0)
@@ -211,78 +262,98 @@ def _fit(ordered: list[Entry], paths: list[str], budget: Budget) -> Listing:
     return out
 
 
-class _Costs:
-    """What the first k characters of one description add to its bare line's cost
-    (with the space before them): Codex's `DescriptionBudgetLine.extra_costs`."""
+def _round_robin(
+    budget: Budget, bare: list[tuple[int, int]], descriptions: list[str], room: int
+) -> list[int]:
+    """`render_lines_with_description_budget`: one character per description per round,
+    in listing order, each taken while its cost fits what is left; rounds until none is
+    taken. `bare`: each line's characters and UTF-8 bytes without its description.
 
-    __slots__ = ("base", "chars", "prefix", "size", "tokens")
+    The cost of a description's first k characters on its line is Codex's
+    `extra_costs[k]`: 0 for none, else the line's cost with them (and the space before
+    them) less its cost without. Computed in jumps, with the same result: as many
+    whole rounds at once as fit (a round that fits whole is taken whole whatever the
+    order), then one round step by step, in which at least one description stops for
+    good (its next character costs more than is left, and what is left only shrinks).
+    Every description still going has had the same number of characters (`given`)."""
+    n = len(descriptions)
+    lengths = [len(d) for d in descriptions]
+    # tokens: extra(k) = (top + bytes of the first k characters) // 4 - base, where top =
+    # the line's bytes + its newline + the space + 3 (rounding up) and base = its cost
+    base = [(b + BYTES_PER_TOKEN) // BYTES_PER_TOKEN for _, b in bare]
+    top = [b + 1 + 1 + BYTES_PER_TOKEN - 1 for _, b in bare]
+    prefix: list[list[int] | None] = [None] * n  # bytes of the first k characters
+    if budget.tokens:
+        for i, text in enumerate(descriptions):
+            if not text.isascii():
+                sizes = [0]
+                for ch in text:
+                    sizes.append(sizes[-1] + utf8_length(ch))
+                prefix[i] = sizes
 
-    def __init__(self, budget: Budget, bare: str, description: str) -> None:
-        self.tokens = budget.tokens
-        self.chars = len(bare) + 1
-        self.size = utf8_length(bare) + 1
-        self.base = budget.cost_of(self.chars, self.size)
-        self.prefix: list[int] | None = None  # UTF-8 bytes of the first k characters
-        if self.tokens and not description.isascii():
-            sizes = [0]
-            for ch in description:
-                sizes.append(sizes[-1] + utf8_length(ch))
-            self.prefix = sizes
-
-    def extra(self, k: int) -> int:
+    def extra(i: int, k: int) -> int:
         if k == 0:
             return 0
-        if not self.tokens:
+        if not budget.tokens:
             return k + 1
-        size = self.prefix[k] if self.prefix is not None else k
-        return -(-(self.size + size + 1) // BYTES_PER_TOKEN) - self.base
+        bytes_k = k if (p := prefix[i]) is None else p[k]
+        return (top[i] + bytes_k) // BYTES_PER_TOKEN - base[i]
 
-
-def _round_robin(budget: Budget, bare: list[str], descriptions: list[str], room: int) -> list[int]:
-    """`render_lines_with_description_budget`: one character per description per round,
-    in order, each taken while its cost fits what is left; rounds until none is taken.
-
-    Computed in jumps, with the same result: as many whole rounds at once as fit (a
-    round that fits whole is taken whole whatever the order), then one round step by
-    step, in which at least one description stops for good (its next character costs
-    more than is left, and what is left only shrinks)."""
-    costs = [_Costs(budget, b, d) for b, d in zip(bare, descriptions, strict=True)]
-    lengths = [len(d) for d in descriptions]
-    given = [0] * len(descriptions)
-    going = [i for i, n in enumerate(lengths) if n]
+    given = 0
+    going = [i for i in range(n) if lengths[i]]
+    shown = [0] * n
     left = room
-
-    def whole_rounds(going: list[int], r: int) -> int:
-        return sum(
-            costs[i].extra(min(given[i] + r, lengths[i])) - costs[i].extra(given[i]) for i in going
-        )
-
     while going:
-        low, high = 0, max(lengths[i] - given[i] for i in going)
-        while low < high:  # the most whole rounds that fit
+        # what the going descriptions cost with k characters each (or all they have)
+        caps = [lengths[i] for i in going]
+        plain = [(top[i], lengths[i]) for i in going if prefix[i] is None]
+        plain_base = sum(base[i] for i in going if prefix[i] is None)
+        wide = [i for i in going if prefix[i] is not None]
+
+        def spent(
+            k: int,
+            caps: list[int] = caps,
+            plain: list[tuple[int, int]] = plain,
+            plain_base: int = plain_base,
+            wide: list[int] = wide,
+        ) -> int:
+            if k == 0:
+                return 0
+            if not budget.tokens:
+                return sum(k if k < c else c for c in caps) + len(caps)
+            four = BYTES_PER_TOKEN
+            total = sum((t + (k if k < c else c)) // four for t, c in plain) - plain_base
+            return total + sum(extra(i, min(k, lengths[i])) for i in wide)
+
+        now = spent(given)
+        low, high = given, max(caps)
+        while low < high:  # the most characters each that whole rounds reach
             mid = (low + high + 1) // 2
-            if whole_rounds(going, mid) <= left:
+            if spent(mid) - now <= left:
                 low = mid
             else:
                 high = mid - 1
-        if low:
-            left -= whole_rounds(going, low)
+        if low > given:
+            left -= spent(low) - now
+            given = low
             for i in going:
-                given[i] = min(given[i] + low, lengths[i])
-            going = [i for i in going if given[i] < lengths[i]]
+                shown[i] = min(given, lengths[i])
+            going = [i for i in going if lengths[i] > given]
         still: list[int] = []
         for i in going:
-            step = costs[i].extra(given[i] + 1) - costs[i].extra(given[i])
+            step = extra(i, given + 1) - extra(i, given)
             if step <= left:
                 left -= step
-                given[i] += 1
-                if given[i] < lengths[i]:
+                shown[i] = given + 1
+                if lengths[i] > given + 1:
                     still.append(i)
-        going = still
-    return given
+        going, given = still, given + 1
+    return shown
 
 
-def _aliased(ordered: list[Entry], roots: Sequence[str], budget: Budget) -> Listing | None:
+def _aliased(
+    ordered: list[Entry], sizes: _Sizes, roots: Sequence[str], budget: Budget
+) -> Listing | None:
     """`build_aliased_available_skills`: the listing with `rN/...` paths, or None when
     no skill has a root or the table alone takes the whole budget."""
     found = [e.root for e in ordered if e.root]
@@ -290,29 +361,31 @@ def _aliased(ordered: list[Entry], roots: Sequence[str], budget: Budget) -> List
     used = [r for r in dict.fromkeys(roots) if r in seen]
     if not used:
         return None
-    per_version = Counter(v for r in found if (v := _plugin_version(r)) is not None)
-    alias_of = {r: _alias_root(r, per_version) for r in used}
+    per_root = Counter(found)
+    version_of = {r: _plugin_version(r) for r in per_root}
+    per_version: Counter[str] = Counter()
+    for r, n in per_root.items():
+        if (version := version_of[r]) is not None:
+            per_version[version] += n
+    alias_of = {r: _alias_root(r, version_of[r], per_version) for r in used}
     alias_roots = list(dict.fromkeys(alias_of[r] for r in used))
     names = {root: f"r{i}" for i, root in enumerate(alias_roots)}
     root_lines = [f"- `r{i}` = `{root}`" for i, root in enumerate(alias_roots)]
     table = max(budget.cost(body(root_lines, [])) - budget.cost(body([], [])), 0)
     if table >= budget.limit:
         return None
-    paths = [_short_path(e, alias_of, names) for e in ordered]
-    out = _fit(ordered, paths, budget.less(table))
+    # each root's path as written below it ("/" ended) and the alias that replaces it
+    heads = {r: (alias_of[r].rstrip("/") + "/", names[alias_of[r]] + "/") for r in used}
+    paths = []
+    for e in ordered:
+        head = heads.get(e.root)
+        if head is not None and e.path.startswith(head[0]):
+            paths.append(head[1] + e.path[len(head[0]) :])
+        else:
+            paths.append(e.path)
+    out = _fit(ordered, sizes, paths, budget.less(table))
     out.budget, out.root_lines, out.table_cost = budget, root_lines, table
     return out
-
-
-def _short_path(entry: Entry, alias_of: dict[str, str], names: dict[str, str]) -> str:
-    alias_root = alias_of.get(entry.root)
-    if alias_root is None:
-        return entry.path
-    try:
-        rest = PurePosixPath(entry.path).relative_to(alias_root)
-    except ValueError:
-        return entry.path
-    return f"{names[alias_root]}/{rest}"
 
 
 def _better(aliased: Listing, absolute: Listing) -> bool:
@@ -347,10 +420,9 @@ def _plugin_version(path: str) -> str | None:
     return str(PurePosixPath(market, *parts[:2])) if len(parts) >= 2 else None
 
 
-def _alias_root(root: str, per_version: Counter[str]) -> str:
+def _alias_root(root: str, version: str | None, per_version: Counter[str]) -> str:
     """A plugin version holding one skill is aliased at its marketplace (one alias for
     many small plugins); any other root at itself."""
-    version = _plugin_version(root)
     if version is None or per_version[version] > 1:
         return root
     return _marketplace(root) or root
