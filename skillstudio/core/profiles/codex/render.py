@@ -220,9 +220,9 @@ class _Sizes:
 LINE_FRAME = len(line("", "", ""))  # "- " ": " "(file: " ")": 12 characters, ASCII
 
 
-def _fit(ordered: list[Entry], sizes: _Sizes, paths: list[str], budget: Budget) -> Listing:
+def _fit(listed: list[Entry], sizes: _Sizes, paths: list[str], budget: Budget) -> Listing:
     """`render_skill_lines_from_lines`: whole, else shortened, else bare and in order."""
-    out = Listing(budget, ordered, paths, list(sizes.descriptions))
+    out = Listing(budget, listed, paths, list(sizes.descriptions))
     # each bare line's characters and bytes (without its newline)
     chars = [n + len(p) + LINE_FRAME for n, p in zip(sizes.names, paths, strict=True)]
     if budget.tokens:
@@ -246,7 +246,7 @@ def _fit(ordered: list[Entry], sizes: _Sizes, paths: list[str], budget: Budget) 
         return out
     least = sum(out.bare_costs)
     if least <= budget.limit:
-        descriptions = [e.description for e in ordered]
+        descriptions = [e.description for e in listed]
         bare = list(zip(chars, size, strict=True))
         out.shown = list(_round_robin(budget, bare, descriptions, budget.limit - least))
         return out
@@ -352,11 +352,11 @@ def _round_robin(
 
 
 def _aliased(
-    ordered: list[Entry], sizes: _Sizes, roots: Sequence[str], budget: Budget
+    listed: list[Entry], sizes: _Sizes, roots: Sequence[str], budget: Budget
 ) -> Listing | None:
     """`build_aliased_available_skills`: the listing with `rN/...` paths, or None when
     no skill has a root or the table alone takes the whole budget."""
-    found = [e.root for e in ordered if e.root]
+    found = [e.root for e in listed if e.root]
     seen = set(found)
     used = [r for r in dict.fromkeys(roots) if r in seen]
     if not used:
@@ -377,13 +377,13 @@ def _aliased(
     # each root's path as written below it ("/" ended) and the alias that replaces it
     heads = {r: (alias_of[r].rstrip("/") + "/", names[alias_of[r]] + "/") for r in used}
     paths = []
-    for e in ordered:
+    for e in listed:
         head = heads.get(e.root)
         if head is not None and e.path.startswith(head[0]):
             paths.append(head[1] + e.path[len(head[0]) :])
         else:
             paths.append(e.path)
-    out = _fit(ordered, sizes, paths, budget.less(table))
+    out = _fit(listed, sizes, paths, budget.less(table))
     out.budget, out.root_lines, out.table_cost = budget, root_lines, table
     return out
 
