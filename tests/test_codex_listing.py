@@ -457,6 +457,21 @@ def test_skills_read_from_codex_system_root_are_not_listed_twice(
     assert "Installed copy." in data["text"] and "imagegen" not in data["text"]
 
 
+def test_no_skill_the_model_may_invoke_gives_no_message(tmp_path: Path, scopes: Path) -> None:
+    skill(scopes, "codex-home/skills/.system/quiet", "quiet", "Explicit only.")
+    write(
+        scopes,
+        "codex-home/skills/.system/quiet/agents/openai.yaml",
+        "policy:\n  allow_implicit_invocation: false\n",
+    )
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".agents" / "skills").mkdir(parents=True)
+    data = listing("--project", str(repo))
+    assert data["text"] == "" and data["listed"] == []
+    assert [o["skill"] for o in data["omitted"]] == ["quiet"]
+
+
 def test_the_headroom_counts_tokens_at_a_known_window(tmp_path: Path) -> None:
     for i in range(40):
         skill(tmp_path / "root", f"s{i}", f"s{i}", "Word " * 60)

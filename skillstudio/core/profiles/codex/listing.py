@@ -110,6 +110,8 @@ def write_listing(
             for s in shipped.SYSTEM_SKILLS
         ]
         order.insert(sum(_root_order(r)[0] < 3 for r in roots.values()), root)
+    if not entries:  # Codex sends no skills message at all
+        return ""
     listing = render.render(entries, budget, order)
     reason = f"over the {budget.limit:,}-{budget.unit[:-1]} budget even without its description"
     rows = zip(listing.entries, listing.shown, listing.whole_costs, listing.bare_costs, strict=True)
