@@ -120,12 +120,12 @@ class TierView(QWidget):
         )
         if tier.budget:
             # the whole text against the budget, in what the budget counts (Codex: tokens)
-            size = tier.tokens if tier.budget_unit == "tokens" else tier.chars
+            counted_size = tier.tokens if tier.budget_unit == "tokens" else tier.chars
             self.meter.setVisible(True)
             self.meter.setRange(0, tier.budget)
-            self.meter.setValue(min(size, tier.budget))
-            self.meter.setFormat(f"{size:,} / {tier.budget:,} {tier.budget_unit}")
-            over = size > tier.budget
+            self.meter.setValue(min(counted_size, tier.budget))
+            self.meter.setFormat(f"{counted_size:,} / {tier.budget:,} {tier.budget_unit}")
+            over = counted_size > tier.budget
             self.meter.setStyleSheet(
                 f"QProgressBar::chunk{{background:{colour('threshold')}}}" if over else ""
             )
