@@ -223,7 +223,7 @@ def test_headroom_of_codex_and_a_missing_skill(tmp_path: Path) -> None:
     repo = _described(tmp_path, ".agents/skills", 4)
     args = ["headroom", "--agent", "codex", "--format", "json", "--context-tokens", "3000"]
     (row,) = cli(*args, cwd=repo).json["agents"]
-    assert row["budget"] == 240  # 2 % of 3,000 tokens x 4 characters
+    assert (row["budget"], row["unit"]) == (60, "tokens")  # 2 % of 3,000 tokens
     assert row["needed"] > row["budget"] >= row["used"]
     assert row["shortened"] or row["dropped"]
     run = cli("headroom", "--agent", "codex", "--skill", "nope", cwd=repo)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.profiles.codex.files import MAX_FOLDERS
-from skillstudio.core.profiles.codex.listing import _share
+from skillstudio.core.profiles.codex.shipped import SYSTEM_SKILLS
 from skillstudio.core.projects.project import detect_profile
 
 from .helpers import cli, codes, diag, lint_json, write
@@ -46,6 +46,15 @@ def listing(*args: str, cwd: Path | None = None) -> dict[str, Any]:
     assert run.code == 0, run.err
     data: dict[str, Any] = run.json
     return data
+
+
+SYSTEM = [s.name for s in SYSTEM_SKILLS]
+
+
+def mine(data: dict[str, Any]) -> list[str]:
+    """The skills listed after Codex's own system skills (which come first)."""
+    assert data["listed"][: len(SYSTEM)] == SYSTEM
+    return list(data["listed"][len(SYSTEM) :])
 
 
 # -- roots and scopes --------------------------------------------------------------
@@ -207,7 +216,7 @@ def test_allow_implicit_invocation_false_keeps_a_skill_out_of_the_listing(tmp_pa
     write(root, "deploy/agents/openai.yaml", "policy:\n  allow_implicit_invocation: false\n")
     skill(root, "lint", "lint", "Lints the code.")
     data = listing("--root", str(root))
-    assert data["listed"] == ["lint"]
+    assert mine(data) == ["lint"]
     assert data["omitted"] == [
         {
             "skill": "deploy",
@@ -237,7 +246,7 @@ def test_bad_openai_yaml_values_are_reported_at_their_line_and_column(tmp_path: 
     }
     assert found["typed"] == (3, 30, "warning")
     assert found["broken"][0] == 2 and found["broken"][2] == "warning"
-    assert listing("--root", str(root))["listed"] == ["broken", "typed"]  # both still listed
+    assert mine(listing("--root", str(root))) == ["broken", "typed"]  # both still listed
 
 
 # -- duplicates --------------------------------------------------------------------
@@ -252,7 +261,7 @@ def test_duplicate_names_are_all_listed_and_an_ambiguous_mention_selects_nothing
     dupes = [d for d in data["diagnostics"] if d["code"] == "duplicate-name"]
     assert len(dupes) == 2 and all(d["severity"] == "warning" for d in dupes)
     assert dupes[0]["message"].startswith("Ambiguous $review:")
-    assert listing("--root", str(root))["listed"] == ["review", "review"]
+    assert mine(listing("--root", str(root))) == ["review", "review"]
     scope = ["--root", str(root), "--profile", "codex", "--format", "json"]
     ambiguous = cli("match", "$review this", *scope).json
     assert ambiguous["selected"] == []
@@ -296,109 +305,20 @@ def test_a_plugin_manifest_linked_from_outside_is_not_read(tmp_path: Path) -> No
 
 
 # -- listing -----------------------------------------------------------------------
-PREAMBLE = (
-    "<skills_instructions>\n"
-    "## Skills\n"
-    "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. "
-    "Below is the list of skills that can be used. Each entry includes a name, description, "
-    "and file path so you can open the source for full instructions when using a specific "
-    "skill.\n"
-    "### Available skills\n"
-)
-HOW_TO = """### How to use skills
-- Discovery: The list above is the skills available in this session (name + description + file path). Skill bodies live on disk at the listed paths.
-- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly matches a skill's description shown above, you must use that skill for that turn. Multiple mentions mean use them all. Do not carry skills across turns unless re-mentioned.
-- Missing/blocked: If a named skill isn't in the list or the path can't be read, say so briefly and continue with the best fallback.
-- How to use a skill (progressive disclosure):
-  1) After deciding to use a skill, open its `SKILL.md`. Read only enough to follow the workflow.
-  2) If `SKILL.md` points to extra folders such as `references/`, load only the specific files needed for the request; don't bulk-load everything.
-  3) If `scripts/` exist, prefer running or patching them instead of retyping large code blocks.
-  4) If `assets/` or templates exist, reuse them instead of recreating from scratch.
-- Coordination and sequencing:
-  - If multiple skills apply, choose the minimal set that covers the request and state the order you'll use them.
-  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say why.
-- Context hygiene:
-  - Keep context small: summarize long sections instead of pasting them; only load extra files when needed.
-  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless you're blocked.
-  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) and note that choice.
-- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), state the issue, pick the next-best approach, and continue.
-</skills_instructions>"""  # noqa: E501
+# Codex's listing rules, byte for byte: tests/test_codex_listing.py.
+def test_the_budget_is_two_percent_of_the_context_window_in_tokens(tmp_path: Path) -> None:
+    skill(tmp_path / "root", "alpha", "alpha", "A.")
+    data = listing("--root", str(tmp_path / "root"), "--context-tokens", "100000")
+    assert (data["budget"], data["budget_unit"]) == (2000, "tokens")
+    assert listing("--root", str(tmp_path / "root"), "--context-tokens", "50000")["budget"] == 1000
+    assert listing("--root", str(tmp_path / "root"))["budget"] == 8000  # characters
 
 
-def three_skills(root: Path) -> tuple[str, str, str]:
-    alpha = skill(root, "alpha", "alpha", "A" * 40)
-    beta = skill(root, "beta", "beta", "Bb " * 5)
-    gamma = skill(root, "gamma", "gamma", "G" * 100)
-    return alpha, beta, gamma
-
-
-def test_the_listing_text_character_for_character(tmp_path: Path) -> None:
-    alpha, beta, gamma = three_skills(tmp_path / "root")
-    data = listing("--root", str(tmp_path / "root"))
-    lines = (
-        f"- alpha: {'A' * 40} (file: {alpha})\n"
-        f"- beta: Bb Bb Bb Bb Bb (file: {beta})\n"
-        f"- gamma: {'G' * 100} (file: {gamma})\n"
-    )
-    assert data["text"] == PREAMBLE + lines + HOW_TO
-    assert data["budget"] == 8000 and data["omitted"] == []
-
-
-def test_the_budget_is_two_percent_of_the_context_window(tmp_path: Path) -> None:
-    three_skills(tmp_path / "root")
-    assert listing("--root", str(tmp_path / "root"), "--context-tokens", "100000")["budget"] == 8000
-    assert listing("--root", str(tmp_path / "root"), "--context-tokens", "50000")["budget"] == 4000
-
-
-def budgeted(tmp_path: Path, budget: int) -> dict[str, Any]:
-    """The listing of tmp_path/root with a character budget set in skillstudio.yaml."""
-    write(tmp_path, "skillstudio.yaml", f"profile: codex\nroots: [root]\nchar_budget: {budget}\n")
-    return listing("--project", str(tmp_path))
-
-
-def test_over_budget_descriptions_share_the_characters_evenly(tmp_path: Path) -> None:
-    alpha, beta, gamma = three_skills(tmp_path / "root")
-    bare = [f"- {n}: (file: {p})" for n, p in (("alpha", alpha), ("beta", beta), ("gamma", gamma))]
-    fixed = sum(map(len, bare)) + 2
-    # 60 characters for descriptions: beta needs 15 (14 + its space), the other two get
-    # (60 - 15) // 2 = 22 and 23 (the remainder to the first): 18 and 19 letters + "..."
-    data = budgeted(tmp_path, fixed + 60)
-    lines = (
-        f"- alpha: {'A' * 19}... (file: {alpha})\n"
-        f"- beta: Bb Bb Bb Bb Bb (file: {beta})\n"
-        f"- gamma: {'G' * 18}... (file: {gamma})\n"
-    )
-    assert data["text"] == PREAMBLE + lines + HOW_TO
-    assert sum(len(line) + 1 for line in lines.splitlines()) - 1 == fixed + 60
-    assert data["listed"] == ["alpha", "beta", "gamma"] and data["omitted"] == []
-    assert "2 of 3 descriptions were shortened" in data["note"]
-
-
-def test_skills_are_dropped_only_when_the_bare_lines_do_not_fit(tmp_path: Path) -> None:
-    alpha, beta, _gamma = three_skills(tmp_path / "root")
-    bare = [f"- {n}: (file: {p})" for n, p in (("alpha", alpha), ("beta", beta))]
-    budget = sum(map(len, bare)) + 1 + 10  # alpha and beta bare; 5 characters each
-    data = budgeted(tmp_path, budget)
-    lines = f"- alpha: A... (file: {alpha})\n- beta: B... (file: {beta})\n"
-    assert data["text"] == PREAMBLE + lines + HOW_TO
-    assert data["omitted"] == [
-        {
-            "skill": "gamma",
-            "reason": f"over the {budget:,}-character budget even without its description",
-        }
-    ]
-
-
-def test_share_gives_what_short_needs_leave_to_the_others() -> None:
-    assert _share([5, 50, 50], 45) == [5, 20, 20]
-    assert _share([5, 50, 50], 46) == [5, 21, 20]
-    assert _share([3, 4], 100) == [3, 4]
-    assert _share([10, 10], 0) == [0, 0]
-
-
-def test_no_skill_gives_no_listing(tmp_path: Path) -> None:
+def test_without_a_skill_of_ones_own_codex_lists_its_system_skills(tmp_path: Path) -> None:
     (tmp_path / "root").mkdir()
-    assert listing("--root", str(tmp_path / "root"))["text"] == ""
+    data = listing("--root", str(tmp_path / "root"))
+    assert data["listed"] == SYSTEM and data["omitted"] == []
+    assert data["text"].startswith("<skills_instructions>\n## Skills\n")
 
 
 # -- invocation ----------------------------------------------------------------------

@@ -85,7 +85,12 @@ PINNED = [
 
 
 @pytest.mark.parametrize(("profile", "api"), PINNED)
-def test_each_profile_sends_its_pinned_request(tmp_path: Path, profile: str, api: str) -> None:
+def test_each_profile_sends_its_pinned_request(
+    tmp_path: Path, profile: str, api: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # codex lists its system skills at $CODEX_HOME/skills/.system: one path, whatever
+    # another test module (the goldens') set it to
+    monkeypatch.setenv("CODEX_HOME", "/nonexistent/skillstudio-live/codex-home")
     registry, _ = registry_for(tmp_path, profile)
     with FakeModel([("text", "Sure.")]) as fake:
         report = check(

@@ -245,10 +245,12 @@ def print_tier(tier: TierText, env: Env) -> None:
     from ..core.model.delivered import TIER_NAMES
 
     env.print(tier.text)
-    budget = f" of {tier.budget:,}" if tier.budget else ""
+    tokens = tier.budget_unit == "tokens"  # Codex at a known window counts tokens
+    budget = f" of {tier.budget:,}" if tier.budget and not tokens else ""
+    of_tokens = f"; budget {counted(tier.budget, 'token')}" if tier.budget and tokens else ""
     env.err.write(
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
-        f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}" + "]\n"
+        f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}{of_tokens}" + "]\n"
     )
     for omitted in tier.omitted:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")

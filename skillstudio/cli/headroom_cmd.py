@@ -112,12 +112,12 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             if row["context_tokens"]
             else "an unknown context window"
         )
-        budget = row["budget"]
+        budget, unit = row["budget"], row["unit"][:-1]  # character or token
         lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
         lines.append(
             f"  {counted(row['skills'], 'skill')}: "
-            f"{counted(row['needed'], 'character')} with every description, "
-            f"budget {budget:,}"
+            f"{counted(row['needed'], unit)} with every description, "
+            f"budget {counted(budget, 'token') if unit == 'token' else f'{budget:,}'}"
             if budget is not None
             else "  no budget"
         )
@@ -149,7 +149,7 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
                 share = f" ({skill['share']:.1%} of the budget)" if skill["share"] else ""
                 lines.append(
                     f"  {skill['name']}: its description costs "
-                    f"{counted(skill['description_chars'], 'character')}{share}"
+                    f"{counted(skill['description_chars'], unit)}{share}"
                 )
     unknown = ", ".join(u["agent"] for u in data["budget_unknown"])
     if unknown:

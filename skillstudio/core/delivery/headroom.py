@@ -53,6 +53,9 @@ class Headroom:
     # whether the profile's listing counts a description apart from its entry (a
     # profile that writes whole entries, as agentskills, says 0 for every one)
     counts_descriptions: bool = True
+    # what budget, needed, used and the costs count: characters, or tokens (Codex at a
+    # known context window: UTF-8 bytes / 4 per line, rounded up)
+    unit: str = "characters"
 
     @property
     def headroom(self) -> int | None:
@@ -77,15 +80,18 @@ class Headroom:
             "costs": [c.to_json() for c in self.costs],
             "note": self.note,
             "counts_descriptions": self.counts_descriptions,
+            "unit": self.unit,
         }
 
 
 def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) -> Headroom:
     """The registry's listing at the budget `options` give (context_tokens, char_budget,
-    the profile's settings), against the same listing with no budget."""
+    the profile's settings), against the same listing with no budget (counted in the
+    same unit: a budget in tokens is lifted as `token_budget`)."""
     options = dict(options or {})
     real = render_listing(registry, options)
-    whole = render_listing(registry, {**options, "char_budget": UNBOUNDED})
+    lifted = "token_budget" if real.budget_unit == "tokens" else "char_budget"
+    whole = render_listing(registry, {**options, lifted: UNBOUNDED})
     left = Counter(real.listed)
     dropped: list[str] = []
     for name in whole.listed:
@@ -120,4 +126,5 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
         costs=costs,
         note=real.note,
         counts_descriptions=any(full != bare for _, full, bare in whole.entries),
+        unit=real.budget_unit,
     )

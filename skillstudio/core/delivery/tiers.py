@@ -75,7 +75,7 @@ def _left_out(out: TierText, skill: Skill, exc: Exception) -> None:
 def _render_listing(registry: Registry, options: dict[str, Any]) -> Generator[None, None, TierText]:
     profile = registry.profile
     skills = list(registry.active.values())
-    out = TierText(2, "", budget=profile.listing_budget(options))
+    out = TierText(2, "", budget=profile.listing_budget(options), options=dict(options))
     for s in registry.skills:  # not loaded at all: skipped, disabled or shadowed
         if s.status != "active":
             why = s.status_reason or (f"shadowed by {s.winner}" if s.winner else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,6 +34,12 @@ class TierText:
     spent: int | None = None
     entries: list[tuple[str, int, int]] = field(default_factory=list)
     shortened: list[str] = field(default_factory=list)
+    # what the budget (and `spent`, `entries`) counts: "characters", or "tokens" where the
+    # agent counts tokens (Codex with a known context window); in JSON when not characters
+    budget_unit: str = "characters"
+    # the settings tier 2 was written for (context_tokens, char_budget, ...), for a
+    # profile that writes its listing whole (Profile.render_listing); not in JSON
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def chars(self) -> int:
@@ -56,7 +63,7 @@ class TierText:
             "omitted": self.omitted,
             "note": self.note,
             "diagnostics": [d.to_json() for d in self.diagnostics],
-        }
+        } | ({"budget_unit": self.budget_unit} if self.budget_unit != "characters" else {})
 
 
 @dataclass(slots=True)

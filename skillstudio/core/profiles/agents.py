@@ -138,8 +138,8 @@ AGENTS: tuple[AgentSpec, ...] = (
             RootRule("/etc/codex/skills", "admin"),
             RootRule("$CODEX_HOME/skills/.system", "system"),
         ),
-        source="https://github.com/openai/codex codex-rs/core/src/skills (PRODUCT.md 3.8)",
-        checked="2026-08",
+        source="https://github.com/openai/codex codex-rs/core-skills/src (render.rs, loader.rs)",
+        checked="2026-12-02",
         discovery="recursive",
         max_depth=6,
         skips_hidden=True,
@@ -151,8 +151,9 @@ AGENTS: tuple[AgentSpec, ...] = (
         description_over="cut",
         plugin_manifests=(".codex-plugin", ".claude-plugin"),
         listing="<skills_instructions> '- name: description (file: path)' lines",
-        budget="2 % of the context window (tokens x 4 characters), 8,000 when unknown; "
-        "descriptions shared out evenly, skills dropped only when bare lines do not fit",
+        budget="2 % of the context window in tokens (UTF-8 bytes / 4), 8,000 characters "
+        "when unknown; Codex's system skills first; descriptions shortened round robin, then "
+        "removed, skills dropped only when bare lines do not fit; r0/ root aliases when cut",
         invocation="$name or [$name](path)",
         notes=("A SKILL.md that is itself a link is ignored.",),
     ),

@@ -71,7 +71,7 @@ def headroom_line(room: Headroom, agents: str) -> str:
         ).strip()
     spare = room.headroom or 0
     state = f"{spare:,} to spare" if spare >= 0 else f"{-spare:,} over"
-    text = f"{head} take {room.needed:,} of {counted(room.budget, 'character')} ({state})"
+    text = f"{head} take {room.needed:,} of {counted(room.budget, room.unit[:-1])} ({state})"
     if room.shortened:
         text += f"; {len(room.shortened):,} fall to a bare name or a cut description"
     if room.dropped:

@@ -119,11 +119,13 @@ class TierView(QWidget):
             + (f"<br><i>{html.escape(note)}</i>" if note else "")
         )
         if tier.budget:
+            # the whole text against the budget, in what the budget counts (Codex: tokens)
+            counted_size = tier.tokens if tier.budget_unit == "tokens" else tier.chars
             self.meter.setVisible(True)
             self.meter.setRange(0, tier.budget)
-            self.meter.setValue(min(tier.chars, tier.budget))
-            self.meter.setFormat(f"{tier.chars:,} / {tier.budget:,} characters")
-            over = tier.chars > tier.budget
+            self.meter.setValue(min(counted_size, tier.budget))
+            self.meter.setFormat(f"{counted_size:,} / {tier.budget:,} {tier.budget_unit}")
+            over = counted_size > tier.budget
             self.meter.setStyleSheet(
                 f"QProgressBar::chunk{{background:{colour('threshold')}}}" if over else ""
             )

@@ -3,7 +3,8 @@
 Recursive roots from the repository root down to the working folder plus the
 user, admin and system scopes; no shadowing (an ambiguous `$name` selects
 nothing); `plugin:name` for plugin skills; `agents/openai.yaml` policy; the
-`<skills_instructions>` listing with its even share of a character budget;
+`<skills_instructions>` listing with Codex's system skills, its budget of 2 % of the
+window in tokens and its `r0/` aliases (listing.py, render.py);
 `$name` / `[$name](path)` mentions inject the whole file in a `<skill>` block.
 """
 
@@ -27,11 +28,9 @@ from ...reading.safefs import read_bytes
 from . import files
 from .files import CodexSettings
 from .listing import (
-    BUDGET_SHARE,
-    BUDGET_UNKNOWN,
-    CHARS_PER_TOKEN,
     CUT_MARK,
     MAX_DESCRIPTION,
+    budget_from,
     collapse,
     shown_description,
     write_listing,
@@ -286,13 +285,9 @@ class Codex(Profile):
 
     # -- tiers ----------------------------------------------------------------
     def listing_budget(self, options: Mapping[str, Any]) -> int | None:
-        if options.get("char_budget"):
-            return int(options["char_budget"])
-        tokens = int(options.get("context_tokens") or 0)
-        if tokens:  # the share is a setting (skill_listing_budget_fraction) where it is known
-            share = float(options.get("skill_listing_budget_fraction") or BUDGET_SHARE)
-            return int(tokens * CHARS_PER_TOKEN * share + 1e-9)
-        return BUDGET_UNKNOWN
+        """Codex's budget (core/profiles/codex/render.py): in tokens for a known window,
+        so what it counts is said beside it (TierText.budget_unit)."""
+        return budget_from(options).limit
 
     def listing_omission(self, skill: Skill) -> str | None:
         if skill.fields.get("allow_implicit_invocation") is False:
@@ -304,7 +299,8 @@ class Codex(Profile):
 
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
         omissions = {s.path: why for s in skills if (why := self.listing_omission(s))}
-        return write_listing(skills, out, omissions)
+        system_root = os.path.join(self.settings.legacy_user_root, ".system")
+        return write_listing(skills, out, omissions, system_root)
 
     # -- activation -------------------------------------------------------------
     def activate(self, request: ActivationRequest) -> Activation:
