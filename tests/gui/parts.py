@@ -11,10 +11,10 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.gui.dialogs import Dialogs
-from skillstudio.gui.document_tabs import DocumentTabs
-from skillstudio.gui.likely_jobs import LikelyIndexes
-from skillstudio.gui.workspace import Workspace
+from skillstudio.gui.controllers.document_tabs import DocumentTabs
+from skillstudio.gui.dialogs.questions import Dialogs
+from skillstudio.gui.infra.likely_jobs import LikelyIndexes
+from skillstudio.gui.infra.workspace import Workspace
 
 
 class Answers(Dialogs):

@@ -9,10 +9,10 @@ from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.file_view import FileView
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE
-from skillstudio.gui.theme import apply_scheme, is_dark
+from skillstudio.gui.editor.file_view import FileView
+from skillstudio.gui.infra.theme import apply_scheme, is_dark
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..benchmarks.synth import generate
 from .test_main_window import all_rows

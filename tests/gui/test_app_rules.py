@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.config_writer import with_rules
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.settings_dialog import SettingsDialog, cell_text
+from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
+from skillstudio.gui.window.main_window import MainWindow
 from tests.helpers import lint_json, write
 
 SKILL = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n---\n"

@@ -12,8 +12,8 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.checking.links import LINKS_CHECKED
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.window.main_window import MainWindow
 
 from .recovery_driver import type_text
 from .test_resilience import STALL_MAX_S, longest_stall, open_window, write_skill

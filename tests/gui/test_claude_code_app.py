@@ -12,7 +12,7 @@ from skillstudio.core.delivery.tiers import render_tiers
 from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.ranking.matching import match
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_workbench import panel_on
 

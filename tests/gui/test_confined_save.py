@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import skill_text, write
 from ..test_confinement import LINKED, OUTSIDE_WORD, make_linked_repo, snapshot

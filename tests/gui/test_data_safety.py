@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 WAIT = 5000
 

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.archive import pack
-from skillstudio.gui.icons import ICON_SIZES, app_icon
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.infra.icons import ICON_SIZES, app_icon
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def test_the_window_carries_the_app_icon_at_every_size(window: MainWindow) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.file_view import FileView
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.editor.file_view import FileView
+from skillstudio.gui.editor.skill_editor import SkillEditor
 
 from .parts import Shell, workspace_of
 

@@ -12,9 +12,9 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QStyleOptionViewItem, QTabBar, QTreeView
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.root_label_delegate import RootLabelDelegate
-from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.panels.root_label_delegate import RootLabelDelegate
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def _front_tab(window: MainWindow, title: str) -> bool:

@@ -26,12 +26,12 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import add_case
-from skillstudio.gui.icons import STATUS, status_icon
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.root_label_delegate import fitted_root_label
-from skillstudio.gui.theme import apply_scheme, dark_palette
-from skillstudio.gui.workbench.query_panel import QUERY_MIN
-from skillstudio.gui.workbench.tier_view import TierTabs, tier_title
+from skillstudio.gui.infra.icons import STATUS, status_icon
+from skillstudio.gui.infra.theme import apply_scheme, dark_palette
+from skillstudio.gui.panels.root_label_delegate import fitted_root_label
+from skillstudio.gui.panels.workbench.query_panel import QUERY_MIN
+from skillstudio.gui.panels.workbench.tier_view import TierTabs, tier_title
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_form_view import open_skill
 from .test_suite_runner import runner_on

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.profiles import get_profile
-from skillstudio.gui.field_widgets import KeyValueEditor, ListEditor
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.theme import colour
+from skillstudio.gui.editor.field_widgets import KeyValueEditor, ListEditor
+from skillstudio.gui.infra.theme import colour
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_form_view import open_skill
 

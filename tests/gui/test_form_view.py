@@ -8,9 +8,9 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.field_widgets import TriggersEditor
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.editor.field_widgets import TriggersEditor
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def open_skill(window: MainWindow, samples: Path, rel: str) -> SkillEditor:

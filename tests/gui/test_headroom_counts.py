@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QTableWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.delivery.headroom import listing_headroom
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.workbench.headroom_view import HeadroomView
+from skillstudio.gui.panels.workbench.headroom_view import HeadroomView
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_workbench import panel_on
 

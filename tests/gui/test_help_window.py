@@ -9,8 +9,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.help_window import GUIDE, HelpWindow, docs_folder
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.dialogs.help_window import GUIDE, HelpWindow, docs_folder
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import REPO
 
@@ -99,7 +99,7 @@ def test_a_page_is_read_only_from_docs_as_a_bounded_regular_file(
 
     from PySide6.QtGui import QTextDocument
 
-    from skillstudio.gui.help_window import GuideBrowser
+    from skillstudio.gui.dialogs.help_window import GuideBrowser
 
     base = Path(str(tmp_path))
     docs = base / "docs"

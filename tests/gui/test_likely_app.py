@@ -16,10 +16,10 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.model.skills import Skill
 from skillstudio.core.ranking.model_pick import LikelyCandidate, LikelyIndex, likely
 from skillstudio.core.ranking.overlap import overlaps
-from skillstudio.gui.competes_line import CompetesLine
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.theme import colour
-from skillstudio.gui.workbench import QueryPanel
+from skillstudio.gui.editor.competes_line import CompetesLine
+from skillstudio.gui.infra.theme import colour
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
 from tests import hostile
 
 # A small collection where the model chooses; two skills say nearly the same thing.

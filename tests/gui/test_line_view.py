@@ -16,8 +16,8 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.delivered import TierText
-from skillstudio.gui.workbench import line_view
-from skillstudio.gui.workbench.tier_view import TierView
+from skillstudio.gui.panels.workbench import line_view
+from skillstudio.gui.panels.workbench.tier_view import TierView
 
 LINES = [f"<skill><name>skill-{n}</name></skill>" for n in range(50_000)]
 TEXT = "\n".join(LINES)

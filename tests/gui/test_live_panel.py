@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.gui.live_panel import LivePanel
+from skillstudio.gui.panels.live_panel import LivePanel
 
 from ..live_fake import FakeModel, Script
 from ..test_live import registry_for

@@ -10,10 +10,10 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import projects_for_path
 from skillstudio.core.reading.skill_files import skill_body
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.preview import render_markdown
-from skillstudio.gui.skill_editor import SkillEditor
-from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from skillstudio.gui.editor.preview import render_markdown
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import SAMPLES
 

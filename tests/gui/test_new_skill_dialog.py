@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.new_skill_dialog import NewSkillDialog
+from skillstudio.gui.dialogs.new_skill_dialog import NewSkillDialog
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def test_a_bad_name_is_corrected_live_and_the_heading_keeps_the_typed_words(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.new_skill_dialog import NewSkillDialog
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.dialogs.new_skill_dialog import NewSkillDialog
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def answer(window: MainWindow, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:

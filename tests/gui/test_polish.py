@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.recovery import Recovery
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.restore_dialog import RestoreDialog
-from skillstudio.gui.theme import colour
+from skillstudio.gui.dialogs.restore_dialog import RestoreDialog
+from skillstudio.gui.infra.theme import colour
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import skill_text, write
 from .test_workbench import panel_on

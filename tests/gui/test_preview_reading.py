@@ -7,7 +7,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.preview import MARGIN, READABLE_CHARS, Preview, preview_css
+from skillstudio.gui.editor.preview import MARGIN, READABLE_CHARS, Preview, preview_css
 
 LONG = "word " * 400
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.diagnostics import Diagnostic
-from skillstudio.gui.problems_model import ProblemsModel
-from skillstudio.gui.problems_panel import ProblemsPanel
+from skillstudio.gui.models.problems_model import ProblemsModel
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
 
 BASE = "/tmp/work-9/skills"
 LONG = (

@@ -11,10 +11,10 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.profiles import PROFILE_NAMES
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
-from skillstudio.gui.problems_panel import ProblemsPanel
-from skillstudio.gui.theme import apply_scheme
+from skillstudio.gui.infra.theme import apply_scheme
+from skillstudio.gui.models.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
+from skillstudio.gui.window.main_window import MainWindow
 
 BASE = "/tmp/work-123/skills"
 
@@ -190,7 +190,7 @@ def test_the_loads_line_says_not_read_for_a_command(tmp_path: Path) -> None:
     """Issue 27: a legacy command "loaded in pegasus, claude-code, codex"; only Claude Code
     reads command files, the others are "not read by", not "rejected by"."""
     from skillstudio.core.projects.portability import portability_of_file
-    from skillstudio.gui.problems_panel import loads_line
+    from skillstudio.gui.panels.problems_panel import loads_line
 
     path = tmp_path / ".claude/commands/review.md"
     path.parent.mkdir(parents=True)

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QMenu, QProgressBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.matching import MatchIndex
-from skillstudio.gui.project_profiles import ProjectProfiles
-from skillstudio.gui.scanning import Scanning
-from skillstudio.gui.workspace import Workspace
+from skillstudio.gui.controllers.project_profiles import ProjectProfiles
+from skillstudio.gui.controllers.scan_controller import Scanning
+from skillstudio.gui.infra.workspace import Workspace
 
 from .parts import Shell, workspace_of
 

@@ -17,7 +17,7 @@ from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.document import Document
 from skillstudio.core.model.fixes import FixPlan, TextEdit
 from skillstudio.core.reading.frontmatter import parse_text
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 from tests.helpers import write
 
 # an astral character before the fix: the tab counts UTF-16 units, core code points

@@ -17,8 +17,8 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
-from skillstudio.gui import recovery as gui_recovery
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.controllers import recovery_keeper as gui_recovery
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_resilience import three_skills
 

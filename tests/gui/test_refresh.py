@@ -13,14 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning.registry import Registry
-from skillstudio.gui.problems_model import ProblemsModel
-from skillstudio.gui.problems_panel import ProblemsPanel
-from skillstudio.gui.refresh import SlicedRefresh, Synced
-from skillstudio.gui.skill_tree import SkillTree
-from skillstudio.gui.skill_tree_model import SkillTreeModel
-from skillstudio.gui.skill_tree_view import SkillTreeView
-from skillstudio.gui.skill_views import SkillViews
-from skillstudio.gui.workspace import Workspace
+from skillstudio.gui.controllers.refresh import SlicedRefresh, Synced
+from skillstudio.gui.controllers.skill_views import SkillViews
+from skillstudio.gui.controllers.tree_controller import SkillTree
+from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.problems_model import ProblemsModel
+from skillstudio.gui.models.skill_tree_model import SkillTreeModel
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
+from skillstudio.gui.panels.skill_tree_view import SkillTreeView
 
 from .parts import Shell, workspace_of
 

@@ -13,9 +13,9 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.reading.skill_files import skill_body
-from skillstudio.gui import refresh
-from skillstudio.gui.file_watcher import FileWatcher, in_git
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.controllers import refresh
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.infra.file_watcher import FileWatcher, in_git
 
 from .parts import Shell, workspace_of
 from .test_refresh import refresher_for

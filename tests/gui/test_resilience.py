@@ -23,11 +23,11 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.ranking.matching import MatchIndex
 from skillstudio.core.scanning import parallel as reading
-from skillstudio.gui import main_window as main_window_module
-from skillstudio.gui import suite_runner as suite_runner_module
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.preview import FALLBACK_NOTE, Preview
-from skillstudio.gui.workbench import query_panel as workbench_module
+from skillstudio.gui.editor.preview import FALLBACK_NOTE, Preview
+from skillstudio.gui.panels import suite_runner as suite_runner_module
+from skillstudio.gui.panels.workbench import query_panel as workbench_module
+from skillstudio.gui.window import main_window as main_window_module
+from skillstudio.gui.window.main_window import MainWindow
 
 from .. import hostile
 from ..hostile import big_table, make_blocks

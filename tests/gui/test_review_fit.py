@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.form_view import MARKS, SeverityNote
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.theme import colour, set_preference
+from skillstudio.gui.editor.form_view import MARKS, SeverityNote
+from skillstudio.gui.infra.theme import colour, set_preference
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_likely_app import ask
 from .test_try_request_trust import opened

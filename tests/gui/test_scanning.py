@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QProgressBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.gui import scanning as scanning_module
-from skillstudio.gui.scanning import Landed, Rescanned, Scanning
-from skillstudio.gui.workspace import Workspace
+from skillstudio.gui.controllers import scan_controller as scanning_module
+from skillstudio.gui.controllers.scan_controller import Landed, Rescanned, Scanning
+from skillstudio.gui.infra.workspace import Workspace
 
 from ..benchmarks.synth import generate
 from .parts import Shell

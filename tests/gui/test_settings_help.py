@@ -17,13 +17,13 @@ from PySide6.QtGui import QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.help_window import HelpWindow, docs_folder
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.settings_dialog import SettingsDialog, cell_text
-from skillstudio.gui.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
-from skillstudio.gui.shortcuts_window import shortcut_rows
-from skillstudio.gui.theme import is_dark, set_preference
-from skillstudio.gui.window_shell import first_geometry
+from skillstudio.gui.dialogs.help_window import HelpWindow, docs_folder
+from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
+from skillstudio.gui.dialogs.shortcuts_window import shortcut_rows
+from skillstudio.gui.infra.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
+from skillstudio.gui.infra.theme import is_dark, set_preference
+from skillstudio.gui.window.geometry import first_geometry
+from skillstudio.gui.window.main_window import MainWindow
 
 
 class MemoryKeyring(KeyringBackend):

@@ -11,8 +11,8 @@ from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import QApplication, QMenu, QTabBar, QToolButton
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.icons import STATUS, dark_palette, icon, status_icon
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.infra.icons import STATUS, dark_palette, icon, status_icon
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def fresh_window(qtbot: QtBot, settings: QSettings, width: int, height: int) -> MainWindow:

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.skill_ops import OperationError
-from skillstudio.gui.archives import Archives
-from skillstudio.gui.skill_actions import SkillActions
+from skillstudio.gui.controllers.archives import Archives
+from skillstudio.gui.controllers.skill_actions import SkillActions
 
 from .parts import Shell, workspace_of
 
@@ -65,7 +65,7 @@ def test_a_failed_operation_warns_and_does_not_reload(
     def refuse(*_args: object) -> str:
         raise OperationError("the folder cannot be renamed")
 
-    monkeypatch.setattr("skillstudio.gui.skill_actions.rename_skill", refuse)
+    monkeypatch.setattr("skillstudio.gui.controllers.skill_actions.rename_skill", refuse)
     path = str(samples / "mvp/skills/code-review/SKILL.md")
     assert actions.rename_skill(path) is None
     assert reloads == [] and len(shell.dialogs.said) == 1

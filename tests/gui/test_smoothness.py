@@ -24,23 +24,20 @@ from skillstudio.core.projects.project import projects_for_path
 from skillstudio.core.ranking.matching import MatchIndex
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning.registry import Registry
-from skillstudio.gui import (
-    main_window,
-    problems_model,
-    scanner,
-    skill_tree_model,
-    skill_views,
-    suite_runner,
-)
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.problem_rows import ProblemRows
-from skillstudio.gui.problems_model import PAGE, ProblemsModel
-from skillstudio.gui.problems_panel import ProblemsPanel
-from skillstudio.gui.skill_tree_model import PATH_ROLE, SkillTreeModel, TreeNodes
-from skillstudio.gui.workbench import listing_writer
-from skillstudio.gui.workbench.listing_writer import ListingWriter
-from skillstudio.gui.workbench.panel_parts import NamesModel
-from skillstudio.gui.workbench.tier_view import TierView
+from skillstudio.gui.controllers import skill_views
+from skillstudio.gui.infra import scan_thread as scanner
+from skillstudio.gui.models import problems_model, skill_tree_model
+from skillstudio.gui.models.problem_rows import ProblemRows
+from skillstudio.gui.models.problems_model import PAGE, ProblemsModel
+from skillstudio.gui.models.skill_tree_model import PATH_ROLE, SkillTreeModel, TreeNodes
+from skillstudio.gui.panels import suite_runner
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
+from skillstudio.gui.panels.workbench import listing_writer
+from skillstudio.gui.panels.workbench.listing_writer import ListingWriter
+from skillstudio.gui.panels.workbench.panel_parts import NamesModel
+from skillstudio.gui.panels.workbench.tier_view import TierView
+from skillstudio.gui.window import main_window
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..benchmarks.synth import generate
 from ..helpers import SAMPLES
@@ -555,7 +552,7 @@ def _slices_of_a_refresh(
 ) -> dict[str, set[int]]:
     """Run a refresh of `paths` slice by slice with an unbounded time budget (so that
     only the refresh's own pauses end a slice): which slices each piece ran in."""
-    from skillstudio.gui import refresh
+    from skillstudio.gui.controllers import refresh
 
     monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 1000.0)
     seen: dict[str, set[int]] = {}
@@ -613,7 +610,7 @@ def test_refresh_slices_leave_timers_their_turn_between_them(
     next slice is a zero timer's: each slice is followed by the other timers."""
     from PySide6.QtCore import QTimer
 
-    from skillstudio.gui import refresh
+    from skillstudio.gui.controllers import refresh
 
     monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)  # one file a slice
     window.watcher.stop()
@@ -751,7 +748,7 @@ def test_the_skills_read_again_are_freed_in_steps_after_the_views(
     """Freeing 1,000 re-read skills took 15-20 ms in the view that held them last
     (the tree's update, 45 ms with its repaint): the refresh holds them until every
     view is updated, then lets them go RELEASE_STEP at a time."""
-    from skillstudio.gui import refresh
+    from skillstudio.gui.controllers import refresh
 
     monkeypatch.setattr(refresh, "RELEASE_STEP", 1)
     window.watcher.stop()

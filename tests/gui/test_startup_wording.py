@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import REPO
 

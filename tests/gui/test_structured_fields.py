@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QListWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.field_widgets import KeyValueEditor, ListEditor, TriggersEditor
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.editor.field_widgets import KeyValueEditor, ListEditor, TriggersEditor
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_form_view import open_skill
 

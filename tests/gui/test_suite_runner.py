@@ -11,9 +11,9 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_scope import suite_project
 from skillstudio.core.projects.suites import add_case, case_notes, load_suite, run_suite
-from skillstudio.gui.field_widgets import ListEditor
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.suite_runner import SuiteRunner
+from skillstudio.gui.editor.field_widgets import ListEditor
+from skillstudio.gui.panels.suite_runner import SuiteRunner
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def runner_on(window: MainWindow, suite: Path, qtbot: QtBot) -> SuiteRunner:

@@ -17,10 +17,10 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.model.skills import Skill
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning.registry import Registry
-from skillstudio.gui import likely_jobs
-from skillstudio.gui.likely_jobs import LikelyIndexes
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.scanner import ScanDone, ScanRead, ScanThread
+from skillstudio.gui.infra import likely_jobs
+from skillstudio.gui.infra.likely_jobs import LikelyIndexes
+from skillstudio.gui.infra.scan_thread import ScanDone, ScanRead, ScanThread
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..benchmarks.synth import generate
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.matching import match
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..test_toy_profile import toy_project  # noqa: F401 - the fixture, registered here
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import skill_text, write
 

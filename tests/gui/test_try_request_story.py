@@ -15,15 +15,15 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
 from skillstudio.core.ranking.model_pick import LikelyCandidate
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.settings_store import Endpoint
-from skillstudio.gui.welcome_page import TIERS
-from skillstudio.gui.workbench import QueryPanel
-from skillstudio.gui.workbench.add_case import AddCaseDialog
-from skillstudio.gui.workbench.explanation import marked_request
-from skillstudio.gui.workbench.panel_parts import NamesModel
-from skillstudio.gui.workbench.ranking_menu import EXPLAIN, OPEN, WHY_NOT
-from skillstudio.gui.workbench.tier_view import SHORTEST, tier_title
+from skillstudio.gui.infra.settings_store import Endpoint
+from skillstudio.gui.panels.workbench.add_case import AddCaseDialog
+from skillstudio.gui.panels.workbench.explanation import marked_request
+from skillstudio.gui.panels.workbench.panel_parts import NamesModel
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.panels.workbench.ranking_menu import EXPLAIN, OPEN, WHY_NOT
+from skillstudio.gui.panels.workbench.tier_view import SHORTEST, tier_title
+from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.window.welcome_page import TIERS
 
 from .test_likely_app import ask, write_collection
 from .test_try_request_trust import opened

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
 from skillstudio.core.ranking.overlap import overlaps
-from skillstudio.gui.competes_line import CompetesLine
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.suite_runner import NO_SUITE
+from skillstudio.gui.editor.competes_line import CompetesLine
+from skillstudio.gui.panels.suite_runner import NO_SUITE
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..test_competes import ART
 from .test_likely_app import ask, write_collection
@@ -325,7 +325,7 @@ def test_loads_in_runs_one_job_at_a_time_the_newest_last(
     import threading
     import time
 
-    from skillstudio.gui import problems_panel
+    from skillstudio.gui.panels import problems_panel
 
     running, most, calls = [0], [0], [0]
     lock = threading.Lock()

@@ -12,10 +12,10 @@ from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.portability import Verdict
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.problems_panel import loads_line
-from skillstudio.gui.profile_choices import profile_groups
-from skillstudio.gui.where_it_loads import WhereItLoads
+from skillstudio.gui.editor.where_it_loads import WhereItLoads
+from skillstudio.gui.infra.profile_choices import profile_groups
+from skillstudio.gui.panels.problems_panel import loads_line
+from skillstudio.gui.window.main_window import MainWindow
 
 SEEDS = ("oasis", "pegasus", "toolsets", "mvp", "workspace")
 

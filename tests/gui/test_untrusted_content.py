@@ -17,8 +17,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.file_view import FileView
-from skillstudio.gui.preview import Preview
+from skillstudio.gui.editor.file_view import FileView
+from skillstudio.gui.editor.preview import Preview
 
 from .test_resilience import open_window, write_skill
 

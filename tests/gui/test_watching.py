@@ -10,8 +10,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.reading.skill_files import skill_body
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.skill_editor import SkillEditor
+from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.window.main_window import MainWindow
 
 WAIT = 5000
 
@@ -127,7 +127,7 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
 def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skillstudio.gui import refresh
+    from skillstudio.gui.controllers import refresh
 
     monkeypatch.setattr(refresh, "REFRESH_SLICE_S", 0.0)  # one file a slice
     editor = open_skill(window, skill_path(samples, "repo-survey"))

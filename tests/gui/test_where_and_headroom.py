@@ -8,8 +8,8 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.delivery.headroom import listing_headroom
 from skillstudio.core.projects.agent_reach import agent_reach
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.where_it_loads import WhereItLoads, reach_cells
+from skillstudio.gui.editor.where_it_loads import WhereItLoads, reach_cells
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_workbench import panel_on
 

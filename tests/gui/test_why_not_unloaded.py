@@ -10,7 +10,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_likely_app import ask
 from .test_try_request_trust import opened

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.workbench import QueryPanel
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
 
 from .test_workbench import panel_on
 
@@ -216,7 +216,7 @@ def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
 
 def test_marked_request_keeps_any_typed_text() -> None:
     from skillstudio.core.model.text import normalize
-    from skillstudio.gui.workbench.explanation import marked_request
+    from skillstudio.gui.panels.workbench.explanation import marked_request
 
     for query, terms in [
         ("/code-review src/app.py", ["code-review"]),
