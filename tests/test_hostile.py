@@ -482,7 +482,7 @@ def test_set_writes_through_a_link_inside_the_root_and_refuses_others(tmp_path: 
 PREVIEW = (
     "import sys\n"
     "from PySide6.QtWidgets import QApplication\n"
-    "from skillstudio.gui.preview import Preview\n"
+    "from skillstudio.gui.editor.preview import Preview\n"
     "app = QApplication([])\n"
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"
@@ -509,7 +509,7 @@ def test_the_preview_never_opens_special_files_as_images(tree: Path) -> None:
 SVG_PREVIEW = (
     "import sys\n"
     "from PySide6.QtWidgets import QApplication\n"
-    "from skillstudio.gui.preview import Preview\n"
+    "from skillstudio.gui.editor.preview import Preview\n"
     "app = QApplication([])\n"
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"

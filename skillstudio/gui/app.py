@@ -53,10 +53,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from .controllers.recovery_keeper import default_folder as recovery_default_folder
     from .infra.icons import app_icon
+    from .infra.places import samples_folder
     from .infra.settings_store import AppSettings
     from .infra.theme import follow_system_theme, set_preference
     from .window.main_window import MainWindow
-    from .window.welcome_page import samples_folder
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])

@@ -1,4 +1,4 @@
-"""Ask a model (gui/live_panel.py) against the loopback fake server: nothing is sent
+"""Ask a model (gui/panels/live_panel.py) against the loopback fake server: nothing is sent
 before the user says Send, the picks and the estimate are shown, the progress bar
 follows the runs, Cancel stops them, and a second ask is answered from the cache."""
 

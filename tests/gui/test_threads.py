@@ -1,4 +1,4 @@
-"""The threading note (skillstudio/gui/threads.py) kept true: once a scan hands its
+"""The threading note (skillstudio/gui/infra/threads.py) kept true: once a scan hands its
 registries to the GUI thread, no other thread writes to a skill in them; the scan's
 results cross as its signals' payloads; nothing ranks with a registry before its
 gists are in."""

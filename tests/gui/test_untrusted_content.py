@@ -140,7 +140,7 @@ STDIN_CHILD = """
 import sys
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
-from skillstudio.gui.preview import Preview
+from skillstudio.gui.editor.preview import Preview
 app = QApplication([])
 folder = Path(sys.argv[1])
 preview = Preview()

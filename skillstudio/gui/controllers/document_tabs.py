@@ -19,7 +19,7 @@ from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.where_it_loads import WhereItLoads
 from ..infra.likely_jobs import LikelyIndexes
-from ..infra.scan_thread import one_line
+from ..infra.one_line import one_line
 from ..infra.workspace import Workspace
 from ..models.skill_document import SkillDocument
 from .quick_fixes import FieldFixes

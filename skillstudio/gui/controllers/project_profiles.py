@@ -23,8 +23,8 @@ from ...core.projects.config import CONFIG_NAME
 from ...core.projects.project import Project, UsageError, project_from_folder, projects_for_path
 from ...core.ranking.matching import MatchIndex
 from ..dialogs.questions import Dialogs
+from ..infra.one_line import one_line
 from ..infra.profile_choices import fill_profile_box, profile_groups, profile_line
-from ..infra.scan_thread import one_line
 from ..infra.workspace import Workspace
 from .document_tabs import DocumentTabs
 from .scan_controller import Rescanned, Scanning

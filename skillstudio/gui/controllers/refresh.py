@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ...core.model.scan import SKILL_FILE
 from ...core.scanning.registry import Registry
-from ..infra.scan_thread import one_line
+from ..infra.one_line import one_line
 from ..infra.workspace import Workspace
 from .document_tabs import DocumentTabs
 from .skill_views import SkillViews

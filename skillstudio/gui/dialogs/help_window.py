@@ -136,7 +136,7 @@ class GuideBrowser(QTextBrowser):
 def docs_folder() -> str | None:
     """docs/ beside the package in a source tree, else the copy the wheel and the frozen
     bundle carry as skillstudio/docs; None when neither is there."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for candidate in (
         os.path.join(os.path.dirname(package), "docs"),
         os.path.join(package, "docs"),

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.editing.skill_ops import SLUG, heading_of, suggest_name
-from ..window.welcome_page import home_relative
+from ..infra.places import home_relative
 
 _TITLES = {"new": "New skill", "rename": "Rename skill", "duplicate": "Duplicate skill"}
 

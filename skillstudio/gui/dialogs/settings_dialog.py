@@ -1,7 +1,7 @@
 """Edit › Settings: appearance and budgets, model endpoints (keys in the system
 keyring), and the advice rules of the current project, kept in its skillstudio.yaml
 `rules:` (so `skillstudio lint` and the language server read the same). Changes apply
-on OK."""
+on OK (`edit_settings`: the dialog asked, and the theme applied at once)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -34,6 +35,7 @@ from ...core.projects.config_writer import write_rules
 from ...core.reading.yaml_io import EditError
 from ..infra.profile_choices import fill_profile_box
 from ..infra.settings_store import API_KINDS, THEMES, AppSettings, Endpoint, read_key, store_key
+from ..infra.theme import set_preference
 
 RULE_CHOICES = ("default", "error", "warning", "info", "off")
 
@@ -242,3 +244,27 @@ class SettingsDialog(QDialog):
 def cell_text(table: QTableWidget, row: int, column: int) -> str:
     item = table.item(row, column)
     return item.text().strip() if item is not None else ""
+
+
+def edit_settings(
+    store: AppSettings,
+    folder: str,
+    parent: QWidget,
+    ask: Callable[[SettingsDialog], bool],
+    ask_create: Callable[[str], bool],
+    rules_changed: Callable[[], object],
+) -> str:
+    """Edit › Settings for the project in `folder`: the dialog (`ask(dialog)`: shown,
+    True on OK), and on OK the theme applied at once and `rules_changed()` called when
+    its skillstudio.yaml's advice rules were written; a message for the status bar ("" when
+    cancelled)."""
+    dialog = SettingsDialog(store, folder, parent, ask_create)
+    if not ask(dialog):
+        return ""
+    message = dialog.apply()
+    if dialog.rules_written:
+        rules_changed()
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        set_preference(app, store.theme())
+    return message or "Settings saved"

@@ -173,7 +173,7 @@ def _fallback(body: str, why: str, css: str) -> str:
 class _Renderer(QObject):
     """One worker thread for every preview. Each preview has one pending request:
     a newer one replaces it, so a burst of edits costs one render, not one per edit.
-    The worker also reads and decodes the images the HTML shows (gui/images.py:
+    The worker also reads and decodes the images the HTML shows (gui/infra/images.py:
     confined, bounded, SVG without outside references): the GUI thread only looks
     them up, so a FIFO, /dev/stdin or a costly picture can never hold it.
 

@@ -15,7 +15,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from .scan_thread import one_line
+from .one_line import one_line
 
 
 class _Relay(QObject):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
 
-from ..window.welcome_page import home_relative
+from .places import home_relative
 
 MAX_RECENT = 10
 

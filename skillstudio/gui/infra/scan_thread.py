@@ -20,6 +20,7 @@ from ...core.model.skills import Skill
 from ...core.ranking.matching import MatchIndex
 from ...core.scanning.parallel import Workers, fill_gists
 from ...core.scanning.registry import Registry, quiet_gc
+from .one_line import one_line
 from .threads import snapshot
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress updates a second
@@ -40,14 +41,6 @@ def reader_processes() -> Workers:
 
 class _Cancelled(Exception):
     pass
-
-
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    """An exception as one bounded line of text, for the status bar and Problems."""
-    text = " ".join(str(exc).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 @dataclass(frozen=True)

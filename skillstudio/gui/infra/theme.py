@@ -174,7 +174,7 @@ _NAMED = {
     "table_border": ("#999999", "#666666"),
     "threshold": ("#d32f2f", "#ff6b6b"),
     "match_bg": ("#fff176", "#8d6e00"),
-    # likely-candidates bands (gui/workbench/candidates.py): text on them is band_text
+    # likely-candidates bands (gui/panels/workbench/candidates.py): text on them is band_text
     "band_likely": ("#b9e4bc", "#1f5f26"),
     "band_possible": ("#fde9a9", "#5e4b0c"),
     "band_unlikely": ("#e4e4e4", "#3c3c3c"),

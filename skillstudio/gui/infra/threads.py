@@ -25,8 +25,8 @@ and the tree's and Problems' rows handed to their views a page at a time
 The window sets the interpreter's switch interval to 1 ms so that a worker holding
 the lock delays a slice by at most that.
 
-The scan thread (scanner.py `ScanThread`, run by scanning.py `Scanning`). Given
-the registries of the folder opened (or of one project read as another profile);
+The scan thread (scan_thread.py `ScanThread`, run by scan_controller.py `Scanning`).
+Given the registries of the folder opened (or of one project read as another profile);
 they are its own until it emits `scanned`: it scans them (with the reader
 processes) and builds the tree's and Problems' rows (`prepare`, values taken on
 the GUI thread). Before emitting it takes what it reads later: a `snapshot()` of
@@ -66,7 +66,7 @@ given strings (the body, the palette's flag, the style sheet) and hands back HTM
 as the queued `rendered(key, number, html)`; a newer request of a preview replaces
 its pending one. It touches no widget and no skill.
 
-The recovery writer (recovery.py `_Writer`: one thread). It is given the unsaved
+The recovery writer (recovery_keeper.py `_Writer`: one thread). It is given the unsaved
 text (a string) and the skill's path, writes or removes files in the recovery
 folder only, in order (the newest request per skill wins), and reports a failure
 as the queued `RecoveryKeeper.failed(text)`. Closing the window flushes it.

@@ -22,7 +22,7 @@ from ...core.model.skills import Skill
 from ...core.reading.frontmatter import MAX_FILE_BYTES
 from ...core.scanning.registry import Registry
 from ..infra.background import run_in_background
-from ..infra.scan_thread import one_line
+from ..infra.one_line import one_line
 
 VALIDATE_DELAY_MS = 120
 # A text this small is validated on the GUI thread: every check of it, the link

@@ -52,7 +52,7 @@ from ...core.projects.suites import (
 from ...core.ranking.matching import MatchIndex
 from ...core.scanning.registry import Registry
 from ..infra.deferred_until_shown import CatchUp
-from ..infra.scan_thread import one_line
+from ..infra.one_line import one_line
 from ..infra.theme import bar_style, colour
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 

@@ -1,10 +1,10 @@
-"""The window's centre (welcome page or editor tabs) and the dock wrapper, sized so the
-editor gets most of the window on first run."""
+"""The window's centre (welcome page or editor tabs), sized so the editor gets most of the
+window on first run (the docks' scroll wrapper is panels/scrolled.py)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QFrame, QScrollArea, QStackedWidget, QWidget
+from PySide6.QtWidgets import QStackedWidget
 
 
 class Centre(QStackedWidget):
@@ -13,14 +13,3 @@ class Centre(QStackedWidget):
 
     def sizeHint(self) -> QSize:
         return QSize(900, 600)
-
-
-def scrolled(widget: QWidget) -> QScrollArea:
-    """`widget` in a frameless scroll area: a dock may then be shorter than the panel's
-    own minimum (the Try a Request panel needs ~280 px) and scrolls instead of taking
-    the height from the editor."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidget(widget)
-    return area

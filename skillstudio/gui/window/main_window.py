@@ -38,26 +38,31 @@ from ..controllers.skill_actions import SkillActions
 from ..controllers.skill_views import SkillViews
 from ..controllers.tree_controller import SkillTree
 from ..dialogs.questions import Dialogs
+from ..dialogs.settings_dialog import edit_settings
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.source_editor import SourceEditor
 from ..infra.file_watcher import FileWatcher
 from ..infra.icons import app_icon
+from ..infra.one_line import one_line
+from ..infra.places import samples_folder
 from ..infra.recent_folders import RecentFolders
-from ..infra.scan_thread import ScanRead, one_line
+from ..infra.scan_thread import ScanRead
 from ..infra.settings_store import AppSettings
 from ..infra.workspace import Workspace
 from ..models.problems_model import ProblemsModel
 from ..models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from ..panels.overlap_map import OverlapMap
 from ..panels.problems_panel import ProblemsPanel
+from ..panels.scrolled import scrolled
 from ..panels.skill_tree_view import SkillTreeView
 from ..panels.suite_runner import SuiteRunner
 from ..panels.workbench.query_panel import QueryPanel
-from . import geometry as shell
-from .centre import Centre, scrolled
+from . import geometry
+from .centre import Centre
+from .kept_tabs import KeptTabs
 from .menus import Commands, build_menus
-from .welcome_page import WelcomePage, samples_folder
+from .welcome_page import WelcomePage
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
 
@@ -98,7 +103,6 @@ class MainWindow(QMainWindow):
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self.settings = settings
         self.app_settings = AppSettings(settings)
-        self._tabs_for = ""  # the folder whose kept tabs open when its scan lands
         self.workspace = Workspace()
         self.dialogs = Dialogs(self)
         self.recent = RecentFolders(settings)
@@ -108,7 +112,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         screen = self.screen()
         if screen is not None:  # within the screen it opens on (restore_state may move it)
-            self.setGeometry(shell.first_geometry(screen.availableGeometry()))
+            self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
         self._lay_out()
         self._make_controllers()
         self._connect()
@@ -218,6 +222,7 @@ class MainWindow(QMainWindow):
             workspace, self.views, self.document_tabs, self._indexes_of, self
         )
         self.archives = Archives(dialogs, status, self._open_unpacked, lambda: workspace.base, self)
+        self.kept_tabs = KeptTabs(self.app_settings, self.tabs)
         self.skill_actions = SkillActions(
             workspace, self.document_tabs, self.archives, dialogs, self.reload, self
         )
@@ -311,17 +316,17 @@ class MainWindow(QMainWindow):
             self.size_docks()
 
     def size_docks(self) -> None:
-        shell.first_dock_sizes(self, self.problems_dock, self.tree_dock)
+        geometry.first_dock_sizes(self, self.problems_dock, self.tree_dock)
 
     def _room_for_answers(self) -> None:
         """Try a Request's first answer on first-run sizes grows its dock (once)."""
         if not (self._grown or self.query_dock.isFloating()):  # a window of its own: as is
             self._grown = True
-            shell.room_for_answers(self, self.query_dock)
+            geometry.room_for_answers(self, self.query_dock)
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
-        if shell.restore_window(self, self.settings):
+        if geometry.restore_window(self, self.settings):
             self._sized = self._grown = True  # the user's own sizes
 
     def _show_centre(self) -> None:
@@ -393,7 +398,7 @@ class MainWindow(QMainWindow):
             store = self.app_settings
             projects = with_remembered(projects, store.folder_profile, store.default_profile())
             registries = [project.registry() for project in projects]
-        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        self.kept_tabs.remember(self.workspace.base)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
@@ -402,7 +407,7 @@ class MainWindow(QMainWindow):
         self.workspace.open(os.path.abspath(path))
         self.suite_runner.clear()  # the previous folder's suites go at once
         self.overlap_map.clear()  # and its pairs
-        self._tabs_for = self.workspace.base
+        self.kept_tabs.expect(self.workspace.base)
         self.views.clear_failures()
         self.views.refresh()
         self.setWindowTitle(f"SkillStudio — {self.workspace.base}")
@@ -415,7 +420,7 @@ class MainWindow(QMainWindow):
     def close_folder(self) -> bool:
         """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
         its next opening, the welcome page shown; False if the user kept the tabs."""
-        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        self.kept_tabs.remember(self.workspace.base)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
@@ -435,7 +440,7 @@ class MainWindow(QMainWindow):
         number = self.project_profiles.current_project()
         projects = self.workspace.projects
         project = projects[number] if number < len(projects) else None
-        message = shell.edit_settings(
+        message = edit_settings(
             self.app_settings,
             project.base if project is not None else "",
             self,
@@ -497,10 +502,8 @@ class MainWindow(QMainWindow):
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
         self.tree.viewport().update()  # an empty tree says why, now that reading ended
-        shell.fit_tree(self, self.tree_dock, self.tree.roots_width())
-        if self._tabs_for and self._tabs_for == self.workspace.base:
-            self._tabs_for = ""
-            shell.restore_tabs(self.app_settings, self.workspace.base, self.document_tabs.open_file)
+        geometry.fit_tree(self, self.tree_dock, self.tree.roots_width())
+        self.kept_tabs.landed(self.workspace.base, self.document_tabs.open_file)
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
@@ -590,7 +593,7 @@ class MainWindow(QMainWindow):
             return
         self.scans.cancel()
         self.refresher.drop()
-        shell.remember_tabs(self.app_settings, self.workspace.base, self.tabs)
+        self.kept_tabs.remember(self.workspace.base)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..infra.places import home_relative
+
 SHORTCUTS = (
     ("Ctrl+P", "find a skill by name"),
     ("Ctrl+K", "try a request: which skill would the agent pick, and what it would see"),
@@ -35,36 +37,6 @@ TIERS = (
     "name and description) · <b>3</b> the full instructions of the skills it picks.<br>"
     "Try a Request shows the exact text of each tier and marks the one the agent would use."
 )
-
-
-def home_relative(path: str) -> str:
-    """`path` as a reader writes it: '~/skills/team' for a folder under the home folder."""
-    home = os.path.expanduser("~")
-    if not os.path.isabs(home) or os.path.dirname(home) == home:
-        return path  # no home folder, or the root
-    try:
-        relative = os.path.relpath(path, home)
-    except ValueError:  # another drive
-        return path
-    if relative == os.curdir:
-        return "~"
-    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-        return path
-    return os.path.join("~", relative)
-
-
-def samples_folder() -> str:
-    """The bundled samples: skills/ beside the package in a source tree, else the copy
-    the wheel and the frozen bundle carry as skillstudio/samples."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for candidate in (
-        os.path.join(os.path.dirname(package), "skills"),
-        os.path.join(package, "samples"),
-        os.path.join(os.getcwd(), "skills"),
-    ):
-        if os.path.isdir(candidate):
-            return candidate
-    return os.getcwd()
 
 
 class WelcomePage(QWidget):

@@ -6,8 +6,3 @@ the window re-runs the panel whenever a document is re-validated. One widget a
 module: query_panel (the panel), candidates, explanation, tier_view (with line_view),
 activation_view, session_view.
 """
-
-from .panel_layout import DOCK_ROOM
-from .query_panel import QueryPanel
-
-__all__ = ["DOCK_ROOM", "QueryPanel"]

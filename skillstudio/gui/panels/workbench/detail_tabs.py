@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from ....core.scanning.registry import Registry
-from ...window.centre import scrolled
 from ..live_panel import LivePanel
+from ..scrolled import scrolled
 from .activation_view import ActivationView
 from .headroom_view import HeadroomView
 from .panel_parts import NamesModel

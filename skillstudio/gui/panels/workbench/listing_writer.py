@@ -17,7 +17,7 @@ from ....core.delivery.tiers import listing_steps
 from ....core.model.delivered import TierText
 from ....core.model.text import counted
 from ....core.scanning.registry import Registry
-from ...infra.scan_thread import one_line
+from ...infra.one_line import one_line
 
 LISTING_SLICE_S = 0.012  # one slice of the listing, then events
 Job = tuple[Registry, int, Generator[None, None, TierText]]

@@ -1,4 +1,4 @@
-"""Small parts of Try a Request (gui/workbench/query_panel.py): a label that keeps the
+"""Small parts of Try a Request (gui/panels/workbench/query_panel.py): a label that keeps the
 dock from scrolling, the request's row, the Why-not names model, the summary line,
 project names."""
 

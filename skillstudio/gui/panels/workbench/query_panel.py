@@ -43,7 +43,7 @@ from ....core.ranking.model_pick import LikelyCandidate, LikelyResult
 from ....core.scanning.registry import Registry
 from ...infra.deferred_until_shown import CatchUp
 from ...infra.likely_jobs import LikelyIndexes
-from ...infra.scan_thread import one_line
+from ...infra.one_line import one_line
 from ...infra.settings_store import AppSettings
 from .add_case import AddCaseDialog, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
