@@ -33,7 +33,6 @@ from ...core.editing.round_trip import Change, EditError, apply_changes, parse_y
 from ...core.model.document import Document
 from ...core.model.fields import FieldSpec, yaml_spelling
 from ...core.profile import Profile
-from ...core.reading.frontmatter import parse_text
 from ..infra.theme import bar_style, colour
 from ..models.skill_document import SkillDocument
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
@@ -162,7 +161,8 @@ class FormView(QScrollArea):
         self.fields: dict[str, _Field] = {}
         self._writing = False
         self._last_key: str | None = None
-        self._base_text = ""  # the text before the current run of edits in one field
+        # the text before the current run of edits in one field, read
+        self._base: Document = Document(path=document.path)
         self._broken = False  # the frontmatter cannot be parsed
         self.setWidgetResizable(True)
         inner = QWidget(self)
@@ -305,7 +305,7 @@ class FormView(QScrollArea):
 
     def refresh(self, force: bool = False) -> None:
         """Show the document's values; the field being typed in is left alone unless `force`."""
-        doc = parse_text(Document(path=self.document.path), self.document.text())
+        doc = self.document.parsed()
         mapping = doc.mapping
         broken = doc.has_frontmatter and mapping is None
         if broken != self._broken:
@@ -477,10 +477,10 @@ class FormView(QScrollArea):
         if not typing:
             self._last_key = None
         if self._last_key != key:
-            self._base_text = self.document.text()
+            self._base = self.document.parsed()
         # Every keystroke of a run is written against the text before the run, so a
         # passing state (a trailing space that needs quotes) does not decide the style.
-        doc = parse_text(Document(path=self.document.path), self._base_text)
+        doc = self._base
         try:
             new_text = apply_changes(doc, [change], order=[s.key for s in self.profile.fields])
         except EditError as exc:

@@ -14,9 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.model.document import Document
 from ...core.profile import Profile
-from ...core.reading.frontmatter import parse_text
 from ..infra.theme import bar_style
 from ..models.skill_document import SkillDocument
 from .find_bar import FindBar
@@ -104,7 +102,7 @@ class SkillEditor(QWidget):
             self._render()
 
     def _render(self) -> None:
-        doc = parse_text(Document(path=self.document.path), self.document.text())
+        doc = self.document.parsed()
         self.preview.show_body(doc.body, os.path.dirname(self.document.path))
 
     def _on_save_failed(self, message: str) -> None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -23,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from ...core.model.paths import is_within
 from ...core.projects.agent_reach import Reach, agent_reach
-from ..infra.background import run_in_background
+from ..infra.background import LatestJob
+from ..infra.deferred_until_shown import CatchUp
 from ..models.skill_document import SkillDocument
 
 DELAY_MS = 300  # after the document's own (debounced) re-validation
@@ -74,9 +74,8 @@ class WhereItLoads(QWidget):
         self.document = document
         self.base = base  # the project's folder: where project roots are looked for
         self.reaches: list[Reach] = []
-        self.stale = True
-        self._asked = 0
-        self._busy = False  # one job at a time: an edit meanwhile asks again when it ends
+        self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
+        self.job = LatestJob(self)
         self.summary = QLabel(self._intro(), self)
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
@@ -92,10 +91,6 @@ class WhereItLoads(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(DELAY_MS)
-        self.timer.timeout.connect(self.update_now)
         document.diagnostics_changed.connect(self._on_checked)
 
     def _intro(self) -> str:
@@ -108,38 +103,19 @@ class WhereItLoads(QWidget):
         return intro(name or os.path.basename(os.path.dirname(self.document.path)), folder)
 
     def _on_checked(self, _diagnostics: object) -> None:
-        self.stale = True
-        if self.isVisible():
-            self.timer.start()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self.stale:
-            self.update_now()
+        self.catch_up.soon()
 
     def update_now(self) -> None:
         """Work the table out again for the skill as it is on screen."""
-        self.timer.stop()
-        self.stale = False
-        if self._busy:
-            self.stale = True  # asked again when the running job lands
-            return
         skill = self.document.registry.by_path.get(self.document.path)
         if skill is None:
+            self.job.drop()
             self.summary.setText("This skill is not in the folder's skills (yet): save it.")
             return
-        self._asked += 1
-        asked, base = self._asked, self.base
-        self._busy = True
-        run_in_background(
-            lambda: agent_reach(skill, base), lambda r, e: self._landed(asked, r, e), self
-        )
+        base = self.base
+        self.job.submit(lambda: agent_reach(skill, base), self._landed)
 
-    def _landed(self, asked: int, reaches: list[Reach] | None, error: str | None) -> None:
-        self._busy = False
-        if self.stale and self.isVisible():
-            self.update_now()  # the text changed meanwhile: the newest is worked out
-            return
+    def _landed(self, reaches: list[Reach] | None, error: str | None) -> None:
         if reaches is None:
             self.summary.setText(f"Where it loads is not known: {error}")
             return

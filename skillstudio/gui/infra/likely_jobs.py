@@ -13,7 +13,6 @@ to try again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -22,22 +21,8 @@ from ...core.model.skills import Skill
 from ...core.profile import Profile
 from ...core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
 from ...core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
-from ...core.scanning.registry import Registry, quiet_gc
-from .background import run_in_background
-
-
-def run_off_thread(
-    work: Callable[[], Any], done: Callable[[Any, str | None], None], owner: QObject
-) -> None:
-    """Run `work()` in the global thread pool with the cyclic collector held off (an
-    index is hundreds of thousands of small objects, no cycles); `done(result, error)`
-    on the GUI thread while `owner` lives (background.py)."""
-
-    def quiet() -> Any:
-        with quiet_gc():
-            return work()
-
-    run_in_background(quiet, done, owner)
+from ...core.scanning.registry import Registry
+from .background import LatestJob
 
 
 def _build(skills: list[Skill], model: Model, profile: Profile) -> LikelyIndex:
@@ -81,6 +66,8 @@ class LikelyIndexes(QObject):
         self._indexes: dict[tuple[int, Model], tuple[Registry, LikelyIndex | None]] = {}
         self._open: set[int] = set()  # ids of the registries indexes may be built for
         self._waiting: set[tuple[int, Model]] = set()  # asked for before theirs opened
+        # one build per index, the collector held off (hundreds of thousands of objects)
+        self._jobs: dict[tuple[int, Model], LatestJob] = {}
         self.build_ms: list[float] = []  # how long each build took (off the GUI thread)
 
     def get(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
@@ -114,7 +101,10 @@ class LikelyIndexes(QObject):
             self.ready.emit(registry)
 
         profile = registry.profile
-        run_off_thread(lambda: _build(skills, model, profile), landed, self)
+        job = self._jobs.get(key)
+        if job is None:
+            job = self._jobs[key] = LatestJob(self, quiet=True)
+        job.submit(lambda: _build(skills, model, profile), landed)
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""
@@ -132,6 +122,8 @@ class LikelyIndexes(QObject):
         self._open = alive
         for key in [k for k, (r, _i) in self._indexes.items() if id(r) not in alive]:
             del self._indexes[key]
+        for key in [k for k in self._jobs if k not in self._indexes]:
+            self._jobs.pop(key).deleteLater()  # its build, if it runs, lands nowhere
         waiting, self._waiting = self._waiting, set()
         for key in waiting:
             if key in self._indexes:

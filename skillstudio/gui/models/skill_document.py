@@ -18,10 +18,12 @@ from ...core.editing.saving import (
 )
 from ...core.editing.saving import stamp as disk_stamp
 from ...core.model.diagnostics import Diagnostic
+from ...core.model.document import Document
 from ...core.model.skills import Skill
 from ...core.reading.frontmatter import MAX_FILE_BYTES
+from ...core.scanning.loading import read_unsaved
 from ...core.scanning.registry import Registry
-from ..infra.background import run_in_background
+from ..infra.background import LatestJob
 from ..infra.one_line import one_line
 
 VALIDATE_DELAY_MS = 120
@@ -69,8 +71,8 @@ class SkillDocument(QObject):
         self.bom = False
         self.stamp: Stamp | None = None
         self.diagnostics: list[Diagnostic] = []
-        self._checks = 0  # numbers each validation asked for: only the newest lands
-        self.checking = False  # a validation runs on a worker
+        self._parsed: tuple[str, Document] | None = None  # the text on screen, read
+        self.job = LatestJob(self)  # a large text's validation: the newest lands
         self.closed = False  # its tab closed: it no longer speaks for the file (close())
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -89,12 +91,29 @@ class SkillDocument(QObject):
         return self.text_document.isModified()
 
     @property
+    def checking(self) -> bool:
+        """A worker validates the newest text."""
+        return self.job.busy
+
+    @property
     def pending(self) -> bool:
         """An edit is not validated yet (its pause runs, or a worker validates it)."""
         return self._timer.isActive() or self.checking
 
     def text(self) -> str:
         return self.text_document.toPlainText()
+
+    def parsed(self) -> Document:
+        """The text on screen read as the file would be (frontmatter and body split,
+        the YAML loaded): once per change of the text, shared by the form, the
+        preview and the validation (a keystroke parses the YAML once). Read it, do
+        not change it (the validation works on a copy)."""
+        return self._read(self.text())
+
+    def _read(self, text: str) -> Document:
+        if self._parsed is None or self._parsed[0] != text:
+            self._parsed = (text, read_unsaved(self.path, text))
+        return self._parsed[1]
 
     def load(self) -> None:
         """(Re)read the file; the undo history starts afresh. OSError when it is not a
@@ -161,32 +180,29 @@ class SkillDocument(QObject):
         perhaps) must not take its place."""
         if self.closed:
             return
-        self._checks += 1
         shown = self.text() if text is None else text
+        parsed = self._read(text) if text is not None else None
         if len(shown) > SYNC_CHARS or shown.count("\n", 0, SYNC_CHARS) > SYNC_LINES:
-            self._reparse_off_thread(text, self._checks)
+            self._reparse_off_thread(text, parsed)
             return
-        self.checking = False
+        self.job.drop()  # a larger text's validation under way is out of date
         try:
-            skill = self.registry.reparse(self.path, text)
+            skill = self.registry.reparse(self.path, text, parsed)
         except Exception as exc:  # a core bug on this text: say so, keep the text
             self.diagnostics = [internal_error(self.path, exc)]
         else:
             self.diagnostics = skill.all_diagnostics if skill is not None else []
         self.diagnostics_changed.emit(self.diagnostics)
 
-    def _reparse_off_thread(self, text: str | None, number: int) -> None:
+    def _reparse_off_thread(self, text: str | None, parsed: Document | None) -> None:
         registry = self.registry
         previous = registry.by_path.get(self.path)
-        job = registry.rebuild_job(self.path, text)
+        job = registry.rebuild_job(self.path, text, parsed)
         if job is None or previous is None:
+            self.job.drop()
             return
-        self.checking = True
 
         def landed(skill: Skill | None, error: str | None) -> None:
-            if number != self._checks:
-                return  # a newer text was sent since, or the document was closed
-            self.checking = False
             if skill is None:
                 self.diagnostics = [internal_error(self.path, RuntimeError(error))]
             elif registry.install(skill, previous) is None:
@@ -196,14 +212,13 @@ class SkillDocument(QObject):
                 self.diagnostics = skill.all_diagnostics
             self.diagnostics_changed.emit(self.diagnostics)
 
-        run_in_background(job, landed, self)
+        self.job.submit(job, landed)
 
     def close(self) -> None:
         """The tab is closing: no pending validation lands after this, and no later one
         starts (a refresh under way may still hold the tab)."""
         self._timer.stop()
-        self._checks += 1
-        self.checking = False
+        self.job.drop()
         self.closed = True
 
     def save(self) -> bool:

@@ -4,9 +4,9 @@ the project's agent asks it, N runs, the model's picks beside the offline estima
 A thin adapter over core/live: the plan (the listing, the calls and tokens it will
 spend) is made on the GUI thread when the user asks, shown, and sent only when the
 user says so (nothing is spent unasked; runs the cache answers cost nothing and go at
-once); the runs go off the GUI thread (background.run_in_background), the progress bar
-follows them, Cancel stops them. Keys come from the environment or the keyring, never
-from this panel.
+once); the runs go off the GUI thread (background.LatestJob), the progress bar follows
+them (each run's progress a queued signal's payload), Cancel stops them. Keys come
+from the environment or the keyring, never from this panel.
 
 Not wired into the window here: the owner calls `set_request(registry, query, options,
 index)` when the request or the skills change, and `set_endpoints(...)` with the
@@ -16,10 +16,10 @@ endpoints of Settings › Model endpoints (with none, the tab says how to add on
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -42,10 +42,8 @@ from ...core.live.stats import LiveCase
 from ...core.model.text import counted
 from ...core.ranking.model_pick import LikelyIndex
 from ...core.scanning.registry import Registry
-from ..infra.background import run_in_background
+from ..infra.background import LatestJob
 from ..infra.settings_store import Endpoint as Configured
-
-POLL_MS = 100  # how often the progress bar reads the runs' progress
 
 # What the tab does, in plain words, above its controls (a first-time reviewer read
 # "Ask a model" and a box saying "ollama" without knowing what would happen).
@@ -59,24 +57,6 @@ NO_ENDPOINT = (
     "URL, API, model and key), or type a service here (ollama, anthropic, openai, …) "
     "and a model."
 )
-
-
-class _Progress:
-    """The runs' progress, written by worker threads and read by the GUI's timer."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.done = 0
-        self.total = 0
-        self.message = ""
-
-    def __call__(self, done: int, total: int, message: str) -> None:
-        with self.lock:
-            self.done, self.total, self.message = done, total, message
-
-    def read(self) -> tuple[int, int, str]:
-        with self.lock:
-            return self.done, self.total, self.message
 
 
 class LivePanel(QWidget):
@@ -96,7 +76,7 @@ class LivePanel(QWidget):
         self.index: LikelyIndex | None = None
         self.planned: Plan | None = None
         self.cancel: threading.Event | None = None
-        self.progress = _Progress()
+        self.job = LatestJob(self)  # the runs of one check
         self.report: LiveReport | None = None
         self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
@@ -162,9 +142,6 @@ class LivePanel(QWidget):
         layout.addLayout(controls)
         layout.addWidget(self.table, 1)
 
-        self.timer = QTimer(self)
-        self.timer.setInterval(POLL_MS)
-        self.timer.timeout.connect(self._poll)
         self.ask_button.clicked.connect(self.ask)
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.stop)
@@ -257,33 +234,35 @@ class LivePanel(QWidget):
         if checked is None or self.cancel is not None:
             return
         self.cancel = threading.Event()
-        cancel, progress, cache = self.cancel, self.progress, self.cache
+        cancel, cache = self.cancel, self.cache
         total = len(checked.items) * checked.settings.runs
-        progress(0, total, "")
         self.bar.setRange(0, total)
         self.bar.setValue(0)
         self.ask_button.setEnabled(False)
         self.send_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.status.setText("Asking…")
-        self.timer.start()
-        run_in_background(lambda: execute(checked, cache, cancel, progress), self._landed, self)
+
+        def runs(report: Callable[[object], None]) -> LiveReport:
+            # on the runs' threads: each step crosses as a payload (done, total, message)
+            return execute(checked, cache, cancel, lambda *step: report(step))
+
+        self.job.submit(runs, self._landed, self._progressed)
 
     def stop(self) -> None:
         if self.cancel is not None:
             self.cancel.set()
             self.status.setText("Cancelling…")
 
-    def _poll(self) -> None:
-        done, total, message = self.progress.read()
+    def _progressed(self, step: tuple[int, int, str]) -> None:
+        done, total, message = step
         self.bar.setRange(0, max(total, 1))
-        self.bar.setValue(done)
-        if message:
-            self.status.setText(f"{done} of {total}: {message}")
+        # the runs report from several threads: a step may arrive after a later one
+        self.bar.setValue(max(done, self.bar.value()))
+        if message and self.cancel is not None and not self.cancel.is_set():
+            self.status.setText(f"{self.bar.value()} of {total}: {message}")
 
     def _landed(self, report: LiveReport | None, error: str | None) -> None:
-        self.timer.stop()
-        self._poll()
         self.cancel = None
         self.planned = None
         if report is None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,7 +31,9 @@ from ...core.model.text import counted
 from ...core.projects.project import Project
 from ...core.ranking.overlap import THRESHOLD, Pair
 from ...core.scanning.registry import Registry
-from ..infra.likely_jobs import overlap_pairs, run_off_thread
+from ..infra.background import LatestJob
+from ..infra.deferred_until_shown import CatchUp
+from ..infra.likely_jobs import overlap_pairs
 from ..infra.theme import colour, is_dark
 from ..infra.threads import snapshot
 from ..models.table_model import ColumnsModel
@@ -229,7 +231,9 @@ class OverlapMap(QWidget):
         self.pairs: list[Pair] = []
         self.shown_for: tuple[int, int] | None = None  # (id(registry), version) shown
         self.shown_base: object = None  # the base of the project whose pairs are shown
-        self._running: tuple[int, int] | None = None
+        self._asked: tuple[int, int] | None = None  # (id(registry), version) asked last
+        self.job = LatestJob(self, quiet=True)  # an index of its own: many small objects
+        self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
         self.project_box = QComboBox(self)
         self.project_box.setToolTip("The project whose skills are compared")
         # as wide as its longest project (it was cut to "anthropi▾" beside the status)
@@ -259,9 +263,6 @@ class OverlapMap(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.views, 1)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.timeout.connect(self.update_now)
 
     def _table(self, model: ColumnsModel) -> QTableView:
         view = QTableView(self)
@@ -290,7 +291,9 @@ class OverlapMap(QWidget):
     # -- projects ---------------------------------------------------------------------
     def clear(self, status: str = "Reading the folder…") -> None:
         """Nothing shown: another folder is opened (or none); its projects come after."""
-        self.timer.stop()
+        self.catch_up.timer.stop()
+        self.job.drop()
+        self._asked = None
         self.projects, self.registries = [], []
         self.project_box.blockSignals(True)
         self.project_box.clear()
@@ -326,12 +329,12 @@ class OverlapMap(QWidget):
         self.project_box.blockSignals(False)
         self.shown_for = None
         self._drop_others()
-        self.update_soon(0)
+        self.catch_up.soon(0)
 
     def _on_project_chosen(self, _number: int) -> None:
         """Another project: its pairs are worked out; another's never stand for them."""
         self._drop_others()
-        self.update_soon(0)
+        self.catch_up.soon(0)
 
     def _drop_others(self) -> None:
         """The pairs shown go if they are another project's than the one chosen."""
@@ -352,38 +355,25 @@ class OverlapMap(QWidget):
         return self.registries[number] if 0 <= number < len(self.registries) else None
 
     def skills_changed(self) -> None:
-        self.update_soon(DELAY_MS)
-
-    def update_soon(self, delay: int) -> None:
-        """Work the map out again after `delay` ms, if shown (else when shown)."""
-        if self.isVisible():
-            self.timer.start(delay)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self.update_soon(0)
+        """Worked out again after a pause in the changes, if shown (else when shown)."""
+        self.catch_up.soon(DELAY_MS)
 
     # -- answering --------------------------------------------------------------------
     def update_now(self) -> None:
         """Start working the pairs out off the GUI thread (unless shown already or
-        under way for the registry as it is)."""
-        self.timer.stop()
+        asked for the registry as it is); asked while one runs, it runs after it."""
         registry = self.registry
         if registry is None:
             return
         key = (id(registry), registry.version)
-        if key in (self.shown_for, self._running):
+        if key == self.shown_for or (key == self._asked and self.job.busy):
             return
-        if self._running is not None:
-            self.timer.start(DELAY_MS)  # one at a time: the next one when this one lands
-            return
-        self._running = key
+        self._asked = key
         copy = snapshot(registry)  # what the worker reads
         count = len(copy.active)
         self.status.setText(f"Working out which of {counted(count, 'skill')} compete…")
 
         def landed(pairs: Any, error: str | None) -> None:
-            self._running = None
             if error is not None:
                 self.status.setText(f"Working out the overlaps failed: {error}")
                 return
@@ -393,9 +383,9 @@ class OverlapMap(QWidget):
                 self.shown_base = self.project_box.currentData()
                 self.computed.emit()
             if self.registry is not None and (id(self.registry), self.registry.version) != key:
-                self.update_soon(0)  # the skills changed meanwhile
+                self.catch_up.soon(0)  # the skills changed meanwhile, unasked
 
-        run_off_thread(lambda: overlap_pairs(copy, THRESHOLD), landed, self)
+        self.job.submit(lambda: overlap_pairs(copy, THRESHOLD), landed)
 
     def show_pairs(self, pairs: list[Pair], skills: int) -> None:
         self.pairs = pairs

@@ -32,7 +32,7 @@ from ...core.projects.portability import (
     portability_of_file,
     summary,
 )
-from ..infra.background import run_in_background
+from ..infra.background import LatestJob
 from ..infra.profile_choices import is_seed, profile_groups
 from ..models.problem_rows import SEVERITIES
 from ..models.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
@@ -193,9 +193,7 @@ class ProblemsPanel(QWidget):
         self._current = ""
         self._where_for = ""  # the path the "content …" line is (being) worked out for
         self._where_name = ""  # the skill it names
-        self._where_asked = 0  # the newest answer asked for wins (a text per keystroke)
-        self._where_busy = False  # one job at a time; the newest waits in _where_next
-        self._where_next: tuple[str, Skill | None, int] | None = None
+        self.where_job = LatestJob(self)  # the newest text wins; one job at a time
         self._update()
 
     def _fit_code_column(self) -> None:
@@ -254,30 +252,17 @@ class ProblemsPanel(QWidget):
         self.where.setVisible(bool(path))
         self._where_for = path
         self._where_name = skill.name if skill is not None and skill.name else skill_name(path)
-        self._where_asked += 1
         if not path:
+            self.where_job.drop()
             self.where.clear()
             self.where.setToolTip("")
             return
-        if self._where_busy:
-            self._where_next = (path, skill, self._where_asked)
-            return
-        self._start_where(path, skill, self._where_asked)
-
-    def _start_where(self, path: str, skill: Skill | None, asked: int) -> None:
-        self._where_busy = True
         work = (
             partial(portability, skill) if skill is not None else partial(portability_of_file, path)
         )
-        run_in_background(work, partial(self._on_where, asked), self)
+        self.where_job.submit(work, self._on_where)
 
-    def _on_where(self, asked: int, verdicts: list[Verdict] | None, error: str | None) -> None:
-        self._where_busy = False
-        waiting, self._where_next = self._where_next, None
-        if waiting is not None and waiting[2] == self._where_asked:
-            self._start_where(*waiting)
-        if asked != self._where_asked:
-            return  # another skill is current since, or its text changed
+    def _on_where(self, verdicts: list[Verdict] | None, error: str | None) -> None:
         if verdicts is None:
             self.where.setText(f"Which profiles' rules accept its content is not known: {error}")
             return

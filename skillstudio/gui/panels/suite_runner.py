@@ -18,7 +18,6 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -140,7 +139,7 @@ class SuiteRunner(QWidget):
         self._steps: Iterator[int] | None = None
         self._results: list[CaseResult] = []
         self._started = 0.0
-        self.catch_up = CatchUp(self, self.run)
+        self.catch_up = CatchUp(self, self.run, RERUN_DELAY_MS)
 
         self.suite_box = QComboBox(self)
         # Its share of the row, the name elided (the whole path in the tooltip): sized to
@@ -228,10 +227,7 @@ class SuiteRunner(QWidget):
         self.step_timer = QTimer(self)
         self.step_timer.setInterval(0)
         self.step_timer.timeout.connect(self._step)
-        self.rerun_timer = QTimer(self)
-        self.rerun_timer.setSingleShot(True)
-        self.rerun_timer.setInterval(RERUN_DELAY_MS)
-        self.rerun_timer.timeout.connect(self.run)
+        self.rerun_timer = self.catch_up.timer  # a pause in the changes, then run again
         self._show_message(NO_SUITE)
 
     # -- suites ----------------------------------------------------------------------
@@ -436,11 +432,7 @@ class SuiteRunner(QWidget):
         """A skill changed on screen or on disk: run again after a pause in the changes."""
         if self.suite_box.count() == 0 or not self.auto_box.isChecked():
             return
-        self.catch_up.soon(self.rerun_timer)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self.catch_up.shown()
+        self.catch_up.soon()
 
     def run(self, rescan: bool = False, path: str | None = None, force: bool = False) -> bool:
         """(Re)start a run: the suite file is read again, its cases run a slice at a time.

@@ -177,10 +177,7 @@ class MainWindow(QMainWindow):
         self.overlap_dock = self._dock("Overlap Map", "overlap-dock", self.overlap_map, bottom)
         self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
         self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
-        self.problems_dock.raise_()
-        # The panels behind the Problems tab wait until their own tab is chosen.
-        self.query_panel.catch_up.follow(self.query_dock)
-        self.suite_runner.catch_up.follow(self.suites_dock)
+        self.problems_dock.raise_()  # the panels behind its tab wait until theirs is chosen
 
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)

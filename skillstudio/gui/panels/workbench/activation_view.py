@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -22,6 +22,7 @@ from ....core.model.delivered import Activation
 from ....core.model.session import Session
 from ....core.ranking.matching import MatchResult
 from ....core.scanning.registry import Registry
+from ...infra.deferred_until_shown import CatchUp
 
 
 class ActivationView(QWidget):
@@ -69,6 +70,7 @@ class ActivationView(QWidget):
         self.invoker.currentIndexChanged.connect(lambda _i: self.inputs_changed.emit())
         self.activation: Activation | None = None
         self._pending: list[str] | None = None  # names for the list, when next shown
+        self.catch_up = CatchUp(self, self._fill)
 
     def set_skills(self, names: list[str]) -> None:
         """The current project's skills; a name of another project is not kept. The
@@ -78,8 +80,7 @@ class ActivationView(QWidget):
         self.skill.blockSignals(True)
         self.skill.setCurrentText(current if current in names else "")
         self.skill.blockSignals(False)
-        if self.isVisible():
-            self._fill()
+        self.catch_up.now()
 
     def _fill(self) -> None:
         if self._pending is None:
@@ -90,10 +91,6 @@ class ActivationView(QWidget):
         self.names.setStringList(names)
         self.skill.setCurrentText(current)
         self.skill.blockSignals(False)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._fill()
 
     def follow(self, name: str, result: MatchResult | None = None) -> bool:
         """Show the activation of `name` (the row chosen in the ranking); True if it changed.

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -29,7 +28,8 @@ from ....core.profiles.agents import AGENTS
 from ....core.projects.config import NUMBER_OPTIONS
 from ....core.projects.project import Project
 from ....core.scanning.registry import Registry
-from ...infra.background import run_in_background
+from ...infra.background import LatestJob
+from ...infra.deferred_until_shown import CatchUp
 from ...infra.threads import snapshot
 
 SHOWN = 200  # skills listed in the table (largest descriptions first)
@@ -91,9 +91,8 @@ class HeadroomView(QWidget):
         self.project: Project | None = None
         self.registry: Registry | None = None
         self.room: Headroom | None = None
-        self.stale = True
-        self._asked = 0
-        self._busy = False  # one job at a time: a change meanwhile asks again when it ends
+        self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
+        self.job = LatestJob(self)
         self.tokens_box = QSpinBox(self)
         self.tokens_box.setRange(0, NUMBER_OPTIONS["context_tokens"])
         self.tokens_box.setSingleStep(10_000)
@@ -127,10 +126,6 @@ class HeadroomView(QWidget):
         layout.addWidget(self.window_row)
         layout.addWidget(self.line)
         layout.addWidget(self.table, 1)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(DELAY_MS)
-        self.timer.timeout.connect(self.update_now)
 
     def set_project(
         self, project: Project | None, registry: Registry | None, tokens: int | None = None
@@ -151,14 +146,7 @@ class HeadroomView(QWidget):
 
     def changed(self) -> None:
         """The skills or the window changed: worked out again (when shown)."""
-        self.stale = True
-        if self.isVisible():
-            self.timer.start()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self.stale:
-            self.update_now()
+        self.catch_up.soon()
 
     def options(self) -> dict[str, Any]:
         options = dict(self.project.options) if self.project is not None else {}
@@ -168,33 +156,16 @@ class HeadroomView(QWidget):
         return options
 
     def update_now(self) -> None:
-        self.timer.stop()
-        if self._busy:
-            self.stale = True  # asked again when the running job lands
-            return
-        self.stale = False
         registry = self.registry
         if registry is None:
+            self.job.drop()
             self.line.setText("Open a folder of skills to see its listing headroom.")
             return
         copy, options = snapshot(registry), self.options()
-        self._asked += 1
-        asked = self._asked
         self.line.setText("Working out the listing…")
-        self._busy = True
-        run_in_background(
-            lambda: listing_headroom(copy, options),
-            lambda room, error: self._landed(asked, room, error),
-            self,
-        )
+        self.job.submit(lambda: listing_headroom(copy, options), self._landed)
 
-    def _landed(self, asked: int, room: Headroom | None, error: str | None) -> None:
-        self._busy = False
-        if self.stale and self.isVisible():
-            self.update_now()  # the skills or the window changed meanwhile
-            return
-        if asked != self._asked:
-            return  # asked again since
+    def _landed(self, room: Headroom | None, error: str | None) -> None:
         if room is None:
             self.line.setText(f"The listing headroom is not known: {error}")
             return

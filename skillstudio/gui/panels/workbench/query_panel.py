@@ -12,10 +12,9 @@ from typing import Any
 from PySide6.QtCore import (
     QPoint,
     Qt,
-    QTimer,
     Signal,
 )
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -90,7 +89,7 @@ class QueryPanel(QWidget):
         self._chosen: str | None = None  # the row the user chose, kept while it is shown
         self.current_suite: Callable[[], str | None] = lambda: None  # the Suites panel's
         self.last_suite: str | None = None  # the file the last case went to
-        self.catch_up = CatchUp(self, self.update_now, stale=True)
+        self.catch_up = CatchUp(self, self.update_now, QUERY_DELAY_MS, stale=True)
 
         self.project_box = QComboBox(self)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -101,10 +100,7 @@ class QueryPanel(QWidget):
             "Type a request, as a user would (Enter: send it in the session)"
         )
         self.query.setClearButtonEnabled(True)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(QUERY_DELAY_MS)
-        self.timer.timeout.connect(self.update_now)
+        self.timer = self.catch_up.timer  # typing here: answered after a pause
         self.query.textChanged.connect(self.timer.start)
         self.query.returnPressed.connect(self.send)
         self.option_label = QLabel(self)
@@ -294,12 +290,8 @@ class QueryPanel(QWidget):
 
         A hidden panel only notes it and answers when shown: at 10,000 skills an
         answer takes about 75 ms, which typing elsewhere should not pay for."""
-        self.catch_up.soon(self.timer)
+        self.catch_up.soon()
         self.headroom.changed()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self.catch_up.shown()
 
     def index_for(self, registry: Registry) -> MatchIndex:
         """The registry's match index, brought up to date (shared with the suite runner)."""
@@ -424,7 +416,7 @@ class QueryPanel(QWidget):
 
     def _on_index_ready(self, registry: object) -> None:
         if registry is self.registry:
-            self.catch_up.soon(self.timer)
+            self.catch_up.soon()
 
     def _summary_text(self, registry: Registry, query: str) -> str:
         if not query.strip() or self.result is None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from ....core.model.delivered import TierText
 from ....core.model.text import counted
+from ...infra.deferred_until_shown import CatchUp
 from ...infra.theme import colour
 from .line_view import LineView
 
@@ -90,6 +91,7 @@ class TierView(QWidget):
         self.text = LineView(self)  # only the lines on screen laid out
         self.text.setFont(QFont("DejaVu Sans Mono"))
         self._pending: str | None = None  # the text it will hold when next shown
+        self.catch_up = CatchUp(self, self._show_text)
         self.empty = QLabel(self)  # instead of a large empty box
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -132,8 +134,7 @@ class TierView(QWidget):
         # A hidden tab takes its text when shown: a listing of 10,000 skills costs 10 ms
         # to index, which a keystroke should pay only if it is on screen.
         self._pending = tier.text
-        if self.isVisible():
-            self._show_text()
+        self.catch_up.now()
         self.text.setVisible(bool(tier.text))
         self.empty.setVisible(not tier.text)
         self.empty.setText(_EMPTY[tier.tier])
@@ -149,7 +150,6 @@ class TierView(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.shown.emit()
-        self._show_text()
 
 
 class TierTabs(QTabWidget):
