@@ -36,6 +36,7 @@ def test_tier_previews_and_activation_with_a_shell_line(
     window: MainWindow, qtbot: QtBot, samples: Path
 ) -> None:
     panel = panel_on(window, "claude-code")
+    window.focus_query_panel()  # the tiers' texts are written when on screen
     request = "/commit-message T-12"
     qtbot.keyClicks(panel.query, request)
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.query == request)

@@ -22,6 +22,7 @@ def test_the_form_shows_codex_fields_with_their_help(window: MainWindow, samples
 
 def test_tiers_and_activation_follow_the_codex_rules(window: MainWindow, qtbot: QtBot) -> None:
     panel = panel_on(window, "codex")
+    window.focus_query_panel()  # the tiers' texts are written when on screen
     panel.load_request("$deploy v2.4.0 to staging")
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["deploy"])
     listing = panel.tier_views[2]

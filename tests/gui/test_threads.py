@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.skills import Skill
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning.registry import Registry
-from skillstudio.gui.infra import likely_jobs
+from skillstudio.gui.infra import background
+from skillstudio.gui.infra.background import LatestJob
 from skillstudio.gui.infra.likely_jobs import LikelyIndexes
 from skillstudio.gui.infra.scan_thread import ScanDone, ScanRead, ScanThread
 from skillstudio.gui.window.main_window import MainWindow
@@ -160,13 +161,13 @@ def test_a_likely_index_waits_for_its_registry_to_be_handed_to_the_panels(
     registry = project.registry()
     registry.scan()
     started: list[Registry] = []
-    real = likely_jobs.run_off_thread
+    real = LatestJob.submit
 
-    def recording(work: Any, done: Any, parent: QObject) -> Any:
+    def recording(self: LatestJob, *args: Any) -> None:
         started.append(registry)
-        return real(work, done, parent)
+        real(self, *args)
 
-    monkeypatch.setattr(likely_jobs, "run_off_thread", recording)
+    monkeypatch.setattr(LatestJob, "submit", recording)
     indexes = LikelyIndexes()
     assert indexes.get(registry) is None
     assert started == [], "not built for a registry the panels were not given"
@@ -176,4 +177,4 @@ def test_a_likely_index_waits_for_its_registry_to_be_handed_to_the_panels(
     index = indexes.get(registry)
     assert index is not None and index.registry is registry
     # (the job's relay deleted before `indexes` goes: its deferred delete pending then crashed)
-    qtbot.waitUntil(lambda: not indexes.findChildren(QObject), timeout=5000)
+    qtbot.waitUntil(lambda: not background._waiting, timeout=5000)
