@@ -1,7 +1,51 @@
 """Threads of the app: each thread and process, what it may touch, when the
 registries change hands, and how results cross. The code keeps to this note
 (tests/gui/test_threads.py checks the rule that matters most: once the GUI thread
-holds a skill, no other thread writes to it).
+holds a skill, no other thread writes to it; tests/test_thread_note.py that every
+place that starts a thread or a background job is in the list below).
+
+Every thread and background job, one entry each: `module Owner: what runs; what it
+may touch; how its results land`. Work of a widget goes through a LatestJob
+(background.py: the newest asked lands, one at a time, nothing once its owner is
+gone, progress as signal payloads); a widget that is not on screen puts its work
+off with a CatchUp (deferred_until_shown.py) and does it once when shown.
+
+- gui/infra/background.py LatestJob: QThreadPool runs of the jobs below; each job's
+  `work()` only; its answer, its error as text and its progress cross as queued signals
+  of a parentless relay.
+- gui/models/skill_document.py SkillDocument: a large unsaved text's validation
+  (Registry.rebuild_job, the parse copied); its own new Skill only; landed on the GUI
+  thread, `Registry.install` puts it in.
+- gui/editor/where_it_loads.py WhereItLoads: core/projects/agent_reach.py for the skill
+  as on screen; reads the skill, stats files; the table is filled where it lands.
+- gui/panels/problems_panel.py ProblemsPanel: the current skill's portability (8
+  validations, as on screen or as saved); reads the skill or reads its file; the
+  "content" line where it lands.
+- gui/panels/workbench/headroom_view.py HeadroomView: the listing headroom of a
+  `snapshot()`; reads the copy's skills; the line and the table where it lands.
+- gui/panels/overlap_map.py OverlapMap: overlap pairs of a `snapshot()` with an index of
+  its own; reads the copy's skills; the map where it lands (if its project is still
+  chosen).
+- gui/panels/live_panel.py LivePanel: core/live `execute` of a plan (its own threads
+  send the requests); the plan, the answer cache's files, the network; progress as
+  payloads (done, total, message), the report where it lands.
+- gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
+  skills; reads them; pointed at the registry and kept current with `sync()` where it
+  lands.
+- gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
+  switch (below); the registries given until `scanned`, then its own copies; `scanned`,
+  `progressed` and `done` payloads.
+- gui/infra/scan_thread.py reader_processes: the reader processes of a large scan
+  (below); paths, offsets, the profile; plain tuples back to the scan thread.
+- gui/editor/preview.py _Renderer: one thread renders every preview's markdown and reads
+  its images; strings in, HTML and images out; the queued `rendered`. Its own thread: a
+  render never waits behind an index build in the pool.
+- gui/controllers/recovery_keeper.py _Writer: one thread writes the unsaved texts'
+  recovery files, in order; the recovery folder only; failures as the queued `failed`.
+  Its own thread: its writes keep their order and the window's close flushes them.
+- gui/infra/file_watcher.py FileWatcher: watchdog's observer threads (changed paths into
+  a set under a lock, a queued poke), the helper thread that sets the watches up
+  (`limited`, `ready`) and one that stops a broken observer; no skill, no widget.
 
 The rule. The GUI thread owns the open folder: the `Workspace` (workspace.py), its
 projects and registries, every Skill in them, the documents, models and widgets.
@@ -21,7 +65,8 @@ runs on it, a slice at a time with events between: the refresh after changes on
 disk (refresh.py, 15 ms slices, each heavy step alone in its slice), the tier-2
 listing (workbench/listing_writer.py, 12 ms), suite runs (suite_runner.py, 15 ms),
 and the tree's and Problems' rows handed to their views a page at a time
-(fetchMore). A panel behind another dock's tab catches up when shown (deferred_until_shown.py).
+(fetchMore). A panel behind another dock's tab catches up when shown (deferred_until_shown.py
+`CatchUp`).
 The window sets the interpreter's switch interval to 1 ms so that a worker holding
 the lock delays a slice by at most that.
 
@@ -53,13 +98,15 @@ and the profile, read files with the same bounded readers as the scan thread and
 send back plain tuples (skill states, gists) that the scan thread turns into its
 own objects. They share no memory with the app and are closed with the scan.
 
-QThreadPool jobs (likely_jobs.py `run_off_thread`). A likely-candidates index or
-the overlap map's pairs: the job gets a list of skills, or a `snapshot()`, taken
-on the GUI thread, builds objects of its own from them and reads the skills
-without writing them. Its answer (or the error, as text) crosses through a relay
-QObject of the GUI thread as the queued `finished(result, error)`; the relay is
-the asking object's child, so an answer for a closed panel is dropped. The GUI
-thread then points the index at the registry and keeps it current with `sync()`.
+QThreadPool jobs (background.py `LatestJob`, the list above). A job gets what it
+reads when it is asked: strings, a Skill as on screen (read, never written), a list
+of skills or a `snapshot()`, taken on the GUI thread; it builds objects of its own
+from them. Its answer (or the error, as text) and its progress cross through a
+parentless relay QObject of the GUI thread as queued signals; the relay holds its
+job by a weak reference, so an answer for a closed panel is dropped, and an answer
+asked before a newer one is dropped too. A likely index or the overlap map's is
+built with the cyclic collector held off; the GUI thread then points a likely
+index at the registry and keeps it current with `sync()`.
 
 The preview renderer (preview.py `_Renderer`: one thread for every preview). It is
 given strings (the body, the palette's flag, the style sheet) and hands back HTML
