@@ -4,14 +4,18 @@ follows the runs, Cancel stops them, and a second ask is answered from the cache
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import Qt, QTimer
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.projects.project import resolve_projects
+from skillstudio.gui.panels import live_panel
 from skillstudio.gui.panels.live_panel import LivePanel
 
 from ..live_fake import FakeModel, Script
@@ -51,6 +55,40 @@ def test_ask_a_model_shows_the_picks_beside_the_estimate(qtbot: QtBot, tmp_path:
         qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
     assert table(panel)[0][:2] == ["pdf-forms", "2 of 3"]
     assert "3 from the cache" in panel.status.text()
+
+
+def test_the_progress_bar_follows_the_runs_by_signal_not_by_polling(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each step of the runs crosses to the GUI thread as a signal's payload while they
+    go on (the bar polled a shared object every 100 ms before)."""
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    assert panel.findChildren(QTimer) == [], "nothing polls"
+    real, gate = live_panel.execute, threading.Event()
+
+    def execute(checked: Any, cache: Any, cancel: Any, progress: Any) -> Any:
+        progress(1, 3, "a first step")
+        progress(2, 3, "a second step")
+        gate.wait(10)  # the runs go on: what was reported is on screen meanwhile
+        return real(checked, cache, cancel, progress)
+
+    monkeypatch.setattr(live_panel, "execute", execute)
+    pick = ("tool", "Skill", {"skill": "pdf-forms"})
+    with FakeModel([pick, pick, pick]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        panel.ask()
+        panel.send()
+        qtbot.waitUntil(lambda: panel.bar.value() == 2, timeout=10_000)
+        assert panel.status.text() == "2 of 3: a second step"
+        assert fake.received == [] and panel.cancel_button.isEnabled()
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            gate.set()
+    assert (panel.bar.value(), panel.bar.maximum()) == (3, 3)
+    assert "the model picked pdf-forms in 3 of 3 runs" in panel.status.text()
 
 
 def test_cancel_stops_the_runs(qtbot: QtBot, tmp_path: Path) -> None:
