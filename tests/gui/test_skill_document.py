@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.document import Document
@@ -71,11 +72,11 @@ def in_the_description(editor: SkillEditor) -> None:
     editor.source.setTextCursor(cursor)
 
 
-def typed(qtbot: QtBot, editor: SkillEditor, widget: object, parses: Parses) -> None:
+def typed(qtbot: QtBot, editor: SkillEditor, widget: QWidget, parses: Parses) -> None:
     """One keystroke in `widget`, its validation landed."""
     parses.made.clear()
     with qtbot.waitSignal(editor.document.diagnostics_changed, timeout=10_000):
-        qtbot.keyClick(widget, Qt.Key.Key_X)  # type: ignore[arg-type]
+        qtbot.keyClick(widget, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: not editor.document.pending)
 
 

@@ -160,7 +160,7 @@ class QueryPanel(QWidget):
         # The listing (tier 2) is written when its tab is shown, in slices (30-180 ms
         # at 10,000 skills).
         self.listing = ListingWriter(self._listing_written, self.tier_views[2].empty.setText, self)
-        self.tier_views[2].shown.connect(self.listing.write_wanted)
+        self.listing_catch_up = CatchUp(self.tier_views[2], self.listing.write_wanted)
         self.activation.inputs_changed.connect(self.timer.start)
         self.session_view.reset_button.clicked.connect(self.reset_session)
 
@@ -362,8 +362,8 @@ class QueryPanel(QWidget):
         self.tier_used.setToolTip(tip + "\nSee Tiers for the exact text.")
         self.summary.setToolTip(tip if query.strip() else "")  # the line hides under 900 px
         self.details.fill_why(self.registry)
-        if self.tier_views[2].isVisible():
-            self.listing.write_wanted()  # at once if unchanged; else the old text until done
+        # on screen: at once if unchanged, else the old text until done; else when shown
+        self.listing_catch_up.now()
         for number, (view, tier) in enumerate(zip(self.tier_views, self.tiers, strict=True)):
             if number != 2 or self.listing.job is None:
                 view.show_tier(tier)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QResizeEvent, QShowEvent
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
@@ -74,13 +74,7 @@ def omission_lines(omitted: list[dict[str, str]]) -> list[str]:
 
 
 class TierView(QWidget):
-    """One tier's exact text, its size against the budget, and what was left out.
-
-    Signals:
-    shown(): the view is about to be shown (the panel renders a deferred listing).
-    """
-
-    shown = Signal()
+    """One tier's exact text, its size against the budget, and what was left out."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,10 +140,6 @@ class TierView(QWidget):
         if self._pending is not None and self._pending != self.text.toPlainText():
             self.text.setPlainText(self._pending)
         self._pending = None
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self.shown.emit()
 
 
 class TierTabs(QTabWidget):
