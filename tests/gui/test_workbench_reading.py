@@ -107,6 +107,7 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
 
 def test_budget_and_disable_model_invocation_are_separate_reasons(window: MainWindow) -> None:
     panel = panel_on(window, "pegasus")
+    window.focus_query_panel()  # the listing is written when its tab is on screen
     panel.option.setValue(1_300)  # tokens: a listing budget of 104 characters
     panel.load_request("deploy the release to staging")
     panel.show_tier(2)
