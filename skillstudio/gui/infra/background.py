@@ -23,7 +23,7 @@ as a queued signal (never a timer polling what a worker wrote). `busy` says whet
 an answer is on its way (`busy_changed` when that changes).
 
 Every owner of a LatestJob is named in the threading note (threads.py), which
-tests/test_architecture.py checks against the code.
+tests/test_thread_note.py checks against the code.
 """
 
 from __future__ import annotations
