@@ -1,20 +1,66 @@
-"""What the controllers' own tests build them from, without a main window: a
-workspace read from a folder, answers to the dialogs, a tab widget and a status bar."""
+"""What the GUI tests build: the parts a controller, panel or editor is given without a
+main window (a workspace read from a folder, answers to the dialogs, a tab widget and a
+status bar), and, for the tests of what the window itself does, a whole window."""
 
 from __future__ import annotations
 
 import os
+import re
+import time
+from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QStatusBar, QTabWidget
+from PySide6.QtCore import QModelIndex, QSettings, QTimer
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QMainWindow,
+    QScrollArea,
+    QStatusBar,
+    QTableWidget,
+    QTabWidget,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.core.projects.project import resolve_projects
+from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
+from skillstudio.gui.controllers.skill_actions import SkillActions
 from skillstudio.gui.dialogs.questions import Dialogs
+from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.infra.likely_jobs import LikelyIndexes
 from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.panels.suite_runner import SuiteRunner
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
+
+from ..benchmarks.synth import generate
+
+WINDOW_SIZE = (1200, 780)  # the size most window tests were written at
+
+# A small collection where the model chooses; two skills say nearly the same thing.
+COLLECTION = {
+    "pytest-writer": "Writes pytest unit tests for Python functions, with fixtures and "
+    "parametrized cases. Use when asked to add or write tests for Python code.",
+    "python-test-author": "Writes unit tests for Python functions with pytest, fixtures "
+    "and parametrized cases. Use when asked to write tests for Python code.",
+    "sql-review": "Reviews SQL queries and migrations for correctness, index use and "
+    "locking risks. Use when a change touches database migrations.",
+    "release-notes": "Drafts release notes and a changelog from merged pull requests and "
+    "commit messages, grouped by feature and fix.",
+    "docker-build": "Builds and slims Docker images with multi-stage Dockerfiles, layer "
+    "caching and base image choice.",
+    "terraform-plan": "Reads a Terraform plan and explains which cloud resources change, "
+    "which are replaced and what could break.",
+}
+
+
+STALL_MAX_S = 0.25  # the longest the event loop may go without a timer tick (before: 8 s, 48 s)
 
 
 class Answers(Dialogs):
@@ -94,3 +140,257 @@ class Shell:
         return DocumentTabs(
             self.tabs, workspace, self.dialogs, self.status, self.likely, None, self.window
         )
+
+
+def write_collection(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text(
+        "profile: agentskills\nroots: [skills]\n", encoding="utf-8"
+    )
+    for name, description in COLLECTION.items():
+        skill = folder / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSteps.\n"
+        )
+    return folder
+
+
+def write_skill(root: Path, name: str, body: str) -> Path:
+    path = root / name / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\nname: {name}\ndescription: A costly preview.\n---\n{body}")
+    return path
+
+
+def three_skills(root: Path) -> dict[str, Path]:
+    return {
+        name: write_skill(root, name, f"The {name} skill.\n") for name in ("alpha", "beta", "gamma")
+    }
+
+
+# -- helpers of what is shown ---------------------------------------------------------
+def ask(panel: QueryPanel, qtbot: QtBot, request: str) -> None:
+    """Type a request and wait for the likely candidates (their index lands off-thread)."""
+    panel.query.setText(request)
+    qtbot.waitUntil(
+        lambda: panel.likely is not None and panel.likely.query == request, timeout=10_000
+    )
+
+
+def longest_stall(qtbot: QtBot, action: Callable[[], object], done: Callable[[], bool]) -> float:
+    """Run `action`, then the event loop until `done`; the longest gap between ticks
+    of a 10 ms timer meanwhile (the action itself counts)."""
+    ticks = [time.perf_counter()]
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    action()
+    qtbot.waitUntil(done, timeout=60_000)
+    ticks.append(time.perf_counter())
+    timer.stop()
+    return max(b - a for a, b in pairwise(ticks))
+
+
+def all_rows(model: object, parent: QModelIndex = QModelIndex()) -> list[QModelIndex]:
+    out = []
+    for row in range(model.rowCount(parent)):  # type: ignore[attr-defined]
+        index = model.index(row, 0, parent)  # type: ignore[attr-defined]
+        out.append(index)
+        out += all_rows(model, index)
+    return out
+
+
+def luminance(colour: QColor) -> float:
+    def channel(value: int) -> float:
+        v = value / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(colour.red())
+        + 0.7152 * channel(colour.green())
+        + 0.0722 * channel(colour.blue())
+    )
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# -- a whole window ------------------------------------------------------------------
+def open_window(
+    qtbot: QtBot,
+    settings: QSettings,
+    folder: Path,
+    profile: str | None = None,
+    size: tuple[int, int] | None = None,
+) -> MainWindow:
+    """A shown window (of `size`, else its first size) that has opened `folder`."""
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    if size is not None:
+        win.resize(*size)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(folder), profile)
+    return win
+
+
+def panel_on(window: MainWindow, profile: str) -> QueryPanel:
+    """The window's Try a Request panel on the project of `profile`."""
+    panel = window.query_panel
+    for number, project in enumerate(panel.projects):
+        if project.profile.name == profile:
+            panel.project_box.setCurrentIndex(number)
+            return panel
+    raise AssertionError(f"no {profile} project in the samples")
+
+
+def open_skill(window: MainWindow, samples: Path, rel: str) -> SkillEditor:
+    """The tab of the skill at `rel` under the samples, opened."""
+    editor = window.open_skill(str(samples / rel))
+    assert editor is not None
+    return editor
+
+
+def runner_on(window: MainWindow, suite: Path, qtbot: QtBot) -> SuiteRunner:
+    """The window's suite runner, shown, having run `suite` to its end."""
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    runner = window.suite_runner
+    qtbot.waitUntil(runner.isVisible)
+    assert runner.open_suite(str(suite))
+    runner.run_to_end()
+    assert runner.report is not None
+    return runner
+
+
+# -- moved from the files of their first tests ----------------------------------------
+def open_and_wait(
+    qtbot: QtBot, window: MainWindow, folder: str, profile: str | None = None
+) -> None:
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        assert window.open_path(folder, profile)
+
+
+def big_folder_and_window(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, count: int
+) -> tuple[Path, MainWindow]:
+    """`count` synthetic skills and a shown window that has opened nothing yet."""
+    folder = tmp_path / "many"
+    generate(str(folder), count)
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.show()
+    return folder, window
+
+
+COLLECTION_PAIR = {"pytest-writer", "python-test-author"}
+
+
+def skill_names(window: MainWindow) -> list[str]:
+    return [i.data() for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
+
+
+def open_first(window: MainWindow, name: str) -> SkillEditor:
+    index = next(
+        i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill" and i.data() == name
+    )
+    window.tree.activated.emit(index)
+    editor = window.tabs.currentWidget()
+    assert isinstance(editor, SkillEditor)
+    assert editor.document.path == index.data(PATH_ROLE)
+    return editor
+
+
+def fresh_window(qtbot: QtBot, settings: QSettings, width: int, height: int) -> MainWindow:
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.resize(width, height)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def actions_for(shell: Shell, folder: Path) -> tuple[SkillActions, list[str], list[str]]:
+    """The actions over `folder`, with the reloads and the folders asked to open noted."""
+    workspace = workspace_of(folder)
+    documents = shell.documents(workspace)
+    reloads: list[str] = []
+    opened: list[str] = []
+
+    def reload() -> None:
+        reloads.append("reload")
+        for registry in workspace.registries:
+            registry.refresh()
+
+    def open_folder(root: str, skill_md: str) -> bool:
+        opened.append(skill_md)
+        return True
+
+    archives = Archives(shell.dialogs, shell.status, open_folder, lambda: str(folder))
+    actions = SkillActions(workspace, documents, archives, shell.dialogs, reload)
+    return actions, reloads, opened
+
+
+SEEDS = ("oasis", "pegasus", "toolsets", "mvp", "workspace")
+
+
+def seeds_are_called_seeds(line: str) -> None:
+    """Every seed system the line names stands in a group said to be seed/test systems."""
+    for clause in re.split(r"; |\. ", line):
+        for seed in SEEDS:
+            if re.search(rf"\b{seed}\b", clause):
+                before = clause[: re.search(rf"\b{seed}\b", clause).start()]  # type: ignore[union-attr]
+                assert "seed/test system" in before, (seed, clause)
+
+
+def svg(*inner: str) -> str:
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="40" height="20"><rect width="20" height="20" fill="#0000ff"/>'
+        + "".join(inner)
+        + "</svg>"
+    )
+
+
+def image_at(href: str) -> str:
+    return f'<image x="20" width="20" height="20" xlink:href="{href}"/>'
+
+
+def skill_path(samples: Path, name: str) -> Path:
+    return next(samples.rglob(f"{name}/SKILL.md"))
+
+
+def open_tab(window: MainWindow, path: Path) -> SkillEditor:
+    editor = window.open_skill(str(path))
+    assert editor is not None
+    return editor
+
+
+def cell(table: QTableWidget, row: int, column: int) -> str:
+    item = table.item(row, column)
+    assert item is not None
+    return item.text()
+
+
+def within_dock(panel: QWidget) -> None:
+    """The panel asks for no more width than its dock's area shows, nothing is behind a
+    sideways scroll bar, and its right edge is on screen."""
+    viewport = panel.parentWidget()
+    assert viewport is not None
+    area = viewport.parentWidget()
+    assert isinstance(area, QScrollArea)
+    room = area.viewport().width()
+    assert panel.minimumSizeHint().width() <= room, (panel.minimumSizeHint(), room)
+    assert area.horizontalScrollBar().maximum() == 0
+    assert panel.width() <= room
+
+
+def kept(folder: Path, skill: Path) -> str | None:
+    found = recovery.read(recovery.file_for(str(folder), str(skill)))
+    return found.text if found is not None else None
