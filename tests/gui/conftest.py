@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.infra.theme import apply_scheme
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import SAMPLES
-from .parts import WINDOW_SIZE, open_window, write_collection
+from .parts import WINDOW_SIZE, Editors, open_window, query_panel_on, write_collection
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +73,21 @@ def dark(qapp: QApplication) -> Iterator[QApplication]:
         yield qapp
     finally:
         apply_scheme(qapp, "light")
+
+
+@pytest.fixture
+def query_panel(qtbot: QtBot, samples: Path) -> QueryPanel:
+    """Try a Request over the samples' projects, without a window."""
+    return query_panel_on(qtbot, samples)
+
+
+@pytest.fixture
+def collection_panel(qtbot: QtBot, collection: Path) -> QueryPanel:
+    """Try a Request over the collection, without a window."""
+    return query_panel_on(qtbot, collection)
+
+
+@pytest.fixture
+def editors(qtbot: QtBot, samples: Path) -> Editors:
+    """Skill tabs over the samples, without a window."""
+    return Editors(qtbot, samples)

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QModelIndex, QSettings, QTimer
 from PySide6.QtGui import QColor
@@ -35,6 +36,7 @@ from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.infra.likely_jobs import LikelyIndexes
 from skillstudio.gui.infra.workspace import Workspace
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.panels.scrolled import scrolled
 from skillstudio.gui.panels.suite_runner import SuiteRunner
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
@@ -142,6 +144,71 @@ class Shell:
         )
 
 
+# -- the parts, without a window ---------------------------------------------------------
+CENTRE_SIZE = (900, 540)  # about the editor's room in a window of WINDOW_SIZE
+DOCK_SIZE = (900, 300)  # about a bottom dock's room in such a window, made taller
+WIDE_DOCK = (1066, 300)  # the same in a window 1366 px wide
+
+
+class OpensSkills(Protocol):
+    def open_skill(self, path: str, line: int = 0, column: int = 1) -> SkillEditor | None: ...
+
+
+class Editors:
+    """Skill tabs without a main window: a DocumentTabs over `folder`'s workspace in a
+    shown bare window about the size of the window's centre."""
+
+    def __init__(
+        self,
+        qtbot: QtBot,
+        folder: Path,
+        profile: str | None = None,
+        size: tuple[int, int] = CENTRE_SIZE,
+    ) -> None:
+        self.shell = Shell(qtbot)
+        self.workspace = workspace_of(folder, profile)
+        self.documents = self.shell.documents(self.workspace)
+        self.tabs = self.shell.tabs
+        self.dialogs = self.shell.dialogs
+        self.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+        self.shell.window.resize(*size)
+        self.shell.window.show()
+
+    def open_skill(self, path: str, line: int = 0, column: int = 1) -> SkillEditor | None:
+        return self.documents.open_skill(path, line, column)
+
+
+def open_skill(editors: OpensSkills, samples: Path, rel: str) -> SkillEditor:
+    """The tab of the skill at `rel` under the samples, opened (by a window or Editors)."""
+    editor = editors.open_skill(str(samples / rel))
+    assert editor is not None
+    return editor
+
+
+def query_panel_on(
+    qtbot: QtBot, folder: Path, profile: str | None = None, size: tuple[int, int] = DOCK_SIZE
+) -> QueryPanel:
+    """Try a Request over `folder`'s projects, in its scroll area as in its dock, shown."""
+    workspace = workspace_of(folder, profile)
+    panel = QueryPanel()
+    area = scrolled(panel)
+    panel.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
+    qtbot.addWidget(area)
+    area.resize(*size)
+    area.show()
+    panel.set_projects(workspace.projects, workspace.registries)
+    return panel
+
+
+def panel_on(panel: QueryPanel, profile: str) -> QueryPanel:
+    """`panel` (Try a Request) on the project of `profile`."""
+    for number, project in enumerate(panel.projects):
+        if project.profile.name == profile:
+            panel.project_box.setCurrentIndex(number)
+            return panel
+    raise AssertionError(f"no {profile} project in the samples")
+
+
 def write_collection(folder: Path) -> Path:
     folder.mkdir(parents=True)
     (folder / "skillstudio.yaml").write_text(
@@ -237,23 +304,6 @@ def open_window(
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(folder), profile)
     return win
-
-
-def panel_on(window: MainWindow, profile: str) -> QueryPanel:
-    """The window's Try a Request panel on the project of `profile`."""
-    panel = window.query_panel
-    for number, project in enumerate(panel.projects):
-        if project.profile.name == profile:
-            panel.project_box.setCurrentIndex(number)
-            return panel
-    raise AssertionError(f"no {profile} project in the samples")
-
-
-def open_skill(window: MainWindow, samples: Path, rel: str) -> SkillEditor:
-    """The tab of the skill at `rel` under the samples, opened."""
-    editor = window.open_skill(str(samples / rel))
-    assert editor is not None
-    return editor
 
 
 def runner_on(window: MainWindow, suite: Path, qtbot: QtBot) -> SuiteRunner:

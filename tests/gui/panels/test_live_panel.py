@@ -7,14 +7,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.gui.infra.settings_store import Endpoint
+from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
 from skillstudio.gui.panels.live_panel import LivePanel
-from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...live_fake import FakeModel, Script
 from ...test_live import registry_for
@@ -124,13 +124,14 @@ def test_bad_settings_are_said_not_sent(qtbot: QtBot, tmp_path: Path) -> None:
 
 
 def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
-    app_window: MainWindow, qtbot: QtBot
+    collection_panel: QueryPanel, settings: QSettings, qtbot: QtBot
 ) -> None:
     """The tab showed "ollama", an empty box and "Ask a model": nothing said it calls a
     service, that it may cost, or that Settings holds the endpoints."""
-    panel = app_window.query_panel
+    panel = collection_panel
     live = panel.live
-    app_window.focus_query_panel()
+    store = AppSettings(settings)
+    panel.apply_settings(store)  # as the window does at start: no endpoint set up
     assert "real model" in live.intro.text() and "charges" in live.intro.text()
     assert "tokens before Send" in live.intro.text()
     assert "Settings › Model endpoints" in live.status.text()  # none set up
@@ -138,8 +139,8 @@ def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
     panel.ask_a_model()
     assert "Name the model" in live.status.text() and "Edit › Settings" in live.status.text()
     # One set up in Settings: offered and chosen, its model filled in.
-    app_window.app_settings.set_endpoints([Endpoint("http://localhost:9/v1", "openai", "m1")])
-    panel.apply_settings(app_window.app_settings)
+    store.set_endpoints([Endpoint("http://localhost:9/v1", "openai", "m1")])
+    panel.apply_settings(store)
     assert live.endpoint.currentText() == "http://localhost:9/v1"
     assert live.model.text() == "m1"
     panel.ask_a_model()

@@ -80,3 +80,9 @@ def test_ctrl_w_closes_the_tab(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.waitUntil(window.isActiveWindow)
     qtbot.keyClick(window.tabs, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.tabs.count() == 0)
+
+
+def test_try_a_request_shows_its_dock_and_takes_the_request(window: MainWindow) -> None:
+    """(What the panel answers is tested on the panel alone: panels/workbench/.)"""
+    window.menu_actions.query_action.trigger()
+    assert window.query_panel.query.hasFocus() or window.query_dock.isVisible()

@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...parts import panel_on
 
 
-def test_the_activation_list_is_filled_when_its_tab_is_shown(window: MainWindow) -> None:
-    panel = window.query_panel
+def test_the_activation_list_is_filled_when_its_tab_is_shown(query_panel: QueryPanel) -> None:
+    panel = query_panel
     activation = panel.activation
     assert activation.names.rowCount() == 0  # not at the end of the scan
-    window.focus_query_panel()
     panel.details.setCurrentIndex(2)  # Activation
     registry = panel.registry
     assert registry is not None
     assert activation.names.stringList() == sorted(registry.active)
 
 
-def test_activation_preview_and_errors(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "mvp")
+def test_activation_preview_and_errors(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "mvp")
     panel.activation.skill.setCurrentText("code-review")
     panel.activation.args.setText("src/app.py")
     panel.update_now()
@@ -35,12 +34,11 @@ def test_activation_preview_and_errors(window: MainWindow, qtbot: QtBot) -> None
     assert "The agent receives this error" in panel.activation.output.toPlainText()
 
 
-def test_activation_follows_the_ranking_of_the_current_project(window: MainWindow) -> None:
-    panel = panel_on(window, "agentskills")
-    window.focus_query_panel()
+def test_activation_follows_the_ranking_of_the_current_project(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "agentskills")
     panel.load_request("write the release notes")
     assert panel.activation.skill.currentText() == panel.model.rows[0].name == "release-notes"
-    panel_on(window, "workspace")
+    panel_on(query_panel, "workspace")
     panel.load_request("survey the repo layout")
     registry = panel.registry
     assert registry is not None
@@ -51,7 +49,7 @@ def test_activation_follows_the_ranking_of_the_current_project(window: MainWindo
     assert act.ok, act.error
     assert "NOT_FOUND" not in panel.activation.output.toPlainText()
     # Choosing another row shows that skill's activation.
-    panel_on(window, "oasis")
+    panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     assert panel.activation.skill.currentText() == "code-review"
     panel.table.selectRow(1)
@@ -59,7 +57,7 @@ def test_activation_follows_the_ranking_of_the_current_project(window: MainWindo
     act = panel.activation.activation
     assert act is not None and act.ok and act.skill == "commit"
     # A project without the request's skill never keeps a name it does not have.
-    panel_on(window, "toolsets")
+    panel_on(query_panel, "toolsets")
     registry = panel.registry
     assert registry is not None
     shown = panel.activation.skill.currentText()
@@ -67,9 +65,9 @@ def test_activation_follows_the_ranking_of_the_current_project(window: MainWindo
 
 
 def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
-    window: MainWindow,
+    query_panel: QueryPanel,
 ) -> None:
-    panel = panel_on(window, "pegasus")
+    panel = panel_on(query_panel, "pegasus")
     panel.load_request("/deploy staging")
     view = panel.activation
     assert view.skill.currentText() == "deploy"

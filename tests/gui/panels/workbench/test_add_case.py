@@ -15,19 +15,18 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
 from skillstudio.gui.panels.workbench.add_case import AddCaseDialog
-from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...parts import ask, panel_on
 
 
 def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
-    app_window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    collection_panel: QueryPanel, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With two skills shown likely it proposed the first only; a row the user chose
     was ignored; every case asked for the file again from the Suites panel's default;
     a "$name" request made a case as if it tested matching."""
-    panel = app_window.query_panel
-    app_window.focus_query_panel()
+    panel = collection_panel
     ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
     assert panel.summary.text().startswith("Likely: docker-build, sql-review")
     asked: list[tuple[str, str]] = []
@@ -68,15 +67,14 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
 
 
 def test_add_as_test_case_asks_where_and_keeps_the_headline(
-    app_window: MainWindow, collection: Path, qtbot: QtBot
+    collection_panel: QueryPanel, collection: Path, qtbot: QtBot
 ) -> None:
     """It wrote suites/<profile>.yaml without asking, expected "none" though a skill
     was shown as likely, and replaced the headline with "Added to …"."""
-    panel = app_window.query_panel
+    panel = collection_panel
     (collection / "suites").mkdir()
     mine = collection / "suites/mine.yaml"
     mine.write_text("cases: []\n", encoding="utf-8")
-    app_window.focus_query_panel()
     ask(panel, qtbot, "review my database migration for locking problems")
     headline = panel.summary.text()
     assert headline.startswith("Likely: sql-review")
@@ -104,9 +102,9 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
 
 
 def test_add_as_test_case_appends_to_the_suite(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    query_panel: QueryPanel, samples: Path, qtbot: QtBot
 ) -> None:
-    panel = panel_on(window, "oasis")
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please")
     panel.ask_case = lambda query, suites, default, proposed: (default, proposed)  # type: ignore[method-assign]
     path = panel.add_test_case()

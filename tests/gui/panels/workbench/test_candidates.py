@@ -22,10 +22,9 @@ def score_cells(panel: QueryPanel) -> list[str]:
 
 # A small collection where the model chooses; two skills say nearly the same thing.
 def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
-    app_window: MainWindow, qtbot: QtBot
+    collection_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = app_window.query_panel
-    app_window.focus_query_panel()
+    panel = collection_panel
     request = "review my database migration for locking problems"
     ask(panel, qtbot, request)
     registry = panel.registry
@@ -59,12 +58,11 @@ def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
 
 
 def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
-    window: MainWindow, qtbot: QtBot
+    query_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    window.focus_query_panel()
-    panel = panel_on(window, "toolsets")
+    panel = panel_on(query_panel, "toolsets")
     panel.load_request("greet Bob and translate the greeting")
-    panel = panel_on(window, "agentskills")
+    panel = panel_on(query_panel, "agentskills")
     panel.load_request("review this SQL migration for locking problems")
     model = panel.model
     horizontal = Qt.Orientation.Horizontal
@@ -77,7 +75,7 @@ def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
     assert panel.table.columnWidth(2) > title  # the header is not cut
     qtbot.wait(20)
     assert panel.table.horizontalScrollBar().maximum() == 0  # the Why column takes the rest
-    panel_on(window, "oasis")
+    panel_on(query_panel, "oasis")
     panel.load_request("code review please")
     assert model.headerData(2, horizontal) == "Score"
     assert model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole) is None
@@ -86,7 +84,7 @@ def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
 def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: QtBot) -> None:
     window.resize(1024, 640)
     window.focus_query_panel()
-    panel = panel_on(window, "oasis")
+    panel = panel_on(window.query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     qtbot.wait(50)
     model = panel.model
@@ -110,14 +108,13 @@ def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: Q
 
 
 def test_projects_are_named_by_folder_and_the_threshold_line_is_labelled(
-    window: MainWindow, qtbot: QtBot
+    query_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = window.query_panel
+    panel = query_panel
     labels = [panel.project_box.itemText(n) for n in range(panel.project_box.count())]
     assert "oasis" in labels and "oasis · oasis" not in labels
     assert all(" · " not in label for label in labels)  # each sample folder is its profile
-    panel = panel_on(window, "oasis")
-    window.focus_query_panel()
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review of the tests")
     row = panel.model.threshold_row
     assert row > 0
@@ -130,11 +127,11 @@ def test_projects_are_named_by_folder_and_the_threshold_line_is_labelled(
 
 
 def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
-    window: MainWindow,
+    query_panel: QueryPanel,
 ) -> None:
     """Where the model chooses, the summary says what the ranking is (not "No skill is
     selected") and no row says passed or failed (issue 18, item 2)."""
-    panel = panel_on(window, "agentskills")
+    panel = panel_on(query_panel, "agentskills")
     panel.load_request("review this SQL migration for locking problems")
     text = panel.summary.text()
     assert panel.result is not None and panel.result.heuristic
@@ -148,7 +145,7 @@ def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
     # An explicit invocation keeps the engine's sentence; rule-based profiles keep Passed.
     panel.load_request("/sql-review check this")
     assert panel.summary.text() == "sql-review is invoked by name."
-    panel_on(window, "oasis").load_request("code review please")
+    panel_on(query_panel, "oasis").load_request("code review please")
     assert not panel.table.isColumnHidden(3)
     assert model.data(model.index(0, 3)) == "yes"
     assert not panel.summary.text().startswith("Estimate")

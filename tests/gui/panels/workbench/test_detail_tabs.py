@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...parts import panel_on
 
 
-def test_ask_a_model_is_a_tab_of_try_a_request(window: MainWindow, qtbot: QtBot) -> None:
+def test_ask_a_model_is_a_tab_of_try_a_request(query_panel: QueryPanel, qtbot: QtBot) -> None:
     """The live check (docs/live.md) gets the request on screen and plans only when
     asked: nothing is sent without Send."""
-    panel = panel_on(window, "claude-code")
-    window.focus_query_panel()
+    panel = panel_on(query_panel, "claude-code")
     panel.load_request("write a commit message for these changes")
     assert panel.live.query == "write a commit message for these changes"
     assert panel.live.registry is panel.registry

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.ranking.matching import match
 from skillstudio.gui.editor.competes_line import CompetesLine
 from skillstudio.gui.panels.workbench.explanation import marked_request
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 from tests import hostile
 
@@ -63,11 +64,10 @@ def test_markup_in_a_description_is_shown_as_text(
 
 
 def test_marked_words_leave_their_punctuation_unmarked(
-    app_window: MainWindow, qtbot: QtBot
+    collection_panel: QueryPanel, qtbot: QtBot
 ) -> None:
     """ "pdf," was marked with its comma, in the description and in the request."""
-    panel = app_window.query_panel
-    app_window.focus_query_panel()
+    panel = collection_panel
     request = "check locking,migrations for database correctness."
     ask(panel, qtbot, request)
     assert panel.model.rows[0].name == "sql-review"
@@ -79,8 +79,8 @@ def test_marked_words_leave_their_punctuation_unmarked(
     assert ("code-review", True) in pieces
 
 
-def test_explanation_marks_words_and_threshold_line(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "oasis")
+def test_explanation_marks_words_and_threshold_line(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     assert panel.summary.text().startswith("code-review wins by")
     text = panel.explanation_html()
@@ -103,21 +103,21 @@ def test_explanation_marks_words_and_threshold_line(window: MainWindow, qtbot: Q
     assert panel.model.threshold_row == next(i for i, s in enumerate(scores) if s < 10)
 
 
-def test_why_not_explains_a_skill_that_lost(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "oasis")
+def test_why_not_explains_a_skill_that_lost(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     panel.why_box.setCurrentIndex(panel.why_box.findData("commit"))
     assert "Why not commit?" in panel.explanation_html()
     assert "code-review scored 40 and wins" in panel.explanation_html()
 
 
-def test_explanation_shows_the_request_as_typed_with_one_list(window: MainWindow) -> None:
-    panel = panel_on(window, "mvp")
+def test_explanation_shows_the_request_as_typed_with_one_list(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "mvp")
     panel.load_request("/code-review src/app.py")
     text = plain(panel.explanation_html())
     assert "Request: /code-review src/app.py" in text
     assert ">code-review</span>" in panel.explanation_html()  # one mark for the name
-    panel = panel_on(window, "oasis")
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("I want a Code Review, please!")
     html_text = panel.explanation_html()
     assert "Request: I want a Code Review, please!" in plain(html_text)
@@ -129,8 +129,8 @@ def test_explanation_shows_the_request_as_typed_with_one_list(window: MainWindow
     assert html_text.count("<table") == 0
 
 
-def test_why_not_on_the_winner_shows_its_block_once(window: MainWindow) -> None:
-    panel = panel_on(window, "oasis")
+def test_why_not_on_the_winner_shows_its_block_once(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     panel.why_box.setCurrentIndex(panel.why_box.findData("code-review"))
     text = plain(panel.explanation_html())

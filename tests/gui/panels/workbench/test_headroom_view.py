@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.delivery.headroom import listing_headroom
 from skillstudio.gui.panels.workbench.headroom_view import HeadroomView
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...parts import cell, panel_on
@@ -34,9 +35,7 @@ def header(table: QTableWidget, number: int) -> str:
     return item.text()
 
 
-def shown(window: MainWindow, qtbot: QtBot) -> HeadroomView:
-    panel = window.query_panel
-    window.focus_query_panel()
+def shown(panel: QueryPanel, qtbot: QtBot) -> HeadroomView:
     view = panel.headroom
     view.room = None
     panel.details.setCurrentWidget(view)
@@ -45,9 +44,11 @@ def shown(window: MainWindow, qtbot: QtBot) -> HeadroomView:
     return view
 
 
-def test_agentskills_says_it_has_no_budget_of_its_own(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "agentskills")
-    view = shown(window, qtbot)
+def test_agentskills_says_it_has_no_budget_of_its_own(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = panel_on(query_panel, "agentskills")
+    view = shown(panel, qtbot)
     room = view.room
     assert room is not None and room.budget is None and not room.counts_descriptions
     text = view.line.text()
@@ -75,7 +76,8 @@ def test_the_form_and_headroom_counts_agree_and_say_what_they_count(
     )
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         assert window.open_path(str(base))
-    view = shown(window, qtbot)
+    window.focus_query_panel()
+    view = shown(window.query_panel, qtbot)
     room = view.room
     assert room is not None and room.profile == "claude-code" and room.counts_descriptions
     registry = window.query_panel.registry
@@ -95,16 +97,16 @@ def test_the_form_and_headroom_counts_agree_and_say_what_they_count(
     field = editor.form.fields["description"]
     assert isinstance(field.widget, QPlainTextEdit)
     qtbot.waitUntil(lambda: field.counter.text() == "1068/1024", timeout=5_000)
-    view = shown(window, qtbot)
+    window.focus_query_panel()
+    view = shown(window.query_panel, qtbot)
     assert view.room is not None and view.room.profile == "agentskills"
     assert column(view.table, 1) == ["1,068"] and column(view.table, 2) == ["—"]
 
 
 def test_headroom_shows_the_set_against_the_listing_budget(
-    window: MainWindow, qtbot: QtBot
+    query_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = panel_on(window, "claude-code")
-    window.focus_query_panel()
+    panel = panel_on(query_panel, "claude-code")
     view = panel.headroom
     panel.details.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)

@@ -15,16 +15,15 @@ from skillstudio.core.model.delivered import TierText
 from skillstudio.core.projects.project import projects_for_path
 from skillstudio.gui.panels.workbench import listing_writer
 from skillstudio.gui.panels.workbench.listing_writer import ListingWriter
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.panels.workbench.tier_view import TierView
-from skillstudio.gui.window.main_window import MainWindow
 
 from ....benchmarks.synth import generate
 
 
-def test_the_listing_is_written_when_its_tab_is_shown(window: MainWindow) -> None:
+def test_the_listing_is_written_when_its_tab_is_shown(query_panel: QueryPanel) -> None:
     """Tier 2 (the listing of every skill, 30-50 ms at 10,000) waits for its tab."""
-    window.focus_query_panel()
-    panel = window.query_panel
+    panel = query_panel
     panel.details.setCurrentIndex(0)  # the explanation in front
     panel.load_request("code review please")
     registry = panel.registry

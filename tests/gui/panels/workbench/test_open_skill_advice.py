@@ -9,21 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...parts import COLLECTION_PAIR, ask, write_collection
+from ...parts import COLLECTION_PAIR, ask, query_panel_on, write_collection
 
 
 def test_requests_that_would_pick_another_skill_instead(
-    app_window: MainWindow, collection: Path, qtbot: QtBot
+    collection_panel: QueryPanel, collection: Path, qtbot: QtBot
 ) -> None:
-    panel = app_window.query_panel
-    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
-    assert editor is not None
-    app_window.focus_query_panel()
+    panel = collection_panel
+    panel.set_edited(str(collection / "skills/release-notes/SKILL.md"))  # its tab is current
     panel.for_open.setChecked(True)  # the requests below are meant for release-notes
     ask(panel, qtbot, "write pytest tests for this python function")
     assert panel.advice.text
@@ -34,9 +32,7 @@ def test_requests_that_would_pick_another_skill_instead(
     assert not panel.advice.text  # the edited skill comes first: nothing instead
 
 
-def test_suite_requests_that_would_pick_another_skill(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path
-) -> None:
+def test_suite_requests_that_would_pick_another_skill(qtbot: QtBot, tmp_path: Path) -> None:
     folder = write_collection(tmp_path / "suited")
     (folder / "skillstudio.yaml").write_text(
         "profile: agentskills\nroots: [skills]\nsuites: [suite.yaml]\n", encoding="utf-8"
@@ -49,17 +45,10 @@ def test_suite_requests_that_would_pick_another_skill(
         "    expect: [release-notes]\n",
         encoding="utf-8",
     )
-    win = MainWindow(settings)
-    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
-        assert win.open_path(str(folder))
-    panel = win.query_panel
-    win.focus_query_panel()
+    panel = query_panel_on(qtbot, folder)
     ask(panel, qtbot, "draft release notes")  # the index has landed
     assert not panel.advice.text
-    win.open_skill(str(folder / "skills/release-notes/SKILL.md"))
+    panel.set_edited(str(folder / "skills/release-notes/SKILL.md"))  # its tab is current
     found = panel.suite_requests_instead()
     assert [query for query, _ in found] == ["add pytest tests for this python function"]
     assert found[0][1] in COLLECTION_PAIR
@@ -73,7 +62,8 @@ def test_advice_about_the_open_skill_only_when_the_request_is_for_it(
     """With release-notes open, a request about Python tests said the model "would pick
     pytest-writer instead of release-notes … make release-notes' description say …",
     as if every request were meant for the open tab; and under "No skill is likely" it
-    named a merely possible skill as the one the model would pick."""
+    named a merely possible skill as the one the model would pick. (The window: the
+    current tab is the open skill.)"""
     panel = app_window.query_panel
     assert app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
     app_window.focus_query_panel()

@@ -65,7 +65,7 @@ def test_the_summary_takes_the_height_of_its_lines(
         ("oasis", "code review of the tests"),
         ("agentskills", "review this SQL migration for locking problems"),
     ):
-        panel = panel_on(window, profile)
+        panel = panel_on(window.query_panel, profile)
         panel.load_request(request)
         summary = panel.summary
 
@@ -157,7 +157,7 @@ def test_the_panel_stacks_when_narrow_so_why_and_tiers_stay_readable(
     when the dock is tall enough for both (issue 30: in a short dock, stacked, they
     showed 2 rows and 3 lines): at 1024x640 the Why column and the tier text get most
     of the width, not half."""
-    panel = panel_on(window, "oasis")
+    panel = panel_on(window.query_panel, "oasis")
     window.focus_query_panel()
     window.resizeDocks([window.query_dock], [420], Qt.Orientation.Vertical)
     panel.load_request("code review please, find bugs in my commit")
@@ -193,7 +193,7 @@ def test_the_stacked_panel_fits_its_dock_without_scrolling(
     window.resize(1024, 640)
     window.focus_query_panel()
     window.resizeDocks([window.query_dock], [352], Qt.Orientation.Vertical)
-    panel = panel_on(window, "oasis")
+    panel = panel_on(window.query_panel, "oasis")
     panel.load_request("code review of the tests")
     qtbot.wait(50)
     area = panel.parentWidget()
@@ -202,7 +202,7 @@ def test_the_stacked_panel_fits_its_dock_without_scrolling(
     table, details = panel.split.sizes()
     assert table >= 100 and details >= 100
     # A tier is not squeezed below its header, meter and text (it scrolls).
-    panel_on(window, "pegasus").load_request("deploy the release to staging")
+    panel_on(window.query_panel, "pegasus").load_request("deploy the release to staging")
     panel.show_tier(2)
     qtbot.wait(50)
     view = panel.tier_views[2]

@@ -26,9 +26,11 @@ from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...parts import (
+    WIDE_DOCK,
     ask,
     open_window,
     panel_on,
+    query_panel_on,
     three_skills,
 )
 
@@ -65,8 +67,9 @@ SKILLS = {
 }
 
 
-@pytest.fixture
-def unloaded_window(qtbot: QtBot, settings: QSettings, tmp_path: Path) -> MainWindow:
+def unloaded_folder(tmp_path: Path) -> Path:
+    """A collection where the agent does not load api-review (an empty description)
+    and ranks sql-review in spite of an error (a description past its limit)."""
     folder = tmp_path / "collection"
     folder.mkdir()
     (folder / "skillstudio.yaml").write_text("profile: agentskills\nroots: [skills]\n")
@@ -75,7 +78,12 @@ def unloaded_window(qtbot: QtBot, settings: QSettings, tmp_path: Path) -> MainWi
         (folder / "skills" / name / "SKILL.md").write_text(
             f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nSteps.\n"
         )
-    return open_window(qtbot, settings, folder)
+    return folder
+
+
+@pytest.fixture
+def unloaded_panel(qtbot: QtBot, tmp_path: Path) -> QueryPanel:
+    return query_panel_on(qtbot, unloaded_folder(tmp_path))
 
 
 REQUESTS = {  # one request per sample profile
@@ -90,9 +98,9 @@ REQUESTS = {  # one request per sample profile
 
 
 def test_tier_previews_and_activation_with_a_shell_line(
-    window: MainWindow, qtbot: QtBot, samples: Path
+    query_panel: QueryPanel, qtbot: QtBot, samples: Path
 ) -> None:
-    panel = panel_on(window, "claude-code")
+    panel = panel_on(query_panel, "claude-code")
     request = "/commit-message T-12"
     qtbot.keyClicks(panel.query, request)
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.query == request)
@@ -129,8 +137,8 @@ def test_tier_previews_and_activation_with_a_shell_line(
     assert "line 10: `git diff --staged --stat` runs before the model sees this" in notes
 
 
-def test_tiers_and_activation_follow_the_codex_rules(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "codex")
+def test_tiers_and_activation_follow_the_codex_rules(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "codex")
     panel.load_request("$deploy v2.4.0 to staging")
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["deploy"])
     listing = panel.tier_views[2]
@@ -150,10 +158,9 @@ def test_tiers_and_activation_follow_the_codex_rules(window: MainWindow, qtbot: 
 
 
 def test_why_not_says_where_a_skill_ranks_among_the_likely_candidates(
-    app_window: MainWindow, qtbot: QtBot
+    collection_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = app_window.query_panel
-    app_window.focus_query_panel()
+    panel = collection_panel
     ask(panel, qtbot, "review my database migration for locking problems")
     panel.why_box.setCurrentIndex(panel.why_box.findData("release-notes"))
     text = panel.explanation_html()
@@ -169,12 +176,10 @@ def test_why_not_says_where_a_skill_ranks_among_the_likely_candidates(
 
 
 def test_a_failing_match_in_try_a_request_is_shown_and_the_next_one_works(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     three_skills(tmp_path / "skills")
-    win = open_window(qtbot, settings, tmp_path / "skills")
-    panel = win.query_panel
-    win.focus_query_panel()
+    panel = query_panel_on(qtbot, tmp_path / "skills")
     original = workbench_module.match
     monkeypatch.setattr(workbench_module, "match", fail_match)
     panel.load_request("the beta skill")  # no exception out of the panel
@@ -185,9 +190,8 @@ def test_a_failing_match_in_try_a_request_is_shown_and_the_next_one_works(
     assert panel.result is not None and panel.model.rowCount() > 0
 
 
-def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> None:
-    panel = window.query_panel
-    window.focus_query_panel()
+def test_why_not_lists_every_skill_and_keeps_the_choice(query_panel: QueryPanel) -> None:
+    panel = query_panel
     panel.load_request("code review please")
     registry = panel.registry
     assert registry is not None
@@ -222,13 +226,11 @@ def test_why_not_lists_every_skill_and_keeps_the_choice(window: MainWindow) -> N
 
 
 def test_the_headline_the_selected_row_and_the_tier_line_agree(
-    app_window: MainWindow, qtbot: QtBot
+    qtbot: QtBot, collection: Path
 ) -> None:
     """The headline "No skill is likely" stood above a highlighted "possible" row, and "Likely: X"
     beside "tier 2 · Listing", as if X were not loaded."""
-    panel = app_window.query_panel
-    app_window.resize(1366, 768)
-    app_window.focus_query_panel()
+    panel = query_panel_on(qtbot, collection, size=WIDE_DOCK)
     seen = set()
     for request in STORY_REQUESTS:
         if request.startswith("$"):
@@ -264,16 +266,14 @@ def test_the_headline_the_selected_row_and_the_tier_line_agree(
 
 
 def test_a_why_not_pick_is_the_row_shown_and_goes_with_another_project(
-    window: MainWindow, qtbot: QtBot
+    qtbot: QtBot, samples: Path
 ) -> None:
     """The first-day review: "Why not: release-notes" stayed picked after the request
     and the project changed, explaining it under another highlighted row. Now the
     picked skill is the highlighted row while it is in the answer, and another project
     starts on its own best row."""
-    panel = window.query_panel
-    window.resize(1366, 768)
-    window.focus_query_panel()
-    several = [n for n, r in enumerate(window.registries) if len(r.skills) > 2]
+    panel = query_panel_on(qtbot, samples, size=WIDE_DOCK)
+    several = [n for n, r in enumerate(panel.registries) if len(r.skills) > 2]
     assert len(several) >= 2
     panel.project_box.setCurrentIndex(several[0])
     panel.query.setText("review the code changes of this commit")
@@ -295,12 +295,11 @@ def test_a_why_not_pick_is_the_row_shown_and_goes_with_another_project(
 
 
 def test_the_explanation_follows_the_best_row_or_the_one_chosen(
-    app_window: MainWindow, qtbot: QtBot
+    collection_panel: QueryPanel, qtbot: QtBot
 ) -> None:
     """After a new request the selection stayed on the previous skill (explained as
     "unlikely" under "Likely: …") and the table kept its scroll position."""
-    panel = app_window.query_panel
-    app_window.focus_query_panel()
+    panel = collection_panel
     ask(panel, qtbot, "check my python code")
     assert [c.name for c in panel.model.rows[:2]] == ["python-test-author", "pytest-writer"]
     panel.table.selectRow(1)  # the user chooses pytest-writer
@@ -324,10 +323,9 @@ def test_the_explanation_follows_the_best_row_or_the_one_chosen(
 
 
 def test_why_not_a_skill_the_agent_does_not_load_says_so_before_any_word(
-    unloaded_window: MainWindow, qtbot: QtBot
+    unloaded_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = unloaded_window.query_panel
-    unloaded_window.focus_query_panel()
+    panel = unloaded_panel
     ask(panel, qtbot, "review my pull request")
     assert "api-review" not in [row.name for row in panel.model.rows]
     panel.why_box.setCurrentIndex(panel.why_box.findData("api-review"))
@@ -338,10 +336,9 @@ def test_why_not_a_skill_the_agent_does_not_load_says_so_before_any_word(
 
 
 def test_a_skill_ranked_in_spite_of_an_error_is_marked_with_it(
-    unloaded_window: MainWindow, qtbot: QtBot
+    unloaded_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = unloaded_window.query_panel
-    unloaded_window.focus_query_panel()
+    panel = unloaded_panel
     ask(panel, qtbot, "review sql migrations")
     names = [row.name for row in panel.model.rows]
     assert "sql-review" in names
@@ -358,11 +355,13 @@ def test_a_skill_ranked_in_spite_of_an_error_is_marked_with_it(
 
 
 def test_an_unsaved_edit_that_empties_the_open_skills_description_is_said_at_once(
-    unloaded_window: MainWindow, tmp_path: Path, qtbot: QtBot
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
 ) -> None:
     """The review's case: changelog's description emptied in the form (not saved), the
     request meant for it: the advice says the agent does not load it, not which words
-    to use, and "Why not" says the same."""
+    to use, and "Why not" says the same. (The window: the open tab's edit reaches the
+    panel through it.)"""
+    unloaded_window = open_window(qtbot, settings, unloaded_folder(tmp_path))
     panel = unloaded_window.query_panel
     editor = unloaded_window.open_skill(str(tmp_path / "collection/skills/changelog/SKILL.md"))
     assert editor is not None
@@ -384,10 +383,9 @@ def test_an_unsaved_edit_that_empties_the_open_skills_description_is_said_at_onc
 
 
 def test_the_marked_rows_name_is_not_cut_by_its_icon(
-    unloaded_window: MainWindow, qtbot: QtBot
+    unloaded_panel: QueryPanel, qtbot: QtBot
 ) -> None:
-    panel = unloaded_window.query_panel
-    unloaded_window.focus_query_panel()
+    panel = unloaded_panel
     ask(panel, qtbot, "review sql migrations")
     names = [row.name for row in panel.model.rows]
     text = panel.table.fontMetrics().horizontalAdvance("sql-review")
@@ -397,11 +395,9 @@ def test_the_marked_rows_name_is_not_cut_by_its_icon(
 
 @pytest.mark.parametrize("profile", sorted(REQUESTS))
 def test_panel_matches_the_engine_on_every_profile(
-    window: MainWindow, qtbot: QtBot, profile: str
+    query_panel: QueryPanel, qtbot: QtBot, profile: str
 ) -> None:
-    panel = panel_on(window, profile)
-    window.menu_actions.query_action.trigger()
-    assert panel.query.hasFocus() or window.query_dock.isVisible()
+    panel = panel_on(query_panel, profile)
     qtbot.keyClicks(panel.query, REQUESTS[profile])
     registry = panel.registry
     assert registry is not None
@@ -437,7 +433,7 @@ def test_panel_matches_the_engine_on_every_profile(
 def test_editing_a_trigger_reranks_without_saving(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
-    panel = panel_on(window, "oasis")
+    panel = panel_on(window.query_panel, "oasis")
     window.focus_query_panel()
     panel.load_request("tidy up my history")
     assert panel.result is not None and panel.result.selected == []
@@ -455,7 +451,7 @@ def test_editing_a_trigger_reranks_without_saving(
 def test_a_hidden_panel_waits_and_catches_up_when_shown(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
-    panel = panel_on(window, "oasis")
+    panel = panel_on(window.query_panel, "oasis")
     window.focus_query_panel()
     panel.load_request("tidy up my history")
     window.query_dock.hide()

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.window.main_window import MainWindow
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...parts import panel_on
 
 
-def test_session_remembers_consent_and_resets(window: MainWindow, qtbot: QtBot) -> None:
-    panel = panel_on(window, "workspace")
+def test_session_remembers_consent_and_resets(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "workspace")
     assert panel.details.isTabVisible(3)
     panel.query.setText("/repo-survey")
     panel.send()
@@ -20,5 +20,5 @@ def test_session_remembers_consent_and_resets(window: MainWindow, qtbot: QtBot) 
     assert "repo-survey" in panel.session_view.state.text()
     panel.session_view.reset_button.click()
     assert not panel.session.history and not panel.session.consented
-    panel_on(window, "oasis")
+    panel_on(query_panel, "oasis")
     assert not panel.details.isTabVisible(3)

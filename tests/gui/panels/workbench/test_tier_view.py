@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.panels.workbench.tier_view import SHORTEST, TierTabs, tier_title
 from skillstudio.gui.window.main_window import MainWindow
 from skillstudio.gui.window.welcome_page import TIERS
@@ -34,7 +35,7 @@ def test_all_four_tier_tabs_are_whole_on_screen(
         ("oasis", "code review please, find bugs in my commit", 3),
         ("pegasus", "deploy the release to staging", 2),
     ):
-        panel = panel_on(window, profile)
+        panel = panel_on(window.query_panel, profile)
         panel.load_request(request)
         panel.show_tier(used)
         qtbot.wait(20)
@@ -70,9 +71,8 @@ def test_tier_titles_shorten_only_as_far_as_the_width_needs(qtbot: QtBot) -> Non
     assert lengths == sorted(lengths) and lengths[-1] > 0
 
 
-def test_tiers_open_on_the_tier_in_use(window: MainWindow, qtbot: QtBot) -> None:
-    window.focus_query_panel()
-    panel = panel_on(window, "oasis")
+def test_tiers_open_on_the_tier_in_use(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     panel.update_now()
     used = panel.tier_tabs.used
@@ -85,21 +85,20 @@ def test_tiers_open_on_the_tier_in_use(window: MainWindow, qtbot: QtBot) -> None
     assert panel.tier_tabs.currentIndex() == 1, "the tab the user picked stays"
 
 
-def test_tier_zero_says_what_the_agent_gets(app_window: MainWindow) -> None:
+def test_tier_zero_says_what_the_agent_gets(collection_panel: QueryPanel) -> None:
     """ "0 · Nothing" (and "0 nothing" on the welcome page) read as "nothing to see"."""
-    panel = app_window.query_panel
+    panel = collection_panel
     assert tier_title(0) == "0 · Skills not shown"
     assert "nothing" not in tier_title(0, True, SHORTEST).lower()
     assert "<b>0</b> none of them (the agent is shown nothing of its skills)" in TIERS
-    app_window.focus_query_panel()
     panel.query.setText("draft release notes")
     panel.update_now()
     tip = panel.tier_tabs.tabToolTip(0)
     assert tip.startswith("Tier 0 · Skills not shown\nThe agent is shown nothing of the skills")
 
 
-def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> None:
-    panel = panel_on(window, "oasis")
+def test_tiers_are_named_and_the_used_one_said_in_words(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please, find bugs in my commit")
     # The full titles are the tabs' tooltips (the tabs say as much as their width allows).
     tips = [panel.tier_tabs.tabToolTip(n).split("\n")[0] for n in range(4)]
@@ -127,8 +126,8 @@ def test_tiers_are_named_and_the_used_one_said_in_words(window: MainWindow) -> N
     assert not instructions.text.isVisible()
 
 
-def test_budget_and_disable_model_invocation_are_separate_reasons(window: MainWindow) -> None:
-    panel = panel_on(window, "pegasus")
+def test_budget_and_disable_model_invocation_are_separate_reasons(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "pegasus")
     panel.option.setValue(1_300)  # tokens: a listing budget of 104 characters
     panel.load_request("deploy the release to staging")
     panel.show_tier(2)
