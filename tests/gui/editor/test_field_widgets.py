@@ -10,9 +10,8 @@ from PySide6.QtWidgets import QLineEdit, QListWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.field_widgets import KeyValueEditor, ListEditor, TriggersEditor
-from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import open_skill
+from ..parts import Editors, open_skill
 
 
 def diff(before: str, after: str) -> tuple[list[str], list[str]]:
@@ -55,9 +54,9 @@ def test_empty_lists_are_one_line_with_labelled_buttons(qtbot: QtBot) -> None:
 
 
 def test_list_editor_adds_removes_and_reorders_items(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    editor = open_skill(editors, samples, "oasis/key_skills/commit/SKILL.md")
     triggers = editor.form.fields["triggers"].widget
     assert isinstance(triggers, ListEditor)
     assert triggers.items() == ["commit this", "write a commit message", "commit my changes"]
@@ -88,9 +87,9 @@ def test_list_editor_adds_removes_and_reorders_items(
 
 
 def test_toolsets_trigger_groups_edit_one_list_in_place(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "toolsets/src/_bundled_skills/log-triage/SKILL.md")
+    editor = open_skill(editors, samples, "toolsets/src/_bundled_skills/log-triage/SKILL.md")
     groups = editor.form.fields["triggers"].widget
     assert isinstance(groups, TriggersEditor)
     assert groups.lists["keywords"].items() == ["logs", "log file", "traceback"]
@@ -117,9 +116,9 @@ def test_toolsets_trigger_groups_edit_one_list_in_place(
 
 
 def test_metadata_map_and_other_fields_edit_their_keys(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
     metadata = editor.form.fields["metadata"].widget
     assert isinstance(metadata, KeyValueEditor)
     assert metadata.rows() == [("author", "skillstudio"), ("version", "1.0")]
@@ -150,7 +149,7 @@ def test_metadata_map_and_other_fields_edit_their_keys(
 
 
 def test_metadata_entry_edit_writes_that_entry_only(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     """One entry edited in the app is the same dotted-key edit as `set KEY.ENTRY=VALUE`:
     the other entries keep their text, their YAML type and their comments."""
@@ -164,7 +163,7 @@ def test_metadata_entry_edit_writes_that_entry_only(
         + rest,
         encoding="utf-8",
     )
-    editor = open_skill(window, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
     metadata = editor.form.fields["metadata"].widget
     assert isinstance(metadata, KeyValueEditor)
     original = editor.document.text()
@@ -182,9 +181,9 @@ def test_metadata_entry_edit_writes_that_entry_only(
 
 
 def test_ctrl_z_in_a_field_undoes_the_document(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    editor = open_skill(editors, samples, "oasis/key_skills/commit/SKILL.md")
     original = editor.document.text()
     priority = editor.form.fields["priority"].widget
     assert isinstance(priority, QLineEdit)
@@ -211,8 +210,8 @@ def test_ctrl_z_in_a_field_undoes_the_document(
     assert "priority: 75" in editor.document.text() and priority.text() == "75"
 
 
-def test_list_items_are_keyboard_reachable(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
-    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+def test_list_items_are_keyboard_reachable(editors: Editors, samples: Path, qtbot: QtBot) -> None:
+    editor = open_skill(editors, samples, "oasis/key_skills/commit/SKILL.md")
     triggers = editor.form.fields["triggers"].widget
     assert isinstance(triggers, ListEditor)
     assert isinstance(triggers.focusProxy(), QListWidget)

@@ -26,14 +26,16 @@ from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import (
+    Editors,
+    OpensSkills,
     open_skill,
 )
 
 SKILL = "claude-code/.claude/skills/commit-message/SKILL.md"
 
 
-def _emptied_description(window: MainWindow, qtbot: QtBot, path: Path) -> tuple[str, str]:
-    editor = window.open_skill(str(path))
+def _emptied_description(editors: OpensSkills, qtbot: QtBot, path: Path) -> tuple[str, str]:
+    editor = editors.open_skill(str(path))
     assert editor is not None
     item = editor.form.fields["description"]
     box = item.widget
@@ -50,8 +52,8 @@ def type_name(qtbot: QtBot, name: QLineEdit, text: str) -> None:
     qtbot.keyClicks(name, text)
 
 
-def _described(win: MainWindow, qtbot: QtBot, path: Path, text: str) -> SeverityNote:
-    editor = win.open_skill(str(path))
+def _described(editors: OpensSkills, qtbot: QtBot, path: Path, text: str) -> SeverityNote:
+    editor = editors.open_skill(str(path))
     assert editor is not None
     item = editor.form.fields["description"]
     box = item.widget
@@ -62,10 +64,8 @@ def _described(win: MainWindow, qtbot: QtBot, path: Path, text: str) -> Severity
     return item.note
 
 
-def test_the_form_shows_claude_code_fields_with_their_help(
-    window: MainWindow, samples: Path
-) -> None:
-    editor = window.open_skill(str(samples / SKILL))
+def test_the_form_shows_claude_code_fields_with_their_help(editors: Editors, samples: Path) -> None:
+    editor = editors.open_skill(str(samples / SKILL))
     assert editor is not None
     profile = get_profile("claude-code")
     for key in ("when_to_use", "argument-hint", "arguments", "disable-model-invocation", "effort"):
@@ -75,8 +75,8 @@ def test_the_form_shows_claude_code_fields_with_their_help(
         assert spec.help in field.widget.toolTip()
 
 
-def test_the_form_shows_codex_fields_with_their_help(window: MainWindow, samples: Path) -> None:
-    editor = window.open_skill(str(samples / "codex/.agents/skills/api-review/SKILL.md"))
+def test_the_form_shows_codex_fields_with_their_help(editors: Editors, samples: Path) -> None:
+    editor = editors.open_skill(str(samples / "codex/.agents/skills/api-review/SKILL.md"))
     assert editor is not None
     fields = editor.form.fields
     assert list(fields) == ["name", "description", "metadata"]
@@ -85,15 +85,15 @@ def test_the_form_shows_codex_fields_with_their_help(window: MainWindow, samples
 
 
 def test_an_empty_description_says_what_the_agent_does_without_it(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     note, hint = _emptied_description(
-        window, qtbot, samples / "claude-code/.claude/skills/commit-message/SKILL.md"
+        editors, qtbot, samples / "claude-code/.claude/skills/commit-message/SKILL.md"
     )
     assert "Claude Code uses the body's first paragraph" in note
     assert hint == "If empty: the body's first paragraph"
     note, hint = _emptied_description(
-        window, qtbot, samples / "agentskills/.agents/skills/release-notes/SKILL.md"
+        editors, qtbot, samples / "agentskills/.agents/skills/release-notes/SKILL.md"
     )
     assert "does not load this skill while its description is empty: it is required" in note
     assert "add a line" not in note, "the source's wording, not the form's"
@@ -101,11 +101,11 @@ def test_an_empty_description_says_what_the_agent_does_without_it(
 
 
 def test_a_bad_name_is_quoted_once_in_problems_and_the_form(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     """ "'name' 'PDF_Tools' must be lowercase" quoted the key and the value alike;
     it reads "The name 'PDF_Tools' must be lowercase" (the form: "Must be …")."""
-    editor = window.open_skill(str(samples / "agentskills/.agents/skills/release-notes/SKILL.md"))
+    editor = editors.open_skill(str(samples / "agentskills/.agents/skills/release-notes/SKILL.md"))
     assert editor is not None
     item = editor.form.fields["name"]
     box = item.widget
@@ -153,9 +153,9 @@ def test_form_fields_end_at_one_x(window: MainWindow, samples: Path, skill: str)
 
 
 def test_name_messages_are_plain_words_said_once_under_an_outlined_field(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "mvp/skills/code-review/SKILL.md")
+    editor = open_skill(editors, samples, "mvp/skills/code-review/SKILL.md")
     field = editor.form.fields["name"]
     assert isinstance(field.widget, QLineEdit)
     assert "^" not in field.widget.toolTip() and "[a-z" not in field.widget.toolTip()
@@ -175,9 +175,9 @@ def test_name_messages_are_plain_words_said_once_under_an_outlined_field(
 
 
 def test_several_messages_do_not_repeat_the_value(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
     field = editor.form.fields["name"]
     assert isinstance(field.widget, QLineEdit)
     type_name(qtbot, field.widget, "SQL--Review")
@@ -191,9 +191,9 @@ def test_several_messages_do_not_repeat_the_value(
 
 
 def test_unparsable_yaml_leaves_no_field_message_about_a_value_not_shown(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
     field = editor.form.fields["name"]
     assert isinstance(field.widget, QLineEdit)
     type_name(qtbot, field.widget, "SQL--Review")
@@ -206,18 +206,18 @@ def test_unparsable_yaml_leaves_no_field_message_about_a_value_not_shown(
     assert field.widget.styleSheet() == ""
 
 
-def test_defaults_are_spelled_as_yaml(window: MainWindow, samples: Path) -> None:
+def test_defaults_are_spelled_as_yaml(editors: Editors, samples: Path) -> None:
     spec = get_profile("pegasus").field("user-invocable")
     assert spec is not None and spec.default is True
     assert "Default: true." in spec.describe() and "True" not in spec.describe()
-    editor = open_skill(window, samples, "pegasus/skills/deploy/SKILL.md")
+    editor = open_skill(editors, samples, "pegasus/skills/deploy/SKILL.md")
     combo = editor.form.fields["user-invocable"].widget
     assert isinstance(combo, QComboBox)
     assert combo.itemText(0) == "(default: true)"
 
 
-def test_counters_sit_beside_their_field(window: MainWindow, samples: Path) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+def test_counters_sit_beside_their_field(editors: Editors, samples: Path) -> None:
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
     field = editor.form.fields["name"]
     widget, counter = field.widget.geometry(), field.counter.geometry()
     assert counter.left() >= widget.right()  # to the right, on the same line
@@ -225,9 +225,9 @@ def test_counters_sit_beside_their_field(window: MainWindow, samples: Path) -> N
 
 
 def test_form_edit_changes_only_that_value_in_the_source(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    editor = open_skill(editors, samples, "oasis/key_skills/commit/SKILL.md")
     before = editor.document.text()
     priority = editor.form.fields["priority"].widget
     assert isinstance(priority, QLineEdit) and priority.text() == "60"
@@ -240,13 +240,13 @@ def test_form_edit_changes_only_that_value_in_the_source(
     ]
     assert changed == [("priority: 60", "priority: 75")]
     assert editor.document.modified
-    assert window.tabs.tabText(window.tabs.currentIndex()).endswith("•")
+    assert editors.tabs.tabText(editors.tabs.currentIndex()).endswith("•")
 
 
 def test_typing_in_one_field_is_one_undo_step(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "mvp/skills/code-review/SKILL.md")
+    editor = open_skill(editors, samples, "mvp/skills/code-review/SKILL.md")
     original = editor.document.text()
     description = editor.form.fields["description"].widget
     assert isinstance(description, QPlainTextEdit)
@@ -258,8 +258,8 @@ def test_typing_in_one_field_is_one_undo_step(
     assert editor.document.text() == original
 
 
-def test_source_edit_refreshes_the_form(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
-    editor = open_skill(window, samples, "pegasus/skills/deploy/SKILL.md")
+def test_source_edit_refreshes_the_form(editors: Editors, samples: Path, qtbot: QtBot) -> None:
+    editor = open_skill(editors, samples, "pegasus/skills/deploy/SKILL.md")
     context = editor.form.fields["context"].widget
     assert isinstance(context, QComboBox) and context.currentData() == "fork"
     text = editor.document.text().replace("context: fork", "context: inline")
@@ -268,9 +268,9 @@ def test_source_edit_refreshes_the_form(window: MainWindow, samples: Path, qtbot
 
 
 def test_field_diagnostics_show_beside_the_field(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/release-notes/SKILL.md")
     name = editor.form.fields["name"].widget
     assert isinstance(name, QLineEdit)
     name.setFocus()
@@ -280,8 +280,8 @@ def test_field_diagnostics_show_beside_the_field(
     assert "lowercase" in editor.form.fields["name"].note.text()
 
 
-def test_counter_turns_red_past_the_limit(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
-    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+def test_counter_turns_red_past_the_limit(editors: Editors, samples: Path, qtbot: QtBot) -> None:
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
     field = editor.form.fields["description"]
     assert field.counter.text().endswith("/1024")
     assert isinstance(field.widget, QPlainTextEdit)
@@ -292,9 +292,9 @@ def test_counter_turns_red_past_the_limit(window: MainWindow, samples: Path, qtb
 
 
 def test_broken_yaml_disables_the_form_until_fixed(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "workspace/skills/safe-edit/SKILL.md")
+    editor = open_skill(editors, samples, "workspace/skills/safe-edit/SKILL.md")
     good = editor.document.text()
     editor.source.setPlainText(good.replace("name: safe-edit", "name: [broken"))
     assert editor.form.banner.isVisible()
@@ -304,24 +304,24 @@ def test_broken_yaml_disables_the_form_until_fixed(
     assert editor.form.fields["description"].widget.isEnabled()
 
 
-def test_other_fields_are_listed_and_kept(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+def test_other_fields_are_listed_and_kept(samples: Path, qtbot: QtBot) -> None:
     path = samples / "mvp/skills/docs/api-reference/SKILL.md"
     path.write_text(path.read_text().replace("---\n# API", "owner: docs-team\n---\n# API", 1))
-    window.reload()
-    editor = open_skill(window, samples, "mvp/skills/docs/api-reference/SKILL.md")
+    editors = Editors(qtbot, samples)  # the folder read with the change
+    editor = open_skill(editors, samples, "mvp/skills/docs/api-reference/SKILL.md")
     assert ("owner", "docs-team") in editor.form.other.rows()
     description = editor.form.fields["description"].widget
     assert isinstance(description, QPlainTextEdit)
     description.setFocus()
     qtbot.keyClicks(description, "!")
-    assert window.document_tabs.save_current()
+    assert editors.documents.save_current()
     assert "owner: docs-team" in path.read_text()
 
 
 def test_text_or_list_fields_keep_their_shape(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = open_skill(window, samples, "oasis/key_skills/code-review/SKILL.md")
+    editor = open_skill(editors, samples, "oasis/key_skills/code-review/SKILL.md")
     inputs = editor.form.fields["inputs"].widget
     assert isinstance(inputs, QPlainTextEdit)
     inputs.setFocus()
@@ -339,14 +339,14 @@ def test_text_or_list_fields_keep_their_shape(
 
 
 def test_a_form_edit_after_an_emoji_lands_on_its_value(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     """The editor counts UTF-16 units, Python code points: an emoji (two units) before
     the edited value must not shift the edit onto the text after it."""
     path = samples / "oasis/key_skills/commit/SKILL.md"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("---\n", "---\n# 🎉🎉 release notes\n", 1), encoding="utf-8")
-    editor = open_skill(window, samples, "oasis/key_skills/commit/SKILL.md")
+    editor = open_skill(editors, samples, "oasis/key_skills/commit/SKILL.md")
     before = editor.document.text()
     priority = editor.form.fields["priority"].widget
     assert isinstance(priority, QLineEdit) and priority.text() == "60"
@@ -407,12 +407,12 @@ def test_trigger_lists_go_under_each_other_rather_than_widen_the_form(
     ],
 )
 def test_each_note_line_has_its_own_severitys_colour(
-    window: MainWindow, samples: Path, qtbot: QtBot, rel: str
+    editors: Editors, samples: Path, qtbot: QtBot, rel: str
 ) -> None:
     """ "Says what … but not when to use it" (an info) was red beside the length error
     (orange under codex, beside its warning)."""
     long_text = "Reviews SQL queries and migrations for correctness and locking risks. " * 17
-    note = _described(window, qtbot, samples / rel, long_text)
+    note = _described(editors, qtbot, samples / rel, long_text)
     severities = dict((line, severity) for severity, line in note.lines)
     assert "info" in severities.values() and set(severities.values()) - {"info"}
     shown = QLabel.text(note)  # the markup: one span a line
@@ -425,11 +425,11 @@ def test_each_note_line_has_its_own_severitys_colour(
 
 
 def test_an_empty_description_is_not_told_about_its_length(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     """Under codex an empty description's note ended "Over 1,024 characters Codex shows
     the first 1,021 and '...'": about a length, of a field with none."""
-    editor = window.open_skill(str(samples / "codex/.agents/skills/release/changelog/SKILL.md"))
+    editor = editors.open_skill(str(samples / "codex/.agents/skills/release/changelog/SKILL.md"))
     assert editor is not None
     item = editor.form.fields["description"]
     box = item.widget
@@ -443,17 +443,17 @@ def test_an_empty_description_is_not_told_about_its_length(
 
 
 def test_a_description_left_out_under_claude_code_says_what_claude_reads(
-    window: MainWindow, qtbot: QtBot
+    editors: Editors, qtbot: QtBot
 ) -> None:
     """Deleting the description under claude-code said nothing, though Claude Code then
     reads the body's first paragraph (and nothing at all when that is missing too)."""
     path = next(
         p
-        for r in window.registries
+        for r in editors.workspace.registries
         for p in r.by_path
         if r.profile.name == "claude-code" and p.endswith("commit-message/SKILL.md")
     )
-    editor = window.open_skill(path)
+    editor = editors.open_skill(path)
     assert editor is not None
     field = editor.form.fields["description"].widget
     assert isinstance(field, QPlainTextEdit)

@@ -6,22 +6,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from PySide6.QtWidgets import QPlainTextEdit
+from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.window.main_window import MainWindow
+from ..parts import Editors
 
 
 def test_an_empty_text_box_is_not_taller_than_a_long_description(
-    window: MainWindow, samples: Path
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     path = samples / "agentskills" / ".agents" / "skills" / "release-notes" / "SKILL.md"
-    editor = window.open_skill(str(path))
+    editor = editors.open_skill(str(path))
     assert editor is not None
     description = editor.form.fields["description"].widget
     compatibility = editor.form.fields["compatibility"].widget
     assert isinstance(description, QPlainTextEdit) and isinstance(compatibility, QPlainTextEdit)
     description.setPlainText("Reviews SQL. " * 82)  # 1,066 characters
-    QApplication.processEvents()
+    qtbot.waitUntil(lambda: description.height() >= description.sizeHint().height())  # laid out
     assert compatibility.toPlainText() == ""
     assert compatibility.height() < description.height(), (
         compatibility.height(),

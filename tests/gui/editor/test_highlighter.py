@@ -10,22 +10,21 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.infra.theme import apply_scheme, is_dark
-from skillstudio.gui.window.main_window import MainWindow
 
 from ...hostile import big_table
 from ..parts import (
-    open_first,
+    Editors,
     open_window,
     write_skill,
 )
 
 
 def test_palette_follows_the_scheme_and_editors_recolour(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    editor = window.open_skill(str(samples / "oasis/key_skills/commit/SKILL.md"))
+    editor = editors.open_skill(str(samples / "oasis/key_skills/commit/SKILL.md"))
     assert editor is not None
     light_key = editor.highlighter.key.foreground().color().name()
     try:
@@ -38,8 +37,10 @@ def test_palette_follows_the_scheme_and_editors_recolour(
     qtbot.waitUntil(lambda: editor.highlighter.key.foreground().color().name() == light_key)
 
 
-def test_source_is_highlighted(window: MainWindow, qtbot: QtBot) -> None:
-    editor = open_first(window, "code-review")
+def test_source_is_highlighted(editors: Editors, qtbot: QtBot) -> None:
+    path = next(p for r in editors.workspace.registries for p in r.by_path if "/code-review/" in p)
+    editor = editors.open_skill(path)
+    assert editor is not None
     block = editor.document.text_document.findBlockByNumber(1)  # 'id: code-review' or 'name: …'
     qtbot.waitUntil(lambda: bool(block.layout().formats()), timeout=2000)  # first pass is queued
     formats = block.layout().formats()

@@ -17,7 +17,7 @@ from skillstudio.core.projects.agent_reach import agent_reach
 from skillstudio.gui.editor.where_it_loads import WhereItLoads, reach_cells
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import SEEDS, cell, seeds_are_called_seeds
+from ..parts import SEEDS, Editors, cell, seeds_are_called_seeds
 
 
 def test_a_claude_skill_accepted_by_agentskills_reads_without_contradiction(
@@ -61,14 +61,14 @@ def test_a_claude_skill_accepted_by_agentskills_reads_without_contradiction(
     assert not any(seed in title.lower() for title in rows for seed in SEEDS), "agents only"
 
 
-def test_a_skill_says_where_each_agent_finds_it(window: MainWindow, qtbot: QtBot) -> None:
+def test_a_skill_says_where_each_agent_finds_it(editors: Editors, qtbot: QtBot) -> None:
     path = next(
         p
-        for r in window.registries
+        for r in editors.workspace.registries
         for p in r.by_path
         if r.profile.name == "claude-code" and p.endswith("commit-message/SKILL.md")
     )
-    editor = window.open_skill(path)
+    editor = editors.open_skill(path)
     assert editor is not None
     where = editor.findChild(WhereItLoads)
     assert where is not None
