@@ -16,7 +16,14 @@ from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..helpers import SAMPLES
-from .parts import WINDOW_SIZE, Editors, open_window, query_panel_on, write_collection
+from .parts import (
+    WINDOW_SIZE,
+    Editors,
+    TreeParts,
+    open_window,
+    query_panel_on,
+    write_collection,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -91,3 +98,9 @@ def collection_panel(qtbot: QtBot, collection: Path) -> QueryPanel:
 def editors(qtbot: QtBot, samples: Path) -> Editors:
     """Skill tabs over the samples, without a window."""
     return Editors(qtbot, samples)
+
+
+@pytest.fixture
+def tree_parts(qtbot: QtBot, samples: Path) -> TreeParts:
+    """The skill tree over the samples, without a window."""
+    return TreeParts(qtbot, samples)

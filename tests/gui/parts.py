@@ -17,11 +17,13 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QLineEdit,
     QMainWindow,
     QScrollArea,
     QStatusBar,
     QTableWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 from pytestqt.qtbot import QtBot
@@ -31,12 +33,17 @@ from skillstudio.core.projects.project import resolve_projects
 from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
 from skillstudio.gui.controllers.skill_actions import SkillActions
+from skillstudio.gui.controllers.skill_views import SkillViews
+from skillstudio.gui.controllers.tree_controller import SkillTree
 from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.infra.likely_jobs import LikelyIndexes
 from skillstudio.gui.infra.workspace import Workspace
-from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
+from skillstudio.gui.models.problems_model import ProblemsModel
+from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
 from skillstudio.gui.panels.scrolled import scrolled
+from skillstudio.gui.panels.skill_tree_view import SkillTreeView
 from skillstudio.gui.panels.suite_runner import SuiteRunner
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
@@ -148,6 +155,7 @@ class Shell:
 CENTRE_SIZE = (900, 540)  # about the editor's room in a window of WINDOW_SIZE
 DOCK_SIZE = (900, 300)  # about a bottom dock's room in such a window, made taller
 WIDE_DOCK = (1066, 300)  # the same in a window 1366 px wide
+TREE_SIZE = (300, 560)  # about the tree dock's room in such a window
 
 
 class OpensSkills(Protocol):
@@ -183,6 +191,34 @@ def open_skill(editors: OpensSkills, samples: Path, rel: str) -> SkillEditor:
     editor = editors.open_skill(str(samples / rel))
     assert editor is not None
     return editor
+
+
+class TreeParts:
+    """The skill tree without a window: its view, model, filter box and controller over
+    `folder`'s workspace, filled by the views as after a scan, shown about the size of
+    the window's tree dock (the names are the window's, for the helpers both serve)."""
+
+    def __init__(self, qtbot: QtBot, folder: Path, size: tuple[int, int] = TREE_SIZE) -> None:
+        self.shell = Shell(qtbot)
+        self.workspace = workspace_of(folder)
+        self.base = self.workspace.base
+        self.registries = self.workspace.registries
+        side = QWidget()
+        self.filter_box = QLineEdit(side)
+        self.tree = SkillTreeView(lambda: self.workspace.base, side)
+        layout = QVBoxLayout(side)
+        layout.addWidget(self.filter_box)
+        layout.addWidget(self.tree)
+        self.shell.window.setCentralWidget(side)
+        self.tree_model = SkillTreeModel(side)
+        self.skill_tree = SkillTree(self.tree, self.tree_model, self.filter_box, side)
+        problems = ProblemsModel(side)
+        self.views = SkillViews(
+            self.workspace, self.skill_tree, problems, ProblemsPanel(problems), self.shell.status
+        )
+        self.views.refresh()
+        self.shell.window.resize(*size)
+        self.shell.window.show()
 
 
 def query_panel_on(
@@ -341,7 +377,7 @@ def big_folder_and_window(
 COLLECTION_PAIR = {"pytest-writer", "python-test-author"}
 
 
-def skill_names(window: MainWindow) -> list[str]:
+def skill_names(window: MainWindow | TreeParts) -> list[str]:
     return [i.data() for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
 
 

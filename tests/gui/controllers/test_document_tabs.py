@@ -24,8 +24,9 @@ from ...helpers import skill_text, write
 from ...test_confinement import LINKED, OUTSIDE_WORD, make_linked_repo, snapshot
 from ..faults import run_for
 from ..parts import (
+    Editors,
     Shell,
-    open_first,
+    open_skill,
     open_tab,
     open_window,
     skill_path,
@@ -33,17 +34,6 @@ from ..parts import (
     workspace_of,
     write_skill,
 )
-
-
-def opened(qtbot: QtBot, tmp_path: Path, folder: Path, profile: str | None = None) -> MainWindow:
-    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(window)
-    window.show()
-    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
-        assert window.open_path(str(folder), profile)
-    return window
-
 
 WAIT = 5000
 
@@ -107,32 +97,34 @@ def test_revert_drops_unsaved_edits_after_asking(
 
 
 def test_preview_links_open_skill_files_in_the_app(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    editors: Editors, samples: Path, qtbot: QtBot
 ) -> None:
-    editor = window.open_skill(str(samples / "pegasus/skills/code-review/SKILL.md"))
+    editor = editors.open_skill(str(samples / "pegasus/skills/code-review/SKILL.md"))
     assert editor is not None
     editor.views.setCurrentWidget(editor.preview)
     editor.preview.anchorClicked.emit(QUrl("references/severity.md"))
-    view = window.tabs.currentWidget()
+    view = editors.tabs.currentWidget()
     assert isinstance(view, FileView)
     assert view.path == str(samples / "pegasus/skills/code-review/references/severity.md")
-    assert window.tabs.tabText(window.tabs.currentIndex()) == "severity.md"
-    tabs = window.tabs.count()
+    assert editors.tabs.tabText(editors.tabs.currentIndex()) == "severity.md"
+    tabs = editors.tabs.count()
     editor.preview.anchorClicked.emit(QUrl("../../../oasis/key_skills/commit/SKILL.md"))
-    assert window.tabs.count() == tabs, "a link out of the skill folder opens nothing"
-    window.tabs.tabCloseRequested.emit(window.tabs.indexOf(view))
-    assert window.tabs.count() == tabs - 1 and not window.file_views
+    assert editors.tabs.count() == tabs, "a link out of the skill folder opens nothing"
+    editors.tabs.tabCloseRequested.emit(editors.tabs.indexOf(view))
+    assert editors.tabs.count() == tabs - 1 and not editors.documents.file_views
 
 
 def test_the_app_opens_nothing_a_repository_links_to_outside(qtbot: QtBot, tmp_path: Path) -> None:
     repo, outside = make_linked_repo(tmp_path)
     before = snapshot(outside)
-    window = opened(qtbot, tmp_path, repo, "claude-code")
-    paths = [skill.path for registry in window.registries for skill in registry.skills]
+    editors = Editors(qtbot, repo, "claude-code")
+    paths = [skill.path for registry in editors.workspace.registries for skill in registry.skills]
     assert paths and all(os.path.realpath(p).startswith(str(repo) + os.sep) for p in paths)
     for link, (_folder, name, _profile) in LINKED.items():
-        assert window.open_skill(str(repo / link / name / "SKILL.md")) is None
-    assert all(OUTSIDE_WORD not in d.message for r in window.registries for d in r.diagnostics)
+        assert editors.open_skill(str(repo / link / name / "SKILL.md")) is None
+    assert all(
+        OUTSIDE_WORD not in d.message for r in editors.workspace.registries for d in r.diagnostics
+    )
     assert snapshot(outside) == before
 
 
@@ -141,8 +133,8 @@ def test_save_refuses_a_skill_whose_root_became_a_link_out(qtbot: QtBot, tmp_pat
     (repo / ".git").mkdir(parents=True)
     text = skill_text(name="cx", description="Handles cx requests in reports.")
     write(repo, ".claude/skills/cx/SKILL.md", text)
-    window = opened(qtbot, tmp_path, repo, "claude-code")
-    editor = window.open_skill(str(repo / ".claude" / "skills" / "cx" / "SKILL.md"))
+    editors = Editors(qtbot, repo, "claude-code")
+    editor = editors.open_skill(str(repo / ".claude" / "skills" / "cx" / "SKILL.md"))
     assert editor is not None
     qtbot.keyClicks(editor.source, "typed ")
     outside.mkdir()  # the same bytes, moved outside; the repository's folder now a link
@@ -151,7 +143,7 @@ def test_save_refuses_a_skill_whose_root_became_a_link_out(qtbot: QtBot, tmp_pat
     before = snapshot(outside)
     failures: list[str] = []
     editor.document.save_failed.connect(failures.append)
-    assert not window.document_tabs.save_current()
+    assert not editors.documents.save_current()
     assert failures and "outside" in failures[0]
     assert editor.document.text().startswith("typed ") and editor.document.modified
     assert snapshot(outside) == before
@@ -163,11 +155,11 @@ def test_save_writes_through_a_skill_link_inside_the_folder(qtbot: QtBot, tmp_pa
     (skills / "x").mkdir()
     link = skills / "x" / "SKILL.md"
     link.symlink_to("../shared/x.md")
-    window = opened(qtbot, tmp_path, skills)
-    editor = window.open_skill(str(link))
+    editors = Editors(qtbot, skills)
+    editor = editors.open_skill(str(link))
     assert editor is not None
     qtbot.keyClicks(editor.source, "typed ")
-    assert window.document_tabs.save_current()
+    assert editors.documents.save_current()
     assert link.is_symlink() and shared.read_text().startswith("typed ---")
     assert sorted(os.listdir(skills / "shared")) == ["x.md"]  # no temporary file left
 
@@ -203,14 +195,8 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
     skill.parent.mkdir(parents=True)
     original = "---\nname: full-disk\ndescription: Tests saving when the disk is full.\n---\nBody\n"
     skill.write_text(original)
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(window)
-    window.show()
-    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
-        assert window.open_path(str(small_disk / "skills"), "agentskills")
-    editor = window.open_skill(str(skill))
+    editors = Editors(qtbot, small_disk / "skills", "agentskills")
+    editor = editors.open_skill(str(skill))
     assert editor is not None
     filler = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)  # fill the disk
     try:
@@ -222,14 +208,14 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
         os.close(filler)
     editor.source.moveCursor(editor.source.textCursor().MoveOperation.End)
     qtbot.keyClicks(editor.source, "A paragraph typed by the user. " * 10)
-    assert not window.document_tabs.save_current()
+    assert not editors.documents.save_current()
     assert skill.read_text() == original, "the old file is intact"
     assert editor.document.text().endswith("typed by the user. "), "the typed text is kept"
     assert editor.message.isVisible() and editor.message.text()
     leftovers = [p for p in os.listdir(skill.parent) if p != "SKILL.md"]
     assert leftovers == [], "no half-written temporary file"
     os.remove(small_disk / "filler")
-    assert window.document_tabs.save_current()
+    assert editors.documents.save_current()
     assert skill.read_text().endswith("typed by the user. ")
 
 
@@ -343,12 +329,14 @@ def test_reopened_tabs_keep_their_place_and_unsaved_text(qtbot: QtBot, samples: 
     assert reopened.document.text() == text and reopened.document.modified
 
 
-def test_save_refuses_to_overwrite_an_external_change(window: MainWindow, qtbot: QtBot) -> None:
-    editor = open_first(window, "repo-survey")
+def test_save_refuses_to_overwrite_an_external_change(
+    editors: Editors, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_skill(editors, samples, "workspace/skills/repo-survey/SKILL.md")
     path = editor.document.path
     qtbot.keyClicks(editor.source, "mine ")
     Path(path).write_text("changed outside\n", encoding="utf-8")
-    assert not window.document_tabs.save_current()
+    assert not editors.documents.save_current()
     assert Path(path).read_text(encoding="utf-8") == "changed outside\n"
     assert editor.message.isVisible() and "changed on disk" in editor.message.text()
     assert editor.document.text().startswith("mine ")  # the typed text is kept
@@ -399,22 +387,24 @@ def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
     assert "Not opened" in win.statusBar().currentMessage()
 
 
-def test_tabs_with_the_same_name_show_their_project(window: MainWindow, qtbot: QtBot) -> None:
-    reviews = sorted(p for r in window.registries for p in r.by_path if "code-review" in p)
+def test_tabs_with_the_same_name_show_their_project(editors: Editors, qtbot: QtBot) -> None:
+    reviews = sorted(
+        p for r in editors.workspace.registries for p in r.by_path if "code-review" in p
+    )
     mvp = next(p for p in reviews if "/mvp/" in p)
     pegasus = next(p for p in reviews if "/pegasus/" in p)
-    window.open_skill(mvp)
-    assert window.tabs.tabText(0) == "code-review"  # alone: no project needed
-    window.open_skill(pegasus)
-    assert [window.tabs.tabText(i) for i in range(2)] == [
+    editors.open_skill(mvp)
+    assert editors.tabs.tabText(0) == "code-review"  # alone: no project needed
+    editors.open_skill(pegasus)
+    assert [editors.tabs.tabText(i) for i in range(2)] == [
         "code-review · mvp",
         "code-review · pegasus",
     ]
-    button = window.tabs.tabBar().tabButton(1, QTabBar.ButtonPosition.RightSide)
+    button = editors.tabs.tabBar().tabButton(1, QTabBar.ButtonPosition.RightSide)
     assert isinstance(button, QToolButton) and button.text() == "×"
     button.click()  # the neutral close button closes its own tab
-    assert window.tabs.count() == 1
-    assert window.tabs.tabText(0) == "code-review"
+    assert editors.tabs.count() == 1
+    assert editors.tabs.tabText(0) == "code-review"
 
 
 def test_clean_document_reloads(window: MainWindow, samples: Path, qtbot: QtBot) -> None:

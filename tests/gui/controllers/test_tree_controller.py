@@ -15,12 +15,13 @@ from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import (
+    TreeParts,
     all_rows,
     skill_names,
 )
 
 
-def shown_skills(window: MainWindow) -> list[str]:
+def shown_skills(window: MainWindow | TreeParts) -> list[str]:
     model = window.tree_model
     return [
         model.index(r, 0, model.index(t, 0)).data(PATH_ROLE)
@@ -29,7 +30,7 @@ def shown_skills(window: MainWindow) -> list[str]:
     ]
 
 
-def filtered(window: MainWindow, qtbot: QtBot, text: str) -> None:
+def filtered(window: MainWindow | TreeParts, qtbot: QtBot, text: str) -> None:
     window.filter_box.setText(text)
     qtbot.waitUntil(lambda: window.tree_model.filter_text == text.lower(), timeout=3000)
 
@@ -58,11 +59,13 @@ def test_supporting_files_open_from_the_tree(
     assert isinstance(view, FileView) and os.path.isfile(view.path)
 
 
-def test_the_filter_leaves_out_roots_with_no_skill_found(window: MainWindow, qtbot: QtBot) -> None:
+def test_the_filter_leaves_out_roots_with_no_skill_found(
+    tree_parts: TreeParts, qtbot: QtBot
+) -> None:
     """ "user" is in five roots' labels ("pegasus · user · wins over builtin"…) and
     in the descriptions of four skills in three other roots: the five showed empty."""
-    model = window.tree_model
-    window.filter_box.setText("user")
+    model = tree_parts.tree_model
+    tree_parts.filter_box.setText("user")
     qtbot.waitUntil(lambda: model.filter_text == "user", timeout=3000)
     shown = {
         model.index(r, 0).data(): model.rowCount(model.index(r, 0)) for r in range(model.rowCount())
@@ -70,13 +73,13 @@ def test_the_filter_leaves_out_roots_with_no_skill_found(window: MainWindow, qtb
     assert len(shown) == 3 and all(count > 0 for count in shown.values()), shown
 
 
-def test_filter_box_narrows_the_tree(window: MainWindow, qtbot: QtBot) -> None:
-    qtbot.keyClicks(window.filter_box, "hello")
-    qtbot.waitUntil(lambda: skill_names(window) == ["hello-extended", "hello-extended"])
-    roots = [window.tree_model.index(r, 0) for r in range(window.tree_model.rowCount())]
-    assert all(window.tree.isExpanded(r) for r in roots)
-    window.filter_box.clear()
-    qtbot.waitUntil(lambda: len(skill_names(window)) == 31)
+def test_filter_box_narrows_the_tree(tree_parts: TreeParts, qtbot: QtBot) -> None:
+    qtbot.keyClicks(tree_parts.filter_box, "hello")
+    qtbot.waitUntil(lambda: skill_names(tree_parts) == ["hello-extended", "hello-extended"])
+    roots = [tree_parts.tree_model.index(r, 0) for r in range(tree_parts.tree_model.rowCount())]
+    assert all(tree_parts.tree.isExpanded(r) for r in roots)
+    tree_parts.filter_box.clear()
+    qtbot.waitUntil(lambda: len(skill_names(tree_parts)) == 31)
 
 
 def test_quick_open_filter_and_enter_opens_the_first_match(
@@ -109,19 +112,19 @@ def test_tree_precedence_arrows_icons_and_following_the_tab(window: MainWindow) 
 
 
 def test_filter_finds_descriptions_and_says_when_nothing_matches(
-    window: MainWindow, qtbot: QtBot
+    tree_parts: TreeParts, qtbot: QtBot
 ) -> None:
-    skill = next(s for r in window.registries for s in r.skills if "sql" in s.path)
+    skill = next(s for r in tree_parts.registries for s in r.skills if "sql" in s.path)
     word = next(
         w.strip(".,;:()").lower()
         for w in skill.description.split()
         if len(w) > 5 and w.lower() not in skill.path.lower()
     )
-    filtered(window, qtbot, word)
-    assert skill.path in shown_skills(window), word
-    filtered(window, qtbot, "zzqx-none")
-    assert window.tree_model.rowCount() == 0
-    text = window.tree.empty_text()
+    filtered(tree_parts, qtbot, word)
+    assert skill.path in shown_skills(tree_parts), word
+    filtered(tree_parts, qtbot, "zzqx-none")
+    assert tree_parts.tree_model.rowCount() == 0
+    text = tree_parts.tree.empty_text()
     assert text.startswith("No skill matches 'zzqx-none'"), text
     assert "Reading" not in text
 

@@ -20,11 +20,11 @@ from skillstudio.gui.window.main_window import MainWindow
 
 from ...benchmarks.synth import generate
 from ...helpers import SAMPLES, skill_text, write
-from ..parts import WINDOW_SIZE, open_window, skill_names
+from ..parts import TreeParts, skill_names
 
 
-def test_a_root_row_tooltip_starts_with_its_full_path(window: MainWindow) -> None:
-    model = window.tree_model
+def test_a_root_row_tooltip_starts_with_its_full_path(tree_parts: TreeParts) -> None:
+    model = tree_parts.tree_model
     for row in range(model.rowCount()):
         index = model.index(row, 0)
         tip = index.data(Qt.ItemDataRole.ToolTipRole)
@@ -53,17 +53,17 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
 
 
 def test_filtered_tree_passes_qtmodeltester(
-    window: MainWindow, qtbot: QtBot, qtmodeltester: object
+    tree_parts: TreeParts, qtbot: QtBot, qtmodeltester: object
 ) -> None:
-    window.tree_model.set_filter("review")
-    assert set(skill_names(window)) == {
+    tree_parts.tree_model.set_filter("review")
+    assert set(skill_names(tree_parts)) == {
         "code-review",
         "sql-review",
         "review-kit:security-review",
         "review-kit:style-review",
         "api-review",
     }
-    qtmodeltester.check(window.tree_model)  # type: ignore[attr-defined]
+    qtmodeltester.check(tree_parts.tree_model)  # type: ignore[attr-defined]
 
 
 def test_tree_sync_repaints_only_the_rows_that_changed(qapp: object) -> None:
@@ -185,19 +185,17 @@ def test_a_tree_sync_reads_the_skills_in_one_pass(qapp: object) -> None:
     assert registry.skills[-1].path in model._by_path
 
 
-def test_a_plain_folder_root_is_named_after_the_folder(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path
-) -> None:
+def test_a_plain_folder_root_is_named_after_the_folder(qtbot: QtBot, tmp_path: Path) -> None:
     folder = tmp_path / "team-pdf"
     for name in ("pdf-filler", "pdf-reader"):
         write(folder, f"{name}/SKILL.md", skill_text(name=name, description=f"Use {name}."))
-    win = open_window(qtbot, settings, folder, size=WINDOW_SIZE)
+    win = TreeParts(qtbot, folder)
     labels = [win.tree_model.index(r, 0).data() for r in range(win.tree_model.rowCount())]
     assert labels and "root" not in labels[0].split(" · ")[0], labels
     assert labels[0].startswith("team-pdf"), labels
 
 
-def test_plugins_are_listed_a_to_z(qtbot: QtBot, settings: QSettings, samples: Path) -> None:
+def test_plugins_are_listed_a_to_z(qtbot: QtBot, samples: Path) -> None:
     project = samples / "claude-code"
     shutil.copytree(project / "plugins" / "review-kit", project / "plugins" / "zeta-kit")
     manifest = project / "plugins" / "zeta-kit" / ".claude-plugin" / "plugin.json"
@@ -206,22 +204,20 @@ def test_plugins_are_listed_a_to_z(qtbot: QtBot, settings: QSettings, samples: P
     data = json.loads(market.read_text())
     data["plugins"].append({"name": "zeta-kit", "source": "./plugins/zeta-kit"})
     market.write_text(json.dumps(data))
-    win = open_window(qtbot, settings, project, size=WINDOW_SIZE)
+    win = TreeParts(qtbot, project)
     labels = [win.tree_model.index(r, 0).data() for r in range(win.tree_model.rowCount())]
     plugins = [label for label in labels if label.startswith("plugin:")]
     assert len(plugins) == 2, labels
     assert plugins == sorted(plugins), labels
 
 
-def test_an_asset_folder_is_one_closed_row(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path
-) -> None:
+def test_an_asset_folder_is_one_closed_row(qtbot: QtBot, tmp_path: Path) -> None:
     folder = tmp_path / "skills"
     write(folder, "canvas/SKILL.md", skill_text(name="canvas", description="Draw posters."))
     for number in range(30):
         write(folder, f"canvas/fonts/Font-{number:02}-Regular.ttf", "x")
     write(folder, "canvas/LICENSE.txt", "x")
-    win = open_window(qtbot, settings, folder, size=WINDOW_SIZE)
+    win = TreeParts(qtbot, folder)
     model = win.tree_model
     root = model.index(0, 0)
     skill = model.index(0, 0, root)
