@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.infra.theme import apply_scheme
+from skillstudio.gui.panels.suite_runner import SuiteRunner
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -22,6 +23,7 @@ from .parts import (
     TreeParts,
     open_window,
     query_panel_on,
+    suite_runner_on,
     write_collection,
 )
 
@@ -104,3 +106,9 @@ def editors(qtbot: QtBot, samples: Path) -> Editors:
 def tree_parts(qtbot: QtBot, samples: Path) -> TreeParts:
     """The skill tree over the samples, without a window."""
     return TreeParts(qtbot, samples)
+
+
+@pytest.fixture
+def suite_runner(qtbot: QtBot, samples: Path) -> SuiteRunner:
+    """The suite runner over the samples, without a window."""
+    return suite_runner_on(qtbot, samples)

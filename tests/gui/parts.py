@@ -30,6 +30,8 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.core.projects.project import resolve_projects
+from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
 from skillstudio.gui.controllers.skill_actions import SkillActions
@@ -234,6 +236,39 @@ def query_panel_on(
     area.show()
     panel.set_projects(workspace.projects, workspace.registries)
     return panel
+
+
+def suite_runner_on(qtbot: QtBot, folder: Path, size: tuple[int, int] = DOCK_SIZE) -> SuiteRunner:
+    """The suite runner over `folder`'s projects (match indexes built as Try a Request
+    builds them; the project worked on, its first), in its scroll area, shown."""
+    workspace = workspace_of(folder)
+    indexes: dict[int, MatchIndex] = {}
+
+    def index_for(registry: Registry) -> MatchIndex:
+        index = indexes.get(id(registry))
+        if index is None:
+            index = indexes[id(registry)] = MatchIndex(registry)
+        else:
+            index.sync()
+        return index
+
+    registries = workspace.registries
+    runner = SuiteRunner(index_for, lambda: registries[0] if registries else None)
+    area = scrolled(runner)
+    runner.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
+    qtbot.addWidget(area)
+    area.resize(*size)
+    area.show()
+    runner.set_projects(workspace.projects, registries)
+    return runner
+
+
+def ran_suite(runner: SuiteRunner, suite: Path) -> SuiteRunner:
+    """`runner` having run `suite` to its end."""
+    assert runner.open_suite(str(suite))
+    runner.run_to_end()
+    assert runner.report is not None
+    return runner
 
 
 def panel_on(panel: QueryPanel, profile: str) -> QueryPanel:

@@ -28,7 +28,6 @@ from skillstudio.core.ranking.matching import MatchIndex
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.editor.field_widgets import ListEditor
 from skillstudio.gui.infra.theme import set_preference
-from skillstudio.gui.panels import suite_runner
 from skillstudio.gui.panels import suite_runner as suite_runner_module
 from skillstudio.gui.panels.suite_runner import NO_SUITE, SuiteRunner
 from skillstudio.gui.window.main_window import MainWindow
@@ -36,6 +35,7 @@ from skillstudio.gui.window.main_window import MainWindow
 from ..parts import (
     contrast,
     open_window,
+    ran_suite,
     runner_on,
     within_dock,
     write_collection,
@@ -62,11 +62,11 @@ def statuses(runner: SuiteRunner) -> list[str]:
 
 # -- 3. the Suites dock ---------------------------------------------------------------------
 def test_suites_dock_speaks_plainly_and_lines_up_its_tiers(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
     suite = samples / "oasis" / "suites" / "oasis.yaml"
     add_case(str(suite), "tidy up my history", ["commit"])  # fails, with a note
-    runner = runner_on(window, suite, qtbot)
+    runner = ran_suite(suite_runner, suite)
     tabs = runner.tabs
     titles = [tabs.tabText(n) for n in range(tabs.count())]
     assert titles == ["Cases", "Per skill: hits and misses", "Which skill won instead"]
@@ -96,18 +96,18 @@ def test_suites_dock_speaks_plainly_and_lines_up_its_tiers(
 
 
 def test_suites_check_boxes_show_in_the_dark_palette(
-    window: MainWindow, samples: Path, qtbot: QtBot, dark: QApplication
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, dark: QApplication
 ) -> None:
     """On main Fusion drew the unchecked box as a dark square on the dark window
     (its edge 1.1:1 against the window)."""
-    runner = runner_on(window, samples / "oasis" / "suites" / "oasis.yaml", qtbot)
+    runner = ran_suite(suite_runner, samples / "oasis" / "suites" / "oasis.yaml")
     runner.failures_box.setChecked(False)
     for box in (runner.failures_box, runner.auto_box):
         assert indicator_edge_contrast(box) >= 3
 
 
 def test_a_failing_suite_case_stops_the_run_with_a_message(
-    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     original = suite_runner_module.run_case
     calls: list[int] = []
@@ -119,10 +119,7 @@ def test_a_failing_suite_case_stops_the_run_with_a_message(
         return original(*args, **kwargs)
 
     monkeypatch.setattr(suite_runner_module, "run_case", second_fails)
-    window.suites_dock.show()
-    window.suites_dock.raise_()
-    runner = window.suite_runner
-    qtbot.waitUntil(runner.isVisible)
+    runner = suite_runner
     assert runner.open_suite(str(samples / "oasis/suites/oasis.yaml"))
     runner.run_to_end()  # no exception out of the runner's steps
     assert runner.summary.text().startswith("The run stopped at case 2: RuntimeError")
@@ -160,7 +157,7 @@ def test_suites_keep_to_their_dock_after_the_theme_changes(
 
 
 def test_suites_open_starts_at_the_suite_shown(
-    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With codex/suites/codex.yaml shown, Open… started in the first project's folder
     (skills/agentskills)."""
@@ -172,10 +169,10 @@ def test_suites_open_starts_at_the_suite_shown(
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", ask)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
-    runner = window.suite_runner
+    runner = suite_runner
     runner.clear()
     runner.open_button.click()  # no suite: the project worked on (or the first)
-    assert asked[-1] in {p.base for p in window.projects}
+    assert asked[-1] in {p.base for p in runner.projects}
     suite = samples / "codex" / "suites" / "codex.yaml"
     assert runner.open_suite(str(suite))
     runner.open_button.click()
@@ -185,23 +182,20 @@ def test_suites_open_starts_at_the_suite_shown(
 
 
 def test_a_suite_slice_starts_no_case_it_cannot_finish_in_time(
-    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A case takes 10-40 ms at 10,000 skills; on main a slice started another while
     under SLICE_MS, so a 15 ms slice held the event loop 30-80 ms. Cases of 10 ms:
     one a slice."""
-    real = suite_runner.run_case
+    real = suite_runner_module.run_case
 
     def slow_case(*args: Any) -> Any:
         time.sleep(0.010)
         return real(*args)
 
-    monkeypatch.setattr(suite_runner, "run_case", slow_case)
+    monkeypatch.setattr(suite_runner_module, "run_case", slow_case)
     suite = next(samples.glob("oasis/suites/*.yaml"))
-    window.suites_dock.show()
-    window.suites_dock.raise_()
-    runner = window.suite_runner
-    qtbot.waitUntil(runner.isVisible)
+    runner = suite_runner
     assert runner.open_suite(str(suite))
     runner.step_timer.stop()  # the slices one by one
     counts = []
@@ -214,14 +208,14 @@ def test_a_suite_slice_starts_no_case_it_cannot_finish_in_time(
 
 
 def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
-    window: MainWindow, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At 10,000 skills the first slice of a run synced the match index, listed the
     skill names and ran a case (54 ms); the last ran cases and then sized the tables
     (27 ms, 16 of them measuring the stretched request and note columns)."""
-    monkeypatch.setattr(suite_runner, "SLICE_MS", 100_000)  # only the run's pauses
+    monkeypatch.setattr(suite_runner_module, "SLICE_MS", 100_000)  # only the run's pauses
     events: list[str] = []
-    real_case, real_index = suite_runner.run_case, window.suite_runner.index_for
+    real_case, real_index = suite_runner_module.run_case, suite_runner.index_for
 
     def case(*args: Any) -> Any:
         events.append("case")
@@ -231,17 +225,14 @@ def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
         events.append("index")
         return real_index(registry)
 
-    monkeypatch.setattr(suite_runner, "run_case", case)
-    runner = window.suite_runner
+    monkeypatch.setattr(suite_runner_module, "run_case", case)
+    runner = suite_runner
     monkeypatch.setattr(runner, "index_for", index)
     measured: list[int] = []
     real_resize = runner.cases.resizeColumnToContents
     monkeypatch.setattr(runner.cases, "resizeColumnToContents", measured.append)
     monkeypatch.setattr(runner.cases, "resizeColumnsToContents", lambda: measured.extend(range(99)))
     suite = next(samples.glob("oasis/suites/*.yaml"))
-    window.suites_dock.show()
-    window.suites_dock.raise_()
-    qtbot.waitUntil(runner.isVisible)
     assert runner.open_suite(str(suite))
     runner.step_timer.stop()  # the slices one by one
     slices = []
@@ -264,14 +255,14 @@ def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
 
 
 def test_the_projects_suites_are_offered_and_agree_with_the_engine(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
-    runner = window.suite_runner
+    runner = suite_runner
     offered = {runner.suite_box.itemData(i) for i in range(runner.suite_box.count())}
     listed = {str(p) for p in samples.glob("*/suites/*.yaml")}
     assert offered == listed, "every suite a skillstudio.yaml lists is in the box"
     for path in sorted(listed):
-        runner_on(window, Path(path), qtbot)
+        ran_suite(suite_runner, Path(path))
         suite = load_suite(path)
         project = project_from_folder(str(Path(path).parent.parent))
         registry = project.registry()
@@ -333,10 +324,12 @@ def test_an_unsaved_trigger_edit_reruns_the_suite(
     assert editor.document.modified, "the suite ran against the text on screen"
 
 
-def test_confusion_cell_lists_its_cases(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+def test_confusion_cell_lists_its_cases(
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
+) -> None:
     path = samples / "oasis/suites/oasis.yaml"
     add_case(str(path), "tidy up my history", ["commit"])
-    runner = runner_on(window, path, qtbot)
+    runner = ran_suite(suite_runner, path)
     confusion = runner.confusion_model
     cell = confusion.index(confusion.expected.index("commit"), confusion.got.index("none"))
     assert cell.data() == "1"
@@ -348,7 +341,7 @@ def test_confusion_cell_lists_its_cases(window: MainWindow, samples: Path, qtbot
 
 
 def test_imports_an_eval_set_and_skill_lab_triggers(
-    window: MainWindow, samples: Path, qtbot: QtBot, tmp_path: Path
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, tmp_path: Path
 ) -> None:
     evals = samples / "oasis/evals/eval_set.json"
     evals.parent.mkdir()
@@ -367,8 +360,8 @@ def test_imports_an_eval_set_and_skill_lab_triggers(
         asked.append(names)
         return "code-review"
 
-    window.suite_runner.ask_skill = ask  # type: ignore[method-assign]
-    runner = runner_on(window, evals, qtbot)
+    suite_runner.ask_skill = ask  # type: ignore[method-assign]
+    runner = ran_suite(suite_runner, evals)
     assert asked and "code-review" in asked[0], "the eval set names no skill: asked once"
     assert runner.suite is not None and runner.suite.kind == "eval_set"
     assert runner.project is not None and runner.project.profile.name == "oasis"
@@ -381,7 +374,7 @@ def test_imports_an_eval_set_and_skill_lab_triggers(
         "  - prompt: commit my changes with a good message\n    expected: trigger\n"
         "  - prompt: review this diff\n    expected: no_trigger\n"
     )
-    runner = runner_on(window, lab, qtbot)
+    runner = ran_suite(suite_runner, lab)
     assert runner.suite is not None and runner.suite.kind == "skill_lab"
     assert statuses(runner) == ["✓ pass", "✓ pass"]
     assert len(asked) == 1
@@ -422,13 +415,11 @@ def test_new_suite_then_add_a_case_from_the_panel(
 
 
 def test_a_bad_suite_is_reported_not_raised(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
     bad = samples / "oasis/suites/bad.yaml"
     bad.write_text("cases:\n  - query: [unclosed\n")
-    window.suites_dock.show()
-    window.suites_dock.raise_()
-    runner = window.suite_runner
+    runner = suite_runner
     assert not runner.open_suite(str(bad))
     assert "not valid YAML" in runner.summary.text() and "bad.yaml:" in runner.summary.text()
     assert runner.cases_model.rowCount() == 0
@@ -449,7 +440,7 @@ def test_a_hidden_runner_waits_until_shown(window: MainWindow, samples: Path, qt
 
 
 def test_a_suite_runs_against_the_project_the_cli_chooses(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
     """A suite inside an open project's folder but under a project of its own (a
     skillstudio.yaml nearer to it) runs against that project, as `skillstudio test`
@@ -462,14 +453,14 @@ def test_a_suite_runs_against_the_project_the_cli_chooses(
     )
     suite = nested / "kite.yaml"
     suite.write_text('cases:\n  - query: "/kite"\n    expect: kite\n')
-    runner = runner_on(window, suite, qtbot)
+    runner = ran_suite(suite_runner, suite)
     expected = suite_project(load_suite(str(suite)), cwd=str(nested))
     assert runner.project is not None and runner.project.base == expected.base == str(nested)
     assert statuses(runner) == ["✓ pass"]
 
 
 def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
     """Issue 28: the panel opens the new formats as the CLI reads them; a waza medium
     prompt counts half in the per-skill table; skill-reach neutral skills and
@@ -483,7 +474,7 @@ def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
         "  - prompt: tidy up my history\n    confidence: medium\n"  # fails: no trigger
         "should_not_trigger_prompts:\n  - prompt: review this diff\n"
     )
-    runner = runner_on(window, waza, qtbot)
+    runner = ran_suite(suite_runner, waza)
     assert runner.suite is not None and runner.suite.kind == "waza"
     assert statuses(runner) == ["✓ pass", "✓ pass", "✗ FAIL", "✓ pass"]
     skills = runner.skills_model
@@ -497,7 +488,7 @@ def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
         "r-1,please review this diff,implicit,code-review,\n"
         "r-2,commit this,out_of_scope,,commit\n"
     )
-    runner = runner_on(window, rows, qtbot)
+    runner = ran_suite(suite_runner, rows)
     assert runner.suite is not None and runner.suite.kind == "skill_reach"
     assert statuses(runner) == ["✓ pass", "✓ pass"]
     model = runner.cases_model
@@ -512,17 +503,17 @@ def test_opens_waza_trigger_tests_skill_reach_rows_and_negative_cases(
         'cases:\n  - query: "please review this diff"\n    expect_not: [write-tests]\n'
         "    not_in_top: 1\n"
     )
-    runner = runner_on(window, negative, qtbot)
+    runner = ran_suite(suite_runner, negative)
     assert statuses(runner) == ["✓ pass"]
     assert runner.cases_model.index(0, 2).data() == "not in the top 1: write-tests"
 
 
 def test_the_note_column_shows_the_suites_comments_and_goes_when_empty(
-    window: MainWindow, samples: Path, qtbot: QtBot
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
 ) -> None:
     """Issue 30 review: the Note column was empty while every case passed, though the
     suites say why a case is there in a comment beside it."""
-    runner = runner_on(window, samples / "claude-code/suites/claude-code.yaml", qtbot)
+    runner = ran_suite(suite_runner, samples / "claude-code/suites/claude-code.yaml")
     model = runner.cases_model
     notes = {model.index(r, 1).data(): model.index(r, 5).data() for r in range(model.rowCount())}
     assert notes["/review-kit:security-review"] == "plugin skills are named plugin:skill"
@@ -532,7 +523,7 @@ def test_the_note_column_shows_the_suites_comments_and_goes_when_empty(
     assert "Note: plugin skills are named plugin:skill" in tip
     plain = samples / "oasis/suites/plain.yaml"
     plain.write_text('cases:\n  - query: "please review this diff"\n    expect: code-review\n')
-    runner_on(window, plain, qtbot)
+    ran_suite(suite_runner, plain)
     assert statuses(runner) == ["✓ pass"] and runner.cases.isColumnHidden(5), "no empty column"
 
 
@@ -550,7 +541,7 @@ def test_a_case_note_is_the_comment_beside_it_not_a_hash_in_its_text() -> None:
 
 
 def test_a_suite_or_its_roots_outside_the_project_are_not_read(
-    window: MainWindow, samples: Path, qtbot: QtBot, tmp_path: Path
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, tmp_path: Path
 ) -> None:
     """Issue 34 item 4: the Suites panel reads a suite, and scans its roots, only inside
     the repository it belongs to (core/projects/suite_home.py), as `skillstudio test`
@@ -565,10 +556,7 @@ def test_a_suite_or_its_roots_outside_the_project_are_not_read(
     (outside / "suite.yaml").write_text(f'cases:\n  - query: "{secret}"\n    expect: none\n')
     link = samples / "oasis/suites/link.yaml"
     link.symlink_to(outside / "suite.yaml")
-    window.suites_dock.show()
-    window.suites_dock.raise_()
-    runner = window.suite_runner
-    qtbot.waitUntil(runner.isVisible)
+    runner = suite_runner
     assert not runner.open_suite(str(link))
     assert "outside" in runner.summary.text() and secret not in runner.summary.text()
     assert runner.cases_model.rowCount() == 0
