@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.archive import pack
+from skillstudio.gui.controllers.archives import Archives
+from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import Shell, actions_for
@@ -38,9 +40,13 @@ def test_opening_a_skill_archive_unpacks_it_and_opens_the_skill(
 
 
 def test_export_names_what_it_left_out_and_hostile_archives_are_refused(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests import hostile
+
+    shell = Shell(qtbot)
+    dialogs = Dialogs(shell.window)  # the real questions, answered below through Qt's
+    archives = Archives(dialogs, shell.status, lambda root, skill_md: True, lambda: "")
 
     folder = tmp_path / "special"
     folder.mkdir()
@@ -51,12 +57,12 @@ def test_export_names_what_it_left_out_and_hostile_archives_are_refused(
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda _w, _t, text: said.append(text))
     monkeypatch.setattr(QMessageBox, "warning", lambda _w, _t, text: said.append(text))
-    assert window.archives.export_skill(str(folder / "SKILL.md")) == str(target)
+    assert archives.export_skill(str(folder / "SKILL.md")) == str(target)
     assert "pipe: left out, it is a FIFO" in said[-1]
-    archives = hostile.make_archives(str(tmp_path / "archives"))
-    window.dialogs.ask_unpack_root = lambda archive: str(tmp_path / "root")  # type: ignore[method-assign]
+    made = hostile.make_archives(str(tmp_path / "archives"))
+    dialogs.ask_unpack_root = lambda archive: str(tmp_path / "root")  # type: ignore[method-assign]
     for case in ("crc", "clash", "deep-path", "dot-top"):
-        assert not window.archives.open_archive(archives[case])
+        assert not archives.open_archive(made[case])
         assert said[-1].startswith("Not unpacked: "), said[-1]
     assert os.listdir(tmp_path / "root") == []
 

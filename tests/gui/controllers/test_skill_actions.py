@@ -12,28 +12,29 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.skill_ops import OperationError
 from skillstudio.gui.dialogs.new_skill_dialog import NewSkillDialog
+from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import Shell, actions_for
 
 
-def answer(window: MainWindow, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
+def answer(dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
     queue = list(answers)
-    monkeypatch.setattr(window.dialogs, "ask_text", lambda *a, **k: queue.pop(0))
+    monkeypatch.setattr(dialogs, "ask_text", lambda *a, **k: queue.pop(0))
 
     def typed(dialog: NewSkillDialog) -> bool:
         dialog.name_box.setText(queue.pop(0))
         return True
 
-    monkeypatch.setattr(window.dialogs, "ask_new_skill", typed)
+    monkeypatch.setattr(dialogs, "ask_new_skill", typed)
 
 
 def test_new_skill_is_created_valid_and_opened(
     window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = str(samples / "oasis/key_skills")
-    answer(window, monkeypatch, "triage-bugs")
+    answer(window.dialogs, monkeypatch, "triage-bugs")
     path = window.skill_actions.new_skill_in(root)
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
@@ -48,7 +49,7 @@ def test_rename_and_duplicate_keep_name_and_folder_together(
     window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = str(samples / "mvp/skills/code-review/SKILL.md")
-    answer(window, monkeypatch, "review-code", "review-code-2")
+    answer(window.dialogs, monkeypatch, "review-code", "review-code-2")
     renamed = window.skill_actions.rename_skill(path)
     assert renamed is not None and "name: review-code" in Path(renamed, "SKILL.md").read_text()
     copy = window.skill_actions.duplicate_skill(str(Path(renamed, "SKILL.md")))
@@ -57,14 +58,16 @@ def test_rename_and_duplicate_keep_name_and_folder_together(
 
 
 def test_rename_refuses_with_unsaved_edits(
-    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    shell = Shell(qtbot)
+    actions, _reloads, _opened = actions_for(shell, samples)
     path = str(samples / "mvp/skills/code-review/SKILL.md")
-    editor = window.open_skill(path)
+    editor = actions.documents.open_skill(path)
     assert editor is not None
     editor.source.insertPlainText("unsaved ")
-    answer(window, monkeypatch, "renamed")
-    assert window.skill_actions.rename_skill(path) is None
+    answer(shell.dialogs, monkeypatch, "renamed")
+    assert actions.rename_skill(path) is None
     assert Path(path).is_file()
 
 
