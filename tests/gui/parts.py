@@ -34,6 +34,7 @@ from skillstudio.core.ranking.matching import MatchIndex
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
+from skillstudio.gui.controllers.recovery_keeper import RecoveryKeeper
 from skillstudio.gui.controllers.skill_actions import SkillActions
 from skillstudio.gui.controllers.skill_views import SkillViews
 from skillstudio.gui.controllers.tree_controller import SkillTree
@@ -147,9 +148,11 @@ class Shell:
         self.dialogs = Answers(self.window)
         self.likely = LikelyIndexes(self.window)
 
-    def documents(self, workspace: Workspace) -> DocumentTabs:
+    def documents(
+        self, workspace: Workspace, recovery: RecoveryKeeper | None = None
+    ) -> DocumentTabs:
         return DocumentTabs(
-            self.tabs, workspace, self.dialogs, self.status, self.likely, None, self.window
+            self.tabs, workspace, self.dialogs, self.status, self.likely, recovery, self.window
         )
 
 
@@ -166,7 +169,8 @@ class OpensSkills(Protocol):
 
 class Editors:
     """Skill tabs without a main window: a DocumentTabs over `folder`'s workspace in a
-    shown bare window about the size of the window's centre."""
+    shown bare window about the size of the window's centre (with a RecoveryKeeper
+    writing to `recovery_folder`, when given)."""
 
     def __init__(
         self,
@@ -174,10 +178,13 @@ class Editors:
         folder: Path,
         profile: str | None = None,
         size: tuple[int, int] = CENTRE_SIZE,
+        recovery_folder: str | None = None,
     ) -> None:
         self.shell = Shell(qtbot)
         self.workspace = workspace_of(folder, profile)
-        self.documents = self.shell.documents(self.workspace)
+        window = self.shell.window
+        self.recovery = RecoveryKeeper(recovery_folder, window) if recovery_folder else None
+        self.documents = self.shell.documents(self.workspace, self.recovery)
         self.tabs = self.shell.tabs
         self.dialogs = self.shell.dialogs
         self.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]

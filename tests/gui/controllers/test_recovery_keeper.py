@@ -7,20 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.gui.controllers import recovery_keeper as gui_recovery
-from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import kept, three_skills
+from ..parts import Editors, kept, three_skills
 
 
 def test_the_recovery_file_follows_the_unsaved_text(
-    qtbot: QtBot, keeping: tuple[MainWindow, Path, dict[str, Path]]
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    win, folder, skills = keeping
+    monkeypatch.setattr(gui_recovery, "RECOVERY_DELAY_MS", 50)
+    folder = tmp_path / "recovery"
+    skills = three_skills(tmp_path / "skills")
+    win = Editors(qtbot, tmp_path / "skills", recovery_folder=str(folder))
     editor = win.open_skill(str(skills["alpha"]))
     assert editor is not None
     qtbot.wait(300)
@@ -31,7 +32,7 @@ def test_the_recovery_file_follows_the_unsaved_text(
     assert found is not None and editor.document.stamp is not None
     assert found.base_sha256 == editor.document.stamp.sha256
     assert found.source == str(skills["alpha"])
-    assert win.document_tabs.save_current()
+    assert win.documents.save_current()
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is None)  # saved: gone
     editor.source.appendPlainText("second edit")
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is not None)
@@ -39,23 +40,19 @@ def test_the_recovery_file_follows_the_unsaved_text(
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is None)  # back to the disk text
     editor.source.appendPlainText("third edit")
     qtbot.waitUntil(lambda: kept(folder, skills["alpha"]) is not None)
-    win.document_tabs.close_tab(win.tabs.indexOf(editor))  # discarded
+    win.documents.close_tab(win.tabs.indexOf(editor))  # discarded
     assert win.recovery is not None and win.recovery.flush()
     assert kept(folder, skills["alpha"]) is None
 
 
 def test_a_recovery_folder_that_cannot_be_written_is_said(
-    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(gui_recovery, "RECOVERY_DELAY_MS", 50)
     blocked = tmp_path / "recovery"
     blocked.write_text("a file where the folder should be")
     skills = three_skills(tmp_path / "skills")
-    win = MainWindow(settings, recovery_folder=str(blocked))
-    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(win)
-    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
-        assert win.open_path(str(tmp_path / "skills"))
+    win = Editors(qtbot, tmp_path / "skills", recovery_folder=str(blocked))
     editor = win.open_skill(str(skills["alpha"]))
     assert editor is not None and win.recovery is not None
     editor.source.appendPlainText("first")
