@@ -1,6 +1,6 @@
 """Threads of the app: each thread and process, what it may touch, when the
 registries change hands, and how results cross. The code keeps to this note
-(tests/gui/test_threads.py checks the rule that matters most: once the GUI thread
+(tests/gui/infra/test_threads.py checks the rule that matters most: once the GUI thread
 holds a skill, no other thread writes to it; tests/test_thread_note.py that every
 place that starts a thread or a background job is in the list below).
 
