@@ -31,8 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from skillstudio.core.projects.suites import add_case  # noqa: E402
-from skillstudio.gui.main_window import MainWindow  # noqa: E402
-from skillstudio.gui.theme import apply_scheme  # noqa: E402
+from skillstudio.gui.infra.theme import apply_scheme  # noqa: E402
+from skillstudio.gui.window.main_window import MainWindow  # noqa: E402
 
 
 def new_window(settings: QSettings) -> MainWindow:

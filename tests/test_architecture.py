@@ -64,8 +64,8 @@ LINTER = (
 
 
 def test_import_linter_contracts_are_kept() -> None:
-    """core < cli < gui, core < lsp (which imports neither the CLI nor the app), and
-    engine modules never name a profile (issue 16)."""
+    """core < cli < gui, core < lsp (which imports neither the CLI nor the app), core's
+    and the app's sub-packages in layers (issues 16 and 35)."""
     pytest.importorskip("importlinter")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
@@ -77,7 +77,23 @@ def test_import_linter_contracts_are_kept() -> None:
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "4 kept, 0 broken" in proc.stdout, proc.stdout
+    assert "5 kept, 0 broken" in proc.stdout, proc.stdout
+
+
+def test_every_part_of_the_app_is_in_its_layers_contract() -> None:
+    """A new sub-package (or top module) of skillstudio/gui is placed in the app's
+    layers contract, or nothing would keep it from importing upwards (issue 35)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "gui-layers"
+    ]
+    named = {name.strip() for layer in contract["layers"] for name in layer.split("|")}
+    gui = ROOT / "skillstudio" / "gui"
+    parts = {p.name for p in gui.iterdir() if (p / "__init__.py").is_file()}
+    parts |= {p.stem for p in gui.glob("*.py") if p.name != "__init__.py"}
+    assert parts == named
 
 
 MAX_LINES = 600  # a signal: a module longer than this is split along its seams (issue 16)

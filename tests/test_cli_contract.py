@@ -184,9 +184,9 @@ OVER_A_LIMIT = {
     ("core/profiles/agentskills.py", "tokens"),
     ("core/editing/archive.py", "len(files)"),
     ("core/editing/archive.py", "len(infos)"),
-    ("gui/file_view.py", "size"),
+    ("gui/editor/file_view.py", "size"),
     (
-        "gui/workbench/tier_view.py",
+        "gui/panels/workbench/tier_view.py",
         "tier.budget",
     ),  # `n / budget characters`: the budget is the count
     ("cli/engine_cmd.py", "budget"),

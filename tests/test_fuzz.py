@@ -829,7 +829,7 @@ def test_svg_content_names_nothing_outside_and_draws_in_time(data: bytes, qapp: 
     import xml.etree.ElementTree as ET
 
     from skillstudio.core.reading.svg import SvgRefused, clean_svg
-    from skillstudio.gui.images import render_svg
+    from skillstudio.gui.infra.images import render_svg
 
     with watchdog():
         try:

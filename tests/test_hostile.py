@@ -149,7 +149,7 @@ def test_a_file_vanishing_during_the_scan_is_reported_not_raised(tmp_path: Path)
 def test_the_app_opens_a_hostile_tree_and_stays_responsive(tree: Path, qtbot: object) -> None:
     from PySide6.QtCore import QElapsedTimer, QSettings, QTimer
 
-    from skillstudio.gui.main_window import MainWindow
+    from skillstudio.gui.window.main_window import MainWindow
 
     settings = QSettings(str(tree.parent / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings)
@@ -482,7 +482,7 @@ def test_set_writes_through_a_link_inside_the_root_and_refuses_others(tmp_path: 
 PREVIEW = (
     "import sys\n"
     "from PySide6.QtWidgets import QApplication\n"
-    "from skillstudio.gui.preview import Preview\n"
+    "from skillstudio.gui.editor.preview import Preview\n"
     "app = QApplication([])\n"
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"
@@ -509,7 +509,7 @@ def test_the_preview_never_opens_special_files_as_images(tree: Path) -> None:
 SVG_PREVIEW = (
     "import sys\n"
     "from PySide6.QtWidgets import QApplication\n"
-    "from skillstudio.gui.preview import Preview\n"
+    "from skillstudio.gui.editor.preview import Preview\n"
     "app = QApplication([])\n"
     "folder = sys.argv[1]\n"
     "preview = Preview()\n"
@@ -574,7 +574,7 @@ def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
     and reopening it at the next start failed again."""
     from PySide6.QtCore import QSettings
 
-    from skillstudio.gui.main_window import MainWindow
+    from skillstudio.gui.window.main_window import MainWindow
 
     (tmp_path / "skills" / "loop").mkdir(parents=True)
     (tmp_path / "skills" / "loop" / "SKILL.md").symlink_to("SKILL.md")

@@ -106,3 +106,20 @@ def test_the_tree_reader_nests_by_indent() -> None:
         "a/c/d.py": "three",
         "e": "four",
     }
+
+
+def test_the_app_tests_are_named_by_the_module_they_test() -> None:
+    """tests/gui mirrors skillstudio/gui (issue 35): tests/gui/<package>/test_<module>.py
+    holds the tests of skillstudio/gui/<package>/<module>.py (test_init.py: the package's
+    own __init__.py), so a test is found where its module is, and a file named after a
+    review round has no place."""
+    tests = PACKAGE.parent / "tests" / "gui"
+    gui = PACKAGE / "gui"
+    stray = []
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        name = rel.name.removeprefix("test_")
+        module = gui / rel.parent / ("__init__.py" if name == "init.py" else name)
+        if not module.is_file():
+            stray.append(rel.as_posix())
+    assert stray == [], "name each test file after the module it tests"

@@ -14,7 +14,7 @@ from ..core.model.text import counted
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import MainWindow
+    from .window.main_window import MainWindow
 
 DESKTOP_ID = "io.github.skillstudio.SkillStudio"
 
@@ -51,12 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from .icons import app_icon
-    from .main_window import MainWindow
-    from .recovery import default_folder as recovery_default_folder
-    from .settings_store import AppSettings
-    from .theme import follow_system_theme, set_preference
-    from .welcome_page import samples_folder
+    from .controllers.recovery_keeper import default_folder as recovery_default_folder
+    from .infra.icons import app_icon
+    from .infra.places import samples_folder
+    from .infra.settings_store import AppSettings
+    from .infra.theme import follow_system_theme, set_preference
+    from .window.main_window import MainWindow
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])

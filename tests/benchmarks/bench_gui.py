@@ -126,7 +126,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
-    from skillstudio.gui.main_window import MainWindow
+    from skillstudio.gui.window.main_window import MainWindow
     from tests.benchmarks.synth import generate
 
     base = workdir or tempfile.mkdtemp(prefix="skillstudio-bench-")

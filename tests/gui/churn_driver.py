@@ -28,7 +28,7 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from skillstudio.gui.main_window import MainWindow
+from skillstudio.gui.window.main_window import MainWindow
 
 from ..benchmarks.synth import generate
 from .recovery_driver import type_text

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from skillstudio.core.editing import recovery
 from skillstudio.gui import app as gui_app
-from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.restore_dialog import RestoreDialog
+from skillstudio.gui.dialogs.restore_dialog import RestoreDialog
+from skillstudio.gui.window.main_window import MainWindow
 
 
 def window() -> MainWindow | None:

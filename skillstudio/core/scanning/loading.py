@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from ..model.diagnostics import internal
@@ -63,6 +64,13 @@ def build_skill(
     return skill
 
 
+def read_unsaved(path: str, text: str) -> Document:
+    """The unsaved text of the SKILL.md at `path` read as a scan reads the file: what
+    a re-validation checks, and what an editor shows in its form and preview (it
+    parses the text once per change and hands that to the re-validation)."""
+    return parse_text(Document(path=path), text)
+
+
 def rebuild_job(
     previous: Skill,
     text: str | None,
@@ -70,12 +78,17 @@ def rebuild_job(
     flags: tuple[bool, bool],
     validate: Callable[[Skill, Profile], None],
     read_file: Callable[..., Document] = read_document,
+    parsed: Document | None = None,
 ) -> Callable[[], Skill]:
     """Registry.reparse's build of the skill `previous` from `text` (unsaved edits) or
     from disk, with what it needs taken from the registry now (`flags`: keep the text,
     work out the gist). The build does every per-skill check and changes nothing
     shared: it may run on another thread (the app's, for a large document) while the
-    registry goes on; `Registry.install` then puts its result in."""
+    registry goes on; `Registry.install` then puts its result in.
+
+    `parsed`: `read_unsaved(path, text)` done already (the editor's): the build
+    takes a copy of it (made here, on the caller's thread; the build sets the
+    copy's text aside) instead of parsing the text again."""
     path = previous.path
     read: Callable[[], Document]
     if text is None:
@@ -86,10 +99,17 @@ def rebuild_job(
             stamp = (0, 0)
         # the file that is opened must still lie inside the skill's root
         read = partial(read_file, path, None, os.path.realpath(previous.root.boundary))
+    elif parsed is not None and parsed.text == text:
+        stamp = (previous.mtime_ns, previous.size)
+        read = partial(_given, replace(parsed, problems=list(parsed.problems)))
     else:
         stamp = (previous.mtime_ns, previous.size)
-        read = partial(parse_text, Document(path=path), text)
+        read = partial(read_unsaved, path, text)
     keep_text, gists = flags
     return partial(
         build_skill, previous.root, path, stamp, profile, keep_text, read, validate, gists
     )
+
+
+def _given(doc: Document) -> Document:
+    return doc

@@ -20,6 +20,7 @@ from ..checking.lookalike import check_names
 from ..checking.validate import validate_skill
 from ..model.confinement import refused_root
 from ..model.diagnostics import Diagnostic
+from ..model.document import Document
 from ..model.scan import SKILL_FILE, Found, ScanLimits
 from ..model.skills import Root, Skill
 from ..profile import Profile
@@ -485,20 +486,27 @@ class Registry:
                     )
                 )
 
-    def reparse(self, path: str, text: str | None = None) -> Skill | None:
-        """Re-validate one skill, from `text` (unsaved edits) or from disk; cross checks
-        rerun. In two steps the app can split: loading.rebuild_job, then install."""
-        previous, job = self.by_path.get(path), self.rebuild_job(path, text)
+    def reparse(
+        self, path: str, text: str | None = None, parsed: Document | None = None
+    ) -> Skill | None:
+        """Re-validate one skill, from `text` (unsaved edits; `parsed`: that text read
+        already, loading.read_unsaved) or from disk; cross checks rerun. In two steps
+        the app can split: loading.rebuild_job, then install."""
+        previous, job = self.by_path.get(path), self.rebuild_job(path, text, parsed)
         return self.install(job(), previous) if job is not None and previous else None
 
-    def rebuild_job(self, path: str, text: str | None = None) -> Callable[[], Skill] | None:
+    def rebuild_job(
+        self, path: str, text: str | None = None, parsed: Document | None = None
+    ) -> Callable[[], Skill] | None:
         """The build `reparse` runs, to run elsewhere (see loading.rebuild_job); None when
         `path` is not one of this registry's skills."""
         previous = self.by_path.get(path)
         if previous is None:
             return None
         flags = (self.keep_text, self.gists)
-        return rebuild_job(previous, text, self.profile, flags, validate_skill, read_document)
+        return rebuild_job(
+            previous, text, self.profile, flags, validate_skill, read_document, parsed
+        )
 
     def install(self, skill: Skill, previous: Skill) -> Skill | None:
         """Put a rebuilt skill in place of `previous` (its job's); None, and nothing

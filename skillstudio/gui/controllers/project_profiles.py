@@ -1,0 +1,258 @@
+"""The profile a project is read as, chosen per project (its context menu in the tree,
+or the status-bar box, which follows the current project). Switching rescans that
+project only and keeps the open tabs, their unsaved text included."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QSize, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
+
+from ...core.profiles import PROFILE_NAMES
+from ...core.projects.config import CONFIG_NAME
+from ...core.projects.project import Project, UsageError, project_from_folder, projects_for_path
+from ...core.ranking.match_index import MatchIndex
+from ..dialogs.questions import Dialogs
+from ..infra.one_line import one_line
+from ..infra.profile_choices import fill_profile_box, profile_groups, profile_line
+from ..infra.workspace import Workspace
+from .document_tabs import DocumentTabs
+from .scan_controller import Rescanned, Scanning
+
+
+class ProjectProfiles(QObject):
+    """The status bar's profile box and project label, 'Read Project As' in a root's
+    menu, and the switch itself.
+
+    Signals:
+    switched(): a project read as another profile is shown everywhere (its tabs
+        opened again under the new rules).
+    chosen(str, str): the user chose a profile for a project (its folder, the
+        profile's name, "" for auto): the window remembers it for that folder.
+    """
+
+    switched = Signal()
+    chosen = Signal(str, str)
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        scanning: Scanning,
+        documents: DocumentTabs,
+        dialogs: Dialogs,
+        current_path: Callable[[], str],
+        show_projects: Callable[[list[MatchIndex]], None],
+        parent: QWidget,
+    ) -> None:
+        """`current_path()`: the path the user is at (the current tab's skill, else the
+        tree's current row). `show_projects(indexes)`: the views and panels show the
+        workspace's projects again (`indexes`: match indexes built for them already)."""
+        super().__init__(parent)
+        self.workspace = workspace
+        self.scanning = scanning
+        self.documents = documents
+        self.dialogs = dialogs
+        self.current_path = current_path
+        self.show_projects = show_projects
+        # the profile remembered for a folder ("" for none): a profile chosen but not
+        # remembered for the folder is the Settings' default one
+        self.remembered: Callable[[str], str] = lambda _base: ""
+        self.project_label = QLabel(parent)
+        self.profile_box = QComboBox(parent)
+        self.profile_box.setToolTip(BOX_TIP)
+        # as wide as the entry on screen ("Profile: auto → agentskills" was cut; as wide
+        # as its widest entry, "… (seed/test system)", it squeezed the line beside it);
+        # the list it opens as wide as its entries
+        fill_profile_box(self.profile_box, AUTO, "Profile: {}")
+        self._fit_box()
+        self.profile_box.currentIndexChanged.connect(self._on_profile_chosen)
+        scanning.rescanned.connect(self._on_rescanned)
+
+    def _fit_box(self) -> None:
+        box = self.profile_box
+        option = QStyleOptionComboBox()
+        box.initStyleOption(option)
+        text = QSize(
+            box.fontMetrics().horizontalAdvance(box.currentText()), box.fontMetrics().height()
+        )
+        size = box.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, box)
+        box.setFixedWidth(size.width() + 8)
+        metrics = box.view().fontMetrics()
+        widest = max(metrics.horizontalAdvance(box.itemText(n)) for n in range(box.count()))
+        box.view().setMinimumWidth(widest + 32)  # the list shows every entry whole
+
+    def current_project(self) -> int:
+        """The project of the current tab, else of the tree's current row, else the first."""
+        number = self.workspace.project_number(self.current_path())
+        return number if number is not None else 0
+
+    def sync_box(self, *_args: object) -> None:
+        """The box and its label show the current project's profile."""
+        if not self.workspace.projects:
+            self.project_label.setText("")
+            self.profile_box.blockSignals(True)
+            self.profile_box.setItemText(0, auto_label(None))
+            self.profile_box.setCurrentIndex(0)
+            self.profile_box.blockSignals(False)
+            self._fit_box()
+            return
+        project = self.workspace.projects[self.current_project()]
+        chosen = project.profile.name if project.profile_reason == "--profile" else ""
+        self.profile_box.blockSignals(True)
+        self.profile_box.setItemText(0, auto_label(project))
+        self.profile_box.setCurrentIndex(max(self.profile_box.findData(chosen), 0))
+        self.profile_box.blockSignals(False)
+        self._fit_box()
+        self.project_label.setText(project_status(project, self.remembered(project.base)))
+        self.project_label.setToolTip(
+            f"{project.base}\nProfile {project.profile.name}: {project_reason(project)}"
+        )
+
+    def _on_profile_chosen(self, _index: int) -> None:
+        if self.workspace.projects:
+            self.set_project_profile(self.current_project(), self.profile_box.currentData() or None)
+        else:
+            self.sync_box()
+
+    def fill_menu(self, menu: QMenu, root: str) -> None:
+        """'Read Project As' in a root's context menu."""
+        number = self.workspace.root_project_number(root)
+        if number is None:
+            return
+        project = self.workspace.projects[number]
+        sub = menu.addMenu(f"Read {os.path.basename(project.base)} As")
+        sub.setToolTipsVisible(True)
+        agents, seeds = profile_groups()
+        for name in ("", *agents, *seeds):
+            if name and name == (seeds or [""])[0]:
+                sub.addSection("Seed/test systems (not agents)")
+            action = sub.addAction(name or "auto (skillstudio.yaml or detection)")
+            action.setToolTip(profile_line(name) if name else "")
+            action.setCheckable(True)
+            explicit = project.profile_reason == "--profile"
+            action.setChecked(project.profile.name == name if explicit else not name)
+            action.triggered.connect(
+                lambda _c=False, n=number, p=name or None: self.set_project_profile(n, p)
+            )
+
+    def reread(self, number: int) -> bool:
+        """Read project `number` again as it is read now (its skillstudio.yaml changed)."""
+        old = self.workspace.projects[number]
+        chosen = old.profile_reason == "--profile"
+        return self.set_project_profile(number, old.profile.name if chosen else None, False)
+
+    def set_project_profile(self, number: int, profile: str | None, remember: bool = True) -> bool:
+        """Read project `number` as `profile` (None: auto); the scan runs in the background
+        and `switched` is emitted when the views show it."""
+        old = self.workspace.projects[number]
+        try:
+            project = reread_as(old, profile)
+            registry = project.registry()
+        except (UsageError, StopIteration) as exc:
+            self.dialogs.warn(f"Not switched: {exc}")
+            self.sync_box()
+            return False
+        except Exception as exc:  # a core bug on the folder's configuration
+            self.dialogs.warn(f"Not switched: reading {old.base} failed: {one_line(exc)}")
+            self.sync_box()
+            return False
+        self.scanning.rescan(old, project, registry)
+        if remember:
+            self.chosen.emit(old.base, profile or "")
+        return True
+
+    def _on_rescanned(self, rescanned: Rescanned) -> None:
+        replaced = self.workspace.replace(rescanned.old, rescanned.project, rescanned.registry)
+        if replaced is None:
+            return  # another folder was opened meanwhile
+        self.show_projects(rescanned.indexes)
+        self.documents.reopen_tabs(replaced, rescanned.registry)
+        self.sync_box()
+        self.switched.emit()
+
+
+def reread_as(old: Project, profile: str | None) -> Project:
+    """`old` resolved again as `profile` (None: auto); UsageError when it cannot be."""
+    if old.files:
+        skill_md = next((path for paths in old.files.values() for path in paths), "")
+        if skill_md:
+            return projects_for_path(skill_md, profile)[0]
+    return project_from_folder(old.base, profile)
+
+
+def with_remembered(
+    projects: list[Project], profile_of: Callable[[str], str], default: str = ""
+) -> list[Project]:
+    """Each project read as the profile remembered for its folder (`profile_of(base)`,
+    "" for none), else as `default` unless its skillstudio.yaml names one; a project
+    that cannot be read so stays as it was."""
+    kept = []
+    for project in projects:
+        wanted = profile_of(project.base)
+        if not wanted and project.profile_reason != CONFIG_NAME:
+            wanted = default
+        explicit = project.profile_reason == "--profile"
+        if wanted in PROFILE_NAMES and (wanted != project.profile.name or not explicit):
+            # (if it cannot be read so, detection or the configuration wins; the box says which)
+            with contextlib.suppress(UsageError, OSError, StopIteration, IndexError):
+                project = reread_as(project, wanted)
+        kept.append(project)
+    return kept
+
+
+def project_reason(project: Project) -> str:
+    """Why the project is read as its profile, in words."""
+    reason = project.profile_reason
+    if reason == "--profile":
+        return "chosen in this window (Profile box or the project's Read As menu)"
+    if reason == CONFIG_NAME:
+        return f"set by its {CONFIG_NAME}"
+    return f"detected ({reason})" if reason else "detected"
+
+
+def how_chosen(project: Project, remembered: str = "") -> str:
+    """How the project's profile was chosen, in a few plain words (`remembered`: the
+    profile remembered for its folder, "" for none)."""
+    reason = project.profile_reason
+    if reason.startswith("--profile"):
+        if remembered and remembered != project.profile.name:
+            return "chosen"  # (a remembered one that could not be read so: another)
+        return "chosen for this folder" if remembered else "the default profile in Settings"
+    if reason == CONFIG_NAME:
+        return f"set by its {CONFIG_NAME}"
+    return "detected from its folder layout"
+
+
+def project_status(project: Project, remembered: str = "") -> str:
+    """The status bar's line: which project, read as which profile, and how it was
+    chosen ("Project notes is read as agentskills: detected from its folder layout";
+    it read "… read as agentskills (detected)", which a first-time user could not
+    place)."""
+    name = os.path.basename(project.base)
+    return f"Project {name} is read as {project.profile.name}: {how_chosen(project, remembered)}"
+
+
+AUTO = "Profile: auto"
+BOX_TIP = (
+    "The skill system (profile) the current project is read as. auto: the one its "
+    f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
+    "to read the project as that system: open tabs are kept, and the choice is kept for "
+    "this folder (Edit › Settings › Default profile sets one for every folder)."
+)
+
+
+def auto_label(project: Project | None) -> str:
+    """The box's auto entry: what auto reads the project as, when it is on auto."""
+    if project is None or project.profile_reason.startswith("--profile"):
+        return AUTO
+    return f"{AUTO} → {project.profile.name}"

@@ -1,0 +1,51 @@
+"""Unsaved text a crash left, offered back once the folder with its skill is open."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from ...core.editing import recovery
+from ..dialogs.questions import Dialogs
+from ..editor.skill_editor import SkillEditor
+from ..infra.workspace import Workspace
+from .document_tabs import DocumentTabs
+
+
+class RecoveryOffers(QObject):
+    """Offers the recovery files of skills in the open folder, each once a session."""
+
+    def __init__(
+        self,
+        folder: str,
+        workspace: Workspace,
+        documents: DocumentTabs,
+        dialogs: Dialogs,
+        parent: QObject | None = None,
+    ) -> None:
+        """`folder`: where the recovery files are (the RecoveryKeeper's)."""
+        super().__init__(parent)
+        self.folder = folder
+        self.workspace = workspace
+        self.documents = documents
+        self.dialogs = dialogs
+        self.offered: set[str] = set()  # recovery files offered this session
+
+    def offer(self) -> None:
+        """Offer the unsaved text of skills in the open folder that a crash left."""
+        for found in recovery.pending(self.folder):
+            if found.file in self.offered or self.workspace.registry_for(found.source) is None:
+                continue  # offered already, or a skill of another folder
+            self.offered.add(found.file)
+            answer = self.dialogs.ask_restore(found)
+            if answer == "restore":
+                self.restore(found)
+            elif answer == "discard":
+                recovery.remove(self.folder, found.source)
+
+    def restore(self, found: recovery.Recovery) -> SkillEditor | None:
+        """Put the recovered text into the skill's tab, unsaved (one undo step back
+        to the file on disk)."""
+        editor = self.documents.restore_text(found.source, found.text)
+        if editor is not None:
+            recovery.remove(self.folder, found.source)  # kept again from the tab
+        return editor

@@ -1,0 +1,182 @@
+"""What the window shows of the open registries: the tree, Problems (with what failed
+in the app's own work) and the status line; the panels are told when skills change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QStatusBar
+
+from ...core.model.diagnostics import Diagnostic
+from ...core.model.rule_settings import apply_rules
+from ...core.model.text import counted
+from ...core.projects.project import Project
+from ...core.scanning.registry import Registry
+from ..infra.workspace import Workspace
+from ..models.problem_rows import ProblemRows
+from ..models.problems_model import ProblemsModel
+from ..models.skill_tree_model import TreeNodes, tree_nodes
+from ..panels.problems_panel import ProblemsPanel
+from .tree_controller import SkillTree
+
+FIRST_LAYOUT_MS = 50  # the tree's and Problems' first layout and paint, then the indexes
+FAILURES_KEPT = 20  # a failure per change must not pile up
+
+
+def problem_sources(
+    projects: list[Project], registries: list[Registry], failures: list[Diagnostic]
+) -> list[list[Diagnostic]]:
+    """What Problems shows, list by list (see ProblemsModel.set_sources), with each
+    project's rule settings (skillstudio.yaml `rules:`) applied to the cross-skill
+    findings as `lint` does (a skill's own were checked with them already)."""
+    sources = [failures]
+    for project, registry in zip(projects, registries, strict=True):
+        sources.append(project.diagnostics)
+        rules = project.profile.rules
+        for found in registry.diagnostic_lists():
+            sources.append(apply_rules(found, rules) if rules else found)
+    return sources
+
+
+class SkillViews(QObject):
+    """The tree and Problems over the workspace's registries, and the status line.
+
+    Signals:
+    skills_changed(): the open skills changed (a refresh, an edit in a tab): the
+        panels (Try a Request, Suites, the Overlap Map) answer again.
+    """
+
+    skills_changed = Signal()
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        tree: SkillTree,
+        problems_model: ProblemsModel,
+        problems: ProblemsPanel,
+        status_bar: QStatusBar,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.tree = tree
+        self.problems_model = problems_model
+        self.problems = problems
+        self.status_bar = status_bar
+        self.failures: list[Diagnostic] = []  # what failed in the app's own work
+
+    # -- a scan ------------------------------------------------------------------------
+    def scan_preparer(
+        self, projects: list[Project]
+    ) -> Callable[[list[Registry]], tuple[TreeNodes, ProblemRows]]:
+        """What the scan thread builds for the views once it has read `projects`'
+        registries (100-500 ms at 10,000 skills): it reads only the values taken
+        here, on the GUI thread, and the registries it owns until it hands them over."""
+        bases = [p.base for p in projects]
+        base = self.workspace.base
+        filters = set(self.problems_model.severities), self.problems_model.only_path
+
+        def prepare(registries: list[Registry]) -> tuple[TreeNodes, ProblemRows]:
+            sources = problem_sources(projects, registries, [])
+            rows = ProblemRows(sources, base, bases, *filters)
+            rows.stamp = [(r, r.version) for r in registries]
+            return tree_nodes(registries, bases), rows
+
+        return prepare
+
+    def show_scan(self, prepared: object, resume: Callable[[], None]) -> None:
+        """A scan's registries, just installed: the tree now (its rows built by the scan
+        thread), Problems in the next turn of the event loop, and `resume()` (the
+        scan thread's indexes) once both are laid out."""
+        built = prepared if isinstance(prepared, tuple) else (None, None)
+        nodes, rows = built
+        self.tree.show(self.workspace.registries, self.workspace.bases(), nodes)
+        projects = self.workspace.projects
+
+        def problems() -> None:
+            if self.workspace.projects is projects:  # (else another folder was opened)
+                self.update_problems(rows if isinstance(rows, ProblemRows) else None)
+            QTimer.singleShot(FIRST_LAYOUT_MS, resume)
+
+        QTimer.singleShot(0, problems)
+
+    # -- the registries changed ----------------------------------------------------------
+    def refresh(self, rebuild: bool = True) -> None:
+        """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they
+        can; the panels are told)."""
+        if rebuild:
+            self.tree.show(self.workspace.registries, self.workspace.bases())
+        else:
+            self.sync_tree()
+        self.update_problems()
+        if not rebuild:
+            self.skills_changed.emit()
+
+    def sync_tree(self) -> None:
+        self.tree.sync(self.workspace.registries, self.workspace.bases())
+
+    def skill_checked(self, path: str) -> None:
+        """An open skill was validated again: its row, Problems and the panels."""
+        registry = self.workspace.registry_for(path)
+        if registry is not None:
+            self.tree.model.update_skill(registry.by_path[path])
+            self.problems.skill_checked(registry.by_path[path])  # its content line follows
+        self.update_problems()
+        self.skills_changed.emit()  # the panels answer for the text on screen
+
+    def follow(self, path: str) -> None:
+        """Problems' "current skill only" and the tree follow the current tab."""
+        registry = self.workspace.registry_for(path) if path else None
+        self.problems.set_current_path(path, registry.by_path[path] if registry else None)
+        self.tree.select(path)
+
+    # -- Problems and the status line ------------------------------------------------------
+    def update_problems(self, prepared: ProblemRows | None = None) -> None:
+        workspace, model = self.workspace, self.problems_model
+        registries, bases = workspace.registries, workspace.bases()
+        if (
+            prepared is not None
+            and not self.failures
+            and prepared.stamp == [(r, r.version) for r in registries]
+            and not model.showing(workspace.base, bases)
+        ):  # the scan's rows, of registries unchanged since: no need to list them again
+            model.install(prepared)  # (30 ms less at 10,000 skills)
+        else:
+            model.set_sources(
+                problem_sources(workspace.projects, registries, self.failures),
+                workspace.base,
+                bases,
+                prepared,
+            )
+        skills = workspace.skill_count()
+        self.problems.set_skill_count(skills)
+        counts = model.counts()
+        names = sorted({p.profile.name for p in workspace.projects})
+        # Eight names ran into the project label at 1024 px ("…, toolsets, v"): counted
+        # past three, named in the tooltip (and each root in the tree says its own).
+        profiles = ", ".join(names) if len(names) <= 3 else f"{len(names)} profiles"
+        self.status_bar.setToolTip(", ".join(names))
+        errors, warnings = counts["error"], counts["warning"]
+        self.status_bar.showMessage(
+            f"{counted(skills, 'skill')} · {counted(errors, 'error')} · "
+            f"{counted(warnings, 'warning')} · {profiles}"
+        )
+        if self.failures:
+            self.status_bar.showMessage(self.failures[-1].message)
+
+    def fail(self, message: str, path: str) -> None:
+        """Something failed in the app's own work (a core bug, or input no check
+        foresaw): the window keeps what it shows and its watcher; the failure goes
+        to Problems (an `internal` error on `path`) and the status bar."""
+        self.failures.append(Diagnostic("internal", "error", message, path, 1, 1))
+        del self.failures[:-FAILURES_KEPT]
+        self.update_problems()
+
+    def clear_failures(self, paths: set[str] | None = None) -> bool:
+        """Forget the failures on `paths` (all of them when None): read again without
+        failing. True if any was forgotten (Problems is then to be updated)."""
+        kept = [d for d in self.failures if paths is not None and d.path not in paths]
+        forgotten = len(kept) != len(self.failures)
+        self.failures = kept
+        return forgotten

@@ -1,0 +1,2 @@
+"""The skill editor: one open skill's tab (source, form, preview, where it loads) and a
+supporting file's read-only view."""

@@ -1,0 +1,116 @@
+"""The form's "competes with: X (0.82), Y (0.64)" line under the description.
+
+Where the model chooses, two skills whose descriptions say the same thing compete
+for the same requests (docs/commands.md, core/ranking/overlap.py). As the author types,
+the line names the skills the one on screen competes with, scored against the
+project's likely-candidates index (the one Try a Request ranks with: built off the
+GUI thread, kept current per edit), under the overlap model and with the document
+counts overlap's own index has (the bodies' words left out), so the pairs and scores
+are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at 10,000
+skills (core/ranking/rivals.py). A name is a link that opens that skill.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from ...core.model.skills import Skill
+from ...core.ranking.likely_index import LikelyIndex
+from ...core.ranking.overlap import THRESHOLD
+from ...core.ranking.rivals import competing
+from ..infra.likely_jobs import LikelyIndexes
+from ..infra.theme import colour
+from ..models.skill_document import SkillDocument
+
+DELAY_MS = 150  # after the document's own (debounced) re-validation
+SHOWN = 5
+
+TIP = (
+    "Skills whose name and description share this one's distinctive words, with how "
+    f"much (cosine similarity, 0 to 1; pairs from {THRESHOLD:.2f} are shown, as `skillstudio "
+    "overlap` lists them). A model may pick either for the same request: make each "
+    "description say what sets it apart. Click a name to open that skill."
+)
+
+
+class CompetesLine(QLabel):
+    """Signals:
+    open_requested(str): the SKILL.md path of a competing skill the user clicked.
+    """
+
+    open_requested = Signal(str)
+
+    def __init__(
+        self, document: SkillDocument, indexes: LikelyIndexes, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.indexes = indexes
+        self.competitors: list[tuple[Skill, float]] = []
+        self.setObjectName("competes-with")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.setToolTip(TIP)
+        self.linkActivated.connect(self.open_requested)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DELAY_MS)
+        self.timer.timeout.connect(self.update_now)
+        # bound methods: disconnected when the line goes (the document may outlive it)
+        document.diagnostics_changed.connect(self._on_checked)
+        indexes.ready.connect(self._on_ready)
+        self.update_now()
+
+    def _on_checked(self, _diagnostics: object) -> None:
+        self.timer.start()
+
+    def _on_ready(self, registry: object) -> None:
+        if registry is self.document.registry:
+            self.update_now()
+
+    def _follow(self, index: LikelyIndex) -> None:
+        """Bring the index up to date for this skill only (a full sync walks every
+        skill: 10,000 at a time; the others are synced by Try a Request and refreshes)."""
+        path = self.document.path
+        skill = self.document.registry.by_path.get(path)
+        key = skill.key if skill is not None else None
+        doc = index.docs.get(path)
+        if (
+            skill is not None
+            and key is not None
+            and self.document.registry.active.get(key) is skill
+        ):
+            if doc is None or doc.skill is not skill:
+                index.add(skill)
+        elif doc is not None:
+            index.remove(path)
+
+    def update_now(self) -> None:
+        self.timer.stop()
+        registry = self.document.registry
+        index = self.indexes.peek(registry)  # Try a Request's
+        if index is None:
+            index = self.indexes.get(registry)  # built off the GUI thread; `ready` follows
+        else:
+            self._follow(index)
+        muted = colour("muted")
+        if index is None:
+            self.competitors = []
+            self.setText(f'<span style="color:{muted}">competes with: working it out…</span>')
+            return
+        try:
+            self.competitors = competing(index, self.document.path, SHOWN)
+        except Exception:  # a nicety: a core bug here must not break the form
+            self.competitors = []
+        if not self.competitors:
+            self.setText(f'<span style="color:{muted}">competes with: no other skill</span>')
+            return
+        links = ", ".join(
+            f'<a href="{html.escape(skill.path)}">{html.escape(skill.name)}</a> ({score:.2f})'
+            for skill, score in self.competitors
+        )
+        self.setText(f"competes with: {links}")

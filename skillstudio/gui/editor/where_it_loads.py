@@ -1,0 +1,140 @@
+"""A skill's "Where it loads" tab: for each agent that reads the Agent Skills standard
+(core/profiles/agents.py), whether it finds the skill where it sits, from which folder
+and scope, under which name, which of its fields it ignores and which of its limits the
+skill breaks (core/projects/agent_reach.py: what `show`'s `where:` says), for the text
+on screen. Worked out off the GUI thread, when the tab is shown and the text changed
+(a few `stat` calls per agent; nothing is opened)."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.model.paths import is_within
+from ...core.projects.agent_reach import Reach, agent_reach
+from ..infra.background import LatestJob
+from ..infra.deferred_until_shown import CatchUp
+from ..models.skill_document import SkillDocument
+
+DELAY_MS = 300  # after the document's own (debounced) re-validation
+COLUMNS = ("Agent", "Finds it", "From", "As", "Ignores", "Limits broken")
+INTRO = (
+    "Which agents find {name} in the folder where it lies ({folder}): from which folder "
+    "and scope, under which name, which of its fields each ignores, which of its limits "
+    "it breaks (for the text on screen; ? marks facts not confirmed: see the guide's "
+    "agents page). Real agents only; whether its content passes each profile's rules, "
+    "wherever it lies (the seed/test systems too), is the Problems panel's line."
+)
+
+
+def intro(name: str, folder: str) -> str:
+    """What the tab answers, for the skill `name` in `folder`."""
+    return INTRO.format(name=name or "this skill", folder=folder)
+
+
+def reach_cells(reach: Reach) -> list[str]:
+    """One agent's row: agent, found, from (folder and scope), name, ignored, limits."""
+    found = "yes" if reach.found else "no"
+    if reach.unconfirmed or reach.reads_unconfirmed:
+        found += " ?"
+    if reach.found and reach.folder:
+        link = ", through a link" if reach.via_link else ""
+        where = f"{reach.folder} ({reach.scope}{link})"
+    elif reach.found:
+        where = "any folder (the standard)"
+    else:
+        where = reach.why
+    return [
+        reach.title,
+        found,
+        where,
+        reach.name or "",
+        ", ".join(reach.ignored),
+        "; ".join(reach.limits),
+    ]
+
+
+class WhereItLoads(QWidget):
+    """The table of one skill's reach, per agent (`reaches` holds the last answer)."""
+
+    def __init__(
+        self, document: SkillDocument, base: str | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.base = base  # the project's folder: where project roots are looked for
+        self.reaches: list[Reach] = []
+        self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
+        self.job = LatestJob(self)
+        self.summary = QLabel(self._intro(), self)
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        document.diagnostics_changed.connect(self._on_checked)
+
+    def _intro(self) -> str:
+        skill = self.document.registry.by_path.get(self.document.path)
+        name = skill.name if skill is not None and skill.name else ""
+        folder = os.path.dirname(os.path.dirname(self.document.path))
+        if self.base and is_within(folder, self.base):
+            rel = os.path.relpath(folder, self.base)
+            folder = rel if rel != "." else os.path.basename(self.base)
+        return intro(name or os.path.basename(os.path.dirname(self.document.path)), folder)
+
+    def _on_checked(self, _diagnostics: object) -> None:
+        self.catch_up.soon()
+
+    def update_now(self) -> None:
+        """Work the table out again for the skill as it is on screen."""
+        skill = self.document.registry.by_path.get(self.document.path)
+        if skill is None:
+            self.job.drop()
+            self.summary.setText("This skill is not in the folder's skills (yet): save it.")
+            return
+        base = self.base
+        self.job.submit(lambda: agent_reach(skill, base), self._landed)
+
+    def _landed(self, reaches: list[Reach] | None, error: str | None) -> None:
+        if reaches is None:
+            self.summary.setText(f"Where it loads is not known: {error}")
+            return
+        self.reaches = reaches
+        found = [r for r in reaches if r.found]
+        self.summary.setText(
+            f"Found where it lies by {len(found)} of {len(reaches)} agents. " + self._intro()
+        )
+        self.table.setRowCount(len(reaches))
+        for row, reach in enumerate(reaches):
+            for column, text in enumerate(reach_cells(reach)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if column == 1 and not reach.found:
+                    item.setForeground(self.palette().placeholderText())
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnsToContents()
+        for column in range(len(COLUMNS) - 1):  # long reasons wrap, not widen the tab
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 260))
+        self.table.resizeRowsToContents()
+        self.table.setSortingEnabled(False)
+        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)

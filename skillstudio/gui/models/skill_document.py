@@ -1,0 +1,243 @@
+"""SkillDocument: one open SKILL.md — its text, its stamp on disk, its diagnostics."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QPlainTextDocumentLayout
+
+from ...core.editing.saving import (
+    SaveConflict,
+    SaveError,
+    Stamp,
+    atomic_write,
+    encode,
+    read_regular,
+)
+from ...core.editing.saving import stamp as disk_stamp
+from ...core.model.diagnostics import Diagnostic
+from ...core.model.document import Document
+from ...core.model.skills import Skill
+from ...core.reading.frontmatter import MAX_FILE_BYTES
+from ...core.scanning.loading import read_unsaved
+from ...core.scanning.registry import Registry
+from ..infra.background import LatestJob
+from ..infra.one_line import one_line
+
+VALIDATE_DELAY_MS = 120
+# A text this small is validated on the GUI thread: every check of it, the link
+# check's markdown parse included (25-40 µs a block or link), stays well under the
+# 50 ms a keystroke may take. A larger one is validated on a worker (every per-skill
+# check) and the registry takes the result on the GUI thread (docs/development.md).
+SYNC_CHARS = 16_000
+SYNC_LINES = 1_000
+
+
+class SkillDocument(QObject):
+    """The text on screen is the truth; validation runs on it, debounced.
+
+    Signals:
+        diagnostics_changed(list): the document's diagnostics after an edit or save.
+        modified_changed(bool): unsaved edits appeared or were saved / reverted.
+        save_failed(str): a save did not happen; the text is kept.
+        load_failed(str): a reload was refused (what is on disk is not a readable file).
+        disk_conflict(str): the file changed (or vanished) on disk under unsaved edits,
+            or vanished under a saved text.
+        disk_settled(): the file on disk is the tab's again (read again, or back as it
+            was saved: a checkout deletes a file and writes it anew), so what
+            disk_conflict said no longer holds.
+    """
+
+    diagnostics_changed = Signal(list)
+    modified_changed = Signal(bool)
+    save_failed = Signal(str)
+    load_failed = Signal(str)
+    disk_conflict = Signal(str)
+    disk_settled = Signal()
+
+    def __init__(self, path: str, registry: Registry, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.registry = registry
+        # where a save may write (core/model/confinement.py): the folder opened that its
+        # root lies in
+        skill = registry.by_path.get(path)
+        root = skill.root if skill is not None else None
+        self.base = (root.base or root.path) if root else os.path.dirname(os.path.dirname(path))
+        self.text_document = QTextDocument(self)
+        self.text_document.setDocumentLayout(QPlainTextDocumentLayout(self.text_document))
+        self.bom = False
+        self.stamp: Stamp | None = None
+        self.diagnostics: list[Diagnostic] = []
+        self._parsed: tuple[str, Document] | None = None  # the text on screen, read
+        self.job = LatestJob(self)  # a large text's validation: the newest lands
+        self.closed = False  # its tab closed: it no longer speaks for the file (close())
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(VALIDATE_DELAY_MS)
+        self._timer.timeout.connect(self.validate)
+        self.text_document.contentsChanged.connect(self._timer.start)
+        self.text_document.modificationChanged.connect(self.modified_changed)
+        try:
+            self.load()
+        except OSError:
+            self.setParent(None)  # not kept by the window it was made for
+            raise
+
+    @property
+    def modified(self) -> bool:
+        return self.text_document.isModified()
+
+    @property
+    def checking(self) -> bool:
+        """A worker validates the newest text."""
+        return self.job.busy
+
+    @property
+    def pending(self) -> bool:
+        """An edit is not validated yet (its pause runs, or a worker validates it)."""
+        return self._timer.isActive() or self.checking
+
+    def text(self) -> str:
+        return self.text_document.toPlainText()
+
+    def parsed(self) -> Document:
+        """The text on screen read as the file would be (frontmatter and body split,
+        the YAML loaded): once per change of the text, shared by the form, the
+        preview and the validation (a keystroke parses the YAML once). Read it, do
+        not change it (the validation works on a copy)."""
+        return self._read(self.text())
+
+    def _read(self, text: str) -> Document:
+        if self._parsed is None or self._parsed[0] != text:
+            self._parsed = (text, read_unsaved(self.path, text))
+        return self._parsed[1]
+
+    def load(self) -> None:
+        """(Re)read the file; the undo history starts afresh. OSError when it is not a
+        regular file or is larger than core parses (nothing is changed then)."""
+        raw, mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
+        self.stamp = Stamp.of_bytes(raw, mtime_ns)
+        text = raw.decode("utf-8", errors="replace")
+        self.bom = text.startswith("\ufeff")
+        if self.bom:
+            text = text[1:]
+        self.text_document.setPlainText(text)
+        self.text_document.setModified(False)
+        self.validate()
+
+    def reload(self) -> bool:
+        """load(), saying why not (the text on screen is kept) instead of raising."""
+        try:
+            self.load()
+        except OSError as exc:
+            self.load_failed.emit(f"Not reloaded: the file {exc.strerror or exc}.")
+            return False
+        return True
+
+    def on_disk_changed(self) -> None:
+        """The file changed outside: reload a clean document, warn about a modified one.
+
+        The app's own saves arrive here too; they match the stamp and are ignored.
+        """
+        if self.closed:
+            return
+        try:
+            raw, _mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
+        except FileNotFoundError:
+            self.disk_conflict.emit("The file was deleted on disk. Saving will create it again.")
+            return
+        except OSError as exc:
+            if self.modified:
+                self.disk_conflict.emit(
+                    f"The file on disk was replaced by one that cannot be read ({exc.strerror}). "
+                    "Keep mine, then save, to put your text back."
+                )
+            return
+        if self.stamp is not None and Stamp.of_bytes(raw, 0).sha256 == self.stamp.sha256:
+            self.validate()
+            self.disk_settled.emit()
+            return
+        if self.modified:
+            self.validate()  # the registry answers for the text on screen, not the disk
+            self.disk_conflict.emit("The file changed on disk while you were editing it.")
+        elif self.reload():
+            self.disk_settled.emit()
+
+    def keep_mine(self) -> None:
+        """Keep the text on screen; the next save overwrites what is on disk now."""
+        self.stamp = disk_stamp(self.path)
+
+    def validate(self) -> None:
+        self._reparse(self.text())
+
+    def _reparse(self, text: str | None) -> None:
+        """The registry re-validates the text on screen (or, None, the file): here when
+        the text is small, else on a worker (see SYNC_CHARS). Not once its tab closed:
+        the registry reads the file again then, and a closed tab's text (discarded,
+        perhaps) must not take its place."""
+        if self.closed:
+            return
+        shown = self.text() if text is None else text
+        parsed = self._read(text) if text is not None else None
+        if len(shown) > SYNC_CHARS or shown.count("\n", 0, SYNC_CHARS) > SYNC_LINES:
+            self._reparse_off_thread(text, parsed)
+            return
+        self.job.drop()  # a larger text's validation under way is out of date
+        try:
+            skill = self.registry.reparse(self.path, text, parsed)
+        except Exception as exc:  # a core bug on this text: say so, keep the text
+            self.diagnostics = [internal_error(self.path, exc)]
+        else:
+            self.diagnostics = skill.all_diagnostics if skill is not None else []
+        self.diagnostics_changed.emit(self.diagnostics)
+
+    def _reparse_off_thread(self, text: str | None, parsed: Document | None) -> None:
+        registry = self.registry
+        previous = registry.by_path.get(self.path)
+        job = registry.rebuild_job(self.path, text, parsed)
+        if job is None or previous is None:
+            self.job.drop()
+            return
+
+        def landed(skill: Skill | None, error: str | None) -> None:
+            if skill is None:
+                self.diagnostics = [internal_error(self.path, RuntimeError(error))]
+            elif registry.install(skill, previous) is None:
+                self._reparse(text)  # a refresh replaced it meanwhile: once more
+                return
+            else:
+                self.diagnostics = skill.all_diagnostics
+            self.diagnostics_changed.emit(self.diagnostics)
+
+        self.job.submit(job, landed)
+
+    def close(self) -> None:
+        """The tab is closing: no pending validation lands after this, and no later one
+        starts (a refresh under way may still hold the tab)."""
+        self._timer.stop()
+        self.job.drop()
+        self.closed = True
+
+    def save(self) -> bool:
+        """Atomic save; refuses to overwrite a change made on disk since loading."""
+        try:
+            data = encode(self.text(), self.bom)  # a link is written through, inside base
+            self.stamp = atomic_write(self.path, data, self.stamp, base=self.base)
+        except SaveConflict as exc:
+            self.save_failed.emit(str(exc))
+            return False
+        except SaveError as exc:
+            self.save_failed.emit(str(exc))
+            return False
+        self.text_document.setModified(False)
+        self._reparse(None)
+        return True
+
+
+def internal_error(path: str, exc: Exception) -> Diagnostic:
+    return Diagnostic(
+        "internal", "error", f"SkillStudio failed on this text: {one_line(exc)}", path, 1, 1
+    )

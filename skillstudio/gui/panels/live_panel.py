@@ -1,0 +1,317 @@
+"""Ask a model (docs/live.md): the request of Try a Request put to a real model the way
+the project's agent asks it, N runs, the model's picks beside the offline estimate.
+
+A thin adapter over core/live: the plan (the listing, the calls and tokens it will
+spend) is made on the GUI thread when the user asks, shown, and sent only when the
+user says so (nothing is spent unasked; runs the cache answers cost nothing and go at
+once); the runs go off the GUI thread (background.LatestJob), the progress bar follows
+them (each run's progress a queued signal's payload), Cancel stops them. Keys come
+from the environment or the keyring, never from this panel.
+
+Not wired into the window here: the owner calls `set_request(registry, query, options,
+index)` when the request or the skills change, and `set_endpoints(...)` with the
+endpoints of Settings › Model endpoints (with none, the tab says how to add one).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.live.cache import AnswerCache
+from ...core.live.endpoints import PRESETS, EndpointError, endpoint_for
+from ...core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
+from ...core.live.stats import LiveCase
+from ...core.model.text import counted
+from ...core.ranking.likely_index import LikelyIndex
+from ...core.scanning.registry import Registry
+from ..infra.background import LatestJob
+from ..infra.settings_store import Endpoint as Configured
+
+# What the tab does, in plain words, above its controls (a first-time reviewer read
+# "Ask a model" and a box saying "ollama" without knowing what would happen).
+INTRO = (
+    "Asks a real model which skill it picks for this request, as the agent would. Each "
+    "run is one call; a paid service charges for it. You see the calls and tokens "
+    "before Send."
+)
+NO_ENDPOINT = (
+    "No model endpoint is set up. Add one in Edit › Settings › Model endpoints (its "
+    "URL, API, model and key), or type a service here (ollama, anthropic, openai, …) "
+    "and a model."
+)
+
+
+class LivePanel(QWidget):
+    """Signals:
+    finished(object): the LiveReport of a finished (or cancelled) check.
+    """
+
+    finished = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, cache: AnswerCache | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("live-panel")
+        self.cache = cache or AnswerCache()
+        self.registry: Registry | None = None
+        self.query = ""
+        self.options: dict[str, Any] = {}
+        self.index: LikelyIndex | None = None
+        self.planned: Plan | None = None
+        self.cancel: threading.Event | None = None
+        self.job = LatestJob(self)  # the runs of one check
+        self.report: LiveReport | None = None
+        self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
+
+        self.intro = QLabel(INTRO)
+        self.intro.setWordWrap(True)
+        self.endpoint = QComboBox()
+        self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
+        self.endpoint.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.endpoint.setEditable(True)
+        self.endpoint.addItems(list(PRESETS))
+        self.endpoint.setCurrentText("ollama")
+        self.endpoint.setToolTip(
+            "A service (anthropic, openai, openrouter, ollama, llama.cpp, vllm, lmstudio) or "
+            "a base URL such as http://localhost:11434/v1. Keys come from the environment "
+            "or the system keyring (docs/live.md)."
+        )
+        self.model = QLineEdit()
+        self.model.setPlaceholderText("model, e.g. qwen2.5:7b")
+        self.runs = QSpinBox()
+        self.runs.setRange(1, 50)
+        self.runs.setValue(3)
+        self.runs.setPrefix("runs: ")
+        self.ask_button = QPushButton("Ask…")
+        self.ask_button.setToolTip(
+            "Put this request to the model the way the agent asks it (its listing and "
+            "tool, no skill body) and show which skill it picks. You are told what it "
+            "will spend before anything is sent."
+        )
+        self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send the calls counted above (a paid service charges)")
+        self.cancel_button = QPushButton("Cancel")
+        self.bar = QProgressBar()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Skill", "Picked in", "Estimate"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+
+        # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
+        # four in one row scrolled sideways).
+        fields = QFormLayout()
+        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        fields.addRow("&Endpoint:", self.endpoint)
+        fields.addRow("&Model:", self.model)
+        asking = QHBoxLayout()
+        asking.addWidget(self.runs)
+        asking.addWidget(self.ask_button)
+        asking.addStretch(1)
+        fields.addRow(asking)
+        controls = QHBoxLayout()
+        controls.addWidget(self.bar, 1)
+        controls.addWidget(self.send_button)
+        controls.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
+        layout.addLayout(fields)
+        layout.addLayout(controls)
+        layout.addWidget(self.table, 1)
+
+        self.ask_button.clicked.connect(self.ask)
+        self.send_button.clicked.connect(self.send)
+        self.cancel_button.clicked.connect(self.stop)
+        self.endpoint.currentTextChanged.connect(self._on_endpoint)
+        self._idle("Type a request, choose an endpoint and a model, then Ask….")
+
+    # -- what the owner sets ---------------------------------------------------------
+    def set_request(
+        self,
+        registry: Registry | None,
+        query: str,
+        options: dict[str, Any] | None = None,
+        index: LikelyIndex | None = None,
+    ) -> None:
+        """The request and the skills it is asked against (Try a Request's)."""
+        self.registry, self.query, self.options, self.index = registry, query, options or {}, index
+        if self.cancel is None:  # a new request drops a plan not yet sent
+            self.planned = None
+            self.send_button.setEnabled(False)
+
+    def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
+        """The endpoints of Settings › Model endpoints: offered first, the first one
+        chosen; with none, the tab says how to add one."""
+        self.configured = {e.url: (e.kind, e.model) for e in endpoints if e.url}
+        for url in reversed(list(self.configured)):
+            if self.endpoint.findText(url) < 0:
+                self.endpoint.insertItem(0, url)
+        if self.configured:
+            self.set_endpoint(*next((url, m) for url, (_k, m) in self.configured.items()))
+        elif self.cancel is None and self.planned is None:
+            self._idle(NO_ENDPOINT)
+
+    def _on_endpoint(self, text: str) -> None:
+        model = (self.configured or {}).get(text, ("", ""))[1]
+        if model:
+            self.model.setText(model)
+
+    def set_endpoint(self, endpoint: str, model: str = "") -> None:
+        """The endpoint (a preset name or a base URL) and model, from Settings."""
+        self.endpoint.setCurrentText(endpoint)
+        if model:
+            self.model.setText(model)
+
+    # -- asking --------------------------------------------------------------------------
+    def _settings(self) -> Settings:
+        given = self.endpoint.currentText().strip()
+        api = (self.configured or {}).get(given, ("", ""))[0] or None
+        try:
+            endpoint = endpoint_for(given, api)
+        except EndpointError as exc:
+            raise LiveError(str(exc)) from None
+        model = self.model.text().strip()
+        if not model:
+            raise LiveError("Name the model to ask.")
+        return Settings(endpoint, model, runs=self.runs.value())
+
+    def ask(self) -> None:
+        """Plan the check and say what it will spend; runs all in the cache go at once."""
+        if self.registry is None or not self.query.strip():
+            self._idle("Type a request first.")
+            return
+        profile = self.registry.profile
+        if not profile.model_chooses:
+            self._idle(f"{profile.name} picks skills by its own rules, not by a model.")
+            return
+        try:
+            cases = [LiveCase(self.query, [], judged=False)]
+            self.planned = plan(
+                self.registry, cases, self._settings(), self.options, self.cache, index=self.index
+            )
+        except LiveError as exc:
+            unset = self.configured is not None and not self.configured
+            self._idle(f"{exc} {NO_ENDPOINT}" if unset else str(exc))
+            return
+        calls = self.planned.calls
+        if not calls:
+            self.send()
+            return
+        sent, answered = self.planned.tokens()
+        self._idle(
+            f"About to send {counted(calls, 'call')} to {self.planned.settings.endpoint.base_url}"
+            f" (model {self.planned.settings.model}): about {counted(sent, 'token')} in and "
+            f"{answered:,} out. Send?"
+        )
+        self.send_button.setEnabled(True)
+
+    def send(self) -> None:
+        """Run the planned check off the GUI thread."""
+        checked = self.planned
+        if checked is None or self.cancel is not None:
+            return
+        self.cancel = threading.Event()
+        cancel, cache = self.cancel, self.cache
+        total = len(checked.items) * checked.settings.runs
+        self.bar.setRange(0, total)
+        self.bar.setValue(0)
+        self.ask_button.setEnabled(False)
+        self.send_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("Asking…")
+
+        def runs(report: Callable[[object], None]) -> LiveReport:
+            # on the runs' threads: each step crosses as a payload (done, total, message)
+            return execute(checked, cache, cancel, lambda *step: report(step))
+
+        self.job.submit(runs, self._landed, self._progressed)
+
+    def stop(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
+            self.status.setText("Cancelling…")
+
+    def _progressed(self, step: tuple[int, int, str]) -> None:
+        done, total, message = step
+        self.bar.setRange(0, max(total, 1))
+        # the runs report from several threads: a step may arrive after a later one
+        self.bar.setValue(max(done, self.bar.value()))
+        if message and self.cancel is not None and not self.cancel.is_set():
+            self.status.setText(f"{self.bar.value()} of {total}: {message}")
+
+    def _landed(self, report: LiveReport | None, error: str | None) -> None:
+        self.cancel = None
+        self.planned = None
+        if report is None:
+            self._idle(error or "The check failed.")
+            return
+        self.report = report
+        self._show(report)
+        self._idle(self._summary(report))
+        self.finished.emit(report)
+
+    def _idle(self, text: str) -> None:
+        self.status.setText(text)
+        self.ask_button.setEnabled(True)
+        self.send_button.setEnabled(self.planned is not None and self.cancel is None)
+        self.cancel_button.setEnabled(False)
+
+    # -- the answer -------------------------------------------------------------------
+    def _show(self, report: LiveReport) -> None:
+        result = report.results[0]
+        picks = result.picks()
+        estimate = result.estimate
+        self.table.setRowCount(0)
+        for name, count in picks.most_common():
+            band = "" if estimate is None or name in ("none", "error") else estimate.band(name)
+            if estimate is not None and name == estimate.top:
+                band += " (its first)"
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            for column, text in enumerate((name, f"{count} of {len(result.answers)}", band)):
+                self.table.setItem(row, column, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+
+    def _summary(self, report: LiveReport) -> str:
+        result = report.results[0]
+        settings = report.plan.settings
+        valid = result.valid
+        errors = sorted({a.error for a in result.answers if a.error})
+        parts = [f"{settings.model}, {report.date}:"]
+        if valid:
+            top, count = result.picks().most_common(1)[0]
+            what = "no skill" if top == "none" else top
+            parts.append(f"the model picked {what} in {count} of {len(result.answers)} runs.")
+        if result.estimate is not None:
+            parts.append(f"The estimate's likely first: {result.estimate.top or 'none'}.")
+        cached = sum(a.cached for a in result.answers)
+        if cached:
+            parts.append(f"{cached} from the cache.")
+        if errors:
+            parts.append("Without an answer: " + "; ".join(errors))
+        if report.cancelled:
+            parts.append("Cancelled.")
+        return " ".join(parts)

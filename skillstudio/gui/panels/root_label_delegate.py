@@ -1,0 +1,64 @@
+"""RootLabelDelegate: a root's row in the tree keeps the words that tell it apart.
+
+A root reads "claude-code · plugin:review-kit · wins over project, commands". The
+tree elides in the middle (a long skill name keeps its start and end), which on a
+root cut the root's own name ("claude-code · pl…roject, commands"): three roots of
+one project could not be told apart. Where a root's row is too narrow, this delegate
+shortens the precedence words at their end instead ("… · wins over pro…"); they are
+whole in the row's tooltip. A label still too long is cut in its middle, so a root
+path keeps its project and its last folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from ..models.skill_tree_model import KIND_ROLE
+
+PRECEDENCE = ("wins over ", "yields to ")
+SEPARATOR = " · "
+MIN_TAIL = 40  # px of precedence words worth showing; below, they go
+
+
+def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> str:
+    """`label` fitted to `width` px (`measure(text)`: its width): whole when it fits,
+    else its precedence words shortened at their end, else without them."""
+    if measure(label) <= width:
+        return label
+    head, sep, words = label.rpartition(SEPARATOR)
+    if not sep or not words.startswith(PRECEDENCE):
+        return label  # no precedence words: the view's own eliding applies
+    room = width - measure(head + sep)
+    if room < MIN_TAIL:
+        return head
+    while words and measure(words + "…") > room:
+        words = words[:-1]
+    return f"{head}{sep}{words.rstrip(' ,')}…"
+
+
+class RootLabelDelegate(QStyledItemDelegate):
+    """Draws root rows with fitted_root_label; other rows as the view would."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if index.data(KIND_ROLE) != "root" or not option.text:
+            return
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            return
+        text_rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget)
+        metrics = option.fontMetrics
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1)
+        option.text = fitted_root_label(
+            option.text, text_rect.width() - margin, metrics.horizontalAdvance
+        )
+        # what still does not fit (a root without precedence words, or its own name
+        # alone too long: "packages/web/…/.agents/skills") keeps its start and end,
+        # as the tree's other rows do; the whole path is in the row's tooltip
+        option.textElideMode = Qt.TextElideMode.ElideMiddle

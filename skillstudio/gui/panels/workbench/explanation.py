@@ -1,0 +1,223 @@
+"""Try a Request's explanation: the chosen skill's points under the request as typed."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from ....core.model.matches import MatchResult
+from ....core.model.text import counted, normalize
+from ....core.ranking.estimate import LikelyCandidate, LikelyResult
+from ....core.ranking.explanations import error_note, mark_words, not_loaded, why_not
+from ....core.ranking.likely_index import LikelyIndex
+from ....core.reading.skill_words import stem
+from ....core.scanning.registry import Registry
+from ...infra.theme import colour
+
+_WORD = re.compile(r"[^\W_]+")
+_EDGES = re.compile(r"^([\W_]*)(.*?)([\W_]*)$", re.DOTALL)  # punctuation, word, punctuation
+JOINERS = set(" -_/.'’+")  # one of these between two marked words is marked with them
+
+
+def marked_request(query: str, normalized: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The request as typed, in pieces, each with whether it is a matched word.
+
+    The engine matches the normalized words (lowercase, punctuation removed); each
+    typed word is lined up with the normalized word(s) it became, so "/code-review
+    src/app.py" stays as typed. Marked words one space or joining character apart
+    (Code Review, code-review, app.py) are marked as one; a comma between ("pdf,forms")
+    or punctuation that ends a word is not."""
+    words = mark_words(normalized, terms)
+    marks = [hit for _word, hit in words]
+    pieces: list[tuple[str, bool]] = []
+    pos = done = 0
+    for found in _WORD.finditer(query):
+        count = len(normalize(found.group()).split())
+        hit = any(marks[done : done + count])
+        done += count
+        gap = query[pos : found.start()]
+        if gap:
+            joined = hit and pieces and pieces[-1][1] and gap in JOINERS
+            pieces.append((gap, bool(joined)))
+        pieces.append((found.group(), hit))
+        pos = found.end()
+    if done != len(marks):  # typed and normalized words do not line up: show the latter
+        pieces = []
+        for number, (word, hit) in enumerate(words):
+            pieces += [(" ", False), (word, hit)] if number else [(word, hit)]
+        return pieces
+    if query[pos:]:
+        pieces.append((query[pos:], False))
+    merged: list[tuple[str, bool]] = []
+    for piece, hit in pieces:
+        if merged and merged[-1][1] == hit:
+            merged[-1] = (merged[-1][0] + piece, hit)
+        else:
+            merged.append((piece, hit))
+    return merged
+
+
+def explanation_html(
+    result: MatchResult, registry: Registry, row: str | None, picked: str | None
+) -> str:
+    """The chosen skill's points as one list, under the request as typed with the
+    matched words marked; a skill `picked` in "Why not" is explained instead, once."""
+    if not result.query.strip():
+        return ""
+    parts: list[str] = []
+    name = picked or row
+    if picked and picked not in result.selected:
+        parts.append(
+            f"<p><b>Why not {html.escape(picked)}?</b> "
+            f"{html.escape(why_not(result, registry, picked))}</p>"
+        )
+    cand = result.candidate(name) if name else None
+    if cand is None:
+        if not picked:
+            parts.append("<p>No skill scored for this request.</p>")
+        return "".join(parts)
+    terms = [r.term for r in cand.reasons]
+    state = "selected" if cand.name in result.selected else "not selected"
+    heuristic = " (heuristic)" if cand.heuristic else ""
+    parts.append(
+        f"<h3>{html.escape(cand.name)}: {counted(cand.score, 'point')}{heuristic}, {state}</h3>"
+    )
+    parts.append("<p><b>Request:</b> " + _marked(result.query, result.normalized, terms))
+    shown = cand.reasons[:40]
+    parts.append(
+        "<ul>"
+        + "".join(
+            f"<li>+{r.points} {html.escape(r.rule)} <code>{html.escape(r.term)}</code></li>"
+            for r in shown
+        )
+        + (f"<li>… {len(cand.reasons) - len(shown)} more</li>" if cand.reasons[40:] else "")
+        + "</ul>"
+    )
+    skill = cand.skill
+    phrases = registry.profile.trigger_texts(skill, patterns=True)
+    if phrases:
+        parts.append(
+            "<p><b>Triggers:</b> "
+            + ", ".join(_highlight(p) if p in terms else html.escape(p) for p in phrases)
+            + "</p>"
+        )
+    parts.append("<p><b>Description:</b> " + _marked_text(skill.description, terms) + "</p>")
+    if result.notes:
+        parts.append("".join(f"<p><i>{html.escape(n)}</i></p>" for n in result.notes))
+    return "".join(parts)
+
+
+def _highlight(text: str) -> str:
+    return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
+
+
+def _marked(query: str, normalized: str, terms: list[str]) -> str:
+    return "".join(
+        _highlight(piece) if hit else html.escape(piece)
+        for piece, hit in marked_request(query, normalized, terms)
+    )
+
+
+def _marked_text(text: str, terms: list[str]) -> str:
+    """The description with every word that is a matched term (or in one) marked."""
+    words = {w for term in terms for w in term.lower().split()}
+    return " ".join(_mark_word(word, lambda bare: bare.lower() in words) for word in text.split())
+
+
+def _mark_word(word: str, hit: Callable[[str], bool]) -> str:
+    """A word of a text, marked when `hit` says so of it without the punctuation around
+    it, which stays unmarked ("pdf," was marked with its comma)."""
+    found = _EDGES.match(word)
+    lead, bare, tail = found.groups() if found else ("", word, "")
+    if not bare or not hit(bare):
+        return html.escape(word)
+    return html.escape(lead) + _highlight(bare) + html.escape(tail)
+
+
+FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
+
+
+def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+    """A likely candidate's band and its words' weights (term, where in the skill,
+    weight), under the request with those words marked; labelled an estimate."""
+    doc = index.docs.get(cand.skill.path) if index is not None else None
+    rows = []
+    for reason in cand.reasons[:40]:
+        fields = [f for f, counts in doc.tf.items() if reason.stem in counts] if doc else []
+        where = ", ".join(FIELD_NAMES.get(f, f) for f in fields) or "?"
+        rows.append(
+            f"<tr><td><code>{html.escape(reason.term)}</code></td><td>{html.escape(where)}</td>"
+            f'<td align="right">{reason.weight:.2f}</td></tr>'
+        )
+    parts = [
+        f"<h3>{html.escape(cand.name)}: {cand.band} "
+        f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
+        "<p><i>Estimated from the skills' own words, rare words counting more; not the "
+        "model's choice. Only /name, $name or 'use &lt;name&gt; skill' selects.</i></p>",
+        "<p><b>Request:</b> "
+        + _marked(result.query, result.normalized, [r.term for r in cand.reasons])
+        + "</p>",
+    ]
+    if rows:
+        parts.append(
+            '<table cellspacing="0" cellpadding="3" border="1" style="border-collapse:collapse">'
+            "<tr><th>term</th><th>field</th><th>weight</th></tr>" + "".join(rows) + "</table>"
+        )
+    stems = {r.stem for r in cand.reasons}
+    parts.append("<p><b>Description:</b> " + _marked_stems(cand.skill.description, stems) + "</p>")
+    return "".join(parts)
+
+
+def likely_row_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+    """A likely candidate's explanation, led by the error it is ranked in spite of."""
+    note = error_note(result.profile, cand.skill)
+    lead = f"<p><b>{html.escape(note, quote=False)}</b></p>" if note else ""
+    return lead + likely_html(result, cand, index)
+
+
+def why_not_likely(
+    result: MatchResult,
+    likely: LikelyResult,
+    name: str,
+    index: LikelyIndex | None,
+    registry: Registry,
+) -> str:
+    """ "Why not X?" where the model chooses: first whether the agent loads and lists X
+    at all (no word helps a skill it never reads), and an error it loads in spite of;
+    then where X ranks among the likely candidates and what puts the first one ahead,
+    then X's words and weights (an estimate)."""
+    ranked = [c.name for c in likely.candidates]
+    top = likely.candidates[0] if likely.candidates else None
+    head = f"<p><b>Why not {html.escape(name)}?</b> "
+    blocked = not_loaded(registry, name)
+    if blocked:
+        return head + html.escape(blocked, quote=False) + " It is not ranked.</p>"
+    skill = registry.get(name)
+    note = error_note(registry.profile.name, skill) if skill is not None else None
+    if note:
+        head += html.escape(note, quote=False) + " "
+    if name not in ranked:
+        return head + (
+            "None of the request's distinctive words is in its name, description or other "
+            "fields the model reads, so it is unlikely to be picked (an estimate). Use the "
+            "words users type in its description.</p>"
+        )
+    cand = likely.candidates[ranked.index(name)]
+    if top is not None and top.name != name:
+        ahead = (
+            f"It ranks {ranked.index(name) + 1}, {cand.band} ({cand.strength:.2f}); "
+            f"{html.escape(top.name)} ranks first, {top.band} ({top.strength:.2f}): "
+            "its words match more of the request's distinctive words.</p>"
+        )
+    else:
+        ahead = f"It ranks first, {cand.band} ({cand.strength:.2f}).</p>"
+    return head + ahead + likely_html(result, cand, index)
+
+
+def _marked_stems(text: str, stems: set[str]) -> str:
+    """The text with every word whose stem is one of `stems` marked."""
+    return " ".join(
+        _mark_word(word, lambda bare: any(stem(w) in stems for w in normalize(bare).split()))
+        for word in text.split()
+    )

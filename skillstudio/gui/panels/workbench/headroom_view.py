@@ -1,0 +1,206 @@
+"""Try a Request's "Headroom" tab: does the project's whole set of skills fit its agent's
+listing budget at a context window (core/delivery/headroom.py: what `skillstudio
+headroom` says), which skills fall to a bare name or out of the listing, and what each
+description costs. Worked out off the GUI thread on a snapshot of the skills (two
+listings: at the budget and unbounded), when the tab is shown and the skills or the
+window changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ....core.delivery.headroom import Headroom, listing_headroom
+from ....core.model.text import counted
+from ....core.profiles.agents import AGENTS
+from ....core.projects.config import NUMBER_OPTIONS
+from ....core.projects.project import Project
+from ....core.scanning.registry import Registry
+from ...infra.background import LatestJob
+from ...infra.deferred_until_shown import CatchUp
+from ...infra.threads import snapshot
+
+SHOWN = 200  # skills listed in the table (largest descriptions first)
+DELAY_MS = 400  # after the last change of the window or the skills
+
+
+COLUMNS = ("Skill", "Description", "In the listing")
+COLUMN_TIPS = (
+    "",
+    "The description's own length in characters, as the form's counter and the limit "
+    "check count it",
+    "What the description adds to the skill's entry in this agent's listing, as the "
+    "budget counts it: the text as listed, with the separator before it (Claude Code: "
+    '": ", and its when_to_use after " - "), so it can differ from the form\'s count',
+)
+NOT_APART = "—"  # the profile's listing does not count descriptions apart
+
+
+def headroom_line(room: Headroom, agents: str) -> str:
+    """'claude-code (Claude Code): 12 skills take 4,311 of 8,000 characters (3,689 to
+    spare); every skill is listed whole' and the like."""
+    head = f"{room.profile}{f' ({agents})' if agents else ''}: {counted(room.skills, 'skill')}"
+    if room.budget is None:
+        # the standard's own profile (agentskills): the agents' data say which it is
+        # and which agents' budgets are known (no profile's name is switched on here)
+        budgeted = sorted({a.profile for a in AGENTS if a.budget_known and a.profile})
+        is_standard = any(a.profile == room.profile and a.discovery == "any" for a in AGENTS)
+        standard = (
+            ": the Agent Skills standard leaves the listing and its budget to each agent. "
+            f"Read the project as {' or '.join(budgeted)} (the Profile box in the status "
+            "bar) to see theirs"
+            if is_standard and budgeted
+            else ""
+        )
+        return (
+            f"{room.profile} has no listing budget of its own, so nothing here is over or "
+            f"under one{standard}. Its listing of {counted(room.skills, 'skill')} takes "
+            f"{counted(room.needed, 'character')} with every description. " + room.note
+        ).strip()
+    spare = room.headroom or 0
+    state = f"{spare:,} to spare" if spare >= 0 else f"{-spare:,} over"
+    text = f"{head} take {room.needed:,} of {counted(room.budget, room.unit[:-1])} ({state})"
+    if room.shortened:
+        text += f"; {len(room.shortened):,} fall to a bare name or a cut description"
+    if room.dropped:
+        text += f"; {len(room.dropped):,} are left out"
+    if not room.shortened and not room.dropped:
+        text += "; every skill is listed with its whole description"
+    # (the Tiers tab's count is of the whole tier-2 text: a first-day reader saw 497
+    # here and 2,658 there "of 8,000" and could not tell which was true)
+    return text + ". The budget counts the skills' entries; Tiers counts the whole text."
+
+
+class HeadroomView(QWidget):
+    """The line and the table of one project's listing headroom (`room`: the last)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project: Project | None = None
+        self.registry: Registry | None = None
+        self.room: Headroom | None = None
+        self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
+        self.job = LatestJob(self)
+        self.tokens_box = QSpinBox(self)
+        self.tokens_box.setRange(0, NUMBER_OPTIONS["context_tokens"])
+        self.tokens_box.setSingleStep(10_000)
+        self.tokens_box.setSpecialValueText("unknown")
+        self.tokens_box.setSuffix(" tokens")
+        self.tokens_box.setToolTip(
+            "The model's context window: the listing's budget follows it where the agent's "
+            "does (unknown: the agent's default budget)"
+        )
+        self.tokens_box.valueChanged.connect(lambda _v: self.changed())
+        self.line = QLabel(self)
+        self.line.setWordWrap(True)
+        self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        for column, tip in enumerate(COLUMN_TIPS):
+            header_item = self.table.horizontalHeaderItem(column)
+            if header_item is not None and tip:
+                header_item.setToolTip(tip)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.window_row = QWidget(self)  # hidden when the panel's own option is the window
+        top = QHBoxLayout(self.window_row)
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(QLabel("Context window:", self.window_row))
+        top.addWidget(self.tokens_box)
+        top.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.window_row)
+        layout.addWidget(self.line)
+        layout.addWidget(self.table, 1)
+
+    def set_project(
+        self, project: Project | None, registry: Registry | None, tokens: int | None = None
+    ) -> None:
+        """The project Try a Request answers for; its context window as configured, or
+        `tokens` when the panel's own option is the window (then only that one shows)."""
+        self.window_row.setVisible(tokens is None)
+        if tokens is None and project is not None:
+            configured = project.options.get("context_tokens")
+            tokens = configured if isinstance(configured, int) else 0
+        changed = project is not self.project or (tokens or 0) != self.tokens_box.value()
+        self.project, self.registry = project, registry
+        self.tokens_box.blockSignals(True)
+        self.tokens_box.setValue(tokens or 0)
+        self.tokens_box.blockSignals(False)
+        if changed:
+            self.changed()
+
+    def changed(self) -> None:
+        """The skills or the window changed: worked out again (when shown)."""
+        self.catch_up.soon()
+
+    def options(self) -> dict[str, Any]:
+        options = dict(self.project.options) if self.project is not None else {}
+        options.pop("context_tokens", None)
+        if self.tokens_box.value():
+            options["context_tokens"] = self.tokens_box.value()
+        return options
+
+    def update_now(self) -> None:
+        registry = self.registry
+        if registry is None:
+            self.job.drop()
+            self.line.setText("Open a folder of skills to see its listing headroom.")
+            return
+        copy, options = snapshot(registry), self.options()
+        self.line.setText("Working out the listing…")
+        self.job.submit(lambda: listing_headroom(copy, options), self._landed)
+
+    def _landed(self, room: Headroom | None, error: str | None) -> None:
+        if room is None:
+            self.line.setText(f"The listing headroom is not known: {error}")
+            return
+        self.room = room
+        agents = ", ".join(a.title for a in AGENTS if a.profile == room.profile)
+        counts = (
+            " Description: its own characters, as the form counts them; In the listing: "
+            'what it adds to the skill\'s entry, as the budget counts it (": " before it '
+            "and the like included)."
+            if room.counts_descriptions and room.costs
+            else ""
+        )
+        self.line.setText(headroom_line(room, agents) + counts)
+        shortened, dropped = set(room.shortened), set(room.dropped)
+        costs = room.costs[:SHOWN]
+        self.table.setRowCount(len(costs))
+        for row, cost in enumerate(costs):
+            state = (
+                " (left out)"
+                if cost.skill in dropped
+                else " (name only or cut)"
+                if cost.skill in shortened
+                else ""
+            )
+            self.table.setItem(row, 0, QTableWidgetItem(cost.skill + state))
+            listed = f"{cost.chars:,}" if room.counts_descriptions else NOT_APART
+            for column, text in ((1, f"{cost.description:,}"), (2, listed)):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setToolTip(
+                    COLUMN_TIPS[column]
+                    if text != NOT_APART
+                    else f"{room.profile}'s listing writes each entry whole: a description's "
+                    "share of it is not counted apart"
+                )
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnToContents(1)
+        self.table.resizeColumnToContents(2)

@@ -1,0 +1,1 @@
+"""The main window: its layout, menus, centre, welcome page, and its shell between runs."""

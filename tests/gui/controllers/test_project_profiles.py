@@ -1,0 +1,275 @@
+"""Tests of gui/controllers/project_profiles.py (The profile a project is read as, chosen
+per project (its context menu in the tree, or the status-bar box, which follows the
+current project). Switching rescans that project only and keeps the open tabs, their
+unsaved text included)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import (
+    QMenu,
+    QProgressBar,
+)
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.ranking.match_index import MatchIndex
+from skillstudio.gui.controllers.project_profiles import ProjectProfiles
+from skillstudio.gui.controllers.scan_controller import Scanning
+from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.window.main_window import MainWindow
+
+from ..parts import (
+    WINDOW_SIZE,
+    Shell,
+    open_and_wait,
+    open_window,
+    workspace_of,
+)
+
+
+def profiles_for(
+    shell: Shell, workspace: Workspace, at: list[str]
+) -> tuple[ProjectProfiles, list[list[MatchIndex]]]:
+    """`at[0]`: the path the user is at."""
+    scans = Scanning(workspace, QProgressBar(shell.window), shell.status, shell.window)
+    shown: list[list[MatchIndex]] = []
+    profiles = ProjectProfiles(
+        workspace,
+        scans,
+        shell.documents(workspace),
+        shell.dialogs,
+        lambda: at[0],
+        shown.append,
+        shell.window,
+    )
+    return profiles, shown
+
+
+def notes_folder(tmp_path: Path) -> Path:
+    base = tmp_path / "notes"
+    folder = base / ".agents" / "skills" / "pdf-forms"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: pdf-forms\ndescription: Fill in PDF forms. Use for PDF form work.\n---\n\n"
+        "# PDF forms\n\nSteps.\n",
+        encoding="utf-8",
+    )
+    return base
+
+
+def test_profile_switcher_reads_the_folder_as_another_profile(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    open_and_wait(qtbot, window, str(samples / "agentskills"))
+    assert window.statusBar().currentMessage().endswith("agentskills")
+    index = window.profile_box.findData("mvp")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        window.profile_box.setCurrentIndex(index)
+    assert [p.profile.name for p in window.projects] == ["mvp"]
+    assert window.statusBar().currentMessage().endswith("mvp")
+    open_and_wait(qtbot, window, str(samples / "oasis"))
+    assert window.profile_box.currentData() == "", "another folder starts on auto"
+    open_and_wait(qtbot, window, str(samples / "agentskills"))
+    assert window.profile_box.currentData() == "mvp", "the folder's choice is kept (issue 30)"
+
+
+def test_the_box_follows_the_current_project(qtbot: QtBot, samples: Path) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples)
+    at = [str(samples / "mvp/skills/code-review/SKILL.md")]
+    profiles, _shown = profiles_for(shell, workspace, at)
+    profiles.sync_box()
+    assert (
+        profiles.project_label.text() == "Project mvp is read as mvp: set by its skillstudio.yaml"
+    )
+    assert profiles.profile_box.currentText() == "Profile: auto → mvp"
+    at[0] = str(samples / "oasis/key_skills/commit/SKILL.md")
+    profiles.sync_box()
+    assert profiles.project_label.text().startswith("Project oasis is read as oasis")
+    workspace.open(str(samples))
+    profiles.sync_box()
+    assert profiles.project_label.text() == ""
+
+
+def test_read_as_lists_every_profile_with_the_current_choice(qtbot: QtBot, samples: Path) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "agentskills")
+    profiles, _shown = profiles_for(shell, workspace, [""])
+    root = workspace.registries[0].roots[0].path
+    menu = QMenu()
+    profiles.fill_menu(menu, root)
+    sub = menu.actions()[0].menu()
+    assert isinstance(sub, QMenu)
+    assert menu.actions()[0].text() == "Read agentskills As"
+    checked = [a.text() for a in sub.actions() if a.isChecked()]
+    assert checked == ["auto (skillstudio.yaml or detection)"]
+    assert "claude-code" in [a.text() for a in sub.actions()]
+    empty = QMenu()
+    profiles.fill_menu(empty, str(samples / "nowhere"))
+    assert empty.actions() == []
+
+
+def test_a_switch_replaces_the_project_and_reopens_its_tabs_with_their_text(
+    qtbot: QtBot, samples: Path
+) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "agentskills")
+    path = sorted(str(p) for p in (samples / "agentskills").rglob("SKILL.md"))[0]
+    profiles, shown = profiles_for(shell, workspace, [path])
+    editor = profiles.documents.open_skill(path)
+    assert editor is not None
+    editor.source.insertPlainText("unsaved ")
+    text = editor.document.text()
+    old = workspace.registries[0]
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):
+        assert profiles.set_project_profile(0, "claude-code")
+    project, registry = workspace.projects[0], workspace.registries[0]
+    assert project.profile.name == "claude-code" and registry is not old
+    assert len(shown) == 1 and [i.registry for i in shown[0]] == [registry]
+    reopened = profiles.documents.editors[path]
+    assert reopened.document.registry is registry and reopened.document.text() == text
+    assert profiles.profile_box.currentText() == "Profile: claude-code"
+
+
+def test_a_profile_that_cannot_read_the_project_is_said_and_nothing_changes(
+    qtbot: QtBot, samples: Path
+) -> None:
+    shell = Shell(qtbot)
+    workspace = workspace_of(samples / "agentskills")
+    profiles, shown = profiles_for(shell, workspace, [""])
+    projects = list(workspace.projects)
+    assert not profiles.set_project_profile(0, "no-such-profile")
+    assert shell.dialogs.said and shell.dialogs.said[0].startswith("Not switched:")
+    assert workspace.projects == projects and shown == []
+
+
+def test_a_profile_change_keeps_the_view_the_tab_was_on(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Reading the project as another profile reopened its tabs on the Form: the Source
+    the user was reading went away under the pointer."""
+    path = str(samples / "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor = window.open_skill(path)
+    assert editor is not None
+    names = [editor.views.tabText(n) for n in range(editor.views.count())]
+    editor.views.setCurrentIndex(names.index("Source"))
+    profiles = window.project_profiles
+    number = next(n for n, p in enumerate(window.projects) if path.startswith(p.base + os.sep))
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):
+        assert profiles.set_project_profile(number, "codex")
+    reopened = window.documents[path]
+    assert reopened is not editor  # read again, under the new rules
+    assert reopened.views.tabText(reopened.views.currentIndex()) == "Source"
+
+
+def test_a_chosen_profile_is_kept_per_folder_across_restarts(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """Item 3: switched to another profile, quit, started again: it was back to
+    "(detected)"."""
+    win = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
+    number = next(n for n, p in enumerate(win.projects) if p.profile.name == "agentskills")
+    base = win.projects[number].base
+    with qtbot.waitSignal(win.project_profiles.switched, timeout=10_000):
+        assert win.project_profiles.set_project_profile(number, "claude-code")
+    win.close()
+    again = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
+    project = next(p for p in again.projects if p.base == base)
+    assert project.profile.name == "claude-code"
+    assert project.profile_reason == "--profile"
+    others = [p for p in again.projects if p.base != base]
+    assert all(p.profile_reason != "--profile" for p in others), "only that folder"
+
+
+def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    paths = sorted(p for r in window.registries for p in r.by_path)
+    mvp = next(p for p in paths if "/mvp/" in p and "code-review" in p)
+    oasis = next(p for p in paths if "/oasis/" in p and "commit" in p)
+    other_profiles = {p.base: p.profile.name for p in window.projects if "/mvp" not in p.base}
+    window.open_skill(oasis)
+    editor = window.open_skill(mvp)
+    assert editor is not None
+    editor.source.moveCursor(QTextCursor.MoveOperation.End)
+    editor.source.insertPlainText("\nUnsaved words.\n")
+    # the box follows the project; the label says how the profile was chosen
+    assert window.project_label.text() == "Project mvp is read as mvp: set by its skillstudio.yaml"
+    assert "set by its skillstudio.yaml" in window.project_label.toolTip()
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        window.profile_box.setCurrentIndex(window.profile_box.findData("agentskills"))
+    names = {p.base: p.profile.name for p in window.projects}
+    assert next(n for b, n in names.items() if b.endswith("/mvp")) == "agentskills"
+    assert {b: n for b, n in names.items() if not b.endswith("/mvp")} == other_profiles
+    assert window.tabs.count() == 2, "no tab was closed"
+    reopened = window.documents[mvp]
+    assert reopened is not editor and reopened.document.registry.profile.name == "agentskills"
+    assert reopened.document.text().endswith("\nUnsaved words.\n")
+    assert reopened.document.modified
+    assert window.tabs.currentWidget() is reopened and window.tabs.indexOf(reopened) == 1
+    assert (
+        window.project_label.text() == "Project mvp is read as agentskills: chosen for this folder"
+    )
+    window.tabs.setCurrentIndex(0)  # the oasis tab: the box shows oasis, on auto
+    assert window.profile_box.currentData() == "" and window.project_label.text().startswith(
+        "Project oasis is read as oasis"
+    )
+
+
+def test_a_root_context_menu_reads_its_project_as_another_profile(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    root = next(r for r in window.registries if r.profile.name == "oasis").roots[0].path
+    menu = QMenu()
+    window.project_profiles.fill_menu(menu, root)
+    (sub,) = [a.menu() for a in menu.actions() if a.menu() is not None]
+    assert isinstance(sub, QMenu) and sub.title() == "Read oasis As"
+    choice = next(a for a in sub.actions() if a.text() == "toolsets")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        choice.trigger()
+    assert sorted(p.profile.name for p in window.projects).count("toolsets") == 2
+
+
+def test_the_profile_box_says_what_auto_reads_and_how_to_change_it(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    base = notes_folder(tmp_path)
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(base))
+    label, box = window.project_label, window.profile_box
+    assert label.text() == "Project notes is read as agentskills: detected from its folder layout"
+    assert box.currentText() == "Profile: auto → agentskills"
+    assert "(detected)" not in label.text()
+    text_width = box.fontMetrics().horizontalAdvance(box.currentText())
+    # whole, and not as wide as its widest entry (it squeezed the line beside it)
+    qtbot.waitUntil(lambda: text_width < box.width() < text_width + 80)
+    widest = max(box.fontMetrics().horizontalAdvance(box.itemText(n)) for n in range(box.count()))
+    assert box.view().minimumWidth() >= widest, "the list shows its entries whole"
+    tip = box.toolTip()
+    assert "auto: the one its skillstudio.yaml names, else the one detected" in tip
+    assert "Choose another" in tip and "kept for this folder" in tip
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
+        box.setCurrentIndex(box.findData("claude-code"))
+    assert label.text() == "Project notes is read as claude-code: chosen for this folder"
+    assert box.currentText() == "Profile: claude-code"
+    assert box.itemText(0) == "Profile: auto", "auto says no profile it is not reading as"
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
+        box.setCurrentIndex(0)
+    assert box.currentText() == "Profile: auto → agentskills"
+
+
+def test_a_default_profile_from_settings_is_said_so(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    window.app_settings.set_default_profile("claude-code")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(notes_folder(tmp_path)))
+    assert (
+        window.project_label.text()
+        == "Project notes is read as claude-code: the default profile in Settings"
+    )
+    assert window.profile_box.currentText() == "Profile: claude-code"

@@ -1,0 +1,224 @@
+"""Tests of gui/dialogs/settings_dialog.py (Edit › Settings: appearance and budgets,
+model endpoints (keys in the system keyring), and the advice rules of the current
+project, kept in its skillstudio.yaml `rules:` (so `skillstudio lint` and the language
+server read the same). Changes apply on OK (`edit_settings`: the dialog asked, and the
+theme applied at once))."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.projects.config_writer import with_rules
+from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
+from skillstudio.gui.infra.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
+from skillstudio.gui.infra.theme import is_dark, set_preference
+from skillstudio.gui.window.main_window import MainWindow
+from tests.helpers import lint_json, write
+
+from ..parts import WINDOW_SIZE, open_window
+
+SKILL = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n---\n"
+
+
+def project(tmp_path: Path) -> Path:
+    """Two skills named alike: each has its own `name-dir-mismatch` error and a
+    cross-skill `duplicate-name` warning."""
+    base = tmp_path / "proj"
+    write(base, "skills/a/SKILL.md", SKILL)
+    write(base, "skills/b/SKILL.md", SKILL)
+    return base
+
+
+def set_rules(win: MainWindow, rules: dict[str, str]) -> None:
+    def ask(dialog: SettingsDialog) -> bool:
+        table = dialog.rules_table
+        for row in range(table.rowCount()):
+            box = table.cellWidget(row, 1)
+            assert isinstance(box, QComboBox)
+            box.setCurrentText(rules.get(cell_text(table, row, 0), "default"))
+        return True
+
+    win.dialogs.ask_settings = ask  # type: ignore[method-assign,assignment]
+
+
+def shown(win: MainWindow) -> list[tuple[str, str]]:
+    return sorted((d.code, d.severity) for d in win.problems_model.shown())
+
+
+def lint_codes(folder: Path) -> list[tuple[str, str]]:
+    data = lint_json(str(folder))
+    return sorted((d["code"], d["severity"]) for d in data["diagnostics"])
+
+
+class MemoryKeyring(KeyringBackend):
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    before = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(before)
+
+
+def answer_settings(window: MainWindow, change: object) -> None:
+    """Edit › Settings answered: `change(dialog)` then OK."""
+
+    def ask(dialog: SettingsDialog) -> bool:
+        change(dialog)  # type: ignore[operator]
+        return True
+
+    window.dialogs.ask_settings = ask  # type: ignore[method-assign,assignment]
+
+
+def test_a_rule_set_in_settings_changes_problems_and_lint_alike(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder = project(tmp_path)
+    win = open_window(qtbot, settings, folder, size=WINDOW_SIZE)
+    before = shown(win)
+    assert ("duplicate-name", "warning") in before and ("name-dir-mismatch", "error") in before
+    asked: list[str] = []
+
+    def ask_create(question: str) -> bool:
+        asked.append(question)
+        return True
+
+    win.dialogs.ask_create_config = ask_create  # type: ignore[method-assign]
+    set_rules(win, {"duplicate-name": "off", "name-dir-mismatch": "warning"})
+    with qtbot.waitSignal(win.project_profiles.switched, timeout=10_000):
+        win.menu_actions.settings_action.trigger()
+    assert len(asked) == 1 and "skillstudio.yaml" in asked[0], "asked before creating it"
+    config = (folder / "skillstudio.yaml").read_text()
+    assert "duplicate-name: 'off'" in config and "name-dir-mismatch: warning" in config
+    after = shown(win)
+    assert not [c for c in after if c[0] == "duplicate-name"], "the cross-skill rows went"
+    assert ("name-dir-mismatch", "warning") in after
+    assert not [c for c in after if c[1] == "error"]
+    assert lint_codes(folder) == after, "skillstudio lint reads the same rules"
+    # and back: 'default' everywhere takes `rules:` out again
+    set_rules(win, {})
+    with qtbot.waitSignal(win.project_profiles.switched, timeout=10_000):
+        win.menu_actions.settings_action.trigger()
+    assert "rules" not in (folder / "skillstudio.yaml").read_text().replace("# rules:", "")
+    assert shown(win) == before == lint_codes(folder)
+
+
+def test_no_skillstudio_yaml_is_created_without_asking(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder = project(tmp_path)
+    win = open_window(qtbot, settings, folder, size=WINDOW_SIZE)
+    win.dialogs.ask_create_config = lambda question: False  # type: ignore[method-assign]
+    set_rules(win, {"duplicate-name": "off"})
+    win.menu_actions.settings_action.trigger()
+    assert not (folder / "skillstudio.yaml").exists()
+    assert "not created" in win.statusBar().currentMessage()
+    assert ("duplicate-name", "warning") in shown(win)
+
+
+def test_settings_rewrites_only_the_rules_it_changes() -> None:
+    text = (
+        "profile: claude-code   # ours\r\n"
+        "rules:\r\n"
+        "  not-a-code: off\r\n"
+        "  duplicate-name: info  # quiet\r\n"
+        "  name-format: error\r\n"
+        "scan:\r\n"
+        "  max_depth: 4\r\n"
+    )
+    new = with_rules(text, {"duplicate-name": "off", "link-broken": "warning"})
+    assert new == (
+        "profile: claude-code   # ours\r\n"
+        "rules:\r\n"
+        "  not-a-code: off\r\n"
+        "  duplicate-name: 'off'  # quiet\r\n"
+        "  link-broken: warning\r\n"
+        "scan:\r\n"
+        "  max_depth: 4\r\n"
+    ), "the unknown entry is the user's; name-format went back to default"
+    assert with_rules(new, {"duplicate-name": "off", "link-broken": "warning"}) == new
+
+
+# -- Settings ---------------------------------------------------------------------------
+def test_settings_has_ctrl_comma_and_switches_the_theme_live(
+    window: MainWindow, qapp: QApplication
+) -> None:
+    """Dark was only reachable through SKILLSTUDIO_THEME before the app started."""
+    action = window.menu_actions.settings_action
+    assert QKeySequence("Ctrl+,") in action.shortcuts()
+    assert action.text().replace("&", "") == "Settings…"
+    assert not is_dark()
+    answer_settings(window, lambda d: d.theme_box.setCurrentIndex(d.theme_box.findData("dark")))
+    try:
+        action.trigger()
+        assert is_dark(), "applied at once, no restart"
+        button = window.problems.current_only  # its style sheet names palette colours
+        image = button.grab().toImage()
+        assert image.pixelColor(image.width() // 2, 3).lightness() < 128, "redrawn dark"
+        assert AppSettings(window.settings).theme() == "dark"
+        answer_settings(
+            window, lambda d: d.theme_box.setCurrentIndex(d.theme_box.findData("light"))
+        )
+        action.trigger()
+        assert not is_dark()
+    finally:
+        set_preference(qapp, "system")
+
+
+def test_default_profile_and_context_window_are_kept(window: MainWindow) -> None:
+    """(The advice rules are the project's skillstudio.yaml's: the first tests here.)"""
+
+    def change(dialog: SettingsDialog) -> None:
+        dialog.profile_box.setCurrentIndex(dialog.profile_box.findData("codex"))
+        dialog.context_box.setValue(400_000)
+
+    answer_settings(window, change)
+    window.menu_actions.settings_action.trigger()
+    store = AppSettings(window.settings)
+    assert store.default_profile() == "codex"
+    assert store.context_tokens() == 400_000
+    assert window.query_panel.option_defaults == {"context_tokens": 400_000}
+
+
+def test_endpoint_keys_go_to_the_keyring_never_the_settings_file(
+    window: MainWindow, memory_keyring: MemoryKeyring, tmp_path: Path
+) -> None:
+    def change(dialog: SettingsDialog) -> None:
+        row = dialog.add_endpoint(Endpoint("https://api.example.test", "openai", "m-1"), False)
+        key = dialog.endpoint_table.cellWidget(row, 3)
+        assert isinstance(key, QLineEdit) and key.echoMode() == QLineEdit.EchoMode.Password
+        key.setText("sk-secret-123")
+
+    answer_settings(window, change)
+    window.menu_actions.settings_action.trigger()
+    window.settings.sync()
+    store = AppSettings(window.settings)
+    assert store.endpoints() == [Endpoint("https://api.example.test", "openai", "m-1")]
+    assert list(memory_keyring.store.values()) == ["sk-secret-123"]
+    assert next(iter(memory_keyring.store))[0] == KEYRING_SERVICE
+    assert "sk-secret-123" not in Path(window.settings.fileName()).read_text()

@@ -1,0 +1,88 @@
+"""Tests of gui/editor/competes_line.py (The form's "competes with: X (0.82), Y (0.64)"
+line under the description)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QPlainTextEdit
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.ranking.overlap import overlaps
+from skillstudio.gui.editor.competes_line import CompetesLine
+from skillstudio.gui.window.main_window import MainWindow
+
+from ...test_competes import ART
+from ..parts import open_window
+
+
+def test_competes_with_line_updates_as_the_description_is_typed(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "no other skill" in line.text(), timeout=10_000)
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "Writes pytest unit tests for Python functions with fixtures")
+    qtbot.waitUntil(lambda: "python-test-author" in line.text(), timeout=5000)
+    names = [skill.name for skill, _ in line.competitors]
+    assert set(names) == {"pytest-writer", "python-test-author"}
+    # the scores `skillstudio overlap` gives the pairs, for the text on screen
+    registry = editor.document.registry
+    expected = {
+        (p.b.name if p.a.name == "release-notes" else p.a.name): p.score
+        for p in overlaps(registry)
+        if "release-notes" in (p.a.name, p.b.name)
+    }
+    assert {s.name: x for s, x in line.competitors} == pytest.approx(expected, abs=1e-9)
+    assert f"({line.competitors[0][1]:.2f})" in line.text()
+    assert not editor.document.path.endswith("pytest-writer/SKILL.md")
+    # a name is a link that opens that skill
+    target = next(s.path for s, _ in line.competitors if s.name == "pytest-writer")
+    line.linkActivated.emit(target)
+    current = app_window.document_tabs.current_editor()
+    assert current is not None and current.document.path == target
+
+
+def test_competes_with_agrees_with_overlap(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The form scored against Try a Request's index (bodies' words included), so its
+    pairs and scores differed from the Overlap Map's and `skillstudio overlap`'s
+    (here: "no other skill" where overlap lists generative-art at 0.34)."""
+    folder = tmp_path / "art"
+    (folder / "skills").mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text("profile: agentskills\nroots: [skills]\n")
+    for name, (description, body) in ART.items():
+        (folder / "skills" / name).mkdir()
+        (folder / "skills" / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}\n"
+        )
+    win = open_window(qtbot, settings, folder)
+    registry = win.registries[0]
+    pairs = overlaps(registry)
+    assert pairs, "the two art skills compete"
+    for name in ART:
+        editor = win.open_skill(str(folder / "skills" / name / "SKILL.md"))
+        assert editor is not None
+        line = editor.form.findChild(CompetesLine, "competes-with")
+        assert line is not None
+
+        def worked_out(line: CompetesLine = line) -> bool:
+            return "working" not in line.text()
+
+        qtbot.waitUntil(worked_out, timeout=10_000)
+        expected = {
+            (p.b.name if p.a.name == name else p.a.name): p.score
+            for p in pairs
+            if name in (p.a.name, p.b.name)
+        }
+        got = {s.name: x for s, x in line.competitors}
+        assert got == pytest.approx(expected, abs=1e-9), name

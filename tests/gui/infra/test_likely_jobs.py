@@ -1,0 +1,83 @@
+"""Tests of gui/infra/likely_jobs.py (The likely-candidates and overlap indexes of the
+open projects, built off the GUI thread)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.project import resolve_projects
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.scanning.registry import Registry
+from skillstudio.gui.infra import background
+from skillstudio.gui.infra.background import LatestJob
+from skillstudio.gui.infra.likely_jobs import LikelyIndexes
+from skillstudio.gui.window.main_window import MainWindow
+
+from ...benchmarks.synth import generate
+from ..parts import ask
+
+
+def test_the_likely_index_is_built_off_the_gui_thread(
+    qtbot: QtBot, settings: QSettings, collection: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_on: list[threading.Thread] = []
+    add_all = LikelyIndex.add_all
+
+    def recording(self: LikelyIndex, skills: Iterable[Skill]) -> None:
+        built_on.append(threading.current_thread())
+        add_all(self, skills)
+
+    monkeypatch.setattr(LikelyIndex, "add_all", recording)
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(collection))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "review my database migration")
+    editor = win.open_skill(str(collection / "skills/sql-review/SKILL.md"))
+    assert editor is not None
+    with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
+        win.menu_actions.overlap_action.trigger()
+    assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
+    assert all(thread is not threading.main_thread() for thread in built_on)
+
+
+def test_a_likely_index_waits_for_its_registry_to_be_handed_to_the_panels(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tab opened while the scan worked out the gists asked for its project's likely
+    index: built then, from skills without them, it ranked without the bodies until
+    they changed. It is built once the registry is given to the panels."""
+    generate(str(tmp_path / "few"), 5)
+    project = resolve_projects([str(tmp_path / "few")], [], None, "agentskills", str(tmp_path))[0]
+    registry = project.registry()
+    registry.scan()
+    started: list[Registry] = []
+    real = LatestJob.submit
+
+    def recording(self: LatestJob, *args: Any) -> None:
+        started.append(registry)
+        real(self, *args)
+
+    monkeypatch.setattr(LatestJob, "submit", recording)
+    indexes = LikelyIndexes()
+    assert indexes.get(registry) is None
+    assert started == [], "not built for a registry the panels were not given"
+    with qtbot.waitSignal(indexes.ready, timeout=10_000):
+        indexes.keep_only([registry])
+    assert started == [registry]
+    index = indexes.get(registry)
+    assert index is not None and index.registry is registry
+    # (the job's relay deleted before `indexes` goes: its deferred delete pending then crashed)
+    qtbot.waitUntil(lambda: not background._waiting, timeout=5000)

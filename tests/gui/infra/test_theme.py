@@ -1,0 +1,33 @@
+"""Tests of gui/infra/theme.py (Light and dark palettes that follow the system's colour
+scheme)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+)
+
+from skillstudio.gui.window.main_window import MainWindow
+
+from ..parts import contrast, open_skill
+
+
+# -- 5. the dark palette: the License border, the status icons -----------------------------------
+def test_license_field_has_a_visible_border_in_the_dark_palette(
+    window: MainWindow, samples: Path, dark: QApplication
+) -> None:
+    """On main the line edit's edge was the window colour darkened: #1f1f1f round a
+    #1e1e1e box (1.0:1)."""
+    editor = open_skill(window, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    editor.views.setCurrentIndex(0)
+    field = editor.form.fields["license"].widget
+    assert not field.hasFocus()
+    image = field.grab().toImage()
+    base = field.palette().color(QPalette.ColorRole.Base)
+    window_colour = field.palette().color(QPalette.ColorRole.Window)
+    y = image.height() // 2
+    edge = max((image.pixelColor(x, y) for x in range(2)), key=lambda c: contrast(c, base))
+    assert contrast(edge, base) >= 3 and contrast(edge, window_colour) >= 3

@@ -1,0 +1,43 @@
+"""Tests of gui/models/problems_model.py (ProblemsModel: the diagnostics of the open
+projects, one line each, identical messages across skills grouped under one expandable
+row, filtered by severity and (optionally) to one skill)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.gui.models.problems_model import PAGE, ProblemsModel
+from skillstudio.gui.panels.problems_panel import ProblemsPanel
+
+
+def test_problems_hands_the_view_its_rows_a_page_at_a_time(qtbot: QtBot) -> None:
+    """A tree view lays out every top row it is given: 30,000 distinct problems took
+    300 ms at the end of a scan. The view gets PAGE rows and asks for more as it
+    scrolls (fetchMore); counts and 'shown' still cover every problem."""
+    model = ProblemsModel()
+    panel = ProblemsPanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(600, 300)
+    panel.show()
+    diags = [
+        Diagnostic("name-format", "error", f"Name {n} is bad.", f"/p/s{n:05}/SKILL.md", 1, 1)
+        for n in range(PAGE * 2 + 10)
+    ]
+    model.set_sources([[d] for d in diags], "/p", ["/p"])  # one list a skill
+    assert model.rowCount() <= 2 * PAGE < len(diags)  # (a view fills its height at once)
+    assert model.canFetchMore(QModelIndex())
+    assert model.counts()["error"] == len(diags) and len(model.shown()) == len(diags)
+    view = panel.view
+    for _ in range(3):  # the user scrolls to the end, a page at a time
+        view.scrollToBottom()
+        qtbot.waitUntil(lambda: True)
+        QApplication.processEvents()
+    qtbot.waitUntil(lambda: model.rowCount() == len(diags))
+    assert not model.canFetchMore(QModelIndex())
+    last = model.index(model.rowCount() - 1, 0)
+    assert last.data() == f"Name {len(diags) - 1} is bad."
+    model.set_sources([[d] for d in diags[:-1]] + [[]], "/p", ["/p"])  # one skill fixed
+    assert model.rowCount() == len(diags) - 1  # updated in place: the rows stay loaded

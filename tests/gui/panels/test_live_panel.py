@@ -1,0 +1,186 @@
+"""Tests of gui/panels/live_panel.py (Ask a model (docs/live.md): the request of Try a
+Request put to a real model the way the project's agent asks it, N runs, the model's
+picks beside the offline estimate)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt, QTimer
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.live.cache import AnswerCache
+from skillstudio.core.projects.project import resolve_projects
+from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
+from skillstudio.gui.panels import live_panel
+from skillstudio.gui.panels.live_panel import LivePanel
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+
+from ...live_fake import FakeModel, Script
+from ...test_live import registry_for
+from ..parts import ask
+
+
+def table(panel: LivePanel) -> list[list[str]]:
+    rows = []
+    for r in range(panel.table.rowCount()):
+        items = [panel.table.item(r, c) for c in range(3)]
+        rows.append([item.text() if item is not None else "" for item in items])
+    return rows
+
+
+def test_ask_a_model_shows_the_picks_beside_the_estimate(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    pick = ("tool", "Skill", {"skill": "pdf-forms"})
+    script: Script = [pick, pick, ("text", "No skill.")]
+    with FakeModel(script) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
+        assert fake.received == []  # nothing is sent before the user says so
+        assert panel.status.text().startswith("About to send 3 calls to")
+        assert panel.send_button.isEnabled()
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            qtbot.mouseClick(panel.send_button, Qt.MouseButton.LeftButton)
+        assert len(fake.received) == 3
+    assert table(panel) == [["pdf-forms", "2 of 3", "likely (its first)"], ["none", "1 of 3", ""]]
+    assert (panel.bar.value(), panel.bar.maximum()) == (3, 3)
+    assert "the model picked pdf-forms in 2 of 3 runs" in panel.status.text()
+    # the server is gone: asking again replays the cache at once, with no question
+    with qtbot.waitSignal(panel.finished, timeout=20_000):
+        qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
+    assert table(panel)[0][:2] == ["pdf-forms", "2 of 3"]
+    assert "3 from the cache" in panel.status.text()
+
+
+def test_the_progress_bar_follows_the_runs_by_signal_not_by_polling(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each step of the runs crosses to the GUI thread as a signal's payload while they
+    go on (the bar polled a shared object every 100 ms before)."""
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    assert panel.findChildren(QTimer) == [], "nothing polls"
+    real, gate = live_panel.execute, threading.Event()
+
+    def execute(checked: Any, cache: Any, cancel: Any, progress: Any) -> Any:
+        progress(1, 3, "a first step")
+        progress(2, 3, "a second step")
+        gate.wait(10)  # the runs go on: what was reported is on screen meanwhile
+        return real(checked, cache, cancel, progress)
+
+    monkeypatch.setattr(live_panel, "execute", execute)
+    pick = ("tool", "Skill", {"skill": "pdf-forms"})
+    with FakeModel([pick, pick, pick]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        panel.ask()
+        panel.send()
+        qtbot.waitUntil(lambda: panel.bar.value() == 2, timeout=10_000)
+        assert panel.status.text() == "2 of 3: a second step"
+        assert fake.received == [] and panel.cancel_button.isEnabled()
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            gate.set()
+    assert (panel.bar.value(), panel.bar.maximum()) == (3, 3)
+    assert "the model picked pdf-forms in 3 of 3 runs" in panel.status.text()
+
+
+def test_cancel_stops_the_runs(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    with FakeModel([("sleep", 0.5)]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(20)
+        panel.ask()
+        panel.send()
+        assert panel.cancel_button.isEnabled() and not panel.ask_button.isEnabled()
+        qtbot.waitUntil(lambda: len(fake.received) >= 1, timeout=10_000)
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    report = panel.report
+    assert report is not None and report.cancelled
+    assert len(fake.received) < 20
+    assert "Cancelled." in panel.status.text() and panel.ask_button.isEnabled()
+
+
+def test_cancel_ends_a_request_that_never_answers_at_once(qtbot: QtBot, tmp_path: Path) -> None:
+    """A server that sends `100 Continue` forever: Cancel cut the request only between
+    reads before (the app waited as long as the server kept sending); now at once."""
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    with FakeModel([("continue", 0.3)]) as fake:
+        panel.set_request(registry, "fill in the PDF form", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(2)
+        panel.ask()
+        panel.send()
+        qtbot.waitUntil(lambda: len(fake.received) == 2, timeout=10_000)
+        start = time.monotonic()
+        with qtbot.waitSignal(panel.finished, timeout=5_000):
+            qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+        took = time.monotonic() - start
+    assert panel.report is not None and panel.report.cancelled
+    assert "Cancelled." in panel.status.text()
+    assert took < 1.0, f"{took:.2f} s"
+
+
+def test_bad_settings_are_said_not_sent(qtbot: QtBot, tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    panel.set_request(registry, "", options)
+    panel.ask()
+    assert panel.status.text() == "Type a request first."
+    panel.set_request(registry, "fill in the PDF form", options)
+    panel.set_endpoint("nowhere", "m")
+    panel.ask()
+    assert "neither a base URL" in panel.status.text() and not panel.send_button.isEnabled()
+    panel.set_endpoint("ollama", "")
+    panel.model.setText("")
+    panel.ask()
+    assert panel.status.text() == "Name the model to ask."
+    (tmp_path / "r" / "skills").mkdir(parents=True)
+    oasis = resolve_projects([], ["skills"], None, "oasis", str(tmp_path / "r"))[0]
+    rules = oasis.registry()  # a profile whose rules pick
+    rules.scan()
+    panel.set_request(rules, "fill in the PDF form", {})
+    panel.model.setText("m")
+    panel.ask()
+    assert panel.status.text() == "oasis picks skills by its own rules, not by a model."
+
+
+def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
+    collection_panel: QueryPanel, settings: QSettings, qtbot: QtBot
+) -> None:
+    """The tab showed "ollama", an empty box and "Ask a model": nothing said it calls a
+    service, that it may cost, or that Settings holds the endpoints."""
+    panel = collection_panel
+    live = panel.live
+    store = AppSettings(settings)
+    panel.apply_settings(store)  # as the window does at start: no endpoint set up
+    assert "real model" in live.intro.text() and "charges" in live.intro.text()
+    assert "tokens before Send" in live.intro.text()
+    assert "Settings › Model endpoints" in live.status.text()  # none set up
+    ask(panel, qtbot, "review my database migration for locking problems")
+    panel.ask_a_model()
+    assert "Name the model" in live.status.text() and "Edit › Settings" in live.status.text()
+    # One set up in Settings: offered and chosen, its model filled in.
+    store.set_endpoints([Endpoint("http://localhost:9/v1", "openai", "m1")])
+    panel.apply_settings(store)
+    assert live.endpoint.currentText() == "http://localhost:9/v1"
+    assert live.model.text() == "m1"
+    panel.ask_a_model()
+    assert live.status.text().startswith("About to send")
+    assert "Settings" not in live.status.text()

@@ -1,0 +1,152 @@
+"""Tests of gui/panels/workbench/candidates.py (The ranked candidates table of Try a
+Request, and the line drawn at the threshold)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.ranking.estimate import LikelyCandidate
+from skillstudio.core.ranking.likely_ranking import likely
+from skillstudio.gui.infra.theme import colour
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
+
+from ...parts import ask, panel_on
+
+
+def score_cells(panel: QueryPanel) -> list[str]:
+    model = panel.model
+    return [model.data(model.index(row, 2)) for row in range(model.rowCount())]
+
+
+# A small collection where the model chooses; two skills say nearly the same thing.
+def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
+    collection_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = collection_panel
+    request = "review my database migration for locking problems"
+    ask(panel, qtbot, request)
+    registry = panel.registry
+    assert registry is not None
+    expected = likely(registry, request)
+    model = panel.model
+    assert [c.name for c in model.rows] == [c.name for c in expected.candidates]
+    first = model.rows[0]
+    assert isinstance(first, LikelyCandidate) and first.name == "sql-review"
+    assert model.headerData(3, Qt.Orientation.Horizontal) == "Band"
+    assert "estimate" in str(model.headerData(2, Qt.Orientation.Horizontal, 3)).lower()
+    band = model.index(0, 3)
+    assert band.data() == "likely" == first.band
+    assert band.data(Qt.ItemDataRole.BackgroundRole) == QColor(colour("band_likely"))
+    assert panel.summary.text().startswith("Likely: sql-review (an estimate")
+    text = panel.explanation_html()
+    assert "sql-review: likely" in text and "an estimate" in text
+    assert "<th>term</th><th>field</th><th>weight</th>" in text
+    top = first.reasons[0]
+    assert top.term == "review"  # in the name and the description (and the body): all said
+    assert "<code>review</code></td><td>name, description" in text
+    assert f"{top.weight:.2f}" in text
+    # a request no skill serves: no likely skill, said in the summary
+    ask(panel, qtbot, "what is the weather in Lisbon tomorrow")
+    assert all(c.band != "likely" for c in panel.model.rows if isinstance(c, LikelyCandidate))
+    assert panel.summary.text().startswith("No skill is likely")
+    # explicit invocation keeps its meaning: the invoked skill is selected, first
+    panel.query.setText("/docker-build for the api image")
+    qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["docker-build"])
+    assert panel.model.rows[0].name == "docker-build"
+
+
+def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = panel_on(query_panel, "toolsets")
+    panel.load_request("greet Bob and translate the greeting")
+    panel = panel_on(query_panel, "agentskills")
+    panel.load_request("review this SQL migration for locking problems")
+    model = panel.model
+    horizontal = Qt.Orientation.Horizontal
+    assert model.rowCount() >= 1
+    assert model.headerData(2, horizontal) == "Score (heuristic)"
+    tip = model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert "not a prediction" in tip and "/name" in tip
+    assert all(cell.isdigit() for cell in score_cells(panel))  # no "(heuristic)" per cell
+    title = panel.table.horizontalHeader().fontMetrics().horizontalAdvance("Score (heuristic)")
+    assert panel.table.columnWidth(2) > title  # the header is not cut
+    qtbot.wait(20)
+    assert panel.table.horizontalScrollBar().maximum() == 0  # the Why column takes the rest
+    panel_on(query_panel, "oasis")
+    panel.load_request("code review please")
+    assert model.headerData(2, horizontal) == "Score"
+    assert model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole) is None
+
+
+def test_the_why_column_has_room_and_groups_reasons(window: MainWindow, qtbot: QtBot) -> None:
+    window.resize(1024, 640)
+    window.focus_query_panel()
+    panel = panel_on(window.query_panel, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    qtbot.wait(50)
+    model = panel.model
+    why = model.data(model.index(0, 4))
+    assert why == "trigger: code review, find bugs; name: Code Review"
+    # The reason is readable: wide enough for a few words, and the row wraps to fit it.
+    assert panel.table.columnWidth(4) >= 140  # main: 40 px ("keyw… 'issu…")
+    # A short dock (issue 30): one line a row, so that more rows show; the reasons
+    # whole in the tooltip (and the explanation).
+    metrics = panel.table.fontMetrics()
+    assert not panel.table.wordWrap()
+    assert panel.table.rowHeight(0) < 2 * metrics.height()
+    assert "code review" in model.data(model.index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    # A tall one: the row wraps to fit its reason.
+    window.resizeDocks([window.query_dock], [420], Qt.Orientation.Vertical)
+    qtbot.waitUntil(lambda: panel.table.wordWrap(), timeout=3000)
+    needed = metrics.boundingRect(
+        0, 0, panel.table.columnWidth(4) - 8, 1000, int(Qt.TextFlag.TextWordWrap), why
+    ).height()
+    assert panel.table.rowHeight(0) >= needed
+
+
+def test_projects_are_named_by_folder_and_the_threshold_line_is_labelled(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = query_panel
+    labels = [panel.project_box.itemText(n) for n in range(panel.project_box.count())]
+    assert "oasis" in labels and "oasis · oasis" not in labels
+    assert all(" · " not in label for label in labels)  # each sample folder is its profile
+    panel = panel_on(query_panel, "oasis")
+    panel.load_request("code review of the tests")
+    row = panel.model.threshold_row
+    assert row > 0
+    delegate = panel.table.itemDelegate()
+    assert delegate.label() == "threshold 10"  # type: ignore[attr-defined]
+    qtbot.wait(20)  # the row has a band for the labelled line above its text
+    line_height = panel.table.fontMetrics().height()
+    assert panel.table.rowHeight(row) >= line_height + delegate.BAND  # type: ignore[attr-defined]
+    assert panel.table.rowHeight(row + 1) < line_height + delegate.BAND  # type: ignore[attr-defined]
+
+
+def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
+    query_panel: QueryPanel,
+) -> None:
+    """Where the model chooses, the summary says what the ranking is (not "No skill is
+    selected") and no row says passed or failed (issue 18, item 2)."""
+    panel = panel_on(query_panel, "agentskills")
+    panel.load_request("review this SQL migration for locking problems")
+    text = panel.summary.text()
+    assert panel.result is not None and panel.result.heuristic
+    assert text.startswith("Estimate: the model chooses;"), text
+    assert "No skill is selected" not in text
+    total = panel.result.total
+    assert total >= 1 and f"{total} skill" in text
+    model = panel.model
+    assert all(model.data(model.index(row, 3)) == "" for row in range(model.rowCount()))
+    assert panel.table.isColumnHidden(3)
+    # An explicit invocation keeps the engine's sentence; rule-based profiles keep Passed.
+    panel.load_request("/sql-review check this")
+    assert panel.summary.text() == "sql-review is invoked by name."
+    panel_on(query_panel, "oasis").load_request("code review please")
+    assert not panel.table.isColumnHidden(3)
+    assert model.data(model.index(0, 3)) == "yes"
+    assert not panel.summary.text().startswith("Estimate")

@@ -1,0 +1,163 @@
+"""Tests of gui/panels/workbench/explanation.py (Try a Request's explanation: the chosen
+skill's points under the request as typed)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextDocument
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.ranking.matching import match
+from skillstudio.gui.editor.competes_line import CompetesLine
+from skillstudio.gui.panels.workbench.explanation import marked_request
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
+from tests import hostile
+
+from ...parts import ask, panel_on, write_collection
+
+
+def plain(html_text: str) -> str:
+    doc = QTextDocument()
+    doc.setHtml(html_text)
+    return doc.toPlainText()
+
+
+def test_markup_in_a_description_is_shown_as_text(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    folder = write_collection(tmp_path / "marked")
+    for name in ("html-markup", "html-markup-copy"):
+        target = folder / "skills" / name / "SKILL.md"
+        target.parent.mkdir()
+        target.write_text(hostile.skill(name, hostile.HTML_DESCRIPTION), encoding="utf-8")
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(folder))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "review my pull request for bugs")
+    index = next(i for i, c in enumerate(panel.model.rows) if c.name == "html-markup")
+    panel.table.selectRow(index)
+    text = panel.explanation_html()
+    assert "&lt;script&gt;" in text and "<script" not in text and "<img" not in text
+    assert "href='https://example.com" not in text
+    editor = win.open_skill(str(folder / "skills/html-markup/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "html-markup-copy" in line.text(), timeout=10_000)
+    assert "<script" not in line.text() and "example.com" not in line.text()
+    with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
+        win.menu_actions.overlap_action.trigger()
+    pairs = win.overlap_map.pairs_model
+    assert {pairs.index(0, 1).data(), pairs.index(0, 2).data()} == {
+        "html-markup",
+        "html-markup-copy",
+    }
+
+
+def test_marked_words_leave_their_punctuation_unmarked(
+    collection_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    """ "pdf," was marked with its comma, in the description and in the request."""
+    panel = collection_panel
+    request = "check locking,migrations for database correctness."
+    ask(panel, qtbot, request)
+    assert panel.model.rows[0].name == "sql-review"
+    marked = re.findall(r'<span style="background:[^"]*">([^<]*)</span>', panel.explanation_html())
+    assert "locking" in marked and "migrations" in marked and "correctness" in marked
+    assert not [m for m in marked if re.search(r"[,.;:!?]", m)], marked
+    # A word joined by a hyphen or a dot stays marked as one.
+    pieces = marked_request("fix code-review now", "fix code review now", ["code", "review"])
+    assert ("code-review", True) in pieces
+
+
+def test_explanation_marks_words_and_threshold_line(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    assert panel.summary.text().startswith("code-review wins by")
+    text = panel.explanation_html()
+    assert "code-review: 40 points, selected" in text
+    assert ">find bugs</span>" in text  # matched words are marked (a phrase as one)
+    assert ">please</span>" not in text
+    panel.load_request("tests")  # one keyword: below the threshold of 10
+    assert panel.summary.text().startswith("No skill passes the threshold of 10")
+    panel.option.setValue(1)  # the threshold is adjustable: now one keyword is enough
+    panel.update_now()
+    registry = panel.registry
+    assert registry is not None and panel.result is not None
+    assert panel.result.threshold == 1
+    assert panel.result.selected == match(registry, "tests", options={"threshold": 1}).selected
+    assert panel.result.selected
+    panel.option.setValue(10)
+    panel.load_request("code review of the tests")
+    scores = [c.score for c in panel.model.rows]
+    assert scores[0] >= 10 and min(scores) < 10
+    assert panel.model.threshold_row == next(i for i, s in enumerate(scores) if s < 10)
+
+
+def test_why_not_explains_a_skill_that_lost(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    panel.why_box.setCurrentIndex(panel.why_box.findData("commit"))
+    assert "Why not commit?" in panel.explanation_html()
+    assert "code-review scored 40 and wins" in panel.explanation_html()
+
+
+def test_explanation_shows_the_request_as_typed_with_one_list(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "mvp")
+    panel.load_request("/code-review src/app.py")
+    text = plain(panel.explanation_html())
+    assert "Request: /code-review src/app.py" in text
+    assert ">code-review</span>" in panel.explanation_html()  # one mark for the name
+    panel = panel_on(query_panel, "oasis")
+    panel.load_request("I want a Code Review, please!")
+    html_text = panel.explanation_html()
+    assert "Request: I want a Code Review, please!" in plain(html_text)
+    assert ">Code Review</span>" in html_text
+    cand = panel.result.candidate("code-review") if panel.result else None
+    assert cand is not None
+    for reason in cand.reasons:  # each point is listed once, not in a table and a list
+        assert plain(html_text).count(f"+{reason.points} {reason.rule} {reason.term}") == 1
+    assert html_text.count("<table") == 0
+
+
+def test_why_not_on_the_winner_shows_its_block_once(query_panel: QueryPanel) -> None:
+    panel = panel_on(query_panel, "oasis")
+    panel.load_request("code review please, find bugs in my commit")
+    panel.why_box.setCurrentIndex(panel.why_box.findData("code-review"))
+    text = plain(panel.explanation_html())
+    assert text.count("code-review: 40 points, selected") == 1
+    assert text.count("Request:") == 1
+    panel.why_box.setCurrentIndex(panel.why_box.findData("commit"))
+    text = plain(panel.explanation_html())
+    assert "Why not commit?" in text and text.count("Request:") == 1
+    assert "commit: 21 points" in text  # the skill asked about, explained once
+
+
+def test_marked_request_keeps_any_typed_text() -> None:
+    from skillstudio.core.model.text import normalize
+    from skillstudio.gui.panels.workbench.explanation import marked_request
+
+    for query, terms in [
+        ("/code-review src/app.py", ["code-review"]),
+        ("İstanbul Iİ review", ["review"]),  # lowercase changes the length
+        ("  ¿qué?  revisión_de código!! ", ["código"]),
+        ("", ["x"]),
+        ("---", []),
+    ]:
+        pieces = marked_request(query, normalize(query), terms)
+        marked = [piece for piece, hit in pieces if hit]
+        if "".join(piece for piece, _hit in pieces) == query:
+            assert all(normalize(p) for p in marked)
+        else:  # words that do not line up: the normalized words, still marked
+            assert " ".join(p for p, _h in pieces).split() == normalize(query).split()
+    pieces = marked_request("Please REVIEW it", "please review it", ["review"])
+    assert pieces == [("Please ", False), ("REVIEW", True), (" it", False)]

@@ -1,0 +1,140 @@
+"""Tests of gui/panels/workbench/headroom_view.py (Try a Request's "Headroom" tab: does
+the project's whole set of skills fit its agent's listing budget at a context window
+(core/delivery/headroom.py: what `skillstudio headroom` says), which skills fall to a
+bare name or out of the listing, and what each description costs. Worked out off the
+GUI thread on a snapshot of the skills (two listings: at the budget and unbounded),
+when the tab is shown and the skills or the window changed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QPlainTextEdit, QTableWidget
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.delivery.headroom import listing_headroom
+from skillstudio.gui.panels.workbench.headroom_view import HeadroomView
+from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
+
+from ...parts import cell, panel_on
+
+
+def column(table: QTableWidget, number: int) -> list[str]:
+    texts = []
+    for row in range(table.rowCount()):
+        item = table.item(row, number)
+        assert item is not None
+        texts.append(item.text())
+    return texts
+
+
+def header(table: QTableWidget, number: int) -> str:
+    item = table.horizontalHeaderItem(number)
+    assert item is not None
+    return item.text()
+
+
+def shown(panel: QueryPanel, qtbot: QtBot) -> HeadroomView:
+    view = panel.headroom
+    view.room = None
+    panel.details.setCurrentWidget(view)
+    view.update_now()
+    qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
+    return view
+
+
+def test_agentskills_says_it_has_no_budget_of_its_own(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = panel_on(query_panel, "agentskills")
+    view = shown(panel, qtbot)
+    room = view.room
+    assert room is not None and room.budget is None and not room.counts_descriptions
+    text = view.line.text()
+    assert "agentskills has no listing budget of its own" in text
+    assert "claude-code or codex" in text  # where a budget is to be seen
+    registry = panel.registry
+    assert registry is not None
+    names = [n.split(" (")[0] for n in column(view.table, 0)]
+    own = [f"{len(registry.active[n].description):,}" for n in names]
+    assert column(view.table, 1) == own and all(t != "0" for t in own)
+    assert set(column(view.table, 2)) == {"—"}, "no 0 for a count this listing does not make"
+
+
+def test_the_form_and_headroom_counts_agree_and_say_what_they_count(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    base = tmp_path / "project"
+    folder = base / ".claude" / "skills" / "long-one"
+    folder.mkdir(parents=True)
+    description = ("Fills in PDF forms and checks them. " * 40)[:1068]
+    assert len(description) == 1068
+    (folder / "SKILL.md").write_text(
+        f"---\nname: long-one\ndescription: {description}\n---\n\n# Long one\n\nSteps.\n",
+        encoding="utf-8",
+    )
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(base))
+    window.focus_query_panel()
+    view = shown(window.query_panel, qtbot)
+    room = view.room
+    assert room is not None and room.profile == "claude-code" and room.counts_descriptions
+    registry = window.query_panel.registry
+    assert registry is not None
+    assert room.costs == listing_headroom(registry, view.options()).costs
+    assert column(view.table, 0) == ["long-one"]
+    assert header(view.table, 1) == "Description" and column(view.table, 1) == ["1,068"]
+    assert header(view.table, 2) == "In the listing" and column(view.table, 2) == ["1,070"]
+    tip = view.table.horizontalHeaderItem(2).toolTip()  # type: ignore[union-attr]
+    assert '": "' in tip and "form" in tip  # says why it differs from the form's count
+    assert "Description: its own characters, as the form counts them" in view.line.text()
+    # Read as agentskills (its 1,024-character limit): the form counts what the table does.
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
+        assert window.project_profiles.set_project_profile(0, "agentskills")
+    editor = window.open_skill(str(folder / "SKILL.md"))
+    assert editor is not None
+    field = editor.form.fields["description"]
+    assert isinstance(field.widget, QPlainTextEdit)
+    qtbot.waitUntil(lambda: field.counter.text() == "1068/1024", timeout=5_000)
+    window.focus_query_panel()
+    view = shown(window.query_panel, qtbot)
+    assert view.room is not None and view.room.profile == "agentskills"
+    assert column(view.table, 1) == ["1,068"] and column(view.table, 2) == ["—"]
+
+
+def test_headroom_shows_the_set_against_the_listing_budget(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    panel = panel_on(query_panel, "claude-code")
+    view = panel.headroom
+    panel.details.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
+    registry = panel.registry
+    assert registry is not None
+    expected = listing_headroom(registry, view.options())
+    room = view.room
+    assert room is not None
+    assert (room.needed, room.budget, room.skills) == (
+        expected.needed,
+        expected.budget,
+        expected.skills,
+    )
+    assert f"{room.needed:,} of {room.budget:,} characters" in view.line.text()
+    # the Tiers tab counts the whole tier-2 text against the same budget: the line says
+    # which of the two numbers the budget is about
+    assert "The budget counts the skills' entries; Tiers counts the whole text." in (
+        view.line.text()
+    )
+    assert view.table.rowCount() == len(expected.costs)
+    # A small context window: a budget the set does not fit; who falls out is named.
+    assert not view.window_row.isVisibleTo(view)  # the panel's own window option counts
+    panel.option.setValue(5_000)
+    qtbot.waitUntil(
+        lambda: view.room is not None and view.room.budget != room.budget, timeout=10_000
+    )
+    small = view.room
+    assert small is not None and small.budget is not None and small.budget < room.needed
+    assert "over" in view.line.text()
+    marked = [cell(view.table, r, 0) for r in range(view.table.rowCount())]
+    assert any("(name only or cut)" in t or "(left out)" in t for t in marked)

@@ -1,0 +1,88 @@
+"""Tests of gui/window/menus.py (The main window's menu bar, built from the commands the
+window and its controllers offer; its actions are kept for the shortcuts' tests and
+the welcome page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QMenu,
+    QTabBar,
+)
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.window.main_window import MainWindow
+
+from ..parts import fresh_window, open_and_wait
+
+
+def _front_tab(window: MainWindow, title: str) -> bool:
+    """Whether a dock tab bar shows `title` as its current tab."""
+    for bar in window.findChildren(QTabBar):
+        for index in range(bar.count()):
+            if bar.tabText(index) == title:
+                return bar.currentIndex() == index
+    return False
+
+
+def test_recent_folders_menu_reopens_a_folder(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    open_and_wait(qtbot, window, str(samples / "mvp"))
+    assert window.recent.folders()[:2] == [str(samples / "mvp"), str(samples)]
+    window.menu_actions.recent_menu.aboutToShow.emit()
+    actions = [a for a in window.menu_actions.recent_menu.actions() if str(samples) in a.text()]
+    assert [a.text().split(" ", 1)[1] for a in actions] == [str(samples / "mvp"), str(samples)]
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        actions[1].trigger()
+    assert window.base == str(samples)
+    assert sum(len(r.skills) for r in window.registries) == 31
+
+
+def test_the_overlap_map_opened_from_view_comes_to_the_front(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    assert not window.overlap_dock.isVisible()
+    window.menu_actions.overlap_action.trigger()  # View › Overlap Map
+    qtbot.waitUntil(lambda: window.overlap_map.isVisible())
+    assert _front_tab(window, "Overlap Map")
+    window.problems_dock.raise_()
+    qtbot.waitUntil(lambda: _front_tab(window, "Problems"))
+    window.menu_actions.overlap_action.trigger()  # hidden…
+    window.menu_actions.overlap_action.trigger()  # …and shown again: in front again
+    qtbot.waitUntil(lambda: _front_tab(window, "Overlap Map"))
+
+
+def test_menu_shortcuts(qtbot: QtBot, settings: QSettings) -> None:
+    win = fresh_window(qtbot, settings, 1024, 640)
+    assert {s.toString() for s in win.menu_actions.close_action.shortcuts()} == {
+        "Ctrl+W",
+        "Ctrl+F4",
+    }
+    assert win.menu_actions.quit_action.shortcut().toString() == "Ctrl+Q"
+    assert win.menu_actions.query_action.shortcut().toString() == "Ctrl+K"
+    assert win.menu_actions.run_suite_action.shortcut().toString() == "F6"
+    assert win.menu_actions.filter_action.shortcut().toString() == "Ctrl+P"
+    view = next(m for m in win.menuBar().findChildren(QMenu) if m.title() == "&View")
+    texts = [a.text().replace("&", "") for a in view.actions() if not a.isSeparator()]
+    assert texts.count("Try a Request") == 1, texts
+    taken = [s.toString() for a in win.findChildren(QAction) for s in a.shortcuts()]
+    assert len(taken) == len(set(taken)), "no shortcut is bound twice"
+
+
+def test_ctrl_w_closes_the_tab(window: MainWindow, qtbot: QtBot) -> None:
+    path = next(p for r in window.registries for p in r.by_path)
+    window.open_skill(path)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    qtbot.keyClick(window.tabs, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.tabs.count() == 0)
+
+
+def test_try_a_request_shows_its_dock_and_takes_the_request(window: MainWindow) -> None:
+    """(What the panel answers is tested on the panel alone: panels/workbench/.)"""
+    window.menu_actions.query_action.trigger()
+    assert window.query_panel.query.hasFocus() or window.query_dock.isVisible()
