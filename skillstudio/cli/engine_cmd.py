@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.config import NUMBER_OPTIONS
+from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
     Env,
-    Loaded,
     Subparsers,
     add_common,
     add_paths,
@@ -106,7 +106,7 @@ def register(sub: Subparsers) -> None:
     add_common(act)
 
 
-def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """One project's answer to `match`: its JSON and its text."""
     from ..core.model.session import Session
     from ..core.ranking.matching import match, why_not
@@ -223,7 +223,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     return EXIT_OK
 
 
-def prompt_tier(item: Loaded, args: argparse.Namespace) -> TierText:
+def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     """One project's answer to `prompt`: the tier asked for (or the request's)."""
     from ..core.delivery.tiers import render_tiers
     from ..core.ranking.matching import match
@@ -254,7 +254,7 @@ def print_tier(tier: TierText, env: Env) -> None:
         env.err.write(diagnostic_line(diag, env.cwd) + "\n")
 
 
-def project_heading(item: Loaded, env: Env, number: int) -> str:
+def project_heading(item: OpenProject, env: Env, number: int) -> str:
     """`== <profile>: <project> (<N> roots)`, the line above each project's answer."""
     roots = counted(len(item.project.roots), "root")
     where = rel(item.project.base, env.cwd) or "."

@@ -11,7 +11,7 @@ from ..model.diagnostics import internal
 from ..model.document import Document
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.frontmatter import parse_text, read_document
+from ..reading.frontmatter import parse_bounded, read_document
 from ..reading.skill_words import body_gist, bundled_text
 
 FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
@@ -88,7 +88,7 @@ def rebuild_job(
         read = partial(read_file, path, None, os.path.realpath(previous.root.boundary))
     else:
         stamp = (previous.mtime_ns, previous.size)
-        read = partial(parse_text, Document(path=path), text)
+        read = partial(parse_bounded, Document(path=path), text)
     keep_text, gists = flags
     return partial(
         build_skill, previous.root, path, stamp, profile, keep_text, read, validate, gists
