@@ -112,3 +112,24 @@ def test_the_language_servers_note_follows_typing_in_lints_words(project: Path) 
     assert [key[0] for key in typed] == ["description-overlap"]
     Path(path).write_text(copied, encoding="utf-8")
     assert typed == by_file(lint_json(cwd=project))[path]
+
+
+def test_the_apps_problems_are_lints_notes_included(qtbot: Any, project: Path) -> None:
+    """The app's Problems lists what `lint -v` lists, the overlap notes included (they
+    land a moment after the scan, worked out off the GUI thread); its counts are lint's."""
+    from PySide6.QtCore import QSettings
+
+    from skillstudio.gui.main_window import MainWindow
+
+    lint = lint_json(cwd=project)
+    win = MainWindow(QSettings(str(project / "settings.ini"), QSettings.Format.IniFormat))
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(project))
+    model = win.problems_model
+    expected = {s: sum(d["severity"] == s for d in lint["diagnostics"]) for s in model.counts()}
+    assert expected["info"] >= 2  # (the overlap notes)
+    qtbot.waitUntil(lambda: model.all_counts() == expected, timeout=10_000)
+    assert keyed([d.to_json() for d in model.shown()]) == keyed(lint["diagnostics"])

@@ -23,7 +23,7 @@ from ..model.diagnostics import Diagnostic
 from ..model.scan import SKILL_FILE
 from ..model.skills import Skill
 from ..scanning.registry import Registry
-from .open_project import OpenProject
+from .open_project import OpenProject, overlap_setting
 
 
 def project_findings(open_project: OpenProject, notes: bool = True) -> list[Diagnostic]:
@@ -100,7 +100,7 @@ def skills_around(registry: Registry, path: str) -> list[Skill]:
 
 
 def _with_overlap(open_project: OpenProject, notes: bool) -> bool:
-    return notes or open_project.overlap_setting() in ("warning", "error")
+    return notes or overlap_setting(open_project.registry) in ("warning", "error")
 
 
 def _elsewhere(open_project: OpenProject) -> dict[str, list[Diagnostic]]:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # (imported when used: a command that ranks nothing loads no 
     from ..ranking.estimate import Model
     from ..ranking.match_index import MatchIndex
     from ..ranking.model_pick import LikelyIndex
+    from ..ranking.overlap import Overlaps
     from ..scanning.state_cache import StateCache
 
 OVERLAP = "description-overlap"
@@ -143,47 +144,16 @@ class OpenProject:
         return index
 
     # -- overlap notes -----------------------------------------------------------------
-    def overlap_setting(self) -> str:
-        """What the project's rules make a `description-overlap` note: info (its own
-        severity), warning, error, or off."""
-        return self.registry.profile.rules.get(OVERLAP, "info")
-
-    def overlap_checked(self) -> bool:
-        """Whether overlap notes are worked out: where the model chooses, for 2 to
-        LINT_MAX_SKILLS active skills (above it `skillstudio overlap` lists the pairs, in
-        seconds, not at lint's pace), unless the rules turn them off."""
-        registry = self.registry
-        return (
-            registry.profile.model_chooses
-            and 2 <= len(registry.active) <= LINT_MAX_SKILLS
-            and self.overlap_setting() != "off"
-        )
-
     def overlap(self) -> OverlapNotes:
         """The overlap notes of the registry as it is now, worked out once per version."""
-        from ..ranking.overlap import (
-            LINT_THRESHOLD,
-            OVERLAP_MODEL,
-            bounds_diagnostic,
-            overlap_diagnostics,
-            overlap_report,
-        )
+        from ..ranking.overlap import OVERLAP_MODEL
 
         registry = self.registry
         cached = self._overlap
-        if cached is not None and cached.version == registry.version:
-            return cached
-        notes = OverlapNotes(registry.version)
-        if self.overlap_checked():
-            index = self.likely_index(OVERLAP_MODEL)
-            report = overlap_report(registry, LINT_THRESHOLD, index)
-            for note in self._ruled(overlap_diagnostics(report.pairs)):
-                notes.by_path.setdefault(note.path, []).append(note)
-            if report.bounds.cut and registry.roots:
-                bounded = bounds_diagnostic(report.bounds, registry.roots[-1].path)
-                notes.bounded = self._ruled([bounded])
-        self._overlap = notes
-        return notes
+        if cached is None or cached.version != registry.version:
+            index = self.likely_index(OVERLAP_MODEL) if overlap_checked(registry) else None
+            cached = self._overlap = overlap_notes(registry, overlap_pairs(registry, index))
+        return cached
 
     def overlap_of(self, skill: Skill) -> list[Diagnostic]:
         """The overlap note of one skill: from the project's notes while they are
@@ -195,7 +165,10 @@ class OpenProject:
         cached = self._overlap
         if cached is not None and cached.version == self.registry.version:
             return cached.by_path.get(skill.path, [])
-        if not self.overlap_checked() or self.registry.active.get(skill.key or "") is not skill:
+        if (
+            not overlap_checked(self.registry)
+            or self.registry.active.get(skill.key or "") is not skill
+        ):
             return []
         index = self.likely_index(OVERLAP_MODEL)
         if index is None:
@@ -212,3 +185,46 @@ class OpenProject:
 
     def _ruled(self, notes: list[Diagnostic]) -> list[Diagnostic]:
         return apply_rules(notes, self.registry.profile.rules)
+
+
+def overlap_setting(registry: Registry) -> str:
+    """What the project's rules make a `description-overlap` note: info (its own
+    severity), warning, error, or off."""
+    return registry.profile.rules.get(OVERLAP, "info")
+
+
+def overlap_checked(registry: Registry) -> bool:
+    """Whether overlap notes are worked out: where the model chooses, for 2 to
+    LINT_MAX_SKILLS active skills (above it `skillstudio overlap` lists the pairs, in
+    seconds, not at lint's pace), unless the rules turn them off."""
+    return (
+        registry.profile.model_chooses
+        and 2 <= len(registry.active) <= LINT_MAX_SKILLS
+        and overlap_setting(registry) != "off"
+    )
+
+
+def overlap_pairs(registry: Registry, index: LikelyIndex | None = None) -> Overlaps | None:
+    """The pairs overlap notes are made of (core/ranking/overlap.py, at lint's
+    threshold), None where they are not worked out (`overlap_checked`). Reads the
+    registry's active skills only (the app runs it on a snapshot, off its thread)."""
+    from ..ranking.overlap import LINT_THRESHOLD, overlap_report
+
+    return overlap_report(registry, LINT_THRESHOLD, index) if overlap_checked(registry) else None
+
+
+def overlap_notes(registry: Registry, report: Overlaps | None) -> OverlapNotes:
+    """The notes of `report` (`overlap_pairs` of the registry as it is, or was), the
+    project's rules applied: at most one per skill, and the bounds' on the last root."""
+    from ..ranking.overlap import bounds_diagnostic, overlap_diagnostics
+
+    notes = OverlapNotes(registry.version)
+    if report is None:
+        return notes
+    rules = registry.profile.rules
+    for note in apply_rules(overlap_diagnostics(report.pairs), rules):
+        notes.by_path.setdefault(note.path, []).append(note)
+    if report.bounds.cut and registry.roots:
+        bounded = bounds_diagnostic(report.bounds, registry.roots[-1].path)
+        notes.bounded = apply_rules([bounded], rules)
+    return notes
