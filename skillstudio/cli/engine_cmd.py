@@ -114,10 +114,13 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     from .explain import explain_text
 
     session = Session(recent=list(args.recent))
-    result = match(item.registry, args.query, session=session, options=item.project.options)
+    index = item.match_index()  # (the open project's indexes: core/projects/open_project.py)
+    result = match(
+        item.registry, args.query, index=index, session=session, options=item.project.options
+    )
     why = {name: why_not(result, item.registry, name) for name in args.why}
     chooses = item.registry.profile.model_chooses
-    ranked = likely(item.registry, args.query) if chooses else None
+    ranked = likely(item.registry, args.query, item.likely_index()) if chooses else None
     data = result.to_json()
     if ranked is not None:  # docs/commands.md: the likely ranking leads, keywords follow
         estimate = ranked.to_json()
@@ -231,7 +234,7 @@ def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     options = dict(item.project.options)
     if args.context_tokens is not None:
         options["context_tokens"] = args.context_tokens
-    result = match(item.registry, args.query or "", options=options)
+    result = match(item.registry, args.query or "", index=item.match_index(), options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]
     tier.diagnostics[:0] = result.diagnostics  # skills the match left out
