@@ -116,7 +116,9 @@ def test_the_language_servers_note_follows_typing_in_lints_words(project: Path) 
 
 def test_the_apps_problems_are_lints_notes_included(qtbot: Any, project: Path) -> None:
     """The app's Problems lists what `lint -v` lists, the overlap notes included (they
-    land a moment after the scan, worked out off the GUI thread); its counts are lint's."""
+    land a moment after the scan, worked out off the GUI thread); its counts are lint's.
+    An editor tab gives lint's findings of its skill (the rules applied by the registry;
+    the editor shows no overlap note: its form has a "competes with" line instead)."""
     from PySide6.QtCore import QSettings
 
     from skillstudio.gui.main_window import MainWindow
@@ -133,3 +135,8 @@ def test_the_apps_problems_are_lints_notes_included(qtbot: Any, project: Path) -
     assert expected["info"] >= 2  # (the overlap notes)
     qtbot.waitUntil(lambda: model.all_counts() == expected, timeout=10_000)
     assert keyed([d.to_json() for d in model.shown()]) == keyed(lint["diagnostics"])
+    # the editor tab of the skill whose duplicate name is turned off: lint's (none)
+    path = skill_md(project, "gamma")
+    editor = win.open_skill(path)
+    assert editor is not None
+    assert keyed([d.to_json() for d in editor.document.diagnostics]) == by_file(lint).get(path, [])

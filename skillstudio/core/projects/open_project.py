@@ -165,13 +165,11 @@ class OpenProject:
         cached = self._overlap
         if cached is not None and cached.version == self.registry.version:
             return cached.by_path.get(skill.path, [])
-        if (
-            not overlap_checked(self.registry)
-            or self.registry.active.get(skill.key or "") is not skill
-        ):
+        if not overlap_checked(self.registry):
             return []
-        index = self.likely_index(OVERLAP_MODEL)
-        if index is None:
+        index = self.likely_index(OVERLAP_MODEL)  # (it holds the active skills, current)
+        doc = index.docs.get(skill.path) if index is not None else None
+        if index is None or doc is None or doc.skill is not skill:
             return []
         try:
             pairs = rival_pairs(index, skill.path, threshold=LINT_THRESHOLD)
