@@ -80,13 +80,14 @@ def test_import_linter_contracts_are_kept() -> None:
     assert "4 kept, 0 broken" in proc.stdout, proc.stdout
 
 
-MAX_LINES = 600  # a module longer than this is split along its seams (issue 16)
-# Core modules over the limit today, each with its length now: the "profiles" work
-# splits them (issue 16), and this list only shrinks. A listed module may not grow.
-OVER_THE_LIMIT: dict[str, int] = {}  # emptied: editing, matching and registry were split
+MAX_LINES = 600  # a signal: a module longer than this is split along its seams (issue 16)
+# A module that needs more lines for one job may have them (issue 35): its path, the
+# lines it may have, and why it is one job. Trimming comments or docstrings to fit is
+# never the answer; a split follows a responsibility.
+LONGER: dict[str, tuple[int, str]] = {}
 
 
-def test_no_module_is_over_600_lines() -> None:
+def test_no_module_is_over_600_lines_unless_its_reason_is_written() -> None:
     lengths = {
         path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
         for path in (ROOT / "skillstudio").rglob("*.py")
@@ -94,8 +95,9 @@ def test_no_module_is_over_600_lines() -> None:
     too_long = {
         path: length
         for path, length in lengths.items()
-        if length > max(MAX_LINES, OVER_THE_LIMIT.get(path, 0))
+        if length > LONGER.get(path, (MAX_LINES, ""))[0]
     }
-    assert too_long == {}, "split these modules along their seams"
-    done = sorted(p for p in OVER_THE_LIMIT if lengths.get(p, 0) <= MAX_LINES)
-    assert done == [], "these are within the limit now: take them off OVER_THE_LIMIT"
+    assert too_long == {}, "split these modules along their seams, or write why they are one job"
+    assert [p for p, (_limit, why) in LONGER.items() if len(why.split()) < 5] == []
+    done = sorted(p for p in LONGER if lengths.get(p, 0) <= MAX_LINES)
+    assert done == [], "these are within the limit now: take them off LONGER"

@@ -13,7 +13,7 @@ import pytest
 from skillstudio.core.delivery.activation import activate
 from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.model.explanations import ADVICE
-from skillstudio.core.profiles.claude_code.profile import shell_lines, substitute_claude
+from skillstudio.core.profiles.claude_code.invoke import shell_lines, substitute_claude
 from skillstudio.core.projects.project import detect_profile, project_from_folder
 
 from . import hostile

@@ -177,8 +177,8 @@ PLURALS = {
 
 # Counts that the message is only written for when they are over a limit (so never 1).
 OVER_A_LIMIT = {
-    ("core/profile.py", "len(value)"),
-    ("core/profile.py", "len(name)"),
+    ("core/checking/field_checks.py", "len(value)"),
+    ("core/checking/field_checks.py", "len(name)"),
     ("core/profiles/agentskills.py", "len(norm)"),
     ("core/profiles/agentskills.py", "lines"),
     ("core/profiles/agentskills.py", "tokens"),

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.core.ranking.rivals import competing
 from tests.helpers import skill_text, write

@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from skillstudio.core.editing.archive import ArchiveError, pack, unpack
-from skillstudio.core.editing.round_trip import Change, EditError, apply_changes, parse_yaml_value
+from skillstudio.core.editing.changes import Change
+from skillstudio.core.editing.round_trip import apply_changes
 from skillstudio.core.editing.saving import SaveConflict, SaveError, atomic_write, stamp
 from skillstudio.core.editing.skill_ops import (
     OperationError,
@@ -28,9 +29,11 @@ from skillstudio.core.editing.skill_ops import (
     new_skill,
     rename_skill,
 )
+from skillstudio.core.editing.values import parse_yaml_value
 from skillstudio.core.model.document import Document
 from skillstudio.core.profiles import PROFILE_NAMES, get_profile
 from skillstudio.core.reading.frontmatter import parse_text, read_document
+from skillstudio.core.reading.yaml_io import EditError
 
 from .helpers import CORPUS, REPO, SAMPLES, cli, lint_json, skill_files, write
 

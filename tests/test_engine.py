@@ -22,9 +22,12 @@ from skillstudio.core.profiles import get_profile
 from skillstudio.core.profiles.mvp import substitute_mvp
 from skillstudio.core.profiles.pegasus import substitute_pegasus
 from skillstudio.core.projects.project import project_from_folder, resolve_projects
+from skillstudio.core.projects.suite_cases import SuiteError
 from skillstudio.core.projects.suite_scope import suite_project
-from skillstudio.core.projects.suites import SuiteError, load_suite, run_suite
-from skillstudio.core.ranking.matching import MatchIndex, match, why_not
+from skillstudio.core.projects.suites import load_suite, run_suite
+from skillstudio.core.ranking.explanations import why_not
+from skillstudio.core.ranking.match_index import MatchIndex
+from skillstudio.core.ranking.matching import match
 from skillstudio.core.scanning.registry import Registry
 
 from .helpers import SAMPLES, cli, skill_text, write
@@ -623,7 +626,8 @@ def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
-    from skillstudio.core.projects.suites import SuiteError, add_case, load_suite
+    from skillstudio.core.projects.suite_cases import SuiteError
+    from skillstudio.core.projects.suites import add_case, load_suite
 
     path = tmp_path / "suite.yaml"
     path.write_text('# mine\ncases:\n    - query: "one"\n      expect: a   # keep\n')
@@ -666,7 +670,8 @@ def test_suites_read_their_files_through_safefs_only(
 
 
 def test_create_suite_then_add_cases(tmp_path: Path) -> None:
-    from skillstudio.core.projects.suites import SuiteError, add_case, create_suite, load_suite
+    from skillstudio.core.projects.suite_cases import SuiteError
+    from skillstudio.core.projects.suites import add_case, create_suite, load_suite
 
     path = tmp_path / "suites" / "new.yaml"
     assert create_suite(str(path)).cases == []

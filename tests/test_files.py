@@ -10,15 +10,9 @@ from pathlib import Path
 import pytest
 
 from skillstudio.cli.lint_cmd import misnamed_skill_files
+from skillstudio.core.model.paths import FileRefused
 from skillstudio.core.profiles.toolsets import exported_names
-from skillstudio.core.reading.safefs import (
-    FileRefused,
-    check_regular,
-    read_bytes,
-    remove_tree,
-    walk,
-    walk_plain,
-)
+from skillstudio.core.reading.safefs import check_regular, read_bytes, remove_tree, walk, walk_plain
 
 
 def test_read_bytes_refuses_what_is_not_a_confined_regular_file(tmp_path: Path) -> None:

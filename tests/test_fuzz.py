@@ -28,13 +28,15 @@ from hypothesis import strategies as st
 
 from skillstudio.core.delivery.activation import activate
 from skillstudio.core.delivery.tiers import render_tiers
-from skillstudio.core.editing.round_trip import Change, EditError, apply_changes
+from skillstudio.core.editing.changes import Change
+from skillstudio.core.editing.round_trip import apply_changes
 from skillstudio.core.model.document import Document
 from skillstudio.core.model.session import Session
 from skillstudio.core.profiles import PROFILE_NAMES
 from skillstudio.core.projects.project import project_from_roots
 from skillstudio.core.ranking.matching import match
 from skillstudio.core.reading.frontmatter import parse_bytes, parse_text
+from skillstudio.core.reading.yaml_io import EditError
 
 EXAMPLES = int(os.environ.get("SKILLSTUDIO_FUZZ_EXAMPLES", "150"))
 WATCHDOG_S = 10
@@ -481,7 +483,8 @@ def test_deep_nesting_is_refused_never_a_crash(
     diagnostic (frontmatter, config) or a refusal (suite), never an exception or a
     crash of the C composer; within the bound, the same data PyYAML builds."""
     from skillstudio.core.projects.config import load_config
-    from skillstudio.core.projects.suites import SuiteError, load_suite
+    from skillstudio.core.projects.suite_cases import SuiteError
+    from skillstudio.core.projects.suites import load_suite
 
     value, levels = data.draw(nested())
     root = tmp_path_factory.mktemp("deep")

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.ranking.estimate import Model
 from skillstudio.core.ranking.exclusions import exclusion_clauses, without_exclusions
-from skillstudio.core.ranking.model_pick import LikelyIndex, Model
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.ranking.likely_ranking import rank_likely
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -50,10 +52,10 @@ def test_bands_are_the_same_whatever_number_of_candidates_is_asked_for(tmp_path:
         "karaoke lyrics, chapters; and my diary",
         "speaker subtitles with timestamps for the audio transcripts, then a diary",
     ):
-        every = {c.name: c.band for c in index.rank(query, top=30).candidates}
+        every = {c.name: c.band for c in rank_likely(index, query, top=30).candidates}
         assert len(every) >= 3, query
         for top in (1, 2, 3, 5):
-            for cand in index.rank(query, top=top).candidates:
+            for cand in rank_likely(index, query, top=top).candidates:
                 assert cand.band == every[cand.name], (query, top, cand.name)
 
 
@@ -69,7 +71,7 @@ def test_words_of_an_exclusion_clause_are_no_evidence_for_the_skill(tmp_path: An
     """Before, "fixing bugs" counted for code-writer, whose description sends bug
     fixes elsewhere: it was the first candidate (likely) for "Fix the bug in my code"."""
     index = LikelyIndex(collection(tmp_path, EXCLUDING))
-    result = index.rank("Fix the bug in my code")
+    result = rank_likely(index, "Fix the bug in my code")
     writer = next(c for c in result.candidates if c.name == "code-writer")
     assert [r.term for r in writer.reasons] == ["code"]  # not "fix", not "bug"
     assert writer.band != "likely"
@@ -77,7 +79,7 @@ def test_words_of_an_exclusion_clause_are_no_evidence_for_the_skill(tmp_path: An
     assert ignored == {("code-writer", "fix"), ("code-writer", "bug")}
     assert all(i.clause == "for fixing bugs use debugging" for i in result.ignored)
     # a request with nothing but excluded words finds the skill not at all
-    assert "code-writer" not in [c.name for c in index.rank("bugs to fix").candidates]
+    assert "code-writer" not in [c.name for c in rank_likely(index, "bugs to fix").candidates]
 
 
 def test_match_says_which_words_an_exclusion_left_out(tmp_path: Any) -> None:
@@ -144,7 +146,7 @@ def test_a_word_weighs_less_from_the_body_than_from_the_description(tmp_path: An
     """The model sees the description, not the body: a skill whose body says "pdf"
     many times ranked above the one whose description says "PDF" once."""
     index = LikelyIndex(collection(tmp_path, PDF, PDF_BODIES))
-    ranked = index.rank("a PDF please").candidates
+    ranked = rank_likely(index, "a PDF please").candidates
     assert [c.name for c in ranked] == ["file-conversion", "skill-writing"]
     writing = ranked[1]
     assert [r.term for r in writing.reasons] == ["pdf"] and writing.reasons[0].body
@@ -162,10 +164,12 @@ def test_two_body_words_against_one_description_word_turn_on_the_one_mention_cap
     0.45 of one mention puts the skill whose description says PDF first (it cost 7
     points of top-1 on corpus_requests: docs/performance.md)."""
     registry = collection(tmp_path, PDF, PDF_BODIES)
-    default = LikelyIndex(registry).rank("fill in a PDF form").candidates
+    default = rank_likely(LikelyIndex(registry), "fill in a PDF form").candidates
     assert default[0].name == "skill-writing"
     assert all(r.body for r in default[0].reasons)
-    strict = LikelyIndex(registry, Model(body_one=0.45)).rank("fill in a PDF form").candidates
+    strict = rank_likely(
+        LikelyIndex(registry, Model(body_one=0.45)), "fill in a PDF form"
+    ).candidates
     order = [c.name for c in strict]
     assert order.index("file-conversion") < order.index("skill-writing")
 

@@ -13,10 +13,11 @@ import pytest
 from skillstudio.core.editing.archive import ArchiveError, pack, unpack
 from skillstudio.core.editing.skill_ops import BadName, OperationError, new_skill, rename_skill
 from skillstudio.core.model.filenames import folder_name_problem
+from skillstudio.core.model.paths import FileRefused
+from skillstudio.core.model.scan import Found
 from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.reading import safefs
-from skillstudio.core.reading.discovery import Found
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning.parallel import Workers
 from skillstudio.core.scanning.registry import Registry
@@ -189,7 +190,7 @@ def test_a_confined_read_checks_the_file_it_opened(
         return real
 
     monkeypatch.setattr(safefs, "confine", confine_then_swap)
-    with pytest.raises(safefs.FileRefused, match="outside"):
+    with pytest.raises(FileRefused, match="outside"):
         safefs.read_bytes(str(base / "notes.md"), str(base))
     # an editor's atomic save between the open and the check: the kernel calls the old
     # file "(deleted)"; it is still the file that was inside, and is read

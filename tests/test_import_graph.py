@@ -39,7 +39,7 @@ def test_a_cycle_through_a_function_or_type_checking_import_is_found(tmp_path: P
 
 
 def _rooms(edges: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The core's graph between its sub-packages and top modules (farm-studio's rooms)."""
+    """The core's graph between its sub-packages and top modules."""
 
     def room(module: str) -> str:
         parts = module.split(".")

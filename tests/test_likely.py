@@ -1,4 +1,5 @@
-"""Likely candidates (ranking/model_pick.py): BM25F ranking, bands, reasons, incremental index."""
+"""Likely candidates (ranking/likely_index.py, likely_ranking.py): BM25F ranking, bands,
+reasons, incremental index."""
 
 from __future__ import annotations
 
@@ -9,10 +10,18 @@ from typing import Any
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking import model_pick as likely_module
-from skillstudio.core.ranking.model_pick import PLAIN_BM25, LikelyIndex, likely, stem
+from skillstudio.core.ranking import likely_index as likely_module
+from skillstudio.core.ranking.estimate import PLAIN_BM25
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.ranking.likely_ranking import likely, query_terms, rank_likely, scores
 from skillstudio.core.reading import skill_words as gist_module
-from skillstudio.core.reading.skill_words import GIST_WORDS, body_gist, bundled_text, gist_counts
+from skillstudio.core.reading.skill_words import (
+    GIST_WORDS,
+    body_gist,
+    bundled_text,
+    gist_counts,
+    stem,
+)
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 
@@ -44,7 +53,7 @@ def test_stemming_meets_inflections(tmp_path: Any) -> None:
     assert stem("testing") == stem("tests")
     assert names(registry, "testing my functions with fixture")[0] == "pytest-patterns"
     # Without stemming, "testing" and "fixture" meet nothing of the pytest skill.
-    plain = LikelyIndex(registry, PLAIN_BM25).rank("testing with fixture")
+    plain = rank_likely(LikelyIndex(registry, PLAIN_BM25), "testing with fixture")
     assert "pytest-patterns" not in [c.name for c in plain.candidates]
 
 
@@ -66,7 +75,7 @@ def test_name_words_count_more_than_description_words(tmp_path: Any) -> None:
     registry = collection(tmp_path, skills)
     assert names(registry, "chart")[0] == "chart-maker"
     # The plain baseline sees one mention each and ties, broken by path order.
-    plain = LikelyIndex(registry, PLAIN_BM25).rank("chart").candidates
+    plain = rank_likely(LikelyIndex(registry, PLAIN_BM25), "chart").candidates
     assert plain[0].score == pytest.approx(plain[1].score, rel=0.2)
 
 
@@ -124,7 +133,7 @@ def test_body_words_count_in_match_as_in_the_evaluation(tmp_path: Any) -> None:
     kept.scan()
     dropped = project.registry()
     dropped.scan()
-    assert [c.name for c in LikelyIndex(kept).rank("kanban").candidates] == ["notes"]
+    assert [c.name for c in rank_likely(LikelyIndex(kept), "kanban").candidates] == ["notes"]
     assert _scores(LikelyIndex(dropped), "kanban board") == _scores(
         LikelyIndex(kept), "kanban board"
     )
@@ -233,12 +242,12 @@ def test_add_all_keeps_no_skills_words_between_its_passes(tmp_path: Any) -> None
         kept, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert index.rank("topic7").candidates[0].name == "s007"
+    assert rank_likely(index, "topic7").candidates[0].name == "s007"
     assert peak < 1.5 * kept
 
 
 def _scores(index: LikelyIndex, query: str) -> dict[str, float]:
-    return {os.path.basename(os.path.dirname(p)): s for p, s in index.scores(query).items()}
+    return {os.path.basename(os.path.dirname(p)): s for p, s in scores(index, query).items()}
 
 
 @pytest.mark.parametrize("compact_min", [256, 3])
@@ -277,8 +286,10 @@ def test_incremental_updates_match_a_fresh_index(
             for key in want:
                 assert got[key] == pytest.approx(want[key], rel=0.15)
         # reasons read the postings by slot: the same words as a fresh index's
-        want_reasons = {c.name: c.reasons for c in fresh.rank("alpha review deploy").candidates}
-        for cand in index.rank("alpha review deploy").candidates:
+        want_reasons = {
+            c.name: c.reasons for c in rank_likely(fresh, "alpha review deploy").candidates
+        }
+        for cand in rank_likely(index, "alpha review deploy").candidates:
             assert {r.term for r in cand.reasons} == {r.term for r in want_reasons[cand.name]}
         index.reweigh()
         assert _scores(index, "review cache") == pytest.approx(_scores(fresh, "review cache"))
@@ -296,7 +307,7 @@ def test_sync_only_touches_changed_skills(tmp_path: Any) -> None:
     steps = sum(1 for _ in index.sync_steps())
     assert steps == 2  # removed and added again; the other five kept
     assert "postgresql" not in [
-        r.term for c in index.rank("postgresql").candidates for r in c.reasons
+        r.term for c in rank_likely(index, "postgresql").candidates for r in c.reasons
     ]
 
 
@@ -480,16 +491,16 @@ def test_match_has_no_bands_where_triggers_choose(tmp_path: Any) -> None:
 def test_a_huge_request_is_read_up_to_the_matchers_limit(tmp_path: Any) -> None:
     import time
 
-    from skillstudio.core.ranking.matching import MAX_QUERY_CHARS
+    from skillstudio.core.model.matches import MAX_QUERY_CHARS
 
     registry = collection(tmp_path, REVIEW)
     index = LikelyIndex(registry)
     filler = "lorem " * (MAX_QUERY_CHARS // 6)
     started = time.perf_counter()
-    result = index.rank(filler + " postgresql " * 2_000_000)  # 24 MB of request
+    result = rank_likely(index, filler + " postgresql " * 2_000_000)  # 24 MB of request
     assert time.perf_counter() - started < 10  # a hang guard, not a timing
     assert "sql-tuning" not in [c.name for c in result.candidates]  # beyond the limit
-    assert index.rank("postgresql " + filler).candidates[0].name == "sql-tuning"
+    assert rank_likely(index, "postgresql " + filler).candidates[0].name == "sql-tuning"
 
 
 def test_a_word_no_skill_has_is_read_as_two_words_skills_have(tmp_path: Any) -> None:
@@ -501,4 +512,4 @@ def test_a_word_no_skill_has_is_read_as_two_words_skills_have(tmp_path: Any) -> 
     assert [r.term for r in best.reasons].count("dataframe") == 2
     # a known word is never split ("postgresql" is in sql-tuning's description)
     index = LikelyIndex(registry)
-    assert "postgresql" in index.query_terms("postgresql")
+    assert "postgresql" in query_terms(index, "postgresql")

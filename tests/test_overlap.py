@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.overlap import OVERLAP_MODEL, overlaps
 from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
 from skillstudio.core.scanning.registry import Registry

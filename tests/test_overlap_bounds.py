@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.model.text import words_of
-from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.overlap import (
     OVERLAP_MODEL,
     PAIR_WORK,

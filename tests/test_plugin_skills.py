@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking.model_pick import likely
+from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.overlap import overlap_report
 from skillstudio.core.scanning.registry import Registry
 

@@ -19,6 +19,7 @@ import pytest
 from skillstudio.cli import entry, replay
 from skillstudio.cli import recorder as recording
 from skillstudio.cli.main import main
+from skillstudio.core.reading.cache_files import CacheFolder
 from skillstudio.core.scanning import state_cache
 
 from . import test_replay
@@ -148,7 +149,7 @@ def test_a_folder_listed_through_a_descriptor_makes_the_run_unrecordable(
     tmp_path: Path,
 ) -> None:
     """`os.listdir(fd)` names no folder: the run cannot tell what it listed."""
-    recorder = replay.Recorder(str(tmp_path / "cache"))
+    recorder = recording.Recorder(str(tmp_path / "cache"))
     fd = os.open(tmp_path, os.O_RDONLY)
     recorder.start()
     try:
@@ -168,7 +169,7 @@ def test_what_a_call_without_an_audit_event_looked_at_is_recorded(
     link = tmp_path / "link"
     os.symlink("target", link)
     (tmp_path / "plain").write_text("x")
-    recorder = replay.Recorder(str(tmp_path / "cache"))
+    recorder = recording.Recorder(str(tmp_path / "cache"))
     fd = os.open(tmp_path, os.O_RDONLY)
     recorder.start()
     try:
@@ -198,7 +199,7 @@ def test_a_module_changed_under_its_old_time_changes_the_key(
     write(package, "cli/replay.py", "# the module\n")
     module = Path(write(package, "core/rules.py", "LIMIT = 1024\n"))
     monkeypatch.setattr(replay, "__file__", str(package / "cli/replay.py"))
-    folder = replay.CacheFolder(str(tmp_path / "cache"), b"k" * 32)
+    folder = CacheFolder(str(tmp_path / "cache"), b"k" * 32)
     before = replay.Plan(["lint"], str(tmp_path), folder).name
     st = module.stat()
     other = tmp_path / "rules.py"
@@ -371,7 +372,7 @@ def test_a_file_read_from_the_cache_counts_as_used_when_it_is_pruned(tmp_path: P
     """The cache keeps its 200 most recently used files: a recording served every day,
     or a project's state read by every lint, is used, not the oldest written (a string
     of `match` queries, each a recording of its own, pushed them out)."""
-    folder = replay.CacheFolder.open(str(tmp_path / "cache"))
+    folder = CacheFolder.open(str(tmp_path / "cache"))
     assert folder is not None
     folder.write("replay-used.cache", {"n": 1})
     folder.write("replay-other.cache", {"n": 2})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skillstudio.core.ranking.model_pick import LikelyIndex
+from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.overlap import PER_SKILL, overlap_report
 from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
 from skillstudio.core.ranking.rivals import competing

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from skillstudio.core.reading import cache_files as cache_format
 from skillstudio.core.scanning import parallel, state_cache
 
 from .helpers import cli, skill_text, write
@@ -358,11 +359,11 @@ def test_a_corrupt_or_hostile_cache_is_ignored_and_written_again(
         if kind == "signed":
             key = (cache_home / "key").read_bytes()
             mac = hmac.new(key, body, hashlib.sha256).hexdigest().encode()
-            head = state_cache.MAGIC + mac + b"\n"
+            head = cache_format.MAGIC + mac + b"\n"
         cache_file.write_bytes(head + body)
     elif kind == "huge":
         with open(cache_file, "r+b") as fh:
-            fh.truncate(state_cache.MAX_CACHE_BYTES + 1)
+            fh.truncate(cache_format.MAX_CACHE_BYTES + 1)
     else:
         cache_file.write_bytes(HOSTILE[kind] or b"")
     reads.clear()
@@ -380,7 +381,7 @@ def test_a_corrupt_key_is_replaced(tmp_path: Path, cache_home: Path, reads: list
     (cache_home / "key").write_bytes(b"short")
     reads.clear()
     assert lint(tmp_path) == first and len(reads) == 3
-    assert len((cache_home / "key").read_bytes()) == state_cache.KEY_BYTES
+    assert len((cache_home / "key").read_bytes()) == cache_format.KEY_BYTES
     reads.clear()
     assert lint(tmp_path) == first and reads == []
 
@@ -415,11 +416,11 @@ def test_the_profile_key_names_settings_not_addresses() -> None:
 
 
 def test_cache_folder_follows_xdg() -> None:
-    assert state_cache.cache_folder({"XDG_CACHE_HOME": "/x/cache"}) == "/x/cache/skillstudio"
+    assert cache_format.cache_folder({"XDG_CACHE_HOME": "/x/cache"}) == "/x/cache/skillstudio"
     home = os.path.expanduser("~")
     default = os.path.join(home, ".cache", "skillstudio")
-    assert state_cache.cache_folder({"XDG_CACHE_HOME": "relative"}) == default
-    assert state_cache.cache_folder({}) == default
+    assert cache_format.cache_folder({"XDG_CACHE_HOME": "relative"}) == default
+    assert cache_format.cache_folder({}) == default
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.projects.suites import SuiteError, load_suite
+from skillstudio.core.projects.suite_cases import SuiteError
+from skillstudio.core.projects.suites import load_suite
 
 from .helpers import cli, lint_json, skill_text, write
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillstudio.core.projects.suites import SuiteError, load_suite
+from skillstudio.core.projects.suite_cases import SuiteError
+from skillstudio.core.projects.suites import load_suite
 
 from .helpers import REPO, cli, write
 

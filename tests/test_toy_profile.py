@@ -14,13 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from skillstudio.core.model.fields import FieldSpec
-from skillstudio.core.profile import (
-    ActivationRequest,
-    Checker,
-    PanelOption,
-    Profile,
-    RootSpec,
-)
+from skillstudio.core.model.profile_requests import ActivationRequest
+from skillstudio.core.profile import Checker, PanelOption, Profile, RootSpec
 from skillstudio.core.profiles import get_profile, register_profile, unregister_profile
 
 from .helpers import cli, write
@@ -28,8 +23,8 @@ from .helpers import cli, write
 if TYPE_CHECKING:
     from skillstudio.core.model.delivered import Activation
     from skillstudio.core.model.matches import MatchResult, Terms
+    from skillstudio.core.model.profile_requests import MatchRequest
     from skillstudio.core.model.skills import Skill
-    from skillstudio.core.profile import MatchRequest
 
 
 class Toy(Profile):

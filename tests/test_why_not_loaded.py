@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking.explanations import error_note, not_loaded
-from skillstudio.core.ranking.matching import match, why_not
-from skillstudio.core.ranking.model_pick import LikelyIndex, likely, likely_text
+from skillstudio.core.ranking.estimate import likely_text
+from skillstudio.core.ranking.explanations import error_note, not_loaded, why_not
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.ranking.likely_ranking import likely
+from skillstudio.core.ranking.matching import match
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import skill_text, write
 

@@ -140,3 +140,18 @@ def test_a_too_deep_frontmatter_reads_the_same_whichever_libyaml_refuses_first(
     message = problems[0][3]
     assert "nests more than 64 levels deep" in message and "flatten it" in message
     assert "Traceback" not in message and "maximum nesting depth" not in message
+
+
+def test_json_is_bounded_in_count_before_anything_is_built() -> None:
+    # 4 MB of `[],` (within the size bound) would build 1.4 million lists
+    bomb = "[" + "[]," * 1_300_000 + "[]]"
+    with pytest.raises(yaml_io.YamlRefused, match="more than 200,000 values") as caught:
+        yaml_io.load_json(bomb)
+    assert caught.value.line == 1 and caught.value.column > 250_000
+    strings = "[" + '"",' * 1_300_000 + '""]'
+    with pytest.raises(yaml_io.YamlRefused, match="values"):
+        yaml_io.load_json(strings)
+    # separators inside strings don't count; a suite of 10,000 cases fits
+    cases = [{"query": "a, b, [c]", "should_trigger": True, "skills": ["x", "y"]}] * 10_000
+    text = json.dumps(cases)
+    assert yaml_io.load_json(text) == cases

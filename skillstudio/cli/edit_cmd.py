@@ -94,7 +94,8 @@ def _writable_target(path: str, base: str) -> str:
     """The regular file `set` may write for `path`: a link is followed when its target
     lies inside `base`, the folder opened (the link is kept); a link out of it, a
     special file or a read-only file is refused (EditRefused)."""
-    from ..core.reading.safefs import FileRefused, check_regular
+    from ..core.model.paths import FileRefused
+    from ..core.reading.safefs import check_regular
 
     try:
         st = check_regular(path, base)
@@ -110,17 +111,12 @@ class EditRefused(Exception):
 
 
 def cmd_set(args: argparse.Namespace, env: Env) -> int:
-    from ..core.editing.round_trip import (
-        Change,
-        EditError,
-        ValueMode,
-        apply_changes,
-        change_for,
-        field_kind,
-        parse_typed_value,
-    )
+    from ..core.editing.changes import Change, change_for
+    from ..core.editing.round_trip import apply_changes
     from ..core.editing.saving import SaveError, atomic_write, encode, stamp
+    from ..core.editing.values import ValueMode, field_kind, parse_typed_value
     from ..core.reading.frontmatter import read_document
+    from ..core.reading.yaml_io import EditError
 
     pairs: list[tuple[str, str]] = []
     for pair in args.pairs:

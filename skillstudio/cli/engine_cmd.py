@@ -109,8 +109,10 @@ def register(sub: Subparsers) -> None:
 def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """One project's answer to `match`: its JSON and its text."""
     from ..core.model.session import Session
-    from ..core.ranking.matching import match, why_not
-    from ..core.ranking.model_pick import likely, likely_text
+    from ..core.ranking.estimate import likely_text
+    from ..core.ranking.explanations import why_not
+    from ..core.ranking.likely_ranking import likely
+    from ..core.ranking.matching import match
     from .explain import explain_text
 
     session = Session(recent=list(args.recent))

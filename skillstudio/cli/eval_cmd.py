@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Settings
     from ..core.live.stats import LiveCase
-    from ..core.projects.suites import Case
+    from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
 
 
@@ -191,7 +191,8 @@ def _plans(
     """(name, plan, project) per suite, or one for the --requests."""
     from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
-    from ..core.projects.suites import SuiteError, load_suite
+    from ..core.projects.suite_cases import SuiteError
+    from ..core.projects.suites import load_suite
 
     suites, paths = split_arguments(args.suites, env.cwd)
     out: list[tuple[str, Any, Any]] = []

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ..core.model.matches import MatchResult
 from ..core.model.text import counted
-from ..core.ranking.matching import MatchResult, mark_words
+from ..core.ranking.explanations import mark_words
 from ..core.scanning.registry import Registry
 
 

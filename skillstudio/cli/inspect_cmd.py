@@ -114,7 +114,7 @@ def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
     typed = {d.field for d in diags if d.code in ("field-type", "version-invalid") and d.field}
     if not typed:
         return {}
-    from ..core.editing.round_trip import typed_sources
+    from ..core.editing.values import typed_sources
 
     return {
         path: text

@@ -16,7 +16,8 @@ from .output import dumps, printable, rel
 if TYPE_CHECKING:
     from ..core.projects.config import Config
     from ..core.projects.project import Project
-    from ..core.projects.suites import Suite, SuiteReport
+    from ..core.projects.suite_cases import Suite
+    from ..core.projects.suites import SuiteReport
 
 
 def register(sub: Subparsers) -> None:
@@ -86,7 +87,8 @@ def listed_suites(config: Config | None, cwd: str) -> list[tuple[str, str]]:
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
-    from ..core.projects.suites import SuiteError, load_suite, run_suite
+    from ..core.projects.suite_cases import SuiteError
+    from ..core.projects.suites import load_suite, run_suite
 
     suites, skills = split_arguments(args.suites, env.cwd)
     paths = named_suites(suites, env.cwd)

@@ -1,70 +1,31 @@
-"""The profile interface: what every skill system declares, the hooks the engine calls,
-and the checks profiles share.
+"""The profile interface: what every skill system declares, and the hooks the engine calls.
 
-It sits below the engine: it imports only the model and the readers. The engine
-(scanning, ranking, delivery) calls these hooks and supplies the defaults where a
-hook answers None (`rank`, `activate`); each profile's own code lives in its module
-under `profiles/`. What a hook may read of the engine's objects is declared here as
-protocols (`SkillSet`, `TermIndex`), so the interface names nothing above it.
+It sits below the engine: it imports only the model. The engine (scanning, ranking,
+delivery) calls these hooks and supplies the defaults where a hook answers None
+(`rank`, `activate`); each profile's own code lives in its module under `profiles/`.
+The requests a hook gets, and what it may read of the engine's objects, are in
+core/model/profile_requests.py; the checks every profile shares, which a profile's
+`check` may call, in core/checking/field_checks.py. `Checker` collects one skill's
+diagnostics as the hooks find them.
 """
 
 from __future__ import annotations
 
 import html
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal
 
 from .model.confinement import holds_skill, root_inside
 from .model.delivered import Activation, Invoker, TierText
 from .model.diagnostics import Diagnostic, Severity
-from .model.fields import FieldSpec, item_problem, quoted, type_problem
+from .model.fields import FieldSpec, type_problem
 from .model.matches import POINTS, MatchResult, Terms, description_keywords, words_of
+from .model.profile_requests import ActivationRequest, MatchRequest
 from .model.scan import Discovery, DiscoveryResult, ScanLimits
-from .model.session import Session
 from .model.skills import Root, Skill
-
-
-class SkillSet(Protocol):
-    """What a profile's hooks read of the skills under its roots (the engine's
-    `scanning.registry.Registry` is one)."""
-
-    profile: Profile
-    skills: list[Skill]  # every skill read, in root order
-    by_path: dict[str, Skill]
-    active: dict[str, Skill]  # by key: the skills the agent loads
-
-    def get(self, key: str) -> Skill | None: ...
-
-
-class TermIndex(Protocol):
-    """What a ranker reads of the match index (`ranking.match_index.MatchIndex`)."""
-
-    skills: dict[str, Skill]  # path -> active skill
-    terms: dict[str, Terms]  # path -> what a request is matched against
-    keywords: dict[str, set[str]]  # description keyword -> paths
-    phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]]
-    order_key: dict[str, tuple[int, str]]  # path -> the profile's tie-break order
-    patterned: set[str]  # paths of skills with patterns
-    slow: set[tuple[str, str]]  # (path, pattern) that timed out
-    failed: dict[str, Diagnostic]  # path -> `internal`: its terms failed
-
-
-@dataclass(slots=True)
-class MatchRequest:
-    """One request as a profile's ranker gets it: the words, the index, the options."""
-
-    registry: SkillSet
-    index: TermIndex
-    query: str
-    normalized: str
-    words: list[str]
-    session: Session | None
-    options: dict[str, Any]
-    notes: list[str]  # notes of the match as a whole (placed before the ranker's own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,35 +36,6 @@ class PanelOption:
     label: str
     default: int
     maximum: int
-
-
-@dataclass(slots=True)
-class ActivationRequest:
-    """One invocation of a skill, as `Profile.activate` and `Profile.deliver` get it."""
-
-    registry: SkillSet
-    name: str  # the skill invoked
-    args: str
-    invoker: Invoker
-    session: Session | None
-    options: dict[str, Any]
-    result: Activation  # the answer being filled in (and returned)
-
-
-def invocation_refused(
-    request: ActivationRequest, skill: Skill, model_refused: str, user_refused: str
-) -> bool:
-    """The invocation controls (`disable-model-invocation`, `user-invocable: false`): True,
-    with a PERMISSION_DENIED error in the profile's own words, when the invoker may not."""
-    fields = skill.fields
-    if request.invoker == "model" and fields.get("disable-model-invocation"):
-        message = model_refused
-    elif request.invoker == "user" and not fields.get("user-invocable", True):
-        message = user_refused
-    else:
-        return False
-    request.result.error = {"code": "PERMISSION_DENIED", "message": message}
-    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,9 +190,6 @@ class Profile:
     def severity_of(self, code: str) -> Severity:
         return self.severities.get(code) or self.base_severities.get(code, "error")
 
-    def root_labels(self) -> list[str]:
-        return [spec.label for spec in self.roots]
-
     # -- hooks --------------------------------------------------------------
     def check(self, c: Checker) -> None:
         """Profile-specific rules; the shared type/required/unknown checks ran already."""
@@ -339,14 +268,6 @@ class Profile:
     def detect_fields(self, mapping: Mapping[str, Any]) -> str | None:
         """Why a skill's frontmatter marks it as this profile's, or None."""
         return None
-
-    def detect_skill(self, skill_folder: str, mapping: Mapping[str, Any] | None) -> str | None:
-        """Why one skill (files in its folder: `skill_markers`; its frontmatter:
-        `detect_fields`, naming the field) marks its root as this profile's, or None."""
-        for marker in self.skill_markers:
-            if os.path.exists(os.path.join(skill_folder, marker)):
-                return marker
-        return self.detect_fields(mapping) if mapping is not None else None
 
     def duplicate_message(self, key: str, others: list[str]) -> str:
         """The `duplicate-name` note of a profile that does not shadow (`shadows` False)."""
@@ -447,79 +368,7 @@ class Profile:
         """The fields a rename or a duplicate writes the new name into."""
         return [self.key_field]
 
-    # -- shared machinery ---------------------------------------------------
-    def check_fields(self, c: Checker) -> None:
-        """Types, required fields and unknown keys; then the profile's own rules.
-
-        When the YAML could not be read, the checks run on what the fallback
-        extraction found (name and description lines), so one error does not
-        hide the others; required fields are then only "missing" for profiles
-        whose agent really reads the fallback.
-        """
-        raw = c.skill.raw
-        partial = c.doc.mapping is None
-        for key, value in raw.items():
-            spec = self.field(key)
-            if spec is None:
-                if self.unknown_field_severity is not None:
-                    c.emit(
-                        "unknown-field",
-                        self.unknown_message(key),
-                        field=key,
-                        severity=self.unknown_field_severity,
-                    )
-                continue
-            problem = self.value_problem(spec, value)
-            if problem and spec.kind in ("csv", "spaced") and _text_list(value):
-                sep = "commas" if spec.kind == "csv" else "spaces"
-                c.emit(
-                    "field-type",
-                    f"'{key}' is a list here; the {self.name} format is one line of text "
-                    f"separated by {sep}.",
-                    field=key,
-                    at="value",
-                    severity="warning",
-                )
-                continue
-            if problem:
-                code = "version-invalid" if spec.kind == "semver" else "field-type"
-                c.emit(code, problem, field=key, at="value")
-                c.fail(key)
-                continue
-            if spec.kind == "list":
-                for index, item in enumerate(value):
-                    item_msg = item_problem(key, index, item)
-                    if item_msg:
-                        c.emit("field-type", item_msg, field=key, item=index)
-        for spec in self.fields:
-            if spec.key in raw:
-                continue
-            if partial:
-                if spec.required:
-                    c.fail(spec.key)
-                continue
-            if spec.required:
-                c.emit(
-                    "field-missing",
-                    f"The required field '{spec.key}' is missing: add a line "
-                    f"'{spec.key}: …' ({spec.help.rstrip('.')}).",
-                    field=spec.key,
-                )
-                c.fail(spec.key)
-            elif spec.recommended:
-                c.emit(
-                    "field-missing",
-                    f"'{spec.key}' is recommended: {spec.help}"
-                    + (f" Without it: {spec.default_note}." if spec.default_note else ""),
-                    field=spec.key,
-                    severity="warning",
-                )
-        if partial and not self.uses_fallback:
-            for spec in self.fields:
-                if spec.required:
-                    c.fail(spec.key)
-        self.check(c)
-
+    # -- how the shared field checks word a problem (checking/field_checks.py) ----
     def value_problem(self, spec: FieldSpec, value: Any) -> str | None:
         """What is wrong with a value's type (a profile with looser types overrides)."""
         return type_problem(spec, value)
@@ -531,55 +380,6 @@ class Profile:
             f"(known: {known})."
         )
 
-    # -- helpers for subclasses ----------------------------------------------
-    def check_length(
-        self, c: Checker, key: str, value: Any, limit: int, code: str, what: str
-    ) -> None:
-        if isinstance(value, str) and len(value) > limit:
-            c.emit(
-                code,
-                f"{what} is {len(value)} characters; the limit is {limit}. "
-                f"Shorten it by {len(value) - limit}.",
-                field=key,
-                at="value",
-            )
-
-    def check_not_empty(
-        self,
-        c: Checker,
-        key: str,
-        message: str,
-        *,
-        skip: bool = True,
-        severity: Severity | None = None,
-    ) -> None:
-        """A text field that is present but blank; `skip` makes the agent skip the skill."""
-        value = c.skill.raw.get(key)
-        if isinstance(value, str) and not value.strip():
-            code = "description-empty" if key == "description" else "field-invalid"
-            c.emit(code, message, field=key, at="value", severity=severity)
-            if skip:
-                c.fail(key)
-
-    def check_name_length(self, c: Checker, limit: int = 64, *, skip: bool = False) -> None:
-        name = c.skill.raw.get("name")
-        if isinstance(name, str) and len(name) > limit:
-            c.emit(
-                "name-too-long",
-                f"'name' is {len(name)} characters; the limit is {limit}.",
-                field="name",
-                at="value",
-            )
-            if skip:
-                c.fail("name")
-
-    def check_slug(self, c: Checker, key: str, pattern: re.Pattern[str], rule: str) -> bool:
-        value = c.skill.raw.get(key)
-        if isinstance(value, str) and not pattern.fullmatch(value):
-            c.emit("name-format", f"'{key}' {show_value(value)} {rule}.", field=key, at="value")
-            return False
-        return True
-
 
 def default_listing_texts(skill: Skill) -> dict[str, str]:
     """The name and description: what every listing shows (the name's words without
@@ -590,11 +390,3 @@ def default_listing_texts(skill: Skill) -> dict[str, str]:
 def listing_line(skill: Skill) -> str:
     """`- name: description` on one line, the common listing entry."""
     return f"- {skill.name}: {' '.join(skill.description.split())}"
-
-
-def _text_list(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def show_value(value: str) -> str:
-    return quoted(value)

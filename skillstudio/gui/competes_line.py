@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from ..core.model.skills import Skill
-from ..core.ranking.model_pick import LikelyIndex
+from ..core.ranking.likely_index import LikelyIndex
 from ..core.ranking.overlap import THRESHOLD
 from ..core.ranking.rivals import competing
 from .likely_jobs import LikelyIndexes

@@ -13,8 +13,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ..core.model.paths import FileRefused
 from ..core.model.text import counted
-from ..core.reading.safefs import FileRefused, read_file
+from ..core.reading.safefs import read_file
 from .preview import Preview
 
 MAX_BYTES = 2_000_000

@@ -29,11 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.editing.round_trip import Change, EditError, apply_changes, parse_yaml_value
+from ..core.editing.changes import Change
+from ..core.editing.round_trip import apply_changes
+from ..core.editing.values import parse_yaml_value
 from ..core.model.document import Document
 from ..core.model.fields import FieldSpec, yaml_spelling
 from ..core.profile import Profile
 from ..core.reading.frontmatter import parse_text
+from ..core.reading.yaml_io import EditError
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
 from .growing_text import GrowingTextBox
 from .skill_document import SkillDocument

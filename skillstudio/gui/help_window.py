@@ -174,11 +174,6 @@ class HelpWindow(QDialog):
         self.resize(960, 700)
         self.show_page(GUIDE)
 
-    def page_names(self) -> list[str]:
-        """The pages the contents list offers, those there (the README as "../README.md")."""
-        names = [name or f"../{README}" for name, _title in PAGES]
-        return [n for n in names if os.path.isfile(os.path.join(self.folder, n))]
-
     def _fill_contents(self) -> None:
         """Each page a row; under the page shown, its headings (clicked: scrolled to)."""
         self.contents.clear()

@@ -20,7 +20,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.model.skills import Skill
 from ..core.profile import Profile
-from ..core.ranking.model_pick import LIKELY_MODEL, LikelyIndex, Model
+from ..core.ranking.estimate import LIKELY_MODEL, Model
+from ..core.ranking.likely_index import LikelyIndex
 from ..core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
 from ..core.scanning.registry import Registry, quiet_gc
 from .background import run_in_background

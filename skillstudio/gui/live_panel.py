@@ -40,7 +40,7 @@ from ..core.live.endpoints import PRESETS, EndpointError, endpoint_for
 from ..core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
 from ..core.live.stats import LiveCase
 from ..core.model.text import counted
-from ..core.ranking.model_pick import LikelyIndex
+from ..core.ranking.likely_index import LikelyIndex
 from ..core.scanning.registry import Registry
 from .background import run_in_background
 from .settings_store import Endpoint as Configured

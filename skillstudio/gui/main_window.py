@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from ..core.model.diagnostics import Diagnostic
 from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, resolve_projects
-from ..core.ranking.matching import MatchIndex
+from ..core.ranking.match_index import MatchIndex
 from ..core.scanning.registry import Registry
 from . import window_shell as shell
 from .archives import Archives
@@ -56,7 +56,7 @@ from .source_editor import SourceEditor
 from .suite_runner import SuiteRunner
 from .welcome_page import WelcomePage, samples_folder
 from .window_menus import Commands, build_menus
-from .workbench import QueryPanel
+from .workbench.query_panel import QueryPanel
 from .workspace import Workspace
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock

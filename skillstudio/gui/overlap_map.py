@@ -35,7 +35,7 @@ from .likely_jobs import overlap_pairs, run_off_thread
 from .table_model import ColumnsModel
 from .theme import colour, is_dark
 from .threads import snapshot
-from .workbench.query_panel import project_label
+from .workbench.panel_parts import project_label
 
 TOP_PAIRS = 100  # pairs listed
 MATRIX_SKILLS = 30  # skills in the matrix (those of the strongest pairs)

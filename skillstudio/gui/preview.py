@@ -21,8 +21,9 @@ from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPalette, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QApplication, QTextBrowser, QWidget
 
+from ..core.model.paths import is_inside
 from ..core.model.text import counted
-from ..core.reading.safefs import FileMissing, confine, is_inside
+from ..core.reading.safefs import FileMissing, confine
 from .images import ImageRefused, load_image
 from .theme import colour, is_dark
 

@@ -33,7 +33,8 @@ from ..core.projects.portability import (
     summary,
 )
 from .background import run_in_background
-from .problems_model import DIAGNOSTIC_ROLE, SEVERITIES, ProblemsModel
+from .problem_rows import SEVERITIES
+from .problems_model import DIAGNOSTIC_ROLE, ProblemsModel
 from .profile_choices import is_seed, profile_groups
 
 PLURAL = {"info": "info"}  # "2 info", not "2 infos"

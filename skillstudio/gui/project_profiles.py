@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from ..core.profiles import PROFILE_NAMES
 from ..core.projects.config import CONFIG_NAME
 from ..core.projects.project import Project, UsageError, project_from_folder, projects_for_path
-from ..core.ranking.matching import MatchIndex
+from ..core.ranking.match_index import MatchIndex
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs
 from .profile_choices import fill_profile_box, profile_groups, profile_line

@@ -159,10 +159,6 @@ class ProblemFixes(QObject):
             menu.exec(self.panel.view.viewport().mapToGlobal(pos))
 
 
-def _titles(offered: list[tuple[Diagnostic, Fix]]) -> list[tuple[str, str]]:
-    return [(diagnostic.message, fix.title) for diagnostic, fix in offered]
-
-
 class FieldFixes(QObject):
     """A "Fix: <title>" button under each form field whose problem has a fix. Buttons are
     made again only when the fixes offered change (not on every keystroke's check)."""

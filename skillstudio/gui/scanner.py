@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QThread, Signal
 
 from ..core.model.skills import Skill
-from ..core.ranking.matching import MatchIndex
+from ..core.ranking.match_index import MatchIndex
 from ..core.scanning.parallel import Workers, fill_gists
 from ..core.scanning.registry import Registry, quiet_gc
 from .threads import snapshot

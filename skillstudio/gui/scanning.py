@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QProgressBar, QStatusBar
 from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.project import Project
-from ..core.ranking.matching import MatchIndex
+from ..core.ranking.match_index import MatchIndex
 from ..core.scanning.registry import Registry
 from .scanner import ScanDone, ScanRead, ScanThread
 from .workspace import Workspace

@@ -11,7 +11,6 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMenu
 
 from ..core.editing.archive import ArchiveError
-from ..core.editing.round_trip import EditError
 from ..core.editing.saving import SaveError
 from ..core.editing.skill_ops import (
     OperationError,
@@ -20,6 +19,7 @@ from ..core.editing.skill_ops import (
     new_skill,
     rename_skill,
 )
+from ..core.reading.yaml_io import EditError
 from .archives import Archives
 from .dialogs import Dialogs
 from .document_tabs import DocumentTabs

@@ -14,7 +14,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from ..core.projects.suites import Case, CaseResult, SuiteReport, confusion_label, first_pick
+from ..core.projects.suite_cases import Case
+from ..core.projects.suites import CaseResult, SuiteReport, confusion_label, first_pick
 from .table_model import ColumnsModel
 from .theme import colour
 

@@ -37,19 +37,18 @@ from PySide6.QtWidgets import (
 
 from ..core.model.text import counted
 from ..core.projects.project import Project, UsageError
+from ..core.projects.suite_cases import Suite, SuiteError
 from ..core.projects.suite_home import suite_home
 from ..core.projects.suite_scope import suite_project
 from ..core.projects.suites import (
     CaseResult,
-    Suite,
-    SuiteError,
     SuiteReport,
     create_suite,
     load_suite,
     report_of,
     run_case,
 )
-from ..core.ranking.matching import MatchIndex
+from ..core.ranking.match_index import MatchIndex
 from ..core.scanning.registry import Registry
 from .deferred_until_shown import CatchUp
 from .scanner import one_line

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabWidget
 from .settings_dialog import SettingsDialog
 from .settings_store import AppSettings
 from .theme import set_preference
-from .workbench import DOCK_ROOM
+from .workbench.panel_layout import DOCK_ROOM
 
 # The first window: at most this big, and within the screen's free area less a margin
 # for the window frame and title bar (a 768-pixel laptop screen has about 740 free).

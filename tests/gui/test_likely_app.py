@@ -14,12 +14,14 @@ from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.skills import Skill
-from skillstudio.core.ranking.model_pick import LikelyCandidate, LikelyIndex, likely
+from skillstudio.core.ranking.estimate import LikelyCandidate
+from skillstudio.core.ranking.likely_index import LikelyIndex
+from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.gui.competes_line import CompetesLine
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.theme import colour
-from skillstudio.gui.workbench import QueryPanel
+from skillstudio.gui.workbench.query_panel import QueryPanel
 from tests import hostile
 
 # A small collection where the model chooses; two skills say nearly the same thing.

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMenu, QProgressBar
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.gui.project_profiles import ProjectProfiles
 from skillstudio.gui.scanning import Scanning
 from skillstudio.gui.workspace import Workspace

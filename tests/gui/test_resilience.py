@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.model.diagnostics import Diagnostic
-from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.core.scanning import parallel as reading
 from skillstudio.gui import main_window as main_window_module
 from skillstudio.gui import suite_runner as suite_runner_module

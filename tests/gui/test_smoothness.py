@@ -21,7 +21,7 @@ from skillstudio.core.model.delivered import TierText
 from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.model.skills import Skill
 from skillstudio.core.projects.project import projects_for_path
-from skillstudio.core.ranking.matching import MatchIndex
+from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui import (

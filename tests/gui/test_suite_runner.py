@@ -9,8 +9,9 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import project_from_folder
+from skillstudio.core.projects.suite_cases import case_notes
 from skillstudio.core.projects.suite_scope import suite_project
-from skillstudio.core.projects.suites import add_case, case_notes, load_suite, run_suite
+from skillstudio.core.projects.suites import add_case, load_suite, run_suite
 from skillstudio.gui.field_widgets import ListEditor
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.suite_runner import SuiteRunner

@@ -14,14 +14,14 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
-from skillstudio.core.ranking.model_pick import LikelyCandidate
+from skillstudio.core.ranking.estimate import LikelyCandidate
 from skillstudio.gui.main_window import MainWindow
 from skillstudio.gui.settings_store import Endpoint
 from skillstudio.gui.welcome_page import TIERS
-from skillstudio.gui.workbench import QueryPanel
 from skillstudio.gui.workbench.add_case import AddCaseDialog
 from skillstudio.gui.workbench.explanation import marked_request
 from skillstudio.gui.workbench.panel_parts import NamesModel
+from skillstudio.gui.workbench.query_panel import QueryPanel
 from skillstudio.gui.workbench.ranking_menu import EXPLAIN, OPEN, WHY_NOT
 from skillstudio.gui.workbench.tier_view import SHORTEST, tier_title
 

@@ -11,12 +11,12 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.delivery.tiers import render_tiers
 from skillstudio.core.model.session import Session
 from skillstudio.core.projects.suites import load_suite
+from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.matching import match
-from skillstudio.core.ranking.model_pick import likely
 from skillstudio.gui.field_widgets import ListEditor
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.workbench import QueryPanel
 from skillstudio.gui.workbench.panel_parts import summary_text
+from skillstudio.gui.workbench.query_panel import QueryPanel
 
 REQUESTS = {  # one request per sample profile
     "agentskills": "review this SQL migration for locking problems",

@@ -9,7 +9,7 @@ from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.main_window import MainWindow
-from skillstudio.gui.workbench import QueryPanel
+from skillstudio.gui.workbench.query_panel import QueryPanel
 
 from .test_workbench import panel_on
 

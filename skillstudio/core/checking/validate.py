@@ -10,12 +10,13 @@ from urllib.parse import unquote
 
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.fields import is_placeholder_description, quoted
+from ..model.paths import is_inside
 from ..model.rule_settings import apply_rules
 from ..model.scan import SKILL_FILE
 from ..model.skills import Skill
 from ..profile import Checker, Profile
 from ..reading.looked import looked_at
-from ..reading.safefs import is_inside
+from .field_checks import check_fields
 from .links import (
     LINK_CHARS,
     LINKS_CHECKED,
@@ -59,7 +60,7 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
         )
     profile.resolve(skill, c)
     if doc.readable:
-        profile.check_fields(c)
+        check_fields(c)  # types, required and unknown keys, then the profile's `check`
         check_skill_name(c)  # names that can be mistaken for another (core/checking/lookalike.py)
         if is_placeholder_description(skill.raw.get("description")):
             c.emit(

@@ -7,9 +7,10 @@ from typing import Any
 
 from ..model.delivered import Activation, Invoker
 from ..model.diagnostics import internal
+from ..model.profile_requests import ActivationRequest, SkillSet
 from ..model.session import Session
 from ..model.skills import Skill
-from ..profile import ActivationRequest, Profile, SkillSet
+from ..profile import Profile
 from ..scanning.registry import Registry
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from ..model.delivered import TierText
 from ..model.diagnostics import internal
+from ..model.matches import MatchResult
 from ..model.session import Session
 from ..model.skills import Skill
 from ..model.text import counted
-from ..ranking.matching import MatchResult
 from ..scanning.registry import Registry
 from .activation import activate, delivered_body
 

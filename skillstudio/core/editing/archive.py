@@ -20,8 +20,9 @@ import zipfile
 import zlib
 
 from ..model.filenames import entry_name_problem, folder_name_problem, secret_kind, tool_folder
+from ..model.paths import FileRefused
 from ..model.text import counted
-from ..reading.safefs import FileRefused, kind, open_regular, remove_tree, walk
+from ..reading.safefs import kind, open_regular, remove_tree, walk
 
 EXCLUDED_NAMES = frozenset({"__pycache__", "node_modules", ".DS_Store"})
 EXCLUDED_SUFFIXES = (".pyc",)

@@ -37,7 +37,8 @@ from ..model.skills import Skill
 from ..profile import Profile
 from ..reading.frontmatter import BOM, parse_text
 from ..reading.yaml_io import EditError
-from .round_trip import Change, apply_changes
+from .changes import Change
+from .round_trip import apply_changes
 from .saving import SaveError, Stamp, atomic_write, encode
 
 MAX_ROUNDS = 64  # fixes applied to one file in one run, at most

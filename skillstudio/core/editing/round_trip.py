@@ -1,11 +1,13 @@
 """Round-trip frontmatter edits: change exactly what was edited, nothing else.
 
-The writer composes the frontmatter with libyaml to get the exact span of
-every key, value and list item, then splices new text into those spans:
-a single-line scalar keeps its key, spacing, quoting style and trailing
-comment; a list item edit replaces that item only; a new key goes after the
-last key; a removed key takes only its own lines. Every result is re-parsed
-and must equal the intended mapping, or nothing is returned.
+The changes are applied to the parsed mapping first (changes.py): that is the
+intended mapping. The writer composes the frontmatter with libyaml to get the
+exact span of every key, value and list item, then splices new text into those
+spans (splices.py, one strategy per shape of edit): a single-line scalar keeps
+its key, spacing, quoting style and trailing comment; a list item edit replaces
+that item only; a new key goes where the profile's field order puts it, else
+after the last key; a removed key takes only its own lines. Every result is
+re-parsed and must equal the intended mapping, or nothing is returned.
 
 Why not a round-trip YAML library: measured against these rules, ruamel.yaml
 re-indents sequences, re-wraps long scalars and normalizes spacing after
@@ -14,145 +16,13 @@ colons on dump; splicing into libyaml's marks changes only the edited bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-import yaml
+from typing import Any
 
 from ..model.document import Document
-from ..model.fields import yaml_kind
-from ..reading import yaml_io
 from ..reading.frontmatter import BOM, parse_text
-from ..reading.yaml_io import (
-    EditError,
-    double_quoted,
-    key_text,
-    nested_lines,
-    plain_ok,
-    scalar_text,
-    single_quoted,
-    value_lines,
-)
-from .values import (
-    MAX_CLI_VALUE,
-    ValueMode,
-    field_kind,
-    parse_typed_value,
-    parse_yaml_value,
-    typed_sources,
-)
-
-if TYPE_CHECKING:
-    pass
-
-_MISSING = object()
-
-
-# the emitter's names, read from here before they moved to yaml_io
-__all__ = [
-    "MAX_CLI_VALUE",
-    "Change",
-    "EditError",
-    "ValueMode",
-    "apply_changes",
-    "double_quoted",
-    "field_kind",
-    "key_text",
-    "nested_lines",
-    "parse_typed_value",
-    "parse_yaml_value",
-    "plain_ok",
-    "scalar_text",
-    "single_quoted",
-    "typed_sources",
-    "value_lines",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Set or remove a top-level key, or with `path` one entry inside its mapping.
-
-    `Change("set", "metadata", "1.3", path=("version",))` sets `metadata.version`
-    and keeps every other entry of `metadata` (and its comments) byte for byte.
-    """
-
-    kind: Literal["set", "unset"]
-    key: str
-    value: Any = None
-    path: tuple[str, ...] = ()
-
-    @property
-    def dotted(self) -> str:
-        return ".".join((self.key, *self.path))
-
-
-# -- scalar styles -----------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Entry:
-    key: str
-    key_node: yaml.Node
-    node: yaml.Node
-    first: int  # first line (0-based, in the frontmatter)
-    last: int  # last line of its region, trailing blank and comment lines excluded
-
-
-def _entries(fm: str, lines: list[str]) -> list[_Entry]:
-    try:
-        root = yaml_io.compose(fm, yaml_io.FRONTMATTER)
-    except yaml_io.YamlRefused as exc:
-        raise EditError(f"the frontmatter {exc.message}; edit it in the source view") from None
-    if root is None:
-        return []
-    if not isinstance(root, yaml.MappingNode) or root.flow_style:
-        raise EditError("the frontmatter is not a block mapping; edit the file's text instead")
-    entries: list[_Entry] = []
-    pairs = root.value
-    for index, (key_node, node) in enumerate(pairs):
-        first = key_node.start_mark.line
-        nxt = pairs[index + 1][0].start_mark.line if index + 1 < len(pairs) else len(lines)
-        last = max(first, node.end_mark.line if node.end_mark.column else node.end_mark.line - 1)
-        last = min(last, nxt - 1)
-        # Blank lines and column-0 comments after a value belong to the layout, not to
-        # the value (an indented '# …' may be content of a block scalar).
-        while last > first and (not lines[last].strip() or lines[last].startswith("#")):
-            last -= 1
-        entries.append(_Entry(str(key_node.value), key_node, node, first, last))
-    return entries
-
-
-def _quote_of(node: yaml.Node) -> str:
-    """A scalar's quoting ("'", '"' or "plain"); a nested list or map has none."""
-    style = node.style if isinstance(node, yaml.ScalarNode) else None
-    return {"'": "'", '"': '"'}.get(style or "", "plain")
-
-
-def _style_of(node: yaml.Node, lines: list[str]) -> dict[str, Any]:
-    style: dict[str, Any] = {}
-    if isinstance(node, yaml.ScalarNode):
-        style["scalar"] = {"'": "'", '"': '"'}.get(node.style or "", "plain")
-        style["block"] = node.style in ("|", ">")
-    elif isinstance(node, yaml.SequenceNode):
-        style["flow"] = bool(node.flow_style)
-        if node.value and not node.flow_style:
-            first = node.value[0]
-            line = lines[first.start_mark.line]
-            dash = line.find("-")
-            style["item_indent"] = line[:dash] if dash >= 0 else "  "
-            style["item_style"] = _quote_of(first)
-    elif isinstance(node, yaml.MappingNode):
-        style["flow"] = bool(node.flow_style)
-    return style
-
-
-def _splice_scalar(line: str, node: yaml.Node, new_text: str) -> str | None:
-    """Replace a one-line scalar in place, or None when it does not sit on one line."""
-    if node.start_mark.line != node.end_mark.line:
-        return None
-    return line[: node.start_mark.column] + new_text + line[node.end_mark.column :]
+from ..reading.yaml_io import EditError, key_text, value_lines
+from .changes import Change, apply_change
+from .splices import Entry, replace_entry, top_entries
 
 
 def apply_changes(
@@ -187,7 +57,7 @@ def apply_changes(
         )
     intended: dict[str, Any] = dict(doc.mapping or {})
     for change in changes:
-        _apply(intended, change)
+        apply_change(intended, change)
     # one whole-key change per top-level key touched, in the order keys were first touched
     changes = [
         Change("set", key, intended[key]) if key in intended else Change("unset", key)
@@ -198,7 +68,7 @@ def apply_changes(
     if lines and lines[-1] == "":
         lines.pop()
     raw_lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    entries = {e.key: e for e in _entries(fm, raw_lines)} if doc.has_frontmatter else {}
+    entries = {e.key: e for e in top_entries(fm, raw_lines)} if doc.has_frontmatter else {}
     out = list(raw_lines)
     # Edits are applied bottom-up so earlier line numbers stay valid.
     plan: list[tuple[int, int, list[str]]] = []  # (first, last, replacement lines)
@@ -220,7 +90,7 @@ def apply_changes(
             else:
                 plan.append((before, before - 1, new_lines))  # an insertion
             continue
-        replacement = _replace_entry(entry, change.value, raw_lines, newline)
+        replacement = replace_entry(entry, change.value, raw_lines, newline)
         if replacement is not None:
             plan.append((entry.first, entry.last, replacement))
     # bottom-up; at one line, the entry there is rewritten before text is inserted above it
@@ -252,57 +122,12 @@ def apply_changes(
     return (BOM if doc.bom else "") + new_text
 
 
-def _natural_place(key: str, rank: dict[str, int], entries: dict[str, _Entry]) -> int | None:
+def _natural_place(key: str, rank: dict[str, int], entries: dict[str, Entry]) -> int | None:
     """The line before which a declared key belongs, or None to append it."""
     if key not in rank:
         return None
     later = [e.first for k, e in entries.items() if rank.get(k, -1) > rank[key]]
     return min(later) if later else None
-
-
-def _apply(mapping: dict[str, Any], change: Change) -> None:
-    """Apply one change to `mapping`; nested mappings on the way are copied, never mutated.
-
-    A nested unset that leaves a mapping empty removes that mapping too.
-    """
-    if not change.path:
-        if change.kind == "set":
-            mapping[change.key] = change.value
-        else:
-            mapping.pop(change.key, None)
-        return
-    trail: list[tuple[dict[Any, Any], Any]] = []  # (mapping, key in it), outermost first
-    current: dict[Any, Any] = mapping
-    for depth, part in enumerate((change.key, *change.path)):
-        key = next((k for k in current if str(k) == part), part) if depth else part
-        trail.append((current, key))
-        if depth == len(change.path):
-            break
-        child = current.get(key, _MISSING)
-        if child is _MISSING or child is None:
-            if change.kind == "unset":
-                return  # nothing there to remove
-            child = {}
-        elif not isinstance(child, dict):
-            where = ".".join((change.key, *change.path[:depth]))
-            raise EditError(
-                f"'{where}' holds {yaml_kind(child)}, not a mapping, so '{change.dotted}' "
-                f"cannot be set inside it; replace '{where}' first (for example "
-                f"--yaml '{where}={{}}') or --unset it"
-            )
-        child = dict(child)
-        current[key] = child
-        current = child
-    mapping_at, last_key = trail[-1]
-    if change.kind == "set":
-        mapping_at[last_key] = change.value
-        return
-    if mapping_at.pop(last_key, _MISSING) is _MISSING:
-        return
-    for (parent, key), (child, _) in zip(reversed(trail[:-1]), reversed(trail[1:]), strict=True):
-        if child:
-            break
-        parent.pop(key, None)
 
 
 def _insert_at(lines: list[str]) -> int:
@@ -311,290 +136,3 @@ def _insert_at(lines: list[str]) -> int:
     while index > 0 and (not lines[index - 1].strip() or lines[index - 1].lstrip().startswith("#")):
         index -= 1
     return index
-
-
-def _replace_entry(
-    entry: _Entry, value: Any, lines: list[str], newline: str, indent: str = "  "
-) -> list[str] | None:
-    """The new lines of an entry's region, or None when the value is unchanged.
-
-    The edit strategies below are tried in turn, each for one shape of value and
-    each touching as few bytes as it can; the first that applies wins, and an
-    entry none of them fits is rewritten whole. `indent` is the indentation of
-    the entry's children when they are rewritten.
-    """
-    old = _construct(entry.node)
-    if old == value and type(old) is type(value):
-        return None  # unchanged: keep every byte
-    edit = _Edit(entry, value, old, lines, newline, _style_of(entry.node, lines))
-    for strategy in _STRATEGIES:
-        region = strategy(edit)
-        if region is not None:
-            return region
-    return _rewrite_entry(edit, indent)
-
-
-@dataclass(slots=True)
-class _Edit:
-    """One entry's edit as the strategies see it."""
-
-    entry: _Entry
-    value: Any
-    old: Any
-    lines: list[str]
-    newline: str
-    style: dict[str, Any]
-
-    @property
-    def region(self) -> list[str]:
-        return list(self.lines[self.entry.first : self.entry.last + 1])
-
-
-def _scalars_only(values: list[Any]) -> bool:
-    return all(not isinstance(v, dict | list) for v in values)
-
-
-def _splice_scalar_value(edit: _Edit) -> list[str] | None:
-    """A one-line scalar replaced by another: only the value's bytes change."""
-    entry, node, value = edit.entry, edit.entry.node, edit.value
-    if (
-        not isinstance(node, yaml.ScalarNode)
-        or isinstance(value, list | dict)
-        or edit.style.get("block")
-        or (isinstance(value, str) and "\n" in value)
-    ):
-        return None
-    new_text = scalar_text(value, edit.style.get("scalar"))
-    spliced: str | None
-    if node.start_mark.line == entry.first and node.value == "" and node.style is None:
-        spliced = edit.lines[entry.first].rstrip() + (" " + new_text if new_text else "")
-    else:
-        spliced = _splice_scalar(edit.lines[node.start_mark.line], node, new_text)
-    if spliced is not None and node.start_mark.line == entry.first == entry.last:
-        return [spliced]
-    return None
-
-
-def _edit_block_list(edit: _Edit) -> list[str] | None:
-    """A block list of one-line scalars, items changed in place and new ones appended."""
-    entry, node, value, old = edit.entry, edit.entry.node, edit.value, edit.old
-    if not (
-        isinstance(node, yaml.SequenceNode)
-        and isinstance(value, list)
-        and isinstance(old, list)
-        and not node.flow_style
-        and len(value) >= len(old)
-        and all(
-            item.start_mark.line == item.end_mark.line and isinstance(item, yaml.ScalarNode)
-            for item in node.value
-        )
-        and _scalars_only(value)
-    ):
-        return None
-    region = edit.region
-    for item_node, old_item, new_item in zip(node.value, old, value, strict=False):
-        if old_item == new_item and type(old_item) is type(new_item):
-            continue
-        row = item_node.start_mark.line - entry.first
-        quote = _quote_of(item_node)
-        item_text = _splice_scalar(
-            edit.lines[item_node.start_mark.line], item_node, scalar_text(new_item, quote)
-        )
-        if item_text is None:
-            return None
-        region[row] = item_text
-    extra = value[len(old) :]
-    if extra:
-        last_item = node.value[-1] if node.value else None
-        indent = edit.style.get("item_indent", "  ")
-        new_rows = [f"{indent}- {scalar_text(v, edit.style.get('item_style'))}" for v in extra]
-        at = (last_item.start_mark.line - entry.first + 1) if last_item else len(region)
-        region[at:at] = new_rows
-    return region
-
-
-def _append_to_flow_list(edit: _Edit) -> list[str] | None:
-    """A one-line flow list that grew at its end: the new items go before its ']', in
-    the last item's quoting."""
-    node, value, old = edit.entry.node, edit.value, edit.old
-    if not (
-        isinstance(node, yaml.SequenceNode)
-        and node.flow_style
-        and isinstance(value, list)
-        and isinstance(old, list)
-        and old
-        and len(value) > len(old)
-        and value[: len(old)] == old
-        and node.start_mark.line == node.end_mark.line
-        and _scalars_only(value)
-    ):
-        return None
-    row = node.start_mark.line
-    line = edit.lines[row]
-    close = node.end_mark.column - 1
-    if line[close : close + 1] != "]":
-        return None
-    quote = _quote_of(node.value[-1])
-    tail = "".join(", " + scalar_text(v, quote, flow=True) for v in value[len(old) :])
-    grown = edit.region
-    grown[row - edit.entry.first] = line[:close].rstrip() + tail + line[close:]
-    return grown
-
-
-def _shrink_block_list(edit: _Edit) -> list[str] | None:
-    node, value, old = edit.entry.node, edit.value, edit.old
-    if (
-        isinstance(node, yaml.SequenceNode)
-        and isinstance(value, list)
-        and isinstance(old, list)
-        and not node.flow_style
-        and 0 < len(value) < len(old)
-    ):
-        return _remove_items(edit.entry, value, old, edit.lines)
-    return None
-
-
-def _edit_mapping(edit: _Edit) -> list[str] | None:
-    if (
-        isinstance(edit.entry.node, yaml.MappingNode)
-        and isinstance(edit.value, dict)
-        and isinstance(edit.old, dict)
-    ):
-        return _replace_children(edit.entry, edit.value, edit.old, edit.lines, edit.newline)
-    return None
-
-
-def _rewrite_entry(edit: _Edit, indent: str) -> list[str]:
-    """The entry written anew: its key as it was, the value in the entry's style."""
-    entry = edit.entry
-    first_line = edit.lines[entry.first]
-    head = (
-        first_line[: entry.key_node.end_mark.column]
-        if entry.key_node.start_mark.line == entry.first
-        else key_text(entry.key)
-    )
-    vals = value_lines(edit.value, indent, edit.newline, edit.style)
-    return [head + ":" + vals[0], *vals[1:]]
-
-
-_STRATEGIES: tuple[Callable[[_Edit], list[str] | None], ...] = (
-    _splice_scalar_value,
-    _edit_block_list,
-    _append_to_flow_list,
-    _shrink_block_list,
-    _edit_mapping,
-)
-
-
-def _remove_items(
-    entry: _Entry, value: list[Any], old: list[Any], lines: list[str]
-) -> list[str] | None:
-    """A block list that lost items (the rest in order): only their lines go."""
-    node = entry.node
-    assert isinstance(node, yaml.SequenceNode)
-    rows = [item.start_mark.line for item in node.value]
-    if len(set(rows)) != len(rows) or rows[0] <= entry.first:
-        return None
-    if not all(
-        isinstance(item, yaml.ScalarNode) and item.start_mark.line == item.end_mark.line
-        for item in node.value
-    ):
-        return None
-    drop: list[int] = []
-    want = 0
-    for index, item in enumerate(old):
-        if want < len(value) and value[want] == item and type(value[want]) is type(item):
-            want += 1
-        else:
-            drop.append(index)
-    if want != len(value):
-        return None  # not a plain removal
-    region = list(lines[entry.first : entry.last + 1])
-    for index in reversed(drop):
-        del region[rows[index] - entry.first]
-    return region
-
-
-def _children(node: yaml.MappingNode, lines: list[str], end: int) -> list[_Entry]:
-    """The entries of a nested block mapping whose region ends at line `end`."""
-    pairs = node.value
-    out: list[_Entry] = []
-    for index, (key_node, sub) in enumerate(pairs):
-        first = key_node.start_mark.line
-        nxt = pairs[index + 1][0].start_mark.line if index + 1 < len(pairs) else end + 1
-        last = max(first, sub.end_mark.line if sub.end_mark.column else sub.end_mark.line - 1)
-        last = min(last, nxt - 1)
-        block = isinstance(sub, yaml.ScalarNode) and sub.style in ("|", ">")
-        while last > first and (
-            not lines[last].strip() or (not block and lines[last].lstrip().startswith("#"))
-        ):
-            last -= 1
-        out.append(_Entry(str(key_node.value), key_node, sub, first, last))
-    return out
-
-
-def _replace_children(
-    entry: _Entry, value: dict[Any, Any], old: dict[Any, Any], lines: list[str], newline: str
-) -> list[str] | None:
-    """A nested block mapping edited key by key: untouched keys keep every byte.
-
-    Handles changed, removed and appended keys; anything else (reordered keys,
-    flow style, keys on the entry's own line) returns None and the entry is
-    rewritten whole.
-    """
-    node = entry.node
-    assert isinstance(node, yaml.MappingNode)
-    if node.flow_style or not node.value or not all(isinstance(k, str) for k in (*old, *value)):
-        return None
-    subs = _children(node, lines, entry.last)
-    if subs[0].first <= entry.first or [s.key for s in subs] != list(old):
-        return None
-    kept = [k for k in value if k in old]
-    added = [k for k in value if k not in old]
-    if kept != [k for k in old if k in value] or list(value) != kept + added:
-        return None
-    column = subs[0].key_node.start_mark.column
-    if any(s.key_node.start_mark.column != column for s in subs):
-        return None
-    indent = lines[subs[0].first][:column]
-    if indent.strip():
-        return None
-    region = list(lines[entry.first : entry.last + 1])
-    if added:
-        rows: list[str] = []
-        for key in added:
-            rows += nested_lines(f"{indent}{key_text(key)}:", value[key], indent + "  ")
-        at = subs[-1].last - entry.first + 1
-        region[at:at] = rows
-    for sub in reversed(subs):
-        start, stop = sub.first - entry.first, sub.last - entry.first + 1
-        if sub.key not in value:
-            del region[start:stop]
-            continue
-        replacement = _replace_entry(sub, value[sub.key], lines, newline, indent + "  ")
-        if replacement is not None:
-            region[start:stop] = replacement
-    return region
-
-
-def _construct(node: yaml.Node) -> Any:
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_object(node, deep=True)
-    except yaml.YAMLError:
-        return _MISSING
-    finally:
-        loader.dispose()
-
-
-def change_for(
-    dotted: str, mapping: dict[str, Any] | None, kind: Literal["set", "unset"], value: Any = None
-) -> Change:
-    """A change for KEY, where a dotted KEY (`metadata.version`) names an entry inside a
-    mapping; a top-level key that is itself spelt with dots is edited as it is."""
-    if "." not in dotted or dotted in (mapping or {}):
-        return Change(kind, dotted, value)
-    parts = dotted.split(".")
-    if not all(part.strip() for part in parts):
-        raise EditError(f"'{dotted}' has an empty part; write KEY or KEY.SUBKEY")
-    return Change(kind, parts[0], value, path=tuple(parts[1:]))

@@ -12,7 +12,8 @@ from ..model.fields import placeholder_description
 from ..model.filenames import folder_name_problem
 from ..profile import Profile
 from ..reading.frontmatter import read_document
-from .round_trip import Change, apply_changes
+from .changes import Change
+from .round_trip import apply_changes
 from .saving import atomic_write, encode, stamp
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -28,8 +28,8 @@ import stat
 from typing import Any
 
 from ..model.paths import FileRefused
+from ..reading.cache_files import cache_folder
 from ..reading.safefs import check_regular, opened_inside
-from ..scanning.state_cache import cache_folder
 from .questions import Answer
 
 MAX_BYTES = 64 * 1024

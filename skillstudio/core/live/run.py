@@ -17,7 +17,8 @@ import httpx
 
 from ..delivery.tiers import render_listing
 from ..model.text import counted
-from ..ranking.model_pick import LikelyIndex
+from ..ranking.likely_index import LikelyIndex
+from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
@@ -158,7 +159,7 @@ def plan(
 def _estimate(index: LikelyIndex | None, query: str) -> Estimate | None:
     if index is None:
         return None
-    ranked = index.rank(query)
+    ranked = rank_likely(index, query)
     likely = ranked.likely
     return Estimate(likely[0].name if likely else None, {c.name: c.band for c in ranked.candidates})
 

@@ -60,10 +60,6 @@ class Document:
     def body(self) -> str:
         return self.text[self.body_offset :]
 
-    @property
-    def yaml_ok(self) -> bool:
-        return self.mapping is not None
-
     def positions(self) -> dict[str, FieldPos]:
         """Exact positions of every top-level key (computed once, on demand)."""
         if self._positions is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from ..profile import PanelOption, Profile, RootSpec
+from ..profile import Profile
 
 
 def _shipped() -> list[type[Profile]]:
@@ -64,17 +64,3 @@ def unregister_profile(name: str) -> None:
     PROFILE_CLASSES.pop(name, None)
     if name in PROFILE_NAMES:
         PROFILE_NAMES.remove(name)
-
-
-__all__ = [
-    "DEFAULT_PROFILE",
-    "PROFILE_CLASSES",
-    "PROFILE_NAMES",
-    "PanelOption",
-    "Profile",
-    "RootSpec",
-    "detection_order",
-    "get_profile",
-    "register_profile",
-    "unregister_profile",
-]

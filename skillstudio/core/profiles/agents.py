@@ -304,10 +304,3 @@ AGENTS: tuple[AgentSpec, ...] = (
 )
 
 AGENT_KEYS = tuple(agent.key for agent in AGENTS)
-
-
-def get_agent(key: str) -> AgentSpec:
-    for agent in AGENTS:
-        if agent.key == key:
-            return agent
-    raise KeyError(key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from ..checking.advice import advise
+from ..checking.field_checks import check_length, check_not_empty
 from ..model.fields import FieldSpec, described, quoted, show, yaml_kind
 from ..model.skills import Skill
 from ..profile import Checker, Profile, RootSpec
@@ -86,14 +87,14 @@ class AgentSkills(Profile):
         if isinstance(name, str):
             self._check_name(c, name)
         desc = raw.get("description")
-        self.check_not_empty(
+        check_not_empty(
             c, "description", "'description' is empty; say what the skill does and when to use it."
         )
-        self.check_length(
+        check_length(
             c, "description", desc, MAX_DESCRIPTION, "description-too-long", "'description'"
         )
         comp = raw.get("compatibility")
-        self.check_length(
+        check_length(
             c, "compatibility", comp, MAX_COMPATIBILITY, "compatibility-too-long", "'compatibility'"
         )
         meta = raw.get("metadata")
@@ -106,7 +107,7 @@ class AgentSkills(Profile):
                     what = f"{described(value)}; write the value as one line of text"
                 else:
                     if written is None:
-                        from ..editing.round_trip import typed_sources  # rare: only for a bad value
+                        from ..editing.values import typed_sources
 
                         written = typed_sources(c.doc)
                     source = written.get(f"metadata.{key}")

@@ -6,10 +6,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..checking.field_checks import check_not_empty
 from ..delivery.activation import activate_standard
 from ..model.fields import NAME_RULE, FieldSpec
+from ..model.profile_requests import ActivationRequest
 from ..model.skills import Skill
-from ..profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec, listing_line
+from ..profile import Checker, PanelOption, Profile, RootSpec, listing_line
 
 if TYPE_CHECKING:
     from ..model.delivered import Activation
@@ -88,7 +90,7 @@ class Mvp(Profile):
                     at="value",
                     severity="info",
                 )
-        self.check_not_empty(c, "description", "'description' must be non-empty.")
+        check_not_empty(c, "description", "'description' must be non-empty.")
 
     # -- engine hooks ---------------------------------------------------------
     def listing_budget(self, options: Mapping[str, Any]) -> int | None:

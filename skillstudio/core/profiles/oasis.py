@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..checking.field_checks import check_not_empty
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec
 from ..model.matches import POINTS, Terms, description_keywords, words_of
@@ -16,7 +17,7 @@ from ..ranking.rankers import rank_scored
 
 if TYPE_CHECKING:
     from ..model.matches import MatchResult
-    from ..profile import MatchRequest
+    from ..model.profile_requests import MatchRequest
 
 SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
 DETECT = frozenset({"id", "triggers", "priority"})  # all three: a folder of oasis skills
@@ -125,7 +126,7 @@ class Oasis(Profile):
                     severity="info",
                 )
         for key in ("name", "description"):
-            self.check_not_empty(c, key, f"'{key}' is empty; write a short {key}.")
+            check_not_empty(c, key, f"'{key}' is empty; write a short {key}.")
         triggers = raw.get("triggers")
         if isinstance(triggers, list):
             if not triggers:

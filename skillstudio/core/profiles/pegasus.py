@@ -8,21 +8,14 @@ import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..checking.field_checks import check_name_length, check_not_empty
 from ..model.diagnostics import Severity
 from ..model.fields import NAME_RULE, FieldSpec
 from ..model.matches import is_slash_command
+from ..model.profile_requests import ActivationRequest, invocation_refused
 from ..model.skills import Skill
 from ..model.text import first_paragraph
-from ..profile import (
-    ActivationRequest,
-    Checker,
-    PanelOption,
-    Profile,
-    RootSpec,
-    default_listing_texts,
-    invocation_refused,
-    listing_line,
-)
+from ..profile import Checker, PanelOption, Profile, RootSpec, default_listing_texts, listing_line
 
 if TYPE_CHECKING:
     from ..model.delivered import Activation, Invoker
@@ -160,7 +153,7 @@ class Pegasus(Profile):
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
         name = raw.get("name")
-        self.check_name_length(c)
+        check_name_length(c)
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
@@ -168,7 +161,7 @@ class Pegasus(Profile):
                 field="name",
                 at="value",
             )
-        self.check_not_empty(
+        check_not_empty(
             c,
             "description",
             "'description' is empty; the LLM decides from it when to load the skill.",

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..checking.field_checks import check_length, check_name_length, check_not_empty
 from ..checking.patterns import (
     PATTERN_TIMEOUT,
     SLOW_CHECK_TIMEOUT,
@@ -29,25 +30,20 @@ from ..model.matches import (
     is_capability_request,
     words_of,
 )
-from ..model.paths import is_within
+from ..model.paths import FileRefused, is_within
+from ..model.profile_requests import ActivationRequest
 from ..model.skills import Skill
 from ..model.text import counted, first_sentence
-from ..profile import (
-    ActivationRequest,
-    Checker,
-    PanelOption,
-    Profile,
-    RootSpec,
-)
+from ..profile import Checker, PanelOption, Profile, RootSpec
 from ..ranking.match_index import phrase_hits
 from ..ranking.rankers import unpack
 from ..reading.looked import looked_at
-from ..reading.safefs import FileRefused, read_bytes
+from ..reading.safefs import read_bytes
 
 if TYPE_CHECKING:
     from ..model.delivered import Activation
     from ..model.matches import MatchResult
-    from ..profile import MatchRequest
+    from ..model.profile_requests import MatchRequest
 
 NAME = re.compile(r"[A-Za-z0-9-]+")
 SEMVER = re.compile(
@@ -207,7 +203,7 @@ class Toolsets(Profile):
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
         name = raw.get("name")
-        self.check_name_length(c, skip=True)
+        check_name_length(c, skip=True)
         if isinstance(name, str) and not NAME.fullmatch(name):
             c.emit(
                 "name-format",
@@ -217,8 +213,8 @@ class Toolsets(Profile):
             )
             c.fail("name")
         desc = raw.get("description")
-        self.check_not_empty(c, "description", "'description' is empty; write a brief description.")
-        self.check_length(c, "description", desc, 500, "description-too-long", "'description'")
+        check_not_empty(c, "description", "'description' is empty; write a brief description.")
+        check_length(c, "description", desc, 500, "description-too-long", "'description'")
         version = raw.get("version")
         if isinstance(version, str) and not SEMVER.fullmatch(version):
             c.emit(

@@ -6,11 +6,13 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..checking.field_checks import check_not_empty
 from ..delivery.activation import delivered_body
 from ..model.fields import FieldSpec
+from ..model.profile_requests import ActivationRequest
 from ..model.skills import Skill
 from ..model.text import sanitize_name
-from ..profile import ActivationRequest, Checker, Profile, RootSpec, listing_line
+from ..profile import Checker, Profile, RootSpec, listing_line
 from ..reading.skill_files import supporting_files
 
 if TYPE_CHECKING:
@@ -84,7 +86,7 @@ class Workspace(Profile):
                     at="value",
                     severity="info",
                 )
-        self.check_not_empty(c, "description", "'description' is empty; the skill is skipped.")
+        check_not_empty(c, "description", "'description' is empty; the skill is skipped.")
 
     # -- engine hooks ---------------------------------------------------------
     def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:

@@ -19,7 +19,8 @@ from ..model.paths import is_within
 from ..model.scan import SKILL_FILE, Found
 from ..model.skills import Root, Skill
 from ..model.text import counted
-from ..profiles import PROFILE_CLASSES, PROFILE_NAMES, Profile
+from ..profile import Profile
+from ..profiles import PROFILE_CLASSES, PROFILE_NAMES
 from ..reading.frontmatter import read_document
 from ..reading.inventory import SKILL_NAME, Inventory, LinkNote
 

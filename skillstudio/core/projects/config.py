@@ -11,11 +11,12 @@ import yaml
 
 from ..checking.lookalike import text_problem
 from ..model.diagnostics import Diagnostic
+from ..model.paths import is_inside
 from ..model.rule_settings import normalized, setting_problem
+from ..model.scan import ScanLimits
 from ..profiles import PROFILE_NAMES
 from ..reading import yaml_io
-from ..reading.discovery import ScanLimits
-from ..reading.safefs import is_inside, read_bytes
+from ..reading.safefs import read_bytes
 
 CONFIG_NAME = "skillstudio.yaml"
 CONFIG_KEYS = {

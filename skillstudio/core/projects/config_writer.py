@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..editing.round_trip import Change, apply_changes
+from ..editing.changes import Change
+from ..editing.round_trip import apply_changes
 from ..editing.saving import SaveError, Stamp, atomic_write, encode, stamp
 from ..model.diagnostics import CODES
 from ..model.document import Document

@@ -9,11 +9,12 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.paths import is_inside
 from ..model.scan import SKILL_FILE, ScanLimits
 from ..model.text import counted
-from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, Profile, detection_order, get_profile
+from ..profile import Profile
+from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, detection_order, get_profile
 from ..reading.inventory import Inventory, frontmatter_shape, take_inventory
-from ..reading.safefs import is_inside
 
 DETECT_LIMITS = ScanLimits(2000, 4)  # a folder detected on its own (`detect_profile`)
 

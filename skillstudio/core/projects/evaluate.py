@@ -21,7 +21,7 @@ three), how often an acceptable skill is in the likely band, and, over the
   skill scored at all;
 - `plain BM25`: one field of name and description, no stemming, no field
   weights, the same band cut-off;
-- `likely`: the ranking of core/ranking/model_pick.py, as `match`, suites and the app use
+- `likely`: the ranking of core/ranking/likely_ranking.py, as `match`, suites and the app use
   it: name, description (and when_to_use, triggers, argument-hint where the
   profile has them), their phrases, and the body's gist at a low weight;
 - `fields only`: the same without the body's gist (what the model itself reads
@@ -47,8 +47,11 @@ from typing import Any
 import yaml
 
 from ..model.text import counted
-from ..ranking.matching import MatchIndex, match
-from ..ranking.model_pick import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, LikelyIndex, Model
+from ..ranking.estimate import FIELDS_MODEL, LIKELY_MODEL, PLAIN_BM25, Model
+from ..ranking.likely_index import LikelyIndex
+from ..ranking.likely_ranking import rank_likely
+from ..ranking.match_index import MatchIndex
+from ..ranking.matching import match
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes
 from ..scanning.registry import Registry
@@ -119,7 +122,7 @@ def likely_ranker(registry: Registry, model: Model = LIKELY_MODEL) -> Ranker:
     index = LikelyIndex(registry, model)
 
     def rank(query: str) -> tuple[list[str], list[str]]:
-        result = index.rank(query, top=3)
+        result = rank_likely(index, query, top=3)
         return [c.name for c in result.candidates], [c.name for c in result.likely]
 
     return rank

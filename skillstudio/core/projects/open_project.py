@@ -28,8 +28,8 @@ from .project import Project
 
 if TYPE_CHECKING:  # (imported when used: a command that ranks nothing loads no ranking)
     from ..ranking.estimate import Model
+    from ..ranking.likely_index import LikelyIndex
     from ..ranking.match_index import MatchIndex
-    from ..ranking.model_pick import LikelyIndex
     from ..ranking.overlap import Overlaps
     from ..scanning.state_cache import StateCache
 
@@ -115,11 +115,11 @@ class OpenProject:
         return self._match
 
     def likely_index(self, model: Model | None = None) -> LikelyIndex | None:
-        """The likely-candidates index under `model` (core/ranking/model_pick.py; the
+        """The likely-candidates index under `model` (core/ranking/likely_index.py; the
         likely ranking's by default), current; None where the model does not choose, or
         the index failed (a nicety: its failure never hides a diagnostic)."""
         from ..ranking.estimate import LIKELY_MODEL
-        from ..ranking.model_pick import LikelyIndex
+        from ..ranking.likely_index import LikelyIndex
 
         model = model or LIKELY_MODEL
         if not self.registry.profile.model_chooses or model in self._broken:

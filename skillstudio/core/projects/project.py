@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.confinement import escaping, opened_folder, refused_root, root_inside
 from ..model.diagnostics import Diagnostic
+from ..model.paths import is_inside
 from ..model.scan import ScanLimits
 from ..model.skills import Root
 from ..model.text import counted
-from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, Profile, get_profile
-from ..reading.safefs import is_inside
+from ..profile import Profile
+from ..profiles import DEFAULT_PROFILE, PROFILE_CLASSES, PROFILE_NAMES, get_profile
 from ..scanning.registry import Registry
 from .audit import Reach, auditor, merged, share
 from .config import CONFIG_NAME, Config, find_config_upward, load_config

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from ..model.confinement import root_inside
 from ..model.diagnostics import Diagnostic
+from ..model.paths import is_inside
 from ..model.scan import ScanLimits
 from ..model.skills import Root
-from ..profiles import Profile
+from ..profile import Profile
 from ..reading.inventory import Inventory, take_inventory
-from ..reading.safefs import is_inside
 from .detection import skill_markers
 
 

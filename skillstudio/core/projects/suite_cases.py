@@ -17,7 +17,7 @@ from ..reading.safefs import read_bytes
 
 # exact: the selected set; triggers / not-triggers: one skill is (not) selected;
 # likely: an `expect_likely:` case, run against the likely-candidates ranking
-# (core/ranking/model_pick.py): it passes when one of the expected skills ranks in the top
+# (core/ranking/likely_ranking.py): it passes when one of the expected skills ranks in the top
 # three (the evaluation's top-3); `none` passes when no skill is in the likely band;
 # not-likely: only `expect_not:` (no skill named may be likely, or in the top N);
 # reach: a skill-reach query: the first selected skill that is not one of its

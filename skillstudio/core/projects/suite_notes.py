@@ -12,7 +12,8 @@ from ..model.diagnostics import Diagnostic
 from ..model.paths import is_within
 from ..reading import yaml_io
 from ..reading.frontmatter import human_size
-from .suites import SuiteError, suite_from_text
+from .suite_cases import SuiteError
+from .suites import suite_from_text
 
 # files that are suites by their name (skill-creator, Skill Lab, waza)
 SUITE_NAMES = frozenset({"eval_set.json", "triggers.yaml", "trigger_tests.yaml"})

@@ -18,8 +18,9 @@ from .project import (
     project_from_roots,
     resolve_projects,
 )
+from .suite_cases import Suite
+from .suite_formats import skill_folder_of
 from .suite_home import named_outside, suite_home
-from .suites import Suite, skill_folder_of
 
 
 def suite_project(

@@ -14,17 +14,19 @@ from typing import Any
 
 import yaml
 
+from ..model.matches import MatchResult
 from ..model.session import Session
+from ..ranking.estimate import LikelyResult
 from ..ranking.explanations import why_not
-from ..ranking.matching import MatchIndex, MatchResult, match
-from ..ranking.model_pick import LikelyIndex, LikelyResult
+from ..ranking.likely_index import LikelyIndex
+from ..ranking.likely_ranking import rank_likely
+from ..ranking.match_index import MatchIndex
+from ..ranking.matching import match
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes, read_file
 from ..scanning.registry import Registry
 from . import suite_formats
-from .suite_cases import (  # Case, Suite and SuiteError are used from here too
-    MAX_CASES,
-    MAX_QUERY_CHARS,
+from .suite_cases import (
     Case,
     Located,
     Mode,
@@ -38,31 +40,7 @@ from .suite_cases import (  # Case, Suite and SuiteError are used from here too
     query_text,
     read_text,
 )
-from .suite_formats import skill_folder_of
 from .suite_home import suite_home
-
-__all__ = [
-    "MAX_CASES",
-    "MAX_QUERY_CHARS",
-    "Case",
-    "CaseResult",
-    "Mode",
-    "Suite",
-    "SuiteError",
-    "SuiteReport",
-    "add_case",
-    "case_notes",
-    "case_text",
-    "confusion",
-    "confusion_label",
-    "create_suite",
-    "first_pick",
-    "load_suite",
-    "report_of",
-    "run_case",
-    "run_suite",
-    "skill_folder_of",
-]
 
 
 @dataclass(slots=True)
@@ -387,10 +365,10 @@ def run_case(
     if case.mode in ("likely", "not-likely") or case.expect_not:
         likely_index = likely_index or LikelyIndex(registry)
         top = max(LIKELY_TOP, case.not_in_top or 0)
-        ranked = likely_index.rank(case.query, top=top) if case.mode != "likely" else None
+        ranked = rank_likely(likely_index, case.query, top=top) if case.mode != "likely" else None
     if case.mode == "likely":
         assert likely_index is not None
-        top3 = likely_index.rank(case.query, top=3)
+        top3 = rank_likely(likely_index, case.query, top=3)
         got = [c.name for c in top3.candidates]
         if case.expect:
             passed = any(name in case.expect for name in got)
@@ -427,7 +405,9 @@ def run_case(
     if case.expect_not:
         if ranked is None:
             assert likely_index is not None
-            ranked = likely_index.rank(case.query, top=max(LIKELY_TOP, case.not_in_top or 0))
+            ranked = rank_likely(
+                likely_index, case.query, top=max(LIKELY_TOP, case.not_in_top or 0)
+            )
         broken = _negative(case, ranked)
         if broken:
             passed = False

@@ -1,4 +1,4 @@
-"""The likely ranking's parameters and results (core/ranking/model_pick.py ranks).
+"""The likely ranking's parameters and results (core/ranking/likely_ranking.py ranks).
 
 `Model` holds the weights, saturation and band cut-offs (`LIKELY_MODEL` the tuned
 one, `FIELDS_MODEL` without the body, `PLAIN_BM25` the textbook baseline);

@@ -4,7 +4,7 @@
 "(for fixing bugs use debugging)", "use pdf-forms instead for …": the model
 reads them as a pointer away from the skill, so their words are no evidence
 for it (PRODUCT.md section 5, issue 28). The likely ranking reads a
-description without them (core/ranking/model_pick.py) and says which of a
+description without them (core/ranking/likely_index.py) and says which of a
 request's words it left out.
 
 A clause runs from its opening words to the end of its sentence (a full stop

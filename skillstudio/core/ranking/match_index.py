@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from ..model.diagnostics import Diagnostic, internal
 from ..model.matches import Terms
+from ..model.profile_requests import TermIndex
 from ..model.skills import Skill
-from ..profile import TermIndex
 
 if TYPE_CHECKING:
     from ..scanning.registry import Registry

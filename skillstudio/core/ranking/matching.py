@@ -2,55 +2,21 @@
 
 The driver: it cuts an over-long request, keeps the match index, and hands the
 request to the registry's profile, which ranks it (`Profile.rank`, usually one
-of `rankers`). The parts live apart: `match_model` (reasons, candidates,
-results), `match_index` (the index), `rankers`, `explanations`; their public
-names are re-exported here.
+of `rankers`). The parts live apart: core/model/matches.py (reasons,
+candidates, results), `match_index` (the index), `rankers`, `explanations`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..model.matches import (
-    MAX_QUERY_CHARS,
-    POINTS,
-    STOPWORDS,
-    Candidate,
-    MatchResult,
-    Reason,
-    Rule,
-    Terms,
-    description_keywords,
-    explicit_invocation,
-    is_capability_request,
-)
+from ..model.matches import MAX_QUERY_CHARS, MatchResult
+from ..model.profile_requests import MatchRequest
 from ..model.session import Session
 from ..model.text import normalize
-from ..profile import MatchRequest
 from ..scanning.registry import Registry
-from .explanations import mark_words, summary, why_not
 from .match_index import MatchIndex
 from .rankers import rank_explicit
-
-__all__ = [
-    "MAX_QUERY_CHARS",
-    "POINTS",
-    "STOPWORDS",
-    "Candidate",
-    "MatchIndex",
-    "MatchRequest",
-    "MatchResult",
-    "Reason",
-    "Rule",
-    "Terms",
-    "description_keywords",
-    "explicit_invocation",
-    "is_capability_request",
-    "mark_words",
-    "match",
-    "summary",
-    "why_not",
-]
 
 
 def match(

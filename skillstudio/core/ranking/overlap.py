@@ -1,7 +1,7 @@
 """Overlap: pairs of skills whose descriptions would compete for the same requests.
 
 Each skill is a vector of term weights under the likely-candidates model
-(core/ranking/model_pick.py, without the body: what the model reads when it chooses; the
+(core/ranking/likely_index.py, without the body: what the model reads when it chooses; the
 name weighted like the description): for each of its words and phrases, what
 it alone would score for the skill as a request. A pair's score is the highest
 of three figures: the cosine of the two vectors (they say the same things),
@@ -43,7 +43,8 @@ from ..model.skills import Skill
 from ..model.text import counted, normalize
 from ..reading.skill_words import stem, terms
 from ..scanning.registry import Registry
-from .model_pick import FIELDS_MODEL, LikelyIndex, Model
+from .estimate import FIELDS_MODEL, Model
+from .likely_index import LikelyIndex
 from .resemblance import NEAR_POOL, copies, copy_text, near, near_pool
 
 THRESHOLD = 0.3  # score at or above which `overlap` lists a pair
@@ -284,7 +285,7 @@ def _partial_dots(index: LikelyIndex, cap: int, size: int) -> tuple[dict[int, fl
         # phrase shares its rare words (and phrases would triple the pairs tried)
         if df < 2 or df > cap or " " in term:
             continue
-        bucket = sorted(zip(*index._bucket(term), strict=True))
+        bucket = sorted(zip(*index.bucket(term), strict=True))
         tried += df * (df - 1) // 2
         for i, (slot_a, weight_a) in enumerate(bucket):
             base = slot_a * size
@@ -305,7 +306,7 @@ def _probe_pairs(
     for term, df in index.df.items():
         if df < 2 or df > cap:
             continue
-        holders = sorted(index._bucket(term)[0])
+        holders = sorted(index.bucket(term)[0])
         for slot_a in (slot for slot in holders if term in probes[slot]):
             tried += len(holders) - 1
             for slot_b in holders:

@@ -22,7 +22,7 @@ from ..model.matches import (
     explicit_invocation,
     says_use_skill,
 )
-from ..profile import MatchRequest, TermIndex
+from ..model.profile_requests import MatchRequest, TermIndex
 from .match_index import keyword_counts, phrase_hits
 
 

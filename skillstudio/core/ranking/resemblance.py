@@ -32,7 +32,7 @@ from itertools import pairwise
 from operator import itemgetter
 
 from ..model.text import words_of
-from .model_pick import LikelyIndex
+from .likely_index import LikelyIndex
 
 NEAR = 0.5  # resemblance from which two descriptions are near-duplicates
 MIN_WORDS = 3  # a description of fewer words is a title: the cosine judges it

@@ -29,7 +29,8 @@ from collections.abc import Mapping
 
 from ..model.skills import Skill
 from ..reading.skill_words import terms
-from .model_pick import LikelyIndex, Model
+from .estimate import Model
+from .likely_index import LikelyIndex
 from .overlap import (
     OVERLAP_MODEL,
     PER_SKILL,

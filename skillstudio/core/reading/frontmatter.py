@@ -16,11 +16,12 @@ from typing import Any
 import yaml
 
 from ..model.document import Document, Problem
+from ..model.paths import FileRefused
 from ..model.positions import FieldPos
 from ..model.text import counted
 from . import yaml_io
 from .fastyaml import fast_load
-from .safefs import OPEN_FLAGS, FileOutside, FileRefused, kind, opened_inside
+from .safefs import OPEN_FLAGS, FileOutside, kind, opened_inside
 
 _Loader: Any = yaml_io.LOADER  # the C loader (older imports); read through yaml_io
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,15 +55,6 @@ class Inventory:
     links: list[LinkNote] = field(default_factory=list)
     misnamed: list[str] = field(default_factory=list)  # `skill.md` where no SKILL.md is
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    _paths: list[str] = field(default_factory=list)
-
-    def holds_skills(self, folder: str) -> bool:
-        """Whether any SKILL.md (any case) lies below `folder` (a path under `self.folder`)."""
-        if not self._paths:
-            self._paths = [path for path, _ in self.files]
-        prefix = folder.rstrip(os.sep) + os.sep
-        index = bisect_left(self._paths, prefix)
-        return index < len(self._paths) and self._paths[index].startswith(prefix)
 
 
 def take_inventory(

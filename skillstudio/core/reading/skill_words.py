@@ -2,7 +2,7 @@
 phrases, and a skill's body in brief (its gist: its most frequent content
 words, with their counts).
 
-The likely-candidates ranking (core/ranking/model_pick.py) reads them as a low-weight
+The likely-candidates ranking (core/ranking/likely_index.py) reads them as a low-weight
 field: the model does not read the body when it chooses, but the body's
 vocabulary is what the model knows about the skill's domain, and it reaches
 requests worded differently from the description. The skill's own bundled

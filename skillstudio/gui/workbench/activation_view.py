@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
 
 from ...core.delivery.activation import activate
 from ...core.model.delivered import Activation
+from ...core.model.matches import MatchResult
 from ...core.model.session import Session
-from ...core.ranking.matching import MatchResult
 from ...core.scanning.registry import Registry
 
 

@@ -21,10 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.model.matches import MatchResult
 from ...core.projects.project import Project
-from ...core.projects.suites import SuiteError, add_case
-from ...core.ranking.matching import MatchResult
-from ...core.ranking.model_pick import LikelyResult
+from ...core.projects.suite_cases import SuiteError
+from ...core.projects.suites import add_case
+from ...core.ranking.estimate import LikelyResult
 from ..theme import bar_style
 
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)

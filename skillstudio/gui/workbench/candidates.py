@@ -14,9 +14,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
+from ...core.model.matches import Candidate, MatchResult
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
 from ...core.ranking.explanations import error_note
-from ...core.ranking.matching import Candidate, MatchResult
-from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
 from ..icons import icon
 from ..table_model import ColumnsModel
 from ..theme import colour

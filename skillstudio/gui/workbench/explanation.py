@@ -6,10 +6,12 @@ import html
 import re
 from collections.abc import Callable
 
+from ...core.model.matches import MatchResult
 from ...core.model.text import counted, normalize
-from ...core.ranking.explanations import error_note, not_loaded
-from ...core.ranking.matching import MatchResult, mark_words, why_not
-from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult, stem
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.explanations import error_note, mark_words, not_loaded, why_not
+from ...core.ranking.likely_index import LikelyIndex
+from ...core.reading.skill_words import stem
 from ...core.scanning.registry import Registry
 from ..theme import colour
 

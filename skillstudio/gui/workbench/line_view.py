@@ -109,9 +109,6 @@ class LineView(QAbstractScrollArea):
         """The line at the top of the view."""
         return self.verticalScrollBar().value()
 
-    def scroll_to_line(self, number: int) -> None:
-        self.verticalScrollBar().setValue(number)
-
     # -- selection ------------------------------------------------------------------
     def selected_lines(self) -> tuple[int, int]:
         """The first and last selected line, or (-1, -1)."""

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QCheckBox, QWidget
 
 from ...core.model.skills import Skill
 from ...core.projects.project import Project
+from ...core.ranking.estimate import LikelyResult
 from ...core.ranking.explanations import skill_not_loaded
-from ...core.ranking.model_pick import LikelyIndex, LikelyResult
+from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from .outranked_by import SuiteRequests, instead_text
 

@@ -12,8 +12,11 @@ import time
 
 from ...core.model.skills import Skill
 from ...core.projects.project import Project
-from ...core.projects.suites import Suite, SuiteError, load_suite
-from ...core.ranking.model_pick import LikelyCandidate, LikelyIndex, LikelyResult
+from ...core.projects.suite_cases import Suite, SuiteError
+from ...core.projects.suites import load_suite
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.likely_index import LikelyIndex
+from ...core.ranking.likely_ranking import rank_likely
 from ...core.scanning.registry import Registry
 
 SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
@@ -60,7 +63,7 @@ class SuiteRequests:
         for case in cases[:SUITE_CASES_CHECKED]:
             if time.perf_counter() > deadline:
                 break  # typing goes on; the rest are not checked this time
-            ranked = index.rank(case.query, top=5).candidates
+            ranked = rank_likely(index, case.query, top=5).candidates
             if ranked and ranked[0].name != skill.name and ranked[0].band != "unlikely":
                 out.append((case.query, ranked[0].name))
         self._last = (key, out)

@@ -17,9 +17,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from ...core.model.matches import MatchResult
 from ...core.projects.project import Project
-from ...core.ranking.matching import MatchResult, summary
-from ...core.ranking.model_pick import LikelyResult
+from ...core.ranking.estimate import LikelyResult
+from ...core.ranking.explanations import summary
 from ...core.scanning.registry import Registry
 
 

@@ -1,6 +1,6 @@
 """Try a Request: ranking, explanation, tiers, activation, session. Everything shown is
-the engine's own answer (core.matching, core.disclosure, core.activation) for the
-registry as it is on screen, unsaved edits included (re-run on every re-validation)."""
+the engine's own answer (core/ranking, core/delivery) for the registry as it is on
+screen, unsaved edits included (re-run on every re-validation)."""
 
 from __future__ import annotations
 
@@ -36,14 +36,13 @@ from PySide6.QtWidgets import (
 from ...core.delivery.activation import activate
 from ...core.delivery.tiers import render_tiers
 from ...core.model.delivered import TierText
+from ...core.model.matches import MatchResult
 from ...core.model.session import Session
 from ...core.projects.project import Project
-from ...core.ranking.matching import (
-    MatchIndex,
-    MatchResult,
-    match,
-)
-from ...core.ranking.model_pick import LikelyCandidate, LikelyResult
+from ...core.ranking.estimate import LikelyCandidate, LikelyResult
+from ...core.ranking.likely_ranking import rank_likely
+from ...core.ranking.match_index import MatchIndex
+from ...core.ranking.matching import match
 from ...core.scanning.registry import Registry
 from ..deferred_until_shown import CatchUp
 from ..likely_jobs import LikelyIndexes
@@ -430,7 +429,7 @@ class QueryPanel(QWidget):
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
         index = self.likely_indexes.get(registry)
-        return index.rank(query) if index is not None else None
+        return rank_likely(index, query) if index is not None else None
 
     def _on_index_ready(self, registry: object) -> None:
         if registry is self.registry:

@@ -66,14 +66,9 @@ class ToolEntry:
     offset: int
 
 
-def tool_entries(value: Any) -> list[str]:
-    """The entries of an allowed-tools value: a list, or a text split at commas and
-    blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
-    return [entry.text for entry in tool_entries_at(value)]
-
-
 def tool_entries_at(value: Any) -> list[ToolEntry]:
-    """`tool_entries` with each entry's item and offset in it."""
+    """The entries of an allowed-tools value, each with its item and offset in it: a list,
+    or a text split at commas and blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
     single = isinstance(value, str)
     items = [value] if single else value if isinstance(value, list) else []
     out: list[ToolEntry] = []

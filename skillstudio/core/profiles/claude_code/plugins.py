@@ -13,10 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...checking.lookalike import text_problem
 from ...model.diagnostics import Diagnostic, Severity
+from ...model.paths import is_inside
 from ...reading import yaml_io
 from ...reading.looked import looked_at
-from ...reading.safefs import is_inside, read_bytes
+from ...reading.safefs import read_bytes
 from .. import manifest_text
 
 MANIFEST_DIR = ".claude-plugin"
@@ -76,7 +78,7 @@ class Manifest:
         nearest key that is itself usable text)."""
         self.rejected.add(keys)
         line, column = self.at(*keys)
-        usable = [k for k in keys if isinstance(k, str) and manifest_text.problem(k, True) is None]
+        usable = [k for k in keys if isinstance(k, str) and text_problem(k, True) is None]
         self.diagnostics.append(
             Diagnostic(
                 "field-invalid",

@@ -18,13 +18,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...checking.advice import advise
+from ...checking.field_checks import check_length, check_name_length
 from ...model.confinement import holds_skill
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec, type_problem
 from ...model.paths import is_within
+from ...model.profile_requests import invocation_refused
 from ...model.skills import Root, Skill
 from ...model.text import counted, first_paragraph
-from ...profile import Checker, PanelOption, RootSpec, invocation_refused
+from ...profile import Checker, PanelOption, RootSpec
 from ...reading.looked import looked_at
 from ...reading.skill_files import skill_body
 from ..pegasus import Pegasus
@@ -52,8 +54,8 @@ from .layout import (
 
 if TYPE_CHECKING:
     from ...model.delivered import Activation, Invoker, TierText
+    from ...model.profile_requests import ActivationRequest
     from ...model.scan import DiscoveryResult, ScanLimits
-    from ...profile import ActivationRequest
 
 # -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
@@ -64,8 +66,6 @@ LISTING_HEAD = (
     "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n"
 )
 LISTING_TAIL = "\n</system-reminder>"
-
-__all__ = ["ClaudeCode", "loose_bool", "shell_lines", "substitute_claude"]
 
 
 def argument_hint(value: Any) -> str | None:
@@ -256,13 +256,6 @@ class ClaudeCode(Pegasus):
             )
         return f"'{key}' is not a Claude Code field; Claude Code ignores it."
 
-    def check_fields(self, c: Checker) -> None:
-        super().check_fields(c)
-        if self.upload:  # skillstudio.yaml `upload: true`: unknown keys would be rejected
-            c.out = [
-                replace(d, severity="warning") if d.code == "unknown-field" else d for d in c.out
-            ]
-
     def check(self, c: Checker) -> None:
         raw = c.skill.raw
         command = is_command_file(c.skill.path)
@@ -282,7 +275,7 @@ class ClaudeCode(Pegasus):
                         severity="info",
                     )
         elif isinstance(name, str):
-            self.check_name_length(c)
+            check_name_length(c)
             if not NAME.fullmatch(name):
                 c.emit(
                     "name-format",
@@ -336,10 +329,10 @@ class ClaudeCode(Pegasus):
                         field=key,
                         severity="warning",
                     )
-            self.check_length(
+            check_length(
                 c, "description", desc, 1024, "description-too-long", "'description' (upload)"
             )
-        self.check_length(
+        check_length(
             c,
             "compatibility",
             raw.get("compatibility"),
@@ -385,6 +378,10 @@ class ClaudeCode(Pegasus):
         when = raw.get("when_to_use")
         advise(c, when if isinstance(when, str) else "", dmi is not True)
         claude_advice(c)
+        if self.upload:  # skillstudio.yaml `upload: true`: unknown keys would be rejected
+            c.out = [
+                replace(d, severity="warning") if d.code == "unknown-field" else d for d in c.out
+            ]
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
         if skill.doc.has_frontmatter and skill.doc.mapping is None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ...checking.lookalike import text_problem
 from ...model.confinement import link_nowhere, link_out, root_inside
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.paths import is_inside, is_within
@@ -356,7 +357,7 @@ def _manifest_name(path: str, plugin: str, c: Checker) -> str:
         message, where = f"This plugin manifest cannot be read ({exc})", (1, 1)
     else:
         name = data.get("name") if isinstance(data, dict) else None
-        why = manifest_text.problem(name, True) if isinstance(name, str) else None
+        why = text_problem(name, True) if isinstance(name, str) else None
         if isinstance(name, str) and name.strip() and why is None:
             return name.strip()
         message, where = "This plugin manifest has no 'name'", (1, 1)

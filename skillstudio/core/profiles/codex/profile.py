@@ -15,12 +15,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...checking.advice import advise
+from ...checking.field_checks import check_not_empty
 from ...delivery.activation import activate_standard
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec
+from ...model.profile_requests import ActivationRequest
 from ...model.skills import Root, Skill
 from ...model.text import counted
-from ...profile import ActivationRequest, Checker, PanelOption, Profile, RootSpec
+from ...profile import Checker, PanelOption, Profile, RootSpec
 from ...reading.safefs import read_bytes
 from . import files
 from .files import CodexSettings
@@ -38,8 +40,8 @@ from .listing import (
 if TYPE_CHECKING:
     from ...model.delivered import Activation, TierText
     from ...model.matches import MatchResult
+    from ...model.profile_requests import MatchRequest
     from ...model.scan import DiscoveryResult, ScanLimits
-    from ...profile import MatchRequest
 
 MAX_NAME = 64
 # `$name` (name characters [A-Za-z0-9_:-]) or the linked form `[$name](path)`.
@@ -155,7 +157,7 @@ class Codex(Profile):
                 at="value",
             )
             c.fail("name")
-        self.check_not_empty(
+        check_not_empty(
             c, "description", "'description' is empty; Codex does not load a skill without one."
         )
         desc = raw.get("description")

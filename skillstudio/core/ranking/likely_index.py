@@ -1,19 +1,16 @@
-"""Likely candidates: an estimate of which skills the model would pick for a request.
+"""The likely index: BM25F postings over a registry's skills, kept current per skill.
 
-For the profiles where the model chooses (docs/commands.md), skills are ranked by
-BM25F, an information-retrieval weighting over a few fields: the name (split on
-hyphens and underscores, weighted up), the description, what else the profile's
-listing shows (`Profile.listing_texts`: when to use it, its triggers, an argument
-hint), the name's phrases (pairs of adjacent words), plus the body's gist (its most
-frequent words, core/reading/skill_words.py) at a low weight: the model does not read the
-body when it chooses, but the body's vocabulary is what it knows of the
-skill's domain, and requests worded unlike the description reach the skill
-through it. Term weights (IDF) come from the registry itself, so a word most
-skills use counts little; words are stemmed with the Snowball English stemmer
-(PyStemmer), so "testing" meets "tests". Each candidate gets a band (likely,
-possible, unlikely) from a cut-off calibrated on an evaluation set
-(tests/eval), so a request no skill serves shows no likely skill. It is an
-estimate: it never selects; only explicit invocation does (core/ranking/matching.py).
+The likely ranking (likely_ranking.py) reads skills by BM25F, an information-retrieval
+weighting over a few fields: the name (split on hyphens and underscores, weighted up),
+the description, what else the profile's listing shows (`Profile.listing_texts`: when
+to use it, its triggers, an argument hint), the name's phrases (pairs of adjacent
+words), plus the body's gist (its most frequent words, core/reading/skill_words.py)
+at a low weight: the model does not read the body when it chooses, but the body's
+vocabulary is what it knows of the skill's domain, and requests worded unlike the
+description reach the skill through it. Term weights (IDF) come from the registry
+itself, so a word most skills use counts little; words are stemmed with the Snowball
+English stemmer (PyStemmer), so "testing" meets "tests". The words of a
+description's exclusion clauses are left out (core/ranking/exclusions.py).
 
 The index keeps, per term, each skill's saturated field-weighted frequency in
 flat arrays; one added, removed or changed skill updates it without a rebuild
@@ -24,7 +21,6 @@ the app can re-rank on every keystroke.
 
 from __future__ import annotations
 
-import heapq
 import math
 import sys
 from array import array
@@ -32,72 +28,15 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import compress
 
 from ..model.skills import Skill
-from ..model.text import normalize
 from ..profile import Profile, default_listing_texts
-from ..reading.skill_words import (
-    COVER_MIN_WORDS,
-    STEMS,
-    covers,
-    gist_counts,
-    stem,
-    terms,
-    with_phrases,
-)
+from ..reading.skill_words import STEMS, gist_counts, stem, terms, with_phrases
 from ..scanning.registry import Registry
-from .estimate import (
-    FIELDS_MODEL,
-    LIKELY_MODEL,
-    PLAIN_BM25,
-    Band,
-    IgnoredWord,
-    LikelyCandidate,
-    LikelyResult,
-    Model,
-    TermWeight,
-    likely_text,
-)
-from .exclusions import clause_holding, listing_without_exclusions
-from .matching import MAX_QUERY_CHARS, STOPWORDS
+from .estimate import LIKELY_MODEL, Model
+from .exclusions import listing_without_exclusions
 
-__all__ = [  # the parameters and results are re-exported: callers import them from here
-    "FIELDS_MODEL",
-    "LIKELY_MODEL",
-    "PLAIN_BM25",
-    "Band",
-    "LikelyCandidate",
-    "LikelyIndex",
-    "LikelyResult",
-    "Model",
-    "TermWeight",
-    "likely",
-    "likely_text",
-    "stem",
-]
-
-SHOWN_KEPT = 1024  # skills whose shown terms a ranking keeps (`LikelyIndex._shown`; ~2 KB each)
-# At most this many words a request has in skills' exclusions are reported
-MAX_IGNORED = 10
-
-# Words of a request that say nothing about which skill it needs (beside the
-# description stop words): fillers of chat requests. Written for this project.
-REQUEST_STOPWORDS = STOPWORDS | frozenset(
-    """
-    please pls hey hi hello thanks thank ok okay want wants wanted need needs needed
-    like would could can help me im ive id dont doesnt cant isnt whats thats lets
-    something anything thing things stuff kind sort bit lot really actually maybe
-    just also one s t re ve ll d m e g eg ie vs etc gonna wanna
-    """.split()
-)
-
-# A request's word found in more than half of the skills counts nothing (in a
-# collection of 20 or more; unless the request has no other): its weight is below
-# log 2 for every skill alike, and skipping it halves the work at 10,000 skills
-# (measured: 34,000 → 16,000 postings read per request of the benchmark).
-COMMON_SHARE = 0.5
-COMMON_MIN_SKILLS = 20
+SHOWN_KEPT = 1024  # skills whose shown terms the index keeps (`shown_terms`; ~2 KB each)
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
 DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
 
@@ -150,13 +89,13 @@ class LikelyIndex:
         self.body_only: Counter[str] = Counter()  # skills with a term in the body only
         # term -> paths of the skills that have it only in their exclusions (exclusions.py)
         self.excluded: dict[str, set[str]] = {}
-        self._shown_kept: dict[str, tuple[Skill, frozenset[str]]] = {}  # see `_shown`
+        self._shown_kept: dict[str, tuple[Skill, frozenset[str]]] = {}  # see `shown_terms`
         self.length_sums: Counter[str] = Counter()
         # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
         # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
         # skills with their bodies' words). Slots number the skills, so that a
         # request adds up scores in a list. A term's IDF is brought up to date
-        # when a request reads it (`_bucket`): an edit changes a few document
+        # when a request reads it (`bucket`): an edit changes a few document
         # counts, read once after.
         self.postings: dict[str, tuple[array[int], array[float]]] = {}
         self._idf_used: dict[str, float] = {}
@@ -285,7 +224,11 @@ class LikelyIndex:
             self.excluded.setdefault(term, set()).add(skill.path)
 
     def add_all(self, skills: Iterable[Skill]) -> None:
-        """Counts and lengths, then postings: words worked out twice, not kept (-43 MB)."""
+        """Index many skills at once: document counts and field lengths first, then
+        the postings. Each skill's words are worked out twice rather than kept
+        between the passes: kept, 10,000 skills' word counts (about 10 KB each)
+        left the process 43 MB larger for good (measured: +81 MB resident for the
+        index instead of +38 MB), for 25 % of the build time."""
         built = []
         for skill in (s for s in skills if self.omits(s) is None):
             fields = self.fields(skill)
@@ -397,56 +340,13 @@ class LikelyIndex:
         if registry.version == version:
             self._synced = version
 
-    # ---------------------------------------------------------------- ranking
+    # ---------------------------------------------------------------- lookups
     def idf(self, term: str) -> float:
         count = len(self.docs)
         df = self.df.get(term, 0)
         return math.log(1 + (count - df + 0.5) / (df + 0.5))
 
-    def unit(self) -> float:
-        """The weight of a word only one skill has, fully matched: the band unit."""
-        count = len(self.docs)
-        return math.log(1 + (count - 0.5) / 1.5) or 1.0
-
-    def query_terms(self, query: str) -> dict[str, str]:
-        """stem -> the request's first word with that stem (of its first
-        MAX_QUERY_CHARS characters, as the matcher reads it)."""
-        out: dict[str, str] = {}
-        last: tuple[str, str] | None = None
-        for word in normalize(query[:MAX_QUERY_CHARS]).split():
-            if word in REQUEST_STOPWORDS or len(word) < 2:
-                continue
-            key = stem(word) if self.model.stem else word
-            if key not in self.df and self.model.stem:
-                parts = self._split(word)  # "dataframe": "data" + "frame"
-                if parts:
-                    for part in parts:
-                        out.setdefault(part, word)
-                    last = None
-                    continue
-            out.setdefault(key, word)
-            if last is not None and self.model.phrases and last[0] != key:
-                out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
-            last = (key, word)
-        return out
-
-    def _split(self, word: str) -> tuple[str, str] | None:
-        """A word no skill has, as two words skills have (decompounding: the first
-        split from the left whose halves, three letters or more, are both known)."""
-        if len(word) < 6 or not word.isalpha():
-            return None
-        for cut in range(3, len(word) - 2):
-            head, tail = stem(word[:cut]), stem(word[cut:])
-            if head in self.df and tail in self.df:
-                return head, tail
-        return None
-
-    def common(self, term: str) -> bool:
-        """Whether `term` is in too many skills to count (see COMMON_SHARE)."""
-        count = len(self.docs)
-        return count >= COMMON_MIN_SKILLS and self.df.get(term, 0) > count * COMMON_SHARE
-
-    def _bucket(self, term: str) -> tuple[array[int], array[float]]:
+    def bucket(self, term: str) -> tuple[array[int], array[float]]:
         """The postings of `term` (slots, weights), weighted with its current IDF."""
         bucket = self.postings.get(term)
         if bucket is None:
@@ -460,81 +360,11 @@ class LikelyIndex:
 
     def weight(self, term: str, slot: int) -> float:
         """What `term` scores for the skill in `slot` (0.0 when it lacks the word)."""
-        slots, values = self._bucket(term)
+        slots, values = self.bucket(term)
         at = bisect_left(slots, slot)
         return values[at] if at < len(slots) and slots[at] == slot else 0.0
 
-    def counted(self, query_terms: Iterable[str]) -> list[str]:
-        """The request's terms that count: those skills have, but not most of them (see
-        COMMON_SHARE), or all it has when each is in most (copies of one description)."""
-        known = [term for term in query_terms if term in self.postings]
-        return [term for term in known if not self.common(term)] or known
-
-    def _accumulate(self, query_terms: Iterable[str]) -> list[float]:
-        """Each slot's score for the request's terms."""
-        scores = [0.0] * len(self.slots)
-        for term in self.counted(query_terms):
-            slots, values = self._bucket(term)
-            for slot, value in zip(slots, values, strict=True):
-                scores[slot] += value
-        return scores
-
-    def scores(self, query: str) -> dict[str, float]:
-        """path -> score, for every skill with a word of `query`."""
-        scores = self._accumulate(self.query_terms(query))
-        return {
-            doc.skill.path: scores[doc.slot]
-            for doc in self.slots
-            if doc is not None and scores[doc.slot] > 0
-        }
-
-    def rank(self, query: str, top: int = 30) -> LikelyResult:
-        """The best `top` skills for `query`, banded and with their term weights."""
-        query_terms = self.query_terms(query)
-        scores = self._accumulate(query_terms)
-        # the top-th score from the floats alone, then the slots at or above it, in C
-        values = heapq.nlargest(top, scores)
-        cutoff = max(values[-1], sys.float_info.min) if values else 1.0
-        best = list(compress(range(len(scores)), map(cutoff.__le__, scores)))
-        if len(best) > top:  # ties at the cut-off
-            best = heapq.nlargest(top, best, key=scores.__getitem__)
-        unit = self.unit()
-        model = self.model
-        # the bar is the request's best score (`values` is best first; `best` is in
-        # slot order, and its first slot set the bar before: bands moved with `top`)
-        first = values[0] if values else 0.0
-        counted = set(self.counted(query_terms))
-        live = [(t, w, *self._bucket(t)) for t, w in query_terms.items() if t in counted]
-        out: list[LikelyCandidate] = []
-        for slot in best:
-            doc = self.slots[slot]
-            assert doc is not None  # a free slot scores 0
-            score = scores[slot]
-            strength = score / unit
-            reasons = []
-            for term, word, holders, weights in live:
-                at = bisect_left(holders, slot)
-                if at < len(holders) and holders[at] == slot and weights[at]:
-                    reasons.append(TermWeight(word, term, weights[at]))
-            if reasons and self._weights.get("body", 0.0) > 0:
-                shown = self._shown(doc.skill)
-                for reason in reasons:
-                    reason.body = reason.stem not in shown
-            reasons.sort(key=lambda r: -r.weight)
-            band: Band = "unlikely"
-            if score >= model.likely_ratio * first and (
-                strength >= model.likely or self._covers(doc.skill, query_terms, len(reasons))
-            ):
-                band = "likely"
-            elif strength >= model.possible:
-                band = "possible"
-            out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
-        out.sort(key=lambda c: (-c.score, c.name))
-        result = LikelyResult(query, out, len(scores) - scores.count(0.0))
-        result.ignored = self._ignored(query_terms)
-        return result
-
-    def _shown(self, skill: Skill) -> frozenset[str]:
+    def shown_terms(self, skill: Skill) -> frozenset[str]:
         """The terms of what the listing shows of `skill` (every field but the body;
         the last SHOWN_KEPT skills' kept: the app re-ranks the same ones per keystroke)."""
         kept = self._shown_kept.get(skill.path)
@@ -549,31 +379,6 @@ class LikelyIndex:
         self._shown_kept[skill.path] = (skill, frozenset(out))
         return self._shown_kept[skill.path][1]
 
-    def _ignored(self, query_terms: dict[str, str]) -> list[IgnoredWord]:
-        """The request's words skills have only in their exclusions, with the clause."""
-        out: list[IgnoredWord] = []
-        for term, word in query_terms.items():
-            for path in sorted(self.excluded.get(term, ())):
-                if len(out) < MAX_IGNORED:
-                    out.append(
-                        IgnoredWord(self.docs[path].skill.name, word, self._clause(path, term))
-                    )
-        return out
-
-    def _clause(self, path: str, term: str) -> str:
-        """The exclusion clause of the skill at `path` that holds `term`."""
-        skill = self.docs[path].skill
-        return clause_holding(self.texts(skill), skill.own_name, term, self.model.stem)
-
-    def _covers(self, skill: Skill, query_terms: dict[str, str], matched: int) -> bool:
-        """Whether the request says what the skill's description says (`matched`: how
-        many of the request's counted terms the skill has)."""
-        share = self.model.covered
-        if not share or matched < COVER_MIN_WORDS:
-            return False
-        description = self.listing(skill)[0].get("description", "")
-        return covers(description, query_terms, share, self.model.stem)
-
     # ---------------------------------------------------------------- vectors
     def vector(self, path: str) -> dict[str, float]:
         """A skill's weight per term: what each word would score for it as a request."""
@@ -587,14 +392,7 @@ class LikelyIndex:
         """slot -> `vector` of its skill, for every skill, in one pass over the postings."""
         out: dict[int, dict[str, float]] = {d.slot: {} for d in self.slots if d is not None}
         for term in list(self.postings):
-            slots, values = self._bucket(term)
+            slots, values = self.bucket(term)
             for slot, value in zip(slots, values, strict=True):
                 out[slot][term] = value
         return out
-
-
-def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
-    """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
-    index = index or LikelyIndex(registry)
-    index.sync()
-    return index.rank(query)

@@ -1,0 +1,207 @@
+"""Likely candidates: an estimate of which skills the model would pick for a request.
+
+For the profiles where the model chooses (docs/commands.md), a request's words
+(stemmed, chat fillers dropped, a word no skill has split into two that skills have)
+are looked up in the likely index (likely_index.py: BM25F over the name, the
+description, what else the listing shows and the body's gist) and the skills ranked
+by the sum of their weights. Each candidate gets a band (likely, possible, unlikely)
+from a cut-off calibrated on an evaluation set (tests/eval), so a request no skill
+serves shows no likely skill; it carries the request's words that scored for it, and
+the result the words skills have only in their exclusions. It is an estimate: it
+never selects; only explicit invocation does (core/ranking/matching.py).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import sys
+from bisect import bisect_left
+from collections.abc import Iterable
+from itertools import compress
+
+from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
+from ..model.skills import Skill
+from ..model.text import normalize
+from ..reading.skill_words import COVER_MIN_WORDS, covers, stem
+from ..scanning.registry import Registry
+from .estimate import Band, IgnoredWord, LikelyCandidate, LikelyResult, TermWeight
+from .exclusions import clause_holding
+from .likely_index import LikelyIndex
+
+# At most this many words a request has in skills' exclusions are reported
+MAX_IGNORED = 10
+
+# Words of a request that say nothing about which skill it needs (beside the
+# description stop words): fillers of chat requests. Written for this project.
+REQUEST_STOPWORDS = STOPWORDS | frozenset(
+    """
+    please pls hey hi hello thanks thank ok okay want wants wanted need needs needed
+    like would could can help me im ive id dont doesnt cant isnt whats thats lets
+    something anything thing things stuff kind sort bit lot really actually maybe
+    just also one s t re ve ll d m e g eg ie vs etc gonna wanna
+    """.split()
+)
+
+# A request's word found in more than half of the skills counts nothing (in a
+# collection of 20 or more; unless the request has no other): its weight is below
+# log 2 for every skill alike, and skipping it halves the work at 10,000 skills
+# (measured: 34,000 → 16,000 postings read per request of the benchmark).
+COMMON_SHARE = 0.5
+COMMON_MIN_SKILLS = 20
+
+
+def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
+    """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
+    index = index or LikelyIndex(registry)
+    index.sync()
+    return rank_likely(index, query)
+
+
+def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
+    """The best `top` skills of `index` for `query`, banded and with their term weights."""
+    terms = query_terms(index, query)
+    scores = _accumulate(index, terms)
+    # the top-th score from the floats alone, then the slots at or above it, in C
+    values = heapq.nlargest(top, scores)
+    cutoff = max(values[-1], sys.float_info.min) if values else 1.0
+    best = list(compress(range(len(scores)), map(cutoff.__le__, scores)))
+    if len(best) > top:  # ties at the cut-off
+        best = heapq.nlargest(top, best, key=scores.__getitem__)
+    band_unit = unit(index)
+    model = index.model
+    body_read = model.weight("body") > 0
+    # the bar is the request's best score (`values` is best first; `best` is in
+    # slot order, and its first slot set the bar before: bands moved with `top`)
+    first = values[0] if values else 0.0
+    counted_terms = set(counted(index, terms))
+    live = [(t, w, *index.bucket(t)) for t, w in terms.items() if t in counted_terms]
+    out: list[LikelyCandidate] = []
+    for slot in best:
+        doc = index.slots[slot]
+        assert doc is not None  # a free slot scores 0
+        score = scores[slot]
+        strength = score / band_unit
+        reasons = []
+        for term, word, holders, weights in live:
+            at = bisect_left(holders, slot)
+            if at < len(holders) and holders[at] == slot and weights[at]:
+                reasons.append(TermWeight(word, term, weights[at]))
+        if reasons and body_read:
+            shown = index.shown_terms(doc.skill)
+            for reason in reasons:
+                reason.body = reason.stem not in shown
+        reasons.sort(key=lambda r: -r.weight)
+        band: Band = "unlikely"
+        if score >= model.likely_ratio * first and (
+            strength >= model.likely or _covers(index, doc.skill, terms, len(reasons))
+        ):
+            band = "likely"
+        elif strength >= model.possible:
+            band = "possible"
+        out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
+    out.sort(key=lambda c: (-c.score, c.name))
+    result = LikelyResult(query, out, len(scores) - scores.count(0.0))
+    result.ignored = _ignored(index, terms)
+    return result
+
+
+def scores(index: LikelyIndex, query: str) -> dict[str, float]:
+    """path -> score, for every skill of `index` with a word of `query`."""
+    summed = _accumulate(index, query_terms(index, query))
+    return {
+        doc.skill.path: summed[doc.slot]
+        for doc in index.slots
+        if doc is not None and summed[doc.slot] > 0
+    }
+
+
+def unit(index: LikelyIndex) -> float:
+    """The weight of a word only one skill has, fully matched: the band unit."""
+    count = len(index.docs)
+    return math.log(1 + (count - 0.5) / 1.5) or 1.0
+
+
+def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
+    """stem -> the request's first word with that stem (of its first
+    MAX_QUERY_CHARS characters, as the matcher reads it)."""
+    model = index.model
+    out: dict[str, str] = {}
+    last: tuple[str, str] | None = None
+    for word in normalize(query[:MAX_QUERY_CHARS]).split():
+        if word in REQUEST_STOPWORDS or len(word) < 2:
+            continue
+        key = stem(word) if model.stem else word
+        if key not in index.df and model.stem:
+            parts = _split(index, word)  # "dataframe": "data" + "frame"
+            if parts:
+                for part in parts:
+                    out.setdefault(part, word)
+                last = None
+                continue
+        out.setdefault(key, word)
+        if last is not None and model.phrases and last[0] != key:
+            out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
+        last = (key, word)
+    return out
+
+
+def _split(index: LikelyIndex, word: str) -> tuple[str, str] | None:
+    """A word no skill has, as two words skills have (decompounding: the first
+    split from the left whose halves, three letters or more, are both known)."""
+    if len(word) < 6 or not word.isalpha():
+        return None
+    for cut in range(3, len(word) - 2):
+        head, tail = stem(word[:cut]), stem(word[cut:])
+        if head in index.df and tail in index.df:
+            return head, tail
+    return None
+
+
+def common(index: LikelyIndex, term: str) -> bool:
+    """Whether `term` is in too many skills to count (see COMMON_SHARE)."""
+    count = len(index.docs)
+    return count >= COMMON_MIN_SKILLS and index.df.get(term, 0) > count * COMMON_SHARE
+
+
+def counted(index: LikelyIndex, terms: Iterable[str]) -> list[str]:
+    """The request's terms that count: those skills have, but not most of them (see
+    COMMON_SHARE), or all it has when each is in most (copies of one description)."""
+    known = [term for term in terms if term in index.postings]
+    return [term for term in known if not common(index, term)] or known
+
+
+def _accumulate(index: LikelyIndex, terms: Iterable[str]) -> list[float]:
+    """Each slot's score for the request's terms."""
+    summed = [0.0] * len(index.slots)
+    for term in counted(index, terms):
+        slots, values = index.bucket(term)
+        for slot, value in zip(slots, values, strict=True):
+            summed[slot] += value
+    return summed
+
+
+def _ignored(index: LikelyIndex, terms: dict[str, str]) -> list[IgnoredWord]:
+    """The request's words skills have only in their exclusions, with the clause."""
+    out: list[IgnoredWord] = []
+    for term, word in terms.items():
+        for path in sorted(index.excluded.get(term, ())):
+            if len(out) < MAX_IGNORED:
+                skill = index.docs[path].skill
+                out.append(IgnoredWord(skill.name, word, _clause(index, skill, term)))
+    return out
+
+
+def _clause(index: LikelyIndex, skill: Skill, term: str) -> str:
+    """The exclusion clause of `skill` that holds `term`."""
+    return clause_holding(index.texts(skill), skill.own_name, term, index.model.stem)
+
+
+def _covers(index: LikelyIndex, skill: Skill, terms: dict[str, str], matched: int) -> bool:
+    """Whether the request says what the skill's description says (`matched`: how
+    many of the request's counted terms the skill has)."""
+    share = index.model.covered
+    if not share or matched < COVER_MIN_WORDS:
+        return False
+    description = index.listing(skill)[0].get("description", "")
+    return covers(description, terms, share, index.model.stem)
