@@ -4,8 +4,9 @@ in the app's own work) and the status line; the panels are told when skills chan
 Problems lists each project's findings as `lint` makes them (core/projects/findings.py):
 the project's and the registry's, the rules applied where made, and the
 `description-overlap` notes, worked out off the GUI thread on a `snapshot()` of each
-registry once edits pause (the pairs there; the notes, which read positions in the
-skills, on the GUI thread when they land). Until they land, the last notes stay.
+registry after a scan or a refresh, once changes pause (the pairs there; the notes,
+which read positions in the skills, on the GUI thread when they land). Until they
+land, the last notes stay.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class SkillViews(QObject):
         # id(registry) -> (the registry, its overlap notes last worked out)
         self.overlap: dict[int, tuple[Registry, OverlapNotes]] = {}
         self.overlap_running = False
+        self.overlap_again = False  # a scan or refresh came while the job ran
         self.overlap_timer = QTimer(self)
         self.overlap_timer.setSingleShot(True)
         self.overlap_timer.timeout.connect(self.work_out_overlap)
@@ -118,6 +120,7 @@ class SkillViews(QObject):
         def problems() -> None:
             if self.workspace.projects is projects:  # (else another folder was opened)
                 self.update_problems(rows if isinstance(rows, ProblemRows) else None)
+                self.overlap_soon()
             QTimer.singleShot(FIRST_LAYOUT_MS, resume)
 
         QTimer.singleShot(0, problems)
@@ -131,6 +134,7 @@ class SkillViews(QObject):
         else:
             self.sync_tree()
         self.update_problems()
+        self.overlap_soon()
         if not rebuild:
             self.skills_changed.emit()
 
@@ -171,8 +175,6 @@ class SkillViews(QObject):
                 bases,
                 prepared,
             )
-        if self._overlap_due() and not self.overlap_running:
-            self.overlap_timer.start(OVERLAP_DELAY_MS)
         skills = workspace.skill_count()
         self.problems.set_skill_count(skills)
         counts = model.counts()
@@ -199,9 +201,19 @@ class SkillViews(QObject):
                 out.append(registry)
         return out
 
+    def overlap_soon(self) -> None:
+        """The overlap notes worked out again once the changes pause: after a scan or a
+        refresh (files saved or changed on disk), so they follow the files as `lint`
+        reads them; a keystroke does not start the work (at 5,000 skills it takes
+        seconds: the form's "competes with" line answers for the text typed)."""
+        if self.overlap_running:
+            self.overlap_again = True  # (when the running job lands)
+        elif self._overlap_due():
+            self.overlap_timer.start(OVERLAP_DELAY_MS)
+
     def work_out_overlap(self) -> None:
         """The overlap pairs of the registries changed since their notes, off the GUI
-        thread (one job at a time; another follows if they changed meanwhile)."""
+        thread (one job at a time; another follows if a refresh came meanwhile)."""
         due = self._overlap_due()
         if not due or self.overlap_running:
             return
@@ -224,6 +236,9 @@ class SkillViews(QObject):
                 self.fail(f"Working out the overlap notes failed: {error}", self.workspace.base)
             else:
                 self.update_problems()
+            if self.overlap_again:  # saved again meanwhile
+                self.overlap_again = False
+                self.overlap_soon()
 
         run_in_background(lambda: [overlap_pairs(copy) for copy in copies], landed, self)
 
