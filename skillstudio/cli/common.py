@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
 from ..core.profiles import PROFILE_NAMES
-from ..core.projects.project import Project, UsageError, resolve_projects
-from ..core.scanning.registry import Registry
+from ..core.projects.open_project import OpenProject
+from ..core.projects.project import UsageError, resolve_projects
 from .output import rel
 
 if TYPE_CHECKING:
@@ -37,12 +37,6 @@ class Env:
 
     def print(self, text: str = "") -> None:
         self.out.write(text + "\n")
-
-
-@dataclass(slots=True)
-class Loaded:
-    project: Project
-    registry: Registry
 
 
 class ProfileChoices:
@@ -104,8 +98,8 @@ def add_paths(parser: argparse.ArgumentParser, what: str = "PATH") -> None:
 
 def load(
     args: argparse.Namespace, env: Env, paths: list[str] | None = None, gists: bool = True
-) -> list[Loaded]:
-    """The projects' registries, scanned (`gists=False` for a command that never
+) -> list[OpenProject]:
+    """The projects, their registries scanned (`gists=False` for a command that never
     ranks likely candidates: no skill's gist is worked out, see core/reading/skill_words.py).
     `paths`: the PATHs given, else the command's own positional ones. A command that
     takes --no-cache reads through the cache of what was read unless told not to."""
@@ -113,12 +107,8 @@ def load(
         paths = list(getattr(args, "paths", None) or [])
     projects = resolve_projects(paths, args.root, args.project, args.profile, env.cwd)
     cache = state_cache(args)
-    loaded = []
-    for project in projects:
-        registry = project.registry(workers=os.cpu_count() or 1, gists=gists, cache=cache)
-        registry.scan()
-        loaded.append(Loaded(project, registry))
-    return loaded
+    workers = os.cpu_count() or 1
+    return [OpenProject.read(p, workers=workers, gists=gists, cache=cache) for p in projects]
 
 
 def state_cache(args: argparse.Namespace) -> StateCache | None:
@@ -131,12 +121,12 @@ def state_cache(args: argparse.Namespace) -> StateCache | None:
     return StateCache.open()
 
 
-def profile_of(loaded: list[Loaded]) -> str:
+def profile_of(loaded: list[OpenProject]) -> str:
     names = {item.project.profile.name for item in loaded}
     return names.pop() if len(names) == 1 else "mixed" if names else "none"
 
 
-def projects_json(loaded: list[Loaded]) -> list[dict[str, Any]]:
+def projects_json(loaded: list[OpenProject]) -> list[dict[str, Any]]:
     return [
         {
             "path": item.project.base,
@@ -158,7 +148,7 @@ def severity_counts(diags: list[Diagnostic]) -> dict[str, int]:
     return counts
 
 
-def load_one(args: argparse.Namespace, env: Env) -> Loaded:
+def load_one(args: argparse.Namespace, env: Env) -> OpenProject:
     """Commands that answer for one agent need one project."""
     loaded = load(args, env)
     if len(loaded) != 1:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.config import NUMBER_OPTIONS
+from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
     Env,
-    Loaded,
     Subparsers,
     add_common,
     add_paths,
@@ -106,7 +106,7 @@ def register(sub: Subparsers) -> None:
     add_common(act)
 
 
-def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """One project's answer to `match`: its JSON and its text."""
     from ..core.model.session import Session
     from ..core.ranking.estimate import likely_text
@@ -116,10 +116,13 @@ def match_answer(item: Loaded, args: argparse.Namespace) -> tuple[dict[str, Any]
     from .explain import explain_text
 
     session = Session(recent=list(args.recent))
-    result = match(item.registry, args.query, session=session, options=item.project.options)
+    index = item.match_index()  # (the open project's indexes: core/projects/open_project.py)
+    result = match(
+        item.registry, args.query, index=index, session=session, options=item.project.options
+    )
     why = {name: why_not(result, item.registry, name) for name in args.why}
     chooses = item.registry.profile.model_chooses
-    ranked = likely(item.registry, args.query) if chooses else None
+    ranked = likely(item.registry, args.query, item.likely_index()) if chooses else None
     data = result.to_json()
     if ranked is not None:  # docs/commands.md: the likely ranking leads, keywords follow
         estimate = ranked.to_json()
@@ -225,7 +228,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     return EXIT_OK
 
 
-def prompt_tier(item: Loaded, args: argparse.Namespace) -> TierText:
+def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     """One project's answer to `prompt`: the tier asked for (or the request's)."""
     from ..core.delivery.tiers import render_tiers
     from ..core.ranking.matching import match
@@ -233,7 +236,7 @@ def prompt_tier(item: Loaded, args: argparse.Namespace) -> TierText:
     options = dict(item.project.options)
     if args.context_tokens is not None:
         options["context_tokens"] = args.context_tokens
-    result = match(item.registry, args.query or "", options=options)
+    result = match(item.registry, args.query or "", index=item.match_index(), options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]
     tier.diagnostics[:0] = result.diagnostics  # skills the match left out
@@ -258,7 +261,7 @@ def print_tier(tier: TierText, env: Env) -> None:
         env.err.write(diagnostic_line(diag, env.cwd) + "\n")
 
 
-def project_heading(item: Loaded, env: Env, number: int) -> str:
+def project_heading(item: OpenProject, env: Env, number: int) -> str:
     """`== <profile>: <project> (<N> roots)`, the line above each project's answer."""
     roots = counted(len(item.project.roots), "root")
     where = rel(item.project.base, env.cwd) or "."

@@ -18,7 +18,8 @@ from typing import Any
 from ..core.model.diagnostics import CODES
 from ..core.model.explanations import explain
 from ..core.model.text import counted
-from .common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Env, Loaded, Subparsers
+from ..core.projects.open_project import OpenProject
+from .common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Env, Subparsers
 from .output import printable, rel
 
 MAX_FIX_BYTES = 1024 * 1024  # a SKILL.md larger than this is not parsed, so not fixed
@@ -55,7 +56,7 @@ class FixRun:
     files: int = 0
 
 
-def run_fixes(loaded: list[Loaded], args: argparse.Namespace, env: Env) -> FixRun:
+def run_fixes(loaded: list[OpenProject], args: argparse.Namespace, env: Env) -> FixRun:
     """Fix every skill of `loaded` that has a fixable diagnostic (imports the editing
     code only when asked)."""
     from ..core.checking.fix_plans import fixable

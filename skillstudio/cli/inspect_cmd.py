@@ -10,13 +10,14 @@ from typing import Any
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
 from ..core.projects.agent_reach import Reach, agent_reach, reach_line
+from ..core.projects.findings import every_skill_findings, skill_findings
+from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import Verdict, portability, summary
 from ..core.reading.skill_files import skill_body, supporting_files
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
     Env,
-    Loaded,
     Subparsers,
     add_common,
     add_paths,
@@ -41,11 +42,12 @@ def register(sub: Subparsers) -> None:
     add_common(show)
 
 
-def list_rows(loaded: list[Loaded]) -> list[dict[str, Any]]:
+def list_rows(loaded: list[OpenProject]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for item in loaded:
+        found = every_skill_findings(item, notes=False)  # (counts of errors and warnings)
         for skill in item.registry.skills:
-            counts = severity_counts(skill.all_diagnostics)
+            counts = severity_counts(found[skill.path])
             rows.append(
                 {
                     "name": skill.name,
@@ -121,7 +123,9 @@ def _written(skill: Any, diags: list[Diagnostic]) -> dict[str, str]:
     }
 
 
-def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple[Loaded, Any]]]:
+def _shown(
+    args: argparse.Namespace, env: Env
+) -> tuple[list[OpenProject], list[tuple[OpenProject, Any]]]:
     """`show NAME`: a registry name; else, as `set`, a skill folder or SKILL.md path."""
     loaded = load(args, env)
     target = os.path.abspath(os.path.join(env.cwd, args.name))
@@ -137,9 +141,10 @@ def _shown(args: argparse.Namespace, env: Env) -> tuple[list[Loaded], list[tuple
     return loaded, found
 
 
-def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
-    """Everything `show` reports about one skill (the JSON form)."""
-    diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+def show_data(item: OpenProject, skill: Any) -> dict[str, Any]:
+    """Everything `show` reports about one skill (the JSON form): its diagnostics are
+    lint's on it (core/projects/findings.py)."""
+    diags = skill_findings(item, skill)
     body = skill_body(skill)
     return {
         "profile": item.project.profile.name,
@@ -165,7 +170,7 @@ def show_data(item: Loaded, skill: Any) -> dict[str, Any]:
     }
 
 
-def show_text(item: Loaded, skill: Any, data: dict[str, Any], cwd: str) -> list[str]:
+def show_text(item: OpenProject, skill: Any, data: dict[str, Any], cwd: str) -> list[str]:
     written, files = data["written"], data["files"]
     lines = [
         f"{skill.name}  [{skill.status}]  ({item.project.profile.name})",
@@ -205,7 +210,7 @@ def show_text(item: Loaded, skill: Any, data: dict[str, Any], cwd: str) -> list[
         lines += [f"  {name}" for name in files[:50]]
         if len(files) > 50:
             lines.append(f"  … {len(files) - 50} more")
-    diags = sorted(skill.all_diagnostics, key=Diagnostic.sort_key)
+    diags = skill_findings(item, skill)  # (the overlap notes are the project's, kept)
     if diags:
         lines.append("diagnostics:")
         lines += ["  " + diagnostic_line(diag, cwd) for diag in diags]

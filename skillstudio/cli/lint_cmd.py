@@ -9,11 +9,12 @@ from typing import Any
 
 from ..core.model.diagnostics import Diagnostic
 from ..core.model.paths import is_within
-from ..core.model.rule_settings import apply_rules
 from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.audit import unread_skills
+from ..core.projects.findings import project_findings
+from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import portability, summary
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
@@ -21,7 +22,6 @@ from .common import (
     EXIT_FAIL,
     EXIT_OK,
     Env,
-    Loaded,
     Subparsers,
     add_common,
     load,
@@ -30,7 +30,6 @@ from .common import (
 )
 from .fix_cmd import FixRun, add_fix_options, dry_run_exit, report_fixes, run_fixes, wants_fixes
 from .output import diagnostic_line, dumps, rel, sarif
-from .overlap_cmd import overlap_lint
 
 
 def register(sub: Subparsers) -> None:
@@ -92,7 +91,7 @@ def _lint_arguments(args: argparse.Namespace, env: Env) -> tuple[list[str], list
     return keep, notes
 
 
-def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list[Diagnostic]:
+def _no_skills(args: argparse.Namespace, env: Env, loaded: list[OpenProject]) -> list[Diagnostic]:
     """A PATH (or --root, --project) on the command line under which no skill was found
     is an error, so a CI job with a wrong path fails instead of passing on nothing."""
     given = [os.path.abspath(os.path.join(env.cwd, p)) for p in args.root or args.paths]
@@ -117,7 +116,7 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[Loaded]) -> list
 class LintReport:
     """What lint found, before it is written in any format."""
 
-    loaded: list[Loaded]
+    loaded: list[OpenProject]
     diagnostics: list[Diagnostic]
     skills: list[dict[str, Any]] = field(default_factory=list)
     active: int = 0
@@ -136,10 +135,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     diagnostics.extend(_no_skills(args, env, loaded))
     report = LintReport(loaded, diagnostics)
     for item in loaded:
-        diagnostics.extend(item.project.diagnostics)
-        # the project's rule settings (skillstudio.yaml `rules:`) on the cross-skill ones too
-        found = item.registry.diagnostics + overlap_lint(item.registry)
-        diagnostics.extend(apply_rules(found, item.project.profile.rules))
+        diagnostics.extend(project_findings(item))  # (the project's rules applied)
         for skill in item.registry.skills:
             entry = skill.summary_json()
             entry["profile"] = item.project.profile.name
@@ -167,7 +163,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     return report
 
 
-def portability_entry(skill: Skill, name: str, item: Loaded) -> dict[str, Any]:
+def portability_entry(skill: Skill, name: str, item: OpenProject) -> dict[str, Any]:
     """--profile all: every profile's verdict and every agent's answer on one skill."""
     verdicts = portability(skill)
     reaches = agent_reach(skill, item.project.base)
@@ -183,7 +179,7 @@ def portability_entry(skill: Skill, name: str, item: Loaded) -> dict[str, Any]:
     }
 
 
-def roots_of(loaded: list[Loaded]) -> list[dict[str, Any]]:
+def roots_of(loaded: list[OpenProject]) -> list[dict[str, Any]]:
     """Every root read, with the profile it was read as and why, and its skill count."""
     out: list[dict[str, Any]] = []
     for item in loaded:

@@ -1,14 +1,12 @@
-"""`overlap`: pairs of skills whose descriptions compete (docs/commands.md), and
-the `description-overlap` notes `lint` adds where the model chooses."""
+"""`overlap`: pairs of skills whose descriptions compete (docs/commands.md). (The
+`description-overlap` notes of `lint` are the project's findings: core/projects/findings.py.)"""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.model.diagnostics import Diagnostic
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
-from ..core.scanning.registry import Registry
 from .common import EXIT_OK, Env, Subparsers, add_common, load
 from .output import dumps, printable, rel
 
@@ -69,26 +67,6 @@ def cmd_overlap(args: argparse.Namespace, env: Env) -> int:
     for bounds in bounded:
         env.print(f"Bounded: {bounds.text()}.")
     return EXIT_OK
-
-
-def overlap_lint(registry: Registry) -> list[Diagnostic]:
-    """description-overlap notes, where the model chooses (core/ranking/overlap.py)."""
-    from ..core.ranking.overlap import (
-        LINT_MAX_SKILLS,
-        LINT_THRESHOLD,
-        bounds_diagnostic,
-        overlap_diagnostics,
-        overlap_report,
-    )
-
-    count = len(registry.active)
-    if not registry.profile.model_chooses or not 2 <= count <= LINT_MAX_SKILLS:
-        return []  # above the limit `skillstudio overlap` lists them (seconds, not lint's pace)
-    report = overlap_report(registry, LINT_THRESHOLD)
-    out = overlap_diagnostics(report.pairs)
-    if report.bounds.cut and registry.roots:
-        out.append(bounds_diagnostic(report.bounds, registry.roots[-1].path))
-    return out
 
 
 COMMANDS = {"overlap": cmd_overlap}

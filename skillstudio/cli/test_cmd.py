@@ -7,8 +7,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
+from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError, resolve_projects
-from .common import EXIT_FAIL, EXIT_OK, Env, Loaded, Subparsers, add_common, state_cache
+from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, state_cache
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 
@@ -38,7 +39,9 @@ def register(sub: Subparsers) -> None:
     add_common(test, formats=("text", "json", "junit"))
 
 
-def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env, skills: list[str]) -> Loaded:
+def _suite_registry(
+    suite: Suite, args: argparse.Namespace, env: Env, skills: list[str]
+) -> OpenProject:
     """The project a suite runs against: core.suite_scope.suite_project's rule, shared with
     the app (the suite's roots, then --root/--project/PATH, then where the user is)."""
     from ..core.projects.suite_scope import suite_project
@@ -46,7 +49,7 @@ def _suite_registry(suite: Suite, args: argparse.Namespace, env: Env, skills: li
     project = suite_project(suite, args.profile, env.cwd, args.root, args.project, paths=skills)
     registry = project.registry(cache=state_cache(args))
     registry.scan()
-    return Loaded(project, registry)
+    return OpenProject(project, registry)
 
 
 def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:

@@ -27,11 +27,13 @@ from .. import __version__
 from ..core.model.diagnostics import Diagnostic, one_line
 from ..core.model.positions import FieldPos
 from ..core.model.text import counted
+from ..core.projects.findings import file_findings
+from ..core.projects.open_project import OpenProject
 from .actions import fix_actions
 from .help import completions, diagnostic_help, key_hover, name_line
 from .pacing import Pacer, pause_notice
 from .ranges import Units, diagnostic_ranges, text_lines, units_for
-from .session import Checked, Loaded, Session
+from .session import Checked, Session
 from .skill_notes import name_notes
 
 log = logging.getLogger(__name__)
@@ -129,7 +131,7 @@ class SkillServer(LanguageServer):
             # documents of the project get what the registry says about them now
             for other, shown in list(self.published.items()):
                 if other != uri and shown.checked.loaded is item:
-                    notes = self.session.diagnostics_of(shown.path, item)
+                    notes = file_findings(item, shown.path)
                     self.send(other, shown.path, shown.text, Checked(notes, *_rest(shown)))
 
     def send(self, uri: str, path: str, text: str, checked: Checked) -> None:
@@ -155,7 +157,7 @@ class SkillServer(LanguageServer):
     def files_changed(self, paths: list[str]) -> bool:
         """Files saved or changed on disk: the projects holding them read them again;
         whether any did."""
-        empty: list[Loaded] = []
+        empty: list[OpenProject] = []
         return bool(guarded(lambda: self.session.changed(paths), empty))
 
     def markup(self, value: str, formats: Sequence[types.MarkupKind] | None) -> types.MarkupContent:

@@ -24,7 +24,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QSettings, QThreadPool, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
@@ -137,6 +137,11 @@ def run(folder: str, seconds: float) -> dict[str, object]:
     while time.perf_counter() < settle:  # the last refresh and validation
         app.processEvents()
         time.sleep(0.005)
+    # background work the last refresh started (the overlap notes of 3,000 skills) done and
+    # landed: its index, alive while it runs, is no object kept
+    QThreadPool.globalInstance().waitForDone(30_000)
+    for _ in range(20):
+        app.processEvents()
     text = editor.document.text()
     return {
         "skills": len(paths),

@@ -223,7 +223,11 @@ class TreeParts:
         self.skill_tree = SkillTree(self.tree, self.tree_model, self.filter_box, side)
         problems = ProblemsModel(side)
         self.views = SkillViews(
-            self.workspace, self.skill_tree, problems, ProblemsPanel(problems), self.shell.status
+            self.workspace,
+            self.skill_tree,
+            problems,
+            ProblemsPanel(problems, side),
+            self.shell.status,
         )
         self.views.refresh()
         self.shell.window.resize(*size)

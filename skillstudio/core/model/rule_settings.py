@@ -2,9 +2,11 @@
 changed, or the rule turned off.
 
 `rules: {description-person: off, xml-in-description: error}` maps a diagnostic code
-to `error`, `warning`, `info` or `off`. Validation applies the settings to each
-skill's diagnostics (core/checking/validate.py), and `lint` to the cross-skill ones,
-so the command line, the app's Problems and the language server report the same.
+to `error`, `warning`, `info` or `off`. They are applied where each finding is made:
+validation to each skill's own (core/checking/validate.py), the registry to the roots',
+the cross-skill and the refresh's (core/scanning/registry.py), the open project to the
+overlap notes (core/projects/open_project.py); so the command line, the app and the
+language server, which read those (core/projects/findings.py), report the same.
 """
 
 from __future__ import annotations

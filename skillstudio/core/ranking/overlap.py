@@ -35,7 +35,6 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +49,6 @@ from .resemblance import NEAR_POOL, copies, copy_text, near, near_pool
 
 THRESHOLD = 0.3  # score at or above which `overlap` lists a pair
 LINT_THRESHOLD = 0.45  # and `lint` reports a near-duplicate (description-overlap)
-LINT_MAX_SKILLS = 5_000  # lint checks overlap up to this many active skills
 # A word in at most RARE_MAX skills is rare enough to pair them (a word in k skills
 # makes k(k-1)/2 candidate pairs: at most 4,950 each).
 RARE_MAX = 100
@@ -240,9 +238,9 @@ def overlap_report(
         shown = [(t, math.sqrt(w)) for t, w in best]
         pairs.append(Pair(first, second, scores[key], shown, resembling.get(key, 0.0)))
     pairs.sort(key=lambda p: (-p.score, p.a.name, p.b.name))
-    words = display_terms(index, {t for p in pairs for t, _ in p.shared})
+    forms: dict[str, dict[str, str]] = {}  # path -> its words by stem (once per skill)
     for pair in pairs:
-        pair.shared = [(words.get(t, t), w) for t, w in pair.shared]
+        pair.shared = readable(pair.shared, [word_forms(index, s, forms) for s in (pair.a, pair.b)])
     return Overlaps(pairs, bounds, tried + probe_tries, len(estimates))
 
 
@@ -386,26 +384,34 @@ def _strongest_per_skill(scores: dict[int, float], slots: list[Any], size: int) 
     return [key for key in scores if key in keep]
 
 
-def display_terms(index: LikelyIndex, stems: Iterable[str]) -> dict[str, str]:
-    """A readable word per stem (and words per phrase), taken from the skills' own
-    text (for reports)."""
-    wanted = set(stems)
-    single = {part for key in wanted for part in key.split()}
+def word_forms(
+    index: LikelyIndex, skill: Skill, memo: dict[str, dict[str, str]] | None = None
+) -> dict[str, str]:
+    """stem -> the word as the skill writes it first: in what the listing shows of it,
+    then in its body's gist (`memo`: the forms worked out already, by path)."""
+    if memo is not None and skill.path in memo:
+        return memo[skill.path]
     out: dict[str, str] = {}
-    # the words skills are described with first, their gists' only for what is left
-    for texts in (lambda s: index.texts(s).values(), lambda s: (s.gist,)):
-        for doc in index.docs.values():
-            if len(out) == len(single):
-                break
-            for text in texts(doc.skill):
-                for word in normalize(text).split():
-                    key = stem(word) if index.model.stem else word
-                    if key in single and key not in out:
-                        out[key] = word
-    for key in wanted:
-        if " " in key:
-            out[key] = " ".join(out.get(part, part) for part in key.split())
+    stemmed = index.model.stem
+    for text in (*index.texts(skill).values(), skill.gist):
+        for word in normalize(text).split():
+            out.setdefault(stem(word) if stemmed else word, word)
+    if memo is not None:
+        memo[skill.path] = out
     return out
+
+
+def readable(
+    shared: list[tuple[str, float]], forms: list[dict[str, str]]
+) -> list[tuple[str, float]]:
+    """A pair's shared terms (stems, phrases of stems) in the words its own skills
+    write them with (`forms`: `word_forms` of each, the first pair member first), so
+    that `overlap`, `lint` and the language server name a pair's words alike."""
+
+    def word(part: str) -> str:
+        return next((found[part] for found in forms if part in found), part)
+
+    return [(" ".join(word(part) for part in term.split()), w) for term, w in shared]
 
 
 def competitors(
@@ -432,37 +438,41 @@ def overlap_diagnostics(pairs: list[Pair]) -> list[Diagnostic]:
                 more[skill.path] += 1
             else:
                 rivals[skill.path] = (pair, skill, other)
-    out: list[Diagnostic] = []
-    for pair, skill, other in rivals.values():
-        line, column = _description_at(skill)
-        if pair.resemblance >= 1.0:
-            what = f"is the same text as {other.name}'s"
-        elif pair.resemblance:
-            what = f"is nearly the same text as {other.name}'s"
-        else:
-            what = f"competes with {other.name}"
-        terms = ", ".join(term for term, _ in pair.shared)
-        others = more[skill.path]
-        also = (
-            f" and {counted(others, 'other skill')} (`skillstudio overlap` lists them)"
-            if others
-            else ""
-        )
-        out.append(
-            Diagnostic(
-                "description-overlap",
-                "info",
-                f"the description {what} ({pair.score:.2f}; shared: {terms}){also}: a "
-                "model may pick either for the same request; make each say what sets it "
-                "apart.",
-                skill.path,
-                line,
-                column,
-                "description",
-                skill.name,
-            )
-        )
-    return out
+    return [
+        overlap_note(skill, other, pair, more[skill.path]) for pair, skill, other in rivals.values()
+    ]
+
+
+def overlap_note(skill: Skill, other: Skill, pair: Pair, others: int) -> Diagnostic:
+    """The one `description-overlap` note (info) of `skill`, on its description: its
+    strongest rival `other` (of `pair`, with the pair's score and shared words) and how
+    many `others` also compete with it. Every reader's note is made here: `lint` and
+    `show` from the project's pairs, the language server from the edited skill's."""
+    line, column = _description_at(skill)
+    if pair.resemblance >= 1.0:
+        what = f"is the same text as {other.name}'s"
+    elif pair.resemblance:
+        what = f"is nearly the same text as {other.name}'s"
+    else:
+        what = f"competes with {other.name}"
+    terms = ", ".join(term for term, _ in pair.shared)
+    also = (
+        f" and {counted(others, 'other skill')} (`skillstudio overlap` lists them)"
+        if others
+        else ""
+    )
+    return Diagnostic(
+        "description-overlap",
+        "info",
+        f"the description {what} ({pair.score:.2f}; shared: {terms}){also}: a "
+        "model may pick either for the same request; make each say what sets it "
+        "apart.",
+        skill.path,
+        line,
+        column,
+        "description",
+        skill.name,
+    )
 
 
 def bounds_diagnostic(bounds: Bounds, path: str) -> Diagnostic:

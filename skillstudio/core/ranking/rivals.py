@@ -31,7 +31,17 @@ from ..model.skills import Skill
 from ..reading.skill_words import terms
 from .estimate import Model
 from .likely_index import LikelyIndex
-from .overlap import OVERLAP_MODEL, RARE_MAX, THRESHOLD, name_probe
+from .overlap import (
+    OVERLAP_MODEL,
+    PER_SKILL,
+    RARE_MAX,
+    SHARED_SHOWN,
+    THRESHOLD,
+    Pair,
+    name_probe,
+    readable,
+    word_forms,
+)
 from .resemblance import near, near_pool, shingles
 
 POOL = 40  # skills given the full cosine (the best by their shared rare words)
@@ -89,6 +99,38 @@ def competing(
     strongest first, at or above `threshold`; none if the index does not hold it.
     The score is overlap's: the higher of the word cosine and the name probe (how
     much of a request made of one skill's name words the other answers, both ways)."""
+    return [(other, score) for other, score, _, _ in _rivals(index, path, threshold)[:limit]]
+
+
+def rival_pairs(
+    index: LikelyIndex, path: str, limit: int = PER_SKILL, threshold: float = THRESHOLD
+) -> list[Pair]:
+    """The pairs `overlap_report` would make of the skill at `path` and each skill
+    competing with it, strongest first (as `overlap_diagnostics` orders them): the
+    same score, resemblance and shared words, for the one skill an edit changed."""
+    doc = index.docs.get(path)
+    if doc is None:
+        return []
+    found = _rivals(index, path, threshold)[:limit]
+    forms: dict[str, dict[str, str]] = {}
+    pairs: list[Pair] = []
+    mine = vector_under(index, path)
+    for other, score, resemblance, theirs in found:
+        shared = {t: w * theirs[t] for t, w in mine.items() if t in theirs}
+        best = sorted(shared.items(), key=lambda item: (-round(item[1], 9), item[0]))
+        shown = [(t, math.sqrt(w)) for t, w in best[:SHARED_SHOWN]]
+        a, b = sorted((doc.skill, other), key=lambda s: (s.name, s.path))
+        words = readable(shown, [word_forms(index, s, forms) for s in (a, b)])
+        pairs.append(Pair(a, b, score, words, resemblance))
+    pairs.sort(key=lambda p: (-p.score, p.a.name, p.b.name, p.a.path, p.b.path))
+    return pairs
+
+
+def _rivals(
+    index: LikelyIndex, path: str, threshold: float
+) -> list[tuple[Skill, float, float, dict[str, float]]]:
+    """(skill, score, resemblance when NEAR or more, its vector) of every skill of the
+    pool competing with the skill at `path`, strongest first."""
     doc = index.docs.get(path)
     if doc is None:
         return []
@@ -109,7 +151,7 @@ def competing(
     if text:
         pool.update(near_pool(index, doc.slot, set(terms(doc.skill.description))))
     pool.discard(doc.slot)
-    out: list[tuple[Skill, float]] = []
+    out: list[tuple[Skill, float, float, dict[str, float]]] = []
     for slot in pool:
         other = index.slots[slot]
         if other is None:
@@ -120,11 +162,12 @@ def competing(
         probe = math.sqrt(
             _answered(index, doc.skill, mine, theirs) * _answered(index, other.skill, theirs, mine)
         )
-        score = max(cosine, probe, near(text, shingles(other.skill.description)) if text else 0)
+        resemblance = near(text, shingles(other.skill.description)) if text else 0.0
+        score = max(cosine, probe, resemblance)
         if score >= threshold:
-            out.append((other.skill, score))
+            out.append((other.skill, score, resemblance, theirs))
     out.sort(key=lambda item: (-item[1], item[0].name))
-    return out[:limit]
+    return out
 
 
 _EMPTY: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())

@@ -53,15 +53,7 @@ def read_document(path: str, size_hint: int | None = None, root: str | None = No
     try:
         size = size_hint if size_hint is not None else os.stat(path).st_size
         if size > MAX_FILE_BYTES:
-            doc.readable = False
-            doc.problems.append(
-                Problem(
-                    "file-too-large",
-                    f"The file is {human_size(size)}; files over {human_size(MAX_FILE_BYTES)} are "
-                    "not parsed. Move long material into files beside SKILL.md and link to them.",
-                )
-            )
-            return doc
+            return too_large(doc, size)
         raw = read_bounded(path, size, root)
     except FileOutside as exc:
         doc.readable = False
@@ -79,13 +71,35 @@ def read_document(path: str, size_hint: int | None = None, root: str | None = No
         )
         return doc
     if len(raw) > MAX_FILE_BYTES:  # grew between stat and read
-        doc.readable = False
-        doc.problems.append(
-            Problem("file-too-large", f"The file is over {human_size(MAX_FILE_BYTES)}; not parsed.")
-        )
-        return doc
+        return too_large(doc, None)
     parse_bytes(doc, raw)
     return doc
+
+
+def too_large(doc: Document, size: int | None) -> Document:
+    """`doc` not parsed, with the one `file-too-large` problem every reader gives (a
+    file on disk, the editor's unsaved text); `size` in bytes, None when it is only
+    known to be over the limit (a file that grew as it was read)."""
+    what = human_size(size) if size is not None else f"over {human_size(MAX_FILE_BYTES)}"
+    doc.readable = False
+    doc.problems.append(
+        Problem(
+            "file-too-large",
+            f"The file is {what}; files over {human_size(MAX_FILE_BYTES)} are not parsed. "
+            "Move long material into files beside SKILL.md and link to them.",
+        )
+    )
+    return doc
+
+
+def parse_bounded(doc: Document, text: str) -> Document:
+    """`parse_text` for text as bounded as a file: over MAX_FILE_BYTES in UTF-8 it is
+    not parsed (the editor's unsaved text reads as the file saved with it would).
+    Text of a quarter of the limit or less is not encoded to be measured."""
+    size = (
+        len(text) if len(text) * 4 <= MAX_FILE_BYTES else len(text.encode("utf-8", "surrogatepass"))
+    )
+    return too_large(doc, size) if size > MAX_FILE_BYTES else parse_text(doc, text)
 
 
 def read_bounded(path: str, size: int, root: str | None = None) -> bytes:

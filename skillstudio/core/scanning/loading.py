@@ -12,7 +12,7 @@ from ..model.diagnostics import internal
 from ..model.document import Document
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.frontmatter import parse_text, read_document
+from ..reading.frontmatter import parse_bounded, read_document
 from ..reading.skill_words import body_gist, bundled_text
 
 FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
@@ -68,7 +68,7 @@ def read_unsaved(path: str, text: str) -> Document:
     """The unsaved text of the SKILL.md at `path` read as a scan reads the file: what
     a re-validation checks, and what an editor shows in its form and preview (it
     parses the text once per change and hands that to the re-validation)."""
-    return parse_text(Document(path=path), text)
+    return parse_bounded(Document(path=path), text)
 
 
 def rebuild_job(

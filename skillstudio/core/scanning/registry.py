@@ -21,6 +21,7 @@ from ..checking.validate import validate_skill
 from ..model.confinement import refused_root
 from ..model.diagnostics import Diagnostic
 from ..model.document import Document
+from ..model.rule_settings import apply_rules
 from ..model.scan import SKILL_FILE, Found, ScanLimits
 from ..model.skills import Root, Skill
 from ..profile import Profile
@@ -182,6 +183,7 @@ class Registry:
         found = once_each(found, self.root_diagnostics)
         if self.audit is not None:  # what was found against every SKILL.md there is
             self.root_diagnostics.extend(self.audit(found, self.root_diagnostics))
+        self.root_diagnostics = self._ruled(self.root_diagnostics)
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
@@ -485,6 +487,7 @@ class Registry:
                         skill.name,
                     )
                 )
+        self.refresh_notes = self._ruled(self.refresh_notes)
 
     def reparse(
         self, path: str, text: str | None = None, parsed: Document | None = None
@@ -528,9 +531,21 @@ class Registry:
         self.version += 1
 
     def _resolve(self) -> None:
-        """Who wins each name (see winners.py), then the shared-trigger check."""
+        """Who wins each name (see winners.py), then the shared-trigger check; the
+        project's rule settings on what they found."""
         self.active = resolve_winners(self.skills, self.profile)
         self._check_triggers()
+        if self.profile.rules:
+            for skill in self.skills:
+                if skill.cross:
+                    skill.cross = self._ruled(skill.cross)
+
+    def _ruled(self, found: list[Diagnostic]) -> list[Diagnostic]:
+        """The project's rule settings (skillstudio.yaml `rules:`, core/model/rule_settings.py)
+        applied where the registry makes a finding (the roots', between skills, the refresh's):
+        a skill's own were checked with them already, so every reader of the registry
+        (lint, list, show, the app, the language server) gets the same."""
+        return apply_rules(found, self.profile.rules) if self.profile.rules else found
 
     def _check_triggers(self) -> None:
         severity = self.profile.severity_of("trigger-ambiguous")

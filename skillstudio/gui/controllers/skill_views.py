@@ -1,18 +1,29 @@
 """What the window shows of the open registries: the tree, Problems (with what failed
-in the app's own work) and the status line; the panels are told when skills change."""
+in the app's own work) and the status line; the panels are told when skills change.
+
+Problems lists each project's findings as `lint` makes them (core/projects/findings.py):
+the project's and the registry's, the rules applied where made, and the
+`description-overlap` notes, worked out off the GUI thread on a `snapshot()` of each
+registry after a scan or a refresh, once changes pause (the pairs there; the notes,
+which read positions in the skills, on the GUI thread when they land). Until they
+land, the last notes stay.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QStatusBar
 
 from ...core.model.diagnostics import Diagnostic
-from ...core.model.rule_settings import apply_rules
 from ...core.model.text import counted
+from ...core.projects.open_project import OverlapNotes, overlap_notes, overlap_pairs
 from ...core.projects.project import Project
 from ...core.scanning.registry import Registry
+from ..infra.background import LatestJob
+from ..infra.threads import snapshot
 from ..infra.workspace import Workspace
 from ..models.problem_rows import ProblemRows
 from ..models.problems_model import ProblemsModel
@@ -22,20 +33,25 @@ from .tree_controller import SkillTree
 
 FIRST_LAYOUT_MS = 50  # the tree's and Problems' first layout and paint, then the indexes
 FAILURES_KEPT = 20  # a failure per change must not pile up
+OVERLAP_DELAY_MS = 300  # the overlap notes are worked out again once edits pause
 
 
 def problem_sources(
-    projects: list[Project], registries: list[Registry], failures: list[Diagnostic]
+    projects: list[Project],
+    registries: list[Registry],
+    failures: list[Diagnostic],
+    overlap: Mapping[int, OverlapNotes] | None = None,
 ) -> list[list[Diagnostic]]:
-    """What Problems shows, list by list (see ProblemsModel.set_sources), with each
-    project's rule settings (skillstudio.yaml `rules:`) applied to the cross-skill
-    findings as `lint` does (a skill's own were checked with them already)."""
+    """What Problems shows, list by list (see ProblemsModel.set_sources): the findings
+    `lint` gives (core/projects/findings.py `project_findings`, the project's rule
+    settings applied where each is made), each registry's overlap notes last (`overlap`,
+    by the registry's id: the last worked out)."""
     sources = [failures]
     for project, registry in zip(projects, registries, strict=True):
         sources.append(project.diagnostics)
-        rules = project.profile.rules
-        for found in registry.diagnostic_lists():
-            sources.append(apply_rules(found, rules) if rules else found)
+        sources.extend(registry.diagnostic_lists())
+        notes = overlap.get(id(registry)) if overlap else None
+        sources.append(notes.all if notes is not None else [])
     return sources
 
 
@@ -65,6 +81,13 @@ class SkillViews(QObject):
         self.problems = problems
         self.status_bar = status_bar
         self.failures: list[Diagnostic] = []  # what failed in the app's own work
+        # id(registry) -> (the registry, its overlap notes last worked out)
+        self.overlap: dict[int, tuple[Registry, OverlapNotes]] = {}
+        # the newest notes asked land, one at a time; nothing once Problems is gone
+        self.overlap_job = LatestJob(problems)
+        self.overlap_timer = QTimer(problems)
+        self.overlap_timer.setSingleShot(True)
+        self.overlap_timer.timeout.connect(self.work_out_overlap)
 
     # -- a scan ------------------------------------------------------------------------
     def scan_preparer(
@@ -97,6 +120,7 @@ class SkillViews(QObject):
         def problems() -> None:
             if self.workspace.projects is projects:  # (else another folder was opened)
                 self.update_problems(rows if isinstance(rows, ProblemRows) else None)
+                self.overlap_soon()
             QTimer.singleShot(FIRST_LAYOUT_MS, resume)
 
         QTimer.singleShot(0, problems)
@@ -110,6 +134,7 @@ class SkillViews(QObject):
         else:
             self.sync_tree()
         self.update_problems()
+        self.overlap_soon()
         if not rebuild:
             self.skills_changed.emit()
 
@@ -143,8 +168,9 @@ class SkillViews(QObject):
         ):  # the scan's rows, of registries unchanged since: no need to list them again
             model.install(prepared)  # (30 ms less at 10,000 skills)
         else:
+            notes = {key: found for key, (_r, found) in self.overlap.items()}
             model.set_sources(
-                problem_sources(workspace.projects, registries, self.failures),
+                problem_sources(workspace.projects, registries, self.failures, notes),
                 workspace.base,
                 bases,
                 prepared,
@@ -164,6 +190,50 @@ class SkillViews(QObject):
         )
         if self.failures:
             self.status_bar.showMessage(self.failures[-1].message)
+
+    # -- the overlap notes ------------------------------------------------------------------
+    def _overlap_due(self) -> list[Registry]:
+        """The registries whose overlap notes are not of their current version."""
+        out = []
+        for registry in self.workspace.registries:
+            known = self.overlap.get(id(registry))
+            if known is None or known[0] is not registry or known[1].version != registry.version:
+                out.append(registry)
+        return out
+
+    def overlap_soon(self) -> None:
+        """The overlap notes worked out again once the changes pause: after a scan or a
+        refresh (files saved or changed on disk), so they follow the files as `lint`
+        reads them; a keystroke does not start the work (at 5,000 skills it takes
+        seconds: the form's "competes with" line answers for the text typed)."""
+        if self._overlap_due():
+            self.overlap_timer.start(OVERLAP_DELAY_MS)
+
+    def work_out_overlap(self) -> None:
+        """The overlap pairs of the registries changed since their notes, off the GUI
+        thread (one job at a time; one asked meanwhile follows with the newest copies)."""
+        due = self._overlap_due()
+        if not due:
+            return
+        copies = []
+        for registry in due:
+            copy = snapshot(registry)
+            copy.roots = list(registry.roots)  # (the bounds' note is on the last root)
+            copies.append(copy)
+
+        def landed(reports: Any, error: str | None) -> None:
+            current = {id(r): r for r in self.workspace.registries}
+            self.overlap = {k: v for k, v in self.overlap.items() if current.get(k) is v[0]}
+            found = reports or [None] * len(due)
+            for registry, copy, report in zip(due, copies, found, strict=True):
+                if current.get(id(registry)) is registry:  # (never again for a failure)
+                    self.overlap[id(registry)] = (registry, overlap_notes(copy, report))
+            if error is not None:
+                self.fail(f"Working out the overlap notes failed: {error}", self.workspace.base)
+            else:
+                self.update_problems()
+
+        self.overlap_job.submit(lambda: [overlap_pairs(copy) for copy in copies], landed)
 
     def fail(self, message: str, path: str) -> None:
         """Something failed in the app's own work (a core bug, or input no check

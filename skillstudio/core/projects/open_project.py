@@ -1,0 +1,228 @@
+"""An open project: a project (core/projects/project.py), its registry as scanned, and
+what is derived from the registry, built when first asked for and kept current as it
+changes: the match index, the likely-candidates indexes (one per ranking model) and the
+`description-overlap` notes.
+
+The command line holds one per project a command reads, the language server one per
+project of its workspace; each asks here rather than building its own. Findings
+(core/projects/findings.py) read the overlap notes from here: worked out once per
+version of the registry (lint, show and list of one run share them), and for a skill
+edited since, from its own pairs (core/ranking/rivals.py, about a millisecond).
+
+After a change the registry is told first (`Registry.refresh` for files changed on
+disk, `edit` here for unsaved text); the indexes catch up when next asked for (`sync`
+brings every built one up to date at once). `adopt` puts another registry of the same
+project in place (the project read again): everything derived is dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..model.diagnostics import Diagnostic
+from ..model.rule_settings import apply_rules
+from ..model.skills import Skill
+from ..scanning.registry import Registry
+from .project import Project
+
+if TYPE_CHECKING:  # (imported when used: a command that ranks nothing loads no ranking)
+    from ..ranking.estimate import Model
+    from ..ranking.likely_index import LikelyIndex
+    from ..ranking.match_index import MatchIndex
+    from ..ranking.overlap import Overlaps
+    from ..scanning.state_cache import StateCache
+
+OVERLAP = "description-overlap"
+LINT_MAX_SKILLS = 5_000  # overlap notes are worked out up to this many active skills
+
+
+@dataclass(slots=True)
+class OverlapNotes:
+    """The `description-overlap` notes of one version of a registry, the project's rule
+    settings applied: each skill's (at most one), and the note that the check was
+    bounded (on the last root), if it was."""
+
+    version: int
+    by_path: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    bounded: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def all(self) -> list[Diagnostic]:
+        return [d for found in self.by_path.values() for d in found] + self.bounded
+
+
+@dataclass(eq=False, slots=True)
+class OpenProject:
+    """One project and its registry, with the indexes and overlap notes derived from it."""
+
+    project: Project
+    registry: Registry
+    _match: MatchIndex | None = None
+    _likely: dict[Model, LikelyIndex] = field(default_factory=dict)
+    _broken: set[Model] = field(default_factory=set)  # indexes whose build or update failed
+    _overlap: OverlapNotes | None = None
+
+    @classmethod
+    def read(
+        cls,
+        project: Project,
+        *,
+        workers: int = 1,
+        gists: bool = True,
+        cache: StateCache | None = None,
+    ) -> OpenProject:
+        """`project` scanned (`gists=False` where nothing ranks by body words: lint, the
+        language server; `cache`: the cache of what was read, core/scanning/state_cache.py)."""
+        registry = project.registry(workers=workers, gists=gists, cache=cache)
+        registry.scan()
+        return cls(project, registry)
+
+    # -- changes -----------------------------------------------------------------------
+    def edit(self, path: str, text: str | None) -> Skill | None:
+        """The skill at `path` read again from `text` (an editor's unsaved text), or from
+        its file when None: its own checks and those between skills run again. The
+        skill the registry holds for `path` after, None when it holds none."""
+        self.registry.reparse(path, text)
+        return self.registry.by_path.get(path)
+
+    def sync(self) -> None:
+        """Every index built so far brought up to date with the registry (only the skills
+        changed are touched); an index that fails is dropped, never the findings."""
+        if self._match is not None:
+            self._match.sync()
+        for model in list(self._likely):
+            self._synced(model)
+
+    def adopt(self, registry: Registry) -> None:
+        """Another registry of this project in place of the one held (the project read
+        again): what was derived from the old one is dropped."""
+        self.registry = registry
+        self._match = None
+        self._likely.clear()
+        self._broken.clear()
+        self._overlap = None
+
+    # -- indexes -----------------------------------------------------------------------
+    def match_index(self) -> MatchIndex:
+        """The match index of the active skills (core/ranking/match_index.py), current."""
+        from ..ranking.match_index import MatchIndex
+
+        if self._match is None or self._match.registry is not self.registry:
+            self._match = MatchIndex(self.registry)
+        else:
+            self._match.sync()
+        return self._match
+
+    def likely_index(self, model: Model | None = None) -> LikelyIndex | None:
+        """The likely-candidates index under `model` (core/ranking/likely_index.py; the
+        likely ranking's by default), current; None where the model does not choose, or
+        the index failed (a nicety: its failure never hides a diagnostic)."""
+        from ..ranking.estimate import LIKELY_MODEL
+        from ..ranking.likely_index import LikelyIndex
+
+        model = model or LIKELY_MODEL
+        if not self.registry.profile.model_chooses or model in self._broken:
+            return None
+        if model not in self._likely:
+            try:
+                self._likely[model] = LikelyIndex(self.registry, model)
+            except Exception:
+                self._broken.add(model)
+                return None
+            return self._likely[model]
+        return self._synced(model)
+
+    def _synced(self, model: Model) -> LikelyIndex | None:
+        index = self._likely[model]
+        try:
+            index.sync()
+        except Exception:
+            del self._likely[model]
+            self._broken.add(model)
+            return None
+        return index
+
+    # -- overlap notes -----------------------------------------------------------------
+    def overlap(self) -> OverlapNotes:
+        """The overlap notes of the registry as it is now, worked out once per version."""
+        from ..ranking.overlap import OVERLAP_MODEL
+
+        registry = self.registry
+        cached = self._overlap
+        if cached is None or cached.version != registry.version:
+            index = self.likely_index(OVERLAP_MODEL) if overlap_checked(registry) else None
+            cached = self._overlap = overlap_notes(registry, overlap_pairs(registry, index))
+        return cached
+
+    def overlap_of(self, skill: Skill) -> list[Diagnostic]:
+        """The overlap note of one skill: from the project's notes while they are
+        current, else (the skill was just edited) from its own pairs, which give the
+        project's score, shared words and note for it (core/ranking/rivals.py)."""
+        from ..ranking.overlap import LINT_THRESHOLD, OVERLAP_MODEL, overlap_note
+        from ..ranking.rivals import rival_pairs
+
+        cached = self._overlap
+        if cached is not None and cached.version == self.registry.version:
+            return cached.by_path.get(skill.path, [])
+        if not overlap_checked(self.registry):
+            return []
+        index = self.likely_index(OVERLAP_MODEL)  # (it holds the active skills, current)
+        doc = index.docs.get(skill.path) if index is not None else None
+        if index is None or doc is None or doc.skill is not skill:
+            return []
+        try:
+            pairs = rival_pairs(index, skill.path, threshold=LINT_THRESHOLD)
+        except Exception:  # a nicety: a core bug here never hides the other diagnostics
+            return []
+        if not pairs:
+            return []
+        best = pairs[0]
+        other = best.b if best.a.path == skill.path else best.a
+        return self._ruled([overlap_note(skill, other, best, len(pairs) - 1)])
+
+    def _ruled(self, notes: list[Diagnostic]) -> list[Diagnostic]:
+        return apply_rules(notes, self.registry.profile.rules)
+
+
+def overlap_setting(registry: Registry) -> str:
+    """What the project's rules make a `description-overlap` note: info (its own
+    severity), warning, error, or off."""
+    return registry.profile.rules.get(OVERLAP, "info")
+
+
+def overlap_checked(registry: Registry) -> bool:
+    """Whether overlap notes are worked out: where the model chooses, for 2 to
+    LINT_MAX_SKILLS active skills (above it `skillstudio overlap` lists the pairs, in
+    seconds, not at lint's pace), unless the rules turn them off."""
+    return (
+        registry.profile.model_chooses
+        and 2 <= len(registry.active) <= LINT_MAX_SKILLS
+        and overlap_setting(registry) != "off"
+    )
+
+
+def overlap_pairs(registry: Registry, index: LikelyIndex | None = None) -> Overlaps | None:
+    """The pairs overlap notes are made of (core/ranking/overlap.py, at lint's
+    threshold), None where they are not worked out (`overlap_checked`). Reads the
+    registry's active skills only (the app runs it on a snapshot, off its thread)."""
+    from ..ranking.overlap import LINT_THRESHOLD, overlap_report
+
+    return overlap_report(registry, LINT_THRESHOLD, index) if overlap_checked(registry) else None
+
+
+def overlap_notes(registry: Registry, report: Overlaps | None) -> OverlapNotes:
+    """The notes of `report` (`overlap_pairs` of the registry as it is, or was), the
+    project's rules applied: at most one per skill, and the bounds' on the last root."""
+    from ..ranking.overlap import bounds_diagnostic, overlap_diagnostics
+
+    notes = OverlapNotes(registry.version)
+    if report is None:
+        return notes
+    rules = registry.profile.rules
+    for note in apply_rules(overlap_diagnostics(report.pairs), rules):
+        notes.by_path.setdefault(note.path, []).append(note)
+    if report.bounds.cut and registry.roots:
+        bounded = bounds_diagnostic(report.bounds, registry.roots[-1].path)
+        notes.bounded = apply_rules([bounded], rules)
+    return notes
