@@ -62,6 +62,7 @@ class OpenProject:
     _likely: dict[Model, LikelyIndex] = field(default_factory=dict)
     _broken: set[Model] = field(default_factory=set)  # indexes whose build or update failed
     _overlap: OverlapNotes | None = None
+    _listing: tuple[int, list[Diagnostic]] | None = None  # (registry version, its note)
 
     @classmethod
     def read(
@@ -102,6 +103,7 @@ class OpenProject:
         self._likely.clear()
         self._broken.clear()
         self._overlap = None
+        self._listing = None
 
     # -- indexes -----------------------------------------------------------------------
     def match_index(self) -> MatchIndex:
@@ -180,6 +182,22 @@ class OpenProject:
         best = pairs[0]
         other = best.b if best.a.path == skill.path else best.a
         return self._ruled([overlap_note(skill, other, best, len(pairs) - 1)])
+
+    # -- the listing's budget ----------------------------------------------------------
+    def listing_notes(self) -> list[Diagnostic]:
+        """The `listing-over-budget` note of the registry as it is now (none, or one),
+        the project's rules applied, worked out once per version: the listing the Tiers
+        and Headroom views show (core/delivery/headroom.py), at the project's options
+        (skillstudio.yaml `context_tokens`, `char_budget`, ...; else the profile's
+        default window)."""
+        from ..delivery.headroom import listing_over_budget
+
+        registry = self.registry
+        cached = self._listing
+        if cached is None or cached[0] != registry.version:
+            found = listing_over_budget(registry, self.project.options)
+            cached = self._listing = (registry.version, self._ruled(found))
+        return cached[1]
 
     def _ruled(self, notes: list[Diagnostic]) -> list[Diagnostic]:
         return apply_rules(notes, self.registry.profile.rules)
