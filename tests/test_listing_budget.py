@@ -105,3 +105,14 @@ def test_show_and_the_language_server_give_the_same_note(tmp_path: Path) -> None
 def test_explain_knows_the_code() -> None:
     run = cli("explain", CODE)
     assert run.code == 0 and "budget" in run.out
+
+
+def test_codex_counts_its_budget_in_tokens_and_points_at_the_authors_skill(
+    tmp_path: Path,
+) -> None:
+    """Codex at a known window: 2 % of it in tokens; its own system skills, listed
+    first, are not the author's: the note is on the first skill of the set."""
+    base = make_set(tmp_path, 27, 60, "context_tokens: 100000\nroots: [.claude/skills]\n")
+    (note,) = notes(lint_json("--profile", "codex", cwd=base))
+    assert "(2,000 tokens," in note["message"] and "tokens of descriptions" in note["message"]
+    assert Path(note["path"]).parent.name.startswith("skill-") and note["line"] == 3

@@ -154,8 +154,9 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
     `room` (`listing_headroom` of `registry`) costs a skill its description (cut or
     dropped: a bare name) or its place: how many, which, by how much the set is over and
     the longest descriptions (what would make room). On the description of the first
-    skill that loses it (else the first left out), where the author can act; on the
-    last root when neither is a skill of the registry. None within the budget."""
+    skill of the set that loses it (else the first left out), where the author can act
+    (an agent's own skills, Codex's system skills, are not the author's); on the last
+    root when none is a skill of the registry. None within the budget."""
     if room.budget is None or not (room.shortened or room.dropped):
         return None
     unit = "tokens" if room.unit == "tokens" else "characters"
@@ -180,8 +181,8 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         + (f" (longest: {longest})" if longest else "")
         + " or install fewer skills."
     )
-    first = next(iter(room.shortened or room.dropped))
-    skill = _skill_named(registry, first)
+    found = (_skill_named(registry, name) for name in (*room.shortened, *room.dropped))
+    skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
     if skill is None:
         path = registry.roots[-1].path if registry.roots else ""
         return Diagnostic(LISTING_OVER_BUDGET, _severity(registry), message, path)
