@@ -12,8 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from skillstudio.core.delivery import headroom
 from skillstudio.core.delivery.headroom import listing_headroom
-from skillstudio.core.projects.findings import project_findings
+from skillstudio.core.projects.findings import file_findings, project_findings
 from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.lsp.session import Session
@@ -116,3 +119,31 @@ def test_codex_counts_its_budget_in_tokens_and_points_at_the_authors_skill(
     (note,) = notes(lint_json("--profile", "codex", cwd=base))
     assert "(2,000 tokens," in note["message"] and "tokens of descriptions" in note["message"]
     assert Path(note["path"]).parent.name.startswith("skill-") and note["line"] == 3
+
+
+def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worked out once per version of the registry; a body edit reuses it (the listing
+    reads no body), a description shortened until the set fits clears it."""
+    base = make_set(tmp_path, 17, 60)  # 17 entries of about 640 characters: 10,900 over 8,000
+    opened = OpenProject.read(project_from_folder(str(base), "claude-code"), gists=False)
+    made = []
+    real = headroom.listing_over_budget
+    monkeypatch.setattr(headroom, "listing_over_budget", lambda *a: made.append(1) or real(*a))
+    assert [d.code for d in opened.listing_notes()] == [CODE]
+    path = opened.listing_notes()[0].path
+    text = Path(path).read_text(encoding="utf-8")
+    found = file_findings(opened, path, text + "\nMore instructions.\n")
+    assert [d.code for d in found if d.code == CODE] == [CODE]
+    assert len(made) == 1  # the body edit wrote no listing
+    file_findings(opened, path, text.replace("Handle task", "Handle the task", 1))
+    assert len(made) == 2  # a description edit did
+    cut = 0
+    for skill in list(opened.registry.skills):
+        if opened.listing_notes() == []:
+            break
+        short = skill_text(name=skill.name, description="Short.")
+        file_findings(opened, skill.path, short)
+        cut += 1
+    assert opened.listing_notes() == [] and 0 < cut < 17
