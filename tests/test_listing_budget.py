@@ -147,3 +147,12 @@ def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
         file_findings(opened, skill.path, short)
         cut += 1
     assert opened.listing_notes() == [] and 0 < cut < 17
+
+
+def test_lints_context_tokens_sets_the_window(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60)
+    assert notes(lint_json("--profile", "claude-code", cwd=base))  # 8,000 characters
+    wide = lint_json("--profile", "claude-code", "--context-tokens", "1000000", cwd=base)
+    assert not notes(wide)  # 40,000 characters: every description fits
+    run = cli("lint", "--context-tokens", "-1", cwd=base)
+    assert run.code == 2 and "--context-tokens" in run.err

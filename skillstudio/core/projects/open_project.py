@@ -82,6 +82,9 @@ class OpenProject:
     _broken: set[Model] = field(default_factory=set)  # indexes whose build or update failed
     _overlap: OverlapNotes | None = None
     _listing: ListingNotes | None = None
+    # what the listing note is worked out at besides the project's options (lint's
+    # --context-tokens): `use_window`
+    _window: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def read(
@@ -203,6 +206,14 @@ class OpenProject:
         return self._ruled([overlap_note(skill, other, best, len(pairs) - 1)])
 
     # -- the listing's budget ----------------------------------------------------------
+    def use_window(self, context_tokens: int | None) -> None:
+        """The context window the listing note is worked out at, in place of the
+        project's `context_tokens` (lint's --context-tokens; None: the project's)."""
+        window = {} if context_tokens is None else {"context_tokens": context_tokens}
+        if window != self._window:
+            self._window = window
+            self._listing = None
+
     def listing_notes(self) -> list[Diagnostic]:
         """The `listing-over-budget` note of the registry as it is now (none, or one),
         the project's rules applied, worked out once per version: the listing the Tiers
@@ -224,7 +235,8 @@ class OpenProject:
             ):
                 cached.version = registry.version
         if cached is None or cached.version != registry.version:
-            found = self._ruled(listing_over_budget(registry, self.project.options))
+            options = {**self.project.options, **self._window}
+            found = self._ruled(listing_over_budget(registry, options))
             inputs = {s.path: inputs for s in registry.skills if (inputs := listing_inputs(s))}
             cached = self._listing = ListingNotes(registry.version, found, inputs)
         return cached.notes
