@@ -16,6 +16,7 @@ import pytest
 
 from skillstudio.core.delivery import headroom
 from skillstudio.core.delivery.headroom import listing_headroom
+from skillstudio.core.model.diagnostics import Diagnostic
 from skillstudio.core.projects.findings import file_findings, project_findings
 from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
@@ -128,9 +129,14 @@ def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
     reads no body), a description shortened until the set fits clears it."""
     base = make_set(tmp_path, 17, 60)  # 17 entries of about 640 characters: 10,900 over 8,000
     opened = OpenProject.read(project_from_folder(str(base), "claude-code"), gists=False)
-    made = []
+    made: list[int] = []
     real = headroom.listing_over_budget
-    monkeypatch.setattr(headroom, "listing_over_budget", lambda *a: made.append(1) or real(*a))
+
+    def counting(*args: Any) -> list[Diagnostic]:
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(headroom, "listing_over_budget", counting)
     assert [d.code for d in opened.listing_notes()] == [CODE]
     path = opened.listing_notes()[0].path
     text = Path(path).read_text(encoding="utf-8")
