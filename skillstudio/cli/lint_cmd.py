@@ -13,9 +13,11 @@ from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.audit import unread_skills
+from ..core.projects.config import NUMBER_OPTIONS
 from ..core.projects.findings import project_findings
 from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import portability, summary
+from ..core.projects.project import UsageError
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
 from .common import (
@@ -44,6 +46,14 @@ def register(sub: Subparsers) -> None:
         "(a PATH with no SKILL.md under it is an error)",
     )
     add_common(lint, ("text", "json", "sarif"), extra_profiles=("all",))
+    lint.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the context window in tokens the listing's budget is checked at "
+        "(listing-over-budget; default: the project's context_tokens, else the agent's "
+        "default)",
+    )
     lint.add_argument("--strict", action="store_true", help="fail on warnings too")
     lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
     add_fix_options(lint)
@@ -127,6 +137,9 @@ class LintReport:
 
 
 def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
+    tokens, most = getattr(args, "context_tokens", None), NUMBER_OPTIONS["context_tokens"]
+    if tokens is not None and not 0 <= tokens <= most:
+        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
     paths, diagnostics = _lint_arguments(args, env)
     every = args.profile == "all"
     if every:  # each skill under its own (detected) profile, then under every profile
@@ -135,6 +148,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     diagnostics.extend(_no_skills(args, env, loaded))
     report = LintReport(loaded, diagnostics)
     for item in loaded:
+        item.use_window(tokens)
         diagnostics.extend(project_findings(item))  # (the project's rules applied)
         for skill in item.registry.skills:
             entry = skill.summary_json()

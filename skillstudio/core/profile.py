@@ -130,6 +130,7 @@ class Profile:
         "skipped": "warning",
         "trigger-ambiguous": "warning",
         "budget-exceeded": "warning",
+        "listing-over-budget": "warning",
         "body-too-long": "warning",
         "link-broken": "warning",
         "link-plugin": "info",

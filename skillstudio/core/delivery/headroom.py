@@ -13,6 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model.diagnostics import Diagnostic, Severity
+from ..model.skills import Skill
+from ..model.text import counted
 from ..scanning.registry import Registry
 from .tiers import render_listing
 
@@ -128,3 +131,94 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
         counts_descriptions=any(full != bare for _, full, bare in whole.entries),
         unit=real.budget_unit,
     )
+
+
+LISTING_OVER_BUDGET = "listing-over-budget"
+NAMED = 5  # skills named in the note (the rest counted)
+
+
+def listing_over_budget(registry: Registry, options: dict[str, Any] | None) -> list[Diagnostic]:
+    """The `listing-over-budget` note of `registry`'s listing at `options` (none, or
+    one; rules not applied: the caller's); none when `options` turn it off."""
+    if registry.profile.rules.get(LISTING_OVER_BUDGET) == "off" or not registry.active:
+        return []
+    try:
+        note = over_budget_note(registry, listing_headroom(registry, options))
+    except Exception:  # a nicety of the set: a failure here never hides other findings
+        return []
+    return [note] if note is not None else []
+
+
+def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
+    """`listing-over-budget` (warning), one per project and profile, when the listing
+    `room` (`listing_headroom` of `registry`) costs a skill its description (cut or
+    dropped: a bare name) or its place: how many, which, by how much the set is over and
+    the longest descriptions (what would make room). On the description of the first
+    skill of the set that loses it (else the first left out), where the author can act
+    (an agent's own skills, Codex's system skills, are not the author's); on the last
+    root when none is a skill of the registry. None within the budget."""
+    if room.budget is None or not (room.shortened or room.dropped):
+        return None
+    unit = "tokens" if room.unit == "tokens" else "characters"
+    lost = []
+    if room.shortened:
+        lost.append(
+            f"{counted(len(room.shortened), 'skill')} "
+            f"{'loses its' if len(room.shortened) == 1 else 'lose their'} description "
+            f"({_named(room.shortened)})"
+        )
+    if room.dropped:
+        verb = "is" if len(room.dropped) == 1 else "are"
+        named = _named(room.dropped)
+        lost.append(f"{counted(len(room.dropped), 'skill')} {verb} left out ({named})")
+    over = room.needed - room.budget
+    longest = ", ".join(f"{c.skill} {c.chars:,}" for c in room.costs[:3] if c.chars)
+    room_text = f"cut {over:,} {unit} of descriptions" if over > 0 else "shorten descriptions"
+    message = (
+        f"the {registry.profile.name} skill listing is over its budget "
+        f"({room.budget:,} {unit}, {room.needed:,} needed with every description whole): "
+        f"{' and '.join(lost)}; to make room {room_text}"
+        + (f" (longest: {longest})" if longest else "")
+        + " or install fewer skills."
+    )
+    found = (_skill_named(registry, name) for name in (*room.shortened, *room.dropped))
+    skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
+    if skill is None:
+        path = registry.roots[-1].path if registry.roots else ""
+        return Diagnostic(LISTING_OVER_BUDGET, _severity(registry), message, path)
+    line, column = _description_at(skill)
+    return Diagnostic(
+        LISTING_OVER_BUDGET,
+        _severity(registry),
+        message,
+        skill.path,
+        line,
+        column,
+        "description",
+        skill.name,
+    )
+
+
+def _severity(registry: Registry) -> Severity:
+    return registry.profile.severity_of(LISTING_OVER_BUDGET)
+
+
+def _named(names: list[str]) -> str:
+    shown = ", ".join(names[:NAMED])
+    return shown if len(names) <= NAMED else f"{shown} and {len(names) - NAMED:,} more"
+
+
+def _skill_named(registry: Registry, name: str) -> Skill | None:
+    """The active skill a listing entry names (by its key, else its name)."""
+    active = registry.active
+    found = active.get(name)
+    return found or next((s for s in active.values() if s.name == name), None)
+
+
+def _description_at(skill: Skill) -> tuple[int, int]:
+    """Where the description's value starts (1, 1 when unknown)."""
+    try:
+        found = skill.doc.positions().get("description")
+    except Exception:  # a position is a nicety: the note without it still says what
+        found = None
+    return (found.value_line, found.value_column) if found else (1, 1)

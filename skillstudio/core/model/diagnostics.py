@@ -39,6 +39,8 @@ CODES: dict[str, str] = {
     "skipped": "the agent would not load this skill",
     "trigger-ambiguous": "two skills use the same trigger",
     "budget-exceeded": "the skill listing is over its character budget",
+    "listing-over-budget": "the agent's skill listing is over its budget: some skills lose "
+    "their description or their place",
     "body-too-long": "the instructions are longer than advised",
     "link-broken": "a relative link points to a missing file or out of the skill's root",
     "link-plugin": "a relative link points to a file of the skill's plugin outside the skill "

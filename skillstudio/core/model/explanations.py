@@ -117,6 +117,13 @@ EXPLANATIONS: dict[str, str] = {
     "either. Make the triggers distinct.",
     "budget-exceeded": "The listing of skills is over the agent's character budget, so some "
     "descriptions are dropped or cut. Shorten descriptions or install fewer skills.",
+    "listing-over-budget": "The agent's listing of skills (what the model chooses from) is "
+    "over its budget at the chosen context window (skillstudio.yaml `context_tokens` or "
+    "`lint --context-tokens`, else the agent's default): some skills are listed by a bare "
+    "name, with a cut description, or not at all, and the model cannot pick them from "
+    "words it never sees. The note names them, says how much to cut and which "
+    "descriptions are longest; `skillstudio headroom` shows the whole listing. Shorten "
+    "descriptions or install fewer skills.",
     # -- the body and files -----------------------------------------------------------
     "body-too-long": "The instructions are longer than advised (500 lines, about 5,000 "
     "tokens): all of it enters the context when the skill loads. Move detail into "

@@ -9,7 +9,10 @@ findings are, each made once, where it is made:
   left unread), each skill's own (core/checking/validate.py), those between skills
   (duplicate names and who wins, shared triggers, look-alike names) and a refresh's;
 - the `description-overlap` notes (core/ranking/overlap.py, one formatter), worked
-  out once per version of the registry by the open project (open_project.py).
+  out once per version of the registry by the open project (open_project.py);
+- the `listing-over-budget` note (core/delivery/headroom.py: the listing the Tiers and
+  Headroom views show), one per project, on the description of the first skill that
+  loses it, likewise worked out once per version by the open project.
 The project's rule settings (skillstudio.yaml `rules:`, core/model/rule_settings.py)
 are applied where each is made (validation, the registry, the overlap notes), so
 every reader, and every list of the registry, already has them.
@@ -35,6 +38,7 @@ def project_findings(open_project: OpenProject, notes: bool = True) -> list[Diag
     out += registry.diagnostics
     if _with_overlap(open_project, notes):
         out += open_project.overlap().all
+    out += open_project.listing_notes()
     return out
 
 
@@ -78,6 +82,7 @@ def file_findings(
     if skill is not None:
         out += [d for d in skill.all_diagnostics if d.path == path]
         out += open_project.overlap_of(skill)
+        out += [d for d in open_project.listing_notes() if d.path == path]
     else:
         for around in skills_around(registry, path):
             out += [d for d in around.all_diagnostics if d.path == path]
@@ -124,4 +129,5 @@ def _of_skill(
     out = [*elsewhere.get(skill.path, ()), *skill.all_diagnostics]
     if _with_overlap(open_project, notes):  # (the project's notes: lint's, to the letter)
         out += open_project.overlap().by_path.get(skill.path, [])
+    out += [d for d in open_project.listing_notes() if d.path == skill.path]
     return out

@@ -52,6 +52,25 @@ class OverlapNotes:
         return [d for found in self.by_path.values() for d in found] + self.bounded
 
 
+@dataclass(slots=True)
+class ListingNotes:
+    """The `listing-over-budget` note (none, or one) of one version of a registry, and
+    what each skill's entry was made from then (`listing_inputs`), by path."""
+
+    version: int
+    notes: list[Diagnostic]
+    inputs: dict[str, tuple[object, ...]]
+
+
+def listing_inputs(skill: Skill | None) -> tuple[object, ...] | None:
+    """What a skill's entry in any profile's listing is made from: its key, name and
+    status, its path and its frontmatter (the description, `when_to_use`, what leaves
+    it out); never its body, so typing in the body leaves the listing as it was."""
+    if skill is None:
+        return None
+    return (skill.key, skill.name, skill.status, skill.description, skill.doc.fm_text)
+
+
 @dataclass(eq=False, slots=True)
 class OpenProject:
     """One project and its registry, with the indexes and overlap notes derived from it."""
@@ -62,6 +81,10 @@ class OpenProject:
     _likely: dict[Model, LikelyIndex] = field(default_factory=dict)
     _broken: set[Model] = field(default_factory=set)  # indexes whose build or update failed
     _overlap: OverlapNotes | None = None
+    _listing: ListingNotes | None = None
+    # what the listing note is worked out at besides the project's options (lint's
+    # --context-tokens): `use_window`
+    _window: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def read(
@@ -102,6 +125,7 @@ class OpenProject:
         self._likely.clear()
         self._broken.clear()
         self._overlap = None
+        self._listing = None
 
     # -- indexes -----------------------------------------------------------------------
     def match_index(self) -> MatchIndex:
@@ -180,6 +204,42 @@ class OpenProject:
         best = pairs[0]
         other = best.b if best.a.path == skill.path else best.a
         return self._ruled([overlap_note(skill, other, best, len(pairs) - 1)])
+
+    # -- the listing's budget ----------------------------------------------------------
+    def use_window(self, context_tokens: int | None) -> None:
+        """The context window the listing note is worked out at, in place of the
+        project's `context_tokens` (lint's --context-tokens; None: the project's)."""
+        window = {} if context_tokens is None else {"context_tokens": context_tokens}
+        if window != self._window:
+            self._window = window
+            self._listing = None
+
+    def listing_notes(self) -> list[Diagnostic]:
+        """The `listing-over-budget` note of the registry as it is now (none, or one),
+        the project's rules applied, worked out once per version: the listing the Tiers
+        and Headroom views show (core/delivery/headroom.py), at the project's options
+        (skillstudio.yaml `context_tokens`, `char_budget`, ...; else the profile's
+        default window)."""
+        from ..delivery.headroom import listing_over_budget
+
+        registry = self.registry
+        cached = self._listing
+        if cached is not None and cached.version != registry.version:
+            # the common keystroke: skills edited in place (`changed_since`), none of them
+            # in what the listing reads (a body edit); at 10,000 skills writing the
+            # listing twice costs about 90 ms
+            changed = registry.changed_since(cached.version)
+            if changed is not None and all(
+                listing_inputs(registry.by_path.get(path)) == cached.inputs.get(path)
+                for path in changed
+            ):
+                cached.version = registry.version
+        if cached is None or cached.version != registry.version:
+            options = {**self.project.options, **self._window}
+            found = self._ruled(listing_over_budget(registry, options))
+            inputs = {s.path: inputs for s in registry.skills if (inputs := listing_inputs(s))}
+            cached = self._listing = ListingNotes(registry.version, found, inputs)
+        return cached.notes
 
     def _ruled(self, notes: list[Diagnostic]) -> list[Diagnostic]:
         return apply_rules(notes, self.registry.profile.rules)

@@ -1,0 +1,164 @@
+"""`listing-over-budget` (issue 36): a set whose listing is over the agent's budget is
+told so in `lint`, `show` and the language server, from the listing the Headroom and
+Tiers views show (core/delivery/headroom.py), with how many skills lose their
+description or their place, which, and what would make room.
+
+Claude Code's budget when the window is unknown is 8,000 characters (1 % of the
+window, 4 characters a token); each entry's description is capped at 1,536.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skillstudio.core.delivery import headroom
+from skillstudio.core.delivery.headroom import listing_headroom
+from skillstudio.core.model.diagnostics import Diagnostic
+from skillstudio.core.projects.findings import file_findings, project_findings
+from skillstudio.core.projects.open_project import OpenProject
+from skillstudio.core.projects.project import project_from_folder
+from skillstudio.lsp.session import Session
+
+from .helpers import cli, lint_json, skill_text, write
+
+CODE = "listing-over-budget"
+
+
+def make_set(base: Path, count: int, words: int, config: str = "") -> Path:
+    """`count` claude-code skills, each description about `words` * 8 characters."""
+    write(base, ".claude/settings.json", "{}\n")
+    if config:
+        write(base, "skillstudio.yaml", config)
+    for i in range(count):
+        name = f"skill-{i:02d}"
+        description = f"Handle task {i} well. " + " ".join(f"word{i}x{j}" for j in range(words))
+        description += f". Use when asked for task {i}."
+        text = skill_text(name=name, description=description)
+        write(base, f".claude/skills/{name}/SKILL.md", text)
+    return base
+
+
+def notes(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [d for d in data["diagnostics"] if d["code"] == CODE]
+
+
+def test_a_set_over_claude_codes_budget_gets_the_warning(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60)  # 27 descriptions of about 500 characters
+    data = lint_json("--profile", "claude-code", cwd=base)
+    found = notes(data)
+    assert len(found) == 1, found  # one per project and profile
+    note = found[0]
+    assert note["severity"] == "warning"
+    assert note["path"].endswith("SKILL.md") and note["field"] == "description"
+    assert note["line"] == 3  # the description's value (after `name:`)
+    message = note["message"]
+    assert "8,000 characters" in message and "lose their description" in message
+    assert "to make room cut" in message and "longest:" in message
+
+
+def test_the_note_counts_what_the_headroom_view_counts(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60)
+    opened = OpenProject.read(project_from_folder(str(base), "claude-code"), gists=False)
+    room = listing_headroom(opened.registry, opened.project.options)
+    assert room.budget == 8_000 and room.shortened
+    found = [d for d in project_findings(opened) if d.code == CODE]
+    assert len(found) == 1
+    message = found[0].message
+    assert f"{len(room.shortened):,} skills lose their description" in message
+    assert f"cut {room.needed - room.budget:,} characters" in message
+    assert room.shortened[0] in message
+    first = opened.registry.active[room.shortened[0]]
+    assert found[0].path == first.path  # on the first skill that loses its description
+
+
+def test_a_set_within_the_budget_gets_none(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 5, 10)
+    data = lint_json("--profile", "claude-code", cwd=base)
+    assert data["diagnostics"] is not None and not notes(data)
+
+
+def test_a_larger_context_window_makes_room(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60, "context_tokens: 1000000\n")  # 40,000 characters
+    assert not notes(lint_json("--profile", "claude-code", cwd=base))
+
+
+def test_the_rule_turned_off_silences_it(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60, "rules:\n  listing-over-budget: off\n")
+    assert not notes(lint_json("--profile", "claude-code", cwd=base))
+    base2 = make_set(tmp_path / "two", 27, 60, "rules:\n  listing-over-budget: error\n")
+    found = notes(lint_json("--profile", "claude-code", cwd=base2))
+    assert [d["severity"] for d in found] == ["error"]
+
+
+def test_show_and_the_language_server_give_the_same_note(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60)
+    (note,) = notes(lint_json("--profile", "claude-code", cwd=base))
+    run = cli("show", note["path"], "--profile", "claude-code", "--format", "json", cwd=base)
+    assert run.code in (0, 1), run.err
+    assert [d["message"] for d in notes(run.json)] == [note["message"]]
+    session = Session()
+    session.open_folders([str(base)])
+    text = Path(note["path"]).read_text(encoding="utf-8")
+    published = session.check(note["path"], text).diagnostics
+    assert [d.message for d in published if d.code == CODE] == [note["message"]]
+
+
+def test_explain_knows_the_code() -> None:
+    run = cli("explain", CODE)
+    assert run.code == 0 and "budget" in run.out
+
+
+def test_codex_counts_its_budget_in_tokens_and_points_at_the_authors_skill(
+    tmp_path: Path,
+) -> None:
+    """Codex at a known window: 2 % of it in tokens; its own system skills, listed
+    first, are not the author's: the note is on the first skill of the set."""
+    base = make_set(tmp_path, 27, 60, "context_tokens: 100000\nroots: [.claude/skills]\n")
+    (note,) = notes(lint_json("--profile", "codex", cwd=base))
+    assert "(2,000 tokens," in note["message"] and "tokens of descriptions" in note["message"]
+    assert Path(note["path"]).parent.name.startswith("skill-") and note["line"] == 3
+
+
+def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worked out once per version of the registry; a body edit reuses it (the listing
+    reads no body), a description shortened until the set fits clears it."""
+    base = make_set(tmp_path, 17, 60)  # 17 entries of about 640 characters: 10,900 over 8,000
+    opened = OpenProject.read(project_from_folder(str(base), "claude-code"), gists=False)
+    made: list[int] = []
+    real = headroom.listing_over_budget
+
+    def counting(*args: Any) -> list[Diagnostic]:
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(headroom, "listing_over_budget", counting)
+    assert [d.code for d in opened.listing_notes()] == [CODE]
+    path = opened.listing_notes()[0].path
+    text = Path(path).read_text(encoding="utf-8")
+    found = file_findings(opened, path, text + "\nMore instructions.\n")
+    assert [d.code for d in found if d.code == CODE] == [CODE]
+    assert len(made) == 1  # the body edit wrote no listing
+    file_findings(opened, path, text.replace("Handle task", "Handle the task", 1))
+    assert len(made) == 2  # a description edit did
+    cut = 0
+    for skill in list(opened.registry.skills):
+        if opened.listing_notes() == []:
+            break
+        short = skill_text(name=skill.name, description="Short.")
+        file_findings(opened, skill.path, short)
+        cut += 1
+    assert opened.listing_notes() == [] and 0 < cut < 17
+
+
+def test_lints_context_tokens_sets_the_window(tmp_path: Path) -> None:
+    base = make_set(tmp_path, 27, 60)
+    assert notes(lint_json("--profile", "claude-code", cwd=base))  # 8,000 characters
+    wide = lint_json("--profile", "claude-code", "--context-tokens", "1000000", cwd=base)
+    assert not notes(wide)  # 40,000 characters: every description fits
+    run = cli("lint", "--context-tokens", "-1", cwd=base)
+    assert run.code == 2 and "--context-tokens" in run.err
