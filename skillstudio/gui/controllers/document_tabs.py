@@ -20,7 +20,7 @@ from ..editor.skill_editor import SkillEditor
 from ..editor.where_it_loads import WhereItLoads
 from ..infra.likely_jobs import LikelyIndexes
 from ..infra.one_line import one_line
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from ..models.skill_document import SkillDocument
 from .quick_fixes import FieldFixes
 from .recovery_keeper import RecoveryKeeper
@@ -43,7 +43,7 @@ class DocumentTabs(QObject):
     def __init__(
         self,
         tabs: QTabWidget,
-        workspace: Workspace,
+        context: AppContext,
         dialogs: Dialogs,
         status_bar: QStatusBar,
         likely_indexes: LikelyIndexes,
@@ -54,7 +54,7 @@ class DocumentTabs(QObject):
         keeps the unsaved text of every open skill (None keeps none)."""
         super().__init__(parent)
         self.tabs = tabs
-        self.workspace = workspace
+        self.context = context
         self.dialogs = dialogs
         self.status_bar = status_bar
         self.likely_indexes = likely_indexes
@@ -69,7 +69,7 @@ class DocumentTabs(QObject):
         source view when given."""
         editor = self.editors.get(path)
         if editor is None:
-            registry = self.workspace.registry_for(path)
+            registry = self.context.registry_for(path)
             if registry is None:
                 return None
             try:
@@ -87,8 +87,8 @@ class DocumentTabs(QObject):
                 if editor.form.add_below("description", competes):
                     competes.open_requested.connect(self.open_skill)
             FieldFixes(editor.form, document, registry.profile)  # "Fix: …" under a field
-            number = self.workspace.project_number(path)
-            base = self.workspace.projects[number].base if number is not None else None
+            number = self.context.project_number(path)
+            base = self.context.projects[number].base if number is not None else None
             editor.views.addTab(WhereItLoads(document, base, editor), "Where it loads")
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
@@ -105,11 +105,11 @@ class DocumentTabs(QObject):
         path = os.path.normpath(path)
         if os.path.isdir(path):
             path = os.path.join(path, "SKILL.md")
-        if self.workspace.registry_for(path) is not None:
+        if self.context.registry_for(path) is not None:
             return self.open_skill(path)
         view = self.file_views.get(path)
         if view is None:
-            folder = self.workspace.skill_folder_of(path)
+            folder = self.context.skill_folder_of(path)
             if folder is None:
                 self.status_bar.showMessage(f"Not opened: {path} is not a file of a skill", 5000)
                 return None
@@ -159,7 +159,7 @@ class DocumentTabs(QObject):
         for widget, (name, path) in names.items():
             title = name
             if taken.count(name) > 1:
-                title = f"{name} · {self.workspace.project_name(path)}"
+                title = f"{name} · {self.context.project_name(path)}"
             if isinstance(widget, SkillEditor) and widget.document.modified:
                 title += " •"
             self.tabs.setTabText(self.tabs.indexOf(widget), title)

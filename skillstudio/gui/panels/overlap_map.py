@@ -36,6 +36,7 @@ from ..infra.deferred_until_shown import CatchUp
 from ..infra.likely_jobs import overlap_pairs
 from ..infra.theme import colour, is_dark
 from ..infra.threads import snapshot
+from ..models.app_context import AppContext
 from ..models.table_model import ColumnsModel
 from .workbench.panel_parts import project_label
 
@@ -224,8 +225,21 @@ class OverlapMap(QWidget):
     open_requested = Signal(str)
     computed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        """Over `context`: its open projects are offered, its current one shown (the
+        box follows `current_changed`; a project chosen here is the map's alone)."""
         super().__init__(parent)
+        self.context = context
+        context.projects_changed.connect(
+            lambda: self.set_projects(
+                context.projects,
+                context.registries,
+                context.project.base if context.project is not None else None,
+            )
+        )
+        context.current_changed.connect(
+            lambda current: self.follow(current.project.base if current is not None else None)
+        )
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.pairs: list[Pair] = []
@@ -343,7 +357,7 @@ class OverlapMap(QWidget):
             self.status.setText("Working out which skills compete…")
 
     def follow(self, base: object) -> None:
-        """The user works on the project at `base` now (Try a Request's project): the
+        """The user works on the project at `base` now (the context's current project): the
         map shows it (and is worked out again when shown)."""
         number = self.project_box.findData(base) if isinstance(base, str) else -1
         if number >= 0:
