@@ -30,8 +30,6 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.core.ranking.match_index import MatchIndex
-from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
 from skillstudio.gui.controllers.recovery_keeper import RecoveryKeeper
@@ -40,7 +38,6 @@ from skillstudio.gui.controllers.skill_views import SkillViews
 from skillstudio.gui.controllers.tree_controller import SkillTree
 from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.editor.skill_editor import SkillEditor
-from skillstudio.gui.infra.likely_jobs import LikelyIndexes
 from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.models.problems_model import ProblemsModel
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
@@ -146,13 +143,18 @@ class Shell:
         self.window.setCentralWidget(self.tabs)
         self.status: QStatusBar = self.window.statusBar()
         self.dialogs = Answers(self.window)
-        self.likely = LikelyIndexes(self.window)
 
     def documents(
         self, context: AppContext, recovery: RecoveryKeeper | None = None
     ) -> DocumentTabs:
         return DocumentTabs(
-            self.tabs, context, self.dialogs, self.status, self.likely, recovery, self.window
+            self.tabs,
+            context,
+            self.dialogs,
+            self.status,
+            context.likely_indexes,
+            recovery,
+            self.window,
         )
 
 
@@ -237,40 +239,30 @@ class TreeParts:
 def query_panel_on(
     qtbot: QtBot, folder: Path, profile: str | None = None, size: tuple[int, int] = DOCK_SIZE
 ) -> QueryPanel:
-    """Try a Request over `folder`'s projects, in its scroll area as in its dock, shown."""
+    """Try a Request over `folder`'s projects (a context of its own, its first project
+    current), in its scroll area as in its dock, shown."""
     context = context_of(folder, profile)
-    panel = QueryPanel()
+    panel = QueryPanel(context)
     area = scrolled(panel)
     panel.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
     qtbot.addWidget(area)
     area.resize(*size)
     area.show()
-    panel.set_projects(context.projects, context.registries)
+    context.announce()
     return panel
 
 
 def suite_runner_on(qtbot: QtBot, folder: Path, size: tuple[int, int] = DOCK_SIZE) -> SuiteRunner:
-    """The suite runner over `folder`'s projects (match indexes built as Try a Request
-    builds them; the project worked on, its first), in its scroll area, shown."""
+    """The suite runner over `folder`'s projects (a context of its own: its match
+    indexes; the project worked on, its first), in its scroll area, shown."""
     context = context_of(folder)
-    indexes: dict[int, MatchIndex] = {}
-
-    def index_for(registry: Registry) -> MatchIndex:
-        index = indexes.get(id(registry))
-        if index is None:
-            index = indexes[id(registry)] = MatchIndex(registry)
-        else:
-            index.sync()
-        return index
-
-    registries = context.registries
-    runner = SuiteRunner(index_for, lambda: registries[0] if registries else None)
+    runner = SuiteRunner(context)
     area = scrolled(runner)
     runner.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
     qtbot.addWidget(area)
     area.resize(*size)
     area.show()
-    runner.set_projects(context.projects, registries)
+    context.announce()
     return runner
 
 
@@ -284,9 +276,9 @@ def ran_suite(runner: SuiteRunner, suite: Path) -> SuiteRunner:
 
 def panel_on(panel: QueryPanel, profile: str) -> QueryPanel:
     """`panel` (Try a Request) on the project of `profile`."""
-    for number, project in enumerate(panel.projects):
+    for number, project in enumerate(panel.context.projects):
         if project.profile.name == profile:
-            panel.project_box.setCurrentIndex(number)
+            panel.context.choose(number)
             return panel
     raise AssertionError(f"no {profile} project in the samples")
 

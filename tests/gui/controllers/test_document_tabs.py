@@ -26,12 +26,12 @@ from ..faults import run_for
 from ..parts import (
     Editors,
     Shell,
+    context_of,
     open_skill,
     open_tab,
     open_window,
     skill_path,
     three_skills,
-    context_of,
     write_skill,
 )
 
@@ -388,9 +388,7 @@ def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
 
 
 def test_tabs_with_the_same_name_show_their_project(editors: Editors, qtbot: QtBot) -> None:
-    reviews = sorted(
-        p for r in editors.context.registries for p in r.by_path if "code-review" in p
-    )
+    reviews = sorted(p for r in editors.context.registries for p in r.by_path if "code-review" in p)
     mvp = next(p for p in reviews if "/mvp/" in p)
     pegasus = next(p for p in reviews if "/pegasus/" in p)
     editors.open_skill(mvp)

@@ -25,9 +25,9 @@ from skillstudio.gui.window.main_window import MainWindow
 from ..parts import (
     WINDOW_SIZE,
     Shell,
+    context_of,
     open_and_wait,
     open_window,
-    context_of,
 )
 
 

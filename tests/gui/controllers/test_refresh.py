@@ -35,11 +35,11 @@ from ... import hostile
 from ..faults import STAGES, description, fail_for, problem_on, run_for, set_description, shown
 from ..parts import (
     Shell,
+    context_of,
     open_tab,
     open_window,
     skill_path,
     three_skills,
-    context_of,
     write_skill,
 )
 
@@ -56,9 +56,7 @@ class Index:
         yield
 
 
-def refresher_for(
-    shell: Shell, context: AppContext
-) -> tuple[SlicedRefresh, SkillViews, list[str]]:
+def refresher_for(shell: Shell, context: AppContext) -> tuple[SlicedRefresh, SkillViews, list[str]]:
     tree = SkillTree(
         SkillTreeView(lambda: context.base, shell.window),
         SkillTreeModel(shell.window),
