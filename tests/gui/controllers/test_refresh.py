@@ -597,7 +597,7 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
         return {id(obj) for obj in gc.get_objects()}
 
     registry = window.registries[-1]  # built last: no later scan froze it by the way
-    index = window.query_panel.index_for(registry)
+    index = window.context.match_index(registry)
     ids = walked()
     assert id(registry.skills[0]) not in ids and id(index.terms) not in ids
     assert id(window.tree_model) not in ids

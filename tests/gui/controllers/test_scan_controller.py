@@ -213,6 +213,7 @@ def test_the_tree_is_shown_before_the_match_indexes_are_built(
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(samples))
     assert seen and all(seen)
-    panel_indexes = win.query_panel.indexes
-    assert {id(r) for r in win.registries} == set(panel_indexes)
-    assert all(panel_indexes[id(r)].registry is r for r in win.registries)
+    # the scan's match indexes are adopted by the context's open projects
+    for open_project in win.context.open_projects:
+        built = [i for i in open_project.built() if isinstance(i, MatchIndex)]
+        assert len(built) == 1 and built[0].registry is open_project.registry
