@@ -120,6 +120,7 @@ def test_the_apps_problems_are_lints_notes_included(qtbot: Any, project: Path) -
     An editor tab gives lint's findings of its skill (the rules applied by the registry;
     the editor shows no overlap note: its form has a "competes with" line instead)."""
     from PySide6.QtCore import QSettings
+
     from skillstudio.gui.window.main_window import MainWindow
 
     lint = lint_json(cwd=project)

@@ -33,8 +33,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   send the requests); the plan, the answer cache's files, the network; progress as
   payloads (done, total, message), the report where it lands.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
-  skills; reads them; pointed at the registry and kept current with `sync()` where it
-  lands.
+  skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
+  it lands, pointed at the registry and adopted by its open project, which keeps it
+  current with `sync()`.
 - gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
   switch (below); the registries given until `scanned`, then its own copies; `scanned`,
   `progressed` and `done` payloads.
@@ -90,8 +91,9 @@ cross as `done(ScanDone)`: ok, the match indexes (pointed at the real registries
 brought up to date on the GUI thread with `sync()`), the gists as (skill, gist)
 pairs, what failed, how much the reader processes read. `Scanning` sets the gists
 on the GUI thread, then emits `landed` (or `rescanned` for a profile switch, whose
-registry enters the context only then): the panels get the projects, and only
-then may a likely index be built of them (likely_jobs.py `LikelyIndexes.keep_only`),
+registry enters the context only then): the context announces the projects to the
+panels (`AppContext.announce`), and only then may a likely index be built of them
+(likely_jobs.py `LikelyIndexes.keep_only`),
 so nothing ranks with a skill before its gist is in. `cancel()` stops it (a flag
 and the resume event) and waits for it.
 
