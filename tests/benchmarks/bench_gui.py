@@ -164,7 +164,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     likely_ms = likely_stall_ms = 0.0
     registry = window.registries[0]
     if registry.profile.model_chooses:  # Try a Request's likely index, built off-thread
-        indexes = window.query_panel.likely_indexes
+        indexes = window.context.likely_indexes
         beat.start()
         t0 = time.perf_counter()
         indexes.get(registry)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model.text import counted
+from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
@@ -121,12 +122,8 @@ class SuiteRunner(QWidget):
         nor sit in a project (the suite shown follows it: `follow`)."""
         super().__init__(parent)
         self.context = context
-        context.projects_changed.connect(
-            lambda: self.set_projects(context.projects, context.registries)
-        )
-        context.current_changed.connect(
-            lambda current: self.follow(current.project.base if current is not None else None)
-        )
+        context.projects_changed.connect(self._on_projects_changed)
+        context.current_changed.connect(self._follow)
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.suite: Suite | None = None
@@ -252,10 +249,11 @@ class SuiteRunner(QWidget):
         suite = self.suite
         return suite.path if suite is not None and suite.kind == "suite" else None
 
-    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
-        """The open projects; the suites their skillstudio.yaml lists are offered.
+    def _on_projects_changed(self) -> None:
+        """The context's open projects; the suites their skillstudio.yaml lists are offered.
         Projects of other folders (another folder opened, or none): the suites shown
         go, those of the new projects come."""
+        projects, registries = self.context.projects, self.context.registries
         bases = {p.base for p in projects}
         if not bases & {p.base for p in self.projects}:
             self.clear()
@@ -271,10 +269,11 @@ class SuiteRunner(QWidget):
         if self.suite_box.count():
             self.run(rescan=True)
 
-    def follow(self, base: object) -> None:
-        """The user works on the project at `base` now: when the suite shown is another
+    def _follow(self, current: OpenProject | None) -> None:
+        """The user works on `current` now (the context's): when the suite shown is another
         open project's, this project's first suite is shown instead (run when the
         panel is on screen); a suite opened by hand, or a project without suites, stays."""
+        base = current.project.base if current is not None else None
         own = {
             p.base: [os.path.abspath(s) for s in p.config.suites] for p in self.projects if p.config
         }

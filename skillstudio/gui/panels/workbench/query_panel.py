@@ -81,8 +81,7 @@ class QueryPanel(QWidget):
         self.context = context
         self.result: MatchResult | None = None
         self.likely: LikelyResult | None = None  # where the model chooses, once indexed
-        self.likely_indexes = context.likely_indexes  # built off the GUI thread
-        self.likely_indexes.ready.connect(self._on_index_ready)
+        context.likely_indexes.ready.connect(self._on_index_ready)  # built off the GUI thread
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._updating = False  # update_now refreshes the activation itself
@@ -366,7 +365,7 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
-        self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
+        self.live.set_request(registry, query, options, self.context.likely_indexes.peek(registry))
         area = self.parentWidget()
         if query.strip() and area is not None and area.height() < ROOM:
             self.wants_room.emit()
@@ -387,7 +386,7 @@ class QueryPanel(QWidget):
         project = self.project
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
-        index = self.likely_indexes.get(registry)
+        index = self.context.likely_indexes.get(registry)
         return rank_likely(index, query) if index is not None else None
 
     def _on_index_ready(self, registry: object) -> None:
@@ -399,7 +398,7 @@ class QueryPanel(QWidget):
             return "Type a request."
         project = self.project
         chooses = project is not None and project.profile.model_chooses
-        waiting = chooses and self.likely_indexes.peek(registry) is None
+        waiting = chooses and self.context.likely_indexes.peek(registry) is None
         return likely_summary(self.result, self.likely, waiting)
 
     def set_edited(self, path: str | None) -> None:
@@ -417,14 +416,14 @@ class QueryPanel(QWidget):
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
         registry = self.registry
-        index = self.likely_indexes.peek(registry) if registry is not None else None
+        index = self.context.likely_indexes.peek(registry) if registry is not None else None
         return self.advice.suite_lines(self.project, registry, index)
 
     def _show_instead(self, explain: bool = True) -> None:
         """The advice about the open skill (it opens the explanation: shown again if
         it changed, unless the caller explains next)."""
         registry = self.registry
-        index = self.likely_indexes.peek(registry) if registry is not None else None
+        index = self.context.likely_indexes.peek(registry) if registry is not None else None
         shown = self.advice.text
         self.advice.show(self.project, registry, index, self._likely_shown())
         if explain and self.advice.text != shown:
@@ -470,11 +469,11 @@ class QueryPanel(QWidget):
         if not picked and index.isValid() and index.row() < len(self.model.rows):
             row = self.model.rows[index.row()]
             if isinstance(row, LikelyCandidate):
-                return likely_row_html(result, row, self.likely_indexes.peek(registry))
+                return likely_row_html(result, row, self.context.likely_indexes.peek(registry))
         likely = self.likely
         if picked and likely is not None and picked not in result.selected:
             return why_not_likely(
-                result, likely, picked, self.likely_indexes.peek(registry), registry
+                result, likely, picked, self.context.likely_indexes.peek(registry), registry
             )
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 
