@@ -147,15 +147,7 @@ class Shell:
     def documents(
         self, context: AppContext, recovery: RecoveryKeeper | None = None
     ) -> DocumentTabs:
-        return DocumentTabs(
-            self.tabs,
-            context,
-            self.dialogs,
-            self.status,
-            context.likely_indexes,
-            recovery,
-            self.window,
-        )
+        return DocumentTabs(self.tabs, context, self.dialogs, self.status, recovery, self.window)
 
 
 # -- the parts, without a window ---------------------------------------------------------

@@ -18,7 +18,6 @@ from ..editor.competes_line import CompetesLine
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.where_it_loads import WhereItLoads
-from ..infra.likely_jobs import LikelyIndexes
 from ..infra.one_line import one_line
 from ..models.app_context import AppContext
 from ..models.skill_document import SkillDocument
@@ -46,18 +45,17 @@ class DocumentTabs(QObject):
         context: AppContext,
         dialogs: Dialogs,
         status_bar: QStatusBar,
-        likely_indexes: LikelyIndexes,
         recovery: RecoveryKeeper | None,
         parent: QObject | None = None,
     ) -> None:
-        """`likely_indexes`: what the "competes with" line scores with; `recovery`:
-        keeps the unsaved text of every open skill (None keeps none)."""
+        """`context`: what is open (its likely indexes are what the "competes with" line
+        scores with); `recovery`: keeps the unsaved text of every open skill (None keeps
+        none)."""
         super().__init__(parent)
         self.tabs = tabs
         self.context = context
         self.dialogs = dialogs
         self.status_bar = status_bar
-        self.likely_indexes = likely_indexes
         self.recovery = recovery
         self.editors: dict[str, SkillEditor] = {}  # SKILL.md path -> its tab
         self.file_views: dict[str, FileView] = {}  # file path -> its tab
@@ -83,7 +81,7 @@ class DocumentTabs(QObject):
                 self.recovery.track(document)
             editor.file_link_clicked.connect(self.open_file)
             if registry.profile.model_chooses:  # "competes with" under the description
-                competes = CompetesLine(document, self.likely_indexes, editor.form)
+                competes = CompetesLine(document, self.context.likely_indexes, editor.form)
                 if editor.form.add_below("description", competes):
                     competes.open_requested.connect(self.open_skill)
             FieldFixes(editor.form, document, registry.profile)  # "Fix: …" under a field

@@ -199,15 +199,7 @@ class MainWindow(QMainWindow):
         self.views = SkillViews(
             context, self.skill_tree, self.problems_model, self.problems, status, self
         )
-        self.document_tabs = DocumentTabs(
-            self.tabs,
-            context,
-            dialogs,
-            status,
-            context.likely_indexes,
-            self.recovery,
-            self,
-        )
+        self.document_tabs = DocumentTabs(self.tabs, context, dialogs, status, self.recovery, self)
         self.recovery_offers = (
             RecoveryOffers(self.recovery.folder, context, self.document_tabs, dialogs, self)
             if self.recovery is not None
