@@ -37,7 +37,6 @@ from ....core.delivery.tiers import render_tiers
 from ....core.model.delivered import TierText
 from ....core.model.matches import MatchResult
 from ....core.model.session import Session
-from ....core.projects.open_project import OpenProject
 from ....core.projects.project import Project
 from ....core.ranking.estimate import LikelyCandidate, LikelyResult
 from ....core.ranking.likely_ranking import rank_likely
@@ -238,7 +237,7 @@ class QueryPanel(QWidget):
     def _on_project_changed(self, current: object = None) -> None:
         """The context's current project changed: the box shows it, the panel answers for it."""
         opened = self.context.open_projects
-        number = opened.index(current) if isinstance(current, OpenProject) else -1
+        number = opened.index(current) if current in opened else -1  # (by identity)
         self.project_box.blockSignals(True)
         self.project_box.setCurrentIndex(number)
         self.project_box.blockSignals(False)
