@@ -1,5 +1,5 @@
-"""The refresh after files change outside the app: the registries (and Try a Request's
-indexes) are read again in slices between events, so typing goes on during a burst.
+"""The refresh after files change outside the app: the registries (and the indexes the
+open projects built of them) are read again in slices between events, so typing goes on during a burst.
 
 A step that yields True asks for the events to come in before what follows (a heavy
 step: the registry's install, the tree's update, Problems'), so that no two of them
@@ -67,8 +67,9 @@ class SlicedRefresh(QObject):
         indexes_of: Callable[[Registry], Sequence[Synced]],
         parent: QObject | None = None,
     ) -> None:
-        """`indexes_of(registry)`: the indexes built of it so far, synced in the
-        refresh's slices so that Try a Request's answer is quick after it."""
+        """`indexes_of(registry)`: the indexes built of it so far (its open project's:
+        AppContext.built_indexes), synced in the refresh's slices so that Try a
+        Request's answer is quick after it."""
         super().__init__(parent)
         self.context = context
         self.views = views
@@ -120,7 +121,7 @@ class SlicedRefresh(QObject):
                 registry.refresh_steps(paths), where, f"Reading {shown(where)} again"
             )
             yield True
-            for index in self.indexes_of(registry):  # Try a Request's, likely candidates'
+            for index in self.indexes_of(registry):  # the match index, likely candidates'
                 yield from self._contained(
                     index.sync_steps(),
                     where,
