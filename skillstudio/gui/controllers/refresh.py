@@ -1,5 +1,6 @@
 """The refresh after files change outside the app: the registries (and the indexes the
-open projects built of them) are read again in slices between events, so typing goes on during a burst.
+open projects built of them) are read again in slices between events, so typing goes
+on during a burst.
 
 A step that yields True asks for the events to come in before what follows (a heavy
 step: the registry's install, the tree's update, Problems'), so that no two of them
