@@ -220,7 +220,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     window.query_dock.raise_()  # the user types in it: on screen, the explanation in front
     panel.details.setCurrentIndex(0)
     wait_until(lambda: False, 300)  # its first answer, layout and paint
-    panel.choose_project_of(editor.document.path)
+    window.context.choose_project_of(editor.document.path)
     answers = []
     request = "please review the release notes and check the deploy queue"
     for end in range(12, len(request) + 1, 4):
