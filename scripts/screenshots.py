@@ -194,7 +194,7 @@ def panel_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -
             window.focus_query_panel()
             window.resizeDocks([window.query_dock], [height * 11 // 20], Qt.Orientation.Vertical)
             panel.project_box.setCurrentIndex(
-                next(i for i, p in enumerate(panel.projects) if p.profile.name == profile)
+                next(i for i, p in enumerate(window.context.projects) if p.profile.name == profile)
             )
             panel.load_request(request)
             chooses = panel.project is not None and panel.project.profile.model_chooses

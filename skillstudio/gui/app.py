@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from .infra.places import samples_folder
     from .infra.settings_store import AppSettings
     from .infra.theme import follow_system_theme, set_preference
+    from .models.app_context import AppContext
     from .window.main_window import MainWindow
 
     existing = QApplication.instance()
@@ -74,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = QSettings()
         recovery_folder = recovery_default_folder()
     set_preference(app, AppSettings(settings).theme())  # Settings › Theme
-    window = MainWindow(settings, recovery_folder=recovery_folder)
+    context = AppContext(app)  # what is open: the window and its panels share it
+    window = MainWindow(settings, recovery_folder=recovery_folder, context=context)
     window.dialogs.interactive = not args.smoke_test
     if not args.smoke_test:
         window.restore_state()

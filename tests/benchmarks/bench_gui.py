@@ -164,7 +164,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     likely_ms = likely_stall_ms = 0.0
     registry = window.registries[0]
     if registry.profile.model_chooses:  # Try a Request's likely index, built off-thread
-        indexes = window.query_panel.likely_indexes
+        indexes = window.context.likely_indexes
         beat.start()
         t0 = time.perf_counter()
         indexes.get(registry)
@@ -220,7 +220,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     window.query_dock.raise_()  # the user types in it: on screen, the explanation in front
     panel.details.setCurrentIndex(0)
     wait_until(lambda: False, 300)  # its first answer, layout and paint
-    panel.choose_project_of(editor.document.path)
+    window.context.choose_project_of(editor.document.path)
     answers = []
     request = "please review the release notes and check the deploy queue"
     for end in range(12, len(request) + 1, 4):

@@ -1,5 +1,5 @@
 """What the GUI tests build: the parts a controller, panel or editor is given without a
-main window (a workspace read from a folder, answers to the dialogs, a tab widget and a
+main window (a context read from a folder, answers to the dialogs, a tab widget and a
 status bar), and, for the tests of what the window itself does, a whole window."""
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
 from skillstudio.core.projects.project import resolve_projects
-from skillstudio.core.ranking.match_index import MatchIndex
-from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers.archives import Archives
 from skillstudio.gui.controllers.document_tabs import DocumentTabs
 from skillstudio.gui.controllers.recovery_keeper import RecoveryKeeper
@@ -40,8 +38,7 @@ from skillstudio.gui.controllers.skill_views import SkillViews
 from skillstudio.gui.controllers.tree_controller import SkillTree
 from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.editor.skill_editor import SkillEditor
-from skillstudio.gui.infra.likely_jobs import LikelyIndexes
-from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.models.problems_model import ProblemsModel
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from skillstudio.gui.panels.problems_panel import ProblemsPanel
@@ -123,16 +120,16 @@ class Answers(Dialogs):
         self.said.append(message)
 
 
-def workspace_of(folder: Path, profile: str | None = None) -> Workspace:
+def context_of(folder: Path, profile: str | None = None) -> AppContext:
     """The folder's projects, scanned here (as a scan thread would have)."""
     projects = resolve_projects([str(folder)], [], None, profile, os.getcwd())
     registries = [project.registry() for project in projects]
     for registry in registries:
         registry.scan()
-    workspace = Workspace()
-    workspace.open(str(folder))
-    workspace.install(projects, registries)
-    return workspace
+    context = AppContext()
+    context.open(str(folder))
+    context.install(projects, registries)
+    return context
 
 
 class Shell:
@@ -146,14 +143,11 @@ class Shell:
         self.window.setCentralWidget(self.tabs)
         self.status: QStatusBar = self.window.statusBar()
         self.dialogs = Answers(self.window)
-        self.likely = LikelyIndexes(self.window)
 
     def documents(
-        self, workspace: Workspace, recovery: RecoveryKeeper | None = None
+        self, context: AppContext, recovery: RecoveryKeeper | None = None
     ) -> DocumentTabs:
-        return DocumentTabs(
-            self.tabs, workspace, self.dialogs, self.status, self.likely, recovery, self.window
-        )
+        return DocumentTabs(self.tabs, context, self.dialogs, self.status, recovery, self.window)
 
 
 # -- the parts, without a window ---------------------------------------------------------
@@ -168,7 +162,7 @@ class OpensSkills(Protocol):
 
 
 class Editors:
-    """Skill tabs without a main window: a DocumentTabs over `folder`'s workspace in a
+    """Skill tabs without a main window: a DocumentTabs over `folder`'s context in a
     shown bare window about the size of the window's centre (with a RecoveryKeeper
     writing to `recovery_folder`, when given)."""
 
@@ -181,10 +175,10 @@ class Editors:
         recovery_folder: str | None = None,
     ) -> None:
         self.shell = Shell(qtbot)
-        self.workspace = workspace_of(folder, profile)
+        self.context = context_of(folder, profile)
         window = self.shell.window
         self.recovery = RecoveryKeeper(recovery_folder, window) if recovery_folder else None
-        self.documents = self.shell.documents(self.workspace, self.recovery)
+        self.documents = self.shell.documents(self.context, self.recovery)
         self.tabs = self.shell.tabs
         self.dialogs = self.shell.dialogs
         self.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
@@ -204,17 +198,17 @@ def open_skill(editors: OpensSkills, samples: Path, rel: str) -> SkillEditor:
 
 class TreeParts:
     """The skill tree without a window: its view, model, filter box and controller over
-    `folder`'s workspace, filled by the views as after a scan, shown about the size of
+    `folder`'s context, filled by the views as after a scan, shown about the size of
     the window's tree dock (the names are the window's, for the helpers both serve)."""
 
     def __init__(self, qtbot: QtBot, folder: Path, size: tuple[int, int] = TREE_SIZE) -> None:
         self.shell = Shell(qtbot)
-        self.workspace = workspace_of(folder)
-        self.base = self.workspace.base
-        self.registries = self.workspace.registries
+        self.context = context_of(folder)
+        self.base = self.context.base
+        self.registries = self.context.registries
         side = QWidget()
         self.filter_box = QLineEdit(side)
-        self.tree = SkillTreeView(lambda: self.workspace.base, side)
+        self.tree = SkillTreeView(lambda: self.context.base, side)
         layout = QVBoxLayout(side)
         layout.addWidget(self.filter_box)
         layout.addWidget(self.tree)
@@ -223,7 +217,7 @@ class TreeParts:
         self.skill_tree = SkillTree(self.tree, self.tree_model, self.filter_box, side)
         problems = ProblemsModel(side)
         self.views = SkillViews(
-            self.workspace,
+            self.context,
             self.skill_tree,
             problems,
             ProblemsPanel(problems, side),
@@ -237,40 +231,30 @@ class TreeParts:
 def query_panel_on(
     qtbot: QtBot, folder: Path, profile: str | None = None, size: tuple[int, int] = DOCK_SIZE
 ) -> QueryPanel:
-    """Try a Request over `folder`'s projects, in its scroll area as in its dock, shown."""
-    workspace = workspace_of(folder, profile)
-    panel = QueryPanel()
+    """Try a Request over `folder`'s projects (a context of its own, its first project
+    current), in its scroll area as in its dock, shown."""
+    context = context_of(folder, profile)
+    panel = QueryPanel(context)
     area = scrolled(panel)
     panel.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
     qtbot.addWidget(area)
     area.resize(*size)
     area.show()
-    panel.set_projects(workspace.projects, workspace.registries)
+    context.announce()
     return panel
 
 
 def suite_runner_on(qtbot: QtBot, folder: Path, size: tuple[int, int] = DOCK_SIZE) -> SuiteRunner:
-    """The suite runner over `folder`'s projects (match indexes built as Try a Request
-    builds them; the project worked on, its first), in its scroll area, shown."""
-    workspace = workspace_of(folder)
-    indexes: dict[int, MatchIndex] = {}
-
-    def index_for(registry: Registry) -> MatchIndex:
-        index = indexes.get(id(registry))
-        if index is None:
-            index = indexes[id(registry)] = MatchIndex(registry)
-        else:
-            index.sync()
-        return index
-
-    registries = workspace.registries
-    runner = SuiteRunner(index_for, lambda: registries[0] if registries else None)
+    """The suite runner over `folder`'s projects (a context of its own: its match
+    indexes; the project worked on, its first), in its scroll area, shown."""
+    context = context_of(folder)
+    runner = SuiteRunner(context)
     area = scrolled(runner)
     runner.area = area  # type: ignore[attr-defined]  # (qtbot holds it weakly)
     qtbot.addWidget(area)
     area.resize(*size)
     area.show()
-    runner.set_projects(workspace.projects, registries)
+    context.announce()
     return runner
 
 
@@ -284,9 +268,9 @@ def ran_suite(runner: SuiteRunner, suite: Path) -> SuiteRunner:
 
 def panel_on(panel: QueryPanel, profile: str) -> QueryPanel:
     """`panel` (Try a Request) on the project of `profile`."""
-    for number, project in enumerate(panel.projects):
+    for number, project in enumerate(panel.context.projects):
         if project.profile.name == profile:
-            panel.project_box.setCurrentIndex(number)
+            panel.context.choose(number)
             return panel
     raise AssertionError(f"no {profile} project in the samples")
 
@@ -450,14 +434,14 @@ def fresh_window(qtbot: QtBot, settings: QSettings, width: int, height: int) -> 
 
 def actions_for(shell: Shell, folder: Path) -> tuple[SkillActions, list[str], list[str]]:
     """The actions over `folder`, with the reloads and the folders asked to open noted."""
-    workspace = workspace_of(folder)
-    documents = shell.documents(workspace)
+    context = context_of(folder)
+    documents = shell.documents(context)
     reloads: list[str] = []
     opened: list[str] = []
 
     def reload() -> None:
         reloads.append("reload")
-        for registry in workspace.registries:
+        for registry in context.registries:
             registry.refresh()
 
     def open_folder(root: str, skill_md: str) -> bool:
@@ -465,7 +449,7 @@ def actions_for(shell: Shell, folder: Path) -> tuple[SkillActions, list[str], li
         return True
 
     archives = Archives(shell.dialogs, shell.status, open_folder, lambda: str(folder))
-    actions = SkillActions(workspace, documents, archives, shell.dialogs, reload)
+    actions = SkillActions(context, documents, archives, shell.dialogs, reload)
     return actions, reloads, opened
 
 

@@ -157,6 +157,31 @@ class OpenProject:
             return self._likely[model]
         return self._synced(model)
 
+    def take_match(self, index: MatchIndex) -> None:
+        """A match index of this registry built elsewhere (the app's scan builds it off
+        its thread): kept, and synced when next asked for."""
+        if index.registry is self.registry:
+            self._match = index
+
+    def forget_match(self) -> None:
+        """The match index dropped (it failed): built from scratch when next asked for."""
+        self._match = None
+
+    def take_likely(self, model: Model, index: LikelyIndex) -> None:
+        """A likely index of this registry under `model` built elsewhere (the app builds
+        them off its thread, gui/infra/likely_jobs.py): kept, synced when next asked for."""
+        self._likely[model] = index
+        self._broken.discard(model)
+
+    def built_likely(self, model: Model) -> LikelyIndex | None:
+        """The likely index under `model` if built, as it is (neither synced nor built)."""
+        return self._likely.get(model)
+
+    def built(self) -> list[MatchIndex | LikelyIndex]:
+        """Every index built so far (a refresh brings them up to date)."""
+        match = [self._match] if self._match is not None else []
+        return [*match, *self._likely.values()]
+
     def _synced(self, model: Model) -> LikelyIndex | None:
         index = self._likely[model]
         try:

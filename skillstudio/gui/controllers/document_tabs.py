@@ -18,9 +18,8 @@ from ..editor.competes_line import CompetesLine
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.where_it_loads import WhereItLoads
-from ..infra.likely_jobs import LikelyIndexes
 from ..infra.one_line import one_line
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from ..models.skill_document import SkillDocument
 from .quick_fixes import FieldFixes
 from .recovery_keeper import RecoveryKeeper
@@ -43,21 +42,20 @@ class DocumentTabs(QObject):
     def __init__(
         self,
         tabs: QTabWidget,
-        workspace: Workspace,
+        context: AppContext,
         dialogs: Dialogs,
         status_bar: QStatusBar,
-        likely_indexes: LikelyIndexes,
         recovery: RecoveryKeeper | None,
         parent: QObject | None = None,
     ) -> None:
-        """`likely_indexes`: what the "competes with" line scores with; `recovery`:
-        keeps the unsaved text of every open skill (None keeps none)."""
+        """`context`: what is open (its likely indexes are what the "competes with" line
+        scores with); `recovery`: keeps the unsaved text of every open skill (None keeps
+        none)."""
         super().__init__(parent)
         self.tabs = tabs
-        self.workspace = workspace
+        self.context = context
         self.dialogs = dialogs
         self.status_bar = status_bar
-        self.likely_indexes = likely_indexes
         self.recovery = recovery
         self.editors: dict[str, SkillEditor] = {}  # SKILL.md path -> its tab
         self.file_views: dict[str, FileView] = {}  # file path -> its tab
@@ -69,7 +67,7 @@ class DocumentTabs(QObject):
         source view when given."""
         editor = self.editors.get(path)
         if editor is None:
-            registry = self.workspace.registry_for(path)
+            registry = self.context.registry_for(path)
             if registry is None:
                 return None
             try:
@@ -83,12 +81,12 @@ class DocumentTabs(QObject):
                 self.recovery.track(document)
             editor.file_link_clicked.connect(self.open_file)
             if registry.profile.model_chooses:  # "competes with" under the description
-                competes = CompetesLine(document, self.likely_indexes, editor.form)
+                competes = CompetesLine(document, self.context.likely_indexes, editor.form)
                 if editor.form.add_below("description", competes):
                     competes.open_requested.connect(self.open_skill)
             FieldFixes(editor.form, document, registry.profile)  # "Fix: …" under a field
-            number = self.workspace.project_number(path)
-            base = self.workspace.projects[number].base if number is not None else None
+            number = self.context.project_number(path)
+            base = self.context.projects[number].base if number is not None else None
             editor.views.addTab(WhereItLoads(document, base, editor), "Where it loads")
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
@@ -105,11 +103,11 @@ class DocumentTabs(QObject):
         path = os.path.normpath(path)
         if os.path.isdir(path):
             path = os.path.join(path, "SKILL.md")
-        if self.workspace.registry_for(path) is not None:
+        if self.context.registry_for(path) is not None:
             return self.open_skill(path)
         view = self.file_views.get(path)
         if view is None:
-            folder = self.workspace.skill_folder_of(path)
+            folder = self.context.skill_folder_of(path)
             if folder is None:
                 self.status_bar.showMessage(f"Not opened: {path} is not a file of a skill", 5000)
                 return None
@@ -159,7 +157,7 @@ class DocumentTabs(QObject):
         for widget, (name, path) in names.items():
             title = name
             if taken.count(name) > 1:
-                title = f"{name} · {self.workspace.project_name(path)}"
+                title = f"{name} · {self.context.project_name(path)}"
             if isinstance(widget, SkillEditor) and widget.document.modified:
                 title += " •"
             self.tabs.setTabText(self.tabs.indexOf(widget), title)

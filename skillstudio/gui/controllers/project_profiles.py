@@ -25,7 +25,7 @@ from ...core.ranking.match_index import MatchIndex
 from ..dialogs.questions import Dialogs
 from ..infra.one_line import one_line
 from ..infra.profile_choices import fill_profile_box, profile_groups, profile_line
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from .document_tabs import DocumentTabs
 from .scan_controller import Rescanned, Scanning
 
@@ -46,7 +46,7 @@ class ProjectProfiles(QObject):
 
     def __init__(
         self,
-        workspace: Workspace,
+        context: AppContext,
         scanning: Scanning,
         documents: DocumentTabs,
         dialogs: Dialogs,
@@ -56,9 +56,9 @@ class ProjectProfiles(QObject):
     ) -> None:
         """`current_path()`: the path the user is at (the current tab's skill, else the
         tree's current row). `show_projects(indexes)`: the views and panels show the
-        workspace's projects again (`indexes`: match indexes built for them already)."""
+        context's projects again (`indexes`: match indexes built for them already)."""
         super().__init__(parent)
-        self.workspace = workspace
+        self.context = context
         self.scanning = scanning
         self.documents = documents
         self.dialogs = dialogs
@@ -93,12 +93,12 @@ class ProjectProfiles(QObject):
 
     def current_project(self) -> int:
         """The project of the current tab, else of the tree's current row, else the first."""
-        number = self.workspace.project_number(self.current_path())
+        number = self.context.project_number(self.current_path())
         return number if number is not None else 0
 
     def sync_box(self, *_args: object) -> None:
         """The box and its label show the current project's profile."""
-        if not self.workspace.projects:
+        if not self.context.projects:
             self.project_label.setText("")
             self.profile_box.blockSignals(True)
             self.profile_box.setItemText(0, auto_label(None))
@@ -106,7 +106,7 @@ class ProjectProfiles(QObject):
             self.profile_box.blockSignals(False)
             self._fit_box()
             return
-        project = self.workspace.projects[self.current_project()]
+        project = self.context.projects[self.current_project()]
         chosen = project.profile.name if project.profile_reason == "--profile" else ""
         self.profile_box.blockSignals(True)
         self.profile_box.setItemText(0, auto_label(project))
@@ -119,17 +119,17 @@ class ProjectProfiles(QObject):
         )
 
     def _on_profile_chosen(self, _index: int) -> None:
-        if self.workspace.projects:
+        if self.context.projects:
             self.set_project_profile(self.current_project(), self.profile_box.currentData() or None)
         else:
             self.sync_box()
 
     def fill_menu(self, menu: QMenu, root: str) -> None:
         """'Read Project As' in a root's context menu."""
-        number = self.workspace.root_project_number(root)
+        number = self.context.root_project_number(root)
         if number is None:
             return
-        project = self.workspace.projects[number]
+        project = self.context.projects[number]
         sub = menu.addMenu(f"Read {os.path.basename(project.base)} As")
         sub.setToolTipsVisible(True)
         agents, seeds = profile_groups()
@@ -147,14 +147,14 @@ class ProjectProfiles(QObject):
 
     def reread(self, number: int) -> bool:
         """Read project `number` again as it is read now (its skillstudio.yaml changed)."""
-        old = self.workspace.projects[number]
+        old = self.context.projects[number]
         chosen = old.profile_reason == "--profile"
         return self.set_project_profile(number, old.profile.name if chosen else None, False)
 
     def set_project_profile(self, number: int, profile: str | None, remember: bool = True) -> bool:
         """Read project `number` as `profile` (None: auto); the scan runs in the background
         and `switched` is emitted when the views show it."""
-        old = self.workspace.projects[number]
+        old = self.context.projects[number]
         try:
             project = reread_as(old, profile)
             registry = project.registry()
@@ -172,7 +172,7 @@ class ProjectProfiles(QObject):
         return True
 
     def _on_rescanned(self, rescanned: Rescanned) -> None:
-        replaced = self.workspace.replace(rescanned.old, rescanned.project, rescanned.registry)
+        replaced = self.context.replace(rescanned.old, rescanned.project, rescanned.registry)
         if replaced is None:
             return  # another folder was opened meanwhile
         self.show_projects(rescanned.indexes)

@@ -25,7 +25,7 @@ from ...core.reading.frontmatter import BOM, MAX_FILE_BYTES, parse_text
 from ...core.scanning.registry import Registry
 from ..editor.form_view import FormView
 from ..editor.skill_editor import SkillEditor
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from ..models.problems_model import DIAGNOSTIC_ROLE
 from ..models.skill_document import SkillDocument
 from ..panels.problems_panel import ProblemsPanel
@@ -87,19 +87,19 @@ class ProblemFixes(QObject):
         panel: ProblemsPanel,
         editors: dict[str, SkillEditor],
         open_skill: Callable[[str, int, int], SkillEditor | None],
-        workspace: Workspace,
+        context: AppContext,
     ) -> None:
         super().__init__(panel)
         self.panel = panel
         self.editors = editors
         self.open_skill = open_skill
-        self.workspace = workspace
+        self.context = context
         view = panel.view
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(self._on_menu)
 
     def profile_of(self, path: str) -> Profile | None:
-        registry = self.workspace.registry_for(path)
+        registry = self.context.registry_for(path)
         return registry.profile if registry is not None else None
 
     def fixes(self, diagnostic: Diagnostic) -> list[Fix]:
@@ -116,7 +116,7 @@ class ProblemFixes(QObject):
             except OSError:
                 return []
             text = raw.decode("utf-8", errors="replace").removeprefix(BOM)
-        check = check_of(self.workspace.registry_for(diagnostic.path), diagnostic.path, profile)
+        check = check_of(self.context.registry_for(diagnostic.path), diagnostic.path, profile)
         return text_fixes(diagnostic.path, text, diagnostic, profile, check)
 
     def menu_for(self, diagnostic: Diagnostic) -> QMenu:
@@ -135,7 +135,7 @@ class ProblemFixes(QObject):
         if editor is None or profile is None:
             return False
         text = editor.document.text()
-        check = check_of(self.workspace.registry_for(diagnostic.path), diagnostic.path, profile)
+        check = check_of(self.context.registry_for(diagnostic.path), diagnostic.path, profile)
         again = same_fix(text_fixes(diagnostic.path, text, diagnostic, profile, check), fix)
         if again is None:
             window = self.panel.window()

@@ -7,7 +7,7 @@ from PySide6.QtCore import QObject
 from ...core.editing import recovery
 from ..dialogs.questions import Dialogs
 from ..editor.skill_editor import SkillEditor
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from .document_tabs import DocumentTabs
 
 
@@ -17,7 +17,7 @@ class RecoveryOffers(QObject):
     def __init__(
         self,
         folder: str,
-        workspace: Workspace,
+        context: AppContext,
         documents: DocumentTabs,
         dialogs: Dialogs,
         parent: QObject | None = None,
@@ -25,7 +25,7 @@ class RecoveryOffers(QObject):
         """`folder`: where the recovery files are (the RecoveryKeeper's)."""
         super().__init__(parent)
         self.folder = folder
-        self.workspace = workspace
+        self.context = context
         self.documents = documents
         self.dialogs = dialogs
         self.offered: set[str] = set()  # recovery files offered this session
@@ -33,7 +33,7 @@ class RecoveryOffers(QObject):
     def offer(self) -> None:
         """Offer the unsaved text of skills in the open folder that a crash left."""
         for found in recovery.pending(self.folder):
-            if found.file in self.offered or self.workspace.registry_for(found.source) is None:
+            if found.file in self.offered or self.context.registry_for(found.source) is None:
                 continue  # offered already, or a skill of another folder
             self.offered.add(found.file)
             answer = self.dialogs.ask_restore(found)

@@ -1,5 +1,6 @@
-"""The refresh after files change outside the app: the registries (and Try a Request's
-indexes) are read again in slices between events, so typing goes on during a burst.
+"""The refresh after files change outside the app: the registries (and the indexes the
+open projects built of them) are read again in slices between events, so typing goes
+on during a burst.
 
 A step that yields True asks for the events to come in before what follows (a heavy
 step: the registry's install, the tree's update, Problems'), so that no two of them
@@ -11,7 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -19,7 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ...core.model.scan import SKILL_FILE
 from ...core.scanning.registry import Registry
 from ..infra.one_line import one_line
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from .document_tabs import DocumentTabs
 from .skill_views import SkillViews
 
@@ -61,16 +62,17 @@ class SlicedRefresh(QObject):
 
     def __init__(
         self,
-        workspace: Workspace,
+        context: AppContext,
         views: SkillViews,
         documents: DocumentTabs,
-        indexes_of: Callable[[Registry], list[Synced]],
+        indexes_of: Callable[[Registry], Sequence[Synced]],
         parent: QObject | None = None,
     ) -> None:
-        """`indexes_of(registry)`: the indexes built of it so far, synced in the
-        refresh's slices so that Try a Request's answer is quick after it."""
+        """`indexes_of(registry)`: the indexes built of it so far (its open project's:
+        AppContext.built_indexes), synced in the refresh's slices so that Try a
+        Request's answer is quick after it."""
         super().__init__(parent)
-        self.workspace = workspace
+        self.context = context
         self.views = views
         self.documents = documents
         self.indexes_of = indexes_of
@@ -101,7 +103,7 @@ class SlicedRefresh(QObject):
         self.run_slice()
 
     def steps(self, paths: list[str]) -> Iterator[bool | None]:
-        registries = self.workspace.registries
+        registries = self.context.registries
         # The skills read again are freed here, a few at a time, once every view has
         # let go of them: freeing 1,000 (their documents, diagnostics, gists) took
         # 15-20 ms in whichever view held them last (the tree's update).
@@ -115,12 +117,12 @@ class SlicedRefresh(QObject):
             # the watcher's paths spare the walk of the tree; its last file's step
             # yields True: the install (35 ms at 10,000 skills) gets a slice of its own.
             # A failure is said on the file (or root) it concerns; the rest goes on.
-            where = blamed(registry, paths) or self.workspace.base
+            where = blamed(registry, paths) or self.context.base
             yield from self._contained(
                 registry.refresh_steps(paths), where, f"Reading {shown(where)} again"
             )
             yield True
-            for index in self.indexes_of(registry):  # Try a Request's, likely candidates'
+            for index in self.indexes_of(registry):  # the match index, likely candidates'
                 yield from self._contained(
                     index.sync_steps(),
                     where,
@@ -180,7 +182,7 @@ class SlicedRefresh(QObject):
                     return
         except Exception as exc:  # a bug in the views: keep them as they were, keep watching
             self.job = None
-            paths = self.paths or [self.workspace.base]
+            paths = self.paths or [self.context.base]
             changed = next((p for p in paths if p.endswith(SKILL_FILE)), paths[0])
             self.views.fail(
                 f"Refreshing after a change to {shown(changed)} failed: "
@@ -215,11 +217,11 @@ class SlicedRefresh(QObject):
         """Read every registry and every tab without unsaved edits again, now (F5)."""
         self.finish()
         self.views.clear_failures()
-        for registry in self.workspace.registries:
+        for registry in self.context.registries:
             try:
                 registry.refresh()
             except Exception as exc:  # a core bug: the other folders still reload
-                where = registry.roots[0].path if registry.roots else self.workspace.base
+                where = registry.roots[0].path if registry.roots else self.context.base
                 self.views.fail(f"Reloading failed: {one_line(exc)}", where)
         self.documents.reload_unmodified()
         self.views.refresh(rebuild=False)

@@ -15,7 +15,7 @@ from ...core.projects.project import Project
 from ...core.ranking.match_index import MatchIndex
 from ...core.scanning.registry import Registry
 from ..infra.scan_thread import ScanDone, ScanRead, ScanThread
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,11 @@ class Scanning(QObject):
 
     Signals:
     read(object): a folder's scan read its registries (a ScanRead): they are in the
-        workspace now, the GUI thread's (threads.py), for the views to show.
+        context now, the GUI thread's (threads.py), for the views to show.
     landed(object): that scan is done (Landed): the skills' gists are set (by this,
         the GUI thread), the match indexes built; the panels get the projects.
     rescanned(object): a project read as another profile (Rescanned), gists set;
-        not yet in the workspace.
+        not yet in the context.
     """
 
     read = Signal(object)
@@ -55,13 +55,13 @@ class Scanning(QObject):
 
     def __init__(
         self,
-        workspace: Workspace,
+        context: AppContext,
         progress: QProgressBar,
         status_bar: QStatusBar,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.workspace = workspace
+        self.context = context
         self.progress = progress
         self.status_bar = status_bar
         self.folder_scan: ScanThread | None = None  # the scan of the folder opened
@@ -79,7 +79,7 @@ class Scanning(QObject):
         registries: list[Registry],
         prepare: Callable[[list[Registry]], object],
     ) -> None:
-        """Scan the registries of `projects` (the workspace holds none meanwhile);
+        """Scan the registries of `projects` (the context holds none meanwhile);
         `prepare` builds the views' rows on the scan thread."""
         thread = ScanThread(registries, self, prepare)
         thread.progressed.connect(self._on_progressed)
@@ -88,7 +88,7 @@ class Scanning(QObject):
         self.folder_scan = thread
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
-        self.status_bar.showMessage(f"Scanning {self.workspace.base}…")
+        self.status_bar.showMessage(f"Scanning {self.context.base}…")
         thread.start()
 
     def rescan(self, old: Project, project: Project, registry: Registry) -> None:
@@ -126,11 +126,11 @@ class Scanning(QObject):
         self.progress.setFormat(f"{done:,} / {counted(total, 'skill')}")
 
     def _on_read(self, thread: ScanThread, projects: list[Project], read: ScanRead) -> None:
-        """The hand-over: the registries enter the workspace."""
+        """The hand-over: the registries enter the context."""
         if thread is not self.folder_scan:
             return  # a scan that was cancelled or replaced
         self.progress.setVisible(False)
-        self.workspace.install(projects, read.registries)
+        self.context.install(projects, read.registries)
         self.read.emit(read)
 
     def _on_done(self, thread: ScanThread, projects: list[Project], done: ScanDone) -> None:
@@ -141,12 +141,12 @@ class Scanning(QObject):
         self.folder_scan = None
         self.progress.setVisible(False)
         self.worker_chunks = done.worker_chunks
-        if not done.ok or self.workspace.projects is not projects:
+        if not done.ok or self.context.projects is not projects:
             return  # cancelled
         QTimer.singleShot(0, lambda: self._land(projects, done))
 
     def _land(self, projects: list[Project], done: ScanDone) -> None:
-        if self.workspace.projects is not projects or self.busy:
+        if self.context.projects is not projects or self.busy:
             return  # another folder was opened meanwhile
         set_gists(done.gists)
         self.landed.emit(Landed(projects, done.indexes, done.errors))
@@ -159,7 +159,7 @@ class Scanning(QObject):
         if thread is not self.switch_scan:
             return
         self.switch_scan = None
-        if not done.ok or old not in self.workspace.projects:
+        if not done.ok or old not in self.context.projects:
             return  # cancelled, or another folder was opened meanwhile
         set_gists(done.gists)
         self.rescanned.emit(Rescanned(old, project, registry, done.indexes))

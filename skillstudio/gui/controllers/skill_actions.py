@@ -22,7 +22,7 @@ from ...core.editing.skill_ops import (
 from ...core.reading.yaml_io import EditError
 from ..dialogs.new_skill_dialog import NewSkillDialog
 from ..dialogs.questions import Dialogs
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from .archives import Archives
 from .document_tabs import DocumentTabs
 
@@ -32,7 +32,7 @@ class SkillActions(QObject):
 
     def __init__(
         self,
-        workspace: Workspace,
+        context: AppContext,
         documents: DocumentTabs,
         archives: Archives,
         dialogs: Dialogs,
@@ -40,7 +40,7 @@ class SkillActions(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.workspace = workspace
+        self.context = context
         self.documents = documents
         self.archives = archives
         self.dialogs = dialogs
@@ -76,7 +76,7 @@ class SkillActions(QObject):
 
     def new_skill_in(self, root: str) -> str | None:
         """A new skill in `root`, named by the user, opened in a tab."""
-        project = self.workspace.project_of(root)
+        project = self.context.project_of(root)
         dialog = NewSkillDialog(root, self.documents.tabs.window())
         if project is None or not self.dialogs.ask_new_skill(dialog):
             return None
@@ -89,7 +89,7 @@ class SkillActions(QObject):
 
     def new_skill(self) -> None:
         """File › New Skill: beside the current tab's skill, else in the last root."""
-        roots = [root.path for r in self.workspace.registries for root in reversed(r.roots)]
+        roots = [root.path for r in self.context.registries for root in reversed(r.roots)]
         current = self.documents.current_path()
         if current:
             roots.insert(0, os.path.dirname(os.path.dirname(current)))
@@ -101,7 +101,7 @@ class SkillActions(QObject):
         if editor is not None and editor.document.modified:
             self.dialogs.warning("Save or revert the skill before renaming it.")
             return None
-        project = self.workspace.project_of(path)
+        project = self.context.project_of(path)
         folder = os.path.dirname(path)
         name = self._ask_name("rename", folder)
         if project is None or name is None:
@@ -120,7 +120,7 @@ class SkillActions(QObject):
         return dialog.name if self.dialogs.ask_new_skill(dialog) else None
 
     def duplicate_skill(self, path: str) -> str | None:
-        project = self.workspace.project_of(path)
+        project = self.context.project_of(path)
         folder = os.path.dirname(path)
         name = self._ask_name("duplicate", folder)
         if project is None or name is None:

@@ -24,7 +24,7 @@ from ...core.projects.project import Project
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
 from ..infra.threads import snapshot
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from ..models.problem_rows import ProblemRows
 from ..models.problems_model import ProblemsModel
 from ..models.skill_tree_model import TreeNodes, tree_nodes
@@ -56,7 +56,7 @@ def problem_sources(
 
 
 class SkillViews(QObject):
-    """The tree and Problems over the workspace's registries, and the status line.
+    """The tree and Problems over the context's registries, and the status line.
 
     Signals:
     skills_changed(): the open skills changed (a refresh, an edit in a tab): the
@@ -67,7 +67,7 @@ class SkillViews(QObject):
 
     def __init__(
         self,
-        workspace: Workspace,
+        context: AppContext,
         tree: SkillTree,
         problems_model: ProblemsModel,
         problems: ProblemsPanel,
@@ -75,7 +75,7 @@ class SkillViews(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.workspace = workspace
+        self.context = context
         self.tree = tree
         self.problems_model = problems_model
         self.problems = problems
@@ -97,7 +97,7 @@ class SkillViews(QObject):
         registries (100-500 ms at 10,000 skills): it reads only the values taken
         here, on the GUI thread, and the registries it owns until it hands them over."""
         bases = [p.base for p in projects]
-        base = self.workspace.base
+        base = self.context.base
         filters = set(self.problems_model.severities), self.problems_model.only_path
 
         def prepare(registries: list[Registry]) -> tuple[TreeNodes, ProblemRows]:
@@ -114,11 +114,11 @@ class SkillViews(QObject):
         scan thread's indexes) once both are laid out."""
         built = prepared if isinstance(prepared, tuple) else (None, None)
         nodes, rows = built
-        self.tree.show(self.workspace.registries, self.workspace.bases(), nodes)
-        projects = self.workspace.projects
+        self.tree.show(self.context.registries, self.context.bases(), nodes)
+        projects = self.context.projects
 
         def problems() -> None:
-            if self.workspace.projects is projects:  # (else another folder was opened)
+            if self.context.projects is projects:  # (else another folder was opened)
                 self.update_problems(rows if isinstance(rows, ProblemRows) else None)
                 self.overlap_soon()
             QTimer.singleShot(FIRST_LAYOUT_MS, resume)
@@ -130,7 +130,7 @@ class SkillViews(QObject):
         """Tree and Problems after a scan (`rebuild`) or a refresh (rows kept if they
         can; the panels are told)."""
         if rebuild:
-            self.tree.show(self.workspace.registries, self.workspace.bases())
+            self.tree.show(self.context.registries, self.context.bases())
         else:
             self.sync_tree()
         self.update_problems()
@@ -139,11 +139,11 @@ class SkillViews(QObject):
             self.skills_changed.emit()
 
     def sync_tree(self) -> None:
-        self.tree.sync(self.workspace.registries, self.workspace.bases())
+        self.tree.sync(self.context.registries, self.context.bases())
 
     def skill_checked(self, path: str) -> None:
         """An open skill was validated again: its row, Problems and the panels."""
-        registry = self.workspace.registry_for(path)
+        registry = self.context.registry_for(path)
         if registry is not None:
             self.tree.model.update_skill(registry.by_path[path])
             self.problems.skill_checked(registry.by_path[path])  # its content line follows
@@ -152,33 +152,33 @@ class SkillViews(QObject):
 
     def follow(self, path: str) -> None:
         """Problems' "current skill only" and the tree follow the current tab."""
-        registry = self.workspace.registry_for(path) if path else None
+        registry = self.context.registry_for(path) if path else None
         self.problems.set_current_path(path, registry.by_path[path] if registry else None)
         self.tree.select(path)
 
     # -- Problems and the status line ------------------------------------------------------
     def update_problems(self, prepared: ProblemRows | None = None) -> None:
-        workspace, model = self.workspace, self.problems_model
-        registries, bases = workspace.registries, workspace.bases()
+        context, model = self.context, self.problems_model
+        registries, bases = context.registries, context.bases()
         if (
             prepared is not None
             and not self.failures
             and prepared.stamp == [(r, r.version) for r in registries]
-            and not model.showing(workspace.base, bases)
+            and not model.showing(context.base, bases)
         ):  # the scan's rows, of registries unchanged since: no need to list them again
             model.install(prepared)  # (30 ms less at 10,000 skills)
         else:
             notes = {key: found for key, (_r, found) in self.overlap.items()}
             model.set_sources(
-                problem_sources(workspace.projects, registries, self.failures, notes),
-                workspace.base,
+                problem_sources(context.projects, registries, self.failures, notes),
+                context.base,
                 bases,
                 prepared,
             )
-        skills = workspace.skill_count()
+        skills = context.skill_count()
         self.problems.set_skill_count(skills)
         counts = model.counts()
-        names = sorted({p.profile.name for p in workspace.projects})
+        names = sorted({p.profile.name for p in context.projects})
         # Eight names ran into the project label at 1024 px ("…, toolsets, v"): counted
         # past three, named in the tooltip (and each root in the tree says its own).
         profiles = ", ".join(names) if len(names) <= 3 else f"{len(names)} profiles"
@@ -195,7 +195,7 @@ class SkillViews(QObject):
     def _overlap_due(self) -> list[Registry]:
         """The registries whose overlap notes are not of their current version."""
         out = []
-        for registry in self.workspace.registries:
+        for registry in self.context.registries:
             known = self.overlap.get(id(registry))
             if known is None or known[0] is not registry or known[1].version != registry.version:
                 out.append(registry)
@@ -222,14 +222,14 @@ class SkillViews(QObject):
             copies.append(copy)
 
         def landed(reports: Any, error: str | None) -> None:
-            current = {id(r): r for r in self.workspace.registries}
+            current = {id(r): r for r in self.context.registries}
             self.overlap = {k: v for k, v in self.overlap.items() if current.get(k) is v[0]}
             found = reports or [None] * len(due)
             for registry, copy, report in zip(due, copies, found, strict=True):
                 if current.get(id(registry)) is registry:  # (never again for a failure)
                     self.overlap[id(registry)] = (registry, overlap_notes(copy, report))
             if error is not None:
-                self.fail(f"Working out the overlap notes failed: {error}", self.workspace.base)
+                self.fail(f"Working out the overlap notes failed: {error}", self.context.base)
             else:
                 self.update_problems()
 

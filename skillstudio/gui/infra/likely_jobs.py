@@ -4,8 +4,9 @@ A `LikelyIndex` of 10,000 skills takes 2.5 s to build (measured with
 tests/benchmarks): built on first use it would freeze the window that long. Here
 it is built in a QThreadPool worker from a list of the registry's active skills
 taken on the GUI thread (read there, never written: threads.py), then handed to
-the GUI thread, which brings it up to date with `sync()` (only the skills edited
-meanwhile) and keeps it current from then on. An index is built only for a
+the GUI thread, where the open project of its registry (core/projects/open_project.py,
+held by gui/models/app_context.py) adopts it, brings it up to date with `sync()` (only
+the skills edited meanwhile) and keeps it current from then on. An index is built only for a
 registry the panels were given (complete: a scan's gists are in by then); until
 it lands, the callers show what they can without it and are told by `ready` when
 to try again.
@@ -13,12 +14,14 @@ to try again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from ...core.model.skills import Skill
 from ...core.profile import Profile
+from ...core.projects.open_project import OpenProject
 from ...core.ranking.estimate import LIKELY_MODEL, Model
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
@@ -53,7 +56,11 @@ def _drain(index: LikelyIndex) -> None:
 
 
 class LikelyIndexes(QObject):
-    """Signals:
+    """The builder of the open projects' likely indexes: built here off the GUI thread,
+    then adopted by the open project of their registry (core/projects/open_project.py,
+    found with `home`), which keeps them current; asked for again, they are read there.
+
+    Signals:
     ready(object): an index of this registry was built (ask `get` again).
     failed(str): building one failed (a core bug), with what failed.
     """
@@ -61,10 +68,13 @@ class LikelyIndexes(QObject):
     ready = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(
+        self, home: Callable[[Registry], OpenProject | None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
-        # (id(registry), model) -> (registry, index or None while building)
-        self._indexes: dict[tuple[int, Model], tuple[Registry, LikelyIndex | None]] = {}
+        self.home = home
+        # (id(registry), model) -> the registry, while its index is built or waits
+        self._building: dict[tuple[int, Model], Registry] = {}
         self._open: set[int] = set()  # ids of the registries indexes may be built for
         self._waiting: set[tuple[int, Model]] = set()  # asked for before theirs opened
         # one build per index, the collector held off (hundreds of thousands of objects)
@@ -73,14 +83,13 @@ class LikelyIndexes(QObject):
 
     def get(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The registry's index under `model`, up to date, or None while it is built."""
+        if self.peek(registry, model) is not None:
+            open_project = self.home(registry)
+            return open_project.likely_index(model) if open_project is not None else None
         key = (id(registry), model)
-        found = self._indexes.get(key)
-        if found is not None and found[0] is registry:
-            index = found[1]
-            if index is not None:
-                index.sync()
-            return index
-        self._indexes[key] = (registry, None)
+        if self._building.get(key) is registry:
+            return None
+        self._building[key] = registry
         if id(registry) not in self._open:  # a scan's, not landed yet: built when it is
             self._waiting.add(key)
             return None
@@ -91,14 +100,17 @@ class LikelyIndexes(QObject):
         skills = list(registry.active.values())
 
         def landed(index: Any, error: str | None) -> None:
-            if self._indexes.get(key, (None,))[0] is not registry:
+            if self._building.get(key) is not registry:
                 return  # dropped meanwhile (another folder, another profile)
+            del self._building[key]
             if index is None:
-                del self._indexes[key]
                 self.failed.emit(f"Building the likely-candidates index failed: {error}")
                 return
+            open_project = self.home(registry)
+            if open_project is None:
+                return  # no longer open
             index.registry = registry  # from now on kept current with sync()
-            self._indexes[key] = (registry, index)
+            open_project.take_likely(model, index)
             self.ready.emit(registry)
 
         profile = registry.profile
@@ -109,23 +121,19 @@ class LikelyIndexes(QObject):
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""
-        found = self._indexes.get((id(registry), model))
-        return found[1] if found is not None and found[0] is registry else None
-
-    def built(self, registry: Registry) -> list[LikelyIndex]:
-        """The registry's indexes built so far (the sliced refresh syncs them)."""
-        return [i for r, i in self._indexes.values() if r is registry and i is not None]
+        open_project = self.home(registry)
+        return open_project.built_likely(model) if open_project is not None else None
 
     def keep_only(self, registries: list[Registry]) -> None:
         """The registries open now (handed over complete, a scan's gists in): the
-        indexes of others are forgotten, those asked for meanwhile are built."""
+        builds for others are forgotten, those asked for meanwhile are started."""
         alive = {id(r) for r in registries}
         self._open = alive
-        for key in [k for k, (r, _i) in self._indexes.items() if id(r) not in alive]:
-            del self._indexes[key]
-        for key in [k for k in self._jobs if k not in self._indexes]:
+        for key in [k for k, r in self._building.items() if id(r) not in alive]:
+            del self._building[key]
+        for key in [k for k in self._jobs if k[0] not in alive]:
             self._jobs.pop(key).deleteLater()  # its build, if it runs, lands nowhere
         waiting, self._waiting = self._waiting, set()
         for key in waiting:
-            if key in self._indexes:
-                self._build(key, self._indexes[key][0], key[1])
+            if key in self._building:
+                self._build(key, self._building[key], key[1])

@@ -76,7 +76,7 @@ class ScanThread(QThread):
     scanned(ScanRead): every registry was read and `prepare` built the views' rows:
         the registries pass to the GUI thread with it (the window shows them). From
         then on this thread reads only what it copied before: the active skills
-        (for Try a Request's match indexes) and stand-ins for the gists' work.
+        (for the open projects' match indexes) and stand-ins for the gists' work.
     done(ScanDone): the scan's end (its finished signal, with its results): every
         registry scanned (some perhaps with errors) and indexed, or cancelled.
 

@@ -33,8 +33,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   send the requests); the plan, the answer cache's files, the network; progress as
   payloads (done, total, message), the report where it lands.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
-  skills; reads them; pointed at the registry and kept current with `sync()` where it
-  lands.
+  skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
+  it lands, pointed at the registry and adopted by its open project, which keeps it
+  current with `sync()`.
 - gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
   switch (below); the registries given until `scanned`, then its own copies; `scanned`,
   `progressed` and `done` payloads.
@@ -50,7 +51,7 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   a set under a lock, a queued poke), the helper thread that sets the watches up
   (`limited`, `ready`) and one that stops a broken observer; no skill, no widget.
 
-The rule. The GUI thread owns the open folder: the `Workspace` (workspace.py), its
+The rule. The GUI thread owns the open folder: the `AppContext` (context.py), its
 projects and registries, every Skill in them, the documents, models and widgets.
 Another thread is given what it needs when its work starts (strings, paths, a
 `snapshot()` of a registry, a list of skills) and hands back new objects of its
@@ -81,7 +82,7 @@ the GUI thread). Before emitting it takes what it reads later: a `snapshot()` of
 each registry's active skills, for the match indexes, and a list of its skills,
 whose gists it works out on stand-ins of its own (a Skill with the path, size,
 time and body offset, nothing else). `scanned(ScanRead)` hands the
-registries over: `Scanning` installs them in the workspace and the views show
+registries over: `Scanning` installs them in the context and the views show
 them. From then on the thread reads only its copies (the skills they share it
 reads, never writes) and writes only its own objects: the gists, worked out on
 the stand-ins, and the match indexes. It waits for the GUI thread's
@@ -90,8 +91,9 @@ cross as `done(ScanDone)`: ok, the match indexes (pointed at the real registries
 brought up to date on the GUI thread with `sync()`), the gists as (skill, gist)
 pairs, what failed, how much the reader processes read. `Scanning` sets the gists
 on the GUI thread, then emits `landed` (or `rescanned` for a profile switch, whose
-registry enters the workspace only then): the panels get the projects, and only
-then may a likely index be built of them (likely_jobs.py `LikelyIndexes.keep_only`),
+registry enters the context only then): the context announces the projects to the
+panels (`AppContext.announce`), and only then may a likely index be built of them
+(likely_jobs.py `LikelyIndexes.keep_only`),
 so nothing ranks with a skill before its gist is in. `cancel()` stops it (a flag
 and the resume event) and waits for it.
 

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model.text import counted
+from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project
 from ...core.ranking.overlap import THRESHOLD, Pair
 from ...core.scanning.registry import Registry
@@ -36,6 +37,7 @@ from ..infra.deferred_until_shown import CatchUp
 from ..infra.likely_jobs import overlap_pairs
 from ..infra.theme import colour, is_dark
 from ..infra.threads import snapshot
+from ..models.app_context import AppContext
 from ..models.table_model import ColumnsModel
 from .workbench.panel_parts import project_label
 
@@ -224,8 +226,13 @@ class OverlapMap(QWidget):
     open_requested = Signal(str)
     computed = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        """Over `context`: its open projects are offered, its current one shown (the
+        box follows `current_changed`; a project chosen here is the map's alone)."""
         super().__init__(parent)
+        self.context = context
+        context.projects_changed.connect(self._on_projects_changed)
+        context.current_changed.connect(self._follow)
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.pairs: list[Pair] = []
@@ -307,12 +314,12 @@ class OverlapMap(QWidget):
         self.matrix_model.set_pairs([], {})
         self.shown_for = None
 
-    def set_projects(
-        self, projects: list[Project], registries: list[Registry], current: str | None = None
-    ) -> None:
-        """The open projects (`current`: the base of the one the user works on, shown);
-        those of another folder (or none) replace what is shown at once (the previous
-        folder's pairs never stay beside the new projects)."""
+    def _on_projects_changed(self) -> None:
+        """The context's open projects (its current one shown); those of another folder
+        (or none) replace what is shown at once (the previous folder's pairs never stay
+        beside the new projects)."""
+        projects, registries = self.context.projects, self.context.registries
+        current = self.context.project.base if self.context.project is not None else None
         if not {p.base for p in projects} & {p.base for p in self.projects}:
             self.clear(
                 "Working out which skills compete…"
@@ -342,10 +349,11 @@ class OverlapMap(QWidget):
             self._show_nothing()
             self.status.setText("Working out which skills compete…")
 
-    def follow(self, base: object) -> None:
-        """The user works on the project at `base` now (Try a Request's project): the
-        map shows it (and is worked out again when shown)."""
-        number = self.project_box.findData(base) if isinstance(base, str) else -1
+    def _follow(self, current: OpenProject | None) -> None:
+        """The user works on `current` now (the context's current project): the map
+        shows it (and is worked out again when shown)."""
+        base = current.project.base if current is not None else None
+        number = self.project_box.findData(base) if base is not None else -1
         if number >= 0:
             self.project_box.setCurrentIndex(number)
 

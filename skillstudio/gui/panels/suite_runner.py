@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model.text import counted
+from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
@@ -47,11 +48,11 @@ from ...core.projects.suites import (
     report_of,
     run_case,
 )
-from ...core.ranking.match_index import MatchIndex
 from ...core.scanning.registry import Registry
 from ..infra.deferred_until_shown import CatchUp
 from ..infra.one_line import one_line
 from ..infra.theme import bar_style, colour
+from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 
 SLICE_MS = 15  # the longest a batch of cases holds the event loop
@@ -115,17 +116,14 @@ class SuiteRunner(QWidget):
     request_chosen = Signal(str)
     finished = Signal()
 
-    def __init__(
-        self,
-        index_for: Callable[[Registry], MatchIndex],
-        current: Callable[[], Registry | None],
-        parent: QWidget | None = None,
-    ) -> None:
-        """`index_for` gives a registry's match index; `current` the registry the
-        user is working on, for suites that neither name roots nor sit in a project."""
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        """Over `context`: its open projects' suites are offered, its match indexes
+        answer, and its current project is the one of suites that neither name roots
+        nor sit in a project (the suite shown follows it: `follow`)."""
         super().__init__(parent)
-        self.index_for = index_for
-        self.current = current
+        self.context = context
+        context.projects_changed.connect(self._on_projects_changed)
+        context.current_changed.connect(self._follow)
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.suite: Suite | None = None
@@ -251,10 +249,11 @@ class SuiteRunner(QWidget):
         suite = self.suite
         return suite.path if suite is not None and suite.kind == "suite" else None
 
-    def set_projects(self, projects: list[Project], registries: list[Registry]) -> None:
-        """The open projects; the suites their skillstudio.yaml lists are offered.
+    def _on_projects_changed(self) -> None:
+        """The context's open projects; the suites their skillstudio.yaml lists are offered.
         Projects of other folders (another folder opened, or none): the suites shown
         go, those of the new projects come."""
+        projects, registries = self.context.projects, self.context.registries
         bases = {p.base for p in projects}
         if not bases & {p.base for p in self.projects}:
             self.clear()
@@ -270,10 +269,11 @@ class SuiteRunner(QWidget):
         if self.suite_box.count():
             self.run(rescan=True)
 
-    def follow(self, base: object) -> None:
-        """The user works on the project at `base` now: when the suite shown is another
+    def _follow(self, current: OpenProject | None) -> None:
+        """The user works on `current` now (the context's): when the suite shown is another
         open project's, this project's first suite is shown instead (run when the
         panel is on screen); a suite opened by hand, or a project without suites, stays."""
+        base = current.project.base if current is not None else None
         own = {
             p.base: [os.path.abspath(s) for s in p.config.suites] for p in self.projects if p.config
         }
@@ -354,7 +354,7 @@ class SuiteRunner(QWidget):
         shown = self.suite_box.currentData()
         if isinstance(shown, str) and os.path.isdir(os.path.dirname(shown)):
             return os.path.dirname(shown)
-        current = self.current()
+        current = self.context.registry
         pairs = zip(self.projects, self.registries, strict=False)
         bases = [project.base for project, registry in pairs if registry is current]
         return (bases or [p.base for p in self.projects] or [os.getcwd()])[0]
@@ -408,7 +408,7 @@ class SuiteRunner(QWidget):
         an open project is used as it is on screen; another one is scanned here and
         kept until the next Run."""
         pairs = list(zip(self.projects, self.registries, strict=False))
-        current = self.current()
+        current = self.context.registry
         pairs.sort(key=lambda pair: pair[1] is not current)  # the current project first
         wanted = suite_project(suite, open_projects=[project for project, _ in pairs])
         for project, registry in pairs:
@@ -469,7 +469,7 @@ class SuiteRunner(QWidget):
         return True
 
     def _cases(self, suite: Suite, project: Project, registry: Registry) -> Iterator[int]:
-        index = self.index_for(registry)  # brought up to date: 5-10 ms at 10,000 skills
+        index = self.context.match_index(registry)  # brought up to date: 5-10 ms at 10,000 skills
         known = {s.name for s in registry.skills}
         options = project.options
         yield -1  # (-1: events come in before what follows) the first case

@@ -32,7 +32,7 @@ from ..controllers.project_profiles import ProjectProfiles, with_remembered
 from ..controllers.quick_fixes import ProblemFixes
 from ..controllers.recovery_keeper import RecoveryKeeper
 from ..controllers.recovery_offers import RecoveryOffers
-from ..controllers.refresh import SlicedRefresh, Synced, freeze_long_lived
+from ..controllers.refresh import SlicedRefresh, freeze_long_lived
 from ..controllers.scan_controller import Landed, Scanning
 from ..controllers.skill_actions import SkillActions
 from ..controllers.skill_views import SkillViews
@@ -49,7 +49,7 @@ from ..infra.places import samples_folder
 from ..infra.recent_folders import RecentFolders
 from ..infra.scan_thread import ScanRead
 from ..infra.settings_store import AppSettings
-from ..infra.workspace import Workspace
+from ..models.app_context import AppContext
 from ..models.problems_model import ProblemsModel
 from ..models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from ..panels.overlap_map import OverlapMap
@@ -69,7 +69,7 @@ SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter l
 
 class MainWindow(QMainWindow):
     """The window lays out its widgets and connects its controllers; they decide:
-    `workspace` (what is open), `scans` (scan threads and the hand-over of their
+    `context` (what is open), `scans` (scan threads and the hand-over of their
     registries), `refresher` (changes on disk, F5), `views` and `skill_tree` (what
     the tree, Problems and the status line show), `document_tabs` (open skills and
     files), `skill_actions` and `archives` (operations on skill folders),
@@ -91,9 +91,11 @@ class MainWindow(QMainWindow):
         settings: QSettings,
         parent: QWidget | None = None,
         recovery_folder: str | None = None,
+        context: AppContext | None = None,
     ) -> None:
         """`recovery_folder`: where unsaved text is kept for crash recovery (the app
-        passes its state folder's recovery/; None keeps none, as in tests)."""
+        passes its state folder's recovery/; None keeps none, as in tests); `context`:
+        what is open (app.main() builds it; a window of its own by default)."""
         super().__init__(parent)
         # Worker threads (scan, indexes, listings) hold the interpreter lock up to the
         # switch interval each time the GUI thread wants it, and Qt calls into Python
@@ -103,7 +105,7 @@ class MainWindow(QMainWindow):
         sys.setswitchinterval(SWITCH_INTERVAL_S)
         self.settings = settings
         self.app_settings = AppSettings(settings)
-        self.workspace = Workspace()
+        self.context = context if context is not None else AppContext(self)
         self.dialogs = Dialogs(self)
         self.recent = RecentFolders(settings)
         self.recovery = RecoveryKeeper(recovery_folder, self) if recovery_folder else None
@@ -135,7 +137,7 @@ class MainWindow(QMainWindow):
         self.filter_box = QLineEdit(self)
         self.filter_box.setPlaceholderText("Filter skills…")
         self.filter_box.setClearButtonEnabled(True)
-        self.tree = SkillTreeView(lambda: self.workspace.base, self)
+        self.tree = SkillTreeView(lambda: self.context.base, self)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         side = QWidget(self)
         side_layout = QVBoxLayout(side)
@@ -163,17 +165,15 @@ class MainWindow(QMainWindow):
         self.problems_dock = self._dock(
             "Problems", "problems-dock", scrolled(self.problems), bottom
         )
-        self.query_panel = QueryPanel(self)
+        self.query_panel = QueryPanel(self.context, self)
         self.query_dock = self._dock(
             "Try a Request", "query-dock", scrolled(self.query_panel), bottom
         )
         self.tabifyDockWidget(self.problems_dock, self.query_dock)
-        self.suite_runner = SuiteRunner(
-            self.query_panel.index_for, lambda: self.query_panel.registry, self
-        )
+        self.suite_runner = SuiteRunner(self.context, self)
         self.suites_dock = self._dock("Suites", "suites-dock", scrolled(self.suite_runner), bottom)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
-        self.overlap_map = OverlapMap(self)  # worked out off the GUI thread, when shown
+        self.overlap_map = OverlapMap(self.context, self)  # worked out off the GUI thread
         self.overlap_dock = self._dock("Overlap Map", "overlap-dock", self.overlap_map, bottom)
         self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
         self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
@@ -193,38 +193,30 @@ class MainWindow(QMainWindow):
         return dock
 
     def _make_controllers(self) -> None:
-        workspace, dialogs, status = self.workspace, self.dialogs, self.statusBar()
+        context, dialogs, status = self.context, self.dialogs, self.statusBar()
         self.watcher = FileWatcher(self)
         self.skill_tree = SkillTree(self.tree, self.tree_model, self.filter_box, self)
         self.views = SkillViews(
-            workspace, self.skill_tree, self.problems_model, self.problems, status, self
+            context, self.skill_tree, self.problems_model, self.problems, status, self
         )
-        self.document_tabs = DocumentTabs(
-            self.tabs,
-            workspace,
-            dialogs,
-            status,
-            self.query_panel.likely_indexes,
-            self.recovery,
-            self,
-        )
+        self.document_tabs = DocumentTabs(self.tabs, context, dialogs, status, self.recovery, self)
         self.recovery_offers = (
-            RecoveryOffers(self.recovery.folder, workspace, self.document_tabs, dialogs, self)
+            RecoveryOffers(self.recovery.folder, context, self.document_tabs, dialogs, self)
             if self.recovery is not None
             else None
         )
-        self.scans = Scanning(workspace, self.progress, status, self)
+        self.scans = Scanning(context, self.progress, status, self)
         self.tree.reading = lambda: self.scans.busy  # "Reading the folder…" meanwhile
         self.refresher = SlicedRefresh(
-            workspace, self.views, self.document_tabs, self._indexes_of, self
+            context, self.views, self.document_tabs, context.built_indexes, self
         )
-        self.archives = Archives(dialogs, status, self._open_unpacked, lambda: workspace.base, self)
+        self.archives = Archives(dialogs, status, self._open_unpacked, lambda: context.base, self)
         self.kept_tabs = KeptTabs(self.app_settings, self.tabs)
         self.skill_actions = SkillActions(
-            workspace, self.document_tabs, self.archives, dialogs, self.reload, self
+            context, self.document_tabs, self.archives, dialogs, self.reload, self
         )
         self.project_profiles = ProjectProfiles(
-            workspace,
+            context,
             self.scans,
             self.document_tabs,
             dialogs,
@@ -257,15 +249,15 @@ class MainWindow(QMainWindow):
         self.welcome.folder_chosen.connect(self.open_path)
         self.problems.problem_activated.connect(self._on_problem_activated)
         self.problem_fixes = ProblemFixes(
-            self.problems, self.document_tabs.editors, self.open_skill, self.workspace
+            self.problems, self.document_tabs.editors, self.open_skill, self.context
         )
-        self.document_tabs.skill_opened.connect(self.query_panel.choose_project_of)
+        self.document_tabs.skill_opened.connect(self.context.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
         for panel in (self.query_panel, self.suite_runner, self.overlap_map):
             self.views.skills_changed.connect(panel.skills_changed)
-        self.query_panel.likely_indexes.failed.connect(
-            lambda text: self.views.fail(text, self.workspace.base)
+        self.context.likely_indexes.failed.connect(
+            lambda text: self.views.fail(text, self.context.base)
         )
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.query_panel.said.connect(lambda text: self.statusBar().showMessage(text, 15_000))
@@ -274,9 +266,6 @@ class MainWindow(QMainWindow):
         self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
-        box = self.query_panel.project_box  # the map shows the project worked on
-        for panel in (self.overlap_map, self.suite_runner):  # (default: bound per panel)
-            box.currentIndexChanged.connect(lambda _i, p=panel: p.follow(box.currentData()))
 
     def _commands(self) -> Commands:
         documents = self.document_tabs
@@ -331,22 +320,22 @@ class MainWindow(QMainWindow):
         if self.tabs.count():
             self.centre.setCurrentWidget(self.tabs)
             return
-        self.welcome.set_state(self.workspace.base, self.recent.folders())
+        self.welcome.set_state(self.context.base, self.recent.folders())
         self.centre.setCurrentWidget(self.welcome)
 
     # -- the window's public face (app.py, tests, benchmarks) ------------------------------
     @property
     def base(self) -> str:
-        """The folder open (the workspace's)."""
-        return self.workspace.base
+        """The folder open (the context's)."""
+        return self.context.base
 
     @property
     def projects(self) -> list[Project]:
-        return self.workspace.projects
+        return self.context.projects
 
     @property
     def registries(self) -> list[Registry]:
-        return self.workspace.registries
+        return self.context.registries
 
     @property
     def documents(self) -> dict[str, SkillEditor]:
@@ -395,20 +384,20 @@ class MainWindow(QMainWindow):
             store = self.app_settings
             projects = with_remembered(projects, store.folder_profile, store.default_profile())
             registries = [project.registry() for project in projects]
-        self.kept_tabs.remember(self.workspace.base)
+        self.kept_tabs.remember(self.context.base)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
         self.watcher.stop()
         self.refresher.drop()
-        self.workspace.open(os.path.abspath(path))
+        self.context.open(os.path.abspath(path))
         self.suite_runner.clear()  # the previous folder's suites go at once
         self.overlap_map.clear()  # and its pairs
-        self.kept_tabs.expect(self.workspace.base)
+        self.kept_tabs.expect(self.context.base)
         self.views.clear_failures()
         self.views.refresh()
-        self.setWindowTitle(f"SkillStudio — {self.workspace.base}")
-        self.recent.remember(self.workspace.base)
+        self.setWindowTitle(f"SkillStudio — {self.context.base}")
+        self.recent.remember(self.context.base)
         self._show_centre()
         self.project_profiles.sync_box()
         self.scans.start(projects, registries, self.views.scan_preparer(projects))
@@ -417,13 +406,13 @@ class MainWindow(QMainWindow):
     def close_folder(self) -> bool:
         """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
         its next opening, the welcome page shown; False if the user kept the tabs."""
-        self.kept_tabs.remember(self.workspace.base)
+        self.kept_tabs.remember(self.context.base)
         if not self.document_tabs.close_all():
             return False
         self.scans.cancel()
         self.watcher.stop()
         self.refresher.drop()
-        self.workspace.open("")
+        self.context.open("")
         self.views.clear_failures()
         self.views.refresh()
         self._give_panels([])
@@ -435,7 +424,7 @@ class MainWindow(QMainWindow):
     def edit_settings(self) -> None:
         """Edit › Settings; the theme and the context window apply at once."""
         number = self.project_profiles.current_project()
-        projects = self.workspace.projects
+        projects = self.context.projects
         project = projects[number] if number < len(projects) else None
         message = edit_settings(
             self.app_settings,
@@ -481,7 +470,7 @@ class MainWindow(QMainWindow):
         """A suite case's request, loaded into the Try a Request panel on its skills."""
         registry = self.suite_runner.registry
         if registry is not None and registry in self.registries:
-            self.query_panel.project_box.setCurrentIndex(self.registries.index(registry))
+            self.context.choose(self.registries.index(registry))
         self.query_dock.show()
         self.query_dock.raise_()
         self.query_panel.load_request(text)
@@ -495,12 +484,12 @@ class MainWindow(QMainWindow):
     def _on_scan_landed(self, landed: Landed) -> None:
         self._give_panels(landed.indexes)
         for registry, message in landed.errors:
-            where = registry.roots[0].path if registry.roots else self.workspace.base
+            where = registry.roots[0].path if registry.roots else self.context.base
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
         freeze_long_lived()
         self.tree.viewport().update()  # an empty tree says why, now that reading ended
         geometry.fit_tree(self, self.tree_dock, self.tree.roots_width())
-        self.kept_tabs.landed(self.workspace.base, self.document_tabs.open_file)
+        self.kept_tabs.landed(self.context.base, self.document_tabs.open_file)
         if self._open_after_scan:
             self.open_skill(self._open_after_scan)
             self._open_after_scan = ""
@@ -509,28 +498,16 @@ class MainWindow(QMainWindow):
         self.scan_finished.emit()
 
     def _give_panels(self, indexes: list[MatchIndex]) -> None:
-        """The panels answer for the workspace's projects; the watcher watches them."""
-        projects, registries = self.workspace.projects, self.workspace.registries
-        self.query_panel.set_projects(projects, registries, indexes)
-        self.suite_runner.set_projects(projects, registries)
-        self.overlap_map.set_projects(
-            projects, registries, self.query_panel.project_box.currentData()
-        )
-        self.watcher.watch(self.workspace.roots())
+        """The context's projects are complete (`indexes`: the match indexes built for
+        them): the panels are told (they follow the context), the watcher watches them."""
+        self.context.adopt_indexes(indexes)
+        self.context.announce()
+        self.watcher.watch(self.context.roots())
 
     def _show_projects(self, indexes: list[MatchIndex]) -> None:
         """A project was read as another profile: every view and panel shows it."""
         self.views.refresh()
-        known = self.query_panel.indexes
-        kept = [known[id(r)] for r in self.registries if id(r) in known]
-        self._give_panels(kept + indexes)
-
-    def _indexes_of(self, registry: Registry) -> list[Synced]:
-        """The indexes of `registry` a refresh syncs: Try a Request's match index, so
-        that its answer is quick, and the likely ones (likely candidates, competes with)."""
-        index = self.query_panel.indexes.get(id(registry))
-        likely: list[Synced] = list(self.query_panel.likely_indexes.built(registry))
-        return ([index] if index is not None else []) + likely
+        self._give_panels(indexes)
 
     def _open_unpacked(self, folder: str, skill_md: str) -> bool:
         if not self.open_path(folder):
@@ -539,14 +516,14 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_open(self) -> None:
-        folder = self.dialogs.ask_folder("Open a folder of skills", self.workspace.base)
+        folder = self.dialogs.ask_folder("Open a folder of skills", self.context.base)
         if folder:
             self.open_path(folder)
 
     def _on_open_project(self) -> None:
         path = self.dialogs.ask_file(
             "Open a SkillStudio project",
-            self.workspace.base,
+            self.context.base,
             f"SkillStudio project ({CONFIG_NAME})",
         )
         if path:
@@ -590,7 +567,7 @@ class MainWindow(QMainWindow):
             return
         self.scans.cancel()
         self.refresher.drop()
-        self.kept_tabs.remember(self.workspace.base)
+        self.kept_tabs.remember(self.context.base)
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.watcher.stop()

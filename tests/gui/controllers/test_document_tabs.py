@@ -26,12 +26,12 @@ from ..faults import run_for
 from ..parts import (
     Editors,
     Shell,
+    context_of,
     open_skill,
     open_tab,
     open_window,
     skill_path,
     three_skills,
-    workspace_of,
     write_skill,
 )
 
@@ -118,12 +118,12 @@ def test_the_app_opens_nothing_a_repository_links_to_outside(qtbot: QtBot, tmp_p
     repo, outside = make_linked_repo(tmp_path)
     before = snapshot(outside)
     editors = Editors(qtbot, repo, "claude-code")
-    paths = [skill.path for registry in editors.workspace.registries for skill in registry.skills]
+    paths = [skill.path for registry in editors.context.registries for skill in registry.skills]
     assert paths and all(os.path.realpath(p).startswith(str(repo) + os.sep) for p in paths)
     for link, (_folder, name, _profile) in LINKED.items():
         assert editors.open_skill(str(repo / link / name / "SKILL.md")) is None
     assert all(
-        OUTSIDE_WORD not in d.message for r in editors.workspace.registries for d in r.diagnostics
+        OUTSIDE_WORD not in d.message for r in editors.context.registries for d in r.diagnostics
     )
     assert snapshot(outside) == before
 
@@ -223,8 +223,8 @@ def test_a_skill_opens_once_titled_by_its_folder_and_marked_when_unsaved(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    tabs = shell.documents(workspace)
+    context = context_of(samples / "oasis")
+    tabs = shell.documents(context)
     path = str(samples / "oasis/key_skills/commit/SKILL.md")
     with qtbot.waitSignal(tabs.skill_opened) as opened:
         editor = tabs.open_skill(path)
@@ -242,14 +242,14 @@ def test_closing_unsaved_work_asks_and_a_closed_skill_is_read_from_disk_again(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    tabs = shell.documents(workspace)
+    context = context_of(samples / "oasis")
+    tabs = shell.documents(context)
     path = str(samples / "oasis/key_skills/commit/SKILL.md")
     editor = tabs.open_skill(path)
     assert editor is not None
     editor.document.text_document.setPlainText("---\nid: Broken Id\n---\n")
     editor.document.validate()
-    registry = workspace.registry_for(path)
+    registry = context.registry_for(path)
     assert registry is not None and registry.by_path[path].name == "Broken Id"
     shell.dialogs.save_answers = ["cancel", "discard"]
     tabs.close_current()
@@ -263,7 +263,7 @@ def test_closing_unsaved_work_asks_and_a_closed_skill_is_read_from_disk_again(
 
 def test_save_revert_and_a_file_of_a_skill(qtbot: QtBot, samples: Path) -> None:
     shell = Shell(qtbot)
-    tabs = shell.documents(workspace_of(samples / "oasis"))
+    tabs = shell.documents(context_of(samples / "oasis"))
     path = samples / "oasis/key_skills/commit/SKILL.md"
     editor = tabs.open_skill(str(path))
     assert editor is not None
@@ -290,7 +290,7 @@ def test_a_change_on_disk_reads_the_tab_again_and_waits_a_turn_after_each(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    tabs = shell.documents(workspace_of(samples / "oasis"))
+    tabs = shell.documents(context_of(samples / "oasis"))
     changed = samples / "oasis/key_skills/commit/SKILL.md"
     kept = samples / "oasis/key_skills/code-review/SKILL.md"
     unsaved = samples / "oasis/key_skills/write-tests/SKILL.md"
@@ -307,18 +307,18 @@ def test_a_change_on_disk_reads_the_tab_again_and_waits_a_turn_after_each(
 
 def test_reopened_tabs_keep_their_place_and_unsaved_text(qtbot: QtBot, samples: Path) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "agentskills")
-    tabs = shell.documents(workspace)
+    context = context_of(samples / "agentskills")
+    tabs = shell.documents(context)
     paths = sorted(str(p) for p in (samples / "agentskills").rglob("SKILL.md"))[:2]
     first = tabs.open_skill(paths[0])
     second = tabs.open_skill(paths[1])
     assert first is not None and second is not None
     first.source.insertPlainText("unsaved ")
     text = first.document.text()
-    switched = workspace_of(samples / "agentskills", "claude-code")
+    switched = context_of(samples / "agentskills", "claude-code")
     new = switched.registries[0]
     assert all(p in new.by_path for p in paths)
-    old = workspace.replace(workspace.projects[0], switched.projects[0], new)
+    old = context.replace(context.projects[0], switched.projects[0], new)
     assert old is not None
     tabs.reopen_tabs(old, new)
     reopened = tabs.editors[paths[0]]
@@ -382,15 +382,13 @@ def test_a_skill_larger_than_core_parses_is_not_opened_for_editing(
     with open(huge, "r+b") as fh:
         fh.truncate(100 * 1024 * 1024)  # sparse: 100 MB to stat(), no disk used
     win = open_window(qtbot, settings, root)
-    assert win.workspace.registry_for(str(huge)) is not None, "listed, with its diagnostic"
+    assert win.context.registry_for(str(huge)) is not None, "listed, with its diagnostic"
     assert win.open_skill(str(huge)) is None
     assert "Not opened" in win.statusBar().currentMessage()
 
 
 def test_tabs_with_the_same_name_show_their_project(editors: Editors, qtbot: QtBot) -> None:
-    reviews = sorted(
-        p for r in editors.workspace.registries for p in r.by_path if "code-review" in p
-    )
+    reviews = sorted(p for r in editors.context.registries for p in r.by_path if "code-review" in p)
     mvp = next(p for p in reviews if "/mvp/" in p)
     pegasus = next(p for p in reviews if "/pegasus/" in p)
     editors.open_skill(mvp)

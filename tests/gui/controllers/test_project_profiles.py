@@ -19,28 +19,28 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.gui.controllers.project_profiles import ProjectProfiles
 from skillstudio.gui.controllers.scan_controller import Scanning
-from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import (
     WINDOW_SIZE,
     Shell,
+    context_of,
     open_and_wait,
     open_window,
-    workspace_of,
 )
 
 
 def profiles_for(
-    shell: Shell, workspace: Workspace, at: list[str]
+    shell: Shell, context: AppContext, at: list[str]
 ) -> tuple[ProjectProfiles, list[list[MatchIndex]]]:
     """`at[0]`: the path the user is at."""
-    scans = Scanning(workspace, QProgressBar(shell.window), shell.status, shell.window)
+    scans = Scanning(context, QProgressBar(shell.window), shell.status, shell.window)
     shown: list[list[MatchIndex]] = []
     profiles = ProjectProfiles(
-        workspace,
+        context,
         scans,
-        shell.documents(workspace),
+        shell.documents(context),
         shell.dialogs,
         lambda: at[0],
         shown.append,
@@ -79,9 +79,9 @@ def test_profile_switcher_reads_the_folder_as_another_profile(
 
 def test_the_box_follows_the_current_project(qtbot: QtBot, samples: Path) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples)
+    context = context_of(samples)
     at = [str(samples / "mvp/skills/code-review/SKILL.md")]
-    profiles, _shown = profiles_for(shell, workspace, at)
+    profiles, _shown = profiles_for(shell, context, at)
     profiles.sync_box()
     assert (
         profiles.project_label.text() == "Project mvp is read as mvp: set by its skillstudio.yaml"
@@ -90,16 +90,16 @@ def test_the_box_follows_the_current_project(qtbot: QtBot, samples: Path) -> Non
     at[0] = str(samples / "oasis/key_skills/commit/SKILL.md")
     profiles.sync_box()
     assert profiles.project_label.text().startswith("Project oasis is read as oasis")
-    workspace.open(str(samples))
+    context.open(str(samples))
     profiles.sync_box()
     assert profiles.project_label.text() == ""
 
 
 def test_read_as_lists_every_profile_with_the_current_choice(qtbot: QtBot, samples: Path) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "agentskills")
-    profiles, _shown = profiles_for(shell, workspace, [""])
-    root = workspace.registries[0].roots[0].path
+    context = context_of(samples / "agentskills")
+    profiles, _shown = profiles_for(shell, context, [""])
+    root = context.registries[0].roots[0].path
     menu = QMenu()
     profiles.fill_menu(menu, root)
     sub = menu.actions()[0].menu()
@@ -117,17 +117,17 @@ def test_a_switch_replaces_the_project_and_reopens_its_tabs_with_their_text(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "agentskills")
+    context = context_of(samples / "agentskills")
     path = sorted(str(p) for p in (samples / "agentskills").rglob("SKILL.md"))[0]
-    profiles, shown = profiles_for(shell, workspace, [path])
+    profiles, shown = profiles_for(shell, context, [path])
     editor = profiles.documents.open_skill(path)
     assert editor is not None
     editor.source.insertPlainText("unsaved ")
     text = editor.document.text()
-    old = workspace.registries[0]
+    old = context.registries[0]
     with qtbot.waitSignal(profiles.switched, timeout=20_000):
         assert profiles.set_project_profile(0, "claude-code")
-    project, registry = workspace.projects[0], workspace.registries[0]
+    project, registry = context.projects[0], context.registries[0]
     assert project.profile.name == "claude-code" and registry is not old
     assert len(shown) == 1 and [i.registry for i in shown[0]] == [registry]
     reopened = profiles.documents.editors[path]
@@ -139,12 +139,12 @@ def test_a_profile_that_cannot_read_the_project_is_said_and_nothing_changes(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "agentskills")
-    profiles, shown = profiles_for(shell, workspace, [""])
-    projects = list(workspace.projects)
+    context = context_of(samples / "agentskills")
+    profiles, shown = profiles_for(shell, context, [""])
+    projects = list(context.projects)
     assert not profiles.set_project_profile(0, "no-such-profile")
     assert shell.dialogs.said and shell.dialogs.said[0].startswith("Not switched:")
-    assert workspace.projects == projects and shown == []
+    assert context.projects == projects and shown == []
 
 
 def test_a_profile_change_keeps_the_view_the_tab_was_on(

@@ -51,7 +51,7 @@ def expected_text(win: MainWindow, path: str) -> str:
     """What core's own fix makes of TEXT (lint --fix --unsafe-fixes writes the same)."""
     doc = parse_text(Document(path=path), TEXT)
     diag = next(d for d in win.problems_model.shown() if d.code == "description-xml")
-    registry = win.workspace.registry_for(path)
+    registry = win.context.registry_for(path)
     assert registry is not None
     (fix,) = fixes_for(doc, diag, registry.profile)
     return apply_fix(doc, fix)

@@ -24,7 +24,7 @@ from skillstudio.gui.controllers.refresh import SlicedRefresh, Synced
 from skillstudio.gui.controllers.skill_views import SkillViews
 from skillstudio.gui.controllers.tree_controller import SkillTree
 from skillstudio.gui.editor.skill_editor import SkillEditor
-from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.models.problems_model import ProblemsModel
 from skillstudio.gui.models.skill_tree_model import SkillTreeModel
 from skillstudio.gui.panels.problems_panel import ProblemsPanel
@@ -35,11 +35,11 @@ from ... import hostile
 from ..faults import STAGES, description, fail_for, problem_on, run_for, set_description, shown
 from ..parts import (
     Shell,
+    context_of,
     open_tab,
     open_window,
     skill_path,
     three_skills,
-    workspace_of,
     write_skill,
 )
 
@@ -56,25 +56,23 @@ class Index:
         yield
 
 
-def refresher_for(
-    shell: Shell, workspace: Workspace
-) -> tuple[SlicedRefresh, SkillViews, list[str]]:
+def refresher_for(shell: Shell, context: AppContext) -> tuple[SlicedRefresh, SkillViews, list[str]]:
     tree = SkillTree(
-        SkillTreeView(lambda: workspace.base, shell.window),
+        SkillTreeView(lambda: context.base, shell.window),
         SkillTreeModel(shell.window),
         QLineEdit(shell.window),
         shell.window,
     )
     model = ProblemsModel(shell.window)
-    views = SkillViews(workspace, tree, model, ProblemsPanel(model, shell.window), shell.status)
+    views = SkillViews(context, tree, model, ProblemsPanel(model, shell.window), shell.status)
     views.refresh()
     steps: list[str] = []
 
     def indexes_of(registry: Registry) -> list[Synced]:
         return [Index(registry, steps)]
 
-    documents = shell.documents(workspace)
-    return SlicedRefresh(workspace, views, documents, indexes_of, shell.window), views, steps
+    documents = shell.documents(context)
+    return SlicedRefresh(context, views, documents, indexes_of, shell.window), views, steps
 
 
 WAIT = 10_000
@@ -146,7 +144,7 @@ def _slices_of_a_refresh(
 
         return run
 
-    registry = window.workspace.registry_for(paths[0])
+    registry = window.context.registry_for(paths[0])
     assert registry is not None
     for name in ("_set", "_swap"):  # the install of the re-read skills
         monkeypatch.setattr(registry, name, noted("install", getattr(registry, name)))
@@ -170,8 +168,8 @@ def test_a_change_on_disk_is_read_again_with_the_views_and_indexes(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, steps = refresher_for(shell, context)
     path = samples / "oasis/key_skills/commit/SKILL.md"
     editor = refresher.documents.open_skill(str(path))
     assert editor is not None
@@ -180,7 +178,7 @@ def test_a_change_on_disk_is_read_again_with_the_views_and_indexes(
     with qtbot.waitSignal(refresher.finished, timeout=10_000):
         refresher.changed([str(path)])
     assert refresher.job is None and steps == ["sync"]
-    registry = workspace.registry_for(str(path))
+    registry = context.registry_for(str(path))
     assert registry is not None and registry.by_path[str(path)].name == "Commit Bad"
     assert any(d.path == str(path) for d in views.problems_model.shown())
     assert "Commit Bad" in editor.document.text(), "its open tab read it again"
@@ -190,10 +188,10 @@ def test_a_failing_refresh_is_said_in_problems_and_forgotten_when_it_reads_again
     qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, context)
     path = str(samples / "oasis/key_skills/commit/SKILL.md")
-    registry = workspace.registries[0]
+    registry = context.registries[0]
 
     def broken(paths: list[str]) -> Iterator[None]:
         raise RuntimeError("a core bug")
@@ -213,8 +211,8 @@ def test_a_failing_refresh_is_said_in_problems_and_forgotten_when_it_reads_again
 
 def test_reload_reads_every_registry_and_the_unsaved_tabs_stay(qtbot: QtBot, samples: Path) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, context)
     saved = samples / "oasis/key_skills/commit/SKILL.md"
     unsaved = samples / "oasis/key_skills/code-review/SKILL.md"
     kept = refresher.documents.open_skill(str(unsaved))
@@ -226,7 +224,7 @@ def test_reload_reads_every_registry_and_the_unsaved_tabs_stay(qtbot: QtBot, sam
     refresher.reload()
     assert "Changed outside." in read.document.text()
     assert "typed " in kept.document.text() and "Changed outside." not in kept.document.text()
-    registry = workspace.registries[0]
+    registry = context.registries[0]
     assert "Changed outside." in skill_body(registry.by_path[str(saved)])
     assert views.status_bar.currentMessage().startswith("4 skills")
 
@@ -241,8 +239,8 @@ def test_a_tab_validated_between_the_slices_of_a_walk_stays_valid(
     held the tab's in `by_path`: every later validation of the tab failed with
     'SkillStudio failed on this text: ValueError: ... is not in list'."""
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, context)
     opened = skill(samples, "code-review")  # walked past before the file that changed
     editor = refresher.documents.open_skill(opened)
     assert editor is not None
@@ -254,7 +252,7 @@ def test_a_tab_validated_between_the_slices_of_a_walk_stays_valid(
         text = editor.document.text()
         replace_text(editor, text.replace("description: ", "description: Typed. ", 1))
         editor.document.validate()  # what its timer does 120 ms after a key
-    registry = workspace.registries[0]
+    registry = context.registries[0]
     assert internal(editor) == []
     assert registry.by_path[opened] in registry.skills
     replace_text(editor, editor.document.text().replace("Typed.", "Typed on.", 1))
@@ -272,8 +270,8 @@ def test_a_tab_closed_while_the_refresh_waits_leaves_the_registry_on_the_file(
     before its turn came. Its text was validated into the registry all the same:
     Problems showed the errors of a text no longer anywhere."""
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, context)
     documents = refresher.documents
     first, closed = skill(samples, "code-review"), skill(samples, "write-tests")
     kept = documents.open_skill(first)
@@ -290,7 +288,7 @@ def test_a_tab_closed_while_the_refresh_waits_leaves_the_registry_on_the_file(
     documents.close_tab(shell.tabs.indexOf(draft))
     with qtbot.waitSignal(refresher.finished, timeout=WAIT):
         refresher.run_slice()
-    registry = workspace.registries[0]
+    registry = context.registries[0]
     codes = {d.code for d in registry.by_path[closed].all_diagnostics}
     assert "frontmatter-missing" not in codes
     assert "Changed on disk." in skill_body(registry.by_path[closed])
@@ -301,8 +299,8 @@ def test_an_error_on_one_tab_is_said_on_it_and_the_rest_refreshes(
     qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, views, _steps = refresher_for(shell, context)
     failing, other = skill(samples, "code-review"), skill(samples, "write-tests")
     broken = refresher.documents.open_skill(failing)
     reloaded = refresher.documents.open_skill(other)
@@ -321,7 +319,7 @@ def test_an_error_on_one_tab_is_said_on_it_and_the_rest_refreshes(
     assert "IndexError" in broken.message.text() and not broken.message.isHidden()
     assert [(d.path, d.code) for d in views.failures] == [(failing, "internal")]
     assert "code-review/SKILL.md" in views.failures[0].message
-    registry = workspace.registries[0]
+    registry = context.registries[0]
     assert all("Changed on disk." in skill_body(registry.by_path[p]) for p in (failing, other))
     monkeypatch.undo()
     changed_on_disk(failing)
@@ -334,11 +332,11 @@ def test_an_error_in_one_project_is_said_on_its_file_and_the_others_refresh(
     qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shell = Shell(qtbot)
-    workspace = workspace_of(samples)
-    refresher, views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples)
+    refresher, views, _steps = refresher_for(shell, context)
     failing, other = skill(samples, "commit"), skill(samples, "code-review", "mvp/skills")
-    broken = workspace.registry_for(failing)
-    fine = workspace.registry_for(other)
+    broken = context.registry_for(failing)
+    fine = context.registry_for(other)
     assert broken is not None and fine is not None and broken is not fine
 
     def index_error(paths: list[str]) -> object:
@@ -363,8 +361,8 @@ def test_a_file_deleted_and_written_again_keeps_its_tab_which_says_so_meanwhile(
     """A checkout deletes a file and writes it anew. The tab stays through it, says
     the file is gone while it is, and no longer once it is back."""
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    refresher, _views, _steps = refresher_for(shell, workspace)
+    context = context_of(samples / "oasis")
+    refresher, _views, _steps = refresher_for(shell, context)
     clean_path, edited_path = skill(samples, "code-review"), skill(samples, "write-tests")
     clean = refresher.documents.open_skill(clean_path)
     edited = refresher.documents.open_skill(edited_path)
@@ -396,14 +394,14 @@ def test_a_tab_whose_file_is_missing_when_its_project_is_read_again_stays(
     """A project read as another profile opens its tabs again; one whose file a
     checkout had just deleted closed with its unsaved text."""
     shell = Shell(qtbot)
-    workspace = workspace_of(samples / "oasis")
-    documents = shell.documents(workspace)
+    context = context_of(samples / "oasis")
+    documents = shell.documents(context)
     path = skill(samples, "code-review")
     editor = documents.open_skill(path)
     assert editor is not None
     editor.source.insertPlainText("Unsaved. ")
-    old = workspace.registries[0]
-    new = workspace.projects[0].registry()
+    old = context.registries[0]
+    new = context.projects[0].registry()
     new.scan()
     os.remove(path)
     documents.reopen_tabs(old, new)
@@ -488,7 +486,7 @@ def test_a_refresh_installs_updates_the_tree_and_problems_in_slices_of_their_own
     install, tree, problems = seen["install"], seen["tree"], seen["problems"]
     assert len(install) == len(tree) == len(problems) == 1
     assert min(install) < min(tree) < min(problems)
-    registry = window.workspace.registry_for(paths[0])
+    registry = window.context.registry_for(paths[0])
     assert registry is not None
     assert all("Changed outside." in skill_body(registry.by_path[p]) for p in paths)
 
@@ -541,7 +539,7 @@ def test_the_skills_read_again_are_freed_in_steps_after_the_views(
     window.watcher.stop()
     names = ("commit", "code-review", "write-tests")
     paths = [str(samples / f"oasis/key_skills/{n}/SKILL.md") for n in names]
-    registry = window.workspace.registry_for(paths[0])
+    registry = window.context.registry_for(paths[0])
     assert registry is not None
     old = [registry.by_path[p] for p in paths]
     for path in paths:
@@ -599,7 +597,7 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
         return {id(obj) for obj in gc.get_objects()}
 
     registry = window.registries[-1]  # built last: no later scan froze it by the way
-    index = window.query_panel.index_for(registry)
+    index = window.context.match_index(registry)
     ids = walked()
     assert id(registry.skills[0]) not in ids and id(index.terms) not in ids
     assert id(window.tree_model) not in ids

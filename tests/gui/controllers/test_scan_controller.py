@@ -20,7 +20,7 @@ from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers import scan_controller as scanning_module
 from skillstudio.gui.controllers.scan_controller import Landed, Rescanned, Scanning
 from skillstudio.gui.infra import scan_thread as scanner
-from skillstudio.gui.infra.workspace import Workspace
+from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -35,10 +35,10 @@ from ..parts import (
 )
 
 
-def scanning_for(shell: Shell) -> tuple[Scanning, Workspace]:
-    workspace = Workspace()
+def scanning_for(shell: Shell) -> tuple[Scanning, AppContext]:
+    context = AppContext()
     progress = QProgressBar(shell.window)
-    return Scanning(workspace, progress, shell.status, shell.window), workspace
+    return Scanning(context, progress, shell.status, shell.window), context
 
 
 def test_large_folder_scans_in_the_background_with_progress(
@@ -89,10 +89,10 @@ def test_the_registries_enter_the_workspace_when_read_and_the_gists_land_after(
 ) -> None:
     generate(str(tmp_path / "many"), 30)
     shell = Shell(qtbot)
-    scans, workspace = scanning_for(shell)
+    scans, context = scanning_for(shell)
     projects = resolve_projects([str(tmp_path / "many")], [], None, "agentskills", os.getcwd())
     registries = [p.registry() for p in projects]
-    workspace.open(str(tmp_path / "many"))
+    context.open(str(tmp_path / "many"))
     set_on: list[bool] = []
     real = scanning_module.set_gists
 
@@ -102,11 +102,11 @@ def test_the_registries_enter_the_workspace_when_read_and_the_gists_land_after(
 
     monkeypatch.setattr(scanning_module, "set_gists", noted)
     read: list[int] = []
-    scans.read.connect(lambda _read: read.append(len(workspace.registries)))
+    scans.read.connect(lambda _read: read.append(len(context.registries)))
     with qtbot.waitSignal(scans.landed, timeout=20_000) as landed:
         scans.start(projects, registries, lambda regs: None)
-        assert scans.busy and workspace.registries == []
-    assert read == [1] and workspace.registries == registries and not scans.busy
+        assert scans.busy and context.registries == []
+    assert read == [1] and context.registries == registries and not scans.busy
     result = landed.args[0]
     assert isinstance(result, Landed) and result.projects is projects and not result.errors
     assert [index.registry for index in result.indexes] == registries
@@ -131,10 +131,10 @@ def test_a_cancelled_scan_lands_nothing(qtbot: QtBot, tmp_path: Path) -> None:
 def test_a_rescan_hands_its_registry_over_in_its_payload_only(qtbot: QtBot, tmp_path: Path) -> None:
     generate(str(tmp_path / "many"), 20)
     shell = Shell(qtbot)
-    scans, workspace = scanning_for(shell)
+    scans, context = scanning_for(shell)
     old = resolve_projects([str(tmp_path / "many")], [], None, None, os.getcwd())
-    workspace.open(str(tmp_path / "many"))
-    workspace.install(old, [p.registry() for p in old])
+    context.open(str(tmp_path / "many"))
+    context.install(old, [p.registry() for p in old])
     project = resolve_projects([str(tmp_path / "many")], [], None, "agentskills", os.getcwd())[0]
     registry = project.registry()
     with qtbot.waitSignal(scans.rescanned, timeout=20_000) as rescanned:
@@ -143,8 +143,8 @@ def test_a_rescan_hands_its_registry_over_in_its_payload_only(qtbot: QtBot, tmp_
     assert isinstance(result, Rescanned) and result.registry is registry
     assert result.old is old[0] and result.project is project
     assert len(registry.skills) == 20 and all(s.gist for s in registry.skills)
-    assert workspace.projects == old, "the switch's owner replaces it (ProjectProfiles)"
-    workspace.open("elsewhere")  # another folder meanwhile: the rescan is dropped
+    assert context.projects == old, "the switch's owner replaces it (ProjectProfiles)"
+    context.open("elsewhere")  # another folder meanwhile: the rescan is dropped
     with qtbot.assertNotEmitted(scans.rescanned):
         scans.rescan(old[0], project, project.registry())
         qtbot.waitUntil(lambda: scans.switch_scan is None, timeout=20_000)
@@ -213,6 +213,7 @@ def test_the_tree_is_shown_before_the_match_indexes_are_built(
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(samples))
     assert seen and all(seen)
-    panel_indexes = win.query_panel.indexes
-    assert {id(r) for r in win.registries} == set(panel_indexes)
-    assert all(panel_indexes[id(r)].registry is r for r in win.registries)
+    # the scan's match indexes are adopted by the context's open projects
+    for open_project in win.context.open_projects:
+        built = [i for i in open_project.built() if isinstance(i, MatchIndex)]
+        assert len(built) == 1 and built[0].registry is open_project.registry

@@ -39,7 +39,7 @@ def test_new_skill_is_created_valid_and_opened(
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
     assert window.statusBar().currentMessage().startswith("32 skills · 0 errors")
-    registry = window.workspace.registry_for(path)
+    registry = window.context.registry_for(path)
     assert registry is not None
     problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
     assert problems == ["description-placeholder"]  # valid, with its placeholder to replace

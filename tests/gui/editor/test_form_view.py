@@ -449,7 +449,7 @@ def test_a_description_left_out_under_claude_code_says_what_claude_reads(
     reads the body's first paragraph (and nothing at all when that is missing too)."""
     path = next(
         p
-        for r in editors.workspace.registries
+        for r in editors.context.registries
         for p in r.by_path
         if r.profile.name == "claude-code" and p.endswith("commit-message/SKILL.md")
     )

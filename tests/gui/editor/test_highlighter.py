@@ -38,7 +38,7 @@ def test_palette_follows_the_scheme_and_editors_recolour(
 
 
 def test_source_is_highlighted(editors: Editors, qtbot: QtBot) -> None:
-    path = next(p for r in editors.workspace.registries for p in r.by_path if "/code-review/" in p)
+    path = next(p for r in editors.context.registries for p in r.by_path if "/code-review/" in p)
     editor = editors.open_skill(path)
     assert editor is not None
     block = editor.document.text_document.findBlockByNumber(1)  # 'id: code-review' or 'name: …'

@@ -64,7 +64,7 @@ def test_a_claude_skill_accepted_by_agentskills_reads_without_contradiction(
 def test_a_skill_says_where_each_agent_finds_it(editors: Editors, qtbot: QtBot) -> None:
     path = next(
         p
-        for r in editors.workspace.registries
+        for r in editors.context.registries
         for p in r.by_path
         if r.profile.name == "claude-code" and p.endswith("commit-message/SKILL.md")
     )

@@ -18,7 +18,7 @@ from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.infra import background
 from skillstudio.gui.infra.background import LatestJob
-from skillstudio.gui.infra.likely_jobs import LikelyIndexes
+from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...benchmarks.synth import generate
@@ -71,7 +71,9 @@ def test_a_likely_index_waits_for_its_registry_to_be_handed_to_the_panels(
         real(self, *args)
 
     monkeypatch.setattr(LatestJob, "submit", recording)
-    indexes = LikelyIndexes()
+    context = AppContext()  # the open projects the indexes are adopted by
+    context.install([project], [registry])
+    indexes = context.likely_indexes
     assert indexes.get(registry) is None
     assert started == [], "not built for a registry the panels were not given"
     with qtbot.waitSignal(indexes.ready, timeout=10_000):

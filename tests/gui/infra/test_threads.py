@@ -100,7 +100,7 @@ def test_no_worker_thread_writes_to_a_skill_the_gui_holds(
     assert editor is not None
     panel = win.query_panel
     win.focus_query_panel()
-    with qtbot.waitSignal(panel.likely_indexes.ready, timeout=10_000):
+    with qtbot.waitSignal(panel.context.likely_indexes.ready, timeout=10_000):
         panel.load_request("review the pull request for style")
     with qtbot.waitSignal(win.overlap_map.computed, timeout=20_000):
         win.menu_actions.overlap_action.trigger()

@@ -216,7 +216,7 @@ def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
     (27 ms, 16 of them measuring the stretched request and note columns)."""
     monkeypatch.setattr(suite_runner_module, "SLICE_MS", 100_000)  # only the run's pauses
     events: list[str] = []
-    real_case, real_index = suite_runner_module.run_case, suite_runner.index_for
+    real_case, real_index = suite_runner_module.run_case, suite_runner.context.match_index
 
     def case(*args: Any) -> Any:
         events.append("case")
@@ -228,7 +228,7 @@ def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
 
     monkeypatch.setattr(suite_runner_module, "run_case", case)
     runner = suite_runner
-    monkeypatch.setattr(runner, "index_for", index)
+    monkeypatch.setattr(runner.context, "match_index", index)
     measured: list[int] = []
     real_resize = runner.cases.resizeColumnToContents
     monkeypatch.setattr(runner.cases, "resizeColumnToContents", measured.append)
@@ -396,7 +396,7 @@ def test_new_suite_then_add_a_case_from_the_panel(
     assert "already exists" in runner.summary.text()
     runner.run_to_end()
     panel = window.query_panel
-    for number, project in enumerate(panel.projects):
+    for number, project in enumerate(panel.context.projects):
         if project.profile.name == "oasis":
             panel.project_box.setCurrentIndex(number)
     offered: list[tuple[list[str], str]] = []

@@ -284,7 +284,7 @@ def test_the_suites_panel_follows_the_project_worked_on(
     window.suites_dock.show()
     window.suites_dock.raise_()
     for profile in ("oasis", "claude-code", "oasis"):
-        number = next(n for n, p in enumerate(panel.projects) if p.profile.name == profile)
+        number = next(n for n, p in enumerate(panel.context.projects) if p.profile.name == profile)
         panel.project_box.setCurrentIndex(number)
         own = str(samples / profile / "suites" / f"{profile}.yaml")
         assert runner.suite_box.currentData() == own

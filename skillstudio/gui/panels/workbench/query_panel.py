@@ -40,13 +40,12 @@ from ....core.model.session import Session
 from ....core.projects.project import Project
 from ....core.ranking.estimate import LikelyCandidate, LikelyResult
 from ....core.ranking.likely_ranking import rank_likely
-from ....core.ranking.match_index import MatchIndex
 from ....core.ranking.matching import match
 from ....core.scanning.registry import Registry
 from ...infra.deferred_until_shown import CatchUp
-from ...infra.likely_jobs import LikelyIndexes
 from ...infra.one_line import one_line
 from ...infra.settings_store import AppSettings
+from ...models.app_context import AppContext
 from .add_case import AddCaseDialog, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .detail_tabs import DetailTabs
@@ -75,16 +74,13 @@ class QueryPanel(QWidget):
     wants_room = Signal()
     open_requested = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        """A view of `context`: its current project answers; the project box sets it."""
         super().__init__(parent)
-        self.projects: list[Project] = []
-        self.registries: list[Registry] = []
-        self.indexes: dict[int, MatchIndex] = {}
-        self.sessions: dict[int, Session] = {}
+        self.context = context
         self.result: MatchResult | None = None
         self.likely: LikelyResult | None = None  # where the model chooses, once indexed
-        self.likely_indexes = LikelyIndexes(self)  # built off the GUI thread
-        self.likely_indexes.ready.connect(self._on_index_ready)
+        context.likely_indexes.ready.connect(self._on_index_ready)  # built off the GUI thread
         self.tiers: list[TierText] = []
         self.last_update_ms = 0.0
         self._updating = False  # update_now refreshes the activation itself
@@ -97,7 +93,9 @@ class QueryPanel(QWidget):
         self.project_box = QComboBox(self)
         self.project_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.project_box.setToolTip("The project (one agent's skills) that answers")
-        self.project_box.currentIndexChanged.connect(self._on_project_changed)
+        self.project_box.currentIndexChanged.connect(context.choose)
+        context.projects_changed.connect(self._on_projects_changed)
+        context.current_changed.connect(self._on_project_changed)
         self.query = QLineEdit(self)
         self.query.setPlaceholderText(
             "Type a request, as a user would (Enter: send it in the session)"
@@ -195,56 +193,32 @@ class QueryPanel(QWidget):
         self.fit.bound_to(self)  # never wider than the dock
 
     # -- projects --------------------------------------------------------------------
-    def set_projects(
-        self,
-        projects: list[Project],
-        registries: list[Registry],
-        indexes: list[MatchIndex] | None = None,
-    ) -> None:
-        """The projects to answer for, with their match indexes when already built."""
-        current = self.project_box.currentData()
-        self.projects, self.registries = projects, registries
-        self.indexes = {id(index.registry): index for index in indexes or []}
-        self.likely_indexes.keep_only(registries)
-        self.sessions = {id(r): Session() for r in registries}
+    def _on_projects_changed(self) -> None:
+        """The context's projects are others: the box lists them (the current one
+        follows, with `current_changed`)."""
         self.project_box.blockSignals(True)
         self.project_box.clear()
-        for number, project in enumerate(projects):
+        for number, project in enumerate(self.context.projects):
             self.project_box.addItem(project_label(project), project.base)
             self.project_box.setItemData(
                 number,
                 f"{project.base}\nprofile: {project.profile.name}",
                 Qt.ItemDataRole.ToolTipRole,
             )
-        found = self.project_box.findData(current or "")
-        self.project_box.setCurrentIndex(max(found, 0))
         self.project_box.blockSignals(False)
-        self._on_project_changed()
-
-    def choose_project_of(self, path: str) -> None:
-        """Answer for the project that holds `path` (the skill being edited)."""
-        for number, registry in enumerate(self.registries):
-            if path in registry.by_path:
-                self.project_box.setCurrentIndex(number)
-                return
 
     @property
     def registry(self) -> Registry | None:
-        number = self.project_box.currentIndex()
-        return self.registries[number] if 0 <= number < len(self.registries) else None
+        return self.context.registry
 
     @property
     def project(self) -> Project | None:
-        number = self.project_box.currentIndex()
-        return self.projects[number] if 0 <= number < len(self.projects) else None
+        return self.context.project
 
     @property
     def session(self) -> Session:
         registry = self.registry
-        key = id(registry)
-        if key not in self.sessions:
-            self.sessions[key] = Session()
-        return self.sessions[key]
+        return self.context.session(registry) if registry is not None else Session()
 
     def options(self) -> dict[str, Any]:
         project = self.project
@@ -260,7 +234,13 @@ class QueryPanel(QWidget):
         self.option_defaults = {"context_tokens": tokens} if tokens else {}
         self.live.set_endpoints(store.endpoints())
 
-    def _on_project_changed(self, _index: int = 0) -> None:
+    def _on_project_changed(self, current: object = None) -> None:
+        """The context's current project changed: the box shows it, the panel answers for it."""
+        opened = self.context.open_projects
+        number = opened.index(current) if current in opened else -1  # (by identity)
+        self.project_box.blockSignals(True)
+        self.project_box.setCurrentIndex(number)
+        self.project_box.blockSignals(False)
         project = self.project
         spec = project.profile.panel_option if project is not None else None
         self.option.blockSignals(True)
@@ -296,15 +276,6 @@ class QueryPanel(QWidget):
         self.catch_up.soon()
         self.headroom.changed()
 
-    def index_for(self, registry: Registry) -> MatchIndex:
-        """The registry's match index, brought up to date (shared with the suite runner)."""
-        index = self.indexes.get(id(registry))
-        if index is None:
-            index = self.indexes[id(registry)] = MatchIndex(registry)
-        else:
-            index.sync()
-        return index
-
     def show_tier(self, number: int) -> None:
         """Bring a tier's tab to the front."""
         self.details.setCurrentWidget(self.tier_tabs)
@@ -328,13 +299,13 @@ class QueryPanel(QWidget):
         options = self.options()
         preview = self.session.copy()
         try:
-            index = self.index_for(registry)
+            index = self.context.match_index(registry)
             self.result = match(registry, query, index=index, session=preview, options=options)
             self.likely = self._likely(registry, query)
             self.tiers = render_tiers(registry, self.result, options, preview, listing=False)
             self.listing.want(registry, options)
         except Exception as exc:  # a core bug on some skill: say so; the next edit tries again
-            self.indexes.pop(id(registry), None)  # rebuilt from scratch next time
+            self.context.forget_match(registry)  # rebuilt from scratch next time
             self.result, self.tiers, self.likely = None, [], None
             self.model.set_result(None)
             self.summary.setText(f"Matching failed: {one_line(exc)}")
@@ -393,7 +364,7 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
-        self.live.set_request(registry, query, options, self.likely_indexes.peek(registry))
+        self.live.set_request(registry, query, options, self.context.likely_indexes.peek(registry))
         area = self.parentWidget()
         if query.strip() and area is not None and area.height() < ROOM:
             self.wants_room.emit()
@@ -414,7 +385,7 @@ class QueryPanel(QWidget):
         project = self.project
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
-        index = self.likely_indexes.get(registry)
+        index = self.context.likely_indexes.get(registry)
         return rank_likely(index, query) if index is not None else None
 
     def _on_index_ready(self, registry: object) -> None:
@@ -426,7 +397,7 @@ class QueryPanel(QWidget):
             return "Type a request."
         project = self.project
         chooses = project is not None and project.profile.model_chooses
-        waiting = chooses and self.likely_indexes.peek(registry) is None
+        waiting = chooses and self.context.likely_indexes.peek(registry) is None
         return likely_summary(self.result, self.likely, waiting)
 
     def set_edited(self, path: str | None) -> None:
@@ -444,14 +415,14 @@ class QueryPanel(QWidget):
 
     def suite_requests_instead(self) -> list[tuple[str, str]]:
         registry = self.registry
-        index = self.likely_indexes.peek(registry) if registry is not None else None
+        index = self.context.likely_indexes.peek(registry) if registry is not None else None
         return self.advice.suite_lines(self.project, registry, index)
 
     def _show_instead(self, explain: bool = True) -> None:
         """The advice about the open skill (it opens the explanation: shown again if
         it changed, unless the caller explains next)."""
         registry = self.registry
-        index = self.likely_indexes.peek(registry) if registry is not None else None
+        index = self.context.likely_indexes.peek(registry) if registry is not None else None
         shown = self.advice.text
         self.advice.show(self.project, registry, index, self._likely_shown())
         if explain and self.advice.text != shown:
@@ -497,11 +468,11 @@ class QueryPanel(QWidget):
         if not picked and index.isValid() and index.row() < len(self.model.rows):
             row = self.model.rows[index.row()]
             if isinstance(row, LikelyCandidate):
-                return likely_row_html(result, row, self.likely_indexes.peek(registry))
+                return likely_row_html(result, row, self.context.likely_indexes.peek(registry))
         likely = self.likely
         if picked and likely is not None and picked not in result.selected:
             return why_not_likely(
-                result, likely, picked, self.likely_indexes.peek(registry), registry
+                result, likely, picked, self.context.likely_indexes.peek(registry), registry
             )
         return explanation_html(result, registry, self._current_name(), self.why_box.currentData())
 

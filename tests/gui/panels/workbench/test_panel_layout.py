@@ -36,7 +36,7 @@ def test_the_request_box_keeps_room_for_a_request(
     window.focus_query_panel()
     panel = window.query_panel
     wide = []
-    for number, project in enumerate(panel.projects):
+    for number, project in enumerate(panel.context.projects):
         panel.project_box.setCurrentIndex(number)
         qtbot.wait(10)
         assert panel.query.width() >= QUERY_MIN, (project.profile.name, panel.query.width())

@@ -274,7 +274,7 @@ def test_a_why_not_pick_is_the_row_shown_and_goes_with_another_project(
     picked skill is the highlighted row while it is in the answer, and another project
     starts on its own best row."""
     panel = query_panel_on(qtbot, samples, size=WIDE_DOCK)
-    several = [n for n, r in enumerate(panel.registries) if len(r.skills) > 2]
+    several = [n for n, r in enumerate(panel.context.registries) if len(r.skills) > 2]
     assert len(several) >= 2
     panel.project_box.setCurrentIndex(several[0])
     panel.query.setText("review the code changes of this commit")
