@@ -162,3 +162,31 @@ def test_lints_context_tokens_sets_the_window(tmp_path: Path) -> None:
     assert not notes(wide)  # 40,000 characters: every description fits
     run = cli("lint", "--context-tokens", "-1", cwd=base)
     assert run.code == 2 and "--context-tokens" in run.err
+
+
+def test_the_apps_problems_show_lints_listing_note(qtbot: Any, tmp_path: Path) -> None:
+    """The app's Problems gives the note `lint` gives (worked out off the GUI thread with
+    the overlap notes, after the scan), and its counts are lint's."""
+    from PySide6.QtCore import QSettings
+
+    from skillstudio.gui.window.main_window import MainWindow
+
+    base = make_set(tmp_path / "set", 27, 60)
+    lint = lint_json(cwd=base)
+    assert len(notes(lint)) == 1
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(base))
+    model = win.problems_model
+
+    def shown() -> list[dict[str, Any]]:
+        return [d.to_json() for d in model.shown() if d.code == CODE]
+
+    qtbot.waitUntil(lambda: len(shown()) == 1, timeout=20_000)
+    assert shown()[0]["message"] == notes(lint)[0]["message"]
+    assert shown()[0]["path"] == notes(lint)[0]["path"]
+    expected = {s: sum(d["severity"] == s for d in lint["diagnostics"]) for s in model.counts()}
+    qtbot.waitUntil(lambda: model.all_counts() == expected, timeout=10_000)

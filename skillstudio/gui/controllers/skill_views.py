@@ -17,7 +17,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QStatusBar
 
+from ...core.delivery.headroom import listing_over_budget
 from ...core.model.diagnostics import Diagnostic
+from ...core.model.rule_settings import apply_rules
 from ...core.model.text import counted
 from ...core.projects.open_project import OverlapNotes, overlap_notes, overlap_pairs
 from ...core.projects.project import Project
@@ -41,17 +43,20 @@ def problem_sources(
     registries: list[Registry],
     failures: list[Diagnostic],
     overlap: Mapping[int, OverlapNotes] | None = None,
+    listing: Mapping[int, list[Diagnostic]] | None = None,
 ) -> list[list[Diagnostic]]:
     """What Problems shows, list by list (see ProblemsModel.set_sources): the findings
     `lint` gives (core/projects/findings.py `project_findings`, the project's rule
-    settings applied where each is made), each registry's overlap notes last (`overlap`,
-    by the registry's id: the last worked out)."""
+    settings applied where each is made), each registry's overlap notes and its
+    `listing-over-budget` note last (`overlap`, `listing`, by the registry's id: the
+    last worked out)."""
     sources = [failures]
     for project, registry in zip(projects, registries, strict=True):
         sources.append(project.diagnostics)
         sources.extend(registry.diagnostic_lists())
         notes = overlap.get(id(registry)) if overlap else None
         sources.append(notes.all if notes is not None else [])
+        sources.append(listing.get(id(registry), []) if listing else [])
     return sources
 
 
@@ -83,6 +88,8 @@ class SkillViews(QObject):
         self.failures: list[Diagnostic] = []  # what failed in the app's own work
         # id(registry) -> (the registry, its overlap notes last worked out)
         self.overlap: dict[int, tuple[Registry, OverlapNotes]] = {}
+        # id(registry) -> (the registry, its listing-over-budget note, ruled, likewise)
+        self.listing: dict[int, tuple[Registry, list[Diagnostic]]] = {}
         # the newest notes asked land, one at a time; nothing once Problems is gone
         self.overlap_job = LatestJob(problems)
         self.overlap_timer = QTimer(problems)
@@ -169,8 +176,9 @@ class SkillViews(QObject):
             model.install(prepared)  # (30 ms less at 10,000 skills)
         else:
             notes = {key: found for key, (_r, found) in self.overlap.items()}
+            listing = {key: found for key, (_r, found) in self.listing.items()}
             model.set_sources(
-                problem_sources(context.projects, registries, self.failures, notes),
+                problem_sources(context.projects, registries, self.failures, notes, listing),
                 context.base,
                 bases,
                 prepared,
@@ -210,30 +218,44 @@ class SkillViews(QObject):
             self.overlap_timer.start(OVERLAP_DELAY_MS)
 
     def work_out_overlap(self) -> None:
-        """The overlap pairs of the registries changed since their notes, off the GUI
-        thread (one job at a time; one asked meanwhile follows with the newest copies)."""
+        """The overlap pairs of the registries changed since their notes, and their
+        listing's `listing-over-budget` note (the Headroom view's listing, at the
+        project's options, as `lint` works it out), off the GUI thread (one job at a
+        time; one asked meanwhile follows with the newest copies)."""
         due = self._overlap_due()
         if not due:
             return
         copies = []
+        options = []
         for registry in due:
             copy = snapshot(registry)
             copy.roots = list(registry.roots)  # (the bounds' note is on the last root)
             copies.append(copy)
+            open_project = self.context.open_project_of(registry)
+            options.append(dict(open_project.project.options) if open_project else {})
+
+        def work() -> list[tuple[Any, list[Diagnostic]]]:
+            return [
+                (overlap_pairs(copy), listing_over_budget(copy, opts))
+                for copy, opts in zip(copies, options, strict=True)
+            ]
 
         def landed(reports: Any, error: str | None) -> None:
             current = {id(r): r for r in self.context.registries}
             self.overlap = {k: v for k, v in self.overlap.items() if current.get(k) is v[0]}
-            found = reports or [None] * len(due)
-            for registry, copy, report in zip(due, copies, found, strict=True):
+            self.listing = {k: v for k, v in self.listing.items() if current.get(k) is v[0]}
+            found = reports or [(None, [])] * len(due)
+            for registry, copy, (report, listing) in zip(due, copies, found, strict=True):
                 if current.get(id(registry)) is registry:  # (never again for a failure)
                     self.overlap[id(registry)] = (registry, overlap_notes(copy, report))
+                    ruled = apply_rules(listing, registry.profile.rules)
+                    self.listing[id(registry)] = (registry, ruled)
             if error is not None:
                 self.fail(f"Working out the overlap notes failed: {error}", self.context.base)
             else:
                 self.update_problems()
 
-        self.overlap_job.submit(lambda: [overlap_pairs(copy) for copy in copies], landed)
+        self.overlap_job.submit(work, landed)
 
     def fail(self, message: str, path: str) -> None:
         """Something failed in the app's own work (a core bug, or input no check

@@ -26,9 +26,10 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/panels/overlap_map.py OverlapMap: overlap pairs of a `snapshot()` with an index of
   its own; reads the copy's skills; the map where it lands (if its project is still
   chosen).
-- gui/controllers/skill_views.py SkillViews: the description-overlap pairs of a
-  `snapshot()` of each registry changed since its notes (after a scan or a refresh);
-  reads the copies' skills; the notes, and Problems updated, where they land.
+- gui/controllers/skill_views.py SkillViews: the description-overlap pairs and the
+  listing-over-budget note of a `snapshot()` of each registry changed since its notes
+  (after a scan or a refresh); reads the copies' skills; the notes, and Problems
+  updated, where they land.
 - gui/panels/live_panel.py LivePanel: core/live `execute` of a plan (its own threads
   send the requests); the plan, the answer cache's files, the network; progress as
   payloads (done, total, message), the report where it lands.

@@ -46,7 +46,7 @@ class AppContext(QObject):
         self._projects: list[Project] = []  # theirs, one list per scan (its identity says which)
         self._current: OpenProject | None = None
         self._sessions: dict[int, Session] = {}  # Try a Request's, per registry
-        self.likely_indexes = LikelyIndexes(self._open_project_of, self)
+        self.likely_indexes = LikelyIndexes(self.open_project_of, self)
 
     # -- what is open --------------------------------------------------------------------
     @property
@@ -80,7 +80,7 @@ class AppContext(QObject):
     def adopt_indexes(self, indexes: list[MatchIndex]) -> None:
         """Match indexes built elsewhere (a scan's, off the GUI thread) for open registries."""
         for index in indexes:
-            open_project = self._open_project_of(index.registry)
+            open_project = self.open_project_of(index.registry)
             if open_project is not None:
                 open_project.take_match(index)
 
@@ -147,7 +147,8 @@ class AppContext(QObject):
         return self._sessions.setdefault(id(registry), Session())
 
     # -- indexes -------------------------------------------------------------------------
-    def _open_project_of(self, registry: Registry) -> OpenProject | None:
+    def open_project_of(self, registry: Registry) -> OpenProject | None:
+        """The open project whose registry is `registry`, None when none is."""
         for open_project in self.open_projects:
             if open_project.registry is registry:
                 return open_project
@@ -156,18 +157,18 @@ class AppContext(QObject):
     def match_index(self, registry: Registry) -> MatchIndex:
         """The registry's match index, brought up to date (an open project's is kept;
         a suite's own project outside the folder gets one built now)."""
-        open_project = self._open_project_of(registry)
+        open_project = self.open_project_of(registry)
         return open_project.match_index() if open_project is not None else MatchIndex(registry)
 
     def forget_match(self, registry: Registry) -> None:
         """The registry's match index failed: built from scratch when next asked for."""
-        open_project = self._open_project_of(registry)
+        open_project = self.open_project_of(registry)
         if open_project is not None:
             open_project.forget_match()
 
     def built_indexes(self, registry: Registry) -> Sequence[MatchIndex | LikelyIndex]:
         """The indexes of `registry` built so far (a refresh syncs them)."""
-        open_project = self._open_project_of(registry)
+        open_project = self.open_project_of(registry)
         return open_project.built() if open_project is not None else []
 
     # -- where a path belongs ------------------------------------------------------------
