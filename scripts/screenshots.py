@@ -101,7 +101,7 @@ def shell_shots(
     app.processEvents()
     save(window, os.path.join(out, f"welcome-{name}{suffix}.png"))
     open_and_wait(window, samples)
-    for path in sorted(p for r in window.registries for p in r.by_path):
+    for path in sorted(p for r in window.context.registries for p in r.by_path):
         if path.endswith(os.path.join("code-review", "SKILL.md")) and "oasis" not in path:
             window.open_skill(path, 7)
     window.problems_dock.raise_()

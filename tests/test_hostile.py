@@ -585,7 +585,7 @@ def test_the_app_opens_a_folder_with_a_looping_skill_md_without_a_profile(
     qtbot.addWidget(window)  # type: ignore[attr-defined]
     with qtbot.waitSignal(window.scan_finished, timeout=30_000):  # type: ignore[attr-defined]
         assert window.open_path(str(tmp_path / "skills"))
-    assert [s.name for r in window.registries for s in r.skills] == ["ok"]
+    assert [s.name for r in window.context.registries for s in r.skills] == ["ok"]
     window.close()
 
 

@@ -108,7 +108,7 @@ def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: 
     colours = {
         image.pixel(x, y) for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
     }
-    skills = sum(len(r.skills) for r in window.registries)
+    skills = sum(len(r.skills) for r in window.context.registries)
     rows = window.tree_model.rowCount()
     if screenshot:
         image.save(screenshot)

@@ -162,7 +162,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     settle.exec()
     scan_gaps = beat.stop()
     likely_ms = likely_stall_ms = 0.0
-    registry = window.registries[0]
+    registry = window.context.registries[0]
     if registry.profile.model_chooses:  # Try a Request's likely index, built off-thread
         indexes = window.context.likely_indexes
         beat.start()
@@ -179,7 +179,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     window.tree.viewport().grab()
     expand_ms = (time.perf_counter() - t0) * 1000
 
-    skills = sorted(s.path for r in window.registries for s in r.skills)
+    skills = sorted(s.path for r in window.context.registries for s in r.skills)
     editor = window.open_skill(skills[len(skills) // 2])
     assert editor is not None
     field = editor.form.fields["description"].widget

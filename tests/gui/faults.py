@@ -55,7 +55,7 @@ def shown(win: MainWindow, path: Path) -> bool:
 
 
 def description(win: MainWindow, path: Path) -> str:
-    skill = win.registries[0].by_path.get(str(path))
+    skill = win.context.registries[0].by_path.get(str(path))
     return skill.description if skill is not None else ""
 
 

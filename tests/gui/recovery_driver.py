@@ -27,7 +27,7 @@ from skillstudio.gui.window.main_window import MainWindow
 
 def window() -> MainWindow | None:
     for widget in QApplication.topLevelWidgets():
-        if isinstance(widget, MainWindow) and widget.registries and not widget.scanning:
+        if isinstance(widget, MainWindow) and widget.context.registries and not widget.scanning:
             return widget
     return None
 

@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
 
 from ...core.model.diagnostics import Diagnostic
 from ...core.projects.config import CONFIG_NAME
-from ...core.projects.project import Project, UsageError, resolve_projects
+from ...core.projects.project import UsageError, resolve_projects
 from ...core.ranking.match_index import MatchIndex
-from ...core.scanning.registry import Registry
 from ..controllers.archives import Archives
 from ..controllers.document_tabs import DocumentTabs
 from ..controllers.project_profiles import ProjectProfiles, with_remembered
@@ -325,19 +324,6 @@ class MainWindow(QMainWindow):
 
     # -- the window's public face (app.py, tests, benchmarks) ------------------------------
     @property
-    def base(self) -> str:
-        """The folder open (the context's)."""
-        return self.context.base
-
-    @property
-    def projects(self) -> list[Project]:
-        return self.context.projects
-
-    @property
-    def registries(self) -> list[Registry]:
-        return self.context.registries
-
-    @property
     def documents(self) -> dict[str, SkillEditor]:
         """The open skills' tabs by SKILL.md path (DocumentTabs.editors)."""
         return self.document_tabs.editors
@@ -469,8 +455,8 @@ class MainWindow(QMainWindow):
     def try_request(self, text: str) -> None:
         """A suite case's request, loaded into the Try a Request panel on its skills."""
         registry = self.suite_runner.registry
-        if registry is not None and registry in self.registries:
-            self.context.choose(self.registries.index(registry))
+        if registry is not None and registry in self.context.registries:
+            self.context.choose(self.context.registries.index(registry))
         self.query_dock.show()
         self.query_dock.raise_()
         self.query_panel.load_request(text)

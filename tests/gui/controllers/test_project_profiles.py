@@ -69,7 +69,7 @@ def test_profile_switcher_reads_the_folder_as_another_profile(
     index = window.profile_box.findData("mvp")
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         window.profile_box.setCurrentIndex(index)
-    assert [p.profile.name for p in window.projects] == ["mvp"]
+    assert [p.profile.name for p in window.context.projects] == ["mvp"]
     assert window.statusBar().currentMessage().endswith("mvp")
     open_and_wait(qtbot, window, str(samples / "oasis"))
     assert window.profile_box.currentData() == "", "another folder starts on auto"
@@ -158,7 +158,9 @@ def test_a_profile_change_keeps_the_view_the_tab_was_on(
     names = [editor.views.tabText(n) for n in range(editor.views.count())]
     editor.views.setCurrentIndex(names.index("Source"))
     profiles = window.project_profiles
-    number = next(n for n, p in enumerate(window.projects) if path.startswith(p.base + os.sep))
+    number = next(
+        n for n, p in enumerate(window.context.projects) if path.startswith(p.base + os.sep)
+    )
     with qtbot.waitSignal(profiles.switched, timeout=20_000):
         assert profiles.set_project_profile(number, "codex")
     reopened = window.documents[path]
@@ -172,26 +174,28 @@ def test_a_chosen_profile_is_kept_per_folder_across_restarts(
     """Item 3: switched to another profile, quit, started again: it was back to
     "(detected)"."""
     win = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
-    number = next(n for n, p in enumerate(win.projects) if p.profile.name == "agentskills")
-    base = win.projects[number].base
+    number = next(n for n, p in enumerate(win.context.projects) if p.profile.name == "agentskills")
+    base = win.context.projects[number].base
     with qtbot.waitSignal(win.project_profiles.switched, timeout=10_000):
         assert win.project_profiles.set_project_profile(number, "claude-code")
     win.close()
     again = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
-    project = next(p for p in again.projects if p.base == base)
+    project = next(p for p in again.context.projects if p.base == base)
     assert project.profile.name == "claude-code"
     assert project.profile_reason == "--profile"
-    others = [p for p in again.projects if p.base != base]
+    others = [p for p in again.context.projects if p.base != base]
     assert all(p.profile_reason != "--profile" for p in others), "only that folder"
 
 
 def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    paths = sorted(p for r in window.registries for p in r.by_path)
+    paths = sorted(p for r in window.context.registries for p in r.by_path)
     mvp = next(p for p in paths if "/mvp/" in p and "code-review" in p)
     oasis = next(p for p in paths if "/oasis/" in p and "commit" in p)
-    other_profiles = {p.base: p.profile.name for p in window.projects if "/mvp" not in p.base}
+    other_profiles = {
+        p.base: p.profile.name for p in window.context.projects if "/mvp" not in p.base
+    }
     window.open_skill(oasis)
     editor = window.open_skill(mvp)
     assert editor is not None
@@ -202,7 +206,7 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     assert "set by its skillstudio.yaml" in window.project_label.toolTip()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         window.profile_box.setCurrentIndex(window.profile_box.findData("agentskills"))
-    names = {p.base: p.profile.name for p in window.projects}
+    names = {p.base: p.profile.name for p in window.context.projects}
     assert next(n for b, n in names.items() if b.endswith("/mvp")) == "agentskills"
     assert {b: n for b, n in names.items() if not b.endswith("/mvp")} == other_profiles
     assert window.tabs.count() == 2, "no tab was closed"
@@ -223,7 +227,7 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
 def test_a_root_context_menu_reads_its_project_as_another_profile(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    root = next(r for r in window.registries if r.profile.name == "oasis").roots[0].path
+    root = next(r for r in window.context.registries if r.profile.name == "oasis").roots[0].path
     menu = QMenu()
     window.project_profiles.fill_menu(menu, root)
     (sub,) = [a.menu() for a in menu.actions() if a.menu() is not None]
@@ -231,7 +235,7 @@ def test_a_root_context_menu_reads_its_project_as_another_profile(
     choice = next(a for a in sub.actions() if a.text() == "toolsets")
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         choice.trigger()
-    assert sorted(p.profile.name for p in window.projects).count("toolsets") == 2
+    assert sorted(p.profile.name for p in window.context.projects).count("toolsets") == 2
 
 
 def test_the_profile_box_says_what_auto_reads_and_how_to_change_it(

@@ -596,22 +596,22 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
     def walked() -> set[int]:  # objects a full collection would traverse
         return {id(obj) for obj in gc.get_objects()}
 
-    registry = window.registries[-1]  # built last: no later scan froze it by the way
+    registry = window.context.registries[-1]  # built last: no later scan froze it by the way
     index = window.context.match_index(registry)
     ids = walked()
     assert id(registry.skills[0]) not in ids and id(index.terms) not in ids
     assert id(window.tree_model) not in ids
     path = skill_path(samples, "repo-survey")
-    before = next(s for r in window.registries for s in r.skills if s.path == str(path))
+    before = next(s for r in window.context.registries for s in r.skills if s.path == str(path))
     path.write_text(path.read_text() + "\nAdded outside.\n")
     qtbot.waitUntil(
         lambda: (
-            next(s for r in window.registries for s in r.skills if s.path == str(path))
+            next(s for r in window.context.registries for s in r.skills if s.path == str(path))
             is not before
         ),
         timeout=WATCH_WAIT,
     )
-    after = next(s for r in window.registries for s in r.skills if s.path == str(path))
+    after = next(s for r in window.context.registries for s in r.skills if s.path == str(path))
     assert id(after) not in walked()
     gc.unfreeze()  # the other tests start from the collector's usual state
 
@@ -644,7 +644,9 @@ def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     assert len(slices) >= len(others)  # the refresh came back to the event loop each file
     registry = editor.document.registry
     for path in others:
-        skill = next(r.by_path[str(path)] for r in window.registries if str(path) in r.by_path)
+        skill = next(
+            r.by_path[str(path)] for r in window.context.registries if str(path) in r.by_path
+        )
         assert "Changed in the burst." in skill_body(skill)
     # The registry holds the text on screen (no frontmatter at the top now), not the disk's.
     assert editor.document.text().startswith("typed during the refresh ")

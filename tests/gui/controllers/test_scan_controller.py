@@ -170,7 +170,7 @@ def test_the_tree_shows_skills_before_their_gists_are_worked_out(
 
     def look() -> None:
         if win.tree_model.rowCount():
-            at_tree.append(sum(bool(s.gist) for r in win.registries for s in r.skills))
+            at_tree.append(sum(bool(s.gist) for r in win.context.registries for s in r.skills))
             shown.set()
 
     monkeypatch.setattr(scanner, "fill_gists", after_the_tree)
@@ -178,11 +178,11 @@ def test_the_tree_shows_skills_before_their_gists_are_worked_out(
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(tmp_path / "many"), "agentskills")
     assert at_tree == [0]  # shown without them
-    direct = Registry(win.registries[0].profile, win.registries[0].roots)
+    direct = Registry(win.context.registries[0].profile, win.context.registries[0].roots)
     direct.scan()
     gists = {s.path: s.gist for s in direct.skills}
     assert sum(bool(g) for g in gists.values()) >= 50
-    assert {s.path: s.gist for s in win.registries[0].skills} == gists
+    assert {s.path: s.gist for s in win.context.registries[0].skills} == gists
 
 
 def test_the_tree_is_shown_before_the_match_indexes_are_built(

@@ -59,7 +59,7 @@ def test_problems_installs_the_scan_threads_rows_without_listing_them_again(
     rows = win.problems_model._state
     shown = len(win.problems_model.shown())
     assert shown > 0
-    win.registries[0].version += 1  # (an edit between the scan and the rows' install)
+    win.context.registries[0].version += 1  # (an edit between the scan and the rows' install)
     win.problems_model._state = ProblemRows([], "", [], set(), "")  # (another folder's)
     win.views.update_problems(rows)
     assert on_gui == [False, True]

@@ -94,7 +94,9 @@ def test_quick_open_filter_and_enter_opens_the_first_match(
 
 def test_tree_precedence_arrows_icons_and_following_the_tab(window: MainWindow) -> None:
     model = window.tree_model
-    paths = {p[len(window.base) + 1 :]: p for r in window.registries for p in r.by_path}
+    paths = {
+        p[len(window.context.base) + 1 :]: p for r in window.context.registries for p in r.by_path
+    }
     labels = [model.index(r, 0).data() for r in range(model.rowCount())]
     assert "toolsets · project · wins over user, bundled" in labels
     assert "toolsets · bundled · yields to user, project" in labels

@@ -66,7 +66,7 @@ def test_competes_with_agrees_with_overlap(
             f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n{body}\n"
         )
     win = open_window(qtbot, settings, folder)
-    registry = win.registries[0]
+    registry = win.context.registries[0]
     pairs = overlaps(registry)
     assert pairs, "the two art skills compete"
     for name in ART:

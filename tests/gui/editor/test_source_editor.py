@@ -9,7 +9,7 @@ from skillstudio.gui.window.main_window import MainWindow
 
 
 def test_source_can_wrap_long_lines(window: MainWindow) -> None:
-    path = next(p for r in window.registries for p in r.by_path)
+    path = next(p for r in window.context.registries for p in r.by_path)
     editor = window.open_skill(path)
     assert editor is not None
     assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap

@@ -32,5 +32,5 @@ def test_recent_folders_under_home_read_from_the_home_folder(
     assert labels[:2] == [f"&1 ~{os.sep}skills", f"&2 {elsewhere}"]
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.welcome.recent.linkActivated.emit("0")
-    assert win.base == str(samples)  # opens the folder itself
+    assert win.context.base == str(samples)  # opens the folder itself
     assert f"<b>~{os.sep}skills</b>" in win.welcome.status.text()

@@ -94,7 +94,7 @@ def test_no_worker_thread_writes_to_a_skill_the_gui_holds(
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):
         assert win.open_path(str(tmp_path / "many"), "agentskills")
-    skills = win.registries[0].skills
+    skills = win.context.registries[0].skills
     assert writes.handed and sum(bool(s.gist) for s in skills) >= 50  # the gists were set
     editor = win.open_skill(skills[0].path)
     assert editor is not None

@@ -126,7 +126,9 @@ def test_a_large_root_is_handed_to_the_tree_a_page_at_a_time(
     model.set_filter("x")
     model.set_filter("")  # rows handed over again from the first page
     assert model.rowCount(root) == page
-    last = sorted(s.path for s in win.registries[0].skills if s.root.path == root.data(PATH_ROLE))
+    last = sorted(
+        s.path for s in win.context.registries[0].skills if s.root.path == root.data(PATH_ROLE)
+    )
     index = model.index_of(last[-1])
     assert index.isValid() and index.row() == page * 2 + 14 and model.rowCount(root) > index.row()
 

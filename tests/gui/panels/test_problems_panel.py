@@ -296,7 +296,7 @@ def test_loads_in_follows_the_text_on_screen(window: MainWindow, qtbot: QtBot) -
     above errors on screen, and "rejected by agentskills (description too long)" above
     "0 errors" until the tab changed."""
     path = next(
-        p for r in window.registries for p in r.by_path if p.endswith("sql-review/SKILL.md")
+        p for r in window.context.registries for p in r.by_path if p.endswith("sql-review/SKILL.md")
     )
     editor = window.open_skill(path)
     assert editor is not None
@@ -351,7 +351,7 @@ def test_loads_in_runs_one_job_at_a_time_the_newest_last(
 
     monkeypatch.setattr(problems_panel, "portability", slow)
     path = next(
-        p for r in window.registries for p in r.by_path if p.endswith("sql-review/SKILL.md")
+        p for r in window.context.registries for p in r.by_path if p.endswith("sql-review/SKILL.md")
     )
     editor = window.open_skill(path)
     assert editor is not None

@@ -91,7 +91,7 @@ def test_the_editor_gets_most_of_the_height_on_first_run(
     win = fresh_window(qtbot, settings, width, height)
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.open_path(str(samples))
-    paths = sorted(p for r in win.registries for p in r.by_path if "code-review" in p)
+    paths = sorted(p for r in win.context.registries for p in r.by_path if "code-review" in p)
     assert win.centre.height() >= 0.6 * win.height(), "the welcome page too"
     editor = win.open_skill(paths[0])
     assert editor is not None

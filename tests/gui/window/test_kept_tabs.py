@@ -32,7 +32,7 @@ def test_restored_tabs_open_on_the_view_each_was_left_on(
         ]
 
     win = opened()
-    paths = sorted(p for r in win.registries for p in r.by_path)[:4]
+    paths = sorted(p for r in win.context.registries for p in r.by_path)[:4]
     for path, view in zip(paths, ["Form", "Source", "Preview", "Source"], strict=True):
         editor = win.open_skill(path)
         assert editor is not None
@@ -54,7 +54,7 @@ def test_open_tabs_come_back_when_the_folder_is_opened_again(
     qtbot: QtBot, settings: QSettings, samples: Path
 ) -> None:
     win = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
-    paths = sorted(p for r in win.registries for p in r.by_path)[:3]
+    paths = sorted(p for r in win.context.registries for p in r.by_path)[:3]
     for path in paths:
         win.open_skill(path)
     win.open_skill(paths[1])  # the current one

@@ -100,7 +100,7 @@ def test_a_new_folder_replaces_a_scan_in_progress_and_closing_does_not_hang(
     folder, window = big_folder_and_window(qtbot, settings, tmp_path, 400)
     assert window.open_path(str(folder))
     open_and_wait(qtbot, window, str(samples / "oasis"))
-    assert sum(len(r.skills) for r in window.registries) == 4
+    assert sum(len(r.skills) for r in window.context.registries) == 4
     assert window.open_path(str(folder))
     window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     assert window.close()
@@ -189,11 +189,11 @@ def test_the_app_opens_a_marketplace_with_a_bad_source(
     window.show()
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         assert window.open_path(str(repo))
-    names = {skill.name for registry in window.registries for skill in registry.skills}
+    names = {skill.name for registry in window.context.registries for skill in registry.skills}
     assert "good:g" in names
     found = [
         d
-        for project in window.projects
+        for project in window.context.projects
         for d in project.diagnostics
         if d.path == manifest and d.code == "field-invalid"
     ]
@@ -323,16 +323,18 @@ def test_a_folder_whose_configuration_breaks_the_core_is_refused_not_fatal(
     monkeypatch.setattr(main_window_module, "resolve_projects", broken)
     assert win.open_path(str(tmp_path)) is False  # no exception out of the app
     assert warnings and "5,000-digit" in warnings[0]
-    assert win.registries and shown(win, good / "alpha" / "SKILL.md"), "the open folder stays"
+    assert win.context.registries and shown(win, good / "alpha" / "SKILL.md"), (
+        "the open folder stays"
+    )
 
 
 # -- Close Folder, tabs kept ---------------------------------------------------------------
 def test_close_folder_shows_the_welcome_page(window: MainWindow) -> None:
-    path = next(p for r in window.registries for p in r.by_path)
+    path = next(p for r in window.context.registries for p in r.by_path)
     window.open_skill(path)
     assert window.menu_actions.close_folder_action.text().replace("&", "") == "Close Folder"
     window.menu_actions.close_folder_action.trigger()
-    assert window.base == "" and not window.registries and not window.documents
+    assert window.context.base == "" and not window.context.registries and not window.documents
     assert window.centre.currentWidget() is window.welcome
     assert window.tree_model.rowCount() == 0
     assert "No folder is open" in window.welcome.status.text()
@@ -366,7 +368,7 @@ def test_the_app_reads_edits_and_answers_with_a_profile_it_never_names(
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         assert win.open_path(str(toy_project))
-    registry = win.registries[0]
+    registry = win.context.registries[0]
     assert registry.profile.name == "toy"
     assert sorted(registry.active) == ["kite", "yoyo"]
 

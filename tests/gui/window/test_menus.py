@@ -38,8 +38,8 @@ def test_recent_folders_menu_reopens_a_folder(
     assert [a.text().split(" ", 1)[1] for a in actions] == [str(samples / "mvp"), str(samples)]
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         actions[1].trigger()
-    assert window.base == str(samples)
-    assert sum(len(r.skills) for r in window.registries) == 31
+    assert window.context.base == str(samples)
+    assert sum(len(r.skills) for r in window.context.registries) == 31
 
 
 def test_the_overlap_map_opened_from_view_comes_to_the_front(
@@ -74,7 +74,7 @@ def test_menu_shortcuts(qtbot: QtBot, settings: QSettings) -> None:
 
 
 def test_ctrl_w_closes_the_tab(window: MainWindow, qtbot: QtBot) -> None:
-    path = next(p for r in window.registries for p in r.by_path)
+    path = next(p for r in window.context.registries for p in r.by_path)
     window.open_skill(path)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)

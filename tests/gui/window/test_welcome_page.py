@@ -57,9 +57,9 @@ def test_welcome_page_with_no_folder_and_no_tab(
     assert str(samples) in win.welcome.recent.text()
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.welcome.recent.linkActivated.emit("0")  # a recent folder, clicked
-    assert win.base == str(samples)
+    assert win.context.base == str(samples)
     assert "Click a skill in the tree" in win.welcome.status.text()
-    path = next(p for r in win.registries for p in r.by_path)
+    path = next(p for r in win.context.registries for p in r.by_path)
     win.open_skill(path)
     assert win.centre.currentWidget() is win.tabs
     win.document_tabs.close_current()
@@ -72,7 +72,7 @@ def test_welcome_page_opens_the_samples(qtbot: QtBot, settings: QSettings) -> No
     win.welcome.folder_chosen.connect(opened.append)
     with qtbot.waitSignal(win.scan_finished, timeout=10_000):
         win.welcome.open_samples.click()
-    assert opened == [win.welcome.samples] and win.base == win.welcome.samples
+    assert opened == [win.welcome.samples] and win.context.base == win.welcome.samples
     text = win.welcome.findChildren(type(win.welcome.status))
     shown = " ".join(label.text() for label in text)
     for words in ("Ctrl+P", "Ctrl+K", "F6", "breadcrumb", "full instructions"):
