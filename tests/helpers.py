@@ -85,3 +85,12 @@ def diag(data: dict[str, Any], code: str) -> dict[str, Any]:
     found = [d for d in data["diagnostics"] if d["code"] == code]
     assert found, f"no {code} in {[d['code'] for d in data['diagnostics']]}"
     return found[0]
+
+
+def codex_machine(base: Any, monkeypatch: Any) -> Any:
+    """Codex's scopes (HOME, CODEX_HOME and the admin folder) under `base` (a Path), a
+    test's own folder: no test reads the machine's."""
+    monkeypatch.setenv("HOME", str(base / "home"))
+    monkeypatch.setenv("CODEX_HOME", str(base / "codex-home"))
+    monkeypatch.setenv("SKILLSTUDIO_CODEX_ADMIN", str(base / "etc-codex"))
+    return base

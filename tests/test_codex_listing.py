@@ -16,18 +16,15 @@ import pytest
 from skillstudio.core.profiles.codex import render, shipped
 from skillstudio.core.profiles.codex.render import Budget, Entry
 
-from .helpers import CORPUS, cli, lint_json, write
+from .helpers import CORPUS, cli, codex_machine, lint_json, write
 
 CHARS = 10**9  # a character budget nothing reaches (Codex's tests: usize::MAX)
 
 
 @pytest.fixture(autouse=True)
 def scopes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    base = tmp_path / "machine"
-    monkeypatch.setenv("HOME", str(base / "home"))
-    monkeypatch.setenv("CODEX_HOME", str(base / "codex-home"))
-    monkeypatch.setenv("SKILLSTUDIO_CODEX_ADMIN", str(base / "etc-codex"))
-    return base
+    machine: Path = codex_machine(tmp_path / "machine", monkeypatch)
+    return machine
 
 
 def tokens(text: str) -> int:

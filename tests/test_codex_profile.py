@@ -17,17 +17,14 @@ from skillstudio.core.profiles.codex.files import MAX_FOLDERS
 from skillstudio.core.profiles.codex.shipped import SYSTEM_SKILLS
 from skillstudio.core.projects.project import detect_profile
 
-from .helpers import cli, codes, diag, lint_json, write
+from .helpers import cli, codes, codex_machine, diag, lint_json, write
 
 
 @pytest.fixture(autouse=True)
 def scopes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """HOME, CODEX_HOME and the admin folder under this test's own folder."""
-    base = tmp_path / "machine"
-    monkeypatch.setenv("HOME", str(base / "home"))
-    monkeypatch.setenv("CODEX_HOME", str(base / "codex-home"))
-    monkeypatch.setenv("SKILLSTUDIO_CODEX_ADMIN", str(base / "etc-codex"))
-    return base
+    machine: Path = codex_machine(tmp_path / "machine", monkeypatch)
+    return machine
 
 
 def skill(base: Path | str, rel: str, name: str | None, description: str, extra: str = "") -> str:
