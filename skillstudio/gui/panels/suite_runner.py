@@ -48,6 +48,7 @@ from ...core.projects.suites import (
     report_of,
     run_case,
 )
+from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from ..infra.deferred_until_shown import CatchUp
 from ..infra.one_line import one_line
@@ -473,10 +474,22 @@ class SuiteRunner(QWidget):
         known = {s.name for s in registry.skills}
         options = project.options
         yield -1  # (-1: events come in before what follows) the first case
+        likely = self._likely_index(suite, registry)
         for number, case in enumerate(suite.cases):
-            self._results.append(run_case(case, registry, options, index, known))
+            self._results.append(run_case(case, registry, options, index, known, likely))
             yield number
         yield -1  # the report and the tables' sizes (10-20 ms at 40 cases)
+
+    def _likely_index(self, suite: Suite, registry: Registry) -> LikelyIndex | None:
+        """The likely-candidates index the suite's estimate cases rank against, as a
+        `match` request does: the open project's (kept current, built once and kept
+        when it is not yet), else one built for this run; never one a case (at 10,000
+        skills building one takes about a second). None when no case ranks."""
+        if not any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases):
+            return None
+        open_project = self.context.open_project_of(registry)
+        likely = open_project.likely_index() if open_project is not None else None
+        return likely if likely is not None else LikelyIndex(registry)
 
     def _step(self) -> None:
         steps = self._steps

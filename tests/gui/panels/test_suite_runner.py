@@ -25,6 +25,7 @@ from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
 from skillstudio.core.projects.suite_scope import suite_project
 from skillstudio.core.projects.suites import add_case, load_suite, run_suite
+from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.editor.field_widgets import ListEditor
@@ -601,3 +602,40 @@ def test_the_suites_panel_shows_the_open_folders_suites(
         assert window.open_path(str(empty))
     assert runner.suite_box.count() == 0 and runner.summary.text() == NO_SUITE
     assert runner.cases_model.rowCount() == 0
+
+
+def test_estimate_cases_rank_against_one_likely_index_not_one_a_case(
+    suite_runner: SuiteRunner, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A suite of estimate cases (`expect_likely`, `expect_not`) costs what as many
+    `match` requests do: they rank against the open project's likely index, built
+    once, never one a case (at 10,000 skills building one takes about a second);
+    the results are the command line's."""
+    suite = samples / "claude-code" / "suites" / "likely.yaml"
+    queries = ["commit my staged changes", "write the standup notes", "review my pull request"]
+    cases = "".join(f'  - query: "{q}"\n    expect_not: [no-such-skill]\n' for q in queries)
+    cases += '  - query: "commit these changes"\n    expect_likely: commit-message\n'
+    suite.write_text("cases:\n" + cases, encoding="utf-8")
+    built: list[int] = []
+    real_init = LikelyIndex.__init__
+
+    def counting(self: LikelyIndex, *args: Any, **kwargs: Any) -> None:
+        built.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(LikelyIndex, "__init__", counting)
+    ran_suite(suite_runner, suite)
+    report = suite_runner.report
+    assert report is not None and len(report.results) == 4
+    assert len(built) <= 1, f"{len(built)} likely indexes built for one run"
+    ran_suite(suite_runner, suite)
+    assert len(built) <= 1, "a second run reuses the open project's index"
+    project = project_from_folder(str(samples / "claude-code"))
+    registry = project.registry()
+    registry.scan()
+    expected = run_suite(load_suite(str(suite)), registry, project.options)
+    report = suite_runner.report
+    assert report is not None
+    assert [(r.got, r.passed) for r in report.results] == [
+        (r.got, r.passed) for r in expected.results
+    ]
