@@ -216,6 +216,9 @@ class LikelyCandidate:
     band: Band
     reasons: list[TermWeight]
     evidence: Evidence | None = None  # what its band read (see `band_of`)
+    # what the agent's listing shows of it when not its whole entry (a bare name, a cut
+    # description: ListingView.note), else ""
+    listing: str = ""
 
     @property
     def name(self) -> str:
@@ -238,6 +241,8 @@ class LikelyCandidate:
         error = self.error
         if error:  # only then: the usual answer keeps its shape
             out["error"] = error
+        if self.listing:  # only then, too
+            out["listing"] = self.listing
         return out
 
 
@@ -285,6 +290,8 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
         lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
         if c.error:  # ranked in spite of an error under the profile: said, not hidden
             lines.append(f"            error, still listed and ranked: {c.error}")
+        if c.listing:  # what the model sees of it: ranked by that alone
+            lines.append(f"            listing: {c.listing}")
     if not result.likely:
         lines.append("  no skill is likely for this request")
     lines += [f"  ignored: {i.text()}" for i in result.ignored]

@@ -113,7 +113,9 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
             _covers(index, doc.skill, terms, len(reasons)),
         )
         band = band_of(model, evidence, score / first if first else 0.0)
-        out.append(LikelyCandidate(doc.skill, score, strength, band, reasons, evidence))
+        candidate = LikelyCandidate(doc.skill, score, strength, band, reasons, evidence)
+        candidate.listing = index.shows(doc.skill)
+        out.append(candidate)
     out.sort(key=lambda c: (-c.score, c.name))
     result = LikelyResult(query, out, len(scores) - scores.count(0.0))
     result.ignored = _ignored(index, terms)
