@@ -142,7 +142,8 @@ class Evidence:
     @classmethod
     def of(cls, features: tuple[float, ...]) -> Evidence:
         """The evidence `features` were made of (for the calibration script)."""
-        return cls(math.exp(features[1]), math.exp(features[2]), *features[3:5], bool(features[5]))
+        strength, lead, shown, hidden, covers = features[1:6]
+        return cls(math.exp(strength), math.exp(lead), shown, hidden, bool(covers))
 
 
 def probability(model: Model, evidence: Evidence) -> float:
