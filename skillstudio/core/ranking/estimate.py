@@ -169,6 +169,23 @@ def band_of(model: Model, evidence: Evidence, ratio: float = 1.0) -> Band:
     return "possible" if evidence.strength >= model.possible else "unlikely"
 
 
+def evidence_text(model: Model, evidence: Evidence) -> str:
+    """What a band read, in words: the calibrated chance, the lead over the next skill
+    and how much of the request the skill explains."""
+    parts = []
+    p = probability(model, evidence)
+    if not math.isnan(p):
+        parts.append(f"chance about {round(100 * p):d} %")
+    if evidence.lead >= 1:
+        parts.append(f"{evidence.lead:.1f}× the next skill's strength (or a weak match's)")
+    else:
+        parts.append(f"{evidence.lead:.2f}× the best other skill's strength")
+    shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
+    said = f"its listing explains {shown} % of the request's words"
+    parts.append(said + (f", its body {hidden} % more" if hidden else ""))
+    return "; ".join(parts)
+
+
 def explained_shares(reasons: list[TermWeight], words: list[str]) -> tuple[float, float]:
     """The shares of the request's content words (stems) a candidate's reasons hold:
     with what the listing shows of it, and with its body alone."""
@@ -220,6 +237,7 @@ class LikelyCandidate:
     # what the agent's listing shows of it when not its whole entry (a bare name, a cut
     # description: ListingView.note), else ""
     listing: str = ""
+    chance: float | None = None  # the calibrated chance its band reads (None: not calibrated)
 
     @property
     def name(self) -> str:
@@ -244,6 +262,8 @@ class LikelyCandidate:
             out["error"] = error
         if self.listing:  # only then, too
             out["listing"] = self.listing
+        if self.chance is not None:
+            out["chance"] = round(self.chance, 3)
         return out
 
 

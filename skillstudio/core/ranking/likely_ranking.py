@@ -34,6 +34,7 @@ from .estimate import (
     TermWeight,
     band_of,
     explained_shares,
+    probability,
 )
 from .exclusions import clause_holding
 from .likely_index import LikelyIndex
@@ -115,6 +116,8 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
         band = band_of(model, evidence, score / first if first else 0.0)
         candidate = LikelyCandidate(doc.skill, score, strength, band, reasons, evidence)
         candidate.listing = index.shows(doc.skill)
+        if model.calibration is not None:
+            candidate.chance = probability(model, evidence)
         out.append(candidate)
     out.sort(key=lambda c: (-c.score, c.name))
     result = LikelyResult(query, out, len(scores) - scores.count(0.0))
