@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diagnostics import Diagnostic
+from .text import counted
 
 Invoker = Literal["model", "user"]
 
@@ -113,7 +114,7 @@ class ListingView:
         if shown == "cut":
             kept = self.cut[name]
             return (
-                f"its description is cut to {kept:,} characters in the {self.profile} "
+                f"its description is cut to {counted(kept, 'character')} in the {self.profile} "
                 f"listing ({budget}): the rest is not read"
             )
         return ""

@@ -161,7 +161,10 @@ def band_of(model: Model, evidence: Evidence, ratio: float = 1.0) -> Band:
     (`ratio`: its score over the request's best, for the latter)."""
     if model.calibration is not None:
         p = probability(model, evidence)
-        if p >= model.likely_p:
+        # a request that says what the description says (copies of one description tie:
+        # each is what was asked for) is likely, as before the calibration: the sets
+        # have too few such requests for the fit to weigh it (its weight came out 0)
+        if p >= model.likely_p or (evidence.covers and ratio >= model.likely_ratio):
             return "likely"
         return "possible" if p >= model.possible_p else "unlikely"
     if ratio >= model.likely_ratio and (evidence.strength >= model.likely or evidence.covers):
