@@ -31,6 +31,7 @@ def small(tmp_path: Any) -> str:
         cases:
           - query: "review my pull request"
             expect_likely: [code-review]
+            clear: true
           - query: "my postgresql queries are slow"
             expect_likely: sql-tuning
             kind: paraphrase
@@ -58,8 +59,10 @@ def test_figures_per_ranking_and_split(tmp_path: Any) -> None:
         "top3": 100.0,
         "in_likely": 66.7,
         "no_likely": 100.0,
+        "clear_likely": 100.0,  # the one case marked clear: true
         "cases": 3,
         "none_cases": 1,
+        "clear_cases": 1,
     }
     even = report["rankings"]["likely"]["tuned (even)"]
     assert (even["cases"], even["none_cases"]) == (2, 0)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Settings
     from ..core.live.stats import LiveCase
+    from ..core.projects.open_project import OpenProject
     from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
 
@@ -235,12 +236,13 @@ def _plans(
             files.extend(listed_suites(item.project.config, env.cwd))
     if not files:
         raise UsageError("no suites, no --request, and none under 'suites:' in skillstudio.yaml")
+    opened: dict[tuple[object, ...], OpenProject] = {}  # read once for its suites
     for path, home in files:
         try:
             suite = load_suite(path, None, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
-        loaded = _suite_registry(suite, args, env, paths)
+        loaded = _suite_registry(suite, args, env, paths, opened)
         name = rel(path, env.cwd)
         add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
     return _asked(env, out, skipped)

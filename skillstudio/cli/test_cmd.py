@@ -40,16 +40,25 @@ def register(sub: Subparsers) -> None:
 
 
 def _suite_registry(
-    suite: Suite, args: argparse.Namespace, env: Env, skills: list[str]
+    suite: Suite,
+    args: argparse.Namespace,
+    env: Env,
+    skills: list[str],
+    opened: dict[tuple[object, ...], OpenProject],
 ) -> OpenProject:
     """The project a suite runs against: core.suite_scope.suite_project's rule, shared with
-    the app (the suite's roots, then --root/--project/PATH, then where the user is)."""
+    the app (the suite's roots, then --root/--project/PATH, then where the user is);
+    read once for every suite that runs against it (`opened`, with its indexes)."""
     from ..core.projects.suite_scope import suite_project
 
     project = suite_project(suite, args.profile, env.cwd, args.root, args.project, paths=skills)
-    registry = project.registry(cache=state_cache(args))
-    registry.scan()
-    return OpenProject(project, registry)
+    key = (project.base, project.profile.name, tuple(r.path for r in project.roots))
+    item = opened.get(key)
+    if item is None:
+        registry = project.registry(cache=state_cache(args))
+        registry.scan()
+        item = opened[key] = OpenProject(project, registry)
+    return item
 
 
 def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
@@ -103,13 +112,18 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
+    opened: dict[tuple[object, ...], OpenProject] = {}
     for path, home in paths:
         try:
             suite = load_suite(path, args.skill, home)
         except SuiteError as exc:
             raise UsageError(str(exc)) from None
-        item = _suite_registry(suite, args, env, skills)
-        report = run_suite(suite, item.registry, item.project.options)
+        item = _suite_registry(suite, args, env, skills, opened)
+        # the open project's indexes, as `match` ranks with them (built once per project,
+        # whatever number of suites read it): a case costs what a request costs
+        report = run_suite(
+            suite, item.registry, item.project.options, item.match_index(), item.likely_index()
+        )
         passed += report.passed
         failed += report.failed
         data = report.to_json()

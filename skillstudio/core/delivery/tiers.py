@@ -60,6 +60,7 @@ def listing_steps(
         omitted=list(listing.omitted),
         entries=list(listing.entries),
         shortened=list(listing.shortened),
+        cut=dict(listing.cut),
         diagnostics=list(listing.diagnostics),
     )
 

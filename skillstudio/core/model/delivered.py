@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diagnostics import Diagnostic
+from .text import counted
 
 Invoker = Literal["model", "user"]
 
@@ -34,6 +35,9 @@ class TierText:
     spent: int | None = None
     entries: list[tuple[str, int, int]] = field(default_factory=list)
     shortened: list[str] = field(default_factory=list)
+    # per listed skill shown without its whole description: the characters of it the
+    # listing keeps (0: a bare name); what the likely ranking reads (`view`)
+    cut: dict[str, int] = field(default_factory=dict)
     # what the budget (and `spent`, `entries`) counts: "characters", or "tokens" where the
     # agent counts tokens (Codex with a known context window); in JSON when not characters
     budget_unit: str = "characters"
@@ -44,6 +48,10 @@ class TierText:
     @property
     def chars(self) -> int:
         return len(self.text)
+
+    def view(self, profile: str) -> ListingView:
+        """What this listing (tier 2) shows of each skill, for the likely ranking."""
+        return ListingView(profile, self.budget, self.budget_unit, frozenset(self.listed), self.cut)
 
     @property
     def tokens(self) -> int:
@@ -64,6 +72,52 @@ class TierText:
             "note": self.note,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         } | ({"budget_unit": self.budget_unit} if self.budget_unit != "characters" else {})
+
+
+Shown = Literal["whole", "cut", "name", "out"]
+
+
+@dataclass(frozen=True, slots=True)
+class ListingView:
+    """What an agent's listing shows of each skill at one budget (`TierText.view`): the
+    likely ranking reads a skill through it (core/ranking/likely_index.py), as the model
+    does: a skill shown by a bare name ranks by its name, one left out is never likely."""
+
+    profile: str
+    budget: int | None
+    unit: str  # what the budget counts: characters or tokens
+    listed: frozenset[str]  # the names of the skills listed
+    cut: Mapping[str, int]  # name -> characters of its description kept (0: a bare name)
+
+    def shows(self, name: str) -> Shown:
+        """How much of the skill named `name` the listing shows."""
+        if name not in self.listed:
+            return "out"
+        kept = self.cut.get(name)
+        return "whole" if kept is None else "cut" if kept else "name"
+
+    def note(self, name: str) -> str:
+        """What the model sees of the skill, in words, when not its whole entry ("")."""
+        shown = self.shows(name)
+        budget = (
+            f"the {self.budget:,}-{self.unit.rstrip('s')} budget"
+            if self.budget is not None
+            else "its budget"
+        )
+        if shown == "out":
+            return f"left out of the {self.profile} listing ({budget}): the model cannot pick it"
+        if shown == "name":
+            return (
+                f"only its name is in the {self.profile} listing: its description is dropped "
+                f"to fit {budget}"
+            )
+        if shown == "cut":
+            kept = self.cut[name]
+            return (
+                f"its description is cut to {counted(kept, 'character')} in the {self.profile} "
+                f"listing ({budget}): the rest is not read"
+            )
+        return ""
 
 
 @dataclass(slots=True)

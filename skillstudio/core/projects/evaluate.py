@@ -13,8 +13,9 @@ A request set is a YAML file (tests/eval/README.md describes the format):
 For each of three rankings, measured in the same run on the same registry, it
 reports top-1 and top-3 accuracy over the cases that expect a skill (a case
 passes when one of its acceptable skills comes first, or among the first
-three), how often an acceptable skill is in the likely band, and, over the
-`none` cases, the share showing no likely skill:
+three), how often an acceptable skill is in the likely band, over the `none` cases
+the share showing no likely skill, and over the cases marked `clear: true` (a person
+sees the right skill at once) how often an acceptable skill is likely:
 
 - `word count`: the heuristic of core/ranking/matching.py (one point per description
   word, twenty for the name); it has no bands, so "no likely skill" means no
@@ -69,6 +70,7 @@ class Case:
     expect: tuple[str, ...]  # empty: no skill should serve it
     kind: str
     number: int  # position in the file, from 0
+    clear: bool = False  # a person sees the right skill at once (`clear: true`)
 
 
 def load_set(path: str) -> tuple[list[Case], str | None]:
@@ -96,7 +98,8 @@ def load_set(path: str) -> tuple[list[Case], str | None]:
         else:
             raise SetError(f"{path}: case {number + 1}: expect_likely is a name, a list or none")
         kind = str(item.get("kind") or "direct")
-        cases.append(Case(item["query"], names, "none" if not names else kind, number))
+        clear = item.get("clear") is True and bool(names)
+        cases.append(Case(item["query"], names, "none" if not names else kind, number, clear))
     corpus = data.get("corpus")
     folder = None
     if isinstance(corpus, str):
@@ -144,6 +147,8 @@ class Tally:
     in_likely: int = 0
     none_ok: int = 0
     nones: int = 0
+    clear_ok: int = 0  # clear cases with an acceptable skill in the likely band
+    clears: int = 0
 
     def add(self, case: Case, names: list[str], likely: list[str]) -> None:
         if not case.expect:
@@ -152,6 +157,9 @@ class Tally:
             return
         self.expecting += 1
         self.in_likely += any(n in case.expect for n in likely)
+        if case.clear:
+            self.clears += 1
+            self.clear_ok += any(n in case.expect for n in likely)
         self.top1 += bool(names) and names[0] in case.expect
         self.top3 += any(n in case.expect for n in names[:3])
 
@@ -164,8 +172,10 @@ class Tally:
             "top3": share(self.top3, self.expecting),
             "in_likely": share(self.in_likely, self.expecting),
             "no_likely": share(self.none_ok, self.nones),
+            "clear_likely": share(self.clear_ok, self.clears),
             "cases": self.expecting,
             "none_cases": self.nones,
+            "clear_cases": self.clears,
         }
 
 
@@ -220,7 +230,7 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [f"{requests} over {skills}"]
     header = (
         f"{'ranking':<12} {'split':<16} {'top-1':>6} {'top-3':>6} {'in likely':>10} "
-        f"{'no likely':>10}"
+        f"{'no likely':>10} {'clear lik.':>10}"
     )
     lines.append(header)
 
@@ -232,7 +242,8 @@ def format_report(report: dict[str, Any]) -> str:
             fig = splits[split]
             lines.append(
                 f"{label:<12} {split:<16} {pct(fig['top1']):>6} {pct(fig['top3']):>6} "
-                f"{pct(fig['in_likely']):>10} {pct(fig['no_likely']):>10}"
+                f"{pct(fig['in_likely']):>10} {pct(fig['no_likely']):>10} "
+                f"{pct(fig['clear_likely']):>10}"
             )
         lines.append(f"{label:<12} median {splits['median_ms']} ms per request")
     return "\n".join(lines)

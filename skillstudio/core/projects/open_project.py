@@ -27,6 +27,7 @@ from ..scanning.registry import Registry
 from .project import Project
 
 if TYPE_CHECKING:  # (imported when used: a command that ranks nothing loads no ranking)
+    from ..model.delivered import ListingView
     from ..ranking.estimate import Model
     from ..ranking.likely_index import LikelyIndex
     from ..ranking.match_index import MatchIndex
@@ -54,12 +55,16 @@ class OverlapNotes:
 
 @dataclass(slots=True)
 class ListingNotes:
-    """The `listing-over-budget` note (none, or one) of one version of a registry, and
-    what each skill's entry was made from then (`listing_inputs`), by path."""
+    """What the listing at the project's window holds for one version of a registry:
+    its `listing-over-budget` note (none, or one) and what it shows of each skill (the
+    likely ranking's view), each worked out when first asked for, and what each skill's
+    entry was made from then (`listing_inputs`), by path."""
 
     version: int
-    notes: list[Diagnostic]
     inputs: dict[str, tuple[object, ...]]
+    notes: list[Diagnostic] | None = None
+    view: ListingView | None = None
+    viewed: bool = False  # (`view` worked out: None is an answer, the view of no listing)
 
 
 def listing_inputs(skill: Skill | None) -> tuple[object, ...] | None:
@@ -150,7 +155,14 @@ class OpenProject:
             return None
         if model not in self._likely:
             try:
-                self._likely[model] = LikelyIndex(self.registry, model)
+                # the likely ranking reads what the listing shows (the overlap model
+                # compares descriptions whole: what competes, whatever the budget)
+                if model is LIKELY_MODEL:
+                    index = LikelyIndex(self.registry, model, view=self.listing_view())
+                    index.follow_listing(self.listing_view)
+                else:
+                    index = LikelyIndex(self.registry, model)
+                self._likely[model] = index
             except Exception:
                 self._broken.add(model)
                 return None
@@ -169,7 +181,12 @@ class OpenProject:
 
     def take_likely(self, model: Model, index: LikelyIndex) -> None:
         """A likely index of this registry under `model` built elsewhere (the app builds
-        them off its thread, gui/infra/likely_jobs.py): kept, synced when next asked for."""
+        them off its thread, gui/infra/likely_jobs.py): kept, synced when next asked for;
+        the likely ranking's follows the listing from now on (`listing_view`)."""
+        from ..ranking.estimate import LIKELY_MODEL
+
+        if model is LIKELY_MODEL:
+            index.follow_listing(self.listing_view)
         self._likely[model] = index
         self._broken.discard(model)
 
@@ -232,8 +249,8 @@ class OpenProject:
 
     # -- the listing's budget ----------------------------------------------------------
     def use_window(self, context_tokens: int | None) -> None:
-        """The context window the listing note is worked out at, in place of the
-        project's `context_tokens` (lint's --context-tokens; None: the project's)."""
+        """The context window the listing note and view are worked out at, in place of the
+        project's `context_tokens` (--context-tokens; None: the project's)."""
         window = {} if context_tokens is None else {"context_tokens": context_tokens}
         if window != self._window:
             self._window = window
@@ -247,6 +264,36 @@ class OpenProject:
         default window)."""
         from ..delivery.headroom import listing_over_budget
 
+        cached = self._listing_now()
+        if cached.notes is None:
+            options = {**self.project.options, **self._window}
+            cached.notes = self._ruled(listing_over_budget(self.registry, options))
+        return cached.notes
+
+    def listing_view(self) -> ListingView | None:
+        """What the listing at the project's window shows of each skill (the likely
+        ranking reads skills through it: core/ranking/likely_index.py), worked out once
+        per version; None where it cannot be written (the index then reads every skill
+        whole)."""
+        from ..delivery.tiers import render_listing
+
+        cached = self._listing_now()
+        if not cached.viewed:
+            registry, options = self.registry, {**self.project.options, **self._window}
+            try:
+                # a listing with no budget shows every skill whole (what the profile's
+                # own rules leave out, the index knows): not written for nothing (at
+                # 10,000 skills 40 ms a description's keystroke)
+                unbounded = registry.profile.listing_budget(options) is None
+                listing = None if unbounded else render_listing(registry, options)
+                cached.view = listing.view(registry.profile.name) if listing else None
+            except Exception:  # a nicety of the ranking: its failure hides nothing
+                cached.view = None
+            cached.viewed = True
+        return cached.view
+
+    def _listing_now(self) -> ListingNotes:
+        """The listing's findings for the registry as it is now (empty when it changed)."""
         registry = self.registry
         cached = self._listing
         if cached is not None and cached.version != registry.version:
@@ -260,11 +307,9 @@ class OpenProject:
             ):
                 cached.version = registry.version
         if cached is None or cached.version != registry.version:
-            options = {**self.project.options, **self._window}
-            found = self._ruled(listing_over_budget(registry, options))
             inputs = {s.path: inputs for s in registry.skills if (inputs := listing_inputs(s))}
-            cached = self._listing = ListingNotes(registry.version, found, inputs)
-        return cached.notes
+            cached = self._listing = ListingNotes(registry.version, inputs)
+        return cached
 
     def _ruled(self, notes: list[Diagnostic]) -> list[Diagnostic]:
         return apply_rules(notes, self.registry.profile.rules)

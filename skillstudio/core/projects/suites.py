@@ -462,13 +462,16 @@ def run_suite(
     registry: Registry,
     options: dict[str, Any] | None = None,
     index: MatchIndex | None = None,
+    likely_index: LikelyIndex | None = None,
 ) -> SuiteReport:
-    """Run every case against the registry; cases are independent sessions."""
+    """Run every case against the registry; cases are independent sessions. The indexes
+    given (an open project's: `match` and the app use the same) are used, else built
+    once for the suite."""
     if index is None:
         index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
     ranks = any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases)
-    likely = LikelyIndex(registry) if ranks else None
+    likely = (likely_index or LikelyIndex(registry)) if ranks else None
     return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
 
 

@@ -8,6 +8,7 @@ band and the request's words that scored for it, and `likely_text` prints it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -70,12 +71,24 @@ class Model:
     # None: no cap.
     body_cap: float | None = 0.9
     body_one: float | None = 1.0
+    # Bands as probabilities (issue 36): a logistic model of whether the candidate is
+    # the skill the request needs, over its `Evidence` (see `probability`); fitted by
+    # tests/eval/calibrate.py on the tuning halves of the labelled sets. `likely`: the
+    # model would pick it in most runs (p >= likely_p); `possible`: p >= possible_p.
+    # None: the cut-offs above (`likely`, `possible`, `likely_ratio`, `covered`).
+    calibration: tuple[float, ...] | None = None
+    likely_p: float = 0.5
+    possible_p: float = 0.2
 
     def weight(self, name: str) -> float:
         return dict(self.weights).get(name, 0.0)
 
 
-LIKELY_MODEL = Model()
+# Fitted by tests/eval/calibrate.py (--none-weight 3) on the even-numbered cases of
+# tests/eval/corpus_requests.yaml: constant, log strength, log lead, shown share, body
+# share, covers, log lead × both shares (docs/performance.md, "Bands as probabilities").
+CALIBRATION = (-1.443, 1.567, 2.087, 2.616, 1.869, 0.0, 2.339)
+LIKELY_MODEL = Model(calibration=CALIBRATION)
 # The same without the body: what the model itself reads when choosing (overlap.py's
 # model too, whose cut-offs were set with b 0.6: kept there, as the body's caps that
 # moved b to 0.5 do not concern it).
@@ -89,6 +102,101 @@ PLAIN_BM25 = Model(
     covered=0.0,  # (the textbook's bands: from the scores alone)
     exclusions=False,
 )
+
+
+LEAD_CAP = 8.0  # a lead counts at most this (and at least its inverse)
+# A lead is measured against the best other skill's strength, or this one when that is
+# lower: a candidate alone with a weak match (half a distinctive word) is no winner
+LEAD_FLOOR = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a candidate's band reads: its strength (score in units of one distinctive
+    word), its lead (its strength over the best strength of another skill, or over
+    LEAD_FLOOR when that is lower: above 1 for a clear first), the shares of the
+    request's content words it explains with what the listing shows of it and with its
+    body alone (the model does not see the body), and whether the request says what
+    its description says."""
+
+    strength: float
+    lead: float
+    shown: float
+    hidden: float
+    covers: bool
+
+    def features(self) -> tuple[float, ...]:
+        """The calibration's inputs: a constant, log strength, log lead, the two shares
+        and covers."""
+        lead = min(max(self.lead, 1 / LEAD_CAP), LEAD_CAP)
+        return (
+            1.0,
+            math.log(max(self.strength, 0.01)),
+            math.log(lead),
+            self.shown,
+            self.hidden,
+            1.0 if self.covers else 0.0,
+            math.log(lead) * (self.shown + self.hidden),
+        )
+
+    @classmethod
+    def of(cls, features: tuple[float, ...]) -> Evidence:
+        """The evidence `features` were made of (for the calibration script)."""
+        strength, lead, shown, hidden, covers = features[1:6]
+        return cls(math.exp(strength), math.exp(lead), shown, hidden, bool(covers))
+
+
+def probability(model: Model, evidence: Evidence) -> float:
+    """The calibrated chance that the candidate is the request's skill (model without
+    a calibration: nan)."""
+    weights = model.calibration
+    if weights is None:
+        return math.nan
+    z = sum(w * x for w, x in zip(weights, evidence.features(), strict=True))
+    return 1 / (1 + math.exp(-min(max(z, -50.0), 50.0)))
+
+
+def band_of(model: Model, evidence: Evidence, ratio: float = 1.0) -> Band:
+    """The band of a candidate: calibrated where the model is, else by cut-offs
+    (`ratio`: its score over the request's best, for the latter)."""
+    if model.calibration is not None:
+        p = probability(model, evidence)
+        # a request that says what the description says (copies of one description tie:
+        # each is what was asked for) is likely, as before the calibration: the sets
+        # have too few such requests for the fit to weigh it (its weight came out 0)
+        if p >= model.likely_p or (evidence.covers and ratio >= model.likely_ratio):
+            return "likely"
+        return "possible" if p >= model.possible_p else "unlikely"
+    if ratio >= model.likely_ratio and (evidence.strength >= model.likely or evidence.covers):
+        return "likely"
+    return "possible" if evidence.strength >= model.possible else "unlikely"
+
+
+def evidence_text(model: Model, evidence: Evidence) -> str:
+    """What a band read, in words: the calibrated chance, the lead over the next skill
+    and how much of the request the skill explains."""
+    parts = []
+    p = probability(model, evidence)
+    if not math.isnan(p):
+        parts.append(f"chance about {round(100 * p):d} %")
+    if evidence.lead >= 1:
+        parts.append(f"{evidence.lead:.1f}× the next skill's strength (or a weak match's)")
+    else:
+        parts.append(f"{evidence.lead:.2f}× the best other skill's strength")
+    shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
+    said = f"its listing explains {shown} % of the request's words"
+    parts.append(said + (f", its body {hidden} % more" if hidden else ""))
+    return "; ".join(parts)
+
+
+def explained_shares(reasons: list[TermWeight], words: list[str]) -> tuple[float, float]:
+    """The shares of the request's content words (stems) a candidate's reasons hold:
+    with what the listing shows of it, and with its body alone."""
+    if not words:
+        return 0.0, 0.0
+    shown = {r.stem for r in reasons if " " not in r.stem and not r.body}
+    hidden = {r.stem for r in reasons if " " not in r.stem and r.body} - shown
+    return len(shown) / len(words), len(hidden) / len(words)
 
 
 @dataclass(slots=True)
@@ -128,6 +236,11 @@ class LikelyCandidate:
     strength: float  # score in units of one distinctive word (see Model.likely)
     band: Band
     reasons: list[TermWeight]
+    evidence: Evidence | None = None  # what its band read (see `band_of`)
+    # what the agent's listing shows of it when not its whole entry (a bare name, a cut
+    # description: ListingView.note), else ""
+    listing: str = ""
+    chance: float | None = None  # the calibrated chance its band reads (None: not calibrated)
 
     @property
     def name(self) -> str:
@@ -150,6 +263,10 @@ class LikelyCandidate:
         error = self.error
         if error:  # only then: the usual answer keeps its shape
             out["error"] = error
+        if self.listing:  # only then, too
+            out["listing"] = self.listing
+        if self.chance is not None:
+            out["chance"] = round(self.chance, 3)
         return out
 
 
@@ -197,6 +314,8 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
         lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
         if c.error:  # ranked in spite of an error under the profile: said, not hidden
             lines.append(f"            error, still listed and ranked: {c.error}")
+        if c.listing:  # what the model sees of it: ranked by that alone
+            lines.append(f"            listing: {c.listing}")
     if not result.likely:
         lines.append("  no skill is likely for this request")
     lines += [f"  ignored: {i.text()}" for i in result.ignored]

@@ -26,9 +26,10 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from ..model.delivered import ListingView
 from ..model.skills import Skill
 from ..profile import Profile, default_listing_texts
 from ..reading.skill_words import STEMS, gist_counts, stem, terms, with_phrases
@@ -74,15 +75,20 @@ class LikelyIndex:
         registry: Registry | None = None,
         model: Model = LIKELY_MODEL,
         profile: Profile | None = None,
+        view: ListingView | None = None,
     ) -> None:
         self.registry = registry
         self.model = model
         # what each skill shows the model, as its profile says (the registry's, or the
         # one given for an index built from a list of skills)
         profile = profile or (registry.profile if registry is not None else None)
-        self.texts = profile.listing_texts if profile is not None else default_listing_texts
+        self._texts = profile.listing_texts if profile is not None else default_listing_texts
         # a skill its profile keeps out of the listing (user-only) is not the model's pick
-        self.omits = profile.listing_omission if profile is not None else lambda _s: None
+        self._omits = profile.listing_omission if profile is not None else lambda _s: None
+        # what the agent's listing shows of each skill at the set's budget (None: every
+        # skill whole), and where to read it again when the registry changes
+        self.view = view
+        self._listing_of: Callable[[], ListingView | None] | None = None
         self._weights = dict(model.weights)
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
@@ -106,6 +112,56 @@ class LikelyIndex:
         if registry is not None:
             self._synced = registry.version
             self.add_all(registry.active.values())
+
+    # ---------------------------------------------------------------- the listing
+    def texts(self, skill: Skill) -> dict[str, str]:
+        """What the listing shows of `skill`, by role (`Profile.listing_texts`), as the
+        listing's budget leaves it (`view`): a bare name, or its description cut."""
+        texts = self._texts(skill)
+        view = self.view
+        shown = view.shows(skill.name) if view is not None else "whole"
+        if shown == "whole" or shown == "out":
+            return texts
+        if shown == "name":
+            return {"name": texts["name"]} if "name" in texts else {}
+        assert view is not None
+        roles = ("description", "use_when")  # (Claude Code cuts the two as one text)
+        told = " ".join(texts[role] for role in roles if texts.get(role))
+        out = {role: text for role, text in texts.items() if role not in roles}
+        out["description"] = told[: view.cut[skill.name]]
+        return out
+
+    def omits(self, skill: Skill) -> str | None:
+        """Why the model cannot pick `skill` (its profile's rule, or the budget left it
+        out of the listing), or None."""
+        reason = self._omits(skill)
+        if reason is None and self.view is not None and self.view.shows(skill.name) == "out":
+            return self.view.note(skill.name)
+        return reason
+
+    def shows(self, skill: Skill) -> str:
+        """What the listing shows of `skill` in words, when not its whole entry ("")."""
+        return self.view.note(skill.name) if self.view is not None else ""
+
+    def follow_listing(self, listing_of: Callable[[], ListingView | None]) -> None:
+        """Read the listing's view with `listing_of` now and at every sync (the set's
+        budget is shared: one skill's edit can cut another's description)."""
+        self._listing_of = listing_of
+        self._apply_view(listing_of())
+
+    def _apply_view(self, view: ListingView | None) -> None:
+        """Take `view`, indexing again the skills it shows otherwise than the last."""
+        old, self.view = self.view, view
+        if old == view or self.registry is None:
+            return
+
+        def shown(v: ListingView | None, name: str) -> tuple[str, int | None]:
+            return ("whole", None) if v is None else (v.shows(name), v.cut.get(name))
+
+        for skill in list(self.registry.active.values()):
+            if shown(old, skill.name) != shown(view, skill.name):
+                self.remove(skill.path)
+                self.add(skill)
 
     # ---------------------------------------------------------------- building
     def listing(self, skill: Skill) -> tuple[dict[str, str], set[str]]:
@@ -131,7 +187,8 @@ class LikelyIndex:
             for name, text in texts.items()
             if weights.get(name, 0.0) > 0
         }
-        if weights.get("body", 0.0) > 0 and skill.gist:
+        name_only = self.view is not None and self.view.shows(skill.name) == "name"
+        if weights.get("body", 0.0) > 0 and skill.gist and not name_only:
             body: Counter[str] = Counter()
             get, known = body.get, STEMS.get
             for word, count in gist_counts(skill.gist):
@@ -339,6 +396,8 @@ class LikelyIndex:
                 yield
         if registry.version == version:
             self._synced = version
+            if self._listing_of is not None:
+                self._apply_view(self._listing_of())
 
     # ---------------------------------------------------------------- lookups
     def idf(self, term: str) -> float:

@@ -25,7 +25,17 @@ from ..model.skills import Skill
 from ..model.text import normalize
 from ..reading.skill_words import COVER_MIN_WORDS, covers, stem
 from ..scanning.registry import Registry
-from .estimate import Band, IgnoredWord, LikelyCandidate, LikelyResult, TermWeight
+from .estimate import (
+    LEAD_FLOOR,
+    Evidence,
+    IgnoredWord,
+    LikelyCandidate,
+    LikelyResult,
+    TermWeight,
+    band_of,
+    explained_shares,
+    probability,
+)
 from .exclusions import clause_holding
 from .likely_index import LikelyIndex
 
@@ -63,8 +73,10 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
     terms = query_terms(index, query)
     scores = _accumulate(index, terms)
     # the top-th score from the floats alone, then the slots at or above it, in C
-    values = heapq.nlargest(top, scores)
-    cutoff = max(values[-1], sys.float_info.min) if values else 1.0
+    # the two best scores at least, whatever `top` is: a candidate's band reads its
+    # lead over the best other, so the same request gets the same bands at any `top`
+    values = heapq.nlargest(max(top, 2), scores)
+    cutoff = max(values[min(top, len(values)) - 1], sys.float_info.min) if values else 1.0
     best = list(compress(range(len(scores)), map(cutoff.__le__, scores)))
     if len(best) > top:  # ties at the cut-off
         best = heapq.nlargest(top, best, key=scores.__getitem__)
@@ -74,8 +86,10 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
     # the bar is the request's best score (`values` is best first; `best` is in
     # slot order, and its first slot set the bar before: bands moved with `top`)
     first = values[0] if values else 0.0
+    second = values[1] if len(values) > 1 else 0.0
     counted_terms = set(counted(index, terms))
     live = [(t, w, *index.bucket(t)) for t, w in terms.items() if t in counted_terms]
+    words = content_words(terms)
     out: list[LikelyCandidate] = []
     for slot in best:
         doc = index.slots[slot]
@@ -92,18 +106,29 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
             for reason in reasons:
                 reason.body = reason.stem not in shown
         reasons.sort(key=lambda r: -r.weight)
-        band: Band = "unlikely"
-        if score >= model.likely_ratio * first and (
-            strength >= model.likely or _covers(index, doc.skill, terms, len(reasons))
-        ):
-            band = "likely"
-        elif strength >= model.possible:
-            band = "possible"
-        out.append(LikelyCandidate(doc.skill, score, strength, band, reasons))
+        other = second if score >= first else first  # the best score of another skill
+        evidence = Evidence(
+            strength,
+            strength / max(other / band_unit, LEAD_FLOOR),
+            *explained_shares(reasons, words),
+            _covers(index, doc.skill, terms, len(reasons)),
+        )
+        band = band_of(model, evidence, score / first if first else 0.0)
+        candidate = LikelyCandidate(doc.skill, score, strength, band, reasons, evidence)
+        candidate.listing = index.shows(doc.skill)
+        if model.calibration is not None:
+            candidate.chance = probability(model, evidence)
+        out.append(candidate)
     out.sort(key=lambda c: (-c.score, c.name))
     result = LikelyResult(query, out, len(scores) - scores.count(0.0))
     result.ignored = _ignored(index, terms)
     return result
+
+
+def content_words(terms: dict[str, str]) -> list[str]:
+    """The request's content words (stems; its word pairs aside), what the explained
+    share of a candidate is counted over."""
+    return [term for term in terms if " " not in term]
 
 
 def scores(index: LikelyIndex, query: str) -> dict[str, float]:

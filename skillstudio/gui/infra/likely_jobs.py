@@ -19,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from ...core.model.delivered import ListingView
 from ...core.model.skills import Skill
 from ...core.profile import Profile
 from ...core.projects.open_project import OpenProject
@@ -29,8 +30,10 @@ from ...core.scanning.registry import Registry
 from .background import LatestJob
 
 
-def _build(skills: list[Skill], model: Model, profile: Profile) -> LikelyIndex:
-    index = LikelyIndex(None, model, profile)
+def _build(
+    skills: list[Skill], model: Model, profile: Profile, view: ListingView | None = None
+) -> LikelyIndex:
+    index = LikelyIndex(None, model, profile, view)
     index.add_all(skills)
     return index
 
@@ -98,6 +101,10 @@ class LikelyIndexes(QObject):
 
     def _build(self, key: tuple[int, Model], registry: Registry, model: Model) -> None:
         skills = list(registry.active.values())
+        # what the listing shows of each skill (the likely ranking reads only that),
+        # worked out here, on the GUI thread, where the registry is read
+        home = self.home(registry)
+        view = home.listing_view() if home is not None and model is LIKELY_MODEL else None
 
         def landed(index: Any, error: str | None) -> None:
             if self._building.get(key) is not registry:
@@ -117,7 +124,7 @@ class LikelyIndexes(QObject):
         job = self._jobs.get(key)
         if job is None:
             job = self._jobs[key] = LatestJob(self, quiet=True)
-        job.submit(lambda: _build(skills, model, profile), landed)
+        job.submit(lambda: _build(skills, model, profile, view), landed)
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""

@@ -437,6 +437,10 @@ class ClaudeCode(Pegasus):
                 continue
             name_only = self.override(skill) == "name-only"
             desc = "" if name_only else self.listing_description(skill, cap)
+            if name_only:
+                out.cut[skill.name] = 0
+            elif desc.endswith("…") and desc != self.listing_description(skill, len(desc) + 1):
+                out.cut[skill.name] = len(desc) - 1  # (the '…' is not the description's)
             # a name two collections share: as Claude Code lists it (`apps/web:deploy`)
             bare = f"- {skill.key if skill.qualifier and skill.key else skill.name}"
             entries.append((skill, f"{bare}: {desc}" if desc else bare, bare))
@@ -465,6 +469,7 @@ class ClaudeCode(Pegasus):
             out.entries.append((skill.name, len(full) + 1, len(bare) + 1))
             if index in dropped:
                 out.shortened.append(skill.name)
+                out.cut[skill.name] = 0
                 out.omitted.append(
                     {
                         "skill": skill.name,

@@ -123,6 +123,7 @@ def write_listing(
         out.entries.append((entry.name, whole, bare))
         if shown < len(entry.description):
             out.shortened.append(entry.name)
+            out.cut[entry.name] = shown
     out.spent = listing.used
     notes = [listing.warning] if listing.warning else []
     if listing.root_lines:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ....core.model.matches import MatchResult
 from ....core.model.text import counted, normalize
-from ....core.ranking.estimate import LikelyCandidate, LikelyResult
+from ....core.ranking.estimate import LikelyCandidate, LikelyResult, evidence_text
 from ....core.ranking.explanations import error_note, mark_words, not_loaded, why_not
 from ....core.ranking.likely_index import LikelyIndex
 from ....core.reading.skill_words import stem
@@ -155,6 +155,12 @@ def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex |
         f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
         "<p><i>Estimated from the skills' own words, rare words counting more; not the "
         "model's choice. Only /name, $name or 'use &lt;name&gt; skill' selects.</i></p>",
+        *(
+            [f"<p><b>Why {cand.band}:</b> {html.escape(evidence_text(index.model, ev))}</p>"]
+            if index is not None and (ev := cand.evidence) is not None
+            else []
+        ),
+        *([f"<p><b>Listing:</b> {html.escape(cand.listing)}</p>"] if cand.listing else []),
         "<p><b>Request:</b> "
         + _marked(result.query, result.normalized, [r.term for r in cand.reasons])
         + "</p>",
@@ -165,8 +171,23 @@ def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex |
             "<tr><th>term</th><th>field</th><th>weight</th></tr>" + "".join(rows) + "</table>"
         )
     stems = {r.stem for r in cand.reasons}
-    parts.append("<p><b>Description:</b> " + _marked_stems(cand.skill.description, stems) + "</p>")
+    parts.append("<p><b>Description:</b> " + _seen_description(cand, index, stems) + "</p>")
     return "".join(parts)
+
+
+def _seen_description(cand: LikelyCandidate, index: LikelyIndex | None, stems: set[str]) -> str:
+    """The description with the request's words marked in what the listing shows of
+    it; what the listing leaves out is greyed, never marked (the model does not see it)."""
+    description = cand.skill.description
+    view, name = (index.view if index is not None else None), cand.skill.name
+    kept = len(description)
+    if view is not None and view.shows(name) != "whole":
+        kept = view.cut.get(name, 0)
+    seen, unseen = description[:kept], description[kept:]
+    out = _marked_stems(seen, stems) if seen else ""
+    if unseen:
+        out += f' <span style="color:{colour("muted")}">{html.escape(unseen)}</span>'
+    return out
 
 
 def likely_row_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:

@@ -161,3 +161,33 @@ def test_marked_request_keeps_any_typed_text() -> None:
             assert " ".join(p for p, _h in pieces).split() == normalize(query).split()
     pieces = marked_request("Please REVIEW it", "please review it", ["review"])
     assert pieces == [("Please ", False), ("REVIEW", True), (" it", False)]
+
+
+def test_a_name_only_candidate_says_what_the_model_sees(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Try a Request on a Claude Code set over its listing budget (issue 36): the skill
+    whose description is dropped ranks by its name, its explanation says so and greys
+    the description the model does not see (none of its words marked)."""
+    from tests.test_listing_estimate import TRIAGE, triage_set
+
+    folder = triage_set(tmp_path / "over")
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(folder))
+    panel = win.query_panel
+    win.focus_query_panel()
+    ask(panel, qtbot, "triage the incoming frontend issues by severity")
+    qtbot.waitUntil(lambda: any(c.name == TRIAGE for c in panel.model.rows), timeout=10_000)
+    row = next(i for i, c in enumerate(panel.model.rows) if c.name == TRIAGE)
+    panel.table.selectRow(row)
+    text = panel.explanation_html()
+    shown = plain(text)
+    assert "Listing: only its name is in the claude-code listing" in shown
+    assert "Why " in shown and "chance about" in shown
+    description = text[text.index("<b>Description:</b>") :]
+    assert "severity" in description and "match_bg" not in description
+    assert "background" not in description  # no word of the unseen description marked
