@@ -100,9 +100,7 @@ def test_the_blind_corpus_is_its_manifest_byte_for_byte() -> None:
         data = path.read_bytes()
         assert (len(data), hashlib.sha256(data).hexdigest()) == (entry["bytes"], entry["sha256"])
     assert sorted(BLIND.rglob("SKILL.md")) == sorted(listed)
-    assert {entry["name"] for entry in listed.values()} == _expected(
-        EVAL / "blind_requests.yaml"
-    )
+    assert {entry["name"] for entry in listed.values()} == _expected(EVAL / "blind_requests.yaml")
     for repo, collection in manifest["collections"].items():
         assert (BLIND / collection["licence_file"]).is_file(), repo
         assert any(entry["repo"] == repo for entry in listed.values()), repo
