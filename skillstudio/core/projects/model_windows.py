@@ -321,6 +321,27 @@ def user_text(rows: list[tuple[str, int]]) -> str:
     return USER_HEAD + body
 
 
+def typed_rows(rows: list[tuple[str, str]]) -> tuple[list[tuple[str, int]], str | None]:
+    """Rows typed in the app (name, window as typed: `200000`, `200,000`) as the file's
+    rows; blank rows are dropped. The second value says what is wrong (None: nothing)."""
+    out: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for name, typed in rows:
+        name, typed = name.strip(), typed.strip()
+        if not name and not typed:
+            continue
+        digits = typed.replace(",", "").replace("_", "").replace(" ", "")
+        tokens = int(digits) if digits.isascii() and digits.isdigit() else -1
+        why = name_problem(name) or tokens_problem(tokens)
+        if why is None and name in seen:
+            why = "the name is given twice"
+        if why is not None:
+            return out, f"'{name[:60]}': {why}"
+        seen.add(name)
+        out.append((name, tokens))
+    return out, None
+
+
 def save_user_models(rows: list[tuple[str, int]], path: str | None = None) -> str:
     """Write the user's rows to their file (atomically, its folder made when missing);
     the path written. ValueError for a bad row, OSError (SaveError) when not written."""
