@@ -3,7 +3,8 @@ window), the known models and their context windows (built-in rows read-only, th
 user's rows editable, kept in models.yaml, which the command line reads: core's
 model_windows.py), model endpoints (keys in the system keyring), and the advice
 rules of the current project, kept in its skillstudio.yaml `rules:` (so `skillstudio
-lint` and the language server read the same). Changes apply on OK (`edit_settings`: the dialog asked, and the theme applied at once)."""
+lint` and the language server read the same). Changes apply on OK (`edit_settings`:
+the dialog asked, and the theme applied at once)."""
 
 from __future__ import annotations
 
