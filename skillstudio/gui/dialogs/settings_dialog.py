@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ...core.editing.saving import SaveError
 from ...core.model.diagnostics import CODES
 from ...core.model.rule_settings import FIXED
+from ...core.model.text import counted
 from ...core.projects.config import CONFIG_NAME, load_config
 from ...core.projects.config_writer import write_rules
 from ...core.projects.model_windows import ModelTable, load_models, save_user_models, typed_rows
@@ -116,7 +117,7 @@ class SettingsDialog(QDialog):
         self.model_box = QComboBox(page)
         self.model_box.addItem("none (the number above)", "")
         for row in self.models.rows:
-            self.model_box.addItem(f"{row.name} ({row.context_tokens:,} tokens)", row.name)
+            self.model_box.addItem(f"{row.name} ({counted(row.context_tokens, 'token')})", row.name)
         chosen = self.model_box.findData(self.store.default_model())
         self.model_box.setCurrentIndex(max(chosen, 0))
         self.model_box.setToolTip("A known model (the Models tab): its window fills the box above")

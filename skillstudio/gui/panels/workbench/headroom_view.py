@@ -176,7 +176,7 @@ class HeadroomView(QWidget):
         self.model_box.clear()
         self.model_box.addItem("choose a model…", None)
         for row in self.models.rows:
-            self.model_box.addItem(f"{row.name} ({row.context_tokens:,} tokens)", row.name)
+            self.model_box.addItem(f"{row.name} ({counted(row.context_tokens, 'token')})", row.name)
         self.model_box.blockSignals(False)
         self.show_model(kept)
 
