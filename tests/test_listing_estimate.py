@@ -82,7 +82,6 @@ def test_the_window_of_use_window_moves_the_view(tmp_path: Path) -> None:
     project.use_window(1_000_000)
     index = project.likely_index()
     assert index is not None
-    index.follow_listing(project.listing_view)
     assert rank_likely(index, REQUEST).candidates[0].name == TRIAGE
 
 
@@ -115,6 +114,16 @@ def test_a_skill_left_out_of_the_listing_is_never_a_candidate(tmp_path: Path) ->
     reason = index.omits(triage)
     assert reason is not None and "left out of the codex listing" in reason
     assert "the model cannot pick it" in reason
+
+
+def test_match_at_a_larger_window_gives_the_words_back(tmp_path: Path) -> None:
+    """`match --context-tokens` (and `--model`) moves the listing the estimate reads."""
+    base = triage_set(tmp_path)
+    args = ("match", REQUEST, "--profile", "claude-code", "--format", "json")
+    names = [c["skill"] for c in cli(*args, cwd=base).json["candidates"]]
+    assert TRIAGE not in names
+    wide = cli(*args, "--context-tokens", "1000000", cwd=base).json["candidates"]
+    assert wide[0]["skill"] == TRIAGE and wide[0]["band"] == "likely"
 
 
 def test_match_says_what_the_model_sees(tmp_path: Path) -> None:

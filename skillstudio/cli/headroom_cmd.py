@@ -8,9 +8,17 @@ from typing import Any
 
 from ..core.model.text import counted
 from ..core.profiles.agents import AGENTS, AgentSpec
-from ..core.projects.config import NUMBER_OPTIONS
-from ..core.projects.project import UsageError
-from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
+from ..core.projects.model_windows import with_window
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Subparsers,
+    add_common,
+    add_window,
+    load,
+    window_from,
+)
 from .output import dumps, printable, rel
 
 TOP = 5  # the largest descriptions named in the text
@@ -30,11 +38,10 @@ def register(sub: Subparsers) -> None:
         metavar="PATH",
         help="a project, root or repository (default: as lint)",
     )
-    head.add_argument(
-        "--context-tokens",
-        type=int,
-        metavar="N",
-        help="the context window in tokens (default: the agent's budget when it is unknown)",
+    add_window(
+        head,
+        "the context window in tokens (default: the project's context_tokens or model, "
+        "else the agent's budget when it is unknown)",
     )
     head.add_argument(
         "--skill", metavar="NAME", help="what this skill's description costs in each listing"
@@ -62,9 +69,8 @@ def _agents(args: argparse.Namespace) -> list[AgentSpec]:
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     from ..core.delivery.headroom import listing_headroom
 
-    tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
-    if tokens is not None and not 0 <= tokens <= most:
-        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
+    choice = window_from(args, env)
+    tokens = choice.context_tokens if choice is not None else None
     rows: list[dict[str, Any]] = []
     for agent in _agents(args):
         assert agent.profile is not None  # budget_known
@@ -72,14 +78,13 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
         for item in load(args, env, args.paths, gists=False):
             if item.registry.profile.name != agent.profile:
                 continue  # a seed system's project keeps its own profile
-            options = dict(item.project.options)
-            if tokens is not None:
-                options["context_tokens"] = tokens
+            options = with_window(item.project.options, choice)
             room = listing_headroom(item.registry, options)
             row: dict[str, Any] = {"agent": agent.key, "title": agent.title}
             row["project"] = item.project.base
             row.update(room.to_json())
             row["context_tokens"] = options.get("context_tokens")
+            row["model"] = options.get("model")  # the model whose window it is, if named
             row["budget_rule"] = agent.budget
             if args.skill:
                 cost = room.cost_of(args.skill)
@@ -95,7 +100,8 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
         for a in AGENTS
         if not a.budget_known and a.discovery != "any"
     ]
-    return {"context_tokens": tokens, "agents": rows, "budget_unknown": unknown}
+    model = choice.model if choice is not None else None
+    return {"context_tokens": tokens, "model": model, "agents": rows, "budget_unknown": unknown}
 
 
 def _names(names: list[str]) -> str:
@@ -112,6 +118,8 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             if row["context_tokens"]
             else "an unknown context window"
         )
+        if row["context_tokens"] and row.get("model"):
+            window += f" ({row['model']})"
         budget, unit = row["budget"], row["unit"][:-1]  # character or token
         lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
         lines.append(

@@ -251,10 +251,15 @@ class OpenProject:
     def use_window(self, context_tokens: int | None) -> None:
         """The context window the listing note and view are worked out at, in place of the
         project's `context_tokens` (--context-tokens; None: the project's)."""
+        from ..ranking.estimate import LIKELY_MODEL
+
         window = {} if context_tokens is None else {"context_tokens": context_tokens}
         if window != self._window:
             self._window = window
             self._listing = None
+            built = self._likely.get(LIKELY_MODEL)
+            if built is not None:  # it reads the listing at the new window from now on
+                built.follow_listing(self.listing_view)
 
     def listing_notes(self) -> list[Diagnostic]:
         """The `listing-over-budget` note of the registry as it is now (none, or one),
