@@ -388,6 +388,10 @@ class QueryPanel(QWidget):
         project = self.project
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
+        # the estimate reads the listing at the panel's window, as its tier 2 is written
+        spec, home = project.profile.panel_option, self.context.open_project_of(registry)
+        if home is not None and spec is not None and spec.key == "context_tokens":
+            home.use_window(self.option.value() or None)
         index = self.context.likely_indexes.get(registry)
         return rank_likely(index, query) if index is not None else None
 

@@ -466,3 +466,20 @@ def test_a_hidden_panel_waits_and_catches_up_when_shown(
     assert panel.result is not None and panel.result.selected == []
     window.focus_query_panel()
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["commit"])
+
+
+def test_the_estimate_reads_the_listing_at_the_panels_window(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 36: on a Claude Code set over its budget, the skill whose description the
+    listing drops is no candidate for that description's words; at a window where the
+    listing holds it whole (the panel's context-window box), it is the likely one."""
+    from tests.test_listing_estimate import REQUEST, TRIAGE, triage_set
+
+    panel = query_panel_on(qtbot, triage_set(tmp_path / "over"), "claude-code")
+    ask(panel, qtbot, REQUEST)
+    assert panel.likely is not None
+    assert TRIAGE not in [c.name for c in panel.likely.candidates]
+    panel.option.setValue(1_000_000)  # the window box: the listing now fits
+    panel.update_now()
+    qtbot.waitUntil(lambda: panel.likely is not None and bool(panel.likely.candidates))
+    first = panel.likely.candidates[0]
+    assert first.name == TRIAGE and first.band == "likely"
