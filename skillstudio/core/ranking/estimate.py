@@ -179,10 +179,10 @@ def evidence_text(model: Model, evidence: Evidence) -> str:
     p = probability(model, evidence)
     if not math.isnan(p):
         parts.append(f"chance about {round(100 * p):d} %")
-    if evidence.lead >= 1:
-        parts.append(f"{evidence.lead:.1f}× the next skill's strength (or a weak match's)")
+    if evidence.lead >= 1:  # (measured against half a word at least: "at least")
+        parts.append(f"at least {evidence.lead:.1f}× the next skill's strength")
     else:
-        parts.append(f"{evidence.lead:.2f}× the best other skill's strength")
+        parts.append(f"behind the best skill ({evidence.lead:.2f}× its strength)")
     shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
     said = f"its listing explains {shown} % of the request's words"
     parts.append(said + (f", its body {hidden} % more" if hidden else ""))
