@@ -60,6 +60,7 @@ def listing_steps(
         omitted=list(listing.omitted),
         entries=list(listing.entries),
         shortened=list(listing.shortened),
+        agent_own=list(listing.agent_own),
         diagnostics=list(listing.diagnostics),
     )
 

@@ -34,6 +34,9 @@ class TierText:
     spent: int | None = None
     entries: list[tuple[str, int, int]] = field(default_factory=list)
     shortened: list[str] = field(default_factory=list)
+    # the entries the agent adds itself (Claude Code's bundled skills and built-in
+    # commands, Codex's system skills): no author can shorten them (not in to_json)
+    agent_own: list[str] = field(default_factory=list)
     # what the budget (and `spent`, `entries`) counts: "characters", or "tokens" where the
     # agent counts tokens (Codex with a known context window); in JSON when not characters
     budget_unit: str = "characters"
