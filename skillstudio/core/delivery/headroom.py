@@ -51,6 +51,9 @@ class Headroom:
     shortened: list[str] = field(default_factory=list)  # description cut or dropped
     dropped: list[str] = field(default_factory=list)  # over the budget: not listed at all
     not_listed: list[dict[str, str]] = field(default_factory=list)  # the agent's own rules
+    # the entries the agent lists itself (Claude Code's bundled skills, Codex's system
+    # skills), among `listed`: they share the budget, and no author can shorten them
+    agent_skills: list[str] = field(default_factory=list)
     costs: list[DescriptionCost] = field(default_factory=list)  # largest first
     note: str = ""
     # whether the profile's listing counts a description apart from its entry (a
@@ -80,6 +83,7 @@ class Headroom:
             "shortened": self.shortened,
             "dropped": self.dropped,
             "not_listed": self.not_listed,
+            "agent_skills": self.agent_skills,
             "costs": [c.to_json() for c in self.costs],
             "note": self.note,
             "counts_descriptions": self.counts_descriptions,
@@ -126,6 +130,7 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
         shortened=list(real.shortened),
         dropped=dropped,
         not_listed=not_listed,
+        agent_skills=list(whole.agent_own),
         costs=costs,
         note=real.note,
         counts_descriptions=any(full != bare for _, full, bare in whole.entries),
@@ -181,7 +186,9 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         + (f" (longest: {longest})" if longest else "")
         + " or install fewer skills."
     )
-    found = (_skill_named(registry, name) for name in (*room.shortened, *room.dropped))
+    own = set(room.agent_skills)  # never the author's to shorten
+    lost_names = (name for name in (*room.shortened, *room.dropped) if name not in own)
+    found = (_skill_named(registry, name) for name in lost_names)
     skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
     if skill is None:
         path = registry.roots[-1].path if registry.roots else ""
