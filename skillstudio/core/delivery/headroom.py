@@ -177,7 +177,9 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         named = _named(room.dropped)
         lost.append(f"{counted(len(room.dropped), 'skill')} {verb} left out ({named})")
     over = room.needed - room.budget
-    longest = ", ".join(f"{c.skill} {c.chars:,}" for c in room.costs[:3] if c.chars)
+    own = set(room.agent_skills)  # never the author's to shorten
+    mine = [c for c in room.costs if c.chars and c.skill not in own]
+    longest = ", ".join(f"{c.skill} {c.chars:,}" for c in mine[:3])
     room_text = f"cut {over:,} {unit} of descriptions" if over > 0 else "shorten descriptions"
     message = (
         f"the {registry.profile.name} skill listing is over its budget "
@@ -186,7 +188,6 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         + (f" (longest: {longest})" if longest else "")
         + " or install fewer skills."
     )
-    own = set(room.agent_skills)  # never the author's to shorten
     lost_names = (name for name in (*room.shortened, *room.dropped) if name not in own)
     found = (_skill_named(registry, name) for name in lost_names)
     skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
