@@ -14,6 +14,7 @@ import os
 
 from ..delivery.headroom import DescriptionCost, Headroom
 from ..model.skills import Root
+from ..model.text import counted
 from ..profiles import get_profile
 from ..profiles.gemini.listing import (
     GeminiSkill,
@@ -89,6 +90,7 @@ def gemini_headroom(folder: str, home: str | None = None) -> Headroom:
         note=(
             f"No budget: every skill is listed whole. The {len(section):,}-character skills "
             f"section of the system prompt, and activate_skill's declaration "
-            f"({len(tool):,} characters of JSON: every name in its enum and its hint)."
+            f"({counted(len(tool), 'character')} of JSON: every name in its enum and its "
+            "hint)."
         ),
     )
