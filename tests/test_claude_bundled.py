@@ -16,7 +16,7 @@ from skillstudio.core.profiles.claude_code.bundled import BUILTIN_COMMANDS, BUND
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.scanning.registry import Registry
 
-from .helpers import skill_text, write
+from .helpers import cli, skill_text, write
 
 BUNDLED = [own.name for own in BUNDLED_SKILLS]
 COMMANDS = [own.name for own in BUILTIN_COMMANDS]
@@ -37,7 +37,7 @@ def test_the_own_entries_follow_the_users_skills_as_a_captured_request_lists_the
 ) -> None:
     tier = render_listing(_registry(tmp_path), {})
     assert tier.listed == ["s0", "s1", *BUNDLED, *COMMANDS]
-    assert tier.agent_own == [*BUNDLED, *COMMANDS]
+    assert [tier.listed[i] for i in tier.agent_own] == [*BUNDLED, *COMMANDS]
     assert BUNDLED == [
         "update-config",
         "keybindings-help",
@@ -147,3 +147,50 @@ def test_headroom_counts_them_and_lints_note_never_points_at_them(tmp_path: Path
     assert "2 skills lose their description (review, security-review)" in note.message
     (note,) = listing_over_budget(registry, {"char_budget": 2_850})
     assert note.path.endswith("s1/SKILL.md")  # the author's first skill that loses it
+
+
+def test_lints_note_names_the_authors_skills_before_codexs_own(tmp_path: Path) -> None:
+    """Codex lists its system skills first: when they lose description characters too,
+    the note names the author's skills first and suggests cutting only theirs."""
+    for n in range(3):
+        desc = f"Skill number {n} " + "does a thing " * 20
+        write(tmp_path, f".agents/skills/s{n}/SKILL.md", skill_text(name=f"s{n}", description=desc))
+    registry = project_from_folder(str(tmp_path), "codex").registry()
+    registry.scan()
+    room = listing_headroom(registry, {"char_budget": 1_500})
+    assert room.agent_skills[:1] == ["imagegen"] and room.shortened[0] == "imagegen"
+    (note,) = listing_over_budget(registry, {"char_budget": 1_500})
+    assert "lose their description (s0, s1, s2, imagegen, openai-docs and 3 more)" in (note.message)
+    longest = note.message.split("(longest: ")[1]
+    assert longest.startswith("s") and "imagegen" not in longest
+    assert note.path.endswith("s0/SKILL.md")
+
+
+def test_a_skill_named_like_one_of_claude_codes_own_stays_the_authors(tmp_path: Path) -> None:
+    """The user's `review` and `claude-api` are listed beside Claude Code's entries of the
+    same names; what the budget costs Claude Code's `review` is never put on the user's."""
+    write(tmp_path, ".claude/skills/review/SKILL.md", skill_text(description="Reviews code."))
+    write(tmp_path, ".claude/skills/claude-api/SKILL.md", skill_text(description="Calls it."))
+    registry = project_from_folder(str(tmp_path)).registry()
+    registry.scan()
+    tier = render_listing(registry, {})
+    assert tier.listed.count("review") == 2 and tier.listed.count("claude-api") == 2
+    # "- claude-api: Calls it." 24 and "- review: Reviews code." 24, with their newlines
+    room = listing_headroom(registry, {})
+    assert room.needed == 24 + 24 + 2_923
+    api = sorted((c.own, c.description) for c in room.costs if c.skill == "claude-api")
+    assert api == [(False, len("Calls it.")), (True, 0)]
+    # over by 96: Claude Code's security-review (73) and review (23) fall to their names
+    budget = {"char_budget": room.needed - 96}
+    room = listing_headroom(registry, budget)
+    assert room.shortened == ["review", "security-review"]
+    assert room.own_shortened == ["review", "security-review"]
+    (note,) = listing_over_budget(registry, budget)
+    assert note.path == registry.roots[-1].path  # not the user's review/SKILL.md
+    assert "(longest: review 15, claude-api 11)" in note.message  # the user's own two
+    run = cli("headroom", "--agent", "claude-code", "--format", "json", cwd=tmp_path)
+    costs = run.json["agents"][0]["costs"]
+    assert {(c["skill"], c["own"]) for c in costs if c["skill"] == "review"} == {
+        ("review", False),
+        ("review", True),
+    }

@@ -175,8 +175,8 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             lines.append(f"  the agent's own, listed too ({count:,}): {names}")
         if row["not_listed"]:
             lines.append(f"  not listed by the agent's own rules: {len(row['not_listed']):,}")
-        own = set(row["agent_skills"])  # the agent's own: not the author's to shorten
-        top = [c for c in row["costs"] if c["chars"] and c["skill"] not in own][:TOP]
+        # the agent's own entries are not the author's to shorten
+        top = [c for c in row["costs"] if c["chars"] and not c["own"]][:TOP]
         if top:
             lines.append(
                 "  largest descriptions: " + ", ".join(f"{c['skill']} {c['chars']:,}" for c in top)

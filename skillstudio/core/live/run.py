@@ -122,7 +122,7 @@ def plan(
         raise LiveError("--runs must be at least 1")
     listing = render_listing(registry, options or {})
     own = set(listing.agent_own)  # the agent's own entries (bundled skills) ask nothing
-    if not [name for name in listing.listed if name not in own]:  # refused before any call
+    if len(own) == len(listing.listed):  # refused before any estimate: nothing to ask
         count = len(registry.skills)
         why = (
             f"{registry.profile.name} lists none of its {counted(count, 'skill')} to the model"

@@ -35,8 +35,11 @@ class TierText:
     entries: list[tuple[str, int, int]] = field(default_factory=list)
     shortened: list[str] = field(default_factory=list)
     # the entries the agent adds itself (Claude Code's bundled skills and built-in
-    # commands, Codex's system skills): no author can shorten them (not in to_json)
-    agent_own: list[str] = field(default_factory=list)
+    # commands, Codex's system skills), as indexes of `listed` and `entries` (a skill of
+    # the author's may share a name with one), and the names of those among `shortened`:
+    # no author can shorten them (not in to_json)
+    agent_own: list[int] = field(default_factory=list)
+    shortened_own: list[str] = field(default_factory=list)
     # what the budget (and `spent`, `entries`) counts: "characters", or "tokens" where the
     # agent counts tokens (Codex with a known context window); in JSON when not characters
     budget_unit: str = "characters"

@@ -70,6 +70,7 @@ def gemini_headroom(folder: str, home: str | None = None) -> Headroom:
                 s.name,
                 len(skill_entry(s)) - len(skill_entry(GeminiSkill(s.name, "", s.location))),
                 len(s.description),
+                own=s.builtin,
             )
             for s in skills
         ),

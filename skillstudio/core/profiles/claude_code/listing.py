@@ -111,9 +111,11 @@ def write_listing(
         out.listed.append(line.name)
         out.entries.append((line.name, len(line.full) + 1, len(line.bare) + 1))
         if line.skill is None:
-            out.agent_own.append(line.name)
+            out.agent_own.append(len(out.listed) - 1)
         if index in dropped:
             out.shortened.append(line.name)
+            if line.skill is None:
+                out.shortened_own.append(line.name)
             out.omitted.append(
                 {
                     "skill": line.name,

@@ -124,10 +124,12 @@ def write_listing(
             continue
         out.listed.append(entry.name)
         if id(entry) in own:
-            out.agent_own.append(entry.name)
+            out.agent_own.append(len(out.listed) - 1)
         out.entries.append((entry.name, whole, bare))
         if shown < len(entry.description):
             out.shortened.append(entry.name)
+            if id(entry) in own:
+                out.shortened_own.append(entry.name)
     out.spent = listing.used
     notes = [listing.warning] if listing.warning else []
     if listing.root_lines:

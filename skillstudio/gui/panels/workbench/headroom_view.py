@@ -178,16 +178,16 @@ class HeadroomView(QWidget):
             if room.counts_descriptions and room.costs
             else ""
         )
-        own = set(room.agent_skills)  # the agent's own entries: in the budget, not the author's
+        own = room.agent_skills  # the agent's own entries: in the budget, not the author's
         theirs = (
             f" The agent's own {counted(len(own), 'entry', 'entries')} "
-            f"({', '.join(room.agent_skills)}) are listed too and share the budget."
+            f"({', '.join(own)}) are listed too and share the budget."
             if own
             else ""
         )
         self.line.setText(headroom_line(room, agents) + theirs + counts)
         shortened, dropped = set(room.shortened), set(room.dropped)
-        costs = [c for c in room.costs if c.skill not in own][:SHOWN]
+        costs = [c for c in room.costs if not c.own][:SHOWN]
         self.table.setRowCount(len(costs))
         for row, cost in enumerate(costs):
             state = (
