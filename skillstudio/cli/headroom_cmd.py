@@ -22,6 +22,9 @@ from .common import (
 from .output import dumps, printable, rel
 
 TOP = 5  # the largest descriptions named in the text
+# agents with no profile whose listing is ported exactly (no budget): their row gives
+# its size (core/projects/gemini_set.py)
+EXACT = ("gemini",)
 
 
 def register(sub: Subparsers) -> None:
@@ -51,19 +54,45 @@ def register(sub: Subparsers) -> None:
         action="append",
         default=[],
         metavar="KEY",
-        choices=[a.key for a in AGENTS if a.budget_known],
-        help="only this agent (repeatable; default: every agent whose budget is known)",
+        choices=[a.key for a in AGENTS if a.budget_known or a.key in EXACT],
+        help="only this agent (repeatable; default: every agent whose budget is known, "
+        "and Gemini CLI's listing size)",
     )
     add_common(head)
 
 
 def _agents(args: argparse.Namespace) -> list[AgentSpec]:
-    chosen = [a for a in AGENTS if a.budget_known]
+    chosen = [a for a in AGENTS if a.budget_known or a.key in EXACT]
     if args.agent:
         chosen = [a for a in chosen if a.key in args.agent]
     if args.profile:
         chosen = [a for a in chosen if a.profile == args.profile]
     return chosen
+
+
+def _exact_rows(agent: AgentSpec, args: argparse.Namespace, env: Env) -> list[dict[str, Any]]:
+    """The rows of an agent without a profile (EXACT): one per project folder."""
+    from ..core.projects.gemini_set import gemini_headroom
+    from ..core.projects.project import resolve_projects
+
+    projects = resolve_projects(args.paths, args.root, args.project, None, env.cwd)
+    rows = []
+    for base in dict.fromkeys(p.base for p in projects):
+        room = gemini_headroom(base)
+        row: dict[str, Any] = {"agent": agent.key, "title": agent.title, "project": base}
+        row.update(room.to_json())
+        row["context_tokens"] = None
+        row["budget_rule"] = "none: every skill is listed whole"
+        if args.skill:
+            cost = room.cost_of(args.skill)
+            row["skill"] = {
+                "name": args.skill,
+                "listed": cost is not None,
+                "description_chars": cost.chars if cost else None,
+                "share": None,
+            }
+        rows.append(row)
+    return rows
 
 
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -73,6 +102,9 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     tokens = choice.context_tokens if choice is not None else None
     rows: list[dict[str, Any]] = []
     for agent in _agents(args):
+        if agent.key in EXACT:
+            rows.extend(_exact_rows(agent, args, env))
+            continue
         assert agent.profile is not None  # budget_known
         args.profile = agent.profile
         for item in load(args, env, args.paths, gists=False):
@@ -98,7 +130,7 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     unknown = [
         {"agent": a.key, "title": a.title, "listing": a.listing or None}
         for a in AGENTS
-        if not a.budget_known and a.discovery != "any"
+        if not a.budget_known and a.discovery != "any" and a.key not in EXACT
     ]
     model = choice.model if choice is not None else None
     return {"context_tokens": tokens, "model": model, "agents": rows, "budget_unknown": unknown}
@@ -121,14 +153,18 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
         if row["context_tokens"] and row.get("model"):
             window += f" ({row['model']})"
         budget, unit = row["budget"], row["unit"][:-1]  # character or token
-        lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
+        at = f" at {window}" if row["budget"] is not None else ""
+        lines.append(f"{row['agent']} ({row['title']}, {where}){at}:")
         lines.append(
             f"  {counted(row['skills'], 'skill')}: "
             f"{counted(row['needed'], unit)} with every description, "
             f"budget {counted(budget, 'token') if unit == 'token' else f'{budget:,}'}"
             if budget is not None
-            else "  no budget"
+            else f"  {counted(row['skills'], 'skill')}: its listing takes "
+            f"{counted(row['needed'], 'character')}, no budget"
         )
+        if budget is None and row["note"]:
+            lines.append(f"  {row['note']}")
         if budget is not None:
             room = row["headroom"]
             state = f"{room:,} to spare" if room >= 0 else f"{-room:,} over"
@@ -142,9 +178,13 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             lines.append(f"  left out ({len(row['dropped']):,}): {_names(row['dropped'])}")
         if not row["shortened"] and not row["dropped"]:
             lines.append("  every skill is listed with its whole description")
+        if row["agent_skills"]:
+            count, names = len(row["agent_skills"]), _names(row["agent_skills"])
+            lines.append(f"  the agent's own, listed too ({count:,}): {names}")
         if row["not_listed"]:
             lines.append(f"  not listed by the agent's own rules: {len(row['not_listed']):,}")
-        top = [c for c in row["costs"][:TOP] if c["chars"]]
+        # the agent's own entries are not the author's to shorten
+        top = [c for c in row["costs"] if c["chars"] and not c["own"]][:TOP]
         if top:
             lines.append(
                 "  largest descriptions: " + ", ".join(f"{c['skill']} {c['chars']:,}" for c in top)

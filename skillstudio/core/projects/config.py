@@ -34,6 +34,7 @@ CONFIG_KEYS = {
     "skill_listing_budget_fraction",
     "skill_listing_max_desc_chars",
     "upload",
+    "bundled_skills",
     "rules",
 }
 # Whole-number options and their largest allowed value (all from 0; the app's spin
@@ -194,16 +195,20 @@ def load_config(folder: str) -> Config | None:
                     *_key_line(text, "skill_listing_budget_fraction"),
                 )
             )
-    upload = data.get("upload")
-    if upload is not None:
-        if isinstance(upload, bool):
-            config.options["upload"] = upload
+    # upload: checked for claude.ai / the Skills API; bundled_skills: false leaves Claude
+    # Code's own entries (bundled skills, built-in commands) out of its listing
+    for key in ("upload", "bundled_skills"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            config.options[key] = value
         else:
             config.diagnostics.append(
                 _config_error(
                     path,
-                    f"'upload' must be true or false, not {_short(upload)}.",
-                    *_key_line(text, "upload"),
+                    f"'{key}' must be true or false, not {_short(value)}.",
+                    *_key_line(text, key),
                 )
             )
     if data.get("rules") is not None:

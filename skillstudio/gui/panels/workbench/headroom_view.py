@@ -240,9 +240,16 @@ class HeadroomView(QWidget):
             if room.counts_descriptions and room.costs
             else ""
         )
-        self.line.setText(headroom_line(room, agents) + counts)
+        own = room.agent_skills  # the agent's own entries: in the budget, not the author's
+        theirs = (
+            f" The agent's own {counted(len(own), 'entry', 'entries')} "
+            f"({', '.join(own)}) are listed too and share the budget."
+            if own
+            else ""
+        )
+        self.line.setText(headroom_line(room, agents) + theirs + counts)
         shortened, dropped = set(room.shortened), set(room.dropped)
-        costs = room.costs[:SHOWN]
+        costs = [c for c in room.costs if not c.own][:SHOWN]
         self.table.setRowCount(len(costs))
         for row, cost in enumerate(costs):
             state = (

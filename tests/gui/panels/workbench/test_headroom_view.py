@@ -128,7 +128,12 @@ def test_headroom_shows_the_set_against_the_listing_budget(
     assert "The budget counts the skills' entries; Tiers counts the whole text." in (
         view.line.text()
     )
-    assert view.table.rowCount() == len(expected.costs)
+    # the table lists the author's skills; Claude Code's own entries are named in the line
+    own = set(expected.agent_skills)
+    assert own and "simplify" in own
+    assert view.table.rowCount() == len([c for c in expected.costs if c.skill not in own]) == 4
+    assert not own & {cell(view.table, r, 0) for r in range(view.table.rowCount())}
+    assert "The agent's own 10 entries (update-config, " in view.line.text()
     # A small context window: a budget the set does not fit; who falls out is named.
     assert not view.window_row.isVisibleTo(view)  # the panel's own window option counts
     panel.option.setValue(5_000)
