@@ -95,7 +95,8 @@ def evaluation_rows() -> list[Row]:
     path = os.path.join(os.path.dirname(HERE), "eval", "corpus_requests.yaml")
     cases, corpus = load_set(path)
     if not corpus or not os.path.isdir(corpus):
-        return [Row("likely candidates on tests/eval (needs ../shared/corpus)", "not run")]
+        skipped = Row("likely candidates on tests/eval (needs ../shared/corpus)", "not run")
+        return [skipped, *in_repository_rows()]
     registry = project_from_folder(corpus, "agentskills").registry()  # as `match` reads it
     registry.scan()
     report = evaluate(registry, cases)
