@@ -142,3 +142,26 @@ def test_match_says_what_the_model_sees(tmp_path: Path) -> None:
     assert "only its name is in the claude-code listing" in first["listing"]
     text = cli("match", "triage the frontend issues", "--profile", "claude-code", cwd=base).out
     assert "listing: only its name is in the claude-code listing" in text
+
+
+def test_the_agents_own_skills_compete(tmp_path: Path) -> None:
+    """Claude Code lists its own skills beside the user's (Profile.agent_skills): a
+    request for "look over my pull request" weighs the built-in `review` against the
+    user's pull-request skill; the built-in one is marked as the agent's own, and
+    `bundled_skills: false` leaves it out as it leaves it out of the listing."""
+    description = "Drafts the description of a pull request from its commits."
+    write(
+        tmp_path,
+        ".claude/skills/pr-notes/SKILL.md",
+        skill_text(name="pr-notes", description=description),
+    )
+    args = ("match", "look over my pull request", "--profile", "claude-code", "--format", "json")
+    found = {c["skill"]: c for c in cli(*args, cwd=tmp_path).json["candidates"]}
+    assert found["review"]["agent"] == "claude-code" and "agent" not in found["pr-notes"]
+    # neither is well ahead of the other: neither is likely
+    assert found["review"]["band"] != "likely" and found["pr-notes"]["band"] != "likely"
+    text = cli(*args[:-2], cwd=tmp_path).out
+    assert "review (claude-code's own)" in text
+    write(tmp_path, "skillstudio.yaml", "bundled_skills: false\n")
+    alone = cli(*args, cwd=tmp_path).json["candidates"]
+    assert [c["skill"] for c in alone] == ["pr-notes"]

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.delivery.tiers import render_tiers
 from skillstudio.core.model.session import Session
 from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.ranking.estimate import LikelyCandidate
 from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.matching import match
@@ -410,7 +411,10 @@ def test_panel_matches_the_engine_on_every_profile(
     if registry.profile.model_chooses:
         # the likely candidates, once their index (built off the GUI thread) lands,
         # a skill invoked by name first
-        ranked = likely(registry, REQUESTS[profile])
+        # (as `match` ranks: the open project's index, at the panel's window)
+        opened = OpenProject(panel.project, registry)
+        opened.use_window(panel.options().get("context_tokens"))
+        ranked = likely(registry, REQUESTS[profile], opened.likely_index())
         qtbot.waitUntil(lambda: panel.model.likely is not None)
         names = expected.selected + [
             c.name for c in ranked.candidates if c.name not in expected.selected
