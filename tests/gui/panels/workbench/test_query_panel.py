@@ -412,6 +412,7 @@ def test_panel_matches_the_engine_on_every_profile(
         # the likely candidates, once their index (built off the GUI thread) lands,
         # a skill invoked by name first
         # (as `match` ranks: the open project's index, at the panel's window)
+        assert panel.project is not None
         opened = OpenProject(panel.project, registry)
         opened.use_window(panel.options().get("context_tokens"))
         ranked = likely(registry, REQUESTS[profile], opened.likely_index())
