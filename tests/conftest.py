@@ -20,6 +20,9 @@ os.environ["SKILLSTUDIO_CODEX_ADMIN"] = "/nonexistent/skillstudio-tests/codex-ad
 # folder of the test run's own, never the user's (a test that needs another sets its own).
 CACHE_HOME = tempfile.mkdtemp(prefix="skillstudio-test-cache-")
 os.environ["XDG_CACHE_HOME"] = CACHE_HOME
+# The user's table of models (core/projects/model_windows.py): never the real one.
+CONFIG_HOME = tempfile.mkdtemp(prefix="skillstudio-test-config-")
+os.environ["XDG_CONFIG_HOME"] = CONFIG_HOME
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -40,6 +43,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from skillstudio.core.reading.safefs import remove_tree
 
     shutil.rmtree(CACHE_HOME, ignore_errors=True)
+    shutil.rmtree(CONFIG_HOME, ignore_errors=True)
 
     factory = getattr(session.config, "_tmp_path_factory", None)
     if factory is None or getattr(factory, "_basetemp", None) is None:

@@ -197,19 +197,25 @@ def _described(tmp_path: Path, folder: str, count: int) -> Path:
 
 def test_headroom_of_claude_code_names_the_skills_falling_to_a_name(tmp_path: Path) -> None:
     repo = _described(tmp_path, ".claude/skills", 6)
-    args = ["headroom", "--agent", "claude-code", "--context-tokens", "10000", "--format", "json"]
+    args = ["headroom", "--agent", "claude-code", "--context-tokens", "85000", "--format", "json"]
     run = cli(*args, "--skill", "s5", cwd=repo)
     assert run.code == 0, run.err
     (row,) = run.json["agents"]
-    assert row["budget"] == 400  # 1 % of 10,000 tokens x 4 characters
+    assert row["budget"] == 3_400  # 1 % of 85,000 tokens x 4 characters
+    # the 6 skills take 711 characters, Claude Code's own entries 2,923
+    assert row["needed"] == 711 + 2_923
     assert row["needed"] > row["budget"] >= row["used"]
     assert row["headroom"] == row["budget"] - row["needed"]
-    assert row["shortened"] and not row["dropped"]  # Claude Code keeps every name
-    assert sorted(row["listed"]) == [f"s{n}" for n in range(6)]
+    assert not row["dropped"]  # Claude Code keeps every name
+    # from the end backwards: its built-in commands, then s5; never a bundled skill
+    assert row["shortened"] == ["s5", "init", "review", "security-review"]
+    own = row["agent_skills"]
+    assert own[:3] == ["update-config", "keybindings-help", "simplify"]
+    assert row["listed"] == [f"s{n}" for n in range(6)] + own
     desc = "Skill number 5 " + "does a thing " * 10
     assert row["skill"]["description_chars"] == len(" ".join(desc.split())) + 2  # ": " + text
     listing = cli(
-        "prompt", "--tier", "2", "--context-tokens", "10000", "--format", "json", cwd=repo
+        "prompt", "--tier", "2", "--context-tokens", "85000", "--format", "json", cwd=repo
     )
     assert listing.json["listed"] == row["listed"]
     dropped = {o["skill"] for o in listing.json["omitted"]}
@@ -233,7 +239,8 @@ def test_headroom_of_codex_and_a_missing_skill(tmp_path: Path) -> None:
 
 def test_docs_name_every_agent_with_its_source_and_date() -> None:
     text = Path(REPO, "docs", "agents.md").read_text(encoding="utf-8")
-    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    sources = text.split("## Sources", 1)[1].split("\n## ", 1)[0]  # (not the models' table)
+    rows = [line for line in sources.splitlines() if line.startswith("| `")]
     keys = [line.split("`")[1] for line in rows]
     assert keys == list(AGENT_KEYS)
     for agent, line in zip(AGENTS, rows, strict=True):

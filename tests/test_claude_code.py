@@ -13,11 +13,15 @@ import pytest
 from skillstudio.core.delivery.activation import activate
 from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.model.explanations import ADVICE
+from skillstudio.core.profiles.claude_code.bundled import OWN_ENTRIES
 from skillstudio.core.profiles.claude_code.invoke import shell_lines, substitute_claude
 from skillstudio.core.projects.project import detect_profile, project_from_folder
 
 from . import hostile
 from .helpers import cli, lint_json, skill_text, write
+
+OWN_NAMES = tuple(own.name for own in OWN_ENTRIES)  # Claude Code's own, listed last
+USERS_ONLY = {"bundled_skills": False}  # a listing of the user's skills alone
 
 
 def _names(data: dict[str, Any]) -> dict[str, str]:
@@ -185,7 +189,7 @@ def test_listing_text_character_for_character(tmp_path: Path) -> None:
     )
     registry = project_from_folder(str(tmp_path)).registry()
     registry.scan()
-    tier = render_listing(registry, {})
+    tier = render_listing(registry, {"bundled_skills": False})
     assert tier.text == (
         "<system-reminder>\n"
         "The following skills are available for use with the Skill tool:\n\n"
@@ -193,6 +197,15 @@ def test_listing_text_character_for_character(tmp_path: Path) -> None:
         "- beta: First paragraph of beta.\n"
         "</system-reminder>"
     )
+    # Claude Code's own entries follow the user's skills (tests/test_claude_bundled.py)
+    tier = render_listing(registry, {})
+    lines = tier.text.split("\n- ")
+    assert lines[1:3] == [
+        "alpha: Does alpha things. - When alpha is asked.",
+        "beta: First paragraph of beta.",
+    ]
+    assert [line.split(":")[0] for line in lines[3:]] == list(OWN_NAMES)
+    assert tier.spent == 51 + 33 + 2_923  # each line with its newline
     assert tier.budget == 8_000
     assert tier.omitted == [
         {"skill": "gamma", "reason": "disable-model-invocation: true (user only)"}
@@ -216,7 +229,9 @@ def test_listing_over_budget_keeps_names_and_drops_least_used_descriptions(
     registry.scan()
     full = "- s{0}: Skill number {0} does its task well."
     # each full line is 40 characters + newline (164 in all); a name alone 4 + newline
-    tier = render_listing(registry, {"char_budget": 60})
+    # (the user's skills alone: Claude Code's own entries are tests/test_claude_bundled.py's)
+
+    tier = render_listing(registry, {**USERS_ONLY, "char_budget": 60})
     body = tier.text.splitlines()[3:-1]
     assert body == [full.format(0), "- s1", "- s2", "- s3"]
     assert tier.listed == ["s0", "s1", "s2", "s3"]
@@ -225,16 +240,18 @@ def test_listing_over_budget_keeps_names_and_drops_least_used_descriptions(
         "description dropped (name kept): over the 60-character budget"
     )
     # uses decide first: the most used keep their descriptions
-    tier = render_listing(registry, {"char_budget": 60, "skill_usage": {"s3": 5, "s2": 1}})
+    tier = render_listing(
+        registry, {**USERS_ONLY, "char_budget": 60, "skill_usage": {"s3": 5, "s2": 1}}
+    )
     assert tier.text.splitlines()[3:-1] == ["- s0", "- s1", "- s2", full.format(3)]
     # what fits keeps its description: dropping from the end stops once the rest fits
-    tier = render_listing(registry, {"char_budget": 100})
+    tier = render_listing(registry, {**USERS_ONLY, "char_budget": 100})
     assert tier.text.splitlines()[3:-1] == [full.format(0), full.format(1), "- s2", "- s3"]
     # 1 % of the context window in characters
-    assert render_listing(registry, {"context_tokens": 1000}).budget == 40
+    assert render_listing(registry, {**USERS_ONLY, "context_tokens": 1000}).budget == 40
     fraction = {"context_tokens": 1000, "skill_listing_budget_fraction": 0.5}
-    assert render_listing(registry, fraction).budget == 2000
-    tiny = render_listing(registry, {"char_budget": 10})
+    assert render_listing(registry, {**USERS_ONLY, **fraction}).budget == 2000
+    tiny = render_listing(registry, {**USERS_ONLY, "char_budget": 10})
     assert tiny.text.splitlines()[3:-1] == ["- s0", "- s1", "- s2", "- s3"]
     assert "keeps every name" in tiny.note
 
@@ -334,7 +351,7 @@ def test_loose_booleans_and_their_effect(tmp_path: Path) -> None:
     assert "yes/no, on/off, 1/0" in bad[0]["message"]
     registry = project_from_folder(str(tmp_path)).registry()
     registry.scan()
-    assert render_listing(registry, {}).listed == ["bad"]
+    assert render_listing(registry, {}).listed == ["bad", *OWN_NAMES]
     assert activate(registry, "one", "").error is not None
 
 

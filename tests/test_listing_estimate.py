@@ -82,7 +82,6 @@ def test_the_window_of_use_window_moves_the_view(tmp_path: Path) -> None:
     project.use_window(1_000_000)
     index = project.likely_index()
     assert index is not None
-    index.follow_listing(project.listing_view)
     assert rank_likely(index, REQUEST).candidates[0].name == TRIAGE
 
 
@@ -117,6 +116,16 @@ def test_a_skill_left_out_of_the_listing_is_never_a_candidate(tmp_path: Path) ->
     assert "the model cannot pick it" in reason
 
 
+def test_match_at_a_larger_window_gives_the_words_back(tmp_path: Path) -> None:
+    """`match --context-tokens` (and `--model`) moves the listing the estimate reads."""
+    base = triage_set(tmp_path)
+    args = ("match", REQUEST, "--profile", "claude-code", "--format", "json")
+    names = [c["skill"] for c in cli(*args, cwd=base).json["candidates"]]
+    assert TRIAGE not in names
+    wide = cli(*args, "--context-tokens", "1000000", cwd=base).json["candidates"]
+    assert wide[0]["skill"] == TRIAGE and wide[0]["band"] == "likely"
+
+
 def test_match_says_what_the_model_sees(tmp_path: Path) -> None:
     base = triage_set(tmp_path)
     data = cli(
@@ -133,3 +142,26 @@ def test_match_says_what_the_model_sees(tmp_path: Path) -> None:
     assert "only its name is in the claude-code listing" in first["listing"]
     text = cli("match", "triage the frontend issues", "--profile", "claude-code", cwd=base).out
     assert "listing: only its name is in the claude-code listing" in text
+
+
+def test_the_agents_own_skills_compete(tmp_path: Path) -> None:
+    """Claude Code lists its own skills beside the user's (Profile.agent_skills): a
+    request for "look over my pull request" weighs the built-in `review` against the
+    user's pull-request skill; the built-in one is marked as the agent's own, and
+    `bundled_skills: false` leaves it out as it leaves it out of the listing."""
+    description = "Drafts the description of a pull request from its commits."
+    write(
+        tmp_path,
+        ".claude/skills/pr-notes/SKILL.md",
+        skill_text(name="pr-notes", description=description),
+    )
+    args = ("match", "look over my pull request", "--profile", "claude-code", "--format", "json")
+    found = {c["skill"]: c for c in cli(*args, cwd=tmp_path).json["candidates"]}
+    assert found["review"]["agent"] == "claude-code" and "agent" not in found["pr-notes"]
+    # neither is well ahead of the other: neither is likely
+    assert found["review"]["band"] != "likely" and found["pr-notes"]["band"] != "likely"
+    text = cli(*args[:-2], cwd=tmp_path).out
+    assert "review (claude-code's own)" in text
+    write(tmp_path, "skillstudio.yaml", "bundled_skills: false\n")
+    alone = cli(*args, cwd=tmp_path).json["candidates"]
+    assert [c["skill"] for c in alone] == ["pr-notes"]

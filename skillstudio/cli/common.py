@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from ..core.model.diagnostics import Diagnostic
@@ -16,6 +16,7 @@ from ..core.projects.project import UsageError, resolve_projects
 from .output import rel
 
 if TYPE_CHECKING:
+    from ..core.projects.model_windows import WindowChoice
     from ..core.scanning.state_cache import StateCache
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -164,3 +165,49 @@ def load_one(args: argparse.Namespace, env: Env) -> OpenProject:
             "choose one with --project"
         )
     return loaded[0]
+
+
+def add_window(
+    parser: argparse.ArgumentParser, tokens_help: str, model: bool = True, tokens: bool = True
+) -> None:
+    """`--context-tokens N` and `--model NAME`: the context window the listing's budget
+    is worked out at (core/projects/model_windows.py: `--context-tokens` wins over
+    `--model`, both over skillstudio.yaml's `context_tokens`, then its `model`)."""
+    if tokens:
+        parser.add_argument("--context-tokens", type=int, metavar="N", help=tokens_help)
+    if model:
+        parser.add_argument(
+            "--model",
+            metavar="NAME",
+            help="a model whose context window is known (docs/agents.md, 'Models and "
+            "context windows', and your models.yaml); --context-tokens wins over it",
+        )
+
+
+def window_from(
+    args: argparse.Namespace, env: Env, model: str | None = None
+) -> WindowChoice | None:
+    """The window the command line gives (a WindowChoice; None when it names none):
+    a UsageError (exit 2) for --context-tokens out of range or a model not known
+    (naming close ones). The user's models.yaml problems are written as warnings.
+    `model`: the name to look up in place of --model (eval's live model, optional)."""
+    from ..core.projects.model_windows import MAX_CONTEXT_TOKENS, load_models, window_choice
+    from .output import diagnostic_line
+
+    tokens = getattr(args, "context_tokens", None)
+    if tokens is not None and not 0 <= tokens <= MAX_CONTEXT_TOKENS:
+        raise UsageError(
+            f"--context-tokens must be a whole number from 0 to {MAX_CONTEXT_TOKENS:,}"
+        )
+    name = getattr(args, "model", None) if model is None else model
+    if tokens is not None or name is None:
+        return window_choice(tokens, None)
+    table = load_models()
+    for diag in table.diagnostics:
+        env.err.write(diagnostic_line(replace(diag, severity="warning"), env.cwd) + "\n")
+    if model is not None:  # eval: a model not in the table keeps the project's window
+        return window_choice(None, name, table) if table.get(name) is not None else None
+    try:
+        return window_choice(None, name, table)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
-from ..core.projects.config import NUMBER_OPTIONS
+from ..core.projects.model_windows import with_window
 from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError
 from .common import (
@@ -17,9 +17,11 @@ from .common import (
     Subparsers,
     add_common,
     add_paths,
+    add_window,
     load,
     profile_of,
     projects_json,
+    window_from,
 )
 from .output import diagnostic_line, dumps, printable, printable_lines, rel
 
@@ -47,6 +49,7 @@ def register(sub: Subparsers) -> None:
         default=[],
         help="toolsets: a skill used recently in the session (repeatable)",
     )
+    add_window(match, "the context window in tokens (budgets that depend on it)")
     add_paths(match)
     add_common(match)
 
@@ -67,12 +70,7 @@ def register(sub: Subparsers) -> None:
         metavar="Q",
         help="a request: print the tier the profile uses for it (3 when a skill is selected)",
     )
-    prompt.add_argument(
-        "--context-tokens",
-        type=int,
-        metavar="N",
-        help="the context window in tokens (budgets that depend on it)",
-    )
+    add_window(prompt, "the context window in tokens (budgets that depend on it)")
     add_paths(prompt)
     add_common(prompt)
 
@@ -117,9 +115,11 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
 
     session = Session(recent=list(args.recent))
     index = item.match_index()  # (the open project's indexes: core/projects/open_project.py)
-    result = match(
-        item.registry, args.query, index=index, session=session, options=item.project.options
-    )
+    window = getattr(args, "window", None)
+    options = with_window(item.project.options, window)
+    # the likely ranking reads the listing at the window chosen (--model, --context-tokens)
+    item.use_window(window.context_tokens if window is not None else None)
+    result = match(item.registry, args.query, index=index, session=session, options=options)
     why = {name: why_not(result, item.registry, name) for name in args.why}
     chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query, item.likely_index()) if chooses else None
@@ -158,6 +158,7 @@ def ranked_candidates(
 
 
 def cmd_match(args: argparse.Namespace, env: Env) -> int:
+    args.window = window_from(args, env)  # (a usage error before anything is read)
     loaded = load(args, env)
     answers = [match_answer(item, args) for item in loaded]
     known = [name for name in args.why if any(item.registry.get(name) for item in loaded)]
@@ -204,9 +205,7 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
             "tier 3 is the instructions of the skills a request selects: give the request "
             "with --query Q instead of --tier 3"
         )
-    tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
-    if tokens is not None and not 0 <= tokens <= most:
-        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
+    args.window = window_from(args, env)
     loaded = load(args, env)
     tiers = [prompt_tier(item, args) for item in loaded]
     if len(loaded) == 1:  # one project: its tier as before, with no `projects` key
@@ -233,9 +232,7 @@ def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     from ..core.delivery.tiers import render_tiers
     from ..core.ranking.matching import match
 
-    options = dict(item.project.options)
-    if args.context_tokens is not None:
-        options["context_tokens"] = args.context_tokens
+    options = with_window(item.project.options, getattr(args, "window", None))
     result = match(item.registry, args.query or "", index=item.match_index(), options=options)
     tiers = render_tiers(item.registry, result, options)
     tier = tiers[args.tier if args.tier is not None else result.tier]

@@ -10,8 +10,18 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
+from ..core.projects.model_windows import with_window
 from ..core.projects.project import UsageError
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env, Subparsers, add_common, load
+from .common import (
+    EXIT_FAIL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Env,
+    Subparsers,
+    add_common,
+    load,
+    window_from,
+)
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
@@ -195,6 +205,9 @@ def _plans(
     from ..core.projects.suite_cases import SuiteError
     from ..core.projects.suites import load_suite
 
+    # --model: the live model's id, whose context window (when the table knows it) is
+    # the listing's, as the agent would have it; unknown ids keep the project's
+    window = window_from(args, env, model=args.model)
     suites, paths = split_arguments(args.suites, env.cwd)
     out: list[tuple[str, Any, Any]] = []
     skipped: list[str] = []
@@ -207,7 +220,8 @@ def _plans(
             )
             return
         try:
-            out.append((name, plan(registry, cases, settings, project.options, cache), project))
+            options = with_window(project.options, window)
+            out.append((name, plan(registry, cases, settings, options, cache), project))
         except NothingToAsk as exc:  # as lint's no-skills, but before anything is spent
             where = rel(project.base, env.cwd) or "."
             raise UsageError(f"{printable(where)}: {exc}") from None

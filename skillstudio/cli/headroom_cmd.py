@@ -8,12 +8,23 @@ from typing import Any
 
 from ..core.model.text import counted
 from ..core.profiles.agents import AGENTS, AgentSpec
-from ..core.projects.config import NUMBER_OPTIONS
-from ..core.projects.project import UsageError
-from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, load
+from ..core.projects.model_windows import with_window
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Subparsers,
+    add_common,
+    add_window,
+    load,
+    window_from,
+)
 from .output import dumps, printable, rel
 
 TOP = 5  # the largest descriptions named in the text
+# agents with no profile whose listing is ported exactly (no budget): their row gives
+# its size (core/projects/gemini_set.py)
+EXACT = ("gemini",)
 
 
 def register(sub: Subparsers) -> None:
@@ -30,11 +41,10 @@ def register(sub: Subparsers) -> None:
         metavar="PATH",
         help="a project, root or repository (default: as lint)",
     )
-    head.add_argument(
-        "--context-tokens",
-        type=int,
-        metavar="N",
-        help="the context window in tokens (default: the agent's budget when it is unknown)",
+    add_window(
+        head,
+        "the context window in tokens (default: the project's context_tokens or model, "
+        "else the agent's budget when it is unknown)",
     )
     head.add_argument(
         "--skill", metavar="NAME", help="what this skill's description costs in each listing"
@@ -44,14 +54,15 @@ def register(sub: Subparsers) -> None:
         action="append",
         default=[],
         metavar="KEY",
-        choices=[a.key for a in AGENTS if a.budget_known],
-        help="only this agent (repeatable; default: every agent whose budget is known)",
+        choices=[a.key for a in AGENTS if a.budget_known or a.key in EXACT],
+        help="only this agent (repeatable; default: every agent whose budget is known, "
+        "and Gemini CLI's listing size)",
     )
     add_common(head)
 
 
 def _agents(args: argparse.Namespace) -> list[AgentSpec]:
-    chosen = [a for a in AGENTS if a.budget_known]
+    chosen = [a for a in AGENTS if a.budget_known or a.key in EXACT]
     if args.agent:
         chosen = [a for a in chosen if a.key in args.agent]
     if args.profile:
@@ -59,27 +70,53 @@ def _agents(args: argparse.Namespace) -> list[AgentSpec]:
     return chosen
 
 
+def _exact_rows(agent: AgentSpec, args: argparse.Namespace, env: Env) -> list[dict[str, Any]]:
+    """The rows of an agent without a profile (EXACT): one per project folder."""
+    from ..core.projects.gemini_set import gemini_headroom
+    from ..core.projects.project import resolve_projects
+
+    projects = resolve_projects(args.paths, args.root, args.project, None, env.cwd)
+    rows = []
+    for base in dict.fromkeys(p.base for p in projects):
+        room = gemini_headroom(base)
+        row: dict[str, Any] = {"agent": agent.key, "title": agent.title, "project": base}
+        row.update(room.to_json())
+        row["context_tokens"] = None
+        row["budget_rule"] = "none: every skill is listed whole"
+        if args.skill:
+            cost = room.cost_of(args.skill)
+            row["skill"] = {
+                "name": args.skill,
+                "listed": cost is not None,
+                "description_chars": cost.chars if cost else None,
+                "share": None,
+            }
+        rows.append(row)
+    return rows
+
+
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     from ..core.delivery.headroom import listing_headroom
 
-    tokens, most = args.context_tokens, NUMBER_OPTIONS["context_tokens"]
-    if tokens is not None and not 0 <= tokens <= most:
-        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
+    choice = window_from(args, env)
+    tokens = choice.context_tokens if choice is not None else None
     rows: list[dict[str, Any]] = []
     for agent in _agents(args):
+        if agent.key in EXACT:
+            rows.extend(_exact_rows(agent, args, env))
+            continue
         assert agent.profile is not None  # budget_known
         args.profile = agent.profile
         for item in load(args, env, args.paths, gists=False):
             if item.registry.profile.name != agent.profile:
                 continue  # a seed system's project keeps its own profile
-            options = dict(item.project.options)
-            if tokens is not None:
-                options["context_tokens"] = tokens
+            options = with_window(item.project.options, choice)
             room = listing_headroom(item.registry, options)
             row: dict[str, Any] = {"agent": agent.key, "title": agent.title}
             row["project"] = item.project.base
             row.update(room.to_json())
             row["context_tokens"] = options.get("context_tokens")
+            row["model"] = options.get("model")  # the model whose window it is, if named
             row["budget_rule"] = agent.budget
             if args.skill:
                 cost = room.cost_of(args.skill)
@@ -93,9 +130,10 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     unknown = [
         {"agent": a.key, "title": a.title, "listing": a.listing or None}
         for a in AGENTS
-        if not a.budget_known and a.discovery != "any"
+        if not a.budget_known and a.discovery != "any" and a.key not in EXACT
     ]
-    return {"context_tokens": tokens, "agents": rows, "budget_unknown": unknown}
+    model = choice.model if choice is not None else None
+    return {"context_tokens": tokens, "model": model, "agents": rows, "budget_unknown": unknown}
 
 
 def _names(names: list[str]) -> str:
@@ -112,15 +150,21 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             if row["context_tokens"]
             else "an unknown context window"
         )
+        if row["context_tokens"] and row.get("model"):
+            window += f" ({row['model']})"
         budget, unit = row["budget"], row["unit"][:-1]  # character or token
-        lines.append(f"{row['agent']} ({row['title']}, {where}) at {window}:")
+        at = f" at {window}" if row["budget"] is not None else ""
+        lines.append(f"{row['agent']} ({row['title']}, {where}){at}:")
         lines.append(
             f"  {counted(row['skills'], 'skill')}: "
             f"{counted(row['needed'], unit)} with every description, "
             f"budget {counted(budget, 'token') if unit == 'token' else f'{budget:,}'}"
             if budget is not None
-            else "  no budget"
+            else f"  {counted(row['skills'], 'skill')}: its listing takes "
+            f"{counted(row['needed'], 'character')}, no budget"
         )
+        if budget is None and row["note"]:
+            lines.append(f"  {row['note']}")
         if budget is not None:
             room = row["headroom"]
             state = f"{room:,} to spare" if room >= 0 else f"{-room:,} over"
@@ -134,9 +178,13 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
             lines.append(f"  left out ({len(row['dropped']):,}): {_names(row['dropped'])}")
         if not row["shortened"] and not row["dropped"]:
             lines.append("  every skill is listed with its whole description")
+        if row["agent_skills"]:
+            count, names = len(row["agent_skills"]), _names(row["agent_skills"])
+            lines.append(f"  the agent's own, listed too ({count:,}): {names}")
         if row["not_listed"]:
             lines.append(f"  not listed by the agent's own rules: {len(row['not_listed']):,}")
-        top = [c for c in row["costs"][:TOP] if c["chars"]]
+        # the agent's own entries are not the author's to shorten
+        top = [c for c in row["costs"] if c["chars"] and not c["own"]][:TOP]
         if top:
             lines.append(
                 "  largest descriptions: " + ", ".join(f"{c['skill']} {c['chars']:,}" for c in top)

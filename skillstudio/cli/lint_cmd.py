@@ -13,11 +13,9 @@ from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.audit import unread_skills
-from ..core.projects.config import NUMBER_OPTIONS
 from ..core.projects.findings import project_findings
 from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import portability, summary
-from ..core.projects.project import UsageError
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
 from .common import (
@@ -26,9 +24,11 @@ from .common import (
     Env,
     Subparsers,
     add_common,
+    add_window,
     load,
     profile_of,
     projects_json,
+    window_from,
 )
 from .fix_cmd import FixRun, add_fix_options, dry_run_exit, report_fixes, run_fixes, wants_fixes
 from .output import diagnostic_line, dumps, rel, sarif
@@ -46,13 +46,11 @@ def register(sub: Subparsers) -> None:
         "(a PATH with no SKILL.md under it is an error)",
     )
     add_common(lint, ("text", "json", "sarif"), extra_profiles=("all",))
-    lint.add_argument(
-        "--context-tokens",
-        type=int,
-        metavar="N",
-        help="the context window in tokens the listing's budget is checked at "
-        "(listing-over-budget; default: the project's context_tokens, else the agent's "
-        "default)",
+    add_window(
+        lint,
+        "the context window in tokens the listing's budget is checked at "
+        "(listing-over-budget; default: the project's context_tokens or model, else the "
+        "agent's default)",
     )
     lint.add_argument("--strict", action="store_true", help="fail on warnings too")
     lint.add_argument("-v", "--verbose", action="store_true", help="also print info notes")
@@ -137,9 +135,8 @@ class LintReport:
 
 
 def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
-    tokens, most = getattr(args, "context_tokens", None), NUMBER_OPTIONS["context_tokens"]
-    if tokens is not None and not 0 <= tokens <= most:
-        raise UsageError(f"--context-tokens must be a whole number from 0 to {most:,}")
+    choice = window_from(args, env)
+    tokens = choice.context_tokens if choice is not None else None
     paths, diagnostics = _lint_arguments(args, env)
     every = args.profile == "all"
     if every:  # each skill under its own (detected) profile, then under every profile

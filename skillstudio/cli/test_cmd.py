@@ -7,9 +7,19 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
+from ..core.projects.model_windows import with_window
 from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError, resolve_projects
-from .common import EXIT_FAIL, EXIT_OK, Env, Subparsers, add_common, state_cache
+from .common import (
+    EXIT_FAIL,
+    EXIT_OK,
+    Env,
+    Subparsers,
+    add_common,
+    add_window,
+    state_cache,
+    window_from,
+)
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 
@@ -36,6 +46,7 @@ def register(sub: Subparsers) -> None:
         metavar="NAME",
         help="the skill an eval_set.json, triggers.yaml or trigger_tests.yaml is about",
     )
+    add_window(test, "the context window in tokens (budgets that depend on it)")
     add_common(test, formats=("text", "json", "junit"))
 
 
@@ -99,6 +110,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     from ..core.projects.suite_cases import SuiteError
     from ..core.projects.suites import load_suite, run_suite
 
+    window = window_from(args, env)  # (a usage error before anything is read)
     suites, skills = split_arguments(args.suites, env.cwd)
     paths = named_suites(suites, env.cwd)
     if not paths:
@@ -120,9 +132,15 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             raise UsageError(str(exc)) from None
         item = _suite_registry(suite, args, env, skills, opened)
         # the open project's indexes, as `match` ranks with them (built once per project,
-        # whatever number of suites read it): a case costs what a request costs
+        # whatever number of suites read it): a case costs what a request costs; the
+        # likely one reads the listing at the window chosen (--model, --context-tokens)
+        item.use_window(window.context_tokens if window is not None else None)
         report = run_suite(
-            suite, item.registry, item.project.options, item.match_index(), item.likely_index()
+            suite,
+            item.registry,
+            with_window(item.project.options, window),
+            item.match_index(),
+            item.likely_index(),
         )
         passed += report.passed
         failed += report.failed

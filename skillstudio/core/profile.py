@@ -324,6 +324,12 @@ class Profile:
         """Why the profile's own rule leaves an active skill out of tier 2, or None."""
         return None
 
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
+        """The skills the agent itself lists beside the user's at these options (Claude
+        Code's bundled skills, Codex's system skills), as competitors a ranking may weigh;
+        the author cannot edit them. None by default."""
+        return []
+
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
         """Tier 2's whole text, for a profile whose budget rule is not per entry (it
         fills out.listed and out.omitted); None: the entries one by one, as usual."""

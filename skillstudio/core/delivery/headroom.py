@@ -33,9 +33,15 @@ class DescriptionCost:
     skill: str
     chars: int  # what its description adds to its entry (0: no description)
     description: int = 0
+    own: bool = False  # one of the agent's own entries (Headroom.agent_skills)
 
     def to_json(self) -> dict[str, Any]:
-        return {"skill": self.skill, "chars": self.chars, "description": self.description}
+        return {
+            "skill": self.skill,
+            "chars": self.chars,
+            "description": self.description,
+            "own": self.own,
+        }
 
 
 @dataclass(slots=True)
@@ -51,6 +57,13 @@ class Headroom:
     shortened: list[str] = field(default_factory=list)  # description cut or dropped
     dropped: list[str] = field(default_factory=list)  # over the budget: not listed at all
     not_listed: list[dict[str, str]] = field(default_factory=list)  # the agent's own rules
+    # the entries the agent lists itself (Claude Code's bundled skills, Codex's system
+    # skills), among `listed`: they share the budget, and no author can shorten them;
+    # those of them among `shortened` and `dropped` (not in to_json: a skill of the
+    # author's may share a name with one)
+    agent_skills: list[str] = field(default_factory=list)
+    own_shortened: list[str] = field(default_factory=list)
+    own_dropped: list[str] = field(default_factory=list)
     costs: list[DescriptionCost] = field(default_factory=list)  # largest first
     note: str = ""
     # whether the profile's listing counts a description apart from its entry (a
@@ -80,6 +93,7 @@ class Headroom:
             "shortened": self.shortened,
             "dropped": self.dropped,
             "not_listed": self.not_listed,
+            "agent_skills": self.agent_skills,
             "costs": [c.to_json() for c in self.costs],
             "note": self.note,
             "counts_descriptions": self.counts_descriptions,
@@ -105,15 +119,20 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
     listed = Counter(whole.listed)
     not_listed = [o for o in whole.omitted if not listed[o["skill"]]]
     active = registry.active
+    own = set(whole.agent_own)  # indexes of whole.entries
     costs = sorted(
         (
-            DescriptionCost(name, full - bare, len(active[name].description))
+            DescriptionCost(name, full - bare, own=True)
+            if index in own
+            else DescriptionCost(name, full - bare, len(active[name].description))
             if name in active
             else DescriptionCost(name, full - bare)
-            for name, full, bare in whole.entries
+            for index, (name, full, bare) in enumerate(whole.entries)
         ),
         key=lambda c: (-c.chars, -c.description, c.skill),
     )
+    own_whole = Counter(whole.listed[i] for i in whole.agent_own)
+    own_real = Counter(real.listed[i] for i in real.agent_own)
     needed = whole.spent if whole.spent is not None else len(whole.text)
     used = real.spent if real.spent is not None else len(real.text)
     return Headroom(
@@ -126,6 +145,9 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
         shortened=list(real.shortened),
         dropped=dropped,
         not_listed=not_listed,
+        agent_skills=[whole.listed[i] for i in whole.agent_own],
+        own_shortened=list(real.shortened_own),
+        own_dropped=list((own_whole - own_real).elements()),
         costs=costs,
         note=real.note,
         counts_descriptions=any(full != bare for _, full, bare in whole.entries),
@@ -160,19 +182,22 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
     if room.budget is None or not (room.shortened or room.dropped):
         return None
     unit = "tokens" if room.unit == "tokens" else "characters"
+    # the agent's own entries are never the author's to shorten: named after the author's
+    shortened = _authors_first(room.shortened, room.own_shortened)
+    dropped = _authors_first(room.dropped, room.own_dropped)
     lost = []
     if room.shortened:
         lost.append(
             f"{counted(len(room.shortened), 'skill')} "
             f"{'loses its' if len(room.shortened) == 1 else 'lose their'} description "
-            f"({_named(room.shortened)})"
+            f"({_named(shortened)})"
         )
     if room.dropped:
         verb = "is" if len(room.dropped) == 1 else "are"
-        named = _named(room.dropped)
-        lost.append(f"{counted(len(room.dropped), 'skill')} {verb} left out ({named})")
+        lost.append(f"{counted(len(room.dropped), 'skill')} {verb} left out ({_named(dropped)})")
     over = room.needed - room.budget
-    longest = ", ".join(f"{c.skill} {c.chars:,}" for c in room.costs[:3] if c.chars)
+    mine = [c for c in room.costs if c.chars and not c.own]
+    longest = ", ".join(f"{c.skill} {c.chars:,}" for c in mine[:3])
     room_text = f"cut {over:,} {unit} of descriptions" if over > 0 else "shorten descriptions"
     message = (
         f"the {registry.profile.name} skill listing is over its budget "
@@ -181,7 +206,9 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         + (f" (longest: {longest})" if longest else "")
         + " or install fewer skills."
     )
-    found = (_skill_named(registry, name) for name in (*room.shortened, *room.dropped))
+    authors = len(room.shortened) - len(room.own_shortened)
+    lost_names = [*shortened[:authors], *dropped[: len(room.dropped) - len(room.own_dropped)]]
+    found = (_skill_named(registry, name) for name in lost_names)
     skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
     if skill is None:
         path = registry.roots[-1].path if registry.roots else ""
@@ -201,6 +228,20 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
 
 def _severity(registry: Registry) -> Severity:
     return registry.profile.severity_of(LISTING_OVER_BUDGET)
+
+
+def _authors_first(names: list[str], own: list[str]) -> list[str]:
+    """`names` with the agent's own entries (`own`, names that may also be the author's)
+    moved after the author's skills, order kept."""
+    left = Counter(own)
+    mine, theirs = [], []
+    for name in reversed(names):  # (of two entries of one name, which is whose: the same text)
+        if left[name]:
+            left[name] -= 1
+            theirs.append(name)
+        else:
+            mine.append(name)
+    return mine[::-1] + theirs[::-1]
 
 
 def _named(names: list[str]) -> str:

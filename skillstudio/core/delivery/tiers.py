@@ -61,6 +61,8 @@ def listing_steps(
         entries=list(listing.entries),
         shortened=list(listing.shortened),
         cut=dict(listing.cut),
+        agent_own=list(listing.agent_own),
+        shortened_own=list(listing.shortened_own),
         diagnostics=list(listing.diagnostics),
     )
 

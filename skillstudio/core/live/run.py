@@ -121,7 +121,8 @@ def plan(
     if settings.runs < 1:
         raise LiveError("--runs must be at least 1")
     listing = render_listing(registry, options or {})
-    if not listing.listed:  # refused before any estimate: nothing is worth a call
+    own = set(listing.agent_own)  # the agent's own entries (bundled skills) ask nothing
+    if len(own) == len(listing.listed):  # refused before any estimate: nothing to ask
         count = len(registry.skills)
         why = (
             f"{registry.profile.name} lists none of its {counted(count, 'skill')} to the model"

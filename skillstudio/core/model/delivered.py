@@ -38,6 +38,12 @@ class TierText:
     # per listed skill shown without its whole description: the characters of it the
     # listing keeps (0: a bare name); what the likely ranking reads (`view`)
     cut: dict[str, int] = field(default_factory=dict)
+    # the entries the agent adds itself (Claude Code's bundled skills and built-in
+    # commands, Codex's system skills), as indexes of `listed` and `entries` (a skill of
+    # the author's may share a name with one), and the names of those among `shortened`:
+    # no author can shorten them (not in to_json)
+    agent_own: list[int] = field(default_factory=list)
+    shortened_own: list[str] = field(default_factory=list)
     # what the budget (and `spent`, `entries`) counts: "characters", or "tokens" where the
     # agent counts tokens (Codex with a known context window); in JSON when not characters
     budget_unit: str = "characters"

@@ -118,8 +118,9 @@ EXPLANATIONS: dict[str, str] = {
     "budget-exceeded": "The listing of skills is over the agent's character budget, so some "
     "descriptions are dropped or cut. Shorten descriptions or install fewer skills.",
     "listing-over-budget": "The agent's listing of skills (what the model chooses from) is "
-    "over its budget at the chosen context window (skillstudio.yaml `context_tokens` or "
-    "`lint --context-tokens`, else the agent's default): some skills are listed by a bare "
+    "over its budget at the chosen context window (`lint --context-tokens` or `--model`, "
+    "skillstudio.yaml `context_tokens` or `model`, else the agent's default): some skills "
+    "are listed by a bare "
     "name, with a cut description, or not at all, and the model cannot pick them from "
     "words it never sees. The note names them, says how much to cut and which "
     "descriptions are longest; `skillstudio headroom` shows the whole listing. Shorten "

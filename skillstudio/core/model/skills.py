@@ -109,3 +109,13 @@ class Skill:
 # -- compact state, for handing skills between processes ----------------------
 # Dataclass instances pickle through Python-level reduce hooks (measured: 0.7 s
 # for 5,000 skills); tuples of builtins pickle in C.
+
+
+def agent_skill(agent: str, name: str, description: str, path: str, label: str) -> Skill:
+    """A skill the agent itself lists (Claude Code's bundled skills, Codex's system
+    skills: Profile.agent_skills), for a caller that weighs them beside the user's: no
+    file behind it is read; `path` is where the agent keeps it, or `<agent>:<name>`."""
+    root = Root(os.path.dirname(path) if os.sep in path else agent, label)
+    skill = Skill(path, root, Document(path), name=name, key=name, description=description)
+    skill.fields = {"name": name, "description": description, "agent_skill": agent}
+    return skill

@@ -4,7 +4,7 @@ root one diagnostic at its line (the rest is used)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -17,6 +17,7 @@ from ..model.scan import ScanLimits
 from ..profiles import PROFILE_NAMES
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes
+from .model_windows import MAX_CONTEXT_TOKENS, load_models, name_problem
 
 CONFIG_NAME = "skillstudio.yaml"
 CONFIG_KEYS = {
@@ -24,6 +25,7 @@ CONFIG_KEYS = {
     "roots",
     "suites",
     "context_tokens",
+    "model",
     "char_budget",
     "max_skills",
     "threshold",
@@ -32,12 +34,13 @@ CONFIG_KEYS = {
     "skill_listing_budget_fraction",
     "skill_listing_max_desc_chars",
     "upload",
+    "bundled_skills",
     "rules",
 }
 # Whole-number options and their largest allowed value (all from 0; the app's spin
 # boxes hold 32-bit numbers, the matcher slices lists with them).
 NUMBER_OPTIONS = {
-    "context_tokens": 100_000_000,
+    "context_tokens": MAX_CONTEXT_TOKENS,
     "char_budget": 100_000_000,
     "max_skills": 10_000,
     "threshold": 1_000_000,
@@ -173,6 +176,8 @@ def load_config(folder: str) -> Config | None:
                     *_key_line(text, key),
                 )
             )
+    if data.get("model") is not None:
+        _read_model(config, data["model"], text)
     fraction = data.get("skill_listing_budget_fraction")
     if fraction is not None:
         if (
@@ -190,16 +195,20 @@ def load_config(folder: str) -> Config | None:
                     *_key_line(text, "skill_listing_budget_fraction"),
                 )
             )
-    upload = data.get("upload")
-    if upload is not None:
-        if isinstance(upload, bool):
-            config.options["upload"] = upload
+    # upload: checked for claude.ai / the Skills API; bundled_skills: false leaves Claude
+    # Code's own entries (bundled skills, built-in commands) out of its listing
+    for key in ("upload", "bundled_skills"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            config.options[key] = value
         else:
             config.diagnostics.append(
                 _config_error(
                     path,
-                    f"'upload' must be true or false, not {_short(upload)}.",
-                    *_key_line(text, "upload"),
+                    f"'{key}' must be true or false, not {_short(value)}.",
+                    *_key_line(text, key),
                 )
             )
     if data.get("rules") is not None:
@@ -228,6 +237,26 @@ def load_config(folder: str) -> Config | None:
                     )
                 )
     return config
+
+
+def _read_model(config: Config, model: Any, text: str) -> None:
+    """`model: NAME`: the project's model, whose context window (docs/agents.md, "Models
+    and context windows": the built-in table and the user's models.yaml) is the
+    project's unless `context_tokens` is also given (it wins). An unknown name is an
+    error at its line naming close ones; the user's file's problems are warnings."""
+    where = _key_line(text, "model")
+    why = name_problem(model)
+    if why is not None:
+        config.diagnostics.append(_config_error(config.path, f"'model': {why}.", *where))
+        return
+    table = load_models()
+    config.diagnostics.extend(replace(d, severity="warning") for d in table.diagnostics)
+    row = table.get(model)
+    if row is None:
+        config.diagnostics.append(_config_error(config.path, table.unknown_message(model), *where))
+        return
+    config.options["model"] = row.name
+    config.options.setdefault("context_tokens", row.context_tokens)
 
 
 def _read_rules(config: Config, rules: Any, text: str) -> None:

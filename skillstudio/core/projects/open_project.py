@@ -159,7 +159,7 @@ class OpenProject:
                 # compares descriptions whole: what competes, whatever the budget)
                 if model is LIKELY_MODEL:
                     index = LikelyIndex(self.registry, model, view=self.listing_view())
-                    index.follow_listing(self.listing_view)
+                    self._reads_listing(index)
                 else:
                     index = LikelyIndex(self.registry, model)
                 self._likely[model] = index
@@ -186,9 +186,21 @@ class OpenProject:
         from ..ranking.estimate import LIKELY_MODEL
 
         if model is LIKELY_MODEL:
-            index.follow_listing(self.listing_view)
+            self._reads_listing(index)
         self._likely[model] = index
         self._broken.discard(model)
+
+    def _reads_listing(self, index: LikelyIndex) -> None:
+        """The likely ranking's index reads what the listing shows: each skill as the
+        budget leaves it (`listing_view`, followed at every sync) and the agent's own
+        skills beside the user's (Claude Code's bundled ones, Codex's system skills)."""
+        options = {**self.project.options, **self._window}
+        try:
+            own = self.registry.profile.agent_skills(options)
+        except Exception:  # a nicety of the ranking: its failure hides nothing
+            own = []
+        index.add_own(own)
+        index.follow_listing(self.listing_view)
 
     def built_likely(self, model: Model) -> LikelyIndex | None:
         """The likely index under `model` if built, as it is (neither synced nor built)."""
@@ -251,10 +263,15 @@ class OpenProject:
     def use_window(self, context_tokens: int | None) -> None:
         """The context window the listing note and view are worked out at, in place of the
         project's `context_tokens` (--context-tokens; None: the project's)."""
+        from ..ranking.estimate import LIKELY_MODEL
+
         window = {} if context_tokens is None else {"context_tokens": context_tokens}
         if window != self._window:
             self._window = window
             self._listing = None
+            built = self._likely.get(LIKELY_MODEL)
+            if built is not None:  # it reads the listing at the new window from now on
+                built.follow_listing(self.listing_view)
 
     def listing_notes(self) -> list[Diagnostic]:
         """The `listing-over-budget` note of the registry as it is now (none, or one),

@@ -179,10 +179,10 @@ def evidence_text(model: Model, evidence: Evidence) -> str:
     p = probability(model, evidence)
     if not math.isnan(p):
         parts.append(f"chance about {round(100 * p):d} %")
-    if evidence.lead >= 1:
-        parts.append(f"{evidence.lead:.1f}× the next skill's strength (or a weak match's)")
+    if evidence.lead >= 1:  # (measured against half a word at least: "at least")
+        parts.append(f"at least {evidence.lead:.1f}× the next skill's strength")
     else:
-        parts.append(f"{evidence.lead:.2f}× the best other skill's strength")
+        parts.append(f"behind the best skill ({evidence.lead:.2f}× its strength)")
     shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
     said = f"its listing explains {shown} % of the request's words"
     parts.append(said + (f", its body {hidden} % more" if hidden else ""))
@@ -267,7 +267,16 @@ class LikelyCandidate:
             out["listing"] = self.listing
         if self.chance is not None:
             out["chance"] = round(self.chance, 3)
+        agent = self.agent
+        if agent:  # only then: one of the agent's own skills (no SKILL.md of the author's)
+            out["agent"] = agent
         return out
+
+    @property
+    def agent(self) -> str:
+        """The agent whose own skill this is (Claude Code's bundled ones, Codex's
+        system skills: Profile.agent_skills), else ""."""
+        return str(self.skill.fields.get("agent_skill") or "")
 
 
 @dataclass(slots=True)
@@ -311,7 +320,8 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
     shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
     for c in shown:
         words = ", ".join(reason_text(r) for r in c.reasons[:5])
-        lines.append(f"  {c.band:<9} {c.name}  {c.strength:.2f}  ({words})")
+        own = f" ({c.agent}'s own)" if c.agent else ""
+        lines.append(f"  {c.band:<9} {c.name}{own}  {c.strength:.2f}  ({words})")
         if c.error:  # ranked in spite of an error under the profile: said, not hidden
             lines.append(f"            error, still listed and ranked: {c.error}")
         if c.listing:  # what the model sees of it: ranked by that alone

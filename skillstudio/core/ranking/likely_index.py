@@ -89,6 +89,10 @@ class LikelyIndex:
         # skill whole), and where to read it again when the registry changes
         self.view = view
         self._listing_of: Callable[[], ListingView | None] | None = None
+        # the agent's own skills listed beside the user's (Profile.agent_skills: Claude
+        # Code's bundled skills, Codex's system skills), by path: competitors the model
+        # sees too, kept apart from the registry's (a sync never drops them)
+        self.own: dict[str, Skill] = {}
         self._weights = dict(model.weights)
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
@@ -143,6 +147,15 @@ class LikelyIndex:
         """What the listing shows of `skill` in words, when not its whole entry ("")."""
         return self.view.note(skill.name) if self.view is not None else ""
 
+    def add_own(self, skills: Iterable[Skill]) -> None:
+        """Index the agent's own skills (`own`) beside the registry's, in place of any
+        added before."""
+        for path in list(self.own):
+            self.remove(path)
+        self.own = {skill.path: skill for skill in skills}
+        for skill in self.own.values():
+            self.add(skill)
+
     def follow_listing(self, listing_of: Callable[[], ListingView | None]) -> None:
         """Read the listing's view with `listing_of` now and at every sync (the set's
         budget is shared: one skill's edit can cut another's description)."""
@@ -158,7 +171,7 @@ class LikelyIndex:
         def shown(v: ListingView | None, name: str) -> tuple[str, int | None]:
             return ("whole", None) if v is None else (v.shows(name), v.cut.get(name))
 
-        for skill in list(self.registry.active.values()):
+        for skill in [*self.registry.active.values(), *self.own.values()]:
             if shown(old, skill.name) != shown(view, skill.name):
                 self.remove(skill.path)
                 self.add(skill)
@@ -383,7 +396,7 @@ class LikelyIndex:
         paths, current, _only = registry.to_sync(self._synced, self.docs)  # (an edit: its skill)
         for path in paths:
             doc, new = self.docs.get(path), current.get(path)
-            if doc is None or new is doc.skill:
+            if doc is None or new is doc.skill or path in self.own:
                 continue
             if new is not None and self._unchanged(doc.skill, new):
                 doc.skill = new

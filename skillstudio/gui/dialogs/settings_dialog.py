@@ -1,13 +1,17 @@
-"""Edit › Settings: appearance and budgets, model endpoints (keys in the system
-keyring), and the advice rules of the current project, kept in its skillstudio.yaml
-`rules:` (so `skillstudio lint` and the language server read the same). Changes apply
-on OK (`edit_settings`: the dialog asked, and the theme applied at once)."""
+"""Edit › Settings: appearance and budgets (the default model fills the context
+window), the known models and their context windows (built-in rows read-only, the
+user's rows editable, kept in models.yaml, which the command line reads: core's
+model_windows.py), model endpoints (keys in the system keyring), and the advice
+rules of the current project, kept in its skillstudio.yaml `rules:` (so `skillstudio
+lint` and the language server read the same). Changes apply on OK (`edit_settings`:
+the dialog asked, and the theme applied at once)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,8 +34,10 @@ from PySide6.QtWidgets import (
 from ...core.editing.saving import SaveError
 from ...core.model.diagnostics import CODES
 from ...core.model.rule_settings import FIXED
+from ...core.model.text import counted
 from ...core.projects.config import CONFIG_NAME, load_config
 from ...core.projects.config_writer import write_rules
+from ...core.projects.model_windows import ModelTable, load_models, save_user_models, typed_rows
 from ...core.reading.yaml_io import EditError
 from ..infra.profile_choices import fill_profile_box
 from ..infra.settings_store import API_KINDS, THEMES, AppSettings, Endpoint, read_key, store_key
@@ -58,8 +64,10 @@ class SettingsDialog(QDialog):
         self.folder = folder
         self.ask_create = ask_create or (lambda _question: False)
         self.rules_written = False  # apply() changed the project's skillstudio.yaml
+        self.models: ModelTable = load_models()
         self.pages = QTabWidget(self)
         self.pages.addTab(self._general_page(), "General")
+        self.pages.addTab(self._models_page(), "Models")
         self.pages.addTab(self._endpoints_page(), "Model endpoints")
         self.pages.addTab(self._rules_page(), "Advice rules")
         buttons = QDialogButtonBox(
@@ -106,7 +114,92 @@ class SettingsDialog(QDialog):
             "(the project's skillstudio.yaml context_tokens wins)."
         )
         form.addRow("Context window:", self.context_box)
+        self.model_box = QComboBox(page)
+        self.model_box.addItem("none (the number above)", "")
+        for row in self.models.rows:
+            self.model_box.addItem(f"{row.name} ({counted(row.context_tokens, 'token')})", row.name)
+        chosen = self.model_box.findData(self.store.default_model())
+        self.model_box.setCurrentIndex(max(chosen, 0))
+        self.model_box.setToolTip("A known model (the Models tab): its window fills the box above")
+        self.model_box.activated.connect(lambda _i: self._default_model_chosen())
+        form.addRow("Default model:", self.model_box)
         return page
+
+    def _default_model_chosen(self) -> None:
+        row = self.models.get(self.model_box.currentData() or "")
+        if row is not None:
+            self.context_box.setValue(min(row.context_tokens, self.context_box.maximum()))
+
+    def _models_page(self) -> QWidget:
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        intro = QLabel(
+            "Each model's context window: listing budgets are a share of it. The built-in "
+            "rows (with their sources, docs/agents.md) cannot be edited; your rows add a "
+            f"model or replace one of the same name, kept in {self.models.path}, which "
+            "skillstudio --model reads too.",
+            page,
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.models_table = QTableWidget(0, 3, page)
+        self.models_table.setHorizontalHeaderLabels(["Model", "Context window (tokens)", "Source"])
+        header = self.models_table.horizontalHeader()
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        for row in self.models.rows:
+            self.add_model(row.name, row.context_tokens, row.source if row.builtin else "")
+        layout.addWidget(self.models_table)
+        buttons = QHBoxLayout()
+        add = QPushButton("Add", page)
+        add.clicked.connect(lambda: self.add_model("", 0, ""))
+        self.remove_model_button = QPushButton("Remove", page)
+        self.remove_model_button.clicked.connect(self.remove_model)
+        buttons.addWidget(add)
+        buttons.addWidget(self.remove_model_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.models_message = QLabel(
+            "; ".join(d.message for d in self.models.diagnostics[:3]), page
+        )
+        self.models_message.setWordWrap(True)
+        layout.addWidget(self.models_message)
+        return page
+
+    def add_model(self, name: str, tokens: int, source: str) -> int:
+        """A row of the models table: `source` given for a built-in row (read-only)."""
+        table = self.models_table
+        number = table.rowCount()
+        table.insertRow(number)
+        cells = (name, f"{tokens:,}" if tokens else "", source or "yours (models.yaml)")
+        for column, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if source or column == 2:  # built-in rows and the source column: read-only
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            if source:
+                item.setToolTip(f"Built in: {source}")
+            table.setItem(number, column, item)
+        if not source:
+            table.setCurrentCell(number, 0)
+        return number
+
+    def is_builtin_row(self, number: int) -> bool:
+        item = self.models_table.item(number, 0)
+        return item is not None and not bool(item.flags() & Qt.ItemFlag.ItemIsEditable)
+
+    def remove_model(self) -> None:
+        """Remove the current row when it is one of the user's."""
+        number = self.models_table.currentRow()
+        if number >= 0 and not self.is_builtin_row(number):
+            self.models_table.removeRow(number)
+
+    def user_models(self) -> list[tuple[str, str]]:
+        """The user's rows as typed (name, window)."""
+        table = self.models_table
+        return [
+            (cell_text(table, number, 0), cell_text(table, number, 1))
+            for number in range(table.rowCount())
+            if not self.is_builtin_row(number)
+        ]
 
     def _endpoints_page(self) -> QWidget:
         page = QWidget(self)
@@ -216,11 +309,27 @@ class SettingsDialog(QDialog):
         self.store.set_theme(self.theme_box.currentData())
         self.store.set_default_profile(self.profile_box.currentData() or "")
         self.store.set_context_tokens(self.context_box.value())
+        problems = [self.write_models()]
+        self.store.set_default_model(self.model_box.currentData() or "")
         endpoints = self.endpoints()
         self.store.set_endpoints([endpoint for endpoint, _key in endpoints])
-        problems = [store_key(e, key) for e, key in endpoints if key]
+        problems += [store_key(e, key) for e, key in endpoints if key]
         problems.append(self.write_rules())
         return next((p for p in problems if p), "")
+
+    def write_models(self) -> str:
+        """The user's rows into models.yaml when they changed; a message when not written."""
+        rows, problem = typed_rows(self.user_models())
+        if problem is not None:
+            return f"Models not saved: {problem}"
+        before = [(row.name, row.context_tokens) for row in self.models.user]
+        if rows == before:
+            return ""
+        try:
+            save_user_models(rows, self.models.path)
+        except (SaveError, ValueError, OSError) as exc:
+            return f"Models not saved: {exc}"
+        return ""
 
     def write_rules(self) -> str:
         """The rules table into the project's skillstudio.yaml (only the entries that

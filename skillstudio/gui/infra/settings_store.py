@@ -1,5 +1,6 @@
 """What the app keeps between runs besides window geometry: the theme, the default
-profile, the profile chosen per folder, the context window for budgets, the tabs open
+profile, the profile chosen per folder, the context window for budgets (and the model
+it was taken from; the models themselves are core's, kept in models.yaml), the tabs open
 per folder and the model endpoints (their keys in the system keyring, never in the
 settings file). One QSettings under it: tests pass a settings file of their own. (A
 project's advice rules are its skillstudio.yaml's: settings_dialog.py writes them.)"""
@@ -78,6 +79,15 @@ class AppSettings:
 
     def set_context_tokens(self, tokens: int) -> None:
         self.settings.setValue("context_tokens", int(tokens))
+
+    def default_model(self) -> str:
+        """The model whose window Settings' context window was filled from ("" = none
+        chosen; the window is the number alone)."""
+        value = self.settings.value("default_model", "")
+        return value[:200] if isinstance(value, str) else ""
+
+    def set_default_model(self, name: str) -> None:
+        self.settings.setValue("default_model", name)
 
     # -- tabs ---------------------------------------------------------------------------
     def open_tabs(self, folder: str) -> list[str]:

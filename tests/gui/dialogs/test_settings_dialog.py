@@ -12,7 +12,7 @@ from pathlib import Path
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
@@ -222,3 +222,89 @@ def test_endpoint_keys_go_to_the_keyring_never_the_settings_file(
     assert list(memory_keyring.store.values()) == ["sk-secret-123"]
     assert next(iter(memory_keyring.store))[0] == KEYRING_SERVICE
     assert "sk-secret-123" not in Path(window.settings.fileName()).read_text()
+
+
+# -- Models: the table of context windows the command line reads too ---------------------
+def model_rows(dialog: SettingsDialog) -> dict[str, tuple[str, bool]]:
+    """name -> (window as shown, editable)."""
+    table = dialog.models_table
+    rows = {}
+    for number in range(table.rowCount()):
+        item = table.item(number, 0)
+        assert item is not None
+        editable = bool(item.flags() & Qt.ItemFlag.ItemIsEditable)
+        rows[item.text()] = (cell_text(table, number, 1), editable)
+    return rows
+
+
+def test_models_builtin_read_only_user_rows_added_edited_removed_and_saved(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.core.projects.model_windows import load_models
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    write(
+        tmp_path / "config", "skillstudio/models.yaml", "models:\n  old-local: 4096\n  gone: 10\n"
+    )
+    dialog = SettingsDialog(AppSettings(settings), "")
+    qtbot.addWidget(dialog)
+    rows = model_rows(dialog)
+    assert rows["claude-opus-4-6"] == ("1,000,000", False)  # built in: read-only
+    assert rows["gpt-5.2-codex"] == ("272,000", False)
+    assert rows["old-local"] == ("4,096", True) and rows["gone"] == ("10", True)
+    table = dialog.models_table
+    # Remove does nothing on a built-in row, removes a user's row
+    builtin = next(n for n in range(table.rowCount()) if cell_text(table, n, 0) == "gpt-5.2")
+    table.setCurrentCell(builtin, 0)
+    dialog.remove_model_button.click()
+    assert "gpt-5.2" in model_rows(dialog)
+    gone = next(n for n in range(table.rowCount()) if cell_text(table, n, 0) == "gone")
+    table.setCurrentCell(gone, 0)
+    dialog.remove_model_button.click()
+    assert "gone" not in model_rows(dialog)
+    # edit one, add one (replacing a built-in row of the same name)
+    old = next(n for n in range(table.rowCount()) if cell_text(table, n, 0) == "old-local")
+    table.item(old, 1).setText("8,192")  # type: ignore[union-attr]
+    number = dialog.add_model("", 0, "")
+    table.item(number, 0).setText("claude-opus-4-6")  # type: ignore[union-attr]
+    table.item(number, 1).setText("200000")  # type: ignore[union-attr]
+    assert dialog.apply() == ""
+    saved = load_models()  # what `skillstudio --model` reads
+    assert [(r.name, r.context_tokens) for r in saved.user] == [
+        ("old-local", 8192),
+        ("claude-opus-4-6", 200_000),
+    ]
+    assert saved.get("claude-opus-4-6").context_tokens == 200_000  # type: ignore[union-attr]
+
+
+def test_a_bad_model_row_is_not_saved_and_says_why(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    dialog = SettingsDialog(AppSettings(settings), "")
+    qtbot.addWidget(dialog)
+    number = dialog.add_model("", 0, "")
+    dialog.models_table.item(number, 0).setText("mine")  # type: ignore[union-attr]
+    dialog.models_table.item(number, 1).setText("lots")  # type: ignore[union-attr]
+    message = dialog.apply()
+    assert message.startswith("Models not saved: 'mine'") and "whole number" in message
+    assert not (tmp_path / "config" / "skillstudio" / "models.yaml").exists()
+
+
+def test_the_default_model_fills_the_context_window(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    store = AppSettings(settings)
+    dialog = SettingsDialog(store, "")
+    qtbot.addWidget(dialog)
+    box = dialog.model_box
+    number = box.findData("gemini-2.5-pro")
+    box.setCurrentIndex(number)
+    box.activated.emit(number)
+    assert dialog.context_box.value() == 1_048_576
+    dialog.apply()
+    assert store.default_model() == "gemini-2.5-pro" and store.context_tokens() == 1_048_576
+    again = SettingsDialog(store, "")
+    qtbot.addWidget(again)
+    assert again.model_box.currentData() == "gemini-2.5-pro"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
 from skillstudio.core.projects.suite_scope import suite_project
@@ -633,7 +634,12 @@ def test_estimate_cases_rank_against_one_likely_index_not_one_a_case(
     project = project_from_folder(str(samples / "claude-code"))
     registry = project.registry()
     registry.scan()
-    expected = run_suite(load_suite(str(suite)), registry, project.options)
+    # as `skillstudio test` runs it: the open project's indexes (the listing's view, the
+    # agent's own skills among the competitors)
+    opened = OpenProject(project, registry)
+    expected = run_suite(
+        load_suite(str(suite)), registry, project.options, likely_index=opened.likely_index()
+    )
     report = suite_runner.report
     assert report is not None
     assert [(r.got, r.passed) for r in report.results] == [

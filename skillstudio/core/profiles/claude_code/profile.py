@@ -24,8 +24,8 @@ from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec, type_problem
 from ...model.paths import is_within
 from ...model.profile_requests import invocation_refused
-from ...model.skills import Root, Skill
-from ...model.text import counted, first_paragraph
+from ...model.skills import Root, Skill, agent_skill
+from ...model.text import first_paragraph
 from ...profile import Checker, PanelOption, RootSpec
 from ...reading.looked import looked_at
 from ...reading.skill_files import skill_body
@@ -51,6 +51,14 @@ from .layout import (
     discover_root,
     project_roots,
 )
+from .listing import (
+    LISTING_HEAD,
+    LISTING_TAIL,
+    MAX_DESC_CHARS,
+    listing_description,
+    own_entries,
+    write_listing,
+)
 
 if TYPE_CHECKING:
     from ...model.delivered import Activation, Invoker, TierText
@@ -60,12 +68,7 @@ if TYPE_CHECKING:
 # -- settings (skillstudio.yaml keys named after Claude Code's own settings) --------
 BUDGET_FRACTION = 0.01  # skillListingBudgetFraction: 1 % of the context window
 FALLBACK_BUDGET = 8_000  # characters when the context window is unknown
-MAX_DESC_CHARS = 1_536  # skillListingMaxDescChars: one entry's description + when_to_use
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-LISTING_HEAD = (
-    "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n"
-)
-LISTING_TAIL = "\n</system-reminder>"
 
 
 def argument_hint(value: Any) -> str | None:
@@ -400,13 +403,7 @@ class ClaudeCode(Pegasus):
     def listing_description(self, skill: Skill, cap: int = MAX_DESC_CHARS) -> str:
         """description + ' - ' + when_to_use, whitespace collapsed, cut at `cap`
         characters (the last one then '…')."""
-        text = skill.description
-        when = skill.fields.get("when_to_use") or ""
-        if when:
-            text = f"{text} - {when}" if text else when
-        if len(text) > cap:
-            text = text[: max(cap - 1, 0)] + "…"
-        return text
+        return listing_description(skill, cap)
 
     def listing_omission(self, skill: Skill) -> str | None:
         return settings.listing_omission(self.override(skill)) or super().listing_omission(skill)
@@ -424,66 +421,21 @@ class ClaudeCode(Pegasus):
         return f"- {skill.name}: {desc}" if desc else f"- {skill.name}"
 
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
-        """Every listed skill's name stays; over the budget, descriptions are dropped,
-        least used first (uses from the `skill_usage` option; equal uses: from the end
-        of the listing backwards), until the entries fit."""
-        options = self._options
-        cap = int(options.get("skill_listing_max_desc_chars") or MAX_DESC_CHARS)
-        entries: list[tuple[Skill, str, str]] = []  # skill, full line, bare line
-        for skill in skills:
-            omission = self.listing_omission(skill)
-            if omission is not None:
-                out.omitted.append({"skill": skill.name, "reason": omission})
-                continue
-            name_only = self.override(skill) == "name-only"
-            desc = "" if name_only else self.listing_description(skill, cap)
-            if name_only:
-                out.cut[skill.name] = 0
-            elif desc.endswith("…") and desc != self.listing_description(skill, len(desc) + 1):
-                out.cut[skill.name] = len(desc) - 1  # (the '…' is not the description's)
-            # a name two collections share: as Claude Code lists it (`apps/web:deploy`)
-            bare = f"- {skill.key if skill.qualifier and skill.key else skill.name}"
-            entries.append((skill, f"{bare}: {desc}" if desc else bare, bare))
-        used = sum(len(full) + 1 for _, full, _ in entries)
-        budget = out.budget
-        dropped: set[int] = set()
-        if budget is not None and used > budget:
-            usage = options.get("skill_usage") or {}
-            order = sorted(
-                range(len(entries)),
-                key=lambda i: (_uses(usage, entries[i][0].name), -i),
-            )
-            for index in order:
-                if used <= budget:
-                    break
-                _, full, bare = entries[index]
-                if full == bare:
-                    continue
-                used -= len(full) - len(bare)
-                dropped.add(index)
-        lines = []
-        out.spent = used
-        for index, (skill, full, bare) in enumerate(entries):
-            lines.append(bare if index in dropped else full)
-            out.listed.append(skill.name)
-            out.entries.append((skill.name, len(full) + 1, len(bare) + 1))
-            if index in dropped:
-                out.shortened.append(skill.name)
-                out.cut[skill.name] = 0
-                out.omitted.append(
-                    {
-                        "skill": skill.name,
-                        "reason": f"description dropped (name kept): over the {budget:,}-"
-                        "character budget",
-                    }
-                )
-        if dropped and used > (budget or 0):
-            out.note = (
-                f"Even with every description dropped the names take "
-                f"{counted(used, 'character')}, "
-                f"over the {budget:,}-character budget; Claude Code keeps every name."
-            )
-        return LISTING_HEAD + "\n".join(lines) + LISTING_TAIL
+        """The user's skills then Claude Code's own entries (listing.py): every name
+        stays; over the budget, descriptions are dropped, least used first, never a
+        bundled skill's."""
+        return write_listing(
+            skills, out, self._options, self.listing_omission, self.override, self.overrides
+        )
+
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
+        """Claude Code's bundled skills and built-in prompt commands as listed (none
+        when `bundled_skills` is false; skillOverrides `off` hides one)."""
+        return [
+            agent_skill("claude-code", own.name, own.listed, f"claude-code:{own.name}", own.kind)
+            for own in own_entries(options)
+            if settings.listing_omission(self.overrides.get(own.name)) is None
+        ]
 
     # -- activation -----------------------------------------------------------
     def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
@@ -552,8 +504,3 @@ class ClaudeCode(Pegasus):
                 claude_home(), "plugins", "data", str(skill.fields.get("plugin"))
             )
         return values
-
-
-def _uses(usage: Any, name: str) -> int:
-    value = usage.get(name, 0) if isinstance(usage, Mapping) else 0
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -103,12 +103,15 @@ def write_listing(
         for s in listed
     ]
     order = [where[id(r)] for r in sorted(roots.values(), key=_root_order)]
+    own: set[int] = set()  # Codex's system skills, built in: no author can shorten them
     if _slashed(system_root) not in where.values():
         root = _slashed(system_root)
-        entries += [
+        shipped_entries = [
             Entry(s.name, s.description, f"{root}/{s.name}/SKILL.md", 0, root)
             for s in shipped.SYSTEM_SKILLS
         ]
+        own = {id(e) for e in shipped_entries}
+        entries += shipped_entries
         order.insert(sum(_root_order(r)[0] < 3 for r in roots.values()), root)
     if not entries:  # Codex sends no skills message at all
         return ""
@@ -120,10 +123,14 @@ def write_listing(
             out.omitted.append({"skill": entry.name, "reason": reason})
             continue
         out.listed.append(entry.name)
+        if id(entry) in own:
+            out.agent_own.append(len(out.listed) - 1)
         out.entries.append((entry.name, whole, bare))
         if shown < len(entry.description):
             out.shortened.append(entry.name)
             out.cut[entry.name] = shown
+            if id(entry) in own:
+                out.shortened_own.append(entry.name)
     out.spent = listing.used
     notes = [listing.warning] if listing.warning else []
     if listing.root_lines:

@@ -21,11 +21,11 @@ from ...delivery.activation import activate_standard
 from ...model.diagnostics import Diagnostic, Severity
 from ...model.fields import FieldSpec
 from ...model.profile_requests import ActivationRequest
-from ...model.skills import Root, Skill
+from ...model.skills import Root, Skill, agent_skill
 from ...model.text import counted
 from ...profile import Checker, PanelOption, Profile, RootSpec
 from ...reading.safefs import read_bytes
-from . import files
+from . import files, shipped
 from .files import CodexSettings
 from .listing import (
     CUT_MARK,
@@ -296,6 +296,14 @@ class Codex(Profile):
                 "mention still invokes it)"
             )
         return None
+
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
+        """Codex's system skills (shipped.py), listed first in every session."""
+        root = os.path.join(self.settings.legacy_user_root, ".system")
+        return [
+            agent_skill("codex", s.name, s.description, f"{root}/{s.name}/SKILL.md", "system")
+            for s in shipped.SYSTEM_SKILLS
+        ]
 
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
         omissions = {s.path: why for s in skills if (why := self.listing_omission(s))}

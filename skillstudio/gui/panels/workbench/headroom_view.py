@@ -3,15 +3,17 @@ listing budget at a context window (core/delivery/headroom.py: what `skillstudio
 headroom` says), which skills fall to a bare name or out of the listing, and what each
 description costs. Worked out off the GUI thread on a snapshot of the skills (two
 listings: at the budget and unbounded), when the tab is shown and the skills or the
-window changed."""
+window changed. Its model chooser fills the window with a known model's
+(core/projects/model_windows.py: the built-in table and the user's models.yaml)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -26,6 +28,7 @@ from ....core.delivery.headroom import Headroom, listing_headroom
 from ....core.model.text import counted
 from ....core.profiles.agents import AGENTS
 from ....core.projects.config import NUMBER_OPTIONS
+from ....core.projects.model_windows import ModelTable, load_models
 from ....core.projects.project import Project
 from ....core.scanning.registry import Registry
 from ...infra.background import LatestJob
@@ -84,10 +87,15 @@ def headroom_line(room: Headroom, agents: str) -> str:
 
 
 class HeadroomView(QWidget):
-    """The line and the table of one project's listing headroom (`room`: the last)."""
+    """The line and the table of one project's listing headroom (`room`: the last).
+    `model_chosen(tokens)`: a model was picked in the chooser (the panel fills its own
+    window box with it where that box is the window)."""
+
+    model_chosen = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.models: ModelTable = load_models()
         self.project: Project | None = None
         self.registry: Registry | None = None
         self.room: Headroom | None = None
@@ -102,7 +110,14 @@ class HeadroomView(QWidget):
             "The model's context window: the listing's budget follows it where the agent's "
             "does (unknown: the agent's default budget)"
         )
-        self.tokens_box.valueChanged.connect(lambda _v: self.changed())
+        self.tokens_box.valueChanged.connect(lambda _v: self._tokens_edited())
+        self.model_box = QComboBox(self)
+        self.model_box.setToolTip(
+            "A known model: its context window fills the window box (Settings › Models "
+            "lists them and keeps your own)"
+        )
+        self.model_box.activated.connect(lambda _i: self.choose(self.model_box.currentData()))
+        self.fill_models()
         self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -120,10 +135,14 @@ class HeadroomView(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(QLabel("Context window:", self.window_row))
         top.addWidget(self.tokens_box)
-        top.addStretch(1)
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel("Model:", self))
+        choose.addWidget(self.model_box)
+        choose.addWidget(self.window_row)
+        choose.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.window_row)
+        layout.addLayout(choose)
         layout.addWidget(self.line)
         layout.addWidget(self.table, 1)
 
@@ -141,8 +160,51 @@ class HeadroomView(QWidget):
         self.tokens_box.blockSignals(True)
         self.tokens_box.setValue(tokens or 0)
         self.tokens_box.blockSignals(False)
+        named = project.options.get("model") if project is not None else None
+        kept = self.model_box.currentData() or named  # (a model just chosen, else the project's)
+        self.show_model(kept if isinstance(kept, str) else None)
         if changed:
             self.changed()
+
+    # -- the model chooser -------------------------------------------------------------
+    def fill_models(self, table: ModelTable | None = None) -> None:
+        """The chooser's rows: the table's models (read again: Settings may have changed
+        the user's), each with its window."""
+        self.models = table if table is not None else load_models()
+        kept = self.model_box.currentData()
+        self.model_box.blockSignals(True)
+        self.model_box.clear()
+        self.model_box.addItem("choose a model…", None)
+        for row in self.models.rows:
+            self.model_box.addItem(f"{row.name} ({counted(row.context_tokens, 'token')})", row.name)
+        self.model_box.blockSignals(False)
+        self.show_model(kept)
+
+    def choose(self, name: object) -> None:
+        """A model picked: its window fills the window box (or the panel's, when the
+        panel's own option is the window: `model_chosen`)."""
+        row = self.models.get(name) if isinstance(name, str) else None
+        if row is None:
+            return
+        tokens = min(row.context_tokens, self.tokens_box.maximum())
+        if self.window_row.isHidden():
+            self.model_chosen.emit(tokens)
+        else:
+            self.tokens_box.setValue(tokens)
+        self.show_model(row.name)
+
+    def show_model(self, name: str | None) -> None:
+        """The chooser on `name` when its window is the one shown, else on none."""
+        row = self.models.get(name) if name else None
+        matches = row is not None and row.context_tokens == self.tokens_box.value()
+        found = self.model_box.findData(name) if matches else 0
+        self.model_box.blockSignals(True)
+        self.model_box.setCurrentIndex(max(found, 0))
+        self.model_box.blockSignals(False)
+
+    def _tokens_edited(self) -> None:
+        self.show_model(self.model_box.currentData())
+        self.changed()
 
     def changed(self) -> None:
         """The skills or the window changed: worked out again (when shown)."""
@@ -178,9 +240,16 @@ class HeadroomView(QWidget):
             if room.counts_descriptions and room.costs
             else ""
         )
-        self.line.setText(headroom_line(room, agents) + counts)
+        own = room.agent_skills  # the agent's own entries: in the budget, not the author's
+        theirs = (
+            f" The agent's own {counted(len(own), 'entry', 'entries')} "
+            f"({', '.join(own)}) are listed too and share the budget."
+            if own
+            else ""
+        )
+        self.line.setText(headroom_line(room, agents) + theirs + counts)
         shortened, dropped = set(room.shortened), set(room.dropped)
-        costs = room.costs[:SHOWN]
+        costs = [c for c in room.costs if not c.own][:SHOWN]
         self.table.setRowCount(len(costs))
         for row, cost in enumerate(costs):
             state = (

@@ -157,6 +157,8 @@ class QueryPanel(QWidget):
         self.tier_views, self.activation = details.tier_views, details.activation
         self.session_view, self.headroom = details.session_view, details.headroom
         self.live, self.live_page = details.live, details.live_page
+        # a model picked in Headroom fills the panel's window box where that is the window
+        self.headroom.model_chosen.connect(self.option.setValue)
         self.why_box.currentIndexChanged.connect(lambda _i: self._show_explanation())
         # The listing (tier 2) is written when its tab is shown, in slices (30-180 ms
         # at 10,000 skills).
@@ -229,9 +231,10 @@ class QueryPanel(QWidget):
         return options
 
     def apply_settings(self, store: AppSettings) -> None:
-        """Settings' context window (the option's default) and model endpoints."""
+        """Settings' context window (the option's default), models and endpoints."""
         tokens = store.context_tokens()
         self.option_defaults = {"context_tokens": tokens} if tokens else {}
+        self.headroom.fill_models()  # (Settings may have changed the user's models)
         self.live.set_endpoints(store.endpoints())
 
     def _on_project_changed(self, current: object = None) -> None:
@@ -385,6 +388,10 @@ class QueryPanel(QWidget):
         project = self.project
         if project is None or not project.profile.model_chooses or not query.strip():
             return None
+        # the estimate reads the listing at the panel's window, as its tier 2 is written
+        spec, home = project.profile.panel_option, self.context.open_project_of(registry)
+        if home is not None and spec is not None and spec.key == "context_tokens":
+            home.use_window(self.option.value() or None)
         index = self.context.likely_indexes.get(registry)
         return rank_likely(index, query) if index is not None else None
 

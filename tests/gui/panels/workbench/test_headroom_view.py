@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QPlainTextEdit, QTableWidget
 from pytestqt.qtbot import QtBot
 
@@ -16,6 +17,7 @@ from skillstudio.core.delivery.headroom import listing_headroom
 from skillstudio.gui.panels.workbench.headroom_view import HeadroomView
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
+from tests.helpers import write
 
 from ...parts import cell, panel_on
 
@@ -126,7 +128,12 @@ def test_headroom_shows_the_set_against_the_listing_budget(
     assert "The budget counts the skills' entries; Tiers counts the whole text." in (
         view.line.text()
     )
-    assert view.table.rowCount() == len(expected.costs)
+    # the table lists the author's skills; Claude Code's own entries are named in the line
+    own = set(expected.agent_skills)
+    assert own and "simplify" in own
+    assert view.table.rowCount() == len([c for c in expected.costs if c.skill not in own]) == 4
+    assert not own & {cell(view.table, r, 0) for r in range(view.table.rowCount())}
+    assert "The agent's own 10 entries (update-config, " in view.line.text()
     # A small context window: a budget the set does not fit; who falls out is named.
     assert not view.window_row.isVisibleTo(view)  # the panel's own window option counts
     panel.option.setValue(5_000)
@@ -138,3 +145,45 @@ def test_headroom_shows_the_set_against_the_listing_budget(
     assert "over" in view.line.text()
     marked = [cell(view.table, r, 0) for r in range(view.table.rowCount())]
     assert any("(name only or cut)" in t or "(left out)" in t for t in marked)
+
+
+def pick(view: HeadroomView, name: str) -> None:
+    """Choose `name` in the model chooser as a user does."""
+    number = view.model_box.findData(name)
+    assert number > 0, name
+    view.model_box.setCurrentIndex(number)
+    view.model_box.activated.emit(number)
+
+
+def test_the_model_chooser_fills_the_panels_window(query_panel: QueryPanel, qtbot: QtBot) -> None:
+    panel = panel_on(query_panel, "claude-code")
+    view = panel.headroom
+    panel.details.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
+    assert not view.window_row.isVisibleTo(view) and view.model_box.isVisibleTo(view)
+    assert view.model_box.currentIndex() == 0  # no model named yet
+    before = view.room
+    pick(view, "claude-opus-4-6")
+    assert panel.option.value() == 1_000_000  # the panel's window box, which is the window
+    qtbot.waitUntil(lambda: view.room is not None and view.room is not before, timeout=10_000)
+    assert view.room is not None and view.room.budget == 40_000  # 1 % of 1M, in characters
+    assert view.model_box.currentData() == "claude-opus-4-6"
+    panel.option.setValue(123_000)  # a number typed: no model's window any more
+    assert view.model_box.currentIndex() == 0
+
+
+def test_the_model_chooser_fills_its_own_window_box_and_lists_the_users_rows(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    write(tmp_path, "skillstudio/models.yaml", "models:\n  my-local: 32768\n")
+    view = HeadroomView()
+    qtbot.addWidget(view)
+    view.set_project(None, None)
+    assert view.window_row.isVisibleTo(view)
+    pick(view, "gpt-5.2-codex")
+    assert view.tokens_box.value() == 272_000
+    pick(view, "my-local")  # the user's row, from the file the command line reads
+    assert view.tokens_box.value() == 32_768
+    view.tokens_box.setValue(1000)
+    assert view.model_box.currentIndex() == 0

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.delivery.tiers import render_tiers
 from skillstudio.core.model.session import Session
 from skillstudio.core.model.skills import Skill
+from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.ranking.estimate import LikelyCandidate
 from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.matching import match
@@ -319,7 +320,7 @@ def test_the_explanation_follows_the_best_row_or_the_one_chosen(
     assert rows[0] == "sql-review" and "pytest-writer" in rows
     assert panel.table.currentIndex().row() == 0
     html = panel.explanation_html()
-    band = panel.model.rows[0].band  # (likely: 0.51, a third ahead of the next)
+    band = getattr(panel.model.rows[0], "band", "")  # (likely: 0.51, a third ahead)
     assert f"sql-review: {band}" in html and "pytest-writer" not in html
     assert bar.value() == 0
 
@@ -410,7 +411,11 @@ def test_panel_matches_the_engine_on_every_profile(
     if registry.profile.model_chooses:
         # the likely candidates, once their index (built off the GUI thread) lands,
         # a skill invoked by name first
-        ranked = likely(registry, REQUESTS[profile])
+        # (as `match` ranks: the open project's index, at the panel's window)
+        assert panel.project is not None
+        opened = OpenProject(panel.project, registry)
+        opened.use_window(panel.options().get("context_tokens"))
+        ranked = likely(registry, REQUESTS[profile], opened.likely_index())
         qtbot.waitUntil(lambda: panel.model.likely is not None)
         names = expected.selected + [
             c.name for c in ranked.candidates if c.name not in expected.selected
@@ -466,3 +471,20 @@ def test_a_hidden_panel_waits_and_catches_up_when_shown(
     assert panel.result is not None and panel.result.selected == []
     window.focus_query_panel()
     qtbot.waitUntil(lambda: panel.result is not None and panel.result.selected == ["commit"])
+
+
+def test_the_estimate_reads_the_listing_at_the_panels_window(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 36: on a Claude Code set over its budget, the skill whose description the
+    listing drops is no candidate for that description's words; at a window where the
+    listing holds it whole (the panel's context-window box), it is the likely one."""
+    from tests.test_listing_estimate import REQUEST, TRIAGE, triage_set
+
+    panel = query_panel_on(qtbot, triage_set(tmp_path / "over"), "claude-code")
+    ask(panel, qtbot, REQUEST)
+    assert panel.likely is not None
+    assert TRIAGE not in [c.name for c in panel.likely.candidates]
+    panel.option.setValue(1_000_000)  # the window box: the listing now fits
+    panel.update_now()
+    qtbot.waitUntil(lambda: panel.likely is not None and bool(panel.likely.candidates))
+    first = panel.likely.candidates[0]
+    assert first.name == TRIAGE and first.band == "likely"

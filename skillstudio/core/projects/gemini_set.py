@@ -1,0 +1,97 @@
+"""The skills Gemini CLI lists for a folder, read from its folders (its scopes:
+core/profiles/gemini/listing.py), and the size of its listing for `headroom`: Gemini
+CLI has no budget, so its row says what the skills section and the `activate_skill`
+declaration take, every skill whole.
+
+The folders are read as the `agentskills` profile reads a root (bounded, confined); the
+frontmatter is taken as Gemini CLI takes it (a string `name` and `description`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..delivery.headroom import DescriptionCost, Headroom
+from ..model.skills import Root
+from ..model.text import counted
+from ..profiles import get_profile
+from ..profiles.gemini.listing import (
+    GeminiSkill,
+    activate_skill_declaration,
+    from_frontmatter,
+    loaded,
+    skill_entry,
+    skills_section,
+)
+from .project import Project
+
+# (folder below the base or the home, scope), in Gemini CLI's order of discovery
+USER_ROOTS = ((".gemini/skills", "user"), (".agents/skills", "user-agents"))
+WORKSPACE_ROOTS = ((".gemini/skills", "workspace"), (".agents/skills", "workspace-agents"))
+
+
+def gemini_roots(folder: str, home: str | None = None) -> list[tuple[str, str]]:
+    """(root, scope) of the folders Gemini CLI reads for a workspace `folder`, those that
+    exist, lowest precedence first (the user's under `home`, default the user's home)."""
+    home = home if home is not None else os.path.expanduser("~")
+    pairs = [(os.path.join(home, rel), scope) for rel, scope in USER_ROOTS]
+    pairs += [(os.path.join(folder, rel), scope) for rel, scope in WORKSPACE_ROOTS]
+    return [(os.path.normpath(p), scope) for p, scope in pairs if os.path.isdir(p)]
+
+
+def gemini_skills(folder: str, home: str | None = None) -> list[GeminiSkill]:
+    """The skills of `folder` (and the user's) Gemini CLI loads, in its order, its
+    built-in skill first."""
+    folder = os.path.abspath(folder)
+    pairs = gemini_roots(folder, home)
+    roots = [
+        Root(path, scope, n, base=folder if scope.startswith("workspace") else "")
+        for n, (path, scope) in enumerate(pairs)
+    ]
+    registry = Project(get_profile("agentskills"), roots, folder).registry(gists=False)
+    registry.scan()
+    found = []
+    for skill in sorted(registry.skills, key=lambda s: (s.root.precedence, s.path)):
+        entry = from_frontmatter(skill.doc.mapping, os.path.abspath(skill.path), skill.root.label)
+        if entry is not None:
+            found.append(entry)
+    return loaded(found)
+
+
+def gemini_headroom(folder: str, home: str | None = None) -> Headroom:
+    """Gemini CLI's listing of `folder` as a headroom row: no budget, `needed` and `used`
+    the characters of its skills section; the note says what the tool declaration adds."""
+    skills = gemini_skills(folder, home)
+    section = skills_section(skills)
+    costs = sorted(
+        (
+            DescriptionCost(
+                s.name,
+                len(skill_entry(s)) - len(skill_entry(GeminiSkill(s.name, "", s.location))),
+                len(s.description),
+                own=s.builtin,
+            )
+            for s in skills
+        ),
+        key=lambda c: (-c.chars, -c.description, c.skill),
+    )
+    names = [s.name for s in skills]
+    tool = json.dumps(activate_skill_declaration(names), ensure_ascii=False)
+    own = [s.name for s in skills if s.builtin]
+    return Headroom(
+        profile="gemini",
+        budget=None,
+        needed=len(section),
+        used=len(section),
+        skills=len(skills) - len(own),
+        listed=names,
+        costs=costs,
+        agent_skills=own,
+        note=(
+            f"No budget: every skill is listed whole. The {len(section):,}-character skills "
+            f"section of the system prompt, and activate_skill's declaration "
+            f"({counted(len(tool), 'character')} of JSON: every name in its enum and its "
+            "hint)."
+        ),
+    )

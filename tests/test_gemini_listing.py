@@ -1,0 +1,205 @@
+"""Gemini CLI's listing (core/profiles/gemini/listing.py, core/projects/gemini_set.py),
+against its source (google-gemini/gemini-cli, docs/agents.md "Gemini CLI's listing"): the
+skills section byte for byte with a system prompt Gemini CLI wrote (a capture published
+in 2026, recorded below: its skills are the inputs), the activate_skill declaration as
+its own snapshot test pins it, the order and name rules of its loader, and `headroom`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from skillstudio.core.profiles.gemini.listing import (
+    BUILTIN_SKILLS,
+    GeminiSkill,
+    activate_skill_declaration,
+    from_frontmatter,
+    gemini_name,
+    loaded,
+    skills_section,
+)
+from skillstudio.core.projects.gemini_set import gemini_headroom, gemini_skills
+
+from .helpers import cli, write
+
+HOME = "/home/fpiraz"
+# The recorded capture: a Gemini CLI system prompt of 2026 (skill-creator from an nvm
+# install, four skills of ~/.gemini/skills in the order Gemini CLI's glob found them).
+CREATOR_AT = (
+    f"{HOME}/.nvm/versions/node/v22.9.0/lib/node_modules/@google/gemini-cli/node_modules/"
+    "@google/gemini-cli-core/dist/src/skills/builtin/skill-creator/SKILL.md"
+)
+USER_SKILLS = [
+    (
+        "taskwarrior-expert",
+        "Expert system for managing session plans, tasks, and context using Taskwarrior. Use "
+        "this when managing tasks, creating plans, tracking progress, or storing session "
+        "context.",
+        f"{HOME}/.gemini/skills/taskwarrior_expert/SKILL.md",
+    ),
+    (
+        "python-expert",
+        "Expert system for writing high-quality, PEP 8 compliant Python 3.13+ code.",
+        f"{HOME}/.gemini/skills/python_expert/SKILL.md",
+    ),
+    (
+        "jacazul-engine",
+        "Technical engine for the Jacazul AI CLI. Manages Taskwarrior workflows, UUID "
+        "protocols, Git standards, and session orientation.",
+        f"{HOME}/.gemini/skills/jacazul-engine/SKILL.md",
+    ),
+    (
+        "git-expert",
+        "Expert system for Git version control following high engineering standards.",
+        f"{HOME}/.gemini/skills/git_expert/SKILL.md",
+    ),
+]
+CAPTURED = (
+    "# Available Agent Skills\n\n"
+    "You have access to the following specialized skills. To activate a skill and receive "
+    "its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n"
+    "<available_skills>\n"
+    "  <skill>\n"
+    "    <name>skill-creator</name>\n"
+    "    <description>Guide for creating effective skills. This skill should be used when "
+    "users want to create a new skill (or update an existing skill) that extends Gemini "
+    "CLI's capabilities with specialized knowledge, workflows, or tool "
+    "integrations.</description>\n"
+    f"    <location>{CREATOR_AT}</location>\n"
+    "  </skill>\n"
+    "  <skill>\n"
+    "    <name>taskwarrior-expert</name>\n"
+    "    <description>Expert system for managing session plans, tasks, and context using "
+    "Taskwarrior. Use this when managing tasks, creating plans, tracking progress, or "
+    "storing session context.</description>\n"
+    f"    <location>{HOME}/.gemini/skills/taskwarrior_expert/SKILL.md</location>\n"
+    "  </skill>\n"
+    "  <skill>\n"
+    "    <name>python-expert</name>\n"
+    "    <description>Expert system for writing high-quality, PEP 8 compliant Python 3.13+ "
+    "code.</description>\n"
+    f"    <location>{HOME}/.gemini/skills/python_expert/SKILL.md</location>\n"
+    "  </skill>\n"
+    "  <skill>\n"
+    "    <name>jacazul-engine</name>\n"
+    "    <description>Technical engine for the Jacazul AI CLI. Manages Taskwarrior workflows, "
+    "UUID protocols, Git standards, and session orientation.</description>\n"
+    f"    <location>{HOME}/.gemini/skills/jacazul-engine/SKILL.md</location>\n"
+    "  </skill>\n"
+    "  <skill>\n"
+    "    <name>git-expert</name>\n"
+    "    <description>Expert system for Git version control following high engineering "
+    "standards.</description>\n"
+    f"    <location>{HOME}/.gemini/skills/git_expert/SKILL.md</location>\n"
+    "  </skill>\n"
+    "</available_skills>"
+)
+
+
+def test_the_skills_section_is_byte_for_byte_the_captured_one() -> None:
+    users = [GeminiSkill(n, d, at, "user") for n, d, at in USER_SKILLS]
+    creator = replace(BUILTIN_SKILLS[0], location=CREATOR_AT)
+    listed = loaded(users, builtin=False)
+    assert skills_section([creator, *listed]) == CAPTURED
+    # the built-in skill comes first on its own, at the install's location
+    assert [s.name for s in loaded(users)] == ["skill-creator", *(n for n, _, _ in USER_SKILLS)]
+    assert skills_section([]) == ""  # no skill: no section at all
+
+
+def test_the_activate_skill_declaration_as_gemini_clis_snapshot_pins_it() -> None:
+    """coreToolsModelSnapshots.test.ts.snap: activate_skill with skill1, skill2; and
+    activate_skill_empty (its keys sorted there; a dict compares without order)."""
+    tail = (
+        ". Returns the skill's instructions wrapped in `<activated_skill>` tags. These "
+        "provide specialized guidance for the current task. Use this when you identify a "
+        "task that matches a skill's description. ONLY use names exactly as they appear in "
+        "the `<available_skills>` section."
+    )
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "additionalProperties": False,
+        "required": ["name"],
+        "type": "object",
+    }
+    assert activate_skill_declaration(["skill1", "skill2"]) == {
+        "description": "Activates a specialized agent skill by name (Available: 'skill1', "
+        "'skill2')" + tail,
+        "name": "activate_skill",
+        "parametersJsonSchema": {
+            **schema,
+            "properties": {
+                "name": {
+                    "description": "The name of the skill to activate.",
+                    "enum": ["skill1", "skill2"],
+                    "type": "string",
+                }
+            },
+        },
+    }
+    empty = activate_skill_declaration([])
+    assert empty["description"] == "Activates a specialized agent skill by name" + tail
+    assert empty["parametersJsonSchema"]["properties"] == {
+        "name": {"description": "No skills are currently available.", "type": "string"}
+    }
+
+
+def test_names_order_and_what_gemini_cli_loads() -> None:
+    assert gemini_name('a:b\\c/d<e>f*g?h"i|j') == "a-b-c-d-e-f-g-h-i-j"
+    assert from_frontmatter({"name": "x"}, "/p", "user") is None  # no description
+    assert from_frontmatter({"name": 1, "description": "d"}, "/p", "user") is None
+    kept = from_frontmatter({"name": "p:q", "description": "Two\nlines"}, "/p", "workspace")
+    assert kept == GeminiSkill("p-q", "Two\nlines", "/p", "workspace")  # kept as read
+    # scope by scope; a later skill of a name replaces the earlier one in its place
+    skills = [
+        GeminiSkill("b", "workspace .agents b", "/w/.agents/b", "workspace-agents"),
+        GeminiSkill("b", "workspace b", "/w/.gemini/b", "workspace"),
+        GeminiSkill("a", "user a", "/h/.gemini/a", "user"),
+        GeminiSkill("skill-creator", "mine", "/h/.gemini/skill-creator", "user"),
+        GeminiSkill("b", "user b", "/h/.gemini/b", "user"),
+    ]
+    listed = loaded(skills)
+    assert [(s.name, s.description) for s in listed] == [
+        ("skill-creator", "mine"),
+        ("a", "user a"),
+        ("b", "workspace .agents b"),
+    ]
+
+
+def test_the_folders_it_reads_and_its_headroom_row(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    write(home, ".gemini/skills/notes/SKILL.md", "---\nname: notes\ndescription: Notes.\n---\n")
+    write(work, ".gemini/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs.\n---\nB\n")
+    write(work, ".agents/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: Forms.\n---\n")
+    write(work, ".agents/skills/bare/SKILL.md", "---\nname: bare\n---\n")  # not loaded
+    write(work, ".claude/skills/other/SKILL.md", "---\nname: other\ndescription: O.\n---\n")
+    skills = gemini_skills(str(work), str(home))
+    assert [(s.name, s.description, s.scope) for s in skills] == [
+        ("skill-creator", BUILTIN_SKILLS[0].description, "built-in"),
+        ("notes", "Notes.", "user"),
+        ("pdf", "Forms.", "workspace-agents"),
+    ]
+    assert skills[2].location == str(work / ".agents/skills/pdf/SKILL.md")
+    room = gemini_headroom(str(work), str(home))
+    section = skills_section(skills)
+    assert (room.budget, room.needed, room.used) == (None, len(section), len(section))
+    assert room.listed == ["skill-creator", "notes", "pdf"]
+    assert room.skills == 2 and room.agent_skills == ["skill-creator"]
+    cost = room.cost_of("pdf")  # a skill always has its description element: the text
+    assert cost is not None and cost.chars == cost.description == len("Forms.")
+    assert "No budget" in room.note and "activate_skill" in room.note
+
+
+def test_headroom_shows_gemini_clis_listing_size(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, ".gemini/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs.\n---\n")
+    run = cli("headroom", "--agent", "gemini", "--format", "json", "--skill", "pdf", cwd=repo)
+    assert run.code == 0, run.err
+    (row,) = run.json["agents"]
+    assert row["agent"] == "gemini" and row["budget"] is None
+    assert row["listed"][0] == "skill-creator" and "pdf" in row["listed"]
+    assert row["needed"] == row["used"] > 0
+    assert row["skill"]["listed"] is True
+    text = cli("headroom", "--agent", "gemini", cwd=repo)
+    assert "gemini (Gemini CLI, .):" in text.out
+    assert "no budget" in text.out
+    assert "gemini" not in text.out.split("listing budget not documented:")[-1]
