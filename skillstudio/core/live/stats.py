@@ -95,13 +95,16 @@ class Rule:
         bounds = (low, high)
         bar = _pc(self.bar)
         if low >= self.bar:
-            return Verdict(PASS, f"at least {_pc(low)} (95 % one-sided), bar {bar}", bounds)
+            return Verdict(PASS, f"at least {_pc(low)} at 95 % confidence (bar {bar})", bounds)
         if high < self.bar:
-            return Verdict(FAIL, f"at most {_pc(high)} (95 % one-sided), bar {bar}", bounds)
-        unanswered = f"; {missing} of {runs} runs without an answer" if missing else ""
+            return Verdict(FAIL, f"at most {_pc(high)} at 95 % confidence (bar {bar})", bounds)
+        unanswered = (
+            f"; {missing} of {runs} runs without an answer, counted both ways" if missing else ""
+        )
         return Verdict(
             INCONCLUSIVE,
-            f"{_pc(low)}-{_pc(high)} (95 % one-sided) holds the bar {bar}{unanswered}",
+            f"{low * 100:.0f}-{_pc(high)} at 95 % confidence holds the bar {bar}: more runs "
+            f"needed{unanswered}",
             bounds,
         )
 
