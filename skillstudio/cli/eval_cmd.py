@@ -422,7 +422,7 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             printable(
                 f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
                 f"{case['expect']}: {case['hits']}/{case['answered']} of {len(case['runs'])} "
-                f"runs ({rate}): {case['why']}{estimate}{unanswered}"
+                f"runs ({rate}): {case['why']}{unanswered}{estimate}"
             )
         )
     if data["per_skill"]:
