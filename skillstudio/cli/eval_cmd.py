@@ -43,8 +43,9 @@ def register(sub: Subparsers) -> None:
         description="Put requests to a real model the way the project's agent asks it (its "
         "own listing and tool, no skill body), N runs each, and report which skill it "
         "picks: trigger rates, precision/recall/F1, a confusion table, Wilson 95 % "
-        "intervals and agreement with the offline estimate. Answers are cached, so "
-        "--offline replays a checked suite without a model.",
+        "intervals and agreement with the offline estimate. A case passes, fails, or is "
+        "inconclusive (exit 3) on the Wilson bounds of its rate over all its runs. "
+        "Answers are cached, so --offline replays a checked suite without a model.",
     )
     ev.add_argument(
         "suites",
