@@ -15,12 +15,15 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..profile import Profile
+from ..profiles.gemini.listing import activate_skill_declaration
 from .endpoints import Endpoint
+from .reads import read_pick
 
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
@@ -32,7 +35,9 @@ class Style:
     """How an agent asks: where its listing goes ("message": a text block of the user's
     turn before the request; "tool": the skill tool's description; "developer": a
     developer message; "system": the system prompt), the tool it declares and the
-    argument naming the skill ("" when the model reads the listed SKILL.md itself)."""
+    argument naming the skill ("" when the model reads the listed SKILL.md itself);
+    `declared`, when the agent's own declaration is known, gives the tool's description
+    and parameters from the listed names (Gemini CLI's `name` is an enum of them)."""
 
     key: str
     agent: str  # in words, for reports
@@ -41,6 +46,7 @@ class Style:
     tool_text: str
     argument: str = ""
     parameters: dict[str, Any] = field(default_factory=dict)
+    declared: Callable[[list[str]], tuple[str, dict[str, Any]]] | None = None
 
 
 def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -48,6 +54,13 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 _NAME_ONLY = _object({"name": {"type": "string", "description": "The skill's name."}}, ["name"])
+
+
+def _gemini(names: list[str]) -> tuple[str, dict[str, Any]]:
+    """Gemini CLI's `activate_skill` declaration (core/profiles/gemini/listing.py)."""
+    declaration = activate_skill_declaration(names)
+    return declaration["description"], declaration["parametersJsonSchema"]
+
 
 STYLES: dict[str, Style] = {
     s.key: s
@@ -117,6 +130,7 @@ STYLES: dict[str, Style] = {
             "Use it when a task matches one of the available skills' descriptions.",
             "name",
             _NAME_ONLY,
+            _gemini,
         ),
     )
 }
@@ -137,7 +151,7 @@ class Question:
     style: Style
     listing: str  # the profile's tier-2 text, exactly
     query: str
-    listed: tuple[str, ...]  # names in the listing
+    listed: tuple[str, ...]  # names as the listing shows them, each once
     paths: tuple[tuple[str, str], ...]  # (SKILL.md path as listed, name) for read styles
 
     @property
@@ -150,30 +164,42 @@ class Question:
 def question(
     profile: Profile, listing: str, listed: list[str], skills: list[Skill], query: str
 ) -> Question:
-    """The question for `query`, from a rendered listing and the skills it lists."""
+    """The question for `query`, from a rendered listing and the skills it lists. A
+    skill whose name another has is listed by its qualified key (Claude Code's
+    `apps/web:deploy`): that is the name the listing shows, so the name a model may
+    answer."""
     style = style_of(profile)
     names = set(listed)
-    paths = tuple((s.path.replace(os.sep, "/"), s.name) for s in skills if s.name in names)
-    return Question(style, listing, query, tuple(listed), paths)
+    shown = dict.fromkeys(listed)
+    paths: list[tuple[str, str]] = []
+    for s in skills:
+        if s.name not in names:
+            continue
+        name = s.name
+        if s.key and s.key != s.name and f"- {s.key}" in listing:
+            shown[s.key] = None
+            name = s.key
+        paths.append((s.path.replace(os.sep, "/"), name))
+    return Question(style, listing, query, tuple(shown), tuple(paths))
 
 
-def _tool(style: Style, api: str, description: str) -> dict[str, Any]:
+def _tool(style: Style, api: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
     if api == "anthropic":
-        return {"name": style.tool, "description": description, "input_schema": style.parameters}
+        return {"name": style.tool, "description": description, "input_schema": parameters}
     return {
         "type": "function",
-        "function": {
-            "name": style.tool,
-            "description": description,
-            "parameters": style.parameters,
-        },
+        "function": {"name": style.tool, "description": description, "parameters": parameters},
     }
 
 
 def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dict[str, Any]:
-    """The request body, field for field, for the endpoint's API."""
+    """The request body, field for field, for the endpoint's API. With no skill listed
+    a skill tool is not declared (Gemini CLI declares `activate_skill` only beside
+    skills); `plan` sends no such request at all."""
     style, api = q.style, endpoint.api
-    description = style.tool_text
+    description, parameters = style.tool_text, style.parameters
+    if style.declared is not None:
+        description, parameters = style.declared(list(q.listed))
     if style.place == "tool":
         description = f"{description}\n\n{q.listing}"
     system = ""
@@ -195,7 +221,8 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     elif system:
         messages.insert(0, {"role": "system", "content": system})
     out["temperature"] = temperature
-    out["tools"] = [_tool(style, api, description)]
+    if q.listed or not style.argument:
+        out["tools"] = [_tool(style, api, description, parameters)]
     out["messages"] = messages
     return out
 
@@ -296,25 +323,10 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     return calls, " ".join(texts).strip(), counts[0], counts[1]
 
 
-def _path_pick(q: Question, arguments: Any) -> str | None:
-    """The listed skill whose SKILL.md the call reads: its path as listed, else its
-    `<folder>/SKILL.md` (a model may shorten the path)."""
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    text = text.replace("\\\\", "/").replace("\\", "/")
-    for path, name in sorted(q.paths, key=lambda p: -len(p[0])):
-        if path in text:
-            return name
-    for path, name in q.paths:
-        tail = "/".join(path.rsplit("/", 2)[-2:])
-        if tail in text:
-            return name
-    return None
-
-
 def read_answer(q: Question, data: Any, api: str) -> Answer:
     """The answer as the agent reads it: the first call of the skill tool naming a
-    skill, or (read styles) the first tool call that reads a listed SKILL.md; plain
-    text is no skill."""
+    skill, or (read styles) the first tool call that runs a read command on a listed
+    SKILL.md's exact path (core/live/reads.py); plain text is no skill."""
     if not isinstance(data, dict):
         raise MalformedAnswer("the answer is not a JSON object")
     calls, text, tokens_in, tokens_out = _calls(data, api)
@@ -322,7 +334,7 @@ def read_answer(q: Question, data: Any, api: str) -> Answer:
     style = q.style
     for name, arguments in calls:
         if not style.argument:
-            found = _path_pick(q, arguments)
+            found = read_pick(arguments, q.paths)
             if found is not None:
                 answer.pick = found
                 return answer
