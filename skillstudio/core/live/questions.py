@@ -15,13 +15,11 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..profile import Profile
-from ..profiles.gemini.listing import activate_skill_declaration
 from .endpoints import Endpoint
 from .reads import read_pick
 
@@ -35,9 +33,7 @@ class Style:
     """How an agent asks: where its listing goes ("message": a text block of the user's
     turn before the request; "tool": the skill tool's description; "developer": a
     developer message; "system": the system prompt), the tool it declares and the
-    argument naming the skill ("" when the model reads the listed SKILL.md itself);
-    `declared`, when the agent's own declaration is known, gives the tool's description
-    and parameters from the listed names (Gemini CLI's `name` is an enum of them)."""
+    argument naming the skill ("" when the model reads the listed SKILL.md itself)."""
 
     key: str
     agent: str  # in words, for reports
@@ -46,7 +42,6 @@ class Style:
     tool_text: str
     argument: str = ""
     parameters: dict[str, Any] = field(default_factory=dict)
-    declared: Callable[[list[str]], tuple[str, dict[str, Any]]] | None = None
 
 
 def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -54,12 +49,6 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 _NAME_ONLY = _object({"name": {"type": "string", "description": "The skill's name."}}, ["name"])
-
-
-def _gemini(names: list[str]) -> tuple[str, dict[str, Any]]:
-    """Gemini CLI's `activate_skill` declaration (core/profiles/gemini/listing.py)."""
-    declaration = activate_skill_declaration(names)
-    return declaration["description"], declaration["parametersJsonSchema"]
 
 
 STYLES: dict[str, Style] = {
@@ -130,7 +119,6 @@ STYLES: dict[str, Style] = {
             "Use it when a task matches one of the available skills' descriptions.",
             "name",
             _NAME_ONLY,
-            _gemini,
         ),
     )
 }
@@ -153,6 +141,9 @@ class Question:
     query: str
     listed: tuple[str, ...]  # names as the listing shows them, each once
     paths: tuple[tuple[str, str], ...]  # (SKILL.md path as listed, name) for read styles
+    # the agent's own declaration of its skill tool, when known (Profile.skill_tool:
+    # Gemini CLI's `activate_skill`, its `name` an enum of the listed names)
+    declared: dict[str, Any] | None = None
 
     @property
     def listing_hash(self) -> str:
@@ -180,7 +171,10 @@ def question(
             shown[s.key] = None
             name = s.key
         paths.append((s.path.replace(os.sep, "/"), name))
-    return Question(style, listing, query, tuple(shown), tuple(paths))
+    declared = profile.skill_tool(list(shown)) if shown else None
+    if declared is not None and declared.get("name") != style.tool:
+        declared = None  # another tool than the style's: its reconstruction stands
+    return Question(style, listing, query, tuple(shown), tuple(paths), declared)
 
 
 def _tool(style: Style, api: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
@@ -198,8 +192,10 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     skills); `plan` sends no such request at all."""
     style, api = q.style, endpoint.api
     description, parameters = style.tool_text, style.parameters
-    if style.declared is not None:
-        description, parameters = style.declared(list(q.listed))
+    if q.declared is not None:
+        description = str(q.declared.get("description", description))
+        found = q.declared.get("parametersJsonSchema")
+        parameters = found if isinstance(found, dict) else parameters
     if style.place == "tool":
         description = f"{description}\n\n{q.listing}"
     system = ""
