@@ -232,7 +232,8 @@ def encode(data: dict[str, Any]) -> bytes:
 class Answer:
     """One run's answer as the agent reads it: the skill picked (None: no skill), the
     name the model called when it is not a listed skill, a bounded excerpt of its text,
-    the tokens it reports, or the error that left the run without an answer."""
+    the tokens it reports, or the error that left the run without an answer. `harness`:
+    the agent's harness picked it from the request's `/name` (no model was asked)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -242,6 +243,7 @@ class Answer:
     error: str = ""
     cached: bool = False
     date: str = ""
+    harness: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -252,6 +254,7 @@ class Answer:
             "output_tokens": self.output_tokens,
             "error": self.error or None,
             "date": self.date,
+            "harness": self.harness,
         }
 
     @classmethod
