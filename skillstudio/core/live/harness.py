@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.matches import explicit_invocation
 from ..ranking.match_index import MatchIndex
 from ..ranking.matching import match
 from ..scanning.registry import Registry
@@ -32,8 +33,8 @@ class Harness:
     def pick(self, query: str) -> str | None:
         """The skill the harness invokes for `query` without a model (its name as
         listed: the key of a nested one), or None: the request is put to the model."""
-        if "/" not in query and "$" not in query and "skill" not in query.lower():
-            return None  # no explicit form can be in it (the index is not built for it)
+        if "$" not in query and explicit_invocation(query) is None:
+            return None  # no explicit form is in it (the index is not built for it)
         if self._index is None:
             self._index = MatchIndex(self.registry)
         result = match(self.registry, query, index=self._index, options=self.options)
