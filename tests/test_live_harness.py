@@ -237,3 +237,15 @@ def test_an_empty_listing_sends_nothing(tmp_path: Path) -> None:
         with pytest.raises(NothingToAsk):
             plan(registry, [LiveCase("fill a pdf", [])], settings(fake.url), {}, AnswerCache())
         assert fake.received == []
+
+
+def test_an_answer_cached_for_another_tool_declaration_is_not_replayed(tmp_path: Path) -> None:
+    """The enum changed the request: the cache of the free-string tool's answers is not
+    its answer."""
+    import dataclasses
+
+    registry, _ = registry_for(tmp_path, "agentskills")
+    s = settings("http://127.0.0.1:9/v1", runs=1)
+    (item,) = plan(registry, [LiveCase("fill a pdf", [])], s, {}).items
+    free = dataclasses.replace(item.question, declared=None)
+    assert item.question.listing_hash != free.listing_hash

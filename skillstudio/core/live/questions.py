@@ -149,6 +149,8 @@ class Question:
     def listing_hash(self) -> str:
         """The hash of what the agent shows besides the request (cache key part)."""
         parts = [self.style.key, self.style.tool_text, self.listing]
+        if self.declared is not None:  # the agent's own tool: an answer to another is stale
+            parts.append(json.dumps(self.declared, sort_keys=True))
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
