@@ -50,7 +50,6 @@ def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 _NAME_ONLY = _object({"name": {"type": "string", "description": "The skill's name."}}, ["name"])
 
-
 STYLES: dict[str, Style] = {
     s.key: s
     for s in (
