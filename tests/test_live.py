@@ -138,6 +138,7 @@ def test_answers_are_read_as_the_agent_reads_them(tmp_path: Path) -> None:
     registry, _ = registry_for(tmp_path / "cc", "claude-code")
     codex, _ = registry_for(tmp_path / "cx", "codex")
     pdf = str(tmp_path / "cx/.agents/skills/pdf-forms/SKILL.md")
+    skills = str(tmp_path / "cx/.agents/skills")
     script: Script = [
         ("tool", "Skill", {"skill": "pdf-forms"}),
         ("tool", "Skill", {"skill": "/code-review", "args": "x"}),
@@ -154,7 +155,12 @@ def test_answers_are_read_as_the_agent_reads_them(tmp_path: Path) -> None:
     assert [a.unlisted for a in answers] == [False, False, True, False, False]
     reads: Script = [
         ("tool", "shell", {"command": ["cat", pdf]}),
-        ("tool", "shell", {"command": ["sed", "-n", "1,80p", "code-review/SKILL.md"]}),
+        # relative to its own workdir (the path alone is no read: tests/test_live_harness.py)
+        (
+            "tool",
+            "shell",
+            {"command": ["sed", "-n", "1,80p", "code-review/SKILL.md"], "workdir": skills},
+        ),
         ("tool", "shell", {"command": ["ls", "-la"]}),
         ("text", "Here is how to fill in the form."),
     ]

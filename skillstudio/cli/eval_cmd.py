@@ -409,6 +409,8 @@ def report_text(name: str, report: LiveReport) -> list[str]:
         est = case["estimate"]
         estimate = f"; estimate: {est['top'] or 'none'}" if est is not None else ""
         where = f"{case['suite']}:{case['line']}: " if case["suite"] and case["line"] else ""
+        if case["runs"] and all(r.get("harness") for r in case["runs"]):
+            estimate = "; resolved by the harness, no model call"
         errors = sorted({r["error"] for r in case["runs"] if r["error"]})
         unanswered = f"; without an answer: {'; '.join(errors)}" if errors else ""
         if not case["answered"]:
@@ -452,7 +454,9 @@ def report_text(name: str, report: LiveReport) -> list[str]:
     tokens = data["tokens"]
     lines.append(
         f"  {counted(sum(len(c['runs']) for c in data['cases']), 'run')} "
-        f"({data['cached_runs']} from the cache, {data['errors']} without an answer); "
+        f"({data['cached_runs']} from the cache, "
+        + (f"{data['harness_runs']} by the harness, " if data["harness_runs"] else "")
+        + f"{data['errors']} without an answer); "
         f"tokens reported: {tokens['input']:,} in, {tokens['output']:,} out"
         + ("; cancelled" if data["cancelled"] else "")
     )

@@ -324,6 +324,12 @@ class Profile:
         """Why the profile's own rule leaves an active skill out of tier 2, or None."""
         return None
 
+    def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
+        """The agent's own declaration of its skill tool for these listed names (`name`,
+        `description`, `parametersJsonSchema`), for the live checks (core/live); None:
+        not known here, the live style's reconstruction is sent."""
+        return None
+
     def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
         """The skills the agent itself lists beside the user's at these options (Claude
         Code's bundled skills, Codex's system skills), as competitors a ranking may weigh;

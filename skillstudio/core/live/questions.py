@@ -21,6 +21,7 @@ from typing import Any, Literal
 from ..model.skills import Skill
 from ..profile import Profile
 from .endpoints import Endpoint
+from .reads import read_pick
 
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
@@ -137,43 +138,65 @@ class Question:
     style: Style
     listing: str  # the profile's tier-2 text, exactly
     query: str
-    listed: tuple[str, ...]  # names in the listing
+    listed: tuple[str, ...]  # names as the listing shows them, each once
     paths: tuple[tuple[str, str], ...]  # (SKILL.md path as listed, name) for read styles
+    # the agent's own declaration of its skill tool, when known (Profile.skill_tool:
+    # Gemini CLI's `activate_skill`, its `name` an enum of the listed names)
+    declared: dict[str, Any] | None = None
 
     @property
     def listing_hash(self) -> str:
         """The hash of what the agent shows besides the request (cache key part)."""
         parts = [self.style.key, self.style.tool_text, self.listing]
+        if self.declared is not None:  # the agent's own tool: an answer to another is stale
+            parts.append(json.dumps(self.declared, sort_keys=True))
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def question(
     profile: Profile, listing: str, listed: list[str], skills: list[Skill], query: str
 ) -> Question:
-    """The question for `query`, from a rendered listing and the skills it lists."""
+    """The question for `query`, from a rendered listing and the skills it lists. A
+    skill whose name another has is listed by its qualified key (Claude Code's
+    `apps/web:deploy`): that is the name the listing shows, so the name a model may
+    answer."""
     style = style_of(profile)
     names = set(listed)
-    paths = tuple((s.path.replace(os.sep, "/"), s.name) for s in skills if s.name in names)
-    return Question(style, listing, query, tuple(listed), paths)
+    shown = dict.fromkeys(listed)
+    paths: list[tuple[str, str]] = []
+    for s in skills:
+        if s.name not in names:
+            continue
+        name = s.name
+        if s.key and s.key != s.name and f"- {s.key}" in listing:
+            shown[s.key] = None
+            name = s.key
+        paths.append((s.path.replace(os.sep, "/"), name))
+    declared = profile.skill_tool(list(shown)) if shown else None
+    if declared is not None and declared.get("name") != style.tool:
+        declared = None  # another tool than the style's: its reconstruction stands
+    return Question(style, listing, query, tuple(shown), tuple(paths), declared)
 
 
-def _tool(style: Style, api: str, description: str) -> dict[str, Any]:
+def _tool(style: Style, api: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
     if api == "anthropic":
-        return {"name": style.tool, "description": description, "input_schema": style.parameters}
+        return {"name": style.tool, "description": description, "input_schema": parameters}
     return {
         "type": "function",
-        "function": {
-            "name": style.tool,
-            "description": description,
-            "parameters": style.parameters,
-        },
+        "function": {"name": style.tool, "description": description, "parameters": parameters},
     }
 
 
 def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dict[str, Any]:
-    """The request body, field for field, for the endpoint's API."""
+    """The request body, field for field, for the endpoint's API. With no skill listed
+    a skill tool is not declared (Gemini CLI declares `activate_skill` only beside
+    skills); `plan` sends no such request at all."""
     style, api = q.style, endpoint.api
-    description = style.tool_text
+    description, parameters = style.tool_text, style.parameters
+    if q.declared is not None:
+        description = str(q.declared.get("description", description))
+        found = q.declared.get("parametersJsonSchema")
+        parameters = found if isinstance(found, dict) else parameters
     if style.place == "tool":
         description = f"{description}\n\n{q.listing}"
     system = ""
@@ -195,7 +218,8 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     elif system:
         messages.insert(0, {"role": "system", "content": system})
     out["temperature"] = temperature
-    out["tools"] = [_tool(style, api, description)]
+    if q.listed or not style.argument:
+        out["tools"] = [_tool(style, api, description, parameters)]
     out["messages"] = messages
     return out
 
@@ -209,7 +233,8 @@ def encode(data: dict[str, Any]) -> bytes:
 class Answer:
     """One run's answer as the agent reads it: the skill picked (None: no skill), the
     name the model called when it is not a listed skill, a bounded excerpt of its text,
-    the tokens it reports, or the error that left the run without an answer."""
+    the tokens it reports, or the error that left the run without an answer. `harness`:
+    the agent's harness picked it from the request's `/name` (no model was asked)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -219,6 +244,7 @@ class Answer:
     error: str = ""
     cached: bool = False
     date: str = ""
+    harness: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -229,6 +255,7 @@ class Answer:
             "output_tokens": self.output_tokens,
             "error": self.error or None,
             "date": self.date,
+            "harness": self.harness,
         }
 
     @classmethod
@@ -296,25 +323,10 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     return calls, " ".join(texts).strip(), counts[0], counts[1]
 
 
-def _path_pick(q: Question, arguments: Any) -> str | None:
-    """The listed skill whose SKILL.md the call reads: its path as listed, else its
-    `<folder>/SKILL.md` (a model may shorten the path)."""
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    text = text.replace("\\\\", "/").replace("\\", "/")
-    for path, name in sorted(q.paths, key=lambda p: -len(p[0])):
-        if path in text:
-            return name
-    for path, name in q.paths:
-        tail = "/".join(path.rsplit("/", 2)[-2:])
-        if tail in text:
-            return name
-    return None
-
-
 def read_answer(q: Question, data: Any, api: str) -> Answer:
     """The answer as the agent reads it: the first call of the skill tool naming a
-    skill, or (read styles) the first tool call that reads a listed SKILL.md; plain
-    text is no skill."""
+    skill, or (read styles) the first tool call that runs a read command on a listed
+    SKILL.md's exact path (core/live/reads.py); plain text is no skill."""
     if not isinstance(data, dict):
         raise MalformedAnswer("the answer is not a JSON object")
     calls, text, tokens_in, tokens_out = _calls(data, api)
@@ -322,7 +334,7 @@ def read_answer(q: Question, data: Any, api: str) -> Answer:
     style = q.style
     for name, arguments in calls:
         if not style.argument:
-            found = _path_pick(q, arguments)
+            found = read_pick(arguments, q.paths)
             if found is not None:
                 answer.pick = found
                 return answer

@@ -23,6 +23,7 @@ from ..scanning.registry import Registry
 from .cache import AnswerCache, answer_key
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
 from .endpoints import Endpoint, api_key
+from .harness import Harness
 from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
 from .redaction import key_problem
 from .stats import (
@@ -91,9 +92,15 @@ class Settings:
 class Planned:
     case: LiveCase
     question: Question
-    content: bytes  # the request body
-    keys: list[str]  # the cache key of each run
+    content: bytes  # the request body (empty when the harness resolves the request)
+    keys: list[str]  # the cache key of each run (none when the harness resolves it)
     estimate: Estimate | None
+    harness: str | None = None  # the skill the agent's harness invokes: never sent
+
+    @property
+    def asks(self) -> bool:
+        """Whether the request is put to the model (not resolved by the harness)."""
+        return self.harness is None
 
 
 @dataclass(slots=True)
@@ -106,8 +113,8 @@ class Plan:
 
     @property
     def calls(self) -> int:
-        """Calls still to make (the rest are in the cache)."""
-        return len(self.items) * self.settings.runs - len(self.cached)
+        """Calls still to make (the rest are in the cache, or the harness's)."""
+        return sum(item.asks for item in self.items) * self.settings.runs - len(self.cached)
 
     def tokens(self) -> tuple[int, int]:
         """(input, output) tokens of the calls to make, estimated."""
@@ -132,6 +139,7 @@ class Plan:
             "runs": self.settings.runs,
             "calls": self.calls,
             "cached": len(self.cached),
+            "harness": sum(not item.asks for item in self.items),
             "input_tokens": sent,
             "output_tokens": answered,
             "cost": self.cost(),
@@ -149,12 +157,17 @@ def plan(
 ) -> Plan:
     """What the check will send: the profile's listing rendered once, one question per
     request, the runs the cache already answers, the offline estimate of each request
-    (from `index`, the caller's likely-candidates index, else one built here)."""
+    (from `index`, the caller's likely-candidates index, else one built here). A
+    request the agent's harness resolves (`/name`, `$name`, `use <name> skill`:
+    core/live/harness.py) is planned without a request, a cache key or an estimate."""
     if settings.runs < 1:
         raise LiveError("--runs must be at least 1")
     listing = render_listing(registry, options or {})
+    harness = Harness(registry, options)
+    resolved = [harness.pick(case.query) for case in cases]
     own = set(listing.agent_own)  # the agent's own entries (bundled skills) ask nothing
-    if len(own) == len(listing.listed):  # refused before any estimate: nothing to ask
+    asking = not cases or None in resolved  # every request the harness's: nothing is sent
+    if len(own) == len(listing.listed) and asking:  # refused before any estimate
         count = len(registry.skills)
         why = (
             f"{registry.profile.name} lists none of its {counted(count, 'skill')} to the model"
@@ -162,8 +175,9 @@ def plan(
             else "no SKILL.md was found"
         )
         raise NothingToAsk(f"no skill to ask about ({why}); nothing was asked")
-    skills = list(registry.active.values())
-    if not estimate or not registry.profile.model_chooses:
+    # the agent's own skills too (Codex's system skills): a read of one is a pick of it
+    skills = [*registry.active.values(), *registry.profile.agent_skills(options or {})]
+    if not estimate or not registry.profile.model_chooses or not asking:
         index = None
     elif index is None:
         index = LikelyIndex(registry)
@@ -174,6 +188,9 @@ def plan(
     endpoint, model = settings.endpoint, settings.model
     for i, case in enumerate(cases):
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
+        if resolved[i] is not None:
+            items.append(Planned(case, q, b"", [], None, resolved[i]))
+            continue
         content = encode(body(q, endpoint, model, settings.temperature))
         keys = [
             answer_key(
@@ -246,6 +263,7 @@ class LiveReport:
                 "output": sum(a.output_tokens for a in answers),
             },
             "cached_runs": sum(a.cached for a in answers),
+            "harness_runs": sum(a.harness for a in answers),
             "errors": sum(bool(a.error) for a in answers),
         }
 
@@ -284,12 +302,18 @@ def execute(
     transport: httpx.BaseTransport | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> LiveReport:
-    """Run the plan: cached runs are replayed; the others are sent (never offline), at
-    most `concurrency` at a time. Every run ends with an answer or an error; a cancel
-    leaves the rest as `cancelled` errors."""
+    """Run the plan: a request the harness resolves gets its pick in every run, with
+    no call (offline too); cached runs are replayed; the others are sent (never
+    offline), at most `concurrency` at a time. Every run ends with an answer or an
+    error; a cancel leaves the rest as `cancelled` errors."""
     settings = checked.settings
     runs = settings.runs
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     answers: dict[tuple[int, int], Answer] = dict(checked.cached)
+    for i, item in enumerate(checked.items):
+        if item.harness is not None:
+            for r in range(runs):
+                answers[(i, r)] = Answer(pick=item.harness, date=now, harness=True)
     todo = [(i, r) for i in range(len(checked.items)) for r in range(runs) if (i, r) not in answers]
     total = len(checked.items) * runs
     done = len(answers)
@@ -300,12 +324,15 @@ def execute(
         if progress is not None:
             progress(done, total, message)
 
-    report(f"{done} of {total} runs from the cache" if done else "starting")
+    cached, by_harness = len(checked.cached), done - len(checked.cached)
+    start = [f"{cached} of {total} runs from the cache"] if cached else []
+    if by_harness:
+        start.append(f"{by_harness} of {total} runs resolved by the harness (no model call)")
+    report("; ".join(start) or "starting")
     key: str | None = None
     if todo and not settings.offline:
         key = key_for(settings, environ)
     pacer = Pacer(settings.per_minute)
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     unreachable: list[str] = []  # the first run's error once nothing answers there
     closed = threading.Event()  # the report is made: a late run changes nothing
 

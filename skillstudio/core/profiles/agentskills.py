@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from ..checking.advice import advise
 from ..checking.field_checks import check_length, check_not_empty
 from ..model.fields import FieldSpec, described, quoted, show, yaml_kind
 from ..model.skills import Skill
 from ..profile import Checker, Profile, RootSpec
+from .gemini.listing import activate_skill_declaration
 
 SOURCE_SHOWN = 60  # characters of a value's source quoted in a message
 MAX_NAME = 64
@@ -61,6 +63,11 @@ class AgentSkills(Profile):
             "Space-separated list of pre-approved tools (experimental).",
         ),
     )
+
+    def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
+        """Asked as Gemini CLI asks (core/live/questions.py): its `activate_skill`
+        declaration, the `name` an enum of the listed names."""
+        return activate_skill_declaration(names)
 
     def unknown_message(self, key: str) -> str:
         allowed = ", ".join(spec.key for spec in self.fields)

@@ -301,7 +301,12 @@ class LivePanel(QWidget):
         valid = result.valid
         errors = sorted({a.error for a in result.answers if a.error})
         parts = [f"{settings.model}, {report.date}:"]
-        if valid:
+        if valid and all(a.harness for a in result.answers):
+            parts.append(
+                f"the agent's harness invokes {valid[0].pick} itself (the request names it): "
+                "no model was asked."
+            )
+        elif valid:
             top, count = result.picks().most_common(1)[0]
             what = "no skill" if top == "none" else top
             parts.append(f"the model picked {what} in {count} of {len(result.answers)} runs.")

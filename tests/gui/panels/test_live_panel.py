@@ -184,3 +184,23 @@ def test_ask_a_model_says_what_it_does_and_how_to_set_up_an_endpoint(
     panel.ask_a_model()
     assert live.status.text().startswith("About to send")
     assert "Settings" not in live.status.text()
+
+
+def test_a_request_naming_its_skill_is_the_harness_s_not_the_model_s(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """`/pdf-forms T-12` is expanded by Claude Code itself: nothing is sent, nothing is
+    asked before it, and the status says no model was asked."""
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = LivePanel(cache=AnswerCache(str(tmp_path / "cache")))
+    qtbot.addWidget(panel)
+    with FakeModel([("text", "No skill.")]) as fake:
+        panel.set_request(registry, "/pdf-forms T-12", options)
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        with qtbot.waitSignal(panel.finished, timeout=20_000):
+            qtbot.mouseClick(panel.ask_button, Qt.MouseButton.LeftButton)
+        assert fake.received == []
+    assert table(panel)[0][:2] == ["pdf-forms", "3 of 3"]
+    assert "harness invokes pdf-forms itself" in panel.status.text()
+    assert "no model was asked" in panel.status.text()
