@@ -20,10 +20,22 @@ from ..model.text import counted
 from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
-from .cache import AnswerCache, answer_key
+from ... import __version__
+from .cache import AnswerCache, answer_key, request_digest
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
 from .endpoints import Endpoint, api_key
-from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
+from .questions import (
+    TEMPLATE,
+    Answer,
+    MalformedAnswer,
+    Question,
+    body,
+    encode,
+    question,
+    raw_text,
+    read_answer,
+    reported_model,
+)
 from .redaction import key_problem
 from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
 
@@ -59,9 +71,15 @@ class Settings:
 class Planned:
     case: LiveCase
     question: Question
-    content: bytes  # the request body
+    content: bytes  # the request body, exactly as sent
     keys: list[str]  # the cache key of each run
     estimate: Estimate | None
+    template: str = TEMPLATE  # the version of the template the request was built from
+
+    @property
+    def request_sha256(self) -> str:
+        """The sha256 of the bytes sent (the request's name in reports and the cache)."""
+        return request_digest(self.content)
 
 
 @dataclass(slots=True)
@@ -143,10 +161,9 @@ def plan(
     for i, case in enumerate(cases):
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
         content = encode(body(q, endpoint, model, settings.temperature))
+        digest = request_digest(content)
         keys = [
-            answer_key(
-                endpoint.base_url, model, q.listing_hash, case.query, run, settings.temperature
-            )
+            answer_key(endpoint.base_url, endpoint.api, TEMPLATE, digest, run)
             for run in range(settings.runs)
         ]
         for run, key in enumerate(keys):
@@ -193,7 +210,10 @@ class LiveReport:
             "pass_rate": settings.pass_rate,
             "offline": settings.offline,
             "cancelled": self.cancelled,
-            "cases": [r.to_json(settings.pass_rate) for r in self.results],
+            "cases": [
+                dict(r.to_json(settings.pass_rate), request_sha256=item.request_sha256)
+                for r, item in zip(self.results, self.plan.items, strict=True)
+            ],
             "passed": passed,
             "failed": failed,
             "unanswered": unanswered,
@@ -281,9 +301,14 @@ def execute(
         else:
             answer = _ask(client, checked, item, key, cancel, report, pacer, unreachable)
             answer.date = now
+            answer.request_sha256 = item.request_sha256
+            answer.version = __version__
             if cache is not None and not answer.error:
                 about = {
                     "endpoint": settings.endpoint.base_url,
+                    "api": settings.endpoint.api,
+                    "template": item.template,
+                    "request_sha256": item.request_sha256,
                     "model": settings.model,
                     "query": item.case.query,
                     "run": run,
@@ -374,12 +399,15 @@ def _ask(
     pacer: Pacer,
     unreachable: list[str],
 ) -> Answer:
+    """One run sent and its answer read; the answer as received (the key redacted) and
+    the model id the server reported are kept with it, a malformed one's too."""
     settings = checked.settings
+    data: Any = None
     try:
         data = send(
             client, settings.endpoint, key, item.content, settings.limits, cancel, report, pacer
         )
-        return read_answer(item.question, data, settings.endpoint.api)
+        answer = read_answer(item.question, data, settings.endpoint.api)
     except Cancelled:
         return Answer(error="cancelled")
     except Unreachable as exc:
@@ -387,6 +415,10 @@ def _ask(
             unreachable.append(str(exc))
         return Answer(error=str(exc))
     except (SendError, MalformedAnswer) as exc:
-        return Answer(error=str(exc))
+        answer = Answer(error=str(exc))
     except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only
-        return Answer(error=f"the answer could not be read ({type(exc).__name__})")
+        answer = Answer(error=f"the answer could not be read ({type(exc).__name__})")
+    if data is not None:
+        answer.raw = raw_text(data)
+        answer.reported_model = reported_model(data)
+    return answer
