@@ -15,12 +15,12 @@ from typing import Any
 
 import httpx
 
+from ... import __version__
 from ..delivery.tiers import render_listing
 from ..model.text import counted
 from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
-from ... import __version__
 from .cache import AnswerCache, answer_key, request_digest
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
 from .endpoints import Endpoint, api_key
