@@ -394,7 +394,8 @@ def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Pla
         for header, value in request["headers"].items():
             env.print(f"{header}: {value}")
         env.print(f"({request['key_header']}: the key, when one is used; never shown)")
-        env.print(f"request_sha256: {request['request_sha256']} ({request['bytes']:,} bytes)")
+        size = counted(request["bytes"], "byte")
+        env.print(f"request_sha256: {request['request_sha256']} ({size})")
         env.print(printable(request["body"]))
         env.print("")
     env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
