@@ -162,15 +162,17 @@ def plan(
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
         content = encode(body(q, endpoint, model, settings.temperature))
         digest = request_digest(content)
+        template = TEMPLATE  # the reconstruction's (a captured template would name its own)
         keys = [
-            answer_key(endpoint.base_url, endpoint.api, TEMPLATE, digest, run)
+            answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)
         ]
         for run, key in enumerate(keys):
             found = cache.get(key) if cache is not None else None
             if found is not None:
                 cached[(i, run)] = found
-        items.append(Planned(case, q, content, keys, _estimate(index, case.query)))
+        estimated = _estimate(index, case.query)
+        items.append(Planned(case, q, content, keys, estimated, template))
     return Plan(settings, registry.profile.name, items, cached, len(listing.text))
 
 
