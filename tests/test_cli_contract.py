@@ -345,15 +345,16 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
         "suites/live.yaml",
         'cases:\n  - query: "summarize report.pdf"\n    expect: pdf-summary\n',
     )
-    base = ["--model", "m", "--runs", "2", "--yes"]
+    base = ["--model", "m", "--runs", "3", "--yes"]
     with FakeModel([("tool", "Skill", {"skill": "pdf-summary"})]) as fake:
         good = cli("eval", "suites/live.yaml", "--endpoint", fake.url, *base, cwd=project)
         assert good.code == 0, good.out + good.err
         assert (
-            "PASS  'summarize report.pdf' -> pdf-summary 2; expected pdf-summary: 2/2" in good.out
+            "PASS  'summarize report.pdf' -> pdf-summary 3; expected pdf-summary: 3/3 of 3 runs"
+            in good.out
         )
         assert good.out.rstrip().endswith("1 passed, 0 failed")
-        assert "About to send 2 calls" in good.err
+        assert "About to send 3 calls" in good.err
         # a request judged against another expectation fails: exit 1
         wrong = cli(
             "eval",
@@ -375,7 +376,7 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
         shown = cli(
             "eval", "--request", "summarize report.pdf", "--endpoint", fake.url, *base, cwd=project
         )
-        assert shown.code == 0 and "----  'summarize report.pdf' -> pdf-summary 2" in shown.out
+        assert shown.code == 0 and "----  'summarize report.pdf' -> pdf-summary 3" in shown.out
     # the server is gone: the cache replays, in JUnit XML too
     replay = cli(
         "eval",
@@ -402,8 +403,9 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
         "m",
         cwd=project,
     )
-    assert missed.code == 1 and "not in the cache (--offline)" in missed.out
-    assert missed.out.rstrip().endswith("0 passed, 0 failed, 1 unanswered")
+    # no answer: inconclusive, exit 3 (never a pass, never a smaller N)
+    assert missed.code == 3 and "not in the cache (--offline)" in missed.out
+    assert missed.out.rstrip().endswith("0 passed, 0 failed, 1 inconclusive")
     # bad usage: 2
     for words in (
         ["eval", "--request", "q", "--endpoint", "nowhere", "--model", "m", "--yes"],

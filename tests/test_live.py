@@ -23,7 +23,7 @@ from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.client import Limits, retry_after
 from skillstudio.core.live.endpoints import Endpoint, EndpointError, api_key, endpoint_for
 from skillstudio.core.live.run import LiveReport, Settings, execute, plan
-from skillstudio.core.live.stats import LiveCase, wilson
+from skillstudio.core.live.stats import LiveCase, Rule, wilson
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning.registry import Registry
 
@@ -240,7 +240,7 @@ def test_errors_are_runs_without_an_answer_never_no_skill(tmp_path: Path) -> Non
         "HTTP 400: status 400",
         "HTTP 500: status 500",
     ]
-    assert report.results[0].passed(0.5) is None and report.counts() == (0, 0, 1)
+    assert report.results[0].passed(Rule()) is None and report.counts() == (0, 0, 1)
 
 
 def test_a_server_that_does_not_answer_in_time_is_a_timeout(tmp_path: Path) -> None:
@@ -358,10 +358,16 @@ def test_statistics_on_scripted_answers(tmp_path: Path) -> None:
     # Wilson 95 % for 3 of 4: p = .75, z² = 3.8415: centre (p + z²/2n)/(1 + z²/n) =
     # 1.2302/1.9604 = 0.6275, half-width z·sqrt(p(1-p)/n + z²/4n²)/(1 + z²/n) =
     # 1.96 × 0.3270/1.9604 = 0.3269
-    assert pdf["recall_interval"] == [0.3006, 0.9544]
-    assert [c["hits"] for c in data["cases"]] == [3, 3, 3]
-    assert [c["passed"] for c in data["cases"]] == [True, True, True]
     assert data["cases"][0]["interval"] == [0.3006, 0.9544]
+    # pooled over requests: pdf-forms's recall runs are all of one request (3 of 4), so
+    # they count as one run (design effect 4): Wilson of 0.75 of 1
+    assert pdf["recall_interval"] == [0.1179, 0.9854]
+    assert pdf["design_effect"] == {"precision": 2.5, "recall": 4.0}
+    assert [c["hits"] for c in data["cases"]] == [3, 3, 3]
+    # 3 of 4 at the bar 0.5: one-sided 95 % bounds 36-94 %, the bar inside: inconclusive
+    assert [c["verdict"] for c in data["cases"]] == ["inconclusive"] * 3
+    assert [c["passed"] for c in data["cases"]] == [None] * 3
+    assert data["cases"][0]["bounds"] == [0.3562, 0.9421]
     assert data["confusion"] == {
         "pdf-forms": {"pdf-forms": 3, "none": 1},
         "code-review": {"code-review": 3, "pdf-forms": 1},
@@ -372,9 +378,12 @@ def test_statistics_on_scripted_answers(tmp_path: Path) -> None:
     assert data["agreement"]["top1"]["agree"] == 9 and data["agreement"]["top1"]["runs"] == 12
     assert data["agreement"]["bands"]["likely"]["picked"] == 6
     assert data["agreement"]["bands"]["none"]["picked"] == 4
+    assert report.counts() == (0, 0, 3)
+    low = Settings(report.plan.settings.endpoint, "test-model", runs=4, pass_rate=0.3)
+    report.plan.settings = low  # the lower bound 36 % reaches 0.3
     assert report.counts() == (3, 0, 0)
-    strict = Settings(report.plan.settings.endpoint, "test-model", runs=4, pass_rate=0.8)
-    report.plan.settings = strict
+    high = Settings(report.plan.settings.endpoint, "test-model", runs=4, pass_rate=0.95)
+    report.plan.settings = high  # the upper bound 94 % is below 0.95
     assert report.counts() == (0, 3, 0)
 
 
@@ -505,7 +514,7 @@ def test_keys_never_reach_logs_reports_or_the_cache(
                 form,
                 cwd=tmp_path,
             )
-            assert run.code == 1, run.out + run.err  # the 401 leaves a case unanswered
+            assert run.code == 3, run.out + run.err  # the 401 leaves a case inconclusive
             outputs += [run.out, run.err]
     assert all(h.get("x-api-key") == SECRET for _, h, _ in fake.received)  # it was used
     assert "HTTP 401" in outputs[0]

@@ -132,7 +132,8 @@ def test_the_json_report_names_each_request_by_the_sha256_of_the_bytes_received(
     args = ["eval", "suite.yaml", "--model", "m", "--api", "anthropic", "--runs", "2"]
     with FakeModel(script) as fake:
         run = cli(*args, "--endpoint", fake.url, "--yes", "--format", "json", cwd=tmp_path)
-        assert run.code == 1, run.out + run.err  # the prose answer is no skill: a fail
+        # the verdicts are the statistics' (tests/test_live_stats.py): 2 runs give none
+        assert run.code in (1, 3) and run.json["reports"], run.out + run.err
     # the digest of what the server received, per request
     received: dict[str, set[str]] = {}
     for _, _, raw in fake.received:

@@ -25,6 +25,7 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 # that `lint` (the CI hot path) does not pay for them at start-up.
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_INCONCLUSIVE = 3  # eval: no case failed, but one could not be decided
 EXIT_INTERRUPTED = 130  # Ctrl+C (128 + SIGINT), as a shell reports it
 
 

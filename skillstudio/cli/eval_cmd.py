@@ -15,6 +15,7 @@ from ..core.projects.model_windows import with_window
 from ..core.projects.project import UsageError
 from .common import (
     EXIT_FAIL,
+    EXIT_INCONCLUSIVE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     Env,
@@ -43,8 +44,9 @@ def register(sub: Subparsers) -> None:
         description="Put requests to a real model the way the project's agent asks it (its "
         "own listing and tool, no skill body), N runs each, and report which skill it "
         "picks: trigger rates, precision/recall/F1, a confusion table, Wilson 95 % "
-        "intervals and agreement with the offline estimate. Answers are cached, so "
-        "--offline replays a checked suite without a model.",
+        "intervals and agreement with the offline estimate. A case passes, fails, or is "
+        "inconclusive (exit 3) on the Wilson bounds of its rate over all its runs. "
+        "Answers are cached, so --offline replays a checked suite without a model.",
     )
     ev.add_argument(
         "suites",
@@ -115,7 +117,16 @@ def register(sub: Subparsers) -> None:
         type=float,
         default=0.5,
         metavar="X",
-        help="a case passes when this share of its runs pick as expected (0.5)",
+        help="the trigger rate a case must be shown to reach: it passes when the "
+        "one-sided 95 %% Wilson lower bound of its rate is at least X, fails when the "
+        "upper bound is below X, and is inconclusive between (0.5)",
+    )
+    ev.add_argument(
+        "--min-runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="answered runs a case needs for a verdict; with fewer it is inconclusive (3)",
     )
     ev.add_argument(
         "--price",
@@ -152,8 +163,13 @@ def _settings(args: argparse.Namespace) -> Settings:
         raise UsageError(str(exc)) from None
     if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0 or args.rate_limit < 0:
         raise UsageError("--runs, --concurrency and --timeout must be positive")
-    if not 0 < args.pass_rate <= 1:
-        raise UsageError("--pass-rate must be above 0 and at most 1")
+    if not 0 < args.pass_rate < 1:
+        raise UsageError(
+            "--pass-rate must be above 0 and below 1 (no number of runs shows a rate "
+            "of 1 with 95 % confidence)"
+        )
+    if args.min_runs < 1:
+        raise UsageError("--min-runs must be at least 1")
     price = None
     if args.price:
         try:
@@ -173,6 +189,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         args.pass_rate,
         price,
         args.rate_limit,
+        args.min_runs,
     )
 
 
@@ -303,6 +320,9 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     if args.show_request:  # before a key is read: nothing is sent
         show_requests(args, env, plans)
         return EXIT_OK
+    judged = any(item.case.judged for _, checked, _ in plans for item in checked.items)
+    for warning in settings.warnings(judged):
+        env.err.write(f"skillstudio: warning: {warning}\n")
     calls = sum(p.calls for _, p, _ in plans)
     if calls and not settings.offline:
         try:
@@ -402,24 +422,28 @@ def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Pla
 
 
 def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveReport]]) -> int:
-    passed = failed = unanswered = 0
+    """Print the reports; the exit code: 1 when a case failed, else 3 when one is
+    inconclusive, else 0."""
+    passed = failed = inconclusive = 0
     for _, report in reports:
-        p, f, u = report.counts()
-        passed, failed, unanswered = passed + p, failed + f, unanswered + u
+        p, f, i = report.counts()
+        passed, failed, inconclusive = passed + p, failed + f, inconclusive + i
     if args.format == "json":
         data = [dict(report.to_json(), suite=name) for name, report in reports]
-        env.print(
-            dumps({"reports": data, "passed": passed, "failed": failed, "unanswered": unanswered})
-        )
+        unanswered = sum(report.unanswered() for _, report in reports)
+        totals = {"passed": passed, "failed": failed, "inconclusive": inconclusive}
+        env.print(dumps({"reports": data, **totals, "unanswered": unanswered}))
     elif args.format == "junit":
         env.print(junit_xml([_junit(name, report) for name, report in reports]))
     else:
         for name, report in reports:
             for line in report_text(name, report):
                 env.print(line)
-        tail = f", {unanswered} unanswered" if unanswered else ""
+        tail = f", {inconclusive} inconclusive" if inconclusive else ""
         env.print(f"{passed} passed, {failed} failed{tail}")
-    return EXIT_FAIL if failed or unanswered else EXIT_OK
+    if failed:
+        return EXIT_FAIL
+    return EXIT_INCONCLUSIVE if inconclusive else EXIT_OK
 
 
 def _percent(rate: float | None, interval: list[float] | None) -> str:
@@ -440,25 +464,28 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             f"asked as {data['profile']} asks: {style}"
         )
     ]
+    lines.extend(printable(f"  warning: {warning}") for warning in data["warnings"])
     for case in data["cases"]:
         picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
         query = printable(repr(case["query"]))
         est = case["estimate"]
         estimate = f"; estimate: {est['top'] or 'none'}" if est is not None else ""
         where = f"{case['suite']}:{case['line']}: " if case["suite"] and case["line"] else ""
-        if case["passed"] is None:
-            errors = sorted({r["error"] for r in case["runs"] if r["error"]})
-            lines.append(f"  ERROR {where}{query}: {printable('; '.join(errors))}")
+        errors = sorted({r["error"] for r in case["runs"] if r["error"]})
+        unanswered = f"; without an answer: {'; '.join(errors)}" if errors else ""
+        if not case["answered"]:
+            lines.append(printable(f"  INCONCLUSIVE  {where}{query}{unanswered}"))
             continue
         rate = _percent(case["rate"], case["interval"])
         if case["expect"] is None:
             lines.append(printable(f"  ----  {query} -> {picks}{estimate}"))
             continue
-        mark = "PASS" if case["passed"] else "FAIL"
+        mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
         lines.append(
             printable(
-                f"  {mark}  {where if mark == 'FAIL' else ''}{query} -> {picks}; expected "
-                f"{case['expect']}: {case['hits']}/{case['answered']} ({rate}){estimate}"
+                f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
+                f"{case['expect']}: {case['hits']}/{case['answered']} of {len(case['runs'])} "
+                f"runs ({rate}): {case['why']}{unanswered}{estimate}"
             )
         )
     if data["per_skill"]:
@@ -510,12 +537,16 @@ def _junit(name: str, report: LiveReport) -> JunitSuite:
         where = f"{case['suite']}:{case['line']}" if case["suite"] and case["line"] else name
         picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
         item = JunitCase(case["query"], where, output=f"picks: {picks}")
-        if case["passed"] is None:
-            item.error = "; ".join(sorted({r["error"] for r in case["runs"] if r["error"]}))
-        elif case["passed"] is False:
-            item.failure = (
-                f"picked {picks}; expected {case['expect']}: {case['hits']}/{case['answered']} runs"
+        errors = "; ".join(sorted({r["error"] for r in case["runs"] if r["error"]}))
+        counts = f"{case['hits']}/{case['answered']} of {len(case['runs'])} runs"
+        if case["passed"] is None:  # inconclusive: an <error>, never a green <skipped>
+            item.error = f"inconclusive: {case['why']}" + (
+                f"; without an answer: {errors}" if errors else ""
             )
+            if case["answered"]:
+                item.error += f"; picked {picks}; expected {case['expect']}: {counts}"
+        elif case["passed"] is False:
+            item.failure = f"picked {picks}; expected {case['expect']}: {counts}: {case['why']}"
         suite.cases.append(item)
     return suite
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.profiles.agents import AGENTS, AgentSpec
@@ -20,6 +20,9 @@ from .common import (
     window_from,
 )
 from .output import dumps, printable, rel
+
+if TYPE_CHECKING:
+    from ..core.delivery.headroom import Headroom
 
 TOP = 5  # the largest descriptions named in the text
 # agents with no profile whose listing is ported exactly (no budget): their row gives
@@ -84,15 +87,21 @@ def _exact_rows(agent: AgentSpec, args: argparse.Namespace, env: Env) -> list[di
         row["context_tokens"] = None
         row["budget_rule"] = "none: every skill is listed whole"
         if args.skill:
-            cost = room.cost_of(args.skill)
-            row["skill"] = {
-                "name": args.skill,
-                "listed": cost is not None,
-                "description_chars": cost.chars if cost else None,
-                "share": None,
-            }
+            row["skill"] = _skill_row(args.skill, room)
         rows.append(row)
     return rows
+
+
+def _skill_row(name: str, room: Headroom) -> dict[str, Any]:
+    """What one skill's description costs in an agent's listing (`--skill NAME`); its
+    share of the budget where the listing has one."""
+    cost = room.cost_of(name)
+    return {
+        "name": name,
+        "listed": cost is not None,
+        "description_chars": cost.chars if cost else None,
+        "share": round(cost.chars / room.budget, 4) if cost and room.budget else None,
+    }
 
 
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
@@ -119,13 +128,7 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
             row["model"] = options.get("model")  # the model whose window it is, if named
             row["budget_rule"] = agent.budget
             if args.skill:
-                cost = room.cost_of(args.skill)
-                row["skill"] = {
-                    "name": args.skill,
-                    "listed": cost is not None,
-                    "description_chars": cost.chars if cost else None,
-                    "share": round(cost.chars / room.budget, 4) if cost and room.budget else None,
-                }
+                row["skill"] = _skill_row(args.skill, room)
             rows.append(row)
     unknown = [
         {"agent": a.key, "title": a.title, "listing": a.listing or None}

@@ -1,6 +1,7 @@
 """JUnit XML for `test` and `eval` (`--format junit`): one <testsuite> per suite, one
-<testcase> per case; a failed case has a <failure>, a case no run could answer an
-<error>. CI services (GitLab, Jenkins, GitHub's test reporters) read this format."""
+<testcase> per case; a failed case has a <failure>, an eval case that is inconclusive
+(no verdict: too few answered runs, or bounds that hold the bar) an <error>. CI
+services (GitLab, Jenkins, GitHub's test reporters) read this format."""
 
 from __future__ import annotations
 

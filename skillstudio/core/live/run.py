@@ -37,7 +37,16 @@ from .questions import (
     reported_model,
 )
 from .redaction import key_problem
-from .stats import CaseRuns, Estimate, LiveCase, agreement, confusion, per_skill
+from .stats import (
+    MIN_ANSWERED,
+    CaseRuns,
+    Estimate,
+    LiveCase,
+    Rule,
+    agreement,
+    confusion,
+    per_skill,
+)
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
@@ -62,9 +71,32 @@ class Settings:
     concurrency: int = 4
     limits: Limits = field(default_factory=Limits)
     offline: bool = False  # answers from the cache only; a miss is an error, never a call
-    pass_rate: float = 0.5  # a case passes when this share of its answered runs hit
+    pass_rate: float = 0.5  # the bar a case's trigger rate must be shown to reach (Rule)
     price: tuple[float, float] | None = None  # dollars per million tokens: input, output
     per_minute: float = 0.0  # request starts a minute at most (0: only the concurrency)
+    min_answered: int = MIN_ANSWERED  # answered runs a verdict needs
+
+    @property
+    def rule(self) -> Rule:
+        return Rule(self.pass_rate, self.min_answered)
+
+    def warnings(self, judged: bool = True) -> list[str]:
+        """What makes the statistics mean less than they seem, said before any run
+        (`judged`: a case has an expectation)."""
+        out = []
+        if self.temperature <= 0 and self.runs > 1:
+            out.append(
+                f"temperature {self.temperature:g} with {self.runs} runs: the runs are "
+                "near copies of one answer, not independent samples, so the intervals "
+                "and verdicts overstate what they show; ask at the agent's own "
+                "temperature (1.0)"
+            )
+        if judged and self.runs < self.min_answered:
+            out.append(
+                f"--runs {self.runs} is below the {self.min_answered} answered runs a "
+                "verdict needs: every judged case will be inconclusive"
+            )
+        return out
 
 
 @dataclass(slots=True)
@@ -192,14 +224,20 @@ class LiveReport:
     cancelled: bool = False
 
     def counts(self) -> tuple[int, int, int]:
-        """(passed, failed, unanswered) cases."""
-        rate = self.plan.settings.pass_rate
-        outcomes = [r.passed(rate) for r in self.results]
+        """(passed, failed, inconclusive) cases; a request shown without an expectation
+        counts as passed when a run answered it."""
+        rule = self.plan.settings.rule
+        outcomes = [r.passed(rule) for r in self.results]
         return outcomes.count(True), outcomes.count(False), outcomes.count(None)
+
+    def unanswered(self) -> int:
+        """Cases no run answered (some of the inconclusive ones)."""
+        return sum(not r.valid for r in self.results)
 
     def to_json(self) -> dict[str, Any]:
         settings = self.plan.settings
-        passed, failed, unanswered = self.counts()
+        rule = settings.rule
+        passed, failed, inconclusive = self.counts()
         answers = [a for r in self.results for a in r.answers]
         return {
             "endpoint": settings.endpoint.to_json(),
@@ -210,15 +248,18 @@ class LiveReport:
             "runs": settings.runs,
             "temperature": settings.temperature,
             "pass_rate": settings.pass_rate,
+            "min_answered": settings.min_answered,
             "offline": settings.offline,
             "cancelled": self.cancelled,
+            "warnings": settings.warnings(any(r.case.judged for r in self.results)),
             "cases": [
-                dict(r.to_json(settings.pass_rate), request_sha256=item.request_sha256)
+                dict(r.to_json(rule), request_sha256=item.request_sha256)
                 for r, item in zip(self.results, self.plan.items, strict=True)
             ],
             "passed": passed,
             "failed": failed,
-            "unanswered": unanswered,
+            "inconclusive": inconclusive,
+            "unanswered": self.unanswered(),
             "per_skill": per_skill(self.results),
             "confusion": confusion(self.results),
             "agreement": agreement(self.results),

@@ -1,9 +1,12 @@
-"""What the runs say: per request the trigger rate (with its Wilson 95 % interval), per
-skill precision, recall and F1, a confusion table, and agreement with the offline
-estimate (top-1, and how often each band's skills are picked).
+"""What the runs say: per request the trigger rate (with its Wilson 95 % interval) and a
+verdict, per skill precision, recall and F1, a confusion table, and agreement with the
+offline estimate (top-1, and how often each band's skills are picked).
 
-Counts are over runs that got an answer; a run that failed (network, malformed answer,
-a cache miss offline) is counted apart as an error, never as "no skill".
+Rates are over runs that got an answer; a run that failed (network, malformed answer,
+a cache miss offline) is counted apart as an error, never as "no skill", and never
+makes N smaller: the verdict (`Rule.decide`) counts it both ways, and a case it could
+turn is *inconclusive*. Rates pooled over several requests (per skill, agreement) are
+widened for the runs of one request being alike (`pooled`, a design effect).
 """
 
 from __future__ import annotations
@@ -16,13 +19,16 @@ from typing import Any
 from .questions import Answer
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+Z95_ONE_SIDED = 1.6448536269514722  # of a one-sided 95 % bound (the verdict's)
+MIN_ANSWERED = 3  # answered runs a verdict needs, by default
 BANDS = ("likely", "possible", "unlikely")
 NONE = "none"  # no skill picked (or expected)
 ERROR = "error"
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval of a proportion (None when n is 0)."""
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion (None when n is 0). `successes` and `n`
+    may be fractional: an effective count (`pooled`)."""
     if n <= 0:
         return None
     p = successes / n
@@ -38,6 +44,95 @@ def _ratio(k: int, n: int) -> float | None:
 
 def _rounded(value: tuple[float, float] | None) -> list[float] | None:
     return [round(value[0], 4), round(value[1], 4)] if value else None
+
+
+def _pc(value: float) -> str:
+    return f"{value * 100:.0f} %"
+
+
+PASS, FAIL, INCONCLUSIVE, SHOWN = "pass", "fail", "inconclusive", "shown"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A case's state, why (one line), and the one-sided 95 % bounds it was judged on
+    (None when too few runs answered to judge)."""
+
+    state: str  # PASS, FAIL, INCONCLUSIVE, or SHOWN (a request without an expectation)
+    why: str = ""
+    bounds: tuple[float, float] | None = None
+
+    @property
+    def passed(self) -> bool | None:
+        """True (pass; a request shown), False (fail), None (inconclusive)."""
+        return None if self.state == INCONCLUSIVE else self.state != FAIL
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """When a case passes. Of its `runs` planned runs, `answered` got an answer and
+    `hits` of those picked as expected. With fewer than `min_answered` answered runs it
+    is inconclusive. Otherwise, with the one-sided 95 % Wilson bounds of the rate over
+    all the planned runs, a run without an answer counted as a miss for the lower bound
+    and as a hit for the upper one (never a smaller N): it passes when the lower bound
+    reaches `bar`, fails when the upper bound is below it, and is inconclusive between
+    (more runs needed, or the runs without an answer could turn it)."""
+
+    bar: float = 0.5
+    min_answered: int = MIN_ANSWERED
+
+    def decide(self, hits: int, answered: int, runs: int) -> Verdict:
+        missing = max(0, runs - answered)
+        if not answered:
+            return Verdict(INCONCLUSIVE, f"no run of {runs} got an answer")
+        if answered < self.min_answered:
+            return Verdict(
+                INCONCLUSIVE,
+                f"{answered} of {runs} runs answered; a verdict needs {self.min_answered}",
+            )
+        low = (wilson(hits, runs, Z95_ONE_SIDED) or (0.0, 1.0))[0]
+        high = (wilson(hits + missing, runs, Z95_ONE_SIDED) or (0.0, 1.0))[1]
+        bounds = (low, high)
+        bar = _pc(self.bar)
+        if low >= self.bar:
+            return Verdict(PASS, f"at least {_pc(low)} at 95 % confidence (bar {bar})", bounds)
+        if high < self.bar:
+            return Verdict(FAIL, f"at most {_pc(high)} at 95 % confidence (bar {bar})", bounds)
+        unanswered = (
+            f"; {missing} of {runs} runs without an answer, counted both ways" if missing else ""
+        )
+        return Verdict(
+            INCONCLUSIVE,
+            f"{low * 100:.0f}-{_pc(high)} at 95 % confidence holds the bar {bar}: more runs "
+            f"needed{unanswered}",
+            bounds,
+        )
+
+
+def pooled(clusters: list[tuple[int, int]]) -> tuple[tuple[float, float] | None, float]:
+    """The Wilson 95 % interval of a rate pooled over requests, each given as (successes,
+    runs), and its design effect. The runs of one request are not independent samples
+    (the same words, often the same answer), so the interval is that of an effective
+    count, runs / D: D is the cluster-robust variance of the pooled rate over the
+    binomial one, (C/(C-1))·Σ(yᵢ - p·mᵢ)² / (p(1-p)·n), at least 1 (runs of a request
+    that vary as much as independent ones) and at most Σmᵢ²/n (every request's runs
+    alike, each request counting once). When it cannot be measured (one request, or a
+    rate of 0 or 1) D is that most."""
+    sizes = [m for _, m in clusters if m > 0]
+    n = sum(sizes)
+    if not n:
+        return None, 1.0
+    k = sum(y for y, m in clusters if m > 0)
+    p = k / n
+    most = sum(m * m for m in sizes) / n
+    c = len(sizes)
+    if c > 1 and 0 < p < 1:
+        robust = c / (c - 1) * sum((y - p * m) ** 2 for y, m in clusters if m > 0) / (n * n)
+        design = min(max(robust / (p * (1 - p) / n), 1.0), most)
+    else:
+        design = most
+    effective = n / design
+    return wilson(p * effective, effective), design
 
 
 @dataclass(slots=True)
@@ -91,19 +186,25 @@ class CaseRuns:
     def hits(self) -> int:
         return sum(self.case.hit(a.pick) for a in self.valid)
 
-    def passed(self, pass_rate: float) -> bool | None:
-        """None: no run got an answer (a request without an expectation passes)."""
+    def verdict(self, rule: Rule) -> Verdict:
+        """The rule's verdict over every planned run; a request without an expectation
+        is shown (inconclusive when no run got an answer)."""
         valid = len(self.valid)
-        if not valid:
-            return None
-        return self.hits / valid >= pass_rate if self.case.judged else True
+        if not self.case.judged:
+            return Verdict(SHOWN) if valid else rule.decide(0, 0, len(self.answers))
+        return rule.decide(self.hits, valid, len(self.answers))
+
+    def passed(self, rule: Rule) -> bool | None:
+        """None: inconclusive (a request without an expectation passes when answered)."""
+        return self.verdict(rule).passed
 
     def picks(self) -> Counter[str]:
         return Counter((a.pick or NONE) if not a.error else ERROR for a in self.answers)
 
-    def to_json(self, pass_rate: float) -> dict[str, Any]:
+    def to_json(self, rule: Rule) -> dict[str, Any]:
         valid = len(self.valid)
         est = self.estimate
+        verdict = self.verdict(rule)
         return {
             "query": self.case.query,
             "expect": self.case.label() if self.case.judged else None,
@@ -115,7 +216,10 @@ class CaseRuns:
             "hits": self.hits,
             "rate": _ratio(self.hits, valid),
             "interval": _rounded(wilson(self.hits, valid)),
-            "passed": self.passed(pass_rate),
+            "passed": verdict.passed,
+            "verdict": verdict.state,
+            "why": verdict.why or None,
+            "bounds": _rounded(verdict.bounds),
             "estimate": None if est is None else {"top": est.top},
         }
 
@@ -124,25 +228,38 @@ def per_skill(results: list[CaseRuns]) -> dict[str, dict[str, Any]]:
     """Precision, recall and F1 per skill over the answered runs: a run picking a skill
     it should is a true positive; picking one it should not, a false positive for it;
     a run of a case expecting skills that picks none of them, a false negative for each
-    expected skill."""
+    expected skill. The intervals are pooled over the requests (`pooled`): the runs of
+    one request count as one cluster."""
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
+    # skill -> per request (true positives, picks) and (true positives, expected runs)
+    picked: dict[str, list[tuple[int, int]]] = {}
+    expected: dict[str, list[tuple[int, int]]] = {}
     for result in results:
         case = result.case
         if not case.judged:
             continue
+        tp_i: Counter[str] = Counter()
+        fp_i: Counter[str] = Counter()
+        fn_i: Counter[str] = Counter()
         for answer in result.valid:
             pick = answer.pick
             if case.negate:
                 if pick is not None and pick in case.expect:
-                    fp[pick] += 1
+                    fp_i[pick] += 1
                 continue
             if pick is not None:
-                (tp if pick in case.expect else fp)[pick] += 1
+                (tp_i if pick in case.expect else fp_i)[pick] += 1
             if case.expect and pick not in case.expect:
                 for name in case.expect:
-                    fn[name] += 1
+                    fn_i[name] += 1
+        for name in set(tp_i) | set(fp_i) | set(fn_i):
+            picked.setdefault(name, []).append((tp_i[name], tp_i[name] + fp_i[name]))
+            expected.setdefault(name, []).append((tp_i[name], tp_i[name] + fn_i[name]))
+        tp.update(tp_i)
+        fp.update(fp_i)
+        fn.update(fn_i)
     out: dict[str, dict[str, Any]] = {}
     for name in sorted(set(tp) | set(fp) | set(fn)):
         t, f_pos, f_neg = tp[name], fp[name], fn[name]
@@ -152,6 +269,8 @@ def per_skill(results: list[CaseRuns]) -> dict[str, dict[str, Any]]:
             if precision is not None and recall is not None and precision + recall
             else None
         )
+        precision_interval, precision_design = pooled(picked[name])
+        recall_interval, recall_design = pooled(expected[name])
         out[name] = {
             "tp": t,
             "fp": f_pos,
@@ -159,8 +278,12 @@ def per_skill(results: list[CaseRuns]) -> dict[str, dict[str, Any]]:
             "precision": precision,
             "recall": recall,
             "f1": f1,
-            "precision_interval": _rounded(wilson(t, t + f_pos)),
-            "recall_interval": _rounded(wilson(t, t + f_neg)),
+            "precision_interval": _rounded(precision_interval),
+            "recall_interval": _rounded(recall_interval),
+            "design_effect": {
+                "precision": round(precision_design, 4),
+                "recall": round(recall_design, 4),
+            },
         }
     return out
 
@@ -179,32 +302,36 @@ def agreement(results: list[CaseRuns]) -> dict[str, Any]:
     """How the model's picks agree with the offline estimate: top-1 (the estimate's
     likely first, or no skill when none is likely, against each answered run), and per
     band, of the runs where that band held a skill, how many picked one of its skills
-    (`none` counts the runs picking no skill)."""
+    (`none` counts the runs picking no skill). The intervals are pooled over the
+    requests (`pooled`)."""
     agree = runs = 0
     band_runs: Counter[str] = Counter()
     band_picked: Counter[str] = Counter()
+    # per request, for the pooled intervals: (agreeing runs, runs); per band the same
+    agree_clusters: list[tuple[int, int]] = []
+    band_clusters: dict[str, list[tuple[int, int]]] = {band: [] for band in (*BANDS, NONE)}
     for result in results:
         est = result.estimate
         if est is None:
             continue
         present = set(est.bands.values())
-        for answer in result.valid:
-            runs += 1
-            agree += answer.pick == est.top
-            for band in BANDS:
-                if band in present or band == "unlikely":
-                    band_runs[band] += 1
-            band_runs[NONE] += 1
-            if answer.pick is None:
-                band_picked[NONE] += 1
-            else:
-                band_picked[est.band(answer.pick)] += 1
+        held = [band for band in BANDS if band in present or band == "unlikely"] + [NONE]
+        answered = len(result.valid)
+        agreed = sum(answer.pick == est.top for answer in result.valid)
+        chose = Counter(NONE if a.pick is None else est.band(a.pick) for a in result.valid)
+        agree, runs = agree + agreed, runs + answered
+        agree_clusters.append((agreed, answered))
+        band_picked.update(chose)
+        for band, clusters in band_clusters.items():
+            size = answered if band in held else 0
+            band_runs[band] += size
+            clusters.append((chose[band], size))
     bands = {
         band: {
             "picked": band_picked[band],
             "runs": band_runs[band],
             "rate": _ratio(band_picked[band], band_runs[band]),
-            "interval": _rounded(wilson(band_picked[band], band_runs[band])),
+            "interval": _rounded(pooled(band_clusters[band])[0]),
         }
         for band in (*BANDS, NONE)
     }
@@ -213,7 +340,7 @@ def agreement(results: list[CaseRuns]) -> dict[str, Any]:
             "agree": agree,
             "runs": runs,
             "rate": _ratio(agree, runs),
-            "interval": _rounded(wilson(agree, runs)),
+            "interval": _rounded(pooled(agree_clusters)[0]),
         },
         "bands": bands,
     }

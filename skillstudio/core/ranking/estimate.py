@@ -9,6 +9,7 @@ band and the request's words that scored for it, and `likely_text` prints it.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -152,15 +153,18 @@ def probability(model: Model, evidence: Evidence) -> float:
     weights = model.calibration
     if weights is None:
         return math.nan
-    z = sum(w * x for w, x in zip(weights, evidence.features(), strict=True))
+    z = math.fsum(map(operator.mul, weights, evidence.features()))
     return 1 / (1 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def band_of(model: Model, evidence: Evidence, ratio: float = 1.0) -> Band:
-    """The band of a candidate: calibrated where the model is, else by cut-offs
-    (`ratio`: its score over the request's best, for the latter)."""
+def band_of(
+    model: Model, evidence: Evidence, ratio: float = 1.0, chance: float | None = None
+) -> Band:
+    """The band of a candidate: calibrated where the model is (`chance`: its
+    `probability`, when worked out already), else by cut-offs (`ratio`: its score over
+    the request's best)."""
     if model.calibration is not None:
-        p = probability(model, evidence)
+        p = probability(model, evidence) if chance is None else chance
         # a request that says what the description says (copies of one description tie:
         # each is what was asked for) is likely, as before the calibration: the sets
         # have too few such requests for the fit to weigh it (its weight came out 0)

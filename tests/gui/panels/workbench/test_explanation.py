@@ -17,7 +17,7 @@ from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 from tests import hostile
 
-from ...parts import ask, panel_on, write_collection
+from ...parts import ask, open_window, panel_on, write_collection
 
 
 def plain(html_text: str) -> str:
@@ -171,13 +171,7 @@ def test_a_name_only_candidate_says_what_the_model_sees(
     the description the model does not see (none of its words marked)."""
     from tests.test_listing_estimate import TRIAGE, triage_set
 
-    folder = triage_set(tmp_path / "over")
-    win = MainWindow(settings)
-    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
-        assert win.open_path(str(folder))
+    win = open_window(qtbot, settings, triage_set(tmp_path / "over"))
     panel = win.query_panel
     win.focus_query_panel()
     ask(panel, qtbot, "triage the incoming frontend issues by severity")
