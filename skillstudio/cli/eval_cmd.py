@@ -4,6 +4,7 @@ project's agent asks it (core/live; docs/live.md)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import threading
@@ -29,7 +30,7 @@ from .test_cmd import _suite_registry, listed_suites, named_suites, split_argume
 
 if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
-    from ..core.live.run import LiveReport, Settings
+    from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
     from ..core.projects.open_project import OpenProject
     from ..core.projects.suite_cases import Case
@@ -142,6 +143,12 @@ def register(sub: Subparsers) -> None:
         action="store_true",
         help="do not ask before sending (the estimate is still printed)",
     )
+    ev.add_argument(
+        "--show-request",
+        action="store_true",
+        help="print what would be sent (URL, headers without the key, the exact body and "
+        "its sha256) and send nothing",
+    )
     add_common(ev, formats=("text", "json", "junit"))
 
 
@@ -238,7 +245,9 @@ def _plans(
             return
         try:
             options = with_window(project.options, window)
-            out.append((name, plan(registry, cases, settings, options, cache), project))
+            estimate = not args.show_request  # nothing is asked: no estimate to compare
+            checked = plan(registry, cases, settings, options, cache, estimate)
+            out.append((name, checked, project))
         except NothingToAsk as exc:  # as lint's no-skills, but before anything is spent
             where = rel(project.base, env.cwd) or "."
             raise UsageError(f"{printable(where)}: {exc}") from None
@@ -308,6 +317,9 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     settings = _settings(args)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)
+    if args.show_request:  # before a key is read: nothing is sent
+        show_requests(args, env, plans)
+        return EXIT_OK
     judged = any(item.case.judged for _, checked, _ in plans for item in checked.items)
     for warning in settings.warnings(judged):
         env.err.write(f"skillstudio: warning: {warning}\n")
@@ -357,6 +369,56 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
         "the answers before it are reported above and kept in the cache\n"
     )
     return EXIT_INTERRUPTED
+
+
+def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Plan, Any]]) -> None:
+    """`--show-request`: each request as it would be sent (the URL, the headers but the
+    key's, the exact body and the sha256 of its bytes), and how many of its runs the
+    cache answers. No key is read and nothing is sent."""
+    from ..core.live.client import headers
+
+    shown: list[dict[str, Any]] = []
+    for name, checked, _project in plans:
+        endpoint = checked.settings.endpoint
+        runs = checked.settings.runs
+        for i, item in enumerate(checked.items):
+            shown.append(
+                {
+                    "suite": name,
+                    "query": item.case.query,
+                    "url": endpoint.url,
+                    "api": endpoint.api,
+                    "headers": headers(endpoint, None),  # None: no key, so no key header
+                    "key_header": "x-api-key" if endpoint.api == "anthropic" else "authorization",
+                    "template": item.template,
+                    "request_sha256": item.request_sha256,
+                    "bytes": len(item.content),
+                    "body": item.content.decode("utf-8"),
+                    "runs": runs,
+                    "cached_runs": sum((i, r) in checked.cached for r in range(runs)),
+                }
+            )
+    if args.format == "json":
+        for request in shown:
+            request["body"] = json.loads(request["body"])
+        env.print(dumps({"requests": shown}))
+        return
+    for request in shown:
+        env.print(
+            printable(
+                f"{request['suite']}: {request['query']!r} ({counted(request['runs'], 'run')}, "
+                f"{request['cached_runs']} in the cache)"
+            )
+        )
+        env.print(f"POST {printable(request['url'])}")
+        for header, value in request["headers"].items():
+            env.print(f"{header}: {value}")
+        env.print(f"({request['key_header']}: the key, when one is used; never shown)")
+        size = counted(request["bytes"], "byte")
+        env.print(f"request_sha256: {request['request_sha256']} ({size})")
+        env.print(printable(request["body"]))
+        env.print("")
+    env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
 
 
 def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveReport]]) -> int:

@@ -1,5 +1,15 @@
-"""The cache of answers: one file per (endpoint, model, listing hash, request, run,
-temperature), so a suite checked with a model once replays offline (`--offline`).
+"""The cache of answers: one file per (endpoint URL, API, template version, the sha256
+of the exact request bytes, run), so a suite checked with a model once replays offline
+(`--offline`). The digest covers everything sent (model, temperature, system text,
+tools and their schemas, max tokens, the listing and the request), so nothing that
+changes the request can replay an answer to another one; the API and the endpoint are
+in the key too, so answers from one API are never replayed as another's at one URL.
+The template version (questions.TEMPLATE) changes what the bytes cannot show: how an
+answer is read. An entry of an older key scheme (before the digest: `SCHEME`) is a
+miss, never replayed.
+
+An entry records the digest of the request it answers, the model id the server
+reported, SkillStudio's version and the answer as received (redacted, bounded).
 
 Where: `live/` in the user's cache folder (core/scanning/state_cache.py's rule:
 `$XDG_CACHE_HOME/skillstudio`, else `~/.cache/skillstudio`), mode 0700, files 0600.
@@ -27,12 +37,14 @@ import secrets
 import stat
 from typing import Any
 
+from ... import __version__
 from ..model.paths import FileRefused
 from ..reading.cache_files import cache_folder
 from ..reading.safefs import check_regular, opened_inside
 from .questions import Answer
 
 MAX_BYTES = 64 * 1024
+SCHEME = 2  # the key scheme: 2 is the request digest's; an entry without it is a miss
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _FOLDER = _READ | getattr(os, "O_DIRECTORY", 0)
@@ -40,10 +52,15 @@ _WRITE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEX
 _AT = {os.open, os.mkdir, os.rename, os.unlink} <= os.supports_dir_fd  # openat() and co.
 
 
-def answer_key(
-    url: str, model: str, listing_hash: str, query: str, run: int, temperature: float
-) -> str:
-    parts = [url.rstrip("/"), model, listing_hash, query, run, temperature]
+def request_digest(content: bytes) -> str:
+    """The sha256 of the exact bytes of a request body (`request_sha256` in reports)."""
+    return hashlib.sha256(content).hexdigest()
+
+
+def answer_key(url: str, api: str, template: str, request_sha256: str, run: int) -> str:
+    """The cache key of one run of one request: the endpoint's base URL, its API, the
+    template version and the digest of the bytes sent."""
+    parts = [SCHEME, url.rstrip("/"), api, template, request_sha256, run]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -63,6 +80,8 @@ class AnswerCache:
         except (ValueError, RecursionError):
             return None
         if not isinstance(found, dict) or found.get("key") != key:
+            return None
+        if found.get("scheme") != SCHEME:  # an older scheme's entry: asked again
             return None
         answer = found.get("answer")
         return Answer.from_json(answer) if isinstance(answer, dict) else None
@@ -92,10 +111,17 @@ class AnswerCache:
 
     def put(self, key: str, answer: Answer, about: dict[str, Any]) -> None:
         """Write the answer whole (a temporary file renamed over it), inside the cache
-        folder only; failures are ignored (the cache is an aid, never the record)."""
+        folder only; failures are ignored (the cache is an aid, never the record). The
+        entry names its key scheme and the SkillStudio version that wrote it."""
         if answer.error:
             return  # an error is not an answer: the next run asks again
-        payload = {"key": key, **about, "answer": answer.to_json()}
+        payload = {
+            "key": key,
+            "scheme": SCHEME,
+            "skillstudio_version": __version__,
+            **about,
+            "answer": answer.to_json(),
+        }
         data = json.dumps(payload, ensure_ascii=False, indent=1).encode("utf-8")
         name = key + ".json"
         temp = f"{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"

@@ -12,7 +12,6 @@ project from each agent's documentation (docs/live.md), not the agents' own text
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -26,6 +25,12 @@ from .reads import read_pick
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
 MAX_TEXT = 300  # characters of an answer's text kept in reports and the cache
+MAX_RAW = 4000  # characters of the answer as received kept in reports and the cache
+MAX_MODEL = 200  # characters of the model id a server reports
+# The version of the requests built here (the reconstructions), part of the cache key:
+# raise it when a change the request's bytes do not show (how an answer is read) must
+# not replay the answers cached before it.
+TEMPLATE = "reconstruction/1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +149,6 @@ class Question:
     # Gemini CLI's `activate_skill`, its `name` an enum of the listed names)
     declared: dict[str, Any] | None = None
 
-    @property
-    def listing_hash(self) -> str:
-        """The hash of what the agent shows besides the request (cache key part)."""
-        parts = [self.style.key, self.style.tool_text, self.listing]
-        if self.declared is not None:  # the agent's own tool: an answer to another is stale
-            parts.append(json.dumps(self.declared, sort_keys=True))
-        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
 
 def question(
     profile: Profile, listing: str, listed: list[str], skills: list[Skill], query: str
@@ -233,8 +230,11 @@ def encode(data: dict[str, Any]) -> bytes:
 class Answer:
     """One run's answer as the agent reads it: the skill picked (None: no skill), the
     name the model called when it is not a listed skill, a bounded excerpt of its text,
-    the tokens it reports, or the error that left the run without an answer. `harness`:
-    the agent's harness picked it from the request's `/name` (no model was asked)."""
+    the tokens it reports, or the error that left the run without an answer; and what
+    it answers: the digest of the request bytes sent, the model id the server reported,
+    the answer as received (redacted, at most MAX_RAW characters), SkillStudio's
+    version when it was asked. `harness`: the agent's harness picked it from the
+    request's `/name` (no model was asked)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -245,6 +245,10 @@ class Answer:
     cached: bool = False
     date: str = ""
     harness: bool = False
+    request_sha256: str = ""
+    reported_model: str = ""
+    raw: str = ""
+    version: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -256,6 +260,10 @@ class Answer:
             "error": self.error or None,
             "date": self.date,
             "harness": self.harness,
+            "request_sha256": self.request_sha256 or None,
+            "reported_model": self.reported_model or None,
+            "raw": self.raw or None,
+            "skillstudio_version": self.version or None,
         }
 
     @classmethod
@@ -274,7 +282,29 @@ class Answer:
             str(data.get("error") or ""),
             True,
             str(data.get("date") or ""),
+            request_sha256=_text(data, "request_sha256", 64),
+            reported_model=_text(data, "reported_model", MAX_MODEL),
+            raw=_text(data, "raw", MAX_RAW),
+            version=_text(data, "skillstudio_version", 40),
         )
+
+
+def _text(data: dict[str, Any], key: str, limit: int) -> str:
+    value = data.get(key)
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def raw_text(data: Any) -> str:
+    """The answer as received (decoded JSON, the key already redacted: client.send),
+    compact, at most MAX_RAW characters (a longer one ends in "…")."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= MAX_RAW else text[: MAX_RAW - 1] + "…"
+
+
+def reported_model(data: Any) -> str:
+    """The model id the server says answered (`model` in both APIs' answers), or ""."""
+    model = data.get("model") if isinstance(data, dict) else None
+    return model[:MAX_MODEL] if isinstance(model, str) else ""
 
 
 class MalformedAnswer(ValueError):

@@ -15,16 +15,28 @@ from typing import Any
 
 import httpx
 
+from ... import __version__
 from ..delivery.tiers import render_listing
 from ..model.text import counted
 from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
-from .cache import AnswerCache, answer_key
+from .cache import AnswerCache, answer_key, request_digest
 from .client import Cancelled, Limits, Pacer, SendError, Unreachable, new_client, send
 from .endpoints import Endpoint, api_key
 from .harness import Harness
-from .questions import Answer, MalformedAnswer, Question, body, encode, question, read_answer
+from .questions import (
+    TEMPLATE,
+    Answer,
+    MalformedAnswer,
+    Question,
+    body,
+    encode,
+    question,
+    raw_text,
+    read_answer,
+    reported_model,
+)
 from .redaction import key_problem
 from .stats import (
     MIN_ANSWERED,
@@ -92,15 +104,22 @@ class Settings:
 class Planned:
     case: LiveCase
     question: Question
-    content: bytes  # the request body (empty when the harness resolves the request)
+    content: bytes  # the request body, exactly as sent (empty when the harness resolves it)
     keys: list[str]  # the cache key of each run (none when the harness resolves it)
     estimate: Estimate | None
     harness: str | None = None  # the skill the agent's harness invokes: never sent
+    template: str = TEMPLATE  # the version of the template the request was built from
 
     @property
     def asks(self) -> bool:
         """Whether the request is put to the model (not resolved by the harness)."""
         return self.harness is None
+
+    @property
+    def request_sha256(self) -> str:
+        """The sha256 of the bytes sent (the request's name in reports and the cache;
+        "" for a request the harness resolves: nothing is sent)."""
+        return request_digest(self.content) if self.asks else ""
 
 
 @dataclass(slots=True)
@@ -189,20 +208,21 @@ def plan(
     for i, case in enumerate(cases):
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
         if resolved[i] is not None:
-            items.append(Planned(case, q, b"", [], None, resolved[i]))
+            items.append(Planned(case, q, b"", [], None, harness=resolved[i]))
             continue
         content = encode(body(q, endpoint, model, settings.temperature))
+        digest = request_digest(content)
+        template = TEMPLATE  # the reconstruction's (a captured template would name its own)
         keys = [
-            answer_key(
-                endpoint.base_url, model, q.listing_hash, case.query, run, settings.temperature
-            )
+            answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)
         ]
         for run, key in enumerate(keys):
             found = cache.get(key) if cache is not None else None
             if found is not None:
                 cached[(i, run)] = found
-        items.append(Planned(case, q, content, keys, _estimate(index, case.query)))
+        estimated = _estimate(index, case.query)
+        items.append(Planned(case, q, content, keys, estimated, template=template))
     return Plan(settings, registry.profile.name, items, cached, len(listing.text))
 
 
@@ -250,7 +270,10 @@ class LiveReport:
             "offline": settings.offline,
             "cancelled": self.cancelled,
             "warnings": settings.warnings(any(r.case.judged for r in self.results)),
-            "cases": [r.to_json(rule) for r in self.results],
+            "cases": [
+                dict(r.to_json(rule), request_sha256=item.request_sha256)
+                for r, item in zip(self.results, self.plan.items, strict=True)
+            ],
             "passed": passed,
             "failed": failed,
             "inconclusive": inconclusive,
@@ -349,9 +372,14 @@ def execute(
         else:
             answer = _ask(client, checked, item, key, cancel, report, pacer, unreachable)
             answer.date = now
+            answer.request_sha256 = item.request_sha256
+            answer.version = __version__
             if cache is not None and not answer.error:
                 about = {
                     "endpoint": settings.endpoint.base_url,
+                    "api": settings.endpoint.api,
+                    "template": item.template,
+                    "request_sha256": item.request_sha256,
                     "model": settings.model,
                     "query": item.case.query,
                     "run": run,
@@ -442,12 +470,15 @@ def _ask(
     pacer: Pacer,
     unreachable: list[str],
 ) -> Answer:
+    """One run sent and its answer read; the answer as received (the key redacted) and
+    the model id the server reported are kept with it, a malformed one's too."""
     settings = checked.settings
+    data: Any = None
     try:
         data = send(
             client, settings.endpoint, key, item.content, settings.limits, cancel, report, pacer
         )
-        return read_answer(item.question, data, settings.endpoint.api)
+        answer = read_answer(item.question, data, settings.endpoint.api)
     except Cancelled:
         return Answer(error="cancelled")
     except Unreachable as exc:
@@ -455,6 +486,10 @@ def _ask(
             unreachable.append(str(exc))
         return Answer(error=str(exc))
     except (SendError, MalformedAnswer) as exc:
-        return Answer(error=str(exc))
+        answer = Answer(error=str(exc))
     except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only
-        return Answer(error=f"the answer could not be read ({type(exc).__name__})")
+        answer = Answer(error=f"the answer could not be read ({type(exc).__name__})")
+    if data is not None:
+        answer.raw = raw_text(data)
+        answer.reported_model = reported_model(data)
+    return answer
