@@ -121,15 +121,11 @@ def test_the_apps_problems_are_lints_notes_included(qtbot: Any, project: Path) -
     the editor shows no overlap note: its form has a "competes with" line instead)."""
     from PySide6.QtCore import QSettings
 
-    from skillstudio.gui.window.main_window import MainWindow
+    from tests.gui.parts import open_window
 
     lint = lint_json(cwd=project)
-    win = MainWindow(QSettings(str(project / "settings.ini"), QSettings.Format.IniFormat))
-    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
-        assert win.open_path(str(project))
+    settings = QSettings(str(project / "settings.ini"), QSettings.Format.IniFormat)
+    win = open_window(qtbot, settings, project)
     model = win.problems_model
     expected = {s: sum(d["severity"] == s for d in lint["diagnostics"]) for s in model.counts()}
     assert expected["info"] >= 2  # (the overlap notes)
