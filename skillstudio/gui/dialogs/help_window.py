@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.reading.safefs import read_bytes
-from ..infra.icons import STATUS, dark_palette, status_icon
+from ..infra.icons import STATUS, status_icon
+from ..infra.theme import is_dark
 
 GUIDE = "guide.md"
 README = "README.md"  # the project's front page, beside docs/ in a source tree
@@ -121,7 +122,7 @@ class GuideBrowser(QTextBrowser):
         path = url.toLocalFile() if url.isLocalFile() else url.path()
         icon = _STATUS_ICON.search(path.replace(os.sep, "/"))
         if icon and icon.group(1) in STATUS:
-            return status_icon(icon.group(1), dark_palette()).pixmap(16).toImage()
+            return status_icon(icon.group(1), is_dark()).pixmap(16).toImage()
         base = os.path.dirname(self.source().toLocalFile()) or self.folder
         real = os.path.realpath(os.path.join(base, path))
         if os.path.dirname(real) == self.folder and os.path.isfile(real):

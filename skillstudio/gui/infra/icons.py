@@ -7,9 +7,11 @@ from functools import cache
 from importlib import resources
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication, QStyle
+
+from .theme import is_dark
 
 _STANDARD = {
     "root": QStyle.StandardPixmap.SP_DirIcon,
@@ -37,13 +39,9 @@ LEGEND = {
 }
 
 
-def dark_palette() -> bool:
-    return QApplication.palette().color(QPalette.ColorRole.Window).lightness() < 128
-
-
 def icon(name: str) -> QIcon:
     if name in STATUS:
-        return status_icon(name, dark_palette())
+        return status_icon(name, is_dark())
     style = QApplication.style()
     return style.standardIcon(_STANDARD.get(name, QStyle.StandardPixmap.SP_FileIcon))
 

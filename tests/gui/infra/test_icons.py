@@ -16,7 +16,6 @@ from skillstudio.gui.infra.icons import (
     ICON_SIZES,
     STATUS,
     app_icon,
-    dark_palette,
     icon,
     status_icon,
 )
@@ -64,4 +63,4 @@ def test_status_icons_are_ours_and_drawn_for_the_palette(qapp: QApplication) -> 
         light, dark = status_icon(name, False), status_icon(name, True)
         assert not light.isNull()
         assert light.pixmap(16).toImage() != dark.pixmap(16).toImage()
-    assert icon("shadowed").cacheKey() == status_icon("shadowed", dark_palette()).cacheKey()
+    assert icon("shadowed").cacheKey() == status_icon("shadowed", theme.is_dark()).cacheKey()
