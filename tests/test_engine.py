@@ -627,7 +627,8 @@ def test_lazy_ranking_equals_full_ranking(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_add_case_appends_only_the_new_case(tmp_path: Path) -> None:
     from skillstudio.core.projects.suite_cases import SuiteError
-    from skillstudio.core.projects.suites import add_case, load_suite
+    from skillstudio.core.projects.suite_writing import add_case
+    from skillstudio.core.projects.suites import load_suite
 
     path = tmp_path / "suite.yaml"
     path.write_text('# mine\ncases:\n    - query: "one"\n      expect: a   # keep\n')
@@ -655,7 +656,8 @@ def test_suites_read_their_files_through_safefs_only(
     reader; a plain open() (unbounded, would wait on a FIFO swapped in) is never used."""
     import builtins
 
-    from skillstudio.core.projects.suites import add_case, load_suite
+    from skillstudio.core.projects.suite_writing import add_case
+    from skillstudio.core.projects.suites import load_suite
 
     path = tmp_path / "suite.yaml"
     path.write_text('cases:\n  - query: "one"\n    expect: a\n')
@@ -671,7 +673,8 @@ def test_suites_read_their_files_through_safefs_only(
 
 def test_create_suite_then_add_cases(tmp_path: Path) -> None:
     from skillstudio.core.projects.suite_cases import SuiteError
-    from skillstudio.core.projects.suites import add_case, create_suite, load_suite
+    from skillstudio.core.projects.suite_writing import add_case, create_suite
+    from skillstudio.core.projects.suites import load_suite
 
     path = tmp_path / "suites" / "new.yaml"
     assert create_suite(str(path)).cases == []

@@ -40,10 +40,10 @@ from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
 from ...core.projects.suite_scope import suite_project
+from ...core.projects.suite_writing import create_suite
 from ...core.projects.suites import (
     CaseResult,
     SuiteReport,
-    create_suite,
     load_suite,
     report_of,
     run_case,
@@ -558,6 +558,8 @@ class SuiteRunner(QWidget):
         )
         kind = KINDS.get(self.suite.kind, self.suite.kind)
         verdict = f"{report.passed} passed, {report.failed} failed"
+        if report.model_only:
+            verdict += f", {report.model_only} for eval (expect_model)"
         self._show_message(
             f"{verdict} · {counted(len(report.results), 'case')} · {kind} · on {against} · "
             f"{self.last_run_ms:.0f} ms",

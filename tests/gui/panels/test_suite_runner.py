@@ -25,7 +25,8 @@ from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
 from skillstudio.core.projects.suite_scope import suite_project
-from skillstudio.core.projects.suites import add_case, load_suite, run_suite
+from skillstudio.core.projects.suite_writing import add_case
+from skillstudio.core.projects.suites import load_suite, run_suite
 from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.core.scanning.registry import Registry

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from ....core.model.matches import MatchResult
 from ....core.projects.project import Project
 from ....core.projects.suite_cases import SuiteError
-from ....core.projects.suites import add_case
+from ....core.projects.suite_writing import add_case
 from ....core.ranking.estimate import LikelyResult
 from ...infra.theme import bar_style
 
