@@ -179,3 +179,30 @@ def test_a_case_is_appended_under_the_key_asked_for(tmp_path: Path) -> None:
     text = Path(path).read_text()
     assert "expect_likely: pdf-forms\n" in text and "expect_model: none\n" in text
     assert [c.mode for c in load_suite(path).cases] == ["likely", "model"]
+
+
+@pytest.mark.parametrize(
+    "profile", ["agentskills", "claude-code", "codex", "mvp", "pegasus", "workspace"]
+)
+def test_the_bundled_suites_ask_eval_only_what_their_keys_mean(profile: str) -> None:
+    """A bundled `expect: none` (the rules select nothing) is never eval's "pick
+    nothing"; every case eval judges has an expect_model, an expect_likely, or a request
+    that names its skill."""
+    from skillstudio.core.projects.project import resolve_projects
+
+    from .helpers import REPO
+
+    base = f"{REPO}/skills/{profile}"
+    project = resolve_projects([base], [], None, None, base)[0]
+    registry = project.registry()
+    registry.scan()
+    suite = load_suite(f"{base}/suites/{profile}.yaml")
+    chosen = eval_cases(suite.cases, registry, project.options, profile)
+    by_line = {c.line: c for c in suite.cases}
+    for live in chosen.judged:
+        case = by_line[live.line]
+        if case.model is None and case.likely is None:
+            assert case.expect and live.expect == case.expect, (profile, case.query)
+    for skipped in chosen.not_judged:
+        assert skipped.case.mode == "exact" and skipped.case.model is None
+    assert all(c.model is None or c.mode == "model" or c.likely is not None for c in suite.cases)

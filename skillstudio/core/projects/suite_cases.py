@@ -74,6 +74,14 @@ class Case:
             return self.expect[0] if len(self.expect) == 1 else self.expect
         return {"skill": self.expect[0], "should_trigger": self.mode == "triggers"}
 
+    def ranks(self) -> bool:
+        """Whether judging it ranks the likely candidates (the offline estimate)."""
+        return (
+            self.mode in ("likely", "not-likely")
+            or bool(self.expect_not)
+            or (self.likely is not None)
+        )
+
     def negative_text(self) -> str:
         """`expect_not` in words: `not likely: a, b` or `not in the top 3: a`."""
         if not self.expect_not:

@@ -311,20 +311,13 @@ def run_case(
     unknown = [name for name in dict.fromkeys(judged) if name not in known]
     why = ""
     ranked: LikelyResult | None = None
-    if case.mode in ("likely", "not-likely") or case.expect_not:
+    if case.ranks():
         likely_index = likely_index or LikelyIndex(registry)
         top = max(LIKELY_TOP, case.not_in_top or 0)
         ranked = rank_likely(likely_index, case.query, top=top) if case.mode != "likely" else None
     if case.mode == "likely":
         assert likely_index is not None
-        top3 = rank_likely(likely_index, case.query, top=3)
-        got = [c.name for c in top3.candidates]
-        if case.expect:
-            passed = any(name in case.expect for name in got)
-        else:
-            passed = not top3.likely
-            if top3.likely:
-                why = f"{top3.likely[0].name} is likely (an estimate)"
+        got, passed, why = _likely(likely_index, case.query, case.expect)
     elif case.mode == "not-likely":
         assert ranked is not None
         got = [c.name for c in ranked.candidates[: case.not_in_top or 3]]
@@ -353,6 +346,13 @@ def run_case(
             why = _selected(result, extra) + (" too" if case.expect else "")
     elif not passed and not why and case.mode == "not-triggers":
         why = _selected(result, case.expect[:1])
+    if case.mode != "likely" and case.likely is not None:  # `expect` and `expect_likely`
+        assert likely_index is not None
+        top3, held, said = _likely(likely_index, case.query, case.likely)
+        if not held:
+            passed = False
+            said = said or f"expected likely: {' or '.join(case.likely)}; top 3: {', '.join(top3)}"
+            why = f"{why}; {said}" if why else said
     if case.expect_not:
         if ranked is None:
             assert likely_index is not None
@@ -373,6 +373,18 @@ def run_case(
         why = "expect_model: the model's pick, judged by `skillstudio eval`"
         return CaseResult(case, got, result.tier, True, why, judged=False)
     return CaseResult(case, got, result.tier, passed, why)
+
+
+def _likely(index: LikelyIndex, query: str, names: list[str]) -> tuple[list[str], bool, str]:
+    """An `expect_likely` judged: (the top three, whether it holds, why not when known):
+    one of `names` is among the top three, or with none, no skill is likely."""
+    top3 = rank_likely(index, query, top=3)
+    got = [c.name for c in top3.candidates]
+    if names:
+        return got, any(name in names for name in got), ""
+    if top3.likely:
+        return got, False, f"{top3.likely[0].name} is likely (an estimate)"
+    return got, True, ""
 
 
 def _negative(case: Case, ranked: LikelyResult) -> str:
@@ -424,7 +436,7 @@ def run_suite(
     if index is None:
         index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
-    ranks = any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases)
+    ranks = any(c.ranks() for c in suite.cases)
     likely = (likely_index or LikelyIndex(registry)) if ranks else None
     return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
 

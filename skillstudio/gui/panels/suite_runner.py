@@ -485,7 +485,7 @@ class SuiteRunner(QWidget):
         `match` request does: the open project's (kept current, built once and kept
         when it is not yet), else one built for this run; never one a case (at 10,000
         skills building one takes about a second). None when no case ranks."""
-        if not any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases):
+        if not any(c.ranks() for c in suite.cases):
             return None
         open_project = self.context.open_project_of(registry)
         likely = open_project.likely_index() if open_project is not None else None
