@@ -206,3 +206,29 @@ def test_the_bundled_suites_ask_eval_only_what_their_keys_mean(profile: str) -> 
     for skipped in chosen.not_judged:
         assert skipped.case.mode == "exact" and skipped.case.model is None
     assert all(c.model is None or c.mode == "model" or c.likely is not None for c in suite.cases)
+
+
+def test_a_suite_is_listed_in_skillstudio_yaml_keeping_every_other_byte(tmp_path: Path) -> None:
+    from skillstudio.core.projects.config_writer import list_suite, with_suite
+    from skillstudio.core.reading.yaml_io import EditError
+
+    text = (
+        "# head\r\nprofile: claude-code  # c\r\nsuites: [suites/a.yaml]   # mine\r\n"
+        "rules:\r\n  x: off\r\n"
+    )
+    assert with_suite(text, "suites/new.yaml") == text.replace(
+        "[suites/a.yaml]", "[suites/a.yaml, suites/new.yaml]"
+    )
+    assert with_suite(text, "suites/a.yaml") == text  # listed already: unchanged
+    block = "profile: x\nsuites:\n  - suites/a.yaml  # first\n# tail\n"
+    assert with_suite(block, "suites/b.yaml") == block.replace(
+        "# first\n", "# first\n  - suites/b.yaml\n"
+    )
+    with pytest.raises(EditError, match="not a list of paths"):
+        with_suite("suites: {a: 1}\n", "suites/b.yaml")
+    assert list_suite(str(tmp_path), str(tmp_path / "suites" / "new.yaml"))  # created
+    config = (tmp_path / "skillstudio.yaml").read_text()
+    assert config.endswith("suites:\n  - suites/new.yaml\n") and config.startswith("# ")
+    assert not list_suite(str(tmp_path), str(tmp_path / "suites" / "new.yaml"))
+    with pytest.raises(EditError, match="outside"):
+        list_suite(str(tmp_path / "suites"), str(tmp_path / "other.yaml"))
