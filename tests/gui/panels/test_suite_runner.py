@@ -34,6 +34,7 @@ from skillstudio.gui.editor.field_widgets import ListEditor
 from skillstudio.gui.infra.theme import set_preference
 from skillstudio.gui.panels import suite_runner as suite_runner_module
 from skillstudio.gui.panels.suite_runner import NO_SUITE, SuiteRunner
+from skillstudio.gui.panels.workbench.add_case import CaseAnswer, CaseQuestion
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import (
@@ -280,7 +281,8 @@ def test_the_projects_suites_are_offered_and_agree_with_the_engine(
         ], path
         assert report.per_skill == expected.per_skill
         assert report.confusion == expected.confusion
-        assert statuses(runner) == ["✓ pass"] * len(suite.cases), "the samples' suites pass"
+        wanted = ["· eval" if c.mode == "model" else "✓ pass" for c in suite.cases]
+        assert statuses(runner) == wanted, "the samples' suites pass (expect_model: eval's)"
         assert runner.summary.text().startswith(f"{len(suite.cases)} passed, 0 failed")
 
 
@@ -404,9 +406,9 @@ def test_new_suite_then_add_a_case_from_the_panel(
             panel.project_box.setCurrentIndex(number)
     offered: list[tuple[list[str], str]] = []
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        offered.append((suites, default))
-        return default, proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        offered.append((question.suites, question.default))
+        return CaseAnswer(question.default, question.proposed, question.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     panel.load_request("code review please")

@@ -14,7 +14,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
-from skillstudio.gui.panels.workbench.add_case import AddCaseDialog
+from skillstudio.gui.panels.workbench.add_case import AddCaseDialog, CaseAnswer, CaseQuestion
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...parts import ask, panel_on
@@ -32,9 +32,9 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
     asked: list[tuple[str, str]] = []
     other = Path(panel.project.base if panel.project else "") / "suites" / "mine.yaml"
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        asked.append((default, proposed))
-        return str(other), proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        asked.append((question.default, question.proposed))
+        return CaseAnswer(str(other), question.proposed, question.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
@@ -52,7 +52,9 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
     seen: list[tuple[str, bool, str]] = []
 
     def shown(dialog: AddCaseDialog) -> int:
-        seen.append((dialog.warning.text(), dialog.warning.isVisibleTo(dialog), dialog.answer()[1]))
+        seen.append(
+            (dialog.warning.text(), dialog.warning.isVisibleTo(dialog), dialog.answer().typed)
+        )
         return 0  # cancelled
 
     monkeypatch.setattr(AddCaseDialog, "exec", shown)
@@ -80,9 +82,10 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert headline.startswith("Likely: sql-review")
     asked: list[tuple[str, list[str], str, str]] = []
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        asked.append((query, suites, default, proposed))
-        return default, proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        q = question
+        asked.append((q.query, q.suites, q.default, q.proposed))
+        return CaseAnswer(q.default, q.proposed, q.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     with qtbot.waitSignal(panel.said) as said:
@@ -92,11 +95,12 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert suites == [str(mine)] and default == str(mine)  # the folder's suite, offered
     assert proposed == "sql-review"  # the skill shown as likely
     assert load_suite(str(mine)).cases[-1].expect == ["sql-review"]
-    assert said.args == [f"Added to suites/mine.yaml: {query}"]
+    # the key that means what was shown: the estimate's pick (agentskills: the model chooses)
+    assert said.args == [f"Added to suites/mine.yaml: {query} (expect_likely: sql-review)"]
     assert panel.summary.text() == headline  # the answer's headline stays
     # A new file the user names: created there.
     other = collection / "suites/more.yaml"
-    panel.ask_case = lambda query, suites, default, proposed: (str(other), "none")  # type: ignore[method-assign]
+    panel.ask_case = lambda q: CaseAnswer(str(other), "none", q.key)  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
     assert load_suite(str(other)).cases[-1].expect == []
 
@@ -106,11 +110,11 @@ def test_add_as_test_case_appends_to_the_suite(
 ) -> None:
     panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please")
-    panel.ask_case = lambda query, suites, default, proposed: (default, proposed)  # type: ignore[method-assign]
+    panel.ask_case = lambda q: CaseAnswer(q.default, q.proposed, q.key)  # type: ignore[method-assign]
     path = panel.add_test_case()
     assert path is not None and path.endswith("oasis.yaml")
     last = load_suite(path).cases[-1]
     assert (last.query, last.expect) == ("code review please", ["code-review"])
-    panel.ask_case = lambda query, suites, default, proposed: (default, "commit")  # type: ignore[method-assign]
+    panel.ask_case = lambda q: CaseAnswer(q.default, "commit", q.key)  # type: ignore[method-assign]
     panel.add_test_case()  # a corrected expectation
     assert load_suite(path).cases[-1].expect == ["commit"]
