@@ -283,7 +283,11 @@ def test_the_projects_suites_are_offered_and_agree_with_the_engine(
         assert report.confusion == expected.confusion
         wanted = ["· eval" if c.mode == "model" else "✓ pass" for c in suite.cases]
         assert statuses(runner) == wanted, "the samples' suites pass (expect_model: eval's)"
-        assert runner.summary.text().startswith(f"{len(suite.cases)} passed, 0 failed")
+        model = wanted.count("· eval")
+        judged = f"{len(suite.cases) - model} passed, 0 failed"
+        assert runner.summary.text().startswith(
+            judged + (f", {model} for eval (expect_model) · " if model else " · ")
+        )
 
 
 def test_a_failing_case_is_reported_and_opens_in_the_panel(
