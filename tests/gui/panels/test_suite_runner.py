@@ -272,7 +272,11 @@ def test_the_projects_suites_are_offered_and_agree_with_the_engine(
         project = project_from_folder(str(Path(path).parent.parent))
         registry = project.registry()
         registry.scan()
-        expected = run_suite(suite, registry, project.options)
+        # as `skillstudio test` runs it: with the open project's indexes (its likely one
+        # reads the listing as the agent shows it, the agent's own skills among it)
+        opened = OpenProject(project, registry)
+        index, likely = opened.match_index(), opened.likely_index()
+        expected = run_suite(suite, registry, project.options, index, likely)
         report = runner.report
         assert report is not None and runner.project is not None
         assert runner.project.base == project.base
