@@ -100,7 +100,7 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert panel.summary.text() == headline  # the answer's headline stays
     # A new file the user names: created there.
     other = collection / "suites/more.yaml"
-    panel.ask_case = lambda q: CaseAnswer(str(other), "none", q.key)  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(str(other), "none", question.key)  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
     assert load_suite(str(other)).cases[-1].expect == []
 
@@ -110,11 +110,11 @@ def test_add_as_test_case_appends_to_the_suite(
 ) -> None:
     panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please")
-    panel.ask_case = lambda q: CaseAnswer(q.default, q.proposed, q.key)  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(question.default, question.proposed, question.key)  # type: ignore[method-assign]
     path = panel.add_test_case()
     assert path is not None and path.endswith("oasis.yaml")
     last = load_suite(path).cases[-1]
     assert (last.query, last.expect) == ("code review please", ["code-review"])
-    panel.ask_case = lambda q: CaseAnswer(q.default, "commit", q.key)  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(question.default, "commit", question.key)  # type: ignore[method-assign]
     panel.add_test_case()  # a corrected expectation
     assert load_suite(path).cases[-1].expect == ["commit"]
