@@ -309,6 +309,9 @@ def run_case(
     # acceptable (neutral) skills may be missing: only the names a case judges must exist
     judged = [*case.expect, *case.expect_not, *(case.likely or []), *(case.model or [])]
     unknown = [name for name in dict.fromkeys(judged) if name not in known]
+    if unknown:  # the agent's own skills (Claude Code's bundled ones) are listed too
+        own = {skill.name for skill in registry.profile.agent_skills(options or {})}
+        unknown = [name for name in unknown if name not in own]
     why = ""
     ranked: LikelyResult | None = None
     if case.ranks():

@@ -152,3 +152,27 @@ def test_a_listed_suite_comes_back_from_skillstudio_yaml(
     again = open_window(qtbot, fresh, collection)  # no settings of this app: the file says
     box = again.suite_runner.suite_box
     assert [box.itemData(i) for i in range(box.count())] == [path]
+
+
+def test_claude_codes_likely_pick_is_written_as_a_case_that_passes(
+    query_panel: QueryPanel,
+    samples: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's case: on a Claude Code project the case was pre-filled `none`
+    under `expect:` though the likely skill was shown (Claude Code's own `review`)."""
+    from ....helpers import cli
+
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen, list_it=False)
+    panel = panel_on(query_panel, "claude-code")
+    ask(panel, qtbot, "please look over my pull request")
+    likely = panel.likely
+    assert likely is not None and likely.likely, "a skill is shown as likely"
+    top = likely.likely[0].name
+    path = panel.add_test_case()
+    assert seen[-1].expect.text() == top and seen[-1].key_box.currentData() == "expect_likely"
+    assert path is not None and f"expect_likely: {top}\n" in Path(path).read_text()
+    run = cli("test", path, "--project", str(samples / "claude-code"))
+    assert run.code == 0, run.out  # the case holds (an agent's own skill is no unknown name)
