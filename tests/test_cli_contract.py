@@ -343,7 +343,7 @@ def test_eval_exit_codes_and_formats(tmp_path: Path, monkeypatch: Any) -> None:
     write(
         project,
         "suites/live.yaml",
-        'cases:\n  - query: "summarize report.pdf"\n    expect: pdf-summary\n',
+        'cases:\n  - query: "summarize report.pdf"\n    expect_model: pdf-summary\n',
     )
     base = ["--model", "m", "--runs", "3", "--yes"]
     with FakeModel([("tool", "Skill", {"skill": "pdf-summary"})]) as fake:

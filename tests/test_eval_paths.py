@@ -26,7 +26,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         skill_text(name="pdf-summary", description="Summarize PDF files."),
     )
     write(
-        root, "suites/basic.yaml", 'cases:\n  - query: "summarize a.pdf"\n    expect: pdf-summary\n'
+        root,
+        "suites/basic.yaml",
+        'cases:\n  - query: "summarize a.pdf"\n    expect_model: pdf-summary\n',
     )
     return root
 

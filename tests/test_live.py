@@ -489,7 +489,7 @@ def test_keys_never_reach_logs_reports_or_the_cache(
         tmp_path,
         "suite.yaml",
         'cases:\n  - query: "fill in the PDF form"\n'
-        '    expect: pdf-forms\n  - query: "hello"\n    expect: none\n',
+        '    expect_model: pdf-forms\n  - query: "hello"\n    expect_model: none\n',
     )
 
     def echo(body: dict[str, Any]) -> tuple[Any, ...]:  # a server that echoes what it got

@@ -117,8 +117,8 @@ def test_the_json_report_names_each_request_by_the_sha256_of_the_bytes_received(
     write(
         tmp_path,
         "suite.yaml",
-        'cases:\n  - query: "fill in the PDF form"\n    expect: pdf-forms\n'
-        '  - query: "review my diff"\n    expect: code-review\n',
+        'cases:\n  - query: "fill in the PDF form"\n    expect_model: pdf-forms\n'
+        '  - query: "review my diff"\n    expect_model: code-review\n',
     )
 
     def answer(body: dict[str, Any]) -> tuple[Any, ...]:

@@ -215,7 +215,7 @@ def test_rows_columns_names_and_nesting_are_bounded(tmp_path: Path) -> None:
 
 
 def test_cases_are_added_to_our_own_suites_only() -> None:
-    from skillstudio.core.projects.suites import add_case
+    from skillstudio.core.projects.suite_writing import add_case
 
     with pytest.raises(SuiteError, match="this file is waza trigger tests"):
         add_case(os.path.join(HERE, "trigger_tests.yaml"), "fly", ["kite"])
@@ -234,15 +234,23 @@ def test_waza_without_a_skill_uses_the_skill_folder_or_says_so(tmp_path: Path) -
 
 
 def test_eval_asks_the_model_about_expect_not_as_anything_but_those_skills() -> None:
-    from skillstudio.cli.eval_cmd import live_cases
+    from skillstudio.core.projects.eval_cases import eval_cases
+    from skillstudio.core.projects.project import resolve_projects
 
-    cases = live_cases(load_suite(os.path.join(HERE, "negative.yaml")).cases, "negative.yaml")
-    assert [(c.expect, c.negate) for c in cases] == [
+    project = resolve_projects([SKILLS], [], None, "claude-code", HERE)[0]
+    registry = project.registry()
+    registry.scan()
+    suite = load_suite(os.path.join(HERE, "negative.yaml"))
+    chosen = eval_cases(suite.cases, registry, project.options, "negative.yaml")
+    assert [(c.expect, c.negate) for c in chosen.judged] == [
         (["kite"], True),
         (["yarn"], True),
         (["yarn"], True),
-        ([], False),  # `expect: none` (with an expect_not): the model should pick nothing
+        # `expect: none` is what the rules select (PRODUCT.md section 7), not "the model
+        # must pick nothing": only its expect_not is judged
+        (["yarn"], True),
     ]
+    assert chosen.not_judged == []
 
 
 def test_eval_sets_and_skill_lab_files_say_line_and_column_too(tmp_path: Path) -> None:

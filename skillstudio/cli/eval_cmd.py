@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
+    from ..core.projects.eval_cases import NotJudged
     from ..core.projects.open_project import OpenProject
-    from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
 
 
@@ -193,21 +193,6 @@ def _settings(args: argparse.Namespace) -> Settings:
     )
 
 
-def live_cases(cases: list[Case], source: str) -> list[LiveCase]:
-    """A suite's cases as live ones: `expect` (one of them), `should_trigger` (that
-    skill), `should not trigger` (anything but it), `expect_likely` (one of them)."""
-    from ..core.live.stats import LiveCase
-
-    out = []
-    for case in cases:
-        if case.mode == "not-likely":  # expect_not: anything but those skills
-            out.append(LiveCase(case.query, list(case.expect_not), True, case.line, source))
-            continue
-        negate = case.mode == "not-triggers"
-        out.append(LiveCase(case.query, list(case.expect), negate, case.line, source))
-    return out
-
-
 def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
     env.err.write(text + "\n")
     if args.yes:
@@ -221,11 +206,17 @@ def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
 
 
 def _plans(
-    args: argparse.Namespace, env: Env, settings: Settings, cache: AnswerCache
+    args: argparse.Namespace,
+    env: Env,
+    settings: Settings,
+    cache: AnswerCache,
+    not_judged: list[NotJudged] | None = None,
 ) -> list[tuple[str, Any, Any]]:
-    """(name, plan, project) per suite, or one for the --requests."""
+    """(name, plan, project) per suite, or one for the --requests; the suites' cases
+    eval does not judge (core/projects/eval_cases.py) go into `not_judged`."""
     from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
+    from ..core.projects.eval_cases import eval_cases
     from ..core.projects.suite_cases import SuiteError
     from ..core.projects.suites import load_suite
 
@@ -284,8 +275,28 @@ def _plans(
             raise UsageError(str(exc)) from None
         loaded = _suite_registry(suite, args, env, paths, opened)
         name = rel(path, env.cwd)
-        add(name, loaded.registry, loaded.project, live_cases(suite.cases, name))
+        chosen = eval_cases(suite.cases, loaded.registry, loaded.project.options, name)
+        if not loaded.registry.profile.model_chooses or chosen.judged:
+            add(name, loaded.registry, loaded.project, chosen.judged)
+        if loaded.registry.profile.model_chooses and not_judged is not None:
+            not_judged.extend(chosen.not_judged)
+    if not out and not_judged:
+        for line in not_judged_text(not_judged):
+            env.err.write(line + "\n")
+        raise UsageError(
+            "nothing to ask: no case of these suites is judged by eval (it judges "
+            "expect_model, else expect_likely, else an expect of a request naming its skill)"
+        )
     return _asked(env, out, skipped)
+
+
+def not_judged_text(cases: list[NotJudged]) -> list[str]:
+    """A line per case eval leaves out (its place, request and why)."""
+    lines = []
+    for item in cases:
+        where = f"{item.source}:{item.case.line}: " if item.source and item.case.line else ""
+        lines.append(printable(f"  NOT JUDGED  {where}{item.case.query!r}: {item.why}"))
+    return lines
 
 
 def refuse_with_requests(word: str, cwd: str) -> None:
@@ -316,7 +327,8 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
 
     settings = _settings(args)
     cache = AnswerCache()
-    plans = _plans(args, env, settings, cache)
+    not_judged: list[NotJudged] = []
+    plans = _plans(args, env, settings, cache, not_judged)
     if args.show_request:  # before a key is read: nothing is sent
         show_requests(args, env, plans)
         return EXIT_OK
@@ -356,7 +368,7 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
             reports.append((name, execute(checked, cache, cancel, progress)))
         except LiveError as exc:
             raise UsageError(str(exc)) from None
-    code = _output(args, env, reports)
+    code = _output(args, env, reports, not_judged)
     if not cancel.is_set():
         return code
     # Ctrl+C (execute's wait took it): the requests in flight were cut at once; what
@@ -421,9 +433,15 @@ def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Pla
     env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
 
 
-def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveReport]]) -> int:
-    """Print the reports; the exit code: 1 when a case failed, else 3 when one is
-    inconclusive, else 0."""
+def _output(
+    args: argparse.Namespace,
+    env: Env,
+    reports: list[tuple[str, LiveReport]],
+    not_judged: list[NotJudged] | None = None,
+) -> int:
+    """Print the reports, and the cases eval does not judge (never a failure); the exit
+    code: 1 when a case failed, else 3 when one is inconclusive, else 0."""
+    skipped = not_judged or []
     passed = failed = inconclusive = 0
     for _, report in reports:
         p, f, i = report.counts()
@@ -432,14 +450,28 @@ def _output(args: argparse.Namespace, env: Env, reports: list[tuple[str, LiveRep
         data = [dict(report.to_json(), suite=name) for name, report in reports]
         unanswered = sum(report.unanswered() for _, report in reports)
         totals = {"passed": passed, "failed": failed, "inconclusive": inconclusive}
-        env.print(dumps({"reports": data, **totals, "unanswered": unanswered}))
+        out = {"reports": data, **totals, "unanswered": unanswered}
+        if skipped:
+            out["not_judged"] = [
+                {
+                    "suite": s.source,
+                    "line": s.case.line or None,
+                    "query": s.case.query,
+                    "why": s.why,
+                }
+                for s in skipped
+            ]
+        env.print(dumps(out))
     elif args.format == "junit":
         env.print(junit_xml([_junit(name, report) for name, report in reports]))
     else:
         for name, report in reports:
             for line in report_text(name, report):
                 env.print(line)
+        for line in not_judged_text(skipped):
+            env.print(line)
         tail = f", {inconclusive} inconclusive" if inconclusive else ""
+        tail += f", {len(skipped)} not judged by eval" if skipped else ""
         env.print(f"{passed} passed, {failed} failed{tail}")
     if failed:
         return EXIT_FAIL

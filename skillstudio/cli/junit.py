@@ -28,6 +28,7 @@ class JunitCase:
     classname: str
     failure: str | None = None  # the failure's message
     error: str | None = None  # why the case could not be run
+    skipped: str | None = None  # why the case is not judged here (an eval-only case in test)
     output: str = ""  # <system-out>: what the case saw
 
 
@@ -44,6 +45,9 @@ def junit_xml(suites: list[JunitSuite], name: str = "skillstudio") -> str:
     for suite in suites:
         failures = sum(c.failure is not None and c.error is None for c in suite.cases)
         errors = sum(c.error is not None for c in suite.cases)
+        skipped = sum(
+            c.skipped is not None and c.error is None and c.failure is None for c in suite.cases
+        )
         node = ET.SubElement(
             root,
             "testsuite",
@@ -51,7 +55,7 @@ def junit_xml(suites: list[JunitSuite], name: str = "skillstudio") -> str:
             tests=str(len(suite.cases)),
             failures=str(failures),
             errors=str(errors),
-            skipped="0",
+            skipped=str(skipped),
         )
         if suite.properties:
             props = ET.SubElement(node, "properties")
@@ -66,6 +70,8 @@ def junit_xml(suites: list[JunitSuite], name: str = "skillstudio") -> str:
             elif case.failure is not None:
                 failure = ET.SubElement(item, "failure", message=_clean(case.failure))
                 failure.text = _clean(case.failure)
+            elif case.skipped is not None:
+                ET.SubElement(item, "skipped", message=_clean(case.skipped))
             if case.output:
                 ET.SubElement(item, "system-out").text = _clean(case.output)
         totals["tests"] += len(suite.cases)

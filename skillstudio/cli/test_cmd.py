@@ -120,7 +120,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
             raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
     all_results: list[dict[str, Any]] = []
     suites_json: list[dict[str, Any]] = []
-    passed = failed = 0
+    passed = failed = model_only = 0
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
@@ -144,6 +144,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
         )
         passed += report.passed
         failed += report.failed
+        model_only += report.model_only
         data = report.to_json()
         for case in data["cases"]:
             case["suite"] = path
@@ -163,22 +164,28 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     if args.format == "junit":
         env.print(junit_xml(junit))
     elif args.format == "json":
-        env.print(
-            dumps(
-                {
-                    "cases": all_results,
-                    "passed": passed,
-                    "failed": failed,
-                    "per_skill": per_skill,
-                    "suites": suites_json,
-                }
-            )
-        )
+        out = {
+            "cases": all_results,
+            "passed": passed,
+            "failed": failed,
+            "per_skill": per_skill,
+            "suites": suites_json,
+        }
+        if model_only:  # expect_model only: eval's to judge (PRODUCT.md section 7)
+            out["model_only"] = model_only
+        env.print(dumps(out))
     else:
         for line in lines:
             env.print(line)
-        env.print(f"{passed} passed, {failed} failed")
+        tail = f"; {model_only_text(model_only)}" if model_only else ""
+        env.print(f"{passed} passed, {failed} failed{tail}")
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def model_only_text(count: int) -> str:
+    """The summary's note on the cases test leaves to eval."""
+    have = "has" if count == 1 else "have"
+    return f"{counted(count, 'case')} {have} expect_model only: run eval to judge them"
 
 
 def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
@@ -192,7 +199,10 @@ def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
         if not result.passed:
             failure = f"got {got}; expected: {case.expect_text()}"
             failure += f" ({result.why})" if result.why else ""
-        out.cases.append(JunitCase(case.query, where, failure, output=f"got {got}"))
+        skipped = None if result.judged else result.why
+        out.cases.append(
+            JunitCase(case.query, where, failure, output=f"got {got}", skipped=skipped)
+        )
     return out
 
 
@@ -209,6 +219,9 @@ def suite_text(
         f"{rel(project.base, cwd) or '.'} ({project.profile.name}; roots: {roots})"
     ]
     for result in report.results:
+        if not result.judged:
+            lines.append(f"  EVAL  {result.case.query!r}: expect_model: judged by eval")
+            continue
         mark = "PASS" if result.passed else "FAIL"
         where = f"{rel(path, cwd)}:{result.case.line}: " if result.case.line else ""
         got = ", ".join(result.got) or "none"

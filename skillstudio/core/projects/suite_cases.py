@@ -21,8 +21,10 @@ from ..reading.safefs import read_bytes
 # three (the evaluation's top-3); `none` passes when no skill is in the likely band;
 # not-likely: only `expect_not:` (no skill named may be likely, or in the top N);
 # reach: a skill-reach query: the first selected skill that is not one of its
-# acceptable (neutral) skills is the expected one, or none is selected.
-Mode = Literal["exact", "triggers", "not-triggers", "likely", "not-likely", "reach"]
+# acceptable (neutral) skills is the expected one, or none is selected;
+# model: only `expect_model:` (the model's pick when asked as the agent asks): `eval`
+# judges it, `test` does not (PRODUCT.md section 7, "One meaning per key").
+Mode = Literal["exact", "triggers", "not-triggers", "likely", "not-likely", "reach", "model"]
 
 # Bounds on what one suite may ask for: more cases or longer requests than these are
 # refused with a message (the text itself is bounded by yaml_io.SUITE: 4 MB, and
@@ -51,10 +53,17 @@ class Case:
     acceptable: list[str] = field(default_factory=list)  # reach: neutral when selected
     note: str = ""  # what the suite's author wrote beside the case (its YAML comments)
     kind: str = ""  # reach: implicit, contextual, neighbor_negative, out_of_scope
+    # the names of `expect_likely:` and `expect_model:` when the case gives them (None:
+    # not given; []: none), whatever its mode: `eval` judges expect_model, else
+    # expect_likely (core/projects/eval_cases.py)
+    likely: list[str] | None = None
+    model: list[str] | None = None
 
     def expect_json(self) -> Any:
         if self.mode == "likely":
             return {"likely": self.expect or "none"}
+        if self.mode == "model":
+            return {"model": self.expect or "none"}
         if self.mode == "not-likely":
             return None
         if self.mode == "reach":
@@ -64,6 +73,14 @@ class Case:
                 return "none"
             return self.expect[0] if len(self.expect) == 1 else self.expect
         return {"skill": self.expect[0], "should_trigger": self.mode == "triggers"}
+
+    def ranks(self) -> bool:
+        """Whether judging it ranks the likely candidates (the offline estimate)."""
+        return (
+            self.mode in ("likely", "not-likely")
+            or bool(self.expect_not)
+            or (self.likely is not None)
+        )
 
     def negative_text(self) -> str:
         """`expect_not` in words: `not likely: a, b` or `not in the top 3: a`."""
@@ -82,6 +99,8 @@ class Case:
             said = ", ".join(self.expect) or "none"
         elif self.mode == "likely":
             said = "likely: " + (" or ".join(self.expect) or "none")
+        elif self.mode == "model":
+            said = "model: " + (" or ".join(self.expect) or "none")
         else:
             verb = "should trigger" if self.mode == "triggers" else "should not trigger"
             said = f"{verb} {self.expect[0]}"

@@ -59,7 +59,8 @@ def suite_diagnostics(path: str, text: str, names: Collection[str]) -> list[Diag
         return [Diagnostic("suite-invalid", "error", message, path, line, column)]
     out: list[Diagnostic] = []
     for case in suite.cases:
-        for name in dict.fromkeys([*case.expect, *case.expect_not]):
+        named = [*case.expect, *case.expect_not, *(case.likely or []), *(case.model or [])]
+        for name in dict.fromkeys(named):
             if name and name not in names:
                 out.append(
                     Diagnostic(

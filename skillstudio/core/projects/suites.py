@@ -8,11 +8,8 @@ suite_formats) all become `Case`s.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from ..model.matches import MatchResult
 from ..model.session import Session
@@ -23,7 +20,7 @@ from ..ranking.likely_ranking import rank_likely
 from ..ranking.match_index import MatchIndex
 from ..ranking.matching import match
 from ..reading import yaml_io
-from ..reading.safefs import read_bytes, read_file
+from ..reading.safefs import read_bytes
 from ..scanning.registry import Registry
 from . import suite_formats
 from .suite_cases import (
@@ -50,6 +47,7 @@ class CaseResult:
     tier: int
     passed: bool
     why: str = ""
+    judged: bool = True  # False: an `expect_model` case, which `eval` judges, not `test`
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -57,7 +55,7 @@ class CaseResult:
             "expect": self.case.expect_json(),
             "got": self.got,
             "tier": self.tier,
-            "passed": self.passed,
+            "passed": self.passed if self.judged else None,
             "why": self.why or None,
             "line": self.case.line or None,
         }
@@ -71,6 +69,8 @@ class CaseResult:
             out["weight"] = case.weight
         if case.label:
             out["label"] = case.label
+        if case.model is not None and case.mode != "model":
+            out["expect_model"] = case.model or "none"
         return out
 
 
@@ -82,30 +82,38 @@ class SuiteReport:
 
     @property
     def passed(self) -> int:
-        return sum(r.passed for r in self.results)
+        return sum(r.passed for r in self.results if r.judged)
 
     @property
     def failed(self) -> int:
-        return len(self.results) - self.passed
+        return sum(not r.passed for r in self.results if r.judged)
+
+    @property
+    def model_only(self) -> int:
+        """Cases with only `expect_model`: `eval` judges them, `test` does not."""
+        return sum(not r.judged for r in self.results)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "cases": [r.to_json() for r in self.results],
             "passed": self.passed,
             "failed": self.failed,
             "per_skill": self.per_skill,
             "confusion": self.confusion,
         }
+        if self.model_only:
+            out["model_only"] = self.model_only
+        return out
 
 
-def _expect_list(value: Any, where: str) -> list[str]:
+def _expect_list(value: Any, where: str, key: str = "expect") -> list[str]:
     if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
         return []
     if isinstance(value, str):
         return [value.strip()]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return [v.strip() for v in value]
-    raise SuiteError(f"{where}: 'expect' must be a skill name, a list of names, or none.")
+    raise SuiteError(f"{where}: '{key}' must be a skill name, a list of names, or none.")
 
 
 def load_suite(path: str, skill: str | None = None, home: str | None = None) -> Suite:
@@ -142,96 +150,12 @@ def _from_text(path: str, text: str, skill: str | None) -> Suite:
         if "queries" in data:
             return suite_formats.reach_document(path, loc, data)
         if "cases" in data:
-            return _native(path, data, loc)
+            return native_suite(path, data, loc)
     raise SuiteError(
         f"{path}: not a suite: expected 'cases:' (SkillStudio), 'test_cases:' (Skill Lab), "
         "'should_trigger_prompts:' (waza), 'queries:' (skill-reach) or a JSON list of "
         "{query, should_trigger} (skill-creator)."
     )
-
-
-def case_text(query: str, expect: list[str], indent: str = "  ") -> str:
-    """A native suite case as YAML lines (double-quoted query, expectation as written)."""
-    from ..reading.yaml_io import double_quoted, scalar_text
-
-    if not expect:
-        wanted = "none"
-    elif len(expect) == 1:
-        wanted = scalar_text(expect[0])
-    else:
-        wanted = "[" + ", ".join(scalar_text(e, flow=True) for e in expect) + "]"
-    return f"{indent}- query: {double_quoted(query)}\n{indent}  expect: {wanted}\n"
-
-
-SUITE_TEMPLATE = """\
-# A SkillStudio suite: each case is a request and the skill(s) it should select.
-#   - query: "please review this diff"
-#     expect: code-review      # a skill name, a list of names, or none
-#     tier: 3                  # optional: the disclosure tier the profile should use
-cases: []
-"""
-
-
-def create_suite(path: str) -> Suite:
-    """Write an empty native suite; an existing file is never replaced."""
-    from ..editing.saving import atomic_write
-
-    if os.path.exists(path):
-        raise SuiteError(f"{path}: already exists; open it instead")
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    atomic_write(path, SUITE_TEMPLATE.encode("utf-8"), None)
-    return load_suite(path)
-
-
-def add_case(path: str, query: str, expect: list[str]) -> Suite:
-    """Append a case to a native suite file (created when missing); nothing else changes.
-
-    The new text must read back as the old cases plus this one, or nothing is written.
-    """
-    from ..editing.saving import Stamp, atomic_write
-
-    old_cases: list[Case] = []
-    stamp: Stamp | None = None
-    if os.path.exists(path):
-        suite = load_suite(path)
-        if suite.kind != "suite":
-            raise SuiteError(
-                f"{path}: cases are added to SkillStudio suites only; this file is "
-                f"{FOREIGN.get(suite.kind, suite.kind)}."
-            )
-        old_cases = suite.cases
-        try:
-            raw, st = read_file(path, suite.home, yaml_io.SUITE.size)
-            text = raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SuiteError(f"{path}: cannot be read ({exc})") from None
-        stamp = Stamp.of_bytes(raw, st.st_mtime_ns)
-    else:
-        text = "cases:\n"
-    newline = "\r\n" if "\r\n" in text else "\n"
-    indent = "  "
-    for line in text.splitlines():
-        stripped = line.lstrip()
-        if stripped.startswith("- query:"):
-            indent = line[: len(line) - len(stripped)]
-    if text and not text.endswith(("\n", "\r")):
-        text += newline
-    text = re.sub(r"^cases:[ \t]*\[[ \t]*\][ \t]*$", "cases:", text, count=1, flags=re.M)
-    new_text = text + case_text(query, expect, indent).replace("\n", newline)
-    try:
-        data = yaml_io.load(new_text, yaml_io.SUITE)
-        got = [(c.query, c.expect) for c in _native(path, data).cases]
-    except (yaml.YAMLError, yaml_io.YamlRefused, SuiteError, AttributeError):
-        got = []
-    want = [(c.query, c.expect) for c in old_cases] + [(query, list(expect))]
-    if got != want:
-        raise SuiteError(
-            f"{path}: the case could not be appended safely (the 'cases' list is not the "
-            "last thing in the file); add it by hand"
-        )
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    atomic_write(path, new_text.encode("utf-8"), stamp)
-    return load_suite(path)
 
 
 def _suite_lines(text_path: str, text: str | None = None) -> list[str]:
@@ -262,14 +186,22 @@ FOREIGN = {  # the other tools' formats, as a sentence names them
 }
 MAX_TOP = 100  # the deepest `not_in_top`
 LIKELY_TOP = 10  # candidates ranked for `expect_not` (the likely ones are among them)
-NATIVE_KEYS = {"query", "expect", "expect_likely", "expect_not", "not_in_top", "tier"}
+NATIVE_KEYS = {
+    "query",
+    "expect",
+    "expect_likely",
+    "expect_model",
+    "expect_not",
+    "not_in_top",
+    "tier",
+}
 
 
 def _expectation_like(key: Any) -> bool:
     return isinstance(key, str) and key.lower().startswith(("expect", "not_in", "tier"))
 
 
-def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suite:
+def native_suite(path: str, data: dict[str, Any], loc: Located | None = None) -> Suite:
     cases_raw = data.get("cases")
     if not isinstance(cases_raw, list):
         where = loc.at("cases") if loc else path
@@ -298,12 +230,18 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
                 f"{spot}: unknown key {unknown[0][:40]!r}; a case has "
                 f"{', '.join(sorted(NATIVE_KEYS))}."
             )
-        likely = "expect_likely" in raw and "expect" not in raw
+        # one meaning per key (PRODUCT.md section 7): `test` judges `expect`, else
+        # `expect_likely`, and `expect_not` beside either; `expect_model` is `eval`'s
+        given = {
+            key: checked(at, key, _expect_list, raw.get(key), key)
+            for key in ("expect", "expect_likely", "expect_model")
+            if key in raw
+        }
         negative = checked(at, "expect_not", name_list, raw.get("expect_not"), "expect_not")
-        if "expect" not in raw and not likely and not negative:
+        if not given and not negative:
             raise SuiteError(
-                f"{at(None)}: add 'expect: <skill>' (or 'expect: none'), 'expect_likely:' "
-                "or 'expect_not:'."
+                f"{at(None)}: add 'expect: <skill>' (or 'expect: none'), 'expect_likely:', "
+                "'expect_model:' or 'expect_not:'."
             )
         top = raw.get("not_in_top")
         if top is not None and (
@@ -315,18 +253,28 @@ def _native(path: str, data: dict[str, Any], loc: Located | None = None) -> Suit
         tier = raw.get("tier")
         if tier is not None and tier not in (0, 1, 2, 3):
             raise SuiteError(f"{at('tier')}: 'tier' must be 0, 1, 2 or 3.")
-        mode: Mode = "likely" if likely else "exact" if "expect" in raw else "not-likely"
-        key = "expect_likely" if likely else "expect"
+        mode: Mode = (
+            "exact"
+            if "expect" in given
+            else "likely"
+            if "expect_likely" in given
+            else "not-likely"
+            if negative
+            else "model"
+        )
+        key = {"exact": "expect", "likely": "expect_likely", "model": "expect_model"}.get(mode)
         cases.append(
             Case(
                 checked(at, "query", query_text, raw["query"]),
-                checked(at, key, _expect_list, raw.get(key)) if mode != "not-likely" else [],
+                given[key] if key else [],
                 mode,
                 tier,
                 lines[index] if index < len(lines) else 0,
                 expect_not=negative,
                 not_in_top=top,
                 note=notes[index] if index < len(notes) else "",
+                likely=given.get("expect_likely"),
+                model=given.get("expect_model"),
             )
         )
     roots = data.get("roots") or []
@@ -359,23 +307,20 @@ def run_case(
     if known is None:
         known = {s.name for s in registry.skills}
     # acceptable (neutral) skills may be missing: only the names a case judges must exist
-    unknown = [name for name in case.expect + case.expect_not if name not in known]
+    judged = [*case.expect, *case.expect_not, *(case.likely or []), *(case.model or [])]
+    unknown = [name for name in dict.fromkeys(judged) if name not in known]
+    if unknown:  # the agent's own skills (Claude Code's bundled ones) are listed too
+        own = {skill.name for skill in registry.profile.agent_skills(options or {})}
+        unknown = [name for name in unknown if name not in own]
     why = ""
     ranked: LikelyResult | None = None
-    if case.mode in ("likely", "not-likely") or case.expect_not:
+    if case.ranks():
         likely_index = likely_index or LikelyIndex(registry)
         top = max(LIKELY_TOP, case.not_in_top or 0)
         ranked = rank_likely(likely_index, case.query, top=top) if case.mode != "likely" else None
     if case.mode == "likely":
         assert likely_index is not None
-        top3 = rank_likely(likely_index, case.query, top=3)
-        got = [c.name for c in top3.candidates]
-        if case.expect:
-            passed = any(name in case.expect for name in got)
-        else:
-            passed = not top3.likely
-            if top3.likely:
-                why = f"{top3.likely[0].name} is likely (an estimate)"
+        got, passed, why = _likely(likely_index, case.query, case.expect)
     elif case.mode == "not-likely":
         assert ranked is not None
         got = [c.name for c in ranked.candidates[: case.not_in_top or 3]]
@@ -387,6 +332,8 @@ def run_case(
             why = _selected(result, [first])
         elif not passed and case.expect[0] in known:
             why = why_not(result, registry, case.expect[0])
+    elif case.mode == "model":  # eval's to judge: what the rules select is shown
+        passed = True
     elif case.mode == "exact":
         passed = sorted(got) == sorted(case.expect)
     elif case.mode == "triggers":
@@ -402,6 +349,13 @@ def run_case(
             why = _selected(result, extra) + (" too" if case.expect else "")
     elif not passed and not why and case.mode == "not-triggers":
         why = _selected(result, case.expect[:1])
+    if case.mode != "likely" and case.likely is not None:  # `expect` and `expect_likely`
+        assert likely_index is not None
+        top3, held, said = _likely(likely_index, case.query, case.likely)
+        if not held:
+            passed = False
+            said = said or f"expected likely: {' or '.join(case.likely)}; top 3: {', '.join(top3)}"
+            why = f"{why}; {said}" if why else said
     if case.expect_not:
         if ranked is None:
             assert likely_index is not None
@@ -418,7 +372,22 @@ def run_case(
     if unknown:
         passed = False
         why = f"no skill named {', '.join(unknown)} in this registry"
+    elif case.mode == "model" and passed:
+        why = "expect_model: the model's pick, judged by `skillstudio eval`"
+        return CaseResult(case, got, result.tier, True, why, judged=False)
     return CaseResult(case, got, result.tier, passed, why)
+
+
+def _likely(index: LikelyIndex, query: str, names: list[str]) -> tuple[list[str], bool, str]:
+    """An `expect_likely` judged: (the top three, whether it holds, why not when known):
+    one of `names` is among the top three, or with none, no skill is likely."""
+    top3 = rank_likely(index, query, top=3)
+    got = [c.name for c in top3.candidates]
+    if names:
+        return got, any(name in names for name in got), ""
+    if top3.likely:
+        return got, False, f"{top3.likely[0].name} is likely (an estimate)"
+    return got, True, ""
 
 
 def _negative(case: Case, ranked: LikelyResult) -> str:
@@ -470,7 +439,7 @@ def run_suite(
     if index is None:
         index = MatchIndex(registry)
     known = {s.name for s in registry.skills}
-    ranks = any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases)
+    ranks = any(c.ranks() for c in suite.cases)
     likely = (likely_index or LikelyIndex(registry)) if ranks else None
     return report_of([run_case(c, registry, options, index, known, likely) for c in suite.cases])
 
@@ -484,8 +453,8 @@ def _per_skill(results: list[CaseResult]) -> dict[str, dict[str, float | None]]:
     confidence: medium 0.5, low 0.25), so tp, fp and fn may be fractions."""
     counts: dict[str, list[float]] = {}  # name -> [tp, fp, fn]
     for r in results:
-        if r.case.mode in ("likely", "not-likely"):
-            continue  # an estimate, not a selection: no precision or recall
+        if r.case.mode in ("likely", "not-likely", "model") or not r.judged:
+            continue  # an estimate, or eval's: not a selection, no precision or recall
         if r.case.mode in ("exact", "reach"):
             expected = set(r.case.expect)
             if r.case.mode == "reach":
@@ -524,7 +493,7 @@ def confusion_label(case: Case) -> str:
     """A case's row in the confusion table: the skill it expects, 'none', or 'not X'."""
     if case.mode == "not-likely":
         return "not " + ", ".join(case.expect_not)
-    if case.mode in ("exact", "likely", "reach"):
+    if case.mode in ("exact", "likely", "reach", "model"):
         return case.expect[0] if case.expect else "none"
     return case.expect[0] if case.mode == "triggers" else f"not {case.expect[0]}"
 
@@ -533,6 +502,8 @@ def confusion(results: list[CaseResult]) -> dict[str, dict[str, int]]:
     """expected -> got -> count, with the first selected skill or 'none'."""
     table: dict[str, dict[str, int]] = {}
     for r in results:
+        if not r.judged:
+            continue  # eval's case: the model's pick is not test's to tabulate
         expected = confusion_label(r.case)
         got = first_pick(r)
         row = table.setdefault(expected, {})

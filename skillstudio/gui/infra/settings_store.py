@@ -1,7 +1,8 @@
 """What the app keeps between runs besides window geometry: the theme, the default
 profile, the profile chosen per folder, the context window for budgets (and the model
 it was taken from; the models themselves are core's, kept in models.yaml), the tabs open
-per folder and the model endpoints (their keys in the system keyring, never in the
+per folder, the suites a case was added to that a project's skillstudio.yaml does not
+list, and the model endpoints (their keys in the system keyring, never in the
 settings file). One QSettings under it: tests pass a settings file of their own. (A
 project's advice rules are its skillstudio.yaml's: settings_dialog.py writes them.)"""
 
@@ -17,6 +18,7 @@ API_KINDS = ("anthropic", "openai")
 KEYRING_SERVICE = "SkillStudio model endpoint"
 MAX_TABS = 30  # tabs restored per folder
 MAX_ENDPOINTS = 20
+MAX_KEPT_SUITES = 50  # suites remembered per project folder
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,22 @@ class AppSettings:
         value = self.settings.value(f"open_tab_views/{_folder_key(folder)}", [], list)
         views = [v if isinstance(v, str) else "" for v in value] if isinstance(value, list) else []
         return dict(zip(self.open_tabs(folder), views, strict=False))
+
+    # -- suites -------------------------------------------------------------------------
+    def kept_suites(self, folder: str) -> list[str]:
+        """The suite files a case was added to in the project at `folder` that its
+        skillstudio.yaml does not list (the user chose not to list them there)."""
+        value = self.settings.value(f"kept_suites/{_folder_key(folder)}", [], list)
+        paths = [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
+        return paths[:MAX_KEPT_SUITES]
+
+    def keep_suite(self, folder: str, path: str) -> None:
+        kept = self.kept_suites(folder)
+        path = os.path.abspath(path)
+        if path not in kept:
+            self.settings.setValue(
+                f"kept_suites/{_folder_key(folder)}", [*kept, path][-MAX_KEPT_SUITES:]
+            )
 
     # -- model endpoints ----------------------------------------------------------------
     def endpoints(self) -> list[Endpoint]:

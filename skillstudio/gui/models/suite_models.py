@@ -21,7 +21,7 @@ from .table_model import ColumnsModel
 
 
 def expected_text(case: Case) -> str:
-    if case.mode in ("not-likely", "reach") or case.expect_not:
+    if case.mode in ("not-likely", "reach", "likely", "model") or case.expect_not:
         return case.expect_text()
     if case.mode == "exact":
         return ", ".join(case.expect) or "none"
@@ -103,6 +103,8 @@ class CasesModel(ColumnsModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(case, result, column)
         if role == Qt.ItemDataRole.ForegroundRole and result is not None:
+            if column == 0 and not result.judged:
+                return None  # eval's case (expect_model): neither a pass nor a failure
             if column == 0:
                 return QColor(colour("string" if result.passed else "error_text"))
             return None if result.passed else QColor(colour("error_fg"))
@@ -118,6 +120,8 @@ class CasesModel(ColumnsModel):
     @staticmethod
     def _text(case: Case, result: CaseResult | None, column: int) -> str:
         if column == 0:
+            if result is not None and not result.judged:
+                return "· eval"  # expect_model only: `skillstudio eval` judges it
             return "…" if result is None else ("✓ pass" if result.passed else "✗ FAIL")
         if column == 1:
             return case.label + ": " + case.query if case.label else case.query

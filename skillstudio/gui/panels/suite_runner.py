@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -40,10 +40,10 @@ from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
 from ...core.projects.suite_scope import suite_project
+from ...core.projects.suite_writing import create_suite
 from ...core.projects.suites import (
     CaseResult,
     SuiteReport,
-    create_suite,
     load_suite,
     report_of,
     run_case,
@@ -55,6 +55,7 @@ from ..infra.one_line import one_line
 from ..infra.theme import bar_style, colour
 from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
+from .suite_offers import followed_suite, offered_suites
 
 SLICE_MS = 15  # the longest a batch of cases holds the event loop
 RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
@@ -138,6 +139,9 @@ class SuiteRunner(QWidget):
         self._results: list[CaseResult] = []
         self._started = 0.0
         self.catch_up = CatchUp(self, self.run, RERUN_DELAY_MS)
+        # the suites a project keeps in the app's settings (a case added to a file its
+        # skillstudio.yaml does not list), by the project's folder
+        self.kept_suites: Callable[[str], list[str]] = lambda _base: []
 
         self.suite_box = QComboBox(self)
         # Its share of the row, the name elided (the whole path in the tooltip): sized to
@@ -251,7 +255,8 @@ class SuiteRunner(QWidget):
         return suite.path if suite is not None and suite.kind == "suite" else None
 
     def _on_projects_changed(self) -> None:
-        """The context's open projects; the suites their skillstudio.yaml lists are offered.
+        """The context's open projects; the suites their skillstudio.yaml lists (and those
+        the app keeps for them) are offered (suite_offers.py).
         Projects of other folders (another folder opened, or none): the suites shown
         go, those of the new projects come."""
         projects, registries = self.context.projects, self.context.registries
@@ -261,9 +266,8 @@ class SuiteRunner(QWidget):
         self.projects, self.registries = projects, registries
         self._own.clear()
         known = [self.suite_box.itemData(i) for i in range(self.suite_box.count())]
-        listed = [path for p in projects if p.config is not None for path in p.config.suites]
         self.suite_box.blockSignals(True)
-        for path in listed:
+        for path in offered_suites(projects, self.kept_suites):
             if path not in known:
                 self._add_item(path)
         self.suite_box.blockSignals(False)
@@ -275,16 +279,9 @@ class SuiteRunner(QWidget):
         open project's, this project's first suite is shown instead (run when the
         panel is on screen); a suite opened by hand, or a project without suites, stays."""
         base = current.project.base if current is not None else None
-        own = {
-            p.base: [os.path.abspath(s) for s in p.config.suites] for p in self.projects if p.config
-        }
-        shown = self.suite_box.currentData()
-        if not isinstance(shown, str) or not own.get(str(base)):
-            return
-        shown = os.path.abspath(shown)
-        theirs = {path for b, paths in own.items() if b != base for path in paths}
-        number = self.suite_box.findData(own[str(base)][0])
-        if shown in own[str(base)] or shown not in theirs or number < 0:
+        wanted = followed_suite(self.projects, base, self.suite_box.currentData())
+        number = self.suite_box.findData(wanted) if wanted is not None else -1
+        if number < 0:
             return
         self.suite_box.blockSignals(True)
         self.suite_box.setCurrentIndex(number)
@@ -398,9 +395,12 @@ class SuiteRunner(QWidget):
         self.open_suite(path)
 
     def suite_changed(self, path: str) -> None:
-        """A suite file was written (a case was added): run it again if it is shown."""
+        """A suite file was written (a case was added): it is shown (added to the list
+        when new) and run at once."""
         if self.suite is not None and os.path.abspath(path) == os.path.abspath(self.suite.path):
             self.run()
+        else:
+            self.open_suite(path)
 
     # -- which skills answer -----------------------------------------------------------
     def _resolve(self, suite: Suite, rescan: bool) -> tuple[Project, Registry]:
@@ -485,7 +485,7 @@ class SuiteRunner(QWidget):
         `match` request does: the open project's (kept current, built once and kept
         when it is not yet), else one built for this run; never one a case (at 10,000
         skills building one takes about a second). None when no case ranks."""
-        if not any(c.mode in ("likely", "not-likely") or c.expect_not for c in suite.cases):
+        if not any(c.ranks() for c in suite.cases):
             return None
         open_project = self.context.open_project_of(registry)
         likely = open_project.likely_index() if open_project is not None else None
@@ -558,6 +558,8 @@ class SuiteRunner(QWidget):
         )
         kind = KINDS.get(self.suite.kind, self.suite.kind)
         verdict = f"{report.passed} passed, {report.failed} failed"
+        if report.model_only:
+            verdict += f", {report.model_only} for eval (expect_model)"
         self._show_message(
             f"{verdict} · {counted(len(report.results), 'case')} · {kind} · on {against} · "
             f"{self.last_run_ms:.0f} ms",

@@ -261,6 +261,8 @@ class MainWindow(QMainWindow):
         self.query_panel.case_added.connect(self.suite_runner.suite_changed)
         self.query_panel.said.connect(lambda text: self.statusBar().showMessage(text, 15_000))
         self.query_panel.current_suite = self.suite_runner.shown_suite
+        self.query_panel.remember_suite = self.app_settings.keep_suite  # not listed: kept
+        self.suite_runner.kept_suites = self.app_settings.kept_suites
         self.query_panel.wants_room.connect(self._room_for_answers)
         self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)

@@ -25,7 +25,8 @@ from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
 from skillstudio.core.projects.suite_scope import suite_project
-from skillstudio.core.projects.suites import add_case, load_suite, run_suite
+from skillstudio.core.projects.suite_writing import add_case
+from skillstudio.core.projects.suites import load_suite, run_suite
 from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.match_index import MatchIndex
 from skillstudio.core.scanning.registry import Registry
@@ -33,6 +34,7 @@ from skillstudio.gui.editor.field_widgets import ListEditor
 from skillstudio.gui.infra.theme import set_preference
 from skillstudio.gui.panels import suite_runner as suite_runner_module
 from skillstudio.gui.panels.suite_runner import NO_SUITE, SuiteRunner
+from skillstudio.gui.panels.workbench.add_case import CaseAnswer, CaseQuestion
 from skillstudio.gui.window.main_window import MainWindow
 
 from ..parts import (
@@ -270,7 +272,11 @@ def test_the_projects_suites_are_offered_and_agree_with_the_engine(
         project = project_from_folder(str(Path(path).parent.parent))
         registry = project.registry()
         registry.scan()
-        expected = run_suite(suite, registry, project.options)
+        # as `skillstudio test` runs it: with the open project's indexes (its likely one
+        # reads the listing as the agent shows it, the agent's own skills among it)
+        opened = OpenProject(project, registry)
+        index, likely = opened.match_index(), opened.likely_index()
+        expected = run_suite(suite, registry, project.options, index, likely)
         report = runner.report
         assert report is not None and runner.project is not None
         assert runner.project.base == project.base
@@ -279,8 +285,13 @@ def test_the_projects_suites_are_offered_and_agree_with_the_engine(
         ], path
         assert report.per_skill == expected.per_skill
         assert report.confusion == expected.confusion
-        assert statuses(runner) == ["✓ pass"] * len(suite.cases), "the samples' suites pass"
-        assert runner.summary.text().startswith(f"{len(suite.cases)} passed, 0 failed")
+        wanted = ["· eval" if c.mode == "model" else "✓ pass" for c in suite.cases]
+        assert statuses(runner) == wanted, "the samples' suites pass (expect_model: eval's)"
+        model = wanted.count("· eval")
+        judged = f"{len(suite.cases) - model} passed, 0 failed"
+        assert runner.summary.text().startswith(
+            judged + (f", {model} for eval (expect_model) · " if model else " · ")
+        )
 
 
 def test_a_failing_case_is_reported_and_opens_in_the_panel(
@@ -403,9 +414,9 @@ def test_new_suite_then_add_a_case_from_the_panel(
             panel.project_box.setCurrentIndex(number)
     offered: list[tuple[list[str], str]] = []
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        offered.append((suites, default))
-        return default, proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        offered.append((question.suites, question.default))
+        return CaseAnswer(question.default, question.proposed, question.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     panel.load_request("code review please")

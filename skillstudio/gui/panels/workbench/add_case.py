@@ -3,14 +3,24 @@ chosen last time, else the one the Suites panel shows, else the project's first 
 or a new file the user names), and the expected skills, pre-filled from what the panel
 shows (the row the user chose, else the skill invoked, else the skills shown as likely,
 else none). A request that invokes a skill by name is warned about: such a case tests
-the invocation, not whether the skill's description gets it picked."""
+the invocation, not whether the skill's description gets it picked.
+
+The case is written under the key that means what was shown (PRODUCT.md section 7,
+"One meaning per key"): where the profile's rules select (oasis, toolsets) or the
+request invokes a skill by name, `expect`; where the model chooses, the likely skill
+shown is the offline estimate's pick: `expect_likely`. The dialog shows the key (the
+user may choose `expect_model`: the model's pick, judged by `skillstudio eval`) and
+offers to list a suite the project's skillstudio.yaml does not list yet; the message
+says where the case went and whether the file was created."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -21,15 +31,75 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ....core.editing.saving import SaveError
 from ....core.model.matches import MatchResult
+from ....core.projects.config import CONFIG_NAME
+from ....core.projects.config_writer import list_suite
 from ....core.projects.project import Project
 from ....core.projects.suite_cases import SuiteError
-from ....core.projects.suites import add_case
+from ....core.projects.suite_writing import ExpectKey, add_case
 from ....core.ranking.estimate import LikelyResult
+from ....core.reading.yaml_io import EditError
 from ...infra.theme import bar_style
 
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)
 NEW_FILE = "New suite file…"
+KEYS: dict[ExpectKey, str] = {
+    "expect": "expect: what the profile's own rules select",
+    "expect_likely": "expect_likely: the offline estimate's top pick",
+    "expect_model": "expect_model: the model's pick (judged by skillstudio eval)",
+}
+LIST_IT = "List it in {config} (suites:), so skillstudio test runs it"
+
+
+def expect_key(project: Project, result: MatchResult) -> ExpectKey:
+    """The key that means what the panel shows: where the model chooses and no skill is
+    invoked by name, the likely skill is the estimate's pick (`expect_likely`);
+    otherwise what the rules select (`expect`)."""
+    if project.profile.model_chooses and not result.explicit:
+        return "expect_likely"
+    return "expect"
+
+
+def is_listed(project: Project, path: str) -> bool:
+    """Whether the project's skillstudio.yaml lists the suite at `path`."""
+    listed = project.config.suites if project.config is not None else []
+    return os.path.abspath(path) in {os.path.abspath(p) for p in listed}
+
+
+@dataclass(frozen=True, slots=True)
+class CaseQuestion:
+    """What the dialog asks about: the request, the suite files offered and the default,
+    the expectation proposed and its key, and the project (which suites it lists)."""
+
+    query: str
+    suites: list[str]
+    default: str
+    proposed: str
+    key: ExpectKey
+    project: Project
+
+
+@dataclass(frozen=True, slots=True)
+class CaseAnswer:
+    """The suite file, the expected skills as typed (comma-separated or 'none'), the key
+    they go under, and whether to list the file in skillstudio.yaml."""
+
+    path: str
+    typed: str
+    key: ExpectKey = "expect"
+    list_it: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """A case appended: the suite file, whether it was created, whether the project's
+    skillstudio.yaml lists it (now), and the message to show."""
+
+    path: str
+    created: bool
+    listed: bool
+    message: str
 
 
 def suite_choices(
@@ -92,7 +162,7 @@ def invocation_warning(result: MatchResult) -> str:
     )
 
 
-Ask = Callable[[str, list[str], str, str], "tuple[str, str] | None"]
+Ask = Callable[[CaseQuestion], "CaseAnswer | None"]
 
 
 def add_to_suite(
@@ -104,51 +174,75 @@ def add_to_suite(
     ask: Ask,
     chosen: str | None = None,
     last: str | None = None,
-) -> tuple[str | None, str]:
-    """Ask where and what (`ask(query, suites, default, proposed)`), append the case:
-    (the suite file written or None, what to say: "" when cancelled). `chosen`: the
-    row the user chose; `last`: the file a case was last added to."""
+) -> tuple[Added | None, str]:
+    """Ask where and what (`ask(question)`), append the case under the key chosen, list
+    the file in skillstudio.yaml when asked: (what was added or None, what to say: ""
+    when cancelled). `chosen`: the row the user chose; `last`: the file a case was last
+    added to."""
     suites, default = suite_choices(project, shown_suite, last)
-    answer = ask(query, suites, default, proposed_expectation(result, likely, chosen))
-    if answer is None or not answer[0]:
+    proposed = proposed_expectation(result, likely, chosen)
+    key = expect_key(project, result)
+    answer = ask(CaseQuestion(query, suites, default, proposed, key, project))
+    if answer is None or not answer.path:
         return None, ""
-    path, typed = answer
-    expect = [p.strip() for p in typed.split(",") if p.strip()]
+    path = os.path.abspath(answer.path)
+    expect = [p.strip() for p in answer.typed.split(",") if p.strip()]
     if expect == ["none"]:
         expect = []
+    created = not os.path.exists(path)
     try:
-        add_case(path, query, expect)
+        add_case(path, query, expect, answer.key)
     except (SuiteError, OSError) as exc:
         return None, f"Not added: {exc}"
-    return path, f"Added to {os.path.relpath(path, project.base)}: {query}"
+    where = os.path.relpath(path, project.base) if path.startswith(project.base) else path
+    said = ", ".join(expect) or "none"
+    message = f"Added to {where}{' (created)' if created else ''}: {query} ({answer.key}: {said})"
+    listed = is_listed(project, path)
+    if answer.list_it and not listed:
+        try:
+            list_suite(project.base, path)
+            listed = True
+            message += f"; listed in {CONFIG_NAME}"
+        except (SaveError, EditError, OSError) as exc:
+            message += f"; not listed in {CONFIG_NAME}: {exc}"
+    return Added(path, created, listed, message), message
 
 
 class AddCaseDialog(QDialog):
     """The request, a suite file (a choice, or a new file) and the expected skills."""
 
     def __init__(
-        self,
-        query: str,
-        suites: list[str],
-        default: str,
-        proposed: str,
-        base: str,
-        warning: str = "",
-        parent: QWidget | None = None,
+        self, question: CaseQuestion, warning: str = "", parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Add as test case")
         self.setMinimumWidth(480)  # the request and the suite's path read whole
-        self.base = base
+        self.project = question.project
+        self.base = question.project.base
         self.suite_box = QComboBox(self)
         self.suite_box.addItem(NEW_FILE, "")  # last: the suites go before it
-        for path in suites:
+        for path in question.suites:
             self._add(path)
-        self.suite_box.setCurrentIndex(max(self.suite_box.findData(default), 0))
+        self.suite_box.setCurrentIndex(max(self.suite_box.findData(question.default), 0))
         self.suite_box.activated.connect(self._on_chosen)
-        self.expect = QLineEdit(proposed, self)
+        self.suite_box.currentIndexChanged.connect(lambda _n: self._show_listing())
+        self.expect = QLineEdit(question.proposed, self)
         self.expect.setToolTip("The skills this request should pick, comma-separated, or none")
-        request = QLabel(query, self)
+        self.key_box = QComboBox(self)
+        for key, text in KEYS.items():
+            self.key_box.addItem(text, key)
+        self.key_box.setCurrentIndex(self.key_box.findData(question.key))
+        self.key_box.setToolTip(
+            "What the case checks: skillstudio test judges expect and expect_likely, "
+            "skillstudio eval judges expect_model (else expect_likely)"
+        )
+        self.list_box = QCheckBox(LIST_IT.format(config=CONFIG_NAME), self)
+        self.list_box.setChecked(True)
+        self.list_box.setToolTip(
+            f"Add the suite file to 'suites:' in the project's {CONFIG_NAME} (every other "
+            "line of it kept); unchecked, this app remembers the suite for the project"
+        )
+        request = QLabel(question.query, self)
         request.setWordWrap(True)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -164,7 +258,15 @@ class AddCaseDialog(QDialog):
         form.addRow(self.warning)
         form.addRow("Suite &file:", self.suite_box)
         form.addRow("&Expected skills:", self.expect)
+        form.addRow("&Written as:", self.key_box)
+        form.addRow(self.list_box)
         form.addRow(buttons)
+        self._show_listing()
+
+    def _show_listing(self) -> None:
+        """The listing offer shows for a file the project's skillstudio.yaml lacks."""
+        path = self.suite_box.currentData()
+        self.list_box.setVisible(bool(path) and not is_listed(self.project, str(path)))
 
     def _add(self, path: str) -> int:
         label = os.path.relpath(path, self.base) if path.startswith(self.base) else path
@@ -187,6 +289,9 @@ class AddCaseDialog(QDialog):
         else:
             self.suite_box.setCurrentIndex(0)
 
-    def answer(self) -> tuple[str, str]:
-        """(the suite file, the expected skills as typed)."""
-        return str(self.suite_box.currentData() or ""), self.expect.text()
+    def answer(self) -> CaseAnswer:
+        """The suite file, the expected skills as typed, their key, and whether to list
+        the file in skillstudio.yaml (offered only when it is not listed)."""
+        path = str(self.suite_box.currentData() or "")
+        list_it = bool(path) and not self.list_box.isHidden() and self.list_box.isChecked()
+        return CaseAnswer(path, self.expect.text(), self.key_box.currentData(), list_it)

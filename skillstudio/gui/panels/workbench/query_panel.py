@@ -4,7 +4,6 @@ screen, unsaved edits included (re-run on every re-validation)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -46,7 +45,7 @@ from ...infra.deferred_until_shown import CatchUp
 from ...infra.one_line import one_line
 from ...infra.settings_store import AppSettings
 from ...models.app_context import AppContext
-from .add_case import AddCaseDialog, add_to_suite, invocation_warning
+from .add_case import AddCaseDialog, CaseAnswer, CaseQuestion, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .detail_tabs import DetailTabs
 from .explanation import explanation_html, likely_row_html, why_not_likely
@@ -88,6 +87,7 @@ class QueryPanel(QWidget):
         self._chosen: str | None = None  # the row the user chose, kept while it is shown
         self.current_suite: Callable[[], str | None] = lambda: None  # the Suites panel's
         self.last_suite: str | None = None  # the file the last case went to
+        self.remember_suite: Callable[[str, str], object] = lambda _base, _path: None
         self.catch_up = CatchUp(self, self.update_now, QUERY_DELAY_MS, stale=True)
 
         self.project_box = QComboBox(self)
@@ -508,14 +508,11 @@ class QueryPanel(QWidget):
         self.details.setCurrentWidget(self.live_page)
         self.live.ask()
 
-    def ask_case(
-        self, query: str, suites: list[str], default: str, proposed: str
-    ) -> tuple[str, str] | None:
-        """(the suite file, the expected skills as typed: comma-separated or 'none'),
-        or None when cancelled (tests replace this method)."""
-        base = self.project.base if self.project is not None else os.getcwd()
+    def ask_case(self, question: CaseQuestion) -> CaseAnswer | None:
+        """The dialog's answer (the suite file, the skills, their key, whether to list
+        the file), or None when cancelled (tests replace this method)."""
         warning = invocation_warning(self.result) if self.result is not None else ""
-        dialog = AddCaseDialog(query, suites, default, proposed, base, warning, self)
+        dialog = AddCaseDialog(question, warning, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.answer()
@@ -523,19 +520,25 @@ class QueryPanel(QWidget):
     def add_test_case(self, expect: str | None = None) -> str | None:
         """Ask which suite file (the last one chosen first) and which skills (`expect`,
         else the row chosen, else what the headline says), append the case, say so in
-        the status bar (the headline stays the answer's); the file's path, if added."""
+        the status bar (the headline stays the answer's); the file's path, if added. A
+        file skillstudio.yaml does not list is remembered for the project (`remember_suite`)."""
         project, query = self.project, self.query.text().strip()
         if project is None or self.result is None or not query:
             return None
         shown = (self.result, self._likely_shown(), self.current_suite())
         chosen = expect or self._chosen
-        path, message = add_to_suite(project, query, *shown, self.ask_case, chosen, self.last_suite)
+        added, message = add_to_suite(
+            project, query, *shown, self.ask_case, chosen, self.last_suite
+        )
         if message:
             self.said.emit(message)
-        if path is not None:
-            self.last_suite = path
-            self.case_added.emit(path)
-        return path
+        if added is None:
+            return None
+        if not added.listed:
+            self.remember_suite(project.base, added.path)
+        self.last_suite = added.path
+        self.case_added.emit(added.path)
+        return added.path
 
     def _ranking_menu(self, pos: QPoint) -> None:
         row = self.table.indexAt(pos).row()

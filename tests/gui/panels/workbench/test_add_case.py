@@ -4,20 +4,27 @@ shows, else the project's first suite, or a new file the user names), and the ex
 skills, pre-filled from what the panel shows (the row the user chose, else the skill
 invoked, else the skills shown as likely, else none). A request that invokes a skill
 by name is warned about: such a case tests the invocation, not whether the skill's
-description gets it picked)."""
+description gets it picked); and one meaning per key (issue 37): the case's key matches
+what was shown, the message says where it went, the suite is offered into
+skillstudio.yaml or kept in the app's settings, and Suites shows it at once and on
+reopen."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.suites import load_suite
-from skillstudio.gui.panels.workbench.add_case import AddCaseDialog
+from skillstudio.gui.infra.settings_store import AppSettings
+from skillstudio.gui.panels.workbench.add_case import AddCaseDialog, CaseAnswer, CaseQuestion
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
+from skillstudio.gui.window.main_window import MainWindow
 
-from ...parts import ask, panel_on
+from ...parts import ask, open_window, panel_on
 
 
 def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
@@ -32,9 +39,9 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
     asked: list[tuple[str, str]] = []
     other = Path(panel.project.base if panel.project else "") / "suites" / "mine.yaml"
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        asked.append((default, proposed))
-        return str(other), proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        asked.append((question.default, question.proposed))
+        return CaseAnswer(str(other), question.proposed, question.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
@@ -52,7 +59,9 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
     seen: list[tuple[str, bool, str]] = []
 
     def shown(dialog: AddCaseDialog) -> int:
-        seen.append((dialog.warning.text(), dialog.warning.isVisibleTo(dialog), dialog.answer()[1]))
+        seen.append(
+            (dialog.warning.text(), dialog.warning.isVisibleTo(dialog), dialog.answer().typed)
+        )
         return 0  # cancelled
 
     monkeypatch.setattr(AddCaseDialog, "exec", shown)
@@ -80,9 +89,10 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert headline.startswith("Likely: sql-review")
     asked: list[tuple[str, list[str], str, str]] = []
 
-    def answer(query: str, suites: list[str], default: str, proposed: str) -> tuple[str, str]:
-        asked.append((query, suites, default, proposed))
-        return default, proposed
+    def answer(question: CaseQuestion) -> CaseAnswer:
+        q = question
+        asked.append((q.query, q.suites, q.default, q.proposed))
+        return CaseAnswer(q.default, q.proposed, q.key)
 
     panel.ask_case = answer  # type: ignore[method-assign]
     with qtbot.waitSignal(panel.said) as said:
@@ -92,11 +102,12 @@ def test_add_as_test_case_asks_where_and_keeps_the_headline(
     assert suites == [str(mine)] and default == str(mine)  # the folder's suite, offered
     assert proposed == "sql-review"  # the skill shown as likely
     assert load_suite(str(mine)).cases[-1].expect == ["sql-review"]
-    assert said.args == [f"Added to suites/mine.yaml: {query}"]
+    # the key that means what was shown: the estimate's pick (agentskills: the model chooses)
+    assert said.args == [f"Added to suites/mine.yaml: {query} (expect_likely: sql-review)"]
     assert panel.summary.text() == headline  # the answer's headline stays
     # A new file the user names: created there.
     other = collection / "suites/more.yaml"
-    panel.ask_case = lambda query, suites, default, proposed: (str(other), "none")  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(str(other), "none", question.key)  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
     assert load_suite(str(other)).cases[-1].expect == []
 
@@ -106,11 +117,169 @@ def test_add_as_test_case_appends_to_the_suite(
 ) -> None:
     panel = panel_on(query_panel, "oasis")
     panel.load_request("code review please")
-    panel.ask_case = lambda query, suites, default, proposed: (default, proposed)  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(question.default, question.proposed, question.key)  # type: ignore[method-assign]
     path = panel.add_test_case()
     assert path is not None and path.endswith("oasis.yaml")
     last = load_suite(path).cases[-1]
     assert (last.query, last.expect) == ("code review please", ["code-review"])
-    panel.ask_case = lambda query, suites, default, proposed: (default, "commit")  # type: ignore[method-assign]
+    panel.ask_case = lambda question: CaseAnswer(question.default, "commit", question.key)  # type: ignore[method-assign]
     panel.add_test_case()  # a corrected expectation
     assert load_suite(path).cases[-1].expect == ["commit"]
+
+
+# -- one meaning per key (issue 37; PRODUCT.md section 7): the key that matches what
+# was shown, where the case went, the suite offered into skillstudio.yaml or kept, and
+# shown in Suites at once and on reopen
+CONFIG = "profile: agentskills\nroots: [skills]\n"  # parts.write_collection's
+
+
+def answering(
+    monkeypatch: pytest.MonkeyPatch, seen: list[AddCaseDialog], list_it: bool = True
+) -> None:
+    """The real dialog, accepted as it is (with the listing offer ticked or not)."""
+
+    def accept(dialog: AddCaseDialog) -> QDialog.DialogCode:
+        seen.append(dialog)
+        dialog.list_box.setChecked(list_it)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(AddCaseDialog, "exec", accept)
+
+
+def test_a_likely_skill_is_written_as_expect_likely_and_the_suite_listed(
+    collection_panel: QueryPanel,
+    collection: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On main a model-choice project's case was written `expect:` (failing by
+    construction) in a suites/<profile>.yaml created without a word."""
+    panel = collection_panel
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen)
+    ask(panel, qtbot, "review my database migration for locking problems")
+    assert panel.summary.text().startswith("Likely: sql-review")
+    with qtbot.waitSignal(panel.said) as said:
+        path = panel.add_test_case()
+    dialog = seen[0]
+    assert dialog.expect.text() == "sql-review"  # the likely skill, not none
+    assert dialog.key_box.currentData() == "expect_likely"
+    assert dialog.list_box.isVisibleTo(dialog)  # the new file is offered into the config
+    suite = collection / "suites" / "agentskills.yaml"
+    assert path == str(suite)
+    assert "expect_likely: sql-review\n" in suite.read_text()
+    case = load_suite(path).cases[-1]
+    assert (case.mode, case.likely) == ("likely", ["sql-review"])
+    query = "review my database migration for locking problems"
+    assert said.args == [
+        f"Added to suites/agentskills.yaml (created): {query} (expect_likely: sql-review); "
+        "listed in skillstudio.yaml"
+    ]
+    config = (collection / "skillstudio.yaml").read_text()
+    assert config == CONFIG + "suites:\n  - suites/agentskills.yaml\n"  # the rest kept
+
+
+def test_an_invocation_and_a_rules_profile_are_written_as_expect(
+    collection_panel: QueryPanel,
+    query_panel: QueryPanel,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen, list_it=False)
+    panel = collection_panel
+    panel.query.setText("$sql-review look at this migration")
+    panel.update_now()
+    path = panel.add_test_case()
+    assert seen[-1].key_box.currentData() == "expect"  # the harness selects it by name
+    assert path is not None and load_suite(path).cases[-1].expect == ["sql-review"]
+    oasis = panel_on(query_panel, "oasis")  # its rules select: `expect`
+    oasis.load_request("code review please")
+    path = oasis.add_test_case()
+    assert seen[-1].key_box.currentData() == "expect"
+    assert not seen[-1].list_box.isVisibleTo(seen[-1])  # oasis.yaml is listed already
+    assert path is not None and path.endswith("oasis.yaml")
+    last = load_suite(path).cases[-1]
+    assert (last.mode, last.expect) == ("exact", ["code-review"])
+
+
+def test_the_suite_is_shown_at_once_and_remembered_on_reopen(
+    app_window: MainWindow,
+    collection: Path,
+    settings: QSettings,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On main the new suite was neither shown in Suites nor offered on reopen."""
+    window = app_window
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen, list_it=False)  # declined: the app keeps it
+    window.query_dock.show()
+    window.query_dock.raise_()
+    panel = window.query_panel
+    ask(panel, qtbot, "review my database migration for locking problems")
+    path = panel.add_test_case()
+    suite = str(collection / "suites" / "agentskills.yaml")
+    assert path == suite
+    runner = window.suite_runner
+    assert runner.suite_box.currentData() == suite  # shown at once, and run
+    window.suites_dock.show()
+    window.suites_dock.raise_()
+    qtbot.waitUntil(lambda: runner.report is not None and len(runner.report.results) == 1)
+    assert runner.report is not None and runner.report.failed == 0
+    assert (collection / "skillstudio.yaml").read_text() == CONFIG  # not listed: untouched
+    assert AppSettings(settings).kept_suites(str(collection)) == [suite]
+    window.close()
+    again = open_window(qtbot, settings, collection)
+    offered = [
+        again.suite_runner.suite_box.itemData(i)
+        for i in range(again.suite_runner.suite_box.count())
+    ]
+    assert offered == [suite]
+
+
+def test_a_listed_suite_comes_back_from_skillstudio_yaml(
+    app_window: MainWindow,
+    collection: Path,
+    settings: QSettings,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen, list_it=True)
+    app_window.query_dock.show()
+    app_window.query_dock.raise_()
+    panel = app_window.query_panel
+    ask(panel, qtbot, "review my database migration for locking problems")
+    path = panel.add_test_case()
+    assert path is not None
+    assert AppSettings(settings).kept_suites(str(collection)) == []  # in the config instead
+    app_window.close()
+    fresh = QSettings(str(collection.parent / "other.ini"), QSettings.Format.IniFormat)
+    again = open_window(qtbot, fresh, collection)  # no settings of this app: the file says
+    box = again.suite_runner.suite_box
+    assert [box.itemData(i) for i in range(box.count())] == [path]
+
+
+def test_claude_codes_likely_pick_is_written_as_a_case_that_passes(
+    query_panel: QueryPanel,
+    samples: Path,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's case: on a Claude Code project the case was pre-filled `none`
+    under `expect:` though the likely skill was shown (Claude Code's own `review`)."""
+    from ....helpers import cli
+
+    seen: list[AddCaseDialog] = []
+    answering(monkeypatch, seen, list_it=False)
+    panel = panel_on(query_panel, "claude-code")
+    ask(panel, qtbot, "please look over my pull request")
+    likely = panel.likely
+    assert likely is not None and likely.likely, "a skill is shown as likely"
+    top = likely.likely[0].name
+    path = panel.add_test_case()
+    assert seen[-1].expect.text() == top and seen[-1].key_box.currentData() == "expect_likely"
+    assert path is not None and f"expect_likely: {top}\n" in Path(path).read_text()
+    run = cli("test", path, "--project", str(samples / "claude-code"))
+    assert run.code == 0, run.out  # the case holds (an agent's own skill is no unknown name)

@@ -36,7 +36,7 @@ def test_the_ranking_has_a_context_menu_and_why_not_says_what_to_do(
     assert panel.details.currentIndex() == 0 and box.currentData() == rows[last]
     assert rows[last] in panel.explanation.toPlainText()
     proposed: list[str] = []
-    panel.ask_case = lambda q, s, d, p: proposed.append(p)  # type: ignore[method-assign,assignment]
+    panel.ask_case = lambda question: proposed.append(question.proposed)  # type: ignore[method-assign]
     menu.actions()[2].trigger()
     assert proposed == [rows[last]]
     with qtbot.waitSignal(panel.open_requested) as opened_path:
