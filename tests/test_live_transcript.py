@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from skillstudio.core.live.cache import request_digest
 from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
@@ -45,7 +47,11 @@ def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
     anthropic = {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "x"}}]}
     openai = {
         "choices": [
-            {"message": {"tool_calls": [{"function": {"name": "Skill", "arguments": '{"skill":"x"}'}}]}}
+            {
+                "message": {
+                    "tool_calls": [{"function": {"name": "Skill", "arguments": '{"skill":"x"}'}}]
+                }
+            }
         ]
     }
     for data in (anthropic, openai):
@@ -92,6 +98,11 @@ def test_the_connection_test_says_the_plain_error() -> None:
     assert not gone.ok and "cannot reach" in gone.error and gone.seconds < 5
 
 
-def test_the_connection_test_sends_no_key_to_a_remote_host_without_one() -> None:
+def test_the_connection_test_sends_no_key_to_a_remote_host_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import keyring
+
+    monkeypatch.setattr(keyring, "get_password", lambda service, user: None)
     result = probe(endpoint_for("anthropic"), "claude-x", FAST, environ={})
     assert not result.ok and "no key for anthropic" in result.error
