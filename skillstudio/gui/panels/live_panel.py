@@ -193,6 +193,8 @@ class LivePanel(QWidget):
             self.planned = None
             self.send_button.setEnabled(False)
         if changed:
+            self._idle("")
+            self._hinting = True
             self._hint()
 
     def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
