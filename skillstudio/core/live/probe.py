@@ -59,9 +59,14 @@ def probe(
     cancel: threading.Event | None = None,
     transport: httpx.BaseTransport | None = None,
     environ: Mapping[str, str] | None = None,
+    key: str | None = None,
 ) -> ProbeResult:
-    """Send the test request; never raises for what the endpoint or its key does."""
+    """Send the test request; never raises for what the endpoint or its key does.
+    `key`: one typed but not stored yet (Settings), used as the endpoint's own would
+    be (in its variable's place, under the same rules; a local server gets none)."""
     start = time.monotonic()
+    if key and endpoint.key_env:
+        environ = {endpoint.key_env: key, "SKILLSTUDIO_NO_KEYRING": "1"}
     try:
         key = key_for(Settings(endpoint, model), environ)
         with new_client(transport) as client:

@@ -17,9 +17,11 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
+from skillstudio.core.live.endpoints import api_key, endpoint_for
 from skillstudio.core.projects.config_writer import with_rules
 from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
-from skillstudio.gui.infra.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
+from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
 from skillstudio.gui.infra.theme import is_dark, set_preference
 from skillstudio.gui.window.main_window import MainWindow
 from tests.helpers import lint_json, write
@@ -220,7 +222,9 @@ def test_endpoint_keys_go_to_the_keyring_never_the_settings_file(
     store = AppSettings(window.settings)
     assert store.endpoints() == [Endpoint("https://api.example.test", "openai", "m-1")]
     assert list(memory_keyring.store.values()) == ["sk-secret-123"]
-    assert next(iter(memory_keyring.store))[0] == KEYRING_SERVICE
+    # the entry the live checks read: the key typed here is the key Ask a model sends
+    assert next(iter(memory_keyring.store)) == (LIVE_KEYRING_SERVICE, "api.example.test")
+    assert api_key(endpoint_for("https://api.example.test", "openai"), {}) == "sk-secret-123"
     assert "sk-secret-123" not in Path(window.settings.fileName()).read_text()
 
 
