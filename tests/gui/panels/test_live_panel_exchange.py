@@ -118,7 +118,7 @@ def test_an_answer_for_an_old_request_never_lands(qtbot: QtBot, tmp_path: Path) 
 
 
 def test_the_endpoint_status_says_what_is_set(qtbot: QtBot, tmp_path: Path) -> None:
-    """"No model endpoint is set up" showed beside a filled-in endpoint; now only when
+    """ "No model endpoint is set up" showed beside a filled-in endpoint; now only when
     none is set, and a change in Settings is said at once."""
     panel = panel_for(qtbot, tmp_path)
     panel.set_endpoints([])  # as the window does at start: none in Settings
