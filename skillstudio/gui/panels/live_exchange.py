@@ -16,13 +16,16 @@ from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 from ...core.live.questions import Answer
 from ...core.live.transcript import RequestShown, answer_shown
 
-TEXT_HEIGHT = 220  # px of a section's text once opened (it scrolls within)
+TEXT_HEIGHT = 220  # px of the request's text once opened (it scrolls within)
+ANSWERS_HEIGHT = 140  # px the answers' text keeps at least; it takes the room left
 
 
 class Section(QWidget):
     """A title that opens and closes a read-only text below it."""
 
-    def __init__(self, parent: QWidget | None = None, opened: bool = False) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, opened: bool = False, grows: bool = False
+    ) -> None:
         super().__init__(parent)
         self.toggle = QToolButton(self)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -33,7 +36,10 @@ class Section(QWidget):
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.setMaximumHeight(TEXT_HEIGHT)
+        if grows:  # the room left below the panel's controls
+            self.text.setMinimumHeight(ANSWERS_HEIGHT)
+        else:
+            self.text.setMaximumHeight(TEXT_HEIGHT)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -74,16 +80,25 @@ class ExchangeView(QWidget):
             "name of the request in the cache and in `skillstudio eval` reports. The key "
             "goes in a header, never in the body, and is not shown."
         )
-        self.answers = Section(self, opened=True)
+        self.answers = Section(self, opened=True, grows=True)
         self.answers.setObjectName("live-answers")
         self.answers.toggle.setToolTip(
             "Each run's answer: the skill picked, the model's own words (a run that "
             "answers in words picks no skill), the tool it called, the answer as received."
         )
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.request)
-        layout.addWidget(self.answers)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.addWidget(self.request)
+        self.box.addWidget(self.answers)
+        self.box.addStretch(1)  # the room left, while no answer is open to take it
+        for section in (self.request, self.answers):
+            section.toggle.toggled.connect(lambda _on: self._restretch())
+
+    def _restretch(self) -> None:
+        """The open answers take the room left; else the space below the sections."""
+        growing = self.answers.isVisibleTo(self) and self.answers.opened
+        self.box.setStretch(1, 1 if growing else 0)
+        self.box.setStretch(2, 0 if growing else 1)
 
     def show_request(self, shown: RequestShown | None, sent: bool, harness: str = "") -> None:
         """The request of the check: to be sent (`sent` False) or sent. `harness`: the
@@ -99,12 +114,15 @@ class ExchangeView(QWidget):
             self.request.set(f"{what} ({shown.title})", f"POST {shown.url}\n\n{shown.body}")
         else:
             self.request.clear()
+        self._restretch()
 
     def show_answers(self, answers: Sequence[Answer]) -> None:
         texts = [answer_shown(run, answer) for run, answer in enumerate(answers, 1)]
         runs = len(answers)
         self.answers.set(f"Answers ({runs} run{'s' if runs != 1 else ''})", "\n\n".join(texts))
+        self._restretch()
 
     def clear(self) -> None:
         self.request.clear()
         self.answers.clear()
+        self._restretch()

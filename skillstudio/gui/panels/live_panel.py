@@ -131,6 +131,7 @@ class LivePanel(QWidget):
         self.table.setHorizontalHeaderLabels(["Skill", "Picked in", "Estimate"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.hide()  # until there are picks to show
         self.exchange = ExchangeView(self)  # the request sent, each run's answer
 
         # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
@@ -155,8 +156,8 @@ class LivePanel(QWidget):
         layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
         layout.addLayout(fields)
         layout.addLayout(controls)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.exchange)
+        layout.addWidget(self.table)  # as high as its rows: the answers take the rest
+        layout.addWidget(self.exchange, 1)
 
         self.ask_button.clicked.connect(self.ask)
         self.send_button.clicked.connect(self.send)
@@ -187,6 +188,7 @@ class LivePanel(QWidget):
                 self.cancel = None
             self.report = None
             self.table.setRowCount(0)
+            self.table.hide()
             self.exchange.clear()
             self.bar.setValue(0)
         if self.cancel is None:  # a new request drops a plan not yet sent
@@ -397,6 +399,10 @@ class LivePanel(QWidget):
             for column, text in enumerate((name, f"{count} of {len(result.answers)}", band)):
                 self.table.setItem(row, column, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
+        rows = sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
+        frame = 2 * self.table.frameWidth()
+        self.table.setFixedHeight(self.table.horizontalHeader().height() + rows + frame)
+        self.table.show()
 
     def _summary(self, report: LiveReport) -> str:
         result = report.results[0]
