@@ -234,7 +234,7 @@ def test_waza_without_a_skill_uses_the_skill_folder_or_says_so(tmp_path: Path) -
 
 
 def test_eval_asks_the_model_about_expect_not_as_anything_but_those_skills() -> None:
-    from skillstudio.cli.eval_cmd import live_cases
+    from skillstudio.core.projects.live_suite import live_cases
 
     cases = live_cases(load_suite(os.path.join(HERE, "negative.yaml")).cases, "negative.yaml")
     assert [(c.expect, c.negate) for c in cases] == [

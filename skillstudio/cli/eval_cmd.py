@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
     from ..core.projects.open_project import OpenProject
-    from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
 
 
@@ -193,21 +192,6 @@ def _settings(args: argparse.Namespace) -> Settings:
     )
 
 
-def live_cases(cases: list[Case], source: str) -> list[LiveCase]:
-    """A suite's cases as live ones: `expect` (one of them), `should_trigger` (that
-    skill), `should not trigger` (anything but it), `expect_likely` (one of them)."""
-    from ..core.live.stats import LiveCase
-
-    out = []
-    for case in cases:
-        if case.mode == "not-likely":  # expect_not: anything but those skills
-            out.append(LiveCase(case.query, list(case.expect_not), True, case.line, source))
-            continue
-        negate = case.mode == "not-triggers"
-        out.append(LiveCase(case.query, list(case.expect), negate, case.line, source))
-    return out
-
-
 def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
     env.err.write(text + "\n")
     if args.yes:
@@ -226,6 +210,7 @@ def _plans(
     """(name, plan, project) per suite, or one for the --requests."""
     from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
+    from ..core.projects.live_suite import live_cases
     from ..core.projects.suite_cases import SuiteError
     from ..core.projects.suites import load_suite
 

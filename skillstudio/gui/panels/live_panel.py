@@ -86,6 +86,7 @@ class LivePanel(QWidget):
         self.job = LatestJob(self)  # the runs of one check
         self.probe_job = LatestJob(self)  # a connection test
         self.report: LiveReport | None = None
+        self._sent_for = ""  # the request (`query`) of the check sent last
         self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
         self.intro = QLabel(INTRO)
@@ -259,17 +260,24 @@ class LivePanel(QWidget):
             raise LiveError("Name the model to ask.")
         return Settings(endpoint, model, runs=self.runs.value())
 
+    def _cases(self) -> list[LiveCase] | str:
+        """What is asked: the request on screen, with no expectation (or what is
+        missing, said)."""
+        if self.registry is None or not self.query.strip():
+            return "Type a request first."
+        return [LiveCase(self.query, [], judged=False)]
+
     def ask(self) -> None:
         """Plan the check and say what it will spend; runs all in the cache go at once."""
-        if self.registry is None or not self.query.strip():
-            self._idle("Type a request first.")
+        cases = self._cases()
+        if isinstance(cases, str) or self.registry is None:
+            self._idle(cases if isinstance(cases, str) else "Type a request first.")
             return
         profile = self.registry.profile
         if not profile.model_chooses:
             self._idle(f"{profile.name} picks skills by its own rules, not by a model.")
             return
         try:
-            cases = [LiveCase(self.query, [], judged=False)]
             self.planned = plan(
                 self.registry, cases, self._settings(), self.options, self.cache, index=self.index
             )
@@ -295,6 +303,7 @@ class LivePanel(QWidget):
         if checked is None or self.cancel is not None:
             return
         self.cancel = threading.Event()
+        self._sent_for = self.query
         cancel, cache = self.cancel, self.cache
         total = len(checked.items) * checked.settings.runs
         self.bar.setRange(0, total)
@@ -329,16 +338,19 @@ class LivePanel(QWidget):
         if report is None:
             self._idle(error or "The check failed.")
             return
-        if report.plan.items and report.plan.items[0].case.query != self.query:
+        if self._sent_for != self.query:
             self._idle("")  # the request changed meanwhile: its answer is not this one's
             self._hint()
             return
         self.report = report
         self._show(report)
-        self._show_request(report.plan, sent=True)
-        self.exchange.show_answers(report.results[0].answers if report.results else [])
+        self._show_exchange(report)
         self._idle(self._summary(report))
         self.finished.emit(report)
+
+    def _show_exchange(self, report: LiveReport) -> None:
+        self._show_request(report.plan, sent=True)
+        self.exchange.show_answers(report.results[0].answers if report.results else [])
 
     def _show_request(self, checked: Plan, sent: bool) -> None:
         if not checked.items:
