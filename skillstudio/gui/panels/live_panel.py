@@ -151,7 +151,7 @@ class LivePanel(QWidget):
         controls.addWidget(self.bar, 1)
         controls.addWidget(self.send_button)
         controls.addWidget(self.cancel_button)
-        layout = QVBoxLayout(self)
+        self.box = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
         layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
