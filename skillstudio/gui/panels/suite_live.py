@@ -30,8 +30,8 @@ from .scrolled import scrolled
 from .suite_runner import SuiteRunner
 
 SUITE_INTRO = (
-    "Asks a real model each request of this suite, as the agent would (as `skillstudio "
-    "eval` does), and judges the cases by its picks; then says how well the estimate's "
+    "Asks a real model each request of this suite, as the agent would (as skillstudio "
+    "eval does), and judges the cases by its picks; then says how well the estimate's "
     "bands agreed with it. Each run is one call; a paid service charges for it. You "
     "see the calls and tokens before Send."
 )
