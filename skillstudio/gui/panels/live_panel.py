@@ -310,6 +310,7 @@ class LivePanel(QWidget):
         self.bar.setValue(0)
         self.ask_button.setEnabled(False)
         self.send_button.setEnabled(False)
+        self.test_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.status.setText("Asking…")
 
@@ -365,7 +366,10 @@ class LivePanel(QWidget):
 
     # -- the connection test ------------------------------------------------------------
     def test_connection(self) -> None:
-        """One tiny request to the endpoint and model on screen, off the GUI thread."""
+        """One tiny request to the endpoint and model on screen, off the GUI thread
+        (not while a check runs: its progress owns the status)."""
+        if self.cancel is not None:
+            return
         try:
             settings = self._settings()
         except LiveError as exc:
@@ -380,7 +384,7 @@ class LivePanel(QWidget):
             return probe(endpoint, model)
 
         def landed(result: ProbeResult | None, error: str | None) -> None:
-            self.test_button.setEnabled(True)
+            self.test_button.setEnabled(self.cancel is None)
             if self.cancel is not None:
                 return  # a check started meanwhile: its progress owns the status
             self.status.setText(
@@ -393,6 +397,7 @@ class LivePanel(QWidget):
         self._hinting = False
         self.status.setText(text)
         self.ask_button.setEnabled(True)
+        self.test_button.setEnabled(not self.probe_job.busy)
         self.send_button.setEnabled(self.planned is not None and self.cancel is None)
         self.cancel_button.setEnabled(False)
 
@@ -434,7 +439,8 @@ class LivePanel(QWidget):
             worded = sum(a.pick is None and bool(a.text) for a in valid)
             if worded:
                 parts.append(
-                    f"In {worded} of them it answered in words, calling no skill (see Answers)."
+                    f"In {worded} of the {len(result.answers)} runs it answered in words, "
+                    "calling no skill (see Answers)."
                 )
         if result.estimate is not None:
             parts.append(f"The estimate's likely first: {result.estimate.top or 'none'}.")

@@ -59,7 +59,7 @@ def test_the_request_sent_and_each_answer_are_shown(qtbot: QtBot, tmp_path: Path
     assert shown.count("Run ") == 3 and "Run 1: no skill" in shown
     assert f"said: {PROSE}" in shown and "as received: {" in shown
     assert table(panel) == [["none", "3 of 3", ""]]
-    assert "In 3 of them it answered in words, calling no skill" in panel.status.text()
+    assert "In 3 of the 3 runs it answered in words, calling no skill" in panel.status.text()
 
 
 def test_a_tool_call_answer_names_the_call(qtbot: QtBot, tmp_path: Path) -> None:
@@ -109,8 +109,10 @@ def test_an_answer_for_an_old_request_never_lands(qtbot: QtBot, tmp_path: Path) 
         panel.ask()
         panel.send()
         qtbot.waitUntil(lambda: len(fake.received) >= 1, timeout=10_000)
+        assert not panel.test_button.isEnabled()  # no test while a check runs
         panel.set_request(registry, "write a commit message", options)
         assert panel.ask_button.isEnabled() and not panel.cancel_button.isEnabled()
+        assert panel.test_button.isEnabled()
         qtbot.wait(1500)  # the old runs end meanwhile
     assert landed == [] and panel.report is None and table(panel) == []
     assert panel.exchange.answers.isHidden()
