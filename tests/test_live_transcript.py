@@ -106,3 +106,23 @@ def test_the_connection_test_sends_no_key_to_a_remote_host_without_one(
     monkeypatch.setattr(keyring, "get_password", lambda service, user: None)
     result = probe(endpoint_for("anthropic"), "claude-x", FAST, environ={})
     assert not result.ok and "no key for anthropic" in result.error
+
+
+def test_the_request_shown_never_holds_the_key(tmp_path: Path) -> None:
+    """The key goes in a header of the request sent; the body shown is the bytes sent,
+    so it is not there."""
+    from skillstudio.core.live.run import execute
+
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    key = "sk-test-0123456789abcdef"
+    with FakeModel([("text", "No skill.")]) as fake:
+        s = settings(fake.url, "anthropic", runs=1)
+        s.endpoint = endpoint_for(fake.url, "anthropic", key_env="PROBE_TEST_KEY")
+        checked = plan(registry, [LiveCase("fill in the PDF form", [])], s, options)
+        execute(checked, environ={"PROBE_TEST_KEY": key})
+        path, headers, sent = fake.received[0]
+    assert headers.get("x-api-key") == key  # sent, in its header
+    item = checked.items[0]
+    assert sent == item.content
+    shown = request_shown(s.endpoint.url, item.content, item.request_sha256)
+    assert key not in shown.body and key[:12] not in shown.body
