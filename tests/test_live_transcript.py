@@ -120,7 +120,7 @@ def test_the_request_shown_never_holds_the_key(tmp_path: Path) -> None:
         s.endpoint = endpoint_for(fake.url, "anthropic", key_env="PROBE_TEST_KEY")
         checked = plan(registry, [LiveCase("fill in the PDF form", [])], s, options)
         execute(checked, environ={"PROBE_TEST_KEY": key})
-        path, headers, sent = fake.received[0]
+        _path, headers, sent = fake.received[0]
     assert headers.get("x-api-key") == key  # sent, in its header
     item = checked.items[0]
     assert sent == item.content
