@@ -178,9 +178,10 @@ class LivePanel(QWidget):
         index: LikelyIndex | None = None,
     ) -> None:
         """The request and the skills it is asked against (Try a Request's). Another
-        request text clears what was shown for the old one, and drops its check: one
-        still running is cancelled and its answer never lands."""
-        changed = query != self.query
+        request text (or another project's skills) clears what was shown for the old
+        one, and drops its check: one still running is cancelled and its answer never
+        lands."""
+        changed = query != self.query or registry is not self.registry
         self.registry, self.query, self.options, self.index = registry, query, options or {}, index
         if changed:
             if self.cancel is not None:

@@ -89,6 +89,13 @@ def test_a_new_request_clears_the_old_results(qtbot: QtBot, tmp_path: Path) -> N
     assert table(panel) and panel.exchange.answers.isVisible()
     panel.set_request(registry, "fill in the PDF form", options)  # the same text: kept
     assert table(panel) and panel.report is not None
+    other, _ = registry_for(tmp_path / "q", "claude-code")  # another project's skills
+    panel.set_request(other, "fill in the PDF form", options)
+    assert table(panel) == [] and panel.report is None
+    panel.set_request(registry, "fill in the PDF form", options)
+    with qtbot.waitSignal(panel.finished, timeout=20_000):
+        panel.ask()  # the cache answers at once
+    assert table(panel) and panel.report is not None
     panel.set_request(registry, "write a commit message", options)
     assert table(panel) == [] and panel.report is None
     assert panel.exchange.request.isHidden() and panel.exchange.answers.isHidden()
