@@ -12,6 +12,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
+from ..model.text import counted
 from .questions import MAX_RAW, Answer
 
 MAX_SHOWN_BODY = 200_000  # characters of a request body shown (a huge listing is cut)
@@ -43,7 +44,7 @@ class RequestShown:
 
     @property
     def title(self) -> str:
-        return f"{self.size:,} bytes, sha256 {self.sha256[:12]}…"
+        return f"{counted(self.size, 'byte')}, sha256 {self.sha256[:12]}…"
 
 
 def request_shown(url: str, content: bytes, sha256: str) -> RequestShown:

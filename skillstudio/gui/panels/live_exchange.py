@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
 from ...core.live.questions import Answer
 from ...core.live.transcript import RequestShown, answer_shown
+from ...core.model.text import counted
 
 TEXT_HEIGHT = 220  # px of the request's text once opened (it scrolls within)
 ANSWERS_HEIGHT = 140  # px the answers' text keeps at least; it takes the room left
@@ -118,8 +119,7 @@ class ExchangeView(QWidget):
 
     def show_answers(self, answers: Sequence[Answer]) -> None:
         texts = [answer_shown(run, answer) for run, answer in enumerate(answers, 1)]
-        runs = len(answers)
-        self.answers.set(f"Answers ({runs} run{'s' if runs != 1 else ''})", "\n\n".join(texts))
+        self.answers.set(f"Answers ({counted(len(answers), 'run')})", "\n\n".join(texts))
         self._restretch()
 
     def clear(self) -> None:
