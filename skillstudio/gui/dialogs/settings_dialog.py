@@ -1,7 +1,8 @@
 """Edit › Settings: appearance and budgets (the default model fills the context
 window), the known models and their context windows (built-in rows read-only, the
 user's rows editable, kept in models.yaml, which the command line reads: core's
-model_windows.py), model endpoints (keys in the system keyring), and the advice
+model_windows.py), model endpoints (keys in the system keyring; "Test connection"
+sends the chosen row one tiny request off the GUI thread: core/live/probe.py), and the advice
 rules of the current project, kept in its skillstudio.yaml `rules:` (so `skillstudio
 lint` and the language server read the same). Changes apply on OK (`edit_settings`:
 the dialog asked, and the theme applied at once)."""
@@ -32,6 +33,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.editing.saving import SaveError
+from ...core.live.endpoints import EndpointError, endpoint_for
+from ...core.live.probe import ProbeResult, probe
 from ...core.model.diagnostics import CODES
 from ...core.model.rule_settings import FIXED
 from ...core.model.text import counted
@@ -39,6 +42,7 @@ from ...core.projects.config import CONFIG_NAME, load_config
 from ...core.projects.config_writer import write_rules
 from ...core.projects.model_windows import ModelTable, load_models, save_user_models, typed_rows
 from ...core.reading.yaml_io import EditError
+from ..infra.background import LatestJob
 from ..infra.profile_choices import fill_profile_box
 from ..infra.settings_store import API_KINDS, THEMES, AppSettings, Endpoint, read_key, store_key
 from ..infra.theme import set_preference
@@ -65,6 +69,7 @@ class SettingsDialog(QDialog):
         self.ask_create = ask_create or (lambda _question: False)
         self.rules_written = False  # apply() changed the project's skillstudio.yaml
         self.models: ModelTable = load_models()
+        self.probe_job = LatestJob(self)  # Test connection's one request
         self.pages = QTabWidget(self)
         self.pages.addTab(self._general_page(), "General")
         self.pages.addTab(self._models_page(), "Models")
@@ -225,13 +230,54 @@ class SettingsDialog(QDialog):
         remove.clicked.connect(
             lambda: self.endpoint_table.removeRow(self.endpoint_table.currentRow())
         )
+        self.test_button = QPushButton("Test connection", page)
+        self.test_button.setToolTip(
+            "Send the chosen row's endpoint one tiny request (a word, a few tokens back), "
+            "with the key typed here or the stored one: which model answered, how fast"
+        )
+        self.test_button.clicked.connect(self.test_endpoint)
         row.addWidget(add)
         row.addWidget(remove)
+        row.addWidget(self.test_button)
         row.addStretch(1)
         layout.addLayout(row)
         self.endpoint_message = QLabel("", page)
+        self.endpoint_message.setWordWrap(True)
+        self.endpoint_message.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.endpoint_message)
         return page
+
+    def test_endpoint(self) -> None:
+        """The chosen row (or the only one) sent one tiny request, off the GUI thread."""
+        table = self.endpoint_table
+        number = table.currentRow() if table.currentRow() >= 0 else 0
+        if number >= table.rowCount():
+            self.endpoint_message.setText("Add an endpoint to test.")
+            return
+        url, model = cell_text(table, number, 0), cell_text(table, number, 2)
+        kind, typed = table.cellWidget(number, 1), table.cellWidget(number, 3)
+        api = kind.currentText() if isinstance(kind, QComboBox) else None
+        key = typed.text().strip() if isinstance(typed, QLineEdit) else ""
+        try:
+            endpoint = endpoint_for(url, api)
+        except EndpointError as exc:
+            self.endpoint_message.setText(str(exc))
+            return
+        if not model:
+            self.endpoint_message.setText("Name the model to test.")
+            return
+        self.test_button.setEnabled(False)
+        self.endpoint_message.setText(f"Testing {endpoint.base_url} ({model})…")
+
+        def work() -> ProbeResult:
+            return probe(endpoint, model, key=key or None)
+
+        def landed(result: ProbeResult | None, error: str | None) -> None:
+            self.test_button.setEnabled(True)
+            said = result.message(model) if result is not None else f"Connection failed: {error}"
+            self.endpoint_message.setText(said)
+
+        self.probe_job.submit(work, landed)
 
     def add_endpoint(self, endpoint: Endpoint, has_key: bool) -> int:
         table = self.endpoint_table

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
 
+from ...core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
+from ...core.live.endpoints import EndpointError, endpoint_for
+
 THEMES = ("system", "light", "dark")
 API_KINDS = ("anthropic", "openai")
 KEYRING_SERVICE = "SkillStudio model endpoint"
@@ -152,8 +155,19 @@ class AppSettings:
         self.settings.endArray()
 
 
-def keyring_account(endpoint: Endpoint) -> str:
-    return f"{endpoint.kind} {endpoint.url}"
+def keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
+    """(service, account) of the endpoint's key in the system keyring: the entry the
+    live checks read (core/live/endpoints.py: service "skillstudio", the host's
+    account), so a key typed in Settings is the key Ask a model and `skillstudio eval`
+    send. (Keys were kept under an entry of this module's own before, which nothing
+    read.) An endpoint core keeps no key for (a local server) keeps the old entry."""
+    try:
+        account = endpoint_for(endpoint.url, endpoint.kind).keyring
+    except EndpointError:
+        account = ""
+    if account:
+        return LIVE_KEYRING_SERVICE, account
+    return KEYRING_SERVICE, f"{endpoint.kind} {endpoint.url}"
 
 
 def read_key(endpoint: Endpoint) -> str:
@@ -161,20 +175,21 @@ def read_key(endpoint: Endpoint) -> str:
     try:
         import keyring
 
-        return keyring.get_password(KEYRING_SERVICE, keyring_account(endpoint)) or ""
+        return keyring.get_password(*keyring_entry(endpoint)) or ""
     except Exception:  # no backend, a locked keyring: the key is simply not known
         return ""
 
 
 def store_key(endpoint: Endpoint, key: str) -> str:
     """Keep `key` in the system keyring ("" kept = deleted); a message when that failed."""
+    entry = keyring_entry(endpoint)
     try:
         import keyring
 
         if key:
-            keyring.set_password(KEYRING_SERVICE, keyring_account(endpoint), key)
-        elif keyring.get_password(KEYRING_SERVICE, keyring_account(endpoint)):
-            keyring.delete_password(KEYRING_SERVICE, keyring_account(endpoint))
+            keyring.set_password(*entry, key)
+        elif keyring.get_password(*entry):
+            keyring.delete_password(*entry)
     except Exception as exc:
         return f"The key was not stored: no system keyring is available ({type(exc).__name__})"
     return ""

@@ -32,7 +32,12 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   updated, where they land.
 - gui/panels/live_panel.py LivePanel: core/live `execute` of a plan (its own threads
   send the requests); the plan, the answer cache's files, the network; progress as
-  payloads (done, total, message), the report where it lands.
+  payloads (done, total, message), the report where it lands. Its second job, the
+  connection test: core/live/probe.py's one tiny request; the network only; the
+  result (model id, time, or the error) said in the status where it lands.
+- gui/dialogs/settings_dialog.py SettingsDialog: Test connection, core/live/probe.py's
+  one tiny request to the chosen endpoint row (the key typed there or the stored
+  one); the network only; the result said under the table where it lands.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it

@@ -6,7 +6,11 @@ spend) is made on the GUI thread when the user asks, shown, and sent only when t
 user says so (nothing is spent unasked; runs the cache answers cost nothing and go at
 once); the runs go off the GUI thread (background.LatestJob), the progress bar follows
 them (each run's progress a queued signal's payload), Cancel stops them. Keys come
-from the environment or the keyring, never from this panel.
+from the environment or the keyring, never from this panel. Below the picks, the
+request (collapsed: its size and sha256, opening to its body) and each run's answer
+(live_exchange.py); a new request clears them, and a check still running for the old
+one is cancelled and never shown. "Test connection" sends one tiny request
+(core/live/probe.py) off the GUI thread and says what answered and how fast.
 
 Not wired into the window here: the owner calls `set_request(registry, query, options,
 index)` when the request or the skills change, and `set_endpoints(...)` with the
@@ -37,13 +41,16 @@ from PySide6.QtWidgets import (
 
 from ...core.live.cache import AnswerCache
 from ...core.live.endpoints import PRESETS, EndpointError, endpoint_for
+from ...core.live.probe import ProbeResult, probe
 from ...core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
 from ...core.live.stats import LiveCase
+from ...core.live.transcript import request_shown
 from ...core.model.text import counted
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
 from ..infra.settings_store import Endpoint as Configured
+from .live_exchange import ExchangeView
 
 # What the tab does, in plain words, above its controls (a first-time reviewer read
 # "Ask a model" and a box saying "ollama" without knowing what would happen).
@@ -77,7 +84,9 @@ class LivePanel(QWidget):
         self.planned: Plan | None = None
         self.cancel: threading.Event | None = None
         self.job = LatestJob(self)  # the runs of one check
+        self.probe_job = LatestJob(self)  # a connection test
         self.report: LiveReport | None = None
+        self._sent_for = ""  # the request (`query`) of the check sent last
         self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
         self.intro = QLabel(INTRO)
@@ -110,6 +119,11 @@ class LivePanel(QWidget):
         self.send_button = QPushButton("Send")
         self.send_button.setToolTip("Send the calls counted above (a paid service charges)")
         self.cancel_button = QPushButton("Cancel")
+        self.test_button = QPushButton("Test connection")
+        self.test_button.setToolTip(
+            "Send one tiny request (a word, a few tokens back) to this endpoint and model: "
+            "says which model answered and how fast, or the error"
+        )
         self.bar = QProgressBar()
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -118,6 +132,8 @@ class LivePanel(QWidget):
         self.table.setHorizontalHeaderLabels(["Skill", "Picked in", "Estimate"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.hide()  # until there are picks to show
+        self.exchange = ExchangeView(self)  # the request sent, each run's answer
 
         # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
         # four in one row scrolled sideways).
@@ -128,25 +144,30 @@ class LivePanel(QWidget):
         asking = QHBoxLayout()
         asking.addWidget(self.runs)
         asking.addWidget(self.ask_button)
+        asking.addWidget(self.test_button)
         asking.addStretch(1)
         fields.addRow(asking)
         controls = QHBoxLayout()
         controls.addWidget(self.bar, 1)
         controls.addWidget(self.send_button)
         controls.addWidget(self.cancel_button)
-        layout = QVBoxLayout(self)
+        self.box = layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
         layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
         layout.addLayout(fields)
         layout.addLayout(controls)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table)  # as high as its rows: the answers take the rest
+        layout.addWidget(self.exchange, 1)
 
         self.ask_button.clicked.connect(self.ask)
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.stop)
+        self.test_button.clicked.connect(self.test_connection)
         self.endpoint.currentTextChanged.connect(self._on_endpoint)
-        self._idle("Type a request, choose an endpoint and a model, then Ask….")
+        self.model.textChanged.connect(lambda _text: self._hint())
+        self._hinting = True  # the status shows the setup hint (not a plan or an answer)
+        self._hint()
 
     # -- what the owner sets ---------------------------------------------------------
     def set_request(
@@ -156,11 +177,29 @@ class LivePanel(QWidget):
         options: dict[str, Any] | None = None,
         index: LikelyIndex | None = None,
     ) -> None:
-        """The request and the skills it is asked against (Try a Request's)."""
+        """The request and the skills it is asked against (Try a Request's). Another
+        request text (or another project's skills) clears what was shown for the old
+        one, and drops its check: one still running is cancelled and its answer never
+        lands."""
+        changed = query != self.query or registry is not self.registry
         self.registry, self.query, self.options, self.index = registry, query, options or {}, index
+        if changed:
+            if self.cancel is not None:
+                self.cancel.set()
+                self.job.drop()
+                self.cancel = None
+            self.report = None
+            self.table.setRowCount(0)
+            self.table.hide()
+            self.exchange.clear()
+            self.bar.setValue(0)
         if self.cancel is None:  # a new request drops a plan not yet sent
             self.planned = None
             self.send_button.setEnabled(False)
+        if changed:
+            self._idle("")
+            self._hinting = True
+            self._hint()
 
     def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
         """The endpoints of Settings › Model endpoints: offered first, the first one
@@ -171,13 +210,37 @@ class LivePanel(QWidget):
                 self.endpoint.insertItem(0, url)
         if self.configured:
             self.set_endpoint(*next((url, m) for url, (_k, m) in self.configured.items()))
-        elif self.cancel is None and self.planned is None:
-            self._idle(NO_ENDPOINT)
+        idle = self.cancel is None and self.planned is None and self.report is None
+        self._hinting = self._hinting or idle
+        self._hint()  # Settings' change said at once
 
     def _on_endpoint(self, text: str) -> None:
         model = (self.configured or {}).get(text, ("", ""))[1]
         if model:
             self.model.setText(model)
+        self._hint()
+
+    def _unset(self) -> bool:
+        """No endpoint is set up: none in Settings, and no model typed here."""
+        return self.configured is not None and not self.configured and not self.model_name
+
+    @property
+    def model_name(self) -> str:
+        return self.model.text().strip()
+
+    def _hint(self) -> None:
+        """The status, while it shows no plan, answer or test: what to set up, or
+        what Ask… will ask."""
+        if not self._hinting:
+            return
+        endpoint = self.endpoint.currentText().strip()
+        if self._unset():
+            text = NO_ENDPOINT
+        elif not endpoint or not self.model_name:
+            text = "Choose an endpoint and a model, then Ask…."
+        else:
+            text = f"Ask… puts the request to {self.model_name} at {endpoint}."
+        self.status.setText(text)
 
     def set_endpoint(self, endpoint: str, model: str = "") -> None:
         """The endpoint (a preset name or a base URL) and model, from Settings."""
@@ -198,24 +261,31 @@ class LivePanel(QWidget):
             raise LiveError("Name the model to ask.")
         return Settings(endpoint, model, runs=self.runs.value())
 
+    def _cases(self) -> list[LiveCase] | str:
+        """What is asked: the request on screen, with no expectation (or what is
+        missing, said)."""
+        if self.registry is None or not self.query.strip():
+            return "Type a request first."
+        return [LiveCase(self.query, [], judged=False)]
+
     def ask(self) -> None:
         """Plan the check and say what it will spend; runs all in the cache go at once."""
-        if self.registry is None or not self.query.strip():
-            self._idle("Type a request first.")
+        cases = self._cases()
+        if isinstance(cases, str) or self.registry is None:
+            self._idle(cases if isinstance(cases, str) else "Type a request first.")
             return
         profile = self.registry.profile
         if not profile.model_chooses:
             self._idle(f"{profile.name} picks skills by its own rules, not by a model.")
             return
         try:
-            cases = [LiveCase(self.query, [], judged=False)]
             self.planned = plan(
                 self.registry, cases, self._settings(), self.options, self.cache, index=self.index
             )
         except LiveError as exc:
-            unset = self.configured is not None and not self.configured
-            self._idle(f"{exc} {NO_ENDPOINT}" if unset else str(exc))
+            self._idle(f"{exc} {NO_ENDPOINT}" if self._unset() else str(exc))
             return
+        self._show_request(self.planned, sent=False)
         calls = self.planned.calls
         if not calls:
             self.send()
@@ -234,12 +304,14 @@ class LivePanel(QWidget):
         if checked is None or self.cancel is not None:
             return
         self.cancel = threading.Event()
+        self._sent_for = self.query
         cancel, cache = self.cancel, self.cache
         total = len(checked.items) * checked.settings.runs
         self.bar.setRange(0, total)
         self.bar.setValue(0)
         self.ask_button.setEnabled(False)
         self.send_button.setEnabled(False)
+        self.test_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.status.setText("Asking…")
 
@@ -268,14 +340,65 @@ class LivePanel(QWidget):
         if report is None:
             self._idle(error or "The check failed.")
             return
+        if self._sent_for != self.query:
+            self._idle("")  # the request changed meanwhile: its answer is not this one's
+            self._hint()
+            return
         self.report = report
         self._show(report)
+        self._show_exchange(report)
         self._idle(self._summary(report))
         self.finished.emit(report)
 
+    def _show_exchange(self, report: LiveReport) -> None:
+        self._show_request(report.plan, sent=True)
+        self.exchange.show_answers(report.results[0].answers if report.results else [])
+
+    def _show_request(self, checked: Plan, sent: bool) -> None:
+        if not checked.items:
+            self.exchange.show_request(None, sent)
+            return
+        item = checked.items[0]
+        if item.harness is not None:
+            self.exchange.show_request(None, sent, harness=item.harness)
+            return
+        url = checked.settings.endpoint.url
+        self.exchange.show_request(request_shown(url, item.content, item.request_sha256), sent)
+
+    # -- the connection test ------------------------------------------------------------
+    def test_connection(self) -> None:
+        """One tiny request to the endpoint and model on screen, off the GUI thread
+        (not while a check runs: its progress owns the status)."""
+        if self.cancel is not None:
+            return
+        try:
+            settings = self._settings()
+        except LiveError as exc:
+            self._idle(f"{exc} {NO_ENDPOINT}" if self._unset() else str(exc))
+            return
+        self.test_button.setEnabled(False)
+        self._hinting = False
+        self.status.setText(f"Testing {settings.endpoint.base_url} ({settings.model})…")
+        endpoint, model = settings.endpoint, settings.model
+
+        def work() -> ProbeResult:
+            return probe(endpoint, model)
+
+        def landed(result: ProbeResult | None, error: str | None) -> None:
+            self.test_button.setEnabled(self.cancel is None)
+            if self.cancel is not None:
+                return  # a check started meanwhile: its progress owns the status
+            self.status.setText(
+                result.message(model) if result is not None else f"Connection failed: {error}"
+            )
+
+        self.probe_job.submit(work, landed)
+
     def _idle(self, text: str) -> None:
+        self._hinting = False
         self.status.setText(text)
         self.ask_button.setEnabled(True)
+        self.test_button.setEnabled(not self.probe_job.busy)
         self.send_button.setEnabled(self.planned is not None and self.cancel is None)
         self.cancel_button.setEnabled(False)
 
@@ -294,6 +417,10 @@ class LivePanel(QWidget):
             for column, text in enumerate((name, f"{count} of {len(result.answers)}", band)):
                 self.table.setItem(row, column, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
+        rows = sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
+        frame = 2 * self.table.frameWidth()
+        self.table.setFixedHeight(self.table.horizontalHeader().height() + rows + frame)
+        self.table.show()
 
     def _summary(self, report: LiveReport) -> str:
         result = report.results[0]
@@ -310,6 +437,12 @@ class LivePanel(QWidget):
             top, count = result.picks().most_common(1)[0]
             what = "no skill" if top == "none" else top
             parts.append(f"the model picked {what} in {count} of {len(result.answers)} runs.")
+            worded = sum(a.pick is None and bool(a.text) for a in valid)
+            if worded:
+                parts.append(
+                    f"In {worded} of the {len(result.answers)} runs it answered in words, "
+                    "calling no skill (see Answers)."
+                )
         if result.estimate is not None:
             parts.append(f"The estimate's likely first: {result.estimate.top or 'none'}.")
         cached = sum(a.cached for a in result.answers)

@@ -55,6 +55,7 @@ from ..panels.overlap_map import OverlapMap
 from ..panels.problems_panel import ProblemsPanel
 from ..panels.scrolled import scrolled
 from ..panels.skill_tree_view import SkillTreeView
+from ..panels.suite_live import attach as attach_suite_live
 from ..panels.suite_runner import SuiteRunner
 from ..panels.workbench.query_panel import QueryPanel
 from . import geometry
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.problems_dock, self.query_dock)
         self.suite_runner = SuiteRunner(self.context, self)
+        self.suite_live = attach_suite_live(self.suite_runner)  # its Ask a model tab
         self.suites_dock = self._dock("Suites", "suites-dock", scrolled(self.suite_runner), bottom)
         self.tabifyDockWidget(self.query_dock, self.suites_dock)
         self.overlap_map = OverlapMap(self.context, self)  # worked out off the GUI thread
@@ -428,6 +430,7 @@ class MainWindow(QMainWindow):
 
     def _apply_settings(self) -> None:
         self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
+        self.suite_live.set_endpoints(self.app_settings.endpoints())
         wrap = self.settings.value("wrap_source", False, bool)
         self.menu_actions.wrap_action.setChecked(bool(wrap))
 

@@ -6,6 +6,7 @@ theme applied at once))."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,13 +18,16 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
+from skillstudio.core.live.endpoints import api_key, endpoint_for
 from skillstudio.core.projects.config_writer import with_rules
 from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
-from skillstudio.gui.infra.settings_store import KEYRING_SERVICE, AppSettings, Endpoint
+from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
 from skillstudio.gui.infra.theme import is_dark, set_preference
 from skillstudio.gui.window.main_window import MainWindow
 from tests.helpers import lint_json, write
 
+from ...live_fake import FakeModel
 from ..parts import WINDOW_SIZE, open_window
 
 SKILL = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n---\n"
@@ -220,7 +224,9 @@ def test_endpoint_keys_go_to_the_keyring_never_the_settings_file(
     store = AppSettings(window.settings)
     assert store.endpoints() == [Endpoint("https://api.example.test", "openai", "m-1")]
     assert list(memory_keyring.store.values()) == ["sk-secret-123"]
-    assert next(iter(memory_keyring.store))[0] == KEYRING_SERVICE
+    # the entry the live checks read: the key typed here is the key Ask a model sends
+    assert next(iter(memory_keyring.store)) == (LIVE_KEYRING_SERVICE, "api.example.test")
+    assert api_key(endpoint_for("https://api.example.test", "openai"), {}) == "sk-secret-123"
     assert "sk-secret-123" not in Path(window.settings.fileName()).read_text()
 
 
@@ -308,3 +314,34 @@ def test_the_default_model_fills_the_context_window(
     again = SettingsDialog(store, "")
     qtbot.addWidget(again)
     assert again.model_box.currentData() == "gemini-2.5-pro"
+
+
+# -- Model endpoints › Test connection (issue 37) ----------------------------------------
+def test_test_connection_says_what_answered_or_why_not(qtbot: QtBot, settings: QSettings) -> None:
+    dialog = SettingsDialog(AppSettings(settings), "")
+    qtbot.addWidget(dialog)
+    message = dialog.endpoint_message
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    assert message.text() == "Add an endpoint to test."
+    served = {"model": "served-7b", "choices": [{"message": {"content": "pong"}}]}
+    with FakeModel([("raw", json.dumps(served).encode())]) as fake:
+        dialog.add_endpoint(Endpoint("https://elsewhere.test/v1", "openai", "x"), False)
+        row = dialog.add_endpoint(Endpoint(fake.url, "openai", "m-7b"), False)
+        dialog.endpoint_table.setCurrentCell(row, 0)
+        qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+        assert not dialog.test_button.isEnabled()  # the request is off the GUI thread
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10_000)
+        sent = json.loads(fake.received[0][2])
+    assert len(fake.received) == 1 and sent["model"] == "m-7b"
+    assert message.text().startswith("Connection OK: served-7b answered in ")
+    with FakeModel([("error", 401, "invalid x-api-key")]) as fake:
+        dialog.add_endpoint(Endpoint(fake.url, "anthropic", "claude-x"), False)
+        dialog.endpoint_table.setCurrentCell(2, 0)
+        dialog.test_endpoint()
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10_000)
+        assert fake.received[0][0].endswith("/messages")
+    assert message.text() == "Connection failed: HTTP 401: invalid x-api-key"
+    dialog.add_endpoint(Endpoint("ftp://nowhere", "openai", "m"), False)
+    dialog.endpoint_table.setCurrentCell(3, 0)
+    dialog.test_endpoint()
+    assert "neither a base URL" in message.text() and dialog.test_button.isEnabled()

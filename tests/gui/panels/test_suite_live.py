@@ -1,0 +1,79 @@
+"""Tests of Suites › Ask a model (gui/panels/suite_live.py; issue 37): the suite shown
+put to a model (a loopback fake server), each case judged by the model's picks, and the
+estimate's agreement with the model per band after the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QTableWidget
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.live.cache import AnswerCache
+from skillstudio.core.live.stats import BANDS, NONE, agreement
+from skillstudio.gui.window.main_window import MainWindow
+
+from ...live_fake import FakeModel
+from ..parts import runner_on
+
+
+def cells(table: QTableWidget) -> list[list[str]]:
+    rows = []
+    for r in range(table.rowCount()):
+        items = [table.item(r, c) for c in range(table.columnCount())]
+        rows.append([item.text() if item is not None else "" for item in items])
+    return rows
+
+
+def test_a_suite_is_asked_and_the_bands_agreement_shown(
+    window: MainWindow, samples: Path, qtbot: QtBot, tmp_path: Path
+) -> None:
+    suite = samples / "claude-code/suites/claude-code.yaml"
+    runner = runner_on(window, suite, qtbot)  # the offline run hands the panel its cases
+    panel = window.suite_live
+    panel.cache = AnswerCache(str(tmp_path / "cache"))
+    assert runner.suite is not None and len(panel.cases) == len(runner.suite.cases)
+    assert panel.bands.isHidden() and panel.table.isHidden()  # nothing asked yet
+    with FakeModel([("text", "I would look at the diff first.")]) as fake:
+        panel.set_endpoint(fake.url, "test-model")
+        panel.runs.setValue(3)
+        panel.ask()
+        assert fake.received == [] and panel.status.text().startswith("About to send")
+        with qtbot.waitSignal(panel.finished, timeout=30_000):
+            panel.send()
+        asked = len(fake.received)
+    report = panel.report
+    assert report is not None
+    asks = sum(item.asks for item in report.plan.items)
+    assert asked == asks * 3 and 0 < asks < len(report.plan.items)  # /name: the harness's
+    rule = report.plan.settings.rule
+    rows = cells(panel.table)
+    assert [row[0] for row in rows] == [r.case.query for r in report.results]
+    assert [row[3] for row in rows] == [r.verdict(rule).state for r in report.results]
+    passed, failed, inconclusive = report.counts()
+    assert f"{passed} passed, {failed} failed, {inconclusive} inconclusive" in panel.status.text()
+    # the bands: as core's agreement says, a row each, none last
+    data = agreement(report.results)
+    bands = cells(panel.bands)
+    assert [row[0] for row in bands] == [*BANDS, NONE]
+    for row, band in zip(bands, (*BANDS, NONE), strict=True):
+        assert row[1:3] == [
+            f"{data['bands'][band]['runs']:,}",
+            f"{data['bands'][band]['picked']:,}",
+        ]
+    assert data["bands"][NONE]["picked"] == asked  # every answer in words picked no skill
+    assert bands[-1][3].startswith("100 %")
+    assert not panel.bands.isHidden() and "estimate's likely first" in panel.top1.text()
+    # another suite chosen: what was shown goes
+    runner.suite_box.currentIndexChanged.emit(0)
+    assert panel.table.isHidden() and panel.bands.isHidden() and panel.report is None
+    assert panel.cases == []
+
+
+def test_settings_endpoints_reach_the_suites_tab_too(window: MainWindow) -> None:
+    from skillstudio.gui.infra.settings_store import Endpoint
+
+    window.app_settings.set_endpoints([Endpoint("http://localhost:9/v1", "openai", "m1")])
+    window._apply_settings()
+    live = window.suite_live
+    assert live.endpoint.currentText() == "http://localhost:9/v1" and live.model.text() == "m1"

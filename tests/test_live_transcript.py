@@ -1,0 +1,128 @@
+"""Tests of core/live/transcript.py (what was sent and what came back, as shown) and
+core/live/probe.py (the connection test), against the loopback fake server only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skillstudio.core.live.cache import request_digest
+from skillstudio.core.live.client import Limits
+from skillstudio.core.live.endpoints import endpoint_for
+from skillstudio.core.live.probe import probe
+from skillstudio.core.live.questions import MAX_RAW, Answer
+from skillstudio.core.live.run import plan
+from skillstudio.core.live.stats import LiveCase
+from skillstudio.core.live.transcript import answer_shown, request_shown, visible
+
+from .live_fake import FakeModel
+from .test_live import registry_for, settings
+
+FAST = Limits(timeout=5.0, connect_timeout=2.0, retries=0)
+
+
+def test_the_request_is_shown_as_sent_pretty_with_its_digest(tmp_path: Path) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    s = settings("http://127.0.0.1:9/v1", "anthropic")
+    item = plan(registry, [LiveCase("fill in the PDF form", [])], s, options).items[0]
+    shown = request_shown(s.endpoint.url, item.content, item.request_sha256)
+    assert shown.size == len(item.content) and shown.sha256 == request_digest(item.content)
+    assert shown.title == f"{len(item.content):,} bytes, sha256 {shown.sha256[:12]}…"
+    assert json.loads(shown.body) == json.loads(item.content)  # the same body, pretty
+    assert shown.body.count("\n") > 10 and "fill in the PDF form" in shown.body
+
+
+def test_a_prose_answer_shows_why_it_is_no_skill() -> None:
+    raw = json.dumps({"content": [{"type": "text", "text": "I would use the pdf-forms skill."}]})
+    answer = Answer(text="I would use the pdf-forms skill.", raw=raw, reported_model="m-1")
+    text = answer_shown(2, answer)
+    assert text.splitlines()[0] == "Run 2: no skill"
+    assert "  said: I would use the pdf-forms skill." in text
+    assert "  model: m-1" in text and "as received: {" in text
+
+
+def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
+    anthropic = {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "x"}}]}
+    openai = {
+        "choices": [
+            {
+                "message": {
+                    "tool_calls": [{"function": {"name": "Skill", "arguments": '{"skill":"x"}'}}]
+                }
+            }
+        ]
+    }
+    for data in (anthropic, openai):
+        text = answer_shown(1, Answer(pick="x", raw=json.dumps(data)))
+        assert text.startswith("Run 1: x")
+        assert "called: Skill(" in text and '"skill"' in text
+
+
+def test_what_a_server_wrote_is_escaped_and_bounded() -> None:
+    evil = "ok\u202egnp.exe\x1b[31m\u200b"
+    answer = Answer(text=evil, raw="x" * (MAX_RAW * 3), error="")
+    text = answer_shown(1, answer)
+    assert "\u202e" not in text and "\x1b" not in text and "\u200b" not in text
+    assert "\\u202e" in text and "\\u001b" in text
+    assert len(text) < MAX_RAW + 1000
+    assert visible("a\nb\tc") == "a\nb\tc"
+    assert visible("abcdef", 4) == "abc…"
+    assert answer_shown(3, Answer(error="HTTP 500")) == "Run 3: no answer: HTTP 500"
+
+
+def test_the_connection_test_reports_the_model_and_the_time() -> None:
+    body = {"model": "qwen2.5:7b-served", "choices": [{"message": {"content": "pong"}}]}
+    with FakeModel([("raw", json.dumps(body).encode())]) as fake:
+        result = probe(endpoint_for(fake.url, "openai"), "qwen2.5:7b", FAST, environ={})
+        assert len(fake.received) == 1
+        sent = json.loads(fake.received[0][2])
+    assert result.ok and result.model == "qwen2.5:7b-served" and result.seconds < 5
+    assert sent["max_tokens"] <= 8 and "tools" not in sent and sent["model"] == "qwen2.5:7b"
+    assert result.message("qwen2.5:7b").startswith("Connection OK: qwen2.5:7b-served answered in ")
+
+
+def test_the_connection_test_says_the_plain_error() -> None:
+    with FakeModel([("error", 404, "model 'nope' not found")]) as fake:
+        result = probe(endpoint_for(fake.url, "anthropic"), "nope", FAST, environ={})
+    assert not result.ok
+    assert result.message("nope") == "Connection failed: HTTP 404: model 'nope' not found"
+    with FakeModel([("raw", b'{"hello": 1}')]) as fake:
+        odd = probe(endpoint_for(fake.url, "openai"), "m", FAST, environ={})
+    assert not odd.ok and "not in the openai API" in odd.error
+    # nothing listening: the error names the address, quickly, with no retries
+    with FakeModel([("text", "x")]) as fake:
+        url = fake.url
+    gone = probe(endpoint_for(url, "openai"), "m", FAST, environ={})
+    assert not gone.ok and "cannot reach" in gone.error and gone.seconds < 5
+
+
+def test_the_connection_test_sends_no_key_to_a_remote_host_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import keyring
+
+    monkeypatch.setattr(keyring, "get_password", lambda service, user: None)
+    result = probe(endpoint_for("anthropic"), "claude-x", FAST, environ={})
+    assert not result.ok and "no key for anthropic" in result.error
+
+
+def test_the_request_shown_never_holds_the_key(tmp_path: Path) -> None:
+    """The key goes in a header of the request sent; the body shown is the bytes sent,
+    so it is not there."""
+    from skillstudio.core.live.run import execute
+
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    key = "sk-test-0123456789abcdef"
+    with FakeModel([("text", "No skill.")]) as fake:
+        s = settings(fake.url, "anthropic", runs=1)
+        s.endpoint = endpoint_for(fake.url, "anthropic", key_env="PROBE_TEST_KEY")
+        checked = plan(registry, [LiveCase("fill in the PDF form", [])], s, options)
+        execute(checked, environ={"PROBE_TEST_KEY": key})
+        _path, headers, sent = fake.received[0]
+    assert headers.get("x-api-key") == key  # sent, in its header
+    item = checked.items[0]
+    assert sent == item.content
+    shown = request_shown(s.endpoint.url, item.content, item.request_sha256)
+    assert key not in shown.body and key[:12] not in shown.body
