@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
+    from ..core.live.templates import Template
     from ..core.projects.open_project import OpenProject
     from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
@@ -144,6 +145,14 @@ def register(sub: Subparsers) -> None:
         help="do not ask before sending (the estimate is still printed)",
     )
     ev.add_argument(
+        "--template",
+        metavar="FILE|NAME",
+        help="send the requests from this template (`skillstudio capture` saves one; a "
+        "NAME is looked up in $XDG_CONFIG_HOME/skillstudio/templates; 'reconstruction': "
+        "the built-in requests). Default: the captured template saved under the agent's "
+        "name when there is one of the endpoint's API, else the reconstruction",
+    )
+    ev.add_argument(
         "--show-request",
         action="store_true",
         help="print what would be sent (URL, headers without the key, the exact body and "
@@ -152,7 +161,7 @@ def register(sub: Subparsers) -> None:
     add_common(ev, formats=("text", "json", "junit"))
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
@@ -178,6 +187,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
         price = (first, second)
     limits = Limits(timeout=args.timeout)
+    template, saved = _template(args, cwd or os.getcwd())
     return Settings(
         endpoint,
         args.model,
@@ -190,7 +200,25 @@ def _settings(args: argparse.Namespace) -> Settings:
         price,
         args.rate_limit,
         args.min_runs,
+        template,
+        saved,
     )
+
+
+def _template(args: argparse.Namespace, cwd: str) -> tuple[Template | None, bool]:
+    """(the template --template names, whether saved templates are looked up)."""
+    from ..core.live.replay import RECONSTRUCTION
+    from ..core.live.templates import TemplateError, find_template
+
+    word = getattr(args, "template", None)
+    if not word:
+        return None, True
+    if word == RECONSTRUCTION:
+        return None, False
+    try:
+        return find_template(word, cwd), False
+    except TemplateError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def live_cases(cases: list[Case], source: str) -> list[LiveCase]:
@@ -314,7 +342,7 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveError, execute, key_for
 
-    settings = _settings(args)
+    settings = _settings(args, env.cwd)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)
     if args.show_request:  # before a key is read: nothing is sent
@@ -454,6 +482,8 @@ def _percent(rate: float | None, interval: list[float] | None) -> str:
 
 
 def report_text(name: str, report: LiveReport) -> list[str]:
+    from ..core.live.replay import shown
+
     data = report.to_json()
     style = report.plan.items[0].question.style.agent if report.plan.items else ""
     endpoint = data["endpoint"]
@@ -464,6 +494,8 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             f"asked as {data['profile']} asks: {style}"
         )
     ]
+    if data["template"] != shown(None):  # a template, not the built-in reconstruction
+        lines.append(printable(f"  template: {data['template']}"))
     lines.extend(printable(f"  warning: {warning}") for warning in data["warnings"])
     for case in data["cases"]:
         picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
