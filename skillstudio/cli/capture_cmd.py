@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.live.capture import AGENTS
 from ..core.live.templates import Template, tool_names
+from ..core.model.text import counted
 from ..core.projects.model_windows import with_window
 from ..core.projects.project import UsageError
 from .common import (
@@ -113,9 +114,9 @@ def cmd_capture(args: argparse.Namespace, env: Env) -> int:
     if template is None:
         without = server.result.listed_requests
         why = (
-            f"{without} request(s) came, none with a skills listing where {agent.name} puts "
-            "it (is a skill installed where the agent runs? the listing's structure may "
-            "have changed: docs/agents.md)"
+            f"{counted(without, 'request')} came, none with a skills listing where "
+            f"{agent.name} puts it (is a skill installed where the agent runs? the "
+            "listing's structure may have changed: docs/agents.md)"
             if without
             else f"no request came within {args.timeout:g} s"
         )

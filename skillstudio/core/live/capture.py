@@ -33,6 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ..model.text import counted
 from .locate import FINDERS, locate
 from .redaction import redact_json
 from .templates import DROPPED, Template, TemplateApi, depth_ok
@@ -399,8 +400,9 @@ class CaptureServer:
             if self.result.template is None:
                 self.result.template = template
         self._say(
-            f"captured a request ({api}) with a listing of {len(located.listing):,} "
-            f"characters and a request of {len(located.request):,}"
+            f"captured a request ({api}) with a listing of "
+            f"{counted(len(located.listing), 'character')} and a request of "
+            f"{counted(len(located.request), 'character')}"
         )
         self.done.set()
 
