@@ -20,8 +20,17 @@ import dataclasses
 import json
 from collections.abc import Mapping
 
-from .questions import STYLES, Question, encode
-from .templates import Template, TemplateError, fill, saved_for, tool_names
+from .endpoints import Endpoint
+from .questions import STYLES, TEMPLATE, Question, body, encode
+from .templates import (
+    LISTING,
+    REQUEST,
+    Template,
+    TemplateError,
+    fill,
+    saved_for,
+    tool_names,
+)
 
 RECONSTRUCTION = "reconstruction"  # `--template reconstruction`: the built-in requests
 # (agent, the style its answers are read with: questions.STYLES)
@@ -73,6 +82,22 @@ def chosen(
     return found
 
 
+def reconstruction(q: Question, endpoint: Endpoint, model: str, temperature: float) -> Template:
+    """The built-in request for a question, as a template like any other: the body
+    questions.body builds, with the listing and the request as placeholders, labelled
+    `reconstruction` with the agent style it reconstructs and the version
+    questions.TEMPLATE. Filled, it gives exactly the bytes questions.body gives."""
+    shaped = dataclasses.replace(q, listing=LISTING, query=REQUEST)
+    return Template(
+        "reconstruction",
+        endpoint.api,
+        q.style.key,
+        "",
+        body(shaped, endpoint, model, temperature),
+        fixed_version=TEMPLATE,
+    )
+
+
 def reading(q: Question, template: Template) -> Question:
     """The question with its answer read as the template's agent reads it."""
     key = dict(AGENT_STYLES).get(template.agent)
@@ -91,6 +116,10 @@ def shown(template: Template | None) -> str:
     """The template in words for a report (the reconstruction when None)."""
     if template is None:
         return f"{RECONSTRUCTION} (built in)"
+    if template.kind == "reconstruction":
+        return (
+            f"{RECONSTRUCTION} of {template.agent} (built in, {template.api}, {template.version})"
+        )
     count = len(tool_names(template))
     return f"{template.label}, {count} tools, {template.version}"
 

@@ -30,8 +30,6 @@ from .questions import (
     Answer,
     MalformedAnswer,
     Question,
-    body,
-    encode,
     question,
     raw_text,
     read_answer,
@@ -39,7 +37,7 @@ from .questions import (
     style_of,
 )
 from .redaction import key_problem
-from .replay import chosen, reading, request_bytes, shown
+from .replay import chosen, reading, reconstruction, request_bytes, shown
 from .stats import (
     MIN_ANSWERED,
     CaseRuns,
@@ -223,12 +221,11 @@ def plan(
         if resolved[i] is not None:
             items.append(Planned(case, q, b"", [], None, harness=resolved[i]))
             continue
-        if used is None:
-            content = encode(body(q, endpoint, model, settings.temperature))
-        else:
-            content = request_bytes(used, q, model)
+        # the reconstruction is a template like any other (replay.reconstruction)
+        sent = used or reconstruction(q, endpoint, model, settings.temperature)
+        content = request_bytes(sent, q, model)
         digest = request_digest(content)
-        template = TEMPLATE if used is None else used.version
+        template = sent.version
         keys = [
             answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)

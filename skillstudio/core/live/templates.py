@@ -71,6 +71,7 @@ class Template:
     body: dict[str, Any]
     listing: str = ""  # the listing as captured ("" for a reconstruction)
     captured: str = ""  # when (UTC), for a captured one
+    fixed_version: str = ""  # a reconstruction's version (questions.TEMPLATE), kept as is
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,7 +93,10 @@ class Template:
 
     @property
     def version(self) -> str:
-        """What goes into the cache key: kind, agent and version, and the digest."""
+        """What goes into the cache key: kind, agent and version, and the digest (a
+        reconstruction: its fixed version, so its cached answers stay valid)."""
+        if self.fixed_version:
+            return self.fixed_version
         return f"{self.kind}/{self.agent}@{self.agent_version or '?'}/{self.digest[:16]}"
 
     @property
