@@ -426,3 +426,35 @@ def test_compare_diffs_the_listings(tmp_path: Path) -> None:
     assert run.code == 1, run.err
     assert "\n-- captured-deploy: Deploy" in run.out
     assert "+- pdf-forms: Fill in PDF forms" in run.out
+
+
+def test_a_saved_captured_template_wins_and_reconstruction_is_labelled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    registry_for(tmp_path / "cc", "claude-code")
+    ask = ["eval", str(tmp_path / "cc"), "--endpoint", "http://127.0.0.1:9/v1", "--api"]
+    ask += ["anthropic", "--model", "m", "--request", "fill the form", "--show-request"]
+    ask += ["--format", "json"]
+
+    def shown(*extra: str) -> dict[str, Any]:
+        run = cli(*ask, *extra, cwd=tmp_path)
+        assert run.code == 0, run.err
+        request: dict[str, Any] = run.json["requests"][0]
+        return request
+
+    built_in = shown()
+    assert built_in["template"] == "reconstruction/1"
+    assert len(built_in["body"]["tools"]) == 1  # the reconstruction's one tool
+    saved = tmp_path / "config" / "skillstudio" / "templates" / "claude-code.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_bytes(encode_template(captured_template()))
+    captured = shown()  # no --template: the captured one saved for the agent wins
+    assert captured["template"] == captured_template().version
+    assert len(captured["body"]["tools"]) == 9
+    assert shown("--template", "reconstruction")["template"] == "reconstruction/1"
+    assert shown("--template", "claude-code")["template"] == captured_template().version
+    # a saved template of another API than the endpoint's is not used by default
+    openai = cli(*[a if a != "anthropic" else "openai" for a in ask], cwd=tmp_path)
+    assert openai.code == 0, openai.err
+    assert openai.json["requests"][0]["template"] == "reconstruction/1"

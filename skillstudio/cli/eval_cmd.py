@@ -482,7 +482,7 @@ def _percent(rate: float | None, interval: list[float] | None) -> str:
 
 
 def report_text(name: str, report: LiveReport) -> list[str]:
-    from ..core.live.replay import shown
+    from ..core.live.replay import RECONSTRUCTION
 
     data = report.to_json()
     style = report.plan.items[0].question.style.agent if report.plan.items else ""
@@ -494,7 +494,7 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             f"asked as {data['profile']} asks: {style}"
         )
     ]
-    if data["template"] != shown(None):  # a template, not the built-in reconstruction
+    if not data["template"].startswith(RECONSTRUCTION):  # not the built-in reconstruction
         lines.append(printable(f"  template: {data['template']}"))
     lines.extend(printable(f"  warning: {warning}") for warning in data["warnings"])
     for case in data["cases"]:

@@ -214,6 +214,7 @@ def plan(
         used = chosen(settings.template, style, endpoint.api, settings.saved_templates)
     except TemplateError as exc:
         raise LiveError(str(exc)) from None
+    label = shown(used)
     for i, case in enumerate(cases):
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
         if used is not None:
@@ -226,6 +227,7 @@ def plan(
         content = request_bytes(sent, q, model)
         digest = request_digest(content)
         template = sent.version
+        label = shown(sent)
         keys = [
             answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)
@@ -236,7 +238,7 @@ def plan(
                 cached[(i, run)] = found
         estimated = _estimate(index, case.query)
         items.append(Planned(case, q, content, keys, estimated, template=template))
-    return Plan(settings, registry.profile.name, items, cached, len(listing.text), shown(used))
+    return Plan(settings, registry.profile.name, items, cached, len(listing.text), label)
 
 
 def _estimate(index: LikelyIndex | None, query: str) -> Estimate | None:
