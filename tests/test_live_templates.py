@@ -458,3 +458,38 @@ def test_a_saved_captured_template_wins_and_reconstruction_is_labelled(
     openai = cli(*[a if a != "anthropic" else "openai" for a in ask], cwd=tmp_path)
     assert openai.code == 0, openai.err
     assert openai.json["requests"][0]["template"] == "reconstruction/1"
+
+
+def test_an_older_listing_in_the_skill_tools_description_is_located() -> None:
+    body = captured_body()
+    body["messages"][-1]["content"].pop(1)  # no reminder: the listing is in the tool
+    skill = next(t for t in body["tools"] if t["name"] == "Skill")
+    skill["description"] += (
+        "\n- Call it first.\n<available_skills>\n<skill><name>old</name></skill>\n"
+        "</available_skills>\nEnd."
+    )
+    found = locate("claude-code", "anthropic", body)
+    assert found is not None and found.listing.startswith("<available_skills>")
+    described = next(t for t in found.body["tools"] if t["name"] == "Skill")["description"]
+    assert described.endswith(f"\n- Call it first.\n{LISTING}\nEnd.")  # its bullets kept
+
+
+def test_capture_refuses_a_body_over_the_bound_or_packed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import skillstudio.core.live.capture as capture
+
+    monkeypatch.setattr(capture, "MAX_REQUEST", 1000)
+    server = CaptureServer(capture_agent("claude-code"))
+    server.start()
+    try:
+        big = _post(server.url + "/v1/messages", captured_body())  # ~15 kB
+        packed = httpx.post(
+            server.url + "/v1/messages",
+            content=b"\x1f\x8b" + b"0" * 20,
+            headers={"content-encoding": "gzip", "content-type": "application/json"},
+            timeout=10,
+        )
+    finally:
+        server.stop()
+    assert big.status_code == 413 and packed.status_code == 413
+    assert server.result.template is None
+    assert any("refused" in line for line in server.result.seen)

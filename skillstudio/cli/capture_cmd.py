@@ -112,7 +112,7 @@ def cmd_capture(args: argparse.Namespace, env: Env) -> int:
     for line in notes:
         env.err.write(printable(line) + "\n")
     if template is None:
-        without = server.result.listed_requests
+        without = server.result.unlisted_requests
         why = (
             f"{counted(without, 'request')} came, none with a skills listing where "
             f"{agent.name} puts it (is a skill installed where the agent runs? the "

@@ -272,7 +272,7 @@ class Capture:
 
     template: Template | None = None
     seen: list[str] = field(default_factory=list)
-    listed_requests: int = 0  # requests whose body held no listing the agent's way
+    unlisted_requests: int = 0  # requests whose body held no listing the agent's way
 
 
 class CaptureServer:
@@ -383,7 +383,7 @@ class CaptureServer:
         located = locate(self.agent.name, api, body)
         if located is None:
             with self.lock:
-                self.result.listed_requests += 1
+                self.result.unlisted_requests += 1
             self._say(f"a request ({api}) without a skills listing the {self.agent.name} way")
             return
         kept = {k: v for k, v in located.body.items() if k not in DROPPED}

@@ -6,7 +6,8 @@ The listing is found by the agent's own structure, never by guessing:
 - Claude Code: the `<system-reminder>` that opens "The following skills are available
   for use with the Skill tool:" (anywhere in the body: a text block of the user's turn
   in current versions), or, in versions that put it in the tool, the `<available_skills>`
-  block or the `- name: description` lines of the `Skill` tool's description;
+  block of the `Skill` tool's description (bare `- ` lines there are not taken: the
+  description's own bullets would be mistaken for skills);
 - Codex: the `<skills_instructions>` … `</skills_instructions>` text (a developer or
   user message, in the Responses API's `input` or the Chat API's `messages`);
 - Gemini CLI: the `# Available Agent Skills` section through `</available_skills>` of
@@ -36,7 +37,6 @@ CLAUDE_REMINDER = re.compile(
     re.DOTALL,
 )
 CLAUDE_TOOL_BLOCK = re.compile(r"<available_skills>.*?</available_skills>", re.DOTALL)
-CLAUDE_TOOL_LINES = re.compile(r"(?:^- [^\n]+(?:\n|$))+", re.MULTILINE)
 CODEX_BLOCK = re.compile(r"<skills_instructions>.*?</skills_instructions>", re.DOTALL)
 GEMINI_BLOCK = re.compile(r"# Available Agent Skills\n.*?</available_skills>", re.DOTALL)
 SKILL_TOOL = "Skill"  # Claude Code's skill tool
@@ -91,7 +91,7 @@ def _claude_tool_listing(body: dict[str, Any]) -> str | None:
         text = tool.get("description")
         if not isinstance(text, str):
             continue
-        found = CLAUDE_TOOL_BLOCK.search(text) or CLAUDE_TOOL_LINES.search(text)
+        found = CLAUDE_TOOL_BLOCK.search(text)
         if found is None:
             continue
         listing = found.group(0).rstrip("\n")
