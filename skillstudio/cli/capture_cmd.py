@@ -86,9 +86,13 @@ def cmd_capture(args: argparse.Namespace, env: Env) -> int:
 
     target = _target(args, env)
     agent = capture_agent(args.agent)
-    notes: list[str] = []
+
+    def note(line: str) -> None:  # each request as it comes (from the server's threads)
+        env.err.write(printable(f"capture: {line}") + "\n")
+        env.err.flush()
+
     try:
-        server = CaptureServer(agent, args.port, notes.append)
+        server = CaptureServer(agent, args.port, note)
     except OSError as exc:
         raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from None
     server.start()
@@ -109,8 +113,6 @@ def cmd_capture(args: argparse.Namespace, env: Env) -> int:
             return EXIT_INTERRUPTED
     finally:
         server.stop()
-    for line in notes:
-        env.err.write(printable(line) + "\n")
     if template is None:
         without = server.result.unlisted_requests
         why = (
