@@ -493,3 +493,17 @@ def test_capture_refuses_a_body_over_the_bound_or_packed(monkeypatch: pytest.Mon
     assert big.status_code == 413 and packed.status_code == 413
     assert server.result.template is None
     assert any("refused" in line for line in server.result.seen)
+
+
+def test_show_request_names_the_template_in_text(tmp_path: Path) -> None:
+    registry_for(tmp_path / "cc", "claude-code")
+    template_file = tmp_path / "claude.json"
+    template_file.write_bytes(encode_template(captured_template()))
+    run = cli(
+        "eval", str(tmp_path / "cc"), "--endpoint", "http://127.0.0.1:9/v1", "--api",
+        "anthropic", "--model", "m", "--request", "fill the form", "--show-request",
+        "--template", str(template_file), cwd=tmp_path,
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    assert f"template: {captured_template().version}\n" in run.out
+    assert "captured-deploy" not in run.out and "- pdf-forms: Fill in PDF forms" in run.out

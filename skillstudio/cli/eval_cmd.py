@@ -444,6 +444,7 @@ def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Pla
         env.print(f"({request['key_header']}: the key, when one is used; never shown)")
         size = counted(request["bytes"], "byte")
         env.print(f"request_sha256: {request['request_sha256']} ({size})")
+        env.print(printable(f"template: {request['template']}"))
         env.print(printable(request["body"]))
         env.print("")
     env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
