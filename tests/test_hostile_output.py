@@ -90,6 +90,8 @@ def commands(tmp_path: Path) -> list[list[str]]:
         ["eval", "--offline", "--model", "m"],
         ["eval", "--model", "m", "--endpoint", "http://127.0.0.1:9/v1"],  # the plan, no --yes
         ["eval", "--offline", "--model", "m", "--request", f"fill {EVIL}", "--expect", NAME],
+        ["capture", "--compare", f"missing{EVIL}.json"],  # refused, naming it
+        ["capture", "--agent", "codex", "--timeout", "0.1", "--save", str(tmp_path / "t.json")],
         ["overlap"],
         ["explain", "name-lookalike"],
         ["explain", f"code{EVIL}"],

@@ -15,7 +15,6 @@ from ..core.projects.model_windows import with_window
 from ..core.projects.project import UsageError
 from .common import (
     EXIT_FAIL,
-    EXIT_INCONCLUSIVE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     Env,
@@ -24,7 +23,7 @@ from .common import (
     load,
     window_from,
 )
-from .junit import JunitCase, JunitSuite, junit_xml
+from .eval_report import not_judged_text, output_reports
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
 
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
+    from ..core.live.templates import Template
     from ..core.projects.eval_cases import NotJudged
     from ..core.projects.open_project import OpenProject
     from ..core.scanning.registry import Registry
@@ -144,6 +144,14 @@ def register(sub: Subparsers) -> None:
         help="do not ask before sending (the estimate is still printed)",
     )
     ev.add_argument(
+        "--template",
+        metavar="FILE|NAME",
+        help="send the requests from this template (`skillstudio capture` saves one; a "
+        "NAME is looked up in $XDG_CONFIG_HOME/skillstudio/templates; 'reconstruction': "
+        "the built-in requests). Default: the captured template saved under the agent's "
+        "name when there is one of the endpoint's API, else the reconstruction",
+    )
+    ev.add_argument(
         "--show-request",
         action="store_true",
         help="print what would be sent (URL, headers without the key, the exact body and "
@@ -152,7 +160,7 @@ def register(sub: Subparsers) -> None:
     add_common(ev, formats=("text", "json", "junit"))
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
@@ -178,6 +186,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
         price = (first, second)
     limits = Limits(timeout=args.timeout)
+    template, saved = _template(args, cwd or os.getcwd())
     return Settings(
         endpoint,
         args.model,
@@ -190,7 +199,25 @@ def _settings(args: argparse.Namespace) -> Settings:
         price,
         args.rate_limit,
         args.min_runs,
+        template,
+        saved,
     )
+
+
+def _template(args: argparse.Namespace, cwd: str) -> tuple[Template | None, bool]:
+    """(the template --template names, whether saved templates are looked up)."""
+    from ..core.live.replay import RECONSTRUCTION
+    from ..core.live.templates import TemplateError, find_template
+
+    word = getattr(args, "template", None)
+    if not word:
+        return None, True
+    if word == RECONSTRUCTION:
+        return None, False
+    try:
+        return find_template(word, cwd), False
+    except TemplateError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
@@ -290,15 +317,6 @@ def _plans(
     return _asked(env, out, skipped)
 
 
-def not_judged_text(cases: list[NotJudged]) -> list[str]:
-    """A line per case eval leaves out (its place, request and why)."""
-    lines = []
-    for item in cases:
-        where = f"{item.source}:{item.case.line}: " if item.source and item.case.line else ""
-        lines.append(printable(f"  NOT JUDGED  {where}{item.case.query!r}: {item.why}"))
-    return lines
-
-
 def refuse_with_requests(word: str, cwd: str) -> None:
     """A word beside --request that is not a folder or a SKILL.md: a path that does not
     exist (a typo would otherwise ask about the default skills, and spend), or a suite
@@ -325,7 +343,7 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveError, execute, key_for
 
-    settings = _settings(args)
+    settings = _settings(args, env.cwd)
     cache = AnswerCache()
     not_judged: list[NotJudged] = []
     plans = _plans(args, env, settings, cache, not_judged)
@@ -368,7 +386,7 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
             reports.append((name, execute(checked, cache, cancel, progress)))
         except LiveError as exc:
             raise UsageError(str(exc)) from None
-    code = _output(args, env, reports, not_judged)
+    code = output_reports(args, env, reports, not_judged)
     if not cancel.is_set():
         return code
     # Ctrl+C (execute's wait took it): the requests in flight were cut at once; what
@@ -428,163 +446,10 @@ def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Pla
         env.print(f"({request['key_header']}: the key, when one is used; never shown)")
         size = counted(request["bytes"], "byte")
         env.print(f"request_sha256: {request['request_sha256']} ({size})")
+        env.print(printable(f"template: {request['template']}"))
         env.print(printable(request["body"]))
         env.print("")
     env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
-
-
-def _output(
-    args: argparse.Namespace,
-    env: Env,
-    reports: list[tuple[str, LiveReport]],
-    not_judged: list[NotJudged] | None = None,
-) -> int:
-    """Print the reports, and the cases eval does not judge (never a failure); the exit
-    code: 1 when a case failed, else 3 when one is inconclusive, else 0."""
-    skipped = not_judged or []
-    passed = failed = inconclusive = 0
-    for _, report in reports:
-        p, f, i = report.counts()
-        passed, failed, inconclusive = passed + p, failed + f, inconclusive + i
-    if args.format == "json":
-        data = [dict(report.to_json(), suite=name) for name, report in reports]
-        unanswered = sum(report.unanswered() for _, report in reports)
-        totals = {"passed": passed, "failed": failed, "inconclusive": inconclusive}
-        out = {"reports": data, **totals, "unanswered": unanswered}
-        if skipped:
-            out["not_judged"] = [
-                {
-                    "suite": s.source,
-                    "line": s.case.line or None,
-                    "query": s.case.query,
-                    "why": s.why,
-                }
-                for s in skipped
-            ]
-        env.print(dumps(out))
-    elif args.format == "junit":
-        env.print(junit_xml([_junit(name, report) for name, report in reports]))
-    else:
-        for name, report in reports:
-            for line in report_text(name, report):
-                env.print(line)
-        for line in not_judged_text(skipped):
-            env.print(line)
-        tail = f", {inconclusive} inconclusive" if inconclusive else ""
-        tail += f", {len(skipped)} not judged by eval" if skipped else ""
-        env.print(f"{passed} passed, {failed} failed{tail}")
-    if failed:
-        return EXIT_FAIL
-    return EXIT_INCONCLUSIVE if inconclusive else EXIT_OK
-
-
-def _percent(rate: float | None, interval: list[float] | None) -> str:
-    if rate is None:
-        return "-"
-    ci = f", 95 % CI {interval[0] * 100:.0f}-{interval[1] * 100:.0f} %" if interval else ""
-    return f"{rate * 100:.0f} %{ci}"
-
-
-def report_text(name: str, report: LiveReport) -> list[str]:
-    data = report.to_json()
-    style = report.plan.items[0].question.style.agent if report.plan.items else ""
-    endpoint = data["endpoint"]
-    lines = [
-        printable(
-            f"{name}: {counted(len(data['cases']), 'request')} x {data['runs']} runs, model "
-            f"{data['model']} at {endpoint['url']} ({endpoint['api']}), {data['date']}; "
-            f"asked as {data['profile']} asks: {style}"
-        )
-    ]
-    lines.extend(printable(f"  warning: {warning}") for warning in data["warnings"])
-    for case in data["cases"]:
-        picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
-        query = printable(repr(case["query"]))
-        est = case["estimate"]
-        estimate = f"; estimate: {est['top'] or 'none'}" if est is not None else ""
-        where = f"{case['suite']}:{case['line']}: " if case["suite"] and case["line"] else ""
-        if case["runs"] and all(r.get("harness") for r in case["runs"]):
-            estimate = "; resolved by the harness, no model call"
-        errors = sorted({r["error"] for r in case["runs"] if r["error"]})
-        unanswered = f"; without an answer: {'; '.join(errors)}" if errors else ""
-        if not case["answered"]:
-            lines.append(printable(f"  INCONCLUSIVE  {where}{query}{unanswered}"))
-            continue
-        rate = _percent(case["rate"], case["interval"])
-        if case["expect"] is None:
-            lines.append(printable(f"  ----  {query} -> {picks}{estimate}"))
-            continue
-        mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
-        lines.append(
-            printable(
-                f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
-                f"{case['expect']}: {case['hits']}/{case['answered']} of {len(case['runs'])} "
-                f"runs ({rate}): {case['why']}{unanswered}{estimate}"
-            )
-        )
-    if data["per_skill"]:
-        lines.append("  per skill:                precision  recall      f1")
-        for skill, stats in data["per_skill"].items():
-            cells = [
-                "-" if stats[k] is None else f"{stats[k]:.2f}"
-                for k in ("precision", "recall", "f1")
-            ]
-            lines.append(printable(f"    {skill:<24} {cells[0]:>9} {cells[1]:>7} {cells[2]:>7}"))
-    if data["confusion"]:
-        lines.append("  confusion (expected -> picked):")
-        for expected, row in data["confusion"].items():
-            row_text = ", ".join(f"{got} {count}" for got, count in row.items())
-            lines.append(printable(f"    {expected:<24} {row_text}"))
-    top1 = data["agreement"]["top1"]
-    if top1["runs"]:
-        bands = data["agreement"]["bands"]
-        by_band = ", ".join(
-            f"{band} {b['picked']}/{b['runs']}" for band, b in bands.items() if b["runs"]
-        )
-        lines.append(
-            f"  agreement with the estimate: top-1 {top1['agree']}/{top1['runs']} "
-            f"({_percent(top1['rate'], top1['interval'])}); picks by band: {by_band}"
-        )
-    tokens = data["tokens"]
-    lines.append(
-        f"  {counted(sum(len(c['runs']) for c in data['cases']), 'run')} "
-        f"({data['cached_runs']} from the cache, "
-        + (f"{data['harness_runs']} by the harness, " if data["harness_runs"] else "")
-        + f"{data['errors']} without an answer); "
-        f"tokens reported: {tokens['input']:,} in, {tokens['output']:,} out"
-        + ("; cancelled" if data["cancelled"] else "")
-    )
-    return lines
-
-
-def _junit(name: str, report: LiveReport) -> JunitSuite:
-    data = report.to_json()
-    suite = JunitSuite(
-        f"{name} ({data['model']})",
-        properties={
-            "model": data["model"],
-            "endpoint": data["endpoint"]["url"],
-            "profile": data["profile"],
-            "date": data["date"],
-            "runs": str(data["runs"]),
-        },
-    )
-    for case in data["cases"]:
-        where = f"{case['suite']}:{case['line']}" if case["suite"] and case["line"] else name
-        picks = ", ".join(f"{k} {v}" for k, v in case["picks"].items())
-        item = JunitCase(case["query"], where, output=f"picks: {picks}")
-        errors = "; ".join(sorted({r["error"] for r in case["runs"] if r["error"]}))
-        counts = f"{case['hits']}/{case['answered']} of {len(case['runs'])} runs"
-        if case["passed"] is None:  # inconclusive: an <error>, never a green <skipped>
-            item.error = f"inconclusive: {case['why']}" + (
-                f"; without an answer: {errors}" if errors else ""
-            )
-            if case["answered"]:
-                item.error += f"; picked {picks}; expected {case['expect']}: {counts}"
-        elif case["passed"] is False:
-            item.failure = f"picked {picks}; expected {case['expect']}: {counts}: {case['why']}"
-        suite.cases.append(item)
-    return suite
 
 
 COMMANDS = {"eval": cmd_eval}

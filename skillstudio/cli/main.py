@@ -13,6 +13,7 @@ from .. import __version__
 from ..core.projects.project import UsageError
 from . import (
     archive_cmd,
+    capture_cmd,
     edit_cmd,
     engine_cmd,
     eval_cmd,
@@ -35,6 +36,7 @@ GROUPS = (
     headroom_cmd,
     test_cmd,
     eval_cmd,
+    capture_cmd,
     edit_cmd,
     archive_cmd,
     overlap_cmd,

@@ -30,14 +30,14 @@ from .questions import (
     Answer,
     MalformedAnswer,
     Question,
-    body,
-    encode,
     question,
     raw_text,
     read_answer,
     reported_model,
+    style_of,
 )
 from .redaction import key_problem
+from .replay import chosen, reading, reconstruction, request_bytes, shown
 from .stats import (
     MIN_ANSWERED,
     CaseRuns,
@@ -48,6 +48,7 @@ from .stats import (
     confusion,
     per_skill,
 )
+from .templates import Template, TemplateError
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
@@ -76,6 +77,8 @@ class Settings:
     price: tuple[float, float] | None = None  # dollars per million tokens: input, output
     per_minute: float = 0.0  # request starts a minute at most (0: only the concurrency)
     min_answered: int = MIN_ANSWERED  # answered runs a verdict needs
+    template: Template | None = None  # `eval --template`: the requests sent from it
+    saved_templates: bool = False  # a captured template saved for the agent wins (replay.py)
 
     @property
     def rule(self) -> Rule:
@@ -129,6 +132,7 @@ class Plan:
     items: list[Planned]
     cached: dict[tuple[int, int], Answer]
     listing_chars: int
+    template: str = shown(None)  # the template the requests were built from, in words
 
     @property
     def calls(self) -> int:
@@ -205,14 +209,25 @@ def plan(
     items: list[Planned] = []
     cached: dict[tuple[int, int], Answer] = {}
     endpoint, model = settings.endpoint, settings.model
+    try:
+        style = style_of(registry.profile).key
+        used = chosen(settings.template, style, endpoint.api, settings.saved_templates)
+    except TemplateError as exc:
+        raise LiveError(str(exc)) from None
+    label = shown(used)
     for i, case in enumerate(cases):
         q = question(registry.profile, listing.text, listing.listed, skills, case.query)
+        if used is not None:
+            q = reading(q, used)  # the answer read as the template's agent reads it
         if resolved[i] is not None:
             items.append(Planned(case, q, b"", [], None, harness=resolved[i]))
             continue
-        content = encode(body(q, endpoint, model, settings.temperature))
+        # the reconstruction is a template like any other (replay.reconstruction)
+        sent = used or reconstruction(q, endpoint, model, settings.temperature)
+        content = request_bytes(sent, q, model)
         digest = request_digest(content)
-        template = TEMPLATE  # the reconstruction's (a captured template would name its own)
+        template = sent.version
+        label = shown(sent)
         keys = [
             answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)
@@ -223,7 +238,7 @@ def plan(
                 cached[(i, run)] = found
         estimated = _estimate(index, case.query)
         items.append(Planned(case, q, content, keys, estimated, template=template))
-    return Plan(settings, registry.profile.name, items, cached, len(listing.text))
+    return Plan(settings, registry.profile.name, items, cached, len(listing.text), label)
 
 
 def _estimate(index: LikelyIndex | None, query: str) -> Estimate | None:
@@ -262,6 +277,7 @@ class LiveReport:
             "model": settings.model,
             "profile": self.plan.profile,
             "style": self.plan.items[0].question.style.key if self.plan.items else None,
+            "template": self.plan.template,
             "date": self.date,
             "runs": settings.runs,
             "temperature": settings.temperature,
