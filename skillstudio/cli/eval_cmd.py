@@ -80,9 +80,11 @@ def register(sub: Subparsers) -> None:
     )
     ev.add_argument(
         "--api",
-        choices=("anthropic", "openai"),
-        help="the endpoint's API: Anthropic Messages or OpenAI-compatible Chat "
-        "Completions (default: from the endpoint)",
+        choices=("anthropic", "openai", "responses"),
+        help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
+        "Completions, or OpenAI's Responses API as current Codex asks it, where the "
+        "endpoint offers it (default: from the endpoint; Chat Completions for an "
+        "OpenAI-compatible one)",
     )
     ev.add_argument("--model", required=True, metavar="M", help="the model to ask")
     ev.add_argument(
@@ -92,6 +94,16 @@ def register(sub: Subparsers) -> None:
         "usual one, then the system keyring)",
     )
     ev.add_argument("--runs", type=int, default=3, metavar="N", help="runs per request (3)")
+    ev.add_argument(
+        "--turns",
+        type=int,
+        default=1,
+        metavar="K",
+        help="exchanges a run may take (1-8): a call of another tool (a shell "
+        "command, a file read) gets the stub result '(no output)' and the model is "
+        "asked again; the pick is the first skill choice at any turn, first-turn and "
+        "any-turn rates reported apart (1: ask once)",
+    )
     ev.add_argument(
         "--concurrency", type=int, default=4, metavar="C", help="requests in flight at once (4)"
     )
@@ -156,6 +168,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
+    from ..core.live.turns import MAX_TURNS
 
     try:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
@@ -170,6 +183,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         )
     if args.min_runs < 1:
         raise UsageError("--min-runs must be at least 1")
+    if not 1 <= args.turns <= MAX_TURNS:
+        raise UsageError(f"--turns must be from 1 to {MAX_TURNS}")
     price = None
     if args.price:
         try:
@@ -190,6 +205,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         price,
         args.rate_limit,
         args.min_runs,
+        args.turns,
     )
 
 
@@ -335,7 +351,13 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
         cost = f", about ${sum(c or 0 for c in costs):.4f}" if settings.price else ""
         cached = sum(len(p.cached) for _, p, _ in plans)
         text = (
-            f"About to send {counted(calls, 'call')} to {settings.endpoint.base_url} "
+            "About to send "
+            + (
+                f"up to {counted(calls, 'call')} ({settings.turns} turns a run at most)"
+                if settings.turns > 1
+                else counted(calls, "call")
+            )
+            + f" to {settings.endpoint.base_url} "
             f"(model {settings.model}): about {counted(sent, 'token')} in "
             f"and {answered:,} out{cost}"
             + (f"; {counted(cached, 'run')} from the cache" if cached else "")
@@ -462,6 +484,7 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             f"{name}: {counted(len(data['cases']), 'request')} x {data['runs']} runs, model "
             f"{data['model']} at {endpoint['url']} ({endpoint['api']}), {data['date']}; "
             f"asked as {data['profile']} asks: {style}"
+            + (f"; up to {data['turns']} turns a run" if data["turns"] > 1 else "")
         )
     ]
     lines.extend(printable(f"  warning: {warning}") for warning in data["warnings"])
@@ -481,15 +504,17 @@ def report_text(name: str, report: LiveReport) -> list[str]:
         rate = _percent(case["rate"], case["interval"])
         if case["expect"] is None:
             lines.append(printable(f"  ----  {query} -> {picks}{estimate}"))
-            continue
-        mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
-        lines.append(
-            printable(
-                f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
-                f"{case['expect']}: {case['hits']}/{case['answered']} of {len(case['runs'])} "
-                f"runs ({rate}): {case['why']}{unanswered}{estimate}"
+        else:
+            mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
+            lines.append(
+                printable(
+                    f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
+                    f"{case['expect']}: {case['hits']}/{case['answered']} of "
+                    f"{len(case['runs'])} runs ({rate}): {case['why']}{unanswered}{estimate}"
+                )
             )
-        )
+        if data["turns"] > 1:
+            lines.append(turn_text(case))
     if data["per_skill"]:
         lines.append("  per skill:                precision  recall      f1")
         for skill, stats in data["per_skill"].items():
@@ -523,6 +548,19 @@ def report_text(name: str, report: LiveReport) -> list[str]:
         + ("; cancelled" if data["cancelled"] else "")
     )
     return lines
+
+
+def turn_text(case: dict[str, Any]) -> str:
+    """A case's first-turn and any-turn rates (core/live/turns.py), and the turns its
+    picks came at; the verdict above is the any-turn one."""
+    first, anywhere = case["first_turn"], case["any_turn"]
+    at = sorted({r["turn"] for r in case["runs"] if r["pick"] and r["turn"]})
+    when = f"; picks at turn {', '.join(map(str, at))}" if at else ""
+    what = "met the expectation" if case["expect"] is not None else "picked a skill"
+    return (
+        f"        first turn {first['hits']}/{first['answered']}, any turn "
+        f"{anywhere['hits']}/{anywhere['answered']} {what}{when}"
+    )
 
 
 def _junit(name: str, report: LiveReport) -> JunitSuite:
