@@ -65,14 +65,14 @@ def tool_calls(data: dict[str, Any], api: str) -> tuple[list[Sent], str]:
     first = choices[0] if isinstance(choices, list) and choices else None
     message = first.get("message") if isinstance(first, dict) else None
     found = message.get("tool_calls") if isinstance(message, dict) else None
-    said = message.get("content") if isinstance(message, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
     for n, call in enumerate(found if isinstance(found, list) else []):
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
             continue
         arguments = _json_text(function.get("arguments"))
         out.append((_id(call.get("id"), n), str(function.get("name", "")), arguments))
-    return out, said.strip() if isinstance(said, str) else ""
+    return out, content.strip() if isinstance(content, str) else ""
 
 
 def _json_text(arguments: Any) -> str:
