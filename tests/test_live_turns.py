@@ -238,3 +238,30 @@ def test_eval_turns_and_the_responses_api_on_the_command_line(
         bad = cli("eval", *base, *where, "--turns", "9", cwd=project)
         assert bad.code == 2 and "--turns" in bad.err
     assert {path for path, _, _ in fake.received} == {"/v1/responses"}
+
+
+RESPONSES_HOSTILE: list[Any] = [
+    [],
+    {"output": 5},
+    {"output": [5, None, "x", {"type": "function_call"}]},
+    {"output": [{"type": "function_call", "name": 5, "arguments": "{", "call_id": 7}]},
+    {"output": [{"type": "function_call", "name": "Skill", "arguments": ["pdf-forms"]}]},
+    {"output": [{"type": "message", "content": "not a list"}], "usage": {"input_tokens": -3}},
+    {"output": [{"type": "message", "content": [5, {"text": ["a"]}]}], "usage": "lots"},
+]
+
+
+def test_a_hostile_responses_answer_is_one_runs_error_or_no_skill_never_a_crash() -> None:
+    from skillstudio.core.live.questions import STYLES, MalformedAnswer, Question
+    from skillstudio.core.live.turns import converse
+
+    q = Question(STYLES["skill-tool"], "listing", "q", ("pdf-forms",), ())
+    for data in RESPONSES_HOSTILE:
+        try:
+            answer = converse(q, b'{"model":"m","input":[]}', "responses", lambda _, d=data: d, 3)
+        except MalformedAnswer:
+            continue
+        assert answer.pick is None and answer.input_tokens >= 0
+    good = {"output": [{"type": "function_call", "name": "Skill", "arguments": '{"skill":"x"}'}]}
+    answer = converse(q, b"{}", "responses", lambda _: good, 1)
+    assert (answer.pick, answer.unlisted, answer.turn) == ("x", True, 1)
