@@ -27,7 +27,7 @@ CASE = [LiveCase("fill in the PDF form for me", ["pdf-forms"])]
 # a model that explores first: a Read (Claude Code) at turn 1, the Skill call at turn 2
 READ_THEN_SKILL: Script = [
     lambda body: (
-        ("tool", "Read", {"file_path": "/work/form.pdf"})
+        ("tool", "Read", {"file_path": "/tmp/form.pdf"})
         if turn_of(body) == 1
         else ("tool", "Skill", {"skill": "pdf-forms"})
     )
