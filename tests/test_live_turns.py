@@ -8,6 +8,7 @@ reads.py); the estimate counts up to K calls a run. Nothing here reaches a netwo
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -258,10 +259,19 @@ def test_a_hostile_responses_answer_is_one_runs_error_or_no_skill_never_a_crash(
     q = Question(STYLES["skill-tool"], "listing", "q", ("pdf-forms",), ())
     for data in RESPONSES_HOSTILE:
         try:
-            answer = converse(q, b'{"model":"m","input":[]}', "responses", lambda _, d=data: d, 3)
+            answer = converse(q, b'{"model":"m","input":[]}', "responses", _answering(data), 3)
         except MalformedAnswer:
             continue
         assert answer.pick is None and answer.input_tokens >= 0
     good = {"output": [{"type": "function_call", "name": "Skill", "arguments": '{"skill":"x"}'}]}
     answer = converse(q, b"{}", "responses", lambda _: good, 1)
     assert (answer.pick, answer.unlisted, answer.turn) == ("x", True, 1)
+
+
+def _answering(data: Any) -> Callable[[bytes], Any]:
+    """A sender that answers every request with `data`."""
+
+    def ask(_: bytes) -> Any:
+        return data
+
+    return ask
