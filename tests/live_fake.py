@@ -1,6 +1,9 @@
 """A loopback model server for the live-check tests: http.server on 127.0.0.1, port 0,
-in a thread; it speaks the Anthropic Messages and the OpenAI Chat Completions APIs and
-answers from a script. Nothing here reaches a network.
+in a thread; it speaks the Anthropic Messages, the OpenAI Chat Completions and the
+Responses APIs (by the path asked: `/messages`, `/chat/completions`, `/responses`) and
+answers from a script, one step a request (a run of K turns takes a step a turn; a
+callable step can answer by the turn it sees: `turn_of`). Nothing here reaches a
+network.
 
 A script step is one of:
     ("tool", tool_name, arguments)    a call of a tool
@@ -50,6 +53,51 @@ def anthropic_answer(step: Step) -> dict[str, Any]:
         "stop_reason": "tool_use" if step[0] == "tool" else "end_turn",
         "usage": {"input_tokens": 120, "output_tokens": 8},
     }
+
+
+def responses_answer(step: Step) -> dict[str, Any]:
+    """A Responses API answer: a `function_call` output item, or a `message` one."""
+    if step[0] == "tool":
+        item: dict[str, Any] = {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": step[1],
+            "arguments": json.dumps(step[2]),
+            "status": "completed",
+        }
+    else:
+        text = step[1] if len(step) > 1 else "ok"
+        item = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "model": "test-model",
+        "status": "completed",
+        "output": [item],
+        "usage": {"input_tokens": 120, "output_tokens": 8, "total_tokens": 128},
+    }
+
+
+def turn_of(body: dict[str, Any]) -> int:
+    """Which turn of a run a request is (1 the first): one more than the stub tool
+    results it carries back, in whichever API's form."""
+    results = 0
+    for message in body.get("messages", body.get("input", [])):
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "tool" or message.get("type") == "function_call_output":
+            results += 1
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, list):
+            results += sum(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+    return results + 1
 
 
 def openai_answer(step: Step) -> dict[str, Any]:
@@ -154,8 +202,12 @@ class FakeModel:
             handler.send_response(200)
             self._body(handler, step[1])
             return
-        api_anthropic = handler.path.endswith("/messages")
-        data = anthropic_answer(step) if api_anthropic else openai_answer(step)
+        if handler.path.endswith("/messages"):
+            data = anthropic_answer(step)
+        elif handler.path.endswith("/responses"):
+            data = responses_answer(step)
+        else:
+            data = openai_answer(step)
         handler.send_response(200)
         self._body(handler, json.dumps(data).encode())
 

@@ -126,7 +126,8 @@ def test_the_listing_is_the_profiles_own_tier_2_in_the_agents_place(tmp_path: Pa
         check(codex, [LiveCase("q", [])], Settings(openai, "m", runs=1))
     claude = json.loads(fake.received[0][2])
     assert claude["messages"][0]["content"][0]["text"] == render_listing(registry).text
-    assert [t["name"] for t in claude["tools"]] == ["Skill"]
+    # Claude Code's other tools beside its Skill tool (core/live/agent_tools.py)
+    assert [t["name"] for t in claude["tools"]] == ["Skill", "Bash", "Read"]
     dev = json.loads(fake.received[1][2])
     assert dev["messages"][0] == {"role": "system", "content": render_listing(codex).text}
     assert dev["messages"][0]["content"].startswith("<skills_instructions>")

@@ -226,8 +226,12 @@ def test_no_skill_tool_is_declared_beside_an_empty_listing(style: str) -> None:
     listed = Question(STYLES[style], "- pdf: x", "fill a pdf", ("pdf",), ())
     for api in ("openai", "anthropic"):
         endpoint = endpoint_for("http://127.0.0.1:9/v1", api)
-        assert "tools" not in body(empty, endpoint, "m", 1.0)
-        assert len(body(listed, endpoint, "m", 1.0)["tools"]) == 1
+        # the agent's other tools stay (Claude Code's Bash and Read); its skill tool goes
+        declared = [_tool_name(t) for t in body(empty, endpoint, "m", 1.0).get("tools", [])]
+        assert STYLES[style].tool not in declared
+        assert len(declared) == len(STYLES[style].others)
+        listed_tools = body(listed, endpoint, "m", 1.0)["tools"]
+        assert _tool_name(listed_tools[0]) == STYLES[style].tool
 
 
 def test_an_empty_listing_sends_nothing(tmp_path: Path) -> None:
@@ -255,3 +259,8 @@ def test_an_answer_cached_for_another_tool_declaration_is_not_replayed(tmp_path:
     with_enum = encode(body(item.question, s.endpoint, s.model, s.temperature))
     without = encode(body(free, s.endpoint, s.model, s.temperature))
     assert with_enum != without and request_digest(with_enum) != request_digest(without)
+
+
+def _tool_name(tool: dict[str, Any]) -> str:
+    """A declared tool's name, in either API's form."""
+    return str(tool["name"] if "name" in tool else tool["function"]["name"])

@@ -80,9 +80,11 @@ def register(sub: Subparsers) -> None:
     )
     ev.add_argument(
         "--api",
-        choices=("anthropic", "openai"),
-        help="the endpoint's API: Anthropic Messages or OpenAI-compatible Chat "
-        "Completions (default: from the endpoint)",
+        choices=("anthropic", "openai", "responses"),
+        help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
+        "Completions, or OpenAI's Responses API as current Codex asks it, where the "
+        "endpoint offers it (default: from the endpoint; Chat Completions for an "
+        "OpenAI-compatible one)",
     )
     ev.add_argument("--model", required=True, metavar="M", help="the model to ask")
     ev.add_argument(
@@ -92,6 +94,16 @@ def register(sub: Subparsers) -> None:
         "usual one, then the system keyring)",
     )
     ev.add_argument("--runs", type=int, default=3, metavar="N", help="runs per request (3)")
+    ev.add_argument(
+        "--turns",
+        type=int,
+        default=1,
+        metavar="K",
+        help="exchanges a run may take (1-8): a call of another tool (a shell "
+        "command, a file read) gets the stub result '(no output)' and the model is "
+        "asked again; the pick is the first skill choice at any turn, first-turn and "
+        "any-turn rates reported apart (1: ask once)",
+    )
     ev.add_argument(
         "--concurrency", type=int, default=4, metavar="C", help="requests in flight at once (4)"
     )
@@ -164,6 +176,7 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
+    from ..core.live.turns import MAX_TURNS
 
     try:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
@@ -178,6 +191,8 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
         )
     if args.min_runs < 1:
         raise UsageError("--min-runs must be at least 1")
+    if not 1 <= args.turns <= MAX_TURNS:
+        raise UsageError(f"--turns must be from 1 to {MAX_TURNS}")
     price = None
     if args.price:
         try:
@@ -201,6 +216,7 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
         args.min_runs,
         template,
         saved,
+        args.turns,
     )
 
 
@@ -365,7 +381,13 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
         cost = f", about ${sum(c or 0 for c in costs):.4f}" if settings.price else ""
         cached = sum(len(p.cached) for _, p, _ in plans)
         text = (
-            f"About to send {counted(calls, 'call')} to {settings.endpoint.base_url} "
+            "About to send "
+            + (
+                f"up to {counted(calls, 'call')} ({settings.turns} turns a run at most)"
+                if settings.turns > 1
+                else counted(calls, "call")
+            )
+            + f" to {settings.endpoint.base_url} "
             f"(model {settings.model}): about {counted(sent, 'token')} in "
             f"and {answered:,} out{cost}"
             + (f"; {counted(cached, 'run')} from the cache" if cached else "")

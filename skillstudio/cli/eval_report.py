@@ -4,7 +4,7 @@ judge, and the exit code a run ends with (docs/live.md, docs/commands.md)."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from .common import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_OK, Env
@@ -88,6 +88,7 @@ def report_text(name: str, report: LiveReport) -> list[str]:
             f"{name}: {counted(len(data['cases']), 'request')} x {data['runs']} runs, model "
             f"{data['model']} at {endpoint['url']} ({endpoint['api']}), {data['date']}; "
             f"asked as {data['profile']} asks: {style}"
+            + (f"; up to {data['turns']} turns a run" if data["turns"] > 1 else "")
         )
     ]
     if not data["template"].startswith(RECONSTRUCTION):  # not the built-in reconstruction
@@ -109,15 +110,17 @@ def report_text(name: str, report: LiveReport) -> list[str]:
         rate = _percent(case["rate"], case["interval"])
         if case["expect"] is None:
             lines.append(printable(f"  ----  {query} -> {picks}{estimate}"))
-            continue
-        mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
-        lines.append(
-            printable(
-                f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
-                f"{case['expect']}: {case['hits']}/{case['answered']} of {len(case['runs'])} "
-                f"runs ({rate}): {case['why']}{unanswered}{estimate}"
+        else:
+            mark = {"pass": "PASS", "fail": "FAIL"}.get(case["verdict"], "INCONCLUSIVE")
+            lines.append(
+                printable(
+                    f"  {mark}  {'' if mark == 'PASS' else where}{query} -> {picks}; expected "
+                    f"{case['expect']}: {case['hits']}/{case['answered']} of "
+                    f"{len(case['runs'])} runs ({rate}): {case['why']}{unanswered}{estimate}"
+                )
             )
-        )
+        if data["turns"] > 1:
+            lines.append(turn_text(case))
     if data["per_skill"]:
         lines.append("  per skill:                precision  recall      f1")
         for skill, stats in data["per_skill"].items():
@@ -151,6 +154,19 @@ def report_text(name: str, report: LiveReport) -> list[str]:
         + ("; cancelled" if data["cancelled"] else "")
     )
     return lines
+
+
+def turn_text(case: dict[str, Any]) -> str:
+    """A case's first-turn and any-turn rates (core/live/turns.py), and the turns its
+    picks came at; the verdict above is the any-turn one."""
+    first, anywhere = case["first_turn"], case["any_turn"]
+    at = sorted({r["turn"] for r in case["runs"] if r["pick"] and r["turn"]})
+    when = f"; picks at turn {', '.join(map(str, at))}" if at else ""
+    what = "met the expectation" if case["expect"] is not None else "picked a skill"
+    return (
+        f"        first turn {first['hits']}/{first['answered']}, any turn "
+        f"{anywhere['hits']}/{anywhere['answered']} {what}{when}"
+    )
 
 
 def _junit(name: str, report: LiveReport) -> JunitSuite:

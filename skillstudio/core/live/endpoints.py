@@ -1,5 +1,6 @@
-"""Endpoints as data: the two wire formats (Anthropic Messages, OpenAI-compatible Chat
-Completions), the services that speak them, and where an endpoint's key comes from.
+"""Endpoints as data: the wire formats (Anthropic Messages, OpenAI-compatible Chat
+Completions, OpenAI's Responses API), the services that speak them, and where an
+endpoint's key comes from.
 
 A key is read from an environment variable, else from the system keyring (the
 `keyring` package: Secret Service, Keychain, Windows Credential Locker), at the moment a
@@ -13,12 +14,19 @@ import ipaddress
 import os
 import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-Api = Literal["anthropic", "openai"]
-APIS: tuple[Api, ...] = ("anthropic", "openai")
+Api = Literal["anthropic", "openai", "responses"]
+APIS: tuple[Api, ...] = ("anthropic", "openai", "responses")
+# the API's path under the base URL (`responses`: the Responses API current Codex
+# speaks, on an endpoint that offers it; core/live/responses_api.py)
+PATHS: dict[str, str] = {
+    "anthropic": "/messages",
+    "openai": "/chat/completions",
+    "responses": "/responses",
+}
 KEYRING_SERVICE = "skillstudio"  # keyring entries: (service, endpoint name)
 ANTHROPIC_VERSION = "2023-06-01"  # the `anthropic-version` header the Messages API asks for
 DEFAULT_KEY_ENV = "SKILLSTUDIO_API_KEY"  # a remote URL given without a known service
@@ -26,7 +34,8 @@ DEFAULT_KEY_ENV = "SKILLSTUDIO_API_KEY"  # a remote URL given without a known se
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """Where requests go: base URL (the part before `/messages` or `/chat/completions`),
+    """Where requests go: base URL (the part before `/messages`, `/chat/completions` or
+    `/responses`),
     the wire format, where the key comes from, and the role of an agent's developer
     message (local servers that know only system/user/assistant get `system`)."""
 
@@ -39,8 +48,7 @@ class Endpoint:
 
     @property
     def url(self) -> str:
-        tail = "/messages" if self.api == "anthropic" else "/chat/completions"
-        return self.base_url.rstrip("/") + tail
+        return self.base_url.rstrip("/") + PATHS[self.api]
 
     @property
     def plain_http(self) -> bool:
@@ -97,11 +105,17 @@ class EndpointError(ValueError):
 
 def endpoint_for(given: str, api: str | None = None, key_env: str | None = None) -> Endpoint:
     """A preset by name, or a base URL (http or https) with its API (`anthropic` when the
-    host is Anthropic's, else the OpenAI-compatible one, unless `api` says)."""
+    host is Anthropic's, else the OpenAI-compatible one, unless `api` says). `responses`
+    goes with an OpenAI-compatible endpoint only (whether it offers the path is the
+    server's to say)."""
+    if api and api not in APIS:
+        raise EndpointError(f"--api must be one of {', '.join(APIS)}")
     preset = PRESETS.get(given.lower())
     if preset is not None:
         found = preset
-        if api and api != preset.api:
+        if api == "responses" and preset.api == "openai":
+            found = replace(preset, api="responses")
+        elif api and api != preset.api:
             raise EndpointError(f"{preset.name} speaks the {preset.api} API, not {api}")
     else:
         parts = urlsplit(given)
@@ -117,9 +131,7 @@ def endpoint_for(given: str, api: str | None = None, key_env: str | None = None)
         base = urlunsplit(parts)  # the scheme in lower case: `HTTP://` is http
         chosen: Api = "anthropic" if host.endswith("anthropic.com") else "openai"
         if api:
-            if api not in APIS:
-                raise EndpointError(f"--api must be one of {', '.join(APIS)}")
-            chosen = "anthropic" if api == "anthropic" else "openai"
+            chosen = next(a for a in APIS if a == api)
         known = next((p for p in PRESETS.values() if urlsplit(p.base_url).hostname == host), None)
         local = host == "localhost" or loopback_address(host)  # no key looked up by default
         found = Endpoint(
@@ -131,9 +143,7 @@ def endpoint_for(given: str, api: str | None = None, key_env: str | None = None)
             developer_role=known.developer_role if known else "system",
         )
     if key_env:
-        found = Endpoint(
-            found.name, found.base_url, found.api, key_env, found.keyring, found.developer_role
-        )
+        found = replace(found, key_env=key_env)
     return found
 
 

@@ -4,9 +4,11 @@ tool declared, then the user's request; and the answer read as the agent reads i
 
 A profile says how its agent asks with the class attribute `live_style` (a key of
 STYLES; a profile that declares none asks as Gemini CLI does: the listing in the system
-prompt and an `activate_skill` tool). No skill body is ever sent: one exchange per run,
-no tool is executed. The tool descriptions are short reconstructions written for this
-project from each agent's documentation (docs/live.md), not the agents' own text.
+prompt and an `activate_skill` tool). No skill body is ever sent and no tool is executed:
+one exchange per run, or up to K with stub tool results (core/live/turns.py). Beside its
+skill tool a style declares the agent's other tools (core/live/agent_tools.py). The tool
+descriptions are short reconstructions written for this project from each agent's
+documentation (docs/live.md, docs/agents.md), not the agents' own text.
 """
 
 from __future__ import annotations
@@ -19,8 +21,16 @@ from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..profile import Profile
+from .agent_tools import (
+    CLAUDE_BASH,
+    CLAUDE_READ,
+    CODEX_SHELL_COMMAND_PARAMETERS,
+    OtherTool,
+    closed,
+)
 from .endpoints import Endpoint
 from .reads import read_pick
+from .responses_api import ResponsesShape, from_chat, read_output
 
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
@@ -30,7 +40,7 @@ MAX_MODEL = 200  # characters of the model id a server reports
 # The version of the requests built here (the reconstructions), part of the cache key:
 # raise it when a change the request's bytes do not show (how an answer is read) must
 # not replay the answers cached before it.
-TEMPLATE = "reconstruction/1"
+TEMPLATE = "reconstruction/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +48,8 @@ class Style:
     """How an agent asks: where its listing goes ("message": a text block of the user's
     turn before the request; "tool": the skill tool's description; "developer": a
     developer message; "system": the system prompt), the tool it declares and the
-    argument naming the skill ("" when the model reads the listed SKILL.md itself)."""
+    argument naming the skill ("" when the model reads the listed SKILL.md itself), and
+    the agent's other tools, declared after the skill tool."""
 
     key: str
     agent: str  # in words, for reports
@@ -47,6 +58,7 @@ class Style:
     tool_text: str
     argument: str = ""
     parameters: dict[str, Any] = field(default_factory=dict)
+    others: tuple[OtherTool, ...] = ()
 
 
 def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -68,13 +80,14 @@ STYLES: dict[str, Style] = {
             "anything else; the skill's instructions are then loaded. Only invoke a skill "
             "that is listed as available.",
             "skill",
-            _object(
+            closed(
                 {
                     "skill": {"type": "string", "description": "The skill name."},
                     "args": {"type": "string", "description": "Optional arguments."},
                 },
                 ["skill"],
             ),
+            (CLAUDE_BASH, CLAUDE_READ),
         ),
         Style(
             "skill-tool-listing",
@@ -90,20 +103,10 @@ STYLES: dict[str, Style] = {
             "Codex CLI (the <skills_instructions> developer message; the model opens the "
             "SKILL.md with its shell tool)",
             "developer",
-            "shell",
-            "Runs a shell command and returns its output.",
+            "shell_command",
+            "Runs a shell script and returns its output.",
             "",
-            _object(
-                {
-                    "command": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": "The command to execute.",
-                    },
-                    "workdir": {"type": "string", "description": "The working directory."},
-                },
-                ["command"],
-            ),
+            CODEX_SHELL_COMMAND_PARAMETERS,
         ),
         Style(
             "use-skill",
@@ -175,12 +178,12 @@ def question(
     return Question(style, listing, query, tuple(shown), tuple(paths), declared)
 
 
-def _tool(style: Style, api: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
+def _tool(name: str, api: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
     if api == "anthropic":
-        return {"name": style.tool, "description": description, "input_schema": parameters}
+        return {"name": name, "description": description, "input_schema": parameters}
     return {
         "type": "function",
-        "function": {"name": style.tool, "description": description, "parameters": parameters},
+        "function": {"name": name, "description": description, "parameters": parameters},
     }
 
 
@@ -201,7 +204,8 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     if style.place == "system" or (style.place == "developer" and api == "anthropic"):
         system = q.listing
     elif style.place == "developer":
-        messages.append({"role": endpoint.developer_role, "content": q.listing})
+        role = "developer" if api == "responses" else endpoint.developer_role
+        messages.append({"role": role, "content": q.listing})
     if style.place == "message":
         content: Any = [{"type": "text", "text": q.listing}, {"type": "text", "text": q.query}]
     else:
@@ -215,10 +219,13 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     elif system:
         messages.insert(0, {"role": "system", "content": system})
     out["temperature"] = temperature
+    tools = [_tool(t.name, api, t.description, t.parameters) for t in style.others]
     if q.listed or not style.argument:
-        out["tools"] = [_tool(style, api, description, parameters)]
+        tools.insert(0, _tool(style.tool, api, description, parameters))
+    if tools:
+        out["tools"] = tools
     out["messages"] = messages
-    return out
+    return from_chat(out) if api == "responses" else out
 
 
 def encode(data: dict[str, Any]) -> bytes:
@@ -234,7 +241,9 @@ class Answer:
     it answers: the digest of the request bytes sent, the model id the server reported,
     the answer as received (redacted, at most MAX_RAW characters), SkillStudio's
     version when it was asked. `harness`: the agent's harness picked it from the
-    request's `/name` (no model was asked)."""
+    request's `/name` (no model was asked). `turn`: the exchange the pick came at (1 the
+    first; 0 no pick, or an answer cached before turns were counted);
+    `turn_sha256`: the digest of each later turn's request bytes (core/live/turns.py)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -249,6 +258,8 @@ class Answer:
     reported_model: str = ""
     raw: str = ""
     version: str = ""
+    turn: int = 0
+    turn_sha256: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -264,6 +275,8 @@ class Answer:
             "reported_model": self.reported_model or None,
             "raw": self.raw or None,
             "skillstudio_version": self.version or None,
+            "turn": self.turn or None,
+            "turn_sha256": list(self.turn_sha256),
         }
 
     @classmethod
@@ -286,7 +299,15 @@ class Answer:
             reported_model=_text(data, "reported_model", MAX_MODEL),
             raw=_text(data, "raw", MAX_RAW),
             version=_text(data, "skillstudio_version", 40),
+            turn=num("turn"),
+            turn_sha256=_digests(data.get("turn_sha256")),
         )
+
+
+def _digests(value: Any) -> list[str]:
+    """A cached list of request digests, each a sha256 in hex (at most 64 kept)."""
+    items = value if isinstance(value, list) else []
+    return [v for v in items[:64] if isinstance(v, str) and len(v) == 64]
 
 
 def _text(data: dict[str, Any], key: str, limit: int) -> str:
@@ -317,6 +338,12 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     texts: list[str] = []
     found = data.get("usage")
     usage: dict[str, Any] = found if isinstance(found, dict) else {}
+    if api == "responses":
+        try:
+            called, text, tokens_in, tokens_out = read_output(data)
+        except ResponsesShape as exc:
+            raise MalformedAnswer(str(exc)) from None
+        return [(name, arguments) for _, name, arguments in called], text, tokens_in, tokens_out
     if api == "anthropic":
         content = data.get("content")
         if not isinstance(content, list):

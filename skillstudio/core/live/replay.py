@@ -90,7 +90,7 @@ def reconstruction(q: Question, endpoint: Endpoint, model: str, temperature: flo
     shaped = dataclasses.replace(q, listing=LISTING, query=REQUEST)
     return Template(
         "reconstruction",
-        endpoint.api,
+        "openai-responses" if endpoint.api == "responses" else endpoint.api,
         q.style.key,
         "",
         body(shaped, endpoint, model, temperature),

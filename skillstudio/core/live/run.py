@@ -32,7 +32,6 @@ from .questions import (
     Question,
     question,
     raw_text,
-    read_answer,
     reported_model,
     style_of,
 )
@@ -49,6 +48,7 @@ from .stats import (
     per_skill,
 )
 from .templates import Template, TemplateError
+from .turns import MAX_TURNS, converse, turn_rates
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
@@ -79,6 +79,7 @@ class Settings:
     min_answered: int = MIN_ANSWERED  # answered runs a verdict needs
     template: Template | None = None  # `eval --template`: the requests sent from it
     saved_templates: bool = False  # a captured template saved for the agent wins (replay.py)
+    turns: int = 1  # exchanges a run may take (core/live/turns.py): 1 asks once
 
     @property
     def rule(self) -> Rule:
@@ -136,16 +137,21 @@ class Plan:
 
     @property
     def calls(self) -> int:
-        """Calls still to make (the rest are in the cache, or the harness's)."""
-        return sum(item.asks for item in self.items) * self.settings.runs - len(self.cached)
+        """Calls still to make, at most (the rest are in the cache, or the harness's):
+        a run of K turns may make up to K."""
+        runs = sum(item.asks for item in self.items) * self.settings.runs - len(self.cached)
+        return runs * self.settings.turns
 
     def tokens(self) -> tuple[int, int]:
-        """(input, output) tokens of the calls to make, estimated."""
-        runs = self.settings.runs
+        """(input, output) tokens of the calls to make, estimated, at most: a later turn
+        sends the request again with the answers before it."""
+        runs, turns = self.settings.runs, self.settings.turns
         sent = 0
         for i, item in enumerate(self.items):
             missing = sum((i, r) not in self.cached for r in range(runs))
-            sent += -(-len(item.content) // CHARS_PER_TOKEN) * missing
+            first = -(-len(item.content) // CHARS_PER_TOKEN)
+            # turn t sends the first request and t - 1 answers with their stub results
+            sent += (first * turns + ANSWER_TOKENS * turns * (turns - 1) // 2) * missing
         return sent, ANSWER_TOKENS * self.calls
 
     def cost(self) -> float | None:
@@ -185,6 +191,8 @@ def plan(
     core/live/harness.py) is planned without a request, a cache key or an estimate."""
     if settings.runs < 1:
         raise LiveError("--runs must be at least 1")
+    if not 1 <= settings.turns <= MAX_TURNS:
+        raise LiveError(f"--turns must be from 1 to {MAX_TURNS}")
     listing = render_listing(registry, options or {})
     harness = Harness(registry, options)
     resolved = [harness.pick(case.query) for case in cases]
@@ -228,6 +236,8 @@ def plan(
         digest = request_digest(content)
         template = sent.version
         label = shown(sent)
+        if settings.turns > 1:  # a run of K turns is cached whole, under its first request
+            template = f"{template}+turns/{settings.turns}"
         keys = [
             answer_key(endpoint.base_url, endpoint.api, template, digest, run)
             for run in range(settings.runs)
@@ -283,11 +293,12 @@ class LiveReport:
             "temperature": settings.temperature,
             "pass_rate": settings.pass_rate,
             "min_answered": settings.min_answered,
+            "turns": settings.turns,
             "offline": settings.offline,
             "cancelled": self.cancelled,
             "warnings": settings.warnings(any(r.case.judged for r in self.results)),
             "cases": [
-                dict(r.to_json(rule), request_sha256=item.request_sha256)
+                dict(r.to_json(rule), request_sha256=item.request_sha256, **turn_rates(r))
                 for r, item in zip(self.results, self.plan.items, strict=True)
             ],
             "passed": passed,
@@ -352,7 +363,7 @@ def execute(
     for i, item in enumerate(checked.items):
         if item.harness is not None:
             for r in range(runs):
-                answers[(i, r)] = Answer(pick=item.harness, date=now, harness=True)
+                answers[(i, r)] = Answer(pick=item.harness, date=now, harness=True, turn=1)
     todo = [(i, r) for i in range(len(checked.items)) for r in range(runs) if (i, r) not in answers]
     total = len(checked.items) * runs
     done = len(answers)
@@ -486,15 +497,19 @@ def _ask(
     pacer: Pacer,
     unreachable: list[str],
 ) -> Answer:
-    """One run sent and its answer read; the answer as received (the key redacted) and
-    the model id the server reported are kept with it, a malformed one's too."""
+    """One run sent and its answer read, over up to K turns (core/live/turns.py); the
+    last answer as received (the key redacted) and the model id the server reported are
+    kept with it, a malformed one's too."""
     settings = checked.settings
     data: Any = None
+
+    def ask(content: bytes) -> Any:
+        nonlocal data
+        data = send(client, settings.endpoint, key, content, settings.limits, cancel, report, pacer)
+        return data
+
     try:
-        data = send(
-            client, settings.endpoint, key, item.content, settings.limits, cancel, report, pacer
-        )
-        answer = read_answer(item.question, data, settings.endpoint.api)
+        answer = converse(item.question, item.content, settings.endpoint.api, ask, settings.turns)
     except Cancelled:
         return Answer(error="cancelled")
     except Unreachable as exc:
