@@ -19,7 +19,7 @@ import pytest
 from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.live.capture import CaptureServer, agent_version, capture_agent, reply
 from skillstudio.core.live.locate import locate
-from skillstudio.core.live.questions import question, read_answer
+from skillstudio.core.live.questions import TEMPLATE, question, read_answer
 from skillstudio.core.live.replay import reading
 from skillstudio.core.live.run import plan
 from skillstudio.core.live.stats import LiveCase
@@ -156,7 +156,7 @@ def test_the_cache_key_changes_with_the_template(tmp_path: Path) -> None:
     for name, template in (("reconstruction", None), ("first", first), ("second", second)):
         checked = plan(registry, cases, settings(url, "anthropic", template=template), {})
         keys[name] = checked.items[0].keys[0]
-        assert checked.items[0].template == (template.version if template else "reconstruction/1")
+        assert checked.items[0].template == (template.version if template else TEMPLATE)
     assert len(set(keys.values())) == 3
     assert first.version.startswith("captured/claude-code@2.1.239/")
     # the same bytes from a template with another version still key apart
@@ -444,20 +444,20 @@ def test_a_saved_captured_template_wins_and_reconstruction_is_labelled(
         return request
 
     built_in = shown()
-    assert built_in["template"] == "reconstruction/1"
-    assert len(built_in["body"]["tools"]) == 1  # the reconstruction's one tool
+    assert built_in["template"] == TEMPLATE
+    assert "Skill" in [t["name"] for t in built_in["body"]["tools"]]  # beside Bash and Read
     saved = tmp_path / "config" / "skillstudio" / "templates" / "claude-code.json"
     saved.parent.mkdir(parents=True)
     saved.write_bytes(encode_template(captured_template()))
     captured = shown()  # no --template: the captured one saved for the agent wins
     assert captured["template"] == captured_template().version
     assert len(captured["body"]["tools"]) == 9
-    assert shown("--template", "reconstruction")["template"] == "reconstruction/1"
+    assert shown("--template", "reconstruction")["template"] == TEMPLATE
     assert shown("--template", "claude-code")["template"] == captured_template().version
     # a saved template of another API than the endpoint's is not used by default
     openai = cli(*[a if a != "anthropic" else "openai" for a in ask], cwd=tmp_path)
     assert openai.code == 0, openai.err
-    assert openai.json["requests"][0]["template"] == "reconstruction/1"
+    assert openai.json["requests"][0]["template"] == TEMPLATE
 
 
 def test_an_older_listing_in_the_skill_tools_description_is_located() -> None:
