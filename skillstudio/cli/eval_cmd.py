@@ -29,12 +29,19 @@ from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
     from ..core.projects.open_project import OpenProject
     from ..core.projects.suite_cases import Case
     from ..core.scanning.registry import Registry
+
+    # makes one plan: (registry, cases, settings, options, cache, estimate) -> Plan
+    Planner = Callable[
+        [Registry, list[LiveCase], Settings, dict[str, Any], AnswerCache, bool], Plan
+    ]
 
 
 def register(sub: Subparsers) -> None:
@@ -84,7 +91,11 @@ def register(sub: Subparsers) -> None:
         help="the endpoint's API: Anthropic Messages or OpenAI-compatible Chat "
         "Completions (default: from the endpoint)",
     )
-    ev.add_argument("--model", required=True, metavar="M", help="the model to ask")
+    ev.add_argument(
+        "--model",
+        metavar="M",
+        help="the model to ask (required, but with --agent-cli: the agent's default)",
+    )
     ev.add_argument(
         "--key-env",
         metavar="VAR",
@@ -149,6 +160,18 @@ def register(sub: Subparsers) -> None:
         help="print what would be sent (URL, headers without the key, the exact body and "
         "its sha256) and send nothing",
     )
+    ev.add_argument(
+        "--agent-cli",
+        choices=("claude", "codex", "gemini"),
+        help="run the installed agent's own CLI non-interactively in a throwaway folder "
+        "holding only the skills, tools denied or sandboxed, and read the skill it "
+        "invokes from its event stream (docs/live.md, 'The real agent')",
+    )
+    ev.add_argument(
+        "--agent-cli-path",
+        metavar="FILE",
+        help="the agent's executable (default: found on PATH)",
+    )
     add_common(ev, formats=("text", "json", "junit"))
 
 
@@ -157,6 +180,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
 
+    if not args.model:
+        raise UsageError("--model is required (or --agent-cli: the agent's own model)")
     try:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
     except EndpointError as exc:
@@ -221,9 +246,14 @@ def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
 
 
 def _plans(
-    args: argparse.Namespace, env: Env, settings: Settings, cache: AnswerCache
+    args: argparse.Namespace,
+    env: Env,
+    settings: Settings,
+    cache: AnswerCache,
+    planner: Planner | None = None,
 ) -> list[tuple[str, Any, Any]]:
-    """(name, plan, project) per suite, or one for the --requests."""
+    """(name, plan, project) per suite, or one for the --requests; `planner` makes
+    each plan (default: core/live/run.py's `plan`; --agent-cli's: cli/eval_agent.py)."""
     from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
     from ..core.projects.suite_cases import SuiteError
@@ -246,7 +276,7 @@ def _plans(
         try:
             options = with_window(project.options, window)
             estimate = not args.show_request  # nothing is asked: no estimate to compare
-            checked = plan(registry, cases, settings, options, cache, estimate)
+            checked = (planner or plan)(registry, cases, settings, options, cache, estimate)
             out.append((name, checked, project))
         except NothingToAsk as exc:  # as lint's no-skills, but before anything is spent
             where = rel(project.base, env.cwd) or "."
@@ -314,6 +344,10 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveError, execute, key_for
 
+    if args.agent_cli or args.agent_cli_path:
+        from .eval_agent import cmd_eval_agent
+
+        return cmd_eval_agent(args, env)
     settings = _settings(args)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)
