@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import time
 from pathlib import Path
@@ -86,7 +85,9 @@ def standin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, stream: 
 def project(tmp_path: Path, agent: str) -> Path:
     base = tmp_path / "proj"
     for name, description in SKILLS.items():
-        write(base, f"{LAYOUT[agent]}/{name}/SKILL.md", skill_text(name=name, description=description))
+        write(
+            base, f"{LAYOUT[agent]}/{name}/SKILL.md", skill_text(name=name, description=description)
+        )
     write(base, f"{LAYOUT[agent]}/pdf-forms/reference.md", "# Fields\n")
     write(base, "README.md", "not a skill: never copied\n")
     return base
@@ -304,7 +305,9 @@ def test_gemini_activate_skill_is_read_and_an_error_result_has_no_answer(
     assert run.code == 0, run.err
     call = logged(log)[0]
     assert call["argv"][-2:] == ["--model", "gemini-2.5-pro"]
-    assert "--approval-mode" in call["argv"] and ".gemini/skills/pdf-forms/SKILL.md" in call["files"]
+    assert (
+        "--approval-mode" in call["argv"] and ".gemini/skills/pdf-forms/SKILL.md" in call["files"]
+    )
     case = run.json["reports"][0]["cases"][0]
     assert case["picks"] == {"pdf-forms": 3}
     assert case["runs"][0]["text"] == "Which PDF should I fill in?"
@@ -313,18 +316,27 @@ def test_gemini_activate_skill_is_read_and_an_error_result_has_no_answer(
 
 
 def test_stream_readers_skip_lines_that_are_not_events() -> None:
-    stream = b"warning: something\n[1,2]\n{not json\n" + (STREAMS / "claude_skill.jsonl").read_bytes()
+    stream = (
+        b"warning: something\n[1,2]\n{not json\n" + (STREAMS / "claude_skill.jsonl").read_bytes()
+    )
     read = read_claude(stream, ())
     assert read.pick == "pdf-forms" and read.events == 5
-    older = b'{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Skill","input":{"command":"/pdf-forms"}}]}}\n'
+    block = {"type": "tool_use", "name": "Skill", "input": {"command": "/pdf-forms"}}
+    older = json.dumps({"type": "assistant", "message": {"content": [block]}}).encode()
     assert read_claude(older, ()).pick == "pdf-forms"
     assert read_claude(b"\x00\xff" * 1000, ()).events == 0
 
 
 def test_kill_reaches_the_process_group() -> None:
-    """run_process's own bound, without the CLI: a sleeping child is gone at the timeout."""
-    done = agent_cli.run_process(
-        [sys.executable, "-c", "import time; time.sleep(60)"], os.getcwd(), b"", 0.5
+    """run_process's own bound, without the CLI: the agent and a child it started are
+    gone at the timeout."""
+    script = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(60)\n"
     )
+    done = agent_cli.run_process([sys.executable, "-c", script], os.getcwd(), b"", 1.0)
     assert done.cut == "timeout" and done.status is None and done.seconds < 10
-    assert signal.SIGKILL  # POSIX only (the module skips Windows)
+    time.sleep(0.2)
+    assert not alive(int(done.stdout.split()[0]))

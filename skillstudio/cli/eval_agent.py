@@ -68,8 +68,8 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env) -> int:
     if not cancel.is_set():
         return code
     env.err.write(
-        f"skillstudio: eval cancelled (Ctrl+C): the agents running were stopped; the "
-        f"runs before are reported above and kept in the cache\n"
+        "skillstudio: eval cancelled (Ctrl+C): the agents running were stopped; the "
+        "runs before are reported above and kept in the cache\n"
     )
     return EXIT_INTERRUPTED
 

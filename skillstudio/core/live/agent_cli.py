@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import IO
 
 from ..model.skills import Skill
 from ..reading.safefs import is_regular, read_bytes, remove_tree, walk
@@ -174,8 +175,10 @@ class _Sink:
     size: int = 0
     over: bool = False
 
-    def drain(self, stream: object) -> None:
-        read = getattr(stream, "read1", None) or getattr(stream, "read")
+    def drain(self, stream: IO[bytes] | None) -> None:
+        if stream is None:
+            return
+        read = getattr(stream, "read1", stream.read)
         while True:
             try:
                 chunk = read(65536)
@@ -206,7 +209,7 @@ def run_process(
     seconds pass, `cancel` is set or its stdout passes MAX_OUTPUT: then it is killed
     with its process group. OSError when it cannot be started."""
     start = time.monotonic()
-    proc = subprocess.Popen(  # noqa: S603 (an argv list, no shell)
+    proc = subprocess.Popen(
         argv,
         cwd=cwd,
         stdin=subprocess.PIPE,
@@ -327,7 +330,7 @@ def skill_files(skills: list[Skill]) -> SkillFiles:
         names.append(name)
         top = os.path.dirname(skill.path)
         count = 0
-        for folder, _subfolders, entries in walk(top, max_depth=8):
+        for _folder, _subfolders, entries in walk(top, max_depth=8):
             for entry in entries:
                 if not is_regular(entry):
                     continue

@@ -172,7 +172,9 @@ class AgentReport(LiveReport):
         return data
 
 
-def _answer(setup: AgentSetup, files: SkillFiles, query: str, timeout: float, cancel: Any) -> Answer:
+def _answer(
+    setup: AgentSetup, files: SkillFiles, query: str, timeout: float, cancel: Any
+) -> Answer:
     """One run: the agent in a throwaway folder, its stream read."""
     agent = setup.agent
     with throwaway(agent, files) as folder:
@@ -346,9 +348,7 @@ def show_json(checked: AgentPlan) -> list[dict[str, Any]]:
             {
                 "query": item.case.query,
                 "agent": setup.to_json(),
-                "skills": [
-                    f"{setup.agent.skills_dir}/{path}" for path, _ in files.files
-                ],
+                "skills": [f"{setup.agent.skills_dir}/{path}" for path, _ in files.files],
                 "stdin": item.case.query,
                 "harness": item.harness,
                 "request_sha256": item.request_sha256,
