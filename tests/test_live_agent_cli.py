@@ -311,7 +311,7 @@ def test_gemini_activate_skill_is_read_and_an_error_result_has_no_answer(
     case = run.json["reports"][0]["cases"][0]
     assert case["picks"] == {"pdf-forms": 3}
     assert case["runs"][0]["text"] == "Which PDF should I fill in?"
-    failed = read_gemini((STREAMS / "gemini_error.jsonl").read_bytes(), ())
+    failed = read_gemini((STREAMS / "gemini_error.jsonl").read_bytes())
     assert failed.pick is None and "Quota exceeded" in failed.error
 
 
@@ -319,12 +319,12 @@ def test_stream_readers_skip_lines_that_are_not_events() -> None:
     stream = (
         b"warning: something\n[1,2]\n{not json\n" + (STREAMS / "claude_skill.jsonl").read_bytes()
     )
-    read = read_claude(stream, ())
+    read = read_claude(stream)
     assert read.pick == "pdf-forms" and read.events == 5
     block = {"type": "tool_use", "name": "Skill", "input": {"command": "/pdf-forms"}}
     older = json.dumps({"type": "assistant", "message": {"content": [block]}}).encode()
-    assert read_claude(older, ()).pick == "pdf-forms"
-    assert read_claude(b"\x00\xff" * 1000, ()).events == 0
+    assert read_claude(older).pick == "pdf-forms"
+    assert read_claude(b"\x00\xff" * 1000).events == 0
 
 
 def test_kill_reaches_the_process_group() -> None:

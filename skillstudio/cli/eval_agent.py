@@ -8,16 +8,29 @@ from __future__ import annotations
 import argparse
 import json
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
 from .common import EXIT_INTERRUPTED, EXIT_OK, Env
-from .eval_cmd import _confirm, _output, _plans
 from .output import dumps, printable
 
 
-def cmd_eval_agent(args: argparse.Namespace, env: Env) -> int:
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What `eval` against a model and `eval --agent-cli` share, handed over by
+    cli/eval_cmd.py (which imports this module, never the other way round): the
+    suites' planning with a planner of one's own, the question before running, the
+    reports and the exit code."""
+
+    plans: Callable[..., list[tuple[str, Any, Any]]]
+    confirm: Callable[[Env, argparse.Namespace, str], bool]
+    output: Callable[[argparse.Namespace, Env, list[tuple[str, Any]]], int]
+
+
+def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     from ..core.live.agent_cli import AGENTS, AgentError, agent_version, find_executable
     from ..core.live.agent_run import AgentPlan, AgentReport, AgentSetup, execute_agent
     from ..core.live.cache import AnswerCache
@@ -33,7 +46,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env) -> int:
         raise UsageError(str(exc)) from None
     setup = AgentSetup(agent, executable, version, args.model)
     cache = AnswerCache()
-    plans = _plans(args, env, settings, cache, _planner(setup))
+    plans = shared.plans(args, env, settings, cache, _planner(setup))
     checked_plans = [(name, p) for name, p, _ in plans if isinstance(p, AgentPlan)]
     if args.show_request:
         _show(args, env, checked_plans)
@@ -50,7 +63,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env) -> int:
             f"skills; each run is the agent's own session, billed to its login"
             + (f"; {counted(cached, 'run')} from the cache" if cached else "")
         )
-        if not _confirm(env, args, text):
+        if not shared.confirm(env, args, text):
             env.err.write("nothing was run\n")
             return 1
     cancel = threading.Event()
@@ -64,7 +77,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env) -> int:
     for name, checked in checked_plans:
         report: AgentReport = execute_agent(checked, cache, cancel, progress)
         reports.append((name, report))
-    code = _output(args, env, reports)
+    code = shared.output(args, env, reports)
     if not cancel.is_set():
         return code
     env.err.write(

@@ -345,9 +345,9 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.run import LiveError, execute, key_for
 
     if args.agent_cli or args.agent_cli_path:
-        from .eval_agent import cmd_eval_agent
+        from .eval_agent import Shared, cmd_eval_agent
 
-        return cmd_eval_agent(args, env)
+        return cmd_eval_agent(args, env, Shared(_plans, _confirm, _output))
     settings = _settings(args)
     cache = AnswerCache()
     plans = _plans(args, env, settings, cache)

@@ -40,6 +40,7 @@ from typing import IO
 
 from ..model.skills import Skill
 from ..reading.safefs import is_regular, read_bytes, remove_tree, walk
+from .agent_streams import Reader, read_claude, read_codex, read_gemini
 
 MAX_TURNS = 4  # Claude Code's turns a run may take (a read, then the skill, then an answer)
 MAX_OUTPUT = 16 * 1024 * 1024  # bytes of stdout kept (the stream); more kills the run
@@ -64,7 +65,8 @@ class Agent:
     skills_dir: str  # where the agent reads a project's skills, relative to the folder
     args: tuple[str, ...]  # after the executable; the prompt goes on stdin
     model_flag: str  # the flag naming a model
-
+    reader: Reader  # reads the skill invoked from its stream (core/live/agent_streams.py)
+    tool: str  # the tool whose call is a pick ("" for a read of the SKILL.md: Codex)
     stdin_dash: bool = False  # the prompt is `-` after the options (read from stdin)
 
     def argv(self, executable: str, model: str | None) -> list[str]:
@@ -95,6 +97,8 @@ AGENTS: dict[str, Agent] = {
                 str(MAX_TURNS),
             ),
             "--model",
+            read_claude,
+            "Skill",
         ),
         Agent(
             "codex",
@@ -110,6 +114,8 @@ AGENTS: dict[str, Agent] = {
                 "--ephemeral",
             ),
             "--model",
+            read_codex,
+            "",
             stdin_dash=True,
         ),
         Agent(
@@ -119,6 +125,8 @@ AGENTS: dict[str, Agent] = {
             ".gemini/skills",
             ("--output-format", "stream-json", "--approval-mode", "default"),
             "--model",
+            read_gemini,
+            "activate_skill",
         ),
     )
 }

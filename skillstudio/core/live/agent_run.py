@@ -31,7 +31,7 @@ from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
 from .agent_cli import TEMPLATE, Agent, AgentError, SkillFiles, run_process, throwaway
-from .agent_streams import READERS, StreamRead
+from .agent_streams import StreamRead
 from .cache import AnswerCache, answer_key, request_digest
 from .endpoints import Endpoint
 from .harness import Harness
@@ -81,7 +81,7 @@ def style_for(setup: AgentSetup) -> Style:
         f"{agent.title}'s own CLI ({' '.join(setup.shown_argv())}) in a throwaway folder "
         f"holding only the skills under {agent.skills_dir}",
         "message",
-        "Skill" if agent.name == "claude" else "",
+        agent.tool,
         "",
         "skill",
     )
@@ -182,7 +182,7 @@ def _answer(
             done = run_process(setup.argv(), folder, query.encode("utf-8"), timeout, cancel)
         except OSError as exc:
             return Answer(error=f"{agent.executable} could not be started ({exc.strerror})")
-        read = READERS[agent.name](done.stdout, files.paths(agent, folder), folder)
+        read = agent.reader(done.stdout, files.paths(agent, folder), folder)
     if done.cut == "cancelled":
         return Answer(error="cancelled")
     raw = done.stdout[-MAX_RAW:].decode("utf-8", "replace")

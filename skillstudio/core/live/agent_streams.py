@@ -95,8 +95,11 @@ def _note(read: StreamRead, text: Any) -> None:
         read.texts.append(text.strip())
 
 
-def read_claude(stdout: bytes, paths: tuple[tuple[str, str], ...]) -> StreamRead:
-    """Claude Code's stream-json: the first `Skill` tool_use of an assistant message."""
+def read_claude(
+    stdout: bytes, paths: tuple[tuple[str, str], ...] = (), workdir: str = ""
+) -> StreamRead:
+    """Claude Code's stream-json: the first `Skill` tool_use of an assistant message
+    (`paths` and `workdir` are not needed: the call names the skill)."""
     read = StreamRead()
     for event in events(stdout):
         read.events += 1
@@ -149,8 +152,11 @@ def read_codex(stdout: bytes, paths: tuple[tuple[str, str], ...], workdir: str) 
     return _done(read)
 
 
-def read_gemini(stdout: bytes, paths: tuple[tuple[str, str], ...]) -> StreamRead:
-    """Gemini CLI's stream-json: the first `activate_skill` tool_use."""
+def read_gemini(
+    stdout: bytes, paths: tuple[tuple[str, str], ...] = (), workdir: str = ""
+) -> StreamRead:
+    """Gemini CLI's stream-json: the first `activate_skill` tool_use (`paths` and
+    `workdir` are not needed: the call names the skill)."""
     read = StreamRead()
     for event in events(stdout):
         read.events += 1
@@ -180,9 +186,3 @@ def _done(read: StreamRead) -> StreamRead:
 
 
 Reader = Callable[[bytes, tuple[tuple[str, str], ...], str], StreamRead]
-
-READERS: dict[str, Reader] = {
-    "claude": lambda out, paths, _workdir: read_claude(out, paths),
-    "codex": read_codex,
-    "gemini": lambda out, paths, _workdir: read_gemini(out, paths),
-}
