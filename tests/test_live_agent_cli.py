@@ -340,3 +340,24 @@ def test_kill_reaches_the_process_group() -> None:
     assert done.cut == "timeout" and done.status is None and done.seconds < 10
     time.sleep(0.2)
     assert not alive(int(done.stdout.split()[0]))
+
+
+def test_text_report_names_the_agent_and_usage_errors_are_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    base = project(tmp_path, "claude")
+    text = ask(base, "claude", "--expect", "pdf-forms", "--format", "text")
+    assert text.code == 0, text.err
+    head = text.out.splitlines()[0]
+    assert "9.9.9 (claude stand-in)" in head and "run as Claude Code's own CLI" in head
+    assert "About to run claude" in text.err  # said before running, even with --yes
+    # relative to the working folder, as every PATH is
+    exe = os.path.relpath(tmp_path / "bin" / "claude", base)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    given = ask(base, "claude", "--expect", "pdf-forms", "--agent-cli-path", exe)
+    assert given.code == 0, given.err
+    alone = cli("eval", ".claude/skills", "--agent-cli-path", exe, "--request", "q", cwd=base)
+    assert alone.code == 2 and "goes with --agent-cli" in alone.err
+    no_model = cli("eval", ".claude/skills", "--request", "q", "--yes", cwd=base)
+    assert no_model.code == 2 and "--model is required" in no_model.err

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +41,8 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     settings = _settings(args)
     agent = AGENTS[args.agent_cli]
     try:  # before anything is planned: a missing agent is said first (exit 2)
-        executable = find_executable(agent, args.agent_cli_path)
+        given = os.path.join(env.cwd, args.agent_cli_path) if args.agent_cli_path else None
+        executable = find_executable(agent, given)
         version = agent_version(executable)
     except AgentError as exc:
         raise UsageError(str(exc)) from None
