@@ -31,6 +31,22 @@ class Shared:
     output: Callable[[argparse.Namespace, Env, list[tuple[str, Any]]], int]
 
 
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    """`eval`'s options for the real agent."""
+    parser.add_argument(
+        "--agent-cli",
+        choices=("claude", "codex", "gemini"),
+        help="run the installed agent's own CLI non-interactively in a throwaway folder "
+        "holding only the skills, tools denied or sandboxed, and read the skill it "
+        "invokes from its event stream (docs/live.md, 'The real agent')",
+    )
+    parser.add_argument(
+        "--agent-cli-path",
+        metavar="FILE",
+        help="the agent's executable (default: found on PATH)",
+    )
+
+
 def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     from ..core.live.agent_cli import AGENTS, AgentError, agent_version, find_executable
     from ..core.live.agent_run import AgentPlan, AgentReport, AgentSetup, execute_agent

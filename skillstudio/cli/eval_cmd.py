@@ -24,6 +24,7 @@ from .common import (
     load,
     window_from,
 )
+from .eval_agent import add_agent_arguments
 from .junit import JunitCase, JunitSuite, junit_xml
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
@@ -160,18 +161,7 @@ def register(sub: Subparsers) -> None:
         help="print what would be sent (URL, headers without the key, the exact body and "
         "its sha256) and send nothing",
     )
-    ev.add_argument(
-        "--agent-cli",
-        choices=("claude", "codex", "gemini"),
-        help="run the installed agent's own CLI non-interactively in a throwaway folder "
-        "holding only the skills, tools denied or sandboxed, and read the skill it "
-        "invokes from its event stream (docs/live.md, 'The real agent')",
-    )
-    ev.add_argument(
-        "--agent-cli-path",
-        metavar="FILE",
-        help="the agent's executable (default: found on PATH)",
-    )
+    add_agent_arguments(ev)  # --agent-cli, --agent-cli-path
     add_common(ev, formats=("text", "json", "junit"))
 
 
