@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -361,3 +362,41 @@ def test_text_report_names_the_agent_and_usage_errors_are_exit_2(
     assert alone.code == 2 and "goes with --agent-cli" in alone.err
     no_model = cli("eval", ".claude/skills", "--request", "q", "--yes", cwd=base)
     assert no_model.code == 2 and "--model is required" in no_model.err
+
+
+def test_a_cancel_stops_the_agents_running_and_removes_their_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C (execute_agent's cancel): the agents in flight are killed with their
+    children at once, their runs end `cancelled`, every throwaway folder is gone."""
+    from skillstudio.core.live.agent_run import AgentSetup, execute_agent, plan_agent
+    from skillstudio.core.live.client import Limits
+    from skillstudio.core.live.run import Settings
+    from skillstudio.core.live.stats import LiveCase
+
+    from .test_live_harness import registry_at
+
+    log = standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    monkeypatch.setenv("STANDIN_MODE", "hang")
+    base = project(tmp_path, "claude")
+    registry = registry_at(base, [".claude/skills"], "claude-code")
+    agent = agent_cli.AGENTS["claude"]
+    exe = agent_cli.find_executable(agent)
+    setup = AgentSetup(agent, exe, agent_cli.agent_version(exe))
+    files = agent_cli.skill_files(list(registry.active.values()))
+    assert files.names == ("code-review", "pdf-forms")
+    settings = Settings(setup.endpoint(), "", runs=2, limits=Limits(timeout=60))
+    case = LiveCase("fill in the tax form", ["pdf-forms"])
+    checked = plan_agent(registry, [case], settings, setup, files, None, {}, False)
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()
+    start = time.monotonic()
+    report = execute_agent(checked, None, cancel)
+    assert time.monotonic() - start < 10
+    assert report.cancelled
+    assert [a.error for a in report.results[0].answers] == ["cancelled", "cancelled"]
+    calls = logged(log)
+    assert len(calls) == 2
+    time.sleep(0.2)
+    for call in calls:
+        assert not alive(call["child"]) and not Path(call["cwd"]).exists()
