@@ -400,3 +400,30 @@ def test_a_cancel_stops_the_agents_running_and_removes_their_folders(
     time.sleep(0.2)
     for call in calls:
         assert not alive(call["child"]) and not Path(call["cwd"]).exists()
+
+
+def test_only_each_skill_s_own_regular_files_are_copied(tmp_path: Path) -> None:
+    from .test_live_harness import registry_at
+
+    base = project(tmp_path, "claude")
+    skills = base / ".claude" / "skills"
+    (skills / "pdf-forms" / "link.md").symlink_to(base / "README.md")
+    os.mkfifo(skills / "pdf-forms" / "pipe")
+    write(base, ".claude/skills/pdf-forms/scripts/fill.py", "print('fill')\n")
+    registry = registry_at(base, [".claude/skills"], "claude-code")
+    files = agent_cli.skill_files(list(registry.active.values()))
+    assert [path for path, _ in files.files] == [
+        "code-review/SKILL.md",
+        "pdf-forms/SKILL.md",
+        "pdf-forms/reference.md",
+        "pdf-forms/scripts/fill.py",
+    ]
+    before = files.digest
+    write(base, ".claude/skills/pdf-forms/scripts/fill.py", "print('fill!')\n")
+    assert agent_cli.skill_files(list(registry.active.values())).digest != before
+    # the bound: a set past MAX_SKILL_BYTES is refused, naming it
+    write(base, ".claude/skills/pdf-forms/data.bin", "x" * 5000)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agent_cli, "MAX_SKILL_BYTES", 4000)
+        with pytest.raises(agent_cli.AgentError, match="more than 4,000 bytes"):
+            agent_cli.skill_files(list(registry.active.values()))

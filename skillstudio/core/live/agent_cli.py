@@ -319,13 +319,26 @@ class SkillFiles:
 
 
 def skill_files(skills: list[Skill]) -> SkillFiles:
-    """The regular files of each skill's folder (links, FIFOs and devices left out; at
-    most MAX_SKILL_FILES a skill and MAX_SKILL_BYTES in all), each under the skill's
-    name. AgentError for two skills of one name (the agent's folder holds one) or a
-    set past the bounds."""
+    """The regular files of each skill's folder (links, FIFOs and devices left out, and
+    a subfolder holding another SKILL.md: another skill's), each under the skill's
+    name, its own file as `SKILL.md`; at most MAX_SKILL_FILES a skill and
+    MAX_SKILL_BYTES in all. A skill that is a lone file (not a SKILL.md) is copied
+    alone. AgentError for two skills of one name (the agent's folder holds one), a
+    name no folder can have, or a set past the bounds."""
     files: list[tuple[str, bytes]] = []
     names: list[str] = []
-    total = 0
+    total = [0]
+
+    def read(path: str, top: str, name: str) -> bytes:
+        try:
+            data = read_bytes(path, top, MAX_SKILL_BYTES - total[0] + 1, truncate=True)
+        except OSError as exc:
+            raise AgentError(f"{name}: {exc}") from None
+        total[0] += len(data)
+        if total[0] > MAX_SKILL_BYTES:
+            raise AgentError(f"the skills hold more than {MAX_SKILL_BYTES:,} bytes to copy")
+        return data
+
     for skill in sorted(skills, key=lambda s: s.name):
         name = skill.name
         if name in names:
@@ -337,21 +350,22 @@ def skill_files(skills: list[Skill]) -> SkillFiles:
             raise AgentError(f"{name!r}: not a name a skills folder can hold")
         names.append(name)
         top = os.path.dirname(skill.path)
-        count = 0
-        for _folder, _subfolders, entries in walk(top, max_depth=8):
+        files.append((f"{name}/SKILL.md", read(skill.path, top, name)))
+        if os.path.basename(skill.path) != "SKILL.md":
+            continue  # a lone file: its folder holds other things
+        count = 1
+        for folder, subfolders, entries in walk(top, max_depth=8):
+            subfolders[:] = [
+                n for n in subfolders if not os.path.lexists(os.path.join(folder, n, "SKILL.md"))
+            ]
             for entry in entries:
-                if not is_regular(entry):
+                if not is_regular(entry) or os.path.samefile(entry.path, skill.path):
                     continue
                 count += 1
                 if count > MAX_SKILL_FILES:
                     raise AgentError(f"{name}: more than {MAX_SKILL_FILES} files to copy")
-                try:
-                    data = read_bytes(entry.path, top, MAX_SKILL_BYTES - total)
-                except OSError as exc:
-                    raise AgentError(f"{name}: {exc}") from None
-                total += len(data)
                 relative = os.path.relpath(entry.path, top).replace(os.sep, "/")
-                files.append((f"{name}/{relative}", data))
+                files.append((f"{name}/{relative}", read(entry.path, top, name)))
     digest = hashlib.sha256()
     for relative, data in files:
         digest.update(relative.encode("utf-8", "surrogatepass") + b"\0")
