@@ -11,12 +11,23 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
-from .common import EXIT_INTERRUPTED, EXIT_OK, Env
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env
 from .output import dumps, printable
+
+if TYPE_CHECKING:
+    from ..core.live.agent_run import AgentPlan, AgentSetup
+    from ..core.live.cache import AnswerCache
+    from ..core.live.run import Settings
+    from ..core.live.stats import LiveCase
+    from ..core.scanning.registry import Registry
+
+    Planner = Callable[
+        [Registry, list[LiveCase], Settings, dict[str, Any], AnswerCache, bool], AgentPlan
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +94,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
         )
         if not shared.confirm(env, args, text):
             env.err.write("nothing was run\n")
-            return 1
+            return EXIT_FAIL
     cancel = threading.Event()
     tty = env.err.isatty() if hasattr(env.err, "isatty") else False
 
@@ -91,10 +102,9 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
         if tty:
             env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
 
-    reports: list[tuple[str, Any]] = []
+    reports: list[tuple[str, AgentReport]] = []
     for name, checked in checked_plans:
-        report: AgentReport = execute_agent(checked, cache, cancel, progress)
-        reports.append((name, report))
+        reports.append((name, execute_agent(checked, cache, cancel, progress)))
     code = shared.output(args, env, reports)
     if not cancel.is_set():
         return code
@@ -105,7 +115,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     return EXIT_INTERRUPTED
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import Endpoint
     from ..core.live.run import Settings
@@ -135,14 +145,19 @@ def _settings(args: argparse.Namespace) -> Any:
     )
 
 
-def _planner(setup: Any) -> Any:
+def _planner(setup: AgentSetup) -> Planner:
     """eval_cmd's planner for the agent: the skills of each project copied as files."""
     from ..core.live.agent_cli import AgentError, skill_files
     from ..core.live.agent_run import plan_agent
 
     def planner(
-        registry: Any, cases: Any, settings: Any, options: Any, cache: Any, estimate: bool
-    ) -> Any:
+        registry: Registry,
+        cases: list[LiveCase],
+        settings: Settings,
+        options: dict[str, Any],
+        cache: AnswerCache,
+        estimate: bool,
+    ) -> AgentPlan:
         try:
             files = skill_files(list(registry.active.values()))
         except AgentError as exc:
@@ -152,7 +167,7 @@ def _planner(setup: Any) -> Any:
     return planner
 
 
-def _show(args: argparse.Namespace, env: Env, plans: list[tuple[str, Any]]) -> None:
+def _show(args: argparse.Namespace, env: Env, plans: list[tuple[str, AgentPlan]]) -> None:
     """`--show-request`: what each run would be (the argv, the skills copied, the
     request on stdin, the descriptor and its sha256); nothing is run."""
     from ..core.live.agent_run import show_json
