@@ -427,3 +427,16 @@ def test_only_each_skill_s_own_regular_files_are_copied(tmp_path: Path) -> None:
         patch.setattr(agent_cli, "MAX_SKILL_BYTES", 4000)
         with pytest.raises(agent_cli.AgentError, match="more than 4,000 bytes"):
             agent_cli.skill_files(list(registry.active.values()))
+
+
+def test_a_child_left_running_by_an_agent_that_exits_goes_with_its_group() -> None:
+    script = (
+        "import subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print(child.pid, flush=True)\n"
+    )
+    done = agent_cli.run_process([sys.executable, "-c", script], os.getcwd(), b"", 30.0)
+    assert done.cut == "" and done.status == 0 and done.seconds < 10
+    time.sleep(0.2)
+    assert not alive(int(done.stdout.split()[0]))

@@ -168,7 +168,8 @@ def _group() -> dict[str, object]:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the child and its process group (the agent's own children too)."""
+    """Kill the child and its process group (the agent's own children too; the group
+    outlives its leader while a member runs, so its id cannot be reused before)."""
     if sys.platform != "win32":
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -260,6 +261,9 @@ def run_process(
     finally:
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5)
+        for thread in readers:  # the stream to its end (a child left behind may hold it)
+            thread.join(2)
+        _kill(proc)  # whatever the agent left running in its group goes with it
         for thread in readers:
             thread.join(2)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
