@@ -23,11 +23,14 @@ from .common import (
     load,
     window_from,
 )
+from .eval_agent import add_agent_arguments
 from .eval_report import not_judged_text, output_reports
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
@@ -35,6 +38,11 @@ if TYPE_CHECKING:
     from ..core.projects.eval_cases import NotJudged
     from ..core.projects.open_project import OpenProject
     from ..core.scanning.registry import Registry
+
+    # makes one plan: (registry, cases, settings, options, cache, estimate) -> Plan
+    Planner = Callable[
+        [Registry, list[LiveCase], Settings, dict[str, Any], AnswerCache, bool], Plan
+    ]
 
 
 def register(sub: Subparsers) -> None:
@@ -86,7 +94,11 @@ def register(sub: Subparsers) -> None:
         "endpoint offers it (default: from the endpoint; Chat Completions for an "
         "OpenAI-compatible one)",
     )
-    ev.add_argument("--model", required=True, metavar="M", help="the model to ask")
+    ev.add_argument(
+        "--model",
+        metavar="M",
+        help="the model to ask (required, but with --agent-cli: the agent's default)",
+    )
     ev.add_argument(
         "--key-env",
         metavar="VAR",
@@ -169,6 +181,7 @@ def register(sub: Subparsers) -> None:
         help="print what would be sent (URL, headers without the key, the exact body and "
         "its sha256) and send nothing",
     )
+    add_agent_arguments(ev)  # --agent-cli, --agent-cli-path
     add_common(ev, formats=("text", "json", "junit"))
 
 
@@ -178,6 +191,8 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.run import Settings
     from ..core.live.turns import MAX_TURNS
 
+    if not args.model:
+        raise UsageError("--model is required (or --agent-cli: the agent's own model)")
     try:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
     except EndpointError as exc:
@@ -253,10 +268,13 @@ def _plans(
     env: Env,
     settings: Settings,
     cache: AnswerCache,
+    planner: Planner | None = None,
     not_judged: list[NotJudged] | None = None,
 ) -> list[tuple[str, Any, Any]]:
-    """(name, plan, project) per suite, or one for the --requests; the suites' cases
-    eval does not judge (core/projects/eval_cases.py) go into `not_judged`."""
+    """(name, plan, project) per suite, or one for the --requests; `planner` makes
+    each plan (default: core/live/run.py's `plan`; --agent-cli's: cli/eval_agent.py);
+    the suites' cases eval does not judge (core/projects/eval_cases.py) go into
+    `not_judged`."""
     from ..core.live.run import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
     from ..core.projects.eval_cases import eval_cases
@@ -280,7 +298,7 @@ def _plans(
         try:
             options = with_window(project.options, window)
             estimate = not args.show_request  # nothing is asked: no estimate to compare
-            checked = plan(registry, cases, settings, options, cache, estimate)
+            checked = (planner or plan)(registry, cases, settings, options, cache, estimate)
             out.append((name, checked, project))
         except NothingToAsk as exc:  # as lint's no-skills, but before anything is spent
             where = rel(project.base, env.cwd) or "."
@@ -359,10 +377,14 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
     from ..core.live.run import LiveError, execute, key_for
 
+    if args.agent_cli or args.agent_cli_path:
+        from .eval_agent import Shared, cmd_eval_agent
+
+        return cmd_eval_agent(args, env, Shared(_plans, _confirm, output_reports))
     settings = _settings(args, env.cwd)
     cache = AnswerCache()
     not_judged: list[NotJudged] = []
-    plans = _plans(args, env, settings, cache, not_judged)
+    plans = _plans(args, env, settings, cache, not_judged=not_judged)
     if args.show_request:  # before a key is read: nothing is sent
         show_requests(args, env, plans)
         return EXIT_OK

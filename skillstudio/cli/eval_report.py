@@ -86,8 +86,12 @@ def report_text(name: str, report: LiveReport) -> list[str]:
     lines = [
         printable(
             f"{name}: {counted(len(data['cases']), 'request')} x {data['runs']} runs, model "
-            f"{data['model']} at {endpoint['url']} ({endpoint['api']}), {data['date']}; "
-            f"asked as {data['profile']} asks: {style}"
+            + (
+                f"{data['model']}, {endpoint['url']}, {data['date']}; run as {style}"
+                if "agent" in data  # the real agent's CLI (cli/eval_agent.py)
+                else f"{data['model']} at {endpoint['url']} ({endpoint['api']}), "
+                f"{data['date']}; asked as {data['profile']} asks: {style}"
+            )
             + (f"; up to {data['turns']} turns a run" if data["turns"] > 1 else "")
         )
     ]
