@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.stats import BANDS, NONE, agreement
+from skillstudio.core.projects.eval_cases import eval_cases
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...live_fake import FakeModel
@@ -32,7 +33,10 @@ def test_a_suite_is_asked_and_the_bands_agreement_shown(
     runner = runner_on(window, suite, qtbot)  # the offline run hands the panel its cases
     panel = window.suite_live
     panel.cache = AnswerCache(str(tmp_path / "cache"))
-    assert runner.suite is not None and len(panel.cases) == len(runner.suite.cases)
+    assert runner.suite is not None and runner.registry is not None
+    chosen = eval_cases(runner.suite.cases, runner.registry, None, suite.name)
+    assert [c.query for c in panel.cases] == [c.query for c in chosen.judged]  # eval's cases
+    assert chosen.not_judged  # the suite's `expect: none` cases are not put to the model
     assert panel.bands.isHidden() and panel.table.isHidden()  # nothing asked yet
     with FakeModel([("text", "I would look at the diff first.")]) as fake:
         panel.set_endpoint(fake.url, "test-model")
