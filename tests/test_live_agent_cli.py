@@ -553,3 +553,33 @@ def test_a_timed_out_agent_run_is_the_shared_loop_s_inconclusive(
     assert seen.count("starting") == 2
     assert sum("within the 1 s timeout" in m for m in seen) == 6
     assert len(logged(log)) == 6
+
+
+def test_a_denied_activation_and_newer_codex_events_keep_the_pick(tmp_path: Path) -> None:
+    """As the sources read 2026-12-03 have it (docs/agents.md): Gemini CLI prints a
+    `tool_use` when the model asks for `activate_skill`, before its non-interactive
+    policy may deny the call, so a denied activation is still the model's pick; Codex's
+    newer events (`item.plan.delta`, `request_user_input`, a `plan` item) are skipped,
+    and a `declined` read of a listed SKILL.md is its pick."""
+    call = {"type": "tool_use", "tool_name": "activate_skill", "tool_id": "a-1"}
+    denied = [
+        {"type": "init", "model": "gemini-2.5-pro"},
+        dict(call, parameters={"name": "pdf-forms"}),
+        {"type": "tool_result", "tool_id": "a-1", "status": "error", "error": {"message": "x"}},
+        {"type": "result", "status": "error", "error": {"message": "denied by policy"}},
+    ]
+    read = read_gemini("\n".join(json.dumps(e) for e in denied).encode())
+    assert read.pick == "pdf-forms" and "denied by policy" in read.error
+    folder = "/tmp/run"
+    paths = ((f"{folder}/.agents/skills/pdf-forms/SKILL.md", "pdf-forms"),)
+    command = {"type": "command_execution", "command": "cat .agents/skills/pdf-forms/SKILL.md"}
+    codex = [
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": "item.plan.delta", "item_id": "p", "delta": "look"},
+        {"type": "item.completed", "item": {"id": "p", "type": "plan", "text": "look"}},
+        {"type": "request_user_input", "id": "1", "call_id": "c", "questions": []},
+        {"type": "item.completed", "item": dict(command, id="c1", status="declined")},
+        {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 2}},
+    ]
+    read = read_codex("\n".join(json.dumps(e) for e in codex).encode(), paths, folder)
+    assert read.pick == "pdf-forms" and not read.error and read.input_tokens == 5
