@@ -76,11 +76,15 @@ def test_every_later_turn_is_shown_as_the_run_sends_it(
     ):
         assert label in text
     assert text.index("turn 1 of up to 3") < text.index("POST") < text.index("turn 2 of up")
+    lines = text.splitlines()
+    after = [lines[n + 1] for n, line in enumerate(lines) if line.startswith("turn 2 of up")]
+    added_text = json.loads(after[0])  # what turn 2 appends: JSON, on its own line
     (request,) = show(tmp_path, "claude-code", *ask, form="json").json["requests"]
     later = request["later_turns"]
     assert [t["turn"] for t in later] == [2, 3]
     assert all(t["appends_to"] == field for t in later)
     shown = later[0]["added"]
+    assert added_text == shown
     # the run, for real: turn 1 calls Bash, turn 2 is sent
     with FakeModel([("tool", "Bash", {"command": "ls"}), ("text", "done")]) as fake:
         run = cli(

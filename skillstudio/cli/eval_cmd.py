@@ -537,7 +537,7 @@ def _print_request(env: Env, request: dict[str, Any]) -> None:
             "as it comes; the bytes, and so the sha256, are known only then: each run "
             "records them as turn_sha256)"
         )
-        env.print(printable(json.dumps(turn["added"], ensure_ascii=False, indent=1)))
+        env.print(printable(json.dumps(turn["added"], ensure_ascii=False)))  # one line
     env.print("")
 
 

@@ -14,9 +14,10 @@ text and tool calls, as it sent them) and the stub results appended in the API's
 form: Anthropic `tool_use` blocks answered by `tool_result` blocks in a user message;
 Chat Completions `tool_calls` answered by `tool` messages; the Responses API's
 `function_call` items answered by `function_call_output` items; Gemini's `functionCall`
-parts (the model's content kept as it came) answered by `functionResponse` parts. The sha256 of each
-later turn's bytes is kept with the answer (`Answer.turn_sha256`); the cache keeps the
-whole run under the first request's sha256 and the number of turns (run.py).
+parts (the model's content kept as it came) answered by `functionResponse` parts. The
+sha256 of each later turn's bytes is kept with the answer (`Answer.turn_sha256`); the
+cache keeps the whole run under the first request's sha256 and the number of turns
+(run.py). `--show-request` shows what a later turn appends (`added_by_turn`).
 """
 
 from __future__ import annotations
