@@ -308,3 +308,17 @@ def test_the_connection_test_speaks_gemini(tmp_path: Path) -> None:
     assert result.ok and result.model == "test-gemini-001"
     assert path == "/v1/models/gemini-2.5-flash:generateContent"
     assert json.loads(raw)["contents"][0]["parts"] == [{"text": "ping"}]
+
+
+def test_a_gemini_error_quoting_the_key_never_shows_it(tmp_path: Path) -> None:
+    registry, _ = registry_for(tmp_path, "agentskills")
+    cases = [LiveCase("fill in the PDF form", ["pdf-forms"])]
+    with FakeModel([("error", 400, f"API key {KEY} not valid")]) as fake:
+        s = settings(fake.url, "gemini", runs=1)
+        s.endpoint = endpoint_for(fake.url, "gemini", key_env="GEMINI_TEST_KEY")
+        report = execute(plan(registry, cases, s, {}), environ={"GEMINI_TEST_KEY": KEY})
+        ((_, headers, _),) = fake.received
+    (answer,) = report.results[0].answers
+    assert headers["x-goog-api-key"] == KEY
+    assert answer.error.startswith("HTTP 400: API key [key]") and KEY not in answer.error
+    assert KEY not in json.dumps(report.to_json())
