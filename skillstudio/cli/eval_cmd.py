@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 
 def register(sub: Subparsers) -> None:
+    from ..core.live.endpoints import APIS
+
     ev = sub.add_parser(
         "eval",
         help="put the suites' requests to a real model, as the agent asks it",
@@ -88,11 +90,11 @@ def register(sub: Subparsers) -> None:
     )
     ev.add_argument(
         "--api",
-        choices=("anthropic", "openai", "responses"),
+        choices=APIS,
         help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
-        "Completions, or OpenAI's Responses API as current Codex asks it, where the "
-        "endpoint offers it (default: from the endpoint; Chat Completions for an "
-        "OpenAI-compatible one)",
+        "Completions, OpenAI's Responses API as current Codex asks it, where the "
+        "endpoint offers it, or Gemini's generateContent (default: from the endpoint; "
+        "Chat Completions for an OpenAI-compatible one)",
     )
     ev.add_argument(
         "--model",
@@ -410,53 +412,96 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
 
 def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Plan, Any]]) -> None:
     """`--show-request`: each request as it would be sent (the URL, the headers but the
-    key's, the exact body and the sha256 of its bytes), and how many of its runs the
-    cache answers. No key is read and nothing is sent."""
-    from ..core.live.client import headers
+    key's, the exact body and the sha256 of its bytes), what each later turn of
+    `--turns K` adds to it, and how many of its runs the cache answers; a request the
+    agent's harness resolves is said to send nothing, with the rule that resolves it.
+    No key is read and nothing is sent."""
+    from ..core.live.client import headers, key_header
+    from ..core.live.harness import rule_of
+    from ..core.live.turns import added_by_turn
 
     shown: list[dict[str, Any]] = []
     for name, checked, _project in plans:
         endpoint = checked.settings.endpoint
-        runs = checked.settings.runs
+        runs, turns = checked.settings.runs, checked.settings.turns
+        field, added = added_by_turn(endpoint.api)
         for i, item in enumerate(checked.items):
-            shown.append(
-                {
-                    "suite": name,
-                    "query": item.case.query,
-                    "url": endpoint.url,
-                    "api": endpoint.api,
-                    "headers": headers(endpoint, None),  # None: no key, so no key header
-                    "key_header": "x-api-key" if endpoint.api == "anthropic" else "authorization",
-                    "template": item.template,
-                    "request_sha256": item.request_sha256,
-                    "bytes": len(item.content),
-                    "body": item.content.decode("utf-8"),
-                    "runs": runs,
-                    "cached_runs": sum((i, r) in checked.cached for r in range(runs)),
-                }
+            request: dict[str, Any] = {"suite": name, "query": item.case.query, "runs": runs}
+            if item.harness is not None:
+                request.update(sent=False, harness=item.harness, rule=rule_of(item.case.query))
+                shown.append(request)
+                continue
+            request.update(
+                sent=True,
+                url=endpoint.url_for(checked.settings.model),
+                api=endpoint.api,
+                headers=headers(endpoint, None),  # None: no key, so no key header
+                key_header=key_header(endpoint),
+                template=item.template,
+                request_sha256=item.request_sha256,
+                bytes=len(item.content),
+                body=item.content.decode("utf-8"),
+                cached_runs=sum((i, r) in checked.cached for r in range(runs)),
+                later_turns=[
+                    {"turn": t, "appends_to": field, "added": added} for t in range(2, turns + 1)
+                ],
             )
+            shown.append(request)
     if args.format == "json":
         for request in shown:
-            request["body"] = json.loads(request["body"])
+            if request["sent"]:
+                request["body"] = json.loads(request["body"])
         env.print(dumps({"requests": shown}))
         return
     for request in shown:
+        _print_request(env, request)
+    sent = sum(r["sent"] for r in shown)
+    resolved = len(shown) - sent
+    tail = f" ({resolved} resolved by the harness: no request)" if resolved else ""
+    env.print(f"{counted(sent, 'request')} shown{tail}; nothing was sent")
+
+
+def _print_request(env: Env, request: dict[str, Any]) -> None:
+    """One request of `--show-request` as text."""
+    runs = counted(request["runs"], "run")
+    if not request["sent"]:
+        env.print(printable(f"{request['suite']}: {request['query']!r} ({runs})"))
         env.print(
             printable(
-                f"{request['suite']}: {request['query']!r} ({counted(request['runs'], 'run')}, "
-                f"{request['cached_runs']} in the cache)"
+                f"no request is sent: the agent's harness resolves it to {request['harness']} "
+                f"by its rule {request['rule']}; no model is asked"
             )
         )
-        env.print(f"POST {printable(request['url'])}")
-        for header, value in request["headers"].items():
-            env.print(f"{header}: {value}")
-        env.print(f"({request['key_header']}: the key, when one is used; never shown)")
-        size = counted(request["bytes"], "byte")
-        env.print(f"request_sha256: {request['request_sha256']} ({size})")
-        env.print(printable(f"template: {request['template']}"))
-        env.print(printable(request["body"]))
         env.print("")
-    env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
+        return
+    later = request["later_turns"]
+    env.print(
+        printable(
+            f"{request['suite']}: {request['query']!r} ({runs}, "
+            f"{request['cached_runs']} in the cache)"
+        )
+    )
+    if later:
+        env.print(f"turn 1 of up to {len(later) + 1}: sent in every run")
+    env.print(f"POST {printable(request['url'])}")
+    for header, value in request["headers"].items():
+        env.print(f"{header}: {value}")
+    env.print(f"({request['key_header']}: the key, when one is used; never shown)")
+    size = counted(request["bytes"], "byte")
+    env.print(f"request_sha256: {request['request_sha256']} ({size})")
+    env.print(printable(f"template: {request['template']}"))
+    env.print(printable(request["body"]))
+    for turn in later:
+        n = turn["turn"]
+        env.print(
+            f"turn {n} of up to {len(later) + 1}: sent only when turn {n - 1}'s answer calls "
+            f"a tool that is not the skill choice; the request of turn {n - 1} with this "
+            f"appended to its '{turn['appends_to']}' (the <…> parts are the model's answer "
+            "as it comes; the bytes, and so the sha256, are known only then: each run "
+            "records them as turn_sha256)"
+        )
+        env.print(printable(json.dumps(turn["added"], ensure_ascii=False)))  # one line
+    env.print("")
 
 
 COMMANDS = {"eval": cmd_eval}

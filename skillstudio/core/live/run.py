@@ -254,7 +254,7 @@ def plan(
         if settings.turns > 1:  # a run of K turns is cached whole, under its first request
             template = f"{template}+turns/{settings.turns}"
         keys = [
-            answer_key(endpoint.base_url, endpoint.api, template, digest, run)
+            answer_key(endpoint.addressed(model), endpoint.api, template, digest, run)
             for run in range(settings.runs)
         ]
         for run, key in enumerate(keys):
@@ -570,7 +570,17 @@ def _ask(
 
     def ask(content: bytes) -> Any:
         nonlocal data
-        data = send(client, settings.endpoint, key, content, settings.limits, cancel, report, pacer)
+        data = send(
+            client,
+            settings.endpoint,
+            key,
+            content,
+            settings.limits,
+            cancel,
+            report,
+            pacer,
+            model=settings.model,
+        )
         return data
 
     try:

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..model.text import counted
+from . import gemini_api, responses_api
 from .questions import MAX_RAW, Answer
 
 MAX_SHOWN_BODY = 200_000  # characters of a request body shown (a huge listing is cut)
@@ -57,7 +58,7 @@ def request_shown(url: str, content: bytes, sha256: str) -> RequestShown:
 
 
 def _tool_calls(raw: str) -> list[str]:
-    """The tool calls in an answer as received (either API), as `name(arguments)`."""
+    """The tool calls in an answer as received (any API), as `name(arguments)`."""
     try:
         data = json.loads(raw)
     except ValueError:  # cut at MAX_RAW, or not JSON
@@ -76,6 +77,13 @@ def _tool_calls(raw: str) -> list[str]:
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict):
                 found.append(f"{function.get('name')}({function.get('arguments')})")
+    read: list[tuple[str, str, object]] = []
+    if isinstance(data.get("output"), list):  # the Responses API
+        read = responses_api.read_output(data)[0]
+    elif isinstance(data.get("candidates"), list) and data["candidates"]:  # Gemini
+        read = gemini_api.read_output(data)[0]
+    for _, name, arguments in read:
+        found.append(f"{name}({json.dumps(arguments, ensure_ascii=False)})")
     return found
 
 

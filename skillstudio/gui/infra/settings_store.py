@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
 
+from ...core.live.endpoints import APIS, EndpointError, endpoint_for
 from ...core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
-from ...core.live.endpoints import EndpointError, endpoint_for
 
 THEMES = ("system", "light", "dark")
-API_KINDS = ("anthropic", "openai")
+API_KINDS: tuple[str, ...] = APIS  # the APIs an endpoint can speak (core/live/endpoints.py)
 KEYRING_SERVICE = "SkillStudio model endpoint"
 MAX_TABS = 30  # tabs restored per folder
 MAX_ENDPOINTS = 20

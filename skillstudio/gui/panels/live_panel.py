@@ -362,7 +362,7 @@ class LivePanel(QWidget):
         if item.harness is not None:
             self.exchange.show_request(None, sent, harness=item.harness)
             return
-        url = checked.settings.endpoint.url
+        url = checked.settings.endpoint.url_for(checked.settings.model)
         self.exchange.show_request(request_shown(url, item.content, item.request_sha256), sent)
 
     # -- the connection test ------------------------------------------------------------

@@ -381,3 +381,31 @@ def test_test_connection_says_what_answered_or_why_not(qtbot: QtBot, settings: Q
     dialog.endpoint_table.setCurrentCell(3, 0)
     dialog.test_endpoint()
     assert "neither a base URL" in message.text() and dialog.test_button.isEnabled()
+
+
+def test_a_gemini_endpoint_is_offered_kept_and_keyed_as_eval_keys_it(
+    window: MainWindow, memory_keyring: MemoryKeyring
+) -> None:
+    """On main the API list held anthropic and openai only, and a saved endpoint of
+    another API was dropped when the settings were read back."""
+    url = "https://generativelanguage.googleapis.com/v1beta"
+
+    def change(dialog: SettingsDialog) -> None:
+        row = dialog.add_endpoint(Endpoint(url, "gemini", "gemini-2.5-flash"), False)
+        kind = dialog.endpoint_table.cellWidget(row, 1)
+        assert isinstance(kind, QComboBox)
+        assert [kind.itemText(i) for i in range(kind.count())] == [
+            "anthropic",
+            "openai",
+            "responses",
+            "gemini",
+        ]
+        key = dialog.endpoint_table.cellWidget(row, 3)
+        assert isinstance(key, QLineEdit)
+        key.setText("AIza-secret-456")
+
+    answer_settings(window, change)
+    window.menu_actions.settings_action.trigger()
+    window.settings.sync()
+    assert AppSettings(window.settings).endpoints() == [Endpoint(url, "gemini", "gemini-2.5-flash")]
+    assert api_key(endpoint_for(url, "gemini"), {}) == "AIza-secret-456"
