@@ -53,6 +53,9 @@ class AgentSpec:
     source: str  # a URL, or "PRODUCT.md 3.10 (unconfirmed)"
     checked: str = CHECKED
     discovery: Discovery = "children"  # <root>/<folder>/SKILL.md; recursive; any folder
+    # reads project roots in folders below the one it runs in (`tools/x/.claude/skills`);
+    # False: only at the folder it runs in (and, for a path given inside a root, above it)
+    nested: bool = False
     max_depth: int = 1  # folders below the root (recursive discovery)
     skips_hidden: bool = False  # recursive discovery skips names starting with '.'
     follows_links: bool | None = None  # None: not documented
@@ -66,6 +69,8 @@ class AgentSpec:
     description_required: bool = True
     compatibility_max: int | None = None
     plugin_manifests: tuple[str, ...] = ()  # `<plugin>/<manifest dir>` marks a plugin
+    # `<ext>/<file>` marks an extension whose `skills/<s>/SKILL.md` the agent reads
+    extension_manifests: tuple[str, ...] = ()
     command_roots: tuple[RootRule, ...] = ()  # folders of one-file commands (`x.md`)
     listing: str = ""  # how the model is shown the skills, in words ("" unknown)
     budget: str = ""  # the listing's budget, in words ("" unknown)
@@ -111,6 +116,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         command_roots=(RootRule(".claude/commands"),),
         source="https://code.claude.com/docs/en/skills (PRODUCT.md 3.7)",
         checked="2026-08",
+        nested=True,
         follows_links=True,
         name_rule="folder",
         profile="claude-code",
@@ -199,13 +205,18 @@ AGENTS: tuple[AgentSpec, ...] = (
             *_user("~/.agents/skills", "~/.gemini/skills"),
         ),
         source="https://geminicli.com/docs/cli/using-agent-skills/",
+        checked="2026-12-03",
         reads=frozenset({"name", "description"}),
+        extension_manifests=("gemini-extension.json",),
         listing="<available_skills> with name, description, location in the system prompt",
         invocation="the activate_skill tool (asks the user first)",
         notes=(
             "Workspace skills are off in untrusted folders.",
             "Extensions and built-in skills rank below user and workspace skills.",
+            "Workspace skills are read in the folder it runs in, not in folders below it.",
+            "An extension (gemini-extension.json) brings the skills in its skills/ folder.",
         ),
+        unconfirmed=("extension_manifests",),
     ),
     AgentSpec(
         key="opencode",

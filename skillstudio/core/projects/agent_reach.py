@@ -37,7 +37,7 @@ class Reach:
     title: str
     found: bool
     folder: str | None = None  # the agent's root that holds it (as the agent names it)
-    scope: str | None = None  # project, user, admin, system, plugin
+    scope: str | None = None  # project, user, admin, system, plugin, extension
     via_link: bool = False  # found through a link (the same file under another path)
     name: str | None = None
     ignored: list[str] = field(default_factory=list)
@@ -136,7 +136,18 @@ def _locate(
     near = ""
     for rule in agent.roots:
         if rule.scope == "project":
-            roots = [a for a in _ancestors(os.path.dirname(folder)) if _ends_with(a, rule.path)]
+            roots = []
+            for a in _ancestors(os.path.dirname(folder)):
+                if not _ends_with(a, rule.path):
+                    continue
+                if _runs_at(agent, _owner(a, rule.path), base):
+                    roots.append(a)
+                elif _in_root(agent, path, a) == "":
+                    where = _owner(a, rule.path)
+                    near = near or (
+                        f"reads {rule.path} only in the folder it runs in, not in folders "
+                        f"below it (run it in {os.path.basename(where) or where})"
+                    )
             if base is not None:
                 roots.append(os.path.normpath(os.path.join(base, rule.path)))
         else:
@@ -161,6 +172,36 @@ def _locate(
                 if _linked_into(agent, path, root):
                     return rule, root, True, ""
     return None, None, False, near
+
+
+def _owner(root: str, rule_path: str) -> str:
+    """The folder a project root belongs to (`/repo` of `/repo/.gemini/skills`)."""
+    for _ in _parts(rule_path):
+        root = os.path.dirname(root)
+    return root
+
+
+def _runs_at(agent: AgentSpec, owner: str, base: str | None) -> bool:
+    """Whether the agent, run at `base`, reads the project root of the folder `owner`:
+    its own (or one above it, when the path given lies inside that root); a root in a
+    folder below `base` (`tools/x/.gemini/skills`) only for an agent that reads nested
+    folders."""
+    if base is None or agent.nested:
+        return True
+    base = os.path.normpath(os.path.abspath(base))
+    return is_within(base, owner)
+
+
+def _extension_of(agent: AgentSpec, path: str) -> str | None:
+    """The extension folder holding the skill at `path` (`<ext>/skills/<s>/SKILL.md`
+    beside `<ext>/gemini-extension.json`), when the agent reads extensions."""
+    skills = os.path.dirname(os.path.dirname(path))
+    if not agent.extension_manifests or os.path.basename(skills) != "skills":
+        return None
+    extension = os.path.dirname(skills)
+    if any(os.path.isfile(os.path.join(extension, m)) for m in agent.extension_manifests):
+        return extension
+    return None
 
 
 def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
@@ -297,6 +338,10 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
         if rule is None and (plugin := _plugin_of(agent, path)) is not None:
             out.found, out.scope = True, "plugin"
             out.folder = os.path.basename(plugin)
+        elif rule is None and (extension := _extension_of(agent, path)) is not None:
+            out.found, out.scope = True, "extension"
+            out.folder = os.path.basename(extension)
+            out.unconfirmed = "extension_manifests" in agent.unconfirmed
         elif rule is None:
             folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
             out.why = near or (f"reads {folders}" if folders else "reads no project folder")

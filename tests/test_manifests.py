@@ -1,0 +1,92 @@
+"""Manifests decide, and each agent's folders are read as that agent does (issue 38;
+PRODUCT.md 3.9 "Two views of one tree", 3.10): nested agent folders count only for the
+agents that read nested folders, Gemini extensions bring their `skills/`, marketplace
+entries and Codex/Cursor plugin manifests decide their plugin's skills, and Claude Code
+loads a skill it cannot parse with empty metadata. The fixtures are under
+tests/data/manifests/ (small trees written for these tests)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import REPO, cli
+
+DATA = os.path.join(REPO, "tests", "data", "manifests")
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """User folders in an empty home: no real ~/.claude/skills counts."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+
+
+def _tree(tmp_path: Path, name: str) -> Path:
+    """A copy of one fixture as a repository of its own (a `.git` marks its root)."""
+    repo = tmp_path / name
+    shutil.copytree(os.path.join(DATA, name), repo)
+    (repo / ".git").mkdir()
+    return repo
+
+
+def _agents(data: dict[str, Any], repo: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each skill (its path in the repository) with every agent's answer on it."""
+    return {
+        os.path.relpath(e["path"], repo): {r["agent"]: r for r in e["agents"]}
+        for e in data["portability"]
+    }
+
+
+def test_nested_agent_folders_count_only_for_agents_that_read_them(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "nested_agents")
+    data = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
+    rows = _agents(data, repo)
+    assert len(rows) == 6
+    found = {
+        path: sorted(a for a, r in agents.items() if r["found"]) for path, agents in rows.items()
+    }
+    # at the root: Gemini reads .gemini/skills and .agents/skills; Codex .agents/skills
+    assert "gemini" in found[".gemini/skills/top-notes/SKILL.md"]
+    assert {"gemini", "codex"} <= set(found[".agents/skills/shared-check/SKILL.md"])
+    # below it: only when run in tools/x, so neither finds them from the root
+    for path in (
+        "tools/x/.gemini/skills/tool-notes/SKILL.md",
+        "tools/x/.agents/skills/tool-check/SKILL.md",
+    ):
+        assert found[path] == ["agentskills"], path
+        assert "only in the folder it runs in" in rows[path]["gemini"]["why"]
+        assert "(run it in x)" in rows[path]["gemini"]["why"]
+    assert (
+        "only in the folder it runs in"
+        in rows["tools/x/.agents/skills/tool-check/SKILL.md"]["codex"]["why"]
+    )
+    # Claude Code reads nested .claude/skills folders
+    nested = rows["tools/x/.claude/skills/tool-review/SKILL.md"]["claude-code"]
+    assert nested["found"] and nested["scope"] == "project"
+    # a Gemini extension brings the skills in its skills/ folder, for Gemini only
+    ext = rows["ext/skills/ext-helper/SKILL.md"]
+    assert ext["gemini"]["found"] and ext["gemini"]["scope"] == "extension"
+    assert ext["gemini"]["folder"] == "ext" and ext["gemini"]["name"] == "ext-helper"
+    assert not ext["claude-code"]["found"] and not ext["codex"]["found"]
+    assert data["agents_found"]["gemini"] == 3
+    assert data["agents_found"]["codex"] == 1
+    assert data["agents_found"]["claude-code"] == 1
+    text = cli("lint", "--profile", "all", ".", cwd=repo).out
+    assert "gemini finds 3 of 6" in text and "codex finds 1 of 6" in text
+
+
+def test_run_inside_the_nested_folder_gemini_reads_its_roots(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "nested_agents")
+    data = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo / "tools" / "x").json
+    rows = _agents(data, repo / "tools" / "x")
+    assert rows[".gemini/skills/tool-notes/SKILL.md"]["gemini"]["found"]
+    assert rows[".agents/skills/tool-check/SKILL.md"]["codex"]["found"]
+    assert data["agents_found"]["gemini"] == 2
