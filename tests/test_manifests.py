@@ -90,3 +90,25 @@ def test_run_inside_the_nested_folder_gemini_reads_its_roots(tmp_path: Path) -> 
     assert rows[".gemini/skills/tool-notes/SKILL.md"]["gemini"]["found"]
     assert rows[".agents/skills/tool-check/SKILL.md"]["codex"]["found"]
     assert data["agents_found"]["gemini"] == 2
+
+
+def test_claude_code_loads_an_unparsable_skill_with_empty_metadata(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "unparsable")
+    data = cli("lint", "--format", "json", ".", cwd=repo).json
+    bad = [d for d in data["diagnostics"] if "colon-notes" in d["path"]]
+    assert [d["code"] for d in bad] == ["yaml-invalid"]  # the error stays; no `skipped`
+    assert bad[0]["severity"] == "error" and "empty metadata" in bad[0]["message"]
+    listed = cli("list", "--format", "json", cwd=repo).json
+    rows = {s["name"]: s for s in listed["skills"]}
+    assert rows["colon-notes"]["status"] == "active"  # named after its folder
+    run = cli("activate", "colon-notes", cwd=repo)
+    assert run.code == 0 and "Write one note per release." in run.out
+    prompt = cli("prompt", "--format", "json", cwd=repo).json
+    assert [o["skill"] for o in prompt["omitted"]] == ["colon-notes"]
+    assert "empty metadata" in prompt["omitted"][0]["reason"]
+    assert "- fine-notes: Writes the changelog entry" in prompt["text"]
+    assert "colon-notes" not in prompt["text"]
+    # other profiles unchanged: the standard would not load it
+    std = cli("lint", "--profile", "agentskills", "--format", "json", ".", cwd=repo).json
+    codes = {d["code"] for d in std["diagnostics"] if "colon-notes" in d["path"]}
+    assert {"yaml-invalid", "skipped"} <= codes

@@ -108,6 +108,7 @@ class ClaudeCode(Pegasus):
     full_tier = "activation"
     fields = FIELDS
     reads_commands = True  # `.claude/commands/**/*.md`, a plugin's `commands/`
+    loads_unparsed = True  # with empty metadata: `claude plugin validate` says so (PRODUCT.md 3.9)
 
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
@@ -217,9 +218,13 @@ class ClaudeCode(Pegasus):
         skill.key = skill.name
         label = raw.get("name")
         desc = raw.get("description")
+        unparsed = skill.doc.has_frontmatter and skill.doc.mapping is None
         if isinstance(desc, str) and desc.strip():
             skill.description = " ".join(desc.split())
             source = "frontmatter"
+        elif unparsed:  # loaded with empty metadata (PRODUCT.md 3.9): no description
+            skill.description = ""
+            source = "none (frontmatter not parsed)"
         else:
             skill.description = first_paragraph(skill.doc.body) if skill.doc.text else ""
             source = "first paragraph"
@@ -244,6 +249,7 @@ class ClaudeCode(Pegasus):
             "plugin_root": self.plugin_folder(skill.root) if plugin else None,
             "command": command,
             "source": skill.root.label,
+            "empty_metadata": unparsed,
         }
 
     def package_folder(self, skill: Skill) -> str | None:
@@ -387,8 +393,8 @@ class ClaudeCode(Pegasus):
             ]
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
-        if skill.doc.has_frontmatter and skill.doc.mapping is None:
-            return "its frontmatter cannot be parsed"
+        """None: a frontmatter it cannot parse is loaded with empty metadata (the YAML
+        error stays an error; `listing_omission` leaves it out of the listing)."""
         return None
 
     # -- tiers ----------------------------------------------------------------
@@ -406,6 +412,11 @@ class ClaudeCode(Pegasus):
         return listing_description(skill, cap)
 
     def listing_omission(self, skill: Skill) -> str | None:
+        if skill.fields.get("empty_metadata"):
+            return (
+                "its frontmatter cannot be parsed: Claude Code loads it with empty metadata, "
+                "with no description to list"
+            )
         return settings.listing_omission(self.override(skill)) or super().listing_omission(skill)
 
     def listing_texts(self, skill: Skill) -> dict[str, str]:
