@@ -112,3 +112,96 @@ def test_claude_code_loads_an_unparsable_skill_with_empty_metadata(tmp_path: Pat
     std = cli("lint", "--profile", "agentskills", "--format", "json", ".", cwd=repo).json
     codes = {d["code"] for d in std["diagnostics"] if "colon-notes" in d["path"]}
     assert {"yaml-invalid", "skipped"} <= codes
+
+
+def test_a_marketplace_entry_with_strict_false_is_the_whole_manifest(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "marketplace_strict")
+    run = cli("lint", "--format", "json", ".", cwd=repo)
+    assert run.code == 0, run.out
+    data = run.json
+    assert "no-skills" not in {d["code"] for d in data["diagnostics"]}
+    listed = cli("list", "--format", "json", cwd=repo).json
+    names = {s["name"]: s["status"] for s in listed["skills"]}
+    # each entry names its own skills (two entries share the source "./")
+    assert names == {
+        "lab-skills:fit-curve": "active",
+        "lab-skills:plot-spectrum": "active",
+        "lab-cleaning:clean-table": "active",
+        "lab-skills:summarize": "active",  # the entry's `commands`
+    }
+    run = cli("activate", "lab-cleaning:clean-table", cwd=repo)
+    assert run.code == 0 and "Follow the steps for clean-table." in run.out
+    # the in-place view: Claude Code finds what the entries name, not draft-only/
+    every = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
+    rows = _agents(every, repo)
+    claude = {p: r["claude-code"] for p, r in rows.items()}
+    assert claude["fit-curve/SKILL.md"]["found"]
+    assert claude["fit-curve/SKILL.md"]["scope"] == "plugin"
+    assert claude["fit-curve/SKILL.md"]["name"] == "lab-skills:fit-curve"
+    assert claude["clean-table/SKILL.md"]["name"] == "lab-cleaning:clean-table"
+    assert claude["cmds/summarize.md"]["name"] == "lab-skills:summarize"
+    assert not claude["draft-only/SKILL.md"]["found"]
+    assert every["agents_found"]["claude-code"] == 4
+    assert not any(r["codex"]["found"] for r in rows.values())
+
+
+def test_without_strict_false_an_entry_is_merged_with_plugin_json(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "marketplace_strict")
+    market = repo / ".claude-plugin" / "marketplace.json"
+    text = market.read_text(encoding="utf-8").replace('"strict": false,', "")
+    market.write_text(text, encoding="utf-8")
+    (repo / ".claude-plugin" / "plugin.json").write_text('{"name": "lab"}\n', encoding="utf-8")
+    listed = cli("list", "--format", "json", cwd=repo).json
+    names = sorted(s["name"] for s in listed["skills"])
+    # plugin.json names the plugin; the entries' `skills` still add their folders
+    assert names == ["lab:clean-table", "lab:fit-curve", "lab:plot-spectrum", "lab:summarize"]
+
+
+def test_a_bad_strict_or_skills_value_is_placed_in_marketplace_json(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "marketplace_strict")
+    market = repo / ".claude-plugin" / "marketplace.json"
+    text = market.read_text(encoding="utf-8")
+    text = text.replace('"strict": false,', '"strict": "no",', 1)
+    text = text.replace('"skills": ["./clean-table"]', '"skills": ["../outside", 7]')
+    market.write_text(text, encoding="utf-8")
+    data = cli("lint", "--format", "json", ".", cwd=repo).json
+    found = [d for d in data["diagnostics"] if d["path"].endswith("marketplace.json")]
+    lines = text.splitlines()
+    strict = next(d for d in found if d["code"] == "field-type")
+    assert '"strict"' in lines[strict["line"] - 1]
+    bad = [d for d in found if d["code"] == "field-invalid"]
+    assert len(bad) == 2 and all('"skills"' in lines[d["line"] - 1] for d in bad)
+    names = {s["name"] for s in cli("list", "--format", "json", cwd=repo).json["skills"]}
+    assert "lab-cleaning:clean-table" not in names  # nothing left to name it
+
+
+def test_a_codex_plugin_manifest_decides_its_skills(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "codex_plugin")
+    data = cli("lint", "--profile", "codex", "--format", "json", ".", cwd=repo).json
+    skipped = [d for d in data["diagnostics"] if d["code"] == "skipped"]
+    assert [os.path.relpath(d["path"], repo) for d in skipped] == [
+        "inactive-skills/tidy-legacy/SKILL.md"
+    ]
+    assert ".codex-plugin/plugin.json" in skipped[0]["message"]
+    listed = cli("list", "--profile", "codex", "--format", "json", cwd=repo).json
+    active = sorted(s["name"] for s in listed["skills"] if s["status"] == "active")
+    assert active == ["tidy:tidy-docs", "tidy:tidy-imports"]
+    every = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
+    rows = _agents(every, repo)
+    assert rows["skills/tidy-docs/SKILL.md"]["codex"]["name"] == "tidy:tidy-docs"
+    assert not rows["inactive-skills/tidy-legacy/SKILL.md"]["codex"]["found"]
+    assert every["agents_found"]["codex"] == 2
+    # the standard has no plugins: the author's view checks all three, as it did
+    std = cli("lint", "--profile", "agentskills", "--format", "json", ".", cwd=repo).json
+    assert "skipped" not in {d["code"] for d in std["diagnostics"]}
+
+
+def test_a_cursor_plugin_manifest_replaces_its_skills_folder(tmp_path: Path) -> None:
+    repo = _tree(tmp_path, "cursor_plugin")
+    every = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
+    rows = _agents(every, repo)
+    named = rows["custom-skills/lint-sql/SKILL.md"]["cursor"]
+    assert named["found"] and named["scope"] == "plugin" and named["name"] == "sql-tools:lint-sql"
+    assert not rows["skills/lint-draft/SKILL.md"]["cursor"]["found"]
+    assert every["agents_found"]["cursor"] == 1
+    assert every["agents_found"]["claude-code"] == 0 and every["agents_found"]["codex"] == 0

@@ -69,6 +69,11 @@ class AgentSpec:
     description_required: bool = True
     compatibility_max: int | None = None
     plugin_manifests: tuple[str, ...] = ()  # `<plugin>/<manifest dir>` marks a plugin
+    # `<dir>/<manifest dir>/marketplace.json` (Claude Code's format): its local entries'
+    # `skills` lists decide their plugins' skills
+    marketplaces: tuple[str, ...] = ()
+    # a plugin manifest's `skills` paths: added to its `skills/` folder, or instead of it
+    manifest_skills: Literal["add", "replace"] = "add"
     # `<ext>/<file>` marks an extension whose `skills/<s>/SKILL.md` the agent reads
     extension_manifests: tuple[str, ...] = ()
     command_roots: tuple[RootRule, ...] = ()  # folders of one-file commands (`x.md`)
@@ -122,6 +127,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         profile="claude-code",
         description_required=False,
         plugin_manifests=(".claude-plugin",),
+        marketplaces=(".claude-plugin",),
         listing="<system-reminder> '- name: description' lines (description + when_to_use, "
         "cut at 1,536 characters)",
         budget="1 % of the context window (tokens x 4 characters), 8,000 when unknown; "
@@ -156,6 +162,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         description_max=1024,
         description_over="cut",
         plugin_manifests=(".codex-plugin", ".claude-plugin"),
+        manifest_skills="replace",
         listing="<skills_instructions> '- name: description (file: path)' lines",
         budget="2 % of the context window in tokens (UTF-8 bytes / 4), 8,000 characters "
         "when unknown; Codex's system skills first; descriptions shortened round robin, then "
@@ -193,8 +200,14 @@ AGENTS: tuple[AgentSpec, ...] = (
         ),
         source="https://cursor.com/docs/context/skills",
         reads=STANDARD_FIELDS | {"disable-model-invocation"},
+        plugin_manifests=(".cursor-plugin",),
+        manifest_skills="replace",
         invocation="chosen by the model; /name in Agent chat",
-        unconfirmed=("reads",),
+        notes=(
+            "A plugin's .cursor-plugin/plugin.json `skills` paths replace its skills/ folder "
+            "(cursor.com/docs/reference/plugins; the replacing: third-party, unconfirmed).",
+        ),
+        unconfirmed=("reads", "manifest_skills"),
     ),
     AgentSpec(
         key="gemini",

@@ -113,6 +113,7 @@ class ClaudeCode(Pegasus):
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
         self._plugin_of: dict[str, str | None] = {}
+        self._entries: dict[str, list[plugins.Entry]] = {}
         self.overrides: dict[str, str] = {}  # the project's skillOverrides (settings.py)
 
     # -- roots and discovery --------------------------------------------------
@@ -153,14 +154,32 @@ class ClaudeCode(Pegasus):
         """A command file's name (without its plugin): its path below the commands
         folder, folders joined by `:` (`.claude/commands/git/commit.md` is `git:commit`)."""
         folder = self.plugin_folder(skill.root)
-        folders = command_folders(folder) if folder is not None else [skill.root.path]
-        return command_name(skill.path, folders)
+        if folder is None:
+            return command_name(skill.path, [skill.root.path])
+        return command_name(skill.path, command_folders(folder, self.entries(skill.root)))
+
+    def entries(self, root: Root) -> list[plugins.Entry]:
+        """The marketplace entries of the plugin a root belongs to (cached per root)."""
+        folder = self.plugin_folder(root)
+        if folder is None:
+            return []
+        looked_at(*plugins.market_files(folder, root.base or folder))  # (as plugin_folder)
+        if root.path not in self._entries:
+            self._entries[root.path] = plugins.plugin_entries(folder, root.base or folder)
+        return self._entries[root.path]
 
     def plugin_of(self, skill: Skill) -> str | None:
         """The namespace of a plugin skill (`plugin` of `plugin:skill`), or None."""
         folder = self.plugin_folder(skill.root)
         if folder is None:
             return None
+        entries = self.entries(skill.root)
+        if not (plugins.is_plugin(folder) and all(e.strict for e in entries)):
+            # entries sharing a folder (`source: "./"`): the one whose `skills` name it
+            for entry in entries:
+                dirs = entry.manifest.skill_dirs
+                if skill.folder in dirs or os.path.dirname(skill.folder) in dirs:
+                    return entry.name
         if skill.root.label.startswith("plugin:") and os.path.normpath(skill.root.path) == folder:
             return skill.root.label[len("plugin:") :]
         return plugins.plugin_name(folder)
