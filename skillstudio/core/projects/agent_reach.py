@@ -230,7 +230,7 @@ def _plugin_of(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str]
         if base is not None and not is_within(above, base) and not is_within(base, above):
             break
         for mark in agent.marketplaces:
-            if not os.path.isfile(os.path.join(above, mark, "marketplace.json")):
+            if not _market_here(above, mark, base):
                 continue
             market = plugins.read_marketplace(above)
             for entry in market.entries if market is not None else []:
@@ -265,13 +265,20 @@ def _entry_command(agent: AgentSpec, path: str, base: str | None) -> tuple[str, 
         if base is not None and not is_within(above, base) and not is_within(base, above):
             break
         for mark in agent.marketplaces:
-            if not os.path.isfile(os.path.join(above, mark, "marketplace.json")):
+            if not _market_here(above, mark, base):
                 continue
             market = plugins.read_marketplace(above)
             for entry in market.entries if market is not None else []:
                 if any(is_within(path, p) for p in entry.manifest.command_paths):
                     return entry.folder, entry.name
     return None
+
+
+def _market_here(folder: str, mark: str, base: str | None) -> bool:
+    """Whether `folder` holds a marketplace to read: only inside the folder opened
+    (`base`), whose files may be read (one above it is not opened)."""
+    inside = base is None or is_within(folder, os.path.normpath(os.path.abspath(base)))
+    return inside and os.path.isfile(os.path.join(folder, mark, "marketplace.json"))
 
 
 def _declared(folder: str, plugin: str, dirs: list[str], decides: bool) -> bool:
