@@ -141,6 +141,7 @@ def test_a_marketplace_entry_with_strict_false_is_the_whole_manifest(tmp_path: P
     assert claude["clean-table/SKILL.md"]["name"] == "lab-cleaning:clean-table"
     assert claude["cmds/summarize.md"]["name"] == "lab-skills:summarize"
     assert not claude["draft-only/SKILL.md"]["found"]
+    assert "marketplace.json name their skills" in claude["draft-only/SKILL.md"]["why"]
     assert every["agents_found"]["claude-code"] == 4
     assert not any(r["codex"]["found"] for r in rows.values())
 
@@ -189,7 +190,11 @@ def test_a_codex_plugin_manifest_decides_its_skills(tmp_path: Path) -> None:
     every = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
     rows = _agents(every, repo)
     assert rows["skills/tidy-docs/SKILL.md"]["codex"]["name"] == "tidy:tidy-docs"
-    assert not rows["inactive-skills/tidy-legacy/SKILL.md"]["codex"]["found"]
+    legacy = rows["inactive-skills/tidy-legacy/SKILL.md"]["codex"]
+    assert not legacy["found"]
+    assert legacy["why"] == (
+        "its plugin's .codex-plugin/plugin.json names its skills (./skills), not this folder"
+    )
     assert every["agents_found"]["codex"] == 2
     # the standard has no plugins: the author's view checks all three, as it did
     std = cli("lint", "--profile", "agentskills", "--format", "json", ".", cwd=repo).json
@@ -202,6 +207,7 @@ def test_a_cursor_plugin_manifest_replaces_its_skills_folder(tmp_path: Path) -> 
     rows = _agents(every, repo)
     named = rows["custom-skills/lint-sql/SKILL.md"]["cursor"]
     assert named["found"] and named["scope"] == "plugin" and named["name"] == "sql-tools:lint-sql"
-    assert not rows["skills/lint-draft/SKILL.md"]["cursor"]["found"]
+    draft = rows["skills/lint-draft/SKILL.md"]["cursor"]
+    assert not draft["found"] and "names its skills (./custom-skills)" in draft["why"]
     assert every["agents_found"]["cursor"] == 1
     assert every["agents_found"]["claude-code"] == 0 and every["agents_found"]["codex"] == 0

@@ -217,12 +217,14 @@ def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
     return False
 
 
-def _plugin_of(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str] | None:
+def _plugin_of(
+    agent: AgentSpec, path: str, base: str | None, why: list[str]
+) -> tuple[str, str] | None:
     """(plugin folder, plugin name) of the plugin holding the skill at `path`, when the
     agent reads plugins: a marketplace entry whose `skills` name its folder (read as a
     manifest of its own), else the nearest plugin manifest above it, whose `skills`
     paths decide (without them: `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the
-    plugin's root)."""
+    plugin's root). A manifest that decides, and leaves the skill out, says so in `why`."""
     if not agent.plugin_manifests:
         return None
     folder = os.path.dirname(path)
@@ -233,11 +235,16 @@ def _plugin_of(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str]
             if not _market_here(above, mark, base):
                 continue
             market = plugins.read_marketplace(above)
-            for entry in market.entries if market is not None else []:
+            entries = market.entries if market is not None else []
+            for entry in entries:
                 if _declared(
                     folder, entry.folder, entry.manifest.skill_dirs, entry.declares("skills")
                 ):
                     return entry.folder, entry.name
+            if any(e.declares("skills") and is_within(folder, e.folder) for e in entries):
+                why.append(
+                    f"the entries of {mark}/marketplace.json name their skills, not this one"
+                )
         for mark in agent.plugin_manifests:
             manifest = os.path.join(above, mark)
             if os.path.isfile(os.path.join(manifest, "plugin.json")):
@@ -245,9 +252,12 @@ def _plugin_of(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str]
                 if declared is not None and agent.manifest_skills == "replace":
                     if folder in declared or os.path.dirname(folder) in declared:
                         return above, _plugin_name(above, mark)
-                    return None  # its manifest's `skills` replace its skills/ folder
+                    why.append(_left_out(mark, above, declared))  # they replace skills/
+                    return None
                 if not _declared(folder, above, declared or [], declared is not None):
-                    return None  # its manifest decides, and does not name this folder
+                    if declared is not None:
+                        why.append(_left_out(mark, above, declared))
+                    return None
                 return above, _plugin_name(above, mark)
             if os.path.isdir(manifest) and not os.path.lexists(
                 os.path.join(manifest, "marketplace.json")
@@ -256,6 +266,11 @@ def _plugin_of(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str]
                     return above, os.path.basename(above)
                 return None
     return None
+
+
+def _left_out(mark: str, plugin: str, declared: list[str]) -> str:
+    named = ", ".join("./" + os.path.relpath(d, plugin) for d in declared[:3]) or "nothing"
+    return f"its plugin's {mark}/plugin.json names its skills ({named}), not this folder"
 
 
 def _entry_command(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str] | None:
@@ -407,7 +422,8 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
         out.found = True
     else:
         rule, _, link, near = _locate(agent, path, base)
-        if rule is None and (plugin := _plugin_of(agent, path, base)) is not None:
+        left: list[str] = []
+        if rule is None and (plugin := _plugin_of(agent, path, base, left)) is not None:
             out.found, out.scope = True, "plugin"
             out.folder = os.path.basename(plugin[0])
         elif rule is None and (extension := _extension_of(agent, path)) is not None:
@@ -416,7 +432,11 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
             out.unconfirmed = "extension_manifests" in agent.unconfirmed
         elif rule is None:
             folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
-            out.why = near or (f"reads {folders}" if folders else "reads no project folder")
+            out.why = (
+                near
+                or (left[0] if left else "")
+                or (f"reads {folders}" if folders else "reads no project folder")
+            )
             out.unconfirmed = any(not r.confirmed for r in agent.roots)
             out.limits = limits_broken(agent, skill)  # what it would meet, moved there
             return out
