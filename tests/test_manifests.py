@@ -211,3 +211,62 @@ def test_a_cursor_plugin_manifest_replaces_its_skills_folder(tmp_path: Path) -> 
     assert not draft["found"] and "names its skills (./custom-skills)" in draft["why"]
     assert every["agents_found"]["cursor"] == 1
     assert every["agents_found"]["claude-code"] == 0 and every["agents_found"]["codex"] == 0
+
+
+# What each full profile reads in each fixture (the author's view: name and status),
+# and how many skills each agent finds in place (`lint --profile all`'s agents line).
+PROFILES: dict[str, dict[str, dict[str, str]]] = {
+    "marketplace_strict": {
+        "claude-code": {
+            "lab-skills:fit-curve": "active",
+            "lab-skills:plot-spectrum": "active",
+            "lab-cleaning:clean-table": "active",
+            "lab-skills:summarize": "active",
+        },
+        # no plugins in the standard, and Codex reads no Claude Code marketplace entry
+        "agentskills": dict.fromkeys(
+            ("fit-curve", "plot-spectrum", "clean-table", "draft-only"), "active"
+        ),
+        "codex": dict.fromkeys(
+            ("fit-curve", "plot-spectrum", "clean-table", "draft-only"), "active"
+        ),
+    },
+    "codex_plugin": {
+        "codex": {
+            "tidy:tidy-docs": "active",
+            "tidy:tidy-imports": "active",
+            "tidy-legacy": "skipped",
+        },
+        "claude-code": dict.fromkeys(("tidy-docs", "tidy-imports", "tidy-legacy"), "active"),
+        "agentskills": dict.fromkeys(("tidy-docs", "tidy-imports", "tidy-legacy"), "active"),
+    },
+    "unparsable": {
+        "claude-code": {"colon-notes": "active", "fine-notes": "active"},
+        "codex": {"colon-notes": "skipped", "fine-notes": "active"},
+        "agentskills": {"colon-notes": "skipped", "fine-notes": "active"},
+    },
+}
+FOUND: dict[str, dict[str, int]] = {
+    "nested_agents": {"agentskills": 6, "claude-code": 1, "codex": 1, "cursor": 1, "gemini": 3},
+    "unparsable": {"agentskills": 2, "claude-code": 2, "codex": 0, "cursor": 2, "gemini": 0},
+    "marketplace_strict": {"agentskills": 4, "claude-code": 4, "codex": 0, "gemini": 0},
+    "codex_plugin": {"agentskills": 3, "claude-code": 0, "codex": 2, "cursor": 0},
+    "cursor_plugin": {"agentskills": 2, "claude-code": 0, "codex": 0, "cursor": 1},
+}
+
+
+@pytest.mark.parametrize(("fixture", "profile"), [(f, p) for f, by in PROFILES.items() for p in by])
+def test_what_each_profile_reads_in_each_fixture(
+    tmp_path: Path, fixture: str, profile: str
+) -> None:
+    repo = _tree(tmp_path, fixture)
+    data = cli("lint", "--profile", profile, "--format", "json", ".", cwd=repo).json
+    assert {s["name"]: s["status"] for s in data["skills"]} == PROFILES[fixture][profile]
+
+
+@pytest.mark.parametrize("fixture", sorted(FOUND))
+def test_what_each_agent_finds_in_each_fixture(tmp_path: Path, fixture: str) -> None:
+    repo = _tree(tmp_path, fixture)
+    data = cli("lint", "--profile", "all", "--format", "json", ".", cwd=repo).json
+    found = data["agents_found"]
+    assert {agent: found[agent] for agent in FOUND[fixture]} == FOUND[fixture]
