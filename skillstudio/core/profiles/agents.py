@@ -218,7 +218,6 @@ AGENTS: tuple[AgentSpec, ...] = (
             *_user("~/.agents/skills", "~/.gemini/skills"),
         ),
         source="https://geminicli.com/docs/cli/using-agent-skills/",
-        checked="2026-12-03",
         reads=frozenset({"name", "description"}),
         extension_manifests=("gemini-extension.json",),
         listing="<available_skills> with name, description, location in the system prompt",
