@@ -43,6 +43,7 @@ from ..reading.safefs import read_bytes
 FORMAT = 1  # `skillstudio_template`: the file format's version
 MAX_BYTES = 8 * 2**20  # a template larger than this is not read (Claude Code's: ~0.3 MB)
 MAX_DEPTH = 64  # levels of JSON a template may nest
+MAX_SAVED = 100  # saved templates listed (the app's "Request as")
 LISTING = "{{skillstudio:listing}}"
 REQUEST = "{{skillstudio:request}}"
 NAMES = "{{skillstudio:names}}"
@@ -200,6 +201,31 @@ def find_template(word: str, cwd: str, environ: Mapping[str, str] | None = None)
             f"--save` writes one there), and no such file"
         )
     return load_template(named, templates_folder(environ))
+
+
+def saved_templates(
+    environ: Mapping[str, str] | None = None, limit: int = MAX_SAVED
+) -> list[tuple[str, Template | TemplateError]]:
+    """The templates `--template NAME` finds, by NAME (sorted, at most `limit`): each
+    read (bounded, confined to the folder) or the TemplateError saying why it cannot be
+    used. A file whose name is not a NAME is not one of them; no folder: none."""
+    folder = templates_folder(environ)
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[tuple[str, Template | TemplateError]] = []
+    for entry in entries:
+        name = entry[: -len(".json")]
+        if not entry.endswith(".json") or not is_name(name):
+            continue
+        try:
+            found.append((name, load_template(os.path.join(folder, entry), folder)))
+        except TemplateError as exc:
+            found.append((name, exc))
+        if len(found) >= limit:
+            break
+    return found
 
 
 def saved_for(agent: str, environ: Mapping[str, str] | None = None) -> Template | None:
