@@ -175,18 +175,18 @@ class AskingFields(QWidget):
         if profile is self.profile and folder == self.folder:
             return
         self.profile, self.folder = profile, folder
-        self.fill_templates()
+        self.fill_templates(keep=False)
 
     def chosen_word(self) -> str:
         """What Request as names: "reconstruction" or a saved template's NAME."""
         word = self.request_as.currentData()
         return word if isinstance(word, str) else RECONSTRUCTION
 
-    def fill_templates(self) -> None:
-        """The reconstruction and the saved templates, the remembered (else the current,
-        else the default) one chosen: the captured template saved under the agent's
-        name when there is one (as eval's default), else the reconstruction."""
-        current = self.request_as.currentData()
+    def fill_templates(self, keep: bool = True) -> None:
+        """The reconstruction and the saved templates, the remembered (else, `keep`, the
+        current, else the default) one chosen: the captured template saved under the
+        agent's name when there is one (as eval's default), else the reconstruction."""
+        current = self.request_as.currentData() if keep else None
         remembered = self.store.request_as(self.folder) if self.store and self.folder else ""
         agent = agent_of(style_of(self.profile).key) if self.profile is not None else None
         self.request_as.clear()

@@ -368,9 +368,9 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
-        likely = self.context.likely_indexes.peek(registry)
+        peeked = self.context.likely_indexes.peek(registry)
         folder = self.project.base if self.project is not None else ""
-        self.live.set_request(registry, query, options, likely, folder)
+        self.live.set_request(registry, query, options, peeked, folder)
         area = self.parentWidget()
         if query.strip() and area is not None and area.height() < ROOM:
             self.wants_room.emit()
