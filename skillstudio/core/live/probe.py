@@ -24,6 +24,9 @@ from .transcript import visible
 # take longer to load; its error says so and Ask a model waits the full timeout).
 PROBE_LIMITS = Limits(timeout=20.0, connect_timeout=5.0, retries=0)
 PROBE_TOKENS = 8  # the most the answer may spend
+# The Responses API's `max_output_tokens` is refused below 16 (as reported in
+# QuantumNous/new-api PR #2866's review, 2026-02-06; not confirmed in OpenAI's docs here).
+RESPONSES_MIN_TOKENS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,15 +44,13 @@ class ProbeResult:
         return f"Connection OK: {said} answered in {self.seconds * 1000:.0f} ms."
 
 
-def probe_body(model: str) -> bytes:
-    """The test request: the user's one word, at most PROBE_TOKENS back."""
-    return encode(
-        {
-            "model": model,
-            "max_tokens": PROBE_TOKENS,
-            "messages": [{"role": "user", "content": "ping"}],
-        }
-    )
+def probe_body(model: str, api: str = "anthropic") -> bytes:
+    """The test request in the endpoint's API: the user's one word, few tokens back
+    (PROBE_TOKENS; the Responses API's `input` and `max_output_tokens` there)."""
+    ping = [{"role": "user", "content": "ping"}]
+    if api == "responses":
+        return encode({"model": model, "max_output_tokens": RESPONSES_MIN_TOKENS, "input": ping})
+    return encode({"model": model, "max_tokens": PROBE_TOKENS, "messages": ping})
 
 
 def probe(
@@ -70,13 +71,14 @@ def probe(
     try:
         key = key_for(Settings(endpoint, model), environ)
         with new_client(transport) as client:
-            data = send(client, endpoint, key, probe_body(model), limits, cancel)
+            data = send(client, endpoint, key, probe_body(model, endpoint.api), limits, cancel)
     except (LiveError, SendError) as exc:
         return ProbeResult(False, time.monotonic() - start, error=str(exc))
     except Cancelled:
         return ProbeResult(False, time.monotonic() - start, error="cancelled")
     seconds = time.monotonic() - start
-    if not isinstance(data, dict) or ("content" not in data and "choices" not in data):
+    shapes = ("output",) if endpoint.api == "responses" else ("content", "choices")
+    if not isinstance(data, dict) or not any(shape in data for shape in shapes):
         return ProbeResult(
             False, seconds, error=f"{endpoint.url} answered, but not in the {endpoint.api} API"
         )

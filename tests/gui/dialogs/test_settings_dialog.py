@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
-from skillstudio.core.live.endpoints import api_key, endpoint_for
+from skillstudio.core.live.endpoints import APIS, api_key, endpoint_for
 from skillstudio.core.projects.config_writer import with_rules
 from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
 from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
@@ -345,3 +345,26 @@ def test_test_connection_says_what_answered_or_why_not(qtbot: QtBot, settings: Q
     dialog.endpoint_table.setCurrentCell(3, 0)
     dialog.test_endpoint()
     assert "neither a base URL" in message.text() and dialog.test_button.isEnabled()
+
+
+def test_every_api_core_speaks_is_an_endpoint_kind_kept_and_tested(
+    qtbot: QtBot, settings: QSettings
+) -> None:
+    """The API column offers core's list (the Responses API too, as eval's --api), the
+    kind is kept on OK, and Test connection asks in that API."""
+    store = AppSettings(settings)
+    dialog = SettingsDialog(store, "")
+    qtbot.addWidget(dialog)
+    with FakeModel([("text", "pong")]) as fake:
+        row = dialog.add_endpoint(Endpoint(fake.url, "responses", "m"), False)
+        kind = dialog.endpoint_table.cellWidget(row, 1)
+        assert isinstance(kind, QComboBox)
+        assert [kind.itemText(i) for i in range(kind.count())] == list(APIS)
+        assert kind.currentText() == "responses"
+        dialog.endpoint_table.setCurrentCell(row, 0)
+        dialog.test_endpoint()
+        qtbot.waitUntil(dialog.test_button.isEnabled, timeout=10_000)
+        assert fake.received[0][0].endswith("/responses")
+    assert dialog.endpoint_message.text().startswith("Connection OK: ")
+    store.set_endpoints([endpoint for endpoint, _key in dialog.endpoints()])
+    assert store.endpoints() == [Endpoint(fake.url, "responses", "m")]

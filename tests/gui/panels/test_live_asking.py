@@ -217,3 +217,17 @@ def test_an_endpoint_from_settings_brings_its_api(qtbot: QtBot, tmp_path: Path) 
     panel.endpoint.setCurrentText("ollama")
     assert panel.fields.api.currentText() == FROM_ENDPOINT
     assert panel.fields.settings().endpoint.api == "openai"
+
+
+def test_test_connection_speaks_the_api_chosen(qtbot: QtBot, tmp_path: Path) -> None:
+    """Test connection over the Responses API sends `input` to /responses and reads an
+    `output` answer (it sent a Chat body and called a Responses answer "not the API")."""
+    panel = panel_for(qtbot, tmp_path)
+    with FakeModel([("text", "pong")]) as fake:
+        panel.set_endpoint(fake.url, "test-model", "responses")
+        qtbot.mouseClick(panel.test_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: panel.test_button.isEnabled(), timeout=10_000)
+        path, sent = fake.received[0][0], json.loads(fake.received[0][2])
+    assert path.endswith("/responses") and sent["input"][0]["content"] == "ping"
+    assert "messages" not in sent and sent["max_output_tokens"] == 16
+    assert panel.status.text().startswith("Connection OK: "), panel.status.text()
