@@ -18,8 +18,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
 from skillstudio.core.live.endpoints import APIS, api_key, endpoint_for
+from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
 from skillstudio.core.projects.config_writer import with_rules
 from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
 from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
