@@ -7,12 +7,14 @@ templates.saved_templates, each shown with its label, captured agent and version
 reconstruction), the runs and the turns (eval's `--turns`, its default when unset).
 
 The template chosen is remembered per project folder (AppSettings.request_as) once
-the owner gives the settings (`keep_in`). A template is read again at each Ask (the
-file may have changed since the list was made); one that cannot be used is listed
-greyed out with the reason.
+the owner gives the settings (`keep_in`). The list is made again as it opens (a
+template saved meanwhile shows) and the template read again at each Ask (the file
+may have changed since); one that cannot be used is listed greyed out with the reason.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
@@ -59,6 +61,19 @@ def template_text(name: str, found: Template | TemplateError) -> str:
     return f"{name}: {found.label}"
 
 
+class FreshBox(QComboBox):
+    """A combo box whose items are made again as it opens (`before_open`): a template
+    saved since (`skillstudio capture --save` in a terminal) is offered at once."""
+
+    def __init__(self, before_open: Callable[[], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.before_open = before_open
+
+    def showPopup(self) -> None:  # Qt calls it as the list opens
+        self.before_open()
+        super().showPopup()
+
+
 class AskingFields(QWidget):
     """The endpoint, API, model, Request as, runs and turns; `settings()` makes eval's
     Settings of them (LiveError: what is missing or wrong, said)."""
@@ -93,7 +108,7 @@ class AskingFields(QWidget):
         )
         self.model = QLineEdit()
         self.model.setPlaceholderText("model, e.g. qwen2.5:7b")
-        self.request_as = QComboBox()
+        self.request_as = FreshBox(self.fill_templates)
         self.request_as.setMinimumContentsLength(8)
         self.request_as.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon

@@ -231,3 +231,19 @@ def test_test_connection_speaks_the_api_chosen(qtbot: QtBot, tmp_path: Path) -> 
     assert path.endswith("/responses") and sent["input"][0]["content"] == "ping"
     assert "messages" not in sent and sent["max_output_tokens"] == 16
     assert panel.status.text().startswith("Connection OK: "), panel.status.text()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen popup's window
+def test_a_template_saved_meanwhile_is_offered_when_the_list_opens(
+    qtbot: QtBot, tmp_path: Path, templates: Path
+) -> None:
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = panel_for(qtbot, tmp_path)
+    panel.set_request(registry, REQUEST, options)
+    box = panel.fields.request_as
+    assert [data for _, data in items(panel)] == ["reconstruction"]
+    (templates / "team.json").write_bytes(encode_template(captured_template()))
+    box.showPopup()
+    assert [data for _, data in items(panel)] == ["reconstruction", "team"]
+    assert box.currentData() == "reconstruction"  # the choice stays as it was
+    box.hidePopup()
