@@ -102,12 +102,15 @@ def answer_shown(run: int, answer: Answer) -> str:
         lines.append(visible(f"  model: {answer.reported_model}", 240))
     if answer.text:
         lines.append("  said: " + visible(answer.text, 600).replace("\n", "\n        "))
+    if len(answer.exchanges) > 1:  # each turn's calls and answer, as received
+        for went in answer.exchanges:
+            for call in _tool_calls(went.raw)[:5]:
+                lines.append(f"  turn {went.turn} called: " + visible(call, 600))
+            lines.append(f"  turn {went.turn} as received: " + visible(went.raw, MAX_RAW))
+        return "\n".join(lines)
     for call in _tool_calls(answer.raw)[:5]:
         lines.append("  called: " + visible(call, 600))
-    if len(answer.exchanges) > 1:  # each turn's answer, as received
-        for went in answer.exchanges:
-            lines.append(f"  turn {went.turn} as received: " + visible(went.raw, MAX_RAW))
-    elif answer.raw:
+    if answer.raw:
         lines.append("  as received: " + visible(answer.raw, MAX_RAW))
     return "\n".join(lines)
 

@@ -180,8 +180,9 @@ def test_turns_tell_the_first_turn_from_any_and_show_every_turn(
     assert later[1]["content"][0]["content"] == STUB
     answers = panel.exchange.answers.text.toPlainText()
     assert answers.startswith("Run 1: pdf-forms (at turn 2)")
-    assert "turn 1 as received: {" in answers and '"Bash"' in answers
-    assert "turn 2 as received: {" in answers
+    assert 'turn 1 called: Bash({"command": "ls"})' in answers
+    assert 'turn 2 called: Skill({"skill": "pdf-forms"})' in answers
+    assert "turn 1 as received: {" in answers and "turn 2 as received: {" in answers
 
 
 @pytest.mark.parametrize(("api", "path"), [("anthropic", "/messages"), ("responses", "/responses")])
