@@ -203,28 +203,42 @@ def find_template(word: str, cwd: str, environ: Mapping[str, str] | None = None)
     return load_template(named, templates_folder(environ))
 
 
-def saved_templates(
+def saved_names(
     environ: Mapping[str, str] | None = None, limit: int = MAX_SAVED
-) -> list[tuple[str, Template | TemplateError]]:
-    """The templates `--template NAME` finds, by NAME (sorted, at most `limit`): each
-    read (bounded, confined to the folder) or the TemplateError saying why it cannot be
-    used. A file whose name is not a NAME is not one of them; no folder: none."""
+) -> list[tuple[str, str]]:
+    """(NAME, path) of each file `--template NAME` finds, sorted, at most `limit`: a
+    `.json` file of the templates folder whose name is a NAME. No folder: none."""
     folder = templates_folder(environ)
     try:
         entries = sorted(os.listdir(folder))
     except OSError:
         return []
-    found: list[tuple[str, Template | TemplateError]] = []
+    found: list[tuple[str, str]] = []
     for entry in entries:
         name = entry[: -len(".json")]
-        if not entry.endswith(".json") or not is_name(name):
-            continue
-        try:
-            found.append((name, load_template(os.path.join(folder, entry), folder)))
-        except TemplateError as exc:
-            found.append((name, exc))
+        if entry.endswith(".json") and is_name(name):
+            found.append((name, os.path.join(folder, entry)))
         if len(found) >= limit:
             break
+    return found
+
+
+def load_saved(path: str, environ: Mapping[str, str] | None = None) -> Template:
+    """A saved template (confined to the templates folder, bounded); TemplateError."""
+    return load_template(path, templates_folder(environ))
+
+
+def saved_templates(
+    environ: Mapping[str, str] | None = None, limit: int = MAX_SAVED
+) -> list[tuple[str, Template | TemplateError]]:
+    """The templates `--template NAME` finds, by NAME (saved_names): each read or the
+    TemplateError saying why it cannot be used."""
+    found: list[tuple[str, Template | TemplateError]] = []
+    for name, path in saved_names(environ, limit):
+        try:
+            found.append((name, load_saved(path, environ)))
+        except TemplateError as exc:
+            found.append((name, exc))
     return found
 
 

@@ -14,6 +14,7 @@ may have changed since); one that cannot be used is listed greyed out with the r
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -34,10 +35,9 @@ from ...core.live.run import LiveError, Settings
 from ...core.live.templates import (
     Template,
     TemplateError,
-    load_template,
+    load_saved,
     named_path,
-    saved_templates,
-    templates_folder,
+    saved_names,
 )
 from ...core.live.turns import DEFAULT_TURNS, MAX_TURNS
 from ...core.profile import Profile
@@ -84,6 +84,8 @@ class AskingFields(QWidget):
         self.store: AppSettings | None = None
         self.folder = ""  # the project whose Request as is remembered
         self.profile: Profile | None = None
+        # each saved template read: its path -> ((size, mtime), what reading it gave)
+        self._read: dict[str, tuple[tuple[int, int], Template | TemplateError]] = {}
 
         self.endpoint = QComboBox()
         self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
@@ -213,7 +215,7 @@ class AskingFields(QWidget):
         )
         model = self.request_as.model()
         default = RECONSTRUCTION
-        for name, found in saved_templates():
+        for name, found in self._saved():
             self.request_as.addItem(template_text(name, found), name)
             row = self.request_as.count() - 1
             tip = str(found) if isinstance(found, TemplateError) else named_path(name)
@@ -233,6 +235,30 @@ class AskingFields(QWidget):
                 self.request_as.setCurrentIndex(at)
                 break
 
+    def _saved(self) -> list[tuple[str, Template | TemplateError]]:
+        """The saved templates, each read once while its file stays the same (size and
+        modification time): the list is made as it opens, on the GUI thread."""
+        out: list[tuple[str, Template | TemplateError]] = []
+        known: dict[str, tuple[tuple[int, int], Template | TemplateError]] = {}
+        for name, path in saved_names():
+            try:
+                info = os.stat(path)
+                stamp = (info.st_size, info.st_mtime_ns)
+            except OSError:
+                stamp = (-1, -1)
+            kept = self._read.get(path)
+            if kept is not None and kept[0] == stamp and stamp != (-1, -1):
+                found = kept[1]
+            else:
+                try:
+                    found = load_saved(path)
+                except TemplateError as exc:
+                    found = exc
+            known[path] = (stamp, found)
+            out.append((name, found))
+        self._read = known  # the files listed now (a removed one is forgotten)
+        return out
+
     def _remember(self) -> None:
         if self.store is not None and self.folder:
             self.store.set_request_as(self.folder, self.chosen_word())
@@ -243,7 +269,7 @@ class AskingFields(QWidget):
         if word == RECONSTRUCTION:
             return None
         try:
-            return load_template(named_path(word), templates_folder())
+            return load_saved(named_path(word))
         except TemplateError as exc:
             raise LiveError(str(exc)) from None
 

@@ -22,6 +22,7 @@ from skillstudio.core.live.endpoints import APIS
 from skillstudio.core.live.templates import encode_template
 from skillstudio.core.live.turns import DEFAULT_TURNS, STUB
 from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
+from skillstudio.gui.panels import live_asking
 from skillstudio.gui.panels.live_asking import FROM_ENDPOINT
 from skillstudio.gui.panels.live_panel import LivePanel
 
@@ -248,3 +249,30 @@ def test_a_template_saved_meanwhile_is_offered_when_the_list_opens(
     assert [data for _, data in items(panel)] == ["reconstruction", "team"]
     assert box.currentData() == "reconstruction"  # the choice stays as it was
     box.hidePopup()
+
+
+def test_a_saved_template_is_read_again_only_when_its_file_changed(
+    qtbot: QtBot, tmp_path: Path, templates: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list is made as it opens, on the GUI thread: an unchanged file (a captured
+    request is ~0.3 MB) is not parsed again each time."""
+    saved = templates / "claude-code.json"
+    saved.write_bytes(encode_template(captured_template()))
+    reads: list[str] = []
+    real = live_asking.load_saved
+
+    def counted(path: str) -> Any:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(live_asking, "load_saved", counted)
+    registry, options = registry_for(tmp_path / "p", "claude-code")
+    panel = panel_for(qtbot, tmp_path)
+    panel.set_request(registry, REQUEST, options)
+    reads.clear()
+    panel.fields.fill_templates()
+    assert reads == []  # unchanged: the reading kept
+    saved.write_text("{}", encoding="utf-8")  # another size: read again
+    panel.fields.fill_templates()
+    assert reads == [str(saved)]
+    assert items(panel)[1] == ("claude-code: cannot be used", "claude-code")
