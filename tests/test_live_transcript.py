@@ -48,7 +48,7 @@ def test_a_prose_answer_shows_why_it_is_no_skill() -> None:
     assert "  model: m-1" in text and "as received: {" in text
 
 
-def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
+def test_a_tool_call_is_named_with_its_arguments_in_every_api() -> None:
     anthropic = {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "x"}}]}
     openai = {
         "choices": [
@@ -59,7 +59,14 @@ def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
             }
         ]
     }
-    for data in (anthropic, openai):
+    call = {"type": "function_call", "name": "Skill", "arguments": '{"skill":"x"}'}
+    responses = {"output": [call]}
+    gemini = {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "Skill", "args": {"skill": "x"}}}]}}
+        ]
+    }
+    for data in (anthropic, openai, responses, gemini):
         text = answer_shown(1, Answer(pick="x", raw=json.dumps(data)))
         assert text.startswith("Run 1: x")
         assert "called: Skill(" in text and '"skill"' in text
@@ -158,10 +165,3 @@ def test_later_turns_are_shown_by_what_they_append_and_cached_ones_by_digest() -
         'turn 1 as received: {"first":1}' in shown and 'turn 2 as received: {"second":2}' in shown
     )
     assert "  as received:" not in shown  # each turn's, not the last one's alone
-
-
-def test_a_responses_api_function_call_is_named() -> None:
-    raw = json.dumps(
-        {"output": [{"type": "function_call", "name": "Skill", "arguments": '{"skill":"a"}'}]}
-    )
-    assert 'called: Skill({"skill":"a"})' in answer_shown(1, Answer(pick="a", raw=raw))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env
+from .eval_confirm import confirm_runs, progress_lines, valid_settings
 from .output import dumps, printable
 
 if TYPE_CHECKING:
@@ -34,11 +35,9 @@ if TYPE_CHECKING:
 class Shared:
     """What `eval` against a model and `eval --agent-cli` share, handed over by
     cli/eval_cmd.py (which imports this module, never the other way round): the
-    suites' planning with a planner of one's own, the question before running, the
-    reports and the exit code."""
+    suites' planning with a planner of one's own, the reports and the exit code."""
 
     plans: Callable[..., list[tuple[str, Any, Any]]]
-    confirm: Callable[[Env, argparse.Namespace, str], bool]
     output: Callable[[argparse.Namespace, Env, list[tuple[str, Any]]], int]
 
 
@@ -80,28 +79,18 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     if args.show_request:
         _show(args, env, checked_plans)
         return EXIT_OK
-    judged = any(item.case.judged for _, p in checked_plans for item in p.items)
-    for warning in settings.warnings(judged):
-        env.err.write(f"skillstudio: warning: {warning}\n")
-    runs = sum(p.calls for _, p in checked_plans)
-    if runs and not settings.offline:
-        cached = sum(len(p.cached) for _, p in checked_plans)
-        text = (
-            f"About to run {agent.executable} ({version or agent.title}) "
-            f"{counted(runs, 'time')}, each in a new temporary folder holding only the "
-            f"skills; each run is the agent's own session, billed to its login"
-            + (f"; {counted(cached, 'run')} from the cache" if cached else "")
+
+    def what(runs: int) -> str:
+        return (
+            f"run {agent.executable} ({version or agent.title}) {counted(runs, 'time')}, "
+            "each in a new temporary folder holding only the skills; each run is the "
+            "agent's own session, billed to its login"
         )
-        if not shared.confirm(env, args, text):
-            env.err.write("nothing was run\n")
-            return EXIT_FAIL
+
+    if not confirm_runs(env, args, settings, [p for _, p in checked_plans], what, "run"):
+        return EXIT_FAIL
     cancel = threading.Event()
-    tty = env.err.isatty() if hasattr(env.err, "isatty") else False
-
-    def progress(done: int, total: int, message: str) -> None:
-        if tty:
-            env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
-
+    progress = progress_lines(env)
     reports: list[tuple[str, AgentReport]] = []
     for name, checked in checked_plans:
         reports.append((name, execute_agent(checked, cache, cancel, progress)))
@@ -120,17 +109,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.endpoints import Endpoint
     from ..core.live.run import Settings
 
-    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0:
-        raise UsageError("--runs, --concurrency and --timeout must be positive")
-    if not 0 < args.pass_rate < 1:
-        raise UsageError(
-            "--pass-rate must be above 0 and below 1 (no number of runs shows a rate "
-            "of 1 with 95 % confidence)"
-        )
-    if args.min_runs < 1:
-        raise UsageError("--min-runs must be at least 1")
     endpoint = Endpoint(args.agent_cli, f"agent-cli:{args.agent_cli}", "anthropic")
-    return Settings(
+    settings = Settings(
         endpoint,
         args.model or "",
         args.runs,
@@ -143,6 +123,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         0.0,
         args.min_runs,
     )
+    return valid_settings(settings)
 
 
 def _planner(setup: AgentSetup) -> Planner:

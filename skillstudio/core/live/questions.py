@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..profile import Profile
+from . import gemini_api, responses_api
 from .agent_tools import (
     CLAUDE_BASH,
     CLAUDE_READ,
@@ -30,7 +31,6 @@ from .agent_tools import (
 )
 from .endpoints import Endpoint
 from .reads import read_pick
-from .responses_api import ResponsesShape, from_chat, read_output
 
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
@@ -201,7 +201,7 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
         description = f"{description}\n\n{q.listing}"
     system = ""
     messages: list[dict[str, Any]] = []
-    if style.place == "system" or (style.place == "developer" and api == "anthropic"):
+    if style.place == "system" or (style.place == "developer" and api in ("anthropic", "gemini")):
         system = q.listing
     elif style.place == "developer":
         role = "developer" if api == "responses" else endpoint.developer_role
@@ -225,7 +225,9 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     if tools:
         out["tools"] = tools
     out["messages"] = messages
-    return from_chat(out) if api == "responses" else out
+    if api == "responses":
+        return responses_api.from_chat(out)
+    return gemini_api.from_chat(out) if api == "gemini" else out
 
 
 def encode(data: dict[str, Any]) -> bytes:
@@ -340,9 +342,13 @@ def raw_text(data: Any) -> str:
 
 
 def reported_model(data: Any) -> str:
-    """The model id the server says answered (`model` in both APIs' answers), or ""."""
-    model = data.get("model") if isinstance(data, dict) else None
-    return model[:MAX_MODEL] if isinstance(model, str) else ""
+    """The model id the server says answered (`model` in the Messages, Chat Completions
+    and Responses answers, `modelVersion` in Gemini's), or ""."""
+    if not isinstance(data, dict):
+        return ""
+    model = data.get("model")
+    found = model if isinstance(model, str) else gemini_api.reported_model(data)
+    return found[:MAX_MODEL]
 
 
 class MalformedAnswer(ValueError):
@@ -355,10 +361,11 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     texts: list[str] = []
     found = data.get("usage")
     usage: dict[str, Any] = found if isinstance(found, dict) else {}
-    if api == "responses":
+    if api in ("responses", "gemini"):
+        read = responses_api.read_output if api == "responses" else gemini_api.read_output
         try:
-            called, text, tokens_in, tokens_out = read_output(data)
-        except ResponsesShape as exc:
+            called, text, tokens_in, tokens_out = read(data)
+        except (responses_api.ResponsesShape, gemini_api.GeminiShape) as exc:
             raise MalformedAnswer(str(exc)) from None
         return [(name, arguments) for _, name, arguments in called], text, tokens_in, tokens_out
     if api == "anthropic":

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.text import counted
+from . import gemini_api, responses_api
 from .questions import MAX_RAW, Answer
 
 MAX_SHOWN_BODY = 200_000  # characters of a request body shown (a huge listing is cut)
@@ -58,7 +59,7 @@ def request_shown(url: str, content: bytes, sha256: str) -> RequestShown:
 
 
 def _tool_calls(raw: str) -> list[str]:
-    """The tool calls in an answer as received (either API), as `name(arguments)`."""
+    """The tool calls in an answer as received (any API), as `name(arguments)`."""
     try:
         data = json.loads(raw)
     except ValueError:  # cut at MAX_RAW, or not JSON
@@ -70,9 +71,6 @@ def _tool_calls(raw: str) -> list[str]:
         if isinstance(part, dict) and part.get("type") == "tool_use":
             args = json.dumps(part.get("input"), ensure_ascii=False)
             found.append(f"{part.get('name')}({args})")
-    for item in data.get("output") or []:  # the Responses API
-        if isinstance(item, dict) and item.get("type") == "function_call":
-            found.append(f"{item.get('name')}({item.get('arguments')})")
     for choice in data.get("choices") or []:  # OpenAI Chat Completions
         message = choice.get("message") if isinstance(choice, dict) else None
         calls = message.get("tool_calls") if isinstance(message, dict) else None
@@ -80,6 +78,13 @@ def _tool_calls(raw: str) -> list[str]:
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict):
                 found.append(f"{function.get('name')}({function.get('arguments')})")
+    read: list[tuple[str, str, object]] = []
+    if isinstance(data.get("output"), list):  # the Responses API
+        read = responses_api.read_output(data)[0]
+    elif isinstance(data.get("candidates"), list) and data["candidates"]:  # Gemini
+        read = gemini_api.read_output(data)[0]
+    for _, name, arguments in read:
+        found.append(f"{name}({json.dumps(arguments, ensure_ascii=False)})")
     return found
 
 

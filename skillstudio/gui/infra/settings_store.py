@@ -19,7 +19,7 @@ from ...core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
 from ...core.live.templates import is_name
 
 THEMES = ("system", "light", "dark")
-API_KINDS: tuple[str, ...] = APIS  # every API core's endpoints speak (eval's --api)
+API_KINDS: tuple[str, ...] = APIS  # the APIs an endpoint can speak (core/live/endpoints.py)
 KEYRING_SERVICE = "SkillStudio model endpoint"
 MAX_TABS = 30  # tabs restored per folder
 MAX_ENDPOINTS = 20
@@ -171,6 +171,12 @@ class AppSettings:
         self.settings.endArray()
 
 
+def old_keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
+    """Where Settings kept the endpoint's key in earlier versions (an entry
+    nothing read: read_key moves a key found there)."""
+    return KEYRING_SERVICE, f"{endpoint.kind} {endpoint.url}"
+
+
 def keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
     """(service, account) of the endpoint's key in the system keyring: the entry the
     live checks read (core/live/endpoints.py: service "skillstudio", the host's
@@ -183,15 +189,27 @@ def keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
         account = ""
     if account:
         return LIVE_KEYRING_SERVICE, account
-    return KEYRING_SERVICE, f"{endpoint.kind} {endpoint.url}"
+    return old_keyring_entry(endpoint)
 
 
 def read_key(endpoint: Endpoint) -> str:
-    """The endpoint's key from the system keyring ("" when none or no keyring works)."""
+    """The endpoint's key from the system keyring ("" when none or no keyring works).
+    A key still under the old entry (old_keyring_entry) while the live checks' entry
+    has none is moved there once: written under the new entry, then the old deleted,
+    so `skillstudio eval` and Ask a model send the key typed in an earlier version."""
+    entry = keyring_entry(endpoint)
+    old = old_keyring_entry(endpoint)
     try:
         import keyring
 
-        return keyring.get_password(*keyring_entry(endpoint)) or ""
+        found = keyring.get_password(*entry) or ""
+        if found or entry == old:
+            return found
+        kept = keyring.get_password(*old) or ""
+        if kept:
+            keyring.set_password(*entry, kept)
+            keyring.delete_password(*old)
+        return kept
     except Exception:  # no backend, a locked keyring: the key is simply not known
         return ""
 

@@ -329,7 +329,7 @@ class LivePanel(QWidget):
         if item.harness is not None:
             self.exchange.show_request(None, sent, harness=item.harness)
             return
-        url = checked.settings.endpoint.url
+        url = checked.settings.endpoint.url_for(checked.settings.model)
         shown = request_shown(url, item.content, item.request_sha256)
         self.exchange.show_request(shown, sent, later=later)
 
