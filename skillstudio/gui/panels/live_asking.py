@@ -86,6 +86,7 @@ class AskingFields(QWidget):
         self.profile: Profile | None = None
         # each saved template read: its path -> ((size, mtime), what reading it gave)
         self._read: dict[str, tuple[tuple[int, int], Template | TemplateError]] = {}
+        self._api_from_settings = False  # the API shown is a Settings endpoint's
 
         self.endpoint = QComboBox()
         self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
@@ -172,10 +173,17 @@ class AskingFields(QWidget):
             self.api.setCurrentText(api)
 
     def _on_endpoint(self, text: str) -> None:
+        """A Settings endpoint brings its model and API; leaving it for another
+        endpoint leaves the API to that one. An API the user chose for a typed URL
+        stays while the URL is edited."""
         kind, model = (self.configured or {}).get(text, ("", ""))
         if model:
             self.model.setText(model)
-        self.api.setCurrentText(kind if kind in APIS else FROM_ENDPOINT)
+        if kind in APIS:
+            self.api.setCurrentText(kind)
+        elif self._api_from_settings:
+            self.api.setCurrentText(FROM_ENDPOINT)
+        self._api_from_settings = kind in APIS
 
     @property
     def model_name(self) -> str:

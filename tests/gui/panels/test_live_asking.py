@@ -227,6 +227,10 @@ def test_an_endpoint_from_settings_brings_its_api(qtbot: QtBot, tmp_path: Path) 
     panel.endpoint.setCurrentText("ollama")
     assert panel.fields.api.currentText() == FROM_ENDPOINT
     assert panel.fields.settings().endpoint.api == "openai"
+    panel.fields.api.setCurrentText("responses")  # chosen for a URL being typed
+    for typed in ("http://127.0.0.1:8", "http://127.0.0.1:8000/v1"):
+        panel.endpoint.setCurrentText(typed)
+    assert panel.fields.settings().endpoint.url == "http://127.0.0.1:8000/v1/responses"
 
 
 def test_test_connection_speaks_the_api_chosen(qtbot: QtBot, tmp_path: Path) -> None:
