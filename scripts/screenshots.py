@@ -397,7 +397,7 @@ def live_shots(app: QApplication, settings: QSettings, out: str, scheme: str) ->
             panel.split.setSizes([total * 2 // 5, total - total * 2 // 5])  # as a user drags
             bar = panel.live_page.verticalScrollBar()
             app.processEvents()
-            bar.setValue(live.table.y() - 8)  # the picks and the record of the exchange
+            bar.setValue(live.table.y() - 2)  # the picks and the record of the exchange
             save_shot(window, out, f"ask-model-{scheme}-{width}")
             live.test_connection()
             wait_for(app, lambda: live.test_button.isEnabled())
@@ -426,7 +426,7 @@ def live_shots(app: QApplication, settings: QSettings, out: str, scheme: str) ->
             app.processEvents()
             area = asker.parentWidget().parentWidget()  # scrolled(): viewport, area
             if isinstance(area, QScrollArea):
-                area.verticalScrollBar().setValue(asker.table.y() - 8)  # cases and bands
+                area.verticalScrollBar().setValue(asker.bar.y() - 2)  # progress, cases, bands
             save_shot(window, out, f"suites-ask-{scheme}-{width}")
             window.query_dock.raise_()
             panel.fit.moved = False  # the next size's own shares
