@@ -235,6 +235,21 @@ def encode(data: dict[str, Any]) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One turn of a run as it went, this session only (never cached or reported): the
+    size and sha256 of the bytes sent, what the turn's request added to the one before
+    it (the model's answer and the stub results, as JSON text; "" for the first turn,
+    whose body is the plan's), and the answer as received (at most MAX_RAW characters).
+    The app shows every turn of a run from it (gui/panels/live_exchange.py)."""
+
+    turn: int
+    size: int
+    sha256: str
+    added: str
+    raw: str
+
+
 @dataclass(slots=True)
 class Answer:
     """One run's answer as the agent reads it: the skill picked (None: no skill), the
@@ -245,7 +260,8 @@ class Answer:
     version when it was asked. `harness`: the agent's harness picked it from the
     request's `/name` (no model was asked). `turn`: the exchange the pick came at (1 the
     first; 0 no pick, or an answer cached before turns were counted);
-    `turn_sha256`: the digest of each later turn's request bytes (core/live/turns.py)."""
+    `turn_sha256`: the digest of each later turn's request bytes (core/live/turns.py);
+    `exchanges`: each turn as it went, for a run sent now (empty from the cache)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -262,6 +278,7 @@ class Answer:
     version: str = ""
     turn: int = 0
     turn_sha256: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)  # sent now: not in to_json
 
     def to_json(self) -> dict[str, Any]:
         return {

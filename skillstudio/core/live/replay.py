@@ -85,13 +85,14 @@ def chosen(
 def reconstruction(q: Question, endpoint: Endpoint, model: str, temperature: float) -> Template:
     """The built-in request for a question, as a template like any other: the body
     questions.body builds, with the listing and the request as placeholders, labelled
-    `reconstruction` with the agent style it reconstructs and the version
+    `reconstruction` with the agent it reconstructs (its style's key for a style no
+    agent's) and the version
     questions.TEMPLATE. Filled, it gives exactly the bytes questions.body gives."""
     shaped = dataclasses.replace(q, listing=LISTING, query=REQUEST)
     return Template(
         "reconstruction",
         endpoint.template_api,
-        q.style.key,
+        agent_of(q.style.key) or q.style.key,  # the agent's name (a report says it)
         "",
         body(shaped, endpoint, model, temperature),
         fixed_version=TEMPLATE,

@@ -49,7 +49,7 @@ from .stats import (
     per_skill,
 )
 from .templates import Template, TemplateError
-from .turns import MAX_TURNS, converse, turn_rates
+from .turns import DEFAULT_TURNS, MAX_TURNS, converse, turn_rates
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
@@ -80,7 +80,7 @@ class Settings:
     min_answered: int = MIN_ANSWERED  # answered runs a verdict needs
     template: Template | None = None  # `eval --template`: the requests sent from it
     saved_templates: bool = False  # a captured template saved for the agent wins (replay.py)
-    turns: int = 1  # exchanges a run may take (core/live/turns.py): 1 asks once
+    turns: int = DEFAULT_TURNS  # exchanges a run may take (core/live/turns.py): 1 asks once
 
     @property
     def rule(self) -> Rule:

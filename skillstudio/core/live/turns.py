@@ -28,11 +28,12 @@ from typing import Any
 
 from . import gemini_api
 from .cache import request_digest
-from .questions import Answer, MalformedAnswer, Question, encode, read_answer
+from .questions import Answer, Exchange, MalformedAnswer, Question, encode, raw_text, read_answer
 from .responses_api import ResponsesShape, read_output
 from .stats import CaseRuns
 
 STUB = "(no output)"  # the result every tool call other than the skill choice gets
+DEFAULT_TURNS = 1  # `eval --turns` and the app's turns when not given: ask once
 MAX_TURNS = 8  # --turns at most (skill-creator's evaluation counts a trigger in 8 turns)
 
 # (call id, tool name, arguments as sent: a JSON string for the OpenAI APIs)
@@ -156,11 +157,16 @@ def follow_up(
 SHOWN_CALL: Sent = ("<call id>", "<the tool the model called>", "<its arguments, as sent>")
 
 
+def turn_field(api: str) -> str:
+    """The list of the body a later turn appends to, in the API's own form."""
+    return {"responses": "input", "gemini": "contents"}.get(api, "messages")
+
+
 def added_by_turn(api: str) -> tuple[str, list[Any]]:
     """What each later turn appends to the request before it, for `--show-request`:
     (the body's list it goes in, the items), the model's answer shown by placeholders
     (SHOWN_CALL: its bytes are known only once it answers), the stub result as sent."""
-    field = {"responses": "input", "gemini": "contents"}.get(api, "messages")
+    field = turn_field(api)
     _, name, arguments = SHOWN_CALL
     data = {
         "candidates": [
@@ -187,11 +193,16 @@ def converse(
     body: dict[str, Any] | None = None
     spent_in = spent_out = 0
     later: list[str] = []
+    went: list[Exchange] = []
+    added = ""
     for turn in range(1, max(1, turns) + 1):
+        digest = request_digest(content)
         if turn > 1:
-            later.append(request_digest(content))
+            later.append(digest)
         data = ask(content)
+        went.append(Exchange(turn, len(content), digest, added, raw_text(data)))
         answer = read_answer(q, data, api)
+        answer.exchanges = went
         spent_in += answer.input_tokens
         spent_out += answer.output_tokens
         answer.input_tokens, answer.output_tokens = spent_in, spent_out
@@ -205,9 +216,19 @@ def converse(
         if not calls:
             return answer
         body = json.loads(first) if body is None else body
+        before = body
         body = follow_up(body, api, calls, text, data)
+        added = appended(before, body, api)
         content = encode(body)
     raise AssertionError("unreachable: the last turn returns")  # pragma: no cover
+
+
+def appended(before: dict[str, Any], after: dict[str, Any], api: str) -> str:
+    """What follow_up added to a request (the messages or input items after the ones
+    `before` had), as indented JSON: a later turn's request is `before` with these."""
+    key = turn_field(api)
+    old, new = before.get(key) or [], after.get(key) or []
+    return json.dumps(new[len(old) :], ensure_ascii=False, indent=2)
 
 
 def first_turn(answer: Answer) -> str | None:

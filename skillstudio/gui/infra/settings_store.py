@@ -1,10 +1,11 @@
 """What the app keeps between runs besides window geometry: the theme, the default
 profile, the profile chosen per folder, the context window for budgets (and the model
 it was taken from; the models themselves are core's, kept in models.yaml), the tabs open
-per folder, the suites a case was added to that a project's skillstudio.yaml does not
-list, and the model endpoints (their keys in the system keyring, never in the
-settings file). One QSettings under it: tests pass a settings file of their own. (A
-project's advice rules are its skillstudio.yaml's: settings_dialog.py writes them.)"""
+per folder, the template Ask a model sends from per folder, the suites a case was added
+to that a project's skillstudio.yaml does not list, and the model endpoints (their
+keys in the system keyring, never in the settings file). One QSettings under it: tests
+pass a settings file of their own. (A project's advice rules are its skillstudio.yaml's:
+settings_dialog.py writes them.)"""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QSettings
 
 from ...core.live.endpoints import APIS, EndpointError, endpoint_for
 from ...core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
+from ...core.live.templates import is_name
 
 THEMES = ("system", "light", "dark")
 API_KINDS: tuple[str, ...] = APIS  # the APIs an endpoint can speak (core/live/endpoints.py)
@@ -127,6 +129,20 @@ class AppSettings:
             self.settings.setValue(
                 f"kept_suites/{_folder_key(folder)}", [*kept, path][-MAX_KEPT_SUITES:]
             )
+
+    # -- Ask a model's "Request as" -------------------------------------------------------
+    def request_as(self, folder: str) -> str:
+        """The template Ask a model sends from in the project at `folder`: a saved
+        template's NAME (`eval --template NAME`), "reconstruction", or "" (none chosen)."""
+        value = self.settings.value(f"request_as/{_folder_key(folder)}", "")
+        return value if isinstance(value, str) and is_name(value) else ""
+
+    def set_request_as(self, folder: str, name: str) -> None:
+        key = f"request_as/{_folder_key(folder)}"
+        if name and is_name(name):
+            self.settings.setValue(key, name)
+        else:
+            self.settings.remove(key)
 
     # -- model endpoints ----------------------------------------------------------------
     def endpoints(self) -> list[Endpoint]:
