@@ -583,3 +583,30 @@ def test_a_denied_activation_and_newer_codex_events_keep_the_pick(tmp_path: Path
     ]
     read = read_codex("\n".join(json.dumps(e) for e in codex).encode(), paths, folder)
     assert read.pick == "pdf-forms" and not read.error and read.input_tokens == 5
+
+
+def test_a_suite_s_cases_eval_does_not_judge_are_listed_as_the_api_path_lists_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On main before this, `eval --agent-cli SUITE` dropped the suite's `expect: none`
+    cases in silence, while `eval SUITE` against a model named them NOT JUDGED."""
+    log = standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    base = project(tmp_path, "claude")
+    suite = (
+        "cases:\n"
+        '  - query: "fill in the tax form"\n'
+        "    expect_model: pdf-forms\n"
+        '  - query: "please look over my pull request"\n'
+        "    expect: none\n"
+    )
+    write(base, "suite.yaml", suite)
+    args = ["--profile", "claude-code", "--agent-cli", "claude", "--yes"]
+    run = cli("eval", "suite.yaml", *args, cwd=base)
+    assert run.code == 0, run.err
+    assert "NOT JUDGED  suite.yaml:4: 'please look over my pull request'" in run.out
+    assert run.out.rstrip().endswith("1 passed, 0 failed, 1 not judged by eval")
+    assert {c["query"] for c in logged(log)} == {"fill in the tax form"}  # never asked
+    data = cli("eval", "suite.yaml", *args, "--offline", "--format", "json", cwd=base)
+    assert [(n["line"], n["query"]) for n in data.json["not_judged"]] == [
+        (4, "please look over my pull request")
+    ]

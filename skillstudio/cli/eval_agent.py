@@ -38,7 +38,7 @@ class Shared:
     suites' planning with a planner of one's own, the reports and the exit code."""
 
     plans: Callable[..., list[tuple[str, Any, Any]]]
-    output: Callable[[argparse.Namespace, Env, list[tuple[str, Any]]], int]
+    output: Callable[..., int]
 
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +74,8 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
         raise UsageError(str(exc)) from None
     setup = AgentSetup(agent, executable, version, args.model)
     cache = AnswerCache()
-    plans = shared.plans(args, env, settings, cache, _planner(setup))
+    not_judged: list[Any] = []  # the suites' cases eval does not judge, listed as eval's
+    plans = shared.plans(args, env, settings, cache, _planner(setup), not_judged=not_judged)
     checked_plans = [(name, p) for name, p, _ in plans if isinstance(p, AgentPlan)]
     if args.show_request:
         _show(args, env, checked_plans)
@@ -94,7 +95,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
     reports: list[tuple[str, AgentReport]] = []
     for name, checked in checked_plans:
         reports.append((name, execute_agent(checked, cache, cancel, progress)))
-    code = shared.output(args, env, reports)
+    code = shared.output(args, env, reports, not_judged)
     if not cancel.is_set():
         return code
     env.err.write(
