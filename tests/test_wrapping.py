@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from skillstudio.core.editing.round_trip import apply_changes
 from skillstudio.core.editing.wrapping import DEFAULT_WIDTH
 from skillstudio.core.model.document import Document
 from skillstudio.core.reading.frontmatter import parse_text, read_document
+from skillstudio.core.reading.yaml_io import plain_ok
 
 from .helpers import CORPUS, cli, skill_files, write
 
@@ -157,44 +159,88 @@ def _description_node(fm: str) -> Any:
     return None
 
 
+def _append_and_check(doc: Document, label: str) -> None:
+    """Append SENTENCE to `doc`'s description through the writer `set` and the form
+    use, and check: it reads back as the intended text, in the same style (and block
+    header), every line within the old width plus one word, the lines before the
+    last of the old value and every line around the entry unchanged."""
+    old_value = doc.mapping["description"]  # type: ignore[index]
+    old_node = _description_node(doc.fm_text)
+    body = old_value.rstrip("\n")
+    if old_node.style == "|":  # a literal's lines are its text: the sentence on its own
+        body += "\n" + SENTENCE
+    else:
+        body += ("\n\n" if body.endswith("\n") else " ") + SENTENCE
+    new_value = body + ("\n" if old_value.endswith("\n") else "")
+    out = apply_changes(doc, [Change("set", "description", new_value)])
+    new_doc = parse_text(Document(path=doc.path), out)
+    assert new_doc.mapping is not None, label
+    assert new_doc.mapping["description"] == new_value, label
+    new_node = _description_node(new_doc.fm_text)
+    assert new_node.style == old_node.style, label
+    old_lines = doc.fm_text.splitlines()
+    new_lines = new_doc.fm_text.splitlines()
+    first, last = old_node.start_mark.line, old_node.end_mark.line
+    if old_node.style in ("|", ">"):
+        assert new_lines[first] == old_lines[first], label  # header and chomping
+        last = last if old_node.end_mark.column else last - 1
+    while last > first and not old_lines[last].strip():
+        last -= 1
+    region = old_lines[first : last + 1]
+    wrapped = len(region) > 2 or old_node.style not in ("|", ">")
+    width = max(len(line) for line in region)
+    width = width if wrapped else max(width, DEFAULT_WIDTH)
+    grown = len(new_lines) - len(old_lines)
+    new_region = new_lines[first : last + 1 + grown]
+    longest_word = max(len(w) for w in SENTENCE.split())
+    assert all(len(line) <= width + 1 + longest_word for line in new_region), label
+    assert new_region[: len(region) - 1] == region[:-1], label  # untouched lines kept
+    assert new_lines[last + 1 + grown :] == old_lines[last + 1 :], label
+    assert new_lines[:first] == old_lines[:first], label
+
+
 @pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
 def test_corpus_wrapped_descriptions_keep_style_width_and_lines() -> None:
     paths = _wrapped_descriptions()
     assert len(paths) >= 5, len(paths)
     for path in paths:
-        doc = read_document(path)
-        old_value = doc.mapping["description"]  # type: ignore[index]
-        old_node = _description_node(doc.fm_text)
-        literal = old_node.style == "|"
-        body = old_value.rstrip("\n")
-        if literal:
-            body += "\n" + SENTENCE
-        else:
-            body += ("\n\n" if body.endswith("\n") else " ") + SENTENCE
-        new_value = body + ("\n" if old_value.endswith("\n") else "")
-        out = apply_changes(doc, [Change("set", "description", new_value)])
-        new_doc = parse_text(Document(path=path), out)
-        assert new_doc.mapping is not None, path
-        assert new_doc.mapping["description"] == new_value, path
-        new_node = _description_node(new_doc.fm_text)
-        assert new_node.style == old_node.style, path
-        old_lines = doc.fm_text.splitlines()
-        new_lines = new_doc.fm_text.splitlines()
-        first, last = old_node.start_mark.line, old_node.end_mark.line
-        if old_node.style in ("|", ">"):
-            assert new_lines[first] == old_lines[first], path  # header and chomping
-            last = last if old_node.end_mark.column else last - 1
-        while last > first and not old_lines[last].strip():
-            last -= 1
-        region = old_lines[first : last + 1]
-        wrapped = len(region) > 2 or old_node.style not in ("|", ">")
-        width = max(len(line) for line in region)
-        width = width if wrapped else max(width, DEFAULT_WIDTH)
-        grown = len(new_lines) - len(old_lines)
-        new_region = new_lines[first : last + 1 + grown]
-        longest_word = max(len(w) for w in SENTENCE.split())
-        assert all(len(line) <= width + 1 + longest_word for line in new_region), path
-        assert new_region[: len(region) - 1] == region[:-1], path  # untouched lines kept
-        assert new_lines[last + 1 + grown :] == old_lines[last + 1 :], path
-        assert new_lines[:first] == old_lines[:first], path
+        _append_and_check(read_document(path), path)
     print(f"{len(paths)} wrapped corpus descriptions round-tripped")
+
+
+def _wrapped_in(style: str, text: str, width: int = 72) -> str:
+    """`text` as a `description:` wrapped at `width` in `style` (textwrap's breaks)."""
+    if style == "'":
+        text = "'" + text.replace("'", "''") + "'"
+    elif style == '"':
+        text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if style == ">-":
+        rows = textwrap.wrap(text, width - 2, break_long_words=False, break_on_hyphens=False)
+        return "description: >-\n" + "".join(f"  {row}\n" for row in rows)
+    rows = textwrap.wrap(
+        "description: " + text, width, break_long_words=False, break_on_hyphens=False
+    )
+    return rows[0] + "\n" + "".join(f"  {row}\n" for row in rows[1:])
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
+@pytest.mark.parametrize("style", ["plain", "'", '"', ">-"])
+def test_corpus_descriptions_wrapped_in_each_style_keep_it(style: str) -> None:
+    """The corpus has folded and literal wrapped descriptions only: its one-line ones,
+    wrapped here in each style at 72 columns, are edited the same way."""
+    checked = 0
+    for path in skill_files(CORPUS):
+        value = read_document(path).mapping or {}
+        text = value.get("description")
+        if not isinstance(text, str) or "\n" in text or len(text) < 100:
+            continue
+        if style == "plain" and not plain_ok(text):
+            continue
+        source = f"---\nname: x\n{_wrapped_in(style, text)}license: MIT\n---\nbody\n"
+        doc = parse_text(Document(path=path), source)
+        if doc.mapping is None or doc.mapping.get("description") != text:
+            continue  # textwrap's breaks lost a run of spaces: not this test's input
+        _append_and_check(doc, f"{path} ({style})")
+        checked += 1
+    assert checked >= 50, checked
+    print(f"{checked} corpus descriptions wrapped {style} round-tripped")
