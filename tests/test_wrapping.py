@@ -244,3 +244,13 @@ def test_corpus_descriptions_wrapped_in_each_style_keep_it(style: str) -> None:
         checked += 1
     assert checked >= 50, checked
     print(f"{checked} corpus descriptions wrapped {style} round-tripped")
+
+
+def test_a_block_header_with_indicators_and_a_comment_stays_byte_for_byte() -> None:
+    text = "---\nname: n\ndescription: >-2 # kept\n  Hello there\n  world.\n---\nbody\n"
+    out = _edit(text, "Hello there world. Bye.")
+    assert out.splitlines()[2:4] == ["description: >-2 # kept", "  Hello there"]
+    assert _description(out) == "Hello there world. Bye."
+    clipped = _edit(text, "Hello there world.\n")  # a final line break: clip chomping
+    assert clipped.splitlines()[2] == "description: >2 # kept"
+    assert _description(clipped) == "Hello there world.\n"

@@ -66,11 +66,17 @@ def _fill(text: str, room: list[int], old: list[str]) -> list[str]:
     rest of the text being exactly the old lines from there, ends there and the old
     lines are kept."""
     words = _BREAK.split(text) if text else []
+    per_line = [_BREAK.split(line) for line in old]
+    old_words = [word for line in per_line for word in line]
+    common = 0  # the words the new text ends with as the old one did
+    while common < min(len(words), len(old_words)) and words[-1 - common] == old_words[-1 - common]:
+        common += 1
     tails: dict[int, int] = {}  # word index -> the old line that starts there
-    for begin in range(len(old)):
-        tail = _BREAK.split(" ".join(old[begin:]))
-        if len(tail) <= len(words) and words[len(words) - len(tail) :] == tail:
-            tails.setdefault(len(words) - len(tail), begin)
+    size = len(old_words)
+    for begin, line_words in enumerate(per_line):
+        if size <= common:
+            tails.setdefault(len(words) - size, begin)
+        size -= len(line_words)
     out: list[str] = []
     index = 0
     while index < len(words):
@@ -140,9 +146,11 @@ def _block(node: yaml.ScalarNode, value: str, region: list[str], start: int) -> 
     found = _HEADER.match(head, node.start_mark.column)
     if found is None or "+" in found.group(2) or value.endswith("\n\n"):
         return None  # kept trailing blank lines: the entry's region does not hold them
-    digits = found.group(2).replace("-", "")
-    new_head = head[: found.start(2)] + digits + ("" if value.endswith("\n") else "-")
-    new_head += head[found.end(2) :]
+    new_head = head  # the chomping changes only when the text's last line break does
+    if ("-" in found.group(2)) == value.endswith("\n"):
+        digits = found.group(2).replace("-", "")
+        new_head = head[: found.start(2)] + digits + ("" if value.endswith("\n") else "-")
+        new_head += head[found.end(2) :]
     old = region[start + 1 :]
     filled = [line for line in old if line.strip()]
     if not filled:
