@@ -23,9 +23,11 @@ from ..model.skills import Skill
 from ..model.text import counted
 from ..profiles import PROFILE_NAMES, get_profile
 from ..profiles.agents import AGENTS, ENV_DEFAULTS, AgentSpec, RootRule
+from ..profiles.claude_code.plugins import read_marketplace
 from ..scanning.loading import build_skill
 
 LEVELS = 40  # ancestors looked at for a root or a plugin
+CLAUDE_PLUGIN = ".claude-plugin"  # the manifest folder whose marketplace lists plugins
 _STANDARD = frozenset(a.key for a in AGENTS if a.discovery == "any")  # no folders: a format
 
 
@@ -174,16 +176,21 @@ def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
     return False
 
 
-def _plugin_of(agent: AgentSpec, path: str) -> str | None:
+def _plugin_of(agent: AgentSpec, path: str, base: str | None = None) -> str | None:
     """The plugin folder holding the skill at `path`, when the agent reads plugins:
-    `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the plugin's root."""
+    `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the plugin's root; a plugin
+    folder marked by its manifest, or listed by the marketplace of the folder opened
+    (`base`; a listed plugin needs no plugin.json of its own)."""
     if not agent.plugin_manifests:
         return None
+    listed = _listed_plugins(agent, base)
     folder = os.path.dirname(path)
     candidates = [folder]
     if os.path.basename(os.path.dirname(folder)) == "skills":
         candidates.insert(0, os.path.dirname(os.path.dirname(folder)))
     for plugin in candidates:
+        if os.path.normpath(plugin) in listed:
+            return plugin
         for mark in agent.plugin_manifests:
             manifest = os.path.join(plugin, mark)
             if os.path.isfile(os.path.join(manifest, "plugin.json")) or (
@@ -192,6 +199,17 @@ def _plugin_of(agent: AgentSpec, path: str) -> str | None:
             ):  # a marketplace's own folder is no plugin
                 return plugin
     return None
+
+
+def _listed_plugins(agent: AgentSpec, base: str | None) -> set[str]:
+    """The local plugins the marketplace of the folder opened lists (Claude Code's
+    `.claude-plugin/marketplace.json`, read cached by claude_code/plugins.py)."""
+    if base is None or CLAUDE_PLUGIN not in agent.plugin_manifests:
+        return set()
+    if not os.path.isfile(os.path.join(base, CLAUDE_PLUGIN, "marketplace.json")):
+        return set()
+    market = read_marketplace(base)
+    return {os.path.normpath(p) for p, _ in market.plugins} if market else set()
 
 
 def _command_rule(agent: AgentSpec, path: str) -> RootRule | None:
@@ -294,11 +312,14 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
         out.found = True
     else:
         rule, _, link, near = _locate(agent, path, base)
-        if rule is None and (plugin := _plugin_of(agent, path)) is not None:
+        if rule is None and (plugin := _plugin_of(agent, path, base)) is not None:
             out.found, out.scope = True, "plugin"
             out.folder = os.path.basename(plugin)
         elif rule is None:
-            folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
+            read = [r.path for r in agent.roots + agent.command_roots if r.scope == "project"]
+            if agent.plugin_manifests:  # and the skills of the plugins it reads
+                read.append("plugins")
+            folders = ", ".join(dict.fromkeys(read))
             out.why = near or (f"reads {folders}" if folders else "reads no project folder")
             out.unconfirmed = any(not r.confirmed for r in agent.roots)
             out.limits = limits_broken(agent, skill)  # what it would meet, moved there
