@@ -233,3 +233,15 @@ def test_the_search_cut_off_is_named_precisely(tmp_path: Path) -> None:
     (note,) = codes(data, "scan-limit")
     assert "deeper than 6 levels" in note["message"]
     assert "l0/l1/l2/l3/l4/l5" in note["message"] and "other folder" not in note["message"]
+
+
+def test_headroom_measures_what_the_agent_loads_in_place(tmp_path: Path) -> None:
+    """`headroom` is of the in-place view: the catalogue lint checks beside
+    `.claude/commands` is not in Claude Code's listing; a collection beside
+    `.claude/skills` neither."""
+    for name, listed in (("templates", ["ship"]), ("collection", ["house-style"])):
+        repo = copy(tmp_path, name)
+        data = run(tmp_path, "headroom", str(repo), "--agent", "claude-code")
+        (row,) = data["agents"]
+        assert row["skills"] == 1, row
+        assert [n for n in row["listed"] if n not in row["agent_skills"]] == listed

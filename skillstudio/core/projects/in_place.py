@@ -16,7 +16,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model.diagnostics import Diagnostic, Severity
+from ..model.skills import Root, Skill
 from ..model.text import counted
+from ..profiles.agents import AgentSpec
+from .agent_reach import reach
 
 SHOWN = 5  # skill names a note lists before "and N more"
 
@@ -95,3 +98,13 @@ def _joined(names: list[str]) -> list[str]:
 
 def _verb(names: list[str]) -> str:
     return "loads" if len(names) == 1 else "load"
+
+
+def roots_in_place(
+    agent: AgentSpec, roots: list[Root], skills: list[Skill], base: str
+) -> list[Root]:
+    """The roots of which `agent` loads any skill if it runs in `base` (its own
+    folders, its plugins, a link into them): the in-place set whose listing `headroom`
+    measures, not the collections the author's view reads beside them."""
+    found = {id(skill.root) for skill in skills if reach(agent, skill, base).found}
+    return [root for root in roots if id(root) in found]
