@@ -247,7 +247,7 @@ def _root_labels(folder: str) -> tuple[list[str], dict[str, str]]:
     model = SkillTreeModel()
     model.set_registries(registries, [p.base for p in projects])
     labels = [model.index(r, 0).data() for r in range(model.rowCount())]
-    status = {s.path: s.status for r in registries for s in r.skills}
+    status: dict[str, str] = {s.path: str(s.status) for r in registries for s in r.skills}
     return labels, status
 
 
