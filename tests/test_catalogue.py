@@ -147,14 +147,17 @@ def hinted_commands(message: str) -> list[list[str]]:
     return [m.split() for m in re.findall(r"lint(?: --profile [\w-]+| [^\s,;)]+)", message)]
 
 
-def test_every_hint_of_an_unreached_note_reads_the_files_it_names(tmp_path: Path) -> None:
-    """What lint still cannot read as a root of its own (a skill nested in a skill,
-    skills in a hidden folder of a root) is named with hints; each hint is run here and
-    must check the skills it names (on main one said "lint --profile workspace", which
-    reads none of them)."""
+@pytest.mark.parametrize("root", [".agents/skills", "skills"])
+def test_every_hint_of_an_unreached_note_reads_the_files_it_names(
+    tmp_path: Path, root: str
+) -> None:
+    """What lint still cannot read as a root of its own (a skill nested in a skill) is
+    named with hints; each hint is run here and must check the skill it names (on main
+    `skills/outer/examples` got "lint --profile workspace", and workspace reads only
+    `*/SKILL.md`)."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    for rel in (".agents/skills/outer", ".agents/skills/outer/examples/inner"):
+    for rel in (f"{root}/outer", f"{root}/outer/examples/inner"):
         name = os.path.basename(rel)
         text = skill_text(name=name, description=f"Does {name} work. Use when {name} is due.")
         write(repo, f"{rel}/SKILL.md", text)
@@ -163,6 +166,7 @@ def test_every_hint_of_an_unreached_note_reads_the_files_it_names(tmp_path: Path
     assert "(inner)" in note["message"]
     commands = hinted_commands(note["message"])
     assert commands, note["message"]
+    assert ["lint", "--profile", "workspace"] not in commands
     for command in commands:
         if command[1] == "--profile":
             args = ["lint", str(repo), *command[1:]]

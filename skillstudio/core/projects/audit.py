@@ -240,7 +240,7 @@ def _note(
         )
     sample = files[0] if files else links[0].path
     why = _why(folder, sample, len(files), profile, roots, top, reach.chosen) if files else ""
-    what = _what(folder, profile, top, reach.chosen) if files else "fix or remove the links"
+    what = _what(folder, profile, top, reach.chosen, files) if files else "fix or remove the links"
     text = "; ".join(parts) + (f": {why}" if why else "") + f"; {what}."
     return Diagnostic("unreached", profile.severity_of("unreached"), text, folder)
 
@@ -298,9 +298,25 @@ def _agent(profile: Profile) -> str:
     return words[0].lower() + words[1:] if words.startswith(("An ", "The ", "A ")) else words
 
 
-def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
-    """What would read these files: other profiles whose folder this is, or a lint of
-    the folder itself (or, for roots the user chose, naming it among them)."""
+def _reads_all(cls: type[Profile], root: str, files: list[str]) -> bool:
+    """Whether a profile's discovery under `root` reaches every one of `files` (a hint
+    "lint --profile X" must check the files it names: workspace reads `*/SKILL.md`,
+    not a skill nested deeper)."""
+    for path in files:
+        depth = len(os.path.relpath(path, root).split(os.sep)) - 1
+        if cls.discovery == "recursive":
+            continue
+        if depth != 1 and not (cls.discovery == "self_and_children" and depth == 0):
+            return False
+    return True
+
+
+def _what(
+    folder: str, profile: Profile, top: str, chosen: str = "", files: list[str] | None = None
+) -> str:
+    """What would read these files: other profiles whose folder this is and whose
+    discovery reaches them, or a lint of the folder itself (or, for roots the user
+    chose, naming it among them)."""
     rel = _rel(folder, top)
     if chosen == "--root":
         return f"add --root {folder} to read them"
@@ -313,7 +329,8 @@ def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
         for spec in PROFILE_CLASSES[name].roots:
             if spec.path.startswith("~") or os.path.isabs(spec.path):
                 continue
-            if is_within(folder, os.path.join(top, spec.path)):
+            root = os.path.join(top, spec.path)
+            if is_within(folder, root) and _reads_all(PROFILE_CLASSES[name], root, files or []):
                 readers.append(name)
                 break
     lint = f"lint {rel} to check them as a root" if rel != "." else "lint each skill folder"
