@@ -249,3 +249,26 @@ def test_headroom_measures_what_the_agent_loads_in_place(tmp_path: Path) -> None
         (row,) = data["agents"]
         assert row["skills"] == 1, row
         assert [n for n in row["listed"] if n not in row["agent_skills"]] == listed
+
+
+def test_a_root_depth_limit_over_a_tree_without_skills_is_not_said(tmp_path: Path) -> None:
+    """Codex scans 6 levels below a root: a repository whose top is a root (a skill
+    folder at the top) and that holds a Java tree 12 levels deep gave "Codex scans 6
+    levels below a root; the folders inside this one are not scanned" for a tree with
+    no skill. Said only where a SKILL.md lies beyond the limit."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write(repo, "top-skill/SKILL.md", skill_text(name="top-skill", description="Top."))
+    java = "src/main/java/com/example/shop/order/service/impl/internal/util"
+    write(repo, f"{java}/OrderUtil.java", "class OrderUtil {}\n")
+    data = run(tmp_path, "lint", str(repo), "--profile", "codex")
+    assert codes(data, "scan-limit") == [] and names(data) == ["top-skill"]
+    write(repo, f"{java}/hidden-skill/SKILL.md", skill_text(name="hidden-skill", description="H."))
+    data = run(tmp_path, "lint", str(repo), "--profile", "codex")
+    (note,) = codes(data, "scan-limit")
+    assert "Codex scans 6 levels below a root" in note["message"]
+    assert is_within_path(str(repo / java / "hidden-skill"), note["path"])
+
+
+def is_within_path(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")

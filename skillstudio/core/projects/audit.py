@@ -108,9 +108,26 @@ def auditor(reach: Reach, index: int, profile: Profile, roots: list[Root]) -> Au
 
     def audit(found: list[tuple[Root, Found]], notes: list[Diagnostic]) -> list[Diagnostic]:
         reach.found[index] = {(item.dev, item.ino) for _, item in found if item.ino}
+        notes[:] = [note for note in notes if not _needless_limit(note, reach.inventory)]
         return unreached(reach, index, profile, roots, notes)
 
     return audit
+
+
+def _needless_limit(note: Diagnostic, inventory: Inventory) -> bool:
+    """A root's depth limit (`scan-limit`: "Codex scans 6 levels below a root") on a
+    folder under which the inventory, which searched the whole folder opened past that
+    depth, holds no SKILL.md: it hides no skill (a deep source tree), so it is not said.
+    Kept whenever the inventory's own search was cut."""
+    if note.code != "scan-limit" or not note.path or os.path.isfile(note.path):
+        return False
+    if " levels" not in note.message:  # a limit of entries or folders may hide anything
+        return False
+    if any(d.code == "scan-limit" for d in inventory.diagnostics):
+        return False
+    if not is_within(note.path, inventory.folder) or note.path == inventory.folder:
+        return False
+    return not any(is_within(path, note.path) for path, _ in inventory.files)
 
 
 def unreached(
