@@ -78,6 +78,21 @@ def test_show_and_match_find_a_deep_skill_of_the_catalogue(tmp_path: Path) -> No
     assert "etl-plan" in str(matched)
 
 
+def test_a_suite_runs_against_the_whole_catalogue(tmp_path: Path) -> None:
+    """`test`: a case naming a skill three folders below its category selects it (on
+    main the catalogue was not read beside `.claude/commands`: "expected etl-plan")."""
+    repo = copy(tmp_path, "templates")
+    write(
+        repo,
+        "suites/catalogue.yaml",
+        'cases:\n  - query: "/etl-plan nightly"\n    expect: etl-plan\n'
+        '  - query: "/rest-guide users"\n    expect: rest-guide\n',
+    )
+    done = cli("test", "suites/catalogue.yaml", cwd=repo)
+    assert done.code == 0, done.out + done.err
+    assert done.out.rstrip().endswith("2 passed, 0 failed")
+
+
 def test_a_collection_beside_a_folder_of_collections_is_linted_whole(tmp_path: Path) -> None:
     """Skill folders at the root beside `composio-skills/<skill>`, in a repository with
     its own `.claude/skills`: on main 1 skill of 6 (claude-code read its folder alone)
