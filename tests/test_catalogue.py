@@ -232,7 +232,7 @@ def test_a_skill_at_depth_nine_in_an_extension_folder_is_found(tmp_path: Path) -
     folder"."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    far = "tools/a/b/.gemini/extensions/ext/skills/far-away"
+    far = "tools/a/b/c/.gemini/extensions/ext/skills/far-away"  # the folder at depth 9
     write(repo, f"{far}/SKILL.md", skill_text(name="far-away", description="Far."))
     write(repo, "skills/near/SKILL.md", skill_text(name="near", description="Near."))
     data = run(tmp_path, "lint", str(repo))
