@@ -264,19 +264,21 @@ def test_a_codex_home_names_its_hidden_system_skills_and_dangling_links(tmp_path
     os.symlink("../../../nowhere/one", skills / "lost-one")
     os.symlink("../../../nowhere/two", skills / "lost-two")
     data = lint(skills, "--profile", "codex")
-    assert names(data) == ["mine", "yours"]
-    unreached = notes(data, "unreached", skills)
-    assert len(unreached) == 1
-    where, message = unreached[0]
-    assert where == ".system"
-    assert "2 SKILL.md files here are not read (imagegen, plan)" in message
-    assert "hidden folder '.system'" in message and "lint .system" in message
+    # the author's view (issue 38): .system is checked as a collection of its own
+    assert names(data) == ["imagegen", "mine", "plan", "yours"]
+    assert notes(data, "unreached", skills) == []
+    system = next(r for r in data["roots"] if r["path"] == str(skills / ".system"))
+    assert system["collection"] and "none is here" not in system["profile_reason"]
+    every = lint(skills, "--profile", "all")
+    ((where, message),) = notes(every, "unreached", skills)
+    assert where == ".system" and "(imagegen, plan)" in message
+    assert "not loaded by Codex CLI" in message and "in a hidden folder it skips" in message
     dangling = sorted(notes(data, "symlink-skipped", skills))
     assert [where for where, _ in dangling] == ["lost-one", "lost-two"]
     assert str(tmp_path / "nowhere/one") in dangling[0][1]
     auto = lint(skills)  # the home's own `.codex/` folder holds skills: codex
     assert {r["profile"] for r in auto["roots"]} == {"codex"}
-    assert names(auto) == ["mine", "yours"]
+    assert names(auto) == ["imagegen", "mine", "plan", "yours"]
 
 
 # -- nested and hidden SKILL.md ---------------------------------------------------------

@@ -106,8 +106,8 @@ def build_roots(
     others = [p for p in found if p not in taken and os.path.realpath(p) not in real]
     others = [p for p in others if all(p != q for q, _ in nested)]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
-        outer = taken | set(others)
-        others = [p for p in others if not any(q != p and is_inside(p, q) for q in outer)]
+        outer = taken | set(others)  # (unless in a hidden folder its walk skips: its own)
+        others = [p for p in others if not any(_walked_into(p, q) for q in outer)]
     others = [p for p in others if root_inside(p, top, notes)]
     nested = [(p, name) for p, name in nested if root_inside(p, top, notes)]
     if not chain and not others and not nested:
@@ -124,6 +124,14 @@ def build_roots(
     for path, name in nested:  # the agent's own nested roots, named by their directory
         roots.append(Root(path, f"nested {name}", len(roots), name, top))
     return roots, notes
+
+
+def _walked_into(path: str, outer: str) -> bool:
+    """Whether a recursive walk of the root `outer` reaches the root `path` (below it,
+    through no hidden folder: `.system/` of a Codex home is a collection of its own)."""
+    if path == outer or not is_inside(path, outer):
+        return False
+    return not any(part.startswith(".") for part in os.path.relpath(path, outer).split(os.sep))
 
 
 def nested_roots(profile: Profile, top: str, found: list[str]) -> list[tuple[str, str]]:
@@ -152,6 +160,8 @@ def collection_reason(profile: Profile, roots: list[Root], reason: str) -> dict[
         return {}
     own = [spec.path for spec in profile.roots if not spec.path.startswith("~")]
     mine = {os.path.normpath(os.sep + p) for p in own}
+    if any(root.path.endswith(tail) for root in roots for tail in mine):
+        return {}  # one of its folders is read: the others are collections beside it
     out: dict[str, str] = {}
     for root in roots:
         if any(root.path.endswith(tail) for tail in mine) or not root.base:
