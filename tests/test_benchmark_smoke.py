@@ -10,7 +10,7 @@ import pytest
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.reading.frontmatter import read_document
 
-from .benchmarks import bench_scan
+from .benchmarks import bench_catalogue, bench_scan
 from .benchmarks.synth import generate
 from .helpers import CORPUS
 
@@ -115,3 +115,13 @@ def test_performance_record_prints_one_table_with_every_target(
     measured = [row for row in cells if row[2] != "—" and row[1] != "not run"]
     assert all(row[3] in {"yes", "**NO**"} for row in measured)
     assert "performance record" in out and "cores" in out
+
+
+def test_catalogue_benchmark_checks_every_skill_of_the_catalogue(tmp_path: Path) -> None:
+    """bench_catalogue.py (issue 38): `lint` checks the whole catalogue (its skills and
+    the command), and the report gives the ratios."""
+    result = bench_catalogue.run(12, repeat=1, workdir=str(tmp_path))
+    assert result.count == 13 and result.skills_checked == 13
+    assert result.cold > 0 and result.warm > 0 and result.all_cold > 0
+    text = bench_catalogue.report(result)
+    assert "× floor" in text and "× lint cold" in text

@@ -98,7 +98,11 @@ def test_marketplace_source_outside_is_an_error_at_its_line(tmp_path: Path) -> N
     assert [(d["line"], d["severity"]) for d in bad] == [(13, "error"), (17, "error")]
     assert "leaves the marketplace folder" in bad[0]["message"]
     assert "must start with './'" in bad[1]["message"]
-    assert _names(data) == {"a:access": "active"}
+    # plugins/b, whose entry is refused, is still checked (issue 38, the author's view):
+    # a collection of the repository, named by its folder
+    assert _names(data) == {"a:access": "active", "b:access": "active"}
+    roots = {os.path.relpath(r["path"], tmp_path): r["collection"] for r in data["roots"]}
+    assert roots.get("plugins/b/skills") == "b"
 
 
 def test_plugin_json_problems_at_line_and_column(tmp_path: Path) -> None:
@@ -416,7 +420,14 @@ def test_only_folder_skill_md_and_lowercase_warned(tmp_path: Path) -> None:
     write(tmp_path, ".claude/skills/deep/inner/SKILL.md", skill_text(description="Deep."))
     write(tmp_path, ".claude/skills/bare.md", skill_text(description="Bare."))
     data = lint_json("--project", str(tmp_path))
-    assert _names(data) == {"ok": "active"}
+    # deep/inner, which Claude Code does not load (not directly in a folder of
+    # .claude/skills), is checked all the same (issue 38, the author's view); the
+    # in-place view says why it is not loaded
+    assert _names(data) == {"ok": "active", "inner": "active"}
+    every = lint_json("--project", str(tmp_path), "--profile", "all")
+    (note,) = [d for d in every["diagnostics"] if d["code"] == "unreached"]
+    assert note["path"] == str(tmp_path / ".claude/skills/deep")
+    assert "not directly in a skill folder of its root (.claude/skills)" in note["message"]
     low = [d for d in data["diagnostics"] if d["path"].endswith("skill.md")]
     assert [(d["severity"], "rename it to SKILL.md" in d["message"]) for d in low] == [
         ("warning", True)

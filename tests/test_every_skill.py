@@ -57,8 +57,8 @@ def linked_monorepo(tmp_path: Path) -> Path:
 
 
 EXPECTED = {  # profile (None: detected) -> the skills it finds
-    None: ["alpha", "beta", "gamma"],  # detected claude-code: .claude/skills holds them
-    "claude-code": ["alpha", "beta", "gamma"],
+    None: ["alpha", "beta", "delta", "gamma"],  # claude-code: .claude/skills and a collection
+    "claude-code": ["alpha", "beta", "delta", "gamma"],
     "codex": ["alpha", "beta", "delta", "gamma"],
     "agentskills": ["alpha", "beta", "delta", "gamma"],
 }
@@ -66,30 +66,31 @@ EXPECTED = {  # profile (None: detected) -> the skills it finds
 
 def test_links_into_agents_skills_load_under_claude_code(tmp_path: Path) -> None:
     """On main claude-code found 0 skills, exited with `no-skills` and called the
-    in-repository links "outside the root or back up into it"."""
+    in-repository links "outside the root or back up into it". Every skill is checked
+    (the author's view, issue 38): each file once; what Claude Code would not load in
+    place is said by `lint --profile all`."""
     repo = linked_monorepo(tmp_path)
     for profile, expected in EXPECTED.items():
         data = lint(repo, *(["--profile", profile] if profile else []))
         assert names(data) == expected, profile
-        assert notes(data, "symlink-skipped", repo) == []
         assert "no-skills" not in {d["code"] for d in data["diagnostics"]}
-        unreached = notes(data, "unreached", repo)
-        if "delta" in expected:  # each file read once, at its place
-            assert unreached == []
-            assert sorted(os.path.relpath(s["path"], repo) for s in data["skills"]) == [
-                f".agents/skills/{n}/SKILL.md" for n in expected
+        assert notes(data, "unreached", repo) == []
+        if profile in (None, "claude-code"):  # through its own folder, the rest as a collection
+            paths = sorted(os.path.relpath(s["path"], repo) for s in data["skills"])
+            assert paths == [
+                ".agents/skills/delta/SKILL.md",
+                *(f".claude/skills/{n}/SKILL.md" for n in ("alpha", "beta", "gamma")),
             ]
-            continue
-        # Claude Code reads .claude/skills only: the unlinked one is named, once
-        assert [os.path.relpath(s["path"], repo) for s in data["skills"]] == [
-            f".claude/skills/{n}/SKILL.md" for n in expected
-        ]
-        assert len(unreached) == 1
-        where, message = unreached[0]
-        assert where == ".agents/skills"
-        assert "(delta)" in message
-        assert "Claude Code reads skills only from .claude/skills" in message
-        assert "codex" in message and "lint .agents/skills" in message
+            same = notes(data, "symlink-skipped", repo)
+            assert all("same file as" in m for _, m in same) and len(same) == 3
+        else:
+            assert notes(data, "symlink-skipped", repo) == []
+    every = lint(repo, "--profile", "all")
+    unreached = notes(every, "unreached", repo)
+    assert [where for where, _ in unreached] == [".agents/skills"]
+    message = unreached[0][1]
+    assert "not loaded by Claude Code" in message and "(delta)" in message
+    assert "codex" in message  # Codex reads .agents/skills
     # a save through the link writes the file it leads to (inside), the link stays
     run = cli("set", "alpha", "description=Changed.", "--profile", "claude-code", cwd=repo)
     assert run.code == 0, run.err
@@ -118,13 +119,9 @@ def test_a_root_linked_to_a_sibling_root_lists_each_skill_once(tmp_path: Path) -
         ".agents/skills/two/SKILL.md",
     ]
     assert [r["path"] for r in data["roots"]] == [str(repo / ".agents/skills")]
-    data = lint(repo, "--profile", "agentskills")  # reads skills/ too: the same files
-    same = notes(data, "symlink-skipped", repo)
-    assert [where for where, _ in same] == ["skills/one/SKILL.md", "skills/two/SKILL.md"]
-    assert all("same file as" in m and ".agents/skills/" in m for _, m in same)
-    assert {d["severity"] for d in data["diagnostics"] if d["code"] == "symlink-skipped"} == {
-        "info"
-    }
+    data = lint(repo, "--profile", "agentskills")  # skills/ is .agents/skills: read once
+    assert [r["path"] for r in data["roots"]] == [str(repo / ".agents/skills")]
+    assert notes(data, "symlink-skipped", repo) == []
 
 
 # -- dangling links and links out ------------------------------------------------------
@@ -180,31 +177,37 @@ def test_a_catalogue_of_categories_is_one_project(tmp_path: Path) -> None:
     assert notes(data, "unreached", repo) == []
 
 
-def test_a_catalogue_beside_the_agents_own_folder_is_named_per_category(
+def test_a_catalogue_beside_the_agents_own_folder_is_checked_whole(
     tmp_path: Path,
 ) -> None:
-    """Claude Code reads `.claude/commands` here, not the catalogue: one `unreached`
-    per category folder (not per file). On main: the commands, and not a word."""
+    """Claude Code reads `.claude/commands` here, not the catalogue: lint checks the
+    catalogue all the same (issue 38, the author's view) and `lint --profile all` names
+    it, one `unreached` per category folder with Claude Code's real folders. On main:
+    the commands alone, and "Claude Code reads skills only from .claude/commands"."""
     repo = catalogue(tmp_path)
     write(repo, ".claude/commands/ship.md", "Ship it.\n")
     data = lint(repo)
-    assert names(data) == ["ship"]
-    unreached = notes(data, "unreached", repo)
+    assert names(data) == ["etl-plan", "lint-fix", "review", "ship", "sql-tune", "write-readme"]
+    assert notes(data, "unreached", repo) == []
+    every = lint(repo, "--profile", "all")
+    unreached = notes(every, "unreached", repo)
     assert [where for where, _ in unreached] == [
         f"cli-tool/components/skills/{c}" for c in ("data", "dev", "docs")
     ]
     data_note = unreached[0][1]
-    assert "2 SKILL.md files here are not read (etl-plan, sql-tune)" in data_note
-    assert "reads skills only from .claude/commands" in data_note
-    assert "lint cli-tool/components/skills/data" in data_note
-    assert all(n["severity"] == "info" for n in data["diagnostics"] if n["code"] == "unreached")
-    every = lint(repo, "--profile", "agentskills")
-    assert len(every["skills"]) == 5 and notes(every, "unreached", repo) == []
+    assert "2 SKILL.md files here are not loaded by Claude Code" in data_note
+    assert "(etl-plan, sql-tune)" in data_note
+    assert "it reads .claude/skills, .claude/commands, plugins" in data_note
+    assert all(n["severity"] == "info" for n in every["diagnostics"] if n["code"] == "unreached")
+    standard = lint(repo, "--profile", "agentskills")
+    assert len(standard["skills"]) == 5 and notes(standard, "unreached", repo) == []
 
 
 # -- a marketplace whose folder also holds unlisted skills --------------------------
-def test_skills_a_marketplace_does_not_list_are_named(tmp_path: Path) -> None:
-    """On main Claude Code read the listed plugin and said nothing of the 3 others."""
+def test_skills_a_marketplace_does_not_list_are_checked(tmp_path: Path) -> None:
+    """On main Claude Code read the listed plugin and named the 3 others `unreached`:
+    now they are checked (collections of the repository), and the in-place view says
+    Claude Code would not load them."""
     repo = tmp_path / "market"
     write(
         repo,
@@ -217,17 +220,16 @@ def test_skills_a_marketplace_does_not_list_are_named(tmp_path: Path) -> None:
         skill(repo, f"composio-skills/{name}")
     data = lint(repo)
     assert {r["profile"] for r in data["roots"]} == {"claude-code"}
-    assert names(data) == ["p:listed"]
-    unreached = notes(data, "unreached", repo)
-    assert len(unreached) == 1
-    where, message = unreached[0]
-    assert where == "composio-skills"
-    assert "3 SKILL.md files here are not read (aa, bb, cc)" in message
-    assert "marketplace.json does not list them" in message
-    assert "lint composio-skills" in message
-    every = lint(repo, "--profile", "agentskills")
-    assert names(every) == ["aa", "bb", "cc", "listed"]
-    assert notes(every, "unreached", repo) == []
+    assert names(data) == ["aa", "bb", "cc", "p:listed"]
+    assert notes(data, "unreached", repo) == []
+    every = lint(repo, "--profile", "all")
+    unreached = notes(every, "unreached", repo)
+    assert [where for where, _ in unreached] == ["composio-skills"]
+    assert "3 SKILL.md files here are not loaded by Claude Code" in unreached[0][1]
+    assert every["agents_found"]["claude-code"] == 1
+    standard = lint(repo, "--profile", "agentskills")
+    assert names(standard) == ["aa", "bb", "cc", "listed"]
+    assert notes(standard, "unreached", repo) == []
 
 
 def test_one_plugin_of_a_marketplace_is_read_as_the_marketplace_reads_it(
@@ -262,19 +264,21 @@ def test_a_codex_home_names_its_hidden_system_skills_and_dangling_links(tmp_path
     os.symlink("../../../nowhere/one", skills / "lost-one")
     os.symlink("../../../nowhere/two", skills / "lost-two")
     data = lint(skills, "--profile", "codex")
-    assert names(data) == ["mine", "yours"]
-    unreached = notes(data, "unreached", skills)
-    assert len(unreached) == 1
-    where, message = unreached[0]
-    assert where == ".system"
-    assert "2 SKILL.md files here are not read (imagegen, plan)" in message
-    assert "hidden folder '.system'" in message and "lint .system" in message
+    # the author's view (issue 38): .system is checked as a collection of its own
+    assert names(data) == ["imagegen", "mine", "plan", "yours"]
+    assert notes(data, "unreached", skills) == []
+    system = next(r for r in data["roots"] if r["path"] == str(skills / ".system"))
+    assert system["collection"] and "none is here" not in system["profile_reason"]
+    every = lint(skills, "--profile", "all")
+    ((where, message),) = notes(every, "unreached", skills)
+    assert where == ".system" and "(imagegen, plan)" in message
+    assert "not loaded by Codex CLI" in message and "in a hidden folder it skips" in message
     dangling = sorted(notes(data, "symlink-skipped", skills))
     assert [where for where, _ in dangling] == ["lost-one", "lost-two"]
     assert str(tmp_path / "nowhere/one") in dangling[0][1]
     auto = lint(skills)  # the home's own `.codex/` folder holds skills: codex
     assert {r["profile"] for r in auto["roots"]} == {"codex"}
-    assert names(auto) == ["mine", "yours"]
+    assert names(auto) == ["imagegen", "mine", "plan", "yours"]
 
 
 # -- nested and hidden SKILL.md ---------------------------------------------------------

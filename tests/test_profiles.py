@@ -40,9 +40,16 @@ def test_seed000_discovery_rule1_scans_only_key_skills_star_skill_md(tmp_path: P
     write(tmp_path, "elsewhere/other/SKILL.md", skill_text(**OASIS_OK))
     data = lint_json("--project", str(tmp_path))
     assert data["profile"] == "oasis"  # detected from the key_skills/ folder
+    # key_skills/*/SKILL.md only: the nested one is not a skill of key_skills (named
+    # `unreached`); elsewhere/ is checked as a collection of the folder (issue 38, the
+    # author's view: every skill root under the path is read)
     assert [s["path"] for s in data["skills"]] == [
-        str(tmp_path / "key_skills/code-review/SKILL.md")
+        str(tmp_path / "key_skills/code-review/SKILL.md"),
+        str(tmp_path / "elsewhere/other/SKILL.md"),
     ]
+    assert [r["collection"] for r in data["roots"]] == ["", "elsewhere"]
+    unreached = [d["path"] for d in data["diagnostics"] if d["code"] == "unreached"]
+    assert unreached == [str(tmp_path / "key_skills/code-review/nested")]
 
 
 @pytest.mark.parametrize("missing", ["id", "name", "description", "triggers", "priority"])

@@ -122,30 +122,33 @@ def codex_repository(tmp_path: Path) -> Path:
     return repo
 
 
-EXPECTED_CODEX_REPOSITORY = {  # profile -> the skills it finds
-    "codex": ["a", "b"],  # through .codex/skills only
-    "agentskills": ["a", "b", "c", "d", "unlinked"],  # no root of its own: collections
+EXPECTED_CODEX_REPOSITORY = {  # profile -> the skills it checks: every one (issue 38)
+    "codex": ["a", "b", "c", "d", "unlinked"],
+    "agentskills": ["a", "b", "c", "d", "unlinked"],
     "claude-code": ["a", "b", "c", "d", "unlinked"],
 }
 
 
 @pytest.mark.parametrize("profile", sorted(EXPECTED_CODEX_REPOSITORY))
-def test_codex_reads_only_its_roots_when_the_tree_holds_one(tmp_path: Path, profile: str) -> None:
-    """On main codex read `catalog/` and `skills/` as collections beside `.codex/skills`
-    (the issue: 37 folders Codex never reads supplied 241 skills)."""
+def test_codex_checks_every_skill_and_says_what_it_loads_in_place(
+    tmp_path: Path, profile: str
+) -> None:
+    """Issue 38's author's view: `catalog/` and `skills/` are checked beside
+    `.codex/skills` (each file once: a, b through the links); what Codex would not load
+    in place is `lint --profile all`'s to say (on main it was `unreached` in lint)."""
     repo = codex_repository(tmp_path)
     data = lint_args(repo, str(repo), "--profile", profile)
     assert names(data) == EXPECTED_CODEX_REPOSITORY[profile]
-    unreached = dict(notes(data, "unreached", repo))
+    assert notes(data, "unreached", repo) == []
     if profile != "codex":
-        assert unreached == {}
         return
-    assert [r["path"] for r in data["roots"]] == [str(repo / ".codex/skills")]
-    assert sorted(unreached) == ["catalog", "skills"]
-    assert "2 SKILL.md files here are not read (c, d)" in unreached["catalog"]
-    assert "Codex reads skills only from .codex/skills" in unreached["catalog"]
-    assert "lint catalog" in unreached["catalog"]
-    assert "(unlinked)" in unreached["skills"]  # a, b: read through the links
+    assert data["roots"][0]["path"] == str(repo / ".codex/skills")
+    every = lint_args(repo, str(repo), "--profile", "all")
+    assert every["agents_found"]["codex"] == 2
+    in_place = dict(notes(every, "unreached", repo))
+    assert "(c, d)" in in_place["catalog"]
+    assert "not loaded by Codex CLI" in in_place["catalog"]
+    assert "it reads .agents/skills, .codex/skills" in in_place["catalog"]
 
 
 def test_a_collection_without_a_codex_root_is_read_and_the_reason_says_so(

@@ -33,14 +33,28 @@ def monorepo(base: Path) -> Path:
     return repo
 
 
-def test_a_monorepo_gets_one_depth_note_and_none_for_backups(tmp_path: Path) -> None:
+def test_a_monorepo_gets_no_depth_note_for_deep_folders_without_skills(
+    tmp_path: Path,
+) -> None:
+    """Issue 38: the search goes past scan.max_depth (to twice it, within the folder
+    budget), so source trees 15 levels deep without a skill give no note."""
+    monorepo(tmp_path)
+    data = cli("lint", "monorepo", "--format", "json", cwd=tmp_path).json
+    assert [d for d in data["diagnostics"] if d["code"] == "scan-limit"] == []
+    assert [s["name"] for s in data["skills"]] == ["deploy"]
+
+
+def test_a_monorepo_gets_one_depth_note_at_the_cut_off_and_none_for_backups(
+    tmp_path: Path,
+) -> None:
     repo = monorepo(tmp_path)
+    write(repo, "skillstudio.yaml", "scan:\n  max_depth: 5\n")
     data = cli("lint", "monorepo", "--format", "json", cwd=tmp_path).json
     limits = [d for d in data["diagnostics"] if d["code"] == "scan-limit"]
     assert len(limits) == 1, [d["path"] for d in limits]
     assert limits[0]["path"] == str(repo)
     message = limits[0]["message"]
-    assert "deeper than 8 levels" in message and "web" in message and "64 other folders" in message
+    assert "deeper than 10 levels" in message and "web" in message and "64 other folders" in message
     assert "backups" not in message and ".bak" not in message
     assert [s["name"] for s in data["skills"]] == ["deploy"]
 

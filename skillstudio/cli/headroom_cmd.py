@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted
@@ -23,6 +24,8 @@ from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
     from ..core.delivery.headroom import Headroom
+    from ..core.projects.open_project import OpenProject
+    from ..core.scanning.registry import Registry
 
 TOP = 5  # the largest descriptions named in the text
 # agents with no profile whose listing is ported exactly (no budget): their row gives
@@ -104,6 +107,23 @@ def _skill_row(name: str, room: Headroom) -> dict[str, Any]:
     }
 
 
+def _in_place(item: OpenProject, agent: AgentSpec) -> Registry:
+    """The registry of what the agent loads in place: the project's roots of which it
+    finds a skill where it sits (lint reads every collection beside them; the listing
+    holds only these). Roots named by `--root` or skillstudio.yaml are kept as named."""
+    from ..core.projects.in_place import roots_in_place
+
+    project = item.project
+    if project.reach is None or project.reach.chosen:  # roots the user named: as named
+        return item.registry
+    kept = roots_in_place(agent, project.roots, item.registry.skills, project.base)
+    if len(kept) == len(project.roots):
+        return item.registry
+    registry = dataclasses.replace(project, roots=kept, reach=None).registry(gists=False)
+    registry.scan()
+    return registry
+
+
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     from ..core.delivery.headroom import listing_headroom
 
@@ -120,7 +140,7 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
             if item.registry.profile.name != agent.profile:
                 continue  # a seed system's project keeps its own profile
             options = with_window(item.project.options, choice)
-            room = listing_headroom(item.registry, options)
+            room = listing_headroom(_in_place(item, agent), options)
             row: dict[str, Any] = {"agent": agent.key, "title": agent.title}
             row["project"] = item.project.base
             row.update(room.to_json())

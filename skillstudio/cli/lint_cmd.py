@@ -11,9 +11,11 @@ from ..core.model.diagnostics import Diagnostic
 from ..core.model.paths import is_within
 from ..core.model.skills import Skill
 from ..core.model.text import counted
+from ..core.profiles.agents import AGENTS
 from ..core.projects.agent_reach import agent_reach, reach_summary
 from ..core.projects.audit import unread_skills
 from ..core.projects.findings import project_findings
+from ..core.projects.in_place import in_place_unreached
 from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import portability, summary
 from ..core.projects.repository import misnamed_warning
@@ -110,10 +112,13 @@ def _no_skills(args: argparse.Namespace, env: Env, loaded: list[OpenProject]) ->
     found = [s.path for item in loaded for s in item.registry.skills]
     if not given and not found:  # `lint` alone reads what `lint .` reads, and fails alike
         given = [env.cwd]
+    real = [os.path.realpath(f) for f in found]
     out: list[Diagnostic] = []
     for path in given:
         if os.path.isfile(path) or any(is_within(f, path) for f in found):
             continue
+        if any(is_within(f, os.path.realpath(path)) for f in real):
+            continue  # read through a link to the folder given (`.claude/skills -> …`)
         misnamed = misnamed_skill_files(path)
         out.extend(misnamed_warning(m) for m in misnamed)
         where = rel(path, env.cwd) or "."
@@ -164,6 +169,8 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
                 name = skill.raw.get("name")
                 name = name if isinstance(name, str) and name.strip() else skill.folder_name
                 report.portability.append(portability_entry(skill, name, item))
+    if every:  # the in-place view: what the projects' agents would not load where it sits
+        diagnostics.extend(in_place_notes(report))
     # A wrong-case file is named once: not again when the profile itself reads it (and
     # says so), nor twice by the search and the no-skills check.
     said = {d.path for d in diagnostics if d.code != "skill-file-name" and RENAME in d.message}
@@ -176,6 +183,15 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
         unique.setdefault(key, diag)
     diagnostics[:] = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
+
+
+def in_place_notes(report: LintReport) -> list[Diagnostic]:
+    """--profile all: the `unreached` notes of the in-place view, for the agents of the
+    profiles the skills were checked with (core/projects/in_place.py)."""
+    profiles = {item.project.profile.name for item in report.loaded}
+    agents = [a.key for a in AGENTS if a.key in profiles or a.profile in profiles]
+    entries = [(e["path"], e["skill"], e["agents"]) for e in report.portability]
+    return in_place_unreached(entries, agents)
 
 
 def portability_entry(skill: Skill, name: str, item: OpenProject) -> dict[str, Any]:

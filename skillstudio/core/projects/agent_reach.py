@@ -431,7 +431,10 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
             out.folder = os.path.basename(extension)
             out.unconfirmed = "extension_manifests" in agent.unconfirmed
         elif rule is None:
-            folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
+            read = [r.path for r in agent.roots + agent.command_roots if r.scope == "project"]
+            if agent.plugin_manifests:  # and the skills of the plugins it reads
+                read.append("plugins")
+            folders = ", ".join(dict.fromkeys(read))
             out.why = (
                 near
                 or (left[0] if left else "")

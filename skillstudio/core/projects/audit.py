@@ -108,9 +108,26 @@ def auditor(reach: Reach, index: int, profile: Profile, roots: list[Root]) -> Au
 
     def audit(found: list[tuple[Root, Found]], notes: list[Diagnostic]) -> list[Diagnostic]:
         reach.found[index] = {(item.dev, item.ino) for _, item in found if item.ino}
+        notes[:] = [note for note in notes if not _needless_limit(note, reach.inventory)]
         return unreached(reach, index, profile, roots, notes)
 
     return audit
+
+
+def _needless_limit(note: Diagnostic, inventory: Inventory) -> bool:
+    """A root's depth limit (`scan-limit`: "Codex scans 6 levels below a root") on a
+    folder under which the inventory, which searched the whole folder opened past that
+    depth, holds no SKILL.md: it hides no skill (a deep source tree), so it is not said.
+    Kept whenever the inventory's own search was cut."""
+    if note.code != "scan-limit" or not note.path or os.path.isfile(note.path):
+        return False
+    if " levels" not in note.message:  # a limit of entries or folders may hide anything
+        return False
+    if any(d.code == "scan-limit" for d in inventory.diagnostics):
+        return False
+    if not is_within(note.path, inventory.folder) or note.path == inventory.folder:
+        return False
+    return not any(is_within(path, note.path) for path, _ in inventory.files)
 
 
 def unreached(
@@ -240,7 +257,7 @@ def _note(
         )
     sample = files[0] if files else links[0].path
     why = _why(folder, sample, len(files), profile, roots, top, reach.chosen) if files else ""
-    what = _what(folder, profile, top, reach.chosen) if files else "fix or remove the links"
+    what = _what(folder, profile, top, reach.chosen, files) if files else "fix or remove the links"
     text = "; ".join(parts) + (f": {why}" if why else "") + f"; {what}."
     return Diagnostic("unreached", profile.severity_of("unreached"), text, folder)
 
@@ -298,9 +315,25 @@ def _agent(profile: Profile) -> str:
     return words[0].lower() + words[1:] if words.startswith(("An ", "The ", "A ")) else words
 
 
-def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
-    """What would read these files: other profiles whose folder this is, or a lint of
-    the folder itself (or, for roots the user chose, naming it among them)."""
+def _reads_all(cls: type[Profile], root: str, files: list[str]) -> bool:
+    """Whether a profile's discovery under `root` reaches every one of `files` (a hint
+    "lint --profile X" must check the files it names: workspace reads `*/SKILL.md`,
+    not a skill nested deeper)."""
+    for path in files:
+        depth = len(os.path.relpath(path, root).split(os.sep)) - 1
+        if cls.discovery == "recursive":
+            continue
+        if depth != 1 and not (cls.discovery == "self_and_children" and depth == 0):
+            return False
+    return True
+
+
+def _what(
+    folder: str, profile: Profile, top: str, chosen: str = "", files: list[str] | None = None
+) -> str:
+    """What would read these files: other profiles whose folder this is and whose
+    discovery reaches them, or a lint of the folder itself (or, for roots the user
+    chose, naming it among them)."""
     rel = _rel(folder, top)
     if chosen == "--root":
         return f"add --root {folder} to read them"
@@ -313,7 +346,8 @@ def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
         for spec in PROFILE_CLASSES[name].roots:
             if spec.path.startswith("~") or os.path.isabs(spec.path):
                 continue
-            if is_within(folder, os.path.join(top, spec.path)):
+            root = os.path.join(top, spec.path)
+            if is_within(folder, root) and _reads_all(PROFILE_CLASSES[name], root, files or []):
                 readers.append(name)
                 break
     lint = f"lint {rel} to check them as a root" if rel != "." else "lint each skill folder"

@@ -83,22 +83,31 @@ def build_roots(
     reading the profile's roots found wrong. Each root inside `top` is confined to it
     (`Root.base`: its real path is checked again at each scan and save)."""
     chain, notes = profile.project_roots(top)
+    # A root above `top` that links to it (`.claude/skills -> ../.github/skills`, the
+    # folder given being `.github/skills`) is the folder given: read as given, by the
+    # path the user named, not through the link.
+    top_real = os.path.realpath(top)
+    chain = [
+        (p, label)
+        for p, label in chain
+        if is_inside(p, top) or not is_inside(os.path.realpath(p), top_real)
+    ]
     taken = {p for p, _ in chain}
-    # An agent that reads only its own folders (a seed system's, `Profile.own_roots_only`:
-    # Codex), when the tree holds one of them: those alone; the rest is named
-    # `unreached` (core/projects/audit.py). Its machine's folders (`~/.claude/skills`)
-    # hold none of the tree: without one of its folders inside, the tree is read as
-    # collections, since the user pointed at it (`collection_reason` says so).
-    held = any(is_inside(p, top) for p in taken)
+    # The author's view (docs/profiles.md, "Two views of one tree"): every skill root
+    # found is read, each a collection, whether or not the agent would load it in
+    # place; what each agent loads in place is the in-place view's to say
+    # (core/projects/agent_reach.py: `show`'s where:, `lint --profile all`'s agents
+    # line). An agent that reads only its own folders (`Profile.own_roots_only`) and
+    # has none inside the folder: `collection_reason` says why the tree is read.
     nested = [(p, name) for p, name in nested_roots(profile, top, found) if p not in taken]
-    if held and (profile.own_roots_only or not profile.repository_roots):
-        others: list[str] = []
-    else:
-        others = [p for p in found if p not in taken]
+    # a root that is a link to another root read (`.agents/skills -> ../skills`, a
+    # plugin's `skills -> ../../shared/skills`) is that root: its real folder read once
+    real = {os.path.realpath(q) for p in taken for q in (p, os.path.join(p, "skills"))}
+    others = [p for p in found if p not in taken and os.path.realpath(p) not in real]
     others = [p for p in others if all(p != q for q, _ in nested)]
     if profile.discovery == "recursive":  # a root inside another is scanned with it
-        outer = taken | set(others)
-        others = [p for p in others if not any(q != p and is_inside(p, q) for q in outer)]
+        outer = taken | set(others)  # (unless in a hidden folder its walk skips: its own)
+        others = [p for p in others if not any(_walked_into(p, q) for q in outer)]
     others = [p for p in others if root_inside(p, top, notes)]
     nested = [(p, name) for p, name in nested if root_inside(p, top, notes)]
     if not chain and not others and not nested:
@@ -115,6 +124,14 @@ def build_roots(
     for path, name in nested:  # the agent's own nested roots, named by their directory
         roots.append(Root(path, f"nested {name}", len(roots), name, top))
     return roots, notes
+
+
+def _walked_into(path: str, outer: str) -> bool:
+    """Whether a recursive walk of the root `outer` reaches the root `path` (below it,
+    through no hidden folder: `.system/` of a Codex home is a collection of its own)."""
+    if path == outer or not is_inside(path, outer):
+        return False
+    return not any(part.startswith(".") for part in os.path.relpath(path, outer).split(os.sep))
 
 
 def nested_roots(profile: Profile, top: str, found: list[str]) -> list[tuple[str, str]]:
@@ -143,6 +160,8 @@ def collection_reason(profile: Profile, roots: list[Root], reason: str) -> dict[
         return {}
     own = [spec.path for spec in profile.roots if not spec.path.startswith("~")]
     mine = {os.path.normpath(os.sep + p) for p in own}
+    if any(root.path.endswith(tail) for root in roots for tail in mine):
+        return {}  # one of its folders is read: the others are collections beside it
     out: dict[str, str] = {}
     for root in roots:
         if any(root.path.endswith(tail) for tail in mine) or not root.base:

@@ -30,6 +30,9 @@ from .safefs import OPEN_FLAGS, opened_inside
 # this many times that in all (skill folders and their own folders included).
 SKILL_FOLDER_FACTOR = 10
 SKILL_NAME = SKILL_FILE.lower()
+# How many times scan.max_depth the search for skills goes down (the depth limit
+# bounds each root's own scan; the search is bounded by the folder budget and this).
+SEARCH_DEPTH_FACTOR = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +162,16 @@ class _Walk:
                         out.marks.setdefault(skill, []).append(rel)
             if not subfolders:
                 continue
-            deep = current.count(sep) - top_depth >= max_depth
+            level = current.count(sep) - top_depth
+            deep = level >= max_depth
             if not skill:
                 if venv:
                     continue
                 subfolders = [d for d in subfolders if not skipped_by_design(d)]
-                if subfolders and deep:
+                # Past the depth limit the search goes on (within the folder budget) to
+                # the cut-off, so that a deep tree without skills (a Java source tree)
+                # gives no note and a skill one level too deep is found, not hidden.
+                if subfolders and level >= max_depth * SEARCH_DEPTH_FACTOR:
                     too_deep.append(current)  # said once, after the walk
                     continue
                 subfolders.sort(reverse=True)
@@ -173,7 +180,8 @@ class _Walk:
             prefix = current + sep if current[-1:] != sep else current
             stack.extend((prefix + name, skill) for name in subfolders)
         if too_deep:
-            out.diagnostics.append(depth_note(self.top, too_deep, max_depth, "searched for skills"))
+            cut = max_depth * SEARCH_DEPTH_FACTOR
+            out.diagnostics.append(depth_note(self.top, too_deep, cut, "searched for skills"))
         files.sort()
         out.roots = sorted(roots)
         out.misnamed.sort()

@@ -470,16 +470,22 @@ def legend() -> str:
 
 
 def precedence_words(root: Root, roots: list[Root]) -> str:
-    """'wins over builtin' for a root above others; the lowest 'yields to user'."""
+    """'wins over builtin' for a root above others; the lowest 'yields to user'. Only
+    the roots of one agent's precedence order shadow each other: a collection of a
+    repository (`Root.collection`) wins over nothing and yields to nothing
+    (core/scanning/winners.py), so it gets no words and is none of the others'."""
+    if root.collection:
+        return ""
+    chain = [r for r in roots if not r.collection]
     lower = [
         r.label
-        for r in sorted(roots, key=lambda r: -r.precedence)
+        for r in sorted(chain, key=lambda r: -r.precedence)
         if r.precedence < root.precedence
     ]
     if lower:
         return "wins over " + ", ".join(lower)
     higher = [
-        r.label for r in sorted(roots, key=lambda r: r.precedence) if r.precedence > root.precedence
+        r.label for r in sorted(chain, key=lambda r: r.precedence) if r.precedence > root.precedence
     ]
     return "yields to " + ", ".join(higher) if higher else ""
 

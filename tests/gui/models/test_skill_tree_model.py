@@ -234,3 +234,54 @@ def test_an_asset_folder_is_one_closed_row(qtbot: QtBot, tmp_path: Path) -> None
     assert not win.tree.isExpanded(fonts)
     assert model.rowCount(fonts) == 30
     assert model.index(0, 0, fonts).data() == "Font-00-Regular.ttf"
+
+
+def _root_labels(folder: str) -> tuple[list[str], dict[str, str]]:
+    """The tree's root labels for a folder, and each skill's status by path."""
+    projects = projects_for_path(folder, None)
+    registries = []
+    for project in projects:
+        registry = project.registry()
+        registry.scan()
+        registries.append(registry)
+    model = SkillTreeModel()
+    model.set_registries(registries, [p.base for p in projects])
+    labels = [model.index(r, 0).data() for r in range(model.rowCount())]
+    status: dict[str, str] = {s.path: str(s.status) for r in registries for s in r.skills}
+    return labels, status
+
+
+def test_collections_neither_yield_to_nor_win_over_each_other(qapp: object, tmp_path: Path) -> None:
+    """Issue 38: two collections of a repository were labelled "yields to / wins over"
+    each other although collections never shadow each other and both skills are active.
+    Only the roots of one agent's precedence order get the words."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for collection in ("composio-skills", "document-skills"):
+        text = skill_text(name="pdf", description=f"Reads PDF files for {collection}.")
+        write(repo, f"{collection}/pdf/SKILL.md", text)
+    labels, status = _root_labels(str(repo))
+    assert len(labels) == 2 and not any("wins over" in x or "yields to" in x for x in labels)
+    assert set(status.values()) == {"active"} and len(status) == 2
+    # beside an agent's own folders (.claude/skills and a personal one would shadow):
+    # the collections still get no words, and are named in nobody's
+    write(repo, ".claude/skills/notes/SKILL.md", skill_text(name="notes", description="N."))
+    labels, status = _root_labels(str(repo))
+    assert set(status.values()) == {"active"} and len(status) == 3
+    assert not any("composio" in x.split(" · ")[-1] for x in labels if "wins over" in x)
+    words = [x for x in labels if "composio" in x or "document" in x]
+    assert len(words) == 2 and not any("wins over" in x or "yields to" in x for x in words)
+
+
+def test_the_tree_of_a_catalogue_holds_every_skill(qapp: object, tmp_path: Path) -> None:
+    """Issue 38's author's view in the app: a catalogue of categories beside the
+    repository's `.claude/commands` (tests/data/i38_catalogue) shows every skill, each
+    category a root; on main the tree held the one command."""
+    data = Path(__file__).parents[2] / "data" / "i38_catalogue" / "templates"
+    repo = tmp_path / "templates"
+    shutil.copytree(data, repo)
+    labels, status = _root_labels(str(repo))
+    assert len(status) == 7 and set(status.values()) == {"active"}
+    assert len(labels) == 6  # the commands and five folders of skill folders
+    categories = [x for x in labels if "commands" not in x]
+    assert not any("wins over" in x or "yields to" in x for x in categories)

@@ -1,0 +1,110 @@
+"""The in-place view of a tree (docs/profiles.md, "Two views of one tree"): which
+`SKILL.md` files an agent would not load if it ran in the folder opened, why, and
+which agents would.
+
+The author's view (`lint`, `list`, `show`, the app's tree) reads every skill under the
+path; these notes come from the agents' answers on each skill where it sits
+(core/projects/agent_reach.py), so the reason is the agent's own rule ("it reads
+.claude/skills …", "a hidden folder it skips") and the agents named as loading them
+are those whose answer on every file of the group is "found".
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..model.diagnostics import Diagnostic, Severity
+from ..model.skills import Root, Skill
+from ..model.text import counted
+from ..profiles.agents import AgentSpec
+from .agent_reach import reach
+
+SHOWN = 5  # skill names a note lists before "and N more"
+
+
+def _group(path: str) -> str:
+    """The folder a note names: the one holding the skill folder."""
+    return os.path.dirname(os.path.dirname(path))
+
+
+def in_place_unreached(
+    entries: Iterable[tuple[str, str, list[Mapping[str, Any]]]],
+    agents: Iterable[str],
+    severity: Severity = "info",
+) -> list[Diagnostic]:
+    """`unreached` notes of the in-place view: for each of `agents` (agent keys), one
+    per folder and reason for the skills it does not find where they sit. `entries`:
+    (skill path, skill name, every agent's answer as `Reach.to_json()` gives it)."""
+    wanted = list(dict.fromkeys(agents))
+    groups: dict[tuple[str, str, str], list[tuple[str, list[Mapping[str, Any]]]]] = {}
+    titles: dict[str, str] = {}
+    for path, name, reaches in entries:
+        if os.path.basename(path) != "SKILL.md":
+            continue  # a command file: the agents that read SKILL.md files say so elsewhere
+        for answer in reaches:
+            agent = str(answer["agent"])
+            if agent not in wanted or answer["found"]:
+                continue
+            titles[agent] = str(answer["title"])
+            key = (agent, _group(path), str(answer["why"]))
+            groups.setdefault(key, []).append((name, reaches))
+    out: list[Diagnostic] = []
+    for (agent, folder, why), skills in sorted(
+        groups.items(), key=lambda item: (wanted.index(item[0][0]), item[0][1], item[0][2])
+    ):
+        out.append(Diagnostic("unreached", severity, _message(titles[agent], why, skills), folder))
+    return out
+
+
+def _message(title: str, why: str, skills: list[tuple[str, list[Mapping[str, Any]]]]) -> str:
+    names = sorted(name for name, _ in skills)
+    shown = ", ".join(names[:SHOWN])
+    if len(names) > SHOWN:
+        shown += f" and {len(names) - SHOWN:,} more"
+    verb = "is" if len(names) == 1 else "are"
+    text = (
+        f"{counted(len(names), 'SKILL.md file')} here {verb} not loaded by {title} if it "
+        f"runs in the folder opened ({shown})"
+    )
+    if why:
+        text += f": it {why}" if not why.startswith(("in ", "not ", "deeper")) else f": {why}"
+    loaders = _loaders(skills)
+    it = "it" if len(names) == 1 else "them"
+    if loaders:
+        text += f"; {' and '.join(_joined(loaders))} {_verb(loaders)} {it} here"
+    else:
+        text += (
+            f"; no agent with folders of its own loads {it} here: to load {it} in place, "
+            "move or link the skill folders into a folder an agent reads"
+        )
+    return text + ". (lint checks them all the same.)"
+
+
+def _loaders(skills: list[tuple[str, list[Mapping[str, Any]]]]) -> list[str]:
+    """The agents (SKILL.md readers with folders: not the standard's `any`) that find
+    every skill of the group where it sits."""
+    found: list[str] | None = None
+    for _, reaches in skills:
+        mine = [str(r["agent"]) for r in reaches if r["found"] and r.get("folder")]
+        found = mine if found is None else [a for a in found if a in mine]
+    return found or []
+
+
+def _joined(names: list[str]) -> list[str]:
+    return [", ".join(names[:-1]), names[-1]] if len(names) > 1 else names
+
+
+def _verb(names: list[str]) -> str:
+    return "loads" if len(names) == 1 else "load"
+
+
+def roots_in_place(
+    agent: AgentSpec, roots: list[Root], skills: list[Skill], base: str
+) -> list[Root]:
+    """The roots of which `agent` loads any skill if it runs in `base` (its own
+    folders, its plugins, a link into them): the in-place set whose listing `headroom`
+    measures, not the collections the author's view reads beside them."""
+    found = {id(skill.root) for skill in skills if reach(agent, skill, base).found}
+    return [root for root in roots if id(root) in found]
