@@ -115,3 +115,15 @@ def test_performance_record_prints_one_table_with_every_target(
     measured = [row for row in cells if row[2] != "—" and row[1] != "not run"]
     assert all(row[3] in {"yes", "**NO**"} for row in measured)
     assert "performance record" in out and "cores" in out
+
+
+def test_profiles_benchmark_runs_and_reports_both_ratios(tmp_path: Path) -> None:
+    from .benchmarks import bench_profiles
+
+    result = bench_profiles.run(6, repeat=1, workdir=str(tmp_path))
+    assert result.count == 6
+    assert len(os.listdir(tmp_path / "catalogue-6" / "catalogue")) == 6  # categories
+    ratios = result.ratios()
+    assert all(value > 0 for value in ratios.values())
+    text = bench_profiles.report(result)
+    assert "all/lint (project)" in text and "first list/warm lint" in text

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..checking.validate import validate_skill
@@ -63,8 +64,11 @@ class Reach:
         }
 
 
-def _parts(path: str) -> list[str]:
-    return [p for p in os.path.normpath(path).split(os.sep) if p]
+@lru_cache(maxsize=4_096)
+def _parts(path: str) -> tuple[str, ...]:
+    """The names of a path (a string function, kept: every agent's every root rule asks
+    about the same few folders of each skill)."""
+    return tuple(p for p in os.path.normpath(path).split(os.sep) if p)
 
 
 def _ends_with(folder: str, rule_path: str) -> bool:
@@ -132,7 +136,7 @@ def _locate(
 ) -> tuple[RootRule | None, str | None, bool, str]:
     """(the rule, the root folder, via a link, why not): where the agent finds `path`."""
     folder = os.path.dirname(path)
-    real = os.path.realpath(path)
+    real = ""  # (resolved only where a root is a link)
     near = ""
     for rule in agent.roots:
         if rule.scope == "project":
@@ -155,6 +159,7 @@ def _locate(
                 if os.path.lexists(alias) and _same_file(alias, path):
                     return rule, root, True, ""
             elif os.path.isdir(root):
+                real = real or os.path.realpath(path)
                 real_root = os.path.realpath(root)
                 if is_within(real, real_root) and _in_root(agent, real, real_root) == "":
                     return rule, root, True, ""
@@ -263,6 +268,7 @@ class _Profiled:
                 True,
                 lambda: skill.doc,
                 validate_skill,
+                gist=False,  # (a reach reads the name, not the gist)
             )
         return self.built[name]
 

@@ -94,6 +94,7 @@ def verdict(skill: Skill, profile_name: str) -> Verdict:
         True,
         lambda: skill.doc,
         validate_skill,
+        gist=False,  # (a verdict reads no gist)
     )
     reasons = reasons_of(other.diagnostics)
     if other.status == "skipped" and not reasons:
