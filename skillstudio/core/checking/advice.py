@@ -44,6 +44,12 @@ _PERSON_PHRASE = re.compile(
     r"you can use|let me)\b",
     re.I,
 )
+# a phrase in quotes (straight or curly, double or single): the user's words, which a
+# description quotes ("Use when the user asks 'how do I use X?'"), not its own voice; a
+# single quote opens only after no letter and closes before none (not `user's`)
+_QUOTED = re.compile(
+    r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|(?<!\w)\'[^\']*\'(?!\w)|(?<!\w)‘[^’‘]*’(?!\w)'
+)
 _TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][\w.:-]*)(?:\s[^<>]*)?/?\s*>")
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use (?:it |this (?:skill )?)?(?:for|to|on|with|in|after|before)|"
@@ -120,7 +126,10 @@ def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> 
             at="value",
             severity=severity("description-xml"),
         )
-    if _PERSON_START.match(text) or _PERSON_PHRASE.search(text):
+    own = _QUOTED.sub(" … ", text)  # the description's own words, quotes left out
+    if not re.search(r"[^\W\d_]", own):
+        own = text  # a description that is all one quote speaks in its own voice
+    if _PERSON_START.match(own) or _PERSON_PHRASE.search(own):
         c.emit(
             "description-person",
             "The description speaks in the first or second person; it is put into the "

@@ -240,7 +240,7 @@ def _note(
         )
     sample = files[0] if files else links[0].path
     why = _why(folder, sample, len(files), profile, roots, top, reach.chosen) if files else ""
-    what = _what(folder, profile, top, reach.chosen) if files else "fix or remove the links"
+    what = _what(folder, profile, top, reach.chosen, sample) if files else "fix or remove the links"
     text = "; ".join(parts) + (f": {why}" if why else "") + f"; {what}."
     return Diagnostic("unreached", profile.severity_of("unreached"), text, folder)
 
@@ -298,9 +298,11 @@ def _agent(profile: Profile) -> str:
     return words[0].lower() + words[1:] if words.startswith(("An ", "The ", "A ")) else words
 
 
-def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
-    """What would read these files: other profiles whose folder this is, or a lint of
-    the folder itself (or, for roots the user chose, naming it among them)."""
+def _what(folder: str, profile: Profile, top: str, chosen: str = "", sample: str = "") -> str:
+    """What would read these files: other profiles whose folder this is and whose
+    pattern reaches them from it (`sample`: one of the files; `lint --profile X` run in
+    the folder opened then checks them), or a lint of the folder itself (or, for roots
+    the user chose, naming it among them)."""
     rel = _rel(folder, top)
     if chosen == "--root":
         return f"add --root {folder} to read them"
@@ -313,7 +315,8 @@ def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
         for spec in PROFILE_CLASSES[name].roots:
             if spec.path.startswith("~") or os.path.isabs(spec.path):
                 continue
-            if is_within(folder, os.path.join(top, spec.path)):
+            root = os.path.join(top, spec.path)
+            if is_within(folder, root) and _reaches(PROFILE_CLASSES[name].discovery, root, sample):
                 readers.append(name)
                 break
     lint = f"lint {rel} to check them as a root" if rel != "." else "lint each skill folder"
@@ -322,3 +325,17 @@ def _what(folder: str, profile: Profile, top: str, chosen: str = "") -> str:
     who = " and ".join([", ".join(readers[:-1]), readers[-1]] if len(readers) > 1 else readers)
     verb = "reads" if len(readers) == 1 else "read"
     return f"{who} {verb} this folder (lint --profile {readers[-1]}), or {lint}"
+
+
+def _reaches(discovery: str, root: str, sample: str) -> bool:
+    """Whether a profile's pattern finds the SKILL.md at `sample` from `root` (a profile
+    reading <root>/<folder>/SKILL.md finds nothing a level deeper)."""
+    if not sample:
+        return True
+    rel = os.path.relpath(os.path.dirname(sample), root)
+    depth = 0 if rel == "." else len(rel.split(os.sep))
+    if discovery == "children":
+        return depth == 1
+    if discovery == "self_and_children":
+        return depth <= 1
+    return True

@@ -1,0 +1,89 @@
+"""Every command a hint suggests does what the hint says (issue 38): each `unreached`
+note's "X reads this folder (lint --profile X)" and "lint <folder> to check them as a
+root" is run in the folder opened, and must check the skills the note names.
+
+On main "pegasus reads this folder (lint --profile pegasus)" was said of
+`data/skills/<category>/<skill>`: pegasus reads only `data/skills/<skill>`, and the
+command checked none of them."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import cli, skill_text, write
+
+_NAMED = re.compile(r"not read \(([^)]*)\)")
+_PROFILE_HINT = re.compile(r"\((lint --profile [\w-]+)\)")
+_PATH_HINT = re.compile(r"(lint \S+) to check them as a root")
+
+
+def layout(base: Path) -> Path:
+    """Claude Code's own commands, a pegasus-style tree one level too deep, and a
+    category under `.agents/skills` (Codex reads it, agentskills does not)."""
+    repo = base / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write(repo, ".claude/commands/ship.md", "Ship the release.\n")
+    for rel in (
+        "data/skills/data/sql-tune",
+        "data/skills/data/etl-plan",
+        "data/skills/dev/review",
+        ".agents/skills/ops/deploy-check",
+    ):
+        name = rel.rsplit("/", 1)[-1]
+        write(
+            repo,
+            f"{rel}/SKILL.md",
+            skill_text(name=name, description=f"Does {name} work. Use when {name} is asked."),
+        )
+    return repo
+
+
+def lint(repo: Path, *args: str) -> dict[str, Any]:
+    run = cli("lint", "--format", "json", "--no-cache", *args, cwd=repo)
+    assert run.code in (0, 1), run.err
+    data: dict[str, Any] = run.json
+    return data
+
+
+def hints(data: dict[str, Any]) -> list[tuple[list[str], str]]:
+    """(the skills a note names, a command it suggests) for every `unreached` note."""
+    out = []
+    for diag in data["diagnostics"]:
+        if diag["code"] != "unreached":
+            continue
+        named = _NAMED.search(diag["message"])
+        assert named, diag["message"]
+        names = [n.strip() for n in named.group(1).split(",")]
+        for pattern in (_PROFILE_HINT, _PATH_HINT):
+            out.extend((names, m.group(1)) for m in pattern.finditer(diag["message"]))
+    return out
+
+
+@pytest.mark.parametrize("profile", [None, "pegasus", "codex", "claude-code"])
+def test_every_suggested_command_checks_the_skills_it_names(
+    tmp_path: Path, profile: str | None
+) -> None:
+    repo = layout(tmp_path)
+    data = lint(repo, *(["--profile", profile] if profile else []))
+    suggested = hints(data)
+    assert suggested, data["diagnostics"]  # (the layout leaves skills unread)
+    for names, command in suggested:
+        words = shlex.split(command)
+        assert words[0] == "lint"
+        checked = {s["name"] for s in lint(repo, *words[1:])["skills"]}
+        assert set(names) <= checked, f"{command!r} checks {sorted(checked)}, not {names}"
+
+
+def test_a_profile_that_cannot_reach_the_files_is_not_suggested(tmp_path: Path) -> None:
+    repo = layout(tmp_path)
+    messages = [d["message"] for d in lint(repo)["diagnostics"] if d["code"] == "unreached"]
+    deep = next(m for m in messages if "etl-plan" in m)
+    assert "pegasus" not in deep and "lint data/skills/data to check them as a root" in deep
+    category = next(m for m in messages if "deploy-check" in m)
+    assert "codex reads this folder (lint --profile codex)" in category
+    assert "agentskills" not in category  # it reads .agents/skills/<skill> only
