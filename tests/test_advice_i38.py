@@ -69,3 +69,61 @@ def test_a_relative_backslash_path_beside_one_is_still_fixed_alone(
     after = (folder / "SKILL.md").read_text(encoding="utf-8")
     assert after == before.replace("scripts\\fill_form.py", "scripts/fill_form.py")
     assert "C:\\Temp\\form.pdf" in after
+
+
+# -- reference-missing ----------------------------------------------------------------
+REFS = DATA / "references"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_each_missing_file_the_body_sends_the_agent_to_is_named_at_its_place(
+    profile: str,
+) -> None:
+    """Nine "Load Reference" lines and a script run in a ```bash block, none there: ten
+    warnings, each at its line and column; the broken link stays `link-broken`'s."""
+    data = lint(REFS / "nine-missing", profile)
+    missing = found(data, "reference-missing")
+    expected = [(line, 20 if line == 11 else 19) for line in range(9, 18)] + [(22, 8)]
+    assert [(d["line"], d["column"]) for d in missing] == expected
+    assert "'references/scheduling.md'" in next(d for d in missing if d["line"] == 11)["message"]
+    assert "'scripts/lint_pipeline.py'" in next(d for d in missing if d["line"] == 22)["message"]
+    assert {d["severity"] for d in missing} == {"warning"}
+    assert [d["line"] for d in found(data, "link-broken")] == [25]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_urls_globs_placeholders_the_users_files_and_examples_are_not_reported(
+    profile: str,
+) -> None:
+    assert found(lint(REFS / "no-false-alarms", profile), "reference-missing") == []
+
+
+def test_a_path_from_the_plugin_folder_is_looked_for_there() -> None:
+    data = lint(REFS / "plugin" / "skills" / "deploy", "claude-code")
+    missing = found(data, "reference-missing")
+    assert [(d["line"], d["column"]) for d in missing] == [(7, 51), (8, 7)]
+    assert (
+        "'${CLAUDE_PLUGIN_ROOT}/scripts/rollback.sh', which is not in its plugin's folder"
+        in (missing[0]["message"])
+    )
+    assert (
+        "'{baseDir}/references/runbook.md', which is not in the skill folder"
+        in (missing[1]["message"])
+    )
+
+
+def test_another_skills_file_named_in_the_text_is_that_skills(tmp_path: Path) -> None:
+    """ "`tuning`'s references/catalog.md": the file of a skill beside this one."""
+    root = tmp_path / "skills"
+    (root / "tuning" / "references").mkdir(parents=True)
+    (root / "tuning" / "references" / "catalog.md").write_text("# Catalog\n")
+    (root / "tuning" / "SKILL.md").write_text(
+        "---\nname: tuning\ndescription: Tunes models. Use when asked to tune.\n---\nTune.\n"
+    )
+    (root / "export").mkdir()
+    (root / "export" / "SKILL.md").write_text(
+        "---\nname: export\ndescription: Exports models. Use when asked to export.\n---\n"
+        "The model list is `tuning`'s\n`references/catalog.md`; read `references/formats.md`.\n"
+    )
+    missing = found(lint(root / "export", "agentskills"), "reference-missing")
+    assert len(missing) == 1 and "references/formats.md" in missing[0]["message"]

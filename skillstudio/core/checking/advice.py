@@ -9,7 +9,8 @@ a `rules:` severity in skillstudio.yaml).
 The profiles of the agents that read the Agent Skills standard call `advise` from
 their `check` hook; the engine itself runs no advice, so a seed system's skills get
 none. This module holds the name and description rules; advice_body.py those of the
-body and the skill folder; a profile adds its own (profiles/claude_code/advice.py).
+body and the skill folder, references.py the files the body names; a profile adds its
+own (profiles/claude_code/advice.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from ..model.document import Document
 from ..model.explanations import ADVICE
 from ..model.fixes import FieldEdit, FixPlan
 from ..profile import Checker
-from .advice_body import body_advice
+from .advice_body import Prose, body_advice
 from .fix_plans import register
+from .references import missing_references
 
 RESERVED_WORDS = ("anthropic", "claude")
 # words that say nothing of what a skill is for (a name made only of them is vague)
@@ -85,6 +87,8 @@ def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> Non
         _description_advice(c, desc, when_text, chosen_by_model)
     if c.doc.text:
         body_advice(c)
+        if os.path.basename(c.skill.path) in c.profile.skill_files:  # (not a command file)
+            missing_references(c, c.doc.body, Prose(c.doc.body))
 
 
 def _name_advice(c: Checker) -> None:
