@@ -127,3 +127,31 @@ def test_another_skills_file_named_in_the_text_is_that_skills(tmp_path: Path) ->
     )
     missing = found(lint(root / "export", "agentskills"), "reference-missing")
     assert len(missing) == 1 and "references/formats.md" in missing[0]["message"]
+
+
+def test_a_hostile_body_is_read_bounded(tmp_path: Path) -> None:
+    """A 500,000-character "path", a long chain of folders and 5,000 references (under
+    the 1 MB a file may have): seconds at most, no path longer than 260 characters
+    repeated, ten reports."""
+    import time
+
+    folder = tmp_path / "big"
+    folder.mkdir()
+    body = (
+        "Load references/"
+        + "a" * 500_000
+        + ".md now.\n\n"
+        + "See "
+        + "a/" * 50_000
+        + "x.md.\n\n"
+        + "".join(f"- Load references/part-{i}.md\n" for i in range(5_000))
+    )
+    (folder / "SKILL.md").write_text(
+        "---\nname: big\ndescription: Holds many parts. Use when asked for a part.\n---\n" + body
+    )
+    start = time.perf_counter()
+    missing = found(lint(folder, "agentskills"), "reference-missing")
+    assert time.perf_counter() - start < 20
+    assert len(missing) == 10 and all(len(d["message"]) < 400 for d in missing)
+    assert "references/part-0.md" in missing[0]["message"]
+    assert "more missing" in missing[-1]["message"]

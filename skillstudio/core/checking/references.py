@@ -38,6 +38,7 @@ from .links import Resolver, expand_placeholder, line_starts
 
 MAX_REPORTED = 10  # missing paths reported per skill (the last says how many more)
 MAX_PLACES = 2_000  # candidate places looked at per body
+MAX_PATH_CHARS = 260  # a longer "path" is no file name a message repeats
 BUNDLED = frozenset("references reference scripts assets templates resources".split())
 SHELL = frozenset("bash sh shell zsh console terminal shell-session powershell ps1 cmd".split())
 # (placeholder)? then folder/.../file.ext; not after a character that makes it part of
@@ -103,7 +104,11 @@ def missing_references(c: Checker, body: str, prose: Prose) -> None:
             break
         mark, rel = match.group(1) or "", match.group(2)
         target = mark + rel
-        if target in seen or _inside(skip, skip_starts, match.start()):
+        if (
+            len(target) > MAX_PATH_CHARS
+            or target in seen
+            or _inside(skip, skip_starts, match.start())
+        ):
             continue
         if not _counts(body, match, mark, rel, listed, prose, fences):
             continue
