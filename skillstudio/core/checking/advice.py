@@ -24,7 +24,7 @@ from ..model.document import Document
 from ..model.explanations import ADVICE
 from ..model.fixes import FieldEdit, FixPlan
 from ..profile import Checker
-from .advice_body import Prose, body_advice
+from .advice_body import body_advice
 from .fix_plans import register
 from .references import missing_references
 
@@ -88,7 +88,7 @@ def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> Non
     if c.doc.text:
         body_advice(c)
         if os.path.basename(c.skill.path) in c.profile.skill_files:  # (not a command file)
-            missing_references(c, c.doc.body, Prose(c.doc.body))
+            missing_references(c, c.doc.body)
 
 
 def _name_advice(c: Checker) -> None:

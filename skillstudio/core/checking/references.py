@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from typing import Any
 
 from ..model.explanations import ADVICE
@@ -49,8 +50,7 @@ _PATH = re.compile(
     r"((?:[A-Za-z0-9_][\w.-]*/)+[A-Za-z0-9_][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7})"
     r"(?![\w/*{<\\-]|\.[A-Za-z0-9])"
 )
-_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]*://\S+|\bwww\.\S+")
-_LINK_TARGET = re.compile(r"\]\([^)\n]*\)|^[ \t]{0,3}\[[^\]\n]+\]:[^\n]*", re.M)
+_DEFINITION = re.compile(r"[ \t]{0,3}\[[^\]\n]+\]:")  # a link reference definition
 PLACEHOLDER_WORDS = frozenset(
     "path to your my some foo bar baz xxx example file filename name something".split()
 )
@@ -83,36 +83,17 @@ def _severity() -> Any:
     return ADVICE["reference-missing"].severity
 
 
-def missing_references(c: Checker, body: str, prose: Prose) -> None:
+def missing_references(c: Checker, body: str) -> None:
     """`reference-missing` for each path of the body (as above) that is not there."""
     if "/" not in body:
         return
     folder = c.skill.folder
-    listed = _listing(folder)
     package = c.profile.package_folder(c.skill)
     places = [p for p in (package, c.skill.root.path, c.skill.root.base) if p]
     resolver = Resolver()
-    fences = _fences(body)
-    skip = [(m.start(), m.end()) for m in _URL.finditer(body)]
-    skip += [(m.start(), m.end()) for m in _LINK_TARGET.finditer(body)]
-    skip.sort()
-    skip_starts = [a for a, _ in skip]
-    seen: set[str] = set()
     missing: list[tuple[int, str, str]] = []  # (offset, path as written, where looked)
-    for count, match in enumerate(_PATH.finditer(body)):
-        if count >= MAX_PLACES:
-            break
-        mark, rel = match.group(1) or "", match.group(2)
+    for offset, mark, rel in _places(body, _listing(folder)):
         target = mark + rel
-        if (
-            len(target) > MAX_PATH_CHARS
-            or target in seen
-            or _inside(skip, skip_starts, match.start())
-        ):
-            continue
-        if not _counts(body, match, mark, rel, listed, prose, fences):
-            continue
-        seen.add(target)
         base, path = folder, rel
         placed = expand_placeholder(target, folder, package) if mark != "./" else None
         if placed is not None:
@@ -124,8 +105,44 @@ def missing_references(c: Checker, body: str, prose: Prose) -> None:
         if placed is None and _siblings_hold(resolver, c.skill.root.path, folder, path):
             continue  # another skill's file ("`other-skill`'s references/x.md")
         where = "its plugin's folder" if base != folder else "the skill folder"
-        missing.append((match.start(), target, where))
+        missing.append((offset, target, where))
     _report(c, body, missing)
+
+
+@lru_cache(maxsize=8)
+def _places(body: str, listed: frozenset[str]) -> tuple[tuple[int, str, str], ...]:
+    """(offset, placeholder or "", path) of each distinct path of the body that counts
+    (`_counts`), first places first; kept for the next call with the same text (each
+    profile's advice on one document, `lint --profile all`)."""
+    prose = Prose(body)
+    fences = _fences(body)
+    seen: set[str] = set()
+    out: list[tuple[int, str, str]] = []
+    for count, match in enumerate(_PATH.finditer(body)):
+        if count >= MAX_PLACES:
+            break
+        mark, rel = match.group(1) or "", match.group(2)
+        target = mark + rel
+        if len(target) > MAX_PATH_CHARS or target in seen or _in_url_or_link(body, match.start()):
+            continue
+        if _counts(body, match, mark, rel, listed, prose, fences):
+            seen.add(target)
+            out.append((match.start(), mark, rel))
+    return tuple(out)
+
+
+def _in_url_or_link(body: str, start: int) -> bool:
+    """Whether the place is in a URL (`https://x.org/?f=references/a.md`), a Markdown
+    link's destination (`link-broken`'s) or a link reference definition."""
+    line_start = body.rfind("\n", 0, start) + 1
+    before = body[max(line_start, start - MAX_PATH_CHARS) : start]
+    word = before[max(before.rfind(" "), before.rfind("\t")) + 1 :]
+    if "://" in word or word.lower().startswith("www."):
+        return True
+    opened = before.rfind("](")
+    if opened >= 0 and ")" not in before[opened:]:
+        return True
+    return _DEFINITION.match(body, line_start, start) is not None
 
 
 def _listing(folder: str) -> frozenset[str]:
@@ -154,11 +171,6 @@ def _siblings_hold(resolver: Resolver, root: str, folder: str, path: str) -> boo
     except OSError:
         return False
     return False
-
-
-def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
-    index = bisect_right(starts, offset) - 1
-    return index >= 0 and offset < spans[index][1]
 
 
 def _fences(body: str) -> tuple[list[int], list[tuple[int, str]]]:
