@@ -251,9 +251,9 @@ def limits_broken(agent: AgentSpec, skill: Skill) -> list[str]:
 class _Profiled:
     """The skill as each full profile reads it, built once per profile."""
 
-    def __init__(self, skill: Skill) -> None:
+    def __init__(self, skill: Skill, built: dict[str, Skill] | None = None) -> None:
         self.skill = skill
-        self.built: dict[str, Skill] = {}
+        self.built: dict[str, Skill] = {} if built is None else built
 
     def get(self, name: str) -> Skill | None:
         if name not in PROFILE_NAMES:
@@ -327,10 +327,14 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
 
 
 def agent_reach(
-    skill: Skill, base: str | None = None, agents: Iterable[AgentSpec] = AGENTS
+    skill: Skill,
+    base: str | None = None,
+    agents: Iterable[AgentSpec] = AGENTS,
+    built: dict[str, Skill] | None = None,
 ) -> list[Reach]:
-    """Every agent's answer on the skill, in the order of core/profiles/agents.py."""
-    profiled = _Profiled(skill)
+    """Every agent's answer on the skill, in the order of core/profiles/agents.py
+    (`built`: the skill as profiles built it already, by name: `portability`'s)."""
+    profiled = _Profiled(skill, built)
     return [reach(agent, skill, base, profiled=profiled) for agent in agents]
 
 
