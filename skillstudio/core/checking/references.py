@@ -19,9 +19,9 @@ Which paths count (docs/commands.md, "Authoring advice", lists the rule):
   ("edit the user's src/app.py", "your scripts/deploy.sh"), nor one it says to make
   ("save the chart to assets/out.png", "create scripts/new.py").
 A path counts as there when it resolves (Resolver, checking/links.py, as the links do)
-inside the skill folder, its plugin's folder, its root or the folder opened (a path the
-project itself holds is the project's). At most MAX_REPORTED paths are reported per
-skill, each once (its first place), with the line and column.
+inside the skill folder, its plugin's folder, or a folder above it up to the folder
+opened (a path the project itself holds is the project's). At most MAX_REPORTED paths
+are reported per skill, each once (its first place), with the line and column.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..model.explanations import ADVICE
+from ..model.paths import is_within
+from ..model.skills import Root
 from ..profile import Checker
 from .advice_body import Prose, prose_spans
 from .links import Resolver, expand_placeholder, line_starts
@@ -76,6 +78,7 @@ _HYPOTHETICAL = re.compile(
 )
 BEFORE_CHARS = 80  # of the sentence before a path read for whose it is
 AFTER_CHARS = 80  # of the text after it read for a hypothesis ("... would be helpful")
+LEVELS_UP = 8  # folders above a skill looked in for a project's own file
 SIBLINGS = 500  # other skill folders of the root looked in for a path (another skill's)
 
 
@@ -89,7 +92,7 @@ def missing_references(c: Checker, body: str) -> None:
         return
     folder = c.skill.folder
     package = c.profile.package_folder(c.skill)
-    places = [p for p in (package, c.skill.root.path, c.skill.root.base) if p]
+    places = ([package] if package else []) + _above(folder, c.skill.root)
     resolver = Resolver()
     missing: list[tuple[int, str, str]] = []  # (offset, path as written, where looked)
     for offset, mark, rel in _places(body, _listing(folder)):
@@ -110,6 +113,23 @@ def missing_references(c: Checker, body: str) -> None:
 
 
 @lru_cache(maxsize=8)
+def _above(folder: str, root: Root) -> list[str]:
+    """The folders from the skill folder's parent up to the folder opened (else its
+    root), at most LEVELS_UP: a path one of them holds is the project's own
+    (`scripts/release.sh` of a repository whose `.agents/skills/deploy` runs it)."""
+    top = os.path.normpath(root.base or root.path)
+    out: list[str] = []
+    current = os.path.dirname(folder)
+    for _ in range(LEVELS_UP):
+        if not is_within(current, top):
+            break
+        out.append(current)
+        if current == top:
+            break
+        current = os.path.dirname(current)
+    return out
+
+
 def _places(body: str, listed: frozenset[str]) -> tuple[tuple[int, str, str], ...]:
     """(offset, placeholder or "", path) of each distinct path of the body that counts
     (`_counts`), first places first; kept for the next call with the same text (each
