@@ -87,3 +87,32 @@ def test_a_profile_that_cannot_reach_the_files_is_not_suggested(tmp_path: Path) 
     category = next(m for m in messages if "deploy-check" in m)
     assert "codex reads this folder (lint --profile codex)" in category
     assert "agentskills" not in category  # it reads .agents/skills/<skill> only
+
+
+_ADD_ROOT = re.compile(r"add (\S+) to the roots of skillstudio\.yaml")
+
+
+def test_with_roots_the_user_chose_both_suggestions_read_the_files(tmp_path: Path) -> None:
+    """skillstudio.yaml names the roots: "add X to the roots of skillstudio.yaml, or
+    lint X": each does what it says."""
+    repo = layout(tmp_path)
+    config = "profile: agentskills\nroots: [.agents/skills]\n"
+    write(repo, "skillstudio.yaml", config)
+    data = lint(repo)
+    notes = [d["message"] for d in data["diagnostics"] if d["code"] == "unreached"]
+    assert len(notes) == 3, notes
+    for names, command in hints(data):
+        checked = {s["name"] for s in lint(repo, *shlex.split(command)[1:])["skills"]}
+        assert set(names) <= checked, command
+    added = [m.group(1) for note in notes for m in _ADD_ROOT.finditer(note)]
+    assert len(added) == 3
+    write(
+        repo,
+        "skillstudio.yaml",
+        f"profile: agentskills\nroots: [.agents/skills, {', '.join(added)}]\n",
+    )
+    again = lint(repo)
+    assert [d for d in again["diagnostics"] if d["code"] == "unreached"] == []
+    assert {"etl-plan", "sql-tune", "review", "deploy-check"} <= {
+        s["name"] for s in again["skills"]
+    }
