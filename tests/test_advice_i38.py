@@ -155,3 +155,48 @@ def test_a_hostile_body_is_read_bounded(tmp_path: Path) -> None:
     assert len(missing) == 10 and all(len(d["message"]) < 400 for d in missing)
     assert "references/part-0.md" in missing[0]["message"]
     assert "more missing" in missing[-1]["message"]
+
+
+def test_a_cached_state_sees_the_missing_file_appear(tmp_path: Path, monkeypatch: Any) -> None:
+    """The cache of what was read keeps a skill's findings only while every path they
+    depend on is as it was: the reference added, the warning goes."""
+    from skillstudio.core.scanning import state_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(state_cache, "RACY_NS", 0)
+    folder = tmp_path / "api-client"
+    shutil.copytree(Path(__file__).parent / "advice" / "reference-missing" / "bad", tmp_path / "x")
+    shutil.move(str(tmp_path / "x" / "api-client"), folder)
+
+    def warned() -> int:
+        run = cli("lint", "--format", "json", "--profile", "agentskills", str(folder))
+        return len(found(run.json, "reference-missing"))
+
+    assert warned() == 2
+    assert warned() == 2  # (served from the cache)
+    (folder / "references").mkdir()
+    (folder / "references" / "endpoints.md").write_text("# Endpoints\n")
+    assert warned() == 1
+
+
+def test_a_cached_state_sees_a_folder_of_the_skill_appear(tmp_path: Path, monkeypatch: Any) -> None:
+    """`forms/fill.md` counts once the skill holds a `forms/` folder: the folder made,
+    the cached state is not served and the missing file is named."""
+    from skillstudio.core.scanning import state_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(state_cache, "RACY_NS", 0)
+    folder = tmp_path / "forms-skill"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: forms-skill\ndescription: Fills forms. Use when asked to fill one.\n---\n"
+        "Read forms/fill.md before you start.\n"
+    )
+
+    def warned() -> int:
+        run = cli("lint", "--format", "json", "--profile", "agentskills", str(folder))
+        return len(found(run.json, "reference-missing"))
+
+    assert warned() == 0 and warned() == 0  # not a folder of the skill: not counted
+    (folder / "forms").mkdir()
+    assert warned() == 1

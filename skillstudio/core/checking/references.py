@@ -36,6 +36,7 @@ from ..model.explanations import ADVICE
 from ..model.paths import is_within
 from ..model.skills import Root
 from ..profile import Checker
+from ..reading.looked import looked_at
 from .advice_body import Prose, prose_spans
 from .links import Resolver, expand_placeholder, line_starts
 
@@ -167,6 +168,7 @@ def _in_url_or_link(body: str, start: int) -> bool:
 
 def _listing(folder: str) -> frozenset[str]:
     """The names of the skill folder's folders (a path into one is the skill's)."""
+    looked_at(folder)  # (a folder added changes the folder's own times)
     try:
         with os.scandir(folder) as found:
             return frozenset(e.name for e in found if e.is_dir(follow_symlinks=False))
@@ -177,6 +179,7 @@ def _listing(folder: str) -> frozenset[str]:
 def _siblings_hold(resolver: Resolver, root: str, folder: str, path: str) -> bool:
     """Whether another skill folder of the root holds `path` (at most SIBLINGS looked
     at)."""
+    looked_at(root)
     try:
         with os.scandir(root) as found:
             for count, entry in enumerate(found):
