@@ -125,3 +125,15 @@ def test_catalogue_benchmark_checks_every_skill_of_the_catalogue(tmp_path: Path)
     assert result.cold > 0 and result.warm > 0 and result.all_cold > 0
     text = bench_catalogue.report(result)
     assert "× floor" in text and "× lint cold" in text
+
+
+def test_profiles_benchmark_runs_and_reports_both_ratios(tmp_path: Path) -> None:
+    from .benchmarks import bench_profiles
+
+    result = bench_profiles.run(6, repeat=1, workdir=str(tmp_path))
+    assert result.count == 6
+    assert len(os.listdir(tmp_path / "catalogue-6" / "catalogue")) == 6  # categories
+    ratios = result.ratios()
+    assert all(value > 0 for value in ratios.values())
+    text = bench_profiles.report(result)
+    assert "all/lint (project)" in text and "first list/warm lint" in text

@@ -85,7 +85,18 @@ def test_a_second_lint_reads_nothing_and_says_the_same(
     assert reads == []  # every skill served from the cache
     assert second == first
     match = cli("match", "summarise the sales table", "skills", "--format", "json", cwd=tmp_path)
-    assert names(reads) == ["alpha", "beta", "gamma"]  # a gist is needed: read once more
+    # lint recorded no gist; match needs one: only the gist is worked out, nothing parsed
+    assert reads == []
+    fresh = cli(
+        "match",
+        "summarise the sales table",
+        "skills",
+        "--format",
+        "json",
+        "--no-cache",
+        cwd=tmp_path,
+    )
+    assert match.json == fresh.json  # the same answer as from files read afresh
     reads.clear()
     again = cli("match", "summarise the sales table", "skills", "--format", "json", cwd=tmp_path)
     assert reads == [] and again.json == match.json
@@ -436,3 +447,19 @@ def entries(cache_file: Path) -> dict[str, Any]:
 
 def codes_of(data: dict[str, Any]) -> list[str]:
     return [d["code"] for d in data["diagnostics"]]
+
+
+def test_list_and_show_after_a_lint_parse_nothing_again(
+    tmp_path: Path, cache_home: Path, reads: list[str]
+) -> None:
+    """One recorded result for lint, list, show and match (issue 38): the states lint
+    recorded without gists serve list and show, which add the gists alone."""
+    tree(tmp_path)
+    lint(tmp_path)
+    reads.clear()
+    listed = cli("list", "skills", "--format", "json", cwd=tmp_path)
+    shown = cli("show", "alpha", "skills", "--format", "json", cwd=tmp_path)
+    assert listed.code == 0 and shown.code == 0
+    assert reads == []
+    fresh = cli("show", "alpha", "skills", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert shown.json == fresh.json

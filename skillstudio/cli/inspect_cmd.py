@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 from ..core.model.diagnostics import Diagnostic
+from ..core.model.skills import Skill
 from ..core.model.text import counted
 from ..core.projects.agent_reach import Reach, agent_reach, reach_line
 from ..core.projects.findings import every_skill_findings, skill_findings
@@ -147,6 +148,7 @@ def show_data(item: OpenProject, skill: Any) -> dict[str, Any]:
     lint's on it (core/projects/findings.py)."""
     diags = skill_findings(item, skill)
     body = skill_body(skill)
+    built: dict[str, Skill] = {}  # each profile's build, shared by both answers
     return {
         "profile": item.project.profile.name,
         "name": skill.name,
@@ -166,8 +168,8 @@ def show_data(item: OpenProject, skill: Any) -> dict[str, Any]:
         "body": {"lines": body.count("\n") + 1 if body else 0, "chars": len(body)},
         "encoding": skill.doc.encoding,
         "newline": "CRLF" if skill.doc.newline == "\r\n" else "LF",
-        "portability": [v.to_json() for v in portability(skill)],
-        "agents": [r.to_json() for r in agent_reach(skill, item.project.base)],
+        "portability": [v.to_json() for v in portability(skill, built)],
+        "agents": [r.to_json() for r in agent_reach(skill, item.project.base, built=built)],
     }
 
 

@@ -196,8 +196,9 @@ def in_place_notes(report: LintReport) -> list[Diagnostic]:
 
 def portability_entry(skill: Skill, name: str, item: OpenProject) -> dict[str, Any]:
     """--profile all: every profile's verdict and every agent's answer on one skill."""
-    verdicts = portability(skill)
-    reaches = agent_reach(skill, item.project.base)
+    built: dict[str, Skill] = {}  # each profile's build, shared by both answers
+    verdicts = portability(skill, built)
+    reaches = agent_reach(skill, item.project.base, built=built)
     return {
         "skill": name,
         "path": skill.path,

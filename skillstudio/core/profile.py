@@ -137,6 +137,7 @@ class Profile:
         "link-broken": "warning",
         "link-plugin": "info",
         "link-sibling": "warning",
+        "reference-missing": "warning",
         "file-too-large": "error",
         "not-utf8": "error",
         "symlink-skipped": "warning",

@@ -9,7 +9,8 @@ a `rules:` severity in skillstudio.yaml).
 The profiles of the agents that read the Agent Skills standard call `advise` from
 their `check` hook; the engine itself runs no advice, so a seed system's skills get
 none. This module holds the name and description rules; advice_body.py those of the
-body and the skill folder; a profile adds its own (profiles/claude_code/advice.py).
+body and the skill folder, references.py the files the body names; a profile adds its
+own (profiles/claude_code/advice.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..model.fixes import FieldEdit, FixPlan
 from ..profile import Checker
 from .advice_body import body_advice
 from .fix_plans import register
+from .references import missing_references
 
 RESERVED_WORDS = ("anthropic", "claude")
 # words that say nothing of what a skill is for (a name made only of them is vague)
@@ -43,6 +45,12 @@ _PERSON_PHRASE = re.compile(
     r"\b(?:I (?:can|will|help|am|know|use|create|generate|write)|I'll|we (?:can|will)|"
     r"you can use|let me)\b",
     re.I,
+)
+# a phrase in quotes (straight or curly, double or single): the user's words, which a
+# description quotes ("Use when the user asks 'how do I use X?'"), not its own voice; a
+# single quote opens only after no letter and closes before none (not `user's`)
+_QUOTED = re.compile(
+    r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|(?<!\w)\'[^\']*\'(?!\w)|(?<!\w)‘[^’‘]*’(?!\w)'
 )
 _TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][\w.:-]*)(?:\s[^<>]*)?/?\s*>")
 _WHEN = re.compile(
@@ -79,6 +87,8 @@ def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> Non
         _description_advice(c, desc, when_text, chosen_by_model)
     if c.doc.text:
         body_advice(c)
+        if os.path.basename(c.skill.path) in c.profile.skill_files:  # (not a command file)
+            missing_references(c, c.doc.body)
 
 
 def _name_advice(c: Checker) -> None:
@@ -120,7 +130,10 @@ def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> 
             at="value",
             severity=severity("description-xml"),
         )
-    if _PERSON_START.match(text) or _PERSON_PHRASE.search(text):
+    own = _QUOTED.sub(" … ", text)  # the description's own words, quotes left out
+    if not re.search(r"[^\W\d_]", own):
+        own = text  # a description that is all one quote speaks in its own voice
+    if _PERSON_START.match(own) or _PERSON_PHRASE.search(own):
         c.emit(
             "description-person",
             "The description speaks in the first or second person; it is put into the "

@@ -46,9 +46,14 @@ _BACKSLASH = re.compile(
     r"(?![\w\\])"
 )
 # the end of a line's text that leaves off inside an absolute Windows path with blanks
-# (`C:\\Program Files\\`, `\\\\server\\my share\\`): a drive or share, then names each
-# followed by a backslash or (without a dot: a file name ends the path) by blanks
-_OPEN_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:\\|\\\\)(?:[\w().-]+\\|[\w()-]+[ \t]+)*$")
+# (`C:\\Program Files\\`, `\\\\server\\my share\\`, `C:\\Program Files\\Notepad++\\My App\\`):
+# a drive or share, then names (any character Windows allows in one: `&`, `+`, `'`,
+# `,`, brackets) each followed by a backslash or (without a dot: a file name ends the
+# path) by blanks (a no-break space too: text copied from a web page)
+_WINDOWS_NAME = r"[^\\/:*?\"<>|\s]"
+_OPEN_WINDOWS_PATH = re.compile(
+    rf"(?:\b[A-Za-z]:\\|\\\\)(?:{_WINDOWS_NAME}+\\|[^\\/:*?\"<>|\s.]+[^\S\n]+)*$"
+)
 PATH_CHARS = 260  # of a line before a match looked at for an open Windows path
 _PUNCTUATION = frozenset(string.punctuation)  # CommonMark's ASCII punctuation
 _TICKS = re.compile(r"`+")
@@ -196,7 +201,7 @@ def _escapes(path: str) -> bool:
 def _continues_a_path(body: str, start: int) -> bool:
     """Whether the path at `start` follows the blanks of an absolute Windows path that
     goes on through them (`Files\\Tool\\x.exe` of `C:\\Program Files\\Tool\\x.exe`)."""
-    if start == 0 or body[start - 1] not in " \t":
+    if start == 0 or not body[start - 1].isspace() or body[start - 1] == "\n":
         return False
     line = body.rfind("\n", 0, start) + 1
     before = body[max(line, start - PATH_CHARS) : start]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from bisect import bisect_right
 from urllib.parse import unquote
 
@@ -20,6 +19,7 @@ from .field_checks import check_fields
 from .links import (
     LINK_CHARS,
     LINKS_CHECKED,
+    Resolver,
     body_links,
     checked_part,
     expand_placeholder,
@@ -130,7 +130,7 @@ def check_links(c: Checker, body: str) -> None:
     package = os.path.normpath(package) if package else None
     root = os.path.normpath(c.skill.root.path)
     fine: set[str] = set()
-    resolver = _Resolver()
+    resolver = Resolver()
 
     def status(target: str) -> str | None:
         """None when fine or not a file link, else 'missing', 'outside', 'special',
@@ -205,56 +205,6 @@ def check_links(c: Checker, body: str) -> None:
             line=c.doc.body_line + line,
             column=link.offset - starts[line] + 1,
         )
-
-
-class _Resolver:
-    """Where relative link targets lead, for one check: a target must resolve (links
-    followed) inside its base folder to a regular file or a folder. The folders on
-    the way are looked at once per check (`lstat`); a target with a symbolic link on
-    its way is resolved in full (`realpath`): 1,000 targets take 2-4 ms, not 40."""
-
-    def __init__(self) -> None:
-        self.real: dict[str, str] = {}  # base folder -> its real path
-        self.plain: dict[tuple[str, str], bool] = {}  # (base, folder) -> real folders to it
-
-    def status(self, base: str, relative: str) -> str | None:
-        resolved = os.path.normpath(os.path.join(base, relative))
-        if not is_inside(resolved, base):
-            return "outside"
-        looked_at(resolved)
-        try:
-            st = os.lstat(resolved)
-            if stat.S_ISLNK(st.st_mode) or not self._plain_folders(base, resolved):
-                real = os.path.realpath(resolved, strict=True)
-                real_base = self.real.get(base) or self.real.setdefault(
-                    base, os.path.realpath(base)
-                )
-                looked_at(real, real_base)
-                if not is_inside(real, real_base):
-                    return "outside"
-                st = os.stat(real)
-        except (OSError, ValueError):  # missing, a loop, a NUL in the name
-            return "missing"
-        if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-            return "special"
-        return None
-
-    def _plain_folders(self, base: str, resolved: str) -> bool:
-        """Whether every folder from `base` (excluded) down to `resolved`'s is a real
-        folder, not a link."""
-        folder = os.path.dirname(resolved)
-        if not is_inside(folder, base) or folder == base:
-            return True
-        known = self.plain.get((base, folder))
-        looked_at(folder)
-        if known is None:
-            try:
-                known = stat.S_ISDIR(os.lstat(folder).st_mode)
-            except OSError:
-                known = False
-            known = known and self._plain_folders(base, folder)
-            self.plain[base, folder] = known
-        return known
 
 
 CODES = {"plugin": "link-plugin", "sibling": "link-sibling"}

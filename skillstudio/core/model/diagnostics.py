@@ -74,6 +74,7 @@ CODES: dict[str, str] = {
     "reference-depth": "a referenced file links on to another (more than one level deep)",
     "path-backslash": "a path is written with Windows backslashes",
     "path-absolute": "a path points into one person's home folder",
+    "reference-missing": "the body points the agent to a file of the skill that is not there",
     "skill-too-large": "the skill folder is larger than an upload accepts",
     "model-unknown": "'model' names no model the agent can use",
     "agent-without-fork": "'agent' is set without 'context: fork' (it does nothing)",

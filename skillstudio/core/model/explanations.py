@@ -36,6 +36,7 @@ ADVICE: dict[str, Advice] = {
     "reference-depth": Advice("info", f"{BEST_PRACTICES}; {SPEC}"),
     "path-backslash": Advice("warning", BEST_PRACTICES, "safe"),
     "path-absolute": Advice("info", f"{SPEC} (relative file references)"),
+    "reference-missing": Advice("warning", f"{SPEC} (file references); {BEST_PRACTICES}"),
     "skill-too-large": Advice("warning", SKILLS_API),
     "model-unknown": Advice("warning", f"{CLAUDE_SKILLS}; {CLAUDE_SETTINGS}"),
     "agent-without-fork": Advice("warning", CLAUDE_SKILLS, "unsafe"),
@@ -202,6 +203,12 @@ EXPLANATIONS: dict[str, str] = {
     "path-absolute": "A path into one person's home folder (/Users/..., /home/..., "
     "C:\\Users\\...): it exists on one machine only. Refer to the skill's files relatively, "
     "or with ${CLAUDE_SKILL_DIR} / {baseDir} where the agent supports them.",
+    "reference-missing": "The body tells the agent to read or run a file of the skill "
+    "('Load references/api.md', `scripts/run.py`, {baseDir}/scripts/x.py) that is not in "
+    "the skill folder. The agent looks for it and finds nothing, or guesses. Add the file "
+    "or correct the path. Not counted: links (link-broken checks them), URLs, globs, "
+    "placeholders (<file>, {name}, path/to/x), paths the text says are the user's or are "
+    "to be made, and code blocks other than shell sessions.",
     "skill-too-large": "The skill folder holds more than 8 MB: the Skills API and claude.ai "
     "refuse an upload that large, and every install copies it whole. Keep large data "
     "outside the skill, or fetch or generate it when needed.",

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..checking.validate import validate_skill
@@ -65,8 +66,11 @@ class Reach:
         }
 
 
-def _parts(path: str) -> list[str]:
-    return [p for p in os.path.normpath(path).split(os.sep) if p]
+@lru_cache(maxsize=4_096)
+def _parts(path: str) -> tuple[str, ...]:
+    """The names of a path (a string function, kept: every agent's every root rule asks
+    about the same few folders of each skill)."""
+    return tuple(p for p in os.path.normpath(path).split(os.sep) if p)
 
 
 def _ends_with(folder: str, rule_path: str) -> bool:
@@ -134,7 +138,7 @@ def _locate(
 ) -> tuple[RootRule | None, str | None, bool, str]:
     """(the rule, the root folder, via a link, why not): where the agent finds `path`."""
     folder = os.path.dirname(path)
-    real = os.path.realpath(path)
+    real = ""  # (resolved only where a root is a link)
     near = ""
     for rule in agent.roots:
         if rule.scope == "project":
@@ -168,6 +172,7 @@ def _locate(
                 if os.path.lexists(alias) and _same_file(alias, path):
                     return rule, root, True, ""
             elif os.path.isdir(root):
+                real = real or os.path.realpath(path)
                 real_root = os.path.realpath(root)
                 if is_within(real, real_root) and _in_root(agent, real, real_root) == "":
                     return rule, root, True, ""
@@ -369,9 +374,9 @@ def limits_broken(agent: AgentSpec, skill: Skill) -> list[str]:
 class _Profiled:
     """The skill as each full profile reads it, built once per profile."""
 
-    def __init__(self, skill: Skill) -> None:
+    def __init__(self, skill: Skill, built: dict[str, Skill] | None = None) -> None:
         self.skill = skill
-        self.built: dict[str, Skill] = {}
+        self.built: dict[str, Skill] = {} if built is None else built
 
     def get(self, name: str) -> Skill | None:
         if name not in PROFILE_NAMES:
@@ -386,6 +391,7 @@ class _Profiled:
                 True,
                 lambda: skill.doc,
                 validate_skill,
+                gist=False,  # (a reach reads the name, not the gist)
             )
         return self.built[name]
 
@@ -461,10 +467,14 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
 
 
 def agent_reach(
-    skill: Skill, base: str | None = None, agents: Iterable[AgentSpec] = AGENTS
+    skill: Skill,
+    base: str | None = None,
+    agents: Iterable[AgentSpec] = AGENTS,
+    built: dict[str, Skill] | None = None,
 ) -> list[Reach]:
-    """Every agent's answer on the skill, in the order of core/profiles/agents.py."""
-    profiled = _Profiled(skill)
+    """Every agent's answer on the skill, in the order of core/profiles/agents.py
+    (`built`: the skill as profiles built it already, by name: `portability`'s)."""
+    profiled = _Profiled(skill, built)
     return [reach(agent, skill, base, profiled=profiled) for agent in agents]
 
 

@@ -80,9 +80,10 @@ def reasons_of(diagnostics: list[Diagnostic]) -> list[str]:
     return [f"{words} {', '.join(named)}" if named else words for words, named in keys.items()]
 
 
-def verdict(skill: Skill, profile_name: str) -> Verdict:
+def verdict(skill: Skill, profile_name: str, built: dict[str, Skill] | None = None) -> Verdict:
     """The skill as `profile_name` reads it (from the document already parsed); a
-    command file (not a SKILL.md) only where the agent reads commands."""
+    command file (not a SKILL.md) only where the agent reads commands. `built`: where
+    to keep the skill as that profile built it (the agents' answers read the same)."""
     profile = get_profile(profile_name)
     if is_command_file(skill.path) and not profile.reads_commands:
         return Verdict(profile_name, False, NOT_READ, ["reads SKILL.md files, not commands"])
@@ -94,7 +95,10 @@ def verdict(skill: Skill, profile_name: str) -> Verdict:
         True,
         lambda: skill.doc,
         validate_skill,
+        gist=False,  # (a verdict reads no gist)
     )
+    if built is not None:
+        built[profile_name] = other
     reasons = reasons_of(other.diagnostics)
     if other.status == "skipped" and not reasons:
         reasons = [other.status_reason]
@@ -104,9 +108,10 @@ def verdict(skill: Skill, profile_name: str) -> Verdict:
     return Verdict(profile_name, loads, other.status, reasons)
 
 
-def portability(skill: Skill) -> list[Verdict]:
-    """Every registered profile's verdict on the skill, in the registry's order."""
-    return [verdict(skill, name) for name in list(PROFILE_NAMES)]
+def portability(skill: Skill, built: dict[str, Skill] | None = None) -> list[Verdict]:
+    """Every registered profile's verdict on the skill, in the registry's order (`built`:
+    see `verdict`)."""
+    return [verdict(skill, name, built) for name in list(PROFILE_NAMES)]
 
 
 def portability_of_file(path: str) -> list[Verdict]:

@@ -17,11 +17,13 @@ where the model chooses), about 1-2.5 KB per skill.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import os
 import stat
 import sys
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Collection
 from itertools import islice, pairwise
 from operator import itemgetter
@@ -41,6 +43,35 @@ BUNDLED_ENTRIES = 1_000  # folder entries looked at, per folder (a folder may ho
 BUNDLED_WEIGHT = 0.5  # a bundled file's word counts half a body word
 REFERENCES = "references"  # the one subfolder read (not walked below)
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # (Windows: the entry was checked not to be a link)
+GISTS_KEPT = 4_096  # gists kept by the digest of what they were worked out from
+_GISTS: OrderedDict[bytes, str] = OrderedDict()
+_GISTS_LOCK = threading.Lock()
+
+
+def gist_of_skill(body: str, skill_file: str) -> str:
+    """The gist of a skill's body and bundled markdown, worked out once per content:
+    kept (the last GISTS_KEPT) by a digest of the part of the body a gist reads and of
+    the bundled text, so that every profile reading one file (`lint --profile all`,
+    the portability line, a project read again as another profile) shares one."""
+    bundled = bundled_text(skill_file)
+    if not body and not bundled:
+        return ""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(body[:GIST_CHARS].encode("utf-8", "surrogatepass"))
+    digest.update(b"\0")
+    digest.update(bundled.encode("utf-8", "surrogatepass"))
+    key = digest.digest()
+    with _GISTS_LOCK:
+        found = _GISTS.get(key)
+        if found is not None:
+            _GISTS.move_to_end(key)
+            return found
+    gist = body_gist(body, bundled)
+    with _GISTS_LOCK:
+        _GISTS[key] = gist
+        if len(_GISTS) > GISTS_KEPT:
+            _GISTS.popitem(last=False)
+    return gist
 
 
 def body_gist(body: str, bundled: str = "") -> str:

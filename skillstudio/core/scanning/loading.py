@@ -13,7 +13,7 @@ from ..model.document import Document
 from ..model.skills import Root, Skill
 from ..profile import Profile
 from ..reading.frontmatter import parse_bounded, read_document
-from ..reading.skill_words import body_gist, bundled_text
+from ..reading.skill_words import gist_of_skill
 
 FAILED = -1  # the mtime_ns of a skill an internal error left out: never up to date
 
@@ -58,7 +58,7 @@ def build_skill(
             diagnostics=[internal(path, name, stage, exc)],
         )
     if gist and profile.model_chooses and skill.doc.text:
-        skill.gist = body_gist(skill.doc.body, bundled_text(path))
+        skill.gist = gist_of_skill(skill.doc.body, path)
     if not keep_text:
         skill.doc.text = ""
     return skill

@@ -32,7 +32,7 @@ from ..model.skills import Root, Skill
 from ..profile import Profile
 from ..reading.frontmatter import BOM, MAX_FILE_BYTES, read_bounded, read_document
 from ..reading.looked import recording
-from ..reading.skill_words import body_gist, bundled_text
+from ..reading.skill_words import gist_of_skill
 from .loading import FAILED, build_skill
 from .skill_state import skill_from_state, skill_state
 
@@ -126,7 +126,7 @@ def skill_gist(
     except UnicodeDecodeError:
         return None
     text = text[1:] if text.startswith(BOM) else text
-    return body_gist(text[body_offset:], bundled_text(path)) if text else ""
+    return gist_of_skill(text[body_offset:], path) if text else ""
 
 
 def gist_chunk(items: list[tuple[str, int, int, int, str]]) -> list[str | None]:

@@ -14,8 +14,10 @@ A state is served only when nothing it was made from changed:
 - every other path its checks looked at (reading/looked.py), as `lstat` sees it
   (or still absent);
 - the code (the version and the stat of every module of the core) and the profile;
-- a state read without its gist (where the model chooses) serves only a scan that
-  needs none.
+- a state recorded without its gist (by `lint`, where the model chooses) serves a scan
+  that needs one too: the gist alone is worked out from the file (unchanged since),
+  and the state is stored with it, so `lint`, `list`, `show` and `match` share one
+  recorded result.
 What changed less than RACY_NS before it was read is not stored: two writes within
 one tick of the file system's clock can leave a file with the same times.
 
@@ -52,6 +54,7 @@ from ..reading.cache_files import (  # noqa: F401 (the folder's names, as before
     CacheFolder,
     cache_folder,
 )
+from .parallel import skill_gist
 from .skill_state import from_json, skill_from_state, skill_state, to_json, well_formed
 
 FORMAT = 1
@@ -142,6 +145,7 @@ class ScanCache:
         self.kept: dict[str, Any] = {}  # the entries served, by path
         self.total = 0  # entries in the file as read
         self.stale = False  # a file is there that is not (or no longer) usable
+        self.gisted = 0  # entries served that got their gist in this scan
         # before anything is read: a file is settled by its age when it was read, not
         # when a long scan ended (cli/replay.py settles the same way)
         self.started = time.time_ns()
@@ -189,7 +193,7 @@ class ScanCache:
         signatures: dict[str, Signature],
     ) -> Skill | None:
         size, mtime_ns, _ino, _dev, _ctime, gisted, looked, state = entry
-        if size != item.size or mtime_ns != item.mtime_ns or (gist and not gisted):
+        if size != item.size or mtime_ns != item.mtime_ns:
             return None
         if _file_key(os.stat(item.path)) != entry[:5]:
             return None
@@ -206,6 +210,16 @@ class ScanCache:
             return None
         if not gist:
             skill.gist = ""  # as a scan without gists leaves it
+        elif not gisted:  # recorded by a scan without gists (lint): the gist alone is read
+            made = skill_gist(item.path, mtime_ns, size, skill.doc.body_offset, root.boundary)
+            if made is None:
+                return None
+            skill.gist = made
+            state = to_json(skill_state(skill))
+            if state is None:
+                return None
+            entry[5:] = [1, looked, state]  # (stored whole from now on)
+            self.gisted += 1
         return skill
 
     def store(
@@ -238,7 +252,7 @@ class ScanCache:
             entry = _entry(item, skill, paths, whole, limit)
             if entry is not None:
                 entries[item.path] = entry
-        if len(entries) == len(self.kept) == self.total and not self.stale:
+        if len(entries) == len(self.kept) == self.total and not self.stale and not self.gisted:
             return  # nothing new, nothing gone
         self.cache.write(self.name, {**self.head, "roots": self.roots, "entries": entries})
 
