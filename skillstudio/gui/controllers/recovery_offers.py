@@ -33,14 +33,22 @@ class RecoveryOffers(QObject):
     def offer(self) -> None:
         """Offer the unsaved text of skills in the open folder that a crash left."""
         for found in recovery.pending(self.folder):
-            if found.file in self.offered or self.context.registry_for(found.source) is None:
-                continue  # offered already, or a skill of another folder
+            if found.file in self.offered or not self._in_open_folder(found.source):
+                continue  # offered already, or a file of another folder
             self.offered.add(found.file)
             answer = self.dialogs.ask_restore(found)
             if answer == "restore":
                 self.restore(found)
             elif answer == "discard":
                 recovery.remove(self.folder, found.source)
+
+    def _in_open_folder(self, path: str) -> bool:
+        """A skill read now, or any file inside the open folder however it is read (a
+        profile that does not load it still gets its unsaved text back)."""
+        return (
+            self.context.registry_for(path) is not None
+            or self.context.project_holding(path) is not None
+        )
 
     def restore(self, found: recovery.Recovery) -> SkillEditor | None:
         """Put the recovered text into the skill's tab, unsaved (one undo step back
