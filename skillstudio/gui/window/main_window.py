@@ -416,6 +416,7 @@ class MainWindow(QMainWindow):
         number = self.project_profiles.current_project()
         projects = self.context.projects
         project = projects[number] if number < len(projects) else None
+        default = self.app_settings.default_profile()
         message = edit_settings(
             self.app_settings,
             project.base if project is not None else "",
@@ -427,6 +428,7 @@ class MainWindow(QMainWindow):
         if message:
             self._apply_settings()
             self.statusBar().showMessage(message, 10_000)
+            self.project_profiles.follow_default(default, self.app_settings.default_profile())
 
     def _apply_settings(self) -> None:
         self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
