@@ -56,4 +56,11 @@ class RecoveryOffers(QObject):
         editor = self.documents.restore_text(found.source, found.text)
         if editor is not None:
             recovery.remove(self.folder, found.source)  # kept again from the tab
+        else:  # (a file no profile here opens in a tab: a command file, say)
+            self.dialogs.warning(
+                f"{found.source} cannot be opened in a tab as the folder is read now; its "
+                "unsaved text is kept and offered again at the next start. Read the "
+                "project as the profile that loads it (the status bar's Profile box) "
+                "to restore it."
+            )
         return editor

@@ -224,3 +224,24 @@ def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
     assert guide.read_text() == on_disk, "offered back, not written"
     assert second.tabs.indexOf(restored) >= 0
     assert "does not load it" in second.statusBar().currentMessage()
+
+
+def test_a_file_that_opens_in_no_tab_is_offered_and_kept_with_a_reason(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """A command file's text under codex (which reads no command files): offered, and on
+    Restore the user is told why no tab opens; the text stays for later."""
+    repo, folder = tmp_path / "repo", tmp_path / "recovery"
+    write(repo, ".agents/skills/tables/SKILL.md", skill_text(name="tables"))
+    command = Path(write(repo, ".claude/commands/deploy.md", "Deploy the app.\n"))
+    recovery.write(str(folder), str(command), "Deploy the app, then tag it.\n", "")
+    window = MainWindow(settings, recovery_folder=str(folder))
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.dialogs.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
+    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    open_and_wait(qtbot, window, str(repo), "codex")
+    qtbot.waitUntil(lambda: len(said) == 1, timeout=5000)
+    assert "cannot be opened in a tab" in said[0]
+    assert kept(folder, command) == "Deploy the app, then tag it.\n", "kept for later"
