@@ -74,14 +74,17 @@ class NewSkillPlace:
         return f"{self.profile.name}, {self.root.label}" if self.root.label else self.profile.name
 
 
-def new_skill_places(profile: Profile, roots: Iterable[Root]) -> list[NewSkillPlace]:
+def new_skill_places(
+    profile: Profile, roots: Iterable[Root], machine: bool = False
+) -> list[NewSkillPlace]:
     """Where File › New Skill may create a skill among `roots`: the folders each root's
     agent loads (a plugin's `skills/`, never the plugin or repository folder itself);
-    the machine's own folders (personal, enterprise) left out: they are not the project's."""
+    the machine's own folders (personal, enterprise) only with `machine` (a root's
+    own context menu): they are not the project's."""
     places: list[NewSkillPlace] = []
     seen: set[str] = set()
     for root in roots:
-        if not root.base:
+        if not root.base and not machine:
             continue
         for folder in profile.new_skill_folders(root):
             folder = os.path.normpath(folder)

@@ -77,22 +77,24 @@ class SkillActions(QObject):
         self.reload()
         return result
 
-    def places(self) -> list[NewSkillPlace]:
-        """Where a new skill is loaded, over every open project (highest precedence first)."""
+    def places(self, machine: bool = False) -> list[NewSkillPlace]:
+        """Where a new skill is loaded, over every open project (highest precedence
+        first); the machine's own folders (personal) only with `machine`."""
         found: list[NewSkillPlace] = []
         for registry in self.context.registries:
-            found += new_skill_places(registry.profile, reversed(registry.roots))
+            found += new_skill_places(registry.profile, reversed(registry.roots), machine)
         return found
 
     def new_skill_in(self, folder: str) -> str | None:
-        """A new skill in `folder` (a root, or the folder a skill is in), named by the user
-        and opened in a tab; a root whose skills go below it (a plugin) offers those."""
-        places = self.places()
+        """A new skill in `folder` (a root, or the folder a skill is in: the tree's
+        menu), named by the user and opened in a tab; a root whose skills go below it
+        (a plugin) offers those."""
+        places = self.places(machine=True)
         here = place_of(places, folder)
         if here is not None:
             return self._create([here])
         below = [p for p in places if os.path.normpath(p.root.path) == os.path.normpath(folder)]
-        return self._create(below or places)
+        return self._create(below or self.places())
 
     def new_skill(self) -> str | None:
         """File › New Skill: beside the current tab's skill, else where the user chooses
@@ -105,8 +107,9 @@ class SkillActions(QObject):
     def _create(self, places: list[NewSkillPlace]) -> str | None:
         if not places:
             self.dialogs.warning(
-                "No folder open is one an agent loads skills from: open a project or a "
-                "skills folder first (File › Open Folder)."
+                "Open a folder of skills first (File › Open Folder)."
+                if not self.context.projects
+                else "No folder of the open project is one an agent loads skills from."
             )
             return None
         window = self.documents.tabs.window()

@@ -260,3 +260,33 @@ def test_new_skill_beside_a_plugin_skill_stays_in_its_plugin(
     made = window.skill_actions.new_skill()
     assert made == str(repo / "plugins/ops/skills/tail-logs/SKILL.md")
     assert not shown[0].choice.isVisibleTo(shown[0]), "no question: the current skill's root"
+
+
+def test_new_skill_with_no_folder_open_says_what_to_do(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    window = open_window(qtbot, settings, _market(tmp_path / "market"))
+    assert window.close_folder()
+    said: list[str] = []
+    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    shown = _typed(window, "anything")
+    window.menu_actions.new_action.trigger()
+    assert shown == [] and said == ["Open a folder of skills first (File › Open Folder)."]
+
+
+def test_a_roots_menu_new_skill_goes_in_that_root(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The personal folder (the machine's, not the project's) from its own menu."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    write(home, ".claude/skills/mine/SKILL.md", skill_text(name="mine"))
+    repo = tmp_path / "plugin"
+    _plugin(repo, "demo", ("alpha-one",))
+    window = open_window(qtbot, settings, repo)
+    shown = _typed(window, "notes")
+    personal = str(home / ".claude/skills")
+    made = window.skill_actions.new_skill_in(personal)
+    assert made == str(home / ".claude/skills/notes/SKILL.md")
+    assert shown[0].where.text().startswith("In <b>") and "personal" in shown[0].where.text()
+    assert window.skill_actions.new_skill_in(str(repo)) == str(repo / "skills/notes/SKILL.md")
