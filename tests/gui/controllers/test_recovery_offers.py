@@ -195,12 +195,13 @@ def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
     first = MainWindow(settings, recovery_folder=str(folder))
     first.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
     open_and_wait(qtbot, first, str(repo), "codex")
+    tables = repo / ".claude/skills/tables/SKILL.md"
+    assert first.open_skill(str(tables)) is not None  # a tab left clean
     editor = first.open_skill(str(guide))
     assert editor is not None
     editor.source.moveCursor(QTextCursor.MoveOperation.End)
     editor.source.insertPlainText(TYPED)
     qtbot.waitUntil(lambda: kept(folder, guide) == on_disk + TYPED, timeout=5000)
-    first.kept_tabs.remember(first.context.base)  # the tabs of the session kept
     first.recovery = None  # the crash: no clean close, the journal stays as written
     first.hide()
 
@@ -215,6 +216,8 @@ def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
         return "restore"
 
     second.dialogs.ask_restore = answer  # type: ignore[method-assign]
+    messages: list[str] = []
+    second.statusBar().messageChanged.connect(messages.append)
     open_and_wait(qtbot, second, str(repo))
     assert second.context.projects[0].profile.name == "claude-code"
     assert second.context.registry_for(str(guide)) is None, "claude-code does not load it"
@@ -223,7 +226,8 @@ def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
     assert restored.document.text() == on_disk + TYPED and restored.document.modified
     assert guide.read_text() == on_disk, "offered back, not written"
     assert second.tabs.indexOf(restored) >= 0
-    assert "does not load it" in second.statusBar().currentMessage()
+    assert set(second.documents) == {str(tables), str(guide)}, "the tabs kept without a close"
+    assert any("claude-code does not load it" in m for m in messages), "said so"
 
 
 def test_a_file_that_opens_in_no_tab_is_offered_and_kept_with_a_reason(
