@@ -19,7 +19,7 @@ from skillstudio.gui.controllers import skill_views
 from skillstudio.gui.models import problems_model
 from skillstudio.gui.models.problem_rows import ProblemRows
 from skillstudio.gui.window.main_window import MainWindow
-from tests.helpers import lint_json, skill_text, write
+from tests.helpers import CORPUS, lint_json, skill_text, write
 
 from ..parts import open_tab, open_window
 
@@ -181,3 +181,17 @@ def test_the_status_line_with_no_folder_open(
     window = open_window(qtbot, settings, _three(tmp_path / "three"))
     assert window.close_folder()
     assert window.statusBar().currentMessage() == "No folder open"
+
+
+@pytest.mark.parametrize("repository", ["anthropics-skills", "obra-superpowers"])
+def test_problems_counts_what_lint_v_counts_on_the_corpus(
+    qtbot: QtBot, settings: QSettings, repository: str
+) -> None:
+    folder = Path(CORPUS) / repository
+    if not folder.is_dir():
+        pytest.skip("the corpus is not here")
+    expected = _cli_counts(folder)
+    window = open_window(qtbot, settings, folder)
+    qtbot.waitUntil(lambda: _app_counts(window) == expected, timeout=20_000)
+    message = window.statusBar().currentMessage()
+    assert f"{expected['error']} error" in message and f"{expected['warning']} warning" in message
