@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from skillstudio.core.editing.skill_ops import new_skill_places, place_of
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.overlap import overlap_report
@@ -316,3 +317,25 @@ def test_lint_has_one_overlap_note_per_skill_and_overlap_lists_every_pair(tmp_pa
         assert "and 2 other skills (`skillstudio overlap` lists them)" in note["message"]
     pairs = cli("overlap", "skills", "--profile", "agentskills", "--format", "json", cwd=tmp_path)
     assert len(pairs.json["pairs"]) == 6
+
+
+def test_new_skills_go_where_the_agent_loads_them_not_in_the_plugin_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """File › New Skill's places (core): a plugin's `skills/` and its manifest's extra
+    skills folder; never the plugin folder, a commands folder or the machine's folders."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    write(tmp_path / "home", ".claude/skills/mine/SKILL.md", skill_text(name="mine"))
+    manifest = {"name": "demo", "skills": ["./extra-skills", "./one/solo"]}
+    write(tmp_path, "repo/.claude-plugin/plugin.json", json.dumps(manifest))
+    write(tmp_path, "repo/skills/alpha/SKILL.md", skill_text(name="alpha"))
+    write(tmp_path, "repo/extra-skills/beta/SKILL.md", skill_text(name="beta"))
+    write(tmp_path, "repo/one/solo/SKILL.md", skill_text(name="solo"))
+    write(tmp_path, "repo/.claude/commands/go.md", "Go.\n")
+    project = project_from_folder(str(tmp_path / "repo"), "claude-code")
+    places = new_skill_places(project.profile, project.roots)
+    repo = tmp_path / "repo"
+    assert [p.folder for p in places] == [str(repo / "skills"), str(repo / "extra-skills")]
+    assert {p.loaded_by for p in places} == {"claude-code, plugin:demo"}
+    assert place_of(places, str(repo / "skills/")) is places[0]
+    assert place_of(places, str(repo)) is None

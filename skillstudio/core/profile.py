@@ -254,6 +254,11 @@ class Profile:
         `discovery` pattern (`reading.discovery.discover`)."""
         return None
 
+    def new_skill_folders(self, root: Root) -> list[str]:
+        """The folders under `root` where a new skill folder is one the agent loads
+        (File › New Skill's choice): the root itself; a plugin's `skills/` (claude-code)."""
+        return [root.path]
+
     def unread_reason(self, folder: str, top: str) -> str | None:
         """Why the agent does not read the skills in `folder` (under `top`, the folder
         opened, and under none of its roots), when this system has a reason of its own

@@ -6,10 +6,13 @@ import datetime as _dt
 import os
 import re
 import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from ..model.fields import placeholder_description
 from ..model.filenames import folder_name_problem
+from ..model.skills import Root
 from ..profile import Profile
 from ..reading.frontmatter import read_document
 from .changes import Change
@@ -54,6 +57,47 @@ def template(profile: Profile, name: str, title: str = "") -> str:
         "3. Say what a good result looks like.\n"
     )
     return f"---\n{front}---\n\n{body}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewSkillPlace:
+    """A folder where a new skill folder is loaded by `profile`'s agent (`root`: the
+    root that reads it)."""
+
+    folder: str
+    root: Root
+    profile: Profile
+
+    @property
+    def loaded_by(self) -> str:
+        """Who loads a skill made here, in words ("claude-code, plugin:demo")."""
+        return f"{self.profile.name}, {self.root.label}" if self.root.label else self.profile.name
+
+
+def new_skill_places(
+    profile: Profile, roots: Iterable[Root], machine: bool = False
+) -> list[NewSkillPlace]:
+    """Where File › New Skill may create a skill among `roots`: the folders each root's
+    agent loads (a plugin's `skills/`, never the plugin or repository folder itself);
+    the machine's own folders (personal, enterprise) only with `machine` (a root's
+    own context menu): they are not the project's."""
+    places: list[NewSkillPlace] = []
+    seen: set[str] = set()
+    for root in roots:
+        if not root.base and not machine:
+            continue
+        for folder in profile.new_skill_folders(root):
+            folder = os.path.normpath(folder)
+            if folder not in seen:
+                seen.add(folder)
+                places.append(NewSkillPlace(folder, root, profile))
+    return places
+
+
+def place_of(places: Iterable[NewSkillPlace], folder: str) -> NewSkillPlace | None:
+    """The place that is `folder` (a skill's parent folder, a root), or None."""
+    folder = os.path.normpath(folder)
+    return next((p for p in places if p.folder == folder), None)
 
 
 def new_skill(profile: Profile, root: str, name: str, title: str = "") -> str:

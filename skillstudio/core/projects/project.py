@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.confinement import escaping, opened_folder, refused_root, root_inside
 from ..model.diagnostics import Diagnostic
-from ..model.paths import is_inside
-from ..model.scan import ScanLimits
+from ..model.paths import is_inside, is_within
+from ..model.scan import SKILL_FILE, ScanLimits
 from ..model.skills import Root
 from ..model.text import counted
 from ..profile import Profile
@@ -77,6 +77,19 @@ class Project:
             audit=audit,
             cache=cache,
         )
+
+    def lone_registry(self, skill_md: str) -> Registry | None:
+        """A registry of the one SKILL.md at `skill_md`, a file inside the project's
+        folder that its roots do not read (a tab kept from another reading, a crash's
+        unsaved text): scanned, so that it can be edited, checked under this profile
+        and saved. None for a path outside the folder or no SKILL.md."""
+        if os.path.basename(skill_md) != SKILL_FILE or not is_within(skill_md, self.base):
+            return None
+        root = Root(os.path.dirname(os.path.dirname(skill_md)), "not read", 0, base=self.base)
+        limits = self.config.limits if self.config else ScanLimits()
+        registry = Registry(self.profile, [root], limits=limits, files={root.path: [skill_md]})
+        registry.scan()
+        return registry if skill_md in registry.by_path else None
 
     @property
     def options(self) -> dict[str, Any]:

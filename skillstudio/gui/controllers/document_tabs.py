@@ -67,7 +67,7 @@ class DocumentTabs(QObject):
         source view when given."""
         editor = self.editors.get(path)
         if editor is None:
-            registry = self.context.registry_for(path)
+            registry = self.context.registry_for(path) or self._lone_registry(path)
             if registry is None:
                 return None
             try:
@@ -98,12 +98,26 @@ class DocumentTabs(QObject):
             editor.source.go_to(line, column)
         return editor
 
+    def _lone_registry(self, path: str) -> Registry | None:
+        """A SKILL.md inside the open folder that the profile in force does not read
+        (a tab kept, a crash's text, from another reading of the folder): opened all
+        the same, checked under that profile, and the status bar says so."""
+        project = self.context.project_holding(path)
+        registry = project.lone_registry(path) if project is not None else None
+        if project is not None and registry is not None:
+            self.status_bar.showMessage(
+                f"Opened {path}: {project.profile.name} does not load it from here "
+                f"(checked as {project.profile.name} all the same).",
+                15_000,
+            )
+        return registry
+
     def open_file(self, path: str) -> QWidget | None:
         """A file inside a skill: SKILL.md opens the skill, anything else a read-only tab."""
         path = os.path.normpath(path)
         if os.path.isdir(path):
             path = os.path.join(path, "SKILL.md")
-        if self.context.registry_for(path) is not None:
+        if self.context.registry_for(path) is not None or os.path.basename(path) == "SKILL.md":
             return self.open_skill(path)
         view = self.file_views.get(path)
         if view is None:

@@ -167,9 +167,22 @@ class ProjectProfiles(QObject):
             self.sync_box()
             return False
         self.scanning.rescan(old, project, registry)
-        if remember:
-            self.chosen.emit(old.base, profile or "")
+        if remember:  # (auto is remembered too: the default profile then stays out)
+            self.chosen.emit(old.base, profile or AUTO_CHOSEN)
         return True
+
+    def follow_default(self, before: str, after: str) -> int:
+        """The default profile in Settings changed from `before` to `after` ("" = auto):
+        each open project it applies to (no profile chosen for its folder, none in its
+        skillstudio.yaml, no agent's marks) is read again at once; how many."""
+        count = 0
+        for number, project in enumerate(self.context.projects):
+            if before == after or self.remembered(project.base):
+                continue
+            by_default = project.profile_reason == "--profile" and project.profile.name == before
+            if by_default or (after and unmarked(project)):
+                count += self.set_project_profile(number, after or None, remember=False)
+        return count
 
     def _on_rescanned(self, rescanned: Rescanned) -> None:
         replaced = self.context.replace(rescanned.old, rescanned.project, rescanned.registry)
@@ -190,16 +203,29 @@ def reread_as(old: Project, profile: str | None) -> Project:
     return project_from_folder(old.base, profile)
 
 
+AUTO_CHOSEN = "auto"  # remembered for a folder: auto chosen in the status bar's box
+
+
+def unmarked(project: Project) -> bool:
+    """Whether the project was read as the default for want of marks: no
+    skillstudio.yaml names a profile and no agent's marks were found in its folder."""
+    return project.profile_reason.startswith("default:")
+
+
 def with_remembered(
     projects: list[Project], profile_of: Callable[[str], str], default: str = ""
 ) -> list[Project]:
     """Each project read as the profile remembered for its folder (`profile_of(base)`,
-    "" for none), else as `default` unless its skillstudio.yaml names one; a project
-    that cannot be read so stays as it was."""
+    "" for none, AUTO_CHOSEN for auto), else as `default` when it has no marks (no
+    skillstudio.yaml naming a profile, no agent's marks found); a project that cannot
+    be read so stays as it was."""
     kept = []
     for project in projects:
         wanted = profile_of(project.base)
-        if not wanted and project.profile_reason != CONFIG_NAME:
+        if wanted == AUTO_CHOSEN:  # auto chosen for the folder: as detected, no default
+            kept.append(project)
+            continue
+        if not wanted and unmarked(project):  # the default: a fallback, never over marks
             wanted = default
         explicit = project.profile_reason == "--profile"
         if wanted in PROFILE_NAMES and (wanted != project.profile.name or not explicit):
@@ -227,7 +253,9 @@ def how_chosen(project: Project, remembered: str = "") -> str:
     if reason.startswith("--profile"):
         if remembered and remembered != project.profile.name:
             return "chosen"  # (a remembered one that could not be read so: another)
-        return "chosen for this folder" if remembered else "the default profile in Settings"
+        if remembered:
+            return "chosen for this folder"
+        return "the default profile in Settings (no agent's marks in the folder)"
     if reason == CONFIG_NAME:
         return f"set by its {CONFIG_NAME}"
     return "detected from its folder layout"
@@ -247,7 +275,8 @@ BOX_TIP = (
     "The skill system (profile) the current project is read as. auto: the one its "
     f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
     "to read the project as that system: open tabs are kept, and the choice is kept for "
-    "this folder (Edit › Settings › Default profile sets one for every folder)."
+    "this folder, auto included (Edit › Settings › Default profile sets one for the "
+    "folders with no marks)."
 )
 
 

@@ -13,10 +13,13 @@ from PySide6.QtWidgets import QMenu
 from ...core.editing.archive import ArchiveError
 from ...core.editing.saving import SaveError
 from ...core.editing.skill_ops import (
+    NewSkillPlace,
     OperationError,
     delete_to_trash,
     duplicate_skill,
     new_skill,
+    new_skill_places,
+    place_of,
     rename_skill,
 )
 from ...core.reading.yaml_io import EditError
@@ -74,27 +77,52 @@ class SkillActions(QObject):
         self.reload()
         return result
 
-    def new_skill_in(self, root: str) -> str | None:
-        """A new skill in `root`, named by the user, opened in a tab."""
-        project = self.context.project_of(root)
-        dialog = NewSkillDialog(root, self.documents.tabs.window())
-        if project is None or not self.dialogs.ask_new_skill(dialog):
+    def places(self, machine: bool = False) -> list[NewSkillPlace]:
+        """Where a new skill is loaded, over every open project (highest precedence
+        first); the machine's own folders (personal) only with `machine`."""
+        found: list[NewSkillPlace] = []
+        for registry in self.context.registries:
+            found += new_skill_places(registry.profile, reversed(registry.roots), machine)
+        return found
+
+    def new_skill_in(self, folder: str) -> str | None:
+        """A new skill in `folder` (a root, or the folder a skill is in: the tree's
+        menu), named by the user and opened in a tab; a root whose skills go below it
+        (a plugin) offers those."""
+        places = self.places(machine=True)
+        here = place_of(places, folder)
+        if here is not None:
+            return self._create([here])
+        below = [p for p in places if os.path.normpath(p.root.path) == os.path.normpath(folder)]
+        return self._create(below or self.places())
+
+    def new_skill(self) -> str | None:
+        """File › New Skill: beside the current tab's skill, else where the user chooses
+        among the project's places (one place: it)."""
+        places = self.places()
+        current = self.documents.current_path()
+        here = place_of(places, os.path.dirname(os.path.dirname(current))) if current else None
+        return self._create([here] if here is not None else places)
+
+    def _create(self, places: list[NewSkillPlace]) -> str | None:
+        if not places:
+            self.dialogs.warning(
+                "Open a folder of skills first (File › Open Folder)."
+                if not self.context.projects
+                else "No folder of the open project is one an agent loads skills from."
+            )
+            return None
+        window = self.documents.tabs.window()
+        dialog = NewSkillDialog(places[0].folder, window, places=places)
+        place = dialog.place if self.dialogs.ask_new_skill(dialog) else None
+        if place is None:
             return None
         name, title = dialog.name, dialog.title
-        path = self._operation(lambda: new_skill(project.profile, root, name, title))
+        path = self._operation(lambda: new_skill(place.profile, place.folder, name, title))
         if isinstance(path, str):
             self.documents.open_skill(path)
             return path
         return None
-
-    def new_skill(self) -> None:
-        """File › New Skill: beside the current tab's skill, else in the last root."""
-        roots = [root.path for r in self.context.registries for root in reversed(r.roots)]
-        current = self.documents.current_path()
-        if current:
-            roots.insert(0, os.path.dirname(os.path.dirname(current)))
-        if roots:
-            self.new_skill_in(roots[0])
 
     def rename_skill(self, path: str) -> str | None:
         editor = self.documents.editors.get(path)

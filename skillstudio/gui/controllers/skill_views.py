@@ -185,19 +185,29 @@ class SkillViews(QObject):
             )
         skills = context.skill_count()
         self.problems.set_skill_count(skills)
-        counts = model.counts()
+        if self.failures:
+            self.status_bar.showMessage(self.failures[-1].message)
+        else:
+            self.status_bar.showMessage(self.summary())
+
+    def summary(self) -> str:
+        """The status line: the whole project's counts, as `lint` gives them (Problems'
+        "current skill only" narrows its rows, never this line); "No folder open"."""
+        context = self.context
+        if not context.projects:
+            self.status_bar.setToolTip("")
+            return "No folder open"
+        counts = self.problems_model.all_counts()
         names = sorted({p.profile.name for p in context.projects})
         # Eight names ran into the project label at 1024 px ("…, toolsets, v"): counted
         # past three, named in the tooltip (and each root in the tree says its own).
         profiles = ", ".join(names) if len(names) <= 3 else f"{len(names)} profiles"
         self.status_bar.setToolTip(", ".join(names))
-        errors, warnings = counts["error"], counts["warning"]
-        self.status_bar.showMessage(
-            f"{counted(skills, 'skill')} · {counted(errors, 'error')} · "
+        errors, warnings = counts.get("error", 0), counts.get("warning", 0)
+        return (
+            f"{counted(context.skill_count(), 'skill')} · {counted(errors, 'error')} · "
             f"{counted(warnings, 'warning')} · {profiles}"
         )
-        if self.failures:
-            self.status_bar.showMessage(self.failures[-1].message)
 
     # -- the overlap notes ------------------------------------------------------------------
     def _overlap_due(self) -> list[Registry]:

@@ -1,13 +1,16 @@
 """File › New Skill (and the tree's Rename… and Duplicate…): says which folder the
 skill goes in, and turns what is typed into a valid name as it is typed ("PDF Filler!"
 -> pdf-filler), keeping the typed words as the heading; nothing typed is lost to a
-refusal (Rename asked in a plain text box, then closed on a bad name with the text gone)."""
+refusal (Rename asked in a plain text box, then closed on a bad name with the text gone).
+New Skill offers only folders an agent loads (core's `new_skill_places`), each with the
+agent that loads it; several: a choice, the first chosen."""
 
 from __future__ import annotations
 
 import os
 
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -17,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.editing.skill_ops import SLUG, heading_of, suggest_name
+from ...core.editing.skill_ops import SLUG, NewSkillPlace, heading_of, suggest_name
 from ..infra.places import home_relative
 
 _TITLES = {"new": "New skill", "rename": "Rename skill", "duplicate": "Duplicate skill"}
@@ -27,18 +30,32 @@ class NewSkillDialog(QDialog):
     """The name typed, the folder and heading it gives; OK only for a usable name.
 
     `action`: "new", "rename" or "duplicate"; the last two name a copy or the new
-    name of the skill folder `current` (a folder name in `root`)."""
+    name of the skill folder `current` (a folder name in `root`). `places`: where a new
+    skill may go (the first is `root`), each with the agent that loads it."""
 
     def __init__(
-        self, root: str, parent: QWidget | None = None, action: str = "new", current: str = ""
+        self,
+        root: str,
+        parent: QWidget | None = None,
+        action: str = "new",
+        current: str = "",
+        places: list[NewSkillPlace] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(_TITLES[action])
         self.root = root
         self.action = action
         self.current = current
-        self.where = QLabel(f"In <b>{home_relative(root)}</b>", self)
+        self.places = places or []
+        self.where = QLabel(self._where_text(root), self)
         self.where.setToolTip(root)
+        self.choice = QComboBox(self)  # shown when there are several places
+        for place in self.places:
+            self.choice.addItem(f"{home_relative(place.folder)}  ({place.loaded_by})")
+            self.choice.setItemData(self.choice.count() - 1, place.folder)
+        self.choice.setVisible(len(self.places) > 1)
+        self.where.setVisible(len(self.places) <= 1)
+        self.choice.currentIndexChanged.connect(self._choose)
         self.name_box = QLineEdit(self)
         self.name_box.setPlaceholderText("e.g. PDF form filler")
         self.result_label = QLabel(self)
@@ -51,7 +68,10 @@ class NewSkillDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
-        form.addRow("Folder:", self.where)
+        where = QVBoxLayout()
+        where.addWidget(self.where)
+        where.addWidget(self.choice)
+        form.addRow("Folder:", where)
         form.addRow("Name or title:" if action == "new" else "New name:", self.name_box)
         form.addRow("", self.result_label)
         layout = QVBoxLayout(self)
@@ -63,6 +83,23 @@ class NewSkillDialog(QDialog):
             self.name_box.selectAll()
         self._update()
         self.resize(520, self.sizeHint().height())
+
+    def _where_text(self, folder: str) -> str:
+        place = next((p for p in self.places if p.folder == folder), None)
+        loaded = f" (loaded by {place.loaded_by})" if place is not None else ""
+        return f"In <b>{home_relative(folder)}</b>{loaded}"
+
+    def _choose(self, index: int) -> None:
+        if 0 <= index < len(self.places):
+            self.root = self.places[index].folder
+            self.where.setText(self._where_text(self.root))
+            self.where.setToolTip(self.root)
+            self._update()
+
+    @property
+    def place(self) -> NewSkillPlace | None:
+        """The place chosen (None when the dialog was given none)."""
+        return next((p for p in self.places if p.folder == self.root), None)
 
     @property
     def name(self) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from ...core.model.paths import is_within
 from ...core.model.session import Session
 from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project
@@ -217,6 +218,12 @@ class AppContext(QObject):
 
     def bases(self) -> list[str]:
         return [project.base for project in self.projects]
+
+    def project_holding(self, path: str) -> Project | None:
+        """The project whose folder holds `path` (read by its roots or not), the one
+        with the deepest folder; None for a path outside every open project."""
+        holding = [p for p in self.projects if is_within(path, p.base)]
+        return max(holding, key=lambda p: len(p.base)) if holding else None
 
     def skill_count(self) -> int:
         return sum(len(registry.skills) for registry in self.registries)

@@ -290,9 +290,13 @@ class ProblemsPanel(QWidget):
         self._update()  # the toggles' look, even when the rows did not change
 
     def _update(self) -> None:
-        counts = self.model.counts()
+        counts, everywhere = self.model.counts(), self.model.all_counts()
         for severity, button in self.toggles.items():
-            button.setText(counted(counts[severity], severity, PLURAL.get(severity)))
+            # the project's count, as `lint -v` gives it; "current skill only": its share
+            text = counted(everywhere.get(severity, 0), severity, PLURAL.get(severity))
+            if self.model.only_path:
+                text = f"{counts[severity]} of {text}"
+            button.setText(text)
             font = button.font()
             font.setStrikeOut(not button.isChecked())  # hidden rows read as crossed out
             button.setFont(font)
@@ -302,7 +306,7 @@ class ProblemsPanel(QWidget):
             self._fit_where_column()
             self.stack.setCurrentWidget(self.view)
             return
-        others = sum(self.model.all_counts().values()) - total
+        others = sum(everywhere.values()) - total
         if not total and self.model.only_path:
             name = os.path.basename(os.path.dirname(self.model.only_path))
             elsewhere = f"; {counted(others, 'problem')} in other skills" if others else ""

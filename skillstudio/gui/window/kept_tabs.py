@@ -69,9 +69,22 @@ class KeptTabs:
         self.store = store
         self.tabs = tabs
         self.waiting = ""  # the folder whose kept tabs open when its scan lands
+        # the tabs were kept as the folder closes: closing them must not change that
+        self.holding = False
 
     def remember(self, folder: str) -> None:
+        """The tabs kept as `folder` closes (its tabs close next: `release` after)."""
         remember_tabs(self.store, folder, self.tabs)
+        self.holding = True
+
+    def release(self) -> None:
+        self.holding = False
+
+    def follow(self, folder: str) -> None:
+        """The tabs changed (opened, closed, another current): kept at once, so that a
+        crash loses no tab list (only a clean close or a folder change kept it)."""
+        if folder and not self.holding and not self.waiting:
+            remember_tabs(self.store, folder, self.tabs)
 
     def expect(self, folder: str) -> None:
         self.waiting = folder
@@ -80,4 +93,8 @@ class KeptTabs:
         """`folder`'s scan landed: its kept tabs opened, once."""
         if self.waiting and self.waiting == folder:
             self.waiting = ""
-            restore_tabs(self.store, folder, open_file)
+            self.holding = True  # (the list is read while its tabs open)
+            try:
+                restore_tabs(self.store, folder, open_file)
+            finally:
+                self.holding = False

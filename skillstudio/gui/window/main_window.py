@@ -255,6 +255,9 @@ class MainWindow(QMainWindow):
         self.document_tabs.skill_opened.connect(self.context.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
+        self.document_tabs.skill_closed.connect(
+            lambda _path: self.kept_tabs.follow(self.context.base)
+        )
         for panel in (self.query_panel, self.suite_runner, self.overlap_map):
             self.views.skills_changed.connect(panel.skills_changed)
         self.context.likely_indexes.failed.connect(
@@ -375,7 +378,9 @@ class MainWindow(QMainWindow):
             projects = with_remembered(projects, store.folder_profile, store.default_profile())
             registries = [project.registry() for project in projects]
         self.kept_tabs.remember(self.context.base)
-        if not self.document_tabs.close_all():
+        closed = self.document_tabs.close_all()
+        self.kept_tabs.release()
+        if not closed:
             return False
         self.scans.cancel()
         self.watcher.stop()
@@ -397,7 +402,9 @@ class MainWindow(QMainWindow):
         """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
         its next opening, the welcome page shown; False if the user kept the tabs."""
         self.kept_tabs.remember(self.context.base)
-        if not self.document_tabs.close_all():
+        closed = self.document_tabs.close_all()
+        self.kept_tabs.release()
+        if not closed:
             return False
         self.scans.cancel()
         self.watcher.stop()
@@ -416,6 +423,7 @@ class MainWindow(QMainWindow):
         number = self.project_profiles.current_project()
         projects = self.context.projects
         project = projects[number] if number < len(projects) else None
+        default = self.app_settings.default_profile()
         message = edit_settings(
             self.app_settings,
             project.base if project is not None else "",
@@ -427,6 +435,7 @@ class MainWindow(QMainWindow):
         if message:
             self._apply_settings()
             self.statusBar().showMessage(message, 10_000)
+            self.project_profiles.follow_default(default, self.app_settings.default_profile())
 
     def _apply_settings(self) -> None:
         self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
@@ -525,6 +534,7 @@ class MainWindow(QMainWindow):
         """The welcome page when no tab is left; Problems' "current skill only", Try a
         Request's "instead", the tree and the profile box follow the current tab."""
         self._show_centre()
+        self.kept_tabs.follow(self.context.base)  # (a crash keeps the tab list)
         path = self.document_tabs.current_path()
         self.views.follow(path)
         self.query_panel.set_edited(path or None)  # "would pick X instead" of it

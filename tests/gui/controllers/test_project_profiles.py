@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
+    QDialog,
     QMenu,
     QProgressBar,
 )
@@ -266,14 +267,80 @@ def test_the_profile_box_says_what_auto_reads_and_how_to_change_it(
     assert box.currentText() == "Profile: auto → agentskills"
 
 
+def unmarked_folder(tmp_path: Path) -> Path:
+    """A folder of skills with no agent's marks (read as the default for want of any)."""
+    base = tmp_path / "plain"
+    for name in ("pdf-forms", "csv-tables"):
+        (base / name).mkdir(parents=True)
+        (base / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Works on {name}. Use for {name} work.\n---\n"
+        )
+    return base
+
+
 def test_a_default_profile_from_settings_is_said_so(
     window: MainWindow, tmp_path: Path, qtbot: QtBot
 ) -> None:
     window.app_settings.set_default_profile("claude-code")
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
-        assert window.open_path(str(notes_folder(tmp_path)))
-    assert (
-        window.project_label.text()
-        == "Project notes is read as claude-code: the default profile in Settings"
+        assert window.open_path(str(unmarked_folder(tmp_path)))
+    assert window.project_label.text() == (
+        "Project plain is read as claude-code: the default profile in Settings "
+        "(no agent's marks in the folder)"
     )
     assert window.profile_box.currentText() == "Profile: claude-code"
+
+
+def test_the_default_profile_never_overrides_a_folders_marks(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    window.app_settings.set_default_profile("codex")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(notes_folder(tmp_path)))  # .agents/skills/: a mark
+    assert window.context.projects[0].profile.name == "agentskills"
+    assert window.project_label.text().endswith("detected from its folder layout")
+    assert window.profile_box.currentText() == "Profile: auto → agentskills"
+
+
+def test_auto_chosen_in_the_status_bar_is_remembered_on_reopen(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    folder = str(unmarked_folder(tmp_path))
+    window.app_settings.set_default_profile("codex")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(folder)
+    assert window.context.projects[0].profile.name == "codex"
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
+        window.profile_box.setCurrentIndex(0)  # auto
+    assert window.context.projects[0].profile.name == "agentskills"
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(folder)  # opened again: auto, not the default
+    assert window.context.projects[0].profile.name == "agentskills"
+    assert window.profile_box.currentText() == "Profile: auto → agentskills"
+
+
+def test_setting_the_default_back_to_auto_reads_the_open_folder_again(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    window.app_settings.set_default_profile("codex")
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(unmarked_folder(tmp_path)))
+    assert "read as codex" in window.project_label.text()
+
+    def to_auto(dialog: QDialog) -> bool:  # Edit › Settings: Default profile auto, OK
+        box = dialog.profile_box  # type: ignore[attr-defined]
+        box.setCurrentIndex(box.findData(""))
+        return True
+
+    window.dialogs.ask_settings = to_auto  # type: ignore[method-assign,assignment]
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
+        window.edit_settings()
+    assert window.app_settings.default_profile() == ""
+    assert window.project_label.text() == (
+        "Project plain is read as agentskills: detected from its folder layout"
+    )
+    assert window.statusBar().currentMessage().endswith("· agentskills")
+    window.app_settings.set_default_profile("claude-code")  # and to another: at once too
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
+        assert window.project_profiles.follow_default("", "claude-code") == 1
+    assert "read as claude-code" in window.project_label.text()

@@ -14,12 +14,16 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing import recovery
+from skillstudio.gui.controllers import recovery_keeper as gui_recovery
+from skillstudio.gui.infra.settings_store import AppSettings
 from skillstudio.gui.window.main_window import MainWindow
+from tests.helpers import skill_text, write
 
-from ..parts import kept, three_skills
+from ..parts import kept, open_and_wait, three_skills
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -173,3 +177,75 @@ def test_restore_puts_the_text_in_the_tab_unsaved_and_keeps_it_from_there(
     qtbot.waitUntil(lambda: kept(folder, skills["gamma"]) == recovered)  # kept from the tab
     editor.document.text_document.undo()  # one step back to the disk text
     assert editor.document.text() == on_disk
+
+
+# -- whatever profile reads the folder (issue 39, item 3) -----------------------------
+def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited while the folder was read as codex (which loads docs/guide/), crashed, and
+    opened again under the default profile set to claude-code (which does not): the tab
+    comes back and the unsaved text is offered, as a tab checked under claude-code."""
+    monkeypatch.setattr(gui_recovery, "RECOVERY_DELAY_MS", 50)
+    repo, folder = tmp_path / "repo", tmp_path / "recovery"
+    write(repo, ".claude/skills/tables/SKILL.md", skill_text(name="tables"))
+    guide = Path(write(repo, "docs/guide/SKILL.md", skill_text(name="guide")))
+    on_disk = guide.read_text()
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(settings, recovery_folder=str(folder))
+    first.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    open_and_wait(qtbot, first, str(repo), "codex")
+    tables = repo / ".claude/skills/tables/SKILL.md"
+    assert first.open_skill(str(tables)) is not None  # a tab left clean
+    editor = first.open_skill(str(guide))
+    assert editor is not None
+    editor.source.moveCursor(QTextCursor.MoveOperation.End)
+    editor.source.insertPlainText(TYPED)
+    qtbot.waitUntil(lambda: kept(folder, guide) == on_disk + TYPED, timeout=5000)
+    first.recovery = None  # the crash: no clean close, the journal stays as written
+    first.hide()
+
+    AppSettings(settings).set_default_profile("claude-code")
+    second = MainWindow(settings, recovery_folder=str(folder))
+    second.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(second)
+    offered: list[str] = []
+
+    def answer(found: recovery.Recovery) -> str:
+        offered.append(found.source)
+        return "restore"
+
+    second.dialogs.ask_restore = answer  # type: ignore[method-assign]
+    messages: list[str] = []
+    second.statusBar().messageChanged.connect(messages.append)
+    open_and_wait(qtbot, second, str(repo))
+    assert second.context.projects[0].profile.name == "claude-code"
+    assert second.context.registry_for(str(guide)) is None, "claude-code does not load it"
+    qtbot.waitUntil(lambda: offered == [str(guide)], timeout=5000)
+    restored = second.documents[str(guide)]
+    assert restored.document.text() == on_disk + TYPED and restored.document.modified
+    assert guide.read_text() == on_disk, "offered back, not written"
+    assert second.tabs.indexOf(restored) >= 0
+    assert set(second.documents) == {str(tables), str(guide)}, "the tabs kept without a close"
+    assert any("claude-code does not load it" in m for m in messages), "said so"
+
+
+def test_a_file_that_opens_in_no_tab_is_offered_and_kept_with_a_reason(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """A command file's text under codex (which reads no command files): offered, and on
+    Restore the user is told why no tab opens; the text stays for later."""
+    repo, folder = tmp_path / "repo", tmp_path / "recovery"
+    write(repo, ".agents/skills/tables/SKILL.md", skill_text(name="tables"))
+    command = Path(write(repo, ".claude/commands/deploy.md", "Deploy the app.\n"))
+    recovery.write(str(folder), str(command), "Deploy the app, then tag it.\n", "")
+    window = MainWindow(settings, recovery_folder=str(folder))
+    window.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.dialogs.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
+    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    open_and_wait(qtbot, window, str(repo), "codex")
+    qtbot.waitUntil(lambda: len(said) == 1, timeout=5000)
+    assert "cannot be opened in a tab" in said[0]
+    assert kept(folder, command) == "Deploy the app, then tag it.\n", "kept for later"

@@ -4,10 +4,13 @@ Skill). Each reloads the folder after)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.skill_ops import OperationError
@@ -16,7 +19,8 @@ from skillstudio.gui.dialogs.questions import Dialogs
 from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import Shell, actions_for
+from ...helpers import skill_text, write
+from ..parts import Shell, actions_for, open_tab, open_window, skill_names
 
 
 def answer(dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch, *answers: str) -> None:
@@ -152,3 +156,137 @@ def test_the_tree_menu_offers_what_each_row_can_do(qtbot: QtBot, samples: Path) 
         "Move to Trash",
     ]
     assert menus["file"] == ["Reveal in File Manager"]
+
+
+# -- File › New Skill in a plugin repository (issue 39, item 1) ------------------------
+def _plugin(base: Path, name: str, skills: tuple[str, ...]) -> None:
+    write(base, ".claude-plugin/plugin.json", json.dumps({"name": name, "version": "1.0.0"}))
+    for skill in skills:
+        write(base, f"skills/{skill}/SKILL.md", skill_text(name=skill))
+
+
+def _market(base: Path) -> Path:
+    plugins = [{"name": p, "source": f"./plugins/{p}"} for p in ("docs", "ops")]
+    market = {"name": "team", "owner": {"name": "Team"}, "plugins": plugins}
+    write(base, ".claude-plugin/marketplace.json", json.dumps(market))
+    _plugin(base / "plugins/docs", "docs", ("write-guides",))
+    _plugin(base / "plugins/ops", "ops", ("deploy-apps", "watch-logs"))
+    return base
+
+
+def _typed(window: MainWindow, text: str) -> list[NewSkillDialog]:
+    """New Skill's dialog answered with `text` (OK when it is enabled); the dialogs shown."""
+    shown: list[NewSkillDialog] = []
+
+    def ask(dialog: QDialog) -> bool:
+        assert isinstance(dialog, NewSkillDialog)
+        shown.append(dialog)
+        dialog.name_box.setText(text)
+        return dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+
+    window.dialogs.ask_new_skill = ask  # type: ignore[method-assign]
+    return shown
+
+
+def test_ctrl_n_with_a_tab_open_makes_the_skill_in_the_plugins_skills_folder(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    repo = tmp_path / "plugin"
+    _plugin(repo, "demo", ("alpha-one", "beta-two"))
+    window = open_window(qtbot, settings, repo)
+    assert len(skill_names(window)) == 2
+    editor = open_tab(window, repo / "skills/alpha-one/SKILL.md")
+    shown = _typed(window, "Release notes")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    editor.source.setFocus()
+    QTest.keyClick(editor.source, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert [d.root for d in shown] == [str(repo / "skills")], "the dialog came, in skills/"
+    made = repo / "skills/release-notes/SKILL.md"
+    assert made.is_file() and not (repo / "release-notes").exists()
+    assert sorted(skill_names(window)) == [
+        "demo:" + n for n in ("alpha-one", "beta-two", "release-notes")
+    ]
+    assert window.document_tabs.current_path() == str(made)
+
+
+def test_new_skill_with_no_tab_targets_the_plugin_not_the_repository_root(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    repo = tmp_path / "plugin"
+    _plugin(repo, "demo", ("alpha-one",))
+    window = open_window(qtbot, settings, repo)
+    shown = _typed(window, "release-notes")
+    window.menu_actions.new_action.trigger()
+    assert len(shown) == 1 and shown[0].root == str(repo / "skills")
+    assert "plugin:demo" in shown[0].where.text(), "it says which agent loads it"
+    assert (repo / "skills/release-notes/SKILL.md").is_file()
+    assert len(skill_names(window)) == 2
+
+
+def test_new_skill_in_a_marketplace_asks_which_plugin_and_uses_the_choice(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    repo = _market(tmp_path / "market")
+    window = open_window(qtbot, settings, repo)
+    assert len(skill_names(window)) == 3
+    shown: list[NewSkillDialog] = []
+
+    def ask(dialog: QDialog) -> bool:
+        assert isinstance(dialog, NewSkillDialog)
+        shown.append(dialog)
+        labels = [dialog.choice.itemText(i) for i in range(dialog.choice.count())]
+        assert dialog.choice.isVisibleTo(dialog) and len(labels) == 2
+        pick = next(i for i, text in enumerate(labels) if "plugin:ops" in text)
+        dialog.choice.setCurrentIndex(pick)
+        dialog.name_box.setText("rotate-keys")
+        return True
+
+    window.dialogs.ask_new_skill = ask  # type: ignore[method-assign]
+    made = window.skill_actions.new_skill()
+    assert made == str(repo / "plugins/ops/skills/rotate-keys/SKILL.md")
+    assert shown[0].place is not None and shown[0].place.root.label == "plugin:ops"
+    assert len(skill_names(window)) == 4
+    assert window.document_tabs.current_path() == made
+
+
+def test_new_skill_beside_a_plugin_skill_stays_in_its_plugin(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    repo = _market(tmp_path / "market")
+    window = open_window(qtbot, settings, repo)
+    shown = _typed(window, "tail-logs")
+    open_tab(window, repo / "plugins/ops/skills/watch-logs/SKILL.md")
+    made = window.skill_actions.new_skill()
+    assert made == str(repo / "plugins/ops/skills/tail-logs/SKILL.md")
+    assert not shown[0].choice.isVisibleTo(shown[0]), "no question: the current skill's root"
+
+
+def test_new_skill_with_no_folder_open_says_what_to_do(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    window = open_window(qtbot, settings, _market(tmp_path / "market"))
+    assert window.close_folder()
+    said: list[str] = []
+    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    shown = _typed(window, "anything")
+    window.menu_actions.new_action.trigger()
+    assert shown == [] and said == ["Open a folder of skills first (File › Open Folder)."]
+
+
+def test_a_roots_menu_new_skill_goes_in_that_root(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The personal folder (the machine's, not the project's) from its own menu."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    write(home, ".claude/skills/mine/SKILL.md", skill_text(name="mine"))
+    repo = tmp_path / "plugin"
+    _plugin(repo, "demo", ("alpha-one",))
+    window = open_window(qtbot, settings, repo)
+    shown = _typed(window, "notes")
+    personal = str(home / ".claude/skills")
+    made = window.skill_actions.new_skill_in(personal)
+    assert made == str(home / ".claude/skills/notes/SKILL.md")
+    assert shown[0].where.text().startswith("In <b>") and "personal" in shown[0].where.text()
+    assert window.skill_actions.new_skill_in(str(repo)) == str(repo / "skills/notes/SKILL.md")

@@ -93,13 +93,16 @@ def mean_lightness(widget: QWidget) -> float:
 
 
 def test_counts_follow_current_skill_only(qtbot: QtBot) -> None:
+    """The project's counts (`lint -v`'s) stay in sight: current skill only shows its share."""
     widget = daily_panel(qtbot)
     assert [b.text() for b in widget.toggles.values()] == ["3 errors", "1 warning", "1 info"]
     widget.set_current_path(DAILY_DIAGS[0].path)
     widget.current_only.setChecked(True)
-    assert [b.text() for b in widget.toggles.values()] == ["1 error", "1 warning", "0 info"]
+    texts = [b.text() for b in widget.toggles.values()]
+    assert texts == ["1 of 3 errors", "1 of 1 warning", "0 of 1 info"]
     widget.set_current_path(DAILY_DIAGS[2].path)
-    assert [b.text() for b in widget.toggles.values()] == ["2 errors", "0 warnings", "0 info"]
+    texts = [b.text() for b in widget.toggles.values()]
+    assert texts == ["2 of 3 errors", "0 of 1 warning", "0 of 1 info"]
     widget.current_only.setChecked(False)
     assert widget.toggles["error"].text() == "3 errors"
 

@@ -150,6 +150,22 @@ class ClaudeCode(Pegasus):
         self._plugin_of[root.path] = folder
         return folder
 
+    def new_skill_folders(self, root: Root) -> list[str]:
+        """A plugin's `skills/` and the skill folders its manifest adds (never the plugin
+        folder itself, where a skill folder is not loaded); none in a commands folder."""
+        if os.path.normpath(root.path).endswith(os.sep + COMMANDS_DIR):
+            return []
+        plugin = self.plugin_folder(root)
+        if plugin is None or plugin != os.path.normpath(root.path):
+            return [root.path]
+        manifest = plugins.plugin_manifest(plugin)
+        extra = manifest.skill_dirs if manifest is not None else []
+        extra = [
+            p for p in extra if os.path.isdir(p) and not os.path.isfile(os.path.join(p, "SKILL.md"))
+        ]
+        folders = [os.path.join(plugin, "skills"), *extra]
+        return list(dict.fromkeys(folders))
+
     def command_name(self, skill: Skill) -> str:
         """A command file's name (without its plugin): its path below the commands
         folder, folders joined by `:` (`.claude/commands/git/commit.md` is `git:commit`)."""
@@ -534,3 +550,7 @@ class ClaudeCode(Pegasus):
                 claude_home(), "plugins", "data", str(skill.fields.get("plugin"))
             )
         return values
+
+
+def _holds_skill_md(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "SKILL.md"))
