@@ -57,6 +57,7 @@ class AgentSpec:
     skips_hidden: bool = False  # recursive discovery skips names starting with '.'
     follows_links: bool | None = None  # None: not documented
     name_rule: NameRule = "field"
+    name_source: str = ""  # where the name rule was read (its loader), when it was
     reads: frozenset[str] | None = None  # None: unknown, or the full profile's fields
     profile: str | None = None  # the SkillStudio profile that models it fully
     name_max: int | None = None
@@ -199,6 +200,9 @@ AGENTS: tuple[AgentSpec, ...] = (
             *_user("~/.agents/skills", "~/.gemini/skills"),
         ),
         source="https://geminicli.com/docs/cli/using-agent-skills/",
+        name_source="google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts "
+        "loadSkillFromFile @ 04fbf507 (read 2026-12-03): any string name, ': \\ / < > * ? \" |' "
+        "replaced by '-'; the folder's name is not used",
         reads=frozenset({"name", "description"}),
         listing="<available_skills> with name, description, location in the system prompt",
         invocation="the activate_skill tool (asks the user first)",
