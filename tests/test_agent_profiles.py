@@ -87,6 +87,21 @@ def test_detection_names_the_agent_whose_folder_holds_skills(
         assert why.startswith(f"detected {expected}: .")
 
 
+def test_the_agent_folder_given_alone_keeps_its_agent(tmp_path: Path) -> None:
+    """`lint .github/skills`: the folder's parent and grandparent are looked at."""
+    top = _tree(tmp_path, "copilot")
+    folder = str(top / ".github" / "skills")
+    assert detect_at(folder, folder)[0] == "copilot"
+    data = lint_json(".github/skills", cwd=top)
+    assert data["profile"] == "copilot"
+
+
+def test_an_empty_agent_folder_is_no_mark(tmp_path: Path) -> None:
+    top = _tree(tmp_path, "shared")
+    (top / ".github" / "skills").mkdir(parents=True)  # nothing in it
+    assert detect_at(str(top), str(top))[0] == "agentskills"
+
+
 def test_a_copilot_catalogue_is_not_claude_code(tmp_path: Path) -> None:
     """`.github/skills/*` with argument-hint, user-invocable and an allowed-tools list:
     Copilot's, checked without Claude Code's advice (ask_user is a Copilot tool)."""
