@@ -246,7 +246,8 @@ def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> N
     qtbot.waitUntil(
         lambda: (
             widget.where.text().startswith(
-                "review's content, wherever it lies: accepted by claude-code, codex, copilot, cursor"
+                "review's content, wherever it lies: accepted by claude-code, codex, copilot, "
+                "cursor"
             )
             and "and the seed/test systems pegasus" in widget.where.text()
         )
