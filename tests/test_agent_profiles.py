@@ -153,6 +153,15 @@ def test_gemini_names_by_the_field_and_reads_what_yaml_cannot(tmp_path: Path) ->
     assert ("name-dir-mismatch", "error") in _by_skill(standard.json)["pkgcheck"]
 
 
+def test_gemini_loads_a_description_over_the_standards_limit(tmp_path: Path) -> None:
+    long = "Checks a thing and reports it. Use when asked. " + "More words here. " * 70
+    write(tmp_path, ".gemini/skills/long/SKILL.md", skill_text(name="long", description=long))
+    gemini = _by_skill(lint_json(".", cwd=tmp_path))["long"]
+    assert ("description-too-long", "warning") in gemini
+    standard = _by_skill(lint_json("--profile", "agentskills", ".", cwd=tmp_path))["long"]
+    assert ("description-too-long", "error") in standard
+
+
 def test_gemini_lists_skills_as_gemini_cli_does(tmp_path: Path) -> None:
     top = _tree(tmp_path, "gemini")
     run = cli("prompt", "--profile", "gemini", "--tier", "2", ".", cwd=top)

@@ -146,6 +146,11 @@ class GeminiAgent(AgentProfile):
     its name sanitising and its fallback parser for frontmatter YAML cannot read."""
 
     uses_fallback = True  # skillLoader.ts parseSimpleFrontmatter
+    # skillLoader.ts sets no length limit: over the standard's, a skill still loads
+    severities: ClassVar[dict[str, Severity]] = {
+        "description-too-long": "warning",
+        "compatibility-too-long": "warning",
+    }
     listing_frame = (
         f"{gemini.HEADING}\n\n{gemini.INSTRUCTION}\n\n<available_skills>\n",
         "\n</available_skills>",
