@@ -102,6 +102,22 @@ def test_an_empty_agent_folder_is_no_mark(tmp_path: Path) -> None:
     assert detect_at(str(top), str(top))[0] == "agentskills"
 
 
+@pytest.mark.parametrize(
+    ("folder", "agent"),
+    [
+        (".goose/skills", "goose"),
+        (".windsurf/skills", "windsurf"),
+        (".kiro/skills", "kiro"),
+        (".junie/skills", "junie"),
+        (".agents/skills", "agentskills"),  # read by many: no agent's mark
+        (".claude/skills", "claude-code"),  # Claude Code's own, read by others too
+    ],
+)
+def test_each_own_folder_marks_its_agent(tmp_path: Path, folder: str, agent: str) -> None:
+    write(tmp_path, f"{folder}/a/SKILL.md", skill_text(name="a", description="A. Use for a."))
+    assert detect_at(str(tmp_path), str(tmp_path))[0] == agent
+
+
 def test_a_copilot_catalogue_is_not_claude_code(tmp_path: Path) -> None:
     """`.github/skills/*` with argument-hint, user-invocable and an allowed-tools list:
     Copilot's, checked without Claude Code's advice (ask_user is a Copilot tool)."""
