@@ -62,8 +62,6 @@ def test_filtered_tree_passes_qtmodeltester(
         "review-kit:security-review",
         "review-kit:style-review",
         "api-review",
-        "spec-review",  # kiro's sample
-        "pr-summary",  # copilot's sample: "review summary" in its description
     }
     qtmodeltester.check(tree_parts.tree_model)  # type: ignore[attr-defined]
 
