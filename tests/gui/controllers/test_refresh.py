@@ -581,10 +581,10 @@ def test_new_and_deleted_skills_appear_and_vanish(
         lambda: "31" not in window.statusBar().currentMessage().split(" skills")[0],
         timeout=WATCH_WAIT,
     )
-    assert window.statusBar().currentMessage().startswith("32 skills")
+    assert window.statusBar().currentMessage().startswith("52 skills")
     (folder / "SKILL.md").unlink()
     qtbot.waitUntil(
-        lambda: window.statusBar().currentMessage().startswith("31 skills"), timeout=WATCH_WAIT
+        lambda: window.statusBar().currentMessage().startswith("51 skills"), timeout=WATCH_WAIT
     )
 
 
