@@ -578,7 +578,7 @@ def test_new_and_deleted_skills_appear_and_vanish(
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: brand-new\ndescription: d\n---\nbody\n")
     qtbot.waitUntil(
-        lambda: "31" not in window.statusBar().currentMessage().split(" skills")[0],
+        lambda: "51" not in window.statusBar().currentMessage().split(" skills")[0],
         timeout=WATCH_WAIT,
     )
     assert window.statusBar().currentMessage().startswith("52 skills")
