@@ -155,7 +155,6 @@ class GeminiAgent(AgentProfile):
         f"{gemini.HEADING}\n\n{gemini.INSTRUCTION}\n\n<available_skills>\n",
         "\n</available_skills>",
     )
-    invocation_prefix = ""
 
     def listed_name(self, name: str) -> str:
         return gemini.gemini_name(name)
