@@ -1,8 +1,13 @@
 """Save screenshots of the welcome page, the main window, Problems, the Try a Request
 panel (a heuristic ranking, a selected skill, each tier), a form with an error, the
-preview and the suite runner on the bundled skills, in the light and dark palettes, at
+preview, the suite runner, Ask a model (a run of two turns, Test connection, Suites ›
+Ask a model) and Add as test case on the bundled skills, in the light and dark palettes, at
 the two laptop screens the app is checked on, 1366x768 and 1024x768: every file is
 `<stem>-<light|dark>-<1366|1024>.png`.
+
+Ask a model asks a loopback fake model (tests/live_fake.py, on 127.0.0.1: nothing
+leaves the machine), "Request as" the captured Claude Code request of the tests' data
+saved as a template in that home folder.
 
 The app runs with a home folder of its own (HOME set to a new temporary folder); each
 shot opens a fresh copy of the samples there as ~/skills (the demo collection as
@@ -25,13 +30,17 @@ from collections.abc import Callable
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QLineEdit
+from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QScrollArea
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from skillstudio.core.projects.suites import add_case  # noqa: E402
+from skillstudio.core.live.cache import AnswerCache  # noqa: E402
+from skillstudio.core.live.locate import locate  # noqa: E402
+from skillstudio.core.live.templates import Template, encode_template, named_path  # noqa: E402
+from skillstudio.core.projects.suite_writing import add_case  # noqa: E402
 from skillstudio.gui.infra.theme import apply_scheme  # noqa: E402
+from skillstudio.gui.panels.workbench.add_case import AddCaseDialog, CaseQuestion  # noqa: E402
 from skillstudio.gui.window.main_window import MainWindow  # noqa: E402
 
 
@@ -84,6 +93,7 @@ def take_all(out: str) -> int:
             suites_shot(app, settings, target, width, height)
         panel_shots(app, settings, out, name)
         likely_shots(app, settings, out, name)
+        live_shots(app, settings, out, name)
     return 0
 
 
@@ -315,6 +325,132 @@ def likely_shots(app: QApplication, settings: QSettings, out: str, scheme: str) 
         save_shot(window, out, f"overlap-matrix-{scheme}-{width}")
     window.close()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- Ask a model, Test connection, Suites › Ask a model, Add as test case (issue 37) -----
+CAPTURED = os.path.join(HERE, "..", "tests", "data", "captured", "claude-code-request.json")
+LIVE_REQUEST = "check this diff for security problems"
+
+
+def save_captured_template() -> None:
+    """The tests' captured Claude Code request, saved as the template `claude-code`."""
+    import json
+
+    with open(CAPTURED, encoding="utf-8") as fh:
+        located = locate("claude-code", "anthropic", json.load(fh))
+    assert located is not None
+    body = {k: v for k, v in located.body.items() if k not in ("stream", "metadata")}
+    template = Template("captured", "anthropic", "claude-code", "2.1.239", body, located.listing)
+    os.makedirs(os.path.dirname(named_path("claude-code")), exist_ok=True)
+    with open(named_path("claude-code"), "wb") as fh:
+        fh.write(encode_template(template))
+
+
+def live_shots(app: QApplication, settings: QSettings, out: str, scheme: str) -> None:
+    """Ask a model after a run of two turns (a shell command, then the skill), Test
+    connection, Suites › Ask a model after a suite's run, and Add as test case."""
+    from tests.live_fake import FakeModel, turn_of
+
+    def by_turn(body: dict[str, object]) -> tuple[object, ...]:
+        if turn_of(body) == 1:
+            return ("tool", "Bash", {"command": "git diff --stat"})
+        return ("tool", "Skill", {"skill": "review-kit:security-review"})
+
+    save_captured_template()
+    copy = fresh_samples()
+    window = new_window(settings)
+    window.show()
+    open_and_wait(window, copy)
+    panel, live = window.query_panel, window.query_panel.live
+    finished: list[object] = []  # the reports of the checks sent
+    with FakeModel([by_turn]) as fake:
+        for width, height in PANEL_SIZES:
+            cache = AnswerCache(tempfile.mkdtemp())  # every run asked: each turn shown
+            live.cache = window.suite_live.cache = cache
+            window.resize(width, height)
+            window.focus_query_panel()
+            window.resizeDocks([window.query_dock], [height * 3 // 4], Qt.Orientation.Vertical)
+            panel.project_box.setCurrentIndex(
+                next(
+                    i
+                    for i, p in enumerate(window.context.projects)
+                    if p.profile.name == "claude-code"
+                )
+            )
+            panel.load_request(LIVE_REQUEST)
+            wait_for(app, lambda: panel.likely is not None)
+            panel.update_now()
+            panel.details.setCurrentWidget(panel.live_page)
+            live.set_endpoint(fake.url, "demo-model", "anthropic")
+            live.runs.setValue(3)
+            live.turns.setValue(2)
+            live.ask()
+            finished.clear()
+            live.finished.connect(finished.append)
+            live.send()
+            wait_for(app, lambda: bool(finished))
+            live.finished.disconnect(finished.append)
+            app.processEvents()  # the dock's height holds once the window is laid out
+            window.resizeDocks([window.query_dock], [height * 3 // 4], Qt.Orientation.Vertical)
+            app.processEvents()
+            total = sum(panel.split.sizes())
+            panel.split.setSizes([total * 2 // 5, total - total * 2 // 5])  # as a user drags
+            bar = panel.live_page.verticalScrollBar()
+            app.processEvents()
+            bar.setValue(live.table.y() - 2)  # the picks and the record of the exchange
+            save_shot(window, out, f"ask-model-{scheme}-{width}")
+            live.test_connection()
+            wait_for(app, lambda: live.test_button.isEnabled())
+            bar.setValue(0)  # the status, above the fields
+            save_shot(window, out, f"test-connection-{scheme}-{width}")
+            add_case_shot(app, window, out, f"add-case-{scheme}-{width}")
+            suite = os.path.join(copy, "claude-code", "suites", "claude-code.yaml")
+            window.suites_dock.show()
+            window.suites_dock.raise_()
+            window.resizeDocks([window.suites_dock], [height * 11 // 20], Qt.Orientation.Vertical)
+            runner = window.suite_runner
+            runner.open_suite(suite)
+            runner.run_to_end()
+            runner.tabs.setCurrentIndex(runner.tabs.count() - 1)  # Ask a model
+            asker = window.suite_live
+            asker.set_endpoint(fake.url, "demo-model", "anthropic")
+            asker.turns.setValue(2)
+            asker.ask()
+            asker.finished.connect(finished.append)
+            finished.clear()
+            asker.send()
+            wait_for(app, lambda: bool(finished))
+            asker.finished.disconnect(finished.append)
+            app.processEvents()
+            window.resizeDocks([window.suites_dock], [height * 3 // 4], Qt.Orientation.Vertical)
+            app.processEvents()
+            area = asker.parentWidget().parentWidget()  # scrolled(): viewport, area
+            if isinstance(area, QScrollArea):
+                area.verticalScrollBar().setValue(asker.bar.y() - 2)  # progress, cases, bands
+            save_shot(window, out, f"suites-ask-{scheme}-{width}")
+            window.query_dock.raise_()
+            panel.fit.moved = False  # the next size's own shares
+    window.close()
+
+
+def add_case_shot(app: QApplication, window: MainWindow, out: str, stem: str) -> None:
+    """Add as test case on the request shown: the dialog as the app opens it (its
+    "Written as" key proposed from what the panel shows), saved, then cancelled."""
+    panel = window.query_panel
+
+    def shot(question: CaseQuestion) -> None:
+        dialog = AddCaseDialog(question, "", panel)
+        dialog.show()
+        wait_ms(app, 50)
+        target = os.path.join(out, f"{stem}.png")
+        dialog.grab().save(target)
+        print(target)
+        dialog.close()
+        return None
+
+    panel.ask_case = shot  # type: ignore[method-assign, assignment]
+    panel.add_test_case()
+    del panel.ask_case
 
 
 def wait_ms(app: QApplication, ms: int) -> None:

@@ -1,6 +1,7 @@
 """A loopback model server for the live-check tests: http.server on 127.0.0.1, port 0,
-in a thread; it speaks the Anthropic Messages, the OpenAI Chat Completions and the
-Responses APIs (by the path asked: `/messages`, `/chat/completions`, `/responses`) and
+in a thread; it speaks the Anthropic Messages, the OpenAI Chat Completions, the
+Responses and Gemini's generateContent APIs (by the path asked: `/messages`,
+`/chat/completions`, `/responses`, `/models/{model}:generateContent`) and
 answers from a script, one step a request (a run of K turns takes a step a turn; a
 callable step can answer by the turn it sees: `turn_of`). Nothing here reaches a
 network.
@@ -85,13 +86,35 @@ def responses_answer(step: Step) -> dict[str, Any]:
     }
 
 
+def gemini_answer(step: Step) -> dict[str, Any]:
+    """A generateContent answer: a `functionCall` part (after a thought part carrying a
+    signature, as thinking models send it), or a text part."""
+    if step[0] == "tool":
+        parts: list[dict[str, Any]] = [
+            {"text": "I should load the skill.", "thought": True},
+            {"functionCall": {"name": step[1], "args": step[2]}, "thoughtSignature": "c2ln"},
+        ]
+    else:
+        parts = [{"text": step[1] if len(step) > 1 else "ok"}]
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 120, "candidatesTokenCount": 8},
+        "modelVersion": "test-gemini-001",
+    }
+
+
 def turn_of(body: dict[str, Any]) -> int:
     """Which turn of a run a request is (1 the first): one more than the stub tool
     results it carries back, in whichever API's form."""
     results = 0
-    for message in body.get("messages", body.get("input", [])):
+    for message in body.get("messages", body.get("input", body.get("contents", []))):
         if not isinstance(message, dict):
             continue
+        parts = message.get("parts")
+        if isinstance(parts, list):  # Gemini: a functionResponse part per result
+            results += sum(isinstance(p, dict) and "functionResponse" in p for p in parts)
         if message.get("role") == "tool" or message.get("type") == "function_call_output":
             results += 1
         content = message.get("content")
@@ -206,6 +229,8 @@ class FakeModel:
             data = anthropic_answer(step)
         elif handler.path.endswith("/responses"):
             data = responses_answer(step)
+        elif handler.path.endswith(":generateContent"):
+            data = gemini_answer(step)
         else:
             data = openai_answer(step)
         handler.send_response(200)

@@ -97,7 +97,8 @@ def test_dry_run_prints_a_diff_and_writes_nothing(tmp_path: Path) -> None:
     original = path.read_bytes()
     code, out, err = _fix(path, profile, "--dry-run")
     assert code == 1 and path.read_bytes() == original
-    assert out.startswith("--- a/") and '-disable-model-invocation: "true"' in out
+    assert out.startswith(f"--- {path}\n+++ {path}\n")  # absolute: as it is, no a//
+    assert '-disable-model-invocation: "true"' in out
     assert "+disable-model-invocation: true  # only by /pdf-forms" in out
     assert "would fix bool-as-string" in err
     path.write_bytes(original.replace(b'"true"', b"true"))

@@ -203,3 +203,26 @@ def test_headroom_shows_gemini_clis_listing_size(tmp_path: Path) -> None:
     assert "gemini (Gemini CLI, .):" in text.out
     assert "no budget" in text.out
     assert "gemini" not in text.out.split("listing budget not documented:")[-1]
+
+
+def test_installed_extensions_skills_rank_below_the_users(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    ext = ".gemini/extensions/lab"
+    write(home, f"{ext}/gemini-extension.json", '{"name": "lab", "version": "1.0.0"}\n')
+    write(home, f"{ext}/skills/fit/SKILL.md", "---\nname: fit\ndescription: Fits.\n---\n")
+    write(home, f"{ext}/skills/notes/SKILL.md", "---\nname: notes\ndescription: Ext.\n---\n")
+    write(home, ".gemini/skills/notes/SKILL.md", "---\nname: notes\ndescription: Mine.\n---\n")
+    # a folder without the manifest is no extension
+    write(
+        home, ".gemini/extensions/loose/skills/x/SKILL.md", "---\nname: x\ndescription: X.\n---\n"
+    )
+    wext = ".gemini/extensions/tools"
+    write(work, f"{wext}/gemini-extension.json", '{"name": "tools", "version": "1.0.0"}\n')
+    write(work, f"{wext}/skills/lint/SKILL.md", "---\nname: lint\ndescription: Lints.\n---\n")
+    skills = gemini_skills(str(work), str(home))
+    assert [(s.name, s.description, s.scope) for s in skills] == [
+        ("skill-creator", BUILTIN_SKILLS[0].description, "built-in"),
+        ("fit", "Fits.", "extension"),
+        ("notes", "Mine.", "user"),  # the user's replaces it, in its place
+        ("lint", "Lints.", "extension"),
+    ]

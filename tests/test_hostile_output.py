@@ -132,7 +132,7 @@ def test_test_prints_expected_names_per_skill_and_confusion_rows_escaped(project
     lines = run.out.splitlines()
     fake = next(line for line in lines if "PASS\\u202e" in line or "[32mPASS" in line)
     assert "expected: \\x1b[32mPASS\\x1b[2K\\x1b]8;;https://evil.example\\x07" in fake
-    per_skill = lines.index("  per skill:  precision  recall")
+    per_skill = next(i for i, line in enumerate(lines) if line.startswith("  per skill:"))
     confusion = lines.index("  confusion (expected -> got):")
     assert any("\\x1b[32mPASS" in line for line in lines[per_skill:confusion])
     assert any("\\x1b[32mPASS" in line for line in lines[confusion:])

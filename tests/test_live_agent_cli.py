@@ -440,3 +440,173 @@ def test_a_child_left_running_by_an_agent_that_exits_goes_with_its_group() -> No
     assert done.cut == "" and done.status == 0 and done.seconds < 10
     time.sleep(0.2)
     assert not alive(int(done.stdout.split()[0]))
+
+
+# -- the shared run loop: the agent's runs are run.py's, made by another sender ----------
+def _runs_both_ways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cases: list[Any], **kw: Any
+) -> dict[str, list[tuple[list[str], Any]]]:
+    """The same cases run twice (`runs` 2 then 3) by the stand-in Claude Code
+    (execute_agent) and by a fake Messages endpoint answering Skill pdf-forms
+    (execute), each with its own cache: per path, per execution, the progress messages
+    (the query left out) and the report."""
+    from skillstudio.core.live.agent_run import AgentSetup, execute_agent, plan_agent
+    from skillstudio.core.live.cache import AnswerCache
+    from skillstudio.core.live.client import Limits
+    from skillstudio.core.live.endpoints import endpoint_for
+    from skillstudio.core.live.run import Settings, execute, plan
+
+    from .live_fake import FakeModel
+    from .test_live_harness import registry_at
+
+    standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    registry = registry_at(project(tmp_path, "claude"), [".claude/skills"], "claude-code")
+    agent = agent_cli.AGENTS["claude"]
+    exe = agent_cli.find_executable(agent)
+    setup = AgentSetup(agent, exe, agent_cli.agent_version(exe))
+    files = agent_cli.skill_files(list(registry.active.values()))
+    out: dict[str, list[tuple[list[str], Any]]] = {"agent": [], "api": []}
+
+    def progress(seen: list[str]) -> Any:
+        return lambda done, total, message: seen.append(message.split(": ")[-1])
+
+    with FakeModel([("tool", "Skill", {"skill": "pdf-forms"})]) as fake:
+        caches = {path: AnswerCache(str(tmp_path / path)) for path in out}
+        for runs in (2, 3):
+            limits = Limits(**kw)
+            ours = Settings(setup.endpoint(), "", runs=runs, limits=limits)
+            checked = plan_agent(registry, cases, ours, setup, files, caches["agent"], {}, False)
+            seen: list[str] = []
+            report = execute_agent(checked, caches["agent"], None, progress(seen))
+            out["agent"].append((seen, report))
+            theirs = Settings(endpoint_for(fake.url, "anthropic"), "m", runs=runs, limits=limits)
+            asked = plan(registry, cases, theirs, {}, caches["api"], False)
+            seen = []
+            out["api"].append((seen, execute(asked, caches["api"], None, progress(seen))))
+    return out
+
+
+def test_the_agent_path_runs_in_the_shared_loop_cache_and_runs_as_the_api_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--runs 2, then --runs 3: the first two runs of each request come from the cache,
+    the third is made; the harness's request needs no run. The progress the loop says
+    and the statistics are the same for the agent as for a model asked over HTTP."""
+    from skillstudio.core.live.stats import LiveCase
+
+    cases = [
+        LiveCase("fill in the tax form", ["pdf-forms"]),
+        LiveCase("/code-review", ["code-review"]),
+    ]
+    both = _runs_both_ways(tmp_path, monkeypatch, cases, timeout=30.0)
+    for path in ("agent", "api"):
+        (first_seen, first), (second_seen, second) = both[path]
+        assert first_seen[0] == "2 of 4 runs resolved by the harness (no model call)"
+        assert first.to_json()["cached_runs"] == 0 and sorted(first_seen[1:]) == ["pdf-forms"] * 2
+        assert second_seen[0] == (
+            "2 of 6 runs from the cache; 3 of 6 runs resolved by the harness (no model call)"
+        )
+        assert sorted(second_seen[1:]) == ["pdf-forms"]  # the one run made
+        data = second.to_json()
+        assert data["cached_runs"] == 2 and data["harness_runs"] == 3
+        assert [c["picks"] for c in data["cases"]] == [{"pdf-forms": 3}, {"code-review": 3}]
+        assert [c["verdict"] for c in data["cases"]] == ["pass", "pass"]
+        assert [a.turn for a in second.results[1].answers] == [1, 1, 1]
+    agent, api = both["agent"][1][1].to_json(), both["api"][1][1].to_json()
+    for key in ("passed", "failed", "inconclusive", "unanswered", "per_skill", "confusion"):
+        assert agent[key] == api[key], key
+    assert [c["first_turn"] for c in agent["cases"]] == [c["first_turn"] for c in api["cases"]]
+
+
+def test_a_timed_out_agent_run_is_the_shared_loop_s_inconclusive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every run of the stand-in hangs past the timeout: no answer, so the case is
+    inconclusive (never "no skill"), the runs are not cached, and the next execution
+    runs them again."""
+    from skillstudio.core.live.agent_run import AgentSetup, execute_agent, plan_agent
+    from skillstudio.core.live.cache import AnswerCache
+    from skillstudio.core.live.client import Limits
+    from skillstudio.core.live.run import Settings
+    from skillstudio.core.live.stats import LiveCase
+
+    from .test_live_harness import registry_at
+
+    log = standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    monkeypatch.setenv("STANDIN_MODE", "hang")
+    registry = registry_at(project(tmp_path, "claude"), [".claude/skills"], "claude-code")
+    agent = agent_cli.AGENTS["claude"]
+    exe = agent_cli.find_executable(agent)
+    setup = AgentSetup(agent, exe, agent_cli.agent_version(exe))
+    files = agent_cli.skill_files(list(registry.active.values()))
+    settings = Settings(setup.endpoint(), "", runs=3, concurrency=3, limits=Limits(timeout=1.0))
+    cache = AnswerCache(str(tmp_path / "cache"))
+    seen: list[str] = []
+    for _ in range(2):
+        cases = [LiveCase("fill in the tax form", ["pdf-forms"])]
+        checked = plan_agent(registry, cases, settings, setup, files, cache, {}, False)
+        assert not checked.cached and checked.calls == 3
+        report = execute_agent(checked, cache, None, lambda d, t, m: seen.append(m))
+        assert report.counts() == (0, 0, 1) and report.unanswered() == 1
+        data = report.to_json()
+        assert data["errors"] == 3 and data["cases"][0]["verdict"] == "inconclusive"
+    assert seen.count("starting") == 2
+    assert sum("within the 1 s timeout" in m for m in seen) == 6
+    assert len(logged(log)) == 6
+
+
+def test_a_denied_activation_and_newer_codex_events_keep_the_pick(tmp_path: Path) -> None:
+    """As the sources read 2026-12-03 have it (docs/agents.md): Gemini CLI prints a
+    `tool_use` when the model asks for `activate_skill`, before its non-interactive
+    policy may deny the call, so a denied activation is still the model's pick; Codex's
+    newer events (`item.plan.delta`, `request_user_input`, a `plan` item) are skipped,
+    and a `declined` read of a listed SKILL.md is its pick."""
+    call = {"type": "tool_use", "tool_name": "activate_skill", "tool_id": "a-1"}
+    denied = [
+        {"type": "init", "model": "gemini-2.5-pro"},
+        dict(call, parameters={"name": "pdf-forms"}),
+        {"type": "tool_result", "tool_id": "a-1", "status": "error", "error": {"message": "x"}},
+        {"type": "result", "status": "error", "error": {"message": "denied by policy"}},
+    ]
+    read = read_gemini("\n".join(json.dumps(e) for e in denied).encode())
+    assert read.pick == "pdf-forms" and "denied by policy" in read.error
+    folder = "/tmp/run"
+    paths = ((f"{folder}/.agents/skills/pdf-forms/SKILL.md", "pdf-forms"),)
+    command = {"type": "command_execution", "command": "cat .agents/skills/pdf-forms/SKILL.md"}
+    codex = [
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": "item.plan.delta", "item_id": "p", "delta": "look"},
+        {"type": "item.completed", "item": {"id": "p", "type": "plan", "text": "look"}},
+        {"type": "request_user_input", "id": "1", "call_id": "c", "questions": []},
+        {"type": "item.completed", "item": dict(command, id="c1", status="declined")},
+        {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 2}},
+    ]
+    read = read_codex("\n".join(json.dumps(e) for e in codex).encode(), paths, folder)
+    assert read.pick == "pdf-forms" and not read.error and read.input_tokens == 5
+
+
+def test_a_suite_s_cases_eval_does_not_judge_are_listed_as_the_api_path_lists_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On main before this, `eval --agent-cli SUITE` dropped the suite's `expect: none`
+    cases in silence, while `eval SUITE` against a model named them NOT JUDGED."""
+    log = standin(tmp_path, monkeypatch, "claude", "claude_skill.jsonl")
+    base = project(tmp_path, "claude")
+    suite = (
+        "cases:\n"
+        '  - query: "fill in the tax form"\n'
+        "    expect_model: pdf-forms\n"
+        '  - query: "please look over my pull request"\n'
+        "    expect: none\n"
+    )
+    write(base, "suite.yaml", suite)
+    args = ["--profile", "claude-code", "--agent-cli", "claude", "--yes"]
+    run = cli("eval", "suite.yaml", *args, cwd=base)
+    assert run.code == 0, run.err
+    assert "NOT JUDGED  suite.yaml:4: 'please look over my pull request'" in run.out
+    assert run.out.rstrip().endswith("1 passed, 0 failed, 1 not judged by eval")
+    assert {c["query"] for c in logged(log)} == {"fill in the tax form"}  # never asked
+    data = cli("eval", "suite.yaml", *args, "--offline", "--format", "json", cwd=base)
+    assert [(n["line"], n["query"]) for n in data.json["not_judged"]] == [
+        (4, "please look over my pull request")
+    ]

@@ -32,6 +32,7 @@ from skillstudio.core.live.templates import (
     fill,
     find_template,
     parse_template,
+    saved_templates,
 )
 
 from .helpers import cli
@@ -507,3 +508,24 @@ def test_show_request_names_the_template_in_text(tmp_path: Path) -> None:
     assert run.code == 0, run.err
     assert f"template: {captured_template().version}\n" in run.out
     assert "captured-deploy" not in run.out and "- pdf-forms: Fill in PDF forms" in run.out
+
+
+def test_the_saved_templates_are_listed_by_name_each_read_or_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `--template NAME` finds, for the app's Request as: NAMEs only, sorted,
+    bounded; a file that cannot be used is listed with why."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert saved_templates() == []  # no folder yet
+    folder = tmp_path / "config" / "skillstudio" / "templates"
+    folder.mkdir(parents=True)
+    for name in ("b-team", "a-claude"):
+        (folder / f"{name}.json").write_bytes(encode_template(captured_template()))
+    (folder / "zz.json").write_text("[]", encoding="utf-8")
+    (folder / "notes.txt").write_text("not a template", encoding="utf-8")
+    (folder / ".hidden.json").write_text("{}", encoding="utf-8")
+    found = saved_templates()
+    assert [name for name, _ in found] == ["a-claude", "b-team", "zz"]
+    assert all(isinstance(t, Template) and t.agent == "claude-code" for _, t in found[:2])
+    assert isinstance(found[2][1], TemplateError) and "not a template" in str(found[2][1])
+    assert [name for name, _ in saved_templates(limit=1)] == ["a-claude"]

@@ -12,10 +12,15 @@ from skillstudio.core.live.cache import request_digest
 from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
 from skillstudio.core.live.probe import probe
-from skillstudio.core.live.questions import MAX_RAW, Answer
+from skillstudio.core.live.questions import MAX_RAW, Answer, Exchange
 from skillstudio.core.live.run import plan
 from skillstudio.core.live.stats import LiveCase
-from skillstudio.core.live.transcript import answer_shown, request_shown, visible
+from skillstudio.core.live.transcript import (
+    answer_shown,
+    later_turns_shown,
+    request_shown,
+    visible,
+)
 
 from .live_fake import FakeModel
 from .test_live import registry_for, settings
@@ -43,7 +48,7 @@ def test_a_prose_answer_shows_why_it_is_no_skill() -> None:
     assert "  model: m-1" in text and "as received: {" in text
 
 
-def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
+def test_a_tool_call_is_named_with_its_arguments_in_every_api() -> None:
     anthropic = {"content": [{"type": "tool_use", "name": "Skill", "input": {"skill": "x"}}]}
     openai = {
         "choices": [
@@ -54,7 +59,14 @@ def test_a_tool_call_is_named_with_its_arguments_in_either_api() -> None:
             }
         ]
     }
-    for data in (anthropic, openai):
+    call = {"type": "function_call", "name": "Skill", "arguments": '{"skill":"x"}'}
+    responses = {"output": [call]}
+    gemini = {
+        "candidates": [
+            {"content": {"parts": [{"functionCall": {"name": "Skill", "args": {"skill": "x"}}}]}}
+        ]
+    }
+    for data in (anthropic, openai, responses, gemini):
         text = answer_shown(1, Answer(pick="x", raw=json.dumps(data)))
         assert text.startswith("Run 1: x")
         assert "called: Skill(" in text and '"skill"' in text
@@ -126,3 +138,30 @@ def test_the_request_shown_never_holds_the_key(tmp_path: Path) -> None:
     assert sent == item.content
     shown = request_shown(s.endpoint.url, item.content, item.request_sha256)
     assert key not in shown.body and key[:12] not in shown.body
+
+
+def test_later_turns_are_shown_by_what_they_append_and_cached_ones_by_digest() -> None:
+    """A run sent now shows each later turn's size, digest and what it added to the
+    turn before; a run from the cache has only its later turns' digests to show."""
+    added = json.dumps([{"role": "tool", "tool_call_id": "c1", "content": "(no output)"}])
+    sent = Answer(
+        pick="pdf-forms",
+        turn=2,
+        exchanges=[
+            Exchange(1, 100, "a" * 64, "", '{"first":1}'),
+            Exchange(2, 180, "b" * 64, added, '{"second":2}'),
+        ],
+    )
+    cached = Answer(pick=None, cached=True, turn_sha256=["c" * 64, "d" * 64])
+    text = later_turns_shown([sent, cached, Answer(pick="x")])
+    assert text.startswith(f"Run 1, turn 2 (180 bytes, sha256 {'b' * 12}…): the request of turn 1")
+    assert added in text
+    assert f"Run 2: later turns from the cache, sha256 {'c' * 12}…, {'d' * 12}…" in text
+    assert "Run 3" not in text  # one turn: nothing later
+    assert later_turns_shown([Answer(pick="x")]) == ""
+    shown = answer_shown(1, sent)
+    assert shown.startswith("Run 1: pdf-forms (at turn 2)")
+    assert (
+        'turn 1 as received: {"first":1}' in shown and 'turn 2 as received: {"second":2}' in shown
+    )
+    assert "  as received:" not in shown  # each turn's, not the last one's alone

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.model.text import counted
 from ..core.projects.project import UsageError
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, Env
+from .eval_confirm import confirm_runs, progress_lines, valid_settings
 from .output import dumps, printable
 
 if TYPE_CHECKING:
@@ -34,12 +35,10 @@ if TYPE_CHECKING:
 class Shared:
     """What `eval` against a model and `eval --agent-cli` share, handed over by
     cli/eval_cmd.py (which imports this module, never the other way round): the
-    suites' planning with a planner of one's own, the question before running, the
-    reports and the exit code."""
+    suites' planning with a planner of one's own, the reports and the exit code."""
 
     plans: Callable[..., list[tuple[str, Any, Any]]]
-    confirm: Callable[[Env, argparse.Namespace, str], bool]
-    output: Callable[[argparse.Namespace, Env, list[tuple[str, Any]]], int]
+    output: Callable[..., int]
 
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,37 +74,28 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
         raise UsageError(str(exc)) from None
     setup = AgentSetup(agent, executable, version, args.model)
     cache = AnswerCache()
-    plans = shared.plans(args, env, settings, cache, _planner(setup))
+    not_judged: list[Any] = []  # the suites' cases eval does not judge, listed as eval's
+    plans = shared.plans(args, env, settings, cache, _planner(setup), not_judged=not_judged)
     checked_plans = [(name, p) for name, p, _ in plans if isinstance(p, AgentPlan)]
     if args.show_request:
         _show(args, env, checked_plans)
         return EXIT_OK
-    judged = any(item.case.judged for _, p in checked_plans for item in p.items)
-    for warning in settings.warnings(judged):
-        env.err.write(f"skillstudio: warning: {warning}\n")
-    runs = sum(p.calls for _, p in checked_plans)
-    if runs and not settings.offline:
-        cached = sum(len(p.cached) for _, p in checked_plans)
-        text = (
-            f"About to run {agent.executable} ({version or agent.title}) "
-            f"{counted(runs, 'time')}, each in a new temporary folder holding only the "
-            f"skills; each run is the agent's own session, billed to its login"
-            + (f"; {counted(cached, 'run')} from the cache" if cached else "")
+
+    def what(runs: int) -> str:
+        return (
+            f"run {agent.executable} ({version or agent.title}) {counted(runs, 'time')}, "
+            "each in a new temporary folder holding only the skills; each run is the "
+            "agent's own session, billed to its login"
         )
-        if not shared.confirm(env, args, text):
-            env.err.write("nothing was run\n")
-            return EXIT_FAIL
+
+    if not confirm_runs(env, args, settings, [p for _, p in checked_plans], what, "run"):
+        return EXIT_FAIL
     cancel = threading.Event()
-    tty = env.err.isatty() if hasattr(env.err, "isatty") else False
-
-    def progress(done: int, total: int, message: str) -> None:
-        if tty:
-            env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
-
+    progress = progress_lines(env)
     reports: list[tuple[str, AgentReport]] = []
     for name, checked in checked_plans:
         reports.append((name, execute_agent(checked, cache, cancel, progress)))
-    code = shared.output(args, env, reports)
+    code = shared.output(args, env, reports, not_judged)
     if not cancel.is_set():
         return code
     env.err.write(
@@ -120,17 +110,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.endpoints import Endpoint
     from ..core.live.run import Settings
 
-    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0:
-        raise UsageError("--runs, --concurrency and --timeout must be positive")
-    if not 0 < args.pass_rate < 1:
-        raise UsageError(
-            "--pass-rate must be above 0 and below 1 (no number of runs shows a rate "
-            "of 1 with 95 % confidence)"
-        )
-    if args.min_runs < 1:
-        raise UsageError("--min-runs must be at least 1")
     endpoint = Endpoint(args.agent_cli, f"agent-cli:{args.agent_cli}", "anthropic")
-    return Settings(
+    settings = Settings(
         endpoint,
         args.model or "",
         args.runs,
@@ -143,6 +124,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         0.0,
         args.min_runs,
     )
+    return valid_settings(settings)
 
 
 def _planner(setup: AgentSetup) -> Planner:

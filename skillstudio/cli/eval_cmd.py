@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from .common import (
     window_from,
 )
 from .eval_agent import add_agent_arguments
+from .eval_confirm import confirm_runs, progress_lines, valid_settings
 from .eval_report import not_judged_text, output_reports
 from .output import dumps, printable, rel
 from .test_cmd import _suite_registry, listed_suites, named_suites, split_arguments
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 
 def register(sub: Subparsers) -> None:
+    from ..core.live.endpoints import APIS
+
     ev = sub.add_parser(
         "eval",
         help="put the suites' requests to a real model, as the agent asks it",
@@ -88,11 +90,11 @@ def register(sub: Subparsers) -> None:
     )
     ev.add_argument(
         "--api",
-        choices=("anthropic", "openai", "responses"),
+        choices=APIS,
         help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
-        "Completions, or OpenAI's Responses API as current Codex asks it, where the "
-        "endpoint offers it (default: from the endpoint; Chat Completions for an "
-        "OpenAI-compatible one)",
+        "Completions, OpenAI's Responses API as current Codex asks it, where the "
+        "endpoint offers it, or Gemini's generateContent (default: from the endpoint; "
+        "Chat Completions for an OpenAI-compatible one)",
     )
     ev.add_argument(
         "--model",
@@ -189,7 +191,6 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
-    from ..core.live.turns import MAX_TURNS
 
     if not args.model:
         raise UsageError("--model is required (or --agent-cli: the agent's own model)")
@@ -197,42 +198,29 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
         endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
     except EndpointError as exc:
         raise UsageError(str(exc)) from None
-    if args.runs < 1 or args.concurrency < 1 or args.timeout <= 0 or args.rate_limit < 0:
-        raise UsageError("--runs, --concurrency and --timeout must be positive")
-    if not 0 < args.pass_rate < 1:
-        raise UsageError(
-            "--pass-rate must be above 0 and below 1 (no number of runs shows a rate "
-            "of 1 with 95 % confidence)"
-        )
-    if args.min_runs < 1:
-        raise UsageError("--min-runs must be at least 1")
-    if not 1 <= args.turns <= MAX_TURNS:
-        raise UsageError(f"--turns must be from 1 to {MAX_TURNS}")
-    price = None
-    if args.price:
-        try:
-            first, second = (float(p) for p in args.price.split(","))
-        except ValueError:
-            raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
-        price = (first, second)
-    limits = Limits(timeout=args.timeout)
-    template, saved = _template(args, cwd or os.getcwd())
-    return Settings(
+    settings = Settings(
         endpoint,
         args.model,
         args.runs,
         args.temperature,
         args.concurrency,
-        limits,
+        Limits(timeout=args.timeout),
         args.offline,
         args.pass_rate,
-        price,
+        None,
         args.rate_limit,
         args.min_runs,
-        template,
-        saved,
-        args.turns,
+        turns=args.turns,
     )
+    valid_settings(settings)
+    if args.price:
+        try:
+            first, second = (float(p) for p in args.price.split(","))
+        except ValueError:
+            raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
+        settings.price = (first, second)
+    settings.template, settings.saved_templates = _template(args, cwd or os.getcwd())
+    return settings
 
 
 def _template(args: argparse.Namespace, cwd: str) -> tuple[Template | None, bool]:
@@ -249,18 +237,6 @@ def _template(args: argparse.Namespace, cwd: str) -> tuple[Template | None, bool
         return find_template(word, cwd), False
     except TemplateError as exc:
         raise UsageError(str(exc)) from None
-
-
-def _confirm(env: Env, args: argparse.Namespace, text: str) -> bool:
-    env.err.write(text + "\n")
-    if args.yes:
-        return True
-    stdin = sys.stdin
-    if stdin is None or not stdin.isatty():
-        raise UsageError("not sending without a yes: add --yes (or --offline to use the cache)")
-    env.err.write("Send? [y/N] ")
-    env.err.flush()
-    return stdin.readline().strip().lower() in ("y", "yes")
 
 
 def _plans(
@@ -380,7 +356,7 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     if args.agent_cli or args.agent_cli_path:
         from .eval_agent import Shared, cmd_eval_agent
 
-        return cmd_eval_agent(args, env, Shared(_plans, _confirm, output_reports))
+        return cmd_eval_agent(args, env, Shared(_plans, output_reports))
     settings = _settings(args, env.cwd)
     cache = AnswerCache()
     not_judged: list[NotJudged] = []
@@ -388,42 +364,31 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     if args.show_request:  # before a key is read: nothing is sent
         show_requests(args, env, plans)
         return EXIT_OK
-    judged = any(item.case.judged for _, checked, _ in plans for item in checked.items)
-    for warning in settings.warnings(judged):
-        env.err.write(f"skillstudio: warning: {warning}\n")
-    calls = sum(p.calls for _, p, _ in plans)
-    if calls and not settings.offline:
+
+    def what(calls: int) -> str:
         try:
             key_for(settings)  # before asking to spend: a missing key is said first
         except LiveError as exc:
             raise UsageError(str(exc)) from None
         sent = sum(p.tokens()[0] for _, p, _ in plans)
         answered = sum(p.tokens()[1] for _, p, _ in plans)
-        costs = [p.cost() for _, p, _ in plans]
-        cost = f", about ${sum(c or 0 for c in costs):.4f}" if settings.price else ""
-        cached = sum(len(p.cached) for _, p, _ in plans)
-        text = (
-            "About to send "
+        cost = sum(p.cost() or 0 for _, p, _ in plans)
+        return (
+            "send "
             + (
                 f"up to {counted(calls, 'call')} ({settings.turns} turns a run at most)"
                 if settings.turns > 1
                 else counted(calls, "call")
             )
-            + f" to {settings.endpoint.base_url} "
-            f"(model {settings.model}): about {counted(sent, 'token')} in "
-            f"and {answered:,} out{cost}"
-            + (f"; {counted(cached, 'run')} from the cache" if cached else "")
+            + f" to {settings.endpoint.base_url} (model {settings.model}): about "
+            f"{counted(sent, 'token')} in and {answered:,} out"
+            + (f", about ${cost:.4f}" if settings.price else "")
         )
-        if not _confirm(env, args, text):
-            env.err.write("nothing was sent\n")
-            return EXIT_FAIL
+
+    if not confirm_runs(env, args, settings, [p for _, p, _ in plans], what, "sent"):
+        return EXIT_FAIL
     cancel = threading.Event()
-    tty = env.err.isatty() if hasattr(env.err, "isatty") else False
-
-    def progress(done: int, total: int, message: str) -> None:
-        if tty:
-            env.err.write(printable(f"[{done}/{total}] {message}") + "\n")
-
+    progress = progress_lines(env)
     reports: list[tuple[str, LiveReport]] = []
     for name, checked, _project in plans:  # after a Ctrl+C the rest end as cancelled
         try:
@@ -447,53 +412,96 @@ def cmd_eval(args: argparse.Namespace, env: Env) -> int:
 
 def show_requests(args: argparse.Namespace, env: Env, plans: list[tuple[str, Plan, Any]]) -> None:
     """`--show-request`: each request as it would be sent (the URL, the headers but the
-    key's, the exact body and the sha256 of its bytes), and how many of its runs the
-    cache answers. No key is read and nothing is sent."""
-    from ..core.live.client import headers
+    key's, the exact body and the sha256 of its bytes), what each later turn of
+    `--turns K` adds to it, and how many of its runs the cache answers; a request the
+    agent's harness resolves is said to send nothing, with the rule that resolves it.
+    No key is read and nothing is sent."""
+    from ..core.live.client import headers, key_header
+    from ..core.live.harness import rule_of
+    from ..core.live.turns import added_by_turn
 
     shown: list[dict[str, Any]] = []
     for name, checked, _project in plans:
         endpoint = checked.settings.endpoint
-        runs = checked.settings.runs
+        runs, turns = checked.settings.runs, checked.settings.turns
+        field, added = added_by_turn(endpoint.api)
         for i, item in enumerate(checked.items):
-            shown.append(
-                {
-                    "suite": name,
-                    "query": item.case.query,
-                    "url": endpoint.url,
-                    "api": endpoint.api,
-                    "headers": headers(endpoint, None),  # None: no key, so no key header
-                    "key_header": "x-api-key" if endpoint.api == "anthropic" else "authorization",
-                    "template": item.template,
-                    "request_sha256": item.request_sha256,
-                    "bytes": len(item.content),
-                    "body": item.content.decode("utf-8"),
-                    "runs": runs,
-                    "cached_runs": sum((i, r) in checked.cached for r in range(runs)),
-                }
+            request: dict[str, Any] = {"suite": name, "query": item.case.query, "runs": runs}
+            if item.harness is not None:
+                request.update(sent=False, harness=item.harness, rule=rule_of(item.case.query))
+                shown.append(request)
+                continue
+            request.update(
+                sent=True,
+                url=endpoint.url_for(checked.settings.model),
+                api=endpoint.api,
+                headers=headers(endpoint, None),  # None: no key, so no key header
+                key_header=key_header(endpoint),
+                template=item.template,
+                request_sha256=item.request_sha256,
+                bytes=len(item.content),
+                body=item.content.decode("utf-8"),
+                cached_runs=sum((i, r) in checked.cached for r in range(runs)),
+                later_turns=[
+                    {"turn": t, "appends_to": field, "added": added} for t in range(2, turns + 1)
+                ],
             )
+            shown.append(request)
     if args.format == "json":
         for request in shown:
-            request["body"] = json.loads(request["body"])
+            if request["sent"]:
+                request["body"] = json.loads(request["body"])
         env.print(dumps({"requests": shown}))
         return
     for request in shown:
+        _print_request(env, request)
+    sent = sum(r["sent"] for r in shown)
+    resolved = len(shown) - sent
+    tail = f" ({resolved} resolved by the harness: no request)" if resolved else ""
+    env.print(f"{counted(sent, 'request')} shown{tail}; nothing was sent")
+
+
+def _print_request(env: Env, request: dict[str, Any]) -> None:
+    """One request of `--show-request` as text."""
+    runs = counted(request["runs"], "run")
+    if not request["sent"]:
+        env.print(printable(f"{request['suite']}: {request['query']!r} ({runs})"))
         env.print(
             printable(
-                f"{request['suite']}: {request['query']!r} ({counted(request['runs'], 'run')}, "
-                f"{request['cached_runs']} in the cache)"
+                f"no request is sent: the agent's harness resolves it to {request['harness']} "
+                f"by its rule {request['rule']}; no model is asked"
             )
         )
-        env.print(f"POST {printable(request['url'])}")
-        for header, value in request["headers"].items():
-            env.print(f"{header}: {value}")
-        env.print(f"({request['key_header']}: the key, when one is used; never shown)")
-        size = counted(request["bytes"], "byte")
-        env.print(f"request_sha256: {request['request_sha256']} ({size})")
-        env.print(printable(f"template: {request['template']}"))
-        env.print(printable(request["body"]))
         env.print("")
-    env.print(f"{counted(len(shown), 'request')} shown; nothing was sent")
+        return
+    later = request["later_turns"]
+    env.print(
+        printable(
+            f"{request['suite']}: {request['query']!r} ({runs}, "
+            f"{request['cached_runs']} in the cache)"
+        )
+    )
+    if later:
+        env.print(f"turn 1 of up to {len(later) + 1}: sent in every run")
+    env.print(f"POST {printable(request['url'])}")
+    for header, value in request["headers"].items():
+        env.print(f"{header}: {value}")
+    env.print(f"({request['key_header']}: the key, when one is used; never shown)")
+    size = counted(request["bytes"], "byte")
+    env.print(f"request_sha256: {request['request_sha256']} ({size})")
+    env.print(printable(f"template: {request['template']}"))
+    env.print(printable(request["body"]))
+    for turn in later:
+        n = turn["turn"]
+        env.print(
+            f"turn {n} of up to {len(later) + 1}: sent only when turn {n - 1}'s answer calls "
+            f"a tool that is not the skill choice; the request of turn {n - 1} with this "
+            f"appended to its '{turn['appends_to']}' (the <…> parts are the model's answer "
+            "as it comes; the bytes, and so the sha256, are known only then: each run "
+            "records them as turn_sha256)"
+        )
+        env.print(printable(json.dumps(turn["added"], ensure_ascii=False)))  # one line
+    env.print("")
 
 
 COMMANDS = {"eval": cmd_eval}

@@ -130,11 +130,14 @@ def _kept_folder(folder: str, given: list[str], cwd: str) -> str | None:
 
 
 def _diff(old: str, new: str, where: str) -> str:
+    """A unified diff: `a/` and `b/` before a relative path, an absolute one as it is
+    (never `a//tmp/…`)."""
+    absolute = os.path.isabs(where)
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
-        f"a/{where}",
-        f"b/{where}",
+        where if absolute else f"a/{where}",
+        where if absolute else f"b/{where}",
     )
     out = []
     for line in lines:

@@ -17,6 +17,7 @@ from ..core.reading.skill_files import skill_body, supporting_files
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
+    EXIT_USAGE,
     Env,
     Subparsers,
     add_common,
@@ -219,6 +220,8 @@ def show_text(item: OpenProject, skill: Any, data: dict[str, Any], cwd: str) -> 
 
 def cmd_show(args: argparse.Namespace, env: Env) -> int:
     loaded, found = _shown(args, env)
+    if len({skill.path for _, skill in found}) > 1:
+        return _several(args, env, found)
     for item, skill in found:
         data = show_data(item, skill)
         if args.format == "json":
@@ -235,6 +238,27 @@ def cmd_show(args: argparse.Namespace, env: Env) -> int:
     else:
         env.err.write(f"skillstudio: {message}\n")
     return EXIT_FAIL
+
+
+def _several(args: argparse.Namespace, env: Env, found: list[tuple[OpenProject, Any]]) -> int:
+    """`show NAME` where several projects hold a skill of that name: which ones, and
+    how to name one; never one picked silently (bad usage: exit 2)."""
+    matches = [
+        {"profile": item.project.profile.name, "project": item.project.base, "path": skill.path}
+        for item, skill in found
+    ]
+    message = (
+        f"{counted(len(matches), 'skill')} are named '{args.name}'; give the one you mean "
+        "as a path (show PATH/SKILL.md) or choose its project with --project DIR or --profile NAME"
+    )
+    if args.format == "json":
+        env.print(dumps({"error": {"code": "AMBIGUOUS", "message": message, "matches": matches}}))
+        return EXIT_USAGE
+    env.err.write(f"skillstudio: {message}:\n")
+    for match in matches:
+        where = rel(match["path"], env.cwd)
+        env.err.write(printable(f"  {where}  ({match['profile']})") + "\n")
+    return EXIT_USAGE
 
 
 def _reaches(rows: list[dict[str, Any]]) -> list[Reach]:

@@ -101,11 +101,15 @@ def _lint_arguments(args: argparse.Namespace, env: Env) -> tuple[list[str], list
 
 def _no_skills(args: argparse.Namespace, env: Env, loaded: list[OpenProject]) -> list[Diagnostic]:
     """A PATH (or --root, --project) on the command line under which no skill was found
-    is an error, so a CI job with a wrong path fails instead of passing on nothing."""
+    is an error, so a CI job with a wrong path fails instead of passing on nothing; so
+    is `lint` with no path that finds no skill (the roots of skillstudio.yaml, ./skills
+    or the current folder, as ever), so a CI step run in the wrong folder fails too."""
     given = [os.path.abspath(os.path.join(env.cwd, p)) for p in args.root or args.paths]
     if args.project and not args.root:
         given = [os.path.abspath(os.path.join(env.cwd, args.project))]
     found = [s.path for item in loaded for s in item.registry.skills]
+    if not given and not found:  # `lint` alone reads what `lint .` reads, and fails alike
+        given = [env.cwd]
     out: list[Diagnostic] = []
     for path in given:
         if os.path.isfile(path) or any(is_within(f, path) for f in found):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Env], int]] = {
     name: command for group in GROUPS for name, command in group.COMMANDS.items()
 }
+COMMAND_NAMES = {*COMMANDS, "gui", "help"}
 
 
 def main(
@@ -80,6 +82,9 @@ def main(
     if arguments[:1] == ["gui"]:  # the app parses its own options (--smoke-test, paths)
         return gui_main(arguments[1:])
     parser = build_parser()
+    folder = _folder_to_open(arguments, env.cwd)
+    if folder is not None:  # `skillstudio FOLDER`: the app on that folder
+        return _open_app(env, [folder], arguments[0])
     try:
         args, extra = parser.parse_known_args(arguments)
         # `set NAME --project DIR key=value`: argparse stops taking positionals after an
@@ -93,12 +98,7 @@ def main(
     except SystemExit as exc:  # argparse: --help/--version (0) or bad usage (2)
         return int(exc.code or 0)
     if args.command is None:
-        from ..gui.app import has_display
-
-        if has_display():
-            return gui_main([])
-        parser.print_help(env.out)
-        return EXIT_USAGE
+        return _open_app(env, [], None, parser)
     try:
         return COMMANDS[args.command](args, env)
     except UsageError as exc:  # may quote a suite's or a skill's text: escaped
@@ -116,6 +116,44 @@ def main(
             "Set SKILLSTUDIO_DEBUG=1 for details and please report it.\n"
         )
         return EXIT_USAGE
+
+
+def _folder_to_open(arguments: list[str], cwd: str) -> str | None:
+    """The folder (or SKILL.md) of `skillstudio PATH`: a first word that names no
+    command and is not an option, but is there on disk; None for anything else."""
+    if len(arguments) != 1 or arguments[0].startswith("-") or arguments[0] in COMMAND_NAMES:
+        return None
+    path = os.path.abspath(os.path.join(cwd, arguments[0]))
+    return path if os.path.isdir(path) or os.path.isfile(path) else None
+
+
+def _open_app(
+    env: Env, paths: list[str], typed: str | None, parser: argparse.ArgumentParser | None = None
+) -> int:
+    """The app on `paths`; where there is no display, why it did not open and what to
+    run instead (exit 2, as bad usage: docs/commands.md)."""
+    from ..gui.app import has_display
+
+    if has_display():
+        return gui_main(paths)
+    env.err.write(
+        "skillstudio: the app did not open: no display found (DISPLAY and WAYLAND_DISPLAY "
+        "are unset).\n"
+    )
+    if typed is not None:
+        shown = shlex.quote(typed)
+        env.err.write(
+            f"To check it here: skillstudio lint {shown}  (also: skillstudio list {shown}, "
+            f'skillstudio match "a request" {shown})\n'
+        )
+    else:
+        env.err.write(
+            "Run a command instead, such as: skillstudio lint  (checks the skills here; "
+            "skillstudio --help lists every command)\n"
+        )
+        if parser is not None:
+            parser.print_help(env.out)
+    return EXIT_USAGE
 
 
 def gui_main(argv: list[str] | None = None) -> int:

@@ -233,16 +233,18 @@ def suite_text(
             lines.append(
                 f"  {mark}  {where}{query} -> {got}; expected: {result.case.expect_text()}{detail}"
             )
+    # the names' column as wide as the longest name, so the numbers stay in columns
+    width = max([24, *(len(printable(n)) for n in (*report.per_skill, *report.confusion))])
     if report.per_skill:
-        lines.append("  per skill:  precision  recall")
+        lines.append(f"  {'per skill:':<{width + 2}} {'precision':>9} {'recall':>7}")
         for name, stats in report.per_skill.items():
             prec = "-" if stats["precision"] is None else f"{stats['precision']:.2f}"
             rec = "-" if stats["recall"] is None else f"{stats['recall']:.2f}"
-            lines.append(f"    {name:<24} {prec:>9} {rec:>7}")
+            lines.append(f"    {printable(name):<{width}} {prec:>9} {rec:>7}")
     lines.append("  confusion (expected -> got):")
     for expected, row in report.confusion.items():
         cells = ", ".join(f"{got} {count}" for got, count in row.items())
-        lines.append(f"    {expected:<24} {cells}")
+        lines.append(f"    {printable(expected):<{width}} {cells}")
     return [printable(line) for line in lines]
 
 

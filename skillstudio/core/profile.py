@@ -101,6 +101,8 @@ class Profile:
     unknown_field_severity: ClassVar[Severity | None] = "info"
     refresh_rule: ClassVar[str | None] = None  # "root-mtime": mvp's stale-cache rule
     uses_fallback: ClassVar[bool] = False  # the agent reads name/description lines on YAML errors
+    # the agent loads a skill whose frontmatter it cannot parse, with empty metadata
+    loads_unparsed: ClassVar[bool] = False
     key_field: ClassVar[str] = "name"
     agent_words: ClassVar[str] = ""  # how messages name the agent; default "The <name> agent"
     severities: ClassVar[dict[str, Severity]] = {}  # per code, over base_severities:

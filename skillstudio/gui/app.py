@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not has_display():
         sys.stderr.write(
-            "skillstudio: no display found; use the command line (skillstudio lint, list, "
+            "skillstudio: the app did not open: no display found (DISPLAY and "
+            "WAYLAND_DISPLAY are unset); use the command line (skillstudio lint, list, "
             "match …) or set QT_QPA_PLATFORM=offscreen\n"
         )
         return 2
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .controllers.recovery_keeper import default_folder as recovery_default_folder
     from .infra.icons import app_icon
-    from .infra.places import samples_folder
+    from .infra.places import editable_samples, samples_folder
     from .infra.settings_store import AppSettings
     from .infra.theme import follow_system_theme, set_preference
     from .models.app_context import AppContext
@@ -85,8 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.paths[0]
     elif recent and os.path.isdir(recent[0]):
         folder = recent[0]
-    else:
+    elif args.smoke_test:
         folder = samples_folder()
+    else:
+        folder, note = editable_samples()  # installed: the user's copy, never the install
+        if note:
+            window.statusBar().showMessage(note, 20_000)
+            sys.stderr.write(f"skillstudio: {note}\n")
     window.show()
     opened = window.open_path(folder)
     if args.smoke_test:

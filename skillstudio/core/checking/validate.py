@@ -47,6 +47,11 @@ def validate_skill(skill: Skill, profile: Profile) -> None:
                     f" {profile.the_agent} falls back to the name and description "
                     "lines; every other field is lost."
                 )
+            elif profile.loads_unparsed:
+                message += (
+                    f" {profile.the_agent} still loads the skill, with empty metadata: named "
+                    "after its folder, with no description, so the model is not shown it."
+                )
             elif doc.fallback:
                 found = ", ".join(f"{k} {quoted(v, 40)}" for k, v in doc.fallback.items())
                 message += f" (Read from the lines anyway: {found}.)"

@@ -2,7 +2,8 @@
 
 libyaml's marks give every key, value and list item its exact span. Each strategy
 handles one shape of edit: a one-line scalar replaced in place (its key, spacing,
-quoting and trailing comment kept), a block list's one-line items changed, appended
+quoting and trailing comment kept), a text over several lines rewrapped in its
+style (wrapping.py), a block list's one-line items changed, appended
 or removed, a one-line flow list grown at its end, a nested block mapping edited key
 by key. The first that applies wins; an entry none of them fits is rewritten whole,
 in its style. round_trip.py places the regions in the frontmatter and checks what
@@ -19,6 +20,7 @@ import yaml
 
 from ..reading import yaml_io
 from ..reading.yaml_io import EditError, key_text, nested_lines, scalar_text, value_lines
+from .wrapping import rewrap
 
 _MISSING = object()
 
@@ -153,6 +155,11 @@ def _splice_scalar_value(edit: _Edit) -> list[str] | None:
     return None
 
 
+def _rewrap_text(edit: _Edit) -> list[str] | None:
+    """A text over several lines (plain, quoted, folded or literal) in its own layout."""
+    return rewrap(edit.entry.node, edit.value, edit.region, edit.entry.first)
+
+
 def _edit_block_list(edit: _Edit) -> list[str] | None:
     """A block list of one-line scalars, items changed in place and new ones appended."""
     entry, node, value, old = edit.entry, edit.entry.node, edit.value, edit.old
@@ -257,6 +264,7 @@ def _rewrite_entry(edit: _Edit, indent: str) -> list[str]:
 
 _STRATEGIES: tuple[Callable[[_Edit], list[str] | None], ...] = (
     _splice_scalar_value,
+    _rewrap_text,
     _edit_block_list,
     _append_to_flow_list,
     _shrink_block_list,

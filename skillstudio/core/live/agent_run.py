@@ -1,9 +1,11 @@
 """A live check with the real agent's CLI (`eval --agent-cli`): the plan (the runs to
 make, the ones the cache or the agent's harness answers), the runs (each the agent run
 once in a throwaway folder: core/live/agent_cli.py, its stream read:
-core/live/agent_streams.py) and the report, in the shapes of core/live/run.py (a Plan,
-a LiveReport), so the statistics (core/live/stats.py's Rule), the cache and the
-reports (text, JSON, JUnit) are the same as for a model asked directly.
+core/live/agent_streams.py), made by run.py's own loop (`execute` with agent_sender:
+the harness's picks, the cache, the concurrency, a cancel, the progress) and the
+report, in the shapes of core/live/run.py (a Plan, a LiveReport), so the statistics
+(core/live/stats.py's Rule), the cache and the reports (text, JSON, JUnit) are the
+same as for a model asked directly.
 
 What a run sends is named by a descriptor: the agent, its argv without the executable's
 path, its `--version` output, the sha256 of the skill files copied, the template
@@ -19,14 +21,12 @@ stopped counts.
 from __future__ import annotations
 
 import json
-import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from ... import __version__
 from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..scanning.registry import Registry
@@ -36,10 +36,19 @@ from .cache import AnswerCache, answer_key, request_digest
 from .endpoints import Endpoint
 from .harness import Harness
 from .questions import MAX_RAW, Answer, Question, Style, encode
-from .run import LiveReport, NothingToAsk, Plan, Planned, Settings
-from .stats import CaseRuns, Estimate, LiveCase
+from .run import (
+    Ask,
+    LiveReport,
+    NothingToAsk,
+    Plan,
+    Planned,
+    Progress,
+    Sender,
+    Settings,
+    execute,
+)
+from .stats import Estimate, LiveCase
 
-Progress = Callable[[int, int, str], None]  # (done, total, what happened)
 MAX_ERROR = 200  # characters of the agent's stderr quoted in a run's error
 
 
@@ -235,113 +244,42 @@ def _no_pick(
     return ""
 
 
+def agent_sender(checked: AgentPlan) -> Sender:
+    """The plan's runs made by the agent's CLI (_answer), for run.py's loop: a cancel
+    waits for the agents killed and their throwaway folders removed."""
+    setup, files = checked.setup, checked.files
+    if setup is None or files is None:
+        raise AgentError("an agent plan without its agent")
+    timeout = checked.settings.limits.timeout
+
+    @contextmanager
+    def start(cancel: threading.Event, say: Callable[[str], None]) -> Iterator[Ask]:
+        yield lambda item, run: _answer(setup, files, item.case.query, timeout, cancel)
+
+    def about(item: Planned, run: int) -> dict[str, Any]:
+        return {
+            "agent": setup.to_json(),
+            "template": item.template,
+            "request_sha256": item.request_sha256,
+            "skills_sha256": files.digest,
+            "query": item.case.query,
+            "run": run,
+        }
+
+    offline = "not in the cache (--offline): run once with the agent"
+    return Sender(start, about, offline, waits=True)
+
+
 def execute_agent(
     checked: AgentPlan,
     cache: AnswerCache | None = None,
     cancel: threading.Event | None = None,
     progress: Progress | None = None,
 ) -> AgentReport:
-    """Run the plan: the harness's requests get their pick, cached runs are replayed,
-    the rest are run (never offline), at most `concurrency` agents at a time. Every run
-    ends with an answer or an error; a cancel (Ctrl+C) stops the agents running and
-    leaves the rest `cancelled`."""
-    settings, setup, files = checked.settings, checked.setup, checked.files
-    if setup is None or files is None:
-        raise AgentError("an agent plan without its agent")
-    runs = settings.runs
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    answers: dict[tuple[int, int], Answer] = dict(checked.cached)
-    for i, item in enumerate(checked.items):
-        if item.harness is not None:
-            for r in range(runs):
-                answers[(i, r)] = Answer(pick=item.harness, date=now, harness=True)
-    todo = [(i, r) for i in range(len(checked.items)) for r in range(runs) if (i, r) not in answers]
-    total = len(checked.items) * runs
-    done = [len(answers)]
-    lock = threading.Lock()
-    cancel = cancel or threading.Event()
-
-    def one(task: tuple[int, int]) -> None:
-        i, run = task
-        item = checked.items[i]
-        if settings.offline:
-            answer = Answer(error="not in the cache (--offline): run once with the agent")
-        elif cancel.is_set():
-            answer = Answer(error="cancelled")
-        else:
-            timeout = settings.limits.timeout
-            answer = _answer(setup, files, item.case.query, timeout, cancel)
-            answer.date = now
-            answer.request_sha256 = item.request_sha256
-            answer.version = __version__
-            if cache is not None and not answer.error:
-                about = {
-                    "agent": setup.to_json(),
-                    "template": item.template,
-                    "request_sha256": item.request_sha256,
-                    "skills_sha256": files.digest,
-                    "query": item.case.query,
-                    "run": run,
-                }
-                cache.put(item.keys[run], answer, about)
-        with lock:
-            answers[task] = answer
-            done[0] += 1
-            if progress is not None:
-                what = answer.error or (answer.pick or "no skill")
-                progress(done[0], total, f"{item.case.query[:60]!r} run {run + 1}: {what}")
-
-    workers = 1 if settings.offline else max(1, min(settings.concurrency, len(todo) or 1))
-    _pool(todo, one, workers, cancel)
-    for task in todo:
-        answers.setdefault(task, Answer(error="cancelled"))
-    results = [
-        CaseRuns(item.case, [answers[(i, r)] for r in range(runs)], item.estimate)
-        for i, item in enumerate(checked.items)
-    ]
-    dates = sorted({a.date for r in results for a in r.answers if a.date})
-    return AgentReport(checked, results, dates[-1] if dates else now, cancel.is_set(), setup)
-
-
-def _pool(
-    todo: list[tuple[int, int]],
-    one: Callable[[tuple[int, int]], None],
-    workers: int,
-    cancel: threading.Event,
-) -> None:
-    """Run `one` over `todo` on `workers` threads and wait for all of them: a cancel
-    (Ctrl+C here sets it) kills the agents running (run_process watches it), so the
-    wait is short, and every throwaway folder is removed before this returns."""
-    tasks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
-    for task in todo:
-        tasks.put(task)
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            while not cancel.is_set():
-                try:
-                    task = tasks.get_nowait()
-                except queue.Empty:
-                    return
-                one(task)
-        except BaseException as exc:  # a fault of this code: raised in the caller's thread
-            failed.append(exc)
-
-    threads = [
-        threading.Thread(target=work, name="skillstudio-agent-run", daemon=True)
-        for _ in range(workers)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        while thread.is_alive():
-            try:
-                thread.join(0.1)
-            except KeyboardInterrupt:  # Ctrl+C: the agents running are killed
-                cancel.set()
-    if failed:
-        raise failed[0]
+    """Run the plan in run.py's loop (execute: the harness's picks, the cache, the
+    concurrency, a cancel, the statistics), its runs made by the agent (agent_sender)."""
+    done = execute(checked, cache, cancel, progress, sender=agent_sender(checked))
+    return AgentReport(done.plan, done.results, done.date, done.cancelled, checked.setup)
 
 
 def show_json(checked: AgentPlan) -> list[dict[str, Any]]:

@@ -84,14 +84,19 @@ def new_client(transport: httpx.BaseTransport | None = None) -> httpx.Client:
     )
 
 
+def key_header(endpoint: Endpoint) -> str:
+    """The header the endpoint's API carries a key in (Anthropic's `x-api-key`,
+    Gemini's `x-goog-api-key`, else `authorization: Bearer`)."""
+    return {"anthropic": "x-api-key", "gemini": "x-goog-api-key"}.get(endpoint.api, "authorization")
+
+
 def headers(endpoint: Endpoint, key: str | None) -> dict[str, str]:
     out = {"content-type": "application/json", "accept-encoding": ACCEPT_ENCODING}
     if endpoint.api == "anthropic":
         out["anthropic-version"] = ANTHROPIC_VERSION
-        if key:
-            out["x-api-key"] = key
-    elif key:
-        out["authorization"] = f"Bearer {key}"
+    if key:
+        name = key_header(endpoint)
+        out[name] = f"Bearer {key}" if name == "authorization" else key
     return out
 
 
@@ -151,6 +156,7 @@ def _exchange(
     limits: Limits,
     left: float,
     cancel: threading.Event | None,
+    model: str,
 ) -> tuple[int, bytes, str | None, JsonBounds | None]:
     """One attempt of at most `left` seconds: (status, body, Retry-After, the bounds an
     answer's JSON was counted against). The attempt is watched: its deadline or a cancel
@@ -164,7 +170,7 @@ def _exchange(
         try:
             with client.stream(
                 "POST",
-                endpoint.url,
+                endpoint.url_for(model),
                 content=content,
                 headers=headers(endpoint, key),
                 timeout=timeout,
@@ -194,10 +200,12 @@ def send(
     cancel: threading.Event | None = None,
     note: Callable[[str], None] | None = None,
     pacer: Pacer | None = None,
+    model: str = "",
 ) -> Any:
-    """POST `content` to the endpoint and return the decoded JSON answer, the key
-    redacted from every string in it; retries what can be retried within the request's
-    `limits.timeout`; raises SendError (its text never holds the key) or Cancelled."""
+    """POST `content` to the endpoint (for Gemini's API at the URL naming `model`) and
+    return the decoded JSON answer, the key redacted from every string in it; retries
+    what can be retried within the request's `limits.timeout`; raises SendError (its
+    text never holds the key) or Cancelled."""
     refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
     if refused:
         raise SendError(refused)
@@ -218,7 +226,7 @@ def send(
         gone: type[SendError] = SendError  # raised when no retry fits in the time left
         try:
             status, raw, wait_header, counted = _exchange(
-                client, endpoint, key, content, limits, left, cancel
+                client, endpoint, key, content, limits, left, cancel, model
             )
         except CancelledHere:
             raise Cancelled() from None

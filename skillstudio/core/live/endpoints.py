@@ -1,6 +1,6 @@
 """Endpoints as data: the wire formats (Anthropic Messages, OpenAI-compatible Chat
-Completions, OpenAI's Responses API), the services that speak them, and where an
-endpoint's key comes from.
+Completions, OpenAI's Responses API, Gemini's `generateContent`), the services that
+speak them, and where an endpoint's key comes from.
 
 A key is read from an environment variable, else from the system keyring (the
 `keyring` package: Secret Service, Keychain, Windows Credential Locker), at the moment a
@@ -16,28 +16,46 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
-Api = Literal["anthropic", "openai", "responses"]
-APIS: tuple[Api, ...] = ("anthropic", "openai", "responses")
+from .templates import TemplateApi
+
+Api = Literal["anthropic", "openai", "responses", "gemini"]
+APIS: tuple[Api, ...] = ("anthropic", "openai", "responses", "gemini")
 # the API's path under the base URL (`responses`: the Responses API current Codex
-# speaks, on an endpoint that offers it; core/live/responses_api.py)
+# speaks, on an endpoint that offers it, core/live/responses_api.py; `gemini`: the
+# model is named in the path, not in the body, core/live/gemini_api.py)
 PATHS: dict[str, str] = {
     "anthropic": "/messages",
     "openai": "/chat/completions",
     "responses": "/responses",
+    "gemini": "/models/{model}:generateContent",
+}
+# The one map between an endpoint's API and a template's (core/live/templates.py
+# names the Responses API after its vendor, as `capture` records it)
+AS_TEMPLATE: dict[str, TemplateApi] = {
+    "anthropic": "anthropic",
+    "openai": "openai",
+    "responses": "openai-responses",
+    "gemini": "gemini",
 }
 KEYRING_SERVICE = "skillstudio"  # keyring entries: (service, endpoint name)
 ANTHROPIC_VERSION = "2023-06-01"  # the `anthropic-version` header the Messages API asks for
 DEFAULT_KEY_ENV = "SKILLSTUDIO_API_KEY"  # a remote URL given without a known service
 
 
+def endpoint_api(template_api: str) -> Api | None:
+    """The endpoint API that sends a template of `template_api` (AS_TEMPLATE read
+    backwards; None: none does)."""
+    return next((a for a in APIS if AS_TEMPLATE[a] == template_api), None)
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """Where requests go: base URL (the part before `/messages`, `/chat/completions` or
-    `/responses`),
-    the wire format, where the key comes from, and the role of an agent's developer
-    message (local servers that know only system/user/assistant get `system`)."""
+    """Where requests go: base URL (the part before `/messages`, `/chat/completions`,
+    `/responses` or `/models/{model}:generateContent`), the wire format, where the key
+    comes from, and the role of an agent's developer message (local servers that know
+    only system/user/assistant get `system`)."""
 
     name: str
     base_url: str
@@ -48,7 +66,25 @@ class Endpoint:
 
     @property
     def url(self) -> str:
+        """Where requests go (Gemini's with `{model}` in the place of the model:
+        `url_for` fills it)."""
         return self.base_url.rstrip("/") + PATHS[self.api]
+
+    def url_for(self, model: str) -> str:
+        """Where a request for `model` goes: for Gemini the model in the path (quoted:
+        a model id never adds a path segment or a query), else `url`."""
+        return self.url.replace("{model}", quote(model, safe="-._~"))
+
+    def addressed(self, model: str) -> str:
+        """What names the server and the model asked beyond the request's bytes, for
+        the answer cache: the base URL, and for an API whose body does not hold the
+        model (Gemini's) the URL with the model in it."""
+        return self.url_for(model) if "{model}" in PATHS[self.api] else self.base_url
+
+    @property
+    def template_api(self) -> TemplateApi:
+        """The API as a template names it (AS_TEMPLATE)."""
+        return AS_TEMPLATE[self.api]
 
     @property
     def plain_http(self) -> bool:
@@ -91,6 +127,13 @@ PRESETS: dict[str, Endpoint] = {
             "OPENROUTER_API_KEY",
             "openrouter",
         ),
+        Endpoint(
+            "gemini",
+            "https://generativelanguage.googleapis.com/v1beta",
+            "gemini",
+            "GEMINI_API_KEY",
+            "gemini",
+        ),
         Endpoint("ollama", "http://localhost:11434/v1", "openai"),
         Endpoint("llama.cpp", "http://localhost:8080/v1", "openai"),
         Endpoint("vllm", "http://localhost:8000/v1", "openai"),
@@ -105,9 +148,10 @@ class EndpointError(ValueError):
 
 def endpoint_for(given: str, api: str | None = None, key_env: str | None = None) -> Endpoint:
     """A preset by name, or a base URL (http or https) with its API (`anthropic` when the
-    host is Anthropic's, else the OpenAI-compatible one, unless `api` says). `responses`
-    goes with an OpenAI-compatible endpoint only (whether it offers the path is the
-    server's to say)."""
+    host is Anthropic's, Gemini's when it is Google's Generative Language API, else the
+    OpenAI-compatible one, unless `api` says). `responses` goes with an
+    OpenAI-compatible endpoint only (whether it offers the path is the server's to
+    say)."""
     if api and api not in APIS:
         raise EndpointError(f"--api must be one of {', '.join(APIS)}")
     preset = PRESETS.get(given.lower())
@@ -129,7 +173,11 @@ def endpoint_for(given: str, api: str | None = None, key_env: str | None = None)
             raise EndpointError("put the key in an environment variable, not in the URL")
         host = parts.hostname
         base = urlunsplit(parts)  # the scheme in lower case: `HTTP://` is http
-        chosen: Api = "anthropic" if host.endswith("anthropic.com") else "openai"
+        chosen: Api = "openai"
+        if host.endswith("anthropic.com"):
+            chosen = "anthropic"
+        elif host.endswith("generativelanguage.googleapis.com"):
+            chosen = "gemini"
         if api:
             chosen = next(a for a in APIS if a == api)
         known = next((p for p in PRESETS.values() if urlsplit(p.base_url).hostname == host), None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.matches import explicit_invocation
+from ..model.matches import explicit_form, explicit_invocation
 from ..ranking.match_index import MatchIndex
 from ..ranking.matching import match
 from ..scanning.registry import Registry
@@ -44,3 +44,17 @@ class Harness:
         registry = self.registry
         skill = registry.active.get(chosen) or registry.by_path.get(chosen)
         return (skill.key or skill.name) if skill is not None else chosen
+
+
+# the harness's rules in words (matches.explicit_form's forms), for `--show-request`
+RULES = {
+    "slash": "`/name`: a slash command, which the agent's harness expands itself",
+    "mention": "`$name`: a skill mention, which the agent's harness injects directly",
+    "use": "`use <name> skill`: the request names the skill, and the harness invokes it",
+}
+
+
+def rule_of(query: str) -> str:
+    """The rule by which the harness resolved `query` (one Harness.pick resolved), in
+    words; a mention in a Markdown link (`[$name](path)`) counts as a `$name`."""
+    return RULES[explicit_form(query) or "mention"]

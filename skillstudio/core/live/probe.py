@@ -23,7 +23,14 @@ from .transcript import visible
 # A test asks once, quickly: no retries, a short deadline (a cold local model may
 # take longer to load; its error says so and Ask a model waits the full timeout).
 PROBE_LIMITS = Limits(timeout=20.0, connect_timeout=5.0, retries=0)
-PROBE_TOKENS = 8  # the most the answer may spend
+PROBE_TOKENS = 8  # the most the answer may spend (the Responses API's least: 16)
+# the field every answer of the API has (an answer without it is another API's)
+ANSWERED = {
+    "anthropic": "content",
+    "openai": "choices",
+    "responses": "output",
+    "gemini": "candidates",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +48,18 @@ class ProbeResult:
         return f"Connection OK: {said} answered in {self.seconds * 1000:.0f} ms."
 
 
-def probe_body(model: str) -> bytes:
-    """The test request: the user's one word, at most PROBE_TOKENS back."""
+def probe_body(endpoint: Endpoint, model: str) -> bytes:
+    """The test request in the endpoint's API: the user's one word, few tokens back
+    (Gemini's names the model in the URL, not the body)."""
+    if endpoint.api == "gemini":
+        return encode(
+            {
+                "contents": [{"role": "user", "parts": [{"text": "ping"}]}],
+                "generationConfig": {"maxOutputTokens": PROBE_TOKENS},
+            }
+        )
+    if endpoint.api == "responses":
+        return encode({"model": model, "input": "ping", "max_output_tokens": 2 * PROBE_TOKENS})
     return encode(
         {
             "model": model,
@@ -70,14 +87,16 @@ def probe(
     try:
         key = key_for(Settings(endpoint, model), environ)
         with new_client(transport) as client:
-            data = send(client, endpoint, key, probe_body(model), limits, cancel)
+            body = probe_body(endpoint, model)
+            data = send(client, endpoint, key, body, limits, cancel, model=model)
     except (LiveError, SendError) as exc:
         return ProbeResult(False, time.monotonic() - start, error=str(exc))
     except Cancelled:
         return ProbeResult(False, time.monotonic() - start, error="cancelled")
     seconds = time.monotonic() - start
-    if not isinstance(data, dict) or ("content" not in data and "choices" not in data):
+    if not isinstance(data, dict) or ANSWERED[endpoint.api] not in data:
+        where = endpoint.url_for(model)
         return ProbeResult(
-            False, seconds, error=f"{endpoint.url} answered, but not in the {endpoint.api} API"
+            False, seconds, error=f"{where} answered, but not in the {endpoint.api} API"
         )
     return ProbeResult(True, seconds, reported_model(data))

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from ..model.skills import Skill
 from ..profile import Profile
+from . import gemini_api, responses_api
 from .agent_tools import (
     CLAUDE_BASH,
     CLAUDE_READ,
@@ -30,7 +31,6 @@ from .agent_tools import (
 )
 from .endpoints import Endpoint
 from .reads import read_pick
-from .responses_api import ResponsesShape, from_chat, read_output
 
 Place = Literal["message", "tool", "developer", "system"]
 MAX_TOKENS = 1024  # the Messages API requires a bound on the answer
@@ -201,7 +201,7 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
         description = f"{description}\n\n{q.listing}"
     system = ""
     messages: list[dict[str, Any]] = []
-    if style.place == "system" or (style.place == "developer" and api == "anthropic"):
+    if style.place == "system" or (style.place == "developer" and api in ("anthropic", "gemini")):
         system = q.listing
     elif style.place == "developer":
         role = "developer" if api == "responses" else endpoint.developer_role
@@ -225,12 +225,29 @@ def body(q: Question, endpoint: Endpoint, model: str, temperature: float) -> dic
     if tools:
         out["tools"] = tools
     out["messages"] = messages
-    return from_chat(out) if api == "responses" else out
+    if api == "responses":
+        return responses_api.from_chat(out)
+    return gemini_api.from_chat(out) if api == "gemini" else out
 
 
 def encode(data: dict[str, Any]) -> bytes:
     """The bytes sent: compact JSON, UTF-8 (pinned by tests/live/fixtures)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One turn of a run as it went, this session only (never cached or reported): the
+    size and sha256 of the bytes sent, what the turn's request added to the one before
+    it (the model's answer and the stub results, as JSON text; "" for the first turn,
+    whose body is the plan's), and the answer as received (at most MAX_RAW characters).
+    The app shows every turn of a run from it (gui/panels/live_exchange.py)."""
+
+    turn: int
+    size: int
+    sha256: str
+    added: str
+    raw: str
 
 
 @dataclass(slots=True)
@@ -243,7 +260,8 @@ class Answer:
     version when it was asked. `harness`: the agent's harness picked it from the
     request's `/name` (no model was asked). `turn`: the exchange the pick came at (1 the
     first; 0 no pick, or an answer cached before turns were counted);
-    `turn_sha256`: the digest of each later turn's request bytes (core/live/turns.py)."""
+    `turn_sha256`: the digest of each later turn's request bytes (core/live/turns.py);
+    `exchanges`: each turn as it went, for a run sent now (empty from the cache)."""
 
     pick: str | None = None
     unlisted: bool = False
@@ -260,6 +278,7 @@ class Answer:
     version: str = ""
     turn: int = 0
     turn_sha256: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)  # sent now: not in to_json
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -323,9 +342,13 @@ def raw_text(data: Any) -> str:
 
 
 def reported_model(data: Any) -> str:
-    """The model id the server says answered (`model` in both APIs' answers), or ""."""
-    model = data.get("model") if isinstance(data, dict) else None
-    return model[:MAX_MODEL] if isinstance(model, str) else ""
+    """The model id the server says answered (`model` in the Messages, Chat Completions
+    and Responses answers, `modelVersion` in Gemini's), or ""."""
+    if not isinstance(data, dict):
+        return ""
+    model = data.get("model")
+    found = model if isinstance(model, str) else gemini_api.reported_model(data)
+    return found[:MAX_MODEL]
 
 
 class MalformedAnswer(ValueError):
@@ -338,10 +361,11 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     texts: list[str] = []
     found = data.get("usage")
     usage: dict[str, Any] = found if isinstance(found, dict) else {}
-    if api == "responses":
+    if api in ("responses", "gemini"):
+        read = responses_api.read_output if api == "responses" else gemini_api.read_output
         try:
-            called, text, tokens_in, tokens_out = read_output(data)
-        except ResponsesShape as exc:
+            called, text, tokens_in, tokens_out = read(data)
+        except (responses_api.ResponsesShape, gemini_api.GeminiShape) as exc:
             raise MalformedAnswer(str(exc)) from None
         return [(name, arguments) for _, name, arguments in called], text, tokens_in, tokens_out
     if api == "anthropic":

@@ -20,7 +20,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 
-from .endpoints import Endpoint
+from .endpoints import AS_TEMPLATE, Endpoint, endpoint_api
 from .questions import STYLES, TEMPLATE, Question, body, encode
 from .templates import (
     LISTING,
@@ -39,7 +39,6 @@ AGENT_STYLES: tuple[tuple[str, str], ...] = (
     ("codex", "skills-instructions"),
     ("gemini", "activate-skill"),
 )
-SENDABLE = ("anthropic", "openai")  # the template APIs eval's client sends today
 
 
 def agent_of(style_key: str) -> str | None:
@@ -48,17 +47,18 @@ def agent_of(style_key: str) -> str | None:
 
 
 def check_api(template: Template, api: str) -> None:
-    """TemplateError unless the endpoint's API is the template's."""
-    if template.api not in SENDABLE:
+    """TemplateError unless the endpoint's API (`api`: endpoints.APIS) sends the
+    template's (endpoints.AS_TEMPLATE: the Responses API is `responses` at an endpoint,
+    `openai-responses` in a template)."""
+    wanted = endpoint_api(template.api)
+    if wanted is None:
         raise TemplateError(
-            f"the {template.label} speaks the {template.api} API, which eval does not send "
-            "(it sends the Anthropic Messages and the OpenAI Chat Completions APIs): "
-            "capture the agent with a provider of one of those"
+            f"the {template.label} speaks the {template.api} API, which eval does not send"
         )
-    if template.api != api:
+    if AS_TEMPLATE.get(api) != template.api:
         raise TemplateError(
             f"the {template.label} speaks the {template.api} API but the endpoint speaks "
-            f"{api}: choose an endpoint (or --api) of the template's API"
+            f"{api}: choose an endpoint of the template's API (--api {wanted})"
         )
 
 
@@ -77,7 +77,7 @@ def chosen(
     if not saved or agent is None:
         return None
     found = saved_for(agent, environ)
-    if found is None or found.api != api:
+    if found is None or found.api != AS_TEMPLATE.get(api):
         return None
     return found
 
@@ -85,13 +85,14 @@ def chosen(
 def reconstruction(q: Question, endpoint: Endpoint, model: str, temperature: float) -> Template:
     """The built-in request for a question, as a template like any other: the body
     questions.body builds, with the listing and the request as placeholders, labelled
-    `reconstruction` with the agent style it reconstructs and the version
+    `reconstruction` with the agent it reconstructs (its style's key for a style no
+    agent's) and the version
     questions.TEMPLATE. Filled, it gives exactly the bytes questions.body gives."""
     shaped = dataclasses.replace(q, listing=LISTING, query=REQUEST)
     return Template(
         "reconstruction",
-        "openai-responses" if endpoint.api == "responses" else endpoint.api,
-        q.style.key,
+        endpoint.template_api,
+        agent_of(q.style.key) or q.style.key,  # the agent's name (a report says it)
         "",
         body(shaped, endpoint, model, temperature),
         fixed_version=TEMPLATE,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -48,7 +49,7 @@ from .stats import (
     per_skill,
 )
 from .templates import Template, TemplateError
-from .turns import MAX_TURNS, converse, turn_rates
+from .turns import DEFAULT_TURNS, MAX_TURNS, converse, turn_rates
 
 CHARS_PER_TOKEN = 4  # the estimate of tokens (docs/performance.md's rule: chars / 4)
 ANSWER_TOKENS = 60  # an answer's tokens, guessed for the estimate (a tool call or a line)
@@ -79,11 +80,25 @@ class Settings:
     min_answered: int = MIN_ANSWERED  # answered runs a verdict needs
     template: Template | None = None  # `eval --template`: the requests sent from it
     saved_templates: bool = False  # a captured template saved for the agent wins (replay.py)
-    turns: int = 1  # exchanges a run may take (core/live/turns.py): 1 asks once
+    turns: int = DEFAULT_TURNS  # exchanges a run may take (core/live/turns.py): 1 asks once
 
     @property
     def rule(self) -> Rule:
         return Rule(self.pass_rate, self.min_answered)
+
+    def check(self) -> None:
+        """LiveError naming the option (as `eval` spells it) that is out of its range."""
+        if min(self.runs, self.concurrency) < 1 or self.limits.timeout <= 0 or self.per_minute < 0:
+            raise LiveError("--runs, --concurrency and --timeout must be positive")
+        if not 0 < self.pass_rate < 1:
+            raise LiveError(
+                "--pass-rate must be above 0 and below 1 (no number of runs shows a rate "
+                "of 1 with 95 % confidence)"
+            )
+        if self.min_answered < 1:
+            raise LiveError("--min-runs must be at least 1")
+        if not 1 <= self.turns <= MAX_TURNS:
+            raise LiveError(f"--turns must be from 1 to {MAX_TURNS}")
 
     def warnings(self, judged: bool = True) -> list[str]:
         """What makes the statistics mean less than they seem, said before any run
@@ -239,7 +254,7 @@ def plan(
         if settings.turns > 1:  # a run of K turns is cached whole, under its first request
             template = f"{template}+turns/{settings.turns}"
         keys = [
-            answer_key(endpoint.base_url, endpoint.api, template, digest, run)
+            answer_key(endpoint.addressed(model), endpoint.api, template, digest, run)
             for run in range(settings.runs)
         ]
         for run, key in enumerate(keys):
@@ -344,6 +359,56 @@ def key_for(settings: Settings, environ: Mapping[str, str] | None = None) -> str
     return key
 
 
+Ask = Callable[[Planned, int], Answer]  # one run of one request -> its answer
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """How the runs the cache and the harness do not answer are made: a model asked
+    over HTTP (api_sender) or the agent's own CLI run (core/live/agent_run.py).
+    `start(cancel, say)` opens what the runs need (a key, a client) once there are runs
+    to make, and gives the function that makes one: it returns the run's answer, an
+    error in it for what a run may meet, or raises Unreachable when nothing answers
+    there (the runs after are not sent). `about(item, run)`: what the cache keeps beside
+    an answer; `offline`: the error of a run --offline finds no answer for; `waits`: a
+    cancel waits for the runs in flight to end (an agent killed and its throwaway folder
+    removed) instead of GRACE seconds."""
+
+    start: Callable[[threading.Event, Callable[[str], None]], AbstractContextManager[Ask]]
+    about: Callable[[Planned, int], dict[str, Any]]
+    offline: str
+    waits: bool = False
+
+
+def api_sender(
+    checked: Plan,
+    transport: httpx.BaseTransport | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Sender:
+    """The plan's requests sent to its endpoint, over up to K turns each (_ask)."""
+    settings = checked.settings
+
+    @contextmanager
+    def start(cancel: threading.Event, say: Callable[[str], None]) -> Iterator[Ask]:
+        key = key_for(settings, environ)
+        pacer = Pacer(settings.per_minute)
+        with new_client(transport) as client:
+            yield lambda item, run: _ask(client, checked, item, key, cancel, say, pacer)
+
+    def about(item: Planned, run: int) -> dict[str, Any]:
+        return {
+            "endpoint": settings.endpoint.base_url,
+            "api": settings.endpoint.api,
+            "template": item.template,
+            "request_sha256": item.request_sha256,
+            "model": settings.model,
+            "query": item.case.query,
+            "run": run,
+        }
+
+    return Sender(start, about, "not in the cache (--offline): run once with the model")
+
+
 def execute(
     checked: Plan,
     cache: AnswerCache | None = None,
@@ -351,12 +416,15 @@ def execute(
     progress: Progress | None = None,
     transport: httpx.BaseTransport | None = None,
     environ: Mapping[str, str] | None = None,
+    sender: Sender | None = None,
 ) -> LiveReport:
     """Run the plan: a request the harness resolves gets its pick in every run, with
-    no call (offline too); cached runs are replayed; the others are sent (never
-    offline), at most `concurrency` at a time. Every run ends with an answer or an
-    error; a cancel leaves the rest as `cancelled` errors."""
+    no call (offline too); cached runs are replayed; the others are made by `sender`
+    (default: sent to the plan's endpoint; never offline), at most `concurrency` at a
+    time, and cached. Every run ends with an answer or an error; a cancel leaves the
+    rest as `cancelled` errors."""
     settings = checked.settings
+    sender = sender or api_sender(checked, transport, environ)
     runs = settings.runs
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     answers: dict[tuple[int, int], Answer] = dict(checked.cached)
@@ -379,39 +447,31 @@ def execute(
     if by_harness:
         start.append(f"{by_harness} of {total} runs resolved by the harness (no model call)")
     report("; ".join(start) or "starting")
-    key: str | None = None
-    if todo and not settings.offline:
-        key = key_for(settings, environ)
-    pacer = Pacer(settings.per_minute)
     unreachable: list[str] = []  # the first run's error once nothing answers there
     closed = threading.Event()  # the report is made: a late run changes nothing
 
-    def one(task: tuple[int, int], client: httpx.Client | None) -> None:
+    def one(task: tuple[int, int], ask: Ask | None) -> None:
         nonlocal done
         i, run = task
         item = checked.items[i]
-        if settings.offline or client is None:
-            answer = Answer(error="not in the cache (--offline): run once with the model")
+        if ask is None:
+            answer = Answer(error=sender.offline)
         elif cancel.is_set():
             answer = Answer(error="cancelled")
         elif unreachable:
             answer = Answer(error=f"not sent: {unreachable[0]}")
         else:
-            answer = _ask(client, checked, item, key, cancel, report, pacer, unreachable)
+            try:
+                answer = ask(item, run)
+            except Unreachable as exc:
+                if not unreachable:
+                    unreachable.append(str(exc))
+                answer = Answer(error=str(exc))
             answer.date = now
             answer.request_sha256 = item.request_sha256
             answer.version = __version__
             if cache is not None and not answer.error:
-                about = {
-                    "endpoint": settings.endpoint.base_url,
-                    "api": settings.endpoint.api,
-                    "template": item.template,
-                    "request_sha256": item.request_sha256,
-                    "model": settings.model,
-                    "query": item.case.query,
-                    "run": run,
-                }
-                cache.put(item.keys[run], answer, about)
+                cache.put(item.keys[run], answer, sender.about(item, run))
         with lock:
             if closed.is_set():
                 return
@@ -424,9 +484,10 @@ def execute(
         for task in todo:
             one(task, None)
     else:
-        with new_client(transport) as client:
+        with sender.start(cancel, report) as ask:
             workers = max(1, min(settings.concurrency, len(todo)))
-            _run_all(todo, lambda task: one(task, client), workers, cancel)
+            grace = None if sender.waits else GRACE
+            _run_all(todo, lambda task: one(task, ask), workers, cancel, grace)
     with lock:  # a run still in flight after a cancel is left out: it is cancelled
         closed.set()
         for task in todo:
@@ -444,11 +505,14 @@ def _run_all(
     one: Callable[[tuple[int, int]], None],
     workers: int,
     cancel: threading.Event,
+    grace: float | None = GRACE,
 ) -> None:
     """Run `one` over `todo` on `workers` daemon threads. Returns when every run is done,
-    or at most GRACE seconds after a cancel (Ctrl+C here sets it): a cancel shuts the
+    or at most `grace` seconds after a cancel (Ctrl+C here sets it): a cancel shuts the
     sockets of the requests in flight, so they end at once; a worker still resolving a
-    name or connecting is left behind (a daemon thread: it never holds up the exit)."""
+    name or connecting is left behind (a daemon thread: it never holds up the exit).
+    `grace` None: a cancel waits for every run to end (an agent's run kills the agent
+    on a cancel, so the wait is short, and removes its folder before it ends)."""
     tasks: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
     for task in todo:
         tasks.put(task)
@@ -475,14 +539,15 @@ def _run_all(
 
     for _ in range(workers):
         threading.Thread(target=work, name="skillstudio-live-run", daemon=True).start()
-    try:
-        while not finished.wait(0.1):
-            if cancel.is_set():
-                finished.wait(GRACE)
+    while True:
+        try:
+            if finished.wait(0.1):
                 break
-    except KeyboardInterrupt:  # Ctrl+C: the runs in flight end as cancelled
-        cancel.set()
-        finished.wait(GRACE)
+            if cancel.is_set() and grace is not None:
+                finished.wait(grace)
+                break
+        except KeyboardInterrupt:  # Ctrl+C: the runs in flight end as cancelled
+            cancel.set()
     if failed:
         raise failed[0]
 
@@ -495,27 +560,35 @@ def _ask(
     cancel: threading.Event,
     report: Callable[[str], None],
     pacer: Pacer,
-    unreachable: list[str],
 ) -> Answer:
     """One run sent and its answer read, over up to K turns (core/live/turns.py); the
     last answer as received (the key redacted) and the model id the server reported are
-    kept with it, a malformed one's too."""
+    kept with it, a malformed one's too. Unreachable is raised: the runs after are not
+    sent (execute)."""
     settings = checked.settings
     data: Any = None
 
     def ask(content: bytes) -> Any:
         nonlocal data
-        data = send(client, settings.endpoint, key, content, settings.limits, cancel, report, pacer)
+        data = send(
+            client,
+            settings.endpoint,
+            key,
+            content,
+            settings.limits,
+            cancel,
+            report,
+            pacer,
+            model=settings.model,
+        )
         return data
 
     try:
         answer = converse(item.question, item.content, settings.endpoint.api, ask, settings.turns)
     except Cancelled:
         return Answer(error="cancelled")
-    except Unreachable as exc:
-        if not unreachable:
-            unreachable.append(str(exc))
-        return Answer(error=str(exc))
+    except Unreachable:
+        raise
     except (SendError, MalformedAnswer) as exc:
         answer = Answer(error=str(exc))
     except Exception as exc:  # an answer of a shape no rule foresaw: this run's error only

@@ -43,6 +43,7 @@ from ..reading.safefs import read_bytes
 FORMAT = 1  # `skillstudio_template`: the file format's version
 MAX_BYTES = 8 * 2**20  # a template larger than this is not read (Claude Code's: ~0.3 MB)
 MAX_DEPTH = 64  # levels of JSON a template may nest
+MAX_SAVED = 100  # saved templates listed (the app's "Request as")
 LISTING = "{{skillstudio:listing}}"
 REQUEST = "{{skillstudio:request}}"
 NAMES = "{{skillstudio:names}}"
@@ -200,6 +201,45 @@ def find_template(word: str, cwd: str, environ: Mapping[str, str] | None = None)
             f"--save` writes one there), and no such file"
         )
     return load_template(named, templates_folder(environ))
+
+
+def saved_names(
+    environ: Mapping[str, str] | None = None, limit: int = MAX_SAVED
+) -> list[tuple[str, str]]:
+    """(NAME, path) of each file `--template NAME` finds, sorted, at most `limit`: a
+    `.json` file of the templates folder whose name is a NAME. No folder: none."""
+    folder = templates_folder(environ)
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found: list[tuple[str, str]] = []
+    for entry in entries:
+        name = entry[: -len(".json")]
+        if entry.endswith(".json") and is_name(name):
+            found.append((name, os.path.join(folder, entry)))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def load_saved(path: str, environ: Mapping[str, str] | None = None) -> Template:
+    """A saved template (confined to the templates folder, bounded); TemplateError."""
+    return load_template(path, templates_folder(environ))
+
+
+def saved_templates(
+    environ: Mapping[str, str] | None = None, limit: int = MAX_SAVED
+) -> list[tuple[str, Template | TemplateError]]:
+    """The templates `--template NAME` finds, by NAME (saved_names): each read or the
+    TemplateError saying why it cannot be used."""
+    found: list[tuple[str, Template | TemplateError]] = []
+    for name, path in saved_names(environ, limit):
+        try:
+            found.append((name, load_saved(path, environ)))
+        except TemplateError as exc:
+            found.append((name, exc))
+    return found
 
 
 def saved_for(agent: str, environ: Mapping[str, str] | None = None) -> Template | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.text import counted
+from . import gemini_api, responses_api
 from .questions import MAX_RAW, Answer
 
 MAX_SHOWN_BODY = 200_000  # characters of a request body shown (a huge listing is cut)
@@ -57,7 +59,7 @@ def request_shown(url: str, content: bytes, sha256: str) -> RequestShown:
 
 
 def _tool_calls(raw: str) -> list[str]:
-    """The tool calls in an answer as received (either API), as `name(arguments)`."""
+    """The tool calls in an answer as received (any API), as `name(arguments)`."""
     try:
         data = json.loads(raw)
     except ValueError:  # cut at MAX_RAW, or not JSON
@@ -76,6 +78,13 @@ def _tool_calls(raw: str) -> list[str]:
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict):
                 found.append(f"{function.get('name')}({function.get('arguments')})")
+    read: list[tuple[str, str, object]] = []
+    if isinstance(data.get("output"), list):  # the Responses API
+        read = responses_api.read_output(data)[0]
+    elif isinstance(data.get("candidates"), list) and data["candidates"]:  # Gemini
+        read = gemini_api.read_output(data)[0]
+    for _, name, arguments in read:
+        found.append(f"{name}({json.dumps(arguments, ensure_ascii=False)})")
     return found
 
 
@@ -91,13 +100,41 @@ def answer_shown(run: int, answer: Answer) -> str:
         if answer.unlisted:
             pick += " (not a listed skill)"
         head = f"Run {run}: {pick}" + (" (from the cache)" if answer.cached else "")
+        if answer.pick and answer.turn > 1:
+            head += f" (at turn {answer.turn})"
     lines = [visible(head, 400)]
     if answer.reported_model:
         lines.append(visible(f"  model: {answer.reported_model}", 240))
     if answer.text:
         lines.append("  said: " + visible(answer.text, 600).replace("\n", "\n        "))
+    if len(answer.exchanges) > 1:  # each turn's calls and answer, as received
+        for went in answer.exchanges:
+            for call in _tool_calls(went.raw)[:5]:
+                lines.append(f"  turn {went.turn} called: " + visible(call, 600))
+            lines.append(f"  turn {went.turn} as received: " + visible(went.raw, MAX_RAW))
+        return "\n".join(lines)
     for call in _tool_calls(answer.raw)[:5]:
         lines.append("  called: " + visible(call, 600))
     if answer.raw:
         lines.append("  as received: " + visible(answer.raw, MAX_RAW))
     return "\n".join(lines)
+
+
+def later_turns_shown(answers: Sequence[Answer]) -> str:
+    """The requests of the later turns, run by run (a later turn's request differs by
+    run: it carries that run's answers): each one's size and sha256, and what it adds
+    to the turn before it (the model's answer and the stub results), so its bytes are
+    the request before it with these appended. A run from the cache has its later turns'
+    digests only. "" when no run took a second turn."""
+    blocks: list[str] = []
+    for run, answer in enumerate(answers, 1):
+        for went in answer.exchanges[1:]:
+            size = counted(went.size, "byte")
+            blocks.append(
+                f"Run {run}, turn {went.turn} ({size}, sha256 {went.sha256[:12]}…): the "
+                f"request of turn {went.turn - 1} with these appended:\n{went.added}"
+            )
+        if not answer.exchanges and answer.turn_sha256:
+            digests = ", ".join(d[:12] + "…" for d in answer.turn_sha256)
+            blocks.append(f"Run {run}: later turns from the cache, sha256 {digests}")
+    return visible("\n\n".join(blocks), MAX_SHOWN_BODY)

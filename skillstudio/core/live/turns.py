@@ -13,9 +13,11 @@ Each later turn's request is the first request's body with the model's answer (i
 text and tool calls, as it sent them) and the stub results appended in the API's own
 form: Anthropic `tool_use` blocks answered by `tool_result` blocks in a user message;
 Chat Completions `tool_calls` answered by `tool` messages; the Responses API's
-`function_call` items answered by `function_call_output` items. The sha256 of each
-later turn's bytes is kept with the answer (`Answer.turn_sha256`); the cache keeps the
-whole run under the first request's sha256 and the number of turns (run.py).
+`function_call` items answered by `function_call_output` items; Gemini's `functionCall`
+parts (the model's content kept as it came) answered by `functionResponse` parts. The
+sha256 of each later turn's bytes is kept with the answer (`Answer.turn_sha256`); the
+cache keeps the whole run under the first request's sha256 and the number of turns
+(run.py). `--show-request` shows what a later turn appends (`added_by_turn`).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from . import gemini_api
 from .cache import request_digest
-from .questions import Answer, MalformedAnswer, Question, encode, read_answer
+from .questions import Answer, Exchange, MalformedAnswer, Question, encode, raw_text, read_answer
 from .responses_api import ResponsesShape, read_output
 from .stats import CaseRuns
 
 STUB = "(no output)"  # the result every tool call other than the skill choice gets
+DEFAULT_TURNS = 1  # `eval --turns` and the app's turns when not given: ask once
 MAX_TURNS = 8  # --turns at most (skill-creator's evaluation counts a trigger in 8 turns)
 
 # (call id, tool name, arguments as sent: a JSON string for the OpenAI APIs)
@@ -48,6 +52,12 @@ def tool_calls(data: dict[str, Any], api: str) -> tuple[list[Sent], str]:
         for call_id, name, arguments in called:
             out.append((call_id, name, _json_text(arguments)))
         return out, said
+    if api == "gemini":
+        try:
+            found_calls, said, _, _ = gemini_api.read_output(data)
+        except gemini_api.GeminiShape as exc:
+            raise MalformedAnswer(str(exc)) from None
+        return found_calls, said
     if api == "anthropic":
         content = data.get("content")
         texts: list[str] = []
@@ -84,9 +94,14 @@ def _id(value: Any, n: int) -> str:
     return value if isinstance(value, str) and value else f"call_{n}"
 
 
-def follow_up(body: dict[str, Any], api: str, calls: list[Sent], text: str) -> dict[str, Any]:
+def follow_up(
+    body: dict[str, Any], api: str, calls: list[Sent], text: str, data: Any = None
+) -> dict[str, Any]:
     """`body` (the request just sent) with the model's answer and a STUB result per
-    tool call appended, in the API's own form."""
+    tool call appended, in the API's own form (Gemini's from the answer `data` itself,
+    whose parts are sent back whole)."""
+    if api == "gemini":
+        return gemini_api.follow_up(body, data if isinstance(data, dict) else {}, STUB)
     out = dict(body)
     if api == "responses":
         items = list(body.get("input", []))
@@ -138,6 +153,35 @@ def follow_up(body: dict[str, Any], api: str, calls: list[Sent], text: str) -> d
     return out
 
 
+# what a later turn carries back, in the words `--show-request` shows in its place
+SHOWN_CALL: Sent = ("<call id>", "<the tool the model called>", "<its arguments, as sent>")
+
+
+def turn_field(api: str) -> str:
+    """The list of the body a later turn appends to, in the API's own form."""
+    return {"responses": "input", "gemini": "contents"}.get(api, "messages")
+
+
+def added_by_turn(api: str) -> tuple[str, list[Any]]:
+    """What each later turn appends to the request before it, for `--show-request`:
+    (the body's list it goes in, the items), the model's answer shown by placeholders
+    (SHOWN_CALL: its bytes are known only once it answers), the stub result as sent."""
+    field = turn_field(api)
+    _, name, arguments = SHOWN_CALL
+    data = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": name, "args": arguments}}],
+                }
+            }
+        ]
+    }
+    after = follow_up({field: []}, api, [SHOWN_CALL], "", data if api == "gemini" else None)
+    return field, list(after[field])
+
+
 def converse(
     q: Question, first: bytes, api: str, ask: Callable[[bytes], Any], turns: int = 1
 ) -> Answer:
@@ -149,11 +193,16 @@ def converse(
     body: dict[str, Any] | None = None
     spent_in = spent_out = 0
     later: list[str] = []
+    went: list[Exchange] = []
+    added = ""
     for turn in range(1, max(1, turns) + 1):
+        digest = request_digest(content)
         if turn > 1:
-            later.append(request_digest(content))
+            later.append(digest)
         data = ask(content)
+        went.append(Exchange(turn, len(content), digest, added, raw_text(data)))
         answer = read_answer(q, data, api)
+        answer.exchanges = went
         spent_in += answer.input_tokens
         spent_out += answer.output_tokens
         answer.input_tokens, answer.output_tokens = spent_in, spent_out
@@ -167,9 +216,19 @@ def converse(
         if not calls:
             return answer
         body = json.loads(first) if body is None else body
-        body = follow_up(body, api, calls, text)
+        before = body
+        body = follow_up(body, api, calls, text, data)
+        added = appended(before, body, api)
         content = encode(body)
     raise AssertionError("unreachable: the last turn returns")  # pragma: no cover
+
+
+def appended(before: dict[str, Any], after: dict[str, Any], api: str) -> str:
+    """What follow_up added to a request (the messages or input items after the ones
+    `before` had), as indented JSON: a later turn's request is `before` with these."""
+    key = turn_field(api)
+    old, new = before.get(key) or [], after.get(key) or []
+    return json.dumps(new[len(old) :], ensure_ascii=False, indent=2)
 
 
 def first_turn(answer: Answer) -> str | None:

@@ -201,6 +201,15 @@ def explicit_invocation(query: str) -> tuple[str, str] | None:
     return None
 
 
+def explicit_form(query: str) -> str | None:
+    """Which explicit form `query` takes, as explicit_invocation finds it first:
+    `slash` (`/name args`), `mention` (`$name`), `use` (`use name skill`); None: none."""
+    for form, pattern in zip(("slash", "mention", "use"), _EXPLICIT, strict=True):
+        if pattern.search(query):
+            return form
+    return None
+
+
 def is_capability_request(normalized: str) -> bool:
     return bool(_CAPABILITY.search(normalized))
 

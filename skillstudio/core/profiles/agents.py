@@ -53,6 +53,9 @@ class AgentSpec:
     source: str  # a URL, or "PRODUCT.md 3.10 (unconfirmed)"
     checked: str = CHECKED
     discovery: Discovery = "children"  # <root>/<folder>/SKILL.md; recursive; any folder
+    # reads project roots in folders below the one it runs in (`tools/x/.claude/skills`);
+    # False: only at the folder it runs in (and, for a path given inside a root, above it)
+    nested: bool = False
     max_depth: int = 1  # folders below the root (recursive discovery)
     skips_hidden: bool = False  # recursive discovery skips names starting with '.'
     follows_links: bool | None = None  # None: not documented
@@ -67,6 +70,13 @@ class AgentSpec:
     description_required: bool = True
     compatibility_max: int | None = None
     plugin_manifests: tuple[str, ...] = ()  # `<plugin>/<manifest dir>` marks a plugin
+    # `<dir>/<manifest dir>/marketplace.json` (Claude Code's format): its local entries'
+    # `skills` lists decide their plugins' skills
+    marketplaces: tuple[str, ...] = ()
+    # a plugin manifest's `skills` paths: added to its `skills/` folder, or instead of it
+    manifest_skills: Literal["add", "replace"] = "add"
+    # `<ext>/<file>` marks an extension whose `skills/<s>/SKILL.md` the agent reads
+    extension_manifests: tuple[str, ...] = ()
     command_roots: tuple[RootRule, ...] = ()  # folders of one-file commands (`x.md`)
     listing: str = ""  # how the model is shown the skills, in words ("" unknown)
     budget: str = ""  # the listing's budget, in words ("" unknown)
@@ -112,11 +122,13 @@ AGENTS: tuple[AgentSpec, ...] = (
         command_roots=(RootRule(".claude/commands"),),
         source="https://code.claude.com/docs/en/skills (PRODUCT.md 3.7)",
         checked="2026-08",
+        nested=True,
         follows_links=True,
         name_rule="folder",
         profile="claude-code",
         description_required=False,
         plugin_manifests=(".claude-plugin",),
+        marketplaces=(".claude-plugin",),
         listing="<system-reminder> '- name: description' lines (description + when_to_use, "
         "cut at 1,536 characters)",
         budget="1 % of the context window (tokens x 4 characters), 8,000 when unknown; "
@@ -151,6 +163,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         description_max=1024,
         description_over="cut",
         plugin_manifests=(".codex-plugin", ".claude-plugin"),
+        manifest_skills="replace",
         listing="<skills_instructions> '- name: description (file: path)' lines",
         budget="2 % of the context window in tokens (UTF-8 bytes / 4), 8,000 characters "
         "when unknown; Codex's system skills first; descriptions shortened round robin, then "
@@ -196,8 +209,14 @@ AGENTS: tuple[AgentSpec, ...] = (
         ),
         source="https://cursor.com/docs/context/skills",
         reads=STANDARD_FIELDS | {"disable-model-invocation"},
+        plugin_manifests=(".cursor-plugin",),
+        manifest_skills="replace",
         invocation="chosen by the model; /name in Agent chat",
-        unconfirmed=("reads",),
+        notes=(
+            "A plugin's .cursor-plugin/plugin.json `skills` paths replace its skills/ folder "
+            "(cursor.com/docs/reference/plugins; the replacing: third-party, unconfirmed).",
+        ),
+        unconfirmed=("reads", "manifest_skills"),
     ),
     AgentSpec(
         key="gemini",
@@ -212,12 +231,16 @@ AGENTS: tuple[AgentSpec, ...] = (
         "loadSkillFromFile @ 04fbf507 (read 2026-12-03): any string name, ': \\ / < > * ? \" |' "
         "replaced by '-'; the folder's name is not used",
         reads=frozenset({"name", "description"}),
+        extension_manifests=("gemini-extension.json",),
         listing="<available_skills> with name, description, location in the system prompt",
         invocation="the activate_skill tool (asks the user first)",
         notes=(
             "Workspace skills are off in untrusted folders.",
             "Extensions and built-in skills rank below user and workspace skills.",
+            "Workspace skills are read in the folder it runs in, not in folders below it.",
+            "An extension (gemini-extension.json) brings the skills in its skills/ folder.",
         ),
+        unconfirmed=("extension_manifests",),
     ),
     AgentSpec(
         key="opencode",

@@ -23,9 +23,11 @@ from ..model.skills import Skill
 from ..model.text import counted
 from ..profiles import PROFILE_NAMES, get_profile
 from ..profiles.agents import AGENTS, ENV_DEFAULTS, AgentSpec, RootRule
+from ..profiles.claude_code import plugins
 from ..scanning.loading import build_skill
 
-LEVELS = 40  # ancestors looked at for a root or a plugin
+LEVELS = 40  # ancestors looked at for a root
+PLUGIN_LEVELS = 8  # folders looked at above a skill for its plugin or marketplace
 _STANDARD = frozenset(a.key for a in AGENTS if a.discovery == "any")  # no folders: a format
 
 
@@ -37,7 +39,7 @@ class Reach:
     title: str
     found: bool
     folder: str | None = None  # the agent's root that holds it (as the agent names it)
-    scope: str | None = None  # project, user, admin, system, plugin
+    scope: str | None = None  # project, user, admin, system, plugin, extension
     via_link: bool = False  # found through a link (the same file under another path)
     name: str | None = None
     ignored: list[str] = field(default_factory=list)
@@ -136,7 +138,18 @@ def _locate(
     near = ""
     for rule in agent.roots:
         if rule.scope == "project":
-            roots = [a for a in _ancestors(os.path.dirname(folder)) if _ends_with(a, rule.path)]
+            roots = []
+            for a in _ancestors(os.path.dirname(folder)):
+                if not _ends_with(a, rule.path):
+                    continue
+                if _runs_at(agent, _owner(a, rule.path), base):
+                    roots.append(a)
+                elif _in_root(agent, path, a) == "":
+                    where = _owner(a, rule.path)
+                    near = near or (
+                        f"reads {rule.path} only in the folder it runs in, not in folders "
+                        f"below it (run it in {os.path.basename(where) or where})"
+                    )
             if base is not None:
                 roots.append(os.path.normpath(os.path.join(base, rule.path)))
         else:
@@ -163,6 +176,36 @@ def _locate(
     return None, None, False, near
 
 
+def _owner(root: str, rule_path: str) -> str:
+    """The folder a project root belongs to (`/repo` of `/repo/.gemini/skills`)."""
+    for _ in _parts(rule_path):
+        root = os.path.dirname(root)
+    return root
+
+
+def _runs_at(agent: AgentSpec, owner: str, base: str | None) -> bool:
+    """Whether the agent, run at `base`, reads the project root of the folder `owner`:
+    its own (or one above it, when the path given lies inside that root); a root in a
+    folder below `base` (`tools/x/.gemini/skills`) only for an agent that reads nested
+    folders."""
+    if base is None or agent.nested:
+        return True
+    base = os.path.normpath(os.path.abspath(base))
+    return is_within(base, owner)
+
+
+def _extension_of(agent: AgentSpec, path: str) -> str | None:
+    """The extension folder holding the skill at `path` (`<ext>/skills/<s>/SKILL.md`
+    beside `<ext>/gemini-extension.json`), when the agent reads extensions."""
+    skills = os.path.dirname(os.path.dirname(path))
+    if not agent.extension_manifests or os.path.basename(skills) != "skills":
+        return None
+    extension = os.path.dirname(skills)
+    if any(os.path.isfile(os.path.join(extension, m)) for m in agent.extension_manifests):
+        return extension
+    return None
+
+
 def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
     """Whether a link in `root` leads to a folder holding `path` (`.codex/skills/a ->
     ../../skills/a`), so that a recursive reader finds the file through it."""
@@ -174,24 +217,104 @@ def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
     return False
 
 
-def _plugin_of(agent: AgentSpec, path: str) -> str | None:
-    """The plugin folder holding the skill at `path`, when the agent reads plugins:
-    `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the plugin's root."""
+def _plugin_of(
+    agent: AgentSpec, path: str, base: str | None, why: list[str]
+) -> tuple[str, str] | None:
+    """(plugin folder, plugin name) of the plugin holding the skill at `path`, when the
+    agent reads plugins: a marketplace entry whose `skills` name its folder (read as a
+    manifest of its own), else the nearest plugin manifest above it, whose `skills`
+    paths decide (without them: `<plugin>/skills/<s>/SKILL.md` or a `SKILL.md` at the
+    plugin's root). A manifest that decides, and leaves the skill out, says so in `why`."""
     if not agent.plugin_manifests:
         return None
     folder = os.path.dirname(path)
-    candidates = [folder]
-    if os.path.basename(os.path.dirname(folder)) == "skills":
-        candidates.insert(0, os.path.dirname(os.path.dirname(folder)))
-    for plugin in candidates:
+    for above in list(_ancestors(folder))[:PLUGIN_LEVELS]:
+        if base is not None and not is_within(above, base) and not is_within(base, above):
+            break
+        for mark in agent.marketplaces:
+            if not _market_here(above, mark, base):
+                continue
+            market = plugins.read_marketplace(above)
+            entries = market.entries if market is not None else []
+            for entry in entries:
+                if _declared(
+                    folder, entry.folder, entry.manifest.skill_dirs, entry.declares("skills")
+                ):
+                    return entry.folder, entry.name
+            if any(e.declares("skills") and is_within(folder, e.folder) for e in entries):
+                why.append(
+                    f"the entries of {mark}/marketplace.json name their skills, not this one"
+                )
         for mark in agent.plugin_manifests:
-            manifest = os.path.join(plugin, mark)
-            if os.path.isfile(os.path.join(manifest, "plugin.json")) or (
-                os.path.isdir(manifest)
-                and not os.path.lexists(os.path.join(manifest, "marketplace.json"))
+            manifest = os.path.join(above, mark)
+            if os.path.isfile(os.path.join(manifest, "plugin.json")):
+                declared = plugins.declared_skills(above, mark)
+                if declared is not None and agent.manifest_skills == "replace":
+                    if folder in declared or os.path.dirname(folder) in declared:
+                        return above, _plugin_name(above, mark)
+                    why.append(_left_out(mark, above, declared))  # they replace skills/
+                    return None
+                if not _declared(folder, above, declared or [], declared is not None):
+                    if declared is not None:
+                        why.append(_left_out(mark, above, declared))
+                    return None
+                return above, _plugin_name(above, mark)
+            if os.path.isdir(manifest) and not os.path.lexists(
+                os.path.join(manifest, "marketplace.json")
             ):  # a marketplace's own folder is no plugin
-                return plugin
+                if _declared(folder, above, [], False):
+                    return above, os.path.basename(above)
+                return None
     return None
+
+
+def _left_out(mark: str, plugin: str, declared: list[str]) -> str:
+    named = ", ".join("./" + os.path.relpath(d, plugin) for d in declared[:3]) or "nothing"
+    return f"its plugin's {mark}/plugin.json names its skills ({named}), not this folder"
+
+
+def _entry_command(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str] | None:
+    """(plugin folder, plugin name) of a marketplace entry whose `commands` name the
+    command file at `path` (the file, or a folder holding it)."""
+    for above in list(_ancestors(os.path.dirname(path)))[:PLUGIN_LEVELS]:
+        if base is not None and not is_within(above, base) and not is_within(base, above):
+            break
+        for mark in agent.marketplaces:
+            if not _market_here(above, mark, base):
+                continue
+            market = plugins.read_marketplace(above)
+            for entry in market.entries if market is not None else []:
+                if any(is_within(path, p) for p in entry.manifest.command_paths):
+                    return entry.folder, entry.name
+    return None
+
+
+def _market_here(folder: str, mark: str, base: str | None) -> bool:
+    """Whether `folder` holds a marketplace to read: only inside the folder opened
+    (`base`), whose files may be read (one above it is not opened)."""
+    inside = base is None or is_within(folder, os.path.normpath(os.path.abspath(base)))
+    return inside and os.path.isfile(os.path.join(folder, mark, "marketplace.json"))
+
+
+def _declared(folder: str, plugin: str, dirs: list[str], decides: bool) -> bool:
+    """Whether a plugin's manifest makes the skill folder `folder` one of its skills:
+    its own `SKILL.md`, one in `skills/`, or one its `skills` paths name (a skill folder,
+    or a folder of skill folders)."""
+    if folder == plugin or os.path.dirname(folder) == os.path.join(plugin, "skills"):
+        return True
+    return decides and (folder in dirs or os.path.dirname(folder) in dirs)
+
+
+def _plugin_name(plugin: str, mark: str) -> str:
+    """A plugin's name from its manifest (`name`), else its folder's name."""
+    if mark == plugins.MANIFEST_DIR:
+        return plugins.plugin_name(plugin)
+    manifest = plugins.read_manifest(os.path.join(plugin, mark, "plugin.json"), plugin)
+    if manifest is not None and manifest.data is not None and not manifest.left_out("name"):
+        name = manifest.data.get("name")
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return os.path.basename(plugin)
 
 
 def _command_rule(agent: AgentSpec, path: str) -> RootRule | None:
@@ -285,21 +408,35 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
     plugin = None
     if os.path.basename(path) != "SKILL.md":
         rule = _command_rule(agent, path)
-        if rule is None:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if rule is None and (plugin := _entry_command(agent, path, base)) is not None:
+            out.found, out.scope, out.folder = True, "plugin", os.path.basename(plugin[0])
+            out.name = f"{plugin[1]}:{stem}"
+        elif rule is None:
             out.why = "not a SKILL.md"
             return out
-        out.found, out.folder, out.scope = True, rule.path, rule.scope
-        out.name = os.path.splitext(os.path.basename(path))[0]
+        else:
+            out.found, out.folder, out.scope = True, rule.path, rule.scope
+            out.name = stem
     elif agent.discovery == "any":
         out.found = True
     else:
         rule, _, link, near = _locate(agent, path, base)
-        if rule is None and (plugin := _plugin_of(agent, path)) is not None:
+        left: list[str] = []
+        if rule is None and (plugin := _plugin_of(agent, path, base, left)) is not None:
             out.found, out.scope = True, "plugin"
-            out.folder = os.path.basename(plugin)
+            out.folder = os.path.basename(plugin[0])
+        elif rule is None and (extension := _extension_of(agent, path)) is not None:
+            out.found, out.scope = True, "extension"
+            out.folder = os.path.basename(extension)
+            out.unconfirmed = "extension_manifests" in agent.unconfirmed
         elif rule is None:
             folders = ", ".join(dict.fromkeys(r.path for r in agent.roots if r.scope == "project"))
-            out.why = near or (f"reads {folders}" if folders else "reads no project folder")
+            out.why = (
+                near
+                or (left[0] if left else "")
+                or (f"reads {folders}" if folders else "reads no project folder")
+            )
             out.unconfirmed = any(not r.confirmed for r in agent.roots)
             out.limits = limits_broken(agent, skill)  # what it would meet, moved there
             return out
@@ -312,8 +449,8 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
             out.name = built.name
         else:
             out.name = _plain_name(agent, skill)
-            if plugin is not None:
-                out.name = f"{os.path.basename(plugin)}:{out.name}"
+        if plugin is not None and not out.name.startswith(plugin[1] + ":"):
+            out.name = f"{plugin[1]}:{out.name.rsplit(':', 1)[-1]}"
     out.ignored = _ignored(agent, skill, profiled)
     out.limits = limits_broken(agent, skill)
     out.reads_unconfirmed = "reads" in agent.unconfirmed

@@ -13,6 +13,7 @@ import json
 import os
 
 from ..delivery.headroom import DescriptionCost, Headroom
+from ..model.paths import is_within
 from ..model.skills import Root
 from ..model.text import counted
 from ..profiles import get_profile
@@ -29,15 +30,37 @@ from .project import Project
 # (folder below the base or the home, scope), in Gemini CLI's order of discovery
 USER_ROOTS = ((".gemini/skills", "user"), (".agents/skills", "user-agents"))
 WORKSPACE_ROOTS = ((".gemini/skills", "workspace"), (".agents/skills", "workspace-agents"))
+# installed extensions (the user's and the workspace's), each `<ext>/gemini-extension.json`
+EXTENSIONS = os.path.join(".gemini", "extensions")
+MANIFEST = "gemini-extension.json"
+MAX_EXTENSIONS = 200
 
 
 def gemini_roots(folder: str, home: str | None = None) -> list[tuple[str, str]]:
     """(root, scope) of the folders Gemini CLI reads for a workspace `folder`, those that
-    exist, lowest precedence first (the user's under `home`, default the user's home)."""
+    exist, lowest precedence first (the user's under `home`, default the user's home):
+    the `skills/` of each extension installed (`<home or folder>/.gemini/extensions/<ext>`
+    holding `gemini-extension.json`), the user's folders, then the workspace's."""
     home = home if home is not None else os.path.expanduser("~")
-    pairs = [(os.path.join(home, rel), scope) for rel, scope in USER_ROOTS]
+    pairs = [
+        (os.path.join(ext, "skills"), "extension")
+        for base in (home, folder)
+        for ext in _extensions(os.path.join(base, EXTENSIONS))
+    ]
+    pairs += [(os.path.join(home, rel), scope) for rel, scope in USER_ROOTS]
     pairs += [(os.path.join(folder, rel), scope) for rel, scope in WORKSPACE_ROOTS]
     return [(os.path.normpath(p), scope) for p, scope in pairs if os.path.isdir(p)]
+
+
+def _extensions(folder: str) -> list[str]:
+    """The extension folders in `folder` (each holding gemini-extension.json), sorted,
+    at most MAX_EXTENSIONS; none when it cannot be listed."""
+    try:
+        with os.scandir(folder) as it:
+            subs = sorted(e.path for e in it if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+    return [s for s in subs[:MAX_EXTENSIONS] if os.path.isfile(os.path.join(s, MANIFEST))]
 
 
 def gemini_skills(folder: str, home: str | None = None) -> list[GeminiSkill]:
@@ -46,7 +69,7 @@ def gemini_skills(folder: str, home: str | None = None) -> list[GeminiSkill]:
     folder = os.path.abspath(folder)
     pairs = gemini_roots(folder, home)
     roots = [
-        Root(path, scope, n, base=folder if scope.startswith("workspace") else "")
+        Root(path, scope, n, base=folder if is_within(path, folder) else "")
         for n, (path, scope) in enumerate(pairs)
     ]
     registry = Project(get_profile("agentskills"), roots, folder).registry(gists=False)

@@ -1,10 +1,11 @@
 """What the app keeps between runs besides window geometry: the theme, the default
 profile, the profile chosen per folder, the context window for budgets (and the model
 it was taken from; the models themselves are core's, kept in models.yaml), the tabs open
-per folder, the suites a case was added to that a project's skillstudio.yaml does not
-list, and the model endpoints (their keys in the system keyring, never in the
-settings file). One QSettings under it: tests pass a settings file of their own. (A
-project's advice rules are its skillstudio.yaml's: settings_dialog.py writes them.)"""
+per folder, the template Ask a model sends from per folder, the suites a case was added
+to that a project's skillstudio.yaml does not list, and the model endpoints (their
+keys in the system keyring, never in the settings file). One QSettings under it: tests
+pass a settings file of their own. (A project's advice rules are its skillstudio.yaml's:
+settings_dialog.py writes them.)"""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
 
+from ...core.live.endpoints import APIS, EndpointError, endpoint_for
 from ...core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERVICE
-from ...core.live.endpoints import EndpointError, endpoint_for
+from ...core.live.templates import is_name
 
 THEMES = ("system", "light", "dark")
-API_KINDS = ("anthropic", "openai")
+API_KINDS: tuple[str, ...] = APIS  # the APIs an endpoint can speak (core/live/endpoints.py)
 KEYRING_SERVICE = "SkillStudio model endpoint"
 MAX_TABS = 30  # tabs restored per folder
 MAX_ENDPOINTS = 20
@@ -128,6 +130,20 @@ class AppSettings:
                 f"kept_suites/{_folder_key(folder)}", [*kept, path][-MAX_KEPT_SUITES:]
             )
 
+    # -- Ask a model's "Request as" -------------------------------------------------------
+    def request_as(self, folder: str) -> str:
+        """The template Ask a model sends from in the project at `folder`: a saved
+        template's NAME (`eval --template NAME`), "reconstruction", or "" (none chosen)."""
+        value = self.settings.value(f"request_as/{_folder_key(folder)}", "")
+        return value if isinstance(value, str) and is_name(value) else ""
+
+    def set_request_as(self, folder: str, name: str) -> None:
+        key = f"request_as/{_folder_key(folder)}"
+        if name and is_name(name):
+            self.settings.setValue(key, name)
+        else:
+            self.settings.remove(key)
+
     # -- model endpoints ----------------------------------------------------------------
     def endpoints(self) -> list[Endpoint]:
         size = self.settings.beginReadArray("endpoints")
@@ -155,6 +171,12 @@ class AppSettings:
         self.settings.endArray()
 
 
+def old_keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
+    """Where Settings kept the endpoint's key in earlier versions (an entry
+    nothing read: read_key moves a key found there)."""
+    return KEYRING_SERVICE, f"{endpoint.kind} {endpoint.url}"
+
+
 def keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
     """(service, account) of the endpoint's key in the system keyring: the entry the
     live checks read (core/live/endpoints.py: service "skillstudio", the host's
@@ -167,15 +189,27 @@ def keyring_entry(endpoint: Endpoint) -> tuple[str, str]:
         account = ""
     if account:
         return LIVE_KEYRING_SERVICE, account
-    return KEYRING_SERVICE, f"{endpoint.kind} {endpoint.url}"
+    return old_keyring_entry(endpoint)
 
 
 def read_key(endpoint: Endpoint) -> str:
-    """The endpoint's key from the system keyring ("" when none or no keyring works)."""
+    """The endpoint's key from the system keyring ("" when none or no keyring works).
+    A key still under the old entry (old_keyring_entry) while the live checks' entry
+    has none is moved there once: written under the new entry, then the old deleted,
+    so `skillstudio eval` and Ask a model send the key typed in an earlier version."""
+    entry = keyring_entry(endpoint)
+    old = old_keyring_entry(endpoint)
     try:
         import keyring
 
-        return keyring.get_password(*keyring_entry(endpoint)) or ""
+        found = keyring.get_password(*entry) or ""
+        if found or entry == old:
+            return found
+        kept = keyring.get_password(*old) or ""
+        if kept:
+            keyring.set_password(*entry, kept)
+            keyring.delete_password(*old)
+        return kept
     except Exception:  # no backend, a locked keyring: the key is simply not known
         return ""
 

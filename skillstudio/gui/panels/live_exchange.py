@@ -1,8 +1,9 @@
 """Ask a model's record of the exchange (docs/live.md, "In the app"): the request that
 is (or was) sent, collapsed to one line "Request sent (N bytes, sha256 …)" that opens
-to its body pretty-printed, and each run's answer (the pick, the model's words, the
-tool it called, the answer as received). The text is core/live/transcript.py's
-(escaped and bounded there); here it is only shown, as plain text.
+to its body pretty-printed (with K turns, each later turn's request after it: what it
+appends to the turn before), and each run's answer (the pick, the model's words, the
+tool it called, the answer as received: every turn's, with K turns). The text is
+core/live/transcript.py's (escaped and bounded there); here it is only shown.
 """
 
 from __future__ import annotations
@@ -101,9 +102,12 @@ class ExchangeView(QWidget):
         self.box.setStretch(1, 1 if growing else 0)
         self.box.setStretch(2, 0 if growing else 1)
 
-    def show_request(self, shown: RequestShown | None, sent: bool, harness: str = "") -> None:
+    def show_request(
+        self, shown: RequestShown | None, sent: bool, harness: str = "", later: str = ""
+    ) -> None:
         """The request of the check: to be sent (`sent` False) or sent. `harness`: the
-        skill the agent's harness invokes from the request itself (nothing is sent)."""
+        skill the agent's harness invokes from the request itself (nothing is sent).
+        `later`: the later turns' requests (transcript.later_turns_shown), after it."""
         if harness:
             self.request.set(
                 f"No request sent: the agent's harness invokes {harness} itself",
@@ -112,7 +116,11 @@ class ExchangeView(QWidget):
             )
         elif shown is not None:
             what = "Request sent" if sent else "Request to send"
-            self.request.set(f"{what} ({shown.title})", f"POST {shown.url}\n\n{shown.body}")
+            text = f"POST {shown.url}\n\n{shown.body}"
+            if later:
+                what = f"{what}, every turn"
+                text = f"Turn 1 (every run):\n{text}\n\nLater turns:\n\n{later}"
+            self.request.set(f"{what} ({shown.title})", text)
         else:
             self.request.clear()
         self._restretch()

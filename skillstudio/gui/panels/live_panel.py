@@ -12,9 +12,14 @@ request (collapsed: its size and sha256, opening to its body) and each run's ans
 one is cancelled and never shown. "Test connection" sends one tiny request
 (core/live/probe.py) off the GUI thread and says what answered and how fast.
 
+How it asks (endpoint, API, model, Request as, runs, turns) is live_asking.py's: the
+Settings `skillstudio eval` runs with. With K turns the picks say how many came at the
+first turn; the record below shows every turn's request and answer.
+
 Not wired into the window here: the owner calls `set_request(registry, query, options,
-index)` when the request or the skills change, and `set_endpoints(...)` with the
-endpoints of Settings › Model endpoints (with none, the tab says how to add one).
+index, folder)` when the request or the skills change, `set_endpoints(...)` with the
+endpoints of Settings › Model endpoints (with none, the tab says how to add one), and
+`keep_in(store)` so Request as is remembered per project.
 """
 
 from __future__ import annotations
@@ -25,14 +30,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -40,16 +41,18 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.live.cache import AnswerCache
-from ...core.live.endpoints import PRESETS, EndpointError, endpoint_for
 from ...core.live.probe import ProbeResult, probe
 from ...core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
 from ...core.live.stats import LiveCase
-from ...core.live.transcript import request_shown
+from ...core.live.transcript import later_turns_shown, request_shown
+from ...core.live.turns import first_turn, turn_rates
 from ...core.model.text import counted
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
+from ..infra.settings_store import AppSettings
 from ..infra.settings_store import Endpoint as Configured
+from .live_asking import AskingFields
 from .live_exchange import ExchangeView
 
 # What the tab does, in plain words, above its controls (a first-time reviewer read
@@ -87,29 +90,12 @@ class LivePanel(QWidget):
         self.probe_job = LatestJob(self)  # a connection test
         self.report: LiveReport | None = None
         self._sent_for = ""  # the request (`query`) of the check sent last
-        self.configured: dict[str, tuple[str, str]] | None = None  # url -> (API, model)
 
         self.intro = QLabel(INTRO)
         self.intro.setWordWrap(True)
-        self.endpoint = QComboBox()
-        self.endpoint.setMinimumContentsLength(8)  # a long URL does not widen the tab
-        self.endpoint.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.endpoint.setEditable(True)
-        self.endpoint.addItems(list(PRESETS))
-        self.endpoint.setCurrentText("ollama")
-        self.endpoint.setToolTip(
-            "A service (anthropic, openai, openrouter, ollama, llama.cpp, vllm, lmstudio) or "
-            "a base URL such as http://localhost:11434/v1. Keys come from the environment "
-            "or the system keyring (docs/live.md)."
-        )
-        self.model = QLineEdit()
-        self.model.setPlaceholderText("model, e.g. qwen2.5:7b")
-        self.runs = QSpinBox()
-        self.runs.setRange(1, 50)
-        self.runs.setValue(3)
-        self.runs.setPrefix("runs: ")
+        self.fields = AskingFields(self)  # endpoint, API, model, Request as, runs, turns
+        self.endpoint, self.model = self.fields.endpoint, self.fields.model
+        self.runs, self.turns = self.fields.runs, self.fields.turns
         self.ask_button = QPushButton("Ask…")
         self.ask_button.setToolTip(
             "Put this request to the model the way the agent asks it (its listing and "
@@ -137,16 +123,10 @@ class LivePanel(QWidget):
 
         # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
         # four in one row scrolled sideways).
-        fields = QFormLayout()
-        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        fields.addRow("&Endpoint:", self.endpoint)
-        fields.addRow("&Model:", self.model)
         asking = QHBoxLayout()
-        asking.addWidget(self.runs)
         asking.addWidget(self.ask_button)
         asking.addWidget(self.test_button)
         asking.addStretch(1)
-        fields.addRow(asking)
         controls = QHBoxLayout()
         controls.addWidget(self.bar, 1)
         controls.addWidget(self.send_button)
@@ -155,7 +135,8 @@ class LivePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
         layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
-        layout.addLayout(fields)
+        layout.addWidget(self.fields)
+        layout.addLayout(asking)
         layout.addLayout(controls)
         layout.addWidget(self.table)  # as high as its rows: the answers take the rest
         layout.addWidget(self.exchange, 1)
@@ -164,7 +145,7 @@ class LivePanel(QWidget):
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.stop)
         self.test_button.clicked.connect(self.test_connection)
-        self.endpoint.currentTextChanged.connect(self._on_endpoint)
+        self.endpoint.currentTextChanged.connect(lambda _text: self._hint())
         self.model.textChanged.connect(lambda _text: self._hint())
         self._hinting = True  # the status shows the setup hint (not a plan or an answer)
         self._hint()
@@ -176,11 +157,13 @@ class LivePanel(QWidget):
         query: str,
         options: dict[str, Any] | None = None,
         index: LikelyIndex | None = None,
+        folder: str = "",
     ) -> None:
-        """The request and the skills it is asked against (Try a Request's). Another
-        request text (or another project's skills) clears what was shown for the old
-        one, and drops its check: one still running is cancelled and its answer never
-        lands."""
+        """The request and the skills it is asked against (Try a Request's), `folder`
+        the project's (its Request as is remembered there). Another request text (or
+        another project's skills) clears what was shown for the old one, and drops its
+        check: one still running is cancelled and its answer never lands."""
+        self.fields.set_project(registry.profile if registry is not None else None, folder)
         changed = query != self.query or registry is not self.registry
         self.registry, self.query, self.options, self.index = registry, query, options or {}, index
         if changed:
@@ -204,29 +187,23 @@ class LivePanel(QWidget):
     def set_endpoints(self, endpoints: Iterable[Configured]) -> None:
         """The endpoints of Settings › Model endpoints: offered first, the first one
         chosen; with none, the tab says how to add one."""
-        self.configured = {e.url: (e.kind, e.model) for e in endpoints if e.url}
-        for url in reversed(list(self.configured)):
-            if self.endpoint.findText(url) < 0:
-                self.endpoint.insertItem(0, url)
-        if self.configured:
-            self.set_endpoint(*next((url, m) for url, (_k, m) in self.configured.items()))
+        self.fields.set_endpoints(list(endpoints))
         idle = self.cancel is None and self.planned is None and self.report is None
         self._hinting = self._hinting or idle
         self._hint()  # Settings' change said at once
 
-    def _on_endpoint(self, text: str) -> None:
-        model = (self.configured or {}).get(text, ("", ""))[1]
-        if model:
-            self.model.setText(model)
-        self._hint()
+    def keep_in(self, store: AppSettings | None) -> None:
+        """Remember Request as per project in the app's settings."""
+        self.fields.keep_in(store)
 
     def _unset(self) -> bool:
         """No endpoint is set up: none in Settings, and no model typed here."""
-        return self.configured is not None and not self.configured and not self.model_name
+        configured = self.fields.configured
+        return configured is not None and not configured and not self.model_name
 
     @property
     def model_name(self) -> str:
-        return self.model.text().strip()
+        return self.fields.model_name
 
     def _hint(self) -> None:
         """The status, while it shows no plan, answer or test: what to set up, or
@@ -242,24 +219,13 @@ class LivePanel(QWidget):
             text = f"Ask… puts the request to {self.model_name} at {endpoint}."
         self.status.setText(text)
 
-    def set_endpoint(self, endpoint: str, model: str = "") -> None:
-        """The endpoint (a preset name or a base URL) and model, from Settings."""
-        self.endpoint.setCurrentText(endpoint)
-        if model:
-            self.model.setText(model)
+    def set_endpoint(self, endpoint: str, model: str = "", api: str = "") -> None:
+        """The endpoint (a preset name or a base URL), model and API, from Settings."""
+        self.fields.set_endpoint(endpoint, model, api)
 
     # -- asking --------------------------------------------------------------------------
     def _settings(self) -> Settings:
-        given = self.endpoint.currentText().strip()
-        api = (self.configured or {}).get(given, ("", ""))[0] or None
-        try:
-            endpoint = endpoint_for(given, api)
-        except EndpointError as exc:
-            raise LiveError(str(exc)) from None
-        model = self.model.text().strip()
-        if not model:
-            raise LiveError("Name the model to ask.")
-        return Settings(endpoint, model, runs=self.runs.value())
+        return self.fields.settings()
 
     def _cases(self) -> list[LiveCase] | str:
         """What is asked: the request on screen, with no expectation (or what is
@@ -351,10 +317,11 @@ class LivePanel(QWidget):
         self.finished.emit(report)
 
     def _show_exchange(self, report: LiveReport) -> None:
-        self._show_request(report.plan, sent=True)
-        self.exchange.show_answers(report.results[0].answers if report.results else [])
+        answers = report.results[0].answers if report.results else []
+        self._show_request(report.plan, sent=True, later=later_turns_shown(answers))
+        self.exchange.show_answers(answers)
 
-    def _show_request(self, checked: Plan, sent: bool) -> None:
+    def _show_request(self, checked: Plan, sent: bool, later: str = "") -> None:
         if not checked.items:
             self.exchange.show_request(None, sent)
             return
@@ -362,8 +329,9 @@ class LivePanel(QWidget):
         if item.harness is not None:
             self.exchange.show_request(None, sent, harness=item.harness)
             return
-        url = checked.settings.endpoint.url
-        self.exchange.show_request(request_shown(url, item.content, item.request_sha256), sent)
+        url = checked.settings.endpoint.url_for(checked.settings.model)
+        shown = request_shown(url, item.content, item.request_sha256)
+        self.exchange.show_request(shown, sent, later=later)
 
     # -- the connection test ------------------------------------------------------------
     def test_connection(self) -> None:
@@ -407,14 +375,19 @@ class LivePanel(QWidget):
         result = report.results[0]
         picks = result.picks()
         estimate = result.estimate
+        turns = report.plan.settings.turns
         self.table.setRowCount(0)
         for name, count in picks.most_common():
             band = "" if estimate is None or name in ("none", "error") else estimate.band(name)
             if estimate is not None and name == estimate.top:
                 band += " (its first)"
+            picked = f"{count} of {len(result.answers)}"
+            if turns > 1 and name not in ("none", "error"):
+                first = sum(first_turn(a) == name for a in result.valid)
+                picked += f" ({first} at turn 1)"
             row = self.table.rowCount()
             self.table.insertRow(row)
-            for column, text in enumerate((name, f"{count} of {len(result.answers)}", band)):
+            for column, text in enumerate((name, picked, band)):
                 self.table.setItem(row, column, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
         rows = sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
@@ -443,8 +416,16 @@ class LivePanel(QWidget):
                     f"In {worded} of the {len(result.answers)} runs it answered in words, "
                     "calling no skill (see Answers)."
                 )
+        if settings.turns > 1 and valid:
+            rates = turn_rates(result)
+            first, anywhere = rates["first_turn"]["hits"], rates["any_turn"]["hits"]
+            parts.append(
+                f"A skill was picked at the first turn in {first} of {len(valid)} answered "
+                f"runs, at any of {settings.turns} turns in {anywhere}."
+            )
         if result.estimate is not None:
             parts.append(f"The estimate's likely first: {result.estimate.top or 'none'}.")
+        parts.append(f"Asked as: {report.plan.template}.")
         cached = sum(a.cached for a in result.answers)
         if cached:
             parts.append(f"{cached} from the cache.")

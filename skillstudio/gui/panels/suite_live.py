@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetIte
 from ...core.live.cache import AnswerCache
 from ...core.live.run import LiveReport, Plan
 from ...core.live.stats import BANDS, NONE, LiveCase, agreement
+from ...core.live.turns import turn_rates
 from ...core.model.text import counted
 from ...core.projects.eval_cases import eval_cases
 from ...core.ranking.likely_index import LikelyIndex
@@ -35,7 +36,8 @@ SUITE_INTRO = (
     "bands agreed with it. Each run is one call; a paid service charges for it. You "
     "see the calls and tokens before Send."
 )
-CASE_COLUMNS = ("Request", "Expected", "Model's picks", "Verdict")
+CASE_COLUMNS = ("Request", "Expected", "Model's picks", "Verdict", "Turn 1 / any turn")
+TURNS_COLUMN = 4  # shown with more than one turn: the hits at the first turn and at any
 BAND_COLUMNS = ("Estimate's band", "Runs", "Picked one of its skills", "Rate (95 % CI)")
 BAND_CAPTION = (
     "Agreement with the estimate, per band: of the runs where a band held a skill, how "
@@ -97,22 +99,23 @@ class SuiteLivePanel(LivePanel):
         cases: list[LiveCase],
         options: dict[str, Any] | None = None,
         index: LikelyIndex | None = None,
+        folder: str = "",
     ) -> None:
-        """The suite shown (`name`, its path) and the skills it runs against; another
-        suite, or other requests, clear what was shown."""
+        """The suite shown (`name`, its path) and the skills it runs against (`folder`:
+        the project's); another suite, or other requests, clear what was shown."""
         self.cases = cases
         key = "\n".join([name, *(case.query for case in cases)])
         if key != self.query:
             for widget in (self.top1, self.bands_caption, self.bands):
                 widget.hide()
-        self.set_request(registry, key, options, index)
+        self.set_request(registry, key, options, index, folder)
 
     def _cases(self) -> list[LiveCase] | str:
         if self.registry is None or not self.cases:
             return "Open a suite with cases first."
         return list(self.cases)
 
-    def _show_request(self, checked: Plan, sent: bool) -> None:
+    def _show_request(self, checked: Plan, sent: bool, later: str = "") -> None:
         return  # the requests are many: `skillstudio eval --show-request` prints them
 
     def _show_exchange(self, report: LiveReport) -> None:
@@ -129,14 +132,23 @@ class SuiteLivePanel(LivePanel):
             )
             row = self.table.rowCount()
             self.table.insertRow(row)
+            rates = turn_rates(result)
+            first, anywhere = rates["first_turn"], rates["any_turn"]
             cells = (
                 _item(result.case.query, result.case.query),
                 _item(result.case.label()),
                 _item(picks),
                 _item(verdict.state, verdict.why),
+                _item(
+                    f"{first['hits']}/{first['answered']} · {anywhere['hits']}/"
+                    f"{anywhere['answered']}",
+                    "Answered runs meeting the expectation with the pick of the first "
+                    "turn, and with the pick of any turn (the verdict's)",
+                ),
             )
             for column, item in enumerate(cells):
                 self.table.setItem(row, column, item)
+        self.table.setColumnHidden(TURNS_COLUMN, report.plan.settings.turns <= 1)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setMinimumHeight(0)
@@ -180,7 +192,9 @@ class SuiteLivePanel(LivePanel):
         parts = [
             f"{settings.model}, {report.date}: {passed} passed, {failed} failed, "
             f"{inconclusive} inconclusive of {counted(len(report.results), 'case')} "
-            f"({counted(settings.runs, 'run')} each)."
+            f"({counted(settings.runs, 'run')} each"
+            + (f", up to {settings.turns} turns a run" if settings.turns > 1 else "")
+            + f"), asked as: {report.plan.template}."
         ]
         answers = [a for r in report.results for a in r.answers]
         cached = sum(a.cached for a in answers)
@@ -216,7 +230,7 @@ def attach(runner: SuiteRunner) -> SuiteLivePanel:
         opened = runner.context.open_project_of(registry)
         index = opened.likely_index() if opened is not None else None
         judged = eval_cases(suite.cases, registry, project.options, name).judged
-        panel.set_suite(registry, suite.path, judged, project.options, index)
+        panel.set_suite(registry, suite.path, judged, project.options, index, project.base)
 
     runner.finished.connect(follow)
     runner.suite_box.currentIndexChanged.connect(lambda _i: panel.set_suite(None, "", []))

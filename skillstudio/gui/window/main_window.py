@@ -431,6 +431,7 @@ class MainWindow(QMainWindow):
     def _apply_settings(self) -> None:
         self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
         self.suite_live.set_endpoints(self.app_settings.endpoints())
+        self.suite_live.keep_in(self.app_settings)  # Request as, remembered per project
         wrap = self.settings.value("wrap_source", False, bool)
         self.menu_actions.wrap_action.setChecked(bool(wrap))
 

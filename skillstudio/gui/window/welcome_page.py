@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..infra.places import home_relative
+from ..infra.places import editable_samples, home_relative, samples_folder
 
 SHORTCUTS = (
     ("Ctrl+P", "find a skill by name"),
@@ -69,7 +69,7 @@ class WelcomePage(QWidget):
         self.open_project = QPushButton("Open Project…", body)
         self.open_project.clicked.connect(self.open_project_requested)
         self.open_samples = QPushButton("Open the Samples", body)
-        self.open_samples.clicked.connect(lambda: self.folder_chosen.emit(self.samples))
+        self.open_samples.clicked.connect(self._choose_samples)
         self.open_samples.setVisible(os.path.isdir(samples))
         self.explained: dict[QPushButton, QLabel] = {}
         for row, (button, what) in enumerate(
@@ -111,6 +111,11 @@ class WelcomePage(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
         self.set_state("", [])
+
+    def _choose_samples(self) -> None:
+        """The samples; when the app is installed, the user's copy of them (places.py)."""
+        bundled = self.samples == samples_folder()
+        self.folder_chosen.emit(editable_samples()[0] if bundled else self.samples)
 
     def set_state(self, folder: str, recent: list[str]) -> None:
         """`folder`: the open folder ("" for none); `recent`: recent folders, newest first."""

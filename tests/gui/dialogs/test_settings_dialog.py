@@ -22,7 +22,12 @@ from skillstudio.core.live.endpoints import KEYRING_SERVICE as LIVE_KEYRING_SERV
 from skillstudio.core.live.endpoints import api_key, endpoint_for
 from skillstudio.core.projects.config_writer import with_rules
 from skillstudio.gui.dialogs.settings_dialog import SettingsDialog, cell_text
-from skillstudio.gui.infra.settings_store import AppSettings, Endpoint
+from skillstudio.gui.infra.settings_store import (
+    AppSettings,
+    Endpoint,
+    old_keyring_entry,
+    read_key,
+)
 from skillstudio.gui.infra.theme import is_dark, set_preference
 from skillstudio.gui.window.main_window import MainWindow
 from tests.helpers import lint_json, write
@@ -230,6 +235,37 @@ def test_endpoint_keys_go_to_the_keyring_never_the_settings_file(
     assert "sk-secret-123" not in Path(window.settings.fileName()).read_text()
 
 
+def test_a_key_under_the_old_entry_moves_to_the_live_entry_once(
+    settings: QSettings, memory_keyring: MemoryKeyring, qtbot: QtBot
+) -> None:
+    """Earlier versions kept a key typed in Settings under (KEYRING_SERVICE, "kind url"),
+    which nothing read; opening Settings moves it to the entry eval reads, once."""
+    remote = Endpoint("https://api.example.test", "openai", "m-1")
+    local = Endpoint("http://127.0.0.1:11434/v1", "openai", "llama")
+    memory_keyring.store[old_keyring_entry(remote)] = "sk-old-1"
+    memory_keyring.store[old_keyring_entry(local)] = "local-key"
+    live = (LIVE_KEYRING_SERVICE, "api.example.test")
+    AppSettings(settings).set_endpoints([remote, local])
+    assert api_key(endpoint_for("https://api.example.test", "openai"), {}) is None  # before
+    dialog = SettingsDialog(AppSettings(settings), "")
+    qtbot.addWidget(dialog)
+    assert memory_keyring.store == {live: "sk-old-1", old_keyring_entry(local): "local-key"}
+    assert api_key(endpoint_for("https://api.example.test", "openai"), {}) == "sk-old-1"
+    # a local server's key stays where it is (no live entry for it); a second read
+    # finds the new entry and leaves the store as it is
+    assert read_key(local) == "local-key" and read_key(remote) == "sk-old-1"
+    assert memory_keyring.store == {live: "sk-old-1", old_keyring_entry(local): "local-key"}
+
+
+def test_a_key_under_the_live_entry_wins_over_an_old_one(memory_keyring: MemoryKeyring) -> None:
+    remote = Endpoint("https://api.example.test", "openai", "m-1")
+    live = (LIVE_KEYRING_SERVICE, "api.example.test")
+    memory_keyring.store[old_keyring_entry(remote)] = "sk-old"
+    memory_keyring.store[live] = "sk-new"
+    assert read_key(remote) == "sk-new"
+    assert memory_keyring.store == {live: "sk-new", old_keyring_entry(remote): "sk-old"}
+
+
 # -- Models: the table of context windows the command line reads too ---------------------
 def model_rows(dialog: SettingsDialog) -> dict[str, tuple[str, bool]]:
     """name -> (window as shown, editable)."""
@@ -345,3 +381,31 @@ def test_test_connection_says_what_answered_or_why_not(qtbot: QtBot, settings: Q
     dialog.endpoint_table.setCurrentCell(3, 0)
     dialog.test_endpoint()
     assert "neither a base URL" in message.text() and dialog.test_button.isEnabled()
+
+
+def test_a_gemini_endpoint_is_offered_kept_and_keyed_as_eval_keys_it(
+    window: MainWindow, memory_keyring: MemoryKeyring
+) -> None:
+    """On main the API list held anthropic and openai only, and a saved endpoint of
+    another API was dropped when the settings were read back."""
+    url = "https://generativelanguage.googleapis.com/v1beta"
+
+    def change(dialog: SettingsDialog) -> None:
+        row = dialog.add_endpoint(Endpoint(url, "gemini", "gemini-2.5-flash"), False)
+        kind = dialog.endpoint_table.cellWidget(row, 1)
+        assert isinstance(kind, QComboBox)
+        assert [kind.itemText(i) for i in range(kind.count())] == [
+            "anthropic",
+            "openai",
+            "responses",
+            "gemini",
+        ]
+        key = dialog.endpoint_table.cellWidget(row, 3)
+        assert isinstance(key, QLineEdit)
+        key.setText("AIza-secret-456")
+
+    answer_settings(window, change)
+    window.menu_actions.settings_action.trigger()
+    window.settings.sync()
+    assert AppSettings(window.settings).endpoints() == [Endpoint(url, "gemini", "gemini-2.5-flash")]
+    assert api_key(endpoint_for(url, "gemini"), {}) == "AIza-secret-456"

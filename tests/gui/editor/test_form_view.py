@@ -469,3 +469,32 @@ def test_a_description_left_out_under_claude_code_says_what_claude_reads(
     assert found.severity == "info" and "uses the body's first paragraph" in found.message
     message = editor.form.fields["description"].note.text()
     assert "first paragraph" in message
+
+
+def test_typing_at_the_end_of_a_wrapped_description_keeps_its_wrapping(
+    editors: Editors, samples: Path, qtbot: QtBot
+) -> None:
+    """Issue 39: a sentence appended in the form saved a 5-line description as one line."""
+    path = samples / "mvp/skills/code-review/SKILL.md"
+    wrapped = [
+        "description: >-",
+        "  Review code quality and risks in a change, with findings",
+        "  ordered by severity, each with the line it is about and a",
+        "  suggested fix.",
+    ]
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.startswith("description:"))
+    path.write_text(text.replace(old, "\n".join(wrapped)), encoding="utf-8")
+    editor = open_skill(editors, samples, "mvp/skills/code-review/SKILL.md")
+    description = editor.form.fields["description"].widget
+    assert isinstance(description, QPlainTextEdit)
+    description.setFocus()
+    description.moveCursor(description.textCursor().MoveOperation.End)
+    qtbot.keyClicks(description, " Say which findings block the merge.")
+    lines = editor.document.text().splitlines()
+    start = lines.index("description: >-")
+    assert lines[start : start + 3] == wrapped[:3]  # the lines the edit did not reach
+    assert lines[start + 3 : start + 5] == [
+        "  suggested fix. Say which findings block the merge.",
+        "---",
+    ]

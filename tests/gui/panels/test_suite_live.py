@@ -4,17 +4,24 @@ estimate's agreement with the model per band after the run."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.stats import BANDS, NONE, agreement
+from skillstudio.core.live.templates import encode_template
+from skillstudio.core.live.turns import turn_rates
 from skillstudio.core.projects.eval_cases import eval_cases
+from skillstudio.gui.panels.suite_live import TURNS_COLUMN
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...live_fake import FakeModel
+from ...live_fake import FakeModel, turn_of
+from ...test_live_templates import captured_body, captured_template
 from ..parts import runner_on
 
 
@@ -81,3 +88,46 @@ def test_settings_endpoints_reach_the_suites_tab_too(window: MainWindow) -> None
     window._apply_settings()
     live = window.suite_live
     assert live.endpoint.currentText() == "http://localhost:9/v1" and live.model.text() == "m1"
+
+
+def test_a_suite_is_asked_as_eval_asks_with_turns_and_a_captured_template(
+    window: MainWindow, samples: Path, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Suites › Ask a model takes Request as and turns as Try a Request's does: the
+    captured template's body goes for every case, and each case's hits at the first
+    turn and at any turn are told apart (the verdict counts any turn, as eval's)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    saved = tmp_path / "config" / "skillstudio" / "templates" / "claude-code.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_bytes(encode_template(captured_template()))
+    suite = samples / "claude-code/suites/claude-code.yaml"
+    runner_on(window, suite, qtbot)
+    panel = window.suite_live
+    panel.cache = AnswerCache(str(tmp_path / "cache"))
+    assert panel.fields.request_as.currentData() == "claude-code"  # eval's default
+    column = TURNS_COLUMN
+
+    def by_turn(body: dict[str, Any]) -> tuple[Any, ...]:
+        return ("tool", "Bash", {"command": "ls"}) if turn_of(body) == 1 else ("text", "done")
+
+    with FakeModel([by_turn]) as fake:
+        panel.set_endpoint(fake.url, "test-model", "anthropic")
+        panel.runs.setValue(3)
+        panel.turns.setValue(2)
+        panel.ask()
+        with qtbot.waitSignal(panel.finished, timeout=30_000):
+            panel.send()
+        bodies = [json.loads(raw) for _, _, raw in fake.received]
+    firsts = [b for b in bodies if turn_of(b) == 1]
+    assert firsts and all(b["system"] == captured_body()["system"] for b in firsts)
+    assert len(bodies) == 2 * len(firsts)  # every run took its second turn
+    report = panel.report
+    assert report is not None and report.plan.settings.turns == 2
+    assert not panel.table.isColumnHidden(column)
+    rows = cells(panel.table)
+    for row, result in zip(rows, report.results, strict=True):
+        rates = turn_rates(result)
+        first, anywhere = rates["first_turn"], rates["any_turn"]
+        want = f"{first['hits']}/{first['answered']} · {anywhere['hits']}/{anywhere['answered']}"
+        assert row[column] == want
+    assert "up to 2 turns a run), asked as: captured claude-code 2.1.239" in panel.status.text()

@@ -88,17 +88,18 @@ def discover_root(
         result.diagnostics.extend(_lowercase_skill_files(root.path, result))
         return result
     result = DiscoveryResult()
-    manifest = plugins.plugin_manifest(plugin)
-    if manifest is not None:
-        result.diagnostics.extend(manifest.diagnostics)
     # links are followed inside the folder opened (a plugin's own root: itself)
     boundary = root.base or plugin
-    commands = _plugin_commands(plugin, limits, result.diagnostics, boundary)
+    entries = plugins.plugin_entries(plugin, boundary)  # its marketplace entries
+    manifest = plugins.plugin_manifest(plugin)
+    if manifest is not None and all(e.strict for e in entries):
+        result.diagnostics.extend(manifest.diagnostics)
+    commands = _plugin_commands(plugin, limits, result.diagnostics, boundary, entries)
     own = _found(os.path.join(plugin, "SKILL.md"), boundary, result.diagnostics)
     if own is not None:  # a one-skill plugin
         result.files.append(own)
     folders = [os.path.join(plugin, "skills")]
-    folders += manifest.skill_dirs if manifest is not None else []
+    folders += plugins.components(plugin, entries, "skills")
     seen = {f.path for f in result.files}
     for folder in folders:
         if not root_inside(folder, boundary, result.diagnostics):  # a `skills/` link out
@@ -121,10 +122,9 @@ def discover_root(
     return result
 
 
-def command_folders(plugin: str) -> list[str]:
-    """A plugin's command folders: `commands/` and those its manifest's `commands` adds."""
-    manifest = plugins.plugin_manifest(plugin)
-    extra = manifest.command_paths if manifest is not None else []
+def command_folders(plugin: str, entries: list[plugins.Entry]) -> list[str]:
+    """A plugin's command folders: `commands/` and those its manifests' `commands` add."""
+    extra = plugins.components(plugin, entries, "commands")
     return [os.path.join(plugin, PLUGIN_COMMANDS), *(p for p in extra if os.path.isdir(p))]
 
 
@@ -140,13 +140,12 @@ def command_name(path: str, folders: list[str]) -> str:
 
 
 def _plugin_commands(
-    plugin: str, limits: ScanLimits, out: list[Diagnostic], base: str
+    plugin: str, limits: ScanLimits, out: list[Diagnostic], base: str, entries: list[plugins.Entry]
 ) -> list[Found]:
-    """A plugin's command files: `commands/**/*.md` and what its manifest's `commands`
-    adds (folders, or `.md` files), each confined to the plugin."""
-    manifest = plugins.plugin_manifest(plugin)
+    """A plugin's command files: `commands/**/*.md` and what its manifests' `commands`
+    add (folders, or `.md` files), each confined to the plugin."""
     paths = [os.path.join(plugin, PLUGIN_COMMANDS)]
-    paths += manifest.command_paths if manifest is not None else []
+    paths += plugins.components(plugin, entries, "commands")
     files: list[Found] = []
     seen: set[str] = set()
     for path in paths:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...checking.lookalike import text_problem
 from ...model.diagnostics import Diagnostic, Severity
-from ...model.paths import is_inside
+from ...model.paths import is_inside, is_within
 from ...reading import yaml_io
 from ...reading.looked import looked_at
 from ...reading.safefs import read_bytes
@@ -26,6 +26,7 @@ PLUGIN_JSON = os.path.join(MANIFEST_DIR, "plugin.json")
 MARKETPLACE_JSON = os.path.join(MANIFEST_DIR, "marketplace.json")
 MAX_MANIFEST = 256 * 1024
 MAX_PLUGINS = 1000
+MAX_MARKET_LEVELS = 8  # folders looked at above a plugin for the marketplace listing it
 KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 _TEXT = (str,)
@@ -237,6 +238,24 @@ def plugin_manifest(plugin: str) -> Manifest | None:
     return manifest
 
 
+def declared_skills(plugin: str, mark: str) -> list[str] | None:
+    """The skill folders the plugin manifest `<plugin>/<mark>/plugin.json` names in its
+    `skills` (a `./…` path or a list of them, inside the plugin), or None when it names
+    none (or there is no manifest): then the plugin's `skills/` folder is read. Codex's
+    and Cursor's manifests (`.codex-plugin`, `.cursor-plugin`) take the same paths as
+    Claude Code's (docs/agents.md)."""
+    if mark == MANIFEST_DIR:
+        manifest = plugin_manifest(plugin)
+    else:
+        manifest = read_manifest(os.path.join(plugin, mark, "plugin.json"), plugin)
+        if manifest is not None and manifest.data is not None and not manifest.checked:
+            manifest.checked = True
+            manifest.skill_dirs = _manifest_paths(plugin, manifest, "skills")
+    if manifest is None or manifest.data is None or "skills" not in manifest.data:
+        return None
+    return manifest.skill_dirs
+
+
 def plugin_name(plugin: str) -> str:
     """The namespace of a plugin's skills: its manifest's name, else its folder name."""
     manifest = plugin_manifest(plugin)
@@ -298,11 +317,27 @@ def _manifest_paths(plugin: str, manifest: Manifest, key: str) -> list[str]:
 
 
 @dataclass(slots=True)
+class Entry:
+    """One local plugin of a marketplace: its folder, its name, and the entry read as a
+    manifest of its own (its `skills` and `commands` paths, relative to the folder);
+    `strict: false` makes the entry the whole manifest (no plugin.json needed)."""
+
+    folder: str
+    name: str
+    manifest: Manifest
+    strict: bool = True
+
+    def declares(self, key: str) -> bool:
+        return self.manifest.data is not None and key in self.manifest.data
+
+
+@dataclass(slots=True)
 class Marketplace:
     """A marketplace's local plugins (folder, name) and its diagnostics."""
 
     plugins: list[tuple[str, str]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
 
 
 def read_marketplace(folder: str) -> Marketplace | None:
@@ -420,6 +455,7 @@ def _check_marketplace(
             )
             continue
         result.plugins.append((target, entry_name.strip()))
+        result.entries.append(_entry(manifest, index, entry, target, entry_name.strip()))
     if remote:
         manifest.emit(
             "plugin-remote",
@@ -428,3 +464,86 @@ def _check_marketplace(
             f"{', '.join(remote[:20])}{' …' if len(remote) > 20 else ''}.",
             "plugins",
         )
+
+
+def _entry(market: Manifest, index: int, data: dict[str, Any], folder: str, name: str) -> Entry:
+    """A marketplace entry as a manifest of its own: its `skills` and `commands` paths
+    resolved against the plugin's folder, its problems placed in marketplace.json."""
+    prefix = ("plugins", index)
+    manifest = Manifest(
+        market.path,
+        data,
+        positions={k[2:]: v for k, v in market.positions.items() if k[:2] == prefix},
+        rejected={r[2:] for r in market.rejected if r[:2] == prefix},
+    )
+    strict = data.get("strict", True)
+    if not isinstance(strict, bool):
+        manifest.emit(
+            "field-type",
+            "error",
+            f"'strict' of plugin '{name}' must be true or false, not {_json_kind(strict)}.",
+            "strict",
+        )
+        strict = True
+    for key in ("skills", "commands"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, _PATHS) or isinstance(value, bool)):
+            manifest.emit(
+                "field-type",
+                "error",
+                f"'{key}' of plugin '{name}' must be {_type_name(_PATHS)}, not "
+                f"{_json_kind(value)}.",
+                key,
+            )
+    if isinstance(data.get("skills"), _PATHS):
+        manifest.skill_dirs = _manifest_paths(folder, manifest, "skills")
+    if isinstance(data.get("commands"), _PATHS):
+        manifest.command_paths = _manifest_paths(folder, manifest, "commands")
+    market.diagnostics.extend(manifest.diagnostics)
+    return Entry(folder, name, manifest, strict)
+
+
+def market_files(plugin: str, top: str) -> list[str]:
+    """The marketplace.json paths that could list `plugin`: at it, and in the folders
+    above it up to `top` (the folder opened: nothing outside it is read)."""
+    folder = os.path.normpath(plugin)
+    top = os.path.normpath(top)
+    out: list[str] = []
+    for _ in range(MAX_MARKET_LEVELS):
+        if not is_within(folder, top):
+            break
+        out.append(os.path.join(folder, MARKETPLACE_JSON))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return out
+
+
+def plugin_entries(plugin: str, top: str) -> list[Entry]:
+    """The marketplace entries whose source is `plugin` (`market_files`)."""
+    plugin = os.path.normpath(plugin)
+    out: list[Entry] = []
+    for path in market_files(plugin, top):
+        looked_at(path)
+        if os.path.isfile(path):
+            market = read_marketplace(os.path.dirname(os.path.dirname(path)))
+            if market is not None:
+                out += [e for e in market.entries if os.path.normpath(e.folder) == plugin]
+    return out
+
+
+def components(plugin: str, entries: list[Entry], key: str) -> list[str]:
+    """What a plugin's manifests add to its own `skills/` (`commands/`): with an entry
+    of `strict: false`, the entries alone decide; else plugin.json's paths and the
+    entries' (an entry is merged with plugin.json)."""
+    attr = "skill_dirs" if key == "skills" else "command_paths"
+    loose = [e for e in entries if not e.strict]
+    chosen = loose or entries
+    out: list[str] = []
+    if not loose:
+        manifest = plugin_manifest(plugin)
+        out += getattr(manifest, attr) if manifest is not None else []
+    for entry in chosen:
+        out += [p for p in getattr(entry.manifest, attr) if p not in out]
+    return out

@@ -108,10 +108,12 @@ class ClaudeCode(Pegasus):
     full_tier = "activation"
     fields = FIELDS
     reads_commands = True  # `.claude/commands/**/*.md`, a plugin's `commands/`
+    loads_unparsed = True  # with empty metadata: `claude plugin validate` says so (PRODUCT.md 3.9)
 
     def __init__(self) -> None:
         self._options: Mapping[str, Any] = {}
         self._plugin_of: dict[str, str | None] = {}
+        self._entries: dict[str, list[plugins.Entry]] = {}
         self.overrides: dict[str, str] = {}  # the project's skillOverrides (settings.py)
 
     # -- roots and discovery --------------------------------------------------
@@ -152,14 +154,32 @@ class ClaudeCode(Pegasus):
         """A command file's name (without its plugin): its path below the commands
         folder, folders joined by `:` (`.claude/commands/git/commit.md` is `git:commit`)."""
         folder = self.plugin_folder(skill.root)
-        folders = command_folders(folder) if folder is not None else [skill.root.path]
-        return command_name(skill.path, folders)
+        if folder is None:
+            return command_name(skill.path, [skill.root.path])
+        return command_name(skill.path, command_folders(folder, self.entries(skill.root)))
+
+    def entries(self, root: Root) -> list[plugins.Entry]:
+        """The marketplace entries of the plugin a root belongs to (cached per root)."""
+        folder = self.plugin_folder(root)
+        if folder is None:
+            return []
+        looked_at(*plugins.market_files(folder, root.base or folder))  # (as plugin_folder)
+        if root.path not in self._entries:
+            self._entries[root.path] = plugins.plugin_entries(folder, root.base or folder)
+        return self._entries[root.path]
 
     def plugin_of(self, skill: Skill) -> str | None:
         """The namespace of a plugin skill (`plugin` of `plugin:skill`), or None."""
         folder = self.plugin_folder(skill.root)
         if folder is None:
             return None
+        entries = self.entries(skill.root)
+        if not (plugins.is_plugin(folder) and all(e.strict for e in entries)):
+            # entries sharing a folder (`source: "./"`): the one whose `skills` name it
+            for entry in entries:
+                dirs = entry.manifest.skill_dirs
+                if skill.folder in dirs or os.path.dirname(skill.folder) in dirs:
+                    return entry.name
         if skill.root.label.startswith("plugin:") and os.path.normpath(skill.root.path) == folder:
             return skill.root.label[len("plugin:") :]
         return plugins.plugin_name(folder)
@@ -217,9 +237,13 @@ class ClaudeCode(Pegasus):
         skill.key = skill.name
         label = raw.get("name")
         desc = raw.get("description")
+        unparsed = skill.doc.has_frontmatter and skill.doc.mapping is None
         if isinstance(desc, str) and desc.strip():
             skill.description = " ".join(desc.split())
             source = "frontmatter"
+        elif unparsed:  # loaded with empty metadata (PRODUCT.md 3.9): no description
+            skill.description = ""
+            source = "none (frontmatter not parsed)"
         else:
             skill.description = first_paragraph(skill.doc.body) if skill.doc.text else ""
             source = "first paragraph"
@@ -244,6 +268,7 @@ class ClaudeCode(Pegasus):
             "plugin_root": self.plugin_folder(skill.root) if plugin else None,
             "command": command,
             "source": skill.root.label,
+            "empty_metadata": unparsed,
         }
 
     def package_folder(self, skill: Skill) -> str | None:
@@ -387,8 +412,8 @@ class ClaudeCode(Pegasus):
             ]
 
     def skip_reason(self, skill: Skill, c: Checker) -> str | None:
-        if skill.doc.has_frontmatter and skill.doc.mapping is None:
-            return "its frontmatter cannot be parsed"
+        """None: a frontmatter it cannot parse is loaded with empty metadata (the YAML
+        error stays an error; `listing_omission` leaves it out of the listing)."""
         return None
 
     # -- tiers ----------------------------------------------------------------
@@ -406,6 +431,11 @@ class ClaudeCode(Pegasus):
         return listing_description(skill, cap)
 
     def listing_omission(self, skill: Skill) -> str | None:
+        if skill.fields.get("empty_metadata"):
+            return (
+                "its frontmatter cannot be parsed: Claude Code loads it with empty metadata, "
+                "with no description to list"
+            )
         return settings.listing_omission(self.override(skill)) or super().listing_omission(skill)
 
     def listing_texts(self, skill: Skill) -> dict[str, str]:

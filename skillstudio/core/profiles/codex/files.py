@@ -24,6 +24,7 @@ from ...reading import yaml_io
 from ...reading.looked import looked_at
 from ...reading.safefs import read_bytes
 from .. import manifest_text
+from ..claude_code.plugins import declared_skills
 
 if TYPE_CHECKING:
     from ...model.scan import DiscoveryResult, ScanLimits
@@ -337,6 +338,23 @@ def plugin_manifest(skill: Skill) -> tuple[str, str] | None:
             return None
         folder = os.path.dirname(folder)
     return None
+
+
+def outside_manifest(skill: Skill) -> str | None:
+    """Why Codex does not load the skill as part of its plugin, when the plugin's
+    manifest names its skills (`"skills": "./skills/"`, a path or a list: they replace
+    the plugin's `skills/` folder) and this folder is not among them; else None."""
+    found = plugin_manifest(skill)
+    if found is None:
+        return None
+    plugin, path = found
+    mark = os.path.basename(os.path.dirname(path))
+    declared = declared_skills(plugin, mark)
+    folder = skill.folder
+    if declared is None or folder in declared or os.path.dirname(folder) in declared:
+        return None
+    named = ", ".join("./" + os.path.relpath(d, plugin) for d in declared[:5]) or "nothing"
+    return f"its plugin's manifest ({mark}/plugin.json) names its skills in 'skills' ({named})"
 
 
 def plugin_name(skill: Skill, c: Checker) -> str | None:

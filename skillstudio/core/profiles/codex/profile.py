@@ -115,7 +115,8 @@ class Codex(Profile):
         raw = skill.raw
         name = raw.get("name")
         base = collapse(name) if isinstance(name, str) and name.strip() else skill.folder_name
-        plugin = files.plugin_name(skill, c) if skill.doc.readable else None
+        outside = files.outside_manifest(skill)
+        plugin = files.plugin_name(skill, c) if skill.doc.readable and not outside else None
         skill.name = f"{plugin}:{base}" if plugin else base
         skill.namespace = plugin or ""
         desc = raw.get("description")
@@ -131,6 +132,7 @@ class Codex(Profile):
             "short-description": collapse(short) if isinstance(short, str) else None,
             "allow_implicit_invocation": implicit,
             "plugin": plugin,
+            "outside_plugin": outside,
         }
 
     def package_folder(self, skill: Skill) -> str | None:
@@ -196,7 +198,8 @@ class Codex(Profile):
         bad = [key for key in ("name", "description") if key in c.invalid]
         if bad:
             return "its " + ", ".join(f"'{key}'" for key in bad) + " cannot be used"
-        return None
+        outside = skill.fields.get("outside_plugin")
+        return outside if isinstance(outside, str) else None
 
     def duplicate_message(self, key: str, others: list[str]) -> str:
         return (

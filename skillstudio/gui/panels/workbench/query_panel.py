@@ -236,6 +236,7 @@ class QueryPanel(QWidget):
         self.option_defaults = {"context_tokens": tokens} if tokens else {}
         self.headroom.fill_models()  # (Settings may have changed the user's models)
         self.live.set_endpoints(store.endpoints())
+        self.live.keep_in(store)  # Request as, remembered per project
 
     def _on_project_changed(self, current: object = None) -> None:
         """The context's current project changed: the box shows it, the panel answers for it."""
@@ -367,7 +368,9 @@ class QueryPanel(QWidget):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
-        self.live.set_request(registry, query, options, self.context.likely_indexes.peek(registry))
+        peeked = self.context.likely_indexes.peek(registry)
+        folder = self.project.base if self.project is not None else ""
+        self.live.set_request(registry, query, options, peeked, folder)
         area = self.parentWidget()
         if query.strip() and area is not None and area.height() < ROOM:
             self.wants_room.emit()
