@@ -450,12 +450,19 @@ def test_personal_and_enterprise_roots_are_settings(
 
 
 def test_claude_code_fields_detect_claude_code_not_pegasus(tmp_path: Path) -> None:
-    write(tmp_path, "skills/x/SKILL.md", skill_text(description="X.", **{"argument-hint": "[a]"}))
+    write(tmp_path, "skills/x/SKILL.md", skill_text(description="X.", **{"when_to_use": "a"}))
     name, why = detect_profile(str(tmp_path))
     assert (name, why) == (
         "claude-code",
-        "detected claude-code: Claude Code field 'argument-hint' in skills/x/SKILL.md",
+        "detected claude-code: Claude Code field 'when_to_use' in skills/x/SKILL.md",
     )
+
+
+def test_fields_other_agents_read_are_no_mark_of_claude_code(tmp_path: Path) -> None:
+    """argument-hint (GitHub Copilot reads it too) and allowed-tools (the standard's)."""
+    fields = {"argument-hint": "[a]", "allowed-tools": "Read", "user-invocable": True}
+    write(tmp_path, "skills/x/SKILL.md", skill_text(description="X.", **fields))
+    assert detect_profile(str(tmp_path))[0] == "agentskills"
 
 
 @pytest.mark.parametrize("case", sorted(hostile.CLAUDE_CASES))

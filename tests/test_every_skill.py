@@ -156,7 +156,7 @@ def catalogue(tmp_path: Path) -> Path:
     repo = tmp_path / "templates"
     (repo / ".git").mkdir(parents=True)
     base = "cli-tool/components/skills"
-    skill(repo, f"{base}/dev/lint-fix", **{"argument-hint": "[file]"})
+    skill(repo, f"{base}/dev/lint-fix", **{"when_to_use": "a lint fails"})
     skill(repo, f"{base}/dev/review")
     skill(repo, f"{base}/docs/write-readme")
     skill(repo, f"{base}/data/sql-tune")
@@ -173,7 +173,7 @@ def test_a_catalogue_of_categories_is_one_project(tmp_path: Path) -> None:
     assert len(data["roots"]) == 3
     assert names(data) == ["etl-plan", "lint-fix", "review", "sql-tune", "write-readme"]
     reason = data["roots"][0]["profile_reason"]
-    assert "argument-hint" in reason and "dev/lint-fix/SKILL.md" in reason
+    assert "when_to_use" in reason and "dev/lint-fix/SKILL.md" in reason
     assert notes(data, "unreached", repo) == []
 
 
@@ -318,10 +318,10 @@ def test_detection_reads_every_skill_not_a_sample(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     for index in range(11):
         skill(repo, f"skills/s{index:02d}")
-    skill(repo, "skills/s11", **{"argument-hint": "[file]"})
+    skill(repo, "skills/s11", **{"when_to_use": "a file changes"})
     data = lint(repo)
     assert {r["profile"] for r in data["roots"]} == {"claude-code"}
-    assert "'argument-hint' in skills/s11/SKILL.md" in data["roots"][0]["profile_reason"]
+    assert "'when_to_use' in skills/s11/SKILL.md" in data["roots"][0]["profile_reason"]
 
 
 FRONTMATTERS = [

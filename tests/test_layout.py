@@ -13,14 +13,18 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
+from typing import get_args
 
 import skillstudio
+from skillstudio.core.live.templates import TemplateApi
 from skillstudio.core.profiles import PROFILE_NAMES
 
 PACKAGE = pathlib.Path(skillstudio.__file__).parent
 README = PACKAGE.parent / "docs" / "development.md"
 PROFILES = PACKAGE / "core" / "profiles"
-NAMES = "|".join(PROFILE_NAMES)
+# "gemini" is also the name of a wire format (core/live/templates.py): a switch on the
+# request's API is none on the profile
+NAMES = "|".join(n for n in PROFILE_NAMES if n not in get_args(TemplateApi))
 # `== "oasis"`, `!= 'mvp'`, `in ("pegasus", …)`, `{"oasis": …}`, `case "toolsets":`
 SWITCH = re.compile(
     rf"""(?:[=!]=\s*|\bin\s*[(\[{{][^)\]}}]*|case\s+)["']({NAMES})["']|["']({NAMES})["']\s*:"""

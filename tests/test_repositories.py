@@ -260,8 +260,8 @@ def _needs(profile: str) -> None:
         ({".claude/skills/a/SKILL.md": {}}, ".claude"),
         ({".claude-plugin/marketplace.json": None, "plugins/p/skills/a/SKILL.md": {}}, "plugin"),
         ({"p/.claude-plugin/plugin.json": None, "p/skills/a/SKILL.md": {}}, "plugin"),
-        ({"skills/a/SKILL.md": {"argument-hint": "[file]"}}, "argument-hint"),
-        ({"skills/a/SKILL.md": {"disable-model-invocation": True}}, "disable-model-invocation"),
+        ({"skills/a/SKILL.md": {"when_to_use": "a file changes"}}, "when_to_use"),
+        ({"skills/a/SKILL.md": {"disallowed-tools": "Write"}}, "disallowed-tools"),
     ],
 )  # fmt: skip
 def test_claude_code_marks(tmp_path: Path, layout: dict[str, Any], mark: str) -> None:

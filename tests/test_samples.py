@@ -25,6 +25,17 @@ SEED_SKILLS = {
         "review-kit:style-review",
     },
     "codex": {"api-review", "changelog", "deploy", "commit-message"},
+    # the agents of core/profiles/agents.py (core/profiles/agent_profiles.py)
+    "copilot": {"pr-summary", "test-failures"},
+    "cursor": {"css-cleanup", "component-story"},
+    "gemini": {"issue-labels", "flaky-test"},
+    "opencode": {"git-release", "dep-audit"},
+    "goose": {"shell-history", "env-check"},
+    "amp": {"api-docs", "type-check"},
+    "windsurf": {"log-search", "config-diff"},
+    "kiro": {"spec-gaps", "task-split"},
+    "junie": {"kotlin-test", "gradle-fix"},
+    "letta": {"memory-notes", "meeting-summary"},
 }
 
 

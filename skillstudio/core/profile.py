@@ -147,6 +147,7 @@ class Profile:
         "refresh-missed": "info",
         "root-deprecated": "info",
         "unknown-field": "info",
+        "field-ignored": "info",
         "unreached": "info",
     }
 

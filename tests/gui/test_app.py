@@ -23,7 +23,7 @@ def test_smoke_test_option_paints_and_checks_the_window(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "smoke test: ok" in done.stdout and "31 skills" in done.stdout
+    assert "smoke test: ok" in done.stdout and "51 skills" in done.stdout
     assert shot.stat().st_size > 10_000
     assert not (tmp_path / ".config").exists(), "the user's settings were not written"
 

@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     "field-type": "a field's value has the wrong type",
     "field-invalid": "a field's value is not one the profile accepts",
     "unknown-field": "a frontmatter key the profile does not define",
+    "field-ignored": "a field of the standard that the profile's agent does not read",
     "name-format": "the name breaks the profile's naming rules",
     "name-too-long": "the name is longer than the profile allows",
     "name-dir-mismatch": "the name differs from the skill's folder name",

@@ -75,6 +75,9 @@ EXPLANATIONS: dict[str, str] = {
     "unknown-field": "A key the profile does not define. Agents ignore it (info), but the "
     "Agent Skills standard and the Skills API refuse unknown keys: move custom data under "
     "'metadata:'.",
+    "field-ignored": "A field of the Agent Skills standard that this agent does not read "
+    "(OpenCode and 'allowed-tools': the tools are not pre-approved there). The field is kept "
+    "for the agents that read it; nothing is checked against this agent's tools.",
     # -- names and descriptions -----------------------------------------------------
     "name-format": "The name breaks the profile's naming rule (for the standard: lowercase "
     "letters, digits and single hyphens, not at either end). Agents and upload refuse it, "

@@ -3,8 +3,10 @@
 A new skill system is one module (or package) in this folder with a `Profile`
 subclass that sets `name`: it is found here, in the order of its `order` (a
 subclass of another profile, such as ClaudeCode of Pegasus, is found in its own
-module). Nothing else names it: commands, detection, the app and the goldens ask
-this registry. A profile can also be registered at run time (`register_profile`).
+module). Profiles built from data are found in a module's `PROFILES` tuple (the
+agents of core/profiles/agents.py: agent_profiles.py). Nothing else names them:
+commands, detection, the app and the goldens ask this registry. A profile can also
+be registered at run time (`register_profile`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ def _shipped() -> list[type[Profile]]:
                 and "name" in value.__dict__
             ):
                 found.append(value)
+        found += [cls for cls in getattr(module, "PROFILES", ()) if cls not in found]
     return sorted(found, key=lambda cls: (cls.order, cls.name))
 
 

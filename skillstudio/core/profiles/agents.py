@@ -60,6 +60,7 @@ class AgentSpec:
     skips_hidden: bool = False  # recursive discovery skips names starting with '.'
     follows_links: bool | None = None  # None: not documented
     name_rule: NameRule = "field"
+    name_source: str = ""  # where the name rule was read (its loader), when it was
     reads: frozenset[str] | None = None  # None: unknown, or the full profile's fields
     profile: str | None = None  # the SkillStudio profile that models it fully
     name_max: int | None = None
@@ -179,13 +180,21 @@ AGENTS: tuple[AgentSpec, ...] = (
             RootRule(".claude/skills"),
             *_user("~/.copilot/skills", "~/.agents/skills", "~/.claude/skills"),
         ),
-        source="https://docs.github.com/en/copilot/concepts/agents/about-agent-skills",
+        source="https://docs.github.com/en/copilot/concepts/agents/about-agent-skills; "
+        "microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/"
+        "references/skills.md (fields, name rule)",
+        checked="2026-12-03",
         name_rule="folder",
         reads=STANDARD_FIELDS | {"argument-hint", "user-invocable", "disable-model-invocation"},
+        name_max=64,
+        name_pattern=STANDARD_NAME,
         description_max=1024,
         invocation="chosen by the model; /name in the CLI and VS Code",
-        notes=("VS Code adds folders with the setting chat.agentSkillsLocations.",),
-        unconfirmed=("name_rule", "reads"),
+        notes=(
+            "VS Code adds folders with the setting chat.agentSkillsLocations.",
+            "The name is required, 1-64 lowercase letters, digits and hyphens, and must "
+            "match the folder (VS Code's own skills reference).",
+        ),
     ),
     AgentSpec(
         key="cursor",
@@ -218,6 +227,9 @@ AGENTS: tuple[AgentSpec, ...] = (
             *_user("~/.agents/skills", "~/.gemini/skills"),
         ),
         source="https://geminicli.com/docs/cli/using-agent-skills/",
+        name_source="google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts "
+        "loadSkillFromFile @ 04fbf507 (read 2026-12-03): any string name, ': \\ / < > * ? \" |' "
+        "replaced by '-'; the folder's name is not used",
         reads=frozenset({"name", "description"}),
         extension_manifests=("gemini-extension.json",),
         listing="<available_skills> with name, description, location in the system prompt",
@@ -247,7 +259,12 @@ AGENTS: tuple[AgentSpec, ...] = (
         description_max=1024,
         listing="<available_skills> in the skill tool's description",
         invocation="the skill tool",
-        notes=("Project folders are read from the working folder up to the git worktree.",),
+        notes=(
+            "Project folders are read from the working folder up to the git worktree.",
+            "OpenCode's v2 documentation (opencode.ai/v2/docs/skills, read 2026-12-03) "
+            "shows a free name ('Git Release') and SKILL.md files at any depth: not "
+            "modelled; the rules here are those of its v1 documentation.",
+        ),
     ),
     AgentSpec(
         key="goose",

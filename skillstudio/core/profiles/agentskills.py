@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 from ..checking.advice import advise
 from ..checking.field_checks import check_length, check_not_empty
+from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec, described, quoted, show, yaml_kind
 from ..model.skills import Skill
 from ..profile import Checker, Profile, RootSpec
@@ -28,7 +29,7 @@ class AgentSkills(Profile):
     source = "agentskills.io specification, skills-ref 0.1.1"
     roots = (RootSpec(".agents/skills", "project"),)
     marker_dirs = (".agents/skills",)
-    unknown_field_severity = "error"
+    unknown_field_severity: ClassVar[Severity | None] = "error"
     fields = (
         FieldSpec(
             "name",

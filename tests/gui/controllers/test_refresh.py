@@ -578,13 +578,13 @@ def test_new_and_deleted_skills_appear_and_vanish(
     folder.mkdir()
     (folder / "SKILL.md").write_text("---\nname: brand-new\ndescription: d\n---\nbody\n")
     qtbot.waitUntil(
-        lambda: "31" not in window.statusBar().currentMessage().split(" skills")[0],
+        lambda: "51" not in window.statusBar().currentMessage().split(" skills")[0],
         timeout=WATCH_WAIT,
     )
-    assert window.statusBar().currentMessage().startswith("32 skills")
+    assert window.statusBar().currentMessage().startswith("52 skills")
     (folder / "SKILL.md").unlink()
     qtbot.waitUntil(
-        lambda: window.statusBar().currentMessage().startswith("31 skills"), timeout=WATCH_WAIT
+        lambda: window.statusBar().currentMessage().startswith("51 skills"), timeout=WATCH_WAIT
     )
 
 

@@ -42,7 +42,7 @@ def test_new_skill_is_created_valid_and_opened(
     path = window.skill_actions.new_skill_in(root)
     assert path is not None and Path(path).is_file()
     assert isinstance(window.tabs.currentWidget(), SkillEditor)
-    assert window.statusBar().currentMessage().startswith("32 skills · 0 errors")
+    assert window.statusBar().currentMessage().startswith("52 skills · 0 errors")
     registry = window.context.registry_for(path)
     assert registry is not None
     problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
@@ -83,7 +83,7 @@ def test_trash_moves_the_folder(
     trashed = window.skill_actions.trash_skill(str(path))
     assert trashed is not None and Path(trashed, "SKILL.md").is_file()
     assert not path.exists()
-    assert window.statusBar().currentMessage().startswith("30 skills")
+    assert window.statusBar().currentMessage().startswith("50 skills")
 
 
 def test_new_rename_and_duplicate_each_reload_once_and_open_the_new_skill(

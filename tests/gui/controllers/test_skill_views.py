@@ -31,7 +31,7 @@ def test_status_bar_message_is_not_cut_at_1024(window: MainWindow, qtbot: QtBot)
     qtbot.waitUntil(lambda: bar.width() <= 1024, timeout=3000)
     qtbot.wait(20)
     message = bar.currentMessage()
-    assert message.startswith("31 skills · 0 errors")
+    assert message.startswith("51 skills · 0 errors")
     permanent = [w for w in bar.findChildren(QWidget) if w.isVisible() and w.parent() is bar]
     room = min(w.geometry().left() for w in permanent if w.geometry().left() > 0)
     assert bar.fontMetrics().horizontalAdvance(message) + 12 <= room

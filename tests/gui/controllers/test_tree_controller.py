@@ -79,7 +79,7 @@ def test_filter_box_narrows_the_tree(tree_parts: TreeParts, qtbot: QtBot) -> Non
     roots = [tree_parts.tree_model.index(r, 0) for r in range(tree_parts.tree_model.rowCount())]
     assert all(tree_parts.tree.isExpanded(r) for r in roots)
     tree_parts.filter_box.clear()
-    qtbot.waitUntil(lambda: len(skill_names(tree_parts)) == 31)
+    qtbot.waitUntil(lambda: len(skill_names(tree_parts)) == 51)
 
 
 def test_quick_open_filter_and_enter_opens_the_first_match(

@@ -44,7 +44,7 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     model.fetchMore(skill)
     qtmodeltester.check(model)  # type: ignore[attr-defined]
     roots = [model.index(r, 0) for r in range(model.rowCount())]
-    assert len(roots) == 14  # the samples' roots over eight profile projects
+    assert len(roots) == 24  # the samples' roots: 14 over the eight first profiles, one per agent
     labels = [r.data() for r in roots]
     assert "pegasus · user · wins over builtin" in labels
     assert "pegasus · builtin · yields to user" in labels

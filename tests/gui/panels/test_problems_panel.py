@@ -247,9 +247,12 @@ def test_current_skill_portability_is_shown(qtbot: QtBot, tmp_path: object) -> N
     widget = panel(qtbot)
     widget.set_current_path(path)
     qtbot.waitUntil(
-        lambda: widget.where.text().startswith(
-            "review's content, wherever it lies: accepted by claude-code, codex and the seed/test "
-            "systems pegasus"
+        lambda: (
+            widget.where.text().startswith(
+                "review's content, wherever it lies: accepted by claude-code, codex, copilot, "
+                "cursor"
+            )
+            and "and the seed/test systems pegasus" in widget.where.text()
         )
     )
     assert "agentskills (unknown key `argument-hint`)" in widget.where.toolTip()
@@ -381,6 +384,6 @@ def test_the_line_groups_seed_systems_apart_from_agents() -> None:
     line = loads_line(verdicts, "review")
     assert line.startswith(
         "review's content, wherever it lies: accepted by agentskills and the seed/test "
-        "systems pegasus, mvp; rejected by claude-code, codex and the seed/test systems "
+        f"systems pegasus, mvp; rejected by {', '.join(agents[1:])} and the seed/test systems "
     )
     seeds_are_called_seeds(line)

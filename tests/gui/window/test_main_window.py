@@ -109,8 +109,8 @@ def test_a_new_folder_replaces_a_scan_in_progress_and_closing_does_not_hang(
 
 def test_window_shows_tree_problems_and_status(window: MainWindow) -> None:
     skills = [i for i in all_rows(window.tree_model) if i.data(KIND_ROLE) == "skill"]
-    assert len(skills) == 31
-    assert "31 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
+    assert len(skills) == 51
+    assert "51 skills · 0 errors · 0 warnings" in window.statusBar().currentMessage()
     assert window.problems_model.rowCount() == 2  # the two 'shadowed' notes
 
 

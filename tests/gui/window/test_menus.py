@@ -39,7 +39,7 @@ def test_recent_folders_menu_reopens_a_folder(
     with qtbot.waitSignal(window.scan_finished, timeout=10_000):
         actions[1].trigger()
     assert window.context.base == str(samples)
-    assert sum(len(r.skills) for r in window.context.registries) == 31
+    assert sum(len(r.skills) for r in window.context.registries) == 51
 
 
 def test_the_overlap_map_opened_from_view_comes_to_the_front(

@@ -67,13 +67,19 @@ class ToolEntry:
 
 
 def tool_entries_at(value: Any) -> list[ToolEntry]:
-    """The entries of an allowed-tools value, each with its item and offset in it: a list,
-    or a text split at commas and blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
+    """The entries of an allowed-tools value, each with its item and offset in it, as
+    Claude Code reads them (docs/agents.md, "allowed-tools"): a YAML list's items each
+    whole (an MCP tool named `Azure MCP/documentation` is one entry), a text split at
+    commas and blanks outside parentheses (`Bash(git add:*) Read, Grep`)."""
     single = isinstance(value, str)
     items = [value] if single else value if isinstance(value, list) else []
     out: list[ToolEntry] = []
     for index, item in enumerate(items):
         if not isinstance(item, str):
+            continue
+        if not single:
+            if item.strip():
+                out.append(ToolEntry(item.strip(), index, len(item) - len(item.lstrip())))
             continue
         depth = 0
         start = -1

@@ -29,15 +29,14 @@ TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 # claude.ai / the Skills API accept only these keys in an uploaded SKILL.md
 UPLOAD_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
-# fields that only Claude Code (among the agents SkillStudio knows) defines: detection marks
+# fields that only Claude Code (among the agents SkillStudio knows) defines: detection
+# marks. Not those other agents read too (docs/agents.md): `argument-hint`,
+# `user-invocable`, `disable-model-invocation` (GitHub Copilot; Cursor the last) and
+# the standard's `allowed-tools`.
 CLAUDE_MARKS = (
-    "argument-hint",
-    "user-invocable",
-    "disable-model-invocation",
     "when_to_use",
     "disallowed-tools",
     "context",
-    "allowed-tools",
     "effort",
     "hooks",
     "paths",
