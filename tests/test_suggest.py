@@ -18,7 +18,7 @@ from .test_leaks import project
 
 SECRET = "sk-test-suggest-0123456789abcdef"
 
-DRAFTS = [
+DRAFTS: list[dict[str, Any]] = [
     {
         "text": "my scanned tax paperwork needs the boxes completed",
         "kind": "should",
