@@ -210,3 +210,22 @@ def test_on_a_terminal_each_draft_is_accepted_edited_or_dropped(
     queries = [line.split('"')[1] for line in text.splitlines() if "- query:" in line]
     assert queries == [DRAFTS[0]["text"], "fill the boxes of the lease I got", DRAFTS[7]["text"]]
     assert "3 cases appended to s.yaml" in run.out
+
+
+def test_a_remote_endpoint_without_a_key_is_refused_before_the_cost_question(
+    base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SUGGEST_KEY")
+    monkeypatch.setenv("SKILLSTUDIO_NO_KEYRING", "1")
+    run = cli(
+        "suggest",
+        "pdf-forms",
+        "--model",
+        "m",
+        "--endpoint",
+        "https://example.test/v1",
+        "--key-env",
+        "SUGGEST_KEY",
+        cwd=base,
+    )
+    assert run.code == 2 and "no key for" in run.err and "About to send" not in run.err

@@ -81,7 +81,7 @@ def register(sub: Subparsers) -> None:
 
 def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.client import Limits
-    from ..core.live.run import Settings
+    from ..core.live.run import LiveError, Settings, key_for
     from ..core.projects.suggest import (
         MAX_PER_KIND,
         SuggestError,
@@ -114,6 +114,10 @@ def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
         env.err.write(printable(f"skillstudio: no active skill named {args.skill!r}") + "\n")
         return EXIT_FAIL
     ask = plan_ask(_likely_index(item), skill, settings, args.per_kind)
+    try:
+        key = key_for(settings)  # before asking to spend: a missing key is said first
+    except LiveError as exc:
+        raise UsageError(str(exc)) from None
     if not ask_to_send(
         env, args, _cost_text(ask, settings), "not sending without a yes: add --yes"
     ):
@@ -121,16 +125,16 @@ def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
         return EXIT_OK
     check = LeakCheck(item.registry.active.values())
     try:
-        text = send_ask(ask, settings)
+        text = send_ask(ask, settings, key)
         drafts, unread = read_drafts(text, skill.name, [s.name for s in ask.neighbours])
     except SuggestError as exc:
         env.err.write(printable(f"skillstudio: suggest: {exc}") + "\n")
         return EXIT_FAIL
     mark_drafts(drafts, skill.name, check, existing)
-    key: ExpectKey = "expect_model" if item.registry.profile.model_chooses else "expect"
+    expect_key: ExpectKey = "expect_model" if item.registry.profile.model_chooses else "expect"
     review = write is not None and args.format == "text" and _interactive(env)
     kept = _review(env, drafts, skill.name, check) if review else [d for d in drafts if d.kept]
-    written = _write(write, kept, key) if write is not None else 0
+    written = _write(write, kept, expect_key) if write is not None else 0
     if args.format == "json":
         out: dict[str, Any] = {
             "skill": skill.name,
@@ -143,7 +147,7 @@ def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
             "drafts": [d.to_json() for d in drafts],
             "refused": unread,
             "suite": write,
-            "key": key,
+            "key": expect_key,
             "written": written,
         }
         env.print(dumps(out))
@@ -158,7 +162,7 @@ def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
     )
     env.print(summary)
     if write is not None:
-        env.print(f"{counted(written, 'case')} appended to {rel(write, env.cwd)} ({key})")
+        env.print(f"{counted(written, 'case')} appended to {rel(write, env.cwd)} ({expect_key})")
     return EXIT_OK
 
 

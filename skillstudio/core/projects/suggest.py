@@ -12,7 +12,7 @@ schema asks for, read with the bounded JSON reader (core/live/answer_json.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from ..live.answer_json import AnswerRefused, parse_answer
 from ..live.client import SendError, new_client, send
 from ..live.endpoints import Endpoint
 from ..live.questions import MalformedAnswer, answer_text
-from ..live.run import CHARS_PER_TOKEN, LiveError, Settings, key_for
+from ..live.run import CHARS_PER_TOKEN, Settings
 from ..model.skills import Skill
 from ..model.text import normalize
 from ..ranking.leaks import Leak, LeakCheck
@@ -206,14 +206,11 @@ def plan_ask(
 def send_ask(
     ask: Ask,
     settings: Settings,
+    key: str | None,
     transport: httpx.BaseTransport | None = None,
-    environ: Mapping[str, str] | None = None,
 ) -> str:
-    """The model's answer text; SuggestError (no key in it) when it cannot be had."""
-    try:
-        key = key_for(settings, environ)
-    except LiveError as exc:
-        raise SuggestError(str(exc)) from None
+    """The model's answer text, asked with `key` (core/live/run.py `key_for`, checked
+    before the cost is asked about); SuggestError (no key in it) when it cannot be had."""
     try:
         with new_client(transport) as client:
             data = send(
