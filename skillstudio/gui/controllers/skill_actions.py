@@ -181,7 +181,8 @@ class SkillActions(QObject):
         suite = listed[0] if listed else os.path.join(base, "suites", f"{skill.name}.yaml")
         parent = self.parent()
         owner = parent if isinstance(parent, QWidget) else None
-        return SuggestDialog(registry, skill, self.endpoints(), suite, owner)
+        indexes = self.context.likely_indexes
+        return SuggestDialog(registry, skill, indexes, self.endpoints(), suite, owner)
 
     def suggest_requests(self, path: str) -> None:
         dialog = self.suggest_dialog(path)

@@ -48,6 +48,7 @@ from ...core.ranking.leaks import LeakCheck
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
+from ..infra.likely_jobs import LikelyIndexes
 from ..infra.settings_store import Endpoint as Configured
 
 INTRO = (
@@ -62,6 +63,7 @@ class SuggestDialog(QDialog):
         self,
         registry: Registry,
         skill: Skill,
+        indexes: LikelyIndexes | None = None,
         endpoints: Iterable[Configured] = (),
         suite: str = "",
         parent: QWidget | None = None,
@@ -69,7 +71,12 @@ class SuggestDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Suggest Requests for {skill.name}")
         self.registry, self.skill = registry, skill
-        self.index = LikelyIndex(registry)
+        # the app's likely index of the project (built off the GUI thread: `ready` says
+        # when); without the app's builder, one of its own
+        self.indexes = indexes
+        self._own_index = LikelyIndex(registry) if indexes is None else None
+        if indexes is not None:
+            indexes.ready.connect(self._on_index_ready)
         self.check = LeakCheck(registry.active.values())
         self.key: ExpectKey = "expect_model" if registry.profile.model_chooses else "expect"
         self.drafts: list[Draft] = []
@@ -121,6 +128,15 @@ class SuggestDialog(QDialog):
         self.resize(720, 520)
         self.estimate()
 
+    def _index(self) -> LikelyIndex | None:
+        if self.indexes is not None:
+            return self.indexes.get(self.registry)
+        return self._own_index
+
+    def _on_index_ready(self, registry: object) -> None:
+        if registry is self.registry:
+            self.estimate()
+
     def _on_endpoint(self, text: str) -> None:
         found = self.configured.get(text)
         if found is not None and found.model:
@@ -148,7 +164,13 @@ class SuggestDialog(QDialog):
             self.cost.setText(str(exc))
             self.send_button.setEnabled(False)
             return
-        self.ask = plan_ask(self.index, self.skill, settings)
+        index = self._index()
+        if index is None:
+            self.ask = None
+            self.cost.setText("Finding the skill's closest neighbours…")
+            self.send_button.setEnabled(False)
+            return
+        self.ask = plan_ask(index, self.skill, settings)
         sent, answered = self.ask.tokens()
         near = ", ".join(s.name for s in self.ask.neighbours) or "none"
         self.cost.setText(

@@ -42,7 +42,8 @@ def test_suggest_requests_lists_drafts_with_checkboxes_and_writes_the_checked(
     with FakeModel([("text", answer())]) as fake:
         dialog.endpoint.setCurrentText(fake.url)
         dialog.model.setText("m")
-        # the cost before anything is sent
+        # the cost before anything is sent (once the app's likely index is there)
+        qtbot.waitUntil(lambda: "Send sends" in dialog.cost.text(), timeout=10_000)
         assert "Send sends 1 request to m at" in dialog.cost.text()
         assert "input tokens" in dialog.cost.text() and "csv-clean" in dialog.cost.text()
         assert fake.received == [] and dialog.send_button.isEnabled()
@@ -85,6 +86,7 @@ def test_a_malformed_answer_is_said_in_plain_words(
     with FakeModel([("text", json.dumps({"nothing": []}))]) as fake:
         dialog.endpoint.setCurrentText(fake.url)
         dialog.model.setText("m")
+        qtbot.waitUntil(dialog.send_button.isEnabled, timeout=10_000)
         dialog.send()
         qtbot.waitUntil(lambda: "requests" in dialog.status.text(), timeout=10_000)
     assert dialog.status.text() == "the model's answer has no 'requests' list, as the schema asks"
