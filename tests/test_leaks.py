@@ -4,6 +4,7 @@ every format the suite loader reads (docs/commands.md)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.ranking.leaks import LeakCheck, names
 
-from .helpers import cli, skill_text, write
+from .helpers import CORPUS, REPO, cli, skill_text, write
 
 # descriptions written for these tests
 SKILLS = {
@@ -200,3 +201,25 @@ def test_test_leaks_refuses_junit(tmp_path: Path) -> None:
     suite(tmp_path, NATIVE)
     run = cli("test", "--leaks", "suite.yaml", "--format", "junit", cwd=tmp_path)
     assert run.code == 2 and "text or json" in run.err
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
+def test_on_the_evaluation_set_paraphrases_do_not_leak_and_direct_requests_may() -> None:
+    """tests/eval/corpus_requests.yaml over the 217 corpus skills: a paraphrase shares
+    at most one content word with its skill's name and description (checked by
+    tests/eval/check_paraphrase.py), so it can leak only by a one-word name; requests
+    written with the skill's own words ("direct") leak in a share of cases."""
+    import yaml
+
+    suite = os.path.join(REPO, "tests", "eval", "corpus_requests.yaml")
+    run = cli("test", "--leaks", suite, CORPUS, "--format", "json")
+    assert run.code == 1, run.err
+    kinds = {c["query"]: c.get("kind") for c in yaml.safe_load(Path(suite).read_text())["cases"]}
+    leaks = run.json["leaks"]
+    paraphrased = [x for x in leaks if kinds[x["query"]] == "paraphrase"]
+    assert all(x["kind"] == "name" and len(x["words"]) == 1 for x in paraphrased)
+    assert not [x for x in leaks if kinds[x["query"]] == "none"]
+    direct = sum(kind == "direct" for kind in kinds.values())
+    leaking = sum(kinds[x["query"]] == "direct" for x in leaks)
+    assert 0.1 * direct < leaking < 0.6 * direct  # measured: 64 of 216
