@@ -229,3 +229,11 @@ def test_a_remote_endpoint_without_a_key_is_refused_before_the_cost_question(
         cwd=base,
     )
     assert run.code == 2 and "no key for" in run.err and "About to send" not in run.err
+
+
+def test_write_to_another_tools_format_is_refused_before_sending(base: Path) -> None:
+    write(base, "eval_set.json", '[{"query": "fill my form", "should_trigger": true}]')
+    with FakeModel([("text", answer())]) as fake:
+        run = run_suggest(base, fake.url, "--yes", "--write", "eval_set.json")
+    assert run.code == 2 and "SkillStudio suites only" in run.err
+    assert fake.received == []

@@ -106,7 +106,7 @@ def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
     )
     settings.price = price_of(args)
     write = os.path.join(env.cwd, args.write) if args.write else None
-    existing = _existing_requests(write)
+    existing = _existing_requests(write, args.skill)
     args.paths = [args.path] if args.path else []
     item = load_one(args, env)
     skill = item.registry.active.get(args.skill)
@@ -174,17 +174,24 @@ def _likely_index(item: OpenProject) -> Any:
     return item.likely_index() or LikelyIndex(item.registry)
 
 
-def _existing_requests(path: str | None) -> list[str]:
-    """The requests of the suite --write appends to (drafts repeating one are dropped)."""
+def _existing_requests(path: str | None, skill: str) -> list[str]:
+    """The requests of the suite --write appends to (drafts repeating one are dropped); a
+    UsageError when it cannot be read or is not a SkillStudio suite."""
     if path is None or not os.path.exists(path):
         return []
     from ..core.projects.suite_cases import SuiteError
-    from ..core.projects.suites import load_suite
+    from ..core.projects.suites import FOREIGN, load_suite
 
     try:
-        return [case.query for case in load_suite(path).cases]
+        suite = load_suite(path, skill)
     except SuiteError as exc:
         raise UsageError(str(exc)) from None
+    if suite.kind != "suite":  # said before anything is sent (and paid for)
+        raise UsageError(
+            f"{path}: drafts are written to SkillStudio suites only; this file is "
+            f"{FOREIGN.get(suite.kind, suite.kind)}"
+        )
+    return [case.query for case in suite.cases]
 
 
 def _cost_text(ask: Ask, settings: Any) -> str:
