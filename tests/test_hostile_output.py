@@ -87,6 +87,8 @@ def commands(tmp_path: Path) -> list[list[str]]:
         ["headroom"],
         ["test"],
         ["test", "suites/evil.yaml", "--format", "junit"],
+        ["test", "--leaks"],
+        ["suggest", NAME, "--model", "m", "--endpoint", "http://127.0.0.1:9/v1"],  # no --yes
         ["eval", "--offline", "--model", "m"],
         ["eval", "--model", "m", "--endpoint", "http://127.0.0.1:9/v1"],  # the plan, no --yes
         ["eval", "--offline", "--model", "m", "--request", f"fill {EVIL}", "--expect", NAME],

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..core.live.cache import AnswerCache
+    from ..core.live.endpoints import Endpoint
     from ..core.live.run import LiveReport, Plan, Settings
     from ..core.live.stats import LiveCase
     from ..core.live.templates import Template
@@ -45,9 +46,40 @@ if TYPE_CHECKING:
     ]
 
 
-def register(sub: Subparsers) -> None:
+def add_endpoint_arguments(parser: argparse.ArgumentParser, model_help: str) -> None:
+    """--endpoint, --api, --model and --key-env: where a model is asked and with which
+    key (eval, suggest)."""
     from ..core.live.endpoints import APIS
 
+    parser.add_argument(
+        "--endpoint",
+        default="ollama",
+        metavar="NAME|URL",
+        help="a base URL (http://localhost:11434/v1) or one of: anthropic, "
+        "openai, openrouter, ollama, llama.cpp, vllm, lmstudio (default ollama)",
+    )
+    parser.add_argument(
+        "--api",
+        choices=APIS,
+        help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
+        "Completions, OpenAI's Responses API as current Codex asks it, where the "
+        "endpoint offers it, or Gemini's generateContent (default: from the endpoint; "
+        "Chat Completions for an OpenAI-compatible one)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="M",
+        help=model_help,
+    )
+    parser.add_argument(
+        "--key-env",
+        metavar="VAR",
+        help="the environment variable holding the key (else the endpoint's "
+        "usual one, then the system keyring)",
+    )
+
+
+def register(sub: Subparsers) -> None:
     ev = sub.add_parser(
         "eval",
         help="put the suites' requests to a real model, as the agent asks it",
@@ -81,31 +113,8 @@ def register(sub: Subparsers) -> None:
         help="the skill --request should pick (repeatable; 'none': no skill); "
         "without it the picks are shown, not judged",
     )
-    ev.add_argument(
-        "--endpoint",
-        default="ollama",
-        metavar="NAME|URL",
-        help="a base URL (http://localhost:11434/v1) or one of: anthropic, "
-        "openai, openrouter, ollama, llama.cpp, vllm, lmstudio (default ollama)",
-    )
-    ev.add_argument(
-        "--api",
-        choices=APIS,
-        help="the endpoint's API: Anthropic Messages, OpenAI-compatible Chat "
-        "Completions, OpenAI's Responses API as current Codex asks it, where the "
-        "endpoint offers it, or Gemini's generateContent (default: from the endpoint; "
-        "Chat Completions for an OpenAI-compatible one)",
-    )
-    ev.add_argument(
-        "--model",
-        metavar="M",
-        help="the model to ask (required, but with --agent-cli: the agent's default)",
-    )
-    ev.add_argument(
-        "--key-env",
-        metavar="VAR",
-        help="the environment variable holding the key (else the endpoint's "
-        "usual one, then the system keyring)",
+    add_endpoint_arguments(
+        ev, "the model to ask (required, but with --agent-cli: the agent's default)"
     )
     ev.add_argument("--runs", type=int, default=3, metavar="N", help="runs per request (3)")
     ev.add_argument(
@@ -189,15 +198,11 @@ def register(sub: Subparsers) -> None:
 
 def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
-    from ..core.live.endpoints import EndpointError, endpoint_for
     from ..core.live.run import Settings
 
     if not args.model:
         raise UsageError("--model is required (or --agent-cli: the agent's own model)")
-    try:
-        endpoint = endpoint_for(args.endpoint, args.api, args.key_env)
-    except EndpointError as exc:
-        raise UsageError(str(exc)) from None
+    endpoint = endpoint_of(args)
     settings = Settings(
         endpoint,
         args.model,
@@ -213,14 +218,30 @@ def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
         turns=args.turns,
     )
     valid_settings(settings)
-    if args.price:
-        try:
-            first, second = (float(p) for p in args.price.split(","))
-        except ValueError:
-            raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
-        settings.price = (first, second)
+    settings.price = price_of(args)
     settings.template, settings.saved_templates = _template(args, cwd or os.getcwd())
     return settings
+
+
+def endpoint_of(args: argparse.Namespace) -> Endpoint:
+    """The endpoint --endpoint, --api and --key-env name; a UsageError when they name none."""
+    from ..core.live.endpoints import EndpointError, endpoint_for
+
+    try:
+        return endpoint_for(args.endpoint, args.api, args.key_env)
+    except EndpointError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def price_of(args: argparse.Namespace) -> tuple[float, float] | None:
+    """--price IN,OUT (dollars per million input and output tokens), or None."""
+    if not args.price:
+        return None
+    try:
+        first, second = (float(p) for p in args.price.split(","))
+    except ValueError:
+        raise UsageError("--price takes two numbers: IN,OUT (dollars per million)") from None
+    return first, second
 
 
 def _template(args: argparse.Namespace, cwd: str) -> tuple[Template | None, bool]:

@@ -53,19 +53,26 @@ def confirm_runs(
     text = f"About to {what(calls)}" + (
         f"; {counted(cached, 'run')} from the cache" if cached else ""
     )
-    if _ask(env, args, text):
+    if ask_to_send(env, args, text):
         return True
     env.err.write(f"nothing was {undone}\n")
     return False
 
 
-def _ask(env: Env, args: argparse.Namespace, text: str) -> bool:
+def ask_to_send(
+    env: Env,
+    args: argparse.Namespace,
+    text: str,
+    refused: str = "not sending without a yes: add --yes (or --offline to use the cache)",
+) -> bool:
+    """`text` (what will be sent and what it costs), then the question, on stderr: True
+    at once with --yes; a UsageError (`refused`) where no one can answer it."""
     env.err.write(text + "\n")
     if args.yes:
         return True
     stdin = sys.stdin
     if stdin is None or not stdin.isatty():
-        raise UsageError("not sending without a yes: add --yes (or --offline to use the cache)")
+        raise UsageError(refused)
     env.err.write("Send? [y/N] ")
     env.err.flush()
     return stdin.readline().strip().lower() in ("y", "yes")

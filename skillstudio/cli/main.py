@@ -24,6 +24,7 @@ from . import (
     lint_cmd,
     lsp_cmd,
     overlap_cmd,
+    suggest_cmd,
     test_cmd,
 )
 from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Env
@@ -37,6 +38,7 @@ GROUPS = (
     headroom_cmd,
     test_cmd,
     eval_cmd,
+    suggest_cmd,
     capture_cmd,
     edit_cmd,
     archive_cmd,

@@ -46,6 +46,13 @@ def register(sub: Subparsers) -> None:
         metavar="NAME",
         help="the skill an eval_set.json, triggers.yaml or trigger_tests.yaml is about",
     )
+    test.add_argument(
+        "--leaks",
+        action="store_true",
+        help="run nothing: check each case's request for leaks instead (it names the "
+        "skill it expects, or holds 2 of its description's 3 rarest words, so it tests "
+        "nothing); exit 1 when one leaks",
+    )
     add_window(test, "the context window in tokens (budgets that depend on it)")
     add_common(test, formats=("text", "json", "junit"))
 
@@ -106,18 +113,69 @@ def listed_suites(config: Config | None, cwd: str) -> list[tuple[str, str]]:
     return [(path, folder) for path in config.suites]
 
 
-def cmd_test(args: argparse.Namespace, env: Env) -> int:
-    from ..core.projects.suite_cases import SuiteError
-    from ..core.projects.suites import load_suite, run_suite
-
-    window = window_from(args, env)  # (a usage error before anything is read)
-    suites, skills = split_arguments(args.suites, env.cwd)
+def suite_paths(
+    args: argparse.Namespace, env: Env, suites: list[str], skills: list[str]
+) -> list[tuple[str, str]]:
+    """(path, home) of the suites to run: those named, else those skillstudio.yaml lists."""
     paths = named_suites(suites, env.cwd)
     if not paths:
         for project in resolve_projects(skills, args.root, args.project, args.profile, env.cwd):
             paths.extend(listed_suites(project.config, env.cwd))
         if not paths:
             raise UsageError("no suites given and none listed under 'suites:' in skillstudio.yaml")
+    return paths
+
+
+def cmd_leaks(
+    args: argparse.Namespace, env: Env, paths: list[tuple[str, str]], skills: list[str]
+) -> int:
+    """`test --leaks`: each case that leaks a skill it expects (core/projects/suite_leaks.py),
+    offline; the rarity of words is read over the project each suite runs against."""
+    from ..core.projects.suite_cases import SuiteError
+    from ..core.projects.suite_leaks import suite_leaks
+    from ..core.projects.suites import load_suite
+    from ..core.ranking.leaks import LeakCheck
+
+    if args.format == "junit":
+        raise UsageError("test --leaks prints text or json, not junit")
+    opened: dict[tuple[object, ...], OpenProject] = {}
+    checks: dict[int, LeakCheck] = {}
+    found: list[dict[str, Any]] = []
+    lines: list[str] = []
+    cases = 0
+    for path, home in paths:
+        try:
+            suite = load_suite(path, args.skill, home)
+        except SuiteError as exc:
+            raise UsageError(str(exc)) from None
+        item = _suite_registry(suite, args, env, skills, opened)
+        check = checks.get(id(item))
+        if check is None:
+            check = checks[id(item)] = LeakCheck(item.registry.active.values())
+        cases += len(suite.cases)
+        shown = rel(path, env.cwd)
+        for leaking in suite_leaks(suite, check):
+            found.append(leaking.to_json(path))
+            where = f"{shown}:{leaking.case.line}" if leaking.case.line else shown
+            lines.append(f"{where}: LEAK {leaking.case.query!r}: {leaking.leak.reason}")
+    if args.format == "json":
+        env.print(dumps({"leaks": found, "cases": cases, "suites": [p for p, _ in paths]}))
+    else:
+        for line in lines:
+            env.print(printable(line))
+        env.print(f"{counted(len(found), 'leaking case')} of {counted(cases, 'case')}")
+    return EXIT_FAIL if found else EXIT_OK
+
+
+def cmd_test(args: argparse.Namespace, env: Env) -> int:
+    from ..core.projects.suite_cases import SuiteError
+    from ..core.projects.suites import load_suite, run_suite
+
+    window = window_from(args, env)  # (a usage error before anything is read)
+    suites, skills = split_arguments(args.suites, env.cwd)
+    paths = suite_paths(args, env, suites, skills)
+    if args.leaks:
+        return cmd_leaks(args, env, paths, skills)
     all_results: list[dict[str, Any]] = []
     suites_json: list[dict[str, Any]] = []
     passed = failed = model_only = 0

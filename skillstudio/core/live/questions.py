@@ -404,6 +404,14 @@ def _calls(data: dict[str, Any], api: str) -> tuple[list[tuple[str, Any]], str, 
     return calls, " ".join(texts).strip(), counts[0], counts[1]
 
 
+def answer_text(data: Any, api: str) -> str:
+    """The text of a plain answer (no tool asked for), in the API's shape; MalformedAnswer
+    when it is not that shape (`skillstudio suggest`: core/projects/suggest.py)."""
+    if not isinstance(data, dict):
+        raise MalformedAnswer("the answer is not a JSON object")
+    return _calls(data, api)[1]
+
+
 def read_answer(q: Question, data: Any, api: str) -> Answer:
     """The answer as the agent reads it: the first call of the skill tool naming a
     skill, or (read styles) the first tool call that runs a read command on a listed

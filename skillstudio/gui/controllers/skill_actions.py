@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QUrl
+from PySide6.QtCore import QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from ...core.editing.archive import ArchiveError
 from ...core.editing.saving import SaveError
@@ -25,6 +25,8 @@ from ...core.editing.skill_ops import (
 from ...core.reading.yaml_io import EditError
 from ..dialogs.new_skill_dialog import NewSkillDialog
 from ..dialogs.questions import Dialogs
+from ..dialogs.suggest_dialog import SuggestDialog
+from ..infra.settings_store import Endpoint as Configured
 from ..models.app_context import AppContext
 from .archives import Archives
 from .document_tabs import DocumentTabs
@@ -41,6 +43,7 @@ class SkillActions(QObject):
         dialogs: Dialogs,
         reload: Callable[[], None],
         parent: QObject | None = None,
+        endpoints: Callable[[], list[Configured]] = list,
     ) -> None:
         super().__init__(parent)
         self.context = context
@@ -48,6 +51,7 @@ class SkillActions(QObject):
         self.archives = archives
         self.dialogs = dialogs
         self.reload = reload
+        self.endpoints = endpoints  # Settings › Model endpoints (Suggest Requests…)
 
     def fill_menu(self, menu: QMenu, kind: str, path: str) -> None:
         """The tree's context menu of a row (`kind`: root, skill or file)."""
@@ -62,6 +66,7 @@ class SkillActions(QObject):
             menu.addAction("Rename…", lambda: self.rename_skill(path))
             menu.addAction("Duplicate…", lambda: self.duplicate_skill(path))
             menu.addAction("Export .skill…", lambda: self.archives.export_skill(path))
+            menu.addAction("Suggest Requests…", lambda: self.suggest_requests(path))
             menu.addAction("Reveal in File Manager", lambda: self.reveal(path))
             menu.addSeparator()
             menu.addAction("Move to Trash", lambda: self.trash_skill(path))
@@ -161,6 +166,31 @@ class SkillActions(QObject):
             return None
         trashed = self._operation(lambda: delete_to_trash(os.path.dirname(path)))
         return trashed if isinstance(trashed, str) else None
+
+    def suggest_dialog(self, path: str) -> SuggestDialog | None:
+        """Suggest Requests… for the skill at `path` (its SKILL.md), its suite the first
+        one the project lists, else suites/NAME.yaml in the project; None when the
+        skill is not active in a project read."""
+        registry = self.context.registry_for(path)
+        skill = next((s for s in registry.skills if s.path == path), None) if registry else None
+        if registry is None or skill is None or registry.active.get(skill.name) is not skill:
+            return None
+        project = self.context.project_of(path)
+        listed = project.config.suites if project is not None and project.config else []
+        base = project.base if project is not None else os.path.dirname(path)
+        suite = listed[0] if listed else os.path.join(base, "suites", f"{skill.name}.yaml")
+        parent = self.parent()
+        owner = parent if isinstance(parent, QWidget) else None
+        indexes = self.context.likely_indexes
+        return SuggestDialog(registry, skill, indexes, self.endpoints(), suite, owner)
+
+    def suggest_requests(self, path: str) -> None:
+        dialog = self.suggest_dialog(path)
+        if dialog is None:
+            self.dialogs.warning("This skill is not loaded (a problem, or another wins its name).")
+            return
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
 
     def reveal(self, path: str) -> None:
         folder = path if os.path.isdir(path) else os.path.dirname(path)

@@ -214,7 +214,13 @@ class MainWindow(QMainWindow):
         self.archives = Archives(dialogs, status, self._open_unpacked, lambda: context.base, self)
         self.kept_tabs = KeptTabs(self.app_settings, self.tabs)
         self.skill_actions = SkillActions(
-            context, self.document_tabs, self.archives, dialogs, self.reload, self
+            context,
+            self.document_tabs,
+            self.archives,
+            dialogs,
+            self.reload,
+            self,
+            self.app_settings.endpoints,
         )
         self.project_profiles = ProjectProfiles(
             context,

@@ -152,6 +152,7 @@ def test_the_tree_menu_offers_what_each_row_can_do(qtbot: QtBot, samples: Path) 
         "Rename…",
         "Duplicate…",
         "Export .skill…",
+        "Suggest Requests…",
         "Reveal in File Manager",
         "Move to Trash",
     ]
