@@ -52,7 +52,12 @@ def test_a_folder_opens_the_app_on_it(
 ) -> None:
     write(tmp_path, "my skills/notes/SKILL.md", skill_text(name="notes", description="d"))
     opened: list[list[str]] = []
-    monkeypatch.setattr(cli_main, "gui_main", lambda argv: opened.append(argv) or 0)
+
+    def gui_main(argv: list[str]) -> int:
+        opened.append(argv)
+        return 0
+
+    monkeypatch.setattr(cli_main, "gui_main", gui_main)
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     assert cli("my skills", cwd=tmp_path).code == 0
     assert opened == [[str(tmp_path / "my skills")]]
@@ -124,8 +129,8 @@ def test_the_common_options_are_documented_as_each_command_takes_them() -> None:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, command in sub.choices.items():
         options = {o for action in command._actions for o in action.option_strings}
-        takes = {o for o in COMMON if o in options}
-        assert takes == documented.get(name, set(COMMON)), name
+        given = {o for o in COMMON if o in options}
+        assert given == documented.get(name, set(COMMON)), name
 
 
 def test_dry_run_headers_do_not_double_the_slash(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def lint(repo: Path, *args: str) -> dict[str, Any]:
 
 def hints(data: dict[str, Any]) -> list[tuple[list[str], str]]:
     """(the skills a note names, a command it suggests) for every `unreached` note."""
-    out = []
+    out: list[tuple[list[str], str]] = []
     for diag in data["diagnostics"]:
         if diag["code"] != "unreached":
             continue

@@ -41,7 +41,7 @@ def test_lint_profile_all_says_who_loads_each_skill(tmp_path: Path) -> None:
 def test_a_registered_profile_joins_the_view(tmp_path: Path) -> None:
     class Lenient(AgentSkills):
         name = "lenient-test"
-        unknown_field_severity = "info"  # type: ignore[assignment]
+        unknown_field_severity = "info"
 
     _skill(tmp_path)
     register_profile(Lenient)

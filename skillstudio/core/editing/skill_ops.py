@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from ..model.fields import placeholder_description
 from ..model.filenames import folder_name_problem
+from ..model.paths import is_within
 from ..model.skills import Root
 from ..profile import Profile
 from ..reading.frontmatter import read_document
@@ -83,8 +84,16 @@ def new_skill_places(
     own context menu): they are not the project's."""
     places: list[NewSkillPlace] = []
     seen: set[str] = set()
+    roots = list(roots)
+    folders = [os.path.normpath(r.path) for r in roots]
     for root in roots:
         if not root.base and not machine:
+            continue
+        inside = os.path.normpath(root.path)
+        if root.collection and any(f != inside and is_within(inside, f) for f in folders):
+            # a collection of the author's view inside another root (`one/` of a plugin
+            # whose manifest names `./one/solo`): the outer root's places say where its
+            # agent loads a new skill; one made here would not be loaded
             continue
         for folder in profile.new_skill_folders(root):
             folder = os.path.normpath(folder)

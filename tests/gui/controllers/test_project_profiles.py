@@ -332,7 +332,7 @@ def test_setting_the_default_back_to_auto_reads_the_open_folder_again(
         box.setCurrentIndex(box.findData(""))
         return True
 
-    window.dialogs.ask_settings = to_auto  # type: ignore[method-assign,assignment]
+    window.dialogs.ask_settings = to_auto  # type: ignore[method-assign]
     with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
         window.edit_settings()
     assert window.app_settings.default_profile() == ""

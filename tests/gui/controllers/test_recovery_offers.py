@@ -183,9 +183,11 @@ def test_restore_puts_the_text_in_the_tab_unsaved_and_keeps_it_from_there(
 def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
     qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Edited while the folder was read as codex (which loads docs/guide/), crashed, and
-    opened again under the default profile set to claude-code (which does not): the tab
-    comes back and the unsaved text is offered, as a tab checked under claude-code."""
+    """Edited while the folder was read as codex, crashed, and opened again under the
+    default profile set to claude-code: the tab comes back and the unsaved text is
+    offered, as a tab checked under claude-code (which reads docs/guide/ as a collection
+    of the author's view, not as a folder it loads in place). On main before issue 39
+    the text was offered only under the profile it was typed under."""
     monkeypatch.setattr(gui_recovery, "RECOVERY_DELAY_MS", 50)
     repo, folder = tmp_path / "repo", tmp_path / "recovery"
     write(repo, ".claude/skills/tables/SKILL.md", skill_text(name="tables"))
@@ -216,18 +218,14 @@ def test_a_crashs_text_and_tabs_come_back_whatever_profile_reads_the_folder(
         return "restore"
 
     second.dialogs.ask_restore = answer  # type: ignore[method-assign]
-    messages: list[str] = []
-    second.statusBar().messageChanged.connect(messages.append)
     open_and_wait(qtbot, second, str(repo))
     assert second.context.projects[0].profile.name == "claude-code"
-    assert second.context.registry_for(str(guide)) is None, "claude-code does not load it"
     qtbot.waitUntil(lambda: offered == [str(guide)], timeout=5000)
     restored = second.documents[str(guide)]
     assert restored.document.text() == on_disk + TYPED and restored.document.modified
     assert guide.read_text() == on_disk, "offered back, not written"
     assert second.tabs.indexOf(restored) >= 0
     assert set(second.documents) == {str(tables), str(guide)}, "the tabs kept without a close"
-    assert any("claude-code does not load it" in m for m in messages), "said so"
 
 
 def test_a_file_that_opens_in_no_tab_is_offered_and_kept_with_a_reason(
@@ -244,7 +242,7 @@ def test_a_file_that_opens_in_no_tab_is_offered_and_kept_with_a_reason(
     qtbot.addWidget(window)
     said: list[str] = []
     window.dialogs.ask_restore = lambda found: "restore"  # type: ignore[method-assign]
-    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    window.dialogs.warning = said.append  # type: ignore[method-assign,assignment]
     open_and_wait(qtbot, window, str(repo), "codex")
     qtbot.waitUntil(lambda: len(said) == 1, timeout=5000)
     assert "cannot be opened in a tab" in said[0]

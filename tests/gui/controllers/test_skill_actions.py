@@ -269,7 +269,7 @@ def test_new_skill_with_no_folder_open_says_what_to_do(
     window = open_window(qtbot, settings, _market(tmp_path / "market"))
     assert window.close_folder()
     said: list[str] = []
-    window.dialogs.warning = said.append  # type: ignore[method-assign]
+    window.dialogs.warning = said.append  # type: ignore[method-assign,assignment]
     shown = _typed(window, "anything")
     window.menu_actions.new_action.trigger()
     assert shown == [] and said == ["Open a folder of skills first (File › Open Folder)."]
