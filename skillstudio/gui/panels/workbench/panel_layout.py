@@ -19,11 +19,6 @@ STACKED_DETAILS_MIN = 110  # px of height the details keep when below the rankin
 SIDE_DETAILS_MIN = 80  # and beside it
 SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
-# The panel's height for 4 ranking rows and 4 lines of explanation beside them (below
-# it, the first answer asks its dock for DOCK_ROOM px: a first-run quarter of a 768 px
-# screen gave the panel 150, 2 rows and 1.5 lines).
-ROOM = 215
-DOCK_ROOM = 260  # the bottom docks' height for ROOM, with the dock's title and tab bar
 
 
 class SplitFit:
