@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 # (by its object name). At 1024x768 a quarter showed Problems' 1.5 rows and Try a
 # Request's one ranking row, its tabs cut ("anation") until the edge was dragged.
 SHARES = {"problems-dock": 0.42, "query-dock": 0.68, "suites-dock": 0.58, "overlap-dock": 0.58}
-EDITOR_SHARE = 0.3  # Back to the Editor: the panels' share then (the editor gets the rest)
+EDITOR_SHARE = 0.25  # Back to the Editor: the panels' share then (the editor gets the rest)
 LEAST, MOST = 0.12, 0.85  # a remembered share is kept within these
 KEY = "panel_heights"  # the settings key of the user's own shares
 
@@ -30,7 +30,8 @@ class BottomRoom(QObject):
         self.shares: dict[str, float] = dict(SHARES)
         self.shares.update(_kept(str(settings.value(KEY, "", str))))
         self.front: QDockWidget | None = None
-        self.asked = 0  # the height last given (a different one is the user's drag)
+        self.asked = 0  # the height asked for last, and the one the dock got
+        self.got = 0  # (measured once laid out; another one then is the user's drag)
         for dock in docks:
             dock.visibilityChanged.connect(
                 lambda visible, d=dock: self._on_visible(d) if visible else None
@@ -57,11 +58,11 @@ class BottomRoom(QObject):
     def remember(self) -> None:
         """The panel in front keeps the height the user dragged it to (if they did)."""
         front, height = self.front, self.window.height()
-        if front is None or front.isFloating() or height <= 0 or not self.asked:
+        if front is None or front.isFloating() or height <= 0 or not self.got:
             return
-        if abs(front.height() - self.asked) > 4:  # not the height it was given: dragged
-            share = min(max(front.height() / height, LEAST), MOST)
-            self.shares[front.objectName()] = share
+        if abs(front.height() - self.got) > 4:  # not the height it was given: dragged
+            asked = front.height() + self.asked - self.got  # its tab bar's too
+            self.shares[front.objectName()] = min(max(asked / height, LEAST), MOST)
 
     def fit(self, dock: QDockWidget | None = None) -> None:
         """The dock area as high as the front panel's share of the window."""
@@ -87,7 +88,12 @@ class BottomRoom(QObject):
     def _resize(self, dock: QDockWidget, share: float) -> None:
         height = round(self.window.height() * share)
         self.window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
-        self.asked = dock.height() if dock.height() > 0 else height
+        self.asked, self.got = height, 0
+        QTimer.singleShot(0, lambda: self._measure(dock))
+
+    def _measure(self, dock: QDockWidget) -> None:
+        if dock is self.front and dock.isVisible():
+            self.got = dock.height()
 
 
 def _kept(text: str) -> dict[str, float]:

@@ -320,7 +320,7 @@ class MainWindow(QMainWindow):
         return [self.problems_dock, self.query_dock, self.suites_dock, self.overlap_dock]
 
     def back_to_editor(self) -> None:
-        """View › Back to the Editor: the bottom panels down to a third of the height,
+        """View › Back to the Editor: the bottom panels down to a quarter of the height,
         the keyboard in the editor."""
         self.bottom_room.back_to_editor()
         editor = self.tabs.currentWidget()
