@@ -30,6 +30,7 @@ class BottomRoom(QObject):
         self.shares: dict[str, float] = dict(SHARES)
         self.shares.update(_kept(str(settings.value(KEY, "", str))))
         self.front: QDockWidget | None = None
+        self.welcome = False  # the welcome page is shown: Problems (empty) a quarter
         self.asked = 0  # the height asked for last, and the one the dock got
         self.got = 0  # (measured once laid out; another one then is the user's drag)
         for dock in docks:
@@ -71,7 +72,17 @@ class BottomRoom(QObject):
             return
         self.front = dock
         share = self.shares.get(dock.objectName(), SHARES["problems-dock"])
+        if self.welcome and dock.objectName() == "problems-dock":
+            share = min(share, EDITOR_SHARE)
         self._resize(dock, share)
+
+    def follow_centre(self, welcome: bool) -> None:
+        """The centre shows the welcome page (`welcome`) or the editor's tabs: Problems
+        in front gets its height for the one shown (the page whole at 1024x640)."""
+        if welcome != self.welcome:
+            self.remember()
+            self.welcome = welcome
+            self.fit()
 
     def back_to_editor(self) -> None:
         """The editor's room again: the panels down to EDITOR_SHARE (the front one's

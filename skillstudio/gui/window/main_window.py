@@ -334,6 +334,7 @@ class MainWindow(QMainWindow):
 
     def _show_centre(self) -> None:
         """The welcome page while no tab is open."""
+        self.bottom_room.follow_centre(not self.tabs.count())
         if self.tabs.count():
             self.centre.setCurrentWidget(self.tabs)
             return

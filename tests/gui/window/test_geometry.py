@@ -140,6 +140,7 @@ def test_a_dragged_height_is_the_panels_own_and_kept(
     the front again, and in the next run; Problems keeps its own meanwhile."""
     folder = write_collection(tmp_path / "collection")
     win = open_window(qtbot, settings, folder, size=(1024, 768))
+    assert win.open_skill(str(folder / "skills/pytest-writer/SKILL.md"))
     win.focus_query_panel()
     qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
     win.resizeDocks([win.query_dock], [300], Qt.Orientation.Vertical)  # as a user drags
