@@ -198,3 +198,21 @@ def test_kept_heights_are_read_back_within_bounds() -> None:
     assert _kept('{"query-dock": 0.5, "nothing": 0.3}') == {"query-dock": 0.5}
     assert _kept('{"problems-dock": 5}') == {"problems-dock": 0.85}
     assert _kept("not json") == {} and _kept("[1]") == {} and _kept("") == {}
+
+
+def test_the_detail_tabs_are_whole_for_every_project_at_1366(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1366x768 the details beside the ranking cut "Ask a model" under the scroll
+    arrows where long names widen the ranking (claude-code) or the Session tab shows
+    (toolsets): the details go below the ranking instead, their labels whole."""
+    win = open_window(qtbot, settings, samples, size=(1366, 768))
+    win.focus_query_panel()
+    panel = win.query_panel
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    for number, project in enumerate(win.context.projects):
+        panel.project_box.setCurrentIndex(number)
+        panel.load_request("review my code please")
+        panel.update_now()
+        qtbot.wait(20)
+        assert tabs_whole(panel.details.tabBar()) == [], project.profile.name
