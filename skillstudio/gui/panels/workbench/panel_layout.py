@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .candidates import CandidatesModel, fit_rows
 
@@ -31,7 +31,7 @@ class SplitFit:
         split: QSplitter,
         table: QTableView,
         model: CandidatesModel,
-        details: QWidget,
+        details: QTabWidget,
         tier_used: QLabel,
     ) -> None:
         self.split, self.table, self.model = split, table, model
