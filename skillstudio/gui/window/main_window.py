@@ -320,8 +320,8 @@ class MainWindow(QMainWindow):
         return [self.problems_dock, self.query_dock, self.suites_dock, self.overlap_dock]
 
     def back_to_editor(self) -> None:
-        """View › Back to the Editor: the bottom panels down to a quarter of the height,
-        the keyboard in the editor."""
+        """View › Back to the Editor (Ctrl+Shift+E): the bottom panels down to a
+        quarter of the height, the keyboard in the editor."""
         self.bottom_room.back_to_editor()
         editor = self.tabs.currentWidget()
         if editor is not None:
