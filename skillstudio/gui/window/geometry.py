@@ -1,5 +1,5 @@
 """The window's size between runs: the first window's size on the screen it opens on,
-the docks' first sizes, and the geometry and docks restored as last closed."""
+the tree's first width, and the geometry and docks restored as last closed."""
 
 from __future__ import annotations
 
