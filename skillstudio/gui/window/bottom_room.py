@@ -59,7 +59,7 @@ class BottomRoom(QObject):
     def remember(self) -> None:
         """The panel in front keeps the height the user dragged it to (if they did)."""
         front, height = self.front, self.window.height()
-        if front is None or front.isFloating() or height <= 0 or not self.got:
+        if front is None or not self._at_bottom(front) or height <= 0 or not self.got:
             return
         if abs(front.height() - self.got) > 4:  # not the height it was given: dragged
             asked = front.height() + self.asked - self.got  # its tab bar's too
@@ -68,7 +68,7 @@ class BottomRoom(QObject):
     def fit(self, dock: QDockWidget | None = None) -> None:
         """The dock area as high as the front panel's share of the window."""
         dock = dock or self.front
-        if dock is None or dock.isFloating() or not dock.isVisible():
+        if dock is None or not self._at_bottom(dock) or not dock.isVisible():
             return
         self.front = dock
         share = self.shares.get(dock.objectName(), SHARES["problems-dock"])
@@ -88,13 +88,19 @@ class BottomRoom(QObject):
         """The editor's room again: the panels down to EDITOR_SHARE (the front one's
         own share is kept for its next turn in front)."""
         self.remember()
-        if self.front is not None and not self.front.isFloating():
+        if self.front is not None and self._at_bottom(self.front):
             self._resize(self.front, min(EDITOR_SHARE, self.shares[self.front.objectName()]))
 
     def save(self) -> None:
         """The user's own shares, for the next run."""
         self.remember()
         self.settings.setValue(KEY, json.dumps(self.shares))
+
+    def _at_bottom(self, dock: QDockWidget) -> bool:
+        """Docked in the bottom area (a panel the user moved aside or floated keeps
+        the size they gave it)."""
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        return not dock.isFloating() and self.window.dockWidgetArea(dock) == bottom
 
     def _resize(self, dock: QDockWidget, share: float) -> None:
         height = round(self.window.height() * share)
