@@ -5,10 +5,10 @@ A skill's or file's row too narrow for its name is cut at its end, after a whole
 is in the row's tooltip.
 
 A root reads "claude-code · plugin:review-kit · wins over project, commands". The
-tree elides in the middle (a long skill name keeps its start and end), which on a
-root cut the root's own name ("claude-code · pl…roject, commands"): three roots of
-one project could not be told apart. Where a root's row is too narrow, this delegate
-shortens the precedence words at their end instead ("… · wins over pro…"); they are
+tree elided in the middle, which on a root cut the root's own name ("claude-code ·
+pl…roject, commands"): three roots of one project could not be told apart. Where a
+root's row is too narrow, this delegate shortens the precedence words at their end,
+after a whole word, instead ("… · wins over project,…" or "… · wins over…"); they are
 whole in the row's tooltip. A label still too long is cut in its middle, so a root
 path keeps its project and its last folders.
 """
@@ -27,22 +27,6 @@ SEPARATOR = " · "
 MIN_TAIL = 40  # px of precedence words worth showing; below, they go
 
 
-def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> str:
-    """`label` fitted to `width` px (`measure(text)`: its width): whole when it fits,
-    else its precedence words shortened at their end, else without them."""
-    if measure(label) <= width:
-        return label
-    head, sep, words = label.rpartition(SEPARATOR)
-    if not sep or not words.startswith(PRECEDENCE):
-        return label  # no precedence words: the view's own eliding applies
-    room = width - measure(head + sep)
-    if room < MIN_TAIL:
-        return head
-    while words and measure(words + "…") > room:
-        words = words[:-1]
-    return f"{head}{sep}{words.rstrip(' ,')}…"
-
-
 BREAKS = " -_:./·"  # a name's words end after these
 
 
@@ -56,6 +40,23 @@ def word_elided(label: str, width: int, measure: Callable[[str], int]) -> str:
         if measure(label[:end] + "…") <= width:
             return label[:end] + "…"
     return label
+
+
+def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> str:
+    """`label` fitted to `width` px (`measure(text)`: its width): whole when it fits,
+    else its precedence words shortened at their end, else without them."""
+    if measure(label) <= width:
+        return label
+    head, sep, words = label.rpartition(SEPARATOR)
+    if not sep or not words.startswith(PRECEDENCE):
+        return label  # no precedence words: the view's own eliding applies
+    room = width - measure(head + sep)
+    if room < MIN_TAIL:
+        return head
+    cut = word_elided(words, room, measure)  # "wins over…", not "wins over co…"
+    if not cut.endswith("…") or measure(cut) > room:
+        return head
+    return f"{head}{sep}{cut[:-1].rstrip(' ,')}…"
 
 
 class RootLabelDelegate(QStyledItemDelegate):
