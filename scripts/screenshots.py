@@ -15,7 +15,11 @@ shot opens a fresh copy of the samples there as ~/skills (the demo collection as
 as they would on a user's machine (the app shows folders under the home folder that
 way), not this machine's checkout or temporary paths.
 
-Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR]
+The panel layout (issue 39) is shot at 1024x768, 1280x800 and 1366x768 too, from a
+fresh window each (first-run sizes): `layout-<try|problems|where>-<scheme>-<width>.png`.
+
+Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR [layout]]
+(`layout`: only the panel layout's shots)
 """
 
 from __future__ import annotations
@@ -67,7 +71,7 @@ def main() -> int:
     home = tempfile.mkdtemp(prefix="skillstudio-home-")
     os.environ["HOME"] = home  # before the app reads it (see the module's docstring)
     try:
-        return take_all(out)
+        return take_all(out, sys.argv[2] if len(sys.argv) > 2 else "")
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -80,9 +84,16 @@ def fresh_samples() -> str:
     return copy
 
 
-def take_all(out: str) -> int:
+def take_all(out: str, only: str = "") -> int:
+    """Every shot, or only the group `only` ("layout")."""
     app = QApplication([])
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
+    for name in ("light", "dark"):
+        apply_scheme(app, name)
+        for width, height in LAYOUT_SIZES:
+            layout_shots(app, settings, out, name, width, height)
+    if only == "layout":
+        return 0
     for name in ("light", "dark"):
         apply_scheme(app, name)
         for width, height in PANEL_SIZES:
@@ -174,6 +185,54 @@ def suites_shot(
     app.processEvents()
     window.grab().save(target)
     print(target)
+    window.close()
+
+
+# -- the panel layout on first-run sizes: Try a Request in use, Problems, Where it loads --
+LAYOUT_SIZES = ((1024, 768), (1280, 800), (1366, 768))
+
+
+def layout_shots(
+    app: QApplication, settings: QSettings, out: str, scheme: str, width: int, height: int
+) -> None:
+    """A fresh window (no sizes kept from another shot) on samples where three skills
+    carry an unknown field and one a bad name: Try a Request in use (Ctrl+K), then
+    Problems over the whole project, then a plugin skill's Where it loads tab."""
+    settings.remove("state")
+    settings.remove("panel_heights")
+    copy = fresh_samples()
+    for skill in ("code-review", "commit", "explain-error"):
+        path = os.path.join(copy, "oasis", "key_skills", skill, "SKILL.md")
+        with open(path, encoding="utf-8") as file:
+            text = file.read().replace("---\n", "---\ncolour: teal\n", 1)
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text.replace("id: commit", "id: Commit_Helper"))
+    window = new_window(settings)
+    window.resize(width, height)
+    window.show()
+    open_and_wait(window, copy)
+    plugin = os.path.join(copy, "claude-code", "plugins", "review-kit", "skills")
+    skill = os.path.join(plugin, "security-review", "SKILL.md")
+    editor = window.open_skill(skill)
+    window.focus_query_panel()
+    panel = window.query_panel
+    panel.project_box.setCurrentIndex(
+        next(i for i, p in enumerate(window.context.projects) if p.profile.name == "oasis")
+    )
+    panel.load_request("code review please, find bugs in my commit")
+    wait_ms(app, 300)  # the panel's height given once the tab group has switched
+    panel.update_now()
+    panel.details.setCurrentIndex(0)
+    save_shot(window, out, f"layout-try-{scheme}-{width}")
+    window.problems_dock.raise_()
+    window.problems.current_only.setChecked(False)
+    window.problems.view.expandAll()
+    wait_ms(app, 300)
+    save_shot(window, out, f"layout-problems-{scheme}-{width}")
+    if editor is not None:
+        editor.views.setCurrentIndex(editor.views.count() - 1)  # Where it loads
+        wait_ms(app, 800)  # worked out off the GUI thread after a pause
+        save_shot(window, out, f"layout-where-{scheme}-{width}")
     window.close()
 
 

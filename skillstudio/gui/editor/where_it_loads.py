@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ...core.model.paths import is_within
 from ...core.projects.agent_reach import Reach, agent_reach
 from ..infra.background import LatestJob
+from ..infra.column_fit import ColumnFit
 from ..infra.deferred_until_shown import CatchUp
 from ..models.skill_document import SkillDocument
 
@@ -86,7 +87,8 @@ class WhereItLoads(QWidget):
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.columns = ColumnFit(self.table)  # every column within the tab's width
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
@@ -132,9 +134,4 @@ class WhereItLoads(QWidget):
                 if column == 1 and not reach.found:
                     item.setForeground(self.palette().placeholderText())
                 self.table.setItem(row, column, item)
-        self.table.resizeColumnsToContents()
-        for column in range(len(COLUMNS) - 1):  # long reasons wrap, not widen the tab
-            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 260))
-        self.table.resizeRowsToContents()
-        self.table.setSortingEnabled(False)
-        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.columns.fit()  # long reasons wrap, not widen the tab

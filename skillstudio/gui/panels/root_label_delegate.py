@@ -1,10 +1,14 @@
 """RootLabelDelegate: a root's row in the tree keeps the words that tell it apart.
 
+A skill's or file's row too narrow for its name is cut at its end, after a whole word
+("review-kit:security-…", not "review-kit:sec…" or "review-…-review"): the whole name
+is in the row's tooltip.
+
 A root reads "claude-code · plugin:review-kit · wins over project, commands". The
-tree elides in the middle (a long skill name keeps its start and end), which on a
-root cut the root's own name ("claude-code · pl…roject, commands"): three roots of
-one project could not be told apart. Where a root's row is too narrow, this delegate
-shortens the precedence words at their end instead ("… · wins over pro…"); they are
+tree elided in the middle, which on a root cut the root's own name ("claude-code ·
+pl…roject, commands"): three roots of one project could not be told apart. Where a
+root's row is too narrow, this delegate shortens the precedence words at their end,
+after a whole word, instead ("… · wins over project,…" or "… · wins over…"); they are
 whole in the row's tooltip. A label still too long is cut in its middle, so a root
 path keeps its project and its last folders.
 """
@@ -23,6 +27,21 @@ SEPARATOR = " · "
 MIN_TAIL = 40  # px of precedence words worth showing; below, they go
 
 
+BREAKS = " -_:./·"  # a name's words end after these
+
+
+def word_elided(label: str, width: int, measure: Callable[[str], int]) -> str:
+    """`label` whole if it fits `width` px, else its longest start that ends after a
+    word and fits with "…" (its first word cut if none does: the view elides it)."""
+    if measure(label) <= width:
+        return label
+    ends = [i + 1 for i, char in enumerate(label[:-1]) if char in BREAKS]
+    for end in reversed(ends):
+        if measure(label[:end] + "…") <= width:
+            return label[:end] + "…"
+    return label
+
+
 def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> str:
     """`label` fitted to `width` px (`measure(text)`: its width): whole when it fits,
     else its precedence words shortened at their end, else without them."""
@@ -34,27 +53,32 @@ def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> 
     room = width - measure(head + sep)
     if room < MIN_TAIL:
         return head
-    while words and measure(words + "…") > room:
-        words = words[:-1]
-    return f"{head}{sep}{words.rstrip(' ,')}…"
+    cut = word_elided(words, room, measure)  # "wins over…", not "wins over co…"
+    if not cut.endswith("…") or measure(cut) > room:
+        return head
+    return f"{head}{sep}{cut[:-1].rstrip(' ,')}…"
 
 
 class RootLabelDelegate(QStyledItemDelegate):
-    """Draws root rows with fitted_root_label; other rows as the view would."""
+    """Draws root rows with fitted_root_label, other rows with word_elided."""
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        if index.data(KIND_ROLE) != "root" or not option.text:
-            return
         widget = option.widget
         style = widget.style() if widget is not None else None
-        if style is None:
+        if style is None or not option.text:
             return
         text_rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget)
         metrics = option.fontMetrics
         margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1)
+        if index.data(KIND_ROLE) != "root":
+            option.text = word_elided(
+                option.text, text_rect.width() - margin, metrics.horizontalAdvance
+            )
+            option.textElideMode = Qt.TextElideMode.ElideRight
+            return
         option.text = fitted_root_label(
             option.text, text_rect.width() - margin, metrics.horizontalAdvance
         )

@@ -28,7 +28,7 @@ class SkillTreeView(QTreeView):
         self.reading: Callable[[], bool] = lambda: False  # the folder's scan runs
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
-        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # skill names differ at the end
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # root paths; names: the delegate
         self.setItemDelegate(RootLabelDelegate(self))  # a root keeps its own name
 
     def roots_width(self) -> int:

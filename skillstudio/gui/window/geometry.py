@@ -1,17 +1,18 @@
 """The window's size between runs: the first window's size on the screen it opens on,
-the docks' first sizes, and the geometry and docks restored as last closed."""
+the tree's first width, and the geometry and docks restored as last closed."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from ..panels.workbench.panel_layout import DOCK_ROOM
-
 # The first window: at most this big, and within the screen's free area less a margin
 # for the window frame and title bar (a 768-pixel laptop screen has about 740 free).
 FIRST_MAX = QSize(1280, 860)
 FRAME_MARGIN = QSize(40, 60)
+# The version of the docks' saved layout: one saved before (version 0: the bottom panels
+# a quarter of the height, Try a Request with one ranking row at 1024x768) is not restored.
+STATE_VERSION = 1
 
 
 TREE_WIDTH = 300  # px of the tree's first width...
@@ -19,11 +20,8 @@ CENTRE_KEEPS = 940  # ...and to what it may grow for its roots' labels: the rest
 # window less this (at 1280 px more cost Try a Request its one row for codex)
 
 
-def first_dock_sizes(window: QMainWindow, bottom: QDockWidget, side: QDockWidget) -> None:
-    """First-run sizes: the editor's tab gets at least 60 % of the height (the bottom
-    docks a quarter, 150-240 px: a third left it 57 % at 1024x640), the tree 300 px."""
-    height = min(max(window.height() // 4, 150), 240)
-    window.resizeDocks([bottom], [height], Qt.Orientation.Vertical)
+def first_tree_width(window: QMainWindow, side: QDockWidget) -> None:
+    """First-run sizes: the tree 300 px (the bottom docks' height: bottom_room.py)."""
     window.resizeDocks([side], [TREE_WIDTH], Qt.Orientation.Horizontal)
     side.setProperty("first-width", TREE_WIDTH)
 
@@ -41,19 +39,13 @@ def fit_tree(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
         dock.setProperty("first-width", width)
 
 
-def room_for_answers(window: QMainWindow, dock: QDockWidget) -> None:
-    """Try a Request's first answer on first-run sizes (a quarter showed 2 rows): its
-    dock grows to DOCK_ROOM, at most 2/5 of the height."""
-    window.resizeDocks([dock], [min(DOCK_ROOM, window.height() * 2 // 5)], Qt.Orientation.Vertical)
-
-
 def restore_window(window: QMainWindow, settings: QSettings) -> bool:
     """Geometry, docks and splitters as last closed; True if the docks were restored."""
     geometry = settings.value("geometry")
     if isinstance(geometry, QByteArray):
         window.restoreGeometry(geometry)
     state = settings.value("state")
-    return isinstance(state, QByteArray) and window.restoreState(state)
+    return isinstance(state, QByteArray) and window.restoreState(state, STATE_VERSION)
 
 
 def first_geometry(available: QRect) -> QRect:

@@ -59,6 +59,7 @@ from ..panels.suite_live import attach as attach_suite_live
 from ..panels.suite_runner import SuiteRunner
 from ..panels.workbench.query_panel import QueryPanel
 from . import geometry
+from .bottom_room import BottomRoom
 from .centre import Centre
 from .kept_tabs import KeptTabs
 from .menus import Commands, build_menus
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         if screen is not None:  # within the screen it opens on (restore_state may move it)
             self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
         self._lay_out()
+        self.bottom_room = BottomRoom(self, self.bottom_docks(), settings)
         self._make_controllers()
         self._connect()
         self.menu_actions = build_menus(
@@ -126,7 +128,7 @@ class MainWindow(QMainWindow):
             [self.tree_dock, self.problems_dock, self.suites_dock],
             self.overlap_dock,
         )
-        self._sized = self._grown = False  # first-run sizes when shown; _room_for_answers
+        self._sized = False  # first-run sizes when shown
         self._apply_settings()
         self._show_centre()
         self.statusBar().showMessage("Ready")
@@ -274,7 +276,6 @@ class MainWindow(QMainWindow):
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.query_panel.remember_suite = self.app_settings.keep_suite  # not listed: kept
         self.suite_runner.kept_suites = self.app_settings.kept_suites
-        self.query_panel.wants_room.connect(self._room_for_answers)
         self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
@@ -301,6 +302,7 @@ class MainWindow(QMainWindow):
             settings=self.edit_settings,
             wrap_lines=self.wrap_source_lines,
             try_request=self.focus_query_panel,
+            back_to_editor=self.back_to_editor,
             run_suite=self.run_suite,
             user_guide=self.dialogs.user_guide,
             shortcuts=self.dialogs.keyboard_shortcuts,
@@ -314,21 +316,31 @@ class MainWindow(QMainWindow):
             self.size_docks()
 
     def size_docks(self) -> None:
-        geometry.first_dock_sizes(self, self.problems_dock, self.tree_dock)
+        """First-run sizes: the tree's width, the bottom panels' height for the one
+        in front."""
+        geometry.first_tree_width(self, self.tree_dock)
+        self.bottom_room.fit()
 
-    def _room_for_answers(self) -> None:
-        """Try a Request's first answer on first-run sizes grows its dock (once)."""
-        if not (self._grown or self.query_dock.isFloating()):  # a window of its own: as is
-            self._grown = True
-            geometry.room_for_answers(self, self.query_dock)
+    def bottom_docks(self) -> list[QDockWidget]:
+        """The panels that share the bottom dock area's height (bottom_room.py)."""
+        return [self.problems_dock, self.query_dock, self.suites_dock, self.overlap_dock]
+
+    def back_to_editor(self) -> None:
+        """View › Back to the Editor (Ctrl+Shift+E): the bottom panels down to a
+        quarter of the height, the keyboard in the editor."""
+        self.bottom_room.back_to_editor()
+        editor = self.tabs.currentWidget()
+        if editor is not None:
+            editor.setFocus()
 
     def restore_state(self) -> None:
         """Window geometry, docks and splitters as they were last closed."""
         if geometry.restore_window(self, self.settings):
-            self._sized = self._grown = True  # the user's own sizes
+            self._sized = True  # the user's own sizes
 
     def _show_centre(self) -> None:
         """The welcome page while no tab is open."""
+        self.bottom_room.follow_centre(not self.tabs.count())
         if self.tabs.count():
             self.centre.setCurrentWidget(self.tabs)
             return
@@ -463,14 +475,12 @@ class MainWindow(QMainWindow):
             self.refresher.reload()
 
     def focus_query_panel(self) -> None:
-        self.query_dock.show()
-        self.query_dock.raise_()
+        self.bottom_room.bring(self.query_dock)  # with most of the height
         self.query_panel.query.setFocus()
         self.query_panel.query.selectAll()
 
     def run_suite(self) -> None:
-        self.suites_dock.show()
-        self.suites_dock.raise_()
+        self.bottom_room.bring(self.suites_dock)
         self.suite_runner.run(rescan=True, force=True)
 
     def try_request(self, text: str) -> None:
@@ -478,8 +488,7 @@ class MainWindow(QMainWindow):
         registry = self.suite_runner.registry
         if registry is not None and registry in self.context.registries:
             self.context.choose(self.context.registries.index(registry))
-        self.query_dock.show()
-        self.query_dock.raise_()
+        self.bottom_room.bring(self.query_dock)
         self.query_panel.load_request(text)
         self.query_panel.query.setFocus()
 
@@ -577,6 +586,7 @@ class MainWindow(QMainWindow):
         self.refresher.drop()
         self.kept_tabs.remember(self.context.base)
         self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("state", self.saveState())
+        self.settings.setValue("state", self.saveState(geometry.STATE_VERSION))
+        self.bottom_room.save()
         self.watcher.stop()
         event.accept()

@@ -37,6 +37,7 @@ class Commands:
     settings: Command
     wrap_lines: Callable[[bool], object]
     try_request: Command
+    back_to_editor: Command
     run_suite: Command
     user_guide: Command
     shortcuts: Command
@@ -137,6 +138,8 @@ def build_menus(
     overlap_action.setText("&Overlap Map")
     view_menu.addSeparator()
     query_action = action(view_menu, "&Try a Request", "Ctrl+K", commands.try_request)
+    # Ctrl+E alone is "end of line" in the request box (and every line edit on X11)
+    action(view_menu, "Back to the &Editor", "Ctrl+Shift+E", commands.back_to_editor)
     run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)
     view_menu.addSeparator()
     wrap_action = QAction("&Wrap Long Lines in Source", window)

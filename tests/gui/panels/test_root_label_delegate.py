@@ -89,3 +89,14 @@ def test_fitted_root_label_shortens_the_precedence_words_first() -> None:
     assert measure(short) <= 7 * 32
     assert fitted_root_label(label, 7 * 22, measure) == "toolsets · project"
     assert fitted_root_label("codex · repository", 10, measure) == "codex · repository"
+
+
+def test_precedence_words_are_cut_after_a_whole_word() -> None:
+    """At 1024x768 the tree showed "claude-code · project · wins over co…"."""
+
+    def measure(text: str) -> int:
+        return 7 * len(text)
+
+    label = "claude-code · project · wins over commands"
+    short = fitted_root_label(label, 7 * 37, measure)
+    assert short == "claude-code · project · wins over…", short

@@ -1,13 +1,14 @@
 """How Try a Request lays out its ranking and details for the room its dock gives:
-side by side, or stacked (ranking above details) when the panel is narrow and tall
-enough for both; in a short dock the ranking's rows are one line each."""
+side by side, or stacked (ranking above details) when the panel is narrow, or the
+details beside the ranking too narrow for their tabs' labels, and it is tall enough
+for both; in a short dock the ranking's rows are one line each."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .candidates import CandidatesModel, fit_rows
 
@@ -19,11 +20,7 @@ STACKED_DETAILS_MIN = 110  # px of height the details keep when below the rankin
 SIDE_DETAILS_MIN = 80  # and beside it
 SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
-# The panel's height for 4 ranking rows and 4 lines of explanation beside them (below
-# it, the first answer asks its dock for DOCK_ROOM px: a first-run quarter of a 768 px
-# screen gave the panel 150, 2 rows and 1.5 lines).
-ROOM = 215
-DOCK_ROOM = 260  # the bottom docks' height for ROOM, with the dock's title and tab bar
+TAB_MARGIN = 8  # px beside the details' tab bar (the tab widget's frame)
 
 
 class SplitFit:
@@ -34,7 +31,7 @@ class SplitFit:
         split: QSplitter,
         table: QTableView,
         model: CandidatesModel,
-        details: QWidget,
+        details: QTabWidget,
         tier_used: QLabel,
     ) -> None:
         self.split, self.table, self.model = split, table, model
@@ -53,7 +50,7 @@ class SplitFit:
         """Stack the ranking above the details below STACK_BELOW px of `width` when
         the panel's `room` (height) holds both; else side by side. In a short panel
         the ranking's rows are one line each (more of them show)."""
-        narrow = width < STACK_BELOW and room >= STACK_TALL
+        narrow = (width < STACK_BELOW or self._tabs_cut_beside(width)) and room >= STACK_TALL
         wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
         short = room < SHORT
         if self.table.wordWrap() == short:
@@ -79,6 +76,15 @@ class SplitFit:
         split.setSizes(self._shares(sum(split.sizes()), width))
         self.moved = False
 
+    def _tabs_cut_beside(self, width: int) -> bool:
+        """Beside the ranking, the details would be narrower than their tabs' labels
+        (at 1366x768 "Ask a model" was cut under the scroll arrows for claude-code,
+        whose long names widen the ranking)."""
+        handle = self.split.handleWidth()
+        share = width * 2 // 5 if width < STACK_BELOW else width // 2
+        beside = min(share, width - self.table.minimumWidth() - handle)
+        return beside < self.details.tabBar().sizeHint().width() + TAB_MARGIN
+
     def bound_to(self, panel: QWidget) -> None:
         """bound() to the width the panel's parent (its dock's scroll area) gives it,
         watching that parent from then on: a dock narrowed while the panel was held at
@@ -90,7 +96,9 @@ class SplitFit:
             self.watched = area
             area.installEventFilter(_OnResize(area, lambda: self.bound_to(panel)))
         margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
-        self.bound(area.width() - margins.left() - margins.right())
+        width = area.width() - margins.left() - margins.right()
+        self.fit(width, area.height())  # the ranking's width and the tabs shown change
+        self.bound(width)
 
     def bound(self, width: int) -> None:
         """Keep the splitter's minimum width within `width` (the dock's, less the

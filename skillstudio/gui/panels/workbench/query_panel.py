@@ -51,7 +51,7 @@ from .detail_tabs import DetailTabs
 from .explanation import explanation_html, likely_row_html, why_not_likely
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
-from .panel_layout import ROOM, SplitFit
+from .panel_layout import SplitFit
 from .panel_parts import FixedLine, SpillingRow, likely_summary, project_label, tier_line
 from .ranking_menu import ranking_menu
 
@@ -64,13 +64,10 @@ class QueryPanel(QWidget):
     case_added(str): a case was appended to the suite file at this path.
     said(str): a passing message for the status bar ("Added to …"): the headline stays.
     open_requested(str): open this SKILL.md (the ranking's context menu).
-    wants_room(): an answer is shown in less than ROOM px of height (the window may
-    grow the dock, once).
     """
 
     case_added = Signal(str)
     said = Signal(str)
-    wants_room = Signal()
     open_requested = Signal(str)
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
@@ -371,9 +368,6 @@ class QueryPanel(QWidget):
         peeked = self.context.likely_indexes.peek(registry)
         folder = self.project.base if self.project is not None else ""
         self.live.set_request(registry, query, options, peeked, folder)
-        area = self.parentWidget()
-        if query.strip() and area is not None and area.height() < ROOM:
-            self.wants_room.emit()
         self.last_update_ms = (time.perf_counter() - started) * 1000
 
     def _listing_written(self, registry: Registry, version: int, tier: TierText) -> None:
