@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -104,6 +105,29 @@ class Skill:
             "root": self.root.path,
             "status": self.status,
         }
+
+
+def shown_name(skill: Skill | None, path: str) -> str:
+    """The one name a skill is shown by in the app (tree, tab, Where it loads), the
+    name `show` and `list` print: the name the profile knows it by (`plugin:skill` in a
+    plugin, the folder's under Claude Code); the folder's name for a file no profile
+    reads as a skill (yet)."""
+    if skill is not None and skill.name:
+        return skill.name
+    return os.path.basename(os.path.dirname(path)) or os.path.basename(path)
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def name_order(name: str) -> tuple[tuple[int, int | str], ...]:
+    """The order names are listed in: case-insensitive, digits by their value
+    (`step-2` before `step-10`)."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part)
+        for part in _DIGITS.split(name.casefold())
+        if part
+    )
 
 
 # -- compact state, for handing skills between processes ----------------------

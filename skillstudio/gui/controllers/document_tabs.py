@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStatusBar, QTabBar, QTabWidget, QToolButton, QWidget
 
+from ...core.model.skills import shown_name
 from ...core.reading.safefs import check_regular
 from ...core.scanning.registry import Registry
 from ..dialogs.questions import Dialogs
@@ -91,6 +92,7 @@ class DocumentTabs(QObject):
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
             document.diagnostics_changed.connect(lambda _d, p=path: self.skill_checked.emit(p))
+            document.diagnostics_changed.connect(lambda _d, p=path: self._on_modified(p))
             self.skill_opened.emit(path)
         self.tabs.setCurrentWidget(editor)
         if line:
@@ -160,11 +162,12 @@ class DocumentTabs(QObject):
         self._retitle()
 
     def _retitle(self) -> None:
-        """Tab titles: the skill's folder name (a file's name), with the project's
-        folder after it where two tabs would read the same, and • when unsaved."""
+        """Tab titles: the skill's name as the tree shows it (a file's name), with the
+        project's folder after it where two tabs would read the same, and • when unsaved."""
         names: dict[QWidget, tuple[str, str]] = {}  # tab -> (name, path)
         for path, editor in self.editors.items():
-            names[editor] = (os.path.basename(os.path.dirname(path)), path)
+            skill = editor.document.registry.by_path.get(path)
+            names[editor] = (shown_name(skill, path), path)
         for path, view in self.file_views.items():
             names[view] = (os.path.basename(path), path)
         taken = [name for name, _path in names.values()]

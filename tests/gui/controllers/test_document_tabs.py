@@ -456,3 +456,22 @@ def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
     assert "from elsewhere" in path.read_text()
     editor.reload_button.click()  # the user takes theirs
     assert "from elsewhere" in editor.document.text()
+
+
+def test_a_tab_is_titled_by_the_name_the_tree_shows(qtbot: QtBot, tmp_path: Path) -> None:
+    """The tab said `composition-patterns` (its folder) where the tree said the
+    skill's name: both say the name `show` prints (core shown_name)."""
+    repo = tmp_path / "repo"
+    write(repo, ".claude-plugin/plugin.json", '{"name": "vercel"}\n')
+    path = write(
+        repo,
+        "skills/composition-patterns/SKILL.md",
+        skill_text(name="vercel-composition-patterns", description="Compose. Use when building."),
+    )
+    shell = Shell(qtbot)
+    context = context_of(repo)
+    tabs = shell.documents(context)
+    assert tabs.open_skill(path) is not None
+    shown = context.registries[0].by_path[path].name
+    assert shown == "vercel:composition-patterns"
+    assert shell.tabs.tabText(0) == shown
