@@ -183,6 +183,14 @@ class DocumentTabs(QObject):
         if path in self.editors:
             self._retitle()
 
+    def show_view(self, number: int) -> None:
+        """View › Form / Source / Preview / Where It Loads (Ctrl+1…4): that view of the
+        open skill, focused."""
+        editor = self.current_editor()
+        if editor is not None and 0 <= number < editor.views.count():
+            editor.views.setCurrentIndex(number)
+            editor.views.currentWidget().setFocus()
+
     # -- editing ---------------------------------------------------------------------
     def save_current(self) -> bool:
         editor = self.current_editor()

@@ -294,6 +294,7 @@ class MainWindow(QMainWindow):
             filter_skills=self.filter_box.setFocus,
             settings=self.edit_settings,
             wrap_lines=self.wrap_source_lines,
+            show_view=documents.show_view,
             try_request=self.focus_query_panel,
             run_suite=self.run_suite,
             user_guide=self.dialogs.user_guide,
