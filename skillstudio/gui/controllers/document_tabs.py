@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
@@ -76,6 +77,7 @@ class DocumentTabs(QObject):
             except OSError as exc:  # a FIFO, a device, or larger than core parses
                 self.status_bar.showMessage(f"Not opened: {path}: {exc.strerror or exc}", 15_000)
                 return None
+            document.ask_overwrite = partial(self._ask_overwrite, document)
             editor = SkillEditor(document, registry.profile, self.tabs)
             self.editors[path] = editor
             if self.recovery is not None:
@@ -182,6 +184,11 @@ class DocumentTabs(QObject):
     def _on_modified(self, path: str) -> None:
         if path in self.editors:
             self._retitle()
+
+    def _ask_overwrite(self, document: SkillDocument, diff: str) -> str:
+        """Save after Keep mine over a change on disk: the user sees the diff and says."""
+        name = shown_name(document.registry.by_path.get(document.path), document.path)
+        return self.dialogs.ask_overwrite(name, diff)
 
     def show_view(self, number: int) -> None:
         """View › Form / Source / Preview / Where It Loads (Ctrl+1…4): that view of the
