@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QTextEdit,
     QToolButton,
     QWidget,
@@ -53,6 +54,7 @@ class GuideFind(QWidget):
         self.previous_button.clicked.connect(lambda: self.step(-1))
         self.next_button.clicked.connect(lambda: self.step(1))
         close.clicked.connect(self.close_bar)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setVisible(False)
 
     def open(self) -> None:
@@ -128,6 +130,10 @@ class GuideFind(QWidget):
         if 0 <= self.current < len(self.matches):
             self.view.setTextCursor(self.matches[self.current])
             self.view.ensureCursorVisible()
+            rect, height = self.view.cursorRect(), self.view.viewport().height()
+            if rect.top() < rect.height() or rect.bottom() > height - 2 * rect.height():
+                bar = self.view.verticalScrollBar()  # at a third of the page, not its edge
+                bar.setValue(bar.value() + rect.top() - height // 3)
 
     def page_changed(self) -> None:
         """Another page shown: the same words found in it."""

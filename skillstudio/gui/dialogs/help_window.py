@@ -188,7 +188,7 @@ class HelpWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(split)
+        layout.addWidget(split, 1)
         layout.addWidget(self.find_bar)
         self.resize(960, 700)
         self.show_page(GUIDE)

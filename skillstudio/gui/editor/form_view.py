@@ -200,7 +200,7 @@ class FormView(QScrollArea):
         self._guard(self.other)
         self.other_box = self._beside(self.other, self._counter(None))
         # The notes on keys no field declares (Claude Code ignores `version`: an info),
-        # under the rows that show those keys, each line naming its key.
+        # under the rows that show those keys, each line naming its key (once).
         self.other_note = SeverityNote(self)
         self.other_note.setObjectName("other-notes")
         self.other_note.setVisible(False)
@@ -414,7 +414,7 @@ class FormView(QScrollArea):
             tone = colour("error_text") if worst == "error" else colour("list_mark")
             outline(item.widget, tone if worst in ("error", "warning") else None)
         others = [
-            (severity, f"{key}: {line}")
+            (severity, line if line.startswith(f"'{key}'") else f"{key}: {line}")
             for key, found in by_field.items()
             if key not in self.fields
             for severity, line in field_note(key, found)

@@ -519,5 +519,5 @@ def test_notes_on_keys_no_field_declares_show_under_other_fields(
     note = editor.form.other_note
     qtbot.waitUntil(note.isVisible, timeout=5000)
     assert note.lines and all(severity == "info" for severity, _line in note.lines)
-    assert note.text().startswith("version: "), note.text()
+    assert note.text().startswith("'version' is not a Claude Code field"), note.text()
     assert "font-size:small" in QLabel.text(note)  # an info reads quieter than a warning
