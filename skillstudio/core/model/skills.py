@@ -117,17 +117,14 @@ def shown_name(skill: Skill | None, path: str) -> str:
     return os.path.basename(os.path.dirname(path)) or os.path.basename(path)
 
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"[0-9]+")
 
 
-def name_order(name: str) -> tuple[tuple[int, int | str], ...]:
-    """The order names are listed in: case-insensitive, digits by their value
-    (`step-2` before `step-10`)."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part)
-        for part in _DIGITS.split(name.casefold())
-        if part
-    )
+def name_order(name: str) -> str:
+    """The order names are listed in: case-insensitive, numbers by their value
+    (`step-2` before `step-10`: each run of digits padded to 20 places; one string a
+    name sorts 10,000 names in a few milliseconds)."""
+    return _DIGITS.sub(lambda digits: digits.group().zfill(20), name.casefold())
 
 
 # -- compact state, for handing skills between processes ----------------------
