@@ -222,7 +222,7 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
     assert skill.read_text().endswith("typed by the user. ")
 
 
-def test_a_skill_opens_once_titled_by_its_folder_and_marked_when_unsaved(
+def test_a_skill_opens_once_titled_by_its_name_and_marked_when_unsaved(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
