@@ -117,3 +117,26 @@ def test_match_on_one_project_keeps_its_keys(tmp_path: Path) -> None:
     data = cli("match", "plan a trip", "repo/skills", "--format", "json", cwd=tmp_path).json
     assert "projects" not in data
     assert {"query", "normalized", "profile", "tier", "selected", "candidates"} <= set(data)
+
+
+def test_no_path_in_a_plugin_reads_the_plugin_as_its_folder_does(tmp_path: Path) -> None:
+    """In a marketplace that lists its own folder (`"source": "./"`), `show NAME` with
+    no path read `skills/` alone: the skill lost its plugin's name (`patterns`, where
+    `list .`, the app's tree and its Where it loads say `vercel:patterns`)."""
+    repo = tmp_path / "repo"
+    entry = '{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "vercel", "source": "./"}]}'
+    write(repo, ".claude-plugin/marketplace.json", entry)
+    write(repo, "skills/patterns/SKILL.md", skill_text(name="patterns", description="Use it."))
+    alone, dot = (
+        cli("list", "--format", "json", cwd=repo),
+        cli("list", ".", "--format", "json", cwd=repo),
+    )
+    assert alone.code == dot.code == 0
+    assert names(alone.json) == names(dot.json) == ["vercel:patterns"]
+    shown = cli("show", "vercel:patterns", "--format", "json", cwd=repo)
+    assert shown.code == 0, shown.err
+    assert shown.json["name"] == "vercel:patterns"
+    plain = tmp_path / "plain"  # no manifest: `skills/` is read, as before
+    write(plain, "skills/notes/SKILL.md", skill_text(name="notes", description="Use it."))
+    write(plain, "docs/example/SKILL.md", skill_text(name="example", description="Use it."))
+    assert names(cli("list", "--format", "json", cwd=plain).json) == ["notes"]

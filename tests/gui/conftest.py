@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.dialogs.overwrite_dialog import OverwriteDialog
 from skillstudio.gui.infra.theme import apply_scheme
 from skillstudio.gui.panels.suite_runner import SuiteRunner
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
@@ -34,6 +35,7 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("question", "warning", "information", "critical"):
         monkeypatch.setattr(QMessageBox, name, lambda *a, **k: QMessageBox.StandardButton.Cancel)
     monkeypatch.setattr(QMessageBox, "about", lambda *a, **k: None)
+    monkeypatch.setattr(OverwriteDialog, "exec", lambda self: 0)  # answered: cancel
 
 
 @pytest.fixture

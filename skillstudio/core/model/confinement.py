@@ -24,14 +24,15 @@ from .scan import SKILL_FILE
 
 # What marks the folder a path belongs to (its project or repository): a path given
 # on the command line that runs through a link out of that folder is refused.
+# The folders of a plugin's (or marketplace's) manifests.
+PLUGIN_MARKS = (".claude-plugin", ".codex-plugin")
 PROJECT_MARKS = (
     ".git",
     "skillstudio.yaml",
     ".agents",
     ".claude",
     ".codex",
-    ".claude-plugin",
-    ".codex-plugin",
+    *PLUGIN_MARKS,
 )
 MAX_LEVELS = 64
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -104,6 +105,26 @@ class Skill:
             "root": self.root.path,
             "status": self.status,
         }
+
+
+def shown_name(skill: Skill | None, path: str) -> str:
+    """The one name a skill is shown by in the app (tree, tab, Where it loads), the
+    name `show` and `list` print: the name the profile knows it by (`plugin:skill` in a
+    plugin, the folder's under Claude Code); the folder's name for a file no profile
+    reads as a skill (yet)."""
+    if skill is not None and skill.name:
+        return skill.name
+    return os.path.basename(os.path.dirname(path)) or os.path.basename(path)
+
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def name_order(name: str) -> str:
+    """The order names are listed in: case-insensitive, numbers by their value
+    (`step-2` before `step-10`: each run of digits padded to 20 places; one string a
+    name sorts 10,000 names in a few milliseconds)."""
+    return _DIGITS.sub(lambda digits: digits.group().zfill(20), name.casefold())
 
 
 # -- compact state, for handing skills between processes ----------------------

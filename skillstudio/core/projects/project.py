@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..model.confinement import escaping, opened_folder, refused_root, root_inside
+from ..model.confinement import PLUGIN_MARKS, escaping, opened_folder, refused_root, root_inside
 from ..model.diagnostics import Diagnostic
 from ..model.paths import is_inside, is_within
 from ..model.scan import SKILL_FILE, ScanLimits
@@ -465,6 +465,13 @@ def resolve_projects(
     if os.path.isfile(os.path.join(cwd, CONFIG_NAME)):
         return [project_from_folder(cwd, profile_name)]
     skills = os.path.join(cwd, "skills")
-    if os.path.isdir(skills):
+    if os.path.isdir(skills) and not _is_plugin(cwd):
         return projects_for_path(skills, profile_name)
     return projects_for_folder(cwd, profile_name)
+
+
+def _is_plugin(folder: str) -> bool:
+    """Whether `folder` is a plugin or a marketplace: its manifests say whose skills
+    `skills/` holds and so their names (`plugin:skill`), which `skills/` read alone
+    loses (a marketplace listing its own folder, `"source": "./"`)."""
+    return any(os.path.isdir(os.path.join(folder, mark)) for mark in PLUGIN_MARKS)

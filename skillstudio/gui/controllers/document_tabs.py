@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStatusBar, QTabBar, QTabWidget, QToolButton, QWidget
 
+from ...core.model.skills import shown_name
 from ...core.reading.safefs import check_regular
 from ...core.scanning.registry import Registry
 from ..dialogs.questions import Dialogs
@@ -75,6 +77,7 @@ class DocumentTabs(QObject):
             except OSError as exc:  # a FIFO, a device, or larger than core parses
                 self.status_bar.showMessage(f"Not opened: {path}: {exc.strerror or exc}", 15_000)
                 return None
+            document.ask_overwrite = partial(self._ask_overwrite, document)
             editor = SkillEditor(document, registry.profile, self.tabs)
             self.editors[path] = editor
             if self.recovery is not None:
@@ -91,6 +94,7 @@ class DocumentTabs(QObject):
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
             document.diagnostics_changed.connect(lambda _d, p=path: self.skill_checked.emit(p))
+            document.diagnostics_changed.connect(lambda _d, p=path: self._on_modified(p))
             self.skill_opened.emit(path)
         self.tabs.setCurrentWidget(editor)
         if line:
@@ -160,11 +164,12 @@ class DocumentTabs(QObject):
         self._retitle()
 
     def _retitle(self) -> None:
-        """Tab titles: the skill's folder name (a file's name), with the project's
-        folder after it where two tabs would read the same, and • when unsaved."""
+        """Tab titles: the skill's name as the tree shows it (a file's name), with the
+        project's folder after it where two tabs would read the same, and • when unsaved."""
         names: dict[QWidget, tuple[str, str]] = {}  # tab -> (name, path)
         for path, editor in self.editors.items():
-            names[editor] = (os.path.basename(os.path.dirname(path)), path)
+            skill = editor.document.registry.by_path.get(path)
+            names[editor] = (shown_name(skill, path), path)
         for path, view in self.file_views.items():
             names[view] = (os.path.basename(path), path)
         taken = [name for name, _path in names.values()]
@@ -179,6 +184,19 @@ class DocumentTabs(QObject):
     def _on_modified(self, path: str) -> None:
         if path in self.editors:
             self._retitle()
+
+    def _ask_overwrite(self, document: SkillDocument, diff: str) -> str:
+        """Save after Keep mine over a change on disk: the user sees the diff and says."""
+        name = shown_name(document.registry.by_path.get(document.path), document.path)
+        return self.dialogs.ask_overwrite(name, diff)
+
+    def show_view(self, number: int) -> None:
+        """View › Form / Source / Preview / Where It Loads (Ctrl+1…4): that view of the
+        open skill, focused."""
+        editor = self.current_editor()
+        if editor is not None and 0 <= number < editor.views.count():
+            editor.views.setCurrentIndex(number)
+            editor.views.currentWidget().setFocus()
 
     # -- editing ---------------------------------------------------------------------
     def save_current(self) -> bool:

@@ -1,6 +1,7 @@
 """Help › User Guide: the documentation in docs/ read in the app (the guide first; its
 links to the other pages and its pictures followed inside the window), with a
-contents list beside it: the user's pages, and the headings of the page shown. The
+contents list beside it: the user's pages, and the headings of the page shown; Ctrl+F
+finds words in the page (guide_find.py). The
 developers' pages (the code's layout, the test commands, the measurements) and
 sections (adding a profile) are not the user's: they are left out here."""
 
@@ -11,7 +12,14 @@ import re
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QImage, QTextCursor, QTextDocument
+from PySide6.QtGui import (
+    QAction,
+    QDesktopServices,
+    QImage,
+    QKeySequence,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QSplitter,
@@ -25,6 +33,7 @@ from PySide6.QtWidgets import (
 from ...core.reading.safefs import read_bytes
 from ..infra.icons import STATUS, status_icon
 from ..infra.theme import is_dark
+from .guide_find import GuideFind
 
 GUIDE = "guide.md"
 README = "README.md"  # the project's front page, beside docs/ in a source tree
@@ -169,9 +178,18 @@ class HelpWindow(QDialog):
         split.addWidget(self.browser)
         split.setStretchFactor(1, 1)
         split.setSizes([220, 700])
+        self.find_bar = GuideFind(self.browser, self)
+        self.browser.sourceChanged.connect(lambda _url: self.find_bar.page_changed())
+        find = QAction("Find in Page", self)
+        find.setShortcut(QKeySequence.StandardKey.Find)
+        find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        find.triggered.connect(lambda _checked=False: self.find_bar.open())
+        self.addAction(find)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.setSpacing(0)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.find_bar)
         self.resize(960, 700)
         self.show_page(GUIDE)
 

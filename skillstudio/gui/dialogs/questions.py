@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMainWindow, Q
 from ... import __version__
 from ...core.editing import recovery
 from .help_window import HelpWindow, docs_folder
+from .overwrite_dialog import OverwriteDialog
 from .restore_dialog import RestoreDialog
 from .shortcuts_window import ShortcutsWindow
 
@@ -85,6 +86,13 @@ class Dialogs:
     def ask_restore(self, found: recovery.Recovery) -> str:
         """'restore', 'discard' or 'later' for text a crash left."""
         dialog = RestoreDialog(found, self.window)
+        dialog.exec()
+        return dialog.answer
+
+    def ask_overwrite(self, name: str, diff: str) -> str:
+        """'overwrite', 'reload' or 'cancel': Save after Keep mine, the file on disk
+        holding text the tab does not (`diff`: from the disk to the tab's text)."""
+        dialog = OverwriteDialog(name, diff, self.window)
         dialog.exec()
         return dialog.answer
 

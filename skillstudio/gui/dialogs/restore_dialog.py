@@ -1,5 +1,5 @@
 """The question put for each recovery file at start: restore, discard or decide later,
-with what the unsaved text changes in the file on disk."""
+with what the unsaved text changes in the file on disk (wrapped: diff_view.py)."""
 
 from __future__ import annotations
 
@@ -7,40 +7,17 @@ import html
 import os
 import time
 
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ...core.editing import recovery
-from ..infra.theme import colour
-
-
-class DiffHighlighter(QSyntaxHighlighter):
-    """A unified diff in colour: lines added on green, removed on red, hunk heads muted."""
-
-    def __init__(self, document: QTextDocument) -> None:
-        super().__init__(document)
-        self.formats: dict[str, QTextCharFormat] = {}
-        for mark, name in (("+", "diff_add_bg"), ("-", "diff_del_bg")):
-            style = QTextCharFormat()
-            style.setBackground(QColor(colour(name)))
-            self.formats[mark] = style
-        head = QTextCharFormat()
-        head.setForeground(QColor(colour("muted")))
-        self.formats["@"] = head
-
-    def highlightBlock(self, text: str) -> None:
-        if text.startswith(("+++", "---")):
-            self.setFormat(0, len(text), self.formats["@"])
-        elif text[:1] in self.formats:
-            self.setFormat(0, len(text), self.formats[text[:1]])
+from .diff_view import DiffView
 
 
 def when(seconds: float) -> str:
@@ -76,12 +53,7 @@ class RestoreDialog(QDialog):
         info = QLabel(detail)
         info.setWordWrap(True)
         layout.addWidget(info)
-        self.diff_view = QPlainTextEdit(self)
-        self.diff_view.setReadOnly(True)
-        self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.diff_view.setFont(QFont("DejaVu Sans Mono"))
-        self.highlighter = DiffHighlighter(self.diff_view.document())
-        self.diff_view.setPlainText(recovery.diff(disk, found.text, found.source))
+        self.diff_view = DiffView(recovery.diff(disk, found.text, found.source), self)
         layout.addWidget(self.diff_view, 1)
         buttons = QDialogButtonBox(self)
         self.restore_button = QPushButton("Restore", self)

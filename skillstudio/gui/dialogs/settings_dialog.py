@@ -5,7 +5,7 @@ model_windows.py), model endpoints (keys in the system keyring; "Test connection
 sends the chosen row one tiny request off the GUI thread: core/live/probe.py), and the advice
 rules of the current project, kept in its skillstudio.yaml `rules:` (so `skillstudio
 lint` and the language server read the same). Changes apply on OK (`edit_settings`:
-the dialog asked, and the theme applied at once)."""
+the dialog asked; the theme shows at once when chosen, and Cancel takes it back)."""
 
 from __future__ import annotations
 
@@ -85,6 +85,10 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(620, 460)
 
+    def restore_theme(self) -> None:
+        """Cancelled: the theme saved in the settings again (as it was before)."""
+        show_theme(self.store.theme())
+
     # -- pages --------------------------------------------------------------------------
     def _general_page(self) -> QWidget:
         page = QWidget(self)
@@ -95,6 +99,11 @@ class SettingsDialog(QDialog):
                 {"system": "As the desktop", "light": "Light", "dark": "Dark"}[theme], theme
             )
         self.theme_box.setCurrentIndex(max(self.theme_box.findData(self.store.theme()), 0))
+        # the theme chosen shows at once, on the whole app; Cancel puts the saved one back
+        self.theme_box.currentIndexChanged.connect(
+            lambda _i: show_theme(self.theme_box.currentData())
+        )
+        self.rejected.connect(self.restore_theme)
         form.addRow("Theme:", self.theme_box)
         self.profile_box = QComboBox(page)
         fill_profile_box(self.profile_box, "auto (skillstudio.yaml, else detection)")
@@ -415,11 +424,17 @@ def edit_settings(
     cancelled)."""
     dialog = SettingsDialog(store, folder, parent, ask_create)
     if not ask(dialog):
+        dialog.restore_theme()
         return ""
     message = dialog.apply()
     if dialog.rules_written:
         rules_changed()
+    show_theme(store.theme())
+    return message or "Settings saved"
+
+
+def show_theme(theme: str) -> None:
+    """The app in `theme` ("system", "light" or "dark") now."""
     app = QApplication.instance()
     if isinstance(app, QApplication):
-        set_preference(app, store.theme())
-    return message or "Settings saved"
+        set_preference(app, theme)

@@ -95,7 +95,10 @@ class SeverityNote(QLabel):
         rows = []
         for severity, line in lines:
             name, mark = MARKS.get(severity, MARKS["info"])
-            rows.append(f'<span style="color:{colour(name)}">{mark} {html.escape(line)}</span>')
+            # an info reads quieter than a warning: smaller, in its own colour
+            size = ";font-size:small" if severity == "info" else ""
+            style = f"color:{colour(name)}{size}"
+            rows.append(f'<span style="{style}">{mark} {html.escape(line)}</span>')
         super().setText("<br>".join(rows))
 
     def text(self) -> str:
@@ -196,6 +199,14 @@ class FormView(QScrollArea):
         self.other.edited.connect(lambda key: self._on_edited(key, typing=False))
         self._guard(self.other)
         self.other_box = self._beside(self.other, self._counter(None))
+        # The notes on keys no field declares (Claude Code ignores `version`: an info),
+        # under the rows that show those keys, each line naming its key (once).
+        self.other_note = SeverityNote(self)
+        self.other_note.setObjectName("other-notes")
+        self.other_note.setVisible(False)
+        other_column = self.other_box.layout()
+        assert isinstance(other_column, QVBoxLayout)
+        other_column.addWidget(self.other_note)
         other_label = QLabel("Other fields", inner)
         other_label.setToolTip(other_tip)
         form.addRow(other_label, self.other_box)
@@ -402,6 +413,14 @@ class FormView(QScrollArea):
             item.note.setVisible(bool(found))
             tone = colour("error_text") if worst == "error" else colour("list_mark")
             outline(item.widget, tone if worst in ("error", "warning") else None)
+        others = [
+            (severity, line if line.startswith(f"'{key}'") else f"{key}: {line}")
+            for key, found in by_field.items()
+            if key not in self.fields
+            for severity, line in field_note(key, found)
+        ]
+        self.other_note.set_lines(others)
+        self.other_note.setVisible(bool(others))
         self.fit_page()
 
     def fit_page(self) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model.paths import is_within
+from ...core.model.skills import shown_name
 from ...core.projects.agent_reach import Reach, agent_reach
 from ..infra.background import LatestJob
 from ..infra.column_fit import ColumnFit
@@ -97,12 +98,11 @@ class WhereItLoads(QWidget):
 
     def _intro(self) -> str:
         skill = self.document.registry.by_path.get(self.document.path)
-        name = skill.name if skill is not None and skill.name else ""
         folder = os.path.dirname(os.path.dirname(self.document.path))
         if self.base and is_within(folder, self.base):
             rel = os.path.relpath(folder, self.base)
             folder = rel if rel != "." else os.path.basename(self.base)
-        return intro(name or os.path.basename(os.path.dirname(self.document.path)), folder)
+        return intro(shown_name(skill, self.document.path), folder)
 
     def _on_checked(self, _diagnostics: object) -> None:
         self.catch_up.soon()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
+from ...core.editing import recovery
 from ...core.editing.saving import (
     SaveConflict,
     SaveError,
@@ -70,6 +72,12 @@ class SkillDocument(QObject):
         self.text_document.setDocumentLayout(QPlainTextDocumentLayout(self.text_document))
         self.bom = False
         self.stamp: Stamp | None = None
+        # Keep mine was chosen over a change on disk: the SHA-256 of the text the tab
+        # had read before it (a save asks first, unless the disk holds that text again)
+        self.kept_over: str | None = None
+        # Save after Keep mine: the diff from the disk to the text on screen, answered
+        # 'overwrite', 'reload' or 'cancel' (DocumentTabs asks the user)
+        self.ask_overwrite: Callable[[str], str] = lambda _diff: "cancel"
         self.diagnostics: list[Diagnostic] = []
         self._parsed: tuple[str, Document] | None = None  # the text on screen, read
         self.job = LatestJob(self)  # a large text's validation: the newest lands
@@ -120,6 +128,7 @@ class SkillDocument(QObject):
         regular file or is larger than core parses (nothing is changed then)."""
         raw, mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
         self.stamp = Stamp.of_bytes(raw, mtime_ns)
+        self.kept_over = None
         text = raw.decode("utf-8", errors="replace")
         self.bom = text.startswith("\ufeff")
         if self.bom:
@@ -167,8 +176,26 @@ class SkillDocument(QObject):
             self.disk_settled.emit()
 
     def keep_mine(self) -> None:
-        """Keep the text on screen; the next save overwrites what is on disk now."""
+        """Keep the text on screen; the next save shows what it would overwrite on disk
+        and asks (`ask_overwrite`) before it does."""
+        read = self.stamp.sha256 if self.stamp is not None else None  # what the tab read
         self.stamp = disk_stamp(self.path)
+        if self.stamp is None:
+            self.kept_over = None  # deleted: nothing on disk to lose
+        elif self.kept_over is None:  # kept twice: still the text last read or saved
+            self.kept_over = read
+
+    def _overwrite_answer(self) -> str:
+        """'overwrite' when saving loses nothing of the disk's (deleted, or the same text
+        as on screen), else the user's answer to the diff from the disk to the screen."""
+        try:
+            raw, _mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
+        except OSError:
+            return "overwrite"  # gone or unreadable: the save says what it finds
+        disk = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        if disk == self.text() or Stamp.of_bytes(raw, 0).sha256 == self.kept_over:
+            return "overwrite"  # nothing of another program's would be lost
+        return self.ask_overwrite(recovery.diff(disk, self.text(), self.path))
 
     def validate(self) -> None:
         self._reparse(self.text())
@@ -222,7 +249,17 @@ class SkillDocument(QObject):
         self.closed = True
 
     def save(self) -> bool:
-        """Atomic save; refuses to overwrite a change made on disk since loading."""
+        """Atomic save; refuses to overwrite a change made on disk since loading, and
+        after Keep mine asks before writing over the disk's text (Reload: the disk's
+        text in the tab instead, nothing saved)."""
+        if self.kept_over is not None:
+            answer = self._overwrite_answer()
+            if answer == "reload":
+                self.reload()
+                return False
+            if answer != "overwrite":
+                self.save_failed.emit("cancelled: the file on disk is kept as it is")
+                return False
         try:
             data = encode(self.text(), self.bom)  # a link is written through, inside base
             self.stamp = atomic_write(self.path, data, self.stamp, base=self.base)
@@ -232,6 +269,7 @@ class SkillDocument(QObject):
         except SaveError as exc:
             self.save_failed.emit(str(exc))
             return False
+        self.kept_over = None
         self.text_document.setModified(False)
         self._reparse(None)
         return True

@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from ...core.model.skills import Root, Skill
+from ...core.model.skills import Root, Skill, name_order, shown_name
 from ...core.model.text import counted
 from ...core.reading.skill_files import IGNORED_SUPPORT_NAMES, supporting_files
 from ...core.scanning.registry import Registry
@@ -63,13 +63,28 @@ def tree_nodes(registries: list[Registry], bases: list[str]) -> TreeNodes:
             node = _Node("root", label, None, 0, root.path, root=root)
             node.profile = registry.profile.name
             for skill in by_root.get(id(root), []):
-                child = _Node("skill", skill.name, node, 0, skill.path, skill, root)
+                name = shown_name(skill, skill.path)
+                child = _Node("skill", name, node, 0, skill.path, skill, root)
                 child.profile = registry.profile.name
                 child.loaded = False
                 node.every.append(child)
                 by_path[skill.path] = child
+            # listed by the name shown (the scan goes by folder), roots kept in precedence
+            node.every.sort(key=lambda child: name_order(child.label))
             roots.append(node)
     return roots, by_path
+
+
+def _stays_in_order(node: _Node, name: str) -> bool:
+    """Whether a skill renamed `name` keeps its row: its neighbours in its root still
+    sort before and after it."""
+    every = node.parent.every if node.parent is not None else []
+    place = next((number for number, other in enumerate(every) if other is node), -1)
+    if place < 0:
+        return False
+    key = name_order(name)
+    before = place == 0 or name_order(every[place - 1].label) <= key
+    return before and (place == len(every) - 1 or key <= name_order(every[place + 1].label))
 
 
 def root_name(root: Root) -> str:
@@ -173,7 +188,7 @@ class SkillTreeModel(QAbstractItemModel):
             return False
         for node, skill in replaced:
             node.skill = skill
-            node.label = skill.name
+            node.label = shown_name(skill, skill.path)
             for child in node.children:
                 child.skill = skill
         self._rows_changed([node for node, _ in replaced])
@@ -182,28 +197,25 @@ class SkillTreeModel(QAbstractItemModel):
 
     def _replaced(self, registries: list[Registry]) -> list[tuple[_Node, Skill]] | None:
         """The rows whose skill was re-read, each with its new skill; None when the
-        registries hold other skills, or in another order, than the rows (one pass:
-        three over the 10,000 paths took 15 ms)."""
+        registries hold other skills than the rows, or a skill's name changed (its row
+        moves: the rows are listed by name). One look-up a skill."""
         roots = [root for registry in registries for root in reversed(registry.roots)]
         if [id(root) for root in roots] != [id(node.root) for node in self._roots]:
             return None
-        every_of = {id(node.root): node.every for node in self._roots}
-        taken = dict.fromkeys(every_of, 0)
         replaced: list[tuple[_Node, Skill]] = []
+        count = 0
         for registry in registries:
             for skill in registry.skills:
-                key = id(skill.root)
-                every = every_of.get(key)
-                if every is None:
+                node = self._by_path.get(skill.path)
+                if node is None or node.root is not skill.root:
                     return None
-                number = taken[key]
-                if number >= len(every) or every[number].path != skill.path:
-                    return None
-                taken[key] = number + 1
-                node = every[number]
+                count += 1
                 if node.skill is not skill:  # else not re-read: its row stays as it is
+                    name = shown_name(skill, skill.path)
+                    if name != node.label and not _stays_in_order(node, name):
+                        return None
                     replaced.append((node, skill))
-        if any(taken[key] != len(every) for key, every in every_of.items()):
+        if count != len(self._by_path):
             return None
         return replaced
 
@@ -299,7 +311,7 @@ class SkillTreeModel(QAbstractItemModel):
         if node is None:
             return
         node.skill = skill
-        node.label = skill.name
+        node.label = shown_name(skill, skill.path)
         for child in node.children:
             child.skill = skill
         index = self.index_of(skill.path)

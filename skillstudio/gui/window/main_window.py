@@ -301,6 +301,7 @@ class MainWindow(QMainWindow):
             filter_skills=self.filter_box.setFocus,
             settings=self.edit_settings,
             wrap_lines=self.wrap_source_lines,
+            show_view=documents.show_view,
             try_request=self.focus_query_panel,
             back_to_editor=self.back_to_editor,
             run_suite=self.run_suite,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
@@ -12,6 +13,8 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 from ..infra.recent_folders import RecentFolders
 
 Command = Callable[[], object]
+# the open skill's views, in the order of its tabs (editor/skill_editor.py)
+EDITOR_VIEWS = ("Show Fo&rm", "Show Sour&ce", "Show Pre&view", "Show Where It &Loads")
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Commands:
     filter_skills: Command
     settings: Command
     wrap_lines: Callable[[bool], object]
+    show_view: Callable[[int], object]  # the open skill's Form, Source, Preview, Where it loads
     try_request: Command
     back_to_editor: Command
     run_suite: Command
@@ -65,6 +69,7 @@ class MenuActions:
     filter_action: QAction
     settings_action: QAction
     wrap_action: QAction
+    editor_view_actions: list[QAction]
     overlap_action: QAction
     query_action: QAction
     run_suite_action: QAction
@@ -90,7 +95,7 @@ def build_menus(
         made = QAction(text, window)
         if shortcut is not None:
             made.setShortcut(shortcut)
-        made.triggered.connect(slot)
+        made.triggered.connect(lambda _checked=False: slot())
         menu.addAction(made)
         return made
 
@@ -142,6 +147,12 @@ def build_menus(
     action(view_menu, "Back to the &Editor", "Ctrl+Shift+E", commands.back_to_editor)
     run_suite_action = action(view_menu, "Run &Suite", "F6", commands.run_suite)
     view_menu.addSeparator()
+    # The open skill's views, Ctrl+1…4 (as a browser's tabs; no other key of the app)
+    editor_view_actions = [
+        action(view_menu, text, f"Ctrl+{number + 1}", partial(commands.show_view, number))
+        for number, text in enumerate(EDITOR_VIEWS)
+    ]
+    view_menu.addSeparator()
     wrap_action = QAction("&Wrap Long Lines in Source", window)
     wrap_action.setCheckable(True)
     wrap_action.toggled.connect(commands.wrap_lines)
@@ -169,6 +180,7 @@ def build_menus(
         filter_action=filter_action,
         settings_action=settings_action,
         wrap_action=wrap_action,
+        editor_view_actions=editor_view_actions,
         overlap_action=overlap_action,
         query_action=query_action,
         run_suite_action=run_suite_action,

@@ -181,7 +181,15 @@ def test_two_windows_on_one_folder_never_overwrite_each_other(
     assert not other.document_tabs.save_current()
     assert path.read_text().startswith("first window ")
     theirs.keep_button.click()  # the user decides: theirs wins, knowingly
+    asked: list[str] = []
+
+    def answer(name: str, diff: str) -> str:
+        asked.append(diff)
+        return "overwrite"
+
+    other.dialogs.ask_overwrite = answer  # type: ignore[method-assign]
     assert other.document_tabs.save_current()
+    assert len(asked) == 1 and "-first window " in asked[0]  # shown what is written over
     assert path.read_text().startswith("second window ")
     # The first window had saved, so its text is clean: it reloads the second's.
     qtbot.waitUntil(lambda: mine.document.text().startswith("second window "), timeout=WAIT)
@@ -219,7 +227,7 @@ def test_save_on_a_full_disk_keeps_the_file_and_the_text(
     assert skill.read_text().endswith("typed by the user. ")
 
 
-def test_a_skill_opens_once_titled_by_its_folder_and_marked_when_unsaved(
+def test_a_skill_opens_once_titled_by_its_name_and_marked_when_unsaved(
     qtbot: QtBot, samples: Path
 ) -> None:
     shell = Shell(qtbot)
@@ -424,8 +432,80 @@ def test_modified_document_gets_the_bar_and_keeps_the_text(
     assert editor.document.text().startswith("typed ")
     assert not window.document_tabs.save_current()  # still a conflict until the user decides
     editor.keep_button.click()
+    window.dialogs.ask_overwrite = lambda name, diff: "overwrite"  # type: ignore[method-assign]
     assert window.document_tabs.save_current()
     assert path.read_text().startswith("typed ")
+
+
+def test_save_after_keep_mine_shows_the_change_on_disk_and_asks(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """Keep mine, then Save, wrote over the other program's change with no word: Save
+    shows the diff from the disk to the tab's text and asks; Cancel writes nothing,
+    Reload takes the disk's text, Overwrite writes the tab's."""
+    path = skill_path(samples, "safe-edit")
+    editor = open_tab(window, path)
+    asked: list[tuple[str, str]] = []
+    answers: list[str] = []
+
+    def ask(name: str, diff: str) -> str:
+        asked.append((name, diff))
+        return answers.pop(0)
+
+    window.dialogs.ask_overwrite = ask  # type: ignore[method-assign]
+    outside = "---\nname: safe-edit\ndescription: written by another program\n---\n"
+
+    def conflict(typed: str, written: str) -> None:
+        qtbot.keyClicks(editor.source, typed)
+        path.write_text(written)
+        qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WATCH_WAIT)
+        editor.keep_button.click()
+
+    conflict("typed ", outside)
+    answers.append("cancel")
+    assert not window.document_tabs.save_current()
+    assert path.read_text() == outside and editor.document.text().startswith("typed ")
+    ((name, diff),) = asked
+    assert name == "safe-edit"
+    assert "-description: written by another program" in diff and "+typed " in diff
+    assert "Not saved" in editor.message.text() and editor.message.isVisible()
+    answers.append("reload")
+    assert not window.document_tabs.save_current()
+    assert editor.document.text() == outside and not editor.document.modified
+    conflict("mine ", outside + "\nAnd more.\n")
+    answers.append("overwrite")
+    assert window.document_tabs.save_current()
+    saved = path.read_text()
+    assert saved == editor.document.text() and "mine " in saved and "And more." not in saved
+    assert len(asked) == 3 and "-And more." in asked[2][1]
+    qtbot.keyClicks(editor.source, "later ")
+    assert window.document_tabs.save_current() and len(asked) == 3  # asked once only
+
+
+def test_keep_mine_over_a_change_undone_on_disk_saves_without_asking(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """The other program put the file back as the tab read it: nothing would be lost."""
+    path = skill_path(samples, "safe-edit")
+    editor = open_tab(window, path)
+    original = path.read_text()
+    qtbot.keyClicks(editor.source, "typed ")
+    path.write_text(original + "\nOutside.\n")
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WATCH_WAIT)
+    editor.keep_button.click()
+    assert not editor.conflict_bar.isVisible()
+    path.write_text(original)
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WATCH_WAIT)  # changed again
+    editor.keep_button.click()
+    asked: list[str] = []
+
+    def answer(name: str, diff: str) -> str:
+        asked.append(diff)
+        return "cancel"
+
+    window.dialogs.ask_overwrite = answer  # type: ignore[method-assign]
+    assert window.document_tabs.save_current()
+    assert path.read_text().startswith("typed ") and asked == []
 
 
 def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
@@ -456,3 +536,22 @@ def test_a_file_deleted_or_replaced_while_open_keeps_the_typed_text(
     assert "from elsewhere" in path.read_text()
     editor.reload_button.click()  # the user takes theirs
     assert "from elsewhere" in editor.document.text()
+
+
+def test_a_tab_is_titled_by_the_name_the_tree_shows(qtbot: QtBot, tmp_path: Path) -> None:
+    """The tab said `composition-patterns` (its folder) where the tree said the
+    skill's name: both say the name `show` prints (core shown_name)."""
+    repo = tmp_path / "repo"
+    write(repo, ".claude-plugin/plugin.json", '{"name": "vercel"}\n')
+    path = write(
+        repo,
+        "skills/composition-patterns/SKILL.md",
+        skill_text(name="vercel-composition-patterns", description="Compose. Use when building."),
+    )
+    shell = Shell(qtbot)
+    context = context_of(repo)
+    tabs = shell.documents(context)
+    assert tabs.open_skill(path) is not None
+    shown = context.registries[0].by_path[path].name
+    assert shown == "vercel:composition-patterns"
+    assert shell.tabs.tabText(0) == shown

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
@@ -161,3 +161,46 @@ def test_the_guides_status_icons_are_in_the_page(qtbot: QtBot) -> None:
     page = guide.browser.toHtml()
     for name in ("error", "warning", "shadowed", "skipped", "disabled", "skill"):
         assert f"status-{name}.svg" in page, name
+
+
+def test_ctrl_f_finds_words_in_the_page_next_previous_and_highlighted(qtbot: QtBot) -> None:
+    """The guide had no search: Ctrl+F opens a find bar; every match is highlighted,
+    Enter / Shift+Enter go to the next / previous one (wrapping round), the count says
+    where; another page is searched for the same words; Esc closes the bar."""
+    folder = docs_folder()
+    assert folder is not None
+    guide = HelpWindow(folder)
+    qtbot.addWidget(guide)
+    guide.show()
+    qtbot.waitExposed(guide)
+    guide.activateWindow()
+    qtbot.waitUntil(guide.isActiveWindow)
+    bar = guide.find_bar
+    assert not bar.isVisible()
+    guide.browser.setFocus()
+    qtbot.keyClick(guide.browser, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(bar.isVisible)
+    assert bar.query.hasFocus()
+    qtbot.keyClicks(bar.query, "crash RECOVERY")  # case ignored
+    page = guide.browser.toPlainText().lower()
+    total = page.count("crash recovery")
+    assert total >= 2 and len(bar.matches) == total
+    assert len(guide.browser.extraSelections()) == total  # every match highlighted
+    first = bar.current
+    assert bar.count.text() == f"{first + 1} of {total}"
+    assert guide.browser.textCursor().selectedText().lower() == "crash recovery"
+    qtbot.keyClick(bar.query, Qt.Key.Key_Return)
+    assert bar.current == (first + 1) % total
+    assert guide.browser.textCursor().position() == bar.matches[bar.current].position()
+    qtbot.keyClick(bar.query, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.current == first
+    for _ in range(total):
+        bar.next_button.click()
+    assert bar.current == first  # round the page and back
+    qtbot.keyClicks(bar.query, "zzqx")
+    assert bar.count.text() == "not found" and not guide.browser.extraSelections()
+    bar.query.setText("profile")
+    assert guide.show_page("profiles.md")
+    assert len(bar.matches) == guide.browser.toPlainText().lower().count("profile") > 0
+    qtbot.keyClick(bar.query, Qt.Key.Key_Escape)
+    assert not bar.isVisible() and not guide.browser.extraSelections()

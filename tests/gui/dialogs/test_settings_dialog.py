@@ -409,3 +409,38 @@ def test_a_gemini_endpoint_is_offered_kept_and_keyed_as_eval_keys_it(
     window.settings.sync()
     assert AppSettings(window.settings).endpoints() == [Endpoint(url, "gemini", "gemini-2.5-flash")]
     assert api_key(endpoint_for(url, "gemini"), {}) == "AIza-secret-456"
+
+
+def test_the_theme_shows_when_chosen_and_cancel_takes_it_back(
+    window: MainWindow, qapp: QApplication
+) -> None:
+    """The guide says at once, but the theme changed on OK only: it shows the moment
+    it is chosen in the box, before OK; Cancel puts the saved theme back."""
+    seen: list[bool] = []
+
+    def choose_dark_then(answer: bool) -> object:
+        def ask(dialog: SettingsDialog) -> bool:
+            dialog.theme_box.setCurrentIndex(dialog.theme_box.findData("dark"))
+            seen.append(is_dark())  # with the dialog still open
+            return answer
+
+        return ask
+
+    try:
+        assert not is_dark()
+        window.dialogs.ask_settings = choose_dark_then(False)  # type: ignore[method-assign,assignment]
+        window.menu_actions.settings_action.trigger()
+        assert seen == [True], "dark as soon as chosen"
+        assert not is_dark(), "Cancel: the saved theme again"
+        assert AppSettings(window.settings).theme() != "dark"
+        dialog = SettingsDialog(AppSettings(window.settings), "", window)
+        dialog.theme_box.setCurrentIndex(dialog.theme_box.findData("dark"))
+        assert is_dark()
+        dialog.reject()  # Cancel, Esc or the close button
+        assert not is_dark()
+        window.dialogs.ask_settings = choose_dark_then(True)  # type: ignore[method-assign,assignment]
+        window.menu_actions.settings_action.trigger()
+        assert is_dark() and AppSettings(window.settings).theme() == "dark"
+    finally:
+        set_preference(qapp, "system")
+        AppSettings(window.settings).set_theme("system")

@@ -498,3 +498,26 @@ def test_typing_at_the_end_of_a_wrapped_description_keeps_its_wrapping(
         "  suggested fix. Say which findings block the merge.",
         "---",
     ]
+
+
+def test_notes_on_keys_no_field_declares_show_under_other_fields(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Claude Code ignores `version` (an info): the note was in Problems only; it shows
+    under the Other fields row that holds the key, quieter than a warning."""
+    folder = tmp_path / "repo"
+    path = folder / ".claude/skills/notes/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "---\nname: notes\ndescription: Takes notes. Use when asked to note.\n"
+        "version: 2\n---\n\n# Notes\n\nWrite them.\n",
+        encoding="utf-8",
+    )
+    editors = Editors(qtbot, folder, "claude-code")
+    editor = editors.open_skill(str(path))
+    assert editor is not None
+    note = editor.form.other_note
+    qtbot.waitUntil(note.isVisible, timeout=5000)
+    assert note.lines and all(severity == "info" for severity, _line in note.lines)
+    assert note.text().startswith("'version' is not a Claude Code field"), note.text()
+    assert "font-size:small" in QLabel.text(note)  # an info reads quieter than a warning

@@ -8,6 +8,7 @@ Worked out off the GUI thread, when the tab is shown and the text changed (a few
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtWidgets import QTableWidgetItem
@@ -17,6 +18,7 @@ from skillstudio.core.projects.agent_reach import agent_reach
 from skillstudio.gui.editor.where_it_loads import WhereItLoads, reach_cells
 from skillstudio.gui.window.main_window import MainWindow
 
+from ...helpers import cli, write
 from ..parts import SEEDS, Editors, cell, seeds_are_called_seeds
 
 
@@ -88,3 +90,54 @@ def test_a_skill_says_where_each_agent_finds_it(editors: Editors, qtbot: QtBot) 
     assert claude[3] == "commit-message"
     assert any(row[1].startswith("no") for row in rows)  # some agent looks elsewhere
     assert "Found where it lies by" in where.summary.text()
+
+
+def _plugin_layouts(tmp_path: Path) -> list[tuple[Path, Path]]:
+    """(repository, SKILL.md) of a one-plugin repository, a marketplace of one plugin
+    and a marketplace whose plugin is the repository itself."""
+    front = "---\nname: {}\ndescription: Compose React parts. Use when building UIs.\n---\n\nDo.\n"
+    made = []
+    one = tmp_path / "one"
+    write(one, ".claude-plugin/plugin.json", '{"name": "vercel"}\n')
+    made.append(
+        (one, Path(write(one, "skills/patterns/SKILL.md", front.format("vercel-patterns"))))
+    )
+    market = tmp_path / "market"
+    entry = '{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "vercel", "source": "%s"}]}'
+    write(market, ".claude-plugin/marketplace.json", entry % "./plugins/vercel")
+    write(market, "plugins/vercel/.claude-plugin/plugin.json", '{"name": "vercel"}\n')
+    skill = write(market, "plugins/vercel/skills/patterns/SKILL.md", front.format("patterns"))
+    made.append((market, Path(skill)))
+    itself = tmp_path / "itself"
+    write(itself, ".claude-plugin/marketplace.json", entry % "./")
+    made.append(
+        (itself, Path(write(itself, "skills/patterns/SKILL.md", front.format("v-patterns"))))
+    )
+    return made
+
+
+def test_the_names_each_agent_finds_a_skill_by_are_shows_in_every_layout(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Where it loads said Codex finds a plugin's skill under another name than
+    `show` did: the tab's rows are `show --format json`'s agents, name for name."""
+    for repo, path in _plugin_layouts(tmp_path):
+        editors = Editors(qtbot, repo)
+        editor = editors.open_skill(str(path))
+        assert editor is not None
+        where = editor.findChild(WhereItLoads)
+        assert where is not None
+        editor.views.setCurrentWidget(where)
+        qtbot.waitUntil(lambda w=where: bool(w.reaches), timeout=10_000)  # type: ignore[misc]
+        name = editors.context.registries[0].by_path[str(path)].name
+        run = cli("show", name, "--format", "json", cwd=repo)
+        assert run.code == 0, run.err
+        shown = {a["agent"]: (a["found"], a["name"]) for a in json.loads(run.out)["agents"]}
+        table = {
+            where.reaches[r].agent: (
+                cell(where.table, r, 1).startswith("yes"),
+                cell(where.table, r, 3) or None,
+            )
+            for r in range(where.table.rowCount())
+        }
+        assert table == shown, repo.name

@@ -285,3 +285,23 @@ def test_the_tree_of_a_catalogue_holds_every_skill(qapp: object, tmp_path: Path)
     assert len(labels) == 6  # the commands and five folders of skill folders
     categories = [x for x in labels if "commands" not in x]
     assert not any("wins over" in x or "yields to" in x for x in categories)
+
+
+def test_skills_are_listed_by_the_name_shown_case_insensitive_numbers_by_value(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The scan goes by folder; the rows go by the name they show (a folder `b-…`
+    named `alpha` came after `a-…` named `zeta`), `Beta` among the lower case,
+    `step-2` before `step-10`."""
+    folder = tmp_path / "team"
+    for rel, name in (
+        ("a-tool", "zeta-tool"),
+        ("b-tool", "alpha-tool"),
+        ("c-tool", "Beta-tool"),
+        ("d-tool", "step-10"),
+        ("e-tool", "step-2"),
+    ):
+        text = skill_text(name=name, description="Use it.")
+        write(folder, f".agents/skills/{rel}/SKILL.md", text)
+    parts = TreeParts(qtbot, folder)
+    assert skill_names(parts) == ["alpha-tool", "Beta-tool", "step-2", "step-10", "zeta-tool"]

@@ -86,3 +86,23 @@ def test_try_a_request_shows_its_dock_and_takes_the_request(window: MainWindow) 
     """(What the panel answers is tested on the panel alone: panels/workbench/.)"""
     window.menu_actions.query_action.trigger()
     assert window.query_panel.query.hasFocus() or window.query_dock.isVisible()
+
+
+def test_ctrl_1_to_4_switch_the_open_skills_views(window: MainWindow, qtbot: QtBot) -> None:
+    """No key switched Form / Source / Preview: Ctrl+1…4 do, listed in View (and so in
+    Help › Keyboard Shortcuts), bound once in the whole window."""
+    path = next(p for r in window.context.registries for p in r.by_path)
+    editor = window.open_skill(path)
+    assert editor is not None
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    actions = window.menu_actions.editor_view_actions
+    assert [a.shortcut().toString() for a in actions] == ["Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4"]
+    for number, key in enumerate((Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_4)):
+        qtbot.keyClick(window.tabs, key, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda n=number: editor.views.currentIndex() == n)  # type: ignore[misc]
+    assert editor.views.currentWidget() is editor.views.widget(3)
+    qtbot.keyClick(window.tabs, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: editor.views.currentWidget() is editor.source)
+    taken = [s.toString() for a in window.findChildren(QAction) for s in a.shortcuts()]
+    assert len(taken) == len(set(taken)), "no shortcut is bound twice"

@@ -18,6 +18,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from ....core.model.matches import MatchResult
+from ....core.profile import Profile
 from ....core.projects.project import Project
 from ....core.ranking.estimate import LikelyResult
 from ....core.ranking.explanations import summary
@@ -153,6 +154,15 @@ def summary_text(result: MatchResult) -> str:
         f"Estimate: the model chooses; {result.total:,} {skills} words with the request "
         "(best first). Only /name, $name or 'use <name> skill' selects one."
     )
+
+
+def request_hint(profile: Profile | None) -> str:
+    """The request box's placeholder: what Enter does under this profile (QueryPanel.send
+    answers at once; only where activation follows the session, what the request
+    activates counts for the next ones)."""
+    if profile is not None and profile.uses_session:
+        return "Type a request, as a user would (Enter: send it in the session)"
+    return "Type a request, as a user would (answered as you type; Enter: at once)"
 
 
 def project_label(project: Project) -> str:

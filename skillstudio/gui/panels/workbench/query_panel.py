@@ -52,7 +52,14 @@ from .explanation import explanation_html, likely_row_html, why_not_likely
 from .listing_writer import ListingWriter
 from .open_skill_advice import OpenSkillAdvice
 from .panel_layout import SplitFit
-from .panel_parts import FixedLine, SpillingRow, likely_summary, project_label, tier_line
+from .panel_parts import (
+    FixedLine,
+    SpillingRow,
+    likely_summary,
+    project_label,
+    request_hint,
+    tier_line,
+)
 from .ranking_menu import ranking_menu
 
 QUERY_DELAY_MS = 60
@@ -94,9 +101,7 @@ class QueryPanel(QWidget):
         context.projects_changed.connect(self._on_projects_changed)
         context.current_changed.connect(self._on_project_changed)
         self.query = QLineEdit(self)
-        self.query.setPlaceholderText(
-            "Type a request, as a user would (Enter: send it in the session)"
-        )
+        self.query.setPlaceholderText(request_hint(None))
         self.query.setClearButtonEnabled(True)
         self.timer = self.catch_up.timer  # typing here: answered after a pause
         self.query.textChanged.connect(self.timer.start)
@@ -243,6 +248,7 @@ class QueryPanel(QWidget):
         self.project_box.setCurrentIndex(number)
         self.project_box.blockSignals(False)
         project = self.project
+        self.query.setPlaceholderText(request_hint(project.profile if project else None))
         spec = project.profile.panel_option if project is not None else None
         self.option.blockSignals(True)
         if spec is not None and project is not None:
@@ -264,6 +270,7 @@ class QueryPanel(QWidget):
     def _headroom_follows(self) -> None:
         """Headroom at the panel's context window where that is the panel's option."""
         project = self.project
+        self.query.setPlaceholderText(request_hint(project.profile if project else None))
         spec = project.profile.panel_option if project is not None else None
         mirrored = spec is not None and spec.key == "context_tokens"
         self.headroom.set_project(project, self.registry, self.option.value() if mirrored else None)

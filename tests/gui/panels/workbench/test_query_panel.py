@@ -488,3 +488,22 @@ def test_the_estimate_reads_the_listing_at_the_panels_window(qtbot: QtBot, tmp_p
     qtbot.waitUntil(lambda: panel.likely is not None and bool(panel.likely.candidates))
     first = panel.likely.candidates[0]
     assert first.name == TRIAGE and first.band == "likely"
+
+
+def test_the_request_box_says_what_enter_does_under_each_profile(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    """Under Claude Code the box said "Enter: send it in the session", where the
+    session changes nothing: each profile's box says what Enter does there."""
+    for name in ("claude-code", "codex", "toolsets", "workspace"):
+        panel = panel_on(query_panel, name)
+        hint = panel.query.placeholderText()
+        profile = panel.context.project.profile if panel.context.project else None
+        assert profile is not None and profile.name == name
+        assert ("session" in hint) == profile.uses_session, (name, hint)
+        before = len(panel.session.history)
+        qtbot.keyClicks(panel.query, "review my code")
+        qtbot.keyClick(panel.query, Qt.Key.Key_Return)
+        if profile.uses_session:
+            assert len(panel.session.history) == before + 1  # Enter sent it in the session
+        panel.query.clear()
