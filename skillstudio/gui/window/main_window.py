@@ -41,6 +41,7 @@ from ..dialogs.settings_dialog import edit_settings
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.source_editor import SourceEditor
+from ..infra.collector import collect_on_gui_thread
 from ..infra.file_watcher import FileWatcher
 from ..infra.icons import app_icon
 from ..infra.one_line import one_line
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         # cut the stalls while a scan runs (bench_gui --profile agentskills, 10,000
         # skills: 138 -> 55 ms).
         sys.setswitchinterval(SWITCH_INTERVAL_S)
+        collect_on_gui_thread()  # never in a worker: it would destroy GUI objects there
         self.settings = settings
         self.app_settings = AppSettings(settings)
         self.context = context if context is not None else AppContext(self)

@@ -1,0 +1,65 @@
+"""The cyclic garbage collector runs on the GUI thread only.
+
+Python's collector runs in whichever thread happens to allocate past its threshold.
+When a worker (an index, the overlap notes, a listing) triggers it, a cycle holding a
+Qt object of the GUI thread (a closed window's timer, a panel's relay) is destroyed
+in the worker: Qt cannot stop a timer from another thread, the timer stays registered
+with a dead object, and the GUI thread's next timer round crashes
+(QTimerInfoList::activateTimers; seen as a segmentation fault in the GUI tests).
+
+So the app turns automatic collection off and collects on the GUI thread from a
+timer, with the collector's own thresholds: a generation is collected when its count
+passes its threshold, as the automatic collector would, only always here. Reference
+counting still frees everything without cycles at once, in any thread.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
+
+INTERVAL_MS = 250  # how often the counts are looked at (a check costs microseconds)
+
+_installed: list[GuiThreadCollector] = []
+
+
+class GuiThreadCollector(QObject):
+    """Collects cyclic garbage on the thread it lives on (the GUI thread's app)."""
+
+    def __init__(self, app: QCoreApplication) -> None:
+        super().__init__(app)
+        self.threshold = gc.get_threshold()
+        gc.disable()
+        self._timer = QTimer(self)
+        self._timer.setInterval(INTERVAL_MS)
+        self._timer.timeout.connect(self.check)
+        self._timer.start()
+
+    def check(self) -> int:
+        """Collect the oldest generation whose count passed its threshold; the number of
+        objects found unreachable (0 when nothing was due)."""
+        counts = gc.get_count()
+        if counts[0] <= self.threshold[0]:
+            return 0
+        generation = 0
+        if counts[1] > self.threshold[1]:
+            generation = 1
+            if counts[2] > self.threshold[2]:
+                generation = 2
+        return gc.collect(generation)
+
+
+def collect_on_gui_thread() -> GuiThreadCollector | None:
+    """Install the collector once per application (called by the main window, so the
+    app and every test window run with it); None without an application."""
+    app = QCoreApplication.instance()
+    if app is None:
+        return None
+    for collector in _installed:
+        if collector.parent() is app:
+            gc.disable()  # (something may have turned it back on)
+            return collector
+    collector = GuiThreadCollector(app)
+    _installed.append(collector)
+    return collector

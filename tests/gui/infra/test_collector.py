@@ -1,0 +1,78 @@
+"""Tests of gui/infra/collector.py (the cyclic collector runs on the GUI thread only)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from skillstudio.core.scanning.registry import quiet_gc
+from skillstudio.gui.infra.collector import collect_on_gui_thread
+from skillstudio.gui.window.main_window import MainWindow
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_window_turns_automatic_collection_off_and_collects_on_the_gui_thread(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A worker that allocates past the collector's thresholds collects nothing (on main
+    before this, the collector ran there and destroyed a cycle holding a GUI-thread
+    timer: Qt left the timer registered with a dead object, and the next timer round
+    crashed in QTimerInfoList::activateTimers); the GUI thread's timer collects it."""
+    assert not gc.isenabled()
+    collected_in: list[str] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info.get("collected"):
+            collected_in.append(threading.current_thread().name)
+
+    garbage = _Cycle()
+    gone = weakref.ref(garbage)
+    del garbage
+    gc.callbacks.append(note)
+    try:
+
+        def allocate() -> None:  # far past the first generation's threshold
+            with quiet_gc():
+                pass
+            [_Cycle() for _ in range(50_000)]
+
+        worker = threading.Thread(target=allocate, name="worker")
+        worker.start()
+        worker.join()
+        assert gone() is not None and "worker" not in collected_in
+        qtbot.waitUntil(lambda: gone() is None, timeout=5000)
+        assert set(collected_in) == {threading.main_thread().name}
+    finally:
+        gc.callbacks.remove(note)
+
+
+def test_a_gui_objects_cycle_dies_on_the_gui_thread(qtbot: QtBot, window: MainWindow) -> None:
+    """A closed panel's QObject with a running timer, kept only by a cycle, is destroyed
+    by the GUI thread's collection (its timer stopped there), never by a worker."""
+    holder = QObject()
+    timer = QTimer(holder)
+    timer.start(5)
+    holder.cycle = holder  # type: ignore[attr-defined]
+    destroyed: list[str] = []
+    holder.destroyed.connect(lambda: destroyed.append(threading.current_thread().name))
+    del holder, timer
+    threading.Thread(target=lambda: [_Cycle() for _ in range(50_000)]).start()
+    qtbot.waitUntil(lambda: bool(destroyed), timeout=5000)
+    assert destroyed == [threading.main_thread().name]
+
+
+def test_installed_once_per_application(qapp: QApplication) -> None:
+    first = collect_on_gui_thread()
+    assert first is not None and first is collect_on_gui_thread()
+    gc.enable()  # something turned it back on: the next window turns it off again
+    collect_on_gui_thread()
+    assert not gc.isenabled()
