@@ -184,7 +184,7 @@ class SkillTreeModel(QAbstractItemModel):
         """The rows whose skill was re-read, each with its new skill; None when the
         registries hold other skills, or in another order, than the rows (one pass:
         three over the 10,000 paths took 15 ms)."""
-        roots = [root for registry in registries for root in reversed(registry.roots)]
+        roots = [root for registry in registries for root in display_order(registry.roots)]
         if [id(root) for root in roots] != [id(node.root) for node in self._roots]:
             return None
         every_of = {id(node.root): node.every for node in self._roots}
