@@ -201,11 +201,13 @@ def answer_meanwhile(work: Callable[[], Any]) -> tuple[Any, str | None]:
         loop.quit()
 
     def run() -> None:
+        out: tuple[Any, str | None] = (None, "stopped")  # (never left waiting)
         try:
-            out: tuple[Any, str | None] = (work(), None)
+            out = (work(), None)
         except Exception as exc:  # a core bug: the caller says so, the app goes on
             out = (None, one_line(exc))
-        relay.finished.emit(*out)  # queued: lands when the loop below takes it
+        finally:
+            relay.finished.emit(*out)  # queued: lands when the loop below takes it
 
     relay.finished.connect(landed)
     threading.Thread(target=run, name="answer_meanwhile", daemon=True).start()
