@@ -13,7 +13,7 @@ from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.reading.discovery import discover
 from skillstudio.core.reading.skill_files import skill_body, supporting_files
-from skillstudio.core.scanning.registry import Registry
+from skillstudio.core.scanning.registry import STAT_STEP, Registry
 
 from .helpers import codes, diag, lint_json, skill_text, write
 
@@ -461,3 +461,42 @@ def test_an_edit_put_in_between_the_steps_of_a_walk_stays_the_skill_listed(
     renamed = reg.reparse(other, skill_text(name="b2", description="d"))  # all resolved again
     assert renamed is not None and reg.by_path[other] is renamed
     assert reg.by_path[open_path].description == "typed on"
+
+
+def test_a_hinted_refresh_looks_at_its_files_a_step_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39, item 9: a burst's hinted refresh looked at all its files (1,000 stat
+    calls after a checkout) in one step, a stall of its own; now no step between
+    yields looks at more than STAT_STEP files, and the result is the same."""
+    count = STAT_STEP * 2 + 30
+    for number in range(count):
+        agent(tmp_path, f"skills/s{number:03}")
+    reg = registry(tmp_path)
+    paths = [str(tmp_path / f"skills/s{number:03}/SKILL.md") for number in range(count)]
+    changed = paths[::50]
+    for path in changed:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\nMore.\n")
+        os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+    looked = [0]
+    real = os.lstat
+
+    def counted(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        looked[0] += 1
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "lstat", counted)
+    steps = reg.refresh_steps(paths)
+    most = 0
+    while True:
+        looked[0] = 0
+        try:
+            next(steps)
+        except StopIteration as done:
+            result = done.value
+            break
+        finally:
+            most = max(most, looked[0])
+    assert 0 < most <= STAT_STEP
+    assert sorted(result.changed) == sorted(changed)

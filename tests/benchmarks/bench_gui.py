@@ -25,6 +25,7 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
+from typing import Any  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,7 +55,8 @@ def resident_mb(field: str = "VmRSS") -> float:
 @dataclass
 class GuiFigures:
     count: int
-    window_ms: float  # process start → first painted window (imports included)
+    window_ms: float  # process start → the window's first paint (imports included)
+    opened_ms: float  # process start → painted again with the folder's scan under way
     scan_ms: float  # open_path → tree, Problems and the panels filled (scan_finished)
     tree_ms: float  # open_path → the tree filled (every skill in it)
     lint_ms: float  # `skillstudio lint` of the same folder, the whole process, same run
@@ -102,6 +104,19 @@ class Heartbeat:
         return [max(g, 0.0) for g in gaps] or [0.0]
 
 
+def first_paint_filter(painted: list[float]) -> Any:
+    """An event filter noting when the window is first painted (the user sees it)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Filter(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and not painted:
+                painted.append(time.perf_counter())
+            return False
+
+    return Filter()
+
+
 def wait_until(done: Callable[[], bool], limit_ms: int) -> None:
     """Run the event loop until `done()` (polled every 10 ms) or `limit_ms` passed."""
     from PySide6.QtCore import QEventLoop, QTimer
@@ -141,6 +156,9 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     start = time.perf_counter()
     window = MainWindow(settings)
     window.resize(1200, 800)
+    painted: list[float] = []
+    first_paint = first_paint_filter(painted)
+    window.installEventFilter(first_paint)
     window.show()
     beat = Heartbeat()
     done = QEventLoop()
@@ -153,8 +171,11 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     opened = time.perf_counter()
     window.open_path(folder, profile)
     app.processEvents()
-    window.grab()  # the first paint, with the progress bar showing
-    window_ms = (time.perf_counter() - PROCESS_START - generated_s) * 1000
+    window.grab()  # painted with the progress bar showing
+    opened_ms = (time.perf_counter() - PROCESS_START - generated_s) * 1000
+    window.removeEventFilter(first_paint)
+    first = painted[0] if painted else time.perf_counter()
+    window_ms = (first - PROCESS_START - generated_s) * 1000
     done.exec()
     scan_ms = (time.perf_counter() - start) * 1000
     settle = QEventLoop()
@@ -315,6 +336,7 @@ def run(count: int, workdir: str | None = None, profile: str | None = None) -> G
     return GuiFigures(
         count=count,
         window_ms=window_ms,
+        opened_ms=opened_ms,
         scan_ms=scan_ms,
         tree_ms=(filled[0] - opened) * 1000 if filled else float("nan"),
         lint_ms=lint_ms,
@@ -347,7 +369,7 @@ def report(f: GuiFigures) -> str:
         [
             f"App with {f.count:,} skills (offscreen)",
             f"  window painted           {f.window_ms:8.0f} ms from process start "
-            "(target ≤ 1000 ms)",
+            f"(target ≤ 1000 ms); with the folder's scan under way {f.opened_ms:.0f} ms",
             f"  background scan          {f.scan_ms:8.0f} ms; longest stall meanwhile "
             f"{f.scan_stall_ms:.0f} ms (the filled tree's first layout included)",
             f"  tree filled              {f.tree_ms:8.0f} ms after opening; `skillstudio lint` "

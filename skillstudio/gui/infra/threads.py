@@ -13,6 +13,11 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/infra/background.py LatestJob: QThreadPool runs of the jobs below; each job's
   `work()` only; its answer, its error as text and its progress cross as queued signals
   of a parentless relay.
+- gui/infra/background.py answer_meanwhile: one thread per call for core work its
+  caller waits for (MainWindow.open_path: the folder's projects resolved, a walk of
+  every folder below it); what the work reads, nothing of the GUI thread's; the
+  answer crosses as a queued signal of a parentless relay while the caller's event
+  loop runs (no user input taken meanwhile).
 - gui/models/skill_document.py SkillDocument: a large unsaved text's validation
   (Registry.rebuild_job, the parse copied); its own new Skill only; landed on the GUI
   thread, `Registry.install` puts it in.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import partial
 
 from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent, QStatusTipEvent
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...core.model.diagnostics import Diagnostic
 from ...core.projects.config import CONFIG_NAME
-from ...core.projects.project import UsageError, resolve_projects
+from ...core.projects.project import Project, UsageError, resolve_projects
 from ...core.ranking.match_index import MatchIndex
 from ..controllers.archives import Archives
 from ..controllers.document_tabs import DocumentTabs
@@ -41,10 +42,10 @@ from ..dialogs.settings_dialog import edit_settings
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.source_editor import SourceEditor
+from ..infra.background import answer_meanwhile
 from ..infra.collector import collect_on_gui_thread
 from ..infra.file_watcher import FileWatcher
 from ..infra.icons import app_icon
-from ..infra.one_line import one_line
 from ..infra.places import samples_folder
 from ..infra.recent_folders import RecentFolders
 from ..infra.scan_thread import ScanRead
@@ -385,15 +386,15 @@ class MainWindow(QMainWindow):
         """
         if path.endswith(".skill") and os.path.isfile(path):
             return self.archives.open_archive(path)
-        try:
-            projects = resolve_projects([path], [], None, profile, os.getcwd())
-            registries = [project.registry() for project in projects]
-        except UsageError as exc:
-            self.dialogs.warn(str(exc))
+        found, error = answer_meanwhile(partial(_projects_at, path, profile, os.getcwd()))
+        if isinstance(found, UsageError):
+            self.dialogs.warn(str(found))
             return False
-        except Exception as exc:  # a core bug on the folder's configuration: say so, go on
-            self.dialogs.warn(f"Not opened: reading the project at {path} failed: {one_line(exc)}")
+        if error is not None:  # a core bug on the folder's configuration: say so, go on
+            self.dialogs.warn(f"Not opened: reading the project at {path} failed: {error}")
             return False
+        projects = found
+        registries = [project.registry() for project in projects]
         if profile is None:  # as chosen for each project's folder before (Settings)
             store = self.app_settings
             projects = with_remembered(projects, store.folder_profile, store.default_profile())
@@ -593,3 +594,12 @@ class MainWindow(QMainWindow):
         self.bottom_room.save()
         self.watcher.stop()
         event.accept()
+
+
+def _projects_at(path: str, profile: str | None, cwd: str) -> list[Project] | UsageError:
+    """The projects of a folder opened (off the GUI thread: answer_meanwhile), or why
+    there are none."""
+    try:
+        return resolve_projects([path], [], None, profile, cwd)
+    except UsageError as exc:
+        return exc

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.infra import background
@@ -162,3 +162,33 @@ def test_progress_crosses_as_payloads_to_the_gui_thread_before_the_answer(
         ("progress", (2, 3), True),
         ("landed", "done", True),
     ]
+
+
+def test_an_answer_waited_for_runs_off_the_gui_thread_with_the_loop_running(
+    qtbot: QtBot,
+) -> None:
+    """answer_meanwhile: the work on another thread, a timer of the GUI thread ticks
+    until the answer lands; a core bug comes back as one line of text."""
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    gate = threading.Event()
+
+    def work() -> bool:
+        for _ in range(200):  # until the GUI thread has ticked three times (≤ 10 s)
+            if len(ticks) >= 3:
+                gate.set()
+                break
+            gate.wait(0.05)
+        return threading.current_thread() is threading.main_thread()
+
+    assert background.answer_meanwhile(work) == (False, None)
+    timer.stop()
+    assert gate.is_set() and len(ticks) >= 3
+
+    def broken() -> None:
+        raise ValueError("a core bug\non two lines")
+
+    assert background.answer_meanwhile(broken) == (None, "ValueError: a core bug on two lines")

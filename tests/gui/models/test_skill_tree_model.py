@@ -305,3 +305,35 @@ def test_skills_are_listed_by_the_name_shown_case_insensitive_numbers_by_value(
         write(folder, f".agents/skills/{rel}/SKILL.md", text)
     parts = TreeParts(qtbot, folder)
     assert skill_names(parts) == ["alpha-tool", "Beta-tool", "step-2", "step-10", "zeta-tool"]
+
+
+def test_a_refresh_keeps_the_rows_of_collections_listed_a_to_z(
+    qapp: object, tmp_path: Path
+) -> None:
+    """The tree lists a repository's collections A to Z; its sync compared the rows
+    with the roots in precedence order, found them "moved" and built every row again
+    at each change (a model reset: the view's selection, scroll and open roots lost,
+    and at 10,000 skills a full layout per file saved)."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    for collection in ("alpha-skills", "beta-skills", "gamma-skills"):
+        text = skill_text(name="pdf", description=f"Reads PDF files for {collection}.")
+        write(repo, f"{collection}/pdf/SKILL.md", text)
+    projects = projects_for_path(str(repo), None)
+    registries = []
+    for project in projects:
+        registry = project.registry()
+        registry.scan()
+        registries.append(registry)
+    bases = [p.base for p in projects]
+    model = SkillTreeModel()
+    model.set_registries(registries, bases)
+    labels = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert labels == sorted(labels, key=str.lower) and len(labels) == 3
+    resets: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    path = str(repo / "beta-skills" / "pdf" / "SKILL.md")
+    registry = next(r for r in registries if path in r.by_path)
+    registry.reparse(path, skill_text(name="pdf", description="Reads and fills PDF forms."))
+    assert model.sync(registries, bases) and resets == []
+    assert model._by_path[path].skill is registry.by_path[path]

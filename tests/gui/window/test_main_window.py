@@ -5,11 +5,13 @@ thread each part runs on))."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QStatusTipEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -388,3 +390,45 @@ def test_the_app_reads_edits_and_answers_with_a_profile_it_never_names(
     expected = match(registry, request, options=panel.options())
     assert panel.result.selected == expected.selected == ["kite"]
     assert "kite" in panel.summary.text()
+
+
+def test_the_window_keeps_painting_while_a_folder_is_resolved(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39, item 9: resolving the folder opened (a walk of every folder below it,
+    100-250 ms at 10,000 skills) ran on the GUI thread before the scan began, one
+    stall. It runs off it now: a 10 ms timer keeps ticking meanwhile, on the GUI
+    thread, and the walk runs on another; a broken folder is still refused."""
+    good = tmp_path / "good"
+    three_skills(good)
+    real = main_window_module.resolve_projects
+    walked_on: list[bool] = []
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        walked_on.append(threading.current_thread() is threading.main_thread())
+        time.sleep(0.3)  # a long walk (sleeping: the GIL is free for the GUI thread)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(main_window_module, "resolve_projects", slow)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    ticks: list[bool] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(
+        lambda: ticks.append(threading.current_thread() is threading.main_thread())
+    )
+    timer.start()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(good))
+        during = len(ticks)
+    timer.stop()
+    assert walked_on == [False]
+    assert during >= 5 and all(ticks), f"{during} ticks in the 300 ms walk"
+    assert shown(win, good / "alpha" / "SKILL.md")
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(str(a[2])))
+    assert win.open_path(str(tmp_path / "missing")) is False
+    assert warnings and "no such file or folder" in warnings[0]
+    assert shown(win, good / "alpha" / "SKILL.md"), "the open folder stays"
