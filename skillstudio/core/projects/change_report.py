@@ -30,6 +30,7 @@ from ..profiles.agents import AGENTS
 from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import counted, query_terms, rank_likely
 from ..ranking.matching import match
+from ..reading.safefs import read_bytes
 from .findings import project_findings
 from .open_project import OpenProject
 from .suite_cases import Case, SuiteError
@@ -277,12 +278,14 @@ def _skills(side: Side, item: OpenProject | None) -> dict[str, Skill]:
 
 
 def _same(a: Skill, b: Skill) -> bool:
-    return (a.name, a.status, a.doc.fm_text, a.doc.text) == (
-        b.name,
-        b.status,
-        b.doc.fm_text,
-        b.doc.text,
-    )
+    """The same SKILL.md: its frontmatter and size, then (only where both agree) its
+    bytes, read bounded (an unreadable one counts as changed)."""
+    if (a.doc.fm_text, a.size) != (b.doc.fm_text, b.size):
+        return False
+    try:
+        return read_bytes(a.path) == read_bytes(b.path)
+    except (OSError, ValueError):
+        return False
 
 
 def _project(
@@ -300,24 +303,19 @@ def _project(
     gone = {p: s for p, s in was.items() if p not in now}
     came = {p: s for p, s in now.items() if p not in was}
     touched: set[str] = set()  # names whose requests rank again
-    for path, skill in list(gone.items()):
-        twin = next(
-            (
-                p
-                for p, s in came.items()
-                if s.name == skill.name and s.doc.fm_text == skill.doc.fm_text
-            ),
-            None,
-        )
+    for path, skill in list(gone.items()):  # the same file in another folder: moved
+        twin = next((p for p, s in came.items() if _same(skill, s)), None)
         if twin is not None:
             change.renamed.append((os.path.dirname(path), os.path.dirname(twin)))
-            touched.add(skill.name)
+            touched.update((skill.name, came[twin].name))
             del gone[path], came[twin]
     change.removed = sorted(s.name for s in gone.values())
     change.added = sorted(s.name for s in came.values())
     touched.update(change.removed, change.added)
     for path, skill in now.items():
-        if path in was and not _same(was[path], skill):
+        if (path in was and (was[path].name, was[path].status) != (skill.name, skill.status)) or (
+            path in was and not _same(was[path], skill)
+        ):
             change.changed.append(skill.name)
             touched.update((skill.name, was[path].name))
     change.changed.sort()
@@ -415,9 +413,11 @@ def _cases(
     home = new or old
     assert home is not None
     config = home.project.config
-    for path in config.suites if config is not None else []:
+    paths = config.suites if config is not None else []
+    folder = os.path.dirname(config.path) if config is not None else home.project.base
+    for path in paths:
         try:
-            suite = load_suite(path, None, os.path.dirname(config.path))
+            suite = load_suite(path, None, folder)
         except SuiteError as exc:
             change.suite_problems.append(str(exc))
             continue

@@ -1,0 +1,238 @@
+"""`skillstudio diff`: a repository with history made here (git init, commits), the
+revision read from git's objects and compared with the working tree."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from skillstudio.cli.main import main
+from skillstudio.core.projects.change_report import description_request
+from skillstudio.core.projects.git_tree import GitError, copy_tree, repository_top, resolve
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+COMMIT = (
+    "Writes git commit messages from the staged changes. "
+    "Use when the user asks to write a commit message for staged changes."
+)
+REVIEW = "Reviews pull requests for bugs. Use when the user asks to review a pull request."
+CONFIG = "profile: claude-code\nbundled_skills: false\nsuites: [suites/main.yaml]\n"
+QUERY = "draft a message describing my staged changes"
+SUITE = f'cases:\n  - query: "{QUERY}"\n    expect_likely: commit\n'
+
+
+def git(repo: Path, *args: str) -> str:
+    # (GIT_OPTIONAL_LOCKS=0: `git status` itself does not refresh the index)
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent)}
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, env=env, check=True
+    )
+    return done.stdout
+
+
+def skill(repo: Path, name: str, description: str) -> None:
+    folder = repo / ".claude" / "skills" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    text = f"---\nname: {name}\ndescription: {description}\n---\n\nSteps for {name}.\n"
+    (folder / "SKILL.md").write_text(text)
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", message)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    skill(repo, "commit", COMMIT)
+    skill(repo, "review", REVIEW)
+    (repo / "skillstudio.yaml").write_text(CONFIG)
+    (repo / "suites").mkdir()
+    (repo / "suites" / "main.yaml").write_text(SUITE)
+    commit_all(repo, "two skills and a suite")
+    return repo
+
+
+def run(cwd: Path, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["diff", *args], cwd=str(cwd), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def snapshot(repo: Path) -> tuple[object, ...]:
+    """Every path with its size and mtime (the .git folder's too), and git's status."""
+    files = []
+    for folder, dirs, names in os.walk(repo):
+        dirs.sort()
+        for name in sorted(names + dirs):
+            st = os.lstat(os.path.join(folder, name))
+            files.append((os.path.join(folder, name), st.st_size, st.st_mtime_ns))
+    return tuple(files), git(repo, "status", "--porcelain", "--untracked-files=all")
+
+
+def test_unchanged_tree_is_exit_0(repo: Path) -> None:
+    code, out, err = run(repo)
+    assert code == 0, err
+    assert "0 regressions" in out
+    assert "HEAD -> working tree" in out
+    assert "Claude Code listing" in out
+
+
+def test_description_edit_that_breaks_a_suite_case_is_exit_1(repo: Path) -> None:
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    skill(repo, "review", REVIEW + " Also drafts messages describing staged changes.")
+    code, out, err = run(repo)
+    assert code == 1, out + err
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"  REGRESSION  {QUERY!r}"))
+    assert "suites/main.yaml:2" in lines[at]
+    assert "likely commit; holds" in lines[at + 1]  # before
+    assert "likely review; fails" in lines[at + 2]  # after: another skill took it
+    assert "changed (2): commit, review" in out
+    # the same change, judged by --fail-on
+    assert run(repo, "--fail-on", "never")[0] == 0
+    assert run(repo, "--fail-on", "change")[0] == 1
+
+
+def test_a_change_to_a_skill_alone_fails_only_on_change(repo: Path) -> None:
+    (repo / ".claude" / "skills" / "review" / "SKILL.md").write_text(
+        f"---\nname: review\ndescription: {REVIEW}\n---\n\nOther steps.\n"
+    )
+    code, out, _ = run(repo)
+    assert code == 0 and "changed (1): review" in out
+    assert run(repo, "--fail-on", "change")[0] == 1
+
+
+def test_new_skill_pushing_a_description_out_of_claude_codes_listing(repo: Path) -> None:
+    # a budget both descriptions fit in, and a third does not
+    (repo / "skillstudio.yaml").write_text(CONFIG + "char_budget: 300\n")
+    commit_all(repo, "a small listing budget")
+    code, out, err = run(repo, "--format", "json")
+    assert code == 0, err
+    listing = json.loads(out)["projects"][0]["listings"][0]
+    assert listing["agent"] == "claude-code" and listing["name_only"] == []
+    assert listing["before"]["headroom"] >= 0
+    skill(repo, "deploy", "Deploys the service to staging. Use when the user asks to deploy it.")
+    code, out, err = run(repo, "--format", "json")
+    data = json.loads(out)
+    project = data["projects"][0]
+    listing = project["listings"][0]
+    assert project["skills"]["added"] == ["deploy"]
+    assert listing["before"]["budget"] == listing["after"]["budget"] == 300
+    assert listing["after"]["headroom"] < 0 <= listing["before"]["headroom"]
+    # an existing skill, not the new one, loses its description (the last listed first)
+    assert listing["name_only"] and "deploy" not in listing["name_only"]
+    assert set(listing["name_only"]) <= {"commit", "review"}
+    text = run(repo)[1]
+    assert f"falls to name only: {', '.join(listing['name_only'])}" in text
+
+
+def test_json_shape(repo: Path) -> None:
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    code, out, _ = run(repo, "--format", "json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["before"] == "HEAD" and data["after"] == "working tree"
+    assert data["commits"]["before"] == git(repo, "rev-parse", "HEAD").strip()
+    assert data["summary"]["regressions"] >= 1
+    project = data["projects"][0]
+    assert project["profile"] == "claude-code"
+    assert set(project["skills"]) == {"added", "removed", "renamed", "changed"}
+    case = next(c for c in project["cases"] if c["source"] == "suite")
+    assert case["status"] == "regression"
+    assert case["query"] == QUERY
+    assert case["before"]["passed"] is True and case["after"]["passed"] is False
+    assert set(case["before"]) == {"selected", "likely", "top", "passed", "why"}
+    # the commit skill's own request (its old "Use when" clause) also fails now
+    own = next(c for c in project["cases"] if c["source"] == "description")
+    assert own["skill"] == "commit" and own["query"] == "write a commit message for staged changes"
+    assert project["requests"]["reranked"] >= 1
+
+
+def test_markdown_is_a_table_for_a_pull_request(repo: Path) -> None:
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    code, out, _ = run(repo, "--format", "markdown")
+    assert code == 1
+    assert out.startswith("### skillstudio diff: HEAD → working tree")
+    assert "| | request | from | before | after |" in out
+    row = next(line for line in out.splitlines() if line.startswith("| regression |"))
+    assert row.count(" | ") == 4  # five cells: nothing in a request breaks the table
+
+
+def test_markdown_escapes_what_skills_write(repo: Path) -> None:
+    hostile = "Use when asked to ping @everyone | <img src=x> [link](http://x) now."
+    skill(repo, "hostile", hostile)
+    out = run(repo, "--format", "markdown")[1]
+    row = next(line for line in out.splitlines() if "everyone" in line)
+    assert "\\@everyone" in row and "\\<img" in row and "\\[link\\]" in row
+    assert row.count(" | ") == 4
+
+
+def test_rename_two_revisions_and_removed(repo: Path) -> None:
+    first = git(repo, "rev-parse", "HEAD").strip()
+    (repo / ".claude" / "skills" / "review").rename(repo / ".claude" / "skills" / "pr-review")
+    shutil.rmtree(repo / ".claude" / "skills" / "commit")
+    commit_all(repo, "move review, drop commit")
+    code, out, _ = run(repo, first, "HEAD", "--format", "json")
+    data = json.loads(out)
+    skills = data["projects"][0]["skills"]
+    moved = {"from": ".claude/skills/review", "to": ".claude/skills/pr-review"}
+    assert skills["renamed"] == [moved]
+    assert skills["removed"] == ["commit"]
+    assert data["commits"]["after"] == git(repo, "rev-parse", "HEAD").strip()
+    assert code == 1  # the suite's case names a skill no longer there
+
+
+def test_diff_never_writes_in_the_work_tree(repo: Path) -> None:
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    skill(repo, "fresh", "Something new. Use when the user asks for something new.")
+    before = snapshot(repo)
+    for fmt in ("text", "json", "markdown"):
+        run(repo, "--format", fmt)
+    run(repo, "HEAD", "HEAD")
+    assert snapshot(repo) == before
+
+
+def test_the_revision_copy_is_removed_and_confined(repo: Path, tmp_path: Path) -> None:
+    top = repository_top(str(repo))
+    with copy_tree(top, resolve(top, "HEAD"), parent=str(tmp_path / "cache")) as copy:
+        assert copy.files == 4
+        assert (Path(copy.folder) / ".claude/skills/commit/SKILL.md").read_text().count(COMMIT)
+    assert list((tmp_path / "cache").iterdir()) == []
+    with copy_tree(top, resolve(top, "HEAD"), parent=str(tmp_path / "c2"), max_bytes=100) as copy:
+        assert copy.files == 2 and len(copy.skipped) == 2  # the SKILL.md files: too large
+
+
+def test_not_a_repository_or_unknown_revision_is_exit_2(tmp_path: Path, repo: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    code, _, err = run(plain)
+    assert code == 2 and "not inside a git repository" in err
+    code, _, err = run(repo, "no-such-branch")
+    assert code == 2 and "'no-such-branch' names no commit" in err
+    code, _, err = run(repo, "--upload-pack=x")
+    assert code == 2
+    with pytest.raises(GitError):
+        resolve(str(repo), "-x")
+
+
+def test_description_request_rule() -> None:
+    assert description_request(COMMIT) == "write a commit message for staged changes"
+    assert description_request("Formats code. Use this skill when formatting Go files.") == (
+        "formatting Go files"
+    )
+    assert description_request("Formats Go code with gofmt rules.") == (
+        "Formats Go code with gofmt rules"
+    )
+    assert description_request("Go.") == ""
