@@ -236,3 +236,63 @@ def test_description_request_rule() -> None:
         "Formats Go code with gofmt rules"
     )
     assert description_request("Go.") == ""
+
+
+# -- CI and pre-commit, as docs/commands.md shows them ---------------------------------
+def _parsed(words: list[str]) -> object:
+    """`words` (after `skillstudio`) through the real parser: SystemExit if it refuses."""
+    from skillstudio.cli.main import build_parser
+
+    return build_parser().parse_args(words)
+
+
+def test_the_documented_actions_workflow_parses_and_calls_diff_as_the_parser_accepts() -> None:
+    import shlex
+
+    import yaml
+
+    from .helpers import REPO
+
+    text = Path(REPO, "docs", "commands.md").read_text(encoding="utf-8")
+    block = text.split("# .github/workflows/skills-diff.yml", 1)[1].split("```", 1)[0]
+    block = block.split("\n", 1)[1]  # (after the comment that names the file)
+    workflow = yaml.safe_load(block)
+    steps = workflow["jobs"]["diff"]["steps"]
+    assert workflow["permissions"]["pull-requests"] == "write"
+    assert steps[0]["uses"].startswith("actions/checkout@") and steps[0]["with"]["fetch-depth"] == 0
+    calls = [
+        shlex.split(line)
+        for step in steps
+        for line in step.get("run", "").splitlines()
+        if line.startswith("skillstudio diff")
+    ]
+    assert len(calls) == 2
+    for words in calls:
+        words = words[1 : words.index(">")] if ">" in words else words[1:]
+        args = _parsed(words)
+        assert args.command == "diff" and args.words == ["$BASE"]
+    comment = next(s for s in steps if "gh pr comment" in s.get("run", ""))
+    assert "--body-file skills-diff.md" in comment["run"]
+    assert "--format markdown" in comment["run"] and "> skills-diff.md" in comment["run"]
+    # the pull request's text reaches the shell only through the environment
+    assert all("${{" not in step.get("run", "") for step in steps)
+
+
+def test_the_pre_commit_hook_names_diff_and_runs(repo: Path) -> None:
+    import yaml
+
+    from .helpers import REPO
+
+    hooks = yaml.safe_load(Path(REPO, ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hook = next(h for h in hooks if h["id"] == "skillstudio-diff")
+    words = hook["entry"].split()
+    assert words[:2] == ["skillstudio", "diff"] and not hook["pass_filenames"]
+    assert _parsed(words[1:]).fail_on == "regression"  # type: ignore[attr-defined]
+    import re
+
+    assert re.search(hook["files"], ".claude/skills/commit/SKILL.md")
+    assert re.search(hook["files"], "suites/main.yaml")
+    assert run(repo, *words[2:])[0] == 0  # nothing staged changes triggering
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    skill(repo, "review", REVIEW + " Also drafts messages describing staged changes.")
+    assert run(repo, *words[2:])[0] == 1
