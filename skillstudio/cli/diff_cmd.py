@@ -25,6 +25,7 @@ from .output import dumps
 
 if TYPE_CHECKING:
     from ..core.projects.change_report import Side
+    from ..core.scanning.state_cache import StateCache
 
 FAIL_ON = ("regression", "change", "never")
 
@@ -87,6 +88,7 @@ def _side(
     paths: list[str],
     env: Env,
     tokens: int | None,
+    lent: StateCache | None = None,
 ) -> Side:
     """The projects of one tree: `folder` holds the repository's files (the working tree
     itself, or a revision's copy); the command line's paths read inside it."""
@@ -106,12 +108,27 @@ def _side(
     roots = [moved(r, "--root") for r in args.root]
     project = moved(args.project, "--project") if args.project else None
     projects = resolve_projects(mapped_paths, roots, project, args.profile, cwd)
-    cache = state_cache(args) if folder == top else None  # a copy's paths are temporary
+    # a copy's paths are temporary: what it has as the working tree has it is lent
+    cache = state_cache(args) if folder == top else lent
     workers = os.cpu_count() or 1
     opened = [OpenProject.read(p, workers=workers, cache=cache) for p in projects]
     for item in opened:  # the likely ranking reads the listing at the window chosen
         item.use_window(tokens)
     return Side(label, folder, opened)
+
+
+def _lent(top: str, commit: str, folder: str, after: Side) -> StateCache | None:
+    """The working tree's skills lent to the revision's copy where their folders did not
+    change (core/projects/borrowed_states.py); None where git cannot say what changed."""
+    from ..core.projects.borrowed_states import BorrowedStates, changed_paths
+    from ..core.projects.git_tree import GitError
+
+    try:
+        changed = changed_paths(top, commit)
+    except GitError:
+        return None
+    registries = [item.registry for item in after.projects]
+    return BorrowedStates(top, folder, changed, registries)
 
 
 def cmd_diff(args: argparse.Namespace, env: Env) -> int:
@@ -129,7 +146,10 @@ def cmd_diff(args: argparse.Namespace, env: Env) -> int:
         try:
             top = repository_top(start)
             commits = [resolve(top, rev) for rev in revisions or ["HEAD"]]
-            copies = [stack.enter_context(copy_tree(top, commit)) for commit in commits]
+            copies = []
+            for commit in commits:
+                copies.append(copy_tree(top, commit))
+                stack.callback(copies[-1].close, background=True)
         except GitError as exc:
             raise UsageError(str(exc)) from None
         for copy in copies:
@@ -139,11 +159,13 @@ def cmd_diff(args: argparse.Namespace, env: Env) -> int:
                     "(over the size or count bounds)\n"
                 )
         names = revisions or ["HEAD"]
-        before = _side(names[0], copies[0].folder, top, args, paths, env, tokens)
         if len(copies) == 2:
+            before = _side(names[0], copies[0].folder, top, args, paths, env, tokens)
             after = _side(names[1], copies[1].folder, top, args, paths, env, tokens)
         else:
             after = _side("working tree", top, top, args, paths, env, tokens)
+            lent = _lent(top, commits[0], copies[0].folder, after)
+            before = _side(names[0], copies[0].folder, top, args, paths, env, tokens, lent)
         options = with_window({}, window)
         report = compare(before, after, options)
         data = report.to_json()

@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -28,6 +30,9 @@ MAX_FILES = DEFAULT_MAX_FOLDERS * 4  # regular files written from one revision
 MAX_TOTAL = 256 * 1024 * 1024  # bytes written from one revision
 TIMEOUT = 60.0  # seconds any one git command may take
 REGULAR = ("100644", "100755")  # a symlink (120000) or a submodule (160000) is not written
+STALE_S = 3600.0  # a copy older than this, left by a run that was killed, is removed
+GONE = ".gone"  # a copy set aside, being removed
+_REMOVE = "import shutil, sys; shutil.rmtree(sys.argv[1], ignore_errors=True)"
 
 
 class GitError(Exception):
@@ -41,10 +46,12 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _git(top: str, *args: str, data: bytes | None = None) -> bytes:
+def git_output(top: str, *args: str, data: bytes | None = None) -> bytes:
+    """What `git -C top ARGS` writes (GitError when it fails); never a pager, a prompt,
+    an fsmonitor hook or an optional lock."""
     try:
         done = subprocess.run(
-            ["git", "-C", top, *args],
+            ["git", "-C", top, "-c", "core.fsmonitor=false", *args],
             input=data,
             capture_output=True,
             env=_env(),
@@ -66,7 +73,7 @@ def repository_top(folder: str) -> str:
     if not os.path.isdir(folder):
         raise GitError(f"{folder}: not a folder")
     try:
-        out = _git(folder, "rev-parse", "--show-toplevel")
+        out = git_output(folder, "rev-parse", "--show-toplevel")
     except GitError as exc:
         if "not a git repository" in str(exc).lower():
             raise GitError(f"{folder} is not inside a git repository") from None
@@ -88,7 +95,7 @@ def resolve(top: str, revision: str) -> str:
     if not revision or revision.startswith("-") or "\0" in revision:
         raise GitError(f"'{revision}' is not a revision")
     try:
-        out = _git(
+        out = git_output(
             top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"
         )
     except GitError:
@@ -106,8 +113,26 @@ class TreeCopy:
     bytes: int = 0
     skipped: list[str] = field(default_factory=list)  # too large, or over the bounds
 
-    def close(self) -> None:
-        shutil.rmtree(os.path.dirname(self.folder), ignore_errors=True)
+    def close(self, background: bool = False) -> None:
+        """The copy removed. `background`: moved aside at once, then removed by a child
+        process that outlives the command (removing a thousand folders takes seconds on
+        some disks); what such a child leaves, killed, the next `copy_tree` removes."""
+        holder = os.path.dirname(self.folder)
+        if background and not getattr(sys, "frozen", False):  # (a bundle has no -c)
+            gone = holder + GONE
+            try:
+                os.rename(holder, gone)
+                subprocess.Popen(
+                    [sys.executable, "-c", _REMOVE, gone],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                return
+            except OSError:
+                holder = gone if os.path.isdir(gone) else holder
+        shutil.rmtree(holder, ignore_errors=True)
 
     def __enter__(self) -> TreeCopy:
         return self
@@ -118,7 +143,7 @@ class TreeCopy:
 
 def _entries(top: str, commit: str) -> list[tuple[str, int, str]]:
     """(object id, size, path) of each regular file of the commit's tree."""
-    out = _git(top, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
+    out = git_output(top, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
     entries: list[tuple[str, int, str]] = []
     for record in out.split(b"\0"):
         if not record:
@@ -153,6 +178,7 @@ def copy_tree(
     default the user's cache folder); the caller closes it."""
     parent = parent or os.path.join(cache_folder(), "diff")
     os.makedirs(parent, mode=0o700, exist_ok=True)
+    _sweep(parent)
     holder = tempfile.mkdtemp(prefix="rev-", dir=parent)
     copy = TreeCopy(commit, os.path.join(holder, "tree"))
     try:
@@ -175,6 +201,17 @@ def copy_tree(
         copy.close()
         raise
     return copy
+
+
+def _sweep(parent: str) -> None:
+    """Copies left behind: set aside a minute ago or more, or older than STALE_S."""
+    now = time.time()
+    for entry in os.scandir(parent):
+        if not entry.name.startswith("rev-") or not entry.is_dir(follow_symlinks=False):
+            continue
+        age = now - entry.stat(follow_symlinks=False).st_mtime
+        if age > STALE_S or (entry.name.endswith(GONE) and age > 60):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _write(target: str, data: bytes) -> None:
