@@ -296,3 +296,54 @@ def test_the_pre_commit_hook_names_diff_and_runs(repo: Path) -> None:
     skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
     skill(repo, "review", REVIEW + " Also drafts messages describing staged changes.")
     assert run(repo, *words[2:])[0] == 1
+
+
+# -- the revision's unchanged skills lent from the working tree ------------------------
+def test_a_file_added_beside_a_skill_resolves_its_diagnostic(repo: Path) -> None:
+    folder = repo / ".claude" / "skills" / "pdf"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n"
+        "---\n\nRead [the guide](references/guide.md) first.\n"
+    )
+    commit_all(repo, "a skill whose guide is missing")
+    (folder / "references").mkdir()
+    (folder / "references" / "guide.md").write_text("# Guide\n")  # untracked, SKILL.md as it was
+    code, out, _ = run(repo, "--format", "json")
+    diags = json.loads(out)["projects"][0]["diagnostics"]
+    assert code == 0 and diags["new"] == []
+    assert [(d["code"], d["path"]) for d in diags["resolved"]] == [
+        ("link-broken", ".claude/skills/pdf/SKILL.md")
+    ]
+
+
+def test_lent_skills_read_as_the_revision_reads_them(repo: Path) -> None:
+    """The report with the unchanged skills lent equals the report with every skill of
+    the revision read from its copy; only the changed folder is read."""
+    from skillstudio.core.projects.borrowed_states import BorrowedStates, changed_paths
+    from skillstudio.core.projects.change_report import Side, compare
+    from skillstudio.core.projects.open_project import OpenProject
+    from skillstudio.core.projects.project import resolve_projects
+
+    for index in range(6):
+        skill(
+            repo, f"tool-{index}", f"Runs tool {index} on logs. Use when asked to run tool {index}."
+        )
+    commit_all(repo, "six more")
+    skill(repo, "tool-3", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    top = repository_top(str(repo))
+
+    def side(label: str, folder: str, cache: object = None) -> Side:
+        found = resolve_projects([], [], None, None, folder)
+        return Side(label, folder, [OpenProject.read(p, cache=cache) for p in found])  # type: ignore[arg-type]
+
+    after = side("working tree", top)
+    with copy_tree(top, resolve(top, "HEAD")) as copy:
+        whole = compare(side("HEAD", copy.folder), after).to_json()
+        lent = BorrowedStates(
+            top, copy.folder, changed_paths(top, copy.commit), [p.registry for p in after.projects]
+        )
+        borrowed = compare(side("HEAD", copy.folder, lent), after).to_json()
+    assert lent.lent == 7  # commit, review and five tools: all but tool-3
+    assert borrowed == whole
+    assert whole["projects"][0]["skills"]["changed"] == ["tool-3"]
