@@ -34,7 +34,7 @@ def _pick(side: dict[str, Any] | None) -> str:
 def _where(case: dict[str, Any]) -> str:
     if case["source"] == "suite":
         return f"{case['suite']}:{case['line']}" if case["line"] else case["suite"]
-    return f"{case['skill']}'s description"
+    return f"the description of {case['skill']}"
 
 
 def _room(side: dict[str, Any]) -> str:

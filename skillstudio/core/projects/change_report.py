@@ -360,14 +360,14 @@ def _diagnostics(
 
     was, now = keyed(before, old), keyed(after, new)
     for key, found in now.items():
-        change.new.extend(found[len(was.get(key, [])) :])
+        change.new.extend(_relocated(d, after) for d in found[len(was.get(key, [])) :])
     for key, found in was.items():
         for diag in found[len(now.get(key, [])) :]:
             change.resolved.append(_relocated(diag, before))
 
 
 def _relocated(diag: Diagnostic, side: Side) -> Diagnostic:
-    """A diagnostic of a revision's copy, its path given relative to the repository."""
+    """A diagnostic with its path relative to the repository (the same on both sides)."""
     from dataclasses import replace
 
     return replace(diag, path=side.rel(diag.path)) if diag.path else diag
