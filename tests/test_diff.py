@@ -153,7 +153,8 @@ def test_json_shape(repo: Path) -> None:
     assert case["status"] == "regression"
     assert case["query"] == QUERY
     assert case["before"]["passed"] is True and case["after"]["passed"] is False
-    assert set(case["before"]) == {"selected", "likely", "top", "passed", "why"}
+    assert set(case["before"]) == {"selected", "likely", "top", "passed", "why", "model"}
+    assert case["before"]["model"] is None  # no --endpoint: no model pick
     # the commit skill's own request (its old "Use when" clause) also fails now
     own = next(c for c in project["cases"] if c["source"] == "description")
     assert own["skill"] == "commit" and own["query"] == "write a commit message for staged changes"
@@ -347,3 +348,33 @@ def test_lent_skills_read_as_the_revision_reads_them(repo: Path) -> None:
     assert lent.lent == 7  # commit, review and five tools: all but tool-3
     assert borrowed == whole
     assert whole["projects"][0]["skills"]["changed"] == ["tool-3"]
+
+
+# -- the model's pick, from the answers eval cached (a loopback fake server) -------------
+def test_the_models_pick_where_the_cache_has_one_for_both_sides(repo: Path) -> None:
+    from .live_fake import FakeModel
+
+    def answer(body: dict[str, object]) -> tuple[object, ...]:
+        # the model reads the listing it is sent: review once its description offers it
+        pick = "review" if "drafts messages" in json.dumps(body) else "commit"
+        return ("tool", "Skill", {"skill": pick})
+
+    with FakeModel([answer]) as fake:
+        words = ["eval", "--model", "test-model", "--endpoint", fake.url, "--yes"]
+        live = ["--endpoint", fake.url, "--model", "test-model"]
+        assert main(words, cwd=str(repo), out=io.StringIO(), err=io.StringIO()) in (0, 1)
+        skill(repo, "review", REVIEW + " Also drafts messages describing staged changes.")
+        sent = len(fake.received)
+        code, out, err = run(repo, *live, "--format", "json")
+        case = json.loads(out)["projects"][0]["cases"][0]
+        assert case["source"] == "suite", err
+        assert case["before"]["model"] == {"pick": "commit", "runs": 3, "of": 3}
+        assert case["after"]["model"] is None  # the listing changed: not asked yet
+        # the working tree's listing asked too: the model now picks review
+        assert main(words, cwd=str(repo), out=io.StringIO(), err=io.StringIO()) in (0, 1)
+        text = run(repo, *live)[1]
+        assert len(fake.received) == sent + 3  # eval's three runs; diff never sends
+    assert "the model picked commit (3 of 3 cached runs)" in text
+    assert "the model picked review (3 of 3 cached runs)" in text
+    code, _, err = run(repo, "--endpoint", "http://127.0.0.1:9/v1")
+    assert code == 2 and "--endpoint needs --model" in err

@@ -24,6 +24,7 @@ from .diff_report import diff_markdown, diff_text
 from .output import dumps
 
 if TYPE_CHECKING:
+    from ..core.projects.change_picks import Live
     from ..core.projects.change_report import Side
     from ..core.scanning.state_cache import StateCache
 
@@ -54,6 +55,12 @@ def register(sub: Subparsers) -> None:
         choices=FAIL_ON,
         default="regression",
         help="exit 1 on a regression (default), on any change to a skill or a case, or never",
+    )
+    diff.add_argument(
+        "--endpoint",
+        metavar="NAME|URL",
+        help="with --model: the model's pick of each request on both sides, from the "
+        "answers `eval` cached for that endpoint and model (nothing is sent)",
     )
     add_window(diff, "the context window in tokens (budgets that depend on it)")
     add_common(diff, formats=("text", "json", "markdown"))
@@ -131,12 +138,32 @@ def _lent(top: str, commit: str, folder: str, after: Side) -> StateCache | None:
     return BorrowedStates(top, folder, changed, registries)
 
 
+def _live(args: argparse.Namespace) -> Live | None:
+    """The model whose cached answers give each request's pick (--endpoint, --model)."""
+    if args.endpoint is None:
+        return None
+    from ..core.live.cache import AnswerCache
+    from ..core.live.endpoints import EndpointError, endpoint_for
+    from ..core.live.run import Settings
+    from ..core.projects.change_picks import Live
+
+    if not args.model:
+        raise UsageError("--endpoint needs --model: the model whose cached answers are read")
+    try:
+        endpoint = endpoint_for(args.endpoint)
+    except EndpointError as exc:
+        raise UsageError(str(exc)) from None
+    return Live(Settings(endpoint, args.model, offline=True), AnswerCache())
+
+
 def cmd_diff(args: argparse.Namespace, env: Env) -> int:
     from ..core.projects.change_report import compare
     from ..core.projects.git_tree import GitError, copy_tree, repository_top, resolve
     from ..core.projects.model_windows import with_window
 
-    window = window_from(args, env)
+    live = _live(args)
+    # (a live model not in the table of windows keeps the project's window, as in eval)
+    window = window_from(args, env, model=args.model if live is not None else None)
     tokens = window.context_tokens if window is not None else None
     revisions, paths = _split(args.words, env.cwd)
     start = os.path.join(env.cwd, paths[0]) if paths else env.cwd
@@ -167,7 +194,7 @@ def cmd_diff(args: argparse.Namespace, env: Env) -> int:
             lent = _lent(top, commits[0], copies[0].folder, after)
             before = _side(names[0], copies[0].folder, top, args, paths, env, tokens, lent)
         options = with_window({}, window)
-        report = compare(before, after, options)
+        report = compare(before, after, options, live)
         data = report.to_json()
         data["commits"] = {"before": commits[0], "after": commits[1] if len(commits) == 2 else None}
         data["repository"] = top

@@ -28,6 +28,10 @@ def _pick(side: dict[str, Any] | None) -> str:
     selected = ", ".join(side["selected"]) or "none"
     likely = side["likely"] or "none likely"
     mark = "holds" if side["passed"] else "fails"
+    model = side.get("model")
+    if model is not None:
+        picked = model["pick"] or "no skill"
+        mark += f"; the model picked {picked} ({model['runs']} of {model['of']} cached runs)"
     return f"selected {selected}; likely {likely}; {mark}"
 
 

@@ -31,6 +31,7 @@ from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import counted, query_terms, rank_likely
 from ..ranking.matching import match
 from ..reading.safefs import read_bytes
+from .change_picks import Live, ModelPick, model_picks
 from .findings import project_findings
 from .open_project import OpenProject
 from .suite_cases import Case, SuiteError
@@ -77,6 +78,7 @@ class Pick:
     top: list[str]
     passed: bool
     why: str = ""
+    model: ModelPick | None = None  # the model's pick, where the answer cache has one
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class Pick:
             "top": self.top,
             "passed": self.passed,
             "why": self.why or None,
+            "model": self.model.to_json() if self.model is not None else None,
         }
 
 
@@ -112,6 +115,9 @@ class CaseChange:
         if holds and not held and self.before is not None:
             return "fixed"
         if _shown(self.before) != _shown(self.after):
+            return "changed"
+        models = [p.model for p in (self.before, self.after) if p is not None and p.model]
+        if len(models) == 2 and models[0].pick != models[1].pick:  # cached on both sides
             return "changed"
         return "same"
 
@@ -257,7 +263,9 @@ class ChangeReport:
         }
 
 
-def compare(before: Side, after: Side, options: dict[str, Any] | None = None) -> ChangeReport:
+def compare(
+    before: Side, after: Side, options: dict[str, Any] | None = None, live: Live | None = None
+) -> ChangeReport:
     """Each project of `after` against the project of `before` at the same place under
     the same profile (a project only on one side: every skill added or removed).
     `options`: what the command line adds to each project's options (its window)."""
@@ -265,9 +273,9 @@ def compare(before: Side, after: Side, options: dict[str, Any] | None = None) ->
     out = []
     for item in after.projects:
         key = (after.rel(item.project.base), item.project.profile.name)
-        out.append(_project(before, old.pop(key, None), after, item, options or {}))
+        out.append(_project(before, old.pop(key, None), after, item, options or {}, live))
     for item in old.values():
-        out.append(_project(before, item, after, None, options or {}))
+        out.append(_project(before, item, after, None, options or {}, live))
     return ChangeReport(before.label, after.label, out)
 
 
@@ -294,6 +302,7 @@ def _project(
     after: Side,
     new: OpenProject | None,
     extra: dict[str, Any],
+    live: Live | None = None,
 ) -> ProjectChange:
     some = new or old
     assert some is not None
@@ -326,6 +335,20 @@ def _project(
             touched.update(*moved.values())
     _diagnostics(change, before, old, after, new)
     _cases(change, before, old, after, new, touched, extra)
+    if live is not None:
+        for at, item in ((0, old), (1, new)):
+            if item is None:
+                continue
+            picks = [(c.before, c.after)[at] for c in change.cases]
+            found = model_picks(
+                item,
+                [c.query for c, p in zip(change.cases, picks, strict=True) if p is not None],
+                live,
+                {**item.project.options, **extra},
+            )
+            for case, pick in zip(change.cases, picks, strict=True):
+                if pick is not None:
+                    pick.model = found.get(case.query)
     return change
 
 
