@@ -378,3 +378,18 @@ def test_the_models_pick_where_the_cache_has_one_for_both_sides(repo: Path) -> N
     assert "the model picked review (3 of 3 cached runs)" in text
     code, _, err = run(repo, "--endpoint", "http://127.0.0.1:9/v1")
     assert code == 2 and "--endpoint needs --model" in err
+
+
+def test_compare_with_a_folder(repo: Path, tmp_path: Path) -> None:
+    """The app's "Compare with… a folder": another copy of the project, no git needed."""
+    from skillstudio.core.projects.change_sides import Reading, compare_folder
+
+    old = tmp_path / "old"
+    shutil.copytree(repo, old, ignore=shutil.ignore_patterns(".git"))
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    skill(repo, "deploy", "Deploys the service. Use when the user asks to deploy it.")
+    compared = compare_folder(str(old), Reading(str(repo)))
+    project = compared.to_json()["projects"][0]
+    assert project["skills"]["changed"] == ["commit"] and project["skills"]["added"] == ["deploy"]
+    assert compared.report.count("regression") == 1
+    assert compared.to_json()["before"] == "old"

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
-from ..core.projects.project import UsageError, resolve_projects
+from ..core.projects.project import UsageError
 from .common import (
     EXIT_FAIL,
     EXIT_OK,
@@ -21,12 +20,10 @@ from .common import (
     window_from,
 )
 from .diff_report import diff_markdown, diff_text
-from .output import dumps
+from .output import dumps, printable
 
 if TYPE_CHECKING:
     from ..core.projects.change_picks import Live
-    from ..core.projects.change_report import Side
-    from ..core.scanning.state_cache import StateCache
 
 FAIL_ON = ("regression", "change", "never")
 
@@ -78,66 +75,6 @@ def _split(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
     return revisions, paths
 
 
-def _inside(path: str, top: str, what: str) -> str:
-    """`path` relative to the repository's top (a UsageError if outside it)."""
-    full = os.path.realpath(path)
-    relative = os.path.relpath(full, top)
-    if relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative):
-        raise UsageError(f"{what} {path} is outside the repository ({top})")
-    return "" if relative == "." else relative
-
-
-def _side(
-    label: str,
-    folder: str,
-    top: str,
-    args: argparse.Namespace,
-    paths: list[str],
-    env: Env,
-    tokens: int | None,
-    lent: StateCache | None = None,
-) -> Side:
-    """The projects of one tree: `folder` holds the repository's files (the working tree
-    itself, or a revision's copy); the command line's paths read inside it."""
-    from ..core.projects.change_report import Side
-    from ..core.projects.open_project import OpenProject
-
-    def moved(path: str, what: str) -> str:
-        return os.path.join(folder, _inside(os.path.join(env.cwd, path), top, what))
-
-    try:
-        cwd = moved(env.cwd, "the folder")
-    except UsageError:  # run from outside, with PATHs inside: the defaults read the top
-        if not (paths or args.root or args.project):
-            raise
-        cwd = folder
-    mapped_paths = [moved(p, "PATH") for p in paths]
-    roots = [moved(r, "--root") for r in args.root]
-    project = moved(args.project, "--project") if args.project else None
-    projects = resolve_projects(mapped_paths, roots, project, args.profile, cwd)
-    # a copy's paths are temporary: what it has as the working tree has it is lent
-    cache = state_cache(args) if folder == top else lent
-    workers = os.cpu_count() or 1
-    opened = [OpenProject.read(p, workers=workers, cache=cache) for p in projects]
-    for item in opened:  # the likely ranking reads the listing at the window chosen
-        item.use_window(tokens)
-    return Side(label, folder, opened)
-
-
-def _lent(top: str, commit: str, folder: str, after: Side) -> StateCache | None:
-    """The working tree's skills lent to the revision's copy where their folders did not
-    change (core/projects/borrowed_states.py); None where git cannot say what changed."""
-    from ..core.projects.borrowed_states import BorrowedStates, changed_paths
-    from ..core.projects.git_tree import GitError
-
-    try:
-        changed = changed_paths(top, commit)
-    except GitError:
-        return None
-    registries = [item.registry for item in after.projects]
-    return BorrowedStates(top, folder, changed, registries)
-
-
 def _live(args: argparse.Namespace) -> Live | None:
     """The model whose cached answers give each request's pick (--endpoint, --model)."""
     if args.endpoint is None:
@@ -157,55 +94,42 @@ def _live(args: argparse.Namespace) -> Live | None:
 
 
 def cmd_diff(args: argparse.Namespace, env: Env) -> int:
-    from ..core.projects.change_report import compare
-    from ..core.projects.git_tree import GitError, copy_tree, repository_top, resolve
+    from ..core.projects.change_sides import Reading, compare_revisions
+    from ..core.projects.git_tree import GitError
     from ..core.projects.model_windows import with_window
 
     live = _live(args)
     # (a live model not in the table of windows keeps the project's window, as in eval)
     window = window_from(args, env, model=args.model if live is not None else None)
-    tokens = window.context_tokens if window is not None else None
     revisions, paths = _split(args.words, env.cwd)
-    start = os.path.join(env.cwd, paths[0]) if paths else env.cwd
-    if not os.path.isdir(start):
-        start = os.path.dirname(start)
-    with ExitStack() as stack:
-        try:
-            top = repository_top(start)
-            commits = [resolve(top, rev) for rev in revisions or ["HEAD"]]
-            copies = []
-            for commit in commits:
-                copies.append(copy_tree(top, commit))
-                stack.callback(copies[-1].close, background=True)
-        except GitError as exc:
-            raise UsageError(str(exc)) from None
-        for copy in copies:
-            for skipped in copy.skipped[:5]:
-                env.err.write(
-                    f"skillstudio: warning: {skipped} at {copy.commit[:12]}: not read "
-                    "(over the size or count bounds)\n"
-                )
-        names = revisions or ["HEAD"]
-        if len(copies) == 2:
-            before = _side(names[0], copies[0].folder, top, args, paths, env, tokens)
-            after = _side(names[1], copies[1].folder, top, args, paths, env, tokens)
-        else:
-            after = _side("working tree", top, top, args, paths, env, tokens)
-            lent = _lent(top, commits[0], copies[0].folder, after)
-            before = _side(names[0], copies[0].folder, top, args, paths, env, tokens, lent)
-        options = with_window({}, window)
-        report = compare(before, after, options, live)
-        data = report.to_json()
-        data["commits"] = {"before": commits[0], "after": commits[1] if len(commits) == 2 else None}
-        data["repository"] = top
-        if args.format == "json":
-            env.print(dumps(data))
-        elif args.format == "markdown":
-            env.print(diff_markdown(data))
-        else:
-            for line in diff_text(data):
-                env.print(line)
-    return EXIT_FAIL if report.exit_fails(args.fail_on) else EXIT_OK
+    reading = Reading(
+        env.cwd,
+        paths,
+        list(args.root),
+        args.project,
+        args.profile,
+        window.context_tokens if window is not None else None,
+        with_window({}, window),
+        state_cache(args),
+    )
+    try:
+        compared = compare_revisions(revisions, reading, live)
+    except GitError as exc:
+        raise UsageError(str(exc)) from None
+    for commit, path in compared.skipped[:5]:
+        env.err.write(
+            f"skillstudio: warning: {printable(path)} at {commit[:12]}: not read "
+            "(over the size or count bounds)\n"
+        )
+    data = compared.to_json()
+    if args.format == "json":
+        env.print(dumps(data))
+    elif args.format == "markdown":
+        env.print(diff_markdown(data))
+    else:
+        for line in diff_text(data):
+            env.print(line)
+    return EXIT_FAIL if compared.report.exit_fails(args.fail_on) else EXIT_OK
 
 
 COMMANDS = {"diff": cmd_diff}
