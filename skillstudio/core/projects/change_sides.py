@@ -35,6 +35,8 @@ class Reading:
     tokens: int | None = None  # the context window chosen (--context-tokens, --model)
     options: dict[str, Any] = field(default_factory=dict)  # the same, as options
     cache: StateCache | None = None  # the cache of what was read, for the working tree
+    # processes a large scan forks (1 where forking is unsafe: the app's worker thread)
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
 
 
 @dataclass(slots=True)
@@ -79,8 +81,7 @@ def read_side(
     roots = [moved(r, "--root") for r in reading.roots]
     project = moved(reading.project, "--project") if reading.project else None
     projects = resolve_projects(paths, roots, project, reading.profile, cwd)
-    workers = os.cpu_count() or 1
-    opened = [OpenProject.read(p, workers=workers, cache=cache) for p in projects]
+    opened = [OpenProject.read(p, workers=reading.workers, cache=cache) for p in projects]
     for item in opened:  # the likely ranking reads the listing at the window chosen
         item.use_window(reading.tokens)
     return Side(label, folder, opened)

@@ -103,6 +103,21 @@ def resolve(top: str, revision: str) -> str:
     return out.decode("ascii", "replace").strip()
 
 
+def branches(top: str, limit: int = 50) -> list[str]:
+    """The repository's branches and tags, most recently committed first (at most
+    `limit`): what "Compare with…" offers."""
+    out = git_output(
+        top,
+        "for-each-ref",
+        f"--count={limit}",
+        "--sort=-committerdate",
+        "--format=%(refname:short)",
+        "refs/heads",
+        "refs/tags",
+    )
+    return [line for line in out.decode("utf-8", "replace").splitlines() if line]
+
+
 @dataclass(slots=True)
 class TreeCopy:
     """The files of one commit, written under `folder` (the repository's top)."""
