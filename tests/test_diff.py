@@ -393,3 +393,17 @@ def test_compare_with_a_folder(repo: Path, tmp_path: Path) -> None:
     assert project["skills"]["changed"] == ["commit"] and project["skills"]["added"] == ["deploy"]
     assert compared.report.count("regression") == 1
     assert compared.to_json()["before"] == "old"
+
+
+def test_markdown_tables_are_bounded_for_a_comment(repo: Path) -> None:
+    from skillstudio.cli.diff_report import ROWS, diff_markdown
+
+    for index in range(ROWS + 5):  # each new skill: a new description request
+        skill(repo, f"tool-{index}", f"Runs tool {index}. Use when asked to run tool {index} now.")
+    data = json.loads(run(repo, "--format", "json")[1])
+    assert len(data["projects"][0]["cases"]) > ROWS
+    out = diff_markdown(data)
+    rows = [line for line in out.splitlines() if line.startswith("| new |")]
+    assert len(rows) == ROWS
+    more = len(data["projects"][0]["cases"]) - ROWS
+    assert f"… and {more} more requests (`skillstudio diff` lists them all)" in out

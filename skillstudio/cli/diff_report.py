@@ -14,6 +14,8 @@ from ..core.model.text import counted
 from .output import printable
 
 SHOWN = 10  # names listed before "and N more"
+# rows of a Markdown table (a GitHub comment holds at most 65,536 characters)
+ROWS = 50
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~@:-])")
 
 
@@ -135,18 +137,29 @@ def diff_markdown(data: dict[str, Any]) -> str:
                 )
         if project["cases"]:
             out += ["", "| | request | from | before | after |", "|---|---|---|---|---|"]
-            for case in project["cases"]:
+            for case in project["cases"][:ROWS]:
                 out.append(
                     f"| {case['status']} | {md(case['query'])} | {md(_where(case))} | "
                     f"{md(_pick(case['before']))} | {md(_pick(case['after']))} |"
                 )
+            out += _more(len(project["cases"]), "request")
         diags = project["diagnostics"]
         if diags["new"] or diags["resolved"]:
             out += ["", "| diagnostic | file | message |", "|---|---|---|"]
-            for label, found in (("new", diags["new"]), ("resolved", diags["resolved"])):
-                for diag in found:
-                    out.append(
-                        f"| {label} {md(diag['code'])} | {md(diag['path'])} | "
-                        f"{md(diag['message'])} |"
-                    )
+            rows = [("new", d) for d in diags["new"]] + [("resolved", d) for d in diags["resolved"]]
+            for label, diag in rows[:ROWS]:
+                out.append(
+                    f"| {label} {md(diag['code'])} | {md(diag['path'])} | {md(diag['message'])} |"
+                )
+            out += _more(len(rows), "diagnostic")
     return "\n".join(out)
+
+
+def _more(count: int, what: str) -> list[str]:
+    """The line under a table cut at ROWS (the JSON and the text have every row)."""
+    if count <= ROWS:
+        return []
+    return [
+        "",
+        f"… and {counted(count - ROWS, f'more {what}')} (`skillstudio diff` lists them all)",
+    ]
