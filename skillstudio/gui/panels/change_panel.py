@@ -6,13 +6,16 @@ there, the revision's beside it in the row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QInputDialog,
     QLabel,
+    QMainWindow,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -78,6 +81,17 @@ class ChangePanel(QWidget):
         layout.addWidget(self.tree)
         self.job = LatestJob(self)
         self.comparison: Comparison | None = None
+        self.dock: QDockWidget | None = None  # where `attach` put it
+        self.base: Callable[[], str] = lambda: ""  # the folder open
+
+    def compare_with(self) -> None:
+        """File › Compare With…: the folder open against a revision or a folder."""
+        base = self.base()
+        target = ask_target(self, base) if base else None
+        if target is not None and self.dock is not None:
+            self.dock.show()
+            self.dock.raise_()
+            self.compare(target[0], target[1], base)
 
     def compare(self, target: str, folder: bool, base: str) -> None:
         """The folder open (`base`) compared with `target`, off the GUI thread (no scan
@@ -149,3 +163,19 @@ class ChangePanel(QWidget):
         query = item.data(0, QUERY)
         if isinstance(query, str):
             self.request_chosen.emit(query)
+
+
+def attach(
+    window: QMainWindow, base: Callable[[], str], try_request: Callable[[str], object]
+) -> ChangePanel:
+    """The Changes panel in a dock beside the tree of `window`, hidden until File ›
+    Compare With… (`compare_with`) is chosen; `base()`: the folder open."""
+    panel = ChangePanel(window)
+    panel.dock = QDockWidget("Changes", window)
+    panel.dock.setObjectName("change-dock")
+    panel.dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, panel.dock)
+    panel.dock.hide()
+    panel.base = base
+    panel.request_chosen.connect(try_request)
+    return panel

@@ -51,7 +51,7 @@ from ..infra.settings_store import AppSettings
 from ..models.app_context import AppContext
 from ..models.problems_model import ProblemsModel
 from ..models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
-from ..panels.change_panel import ChangePanel, ask_target
+from ..panels.change_panel import attach as attach_changes
 from ..panels.overlap_map import OverlapMap
 from ..panels.problems_panel import ProblemsPanel
 from ..panels.scrolled import scrolled
@@ -180,11 +180,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
         self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
         self.problems_dock.raise_()  # the panels behind its tab wait until theirs is chosen
-        self.change_panel = ChangePanel(self)  # File › Compare With…, beside the tree
-        self.change_panel.request_chosen.connect(self.try_request)
-        left = Qt.DockWidgetArea.LeftDockWidgetArea
-        self.change_dock = self._dock("Changes", "change-dock", self.change_panel, left)
-        self.change_dock.hide()
+        self.change_panel = attach_changes(self, lambda: self.context.base, self.try_request)
 
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
@@ -286,7 +282,7 @@ class MainWindow(QMainWindow):
             open_project=self._on_open_project,
             new_skill=self.skill_actions.new_skill,
             unpack=self.archives.unpack,
-            compare_with=self.compare_with,
+            compare_with=self.change_panel.compare_with,
             save=documents.save_current,
             save_all=documents.save_all,
             revert=documents.revert_current,
@@ -473,14 +469,6 @@ class MainWindow(QMainWindow):
         self.suites_dock.show()
         self.suites_dock.raise_()
         self.suite_runner.run(rescan=True, force=True)
-
-    def compare_with(self) -> None:
-        """File › Compare With…: the folder open against a revision or a folder."""
-        target = ask_target(self, self.context.base) if self.context.base else None
-        if target is not None:
-            self.change_dock.show()
-            self.change_dock.raise_()
-            self.change_panel.compare(target[0], target[1], self.context.base)
 
     def try_request(self, text: str) -> None:
         """A suite case's request, loaded into the Try a Request panel on its skills."""

@@ -94,7 +94,7 @@ def test_compare_with_from_the_file_menu_then_try_a_request(
     monkeypatch.setattr(change_panel.QInputDialog, "getItem", lambda *a: ("HEAD", True))
     action.trigger()
     panel = win.change_panel
-    assert win.change_dock.isVisible()
+    assert panel.dock is not None and panel.dock.isVisible()
     qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
     row = _regression_row(panel)
     panel.tree.itemDoubleClicked.emit(row, 0)
