@@ -407,3 +407,25 @@ def test_markdown_tables_are_bounded_for_a_comment(repo: Path) -> None:
     assert len(rows) == ROWS
     more = len(data["projects"][0]["cases"]) - ROWS
     assert f"… and {more} more requests (`skillstudio diff` lists them all)" in out
+
+
+def test_two_revisions_lend_what_did_not_change(repo: Path) -> None:
+    """REV1 REV2: the first revision's unchanged skills come from the second's reading,
+    and the report is the one of two whole readings."""
+    from skillstudio.core.projects.change_report import compare
+    from skillstudio.core.projects.change_sides import Reading, compare_revisions, read_side
+
+    first = git(repo, "rev-parse", "HEAD").strip()
+    skill(repo, "commit", "Formats changelog files. Use when the user asks to tidy a changelog.")
+    commit_all(repo, "commit now formats changelogs")
+    lent = compare_revisions([first, "HEAD"], Reading(str(repo))).to_json()
+    top = repository_top(str(repo))
+    reading = Reading(str(repo))
+    with copy_tree(top, first) as one, copy_tree(top, resolve(top, "HEAD")) as two:
+        whole = compare(
+            read_side(first, one.folder, top, reading, None),
+            read_side("HEAD", two.folder, top, reading, None),
+        ).to_json()
+    assert lent["projects"] == whole["projects"]
+    assert lent["summary"]["regressions"] >= 1
+    assert lent["projects"][0]["skills"]["changed"] == ["commit"]

@@ -49,6 +49,14 @@ def changed_paths(top: str, commit: str) -> set[str]:
     return {p for p in (tracked + untracked).decode("utf-8", "surrogateescape").split("\0") if p}
 
 
+def changed_between(top: str, before: str, after: str) -> set[str]:
+    """Paths (relative, '/'-separated) that differ between two commits."""
+    out = git_output(
+        top, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", before, after, "--"
+    )
+    return {p for p in out.decode("utf-8", "surrogateescape").split("\0") if p}
+
+
 def _touched_folders(changed: set[str]) -> tuple[set[str], list[str]]:
     """(every folder holding a changed path, the untracked folders)."""
     holding: set[str] = set()
@@ -95,8 +103,9 @@ class BorrowedScan(ScanCache):
 
 
 class BorrowedStates(StateCache):
-    """The working tree's skills (`registries`, read from `top`) lent to a revision's
-    copy at `copy` for the folders `changed` leaves alone."""
+    """The skills of one tree (`registries`, read from `top`: the working tree, or a
+    second revision's copy) lent to a revision's copy at `copy` for the folders
+    `changed` leaves alone."""
 
     def __init__(self, top: str, copy: str, changed: set[str], registries: list[Registry]):
         super().__init__(copy, b"")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..scanning.state_cache import StateCache
-from .borrowed_states import BorrowedStates, changed_paths
+from .borrowed_states import BorrowedStates, changed_between, changed_paths
 from .change_picks import Live
 from .change_report import ChangeReport, Side, compare
 from .git_tree import GitError, TreeCopy, copy_tree, repository_top, resolve
@@ -87,14 +87,19 @@ def read_side(
     return Side(label, folder, opened)
 
 
-def _lent(top: str, commit: str, copy: TreeCopy, after: Side) -> StateCache | None:
-    """The working tree's skills lent to the revision's copy where their folders did not
-    change (borrowed_states.py); None where git cannot say what changed."""
+def _lent(top: str, commits: list[str], copy: TreeCopy, after: Side) -> StateCache | None:
+    """The after side's skills (the working tree's, or the second revision's) lent to
+    the first revision's copy where their folders did not change (borrowed_states.py);
+    None where git cannot say what changed."""
     try:
-        changed = changed_paths(top, commit)
+        if len(commits) == 2:
+            changed = changed_between(top, commits[0], commits[1])
+        else:
+            changed = changed_paths(top, commits[0])
     except GitError:
         return None
-    return BorrowedStates(top, copy.folder, changed, [item.registry for item in after.projects])
+    registries = [item.registry for item in after.projects]
+    return BorrowedStates(after.top, copy.folder, changed, registries)
 
 
 def compare_revisions(
@@ -114,12 +119,11 @@ def compare_revisions(
             copies.append(copy_tree(top, commit))
             stack.callback(copies[-1].close, background=True)
         if len(copies) == 2:
-            before = read_side(names[0], copies[0].folder, top, reading, None)
             after = read_side(names[1], copies[1].folder, top, reading, None)
         else:
             after = read_side(WORKING_TREE, top, top, reading, reading.cache)
-            lent = _lent(top, commits[0], copies[0], after)
-            before = read_side(names[0], copies[0].folder, top, reading, lent)
+        lent = _lent(top, commits, copies[0], after)
+        before = read_side(names[0], copies[0].folder, top, reading, lent)
         report = compare(before, after, reading.options, live)
     skipped = [(c.commit, path) for c in copies for path in c.skipped]
     return Comparison(report, top, commits, skipped)
