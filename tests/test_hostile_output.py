@@ -12,6 +12,8 @@ few error lines did too."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -62,6 +64,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     text += f'  - query: "x{EVIL_YAML}"\n    expect_likely: ["\\e[1A{EVIL_YAML}"]\n'
     write(root, "suites/evil.yaml", text)
     write(root, "skillstudio.yaml", "profile: codex\nsuites: [suites/evil.yaml]\n")
+    if shutil.which("git"):  # `diff` compares the commands' edits with this commit
+        for words in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "evil"]):
+            subprocess.run(
+                ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@x", *words],
+                check=True,
+                capture_output=True,
+            )
     return root
 
 
@@ -103,6 +112,8 @@ def commands(tmp_path: Path) -> list[list[str]]:
         ["pack", ".agents/skills/notes", "-o", archive],
         ["unpack", archive, "--root", str(tmp_path / "unpacked")],
         ["set", NAME, "--unset", "metadata"],
+        ["diff"],  # after the edits above: skills changed and added, cases run twice
+        ["diff", "--format", "markdown"],
     ]
 
 

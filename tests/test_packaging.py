@@ -117,7 +117,12 @@ def test_metainfo_validates() -> None:
 def test_pre_commit_hooks_run_real_commands(tmp_path: Path) -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     by_id = {hook["id"]: hook for hook in hooks}
-    assert set(by_id) == {"skillstudio-lint", "skillstudio-lint-strict", "skillstudio-test"}
+    assert set(by_id) == {
+        "skillstudio-lint",
+        "skillstudio-lint-strict",
+        "skillstudio-test",
+        "skillstudio-diff",
+    }
     for hook in hooks:
         assert hook["entry"].split()[0] == "skillstudio" and hook["language"] == "python"
     # What pre-commit would run: the entry with the staged SKILL.md files appended.

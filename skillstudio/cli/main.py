@@ -15,6 +15,7 @@ from ..core.projects.project import UsageError
 from . import (
     archive_cmd,
     capture_cmd,
+    diff_cmd,
     edit_cmd,
     engine_cmd,
     eval_cmd,
@@ -37,6 +38,7 @@ GROUPS = (
     engine_cmd,
     headroom_cmd,
     test_cmd,
+    diff_cmd,
     eval_cmd,
     suggest_cmd,
     capture_cmd,

@@ -47,6 +47,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/dialogs/settings_dialog.py SettingsDialog: Test connection, core/live/probe.py's
   one tiny request to the chosen endpoint row (the key typed there or the stored
   one); the network only; the result said under the table where it lands.
+- gui/panels/change_panel.py ChangePanel: File › Compare With…, core/projects/
+  change_sides.py (git as subprocesses, a revision's copy in the cache folder, both
+  trees read into registries of its own, no scan forks); the report where it lands.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it

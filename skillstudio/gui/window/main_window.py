@@ -53,6 +53,7 @@ from ..infra.settings_store import AppSettings
 from ..models.app_context import AppContext
 from ..models.problems_model import ProblemsModel
 from ..models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
+from ..panels.change_panel import attach as attach_changes
 from ..panels.overlap_map import OverlapMap
 from ..panels.problems_panel import ProblemsPanel
 from ..panels.scrolled import scrolled
@@ -184,6 +185,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
         self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
         self.problems_dock.raise_()  # the panels behind its tab wait until theirs is chosen
+        self.change_panel = attach_changes(self, lambda: self.context.base, self.try_request)
 
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
@@ -290,6 +292,7 @@ class MainWindow(QMainWindow):
             open_project=self._on_open_project,
             new_skill=self.skill_actions.new_skill,
             unpack=self.archives.unpack,
+            compare_with=self.change_panel.compare_with,
             save=documents.save_current,
             save_all=documents.save_all,
             revert=documents.revert_current,

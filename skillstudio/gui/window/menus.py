@@ -25,6 +25,7 @@ class Commands:
     open_project: Command
     new_skill: Command
     unpack: Command
+    compare_with: Command
     save: Command
     save_all: Command
     revert: Command
@@ -108,6 +109,7 @@ def build_menus(
     recent.fill_menu(recent_menu, open_recent)
     new_action = action(file_menu, "&New Skill…", keys.New, commands.new_skill)
     action(file_menu, "&Unpack .skill Archive…", None, commands.unpack)
+    action(file_menu, "Compare &With…", None, commands.compare_with)
     file_menu.addSeparator()
     save_action = action(file_menu, "&Save", keys.Save, commands.save)
     save_all_action = action(file_menu, "Save A&ll", "Ctrl+Shift+S", commands.save_all)

@@ -1,0 +1,181 @@
+"""The Changes panel: File › Compare With… (a branch, a tag, a revision, or a folder)
+against the folder open, the report `skillstudio diff` gives (core/projects/
+change_sides.py), worked out off the GUI thread. Double-clicking a request (a suite
+case, a description's request) opens Try a Request on it: the working tree's answer
+there, the revision's beside it in the row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.projects.change_sides import Comparison, Reading, compare_folder, compare_revisions
+from ...core.projects.git_tree import GitError, branches, repository_top
+from ..infra.background import LatestJob
+
+FOLDER = "A folder…"
+QUERY = Qt.ItemDataRole.UserRole  # a request row's request
+
+
+def ask_target(parent: QWidget, base: str) -> tuple[str, bool] | None:
+    """(a revision, False) or (a folder, True) to compare the folder open with; None
+    when the user cancels. The branches and tags are offered; any revision may be typed."""
+    try:
+        offered = ["HEAD", *branches(repository_top(base))]
+    except GitError:
+        offered = []
+    chosen, ok = QInputDialog.getItem(
+        parent,
+        "Compare With",
+        "A branch, tag or revision (HEAD~1, a commit), or a folder:",
+        [*dict.fromkeys(offered), FOLDER],
+        0,
+        True,
+    )
+    if not ok or not chosen.strip():
+        return None
+    if chosen == FOLDER:
+        folder = QFileDialog.getExistingDirectory(parent, "Compare With a Folder", base)
+        return (folder, True) if folder else None
+    return chosen.strip(), False
+
+
+def _pick(side: dict[str, Any] | None) -> str:
+    if side is None:
+        return "—"
+    text = side["likely"] or "none likely"
+    if side["selected"]:
+        text = f"{', '.join(side['selected'])} selected; {text}"
+    if side.get("model"):
+        text += f"; the model: {side['model']['pick'] or 'no skill'}"
+    return text + ("" if side["passed"] else " (fails)")
+
+
+class ChangePanel(QWidget):
+    """The report of one comparison, as a tree: skills, listings, requests, diagnostics."""
+
+    request_chosen = Signal(str)  # a request row double-clicked
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.status = QLabel("File › Compare With… compares the folder with a revision.", self)
+        self.status.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setHeaderLabels(["", "before", "after"])
+        self.tree.itemDoubleClicked.connect(self._chosen)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addWidget(self.tree)
+        self.job = LatestJob(self)
+        self.comparison: Comparison | None = None
+        self.dock: QDockWidget | None = None  # where `attach` put it
+        self.base: Callable[[], str] = lambda: ""  # the folder open
+
+    def compare_with(self) -> None:
+        """File › Compare With…: the folder open against a revision or a folder."""
+        base = self.base()
+        target = ask_target(self, base) if base else None
+        if target is not None and self.dock is not None:
+            self.dock.show()
+            self.dock.raise_()
+            self.compare(target[0], target[1], base)
+
+    def compare(self, target: str, folder: bool, base: str) -> None:
+        """The folder open (`base`) compared with `target`, off the GUI thread (no scan
+        forks there: one process reads)."""
+        reading = Reading(base, workers=1)
+        self.status.setText(f"Comparing with {target}…")
+        self.tree.clear()
+
+        def work() -> Comparison:
+            if folder:
+                return compare_folder(target, reading)
+            return compare_revisions([target], reading)
+
+        self.job.submit(work, self._landed)
+
+    def _landed(self, result: Comparison | None, error: str | None) -> None:
+        if result is None:
+            self.status.setText(f"Not compared: {error}")
+            return
+        self.comparison = result
+        self.show_report(result.to_json())
+
+    def show_report(self, data: dict[str, Any]) -> None:
+        summary = data["summary"]
+        self.status.setText(
+            f"{data['before']} → {data['after']}: {summary['regressions']} regressions, "
+            f"{summary['fixed']} fixed, {summary['changed']} changed; diagnostics "
+            f"{summary['new_diagnostics']} new, {summary['resolved_diagnostics']} resolved"
+        )
+        self.tree.clear()
+        for project in data["projects"]:
+            top = QTreeWidgetItem(self.tree, [f"{project['path']} ({project['profile']})"])
+            top.setExpanded(True)
+            for key, names in project["skills"].items():
+                for name in names:
+                    shown = f"{name['from']} → {name['to']}" if key == "renamed" else name
+                    QTreeWidgetItem(top, [f"{key}: {shown}"])
+            for listing in project["listings"]:
+                row = QTreeWidgetItem(
+                    top,
+                    [
+                        f"{listing['title']} listing",
+                        f"{listing['before']['needed']:,} of {listing['before']['budget']}",
+                        f"{listing['after']['needed']:,} of {listing['after']['budget']}",
+                    ],
+                )
+                for key in ("name_only", "out", "restored"):
+                    for name in listing[key]:
+                        QTreeWidgetItem(row, [f"{key.replace('_', ' ')}: {name}"])
+            for case in project["cases"]:
+                row = QTreeWidgetItem(
+                    top,
+                    [
+                        f"{case['status']}: {case['query']}",
+                        _pick(case["before"]),
+                        _pick(case["after"]),
+                    ],
+                )
+                row.setData(0, QUERY, case["query"])
+                row.setToolTip(0, "Double-click: Try a Request on it")
+            for label in ("new", "resolved"):
+                for diag in project["diagnostics"][label]:
+                    QTreeWidgetItem(
+                        top, [f"{label} {diag['code']}: {diag['path']}", "", diag["message"]]
+                    )
+        self.tree.resizeColumnToContents(0)
+
+    def _chosen(self, item: QTreeWidgetItem, _column: int) -> None:
+        query = item.data(0, QUERY)
+        if isinstance(query, str):
+            self.request_chosen.emit(query)
+
+
+def attach(
+    window: QMainWindow, base: Callable[[], str], try_request: Callable[[str], object]
+) -> ChangePanel:
+    """The Changes panel in a dock beside the tree of `window`, hidden until File ›
+    Compare With… (`compare_with`) is chosen; `base()`: the folder open."""
+    panel = ChangePanel(window)
+    panel.dock = QDockWidget("Changes", window)
+    panel.dock.setObjectName("change-dock")
+    panel.dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, panel.dock)
+    panel.dock.hide()
+    panel.base = base
+    panel.request_chosen.connect(try_request)
+    return panel

@@ -1,0 +1,102 @@
+"""File › Compare With… (issue 40): the Changes panel beside the tree shows what
+`skillstudio diff` reports; double-clicking a request opens Try a Request on it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMenu
+from pytestqt.qtbot import QtBot
+
+from skillstudio.gui.panels import change_panel
+from skillstudio.gui.panels.change_panel import QUERY, ChangePanel
+
+from ..parts import open_window
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+QUERY_TEXT = "draft a message describing my staged changes"
+
+
+def _skill(repo: Path, name: str, description: str) -> None:
+    folder = repo / ".claude" / "skills" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n\nSteps.\n"
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository with a commit, then a description edit that breaks its suite case."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _skill(
+        repo,
+        "commit",
+        "Writes commit messages. Use when asked to draft a message for staged changes.",
+    )
+    _skill(repo, "review", "Reviews pull requests. Use when asked to review a pull request.")
+    (repo / "skillstudio.yaml").write_text(
+        "profile: claude-code\nbundled_skills: false\nsuites: [suites/main.yaml]\n"
+    )
+    (repo / "suites").mkdir()
+    (repo / "suites" / "main.yaml").write_text(
+        f'cases:\n  - query: "{QUERY_TEXT}"\n    expect_likely: commit\n'
+    )
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for words in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "first"]):
+        subprocess.run([*git, *words], check=True, capture_output=True)
+    _skill(repo, "commit", "Formats changelog files. Use when asked to tidy a changelog.")
+    _skill(repo, "review", "Reviews pull requests. Also drafts a message for staged changes.")
+    return repo
+
+
+def _regression_row(panel: ChangePanel) -> object:
+    top = panel.tree.topLevelItem(0)
+    rows = [top.child(i) for i in range(top.childCount())]
+    return next(r for r in rows if r.text(0).startswith("regression: "))
+
+
+def test_the_panel_shows_the_report_and_offers_its_requests(qtbot: QtBot, repo: Path) -> None:
+    panel = ChangePanel()
+    qtbot.addWidget(panel)
+    panel.compare("HEAD", False, str(repo))
+    qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
+    # the suite case and the commit skill's own request, before the description changed
+    assert "HEAD → working tree: 2 regressions" in panel.status.text()
+    row = _regression_row(panel)
+    assert row.text(0) == f"regression: {QUERY_TEXT}"  # type: ignore[attr-defined]
+    assert "commit" in row.text(1) and "(fails)" in row.text(2)  # type: ignore[attr-defined]
+    with qtbot.waitSignal(panel.request_chosen) as chosen:
+        panel.tree.itemDoubleClicked.emit(row, 0)
+    assert chosen.args == [QUERY_TEXT]
+
+
+def test_a_revision_that_names_nothing_is_said_plainly(qtbot: QtBot, repo: Path) -> None:
+    panel = ChangePanel()
+    qtbot.addWidget(panel)
+    panel.compare("no-such-branch", False, str(repo))
+    qtbot.waitUntil(lambda: panel.status.text().startswith("Not compared:"), timeout=30_000)
+    assert "names no commit" in panel.status.text()
+
+
+def test_compare_with_from_the_file_menu_then_try_a_request(
+    qtbot: QtBot, settings: QSettings, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    win = open_window(qtbot, settings, repo)
+    file_menu = next(m for m in win.menuBar().findChildren(QMenu) if m.title() == "&File")
+    action = next(a for a in file_menu.actions() if a.text() == "Compare &With…")
+    monkeypatch.setattr(change_panel.QInputDialog, "getItem", lambda *a: ("HEAD", True))
+    action.trigger()
+    panel = win.change_panel
+    assert panel.dock is not None and panel.dock.isVisible()
+    qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
+    row = _regression_row(panel)
+    panel.tree.itemDoubleClicked.emit(row, 0)
+    assert win.query_panel.query.text() == row.data(0, QUERY)  # type: ignore[attr-defined]
+    assert win.query_dock.isVisible()
