@@ -50,6 +50,9 @@ MIN_TASK_WORDS = 12  # a forked body shorter than this gives the subagent no tas
 _UNRESTRICTED = frozenset({"Bash", "Bash(*)", "Bash(:*)", "Bash(**)", "Bash( * )"})
 _ARG_USE = re.compile(r"\$ARGUMENTS|\$\d+\b")
 _HINTED_USE = re.compile(r"\$ARGUMENTS\b")
+# what a subagent's name can hold: a word of letters, digits, `-`, `_`, `.`, with a
+# plugin's agents prefixed `plugin:`; a blank or any other sign names no subagent
+_AGENT_NAME = re.compile(r"^[A-Za-z0-9._-]+(?::[A-Za-z0-9._-]+)?$")
 
 
 def _severity(code: str) -> Any:
@@ -118,6 +121,7 @@ def claude_advice(c: Checker) -> None:
             field="agent",
             severity=_severity("agent-without-fork"),
         )
+    _agent(c, raw.get("agent"))
     body = c.doc.body if c.doc.text else ""
     if fork and c.doc.text and len(re.findall(r"[A-Za-z]{2,}", body)) < MIN_TASK_WORDS:
         c.emit(
@@ -158,6 +162,20 @@ def claude_advice(c: Checker) -> None:
             )
     if "paths" in raw:
         _paths(c, raw["paths"])
+
+
+def _agent(c: Checker, agent: Any) -> None:
+    if not isinstance(agent, str) or not agent.strip() or _AGENT_NAME.match(agent.strip()):
+        return
+    c.emit(
+        "field-invalid",
+        f"The agent '{agent.strip()}' cannot name a subagent: write Explore, Plan, "
+        "general-purpose, the name of one of .claude/agents (lowercase letters and hyphens) "
+        "or plugin:name, or remove 'agent'.",
+        field="agent",
+        at="value",
+        severity="warning",
+    )
 
 
 def _model(c: Checker, model: Any) -> None:
