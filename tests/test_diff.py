@@ -3,6 +3,7 @@ revision read from git's objects and compared with the working tree."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -240,7 +241,7 @@ def test_description_request_rule() -> None:
 
 
 # -- CI and pre-commit, as docs/commands.md shows them ---------------------------------
-def _parsed(words: list[str]) -> object:
+def _parsed(words: list[str]) -> argparse.Namespace:
     """`words` (after `skillstudio`) through the real parser: SystemExit if it refuses."""
     from skillstudio.cli.main import build_parser
 
@@ -288,7 +289,7 @@ def test_the_pre_commit_hook_names_diff_and_runs(repo: Path) -> None:
     hook = next(h for h in hooks if h["id"] == "skillstudio-diff")
     words = hook["entry"].split()
     assert words[:2] == ["skillstudio", "diff"] and not hook["pass_filenames"]
-    assert _parsed(words[1:]).fail_on == "regression"  # type: ignore[attr-defined]
+    assert _parsed(words[1:]).fail_on == "regression"
     import re
 
     assert re.search(hook["files"], ".claude/skills/commit/SKILL.md")

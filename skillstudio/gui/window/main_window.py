@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import partial
 
 from PySide6.QtCore import QEvent, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent, QStatusTipEvent
@@ -24,11 +23,10 @@ from PySide6.QtWidgets import (
 
 from ...core.model.diagnostics import Diagnostic
 from ...core.projects.config import CONFIG_NAME
-from ...core.projects.project import Project, UsageError, resolve_projects
 from ...core.ranking.match_index import MatchIndex
 from ..controllers.archives import Archives
 from ..controllers.document_tabs import DocumentTabs
-from ..controllers.project_profiles import ProjectProfiles, with_remembered
+from ..controllers.project_profiles import ProjectProfiles
 from ..controllers.quick_fixes import ProblemFixes
 from ..controllers.recovery_keeper import RecoveryKeeper
 from ..controllers.recovery_offers import RecoveryOffers
@@ -42,7 +40,6 @@ from ..dialogs.settings_dialog import edit_settings
 from ..editor.file_view import FileView
 from ..editor.skill_editor import SkillEditor
 from ..editor.source_editor import SourceEditor
-from ..infra.background import answer_meanwhile
 from ..infra.collector import collect_on_gui_thread
 from ..infra.file_watcher import FileWatcher
 from ..infra.icons import app_icon
@@ -64,6 +61,7 @@ from ..panels.workbench.query_panel import QueryPanel
 from . import geometry
 from .bottom_room import BottomRoom
 from .centre import Centre
+from .folder_switch import close_folder, open_folder
 from .kept_tabs import KeptTabs
 from .menus import Commands, build_menus
 from .welcome_page import WelcomePage
@@ -134,7 +132,7 @@ class MainWindow(QMainWindow):
         )
         self._sized = False  # first-run sizes when shown
         self._apply_settings()
-        self._show_centre()
+        self.show_centre()
         self.statusBar().showMessage("Ready")
 
     # -- layout ----------------------------------------------------------------------
@@ -345,7 +343,7 @@ class MainWindow(QMainWindow):
         if geometry.restore_window(self, self.settings):
             self._sized = True  # the user's own sizes
 
-    def _show_centre(self) -> None:
+    def show_centre(self) -> None:
         """The welcome page while no tab is open."""
         self.bottom_room.follow_centre(not self.tabs.count())
         if self.tabs.count():
@@ -382,66 +380,15 @@ class MainWindow(QMainWindow):
         return self.document_tabs.open_skill(path, line, column)
 
     def open_path(self, path: str, profile: str | None = None) -> bool:
-        """Open a folder (or a project's folder); the scan runs in the background.
-
-        `scan_finished` is emitted when the tree and Problems show the new folder.
-        A `.skill` archive is unpacked first (see Archives.open_archive).
-        """
-        if path.endswith(".skill") and os.path.isfile(path):
-            return self.archives.open_archive(path)
-        found, error = answer_meanwhile(partial(_projects_at, path, profile, os.getcwd()))
-        if isinstance(found, UsageError):
-            self.dialogs.warn(str(found))
-            return False
-        if error is not None:  # a core bug on the folder's configuration: say so, go on
-            self.dialogs.warn(f"Not opened: reading the project at {path} failed: {error}")
-            return False
-        projects = found
-        registries = [project.registry() for project in projects]
-        if profile is None:  # as chosen for each project's folder before (Settings)
-            store = self.app_settings
-            projects = with_remembered(projects, store.folder_profile, store.default_profile())
-            registries = [project.registry() for project in projects]
-        self.kept_tabs.remember(self.context.base)
-        closed = self.document_tabs.close_all()
-        self.kept_tabs.release()
-        if not closed:
-            return False
-        self.scans.cancel()
-        self.watcher.stop()
-        self.refresher.drop()
-        self.context.open(os.path.abspath(path))
-        self.suite_runner.clear()  # the previous folder's suites go at once
-        self.overlap_map.clear()  # and its pairs
-        self.kept_tabs.expect(self.context.base)
-        self.views.clear_failures()
-        self.views.refresh()
-        self.setWindowTitle(f"SkillStudio — {self.context.base}")
-        self.recent.remember(self.context.base)
-        self._show_centre()
-        self.project_profiles.sync_box()
-        self.scans.start(projects, registries, self.views.scan_preparer(projects))
-        return True
+        """Open a folder (or a project's folder); the scan runs in the background
+        (folder_switch.open_folder). `scan_finished` is emitted when the tree and
+        Problems show the new folder."""
+        return open_folder(self, path, profile)
 
     def close_folder(self) -> bool:
-        """File › Close Folder: its tabs closed (unsaved work asked about) and kept for
-        its next opening, the welcome page shown; False if the user kept the tabs."""
-        self.kept_tabs.remember(self.context.base)
-        closed = self.document_tabs.close_all()
-        self.kept_tabs.release()
-        if not closed:
-            return False
-        self.scans.cancel()
-        self.watcher.stop()
-        self.refresher.drop()
-        self.context.open("")
-        self.views.clear_failures()
-        self.views.refresh()
-        self._give_panels([])
-        self.setWindowTitle("SkillStudio")
-        self._show_centre()
-        self.project_profiles.sync_box()
-        return True
+        """File › Close Folder (folder_switch.close_folder); False if the user kept the
+        tabs."""
+        return close_folder(self)
 
     def edit_settings(self) -> None:
         """Edit › Settings; the theme and the context window apply at once."""
@@ -505,7 +452,7 @@ class MainWindow(QMainWindow):
         self.project_profiles.sync_box()
 
     def _on_scan_landed(self, landed: Landed) -> None:
-        self._give_panels(landed.indexes)
+        self.give_panels(landed.indexes)
         for registry, message in landed.errors:
             where = registry.roots[0].path if registry.roots else self.context.base
             self.views.fail(f"{message}. It is read again when its files change (or F5).", where)
@@ -520,7 +467,7 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.recovery_offers.offer)
         self.scan_finished.emit()
 
-    def _give_panels(self, indexes: list[MatchIndex]) -> None:
+    def give_panels(self, indexes: list[MatchIndex]) -> None:
         """The context's projects are complete (`indexes`: the match indexes built for
         them): the panels are told (they follow the context), the watcher watches them."""
         self.context.adopt_indexes(indexes)
@@ -530,7 +477,7 @@ class MainWindow(QMainWindow):
     def _show_projects(self, indexes: list[MatchIndex]) -> None:
         """A project was read as another profile: every view and panel shows it."""
         self.views.refresh()
-        self._give_panels(indexes)
+        self.give_panels(indexes)
 
     def _open_unpacked(self, folder: str, skill_md: str) -> bool:
         if not self.open_path(folder):
@@ -555,7 +502,7 @@ class MainWindow(QMainWindow):
     def _on_current_tab(self, _index: int) -> None:
         """The welcome page when no tab is left; Problems' "current skill only", Try a
         Request's "instead", the tree and the profile box follow the current tab."""
-        self._show_centre()
+        self.show_centre()
         self.kept_tabs.follow(self.context.base)  # (a crash keeps the tab list)
         path = self.document_tabs.current_path()
         self.views.follow(path)
@@ -597,12 +544,3 @@ class MainWindow(QMainWindow):
         self.bottom_room.save()
         self.watcher.stop()
         event.accept()
-
-
-def _projects_at(path: str, profile: str | None, cwd: str) -> list[Project] | UsageError:
-    """The projects of a folder opened (off the GUI thread: answer_meanwhile), or why
-    there are none."""
-    try:
-        return resolve_projects([path], [], None, profile, cwd)
-    except UsageError as exc:
-        return exc

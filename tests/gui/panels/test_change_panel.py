@@ -58,8 +58,9 @@ def repo(tmp_path: Path) -> Path:
 
 def _regression_row(panel: ChangePanel) -> object:
     top = panel.tree.topLevelItem(0)
+    assert top is not None
     rows = [top.child(i) for i in range(top.childCount())]
-    return next(r for r in rows if r.text(0).startswith("regression: "))
+    return next(r for r in rows if r is not None and r.text(0).startswith("regression: "))
 
 
 def test_the_panel_shows_the_report_and_offers_its_requests(qtbot: QtBot, repo: Path) -> None:

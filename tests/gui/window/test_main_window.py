@@ -23,8 +23,8 @@ from skillstudio.core.ranking.matching import match
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE
+from skillstudio.gui.window import folder_switch as folder_switch_module
 from skillstudio.gui.window import main_window
-from skillstudio.gui.window import main_window as main_window_module
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...test_manifest_strings import make_case
@@ -322,7 +322,7 @@ def test_a_folder_whose_configuration_breaks_the_core_is_refused_not_fatal(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("a 5,000-digit max_skills, as a core bug would meet it")
 
-    monkeypatch.setattr(main_window_module, "resolve_projects", broken)
+    monkeypatch.setattr(folder_switch_module, "resolve_projects", broken)
     assert win.open_path(str(tmp_path)) is False  # no exception out of the app
     assert warnings and "5,000-digit" in warnings[0]
     assert win.context.registries and shown(win, good / "alpha" / "SKILL.md"), (
@@ -401,7 +401,7 @@ def test_the_window_keeps_painting_while_a_folder_is_resolved(
     thread, and the walk runs on another; a broken folder is still refused."""
     good = tmp_path / "good"
     three_skills(good)
-    real = main_window_module.resolve_projects
+    real = folder_switch_module.resolve_projects
     walked_on: list[bool] = []
 
     def slow(*args: Any, **kwargs: Any) -> Any:
@@ -409,7 +409,7 @@ def test_the_window_keeps_painting_while_a_folder_is_resolved(
         time.sleep(0.3)  # a long walk (sleeping: the GIL is free for the GUI thread)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(main_window_module, "resolve_projects", slow)
+    monkeypatch.setattr(folder_switch_module, "resolve_projects", slow)
     win = MainWindow(settings)
     qtbot.addWidget(win)
     win.show()
