@@ -4,9 +4,23 @@ reject (issue 17)."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
-from skillstudio.core.profiles import PROFILE_NAMES, register_profile, unregister_profile
+import pytest
+
+from skillstudio.core.checking import advice
+from skillstudio.core.checking.validate import validate_skill
+from skillstudio.core.model.skills import Root, Skill
+from skillstudio.core.profile import Checker
+from skillstudio.core.profiles import (
+    PROFILE_NAMES,
+    get_profile,
+    register_profile,
+    unregister_profile,
+)
 from skillstudio.core.profiles.agentskills import AgentSkills
+from skillstudio.core.projects.portability import portability
+from skillstudio.core.reading.frontmatter import read_document
 
 from .helpers import cli, skill_text, write
 
@@ -59,3 +73,45 @@ def test_show_has_a_row_per_skill(tmp_path: Path) -> None:
     data = cli("show", "review", "--format", "json", cwd=tmp_path).json
     verdicts = {v["profile"]: v for v in data["portability"]}
     assert verdicts["oasis"]["loads"] is False and verdicts["oasis"]["status"] == "skipped"
+
+
+def test_a_verdict_gives_no_advice_unless_a_rule_makes_it_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38's speed: the 18 verdicts on each skill read errors alone, so the
+    standard's advice (info and warnings) is not worked out for them; a profile whose
+    rules raise an advice code to an error still gets it, and rejects the skill."""
+
+    class Strict(AgentSkills):
+        name = "strict-advice-test"
+        rules = MappingProxyType({"description-person": "error"})
+
+    path = write(
+        tmp_path,
+        "skills/helper/SKILL.md",
+        skill_text(name="helper", description="I help you review code. Use when asked."),
+    )
+    skill = Skill(path=path, root=Root(str(tmp_path / "skills"), "", 0), doc=read_document(path))
+    advised: list[str] = []
+    real = advice._name_advice
+
+    def counted(c: Checker) -> None:
+        advised.append(c.profile.name)
+        real(c)
+
+    monkeypatch.setattr(advice, "_name_advice", counted)
+    verdicts = {v.profile: v for v in portability(skill)}
+    assert advised == [] and verdicts["agentskills"].loads
+    register_profile(Strict)
+    try:
+        verdicts = {v.profile: v for v in portability(skill)}
+    finally:
+        unregister_profile("strict-advice-test")
+    assert advised == ["strict-advice-test"]
+    strict = verdicts["strict-advice-test"]
+    assert not strict.loads and strict.reasons == ["description person"]
+    # a skill loaded, not judged, is still advised
+    loaded = Skill(path=path, root=skill.root, doc=read_document(path))
+    validate_skill(loaded, get_profile("agentskills"))
+    assert advised[-1] == "agentskills"
+    assert "description-person" in {d.code for d in loaded.diagnostics}

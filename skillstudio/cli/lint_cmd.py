@@ -18,6 +18,7 @@ from ..core.projects.findings import project_findings
 from ..core.projects.in_place import in_place_unreached
 from ..core.projects.open_project import OpenProject
 from ..core.projects.portability import portability, summary
+from ..core.projects.reach_lookups import Lookups
 from ..core.projects.repository import misnamed_warning
 from ..core.reading.safefs import is_regular, walk_plain
 from .common import (
@@ -153,6 +154,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     loaded = load(args, env, paths, gists=False) if paths or not args.paths else []
     diagnostics.extend(_no_skills(args, env, loaded))
     report = LintReport(loaded, diagnostics)
+    look = Lookups()  # (the run's: each folder's ancestors and stat calls asked once)
     for item in loaded:
         item.use_window(tokens)
         diagnostics.extend(project_findings(item))  # (the project's rules applied)
@@ -162,13 +164,13 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
             report.skills.append(entry)
             report.active += skill.status == "active"
             if every:
-                report.portability.append(portability_entry(skill, skill.name, item))
+                report.portability.append(portability_entry(skill, skill.name, item, look))
         reach = item.project.reach
         if every and reach is not None:  # every other SKILL.md: which agents find it
             for skill in unread_skills(reach, item.project.reach_index):
                 name = skill.raw.get("name")
                 name = name if isinstance(name, str) and name.strip() else skill.folder_name
-                report.portability.append(portability_entry(skill, name, item))
+                report.portability.append(portability_entry(skill, name, item, look))
     if every:  # the in-place view: what the projects' agents would not load where it sits
         diagnostics.extend(in_place_notes(report))
     # A wrong-case file is named once: not again when the profile itself reads it (and
@@ -194,11 +196,14 @@ def in_place_notes(report: LintReport) -> list[Diagnostic]:
     return in_place_unreached(entries, agents)
 
 
-def portability_entry(skill: Skill, name: str, item: OpenProject) -> dict[str, Any]:
-    """--profile all: every profile's verdict and every agent's answer on one skill."""
+def portability_entry(
+    skill: Skill, name: str, item: OpenProject, look: Lookups | None = None
+) -> dict[str, Any]:
+    """--profile all: every profile's verdict and every agent's answer on one skill
+    (`look`: the run's Lookups, core/projects/reach_lookups.py)."""
     built: dict[str, Skill] = {}  # each profile's build, shared by both answers
     verdicts = portability(skill, built)
-    reaches = agent_reach(skill, item.project.base, built=built)
+    reaches = agent_reach(skill, item.project.base, built=built, lookups=look)
     return {
         "skill": name,
         "path": skill.path,

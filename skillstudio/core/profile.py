@@ -50,12 +50,13 @@ class RootSpec:
 class Checker:
     """Collects the diagnostics of one skill, placing each at its key or value."""
 
-    def __init__(self, skill: Skill, profile: Profile) -> None:
+    def __init__(self, skill: Skill, profile: Profile, advice: bool = True) -> None:
         self.skill = skill
         self.profile = profile
         self.doc = skill.doc
         self.out: list[Diagnostic] = []
         self.invalid: set[str] = set()  # fields whose values the profile cannot use
+        self.advice = advice  # false: the standard's advice is not given (core/checking/advice.py)
 
     def emit(
         self,

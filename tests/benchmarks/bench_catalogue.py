@@ -5,12 +5,15 @@ now checked whole (on main: the command alone and one `unreached` note per categ
 
   stat      a Python process that walks the tree and stats every SKILL.md
   cold      `lint` with an empty cache folder (reads every file, writes the cache)
-  warm      `lint` again (median of `repeat` runs)
+  warm      `lint` again
   all cold  `lint --profile all` with an empty cache folder (every agent's answer, the
             in-place `unreached` notes)
   all warm  the same again
 
-It prints seconds and ratios and asserts nothing (machines are noisy):
+Each figure is the median of `repeat` runs (each cold run with a cache folder of its
+own), in CPU seconds of the whole process (user + system: steadier than the wall clock
+on a shared machine; bench_profiles.py measures the same way). It prints seconds and
+ratios and asserts nothing (machines are noisy):
 
     PYTHONPATH=. python tests/benchmarks/bench_catalogue.py [SKILLS] [REPEAT]
 """
@@ -27,6 +30,8 @@ from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from tests.benchmarks.bench_profiles import _time as cpu_time  # noqa: E402
 
 STAT = r"""
 import os, sys
@@ -90,10 +95,9 @@ class Figures:
     skills_checked: int
 
 
-def _time(cmd: list[str], env: dict[str, str], cwd: str) -> tuple[float, str]:
-    start = time.perf_counter()
+def _output(cmd: list[str], env: dict[str, str], cwd: str) -> str:
     done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, check=False)
-    return time.perf_counter() - start, done.stdout
+    return done.stdout
 
 
 def run(count: int = 900, repeat: int = 3, workdir: str | None = None) -> Figures:
@@ -103,19 +107,21 @@ def run(count: int = 900, repeat: int = 3, workdir: str | None = None) -> Figure
     time.sleep(SETTLED_S)
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(HERE)))
     py = sys.executable
-    _time([py, "-c", STAT, repo], env, base)  # the page cache warm
-    stat = statistics.median(_time([py, "-c", STAT, repo], env, base)[0] for _ in range(repeat))
+    _output([py, "-c", STAT, repo], env, base)  # the page cache warm
+    stat = statistics.median(cpu_time([py, "-c", STAT, repo], env, base) for _ in range(repeat))
     lint = [py, "-m", "skillstudio", "lint", repo]
+    out = _output(lint, dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(dir=base)), base)
+    summary = out.strip().splitlines()[-1] if out.strip() else ""
+    checked = int(summary.split(" ", 1)[0].replace(",", "")) if summary else 0
     figures: dict[str, float] = {}
-    checked = 0
     for key, extra in (("", []), ("all_", ["--profile", "all"])):
-        own = dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="cache-", dir=base))
-        cold, out = _time([*lint, *extra], own, base)
-        warm = statistics.median(_time([*lint, *extra], own, base)[0] for _ in range(repeat))
-        figures[f"{key}cold"], figures[f"{key}warm"] = cold, warm
-        if not key:
-            summary = out.strip().splitlines()[-1] if out.strip() else ""
-            checked = int(summary.split(" ", 1)[0].replace(",", "")) if summary else 0
+        colds, warms = [], []
+        for _ in range(repeat):
+            own = dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="cache-", dir=base))
+            colds.append(cpu_time([*lint, *extra], own, base))
+            warms.append(cpu_time([*lint, *extra], own, base))
+        figures[f"{key}cold"] = statistics.median(colds)
+        figures[f"{key}warm"] = statistics.median(warms)
     return Figures(
         count + 1,
         stat,

@@ -79,8 +79,8 @@ def advise(c: Checker, when_text: str = "", chosen_by_model: bool = True) -> Non
     """The standard's advice on one skill (`when_text`: a profile's extra trigger text,
     such as Claude Code's `when_to_use`, that counts as the description's "when";
     `chosen_by_model` false: only a person invokes it, so "when" matters less)."""
-    if not c.doc.readable or c.doc.mapping is None:  # what cannot be read is said already
-        return
+    if not c.advice or not c.doc.readable or c.doc.mapping is None:  # (what cannot be
+        return  # read is said already)
     _name_advice(c)
     desc = c.skill.raw.get("description")
     if isinstance(desc, str) and desc.strip():

@@ -30,10 +30,11 @@ from .lookalike import check_skill_name
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
-def validate_skill(skill: Skill, profile: Profile) -> None:
-    """Fill the skill's name, fields, diagnostics and status (active/skipped/disabled)."""
+def validate_skill(skill: Skill, profile: Profile, advice: bool = True) -> None:
+    """Fill the skill's name, fields, diagnostics and status (active/skipped/disabled);
+    `advice` false: without the standard's advice (a verdict, which reads errors alone)."""
     doc = skill.doc
-    c = Checker(skill, profile)
+    c = Checker(skill, profile, advice)
     fallback_ok = profile.uses_fallback and bool(
         doc.fallback.get("name") and doc.fallback.get("description")
     )

@@ -6,16 +6,16 @@ An agent finds a `SKILL.md` when its folder sits in one of the agent's roots as 
 agent discovers them (`<root>/<folder>/SKILL.md`, or below the root for a recursive
 reader), when a link makes it appear there (`.claude/skills/x -> ../../.agents/skills/x`:
 the file reached through the agent's root is the same file), or in a plugin the agent
-reads. Reads only what it must: a few `stat` calls per agent, nothing opened.
+reads. Reads only what it must: a few `stat` calls per folder, asked once per run
+(core/projects/reach_lookups.py), nothing opened but the marketplaces.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from ..checking.validate import validate_skill
@@ -23,11 +23,11 @@ from ..model.paths import is_within
 from ..model.skills import Skill
 from ..model.text import counted
 from ..profiles import PROFILE_NAMES, get_profile
-from ..profiles.agents import AGENTS, ENV_DEFAULTS, AgentSpec, RootRule
+from ..profiles.agents import AGENTS, AgentSpec, RootRule
 from ..profiles.claude_code import plugins
 from ..scanning.loading import build_skill
+from .reach_lookups import Lookups, ends_with, path_parts
 
-LEVELS = 40  # ancestors looked at for a root
 PLUGIN_LEVELS = 8  # folders looked at above a skill for its plugin or marketplace
 _STANDARD = frozenset(a.key for a in AGENTS if a.discovery == "any")  # no folders: a format
 
@@ -66,31 +66,6 @@ class Reach:
         }
 
 
-@lru_cache(maxsize=4_096)
-def _parts(path: str) -> tuple[str, ...]:
-    """The names of a path (a string function, kept: every agent's every root rule asks
-    about the same few folders of each skill)."""
-    return tuple(p for p in os.path.normpath(path).split(os.sep) if p)
-
-
-def _ends_with(folder: str, rule_path: str) -> bool:
-    """`folder` ends with the components of the relative `rule_path`."""
-    tail = _parts(rule_path)
-    return _parts(folder)[-len(tail) :] == tail if tail else False
-
-
-def user_root(rule: RootRule) -> str | None:
-    """A user, admin or system root as a path on this machine (None: a variable unset
-    with no default)."""
-    path = rule.path
-    for name, default in ENV_DEFAULTS.items():
-        token = f"${name}"
-        if token in path:
-            path = path.replace(token, os.environ.get(name) or default)
-    path = os.path.expandvars(os.path.expanduser(path))
-    return None if "$" in path else os.path.normpath(os.path.abspath(path))
-
-
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -98,24 +73,14 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def _ancestors(folder: str) -> Iterator[str]:
-    folder = os.path.normpath(folder)
-    for _ in range(LEVELS):
-        yield folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return
-        folder = parent
-
-
 def _hidden_below(path: str, root: str) -> bool:
     rel = os.path.relpath(path, root)
-    return any(part.startswith(".") for part in _parts(rel)[:-1])
+    return any(part.startswith(".") for part in path_parts(rel)[:-1])
 
 
 def _depth_below(path: str, root: str) -> int:
     """Folders between `root` and the file at `path` (1 for `<root>/<folder>/SKILL.md`)."""
-    return len(_parts(os.path.relpath(path, root))) - 1
+    return len(path_parts(os.path.relpath(path, root))) - 1
 
 
 def _in_root(agent: AgentSpec, path: str, root: str) -> str | None:
@@ -134,19 +99,18 @@ def _in_root(agent: AgentSpec, path: str, root: str) -> str | None:
 
 
 def _locate(
-    agent: AgentSpec, path: str, base: str | None
+    agent: AgentSpec, path: str, base: str | None, look: Lookups
 ) -> tuple[RootRule | None, str | None, bool, str]:
     """(the rule, the root folder, via a link, why not): where the agent finds `path`."""
     folder = os.path.dirname(path)
+    parent, name = os.path.split(folder)
     real = ""  # (resolved only where a root is a link)
     near = ""
     for rule in agent.roots:
         if rule.scope == "project":
             roots = []
-            for a in _ancestors(os.path.dirname(folder)):
-                if not _ends_with(a, rule.path):
-                    continue
-                if _runs_at(agent, _owner(a, rule.path), base):
+            for a in look.ending_with(parent, rule.path):
+                if _runs_at(agent, _owner(a, rule.path), base, look):
                     roots.append(a)
                 elif _in_root(agent, path, a) == "":
                     where = _owner(a, rule.path)
@@ -155,12 +119,13 @@ def _locate(
                         f"below it (run it in {os.path.basename(where) or where})"
                     )
             if base is not None:
-                roots.append(os.path.normpath(os.path.join(base, rule.path)))
+                roots.append(look.inside(base, rule.path))
         else:
-            home = user_root(rule)
+            home = look.user_root(rule)
             roots = [home] if home else []
         for root in dict.fromkeys(roots):
-            why = _in_root(agent, path, root)
+            # (both normalised: a root `path` does not start with holds no part of it)
+            why = _in_root(agent, path, root) if path.startswith(root) else None
             if why == "":
                 return rule, root, False, ""
             if why:
@@ -168,62 +133,63 @@ def _locate(
                 continue
             # a link: the agent's root, or a folder in it, leads to the same file
             if agent.discovery == "children":
-                alias = os.path.join(root, os.path.basename(folder), "SKILL.md")
-                if os.path.lexists(alias) and _same_file(alias, path):
+                if not look.isdir(root):  # (no link in a missing root)
+                    continue
+                alias = os.path.join(root, name, "SKILL.md")
+                if look.lexists(alias) and _same_file(alias, path):
                     return rule, root, True, ""
-            elif os.path.isdir(root):
+            elif look.isdir(root):
                 real = real or os.path.realpath(path)
                 real_root = os.path.realpath(root)
                 if is_within(real, real_root) and _in_root(agent, real, real_root) == "":
                     return rule, root, True, ""
-                if _linked_into(agent, path, root):
+                if _linked_into(agent, path, root, look):
                     return rule, root, True, ""
     return None, None, False, near
 
 
 def _owner(root: str, rule_path: str) -> str:
     """The folder a project root belongs to (`/repo` of `/repo/.gemini/skills`)."""
-    for _ in _parts(rule_path):
+    for _ in path_parts(rule_path):
         root = os.path.dirname(root)
     return root
 
 
-def _runs_at(agent: AgentSpec, owner: str, base: str | None) -> bool:
+def _runs_at(agent: AgentSpec, owner: str, base: str | None, look: Lookups) -> bool:
     """Whether the agent, run at `base`, reads the project root of the folder `owner`:
     its own (or one above it, when the path given lies inside that root); a root in a
     folder below `base` (`tools/x/.gemini/skills`) only for an agent that reads nested
     folders."""
     if base is None or agent.nested:
         return True
-    base = os.path.normpath(os.path.abspath(base))
-    return is_within(base, owner)
+    return is_within(look.base(base), owner)
 
 
-def _extension_of(agent: AgentSpec, path: str) -> str | None:
+def _extension_of(agent: AgentSpec, path: str, look: Lookups) -> str | None:
     """The extension folder holding the skill at `path` (`<ext>/skills/<s>/SKILL.md`
     beside `<ext>/gemini-extension.json`), when the agent reads extensions."""
     skills = os.path.dirname(os.path.dirname(path))
     if not agent.extension_manifests or os.path.basename(skills) != "skills":
         return None
     extension = os.path.dirname(skills)
-    if any(os.path.isfile(os.path.join(extension, m)) for m in agent.extension_manifests):
+    if any(look.isfile(os.path.join(extension, m)) for m in agent.extension_manifests):
         return extension
     return None
 
 
-def _linked_into(agent: AgentSpec, path: str, root: str) -> bool:
+def _linked_into(agent: AgentSpec, path: str, root: str, look: Lookups) -> bool:
     """Whether a link in `root` leads to a folder holding `path` (`.codex/skills/a ->
     ../../skills/a`), so that a recursive reader finds the file through it."""
     folder = os.path.dirname(path)
-    for above in list(_ancestors(folder))[: agent.max_depth or 1]:
+    for above in look.ancestors(folder)[: agent.max_depth or 1]:
         alias = os.path.join(root, os.path.basename(above))
-        if os.path.islink(alias) and _same_file(alias, above):
+        if look.islink(alias) and _same_file(alias, above):
             return _in_root(agent, os.path.join(alias, os.path.relpath(path, above)), root) == ""
     return False
 
 
 def _plugin_of(
-    agent: AgentSpec, path: str, base: str | None, why: list[str]
+    agent: AgentSpec, path: str, base: str | None, why: list[str], look: Lookups
 ) -> tuple[str, str] | None:
     """(plugin folder, plugin name) of the plugin holding the skill at `path`, when the
     agent reads plugins: a marketplace entry whose `skills` name its folder (read as a
@@ -233,13 +199,13 @@ def _plugin_of(
     if not agent.plugin_manifests:
         return None
     folder = os.path.dirname(path)
-    for above in list(_ancestors(folder))[:PLUGIN_LEVELS]:
-        if base is not None and not is_within(above, base) and not is_within(base, above):
+    for above in look.ancestors(folder)[:PLUGIN_LEVELS]:
+        if base is not None and not look.related(above, base):
             break
         for mark in agent.marketplaces:
-            if not _market_here(above, mark, base):
+            if not _market_here(above, mark, base, look):
                 continue
-            market = plugins.read_marketplace(above)
+            market = look.marketplace(above)
             entries = market.entries if market is not None else []
             for entry in entries:
                 if _declared(
@@ -251,8 +217,8 @@ def _plugin_of(
                     f"the entries of {mark}/marketplace.json name their skills, not this one"
                 )
         for mark in agent.plugin_manifests:
-            manifest = os.path.join(above, mark)
-            if os.path.isfile(os.path.join(manifest, "plugin.json")):
+            kind = look.manifest_kind(above, mark)
+            if kind == "plugin":
                 declared = plugins.declared_skills(above, mark)
                 if declared is not None and agent.manifest_skills == "replace":
                     if folder in declared or os.path.dirname(folder) in declared:
@@ -264,9 +230,7 @@ def _plugin_of(
                         why.append(_left_out(mark, above, declared))
                     return None
                 return above, _plugin_name(above, mark)
-            if os.path.isdir(manifest) and not os.path.lexists(
-                os.path.join(manifest, "marketplace.json")
-            ):  # a marketplace's own folder is no plugin
+            if kind == "folder":
                 if _declared(folder, above, [], False):
                     return above, os.path.basename(above)
                 return None
@@ -278,27 +242,29 @@ def _left_out(mark: str, plugin: str, declared: list[str]) -> str:
     return f"its plugin's {mark}/plugin.json names its skills ({named}), not this folder"
 
 
-def _entry_command(agent: AgentSpec, path: str, base: str | None) -> tuple[str, str] | None:
+def _entry_command(
+    agent: AgentSpec, path: str, base: str | None, look: Lookups
+) -> tuple[str, str] | None:
     """(plugin folder, plugin name) of a marketplace entry whose `commands` name the
     command file at `path` (the file, or a folder holding it)."""
-    for above in list(_ancestors(os.path.dirname(path)))[:PLUGIN_LEVELS]:
-        if base is not None and not is_within(above, base) and not is_within(base, above):
+    for above in look.ancestors(os.path.dirname(path))[:PLUGIN_LEVELS]:
+        if base is not None and not look.related(above, base):
             break
         for mark in agent.marketplaces:
-            if not _market_here(above, mark, base):
+            if not _market_here(above, mark, base, look):
                 continue
-            market = plugins.read_marketplace(above)
+            market = look.marketplace(above)
             for entry in market.entries if market is not None else []:
                 if any(is_within(path, p) for p in entry.manifest.command_paths):
                     return entry.folder, entry.name
     return None
 
 
-def _market_here(folder: str, mark: str, base: str | None) -> bool:
+def _market_here(folder: str, mark: str, base: str | None, look: Lookups) -> bool:
     """Whether `folder` holds a marketplace to read: only inside the folder opened
     (`base`), whose files may be read (one above it is not opened)."""
-    inside = base is None or is_within(folder, os.path.normpath(os.path.abspath(base)))
-    return inside and os.path.isfile(os.path.join(folder, mark, "marketplace.json"))
+    inside = base is None or look.related(folder, look.base(base), below=True)
+    return inside and look.has_marketplace(folder, mark)
 
 
 def _declared(folder: str, plugin: str, dirs: list[str], decides: bool) -> bool:
@@ -325,7 +291,7 @@ def _plugin_name(plugin: str, mark: str) -> str:
 def _command_rule(agent: AgentSpec, path: str) -> RootRule | None:
     folder = os.path.dirname(path)
     for rule in agent.command_roots:
-        if _ends_with(folder, rule.path) and path.endswith(".md"):
+        if ends_with(folder, rule.path) and path.endswith(".md"):
             return rule
     return None
 
@@ -407,15 +373,18 @@ def _ignored(agent: AgentSpec, skill: Skill, profiled: _Profiled) -> list[str]:
 
 
 def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any) -> Reach:
-    """How `agent` takes `skill` (read as it is: nothing is opened)."""
+    """How `agent` takes `skill` (read as it is: nothing is opened). `cache`: `profiled`
+    (the skill as each profile built it), `lookups` (the run's Lookups), `path` (the
+    skill's, absolute and normalised)."""
     profiled: _Profiled = cache.get("profiled") or _Profiled(skill)
+    look: Lookups = cache.get("lookups") or Lookups()
     out = Reach(agent.key, agent.title, False)
-    path = os.path.normpath(os.path.abspath(skill.path))
+    path = cache.get("path") or os.path.normpath(os.path.abspath(skill.path))
     plugin = None
     if os.path.basename(path) != "SKILL.md":
         rule = _command_rule(agent, path)
         stem = os.path.splitext(os.path.basename(path))[0]
-        if rule is None and (plugin := _entry_command(agent, path, base)) is not None:
+        if rule is None and (plugin := _entry_command(agent, path, base, look)) is not None:
             out.found, out.scope, out.folder = True, "plugin", os.path.basename(plugin[0])
             out.name = f"{plugin[1]}:{stem}"
         elif rule is None:
@@ -427,12 +396,12 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
     elif agent.discovery == "any":
         out.found = True
     else:
-        rule, _, link, near = _locate(agent, path, base)
+        rule, _, link, near = _locate(agent, path, base, look)
         left: list[str] = []
-        if rule is None and (plugin := _plugin_of(agent, path, base, left)) is not None:
+        if rule is None and (plugin := _plugin_of(agent, path, base, left, look)) is not None:
             out.found, out.scope = True, "plugin"
             out.folder = os.path.basename(plugin[0])
-        elif rule is None and (extension := _extension_of(agent, path)) is not None:
+        elif rule is None and (extension := _extension_of(agent, path, look)) is not None:
             out.found, out.scope = True, "extension"
             out.folder = os.path.basename(extension)
             out.unconfirmed = "extension_manifests" in agent.unconfirmed
@@ -471,11 +440,17 @@ def agent_reach(
     base: str | None = None,
     agents: Iterable[AgentSpec] = AGENTS,
     built: dict[str, Skill] | None = None,
+    lookups: Lookups | None = None,
 ) -> list[Reach]:
     """Every agent's answer on the skill, in the order of core/profiles/agents.py
-    (`built`: the skill as profiles built it already, by name: `portability`'s)."""
+    (`built`: the skill as profiles built it already, by name: `portability`'s;
+    `lookups`: the run's, shared by every skill it answers for)."""
     profiled = _Profiled(skill, built)
-    return [reach(agent, skill, base, profiled=profiled) for agent in agents]
+    look = lookups or Lookups()
+    path = os.path.normpath(os.path.abspath(skill.path))
+    return [
+        reach(agent, skill, base, profiled=profiled, lookups=look, path=path) for agent in agents
+    ]
 
 
 def reach_summary(reaches: list[Reach]) -> str:

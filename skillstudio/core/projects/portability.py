@@ -16,8 +16,10 @@ from typing import Any
 
 from ..checking.validate import validate_skill
 from ..model.diagnostics import Diagnostic
+from ..model.explanations import ADVICE
 from ..model.scan import SKILL_FILE
 from ..model.skills import Root, Skill
+from ..profile import Profile
 from ..profiles import PROFILE_NAMES, get_profile
 from ..reading.frontmatter import read_document
 from ..scanning.loading import build_skill
@@ -80,13 +82,20 @@ def reasons_of(diagnostics: list[Diagnostic]) -> list[str]:
     return [f"{words} {', '.join(named)}" if named else words for words, named in keys.items()]
 
 
+def _errors_only(skill: Skill, profile: Profile) -> None:
+    validate_skill(skill, profile, advice=False)
+
+
 def verdict(skill: Skill, profile_name: str, built: dict[str, Skill] | None = None) -> Verdict:
     """The skill as `profile_name` reads it (from the document already parsed); a
     command file (not a SKILL.md) only where the agent reads commands. `built`: where
-    to keep the skill as that profile built it (the agents' answers read the same)."""
+    to keep the skill as that profile built it (the agents' answers read its name).
+    A verdict reads errors alone: the standard's advice, never an error unless the
+    project's rules make one so, is not given (18 profiles × every skill)."""
     profile = get_profile(profile_name)
     if is_command_file(skill.path) and not profile.reads_commands:
         return Verdict(profile_name, False, NOT_READ, ["reads SKILL.md files, not commands"])
+    raised = any(profile.rules.get(code) == "error" for code in ADVICE)
     other = build_skill(
         skill.root,
         skill.path,
@@ -94,7 +103,7 @@ def verdict(skill: Skill, profile_name: str, built: dict[str, Skill] | None = No
         profile,
         True,
         lambda: skill.doc,
-        validate_skill,
+        validate_skill if raised else _errors_only,
         gist=False,  # (a verdict reads no gist)
     )
     if built is not None:
