@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -199,14 +199,8 @@ def _plugin_of(
     if not agent.plugin_manifests:
         return None
     folder = os.path.dirname(path)
-    for above in look.ancestors(folder)[:PLUGIN_LEVELS]:
-        if base is not None and not look.related(above, base):
-            break
-        for mark in agent.marketplaces:
-            if not _market_here(above, mark, base, look):
-                continue
-            market = look.marketplace(above)
-            entries = market.entries if market is not None else []
+    for above, markets in _levels(agent, folder, base, look):
+        for mark, entries in markets:
             for entry in entries:
                 if _declared(
                     folder, entry.folder, entry.manifest.skill_dirs, entry.declares("skills")
@@ -247,17 +241,29 @@ def _entry_command(
 ) -> tuple[str, str] | None:
     """(plugin folder, plugin name) of a marketplace entry whose `commands` name the
     command file at `path` (the file, or a folder holding it)."""
-    for above in look.ancestors(os.path.dirname(path))[:PLUGIN_LEVELS]:
-        if base is not None and not look.related(above, base):
-            break
-        for mark in agent.marketplaces:
-            if not _market_here(above, mark, base, look):
-                continue
-            market = look.marketplace(above)
-            for entry in market.entries if market is not None else []:
+    for _above, markets in _levels(agent, os.path.dirname(path), base, look):
+        for _mark, entries in markets:
+            for entry in entries:
                 if any(is_within(path, p) for p in entry.manifest.command_paths):
                     return entry.folder, entry.name
     return None
+
+
+def _levels(
+    agent: AgentSpec, folder: str, base: str | None, look: Lookups
+) -> Iterator[tuple[str, list[tuple[str, list[plugins.Entry]]]]]:
+    """The folders above `folder` where a plugin or marketplace may be (nearest first,
+    within the folder opened), each with the entries of the agent's marketplaces it
+    holds (a marketplace's mark, its entries)."""
+    for above in look.ancestors(folder)[:PLUGIN_LEVELS]:
+        if base is not None and not look.related(above, base):
+            break
+        markets: list[tuple[str, list[plugins.Entry]]] = []
+        for mark in agent.marketplaces:
+            if _market_here(above, mark, base, look):
+                market = look.marketplace(above)
+                markets.append((mark, market.entries if market is not None else []))
+        yield above, markets
 
 
 def _market_here(folder: str, mark: str, base: str | None, look: Lookups) -> bool:
