@@ -9,14 +9,51 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ...core.projects.project import Project, UsageError, resolve_projects
-from ..controllers.project_profiles import with_remembered
+from ...core.ranking.match_index import MatchIndex
+from ..controllers.archives import Archives
+from ..controllers.document_tabs import DocumentTabs
+from ..controllers.project_profiles import ProjectProfiles, with_remembered
+from ..controllers.refresh import SlicedRefresh
+from ..controllers.scan_controller import Scanning
+from ..controllers.skill_views import SkillViews
+from ..dialogs.questions import Dialogs
 from ..infra.background import answer_meanwhile
+from ..infra.file_watcher import FileWatcher
+from ..infra.recent_folders import RecentFolders
+from ..infra.settings_store import AppSettings
+from ..models.app_context import AppContext
+from ..panels.overlap_map import OverlapMap
+from ..panels.suite_runner import SuiteRunner
+from .kept_tabs import KeptTabs
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+
+class MainWindow(Protocol):
+    """What of the main window (window/main_window.py) opening and closing a folder
+    uses (a protocol: the main window imports this module, not the other way round)."""
+
+    archives: Archives
+    dialogs: Dialogs
+    app_settings: AppSettings
+    context: AppContext
+    recent: RecentFolders
+    suite_runner: SuiteRunner
+    overlap_map: OverlapMap
+    kept_tabs: KeptTabs
+    document_tabs: DocumentTabs
+    scans: Scanning
+    watcher: FileWatcher
+    refresher: SlicedRefresh
+    views: SkillViews
+    project_profiles: ProjectProfiles
+
+    def show_centre(self) -> None: ...
+
+    def give_panels(self, indexes: list[MatchIndex]) -> None: ...
+
+    def setWindowTitle(self, title: str) -> None: ...
 
 
 def open_folder(window: MainWindow, path: str, profile: str | None = None) -> bool:
