@@ -181,6 +181,10 @@ def test_cancel_ends_a_request_in_flight_at_once(tmp_path: Path) -> None:
     assert took < 1.0, f"{took:.2f} s"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_eval_within_a_second(tmp_path: Path) -> None:
     registry_for(tmp_path, "claude-code")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), SKILLSTUDIO_NO_KEYRING="1")
@@ -194,6 +198,10 @@ def test_ctrl_c_ends_eval_within_a_second(tmp_path: Path) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # a suite started in the background of a shell without job control runs
+            # with SIGINT ignored, which a child inherits (and Python then keeps): the
+            # child gets Ctrl+C as a terminal gives it, whatever ran the tests
+            preexec_fn=_default_sigint,
         )
         try:
             deadline = time.monotonic() + 30
