@@ -36,8 +36,10 @@ class BeforeStrip(QFrame):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # skills' names: never markup
         self.body = QLabel(self)
         self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
