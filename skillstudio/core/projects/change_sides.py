@@ -45,6 +45,9 @@ class Comparison:
     top: str
     commits: list[str]
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (commit, path) not read
+    # the before side's reading, kept to rank a request of the report again
+    # (before_ranking.py: the app's Try a Request beside a changed case)
+    before: Side | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = self.report.to_json()
@@ -126,7 +129,7 @@ def compare_revisions(
         before = read_side(names[0], copies[0].folder, top, reading, lent)
         report = compare(before, after, reading.options, live)
     skipped = [(c.commit, path) for c in copies for path in c.skipped]
-    return Comparison(report, top, commits, skipped)
+    return Comparison(report, top, commits, skipped, before)
 
 
 def compare_folder(folder: str, reading: Reading, live: Live | None = None) -> Comparison:
@@ -142,4 +145,4 @@ def compare_folder(folder: str, reading: Reading, live: Live | None = None) -> C
         top = os.path.realpath(reading.cwd)
     after = read_side(WORKING_TREE, top, top, reading, reading.cache)
     before = read_side(os.path.basename(folder) or folder, folder, top, reading, None)
-    return Comparison(compare(before, after, reading.options, live), top, [])
+    return Comparison(compare(before, after, reading.options, live), top, [], before=before)

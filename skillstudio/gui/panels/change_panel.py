@@ -2,7 +2,7 @@
 against the folder open, the report `skillstudio diff` gives (core/projects/
 change_sides.py), worked out off the GUI thread. Double-clicking a request (a suite
 case, a description's request) opens Try a Request on it: the working tree's answer
-there, the revision's beside it in the row."""
+there, the revision's in a "Before (REV)" strip above it (before_strip.py)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,12 @@ from PySide6.QtWidgets import (
 from ...core.projects.change_sides import Comparison, Reading, compare_folder, compare_revisions
 from ...core.projects.git_tree import GitError, branches, repository_top
 from ..infra.background import LatestJob
+from .before_strip import BeforeStrip, place
+from .workbench.query_panel import QueryPanel
 
 FOLDER = "A folder…"
 QUERY = Qt.ItemDataRole.UserRole  # a request row's request
+PROJECT = Qt.ItemDataRole.UserRole + 1  # its project: (path, profile) as the report says
 
 
 def ask_target(parent: QWidget, base: str) -> tuple[str, bool] | None:
@@ -83,6 +86,7 @@ class ChangePanel(QWidget):
         self.comparison: Comparison | None = None
         self.dock: QDockWidget | None = None  # where `attach` put it
         self.base: Callable[[], str] = lambda: ""  # the folder open
+        self.before: BeforeStrip | None = None  # Try a Request's strip, where `attach` put it
 
     def compare_with(self) -> None:
         """File › Compare With…: the folder open against a revision or a folder."""
@@ -99,6 +103,8 @@ class ChangePanel(QWidget):
         reading = Reading(base, workers=1)
         self.status.setText(f"Comparing with {target}…")
         self.tree.clear()
+        self.comparison = None
+        self.closed()
 
         def work() -> Comparison:
             if folder:
@@ -151,6 +157,7 @@ class ChangePanel(QWidget):
                     ],
                 )
                 row.setData(0, QUERY, case["query"])
+                row.setData(0, PROJECT, (project["path"], project["profile"]))
                 row.setToolTip(0, "Double-click: Try a Request on it")
             for label in ("new", "resolved"):
                 for diag in project["diagnostics"][label]:
@@ -162,14 +169,25 @@ class ChangePanel(QWidget):
     def _chosen(self, item: QTreeWidgetItem, _column: int) -> None:
         query = item.data(0, QUERY)
         if isinstance(query, str):
-            self.request_chosen.emit(query)
+            self.request_chosen.emit(query)  # Try a Request shows it: the working tree's
+            side = self.comparison.before if self.comparison is not None else None
+            if self.before is not None and side is not None:
+                path, profile = item.data(0, PROJECT)
+                self.before.show_for(side, path, profile, query)
+
+    def closed(self) -> None:
+        """The comparison went (its dock closed, or another asked): no before side."""
+        if self.before is not None:
+            self.before.clear()
 
 
 def attach(
     window: QMainWindow, base: Callable[[], str], try_request: Callable[[str], object]
 ) -> ChangePanel:
     """The Changes panel in a dock beside the tree of `window`, hidden until File ›
-    Compare With… (`compare_with`) is chosen; `base()`: the folder open."""
+    Compare With… (`compare_with`) is chosen; `base()`: the folder open. A changed
+    case double-clicked goes to `try_request`, and the revision's answer to the strip
+    put in the window's Try a Request (its QueryPanel)."""
     panel = ChangePanel(window)
     panel.dock = QDockWidget("Changes", window)
     panel.dock.setObjectName("change-dock")
@@ -178,4 +196,14 @@ def attach(
     panel.dock.hide()
     panel.base = base
     panel.request_chosen.connect(try_request)
+    query_panel = window.findChild(QueryPanel)
+    if query_panel is not None:
+        panel.before = place(query_panel, query_panel.query)
+    dock = panel.dock
+
+    def hidden(_shown: bool) -> None:
+        if dock.isHidden():  # closed (not a minimized window)
+            panel.closed()
+
+    dock.visibilityChanged.connect(hidden)
     return panel

@@ -101,3 +101,36 @@ def test_compare_with_from_the_file_menu_then_try_a_request(
     panel.tree.itemDoubleClicked.emit(row, 0)
     assert win.query_panel.query.text() == row.data(0, QUERY)  # type: ignore[attr-defined]
     assert win.query_dock.isVisible()
+
+
+def test_try_a_request_shows_the_revisions_answer_beside_the_working_trees(
+    qtbot: QtBot, settings: QSettings, repo: Path
+) -> None:
+    """Issue 40: a changed case opened in Try a Request shows both sides, the revision's
+    labelled with it; another request, or the comparison closed, clears it."""
+    win = open_window(qtbot, settings, repo)
+    panel = win.change_panel
+    assert panel.dock is not None and panel.before is not None
+    panel.dock.show()
+    panel.compare("HEAD", False, str(repo))
+    qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
+    strip = panel.before
+    assert strip.isHidden()  # nothing opened from the report yet
+    panel.tree.itemDoubleClicked.emit(_regression_row(panel), 0)
+    query_panel = win.query_panel
+    assert query_panel.query.text() == QUERY_TEXT
+    qtbot.waitUntil(lambda: query_panel.likely is not None, timeout=20_000)
+    now = query_panel.likely.likely if query_panel.likely is not None else []
+    assert now and now[0].name == "review"  # the working tree's winner
+    assert query_panel.model.rows[0].name == "review"
+    qtbot.waitUntil(lambda: strip.ranking is not None, timeout=20_000)
+    assert strip.isVisible()
+    assert strip.title.text().startswith("Before (HEAD): commit likely")
+    assert "commit" in strip.body.text() and "Likely candidates" in strip.body.text()
+    assert "review" not in strip.title.text()
+    query_panel.query.setText("review my pull request")  # another request: no before side
+    assert strip.isHidden() and strip.ranking is None and not strip.title.text()
+    panel.tree.itemDoubleClicked.emit(_regression_row(panel), 0)  # again, then closed
+    qtbot.waitUntil(lambda: strip.ranking is not None, timeout=20_000)
+    panel.dock.close()
+    assert strip.isHidden() and strip.ranking is None
