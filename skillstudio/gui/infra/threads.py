@@ -50,6 +50,10 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/panels/change_panel.py ChangePanel: File › Compare With…, core/projects/
   change_sides.py (git as subprocesses, a revision's copy in the cache folder, both
   trees read into registries of its own, no scan forks); the report where it lands.
+- gui/panels/before_strip.py BeforeStrip: Try a Request's "Before (REV)": core/
+  projects/before_ranking.py ranks the request on the comparison's own reading of the
+  revision (its registries and indexes, read nowhere else); the strip where it lands,
+  dropped when the request changes or the comparison goes.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it
