@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from ...core.model.text import counted
 from ...core.projects.before_ranking import BeforeRanking, rank_before
 from ...core.projects.change_report import Side
 from ..infra.background import LatestJob
@@ -17,7 +18,7 @@ from ..infra.background import LatestJob
 def headline(ranking: BeforeRanking) -> str:
     """The before side's picks in one line: selected (with scores), then likely (band
     and strength)."""
-    parts = [f"{name} selected ({score} points)" for name, score in ranking.selected]
+    parts = [f"{name} selected ({counted(score, 'point')})" for name, score in ranking.selected]
     likely = ranking.likely
     if likely is not None:
         top = likely.likely[:1] or likely.candidates[:1]
