@@ -34,6 +34,7 @@ SHAPES = {
         "version: |\n  one\n  two\n\n",
         "metadata:\n  version: |\n    one\n    two\n\n",
     ),
+    "block-list": ("version:\n- a\n- b\n", "metadata:\n  version:\n  - a\n  - b\n"),
     "flow-list": ("version: [1, 2]\n", "metadata:\n  version: [1, 2]\n"),
     "flow-map": ("version: {major: 1}\n", "metadata:\n  version: {major: 1}\n"),
     "existing": (
@@ -157,3 +158,17 @@ def test_the_language_server_offers_the_same_fix(tmp_path: Path) -> None:
         assert (start.line, start.character, end.line, end.character) == (3, 0, 4, 0)
         assert change.new_text == "metadata:\n  version: 1.2.0\n"
     assert lines[3] == "version: 1.2.0"
+
+
+def test_a_move_that_would_change_the_value_is_unsafe(tmp_path: Path) -> None:
+    """A kept-newlines block scalar (`|+`) owns the blank line after it; moved to the end
+    of `metadata:` it would lose it: the fix is offered as unsafe, never by --fix."""
+    text = HEAD + "version: |+\n  1.2.0\n\nmetadata:\n  author: me\n" + TAIL
+    doc, [fix] = _fixes(text)
+    assert not fix.safe
+    moved = parse_text(Document(path="x"), apply_fix(doc, fix)).mapping
+    assert moved is not None and moved["metadata"]["version"] == "1.2.0\n"  # was "1.2.0\n\n"
+    path = Path(write(tmp_path, "skills/my-skill/SKILL.md", text, dedent=False))
+    args = ("lint", str(path.parent), "--profile", "agentskills", "--no-cache", "--fix")
+    assert "0 problems fixed" in cli(*args).err and path.read_text() == text
+    assert "fixed unknown-field" in cli(*args, "--unsafe-fixes").err

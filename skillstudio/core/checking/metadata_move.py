@@ -45,10 +45,11 @@ def _block(doc: Document, lines: list[str], key: str) -> tuple[int, int] | None:
         return None
     first = pos.key_line - 1
     close = doc.fm_close_line - 1 if doc.fm_close_line else len(lines)
+    # the value's last line (1-based): its end mark, or the line before when the mark
+    # stands at the start of the next line (a block scalar or mapping ends there)
+    through = pos.end_line if pos.end_column > 1 else pos.end_line - 1
     last = first + 1
-    while last < close and (
-        last < pos.end_line - 1 or not lines[last].strip() or lines[last][0] in " \t"
-    ):
+    while last < close and (last < through or not lines[last].strip() or lines[last][0] in " \t"):
         last += 1
     while last > first + 1 and not lines[last - 1].strip():
         last -= 1
