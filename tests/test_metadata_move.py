@@ -14,9 +14,6 @@ from skillstudio.core.model.fixes import Fix
 from skillstudio.core.model.skills import Root, Skill
 from skillstudio.core.profiles import get_profile
 from skillstudio.core.reading.frontmatter import parse_text
-from skillstudio.lsp.actions import fix_actions
-from skillstudio.lsp.ranges import utf16_units
-from skillstudio.lsp.session import Session
 from tests.helpers import cli, write
 
 HEAD = "---\nname: my-skill\ndescription: Does a thing. Use when asked to.\n"
@@ -139,25 +136,6 @@ def test_lint_fix_moves_it_and_a_second_run_finds_nothing(tmp_path: Path) -> Non
     assert run.code == 0 and "unknown-field" not in run.out
     again = cli(*args, "--fix")
     assert "0 problems fixed" in again.err and path.read_text().count("version") == 1
-
-
-def test_the_language_server_offers_the_same_fix(tmp_path: Path) -> None:
-    session = Session(profile_name="agentskills")
-    path = str(tmp_path / "skills/my-skill/SKILL.md")
-    text = HEAD + "version: 1.2.0\n" + TAIL
-    checked = session.check(path, text)
-    wanted = [d for d in checked.diagnostics if d.code == "unknown-field"]
-    assert wanted
-    actions = fix_actions("file:///x", text, wanted, checked, utf16_units)
-    assert [a.title for a in actions] == ["Move 'version' under 'metadata:'"]
-    edit = actions[0].edit
-    assert edit is not None and edit.changes is not None
-    lines = text.split("\n")
-    for change in edit.changes["file:///x"]:  # one edit here: the key's own line
-        start, end = change.range.start, change.range.end
-        assert (start.line, start.character, end.line, end.character) == (3, 0, 4, 0)
-        assert change.new_text == "metadata:\n  version: 1.2.0\n"
-    assert lines[3] == "version: 1.2.0"
 
 
 def test_a_move_that_would_change_the_value_is_unsafe(tmp_path: Path) -> None:
