@@ -426,3 +426,25 @@ def test_suites_of_every_kind_are_checked_and_other_files_are_not(tmp_path: Path
     assert codes("suites/huge.yaml", huge) == [("suite-invalid", 0)]
     # a YAML file that is no suite is left alone
     assert codes("notes/todo.yaml", "cases: 3\n") == []
+
+
+def test_a_code_action_moves_an_unknown_key_under_metadata(tmp_path: Path) -> None:
+    """Issue 39: the code action is the core's move under 'metadata:' (as lint --fix)."""
+    session = Session(profile_name="agentskills")
+    path = str(tmp_path / "skills/my-skill/SKILL.md")
+    text = (
+        "---\nname: my-skill\ndescription: Does a thing. Use when asked to.\n"
+        "version: 1.2.0\nlicense: MIT\n---\nBody.\n"
+    )
+    checked = session.check(path, text)
+    wanted = [d for d in checked.diagnostics if d.code == "unknown-field"]
+    assert wanted
+    actions = fix_actions("file:///x", text, wanted, checked, utf16_units)
+    assert [a.title for a in actions] == ["Move 'version' under 'metadata:'"]
+    edit = actions[0].edit
+    assert edit is not None and edit.changes is not None
+    (change,) = edit.changes["file:///x"]  # one edit: the key's line becomes the block
+    start, end = change.range.start, change.range.end
+    assert (start.line, start.character, end.line, end.character) == (3, 0, 4, 0)
+    assert text.split("\n")[3] == "version: 1.2.0"
+    assert change.new_text == "metadata:\n  version: 1.2.0\n"

@@ -12,6 +12,7 @@ from typing import Any
 from ..model.diagnostics import Severity
 from ..model.fields import item_problem
 from ..profile import Checker
+from .metadata_move import MOVE_HINT, blocker
 
 
 def check_fields(c: Checker) -> None:
@@ -29,9 +30,11 @@ def check_fields(c: Checker) -> None:
         spec = profile.field(key)
         if spec is None:
             if profile.unknown_field_severity is not None:
+                message = profile.unknown_message(key)
+                why = blocker(raw, key) if MOVE_HINT in message else None
                 c.emit(
                     "unknown-field",
-                    profile.unknown_message(key),
+                    f"{message} ({why}.)" if why else message,
                     field=key,
                     severity=profile.unknown_field_severity,
                 )

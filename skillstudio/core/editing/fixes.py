@@ -76,7 +76,10 @@ def _resolve(
     if new_text == doc.text and plan.rename_folder is None:
         return None
     if new_text != doc.text:
-        problem = _reads_as_planned(doc, new_text, intended, _keys_edited(doc, plan.edits))
+        edited = _keys_edited(doc, plan.edits)
+        if plan.reads_as is not None:
+            intended, edited = plan.reads_as, set()
+        problem = _reads_as_planned(doc, new_text, intended, edited)
         if problem is not None:
             return f"{plan.title}: not applied: the fixed text {problem}"
     return Fix(

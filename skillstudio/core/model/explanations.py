@@ -74,7 +74,7 @@ EXPLANATIONS: dict[str, str] = {
     "bad character). The message names the accepted values.",
     "unknown-field": "A key the profile does not define. Agents ignore it (info), but the "
     "Agent Skills standard and the Skills API refuse unknown keys: move custom data under "
-    "'metadata:'.",
+    "'metadata:' (where the message says so, `lint --fix` and the app's Fix do it).",
     "field-ignored": "A field of the Agent Skills standard that this agent does not read "
     "(OpenCode and 'allowed-tools': the tools are not pre-approved there). The field is kept "
     "for the agents that read it; nothing is checked against this agent's tools.",

@@ -62,6 +62,9 @@ class FixPlan:
     fields: tuple[FieldEdit, ...] = ()
     edits: tuple[TextEdit, ...] = ()  # on Document.text, non-overlapping
     rename_folder: str | None = None  # the skill folder's new name (never safe)
+    # when the edits move keys (a key into 'metadata:'): every frontmatter value the
+    # fixed text must read as, checked whole instead of key by key
+    reads_as: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

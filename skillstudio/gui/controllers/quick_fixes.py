@@ -23,7 +23,7 @@ from ...core.model.fixes import Fix
 from ...core.profile import Profile
 from ...core.reading.frontmatter import BOM, MAX_FILE_BYTES, parse_text
 from ...core.scanning.registry import Registry
-from ..editor.form_view import FormView
+from ..editor.form_view import OTHER_ROW, FormView
 from ..editor.skill_editor import SkillEditor
 from ..models.app_context import AppContext
 from ..models.problems_model import DIAGNOSTIC_ROLE
@@ -160,7 +160,8 @@ class ProblemFixes(QObject):
 
 
 class FieldFixes(QObject):
-    """A "Fix: <title>" button under each form field whose problem has a fix. Buttons are
+    """A "Fix: <title>" button under each form field whose problem has a fix (under "Other
+    fields" for a key no field declares, such as `version` moved under `metadata:`). Buttons are
     made again only when the fixes offered change (not on every keystroke's check)."""
 
     def __init__(self, form: FormView, document: SkillDocument, profile: Profile) -> None:
@@ -171,7 +172,7 @@ class FieldFixes(QObject):
         self.rows: dict[str, QWidget] = {}
         self.buttons: dict[str, list[QToolButton]] = {}
         self.offered: dict[str, list[tuple[Diagnostic, Fix]]] = {}
-        for key in form.fields:
+        for key in [*form.fields, OTHER_ROW]:
             row = QWidget(form)
             line = QHBoxLayout(row)
             line.setContentsMargins(0, 0, 0, 0)
@@ -187,11 +188,12 @@ class FieldFixes(QObject):
         wanted: dict[str, list[tuple[Diagnostic, Fix]]] = {}
         looked = 0
         for diagnostic in self.document.diagnostics:
-            if diagnostic.field not in self.rows or looked >= MAX_FIELD_FIXES:
+            place = self._row_of(diagnostic.field)
+            if place is None or looked >= MAX_FIELD_FIXES:
                 continue
             looked += 1
             for fix in text_fixes(self.document.path, text, diagnostic, self.profile):
-                wanted.setdefault(diagnostic.field, []).append((diagnostic, fix))
+                wanted.setdefault(place, []).append((diagnostic, fix))
         for key, row in self.rows.items():
             found = wanted.get(key, [])
             before = self.offered.get(key, [])
@@ -215,6 +217,15 @@ class FieldFixes(QObject):
                 made.append(button)
             self.buttons[key] = made
             row.setVisible(bool(made))
+
+    def _row_of(self, key: str | None) -> str | None:
+        """The row a problem of frontmatter key `key` shows under: its field's, or the
+        "Other fields" row for a key no field declares."""
+        if key is None:
+            return None
+        if key in self.rows and key != OTHER_ROW:
+            return key
+        return OTHER_ROW if self.profile.field(key) is None else None
 
     def apply(self, key: str, number: int) -> bool:
         """The `number`th fix offered under field `key`, if it still fits the text."""

@@ -48,6 +48,9 @@ _TEXT_KINDS = ("string", "semver", "csv", "spaced", "int", "enum")
 _STRUCTURED = (ListEditor, TriggersEditor, KeyValueEditor)
 
 
+OTHER_ROW = "other-fields"  # add_below's name for the row of keys no field declares
+
+
 def _parse_other(text: str) -> Any:
     """A value typed for an undeclared key: YAML scalar or flow list, else the text."""
     return parse_yaml_value(text) if text.strip() else ""
@@ -302,9 +305,12 @@ class FormView(QScrollArea):
         return box
 
     def add_below(self, key: str, widget: QWidget) -> bool:
-        """Put `widget` under a field's message line (the "competes with" line)."""
+        """Put `widget` under a field's message line (the "competes with" line), or with
+        `OTHER_ROW` under the notes on the keys no field declares."""
         item = self.fields.get(key)
         box = item.note.parentWidget() if item is not None else None
+        if key == OTHER_ROW:
+            box = self.other_box
         column = box.layout() if box is not None else None
         if not isinstance(column, QVBoxLayout):
             return False

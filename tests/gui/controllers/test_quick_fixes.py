@@ -171,3 +171,49 @@ def test_a_fix_that_would_not_take_its_problem_away_is_not_offered(
         if button.isVisibleTo(editor.form):
             button.click()  # checked when made: not made
     assert editor.document.text() == TEXT and not editor.document.modified
+
+
+VERSIONED = (
+    "---\nname: pdf-filler\ndescription: Fills PDF forms. Use when asked to fill a PDF form.\n"
+    "version: 1.2.0  # bumped by CI\nlicense: MIT\n---\nBody.\n"
+)
+MOVED = VERSIONED.replace("version: 1.2.0", "metadata:\n  version: 1.2.0")
+
+
+def test_an_unknown_key_moves_under_metadata_from_the_form_and_problems(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Issue 39: `version` (not allowed by the standard) has a Fix button under "Other
+    fields" and a Problems menu entry, both the core's fix."""
+    path = write(tmp_path / "proj", "skills/pdf-filler/SKILL.md", VERSIONED, dedent=False)
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(tmp_path / "proj"))
+    diag = next(d for d in win.problems_model.shown() if d.code == "unknown-field")
+    menu = win.problem_fixes.menu_for(diag)
+    assert [a.text() for a in menu.actions()] == ["Fix: Move 'version' under 'metadata:'"]
+    editor = win.open_skill(path)
+    assert editor is not None
+    buttons = editor.form.findChildren(QToolButton, "fix-other-fields")
+    shown = [b for b in buttons if b.isVisibleTo(editor.form)]
+    assert [b.text() for b in shown] == ["Fix: Move 'version' under 'metadata:'"]
+    shown[0].click()
+    assert editor.document.text() == MOVED
+    assert Path(path).read_text(encoding="utf-8") == VERSIONED, "nothing written"
+    qtbot.waitUntil(lambda: not editor.document.pending, timeout=5_000)
+    assert "unknown-field" not in {d.code for d in editor.document.diagnostics}
+    qtbot.waitUntil(
+        lambda: (
+            not [
+                b
+                for b in editor.form.findChildren(QToolButton, "fix-other-fields")
+                if b.isVisibleTo(editor.form)
+            ]
+        ),
+        timeout=5_000,
+    )
+    editor.form.undo()
+    assert editor.document.text() == VERSIONED
