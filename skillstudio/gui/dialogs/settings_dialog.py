@@ -10,8 +10,8 @@ the dialog asked; the theme shows at once when chosen, and Cancel takes it back)
 from __future__ import annotations
 
 import os
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
