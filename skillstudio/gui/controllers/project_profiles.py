@@ -277,8 +277,9 @@ BOX_TIP = (
     "The skill system (profile) the current project is read as. auto: the one its "
     f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
     "to read the project as that system: open tabs are kept, and the choice is kept for "
-    "this folder, auto included (Edit › Settings › Default profile sets one for the "
-    "folders with no marks)."
+    f"this folder, auto included, unless its {CONFIG_NAME} names a profile: the folder "
+    "then opens as the file says, as skillstudio test reads it (Edit › Settings › "
+    "Default profile sets one for the folders with no marks)."
 )
 
 
