@@ -109,3 +109,27 @@ def test_the_status_bar_follows_the_profile_the_file_names(
     box = window.project_profiles.profile_box
     assert box.currentText() == "Profile: auto → claude-code"
     assert "set by its skillstudio.yaml" in window.project_profiles.project_label.text()
+
+
+def test_settings_writing_the_rules_records_the_profile_too(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Settings › Advice rules is the other place the app writes skillstudio.yaml."""
+    from ...dialogs.test_settings_dialog import set_rules
+
+    folder = plain_folder(tmp_path / "notes")
+    window = open_window(qtbot, settings, folder)
+    choose_profile(window, qtbot, "claude-code")
+    window.dialogs.ask_create_config = lambda question: True  # type: ignore[method-assign]
+    set_rules(window, {"duplicate-name": "off"})
+    messages: list[str] = []
+    window.statusBar().messageChanged.connect(messages.append)
+    with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
+        window.menu_actions.settings_action.trigger()
+    config = (folder / "skillstudio.yaml").read_text()
+    assert "duplicate-name: 'off'" in config and "\nprofile: claude-code\n" in config
+    message = next(m for m in messages if m.startswith("Settings saved"))
+    assert message.startswith("Settings saved; advice rules written to skillstudio.yaml")
+    assert "and profile: claude-code" in message
+    lint = cli("lint", "--format", "json", cwd=folder)
+    assert lint.json["profile"] == "claude-code", lint.out
