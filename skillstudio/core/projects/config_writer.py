@@ -1,12 +1,14 @@
 """Writing a project's `skillstudio.yaml`: its `rules:` (the app's Settings › Advice
-rules) and its `suites:` (a suite "Add as test case" made, listed), changed through the
+rules), its `suites:` (a suite "Add as test case" made, listed) and its `profile:` (the
+profile the app reads the project as, where detection gives another: so that
+`skillstudio test` and CI read the file as the app does), changed through the
 round-trip writer so every other byte of the file (keys,
 comments, quoting, line endings) stays as the user wrote it."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..editing.changes import Change
 from ..editing.round_trip import apply_changes
@@ -19,6 +21,7 @@ from ..reading.frontmatter import BOM, parse_text
 from ..reading.safefs import read_bytes
 from ..reading.yaml_io import EditError
 from .config import CONFIG_NAME
+from .detection import detect_at
 
 NEW_FILE_HEAD = (
     "# SkillStudio project settings (docs/commands.md, skillstudio.yaml).\n"
@@ -114,6 +117,66 @@ def with_suite(text: str, entry: str) -> str:
     return _changed(doc, fence, bom, [Change("set", "suites", [*(current or []), entry])])
 
 
+def with_profile(text: str, profile: str) -> str:
+    """`text` (a skillstudio.yaml) with `profile: NAME` added when it names no profile;
+    as it is when it names one, that one or another (the file's choice is the user's:
+    never changed here, `profile_note` says when it differs)."""
+    doc, fence, bom = _opened(text)
+    if doc.mapping and doc.mapping.get("profile") is not None:
+        return text
+    return _changed(doc, fence, bom, [Change("set", "profile", profile)])
+
+
+def named_profile(text: str) -> str | None:
+    """The profile a skillstudio.yaml's text names (None: none, or not readable)."""
+    try:
+        doc, _fence, _bom = _opened(text)
+    except EditError:
+        return None
+    named = (doc.mapping or {}).get("profile") if doc.mapping else None
+    return str(named) if named is not None else None
+
+
+def profile_to_record(folder: str, chosen: str | None) -> str | None:
+    """The profile to write in `folder`'s skillstudio.yaml: `chosen` (the profile chosen
+    in the app, None when the project is read as its file says or as detected) when
+    detection gives another for the folder; None when the file need not say it."""
+    if chosen is None:
+        return None
+    base = os.path.abspath(folder)
+    return chosen if detect_at(base, base)[0] != chosen else None
+
+
+def profile_note(before: str | None, after: str | None, wanted: str | None) -> str:
+    """What to say of the profile after the app wrote skillstudio.yaml: `before` and
+    `after` the profile the file names, `wanted` the one the app meant to record ("" when
+    there is nothing to say)."""
+    if wanted is None:
+        return ""
+    if after == wanted and before != wanted:
+        return f" and profile: {wanted}, so `skillstudio test` and CI read it as the app does"
+    if after is not None and after != wanted:
+        return (
+            f"; its profile: {after} differs from the app's choice ({wanted}): "
+            f"`skillstudio test` and CI read the project as {after} (left as it is)"
+        )
+    return ""
+
+
+def recording_profile(
+    folder: str, write: Callable[[str | None], bool], chosen: str | None
+) -> tuple[bool, str]:
+    """Write `folder`'s skillstudio.yaml with `write(profile to record or None)`
+    (`list_suite`, `write_rules`), recording `chosen` (the profile chosen in the app)
+    where `profile_to_record` says so and the file names none: (whether the file
+    changed, `profile_note`'s words)."""
+    wanted = profile_to_record(folder, chosen)
+    before = named_profile(read_config_text(folder)[0])
+    changed = write(wanted if before is None else None)
+    after = named_profile(read_config_text(folder)[0])
+    return changed, profile_note(before, after, wanted)
+
+
 def read_config_text(folder: str) -> tuple[str, Stamp | None]:
     """The text of `folder`'s skillstudio.yaml and its stamp ("" and None when absent)."""
     path = os.path.join(folder, CONFIG_NAME)
@@ -126,28 +189,37 @@ def read_config_text(folder: str) -> tuple[str, Stamp | None]:
         raise SaveError(f"{CONFIG_NAME} cannot be read: {exc}") from None
 
 
-def write_rules(folder: str, rules: Mapping[str, str]) -> bool:
+def write_rules(folder: str, rules: Mapping[str, str], profile: str | None = None) -> bool:
     """Set the `rules:` of `folder`'s skillstudio.yaml (created when there is none, with a
-    short head comment); True when the file changed. SaveError/EditError say why not."""
+    short head comment), and `profile:` to `profile` when given and the file names none;
+    True when the file changed. SaveError/EditError say why not."""
     text, found = read_config_text(folder)
-    return _write(folder, text, found, with_rules(text, rules))
+    new = with_rules(text, rules)
+    return _write(folder, text, found, new, profile)
 
 
-def list_suite(folder: str, suite: str) -> bool:
+def list_suite(folder: str, suite: str, profile: str | None = None) -> bool:
     """List the suite file `suite` under `suites:` in `folder`'s skillstudio.yaml
-    (created when there is none), by its path relative to `folder`; True when the file
-    changed. SaveError/EditError say why not (a suite outside `folder` among them: a
-    project's suites lie in it)."""
+    (created when there is none), by its path relative to `folder`, and set `profile:`
+    to `profile` when given and the file names none; True when the file changed.
+    SaveError/EditError say why not (a suite outside `folder` among them: a project's
+    suites lie in it)."""
     entry = os.path.relpath(os.path.abspath(suite), os.path.abspath(folder))
     if entry == os.pardir or entry.startswith(os.pardir + os.sep) or os.path.isabs(entry):
         raise EditError(f"{suite} is outside {folder}: a project lists only its own suites")
     text, found = read_config_text(folder)
-    return _write(folder, text, found, with_suite(text, entry.replace(os.sep, "/")))
+    new = with_suite(text, entry.replace(os.sep, "/"))
+    return _write(folder, text, found, new, profile)
 
 
-def _write(folder: str, text: str, found: Stamp | None, new: str) -> bool:
+def _write(
+    folder: str, text: str, found: Stamp | None, new: str, profile: str | None = None
+) -> bool:
+    """Write `new` (the profile added when `profile` is given and the file changes)."""
     if found is not None and new == text:
         return False
+    if profile is not None:
+        new = with_profile(new, profile)
     if found is None:
         new = NEW_FILE_HEAD + new
     bom = new.startswith(BOM)

@@ -55,6 +55,12 @@ class Project:
     reach: Reach | None = None
     reach_index: int = 0
 
+    @property
+    def chosen_profile(self) -> str | None:
+        """The profile's name when it was chosen (--profile, the app's choice), not read
+        from skillstudio.yaml nor detected; None otherwise."""
+        return self.profile.name if self.profile_reason == "--profile" else None
+
     def registry(
         self,
         keep_text: bool = False,

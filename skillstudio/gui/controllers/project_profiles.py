@@ -218,11 +218,13 @@ def with_remembered(
     """Each project read as the profile remembered for its folder (`profile_of(base)`,
     "" for none, AUTO_CHOSEN for auto), else as `default` when it has no marks (no
     skillstudio.yaml naming a profile, no agent's marks found); a project that cannot
-    be read so stays as it was."""
+    be read so stays as it was. A project whose skillstudio.yaml names a profile is
+    read as the file says, as `skillstudio test` and CI read it (issue 39)."""
     kept = []
     for project in projects:
         wanted = profile_of(project.base)
-        if wanted == AUTO_CHOSEN:  # auto chosen for the folder: as detected, no default
+        if wanted == AUTO_CHOSEN or project.profile_reason == CONFIG_NAME:
+            # auto chosen for the folder, or its file names the profile: as resolved
             kept.append(project)
             continue
         if not wanted and unmarked(project):  # the default: a fallback, never over marks
@@ -275,8 +277,9 @@ BOX_TIP = (
     "The skill system (profile) the current project is read as. auto: the one its "
     f"{CONFIG_NAME} names, else the one detected from its folder layout. Choose another "
     "to read the project as that system: open tabs are kept, and the choice is kept for "
-    "this folder, auto included (Edit › Settings › Default profile sets one for the "
-    "folders with no marks)."
+    f"this folder, auto included, unless its {CONFIG_NAME} names a profile: the folder "
+    "then opens as the file says, as skillstudio test reads it (Edit › Settings › "
+    "Default profile sets one for the folders with no marks)."
 )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -39,7 +40,7 @@ from ...core.model.diagnostics import CODES
 from ...core.model.rule_settings import FIXED
 from ...core.model.text import counted
 from ...core.projects.config import CONFIG_NAME, load_config
-from ...core.projects.config_writer import write_rules
+from ...core.projects.config_writer import recording_profile, write_rules
 from ...core.projects.model_windows import ModelTable, load_models, save_user_models, typed_rows
 from ...core.reading.yaml_io import EditError
 from ..infra.background import LatestJob
@@ -61,9 +62,15 @@ class SettingsDialog(QDialog):
         folder: str,
         parent: QWidget | None = None,
         ask_create: Callable[[str], bool] | None = None,
+        chosen: str | None = None,
     ) -> None:
+        """`chosen`: the profile chosen in the app for the project in `folder` (None when
+        it is read as its skillstudio.yaml says or as detected): recorded in the file
+        when the rules are written to it and detection gives another."""
         super().__init__(parent)
         self.setWindowTitle("Settings")
+        self.chosen = chosen
+        self.profile_said = ""  # what writing the rules did to the file's profile
         self.store = store
         self.folder = folder
         self.ask_create = ask_create or (lambda _question: False)
@@ -399,7 +406,10 @@ class SettingsDialog(QDialog):
         ):
             return f"Advice rules not changed: {CONFIG_NAME} was not created"
         try:
-            self.rules_written = write_rules(self.folder, rules)
+            write = partial(write_rules, self.folder, rules)
+            self.rules_written, self.profile_said = recording_profile(
+                self.folder, write, self.chosen
+            )
         except (SaveError, EditError, OSError) as exc:
             return f"Advice rules not changed: {exc}"
         return ""
@@ -417,12 +427,13 @@ def edit_settings(
     ask: Callable[[SettingsDialog], bool],
     ask_create: Callable[[str], bool],
     rules_changed: Callable[[], object],
+    chosen: str | None = None,
 ) -> str:
     """Edit › Settings for the project in `folder`: the dialog (`ask(dialog)`: shown,
     True on OK), and on OK the theme applied at once and `rules_changed()` called when
     its skillstudio.yaml's advice rules were written; a message for the status bar ("" when
-    cancelled)."""
-    dialog = SettingsDialog(store, folder, parent, ask_create)
+    cancelled). `chosen`: the profile chosen in the app for the project (SettingsDialog)."""
+    dialog = SettingsDialog(store, folder, parent, ask_create, chosen)
     if not ask(dialog):
         dialog.restore_theme()
         return ""
@@ -430,6 +441,8 @@ def edit_settings(
     if dialog.rules_written:
         rules_changed()
     show_theme(store.theme())
+    if not message and dialog.rules_written:
+        message = f"Settings saved; advice rules written to {CONFIG_NAME}{dialog.profile_said}"
     return message or "Settings saved"
 
 

@@ -403,6 +403,7 @@ class MainWindow(QMainWindow):
             self.dialogs.ask_settings,
             self.dialogs.ask_create_config,
             lambda: self.project_profiles.reread(number),
+            project.chosen_profile if project is not None else None,
         )
         if message:
             self._apply_settings()

@@ -62,9 +62,19 @@ def notes_folder(tmp_path: Path) -> Path:
     return base
 
 
+def unnamed(folder: Path) -> Path:
+    """`folder` with the `profile:` line of its skillstudio.yaml taken out: a file that
+    names a profile is followed (issue 39), the folder's choice is kept where none does."""
+    config = folder / "skillstudio.yaml"
+    lines = config.read_text().splitlines(keepends=True)
+    config.write_text("".join(line for line in lines if not line.startswith("profile:")))
+    return folder
+
+
 def test_profile_switcher_reads_the_folder_as_another_profile(
     window: MainWindow, samples: Path, qtbot: QtBot
 ) -> None:
+    unnamed(samples / "agentskills")
     open_and_wait(qtbot, window, str(samples / "agentskills"))
     assert window.statusBar().currentMessage().endswith("agentskills")
     index = window.profile_box.findData("mvp")
@@ -76,6 +86,10 @@ def test_profile_switcher_reads_the_folder_as_another_profile(
     assert window.profile_box.currentData() == "", "another folder starts on auto"
     open_and_wait(qtbot, window, str(samples / "agentskills"))
     assert window.profile_box.currentData() == "mvp", "the folder's choice is kept (issue 30)"
+    (samples / "agentskills" / "skillstudio.yaml").write_text("profile: agentskills\n")
+    open_and_wait(qtbot, window, str(samples / "agentskills"))
+    assert window.profile_box.currentData() == "", "the file's profile wins (issue 39)"
+    assert [p.profile.name for p in window.context.projects] == ["agentskills"]
 
 
 def test_the_box_follows_the_current_project(qtbot: QtBot, samples: Path) -> None:
@@ -174,6 +188,7 @@ def test_a_chosen_profile_is_kept_per_folder_across_restarts(
 ) -> None:
     """Item 3: switched to another profile, quit, started again: it was back to
     "(detected)"."""
+    unnamed(samples / "agentskills")  # (a file naming a profile is followed: issue 39)
     win = open_window(qtbot, settings, samples, size=WINDOW_SIZE)
     number = next(n for n, p in enumerate(win.context.projects) if p.profile.name == "agentskills")
     base = win.context.projects[number].base

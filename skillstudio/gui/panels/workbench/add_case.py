@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
 from ....core.editing.saving import SaveError
 from ....core.model.matches import MatchResult
 from ....core.projects.config import CONFIG_NAME
-from ....core.projects.config_writer import list_suite
+from ....core.projects.config_writer import list_suite, recording_profile
 from ....core.projects.project import Project
 from ....core.projects.suite_cases import SuiteError
 from ....core.projects.suite_writing import ExpectKey, add_case
@@ -200,12 +201,20 @@ def add_to_suite(
     listed = is_listed(project, path)
     if answer.list_it and not listed:
         try:
-            list_suite(project.base, path)
+            message += "; listed in " + list_recording_profile(project, path)
             listed = True
-            message += f"; listed in {CONFIG_NAME}"
         except (SaveError, EditError, OSError) as exc:
             message += f"; not listed in {CONFIG_NAME}: {exc}"
     return Added(path, created, listed, message), message
+
+
+def list_recording_profile(project: Project, path: str) -> str:
+    """List the suite `path` in the project's skillstudio.yaml, with `profile:` when the
+    app reads the project as a profile chosen in it that detection does not give (the
+    file naming none): what was written, in words. SaveError/EditError say why not."""
+    write = partial(list_suite, project.base, path)
+    _changed, note = recording_profile(project.base, write, project.chosen_profile)
+    return CONFIG_NAME + note
 
 
 class AddCaseDialog(QDialog):
