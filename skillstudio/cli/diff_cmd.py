@@ -119,7 +119,7 @@ def cmd_diff(args: argparse.Namespace, env: Env) -> int:
     for commit, path in compared.skipped[:5]:
         env.err.write(
             f"skillstudio: warning: {printable(path)} at {commit[:12]}: not read "
-            "(over the size or count bounds)\n"
+            "(over the size or count bounds, or named twice)\n"
         )
     data = compared.to_json()
     if args.format == "json":
