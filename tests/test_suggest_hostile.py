@@ -130,8 +130,10 @@ def test_drafts_that_look_like_yaml_are_written_as_their_text(base: Path) -> Non
     written = [case["query"] for case in data["cases"]]
     assert written == kept and len(written) >= len(drafts) - 2
     assert all(isinstance(q, str) for q in written)
-    tested = cli("test", "--suite", "s.yaml", "--format", "json", cwd=base)
-    assert "Traceback" not in tested.err, tested.err
+    tested = cli("test", "s.yaml", "--format", "json", cwd=base)
+    assert tested.code == 0 and tested.json["model_only"] == len(written), tested.err
+    leaks = cli("test", "--leaks", "s.yaml", cwd=base)
+    assert leaks.code == 0, leaks.out + leaks.err
 
 
 def test_instructions_in_a_neighbours_description_are_sent_as_data(base: Path) -> None:
@@ -149,3 +151,32 @@ def test_instructions_in_a_neighbours_description_are_sent_as_data(base: Path) -
     (message,) = sent["messages"]
     assert "- pdf-reader: " + injected in message["content"]
     assert "IGNORE" not in sent["system"] and sent["messages"][0]["role"] == "user"
+
+
+HOSTILE_SUITES: dict[str, bytes] = {
+    "huge": b"cases:\n" + b'  - query: "fill the form"\n    expect: pdf-forms\n' * 120_000,
+    "nested": b"cases: " + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+    "nested-maps": b"cases:\n  - query: " + b"{a: " * 5_000 + b"b" + b"}" * 5_000 + b"\n",
+    "aliases": b"a: &a [x, x, x, x, x, x, x, x, x]\n"
+    + b"".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n".encode()
+        for p, n in zip("abcdef", "bcdefg", strict=True)
+    )
+    + b"cases: [*g]\n",
+    "python-tag": b'cases:\n  - query: !!python/object/apply:os.system ["true"]\n',
+    "not-utf8": b'cases:\n  - query: "fill \xff\xfe the form"\n    expect: pdf-forms\n',
+}
+WHERE = {"nested": ":1:", "nested-maps": ":2:", "aliases": ":", "python-tag": ":2:"}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_SUITES))
+def test_leaks_on_a_hostile_suite_is_a_plain_error(base: Path, name: str) -> None:
+    (base / "s.yaml").write_bytes(HOSTILE_SUITES[name])
+    started = time.monotonic()
+    run = cli("test", "--leaks", "s.yaml", cwd=base)
+    assert run.code == 2 and time.monotonic() - started < 20, run.out + run.err
+    assert run.err.startswith("skillstudio: error: ") and "Traceback" not in run.err
+    if name == "not-utf8":
+        assert "s.yaml:2:18: byte 0xff is not UTF-8" in run.err, run.err
+    elif name != "huge":
+        assert "s.yaml" + WHERE[name] in run.err, run.err
