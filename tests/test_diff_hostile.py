@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,35 @@ def test_links_and_submodules_are_not_followed(repo: Path, tmp_path: Path) -> No
     with copy_tree(top, resolve(top, commit), parent=str(tmp_path / "c")) as copy:
         assert copy.files == 0
         assert not [f for _, _, fs in os.walk(copy.folder) for f in fs]
+
+
+def test_ctrl_c_while_copying_or_reading_leaves_no_copy(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skillstudio.core.projects import change_sides, git_tree
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    copies = tmp_path / "cache" / "skillstudio" / "diff"
+    real = git_tree._object
+
+    def interrupted(stream: object) -> bytes:
+        real(stream)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(git_tree, "_object", interrupted)
+    assert run(repo)[0] == 130
+    assert copies.is_dir() and list(copies.iterdir()) == []
+    monkeypatch.setattr(git_tree, "_object", real)
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(change_sides, "compare", stopped)
+    assert run(repo)[0] == 130
+    deadline = time.monotonic() + 10  # (removed by a child process, set aside at once)
+    while [p for p in copies.iterdir() if not p.name.endswith(".gone")]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    while list(copies.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(copies.iterdir()) == []
