@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skillstudio.core.projects.git_tree import copy_tree, repository_top, resolve
+from skillstudio.core.projects.git_tree import MAX_SKIPPED, copy_tree, repository_top, resolve
 from tests.test_diff import commit_all, git, run, skill, snapshot
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -189,3 +189,17 @@ def test_ctrl_c_while_copying_or_reading_leaves_no_copy(
     while list(copies.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert list(copies.iterdir()) == []
+
+
+def test_a_tree_of_many_files_names_a_hundred_and_counts_the_rest(
+    repo: Path, tmp_path: Path
+) -> None:
+    one = blob(repo, b"x")
+    files = [(b"100644", b"f%06d" % n, one) for n in range(30_000)]
+    commit = commit_tree(repo, tree(repo, [(b"40000", b"many", tree(repo, files))]))
+    top = repository_top(str(repo))
+    with copy_tree(top, resolve(top, commit), parent=str(tmp_path / "c"), max_files=10) as copy:
+        assert copy.files == 10
+        assert len(copy.skipped) == MAX_SKIPPED and copy.unnamed == 30_000 - 10 - MAX_SKIPPED
+    code, _, err = run(repo, "evil")  # (under the command's own bounds)
+    assert code == 0 and err == "", err

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -31,6 +32,7 @@ MAX_TOTAL = 256 * 1024 * 1024  # bytes written from one revision
 TIMEOUT = 60.0  # seconds any one git command may take
 MAX_DEPTH = 64  # folders a written path may go down (a tree may nest thousands)
 NAME_MAX = 255  # bytes in one name (what most file systems take)
+MAX_SKIPPED = 100  # paths named in `skipped`; the rest only counted
 REGULAR = ("100644", "100755")  # a symlink (120000) or a submodule (160000) is not written
 STALE_S = 3600.0  # a copy older than this, left by a run that was killed, is removed
 GONE = ".gone"  # a copy set aside, being removed
@@ -153,6 +155,13 @@ class TreeCopy:
     files: int = 0
     bytes: int = 0
     skipped: list[str] = field(default_factory=list)  # too large, or over the bounds
+    unnamed: int = 0  # more skipped, past MAX_SKIPPED (a tree of a million files)
+
+    def skip(self, path: str) -> None:
+        if len(self.skipped) < MAX_SKIPPED:
+            self.skipped.append(path)
+        else:
+            self.unnamed += 1
 
     def close(self, background: bool = False) -> None:
         """The copy removed. `background`: moved aside at once, then removed by a child
@@ -182,20 +191,21 @@ class TreeCopy:
         self.close()
 
 
-def _entries(top: str, commit: str) -> list[tuple[str, int, str]]:
-    """(object id, size, path) of each regular file of the commit's tree."""
+def _entries(top: str, commit: str) -> Iterator[tuple[str, int, str]]:
+    """(object id, size, path) of each regular file of the commit's tree (read from
+    git's listing one record at a time: a tree of a million files is not held twice)."""
     out = git_output(top, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
-    entries: list[tuple[str, int, str]] = []
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        head, _, path = record.partition(b"\t")
+    start = 0
+    while start < len(out):
+        end = out.find(b"\0", start)
+        end = len(out) if end < 0 else end
+        head, _, path = out[start:end].partition(b"\t")
+        start = end + 1
         parts = head.split()
         if len(parts) != 4 or parts[1] != b"blob" or parts[0].decode() not in REGULAR:
             continue
         size = int(parts[3]) if parts[3].isdigit() else 0
-        entries.append((parts[2].decode("ascii"), size, path.decode("utf-8", "surrogateescape")))
-    return entries
+        yield parts[2].decode("ascii"), size, path.decode("utf-8", "surrogateescape")
 
 
 def _confined(folder: str, path: str) -> str | None:
@@ -233,7 +243,7 @@ def copy_tree(
             if target is None:
                 continue
             if len(wanted) >= max_files or size > max_bytes or total + size > max_total:
-                copy.skipped.append(path)
+                copy.skip(path)
                 if size > max_bytes and len(wanted) < max_files:
                     _write(target, b"", copy)  # there, as a file the reader says is empty
                 continue
@@ -265,7 +275,7 @@ def _write(target: str, data: bytes, copy: TreeCopy) -> bool:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(target, flags, 0o600)
     except OSError:
-        copy.skipped.append(os.path.relpath(target, copy.folder))
+        copy.skip(os.path.relpath(target, copy.folder))
         return False
     with os.fdopen(fd, "wb") as out:
         out.write(data)
