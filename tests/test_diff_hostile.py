@@ -146,6 +146,17 @@ def test_two_thousand_levels_of_folders(repo: Path, tmp_path: Path) -> None:
         assert copy.files == 0  # deeper than MAX_DEPTH: not written
 
 
+def test_a_git_folder_in_the_revisions_tree_is_not_written(repo: Path, tmp_path: Path) -> None:
+    config = blob(repo, b"[core]\n\tfsmonitor = touch /tmp/owned\n")
+    text = blob(repo, SKILL)
+    dot_git = tree(repo, [(b"100644", b"config", config), (b"100644", b"SKILL.md", text)])
+    inner = tree(repo, [(b"40000", b".GIT", dot_git)])
+    commit = commit_tree(repo, tree(repo, [(b"40000", b".git", dot_git), (b"40000", b"s", inner)]))
+    top = repository_top(str(repo))
+    with copy_tree(top, resolve(top, commit), parent=str(tmp_path / "c")) as copy:
+        assert copy.files == 0 and os.listdir(copy.folder) == []
+
+
 def test_links_and_submodules_are_not_followed(repo: Path, tmp_path: Path) -> None:
     out_link, up_link = blob(repo, b"/etc/passwd"), blob(repo, b"../../x")
     inner = tree(repo, [(b"120000", b"SKILL.md", out_link), (b"120000", b"ref.md", up_link)])

@@ -213,6 +213,8 @@ def _confined(folder: str, path: str) -> str | None:
     parts = path.split("/")
     if path.startswith("/") or any(p in ("", ".", "..") or "\\" in p for p in parts):
         return None
+    if any(p.lower() == ".git" for p in parts):  # (as git's own checkout refuses: a
+        return None  # .git/config in the copy would name programs git runs there)
     if len(parts) > MAX_DEPTH or any(len(os.fsencode(p)) > NAME_MAX for p in parts):
         return None
     return os.path.join(folder, *parts)
