@@ -119,8 +119,11 @@ def cmd_diff(args: argparse.Namespace, env: Env) -> int:
     for commit, path in compared.skipped[:5]:
         env.err.write(
             f"skillstudio: warning: {printable(path)} at {commit[:12]}: not read "
-            "(over the size or count bounds)\n"
+            "(over the size or count bounds, or named twice)\n"
         )
+    more = len(compared.skipped) - 5 + compared.unnamed
+    if more > 0:
+        env.err.write(f"skillstudio: warning: {more:,} more files not read\n")
     data = compared.to_json()
     if args.format == "json":
         env.print(dumps(data))

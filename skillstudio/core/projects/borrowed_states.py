@@ -27,14 +27,14 @@ from ..profile import Profile
 from ..scanning.registry import Registry
 from ..scanning.skill_state import skill_from_state, skill_state
 from ..scanning.state_cache import ScanCache, StateCache, profile_key
-from .git_tree import git_output
+from .git_tree import git_output, worktree_output
 
 
 def changed_paths(top: str, commit: str) -> set[str]:
     """Paths (relative, '/'-separated) that differ between `commit` and the working tree:
     tracked files changed, added or removed, and untracked ones (an untracked folder as
     itself, ending in '/')."""
-    tracked = git_output(
+    tracked = worktree_output(
         top,
         "diff",
         "--name-only",

@@ -48,6 +48,7 @@ class Comparison:
     # the before side's reading, kept to rank a request of the report again
     # (before_ranking.py: the app's Try a Request beside a changed case)
     before: Side | None = None
+    unnamed: int = 0  # more paths not read than `skipped` names
 
     def to_json(self) -> dict[str, Any]:
         data = self.report.to_json()
@@ -129,7 +130,7 @@ def compare_revisions(
         before = read_side(names[0], copies[0].folder, top, reading, lent)
         report = compare(before, after, reading.options, live)
     skipped = [(c.commit, path) for c in copies for path in c.skipped]
-    return Comparison(report, top, commits, skipped, before)
+    return Comparison(report, top, commits, skipped, before, sum(c.unnamed for c in copies))
 
 
 def compare_folder(folder: str, reading: Reading, live: Live | None = None) -> Comparison:

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -29,6 +30,9 @@ from ..reading.safefs import DEFAULT_MAX_BYTES
 MAX_FILES = DEFAULT_MAX_FOLDERS * 4  # regular files written from one revision
 MAX_TOTAL = 256 * 1024 * 1024  # bytes written from one revision
 TIMEOUT = 60.0  # seconds any one git command may take
+MAX_DEPTH = 64  # folders a written path may go down (a tree may nest thousands)
+NAME_MAX = 255  # bytes in one name (what most file systems take)
+MAX_SKIPPED = 100  # paths named in `skipped`; the rest only counted
 REGULAR = ("100644", "100755")  # a symlink (120000) or a submodule (160000) is not written
 STALE_S = 3600.0  # a copy older than this, left by a run that was killed, is removed
 GONE = ".gone"  # a copy set aside, being removed
@@ -46,7 +50,9 @@ def _env() -> dict[str, str]:
     return env
 
 
-def git_output(top: str, *args: str, data: bytes | None = None) -> bytes:
+def git_output(
+    top: str, *args: str, data: bytes | None = None, env: dict[str, str] | None = None
+) -> bytes:
     """What `git -C top ARGS` writes (GitError when it fails); never a pager, a prompt,
     an fsmonitor hook or an optional lock."""
     try:
@@ -54,7 +60,7 @@ def git_output(top: str, *args: str, data: bytes | None = None) -> bytes:
             ["git", "-C", top, "-c", "core.fsmonitor=false", *args],
             input=data,
             capture_output=True,
-            env=_env(),
+            env=env or _env(),
             timeout=TIMEOUT,
             check=False,
         )
@@ -66,6 +72,28 @@ def git_output(top: str, *args: str, data: bytes | None = None) -> bytes:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError(said[-1] if said else f"git {args[0]} failed")
     return done.stdout
+
+
+def worktree_output(top: str, *args: str) -> bytes:
+    """`git_output` for a command that reads the work tree (`git diff REV`): git would
+    run the clean filter a `.gitattributes` names for each file it hashes, a program
+    the repository's config chooses; each such filter is set empty, which git skips."""
+    try:
+        keys = git_output(
+            top, "config", "-z", "--name-only", "--get-regexp", r"^filter\..*\.(clean|process)$"
+        )
+    except GitError:  # (exit 1: no filter configured)
+        keys = b""
+    env = _env()
+    count = env.get("GIT_CONFIG_COUNT", "")
+    n = int(count) if count.isdigit() else 0  # (after the user's own, if any)
+    for key in keys.split(b"\0"):  # (not -c: a driver's name may hold '=')
+        if key:
+            env[f"GIT_CONFIG_KEY_{n}"] = key.decode("utf-8", "surrogateescape")
+            env[f"GIT_CONFIG_VALUE_{n}"] = ""
+            n += 1
+    env["GIT_CONFIG_COUNT"] = str(n)
+    return git_output(top, *args, env=env)
 
 
 def repository_top(folder: str) -> str:
@@ -127,6 +155,13 @@ class TreeCopy:
     files: int = 0
     bytes: int = 0
     skipped: list[str] = field(default_factory=list)  # too large, or over the bounds
+    unnamed: int = 0  # more skipped, past MAX_SKIPPED (a tree of a million files)
+
+    def skip(self, path: str) -> None:
+        if len(self.skipped) < MAX_SKIPPED:
+            self.skipped.append(path)
+        else:
+            self.unnamed += 1
 
     def close(self, background: bool = False) -> None:
         """The copy removed. `background`: moved aside at once, then removed by a child
@@ -156,26 +191,31 @@ class TreeCopy:
         self.close()
 
 
-def _entries(top: str, commit: str) -> list[tuple[str, int, str]]:
-    """(object id, size, path) of each regular file of the commit's tree."""
+def _entries(top: str, commit: str) -> Iterator[tuple[str, int, str]]:
+    """(object id, size, path) of each regular file of the commit's tree (read from
+    git's listing one record at a time: a tree of a million files is not held twice)."""
     out = git_output(top, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
-    entries: list[tuple[str, int, str]] = []
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        head, _, path = record.partition(b"\t")
+    start = 0
+    while start < len(out):
+        end = out.find(b"\0", start)
+        end = len(out) if end < 0 else end
+        head, _, path = out[start:end].partition(b"\t")
+        start = end + 1
         parts = head.split()
         if len(parts) != 4 or parts[1] != b"blob" or parts[0].decode() not in REGULAR:
             continue
         size = int(parts[3]) if parts[3].isdigit() else 0
-        entries.append((parts[2].decode("ascii"), size, path.decode("utf-8", "surrogateescape")))
-    return entries
+        yield parts[2].decode("ascii"), size, path.decode("utf-8", "surrogateescape")
 
 
 def _confined(folder: str, path: str) -> str | None:
     """Where `path` (as git lists it) goes under `folder`; None if it would leave it."""
     parts = path.split("/")
     if path.startswith("/") or any(p in ("", ".", "..") or "\\" in p for p in parts):
+        return None
+    if any(p.lower() == ".git" for p in parts):  # (as git's own checkout refuses: a
+        return None  # .git/config in the copy would name programs git runs there)
+    if len(parts) > MAX_DEPTH or any(len(os.fsencode(p)) > NAME_MAX for p in parts):
         return None
     return os.path.join(folder, *parts)
 
@@ -205,9 +245,9 @@ def copy_tree(
             if target is None:
                 continue
             if len(wanted) >= max_files or size > max_bytes or total + size > max_total:
-                copy.skipped.append(path)
+                copy.skip(path)
                 if size > max_bytes and len(wanted) < max_files:
-                    _write(target, b"")  # there, as a file the reader will say is empty
+                    _write(target, b"", copy)  # there, as a file the reader says is empty
                 continue
             total += size
             wanted.append((oid, target))
@@ -229,11 +269,19 @@ def _sweep(parent: str) -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _write(target: str, data: bytes) -> None:
-    os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+def _write(target: str, data: bytes, copy: TreeCopy) -> bool:
+    """`data` written at `target`; False (the path in `copy.skipped`) where the tree
+    names it twice, or as both a file and a folder."""
+    try:
+        os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(target, flags, 0o600)
+    except OSError:
+        copy.skip(os.path.relpath(target, copy.folder))
+        return False
     with os.fdopen(fd, "wb") as out:
         out.write(data)
+    return True
 
 
 def _fill(top: str, wanted: list[tuple[str, str]], copy: TreeCopy) -> None:
@@ -258,9 +306,9 @@ def _fill(top: str, wanted: list[tuple[str, str]], copy: TreeCopy) -> None:
         feeder.start()
         for _oid, target in wanted:
             data = _object(proc.stdout)
-            _write(target, data)
-            copy.files += 1
-            copy.bytes += len(data)
+            if _write(target, data, copy):
+                copy.files += 1
+                copy.bytes += len(data)
     finally:
         proc.stdout.close()
         try:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import httpx
 
+from ..checking.lookalike import text_problem
 from ..live import gemini_api, responses_api
 from ..live.answer_json import AnswerRefused, parse_answer
 from ..live.client import SendError, new_client, send
@@ -256,6 +257,9 @@ def _draft(item: Any, skill: str, near: set[str]) -> Draft | None:
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_DRAFT_CHARS:
         return None
     query = " ".join(text.split())
+    if text_problem(query, strict=True) is not None:
+        return None  # half a surrogate pair, a control, bidi or zero-width character:
+        # not what a user types, and a suite file could not hold it as it reads
     if kind == "should":
         return Draft(query, "should", skill) if expect in (skill, None) else None
     if kind == "near":

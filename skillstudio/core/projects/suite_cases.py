@@ -134,9 +134,17 @@ def read_text(path: str, home: str) -> str:
     bounds; every failure is a SuiteError that says why, never what the file holds."""
     try:
         raw = read_bytes(path, home, yaml_io.SUITE.size)
-        return raw.decode("utf-8").removeprefix("\ufeff")
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise SuiteError(f"{path}: cannot be read ({exc})") from None
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SuiteError(
+            f"{path}:{line}:{column}: byte 0x{raw[exc.start]:02x} is not UTF-8; save the "
+            "suite as UTF-8"
+        ) from None
 
 
 def parse(path: str, text: str, as_json: bool) -> tuple[Any, Located]:
