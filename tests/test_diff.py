@@ -430,3 +430,22 @@ def test_two_revisions_lend_what_did_not_change(repo: Path) -> None:
     assert lent["projects"] == whole["projects"]
     assert lent["summary"]["regressions"] >= 1
     assert lent["projects"][0]["skills"]["changed"] == ["commit"]
+
+
+def test_a_skill_renamed_with_its_description_kept_is_judged_under_its_new_name(
+    repo: Path,
+) -> None:
+    """A first-time reviewer fixed a `name-dir-mismatch` by renaming a skill: its own
+    description request was reported `gone` ("after: (not run)"), as if the skill had
+    been removed. It is judged against the new name after."""
+    (repo / "skillstudio.yaml").write_text(CONFIG.replace("claude-code", "agentskills"))
+    commit_all(repo, "read as the standard (a skill named by its name field)")
+    path = repo / ".claude" / "skills" / "commit" / "SKILL.md"
+    path.write_text(path.read_text().replace("name: commit\n", "name: commit-writer\n"))
+    _, out, _ = run(repo, "--format", "json")
+    project = json.loads(out)["projects"][0]
+    assert project["profile"] == "agentskills"
+    mine = [c for c in project["cases"] if c["source"] == "description"]
+    assert not [c for c in mine if c["status"] == "gone"], mine  # it was: skill commit
+    assert project["skills"]["changed"] == ["commit-writer"]
+    assert project["requests"]["reranked"] >= 1  # its request ran on both sides: the same

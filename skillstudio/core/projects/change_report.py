@@ -470,32 +470,37 @@ def _description_cases(
     """Each skill's description request (from the description before, and from the
     description now where it differs), expecting that skill among the likely top three;
     ranked again only where a change can reach it."""
-    requests: dict[str, str] = {}  # request -> skill
-    sides: dict[str, list[bool]] = {}  # request -> [drawn before, drawn after]
+    # request -> the name of the skill that draws it, before and after (a skill renamed
+    # with its description kept draws the same request under its new name: its request
+    # is judged against that name after, never "gone")
+    names: dict[str, list[str | None]] = {}
     for at, item in enumerate((old, new)):
         for skill in item.registry.skills if item is not None else []:
             if skill.key is not None and skill.status == "active":
                 request = description_request(skill.description)
                 if request:
-                    requests.setdefault(request, skill.name)
-                    sides.setdefault(request, [False, False])[at] = True
-    change.requests = len(requests)
+                    drawn = names.setdefault(request, [None, None])
+                    if drawn[at] is None:
+                        drawn[at] = skill.name
+    change.requests = len(names)
     if not any(item is not None and item.registry.profile.model_chooses for item in (old, new)):
         return  # where the rules select, a description is no request (nothing is likely)
     words = _changed_words(old, new, touched)
-    for request, name in requests.items():
-        if name not in touched and not _reaches(new or old, request, words):
+    for request, (was, now) in names.items():
+        name = was or now
+        assert name is not None
+        after = now or (name if _has(new, name) else None)
+        if not ({name, after} & touched) and not _reaches(new or old, request, words):
             continue
         change.reranked += 1
-        case = Case(request, [name], mode="likely")
         change.cases.append(
             CaseChange(
                 request,
                 "description",
-                {"likely": [name]},
-                _run(case, old, extra) if sides[request][0] else None,
-                _run(case, new, extra) if _has(new, name) else None,
-                skill=name,
+                {"likely": [after or name]},
+                _run(Case(request, [was], mode="likely"), old, extra) if was else None,
+                _run(Case(request, [after], mode="likely"), new, extra) if after else None,
+                skill=after or name,
             )
         )
 
