@@ -412,6 +412,26 @@ def test_suite_expect_likely_cases(tmp_path: Any) -> None:
     assert "3 passed, 1 failed" in text
 
 
+def test_suite_expect_likely_is_the_top_pick_not_the_top_three(tmp_path: Any) -> None:
+    """PRODUCT.md 7: `expect_likely` is the offline estimate's top pick. A first-time
+    reviewer saved a case for the second row of Try a Request and it passed (the
+    suite judged "among the top three"); it fails now, saying what came first."""
+    from tests.helpers import cli
+
+    query = "write the commit messages and the release notes for the changes of a file"
+    case = f'  - query: "{query}"\n    expect_likely: [sql-tuning]\n'
+    names = cli("test", _suite(tmp_path, case), "--format", "json", cwd=tmp_path).json
+    top = names["cases"][0]["got"]
+    assert len(top) >= 2 and {"commit-messages", "release-notes"} <= set(top[:2]), top
+    path = _suite(tmp_path, f'  - query: "{query}"\n    expect_likely: [{top[1]}]\n')
+    run = cli("test", path, "--format", "json", cwd=tmp_path)
+    assert run.code == 1, run.out  # the second of the ranking: not the top pick
+    failed = run.json["cases"][0]
+    assert failed["passed"] is False and f"top pick: {top[0]}" in failed["why"], failed
+    path = _suite(tmp_path, f'  - query: "{query}"\n    expect_likely: [{top[0]}]\n')
+    assert cli("test", path, cwd=tmp_path).code == 0
+
+
 def test_suite_expect_likely_none_fails_when_a_skill_is_likely(tmp_path: Any) -> None:
     from tests.helpers import cli
 

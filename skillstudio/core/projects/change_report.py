@@ -468,7 +468,7 @@ def _description_cases(
     extra: dict[str, Any],
 ) -> None:
     """Each skill's description request (from the description before, and from the
-    description now where it differs), expecting that skill among the likely top three;
+    description now where it differs), expecting that skill as the likely top pick;
     ranked again only where a change can reach it."""
     # request -> the name of the skill that draws it, before and after (a skill renamed
     # with its description kept draws the same request under its new name: its request
