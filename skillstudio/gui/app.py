@@ -97,7 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     opened = window.open_path(folder)
     if args.smoke_test:
         return smoke_test(app, window, opened, args.screenshot)
-    return int(app.exec())
+    code = int(app.exec())
+    # The loop may end with a scan under way (a quit that is no window close, which
+    # cancels it): its thread ends before its QThread object goes, or Qt aborts the
+    # process ("QThread: Destroyed while thread is still running").
+    window.scans.cancel()
+    return code
 
 
 def smoke_test(app: QApplication, window: MainWindow, opened: bool, screenshot: str | None) -> int:
