@@ -10,18 +10,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.model.text import counted
+from ..core.model.text import counted, first_named
 from .output import printable
 
 SHOWN = 10  # names listed before "and N more"
 # rows of a Markdown table (a GitHub comment holds at most 65,536 characters)
 ROWS = 50
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+!|~@:-])")
-
-
-def _names(names: list[str]) -> str:
-    shown = ", ".join(names[:SHOWN])
-    return shown + (f" and {len(names) - SHOWN:,} more" if len(names) > SHOWN else "")
 
 
 def _pick(side: dict[str, Any] | None) -> str:
@@ -59,7 +54,7 @@ def diff_text(data: dict[str, Any]) -> list[str]:
         skills = project["skills"]
         for key in ("added", "removed", "changed"):
             if skills[key]:
-                lines.append(f"  {key} ({len(skills[key]):,}): {_names(skills[key])}")
+                lines.append(f"  {key} ({len(skills[key]):,}): {first_named(skills[key], SHOWN)}")
         for moved in skills["renamed"]:
             lines.append(f"  moved: {moved['from']} -> {moved['to']}")
         for listing in project["listings"]:
@@ -68,11 +63,11 @@ def diff_text(data: dict[str, Any]) -> list[str]:
                 f"{_room(listing['after'])}"
             )
             if listing["name_only"]:
-                lines.append(f"    falls to name only: {_names(listing['name_only'])}")
+                lines.append(f"    falls to name only: {first_named(listing['name_only'], SHOWN)}")
             if listing["out"]:
-                lines.append(f"    falls out of the listing: {_names(listing['out'])}")
+                lines.append(f"    falls out of the listing: {first_named(listing['out'], SHOWN)}")
             if listing["restored"]:
-                lines.append(f"    listed whole again: {_names(listing['restored'])}")
+                lines.append(f"    listed whole again: {first_named(listing['restored'], SHOWN)}")
         for case in project["cases"]:
             status = case["status"].upper()
             lines.append(f"  {status}  {case['query']!r} ({_where(case)})")
@@ -123,7 +118,7 @@ def diff_markdown(data: dict[str, Any]) -> str:
         skills = project["skills"]
         for key in ("added", "removed", "changed"):
             if skills[key]:
-                out.append(f"- {key}: {md(_names(skills[key]))}")
+                out.append(f"- {key}: {md(first_named(skills[key], SHOWN))}")
         for moved in skills["renamed"]:
             out.append(f"- moved: {md(moved['from'])} → {md(moved['to'])}")
         if project["listings"]:
@@ -132,8 +127,9 @@ def diff_markdown(data: dict[str, Any]) -> str:
             for listing in project["listings"]:
                 out.append(
                     f"| {md(listing['title'])} | {md(_room(listing['before']))} | "
-                    f"{md(_room(listing['after']))} | {md(_names(listing['name_only']))} | "
-                    f"{md(_names(listing['out']))} |"
+                    f"{md(_room(listing['after']))} | "
+                    f"{md(first_named(listing['name_only'], SHOWN))} | "
+                    f"{md(first_named(listing['out'], SHOWN))} |"
                 )
         if project["cases"]:
             out += ["", "| | request | from | before | after |", "|---|---|---|---|---|"]

@@ -7,7 +7,7 @@ import argparse
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from ..core.model.text import counted
+from ..core.model.text import counted, first_named
 from ..core.profiles.agents import AGENTS, AgentSpec
 from ..core.projects.model_windows import with_window
 from .common import (
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..core.scanning.registry import Registry
 
 TOP = 5  # the largest descriptions named in the text
+NAMED = 10  # skills named before "and N more"
 # agents with no profile whose listing is ported exactly (no budget): their row gives
 # its size (core/projects/gemini_set.py)
 EXACT = ("gemini",)
@@ -159,11 +160,6 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     return {"context_tokens": tokens, "model": model, "agents": rows, "budget_unknown": unknown}
 
 
-def _names(names: list[str]) -> str:
-    shown = ", ".join(names[:10])
-    return shown + (f" and {len(names) - 10:,} more" if len(names) > 10 else "")
-
-
 def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
     lines: list[str] = []
     for row in data["agents"]:
@@ -195,14 +191,16 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
         if row["shortened"]:
             lines.append(
                 f"  description cut or dropped ({len(row['shortened']):,}): "
-                f"{_names(row['shortened'])}"
+                f"{first_named(row['shortened'], NAMED)}"
             )
         if row["dropped"]:
-            lines.append(f"  left out ({len(row['dropped']):,}): {_names(row['dropped'])}")
+            lines.append(
+                f"  left out ({len(row['dropped']):,}): {first_named(row['dropped'], NAMED)}"
+            )
         if not row["shortened"] and not row["dropped"]:
             lines.append("  every skill is listed with its whole description")
         if row["agent_skills"]:
-            count, names = len(row["agent_skills"]), _names(row["agent_skills"])
+            count, names = len(row["agent_skills"]), first_named(row["agent_skills"], NAMED)
             lines.append(f"  the agent's own, listed too ({count:,}): {names}")
         if row["not_listed"]:
             lines.append(f"  not listed by the agent's own rules: {len(row['not_listed']):,}")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..core.model.text import counted
+from ..core.model.text import counted, first_named
 from ..core.projects.model_windows import with_window
 from ..core.projects.open_project import OpenProject
 from ..core.projects.project import UsageError, resolve_projects
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from ..core.projects.project import Project
     from ..core.projects.suite_cases import Suite
     from ..core.projects.suites import SuiteReport
+
+ROOTS_NAMED = 3  # roots named in a suite's heading line before "and N more" (-v: all)
 
 
 def register(sub: Subparsers) -> None:
@@ -54,6 +57,13 @@ def register(sub: Subparsers) -> None:
         "nothing); exit 1 when one leaks",
     )
     add_window(test, "the context window in tokens (budgets that depend on it)")
+    test.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="name every root a suite runs against in the text (else the first "
+        f"{ROOTS_NAMED} and how many more)",
+    )
     add_common(test, formats=("text", "json", "junit"))
 
 
@@ -77,6 +87,24 @@ def _suite_registry(
         registry.scan()
         item = opened[key] = OpenProject(project, registry)
     return item
+
+
+def loaded_suites(
+    args: argparse.Namespace, env: Env, paths: list[tuple[str, str]], skills: list[str]
+) -> Iterator[tuple[str, Suite, OpenProject]]:
+    """(path, suite, project it runs against) of each suite at `paths`, read one after
+    the other; a project is read once for every suite that runs against it. A suite
+    that cannot be read stops the command (a UsageError: exit 2)."""
+    from ..core.projects.suite_cases import SuiteError
+    from ..core.projects.suites import load_suite
+
+    opened: dict[tuple[object, ...], OpenProject] = {}
+    for path, home in paths:
+        try:
+            suite = load_suite(path, args.skill, home)
+        except SuiteError as exc:
+            raise UsageError(str(exc)) from None
+        yield path, suite, _suite_registry(suite, args, env, skills, opened)
 
 
 def split_arguments(words: list[str], cwd: str) -> tuple[list[str], list[str]]:
@@ -131,24 +159,16 @@ def cmd_leaks(
 ) -> int:
     """`test --leaks`: each case that leaks a skill it expects (core/projects/suite_leaks.py),
     offline; the rarity of words is read over the project each suite runs against."""
-    from ..core.projects.suite_cases import SuiteError
     from ..core.projects.suite_leaks import suite_leaks
-    from ..core.projects.suites import load_suite
     from ..core.ranking.leaks import LeakCheck
 
     if args.format == "junit":
         raise UsageError("test --leaks prints text or json, not junit")
-    opened: dict[tuple[object, ...], OpenProject] = {}
     checks: dict[int, LeakCheck] = {}
     found: list[dict[str, Any]] = []
     lines: list[str] = []
     cases = 0
-    for path, home in paths:
-        try:
-            suite = load_suite(path, args.skill, home)
-        except SuiteError as exc:
-            raise UsageError(str(exc)) from None
-        item = _suite_registry(suite, args, env, skills, opened)
+    for path, suite, item in loaded_suites(args, env, paths, skills):
         check = checks.get(id(item))
         if check is None:
             check = checks[id(item)] = LeakCheck(item.registry.active.values())
@@ -168,8 +188,7 @@ def cmd_leaks(
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
-    from ..core.projects.suite_cases import SuiteError
-    from ..core.projects.suites import load_suite, run_suite
+    from ..core.projects.suites import run_suite
 
     window = window_from(args, env)  # (a usage error before anything is read)
     suites, skills = split_arguments(args.suites, env.cwd)
@@ -182,13 +201,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
-    opened: dict[tuple[object, ...], OpenProject] = {}
-    for path, home in paths:
-        try:
-            suite = load_suite(path, args.skill, home)
-        except SuiteError as exc:
-            raise UsageError(str(exc)) from None
-        item = _suite_registry(suite, args, env, skills, opened)
+    for path, suite, item in loaded_suites(args, env, paths, skills):
         # the open project's indexes, as `match` ranks with them (built once per project,
         # whatever number of suites read it): a case costs what a request costs; the
         # likely one reads the listing at the window chosen (--model, --context-tokens)
@@ -217,7 +230,7 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
                 "roots": [r.path for r in project.roots],
             }
         )
-        lines += suite_text(path, suite, project, report, env.cwd)
+        lines += suite_text(path, suite, project, report, env.cwd, args.verbose)
         junit.append(suite_junit(rel(path, env.cwd), project.profile.name, report))
     if args.format == "junit":
         env.print(junit_xml(junit))
@@ -265,16 +278,26 @@ def suite_junit(name: str, profile: str, report: SuiteReport) -> JunitSuite:
 
 
 def suite_text(
-    path: str, suite: Suite, project: Project, report: SuiteReport, cwd: str
+    path: str,
+    suite: Suite,
+    project: Project,
+    report: SuiteReport,
+    cwd: str,
+    verbose: bool = False,
 ) -> list[str]:
-    """One suite's text report: the project it ran against, each case, per skill, confusion.
-    Every line is `printable`: a suite's names and requests, a skill's name and a folder's
-    are untrusted, and a terminal or CI log would obey an escape in them (a fake PASS
+    """One suite's text report: the project it ran against (its first roots and how
+    many more; every root when `verbose`), each case, per skill, confusion. Every line
+    is `printable`: a suite's names and requests, a skill's name and a folder's are
+    untrusted, and a terminal or CI log would obey an escape in them (a fake PASS
     written over an erased FAIL)."""
-    roots = ", ".join(rel(r.path, cwd) or "." for r in project.roots)
+    names = [rel(r.path, cwd) or "." for r in project.roots]
+    roots = f"roots: {', '.join(names)}"
+    if len(names) > ROOTS_NAMED and not verbose:  # (a catalogue's 50 roots: one line)
+        named = first_named(names, ROOTS_NAMED)
+        roots = f"{counted(len(names), 'root')}: {named}; -v names them all"
     lines = [
         f"{rel(path, cwd)} ({counted(len(suite.cases), 'case')}) against "
-        f"{rel(project.base, cwd) or '.'} ({project.profile.name}; roots: {roots})"
+        f"{rel(project.base, cwd) or '.'} ({project.profile.name}; {roots})"
     ]
     for result in report.results:
         if not result.judged:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..model.diagnostics import Diagnostic, Severity
 from ..model.skills import Skill
-from ..model.text import counted
+from ..model.text import counted, first_named
 from ..scanning.registry import Registry
 from .tiers import render_listing
 
@@ -190,11 +190,13 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         lost.append(
             f"{counted(len(room.shortened), 'skill')} "
             f"{'loses its' if len(room.shortened) == 1 else 'lose their'} description "
-            f"({_named(shortened)})"
+            f"({first_named(shortened, NAMED)})"
         )
     if room.dropped:
         verb = "is" if len(room.dropped) == 1 else "are"
-        lost.append(f"{counted(len(room.dropped), 'skill')} {verb} left out ({_named(dropped)})")
+        lost.append(
+            f"{counted(len(room.dropped), 'skill')} {verb} left out ({first_named(dropped, NAMED)})"
+        )
     over = room.needed - room.budget
     mine = [c for c in room.costs if c.chars and not c.own]
     longest = ", ".join(f"{c.skill} {c.chars:,}" for c in mine[:3])
@@ -242,11 +244,6 @@ def _authors_first(names: list[str], own: list[str]) -> list[str]:
         else:
             mine.append(name)
     return mine[::-1] + theirs[::-1]
-
-
-def _named(names: list[str]) -> str:
-    shown = ", ".join(names[:NAMED])
-    return shown if len(names) <= NAMED else f"{shown} and {len(names) - NAMED:,} more"
 
 
 def _skill_named(registry: Registry, name: str) -> Skill | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _NON_WORD = re.compile(r"[^\w\s]|_", re.UNICODE)
 
@@ -41,6 +42,13 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     through here (a test checks the message templates), so none reads `1 skills`."""
     word = noun if count == 1 else (plural or noun + "s")
     return f"{count:,} {word}"
+
+
+def first_named(names: Sequence[str], shown: int) -> str:
+    """The first `shown` of `names`, then how many more: `a, b, c and 47 more` (every
+    long list of names in one line of text goes through here)."""
+    first = ", ".join(names[:shown])
+    return first if len(names) <= shown else f"{first} and {len(names) - shown:,} more"
 
 
 def first_paragraph(body: str) -> str:
