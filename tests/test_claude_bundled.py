@@ -134,19 +134,26 @@ def test_agent_skills_are_the_agents_own_as_a_ranking_reads_them() -> None:
     assert get_profile("agentskills").agent_skills({}) == []
 
 
-def test_headroom_counts_them_and_lints_note_never_points_at_them(tmp_path: Path) -> None:
+def test_headroom_counts_them_and_lints_note_says_what_they_lose(tmp_path: Path) -> None:
     registry = _registry(tmp_path, 4)
     room = listing_headroom(registry, {"char_budget": 3_000})
     assert room.needed == 3_087 and room.agent_skills == BUNDLED + COMMANDS
     assert room.shortened == ["review", "security-review"]
-    # only Claude Code's own commands lose their descriptions: the note stands on the
-    # project's last root, never on a skill of the author's
+    # only Claude Code's own commands lose their descriptions: the note says so; given
+    # no place (the open project gives lint's), it stands on the project's last root
     (note,) = listing_over_budget(registry, {"char_budget": 3_000})
     assert note.code == "listing-over-budget"
-    assert note.path == registry.roots[-1].path
+    assert (note.path, note.line, note.field, note.skill) == (
+        registry.roots[-1].path,
+        0,
+        None,
+        None,
+    )
     assert "2 skills lose their description (review, security-review)" in note.message
-    (note,) = listing_over_budget(registry, {"char_budget": 2_850})
-    assert note.path.endswith("s1/SKILL.md")  # the author's first skill that loses it
+    at = (str(tmp_path / "skillstudio.yaml"), 2, 1)
+    (note,) = listing_over_budget(registry, {"char_budget": 2_850}, at)
+    assert (note.path, note.line, note.column) == at
+    assert "lose their description (s1," in note.message  # the author's first
 
 
 def test_lints_note_names_the_authors_skills_before_codexs_own(tmp_path: Path) -> None:
@@ -163,7 +170,6 @@ def test_lints_note_names_the_authors_skills_before_codexs_own(tmp_path: Path) -
     assert "lose their description (s0, s1, s2, imagegen, openai-docs and 3 more)" in (note.message)
     longest = note.message.split("(longest: ")[1]
     assert longest.startswith("s") and "imagegen" not in longest
-    assert note.path.endswith("s0/SKILL.md")
 
 
 def test_a_skill_named_like_one_of_claude_codes_own_stays_the_authors(tmp_path: Path) -> None:
@@ -186,7 +192,6 @@ def test_a_skill_named_like_one_of_claude_codes_own_stays_the_authors(tmp_path: 
     assert room.shortened == ["review", "security-review"]
     assert room.own_shortened == ["review", "security-review"]
     (note,) = listing_over_budget(registry, budget)
-    assert note.path == registry.roots[-1].path  # not the user's review/SKILL.md
     assert "(longest: review 15, claude-api 11)" in note.message  # the user's own two
     run = cli("headroom", "--agent", "claude-code", "--format", "json", cwd=tmp_path)
     costs = run.json["agents"][0]["costs"]

@@ -52,8 +52,9 @@ def test_a_set_over_claude_codes_budget_gets_the_warning(tmp_path: Path) -> None
     assert len(found) == 1, found  # one per project and profile
     note = found[0]
     assert note["severity"] == "warning"
-    assert note["path"].endswith("SKILL.md") and note["field"] == "description"
-    assert note["line"] == 3  # the description's value (after `name:`)
+    # a note about the whole listing: on the project (no skillstudio.yaml), no line
+    assert note["path"] == str(base)
+    assert (note["line"], note["column"], note["field"], note["skill"]) == (None,) * 4
     message = note["message"]
     assert "8,000 characters" in message and "lose their description" in message
     assert "to make room cut" in message and "longest:" in message
@@ -70,8 +71,7 @@ def test_the_note_counts_what_the_headroom_view_counts(tmp_path: Path) -> None:
     assert f"{len(room.shortened):,} skills lose their description" in message
     assert f"cut {room.needed - room.budget:,} characters" in message
     assert room.shortened[0] in message
-    first = opened.registry.active[room.shortened[0]]
-    assert found[0].path == first.path  # on the first skill that loses its description
+    assert found[0].path == str(base)  # on the project, not one of the skills it names
 
 
 def test_a_set_within_the_budget_gets_none(tmp_path: Path) -> None:
@@ -93,17 +93,57 @@ def test_the_rule_turned_off_silences_it(tmp_path: Path) -> None:
     assert [d["severity"] for d in found] == ["error"]
 
 
-def test_show_and_the_language_server_give_the_same_note(tmp_path: Path) -> None:
-    base = make_set(tmp_path, 27, 60)
-    (note,) = notes(lint_json("--profile", "claude-code", cwd=base))
-    run = cli("show", note["path"], "--profile", "claude-code", "--format", "json", cwd=base)
-    assert run.code in (0, 1), run.err
-    assert [d["message"] for d in notes(run.json)] == [note["message"]]
+def test_the_language_server_gives_lints_note_on_skillstudio_yaml(tmp_path: Path) -> None:
+    """The note stands where lint puts it: the editor shows it on skillstudio.yaml's line
+    that sets the window, never on a skill (`show` of one skill no longer carries it)."""
+    base = make_set(tmp_path, 27, 60, "profile: claude-code\ncontext_tokens: 200000\n")
+    (note,) = notes(lint_json(cwd=base))
+    config = str(base / "skillstudio.yaml")
+    assert (note["path"], note["line"], note["column"]) == (config, 2, 1)
     session = Session()
     session.open_folders([str(base)])
-    text = Path(note["path"]).read_text(encoding="utf-8")
-    published = session.check(note["path"], text).diagnostics
-    assert [d.message for d in published if d.code == CODE] == [note["message"]]
+    published = session.check(config, Path(config).read_text(encoding="utf-8")).diagnostics
+    assert [(d.message, d.line, d.column) for d in published if d.code == CODE] == [
+        (note["message"], 2, 1)
+    ]
+    skill = base / ".claude/skills/skill-00/SKILL.md"
+    on_skill = session.check(str(skill), skill.read_text(encoding="utf-8")).diagnostics
+    assert CODE not in {d.code for d in on_skill}
+    run = cli("show", "skill-00", "--format", "json", cwd=base)
+    assert run.code in (0, 1), run.err
+    assert not notes(run.json)
+
+
+@pytest.mark.parametrize(
+    ("config", "args", "line"),
+    [
+        ("profile: claude-code\n# the model we use\nmodel: claude-haiku-4-5\n", (), 3),
+        ("profile: claude-code\nmodel: claude-haiku-4-5\ncontext_tokens: 300000\n", (), 3),
+        ("context_tokens: 300000\nchar_budget: 9000\n", (), 2),
+        ("profile: claude-code\ncontext_tokens: 300000\n", ("--context-tokens", "200000"), None),
+        ("profile: claude-code\nroots: [.claude/skills]\n", (), None),
+    ],
+    ids=["model", "context_tokens-wins", "char_budget-wins", "command-line", "no-budget-key"],
+)
+def test_the_note_points_at_the_setting_that_sets_the_budget(
+    tmp_path: Path, config: str, args: tuple[str, ...], line: int | None
+) -> None:
+    """On skillstudio.yaml: the line of the key whose budget is in force (char_budget,
+    else context_tokens, else model); with the window from the command line, or with no
+    key setting it, the file with no line."""
+    base = make_set(tmp_path, 27, 60, config)
+    (note,) = notes(lint_json("--profile", "claude-code", *args, cwd=base))
+    assert note["path"] == str(base / "skillstudio.yaml")
+    assert (note["line"], note["column"]) == (line, 1 if line else None)
+    text = cli("lint", "--profile", "claude-code", *args, cwd=base).out
+    (shown,) = [row for row in text.splitlines() if CODE in row]
+    assert shown.startswith(f"skillstudio.yaml{f':{line}:1' if line else ''}: warning {CODE}:")
+    sarif = cli("lint", "--profile", "claude-code", "--format", "sarif", *args, cwd=base).json
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == CODE]
+    (location,) = result["locations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "skillstudio.yaml"
+    region = location["physicalLocation"].get("region")
+    assert region == ({"startLine": line, "startColumn": 1} if line else None)
 
 
 def test_explain_knows_the_code() -> None:
@@ -111,15 +151,17 @@ def test_explain_knows_the_code() -> None:
     assert run.code == 0 and "budget" in run.out
 
 
-def test_codex_counts_its_budget_in_tokens_and_points_at_the_authors_skill(
+def test_codex_counts_its_budget_in_tokens_and_names_the_authors_skills_first(
     tmp_path: Path,
 ) -> None:
     """Codex at a known window: 2 % of it in tokens; its own system skills, listed
-    first, are not the author's: the note is on the first skill of the set."""
+    first, are not the author's: the note names the set's skills first, and stands on
+    the line that sets the window."""
     base = make_set(tmp_path, 27, 60, "context_tokens: 100000\nroots: [.claude/skills]\n")
     (note,) = notes(lint_json("--profile", "codex", cwd=base))
     assert "(2,000 tokens," in note["message"] and "tokens of descriptions" in note["message"]
-    assert Path(note["path"]).parent.name.startswith("skill-") and note["line"] == 3
+    assert "lose their description (skill-" in note["message"]
+    assert (Path(note["path"]).name, note["line"]) == ("skillstudio.yaml", 1)
 
 
 def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
@@ -138,13 +180,15 @@ def test_the_note_follows_an_edit_of_a_description_not_of_a_body(
 
     monkeypatch.setattr(headroom, "listing_over_budget", counting)
     assert [d.code for d in opened.listing_notes()] == [CODE]
-    path = opened.listing_notes()[0].path
+    path = str(base / ".claude/skills/skill-00/SKILL.md")
     text = Path(path).read_text(encoding="utf-8")
-    found = file_findings(opened, path, text + "\nMore instructions.\n")
-    assert [d.code for d in found if d.code == CODE] == [CODE]
+    file_findings(opened, path, text + "\nMore instructions.\n")
+    assert [d.code for d in opened.listing_notes()] == [CODE]
     assert len(made) == 1  # the body edit wrote no listing
     file_findings(opened, path, text.replace("Handle task", "Handle the task", 1))
-    assert len(made) == 2  # a description edit did
+    assert len(made) == 1  # a skill's own findings do not ask for the listing's note
+    assert [d.code for d in opened.listing_notes()] == [CODE]
+    assert len(made) == 2  # a description edit made it anew
     cut = 0
     for skill in list(opened.registry.skills):
         if opened.listing_notes() == []:

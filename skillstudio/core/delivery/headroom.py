@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.diagnostics import Diagnostic, Severity
-from ..model.skills import Skill
 from ..model.text import counted, first_named
 from ..scanning.registry import Registry
 from .tiers import render_listing
@@ -159,26 +158,36 @@ LISTING_OVER_BUDGET = "listing-over-budget"
 NAMED = 5  # skills named in the note (the rest counted)
 
 
-def listing_over_budget(registry: Registry, options: dict[str, Any] | None) -> list[Diagnostic]:
+# where a note about the whole listing stands: a file (or folder), its line and column
+# (0, 0: no line); core/projects/open_project.py `OpenProject.listing_place`
+Place = tuple[str, int, int]
+
+
+def listing_over_budget(
+    registry: Registry, options: dict[str, Any] | None, at: Place | None = None
+) -> list[Diagnostic]:
     """The `listing-over-budget` note of `registry`'s listing at `options` (none, or
-    one; rules not applied: the caller's); none when `options` turn it off."""
+    one; rules not applied: the caller's), at `at`; none when `options` turn it off."""
     if registry.profile.rules.get(LISTING_OVER_BUDGET) == "off" or not registry.active:
         return []
     try:
-        note = over_budget_note(registry, listing_headroom(registry, options))
+        note = over_budget_note(registry, listing_headroom(registry, options), at)
     except Exception:  # a nicety of the set: a failure here never hides other findings
         return []
     return [note] if note is not None else []
 
 
-def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
+def over_budget_note(
+    registry: Registry, room: Headroom, at: Place | None = None
+) -> Diagnostic | None:
     """`listing-over-budget` (warning), one per project and profile, when the listing
     `room` (`listing_headroom` of `registry`) costs a skill its description (cut or
-    dropped: a bare name) or its place: how many, which, by how much the set is over and
-    the longest descriptions (what would make room). On the description of the first
-    skill of the set that loses it (else the first left out), where the author can act
-    (an agent's own skills, Codex's system skills, are not the author's); on the last
-    root when none is a skill of the registry. None within the budget."""
+    dropped: a bare name) or its place: how many, which (the author's skills first: an
+    agent's own, Codex's system skills, are not the author's to shorten), by how much
+    the set is over and the longest descriptions (what would make room). A note about
+    the whole listing, no one skill's: it stands `at` the place the project sets the
+    budget (its skillstudio.yaml), else on the registry's last root, with no line.
+    None within the budget."""
     if room.budget is None or not (room.shortened or room.dropped):
         return None
     unit = "tokens" if room.unit == "tokens" else "characters"
@@ -208,24 +217,10 @@ def over_budget_note(registry: Registry, room: Headroom) -> Diagnostic | None:
         + (f" (longest: {longest})" if longest else "")
         + " or install fewer skills."
     )
-    authors = len(room.shortened) - len(room.own_shortened)
-    lost_names = [*shortened[:authors], *dropped[: len(room.dropped) - len(room.own_dropped)]]
-    found = (_skill_named(registry, name) for name in lost_names)
-    skill = next((s for s in found if s is not None), None)  # (not an agent's own skill)
-    if skill is None:
-        path = registry.roots[-1].path if registry.roots else ""
-        return Diagnostic(LISTING_OVER_BUDGET, _severity(registry), message, path)
-    line, column = _description_at(skill)
-    return Diagnostic(
-        LISTING_OVER_BUDGET,
-        _severity(registry),
-        message,
-        skill.path,
-        line,
-        column,
-        "description",
-        skill.name,
-    )
+    if at is None:
+        at = (registry.roots[-1].path if registry.roots else "", 0, 0)
+    path, line, column = at
+    return Diagnostic(LISTING_OVER_BUDGET, _severity(registry), message, path, line, column)
 
 
 def _severity(registry: Registry) -> Severity:
@@ -244,19 +239,3 @@ def _authors_first(names: list[str], own: list[str]) -> list[str]:
         else:
             mine.append(name)
     return mine[::-1] + theirs[::-1]
-
-
-def _skill_named(registry: Registry, name: str) -> Skill | None:
-    """The active skill a listing entry names (by its key, else its name)."""
-    active = registry.active
-    found = active.get(name)
-    return found or next((s for s in active.values() if s.name == name), None)
-
-
-def _description_at(skill: Skill) -> tuple[int, int]:
-    """Where the description's value starts (1, 1 when unknown)."""
-    try:
-        found = skill.doc.positions().get("description")
-    except Exception:  # a position is a nicety: the note without it still says what
-        found = None
-    return (found.value_line, found.value_column) if found else (1, 1)

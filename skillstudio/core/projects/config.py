@@ -59,6 +59,9 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     limits: ScanLimits = field(default_factory=ScanLimits)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # line and column of each known key the file sets at its top level (what a note
+    # about a setting points at: the listing's budget)
+    key_at: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _config_error(path: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
@@ -115,7 +118,9 @@ def load_config(folder: str) -> Config | None:
         config.diagnostics.append(_config_error(path, f"{CONFIG_NAME} must be a mapping."))
         return config
     for key in data:
-        if key not in CONFIG_KEYS:
+        if key in CONFIG_KEYS:
+            config.key_at[key] = _key_line(text, key, top=True)
+        else:
             config.diagnostics.append(
                 _config_error(
                     path,
@@ -347,11 +352,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _key_line(text: str, key: str) -> tuple[int, int]:
-    """Line and column of `key:` in the config text (1, 1 when not found)."""
+def _key_line(text: str, key: str, top: bool = False) -> tuple[int, int]:
+    """Line and column of `key:` in the config text (1, 1 when not found); `top`: a key
+    of the top-level mapping (at the line's start), not one inside another."""
     for number, line in enumerate(text.split("\n"), start=1):
         column = line.find(key + ":")
-        if column >= 0 and not line[:column].strip():
+        if column >= 0 and not line[:column].strip() and not (top and column):
             return number, column + 1
     return 1, 1
 

@@ -11,8 +11,9 @@ findings are, each made once, where it is made:
 - the `description-overlap` notes (core/ranking/overlap.py, one formatter), worked
   out once per version of the registry by the open project (open_project.py);
 - the `listing-over-budget` note (core/delivery/headroom.py: the listing the Tiers and
-  Headroom views show), one per project, on the description of the first skill that
-  loses it, likewise worked out once per version by the open project.
+  Headroom views show), one per project, likewise worked out once per version by the
+  open project: a note about the whole listing, on the line of skillstudio.yaml that
+  sets the budget, else on the project (`OpenProject.listing_place`), never on a skill.
 The project's rule settings (skillstudio.yaml `rules:`, core/model/rule_settings.py)
 are applied where each is made (validation, the registry, the overlap notes), so
 every reader, and every list of the registry, already has them.
@@ -70,8 +71,9 @@ def file_findings(
     """The findings on the file at `path`: for a skill's SKILL.md its own and those
     between skills on that file and its overlap note; for any other file (a
     plugin.json, a skillstudio.yaml, a reference file) what the skills around it found
-    in it; and the notes of the project, its roots and the refresh on it. `text`: the
-    editor's unsaved text of a skill, adopted first (`OpenProject.edit`)."""
+    in it; and the notes of the project (the listing's on its skillstudio.yaml), its
+    roots and the refresh on it. `text`: the editor's unsaved text of a skill, adopted
+    first (`OpenProject.edit`)."""
     registry = open_project.registry
     if text is not None and path in registry.by_path:
         open_project.edit(path, text)
@@ -82,8 +84,10 @@ def file_findings(
     if skill is not None:
         out += [d for d in skill.all_diagnostics if d.path == path]
         out += open_project.overlap_of(skill)
-        out += [d for d in open_project.listing_notes() if d.path == path]
     else:
+        config = open_project.project.config
+        if config is not None and config.path == path:  # (a skill's keystroke: not asked)
+            out += [d for d in open_project.listing_notes() if d.path == path]
         for around in skills_around(registry, path):
             out += [d for d in around.all_diagnostics if d.path == path]
     return out
@@ -129,5 +133,4 @@ def _of_skill(
     out = [*elsewhere.get(skill.path, ()), *skill.all_diagnostics]
     if _with_overlap(open_project, notes):  # (the project's notes: lint's, to the letter)
         out += open_project.overlap().by_path.get(skill.path, [])
-    out += [d for d in open_project.listing_notes() if d.path == skill.path]
     return out

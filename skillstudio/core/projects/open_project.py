@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # (imported when used: a command that ranks nothing loads no 
     from ..scanning.state_cache import StateCache
 
 OVERLAP = "description-overlap"
+# the skillstudio.yaml keys that set a listing's budget, the one that wins first
+BUDGET_KEYS = ("char_budget", "context_tokens", "model")
 LINT_MAX_SKILLS = 5_000  # overlap notes are worked out up to this many active skills
 
 
@@ -284,8 +286,26 @@ class OpenProject:
         cached = self._listing_now()
         if cached.notes is None:
             options = {**self.project.options, **self._window}
-            cached.notes = self._ruled(listing_over_budget(self.registry, options))
+            notes = listing_over_budget(self.registry, options, self.listing_place())
+            cached.notes = self._ruled(notes)
         return cached.notes
+
+    def listing_place(self) -> tuple[str, int, int]:
+        """Where the `listing-over-budget` note stands, a note about the whole listing
+        (no one skill's; `lint`, the language server and Problems alike): the line of
+        skillstudio.yaml that sets the budget in force (`char_budget`, else
+        `context_tokens`, else `model`; those two not when --context-tokens or --model
+        set the window), else skillstudio.yaml with no line, else the project's folder
+        with no line."""
+        config = self.project.config
+        if config is None:
+            return self.project.base, 0, 0
+        for key in BUDGET_KEYS:
+            if key in config.options and key in config.key_at:
+                if self._window and key != "char_budget":
+                    break  # (the window is the command line's)
+                return config.path, *config.key_at[key]
+        return config.path, 0, 0
 
     def listing_view(self) -> ListingView | None:
         """What the listing at the project's window shows of each skill (the likely

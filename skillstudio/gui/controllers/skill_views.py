@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QStatusBar
 
-from ...core.delivery.headroom import listing_over_budget
+from ...core.delivery.headroom import Place, listing_over_budget
 from ...core.model.diagnostics import Diagnostic
 from ...core.model.rule_settings import apply_rules
 from ...core.model.text import counted
@@ -236,17 +236,20 @@ class SkillViews(QObject):
         if not due:
             return
         copies = []
-        options = []
+        options: list[tuple[dict[str, Any], Place | None]] = []
         for registry in due:
             copy = snapshot(registry)
             copy.roots = list(registry.roots)  # (the bounds' note is on the last root)
             copies.append(copy)
             open_project = self.context.open_project_of(registry)
-            options.append(dict(open_project.project.options) if open_project else {})
+            if open_project is None:
+                options.append(({}, None))
+            else:  # (the note stands where lint puts it: OpenProject.listing_place)
+                options.append((dict(open_project.project.options), open_project.listing_place()))
 
         def work() -> list[tuple[Any, list[Diagnostic]]]:
             return [
-                (overlap_pairs(copy), listing_over_budget(copy, opts))
+                (overlap_pairs(copy), listing_over_budget(copy, *opts))
                 for copy, opts in zip(copies, options, strict=True)
             ]
 
@@ -266,6 +269,10 @@ class SkillViews(QObject):
                 self.update_problems()
 
         self.overlap_job.submit(work, landed)
+
+    def listing_registry(self, note: Diagnostic) -> Registry | None:
+        """The registry whose `listing-over-budget` note `note` is (None: none now)."""
+        return next((r for r, notes in self.listing.values() if note in notes), None)
 
     def fail(self, message: str, path: str) -> None:
         """Something failed in the app's own work (a core bug, or input no check

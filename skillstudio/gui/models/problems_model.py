@@ -155,10 +155,15 @@ class ProblemsModel(QAbstractItemModel):
         return self._state.message(diag.message)
 
     def where(self, diag: Diagnostic) -> str:
-        """project › skill › line N (the file's name when no skill is known)."""
-        project = next((p for p in self._projects if diag.path.startswith(p + os.sep)), "")
+        """project › skill › line N (the file's name when no skill is known; the project
+        alone for a note on its folder: the listing's budget)."""
+        path = diag.path
+        project = next((p for p in self._projects if path.startswith(p + os.sep)), "")
         parts = [os.path.basename(project)] if project else []
-        parts.append(diag.skill or os.path.relpath(diag.path, project or self._base or "/"))
+        if path in self._projects:
+            parts = [os.path.basename(path)]
+        else:
+            parts.append(diag.skill or os.path.relpath(path, project or self._base or "/"))
         if diag.line:
             parts.append(f"line {diag.line}")
         return " › ".join(parts)

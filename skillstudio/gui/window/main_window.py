@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.delivery.headroom import LISTING_OVER_BUDGET
 from ...core.model.diagnostics import Diagnostic
 from ...core.projects.config import CONFIG_NAME
 from ...core.ranking.match_index import MatchIndex
@@ -513,6 +514,12 @@ class MainWindow(QMainWindow):
     def _on_problem_activated(self, diag: Diagnostic) -> None:
         if diag.path.endswith("SKILL.md"):
             self.open_skill(diag.path, diag.line, diag.column or 1)
+        elif diag.code == LISTING_OVER_BUDGET:  # the whole listing: Headroom shows it
+            registry = self.views.listing_registry(diag)
+            if registry in self.context.registries:
+                self.context.choose(self.context.registries.index(registry))
+            self.bottom_room.bring(self.query_dock)
+            self.query_panel.details.setCurrentWidget(self.query_panel.headroom)
 
     def _on_tree_menu(self, pos: QPoint) -> None:
         index = self.tree.indexAt(pos)

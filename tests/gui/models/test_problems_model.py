@@ -65,3 +65,17 @@ def test_a_scans_problems_are_laid_out_one_page_at_first(qtbot: QtBot) -> None:
     assert panel.stack.currentWidget() is panel.view and model.rowCount() == PAGE
     panel.view.scrollToBottom()
     qtbot.waitUntil(lambda: model.rowCount() == 2 * PAGE)
+
+
+def test_a_note_on_a_project_reads_as_the_project_not_a_dot() -> None:
+    """The listing's budget note stands on the project's folder when no skillstudio.yaml
+    sets the budget (else on that file's line): Problems says the project's name, and
+    the file and line for skillstudio.yaml; a skill's note stays project › skill › line."""
+    model = ProblemsModel()
+    folder = Diagnostic("listing-over-budget", "warning", "Over.", "/w/repo")
+    config = Diagnostic("listing-over-budget", "warning", "Over.", "/w/repo/skillstudio.yaml", 2, 1)
+    skill = Diagnostic("name-format", "error", "Bad.", "/w/repo/s/SKILL.md", 2, 1, "name", "s")
+    model.set_sources([[folder, config, skill]], "/w", ["/w/repo"])
+    assert model.where(folder) == "repo"
+    assert model.where(config) == "repo › skillstudio.yaml › line 2"
+    assert model.where(skill) == "repo › s › line 2"

@@ -27,6 +27,9 @@ from skillstudio.gui.window import folder_switch as folder_switch_module
 from skillstudio.gui.window import main_window
 from skillstudio.gui.window.main_window import MainWindow
 
+from ...helpers import lint_json
+from ...test_listing_budget import CODE as BUDGET
+from ...test_listing_budget import make_set
 from ...test_manifest_strings import make_case
 from ...test_toy_profile import toy_project  # noqa: F401 - the fixture, registered here
 from ..faults import shown
@@ -171,6 +174,29 @@ def test_problem_double_click_opens_the_line(window: MainWindow, samples: Path) 
     editor = window.tabs.currentWidget()
     assert isinstance(editor, SkillEditor)
     assert editor.source.textCursor().blockNumber() == 1  # line 2: the name
+
+
+def test_the_listings_note_is_lints_and_its_double_click_shows_headroom(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The `listing-over-budget` note is about the whole listing: Problems shows it where
+    `lint` does (skillstudio.yaml's line that sets the window), and a double-click
+    brings Try a Request with its Headroom tab (which skills lose what), not a skill."""
+    base = make_set(tmp_path / "set", 27, 60, "profile: claude-code\ncontext_tokens: 200000\n")
+    (expected,) = [d for d in lint_json(cwd=base)["diagnostics"] if d["code"] == BUDGET]
+    window = open_window(qtbot, settings, base)
+    model = window.problems_model
+    qtbot.waitUntil(lambda: any(d.code == BUDGET for d in model.shown()), timeout=20_000)
+    (note,) = [d for d in model.shown() if d.code == BUDGET]
+    assert note.to_json() == expected  # path, line 2, column 1, no field, no skill
+    assert model.where(note) == "set › skillstudio.yaml › line 2"
+    row = next(r for r in range(model.rowCount()) if model.index(r, 1).data() == BUDGET)
+    tabs = window.tabs.count()
+    window.problems.view.doubleClicked.emit(model.index(row, 2))
+    panel = window.query_panel
+    assert panel.details.currentWidget() is panel.headroom
+    assert not window.query_dock.visibleRegion().isEmpty()  # brought to the front
+    assert window.tabs.count() == tabs  # no skill opened for a note about them all
 
 
 def test_screenshot(window: MainWindow, tmp_path: Path) -> None:
