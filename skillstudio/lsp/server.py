@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from lsprotocol import types
@@ -133,6 +134,20 @@ class SkillServer(LanguageServer):
                 if other != uri and shown.checked.loaded is item:
                     notes = file_findings(item, shown.path)
                     self.send(other, shown.path, shown.text, Checked(notes, *_rest(shown)))
+        if item is not None:
+            self.follow_listing(item, uri)
+
+    def follow_listing(self, item: OpenProject, uri: str) -> None:
+        """The project's skillstudio.yaml, when open, carries the listing's budget note:
+        it follows the skills as typed (a description lengthened, unsaved, may put the
+        set over its budget)."""
+        config = item.project.config
+        for other, shown in list(self.published.items()):
+            if other == uri or config is None or shown.path != config.path:
+                continue
+            now = guarded(partial(self.session.check, shown.path, shown.text), None)
+            if now is not None and now.diagnostics != shown.checked.diagnostics:
+                self.send(other, shown.path, shown.text, now)
 
     def send(self, uri: str, path: str, text: str, checked: Checked) -> None:
         lines = text_lines(text)
