@@ -75,7 +75,7 @@ def test_a_note_on_a_project_reads_as_the_project_not_a_dot() -> None:
     folder = Diagnostic("listing-over-budget", "warning", "Over.", "/w/repo")
     config = Diagnostic("listing-over-budget", "warning", "Over.", "/w/repo/skillstudio.yaml", 2, 1)
     skill = Diagnostic("name-format", "error", "Bad.", "/w/repo/s/SKILL.md", 2, 1, "name", "s")
-    model.set_sources([[folder, config, skill]], "/w", ["/w/repo"])
+    model.set_sources([[folder, config, skill]], "/w/repo", ["/w/repo"])  # (opened: the project)
     assert model.where(folder) == "repo"
     assert model.where(config) == "repo › skillstudio.yaml › line 2"
     assert model.where(skill) == "repo › s › line 2"
