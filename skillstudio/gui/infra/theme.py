@@ -11,11 +11,13 @@ nothing).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QLabel,
     QProxyStyle,
     QStyle,
     QStyleOption,
@@ -130,19 +132,53 @@ def _edge(option: QStyleOption, painter: QPainter) -> None:
 
 
 def apply_scheme(app: QApplication, scheme: str) -> None:
+    """The scheme on the whole app now, on what is already built too.
+
+    A widget that named a colour when it was built (rich text, a style sheet) rebuilds
+    it through on_theme_change; what Qt itself bakes in is redone here: the colour of a
+    label's links is taken when its text is set (the form's "competes with" links kept
+    the old theme's blue until restart), palette(...) in a style sheet when it is set."""
     app.setStyle(ReadableStyle())
     app.setPalette(dark_palette() if scheme == "dark" else app.style().standardPalette())
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
+        if isinstance(widget, QLabel) and "<a " in widget.text():
+            text = widget.text()  # the same text again is no change to QLabel
+            widget.clear()
+            widget.setText(text)
 
 
 def set_preference(app: QApplication, theme: str) -> None:
     """Settings › Theme: "light", "dark" or "system" (the desktop's), applied now."""
     _PREFERENCE["theme"] = theme if theme in ("light", "dark") else "system"
     apply_scheme(app, wanted_scheme(app))
-    for widget in app.allWidgets():  # palette(...) in a style sheet is read when it is set
-        sheet = widget.styleSheet()
-        if "palette(" in sheet:
-            widget.setStyleSheet("")
-            widget.setStyleSheet(sheet)
+
+
+class _Rebuild(QObject):
+    """Calls `rebuild` when the app's palette under `widget` is another one."""
+
+    def __init__(self, widget: QWidget, rebuild: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.widget = widget
+        self.rebuild = rebuild
+        self.key = QGuiApplication.palette().cacheKey()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget and event.type() == QEvent.Type.PaletteChange:
+            key = QGuiApplication.palette().cacheKey()
+            if key != self.key:  # not a style sheet's own palette change: no loop
+                self.key = key
+                self.rebuild()
+        return False
+
+
+def on_theme_change(widget: QWidget, rebuild: Callable[[], None]) -> None:
+    """Call `rebuild` when the theme changes (Settings, the desktop's scheme), for a
+    widget whose text or style sheet names colours of the theme it was built in."""
+    widget.installEventFilter(_Rebuild(widget, rebuild))
 
 
 def follow_system_theme(app: QApplication) -> None:
