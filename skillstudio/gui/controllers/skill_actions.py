@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMenu, QWidget
 
@@ -33,7 +33,13 @@ from .document_tabs import DocumentTabs
 
 
 class SkillActions(QObject):
-    """Skill operations; each runs in core, then `reload()` shows its outcome."""
+    """Skill operations; each runs in core, then `reload()` shows its outcome.
+
+    Signals:
+    created(str): the SKILL.md of a skill just made (new or duplicated), read already.
+    """
+
+    created = Signal(str)
 
     def __init__(
         self,
@@ -126,6 +132,7 @@ class SkillActions(QObject):
         path = self._operation(lambda: new_skill(place.profile, place.folder, name, title))
         if isinstance(path, str):
             self.documents.open_skill(path)
+            self.created.emit(path)
             return path
         return None
 
@@ -159,7 +166,10 @@ class SkillActions(QObject):
         if project is None or name is None:
             return None
         target = self._operation(lambda: duplicate_skill(project.profile, folder, name))
-        return target if isinstance(target, str) else None
+        if not isinstance(target, str):
+            return None
+        self.created.emit(os.path.join(target, "SKILL.md"))
+        return target
 
     def trash_skill(self, path: str) -> str | None:
         if not self.documents.close_skill(path):

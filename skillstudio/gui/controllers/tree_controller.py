@@ -83,6 +83,20 @@ class SkillTree(QObject):
             self.view.setCurrentIndex(row)
             self.view.scrollTo(row)
 
+    def reveal(self, path: str) -> str:
+        """A skill just made shown and selected even where the filter hid it (a new
+        skill did not appear while the tree was filtered): the filter is cleared, and
+        what was done said (the return, "" when the row showed already)."""
+        if not self.model.hidden_by_filter(path):
+            self.select(path)
+            return ""
+        words = self.filter_box.text().strip()
+        self.filter_box.clear()
+        self.filter_timer.stop()
+        self.followed = path
+        self._on_filter_timer()  # at once, the new skill's row selected
+        return f"Filter \u201c{words}\u201d cleared to show the new skill."
+
     def current_path(self) -> str:
         """The path of the tree's current row ("" for none)."""
         return self.view.currentIndex().data(PATH_ROLE) or ""

@@ -291,3 +291,28 @@ def test_a_roots_menu_new_skill_goes_in_that_root(
     assert made == str(home / ".claude/skills/notes/SKILL.md")
     assert shown[0].where.text().startswith("In <b>") and "personal" in shown[0].where.text()
     assert window.skill_actions.new_skill_in(str(repo)) == str(repo / "skills/notes/SKILL.md")
+
+
+def test_a_new_skill_shows_in_a_filtered_tree_and_says_the_filter_was_cleared(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """With "review" in the filter box a new skill "triage-bugs" was made and opened
+    but had no row: the tree seemed not to have it."""
+    window.filter_box.setText("review")
+    qtbot.waitUntil(lambda: window.tree_model.filter_text == "review")
+    root = str(samples / "oasis/key_skills")
+    answer(window.dialogs, monkeypatch, "triage-bugs", "triage-bugs-2")
+    path = window.skill_actions.new_skill_in(root)
+    assert path is not None
+    assert window.filter_box.text() == "" and window.tree_model.filter_text == ""
+    assert window.skill_tree.current_path() == path  # its row shown and selected
+    assert window.statusBar().currentMessage() == (
+        "Filter \u201creview\u201d cleared to show the new skill."
+    )
+    # a skill the filter shows keeps the filter: nothing to clear, nothing said
+    window.filter_box.setText("triage")
+    qtbot.waitUntil(lambda: window.tree_model.filter_text == "triage")
+    copy = window.skill_actions.duplicate_skill(path)
+    assert copy is not None and window.skill_tree.current_path() == str(Path(copy, "SKILL.md"))
+    assert window.filter_box.text() == "triage"
+    assert "cleared" not in window.statusBar().currentMessage()
