@@ -108,14 +108,16 @@ class SkillActions(QObject):
         return self._create(below or self.places())
 
     def new_skill(self) -> str | None:
-        """File › New Skill: beside the current tab's skill, else where the user chooses
-        among the project's places (one place: it)."""
+        """File › New Skill: where the user chooses among the project's places, the
+        current tab's skill's first and chosen (it was the only one: no choice)."""
         places = self.places()
         current = self.documents.current_path()
         here = place_of(places, os.path.dirname(os.path.dirname(current))) if current else None
-        return self._create([here] if here is not None else places)
+        if here is None:
+            return self._create(places)
+        return self._create([here] + [p for p in places if p is not here], beside=here.folder)
 
-    def _create(self, places: list[NewSkillPlace]) -> str | None:
+    def _create(self, places: list[NewSkillPlace], beside: str = "") -> str | None:
         if not places:
             self.dialogs.warning(
                 "Open a folder of skills first (File › Open Folder)."
@@ -124,7 +126,7 @@ class SkillActions(QObject):
             )
             return None
         window = self.documents.tabs.window()
-        dialog = NewSkillDialog(places[0].folder, window, places=places)
+        dialog = NewSkillDialog(places[0].folder, window, places=places, beside=beside)
         place = dialog.place if self.dialogs.ask_new_skill(dialog) else None
         if place is None:
             return None

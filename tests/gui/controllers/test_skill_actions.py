@@ -260,7 +260,36 @@ def test_new_skill_beside_a_plugin_skill_stays_in_its_plugin(
     open_tab(window, repo / "plugins/ops/skills/watch-logs/SKILL.md")
     made = window.skill_actions.new_skill()
     assert made == str(repo / "plugins/ops/skills/tail-logs/SKILL.md")
-    assert not shown[0].choice.isVisibleTo(shown[0]), "no question: the current skill's root"
+    assert shown[0].choice.currentIndex() == 0, "the current skill's root, chosen"
+
+
+def test_new_skill_with_a_tab_open_offers_every_place_the_open_skills_first(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """With a tab open the folder was fixed to its skill's root: no other plugin could
+    be chosen without closing every tab."""
+    repo = _market(tmp_path / "market")
+    window = open_window(qtbot, settings, repo)
+    open_tab(window, repo / "plugins/ops/skills/watch-logs/SKILL.md")
+    shown: list[NewSkillDialog] = []
+
+    def ask(dialog: QDialog) -> bool:
+        assert isinstance(dialog, NewSkillDialog)
+        shown.append(dialog)
+        labels = [dialog.choice.itemText(i) for i in range(dialog.choice.count())]
+        assert dialog.choice.isVisibleTo(dialog) and len(labels) == 2
+        assert "plugin:ops, beside the open skill" in labels[0]  # first, said, and chosen
+        assert dialog.place is not None and dialog.place.root.label == "plugin:ops"
+        assert "plugin:docs)" in labels[1]  # who loads each place
+        dialog.choice.setCurrentIndex(1)
+        dialog.name_box.setText("style-guide")
+        return True
+
+    window.dialogs.ask_new_skill = ask  # type: ignore[method-assign]
+    made = window.skill_actions.new_skill()
+    assert len(shown) == 1
+    assert made == str(repo / "plugins/docs/skills/style-guide/SKILL.md")
+    assert window.document_tabs.current_path() == made
 
 
 def test_new_skill_with_no_folder_open_says_what_to_do(
