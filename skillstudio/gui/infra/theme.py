@@ -11,9 +11,11 @@ nothing).
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+import shiboken6
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -149,6 +151,9 @@ def apply_scheme(app: QApplication, scheme: str) -> None:
             text = widget.text()  # the same text again is no change to QLabel
             widget.clear()
             widget.setText(text)
+    for rebuild in list(_REBUILDS):
+        if shiboken6.isValid(rebuild) and shiboken6.isValid(rebuild.parent()):
+            rebuild.check()
 
 
 def set_preference(app: QApplication, theme: str) -> None:
@@ -158,27 +163,32 @@ def set_preference(app: QApplication, theme: str) -> None:
 
 
 class _Rebuild(QObject):
-    """Calls `rebuild` when the app's palette under `widget` is another one."""
+    """Calls `rebuild` when the app's palette is another one (a child of the widget:
+    it goes with it)."""
 
     def __init__(self, widget: QWidget, rebuild: Callable[[], None]) -> None:
         super().__init__(widget)
-        self.widget = widget
         self.rebuild = rebuild
         self.key = QGuiApplication.palette().cacheKey()
+        _REBUILDS.add(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.widget and event.type() == QEvent.Type.PaletteChange:
-            key = QGuiApplication.palette().cacheKey()
-            if key != self.key:  # not a style sheet's own palette change: no loop
-                self.key = key
-                self.rebuild()
-        return False
+    def check(self) -> None:
+        key = QGuiApplication.palette().cacheKey()
+        if key != self.key:
+            self.key = key
+            self.rebuild()
+
+
+# Told by apply_scheme itself, not by an event: a widget whose style sheet sets a colour
+# holds a palette of its own, and the app's new palette sends it no event at all.
+_REBUILDS: weakref.WeakSet[_Rebuild] = weakref.WeakSet()
 
 
 def on_theme_change(widget: QWidget, rebuild: Callable[[], None]) -> None:
     """Call `rebuild` when the theme changes (Settings, the desktop's scheme), for a
-    widget whose text or style sheet names colours of the theme it was built in."""
-    widget.installEventFilter(_Rebuild(widget, rebuild))
+    widget whose text or style sheet names colours of the theme it was built in; as
+    long as the widget lives."""
+    _Rebuild(widget, rebuild)
 
 
 def follow_system_theme(app: QApplication) -> None:

@@ -37,6 +37,7 @@ from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
+from ...core.projects.suite_leaks import expected_skills, suite_leaks
 from ...core.projects.suite_scope import suite_project
 from ...core.projects.suite_writing import create_suite
 from ...core.projects.suites import (
@@ -45,9 +46,11 @@ from ...core.projects.suites import (
     load_suite,
     report_of,
 )
+from ...core.ranking.leaks import Leak, LeakCheck
 from ...core.scanning.registry import Registry
+from ..infra.background import LatestJob
 from ..infra.deferred_until_shown import CatchUp
-from ..infra.theme import bar_style, colour
+from ..infra.theme import bar_style, colour, on_theme_change
 from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 from .suite_offers import followed_suite, offered_suites
@@ -133,6 +136,10 @@ class SuiteRunner(QWidget):
         self.slices = CaseSlices(
             context, self._on_slice, self._on_done, lambda why: self._show_message(why, True), self
         )
+        self.leak_job = LatestJob(self)  # the leaking cases, as `test --leaks` finds them
+        self._leaks_of: tuple[Registry, object] | None = None  # what they were found for
+        self.leaks: dict[int, Leak] | None = None  # by case number; None: not known yet
+        self._message = (NO_SUITE, False, False)  # the summary's text and tone
         self.catch_up = CatchUp(self, self.run, RERUN_DELAY_MS)
         # the suites a project keeps in the app's settings (a case added to a file its
         # skillstudio.yaml does not list), by the project's folder
@@ -174,6 +181,7 @@ class SuiteRunner(QWidget):
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        on_theme_change(self.summary, lambda: self._show_message(*self._message))
         self.filter_note = QLabel(self)
         self.filter_note.setVisible(False)
         self.filter_note.linkActivated.connect(lambda _link: self._set_filter(None))
@@ -235,6 +243,8 @@ class SuiteRunner(QWidget):
         self.suite = self.project = self.registry = None
         self._own.clear()
         self._skills.clear()
+        self.leak_job.drop()
+        self._leaks_of, self.leaks = None, None
         self.cases_model.set_cases([])
         self._set_report(None)
         self._set_filter(None)
@@ -453,8 +463,37 @@ class SuiteRunner(QWidget):
         if [c.query for c in self.cases_model.cases] != [c.query for c in suite.cases]:
             self.cases_model.set_cases(suite.cases)
         self._show_message(f"Running {counted(len(suite.cases), 'case')}…")
+        self._check_leaks(suite, self.registry)
         self.slices.start(suite, self.project, self.registry)
         return True
+
+    def _check_leaks(self, suite: Suite, registry: Registry) -> None:
+        """The cases whose request leaks a skill they expect (it names the skill, or
+        leans on its rarest words: core/projects/suite_leaks.py), as `skillstudio test
+        --leaks` finds them over the project the suite runs against; worked out off the
+        GUI thread (a quarter of a second at 10,000 skills), again only when the skills
+        or the cases changed, and marked where they land."""
+        cases = tuple((c.query, tuple(expected_skills(c))) for c in suite.cases)
+        asked = (suite.path, registry.version, cases)
+        if self._leaks_of is not None and self._leaks_of == (registry, asked):
+            return
+        self._leaks_of, self.leaks = (registry, asked), None
+        self.cases_model.set_leaks({})
+        skills = list(registry.active.values())  # what the worker reads
+
+        def work() -> dict[int, Leak]:
+            numbers = {id(case): number for number, case in enumerate(suite.cases)}
+            return {numbers[id(f.case)]: f.leak for f in suite_leaks(suite, LeakCheck(skills))}
+
+        self.leak_job.submit(work, self._on_leaks)
+
+    def _on_leaks(self, leaks: dict[int, Leak] | None, _error: str | None) -> None:
+        if leaks is None:  # a core bug: the cases are shown unmarked, the run goes on
+            return
+        self.leaks = leaks
+        self.cases_model.set_leaks(leaks)
+        if self.report is not None and not self.running:
+            self._show_report(self.report)
 
     def _on_slice(self, first: int, results: list[CaseResult]) -> None:
         self.cases_model.set_results(first, results)
@@ -486,6 +525,12 @@ class SuiteRunner(QWidget):
                 # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
                 if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
                     view.resizeColumnToContents(column)
+        self._show_report(report)
+
+    def _show_report(self, report: SuiteReport) -> None:
+        """The run's verdict, with the leaking cases once they are known."""
+        if self.suite is None:
+            return
         project = self.project
         against = (
             f"{os.path.basename(project.base)} ({project.profile.name} profile)"
@@ -496,14 +541,21 @@ class SuiteRunner(QWidget):
         verdict = f"{report.passed} passed, {report.failed} failed"
         if report.model_only:
             verdict += f", {report.model_only} for eval (expect_model)"
+        leaking = (
+            f" · ⚠ {counted(len(self.leaks), 'leaking case')} (the request names its skill "
+            "or leans on its rarest words: it measures less than it seems; see the tooltips)"
+            if self.leaks
+            else ""
+        )
         self._show_message(
             f"{verdict} · {counted(len(report.results), 'case')} · {kind} · on {against} · "
-            f"{self.last_run_ms:.0f} ms",
+            f"{self.last_run_ms:.0f} ms{leaking}",
             error=report.failed > 0,
             ok=report.failed == 0,
         )
 
     def _show_message(self, text: str, error: bool = False, ok: bool = False) -> None:
+        self._message = (text, error, ok)
         self.summary.setText(text)
         if error:
             self.summary.setStyleSheet(bar_style("error"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,14 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
+from skillstudio.core.projects.suite_leaks import suite_leaks
 from skillstudio.core.projects.suite_scope import suite_project
 from skillstudio.core.projects.suite_writing import add_case
 from skillstudio.core.projects.suites import load_suite, run_suite
+from skillstudio.core.ranking.leaks import LeakCheck
 from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.gui.editor.field_widgets import ListEditor
-from skillstudio.gui.infra.theme import set_preference
+from skillstudio.gui.infra.theme import colour, set_preference
 from skillstudio.gui.panels import suite_slices
 from skillstudio.gui.panels.suite_runner import NO_SUITE, SuiteRunner
 from skillstudio.gui.panels.workbench.add_case import CaseAnswer, CaseQuestion
@@ -580,3 +583,53 @@ def test_estimate_cases_rank_against_one_likely_index_not_one_a_case(
     assert [(r.got, r.passed) for r in report.results] == [
         (r.got, r.passed) for r in expected.results
     ]
+
+
+# -- leaking cases: marked as `skillstudio test --leaks` lists them -----------------------------
+def test_leaking_cases_are_marked_with_why_as_test_leaks_lists_them(
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
+) -> None:
+    """A case whose request names its skill passed like any other: nothing said that
+    it tests nothing about triggering (`test --leaks` listed 3 of oasis's 8)."""
+    suite = samples / "oasis/suites/oasis.yaml"
+    runner = ran_suite(suite_runner, suite)
+    qtbot.waitUntil(lambda: runner.leaks is not None, timeout=10_000)
+    loaded = load_suite(str(suite))
+    assert runner.project is not None and runner.registry is not None
+    check = LeakCheck(runner.registry.active.values())
+    expected = {found.case.line: found.leak.reason for found in suite_leaks(loaded, check)}
+    assert len(expected) == 3  # what `skillstudio test --leaks` says of this suite
+    model = runner.cases_model
+    marked: dict[int, str] = {}
+    for row in range(model.rowCount()):
+        case = model.case_at(row)
+        assert case is not None
+        tip = model.index(row, 1).data(Qt.ItemDataRole.ToolTipRole)
+        mark = model.index(row, 1).data(Qt.ItemDataRole.DecorationRole)
+        assert (mark is not None) == tip.startswith("⚠ Leaks: this request ")
+        if mark is not None:
+            assert "measures less than it seems" in tip
+            marked[case.line] = tip
+    assert sorted(marked) == sorted(expected)
+    for line, reason in expected.items():
+        assert reason in marked[line]  # why: the skill and the words it names
+    assert "names the skill code-review ('code review')" in marked[14]
+    assert "⚠ 3 leaking cases" in runner.summary.text()
+    assert runner.summary.text().startswith(f"{runner.report.passed} passed")  # type: ignore[union-attr]
+    # a suite whose requests leak nothing: no mark, nothing said
+    ran_suite(runner, samples / "mvp/suites/mvp.yaml")
+    qtbot.waitUntil(lambda: runner.leaks is not None, timeout=10_000)
+    assert runner.leaks == {} and "leaking" not in runner.summary.text()
+    rows = range(runner.cases_model.rowCount())
+    assert all(model.index(r, 1).data(Qt.ItemDataRole.DecorationRole) is None for r in rows)
+
+
+def test_the_verdict_takes_the_new_theme_at_once(
+    suite_runner: SuiteRunner, samples: Path, switch_theme: Callable[[str], None]
+) -> None:
+    """Its green (or red bar) stayed the light theme's on a dark panel until the next run."""
+    runner = ran_suite(suite_runner, samples / "oasis/suites/oasis.yaml")
+    tone = "string" if runner.report is not None and runner.report.failed == 0 else "error_bg"
+    assert colour(tone, dark=False) in runner.summary.styleSheet()
+    switch_theme("dark")
+    assert colour(tone, dark=True) in runner.summary.styleSheet()
