@@ -542,8 +542,8 @@ class SuiteRunner(QWidget):
         if report.model_only:
             verdict += f", {report.model_only} for eval (expect_model)"
         leaking = (
-            f" · ⚠ {counted(len(self.leaks), 'leaking case')} (the request names its skill "
-            "or leans on its rarest words: it measures less than it seems; see the tooltips)"
+            f" · ⚠ {counted(len(self.leaks), 'leaking case')}: they measure less than they "
+            "seem (the tooltips say why)"
             if self.leaks
             else ""
         )

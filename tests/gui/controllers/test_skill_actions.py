@@ -335,12 +335,13 @@ def test_a_new_skill_shows_in_a_filtered_tree_and_says_the_filter_was_cleared(
     assert path is not None
     assert window.filter_box.text() == "" and window.tree_model.filter_text == ""
     assert window.skill_tree.current_path() == path  # its row shown and selected
-    assert window.statusBar().currentMessage() == (
-        "Filter \u201creview\u201d cleared to show the new skill."
-    )
+    said = "Filter \u201creview\u201d cleared to show the new skill."
+    assert window.statusBar().currentMessage() == said
+    assert window.filter_box.placeholderText() == said  # kept when the status line changes
     # a skill the filter shows keeps the filter: nothing to clear, nothing said
     window.filter_box.setText("triage")
     qtbot.waitUntil(lambda: window.tree_model.filter_text == "triage")
+    assert window.filter_box.placeholderText() == "Filter skills…"  # typed in: said
     copy = window.skill_actions.duplicate_skill(path)
     assert copy is not None and window.skill_tree.current_path() == str(Path(copy, "SKILL.md"))
     assert window.filter_box.text() == "triage"
