@@ -137,7 +137,7 @@ class SuiteRunner(QWidget):
             context, self._on_slice, self._on_done, lambda why: self._show_message(why, True), self
         )
         self.leak_job = LatestJob(self)  # the leaking cases, as `test --leaks` finds them
-        self._leaks_of: tuple[Registry, object] | None = None  # what they were found for
+        self._leaks_of: tuple[Registry, object, int] | None = None  # what they were found for
         self.leaks: dict[int, Leak] | None = None  # by case number; None: not known yet
         self._message = (NO_SUITE, False, False)  # the summary's text and tone
         self.catch_up = CatchUp(self, self.run, RERUN_DELAY_MS)
@@ -463,22 +463,23 @@ class SuiteRunner(QWidget):
         if [c.query for c in self.cases_model.cases] != [c.query for c in suite.cases]:
             self.cases_model.set_cases(suite.cases)
         self._show_message(f"Running {counted(len(suite.cases), 'case')}…")
-        self._check_leaks(suite, self.registry)
         self.slices.start(suite, self.project, self.registry)
         return True
 
     def _check_leaks(self, suite: Suite, registry: Registry) -> None:
         """The cases whose request leaks a skill they expect (it names the skill, or
         leans on its rarest words: core/projects/suite_leaks.py), as `skillstudio test
-        --leaks` finds them over the project the suite runs against; worked out off the
-        GUI thread (a quarter of a second at 10,000 skills), again only when the skills
-        or the cases changed, and marked where they land."""
-        cases = tuple((c.query, tuple(expected_skills(c))) for c in suite.cases)
-        asked = (suite.path, registry.version, cases)
-        if self._leaks_of is not None and self._leaks_of == (registry, asked):
+        --leaks` finds them over the project the suite runs against. Asked once a run is
+        done (never beside its slices), worked out off the GUI thread (a quarter of a
+        second at 10,000 skills) only when the cases or the skills changed; the marks
+        shown stay until the new ones land, unless the cases changed."""
+        cases = (suite.path, tuple((c.query, tuple(expected_skills(c))) for c in suite.cases))
+        if self._leaks_of is None or self._leaks_of[1] != cases:
+            self.leaks = None  # other cases: their marks went with them
+            self.cases_model.set_leaks({})
+        elif self._leaks_of == (registry, cases, registry.version):
             return
-        self._leaks_of, self.leaks = (registry, asked), None
-        self.cases_model.set_leaks({})
+        self._leaks_of = (registry, cases, registry.version)
         skills = list(registry.active.values())  # what the worker reads
 
         def work() -> dict[int, Leak]:
@@ -500,6 +501,8 @@ class SuiteRunner(QWidget):
 
     def _on_done(self, results: list[CaseResult], ms: float) -> None:
         self.last_run_ms = ms
+        if self.suite is not None and self.registry is not None:
+            self._check_leaks(self.suite, self.registry)
         self._set_report(report_of(results))
         self.finished.emit()
 

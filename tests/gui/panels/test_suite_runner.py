@@ -616,6 +616,12 @@ def test_leaking_cases_are_marked_with_why_as_test_leaks_lists_them(
     assert "names the skill code-review ('code review')" in marked[14]
     assert "⚠ 3 leaking cases" in runner.summary.text()
     assert runner.summary.text().startswith(f"{runner.report.passed} passed")  # type: ignore[union-attr]
+    # run again with nothing changed: the marks stay, nothing is worked out again
+    known = runner.leaks
+    assert runner.run(force=True)
+    runner.run_to_end()
+    assert runner.leaks is known and not runner.leak_job.busy
+    assert "⚠ 3 leaking cases" in runner.summary.text()
     # a suite whose requests leak nothing: no mark, nothing said
     ran_suite(runner, samples / "mvp/suites/mvp.yaml")
     qtbot.waitUntil(lambda: runner.leaks is not None, timeout=10_000)
