@@ -181,6 +181,7 @@ def suites_shot(
     app.processEvents()
     window.suite_runner.open_suite(suite)
     window.suite_runner.run_to_end()
+    wait_for(app, lambda: window.suite_runner.leaks is not None)  # the leaking cases marked
     window.suite_runner.failures_box.setChecked(width < WIDE)  # the failure in view
     app.processEvents()
     window.grab().save(target)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.dialogs.overwrite_dialog import OverwriteDialog
-from skillstudio.gui.infra.theme import apply_scheme
+from skillstudio.gui.infra.theme import apply_scheme, set_preference
 from skillstudio.gui.panels.suite_runner import SuiteRunner
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
@@ -83,6 +83,23 @@ def dark(qapp: QApplication) -> Iterator[QApplication]:
     try:
         yield qapp
     finally:
+        apply_scheme(qapp, "light")
+
+
+@pytest.fixture
+def switch_theme(qapp: QApplication) -> Iterator[Callable[[str], None]]:
+    """Settings › Theme's switch while the app runs (set_preference, then the events
+    it posts, as back in the event loop); light after."""
+
+    def switch(theme: str) -> None:
+        set_preference(qapp, theme)
+        qapp.processEvents()
+
+    try:
+        yield switch
+    finally:
+        set_preference(qapp, "light")
+        set_preference(qapp, "system")
         apply_scheme(qapp, "light")
 
 

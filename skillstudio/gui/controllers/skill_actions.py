@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMenu, QWidget
 
@@ -33,7 +33,13 @@ from .document_tabs import DocumentTabs
 
 
 class SkillActions(QObject):
-    """Skill operations; each runs in core, then `reload()` shows its outcome."""
+    """Skill operations; each runs in core, then `reload()` shows its outcome.
+
+    Signals:
+    created(str): the SKILL.md of a skill just made (new or duplicated), read already.
+    """
+
+    created = Signal(str)
 
     def __init__(
         self,
@@ -102,14 +108,16 @@ class SkillActions(QObject):
         return self._create(below or self.places())
 
     def new_skill(self) -> str | None:
-        """File › New Skill: beside the current tab's skill, else where the user chooses
-        among the project's places (one place: it)."""
+        """File › New Skill: where the user chooses among the project's places, the
+        current tab's skill's first and chosen (it was the only one: no choice)."""
         places = self.places()
         current = self.documents.current_path()
         here = place_of(places, os.path.dirname(os.path.dirname(current))) if current else None
-        return self._create([here] if here is not None else places)
+        if here is None:
+            return self._create(places)
+        return self._create([here] + [p for p in places if p is not here], beside=here.folder)
 
-    def _create(self, places: list[NewSkillPlace]) -> str | None:
+    def _create(self, places: list[NewSkillPlace], beside: str = "") -> str | None:
         if not places:
             self.dialogs.warning(
                 "Open a folder of skills first (File › Open Folder)."
@@ -118,7 +126,7 @@ class SkillActions(QObject):
             )
             return None
         window = self.documents.tabs.window()
-        dialog = NewSkillDialog(places[0].folder, window, places=places)
+        dialog = NewSkillDialog(places[0].folder, window, places=places, beside=beside)
         place = dialog.place if self.dialogs.ask_new_skill(dialog) else None
         if place is None:
             return None
@@ -126,6 +134,7 @@ class SkillActions(QObject):
         path = self._operation(lambda: new_skill(place.profile, place.folder, name, title))
         if isinstance(path, str):
             self.documents.open_skill(path)
+            self.created.emit(path)
             return path
         return None
 
@@ -159,7 +168,10 @@ class SkillActions(QObject):
         if project is None or name is None:
             return None
         target = self._operation(lambda: duplicate_skill(project.profile, folder, name))
-        return target if isinstance(target, str) else None
+        if not isinstance(target, str):
+            return None
+        self.created.emit(os.path.join(target, "SKILL.md"))
+        return target
 
     def trash_skill(self, path: str) -> str | None:
         if not self.documents.close_skill(path):

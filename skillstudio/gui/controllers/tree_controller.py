@@ -43,6 +43,8 @@ class SkillTree(QObject):
         self.filter_timer.setInterval(FILTER_DELAY_MS)
         self.filter_timer.timeout.connect(self._on_filter_timer)
         filter_box.textChanged.connect(self.filter_timer.start)
+        filter_box.textChanged.connect(self._forget_note)
+        self.placeholder = filter_box.placeholderText()  # said again once it is typed in
         filter_box.returnPressed.connect(self._on_filter_entered)
         view.setModel(model)
         self.followed = ""  # the current tab's skill, shown again after the filter changes
@@ -82,6 +84,26 @@ class SkillTree(QObject):
         if row.isValid() and self.view.currentIndex() != row:
             self.view.setCurrentIndex(row)
             self.view.scrollTo(row)
+
+    def reveal(self, path: str) -> str:
+        """A skill just made shown and selected even where the filter hid it (a new
+        skill did not appear while the tree was filtered): the filter is cleared, and
+        what was done said, in the empty filter box until it is typed in, and returned
+        ("" when the row showed already)."""
+        if not self.model.hidden_by_filter(path):
+            self.select(path)
+            return ""
+        words = self.filter_box.text().strip()
+        self.filter_box.clear()
+        self.filter_timer.stop()
+        self.followed = path
+        self._on_filter_timer()  # at once, the new skill's row selected
+        said = f"Filter \u201c{words}\u201d cleared to show the new skill."
+        self.filter_box.setPlaceholderText(said)
+        return said
+
+    def _forget_note(self, _text: str) -> None:
+        self.filter_box.setPlaceholderText(self.placeholder)
 
     def current_path(self) -> str:
         """The path of the tree's current row ("" for none)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
-from ..infra.theme import colour
+from ..infra.theme import colour, on_theme_change
 
 
 class DiffHighlighter(QSyntaxHighlighter):
@@ -15,6 +15,10 @@ class DiffHighlighter(QSyntaxHighlighter):
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
         self.formats: dict[str, QTextCharFormat] = {}
+        self.recolour()
+
+    def recolour(self) -> None:
+        """The formats in the theme's colours (again when the theme changes)."""
         for mark, name in (("+", "diff_add_bg"), ("-", "diff_del_bg")):
             style = QTextCharFormat()
             style.setBackground(QColor(colour(name)))
@@ -22,6 +26,7 @@ class DiffHighlighter(QSyntaxHighlighter):
         head = QTextCharFormat()
         head.setForeground(QColor(colour("muted")))
         self.formats["@"] = head
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
         if text.startswith(("+++", "---")):
@@ -40,4 +45,5 @@ class DiffView(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setFont(QFont("DejaVu Sans Mono"))
         self.highlighter = DiffHighlighter(self.document())
+        on_theme_change(self, self.highlighter.recolour)
         self.setPlainText(text)

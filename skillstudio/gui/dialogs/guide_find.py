@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..infra.theme import is_dark
+from ..infra.theme import is_dark, on_theme_change
 
 MAX_MATCHES = 2000  # highlighted at most (a page of the guide has a few hundred words)
 
@@ -32,6 +32,7 @@ class GuideFind(QWidget):
         self.view = view
         self.matches: list[QTextCursor] = []
         self.current = -1
+        on_theme_change(self, self._recolour)
         self.query = QLineEdit(self)
         self.query.setPlaceholderText("Find in this page")
         self.query.setClearButtonEnabled(True)
@@ -105,6 +106,11 @@ class GuideFind(QWidget):
         else:
             self.current = (self.current + by) % len(self.matches)
         self._show()
+
+    def _recolour(self) -> None:
+        """The matches marked in the new theme's colours."""
+        if self.matches:
+            self._show()
 
     def _show(self) -> None:
         text = self.query.text()

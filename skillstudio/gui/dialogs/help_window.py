@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from ...core.reading.safefs import read_bytes
 from ..infra.icons import STATUS, status_icon
-from ..infra.theme import is_dark
+from ..infra.theme import is_dark, on_theme_change
 from .guide_find import GuideFind
 
 GUIDE = "guide.md"
@@ -180,6 +180,7 @@ class HelpWindow(QDialog):
         split.setSizes([220, 700])
         self.find_bar = GuideFind(self.browser, self)
         self.browser.sourceChanged.connect(lambda _url: self.find_bar.page_changed())
+        on_theme_change(self.browser, self._recolour)
         find = QAction("Find in Page", self)
         find.setShortcut(QKeySequence.StandardKey.Find)
         find.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -192,6 +193,15 @@ class HelpWindow(QDialog):
         layout.addWidget(self.find_bar)
         self.resize(960, 700)
         self.show_page(GUIDE)
+
+    def _recolour(self) -> None:
+        """The page read again for a new theme (its links' colour and the status icons
+        are taken when it is laid out), where it was, its matches found again."""
+        bar = self.browser.verticalScrollBar()
+        where = bar.value()
+        self.browser.reload()
+        self.find_bar.page_changed()
+        bar.setValue(where)
 
     def _fill_contents(self) -> None:
         """Each page a row; under the page shown, its headings (clicked: scrolled to)."""

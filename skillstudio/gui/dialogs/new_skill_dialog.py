@@ -3,7 +3,8 @@ skill goes in, and turns what is typed into a valid name as it is typed ("PDF Fi
 -> pdf-filler), keeping the typed words as the heading; nothing typed is lost to a
 refusal (Rename asked in a plain text box, then closed on a bad name with the text gone).
 New Skill offers only folders an agent loads (core's `new_skill_places`), each with the
-agent that loads it; several: a choice, the first chosen."""
+agent that loads it; several: a choice, the first chosen (File › New Skill: the open
+skill's folder, said)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ class NewSkillDialog(QDialog):
 
     `action`: "new", "rename" or "duplicate"; the last two name a copy or the new
     name of the skill folder `current` (a folder name in `root`). `places`: where a new
-    skill may go (the first is `root`), each with the agent that loads it."""
+    skill may go (the first is `root`), each with the agent that loads it; `beside`: the
+    place of the open skill, said so."""
 
     def __init__(
         self,
@@ -40,6 +42,7 @@ class NewSkillDialog(QDialog):
         action: str = "new",
         current: str = "",
         places: list[NewSkillPlace] | None = None,
+        beside: str = "",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(_TITLES[action])
@@ -51,7 +54,8 @@ class NewSkillDialog(QDialog):
         self.where.setToolTip(root)
         self.choice = QComboBox(self)  # shown when there are several places
         for place in self.places:
-            self.choice.addItem(f"{home_relative(place.folder)}  ({place.loaded_by})")
+            mark = ", beside the open skill" if place.folder == beside else ""
+            self.choice.addItem(f"{home_relative(place.folder)}  ({place.loaded_by}{mark})")
             self.choice.setItemData(self.choice.count() - 1, place.folder)
         self.choice.setVisible(len(self.places) > 1)
         self.where.setVisible(len(self.places) <= 1)

@@ -22,7 +22,7 @@ from ...core.ranking.likely_index import LikelyIndex
 from ...core.ranking.overlap import THRESHOLD
 from ...core.ranking.rivals import competing
 from ..infra.likely_jobs import LikelyIndexes
-from ..infra.theme import colour
+from ..infra.theme import colour, on_theme_change
 from ..models.skill_document import SkillDocument
 
 DELAY_MS = 150  # after the document's own (debounced) re-validation
@@ -50,6 +50,7 @@ class CompetesLine(QLabel):
         self.document = document
         self.indexes = indexes
         self.competitors: list[tuple[Skill, float]] = []
+        self.working = False  # the index is still being built
         self.setObjectName("competes-with")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
@@ -63,6 +64,7 @@ class CompetesLine(QLabel):
         # bound methods: disconnected when the line goes (the document may outlive it)
         document.diagnostics_changed.connect(self._on_checked)
         indexes.ready.connect(self._on_ready)
+        on_theme_change(self, self._show)  # the muted notes are in the theme's grey
         self.update_now()
 
     def _on_checked(self, _diagnostics: object) -> None:
@@ -97,17 +99,20 @@ class CompetesLine(QLabel):
             index = self.indexes.get(registry)  # built off the GUI thread; `ready` follows
         else:
             self._follow(index)
+        self.working = index is None
+        self.competitors = []
+        if index is not None:
+            try:
+                self.competitors = competing(index, self.document.path, SHOWN)
+            except Exception:  # a nicety: a core bug here must not break the form
+                self.competitors = []
+        self._show()
+
+    def _show(self) -> None:
         muted = colour("muted")
-        if index is None:
-            self.competitors = []
-            self.setText(f'<span style="color:{muted}">competes with: working it out…</span>')
-            return
-        try:
-            self.competitors = competing(index, self.document.path, SHOWN)
-        except Exception:  # a nicety: a core bug here must not break the form
-            self.competitors = []
-        if not self.competitors:
-            self.setText(f'<span style="color:{muted}">competes with: no other skill</span>')
+        if self.working or not self.competitors:
+            note = "working it out…" if self.working else "no other skill"
+            self.setText(f'<span style="color:{muted}">competes with: {note}</span>')
             return
         links = ", ".join(
             f'<a href="{html.escape(skill.path)}">{html.escape(skill.name)}</a> ({score:.2f})'

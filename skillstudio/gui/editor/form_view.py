@@ -36,7 +36,7 @@ from ...core.model.document import Document
 from ...core.model.fields import FieldSpec, yaml_spelling
 from ...core.profile import Profile
 from ...core.reading.yaml_io import EditError
-from ..infra.theme import bar_style, colour
+from ..infra.theme import bar_style, colour, on_theme_change
 from ..models.skill_document import SkillDocument
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
 from .growing_text import GrowingTextBox
@@ -220,7 +220,15 @@ class FormView(QScrollArea):
         inner.installEventFilter(self)  # a field grown or rearranged: the page refits
         document.text_document.contentsChanged.connect(self._on_text_changed)
         document.diagnostics_changed.connect(self._on_diagnostics_changed)
+        on_theme_change(self, self._recolour)
         self.refresh()
+
+    def _recolour(self) -> None:
+        """The banner, counters, notes and outlines in the colours of the new theme."""
+        self.banner.setStyleSheet(bar_style("error"))
+        for item in self.fields.values():
+            self._update_counter(item)
+        self._on_diagnostics_changed(None)
 
     # -- building -------------------------------------------------------------
     def _add_field(self, form: QFormLayout, spec: FieldSpec) -> None:

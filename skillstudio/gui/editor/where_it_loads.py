@@ -26,6 +26,7 @@ from ...core.projects.agent_reach import Reach, agent_reach
 from ..infra.background import LatestJob
 from ..infra.column_fit import ColumnFit
 from ..infra.deferred_until_shown import CatchUp
+from ..infra.theme import on_theme_change
 from ..models.skill_document import SkillDocument
 
 DELAY_MS = 300  # after the document's own (debounced) re-validation
@@ -95,6 +96,7 @@ class WhereItLoads(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         document.diagnostics_changed.connect(self._on_checked)
+        on_theme_change(self, self._recolour)
 
     def _intro(self) -> str:
         skill = self.document.registry.by_path.get(self.document.path)
@@ -116,6 +118,11 @@ class WhereItLoads(QWidget):
             return
         base = self.base
         self.job.submit(lambda: agent_reach(skill, base), self._landed)
+
+    def _recolour(self) -> None:
+        """The table again, its greyed cells in the new theme's grey."""
+        if self.reaches:
+            self._landed(self.reaches, None)
 
     def _landed(self, reaches: list[Reach] | None, error: str | None) -> None:
         if reaches is None:

@@ -11,11 +11,15 @@ nothing).
 from __future__ import annotations
 
 import os
+import weakref
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+import shiboken6
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QLabel,
     QProxyStyle,
     QStyle,
     QStyleOption,
@@ -130,19 +134,61 @@ def _edge(option: QStyleOption, painter: QPainter) -> None:
 
 
 def apply_scheme(app: QApplication, scheme: str) -> None:
+    """The scheme on the whole app now, on what is already built too.
+
+    A widget that named a colour when it was built (rich text, a style sheet) rebuilds
+    it through on_theme_change; what Qt itself bakes in is redone here: the colour of a
+    label's links is taken when its text is set (the form's "competes with" links kept
+    the old theme's blue until restart), palette(...) in a style sheet when it is set."""
     app.setStyle(ReadableStyle())
     app.setPalette(dark_palette() if scheme == "dark" else app.style().standardPalette())
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
+        if isinstance(widget, QLabel) and "<a " in widget.text():
+            text = widget.text()  # the same text again is no change to QLabel
+            widget.clear()
+            widget.setText(text)
+    for rebuild in list(_REBUILDS):
+        if shiboken6.isValid(rebuild) and shiboken6.isValid(rebuild.parent()):
+            rebuild.check()
 
 
 def set_preference(app: QApplication, theme: str) -> None:
     """Settings › Theme: "light", "dark" or "system" (the desktop's), applied now."""
     _PREFERENCE["theme"] = theme if theme in ("light", "dark") else "system"
     apply_scheme(app, wanted_scheme(app))
-    for widget in app.allWidgets():  # palette(...) in a style sheet is read when it is set
-        sheet = widget.styleSheet()
-        if "palette(" in sheet:
-            widget.setStyleSheet("")
-            widget.setStyleSheet(sheet)
+
+
+class _Rebuild(QObject):
+    """Calls `rebuild` when the app's palette is another one (a child of the widget:
+    it goes with it)."""
+
+    def __init__(self, widget: QWidget, rebuild: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.rebuild = rebuild
+        self.key = QGuiApplication.palette().cacheKey()
+        _REBUILDS.add(self)
+
+    def check(self) -> None:
+        key = QGuiApplication.palette().cacheKey()
+        if key != self.key:
+            self.key = key
+            self.rebuild()
+
+
+# Told by apply_scheme itself, not by an event: a widget whose style sheet sets a colour
+# holds a palette of its own, and the app's new palette sends it no event at all.
+_REBUILDS: weakref.WeakSet[_Rebuild] = weakref.WeakSet()
+
+
+def on_theme_change(widget: QWidget, rebuild: Callable[[], None]) -> None:
+    """Call `rebuild` when the theme changes (Settings, the desktop's scheme), for a
+    widget whose text or style sheet names colours of the theme it was built in; as
+    long as the widget lives."""
+    _Rebuild(widget, rebuild)
 
 
 def follow_system_theme(app: QApplication) -> None:

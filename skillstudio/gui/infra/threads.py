@@ -23,6 +23,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   thread, `Registry.install` puts it in.
 - gui/editor/where_it_loads.py WhereItLoads: core/projects/agent_reach.py for the skill
   as on screen; reads the skill, stats files; the table is filled where it lands.
+- gui/panels/suite_runner.py SuiteRunner: the suite's leaking cases (core/projects/
+  suite_leaks.py with a LeakCheck of its own); reads the suite and a list of the active
+  skills; the cases marked, and the verdict said again, where they land.
 - gui/panels/problems_panel.py ProblemsPanel: the current skill's portability (8
   validations, as on screen or as saved); reads the skill or reads its file; the
   "content" line where it lands.

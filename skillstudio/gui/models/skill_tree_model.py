@@ -294,6 +294,10 @@ class SkillTreeModel(QAbstractItemModel):
             self._show_rows(node.parent, node.row + 1)  # (asked for: handed to the view)
         return self.createIndex(node.row, 0, node)
 
+    def hidden_by_filter(self, path: str) -> bool:
+        """Whether a skill (by its SKILL.md) is in the tree but the filter hides it."""
+        return bool(self._filter) and path in self._by_path and not self.index_of(path).isValid()
+
     def skill_count(self, index: Index) -> int:
         """The skills a root shows (rowCount: those handed to the view so far)."""
         node = self._node(index)

@@ -16,6 +16,8 @@ from PySide6.QtGui import QColor
 
 from ...core.projects.suite_cases import Case
 from ...core.projects.suites import CaseResult, SuiteReport, confusion_label, first_pick
+from ...core.ranking.leaks import Leak
+from ..infra.icons import icon
 from ..infra.theme import colour
 from .table_model import ColumnsModel
 
@@ -47,10 +49,12 @@ class CasesModel(ColumnsModel):
         self.failures_only = False
         self.pair: tuple[str, str] | None = None  # (expected, got) from the confusion table
         self.shown: list[int] = []
+        self.leaks: dict[int, Leak] = {}  # the cases whose request leaks, by number
 
     def set_cases(self, cases: list[Case]) -> None:
         self.beginResetModel()
         self.cases = cases
+        self.leaks = {}
         self.results = [None] * len(cases)
         self.shown = self._visible()
         self.endResetModel()
@@ -86,6 +90,13 @@ class CasesModel(ColumnsModel):
             rows.append(number)
         return rows
 
+    def set_leaks(self, leaks: dict[int, Leak]) -> None:
+        """The cases whose request leaks a skill they expect (by their number in the
+        suite): marked in the Request column, why in its tooltip."""
+        self.leaks = {n: leak for n, leak in leaks.items() if n < len(self.cases)}
+        if self.shown:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.shown) - 1, 1))
+
     def case_at(self, row: int) -> Case | None:
         return self.cases[self.shown[row]] if 0 <= row < len(self.shown) else None
 
@@ -102,6 +113,9 @@ class CasesModel(ColumnsModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(case, result, column)
+        leak = self.leaks.get(number)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return icon("warning") if leak is not None and column == 1 else None
         if role == Qt.ItemDataRole.ForegroundRole and result is not None:
             if column == 0 and not result.judged:
                 return None  # eval's case (expect_model): neither a pass nor a failure
@@ -114,7 +128,11 @@ class CasesModel(ColumnsModel):
             where = f"line {case.line} of the suite\n" if case.line else ""
             why = f"{result.why}\n" if result is not None and result.why else ""
             note = f"Note: {case.note}\n" if case.note else ""
-            return f"{why}{note}{where}Double-click to try this request in the Try a Request panel"
+            leaks = leak_note(leak) + "\n" if leak is not None else ""
+            return (
+                f"{leaks}{why}{note}{where}Double-click to try this request in the Try a Request "
+                "panel"
+            )
         return None
 
     @staticmethod
@@ -139,6 +157,15 @@ class CasesModel(ColumnsModel):
     def has_notes(self) -> bool:
         """Whether any case has a note or a reason to show (else the column goes)."""
         return any(self._text(self.cases[n], self.results[n], 5) for n in self.shown)
+
+
+def leak_note(leak: Leak) -> str:
+    """Why a case's request leaks, and what that means for the case."""
+    return (
+        f"⚠ Leaks: this request {leak.reason}. Any ranking finds the skill by those words "
+        "alone, so the case measures less than it seems: write it as someone who does not "
+        "know the skill would ask (`skillstudio test --leaks` lists it too)."
+    )
 
 
 class SkillsModel(ColumnsModel):

@@ -1,21 +1,19 @@
 """The suite runner: a suite's cases run against the skills on screen, as they change.
 
-Cases run a few at a time between events (a slice of at most SLICE_MS), so a
-suite of hundreds of cases over 10,000 skills never freezes typing, and a run
-that an edit makes stale is simply restarted.
+Cases run a few at a time between events (suite_slices.py), so a suite of hundreds of
+cases over 10,000 skills never freezes typing, and a run that an edit makes stale is
+simply restarted.
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtWidgets import (
@@ -39,6 +37,7 @@ from ...core.projects.open_project import OpenProject
 from ...core.projects.project import Project, UsageError
 from ...core.projects.suite_cases import Suite, SuiteError
 from ...core.projects.suite_home import suite_home
+from ...core.projects.suite_leaks import expected_skills, suite_leaks
 from ...core.projects.suite_scope import suite_project
 from ...core.projects.suite_writing import create_suite
 from ...core.projects.suites import (
@@ -46,18 +45,17 @@ from ...core.projects.suites import (
     SuiteReport,
     load_suite,
     report_of,
-    run_case,
 )
-from ...core.ranking.likely_index import LikelyIndex
+from ...core.ranking.leaks import Leak, LeakCheck
 from ...core.scanning.registry import Registry
+from ..infra.background import LatestJob
 from ..infra.deferred_until_shown import CatchUp
-from ..infra.one_line import one_line
-from ..infra.theme import bar_style, colour
+from ..infra.theme import bar_style, colour, on_theme_change
 from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 from .suite_offers import followed_suite, offered_suites
+from .suite_slices import CaseSlices
 
-SLICE_MS = 15  # the longest a batch of cases holds the event loop
 RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
 KINDS = {
     "suite": "SkillStudio suite",
@@ -135,9 +133,13 @@ class SuiteRunner(QWidget):
         self.last_run_ms = 0.0
         self._skills: dict[str, str] = {}  # suite path -> the skill an eval set is about
         self._own: dict[str, tuple[Project, Registry]] = {}  # suites outside the open projects
-        self._steps: Iterator[int] | None = None
-        self._results: list[CaseResult] = []
-        self._started = 0.0
+        self.slices = CaseSlices(
+            context, self._on_slice, self._on_done, lambda why: self._show_message(why, True), self
+        )
+        self.leak_job = LatestJob(self)  # the leaking cases, as `test --leaks` finds them
+        self._leaks_of: tuple[Registry, object, int] | None = None  # what they were found for
+        self.leaks: dict[int, Leak] | None = None  # by case number; None: not known yet
+        self._message = (NO_SUITE, False, False)  # the summary's text and tone
         self.catch_up = CatchUp(self, self.run, RERUN_DELAY_MS)
         # the suites a project keeps in the app's settings (a case added to a file its
         # skillstudio.yaml does not list), by the project's folder
@@ -179,6 +181,7 @@ class SuiteRunner(QWidget):
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        on_theme_change(self.summary, lambda: self._show_message(*self._message))
         self.filter_note = QLabel(self)
         self.filter_note.setVisible(False)
         self.filter_note.linkActivated.connect(lambda _link: self._set_filter(None))
@@ -226,9 +229,6 @@ class SuiteRunner(QWidget):
         layout.addWidget(self.filter_note)
         layout.addWidget(self.tabs, 1)
 
-        self.step_timer = QTimer(self)
-        self.step_timer.setInterval(0)
-        self.step_timer.timeout.connect(self._step)
         self.rerun_timer = self.catch_up.timer  # a pause in the changes, then run again
         self._show_message(NO_SUITE)
 
@@ -243,7 +243,8 @@ class SuiteRunner(QWidget):
         self.suite = self.project = self.registry = None
         self._own.clear()
         self._skills.clear()
-        self._results = []
+        self.leak_job.drop()
+        self._leaks_of, self.leaks = None, None
         self.cases_model.set_cases([])
         self._set_report(None)
         self._set_filter(None)
@@ -288,7 +289,6 @@ class SuiteRunner(QWidget):
         self.suite_box.blockSignals(False)
         self._stop()  # the other suite's results go now, not when this one runs
         self.suite = None
-        self._results = []
         self.cases_model.set_cases([])
         self._set_report(None)
         self._show_message(f"{self.suite_box.currentText()}: runs when this panel is shown.")
@@ -426,7 +426,7 @@ class SuiteRunner(QWidget):
     # -- running -----------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self._steps is not None
+        return self.slices.running
 
     def skills_changed(self) -> None:
         """A skill changed on screen or on disk: run again after a pause in the changes."""
@@ -462,79 +462,57 @@ class SuiteRunner(QWidget):
         self.suite = suite
         if [c.query for c in self.cases_model.cases] != [c.query for c in suite.cases]:
             self.cases_model.set_cases(suite.cases)
-        self._results = []
-        self._started = time.perf_counter()
-        self._steps = self._cases(suite, self.project, self.registry)
         self._show_message(f"Running {counted(len(suite.cases), 'case')}…")
-        self.step_timer.start()
+        self.slices.start(suite, self.project, self.registry)
         return True
 
-    def _cases(self, suite: Suite, project: Project, registry: Registry) -> Iterator[int]:
-        index = self.context.match_index(registry)  # brought up to date: 5-10 ms at 10,000 skills
-        known = {s.name for s in registry.skills}
-        options = project.options
-        yield -1  # (-1: events come in before what follows) the first case
-        likely = self._likely_index(suite, registry)
-        for number, case in enumerate(suite.cases):
-            self._results.append(run_case(case, registry, options, index, known, likely))
-            yield number
-        yield -1  # the report and the tables' sizes (10-20 ms at 40 cases)
-
-    def _likely_index(self, suite: Suite, registry: Registry) -> LikelyIndex | None:
-        """The likely-candidates index the suite's estimate cases rank against, as a
-        `match` request does: the open project's (kept current, built once and kept
-        when it is not yet), else one built for this run; never one a case (at 10,000
-        skills building one takes about a second). None when no case ranks."""
-        if not any(c.ranks() for c in suite.cases):
-            return None
-        open_project = self.context.open_project_of(registry)
-        likely = open_project.likely_index() if open_project is not None else None
-        return likely if likely is not None else LikelyIndex(registry)
-
-    def _step(self) -> None:
-        steps = self._steps
-        if steps is None:
-            self.step_timer.stop()
+    def _check_leaks(self, suite: Suite, registry: Registry) -> None:
+        """The cases whose request leaks a skill they expect (it names the skill, or
+        leans on its rarest words: core/projects/suite_leaks.py), as `skillstudio test
+        --leaks` finds them over the project the suite runs against. Asked once a run is
+        done (never beside its slices), worked out off the GUI thread (a quarter of a
+        second at 10,000 skills) only when the cases or the skills changed; the marks
+        shown stay until the new ones land, unless the cases changed."""
+        cases = (suite.path, tuple((c.query, tuple(expected_skills(c))) for c in suite.cases))
+        if self._leaks_of is None or self._leaks_of[1] != cases:
+            self.leaks = None  # other cases: their marks went with them
+            self.cases_model.set_leaks({})
+        elif self._leaks_of == (registry, cases, registry.version):
             return
-        first = len(self._results)
-        deadline = time.perf_counter() + SLICE_MS / 1000
-        finished = False
-        try:
-            # A case takes 10-40 ms at 10,000 skills: the next one starts only if one
-            # more like the last still ends within the slice (at least one a slice).
-            took = 0.0
-            while time.perf_counter() + took < deadline:
-                began = time.perf_counter()
-                step = next(steps, None)
-                if step is None:
-                    finished = True
-                    break
-                if step < 0:
-                    break
-                took = time.perf_counter() - began
-        except Exception as exc:  # a core bug on some case or skill: stop, say where
-            self._stop()
-            self.cases_model.set_results(first, self._results[first:])
-            self._show_message(
-                f"The run stopped at case {len(self._results) + 1}: {one_line(exc)}", error=True
-            )
+        self._leaks_of = (registry, cases, registry.version)
+        skills = list(registry.active.values())  # what the worker reads
+
+        def work() -> dict[int, Leak]:
+            numbers = {id(case): number for number, case in enumerate(suite.cases)}
+            return {numbers[id(f.case)]: f.leak for f in suite_leaks(suite, LeakCheck(skills))}
+
+        self.leak_job.submit(work, self._on_leaks)
+
+    def _on_leaks(self, leaks: dict[int, Leak] | None, _error: str | None) -> None:
+        if leaks is None:  # a core bug: the cases are shown unmarked, the run goes on
             return
-        self.cases_model.set_results(first, self._results[first:])
-        if finished:
-            self._stop()
-            self.last_run_ms = (time.perf_counter() - self._started) * 1000
-            self._set_report(report_of(self._results))
-            self.finished.emit()
+        self.leaks = leaks
+        self.cases_model.set_leaks(leaks)
+        if self.report is not None and not self.running:
+            self._show_report(self.report)
+
+    def _on_slice(self, first: int, results: list[CaseResult]) -> None:
+        self.cases_model.set_results(first, results)
+
+    def _on_done(self, results: list[CaseResult], ms: float) -> None:
+        self.last_run_ms = ms
+        if self.suite is not None and self.registry is not None:
+            self._check_leaks(self.suite, self.registry)
+        self._set_report(report_of(results))
+        self.finished.emit()
 
     def run_to_end(self) -> SuiteReport | None:
         """Finish the current run now (tests, and the smoke test)."""
-        while self._steps is not None:
-            self._step()
+        self.slices.run_to_end()
         return self.report
 
     def _stop(self) -> None:
-        self.step_timer.stop()
-        self._steps = None
+        self.slices.stop()
 
     def _set_report(self, report: SuiteReport | None) -> None:
         self.report = report
@@ -550,6 +528,12 @@ class SuiteRunner(QWidget):
                 # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
                 if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
                     view.resizeColumnToContents(column)
+        self._show_report(report)
+
+    def _show_report(self, report: SuiteReport) -> None:
+        """The run's verdict, with the leaking cases once they are known."""
+        if self.suite is None:
+            return
         project = self.project
         against = (
             f"{os.path.basename(project.base)} ({project.profile.name} profile)"
@@ -560,14 +544,21 @@ class SuiteRunner(QWidget):
         verdict = f"{report.passed} passed, {report.failed} failed"
         if report.model_only:
             verdict += f", {report.model_only} for eval (expect_model)"
+        leaking = (
+            f" · ⚠ {counted(len(self.leaks), 'leaking case')}: they measure less than they "
+            "seem (the tooltips say why)"
+            if self.leaks
+            else ""
+        )
         self._show_message(
             f"{verdict} · {counted(len(report.results), 'case')} · {kind} · on {against} · "
-            f"{self.last_run_ms:.0f} ms",
+            f"{self.last_run_ms:.0f} ms{leaking}",
             error=report.failed > 0,
             ok=report.failed == 0,
         )
 
     def _show_message(self, text: str, error: bool = False, ok: bool = False) -> None:
+        self._message = (text, error, ok)
         self.summary.setText(text)
         if error:
             self.summary.setStyleSheet(bar_style("error"))

@@ -237,6 +237,7 @@ class MainWindow(QMainWindow):
             self._show_projects,
             self,
         )
+        self.skill_actions.created.connect(self._reveal_made)
         status.addPermanentWidget(self.project_profiles.project_label)
         status.addPermanentWidget(self.project_profiles.profile_box)
 
@@ -424,6 +425,12 @@ class MainWindow(QMainWindow):
         SourceEditor.wrap = on
         for editor in self.documents.values():
             editor.source.apply_wrap()
+
+    def _reveal_made(self, path: str) -> None:
+        """A skill just made, shown in the tree even where the filter hid it."""
+        said = self.skill_tree.reveal(path)
+        if said:
+            self.statusBar().showMessage(said, 10_000)
 
     def reload(self) -> None:
         """Read the folder again now (F5), unless its scan runs."""

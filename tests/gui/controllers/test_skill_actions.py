@@ -260,7 +260,36 @@ def test_new_skill_beside_a_plugin_skill_stays_in_its_plugin(
     open_tab(window, repo / "plugins/ops/skills/watch-logs/SKILL.md")
     made = window.skill_actions.new_skill()
     assert made == str(repo / "plugins/ops/skills/tail-logs/SKILL.md")
-    assert not shown[0].choice.isVisibleTo(shown[0]), "no question: the current skill's root"
+    assert shown[0].choice.currentIndex() == 0, "the current skill's root, chosen"
+
+
+def test_new_skill_with_a_tab_open_offers_every_place_the_open_skills_first(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """With a tab open the folder was fixed to its skill's root: no other plugin could
+    be chosen without closing every tab."""
+    repo = _market(tmp_path / "market")
+    window = open_window(qtbot, settings, repo)
+    open_tab(window, repo / "plugins/ops/skills/watch-logs/SKILL.md")
+    shown: list[NewSkillDialog] = []
+
+    def ask(dialog: QDialog) -> bool:
+        assert isinstance(dialog, NewSkillDialog)
+        shown.append(dialog)
+        labels = [dialog.choice.itemText(i) for i in range(dialog.choice.count())]
+        assert dialog.choice.isVisibleTo(dialog) and len(labels) == 2
+        assert "plugin:ops, beside the open skill" in labels[0]  # first, said, and chosen
+        assert dialog.place is not None and dialog.place.root.label == "plugin:ops"
+        assert "plugin:docs)" in labels[1]  # who loads each place
+        dialog.choice.setCurrentIndex(1)
+        dialog.name_box.setText("style-guide")
+        return True
+
+    window.dialogs.ask_new_skill = ask  # type: ignore[method-assign]
+    made = window.skill_actions.new_skill()
+    assert len(shown) == 1
+    assert made == str(repo / "plugins/docs/skills/style-guide/SKILL.md")
+    assert window.document_tabs.current_path() == made
 
 
 def test_new_skill_with_no_folder_open_says_what_to_do(
@@ -291,3 +320,29 @@ def test_a_roots_menu_new_skill_goes_in_that_root(
     assert made == str(home / ".claude/skills/notes/SKILL.md")
     assert shown[0].where.text().startswith("In <b>") and "personal" in shown[0].where.text()
     assert window.skill_actions.new_skill_in(str(repo)) == str(repo / "skills/notes/SKILL.md")
+
+
+def test_a_new_skill_shows_in_a_filtered_tree_and_says_the_filter_was_cleared(
+    window: MainWindow, samples: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """With "review" in the filter box a new skill "triage-bugs" was made and opened
+    but had no row: the tree seemed not to have it."""
+    window.filter_box.setText("review")
+    qtbot.waitUntil(lambda: window.tree_model.filter_text == "review")
+    root = str(samples / "oasis/key_skills")
+    answer(window.dialogs, monkeypatch, "triage-bugs", "triage-bugs-2")
+    path = window.skill_actions.new_skill_in(root)
+    assert path is not None
+    assert window.filter_box.text() == "" and window.tree_model.filter_text == ""
+    assert window.skill_tree.current_path() == path  # its row shown and selected
+    said = "Filter \u201creview\u201d cleared to show the new skill."
+    assert window.statusBar().currentMessage() == said
+    assert window.filter_box.placeholderText() == said  # kept when the status line changes
+    # a skill the filter shows keeps the filter: nothing to clear, nothing said
+    window.filter_box.setText("triage")
+    qtbot.waitUntil(lambda: window.tree_model.filter_text == "triage")
+    assert window.filter_box.placeholderText() == "Filter skills…"  # typed in: said
+    copy = window.skill_actions.duplicate_skill(path)
+    assert copy is not None and window.skill_tree.current_path() == str(Path(copy, "SKILL.md"))
+    assert window.filter_box.text() == "triage"
+    assert "cleared" not in window.statusBar().currentMessage()

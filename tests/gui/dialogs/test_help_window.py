@@ -8,6 +8,7 @@ are left out here)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -204,3 +205,36 @@ def test_ctrl_f_finds_words_in_the_page_next_previous_and_highlighted(qtbot: QtB
     assert len(bar.matches) == guide.browser.toPlainText().lower().count("profile") > 0
     qtbot.keyClick(bar.query, Qt.Key.Key_Escape)
     assert not bar.isVisible() and not guide.browser.extraSelections()
+
+
+def test_the_guide_takes_a_new_theme_at_once(
+    qtbot: QtBot, switch_theme: Callable[[str], None]
+) -> None:
+    """Its links kept the light theme's blue on the dark window: a page takes its links'
+    colour (and its status icons) when it is laid out."""
+    folder = docs_folder()
+    assert folder is not None
+    guide = HelpWindow(folder)
+    qtbot.addWidget(guide)
+
+    def link_colours() -> set[str]:
+        found: set[str] = set()
+        block = guide.browser.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                style = it.fragment().charFormat()
+                if style.isAnchor() and style.anchorHref():
+                    found.add(style.foreground().color().name())
+                it += 1
+            block = block.next()
+        return found
+
+    light = link_colours()
+    assert light and "#7fb2f0" not in light
+    where = guide.browser.verticalScrollBar()
+    where.setValue(where.maximum() // 2)
+    at = where.value()
+    switch_theme("dark")
+    assert link_colours() == {"#7fb2f0"}  # the dark palette's link colour
+    assert guide.browser.verticalScrollBar().value() == at  # where the reader was

@@ -3,6 +3,7 @@ line under the description)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.overlap import overlaps
 from skillstudio.gui.editor.competes_line import CompetesLine
+from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...test_competes import ART
@@ -86,3 +88,39 @@ def test_competes_with_agrees_with_overlap(
         }
         got = {s.name: x for s, x in line.competitors}
         assert got == pytest.approx(expected, abs=1e-9), name
+
+
+def test_a_theme_switch_recolours_the_competes_links_at_once(
+    app_window: MainWindow, collection: Path, qtbot: QtBot, switch_theme: Callable[[str], None]
+) -> None:
+    """The links kept the light theme's blue (#0000ff) on the dark form until restart:
+    a label takes its links' colour when its text is set."""
+    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "no other skill" in line.text(), timeout=10_000)
+    assert colour("muted", dark=False) in line.text()
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setPlainText("Writes pytest unit tests for Python functions with fixtures")
+    qtbot.waitUntil(lambda: "python-test-author" in line.text(), timeout=5000)
+
+    def pure_blue() -> int:  # the light theme's link colour, and what fades into it
+        image = line.grab().toImage()
+        return sum(
+            1
+            for x in range(image.width())
+            for y in range(image.height())
+            if (c := image.pixelColor(x, y)).blue() > 150 and c.red() < 30 and c.green() < 30
+        )
+
+    assert pure_blue() > 0
+    switch_theme("dark")
+    assert pure_blue() == 0
+    field.setPlainText("A description no other skill shares: zebra quartz")
+    qtbot.waitUntil(lambda: "no other skill" in line.text(), timeout=5000)
+    switch_theme("light")
+    assert colour("muted", dark=False) in line.text()
+    switch_theme("dark")
+    assert colour("muted", dark=True) in line.text()

@@ -3,6 +3,7 @@ more view of the same text)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -521,3 +522,24 @@ def test_notes_on_keys_no_field_declares_show_under_other_fields(
     assert note.lines and all(severity == "info" for severity, _line in note.lines)
     assert note.text().startswith("'version' is not a Claude Code field"), note.text()
     assert "font-size:small" in QLabel.text(note)  # an info reads quieter than a warning
+
+
+def test_a_theme_switch_recolours_counters_notes_and_outlines_at_once(
+    editors: Editors, samples: Path, qtbot: QtBot, switch_theme: Callable[[str], None]
+) -> None:
+    """They kept the colours of the theme the form was built in until it was reopened."""
+    editor = open_skill(editors, samples, "agentskills/.agents/skills/sql-review/SKILL.md")
+    name = editor.form.fields["name"]
+    assert isinstance(name.widget, QLineEdit)
+    type_name(qtbot, name.widget, "Sql--Review")
+    qtbot.waitUntil(lambda: name.note.isVisible(), timeout=3000)
+    counter = editor.form.fields["description"].counter
+    light, dark = colour("error_text", dark=False), colour("error_text", dark=True)
+    assert light in name.widget.styleSheet()
+    assert colour("muted", dark=False) in counter.styleSheet()
+    switch_theme("dark")
+    assert dark in name.widget.styleSheet() and light not in name.widget.styleSheet()
+    assert colour("muted", dark=True) in counter.styleSheet()
+    assert name.note.text().startswith("Must be lowercase")  # the same words, recoloured
+    switch_theme("light")
+    assert light in name.widget.styleSheet()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +24,15 @@ from pytestqt.qtbot import QtBot
 from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suite_cases import case_notes
+from skillstudio.core.projects.suite_leaks import suite_leaks
 from skillstudio.core.projects.suite_scope import suite_project
 from skillstudio.core.projects.suite_writing import add_case
 from skillstudio.core.projects.suites import load_suite, run_suite
+from skillstudio.core.ranking.leaks import LeakCheck
 from skillstudio.core.ranking.likely_index import LikelyIndex
-from skillstudio.core.ranking.match_index import MatchIndex
-from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.editor.field_widgets import ListEditor
-from skillstudio.gui.infra.theme import set_preference
-from skillstudio.gui.panels import suite_runner as suite_runner_module
+from skillstudio.gui.infra.theme import colour, set_preference
+from skillstudio.gui.panels import suite_slices
 from skillstudio.gui.panels.suite_runner import NO_SUITE, SuiteRunner
 from skillstudio.gui.panels.workbench.add_case import CaseAnswer, CaseQuestion
 from skillstudio.gui.window.main_window import MainWindow
@@ -114,7 +114,7 @@ def test_suites_check_boxes_show_in_the_dark_palette(
 def test_a_failing_suite_case_stops_the_run_with_a_message(
     suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = suite_runner_module.run_case
+    original = suite_slices.run_case
     calls: list[int] = []
 
     def second_fails(*args: Any, **kwargs: Any) -> Any:
@@ -123,12 +123,12 @@ def test_a_failing_suite_case_stops_the_run_with_a_message(
             raise RuntimeError("injected failure in a case")
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(suite_runner_module, "run_case", second_fails)
+    monkeypatch.setattr(suite_slices, "run_case", second_fails)
     runner = suite_runner
     assert runner.open_suite(str(samples / "oasis/suites/oasis.yaml"))
     runner.run_to_end()  # no exception out of the runner's steps
     assert runner.summary.text().startswith("The run stopped at case 2: RuntimeError")
-    monkeypatch.setattr(suite_runner_module, "run_case", original)
+    monkeypatch.setattr(suite_slices, "run_case", original)
     assert runner.run(force=True)
     assert runner.run_to_end() is not None
 
@@ -184,79 +184,6 @@ def test_suites_open_starts_at_the_suite_shown(
     assert os.path.realpath(asked[-1]) == os.path.realpath(suite.parent)
     runner.new_button.click()
     assert os.path.realpath(os.path.dirname(asked[-1])) == os.path.realpath(suite.parent)
-
-
-def test_a_suite_slice_starts_no_case_it_cannot_finish_in_time(
-    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A case takes 10-40 ms at 10,000 skills; on main a slice started another while
-    under SLICE_MS, so a 15 ms slice held the event loop 30-80 ms. Cases of 10 ms:
-    one a slice."""
-    real = suite_runner_module.run_case
-
-    def slow_case(*args: Any) -> Any:
-        time.sleep(0.010)
-        return real(*args)
-
-    monkeypatch.setattr(suite_runner_module, "run_case", slow_case)
-    suite = next(samples.glob("oasis/suites/*.yaml"))
-    runner = suite_runner
-    assert runner.open_suite(str(suite))
-    runner.step_timer.stop()  # the slices one by one
-    counts = []
-    while runner._steps is not None:
-        before = len(runner._results)
-        runner._step()
-        counts.append(len(runner._results) - before)
-    assert runner.report is not None and len(runner.report.results) == sum(counts) >= 3
-    assert max(counts) == 1
-
-
-def test_a_suite_run_prepares_and_reports_in_slices_of_their_own(
-    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """At 10,000 skills the first slice of a run synced the match index, listed the
-    skill names and ran a case (54 ms); the last ran cases and then sized the tables
-    (27 ms, 16 of them measuring the stretched request and note columns)."""
-    monkeypatch.setattr(suite_runner_module, "SLICE_MS", 100_000)  # only the run's pauses
-    events: list[str] = []
-    real_case, real_index = suite_runner_module.run_case, suite_runner.context.match_index
-
-    def case(*args: Any) -> Any:
-        events.append("case")
-        return real_case(*args)
-
-    def index(registry: Registry) -> MatchIndex:
-        events.append("index")
-        return real_index(registry)
-
-    monkeypatch.setattr(suite_runner_module, "run_case", case)
-    runner = suite_runner
-    monkeypatch.setattr(runner.context, "match_index", index)
-    measured: list[int] = []
-    real_resize = runner.cases.resizeColumnToContents
-    monkeypatch.setattr(runner.cases, "resizeColumnToContents", measured.append)
-    monkeypatch.setattr(runner.cases, "resizeColumnsToContents", lambda: measured.extend(range(99)))
-    suite = next(samples.glob("oasis/suites/*.yaml"))
-    assert runner.open_suite(str(suite))
-    runner.step_timer.stop()  # the slices one by one
-    slices = []
-    while runner._steps is not None:
-        events.clear()
-        runner._step()
-        slices.append((list(events), runner.report is not None))
-    assert slices[0] == (["index"], False)  # the preparation alone
-    assert slices[-1] == ([], True)  # the report alone
-    report = runner.report
-    assert report is not None
-    assert sum(e.count("case") for e, _ in slices) == len(report.results) >= 3
-    header = runner.cases.horizontalHeader()
-    stretched = {
-        c for c in range(header.count()) if header.sectionResizeMode(c) == header.ResizeMode.Stretch
-    }
-    assert stretched and measured and stretched.isdisjoint(measured)
-    for column in measured:
-        real_resize(column)
 
 
 def test_the_projects_suites_are_offered_and_agree_with_the_engine(
@@ -656,3 +583,59 @@ def test_estimate_cases_rank_against_one_likely_index_not_one_a_case(
     assert [(r.got, r.passed) for r in report.results] == [
         (r.got, r.passed) for r in expected.results
     ]
+
+
+# -- leaking cases: marked as `skillstudio test --leaks` lists them -----------------------------
+def test_leaking_cases_are_marked_with_why_as_test_leaks_lists_them(
+    suite_runner: SuiteRunner, samples: Path, qtbot: QtBot
+) -> None:
+    """A case whose request names its skill passed like any other: nothing said that
+    it tests nothing about triggering (`test --leaks` listed 3 of oasis's 8)."""
+    suite = samples / "oasis/suites/oasis.yaml"
+    runner = ran_suite(suite_runner, suite)
+    qtbot.waitUntil(lambda: runner.leaks is not None, timeout=10_000)
+    loaded = load_suite(str(suite))
+    assert runner.project is not None and runner.registry is not None
+    check = LeakCheck(runner.registry.active.values())
+    expected = {found.case.line: found.leak.reason for found in suite_leaks(loaded, check)}
+    assert len(expected) == 3  # what `skillstudio test --leaks` says of this suite
+    model = runner.cases_model
+    marked: dict[int, str] = {}
+    for row in range(model.rowCount()):
+        case = model.case_at(row)
+        assert case is not None
+        tip = model.index(row, 1).data(Qt.ItemDataRole.ToolTipRole)
+        mark = model.index(row, 1).data(Qt.ItemDataRole.DecorationRole)
+        assert (mark is not None) == tip.startswith("⚠ Leaks: this request ")
+        if mark is not None:
+            assert "measures less than it seems" in tip
+            marked[case.line] = tip
+    assert sorted(marked) == sorted(expected)
+    for line, reason in expected.items():
+        assert reason in marked[line]  # why: the skill and the words it names
+    assert "names the skill code-review ('code review')" in marked[14]
+    assert "⚠ 3 leaking cases" in runner.summary.text()
+    assert runner.summary.text().startswith(f"{runner.report.passed} passed")  # type: ignore[union-attr]
+    # run again with nothing changed: the marks stay, nothing is worked out again
+    known = runner.leaks
+    assert runner.run(force=True)
+    runner.run_to_end()
+    assert runner.leaks is known and not runner.leak_job.busy
+    assert "⚠ 3 leaking cases" in runner.summary.text()
+    # a suite whose requests leak nothing: no mark, nothing said
+    ran_suite(runner, samples / "mvp/suites/mvp.yaml")
+    qtbot.waitUntil(lambda: runner.leaks is not None, timeout=10_000)
+    assert runner.leaks == {} and "leaking" not in runner.summary.text()
+    rows = range(runner.cases_model.rowCount())
+    assert all(model.index(r, 1).data(Qt.ItemDataRole.DecorationRole) is None for r in rows)
+
+
+def test_the_verdict_takes_the_new_theme_at_once(
+    suite_runner: SuiteRunner, samples: Path, switch_theme: Callable[[str], None]
+) -> None:
+    """Its green (or red bar) stayed the light theme's on a dark panel until the next run."""
+    runner = ran_suite(suite_runner, samples / "oasis/suites/oasis.yaml")
+    tone = "string" if runner.report is not None and runner.report.failed == 0 else "error_bg"
+    assert colour(tone, dark=False) in runner.summary.styleSheet()
+    switch_theme("dark")
+    assert colour(tone, dark=True) in runner.summary.styleSheet()

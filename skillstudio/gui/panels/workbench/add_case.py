@@ -41,7 +41,7 @@ from ....core.projects.suite_cases import SuiteError
 from ....core.projects.suite_writing import ExpectKey, add_case
 from ....core.ranking.estimate import LikelyResult
 from ....core.reading.yaml_io import EditError
-from ...infra.theme import bar_style
+from ...infra.theme import bar_style, on_theme_change
 
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)
 NEW_FILE = "New suite file…"
@@ -263,6 +263,7 @@ class AddCaseDialog(QDialog):
         self.warning = QLabel(warning, self)
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet(bar_style("warn"))
+        on_theme_change(self.warning, lambda: self.warning.setStyleSheet(bar_style("warn")))
         self.warning.setVisible(bool(warning))
         form.addRow(self.warning)
         form.addRow("Suite &file:", self.suite_box)

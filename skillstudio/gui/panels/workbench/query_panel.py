@@ -44,6 +44,7 @@ from ....core.scanning.registry import Registry
 from ...infra.deferred_until_shown import CatchUp
 from ...infra.one_line import one_line
 from ...infra.settings_store import AppSettings
+from ...infra.theme import on_theme_change
 from ...models.app_context import AppContext
 from .add_case import AddCaseDialog, CaseAnswer, CaseQuestion, add_to_suite, invocation_warning
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
@@ -162,6 +163,7 @@ class QueryPanel(QWidget):
         # a model picked in Headroom fills the panel's window box where that is the window
         self.headroom.model_chosen.connect(self.option.setValue)
         self.why_box.currentIndexChanged.connect(lambda _i: self._show_explanation())
+        on_theme_change(self.explanation, self._show_explanation)  # its marks and links
         # The listing (tier 2) is written when its tab is shown, in slices (30-180 ms
         # at 10,000 skills).
         self.listing = ListingWriter(self._listing_written, self.tier_views[2].empty.setText, self)

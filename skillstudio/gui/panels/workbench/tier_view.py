@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from ....core.model.delivered import TierText
 from ....core.model.text import counted
 from ...infra.deferred_until_shown import CatchUp
-from ...infra.theme import colour
+from ...infra.theme import colour, on_theme_change
 from .line_view import LineView
 
 # Tier 0 is named for what the agent gets ("0 · Nothing" read as "nothing to see here").
@@ -93,6 +93,8 @@ class TierView(QWidget):
         self.omitted = QLabel(self)
         self.omitted.setWordWrap(True)
         self.omitted.setTextFormat(Qt.TextFormat.PlainText)
+        self._tier: TierText | None = None
+        on_theme_change(self, self._recolour)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
@@ -102,6 +104,26 @@ class TierView(QWidget):
         layout.addWidget(self.omitted)
 
     def show_tier(self, tier: TierText) -> None:
+        self._head(tier)
+        # A hidden tab takes its text when shown: a listing of 10,000 skills costs 10 ms
+        # to index, which a keystroke should pay only if it is on screen.
+        self._pending = tier.text
+        self.catch_up.now()
+        self.text.setVisible(bool(tier.text))
+        self.empty.setVisible(not tier.text)
+        self.empty.setText(_EMPTY[tier.tier])
+        lines = omission_lines(tier.omitted)
+        self.omitted.setText("\n".join(lines))
+        self.omitted.setVisible(bool(lines))
+
+    def _recolour(self) -> None:
+        if self._tier is not None:
+            self._head(self._tier)
+
+    def _head(self, tier: TierText) -> None:
+        """The tier's title, size and meter (in the theme's colours: done again when the
+        theme changes)."""
+        self._tier = tier
         used = f" — <b>{USED}</b>" if tier.used else ""
         size = (
             f"{counted(tier.chars, 'character')}, ~{counted(tier.tokens, 'token')}"
@@ -127,16 +149,6 @@ class TierView(QWidget):
             )
         else:
             self.meter.setVisible(False)
-        # A hidden tab takes its text when shown: a listing of 10,000 skills costs 10 ms
-        # to index, which a keystroke should pay only if it is on screen.
-        self._pending = tier.text
-        self.catch_up.now()
-        self.text.setVisible(bool(tier.text))
-        self.empty.setVisible(not tier.text)
-        self.empty.setText(_EMPTY[tier.tier])
-        lines = omission_lines(tier.omitted)
-        self.omitted.setText("\n".join(lines))
-        self.omitted.setVisible(bool(lines))
 
     def _show_text(self) -> None:
         if self._pending is not None and self._pending != self.text.toPlainText():

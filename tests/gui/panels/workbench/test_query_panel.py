@@ -6,6 +6,7 @@ unsaved edits included (re-run on every re-validation))."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from skillstudio.core.ranking.estimate import LikelyCandidate
 from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.matching import match
 from skillstudio.gui.editor.field_widgets import ListEditor
+from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.panels.workbench import query_panel as workbench_module
 from skillstudio.gui.panels.workbench.panel_parts import NamesModel, summary_text
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
@@ -507,3 +509,18 @@ def test_the_request_box_says_what_enter_does_under_each_profile(
         if profile.uses_session:
             assert len(panel.session.history) == before + 1  # Enter sent it in the session
         panel.query.clear()
+
+
+def test_the_explanation_takes_a_new_theme_at_once(
+    collection_panel: QueryPanel, qtbot: QtBot, switch_theme: Callable[[str], None]
+) -> None:
+    """The words it marks kept the light theme's yellow on the dark box until the
+    next request."""
+    panel = collection_panel
+    ask(panel, qtbot, "write pytest unit tests for my python functions")
+    qtbot.waitUntil(lambda: "<span" in panel.explanation_html(), timeout=5000)
+    light, dark = colour("match_bg", dark=False), colour("match_bg", dark=True)
+    assert light in panel.explanation.toHtml()
+    switch_theme("dark")
+    shown = panel.explanation.toHtml()
+    assert dark in shown and light not in shown
