@@ -64,6 +64,7 @@ from .centre import Centre
 from .folder_switch import close_folder, open_folder
 from .kept_tabs import KeptTabs
 from .menus import Commands, build_menus
+from .status_line import StatusLine
 from .welcome_page import WelcomePage
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self.setWindowTitle("SkillStudio")
         self.setWindowIcon(app_icon())
+        self.setStatusBar(StatusLine(self))  # messages cut after a word, never over the rest
         screen = self.screen()
         if screen is not None:  # within the screen it opens on (restore_state may move it)
             self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
