@@ -51,6 +51,7 @@ from ...core.projects.suites import (
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.scanning.registry import Registry
 from ..infra.deferred_until_shown import CatchUp
+from ..infra.elided_combo import ElidedCombo
 from ..infra.one_line import one_line
 from ..infra.theme import bar_style, colour
 from ..models.app_context import AppContext
@@ -143,7 +144,7 @@ class SuiteRunner(QWidget):
         # skillstudio.yaml does not list), by the project's folder
         self.kept_suites: Callable[[str], list[str]] = lambda _base: []
 
-        self.suite_box = QComboBox(self)
+        self.suite_box = ElidedCombo(self)
         # Its share of the row, the name elided (the whole path in the tooltip): sized to
         # its contents, after a theme change its minimum was the whole name, and the
         # panel grew wider than its dock at 1024 px ("Re-run on cha…" cut off).
