@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, QSettings, Qt
-from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem, QTabBar
+from PySide6.QtCore import QModelIndex, QSettings, Qt
+from PySide6.QtWidgets import QStyleOptionViewItem, QTabBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.where_it_loads import COLUMNS, WhereItLoads
@@ -17,23 +17,9 @@ from skillstudio.gui.panels.root_label_delegate import word_elided
 from skillstudio.gui.window.bottom_room import _kept
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import ask, open_window, write_collection
+from ..parts import ask, open_window, whole_rows, write_collection
 
 SMALL = (1024, 768)
-
-
-def whole_rows(view: QAbstractItemView) -> int:
-    """How many rows the view shows whole (not cut at its bottom edge)."""
-    seen: set[tuple[int, int]] = set()
-    height = view.viewport().height()
-    for y in range(0, height, 4):
-        index = view.indexAt(QPoint(4, y))
-        if not index.isValid():
-            continue
-        rect = view.visualRect(index)
-        if rect.top() >= 0 and rect.bottom() <= height:
-            seen.add((rect.top(), rect.bottom()))
-    return len(seen)
 
 
 def tabs_whole(bar: QTabBar) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .candidates import CandidatesModel, fit_rows
 
@@ -32,10 +32,10 @@ class SplitFit:
         table: QTableView,
         model: CandidatesModel,
         details: QTabWidget,
-        tier_used: QLabel,
+        tier_beside: Callable[[bool], None],
     ) -> None:
         self.split, self.table, self.model = split, table, model
-        self.details, self.tier_used = details, tier_used
+        self.details, self.tier_beside = details, tier_beside
         self.moved = False  # the user dragged the handle: their sizes stay
         self.watched: QWidget | None = None  # the parent bound_to follows
         split.splitterMoved.connect(self._on_moved)
@@ -56,8 +56,9 @@ class SplitFit:
         if self.table.wordWrap() == short:
             self.table.setWordWrap(not short)
             fit_rows(self.table, self.model)
-        # Narrow, the summary keeps its one line: the tier used is said in Tiers too.
-        self.tier_used.setVisible(width >= STACK_BELOW)
+        # Narrow, the tier used goes below the summary (hidden there, a first-time
+        # reviewer missed "Tier 2: listed" at 1024 px).
+        self.tier_beside(width >= STACK_BELOW)
         split = self.split
         total = sum(split.sizes())
         if split.orientation() == wanted:
