@@ -203,3 +203,45 @@ def test_the_detail_tabs_are_whole_for_every_project_at_1366(
         panel.update_now()
         qtbot.wait(20)
         assert tabs_whole(panel.details.tabBar()) == [], project.profile.name
+
+
+def test_try_a_request_gets_its_height_back_when_used_after_back_to_the_editor(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """After View › Back to the Editor, clicking Try a Request's tab (in front already)
+    or into its request box showed two ranking rows: the panel is used again, so it
+    gets its height back (four rows and more at 1024x768)."""
+    folder = write_collection(tmp_path / "collection")
+    win = open_window(qtbot, settings, folder, size=SMALL)
+    assert win.open_skill(str(folder / "skills/pytest-writer/SKILL.md"))
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    win.menu_actions.query_action.trigger()  # Ctrl+K
+    panel = win.query_panel
+    ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
+    tall = 0.6 * SMALL[1]
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+
+    def lowered() -> None:
+        win.back_to_editor()
+        qtbot.waitUntil(lambda: win.query_dock.height() < 0.3 * SMALL[1], timeout=2000)
+        qtbot.wait(20)
+        assert whole_rows(panel.table) < 4
+
+    lowered()
+    bar = next(
+        b
+        for b in win.findChildren(QTabBar)
+        if b.parent() is win and "Try a Request" in [b.tabText(i) for i in range(b.count())]
+    )
+    number = [bar.tabText(i) for i in range(bar.count())].index("Try a Request")
+    assert bar.currentIndex() == number  # in front already: no tab switch to follow
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(number).center())
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    qtbot.wait(20)
+    assert whole_rows(panel.table) >= 4
+    lowered()
+    qtbot.mouseClick(panel.query, Qt.MouseButton.LeftButton)  # the keyboard in the panel
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    qtbot.wait(20)
+    assert whole_rows(panel.table) >= 4
