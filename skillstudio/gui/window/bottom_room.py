@@ -1,9 +1,9 @@
-"""The bottom panels' height: Problems, Try a Request, Suites and the Overlap Map are
-tabs of one dock area that shares one height, and the panel in front sets it. Try a
-Request takes most of the window while it is used (its ranking, explanation and tabs
-whole), Problems a third and more (five rows and more at 768 px), and View › Back to
-the Editor gives the editor its room again, until the panel in front is used again (its
-tab clicked, or the keyboard in it). A height the user drags is that panel's own from
+"""The bottom panels' height: Problems, Try a Request, Suites, the Overlap Map and
+Changes are tabs of one dock area that shares one height, and the panel in front sets
+it. Try a Request takes most of the window while it is used (its ranking, explanation
+and tabs whole), Problems a third and more (five rows and more at 768 px), and View ›
+Back to the Editor gives the editor its room again, until the panel in front is used
+again (its tab clicked, or the keyboard in it). A height the user drags is that panel's own from
 then on (kept between runs), as a share of the window's height."""
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, Q
 # The share of the window's height each panel's dock gets when it comes to the front
 # (by its object name). At 1024x768 a quarter showed Problems' 1.5 rows and Try a
 # Request's one ranking row, its tabs cut ("anation") until the edge was dragged.
-SHARES = {"problems-dock": 0.42, "query-dock": 0.68, "suites-dock": 0.58, "overlap-dock": 0.58}
+SHARES = {
+    "problems-dock": 0.42,
+    "query-dock": 0.68,
+    "suites-dock": 0.58,
+    "overlap-dock": 0.58,
+    "change-dock": 0.58,  # File › Compare With…'s report
+}
 EDITOR_SHARE = 0.25  # Back to the Editor: the panels' share then (the editor gets the rest)
 LEAST, MOST = 0.12, 0.85  # a remembered share is kept within these
 KEY = "panel_heights"  # the settings key of the user's own shares
