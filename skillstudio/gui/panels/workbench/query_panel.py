@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -132,8 +131,8 @@ class QueryPanel(QWidget):
         self.for_open = self.advice.for_open
         self.for_open.toggled.connect(lambda _on: self._show_instead())
 
-        self.tier_used = QLabel(self)  # never widens the panel: cut instead (Tiers says it whole)
-        self.tier_used.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.tier_used = QLabel(self)
+        self.tier_used.setMinimumWidth(1)  # never widens the panel: cut (Tiers says it whole)
         self._tier_beside: bool | None = None
 
         self.model = CandidatesModel(self)

@@ -540,3 +540,4 @@ def test_the_tier_used_is_in_sight_at_1024_below_the_summary(
     qtbot.waitUntil(lambda: panel.width() >= 900)
     qtbot.wait(20)
     assert in_sight(line, area) and line.y() < panel.summary.y() + panel.summary.height()
+    assert line.width() >= line.fontMetrics().horizontalAdvance(line.text())  # whole
