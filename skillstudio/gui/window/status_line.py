@@ -23,7 +23,13 @@ class StatusLine(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.own_tip = ""  # the tooltip set for the bar (the summary's profiles)
         self.messageChanged.connect(lambda _text: self._follow())
+
+    def setToolTip(self, tip: str) -> None:
+        """The bar's own tooltip: shown after the whole message when that is cut."""
+        self.own_tip = tip
+        self._follow()
 
     def room(self) -> int:
         """The message's width in px: up to the first permanent widget shown (while a
@@ -47,8 +53,9 @@ class StatusLine(QStatusBar):
         return cut
 
     def _follow(self) -> None:
-        message = self.currentMessage()
-        self.setToolTip(message if message and self.shown() != message else "")
+        message, own = self.currentMessage(), self.own_tip
+        cut = bool(message) and self.shown() != message
+        super().setToolTip("\n".join(t for t in (message if cut else "", own) if t))
         self.update()
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -36,13 +36,15 @@ def test_a_long_message_is_cut_after_a_word_before_the_permanent_widgets(
     assert LONG.startswith(shown[:-1])
     kept = shown[:-1]
     assert kept[-1] in BREAKS or LONG[len(kept)] == " ", shown  # cut where a word ends
-    assert bar.toolTip() == LONG
+    assert bar.toolTip() == LONG + "\n" + bar.own_tip if bar.own_tip else LONG
     label = win.project_label
     assert label.isVisible()
     drawn_right = 6 + bar.fontMetrics().horizontalAdvance(shown)
     assert drawn_right <= label.x()  # never over the project line (nor the profile box)
-    bar.showMessage("Saved", 15_000)  # a short one: whole, no tooltip
-    assert bar.shown() == "Saved" and bar.toolTip() == ""
+    bar.setToolTip("claude-code, codex")  # the bar's own (the summary's profiles)...
+    assert bar.toolTip() == LONG + "\nclaude-code, codex"  # ...after the whole message
+    bar.showMessage("Saved", 15_000)  # a short one: whole, the bar's own tooltip alone
+    assert bar.shown() == "Saved" and bar.toolTip() == "claude-code, codex"
     win.resize(1366, 768)  # wider: more of it, cut again only if it must be
     qtbot.waitUntil(lambda: win.width() == 1366)
     bar.showMessage(LONG, 15_000)
