@@ -1,4 +1,4 @@
-"""File › Compare With… (issue 40): the Changes panel beside the tree shows what
+"""File › Compare With… (issue 40): the Changes panel (a tab of the bottom panels) shows what
 `skillstudio diff` reports; double-clicking a request opens Try a Request on it."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.projects.project import project_from_folder
 from skillstudio.gui.panels import change_panel
-from skillstudio.gui.panels.change_panel import QUERY, ChangePanel
+from skillstudio.gui.panels.change_panel import QUERY, ChangePanel, profile_in_force
 
 from ..parts import open_window
 
@@ -166,3 +167,17 @@ def test_the_report_opens_in_the_bottom_area_read_as_the_profile_in_force(
     qtbot.waitUntil(lambda: _tops(panel) == [". (read as claude-code)"], timeout=30_000)
     assert "read as claude-code" in panel.status.text()
     assert _regression_row(panel)  # the regressions of claude-code's reading
+
+
+def test_the_profile_in_force_is_the_one_chosen_for_every_project(tmp_path: Path) -> None:
+    """One profile chosen for every open project: the comparison reads both sides so;
+    none chosen, or different ones: each project as it is detected (None)."""
+    folder = str(tmp_path)
+    chosen = [project_from_folder(folder, "codex"), project_from_folder(folder, "codex")]
+    assert profile_in_force(chosen) == "codex"
+    detected = project_from_folder(folder)
+    assert detected.chosen_profile is None
+    assert profile_in_force([detected]) is None
+    assert profile_in_force([chosen[0], detected]) is None
+    assert profile_in_force([chosen[0], project_from_folder(folder, "gemini")]) is None
+    assert profile_in_force([]) is None
