@@ -16,7 +16,8 @@ as they would on a user's machine (the app shows folders under the home folder t
 way), not this machine's checkout or temporary paths.
 
 The panel layout (issue 39) is shot at 1024x768, 1280x800 and 1366x768 too, from a
-fresh window each (first-run sizes): `layout-<try|problems|where>-<scheme>-<width>.png`.
+fresh window each (first-run sizes):
+`layout-<try|headroom|ask|problems|where|changes>-<scheme>-<width>.png`.
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR [layout]]
 (`layout`: only the panel layout's shots)
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -197,8 +199,10 @@ def layout_shots(
     app: QApplication, settings: QSettings, out: str, scheme: str, width: int, height: int
 ) -> None:
     """A fresh window (no sizes kept from another shot) on samples where three skills
-    carry an unknown field and one a bad name: Try a Request in use (Ctrl+K), then
-    Problems over the whole project, then a plugin skill's Where it loads tab."""
+    carry an unknown field and one a bad name: Try a Request in use (Ctrl+K), its
+    Headroom and Ask a model tabs, then Problems over the whole project, a plugin
+    skill's Where it loads tab, and (the samples made a git repository, a description
+    edited since) File › Compare With… HEAD in the Changes panel."""
     settings.remove("state")
     settings.remove("panel_heights")
     copy = fresh_samples()
@@ -225,6 +229,11 @@ def layout_shots(
     panel.update_now()
     panel.details.setCurrentIndex(0)
     save_shot(window, out, f"layout-try-{scheme}-{width}")
+    for page, stem in ((panel.headroom, "headroom"), (panel.live_page, "ask")):
+        panel.details.setCurrentWidget(page)
+        wait_ms(app, 600)  # Headroom is worked out off the GUI thread after a pause
+        save_shot(window, out, f"layout-{stem}-{scheme}-{width}")
+    panel.details.setCurrentIndex(0)
     window.problems_dock.raise_()
     window.problems.current_only.setChecked(False)
     window.problems.view.expandAll()
@@ -234,7 +243,33 @@ def layout_shots(
         editor.views.setCurrentIndex(editor.views.count() - 1)  # Where it loads
         wait_ms(app, 800)  # worked out off the GUI thread after a pause
         save_shot(window, out, f"layout-where-{scheme}-{width}")
+    if committed(copy):
+        changes = window.change_panel
+        if changes.dock is not None:
+            changes.dock.show()
+            changes.dock.raise_()
+        changes.compare("HEAD", False, copy)
+        wait_for(app, lambda: changes.comparison is not None)
+        wait_ms(app, 300)
+        save_shot(window, out, f"layout-changes-{scheme}-{width}")
     window.close()
+
+
+def committed(folder: str) -> bool:
+    """`folder` made a git repository of one commit, then code-review's description
+    edited (a change for Compare With… to report); False without git."""
+    git = ["git", "-C", folder, "-c", "user.name=shots", "-c", "user.email=shots@example.com"]
+    try:
+        for words in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "samples"]):
+            subprocess.run([*git, *words], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    path = os.path.join(folder, "oasis", "key_skills", "code-review", "SKILL.md")
+    with open(path, encoding="utf-8") as file:
+        text = file.read()
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text.replace("description:", "description: Tidies imports.", 1))
+    return True
 
 
 # -- Try a Request, its tiers, the form and the preview, at two window sizes -------------

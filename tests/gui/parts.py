@@ -12,9 +12,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, QSettings, QTimer
+from PySide6.QtCore import QModelIndex, QPoint, QSettings, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QLineEdit,
@@ -303,6 +304,33 @@ def three_skills(root: Path) -> dict[str, Path]:
 
 
 # -- helpers of what is shown ---------------------------------------------------------
+def whole_rows(view: QAbstractItemView) -> int:
+    """How many rows the view shows whole (not cut at its bottom edge)."""
+    seen: set[tuple[int, int]] = set()
+    height = view.viewport().height()
+    for y in range(0, height, 4):
+        index = view.indexAt(QPoint(4, y))
+        if not index.isValid():
+            continue
+        rect = view.visualRect(index)
+        if rect.top() >= 0 and rect.bottom() <= height:
+            seen.add((rect.top(), rect.bottom()))
+    return len(seen)
+
+
+def in_sight(widget: QWidget, area: QScrollArea) -> bool:
+    """`widget` is shown whole within the scroll area's viewport as it is scrolled."""
+    viewport = area.viewport()
+    top_left = widget.mapTo(viewport, QPoint(0, 0))
+    return (
+        widget.isVisible()
+        and top_left.y() >= 0
+        and top_left.y() + widget.height() <= viewport.height()
+        and top_left.x() >= 0
+        and top_left.x() + widget.width() <= viewport.width()
+    )
+
+
 def ask(panel: QueryPanel, qtbot: QtBot, request: str) -> None:
     """Type a request and wait for the likely candidates (their index lands off-thread)."""
     panel.query.setText(request)

@@ -1,8 +1,10 @@
 """The Changes panel: File › Compare With… (a branch, a tag, a revision, or a folder)
 against the folder open, the report `skillstudio diff` gives (core/projects/
-change_sides.py), worked out off the GUI thread. Double-clicking a request (a suite
-case, a description's request) opens Try a Request on it: the working tree's answer
-there, the revision's in a "Before (REV)" strip above it (before_strip.py)."""
+change_sides.py), worked out off the GUI thread, both sides read as the profile the app
+reads the folder as (the one chosen in the status bar; the report made again after a
+switch). Double-clicking a request (a suite case, a description's request) opens Try a
+Request on it: the working tree's answer there, the revision's in a "Before (REV)"
+strip above it (before_strip.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...core.projects.change_sides import Comparison, Reading, compare_folder, compare_revisions
 from ...core.projects.git_tree import GitError, branches, repository_top
+from ...core.projects.project import Project
 from ..infra.background import LatestJob
 from .before_strip import BeforeStrip, place
 from .workbench.query_panel import QueryPanel
@@ -56,6 +59,14 @@ def ask_target(parent: QWidget, base: str) -> tuple[str, bool] | None:
     return chosen.strip(), False
 
 
+def profile_in_force(projects: list[Project]) -> str | None:
+    """The profile a comparison reads the folder as: the one the user chose for every
+    open project (the status bar's box, Read As), else None: each project as detected
+    or as its skillstudio.yaml says, as the app reads it then."""
+    chosen = {project.chosen_profile for project in projects}
+    return chosen.pop() if len(chosen) == 1 else None
+
+
 def _pick(side: dict[str, Any] | None) -> str:
     if side is None:
         return "—"
@@ -86,6 +97,8 @@ class ChangePanel(QWidget):
         self.comparison: Comparison | None = None
         self.dock: QDockWidget | None = None  # where `attach` put it
         self.base: Callable[[], str] = lambda: ""  # the folder open
+        self.profile: Callable[[], str | None] = lambda: None  # profile_in_force's
+        self.asked: tuple[str, bool, str, str | None] | None = None  # compare's, and the profile
         self.before: BeforeStrip | None = None  # Try a Request's strip, where `attach` put it
 
     def compare_with(self) -> None:
@@ -100,7 +113,9 @@ class ChangePanel(QWidget):
     def compare(self, target: str, folder: bool, base: str) -> None:
         """The folder open (`base`) compared with `target`, off the GUI thread (no scan
         forks there: one process reads)."""
-        reading = Reading(base, workers=1)
+        profile = self.profile()
+        self.asked = (target, folder, base, profile)
+        reading = Reading(base, workers=1, profile=profile)
         self.status.setText(f"Comparing with {target}…")
         self.tree.clear()
         self.comparison = None
@@ -113,6 +128,16 @@ class ChangePanel(QWidget):
 
         self.job.submit(work, self._landed)
 
+    def profile_switched(self) -> None:
+        """A project of the folder is read as another profile: the report shown (or
+        being made) is made again as the folder is read now."""
+        asked = self.asked
+        if asked is None or self.dock is None or self.dock.isHidden():
+            return
+        target, folder, base, profile = asked
+        if base == self.base() and profile != self.profile():
+            self.compare(target, folder, base)
+
     def _landed(self, result: Comparison | None, error: str | None) -> None:
         if result is None:
             self.status.setText(f"Not compared: {error}")
@@ -122,14 +147,17 @@ class ChangePanel(QWidget):
 
     def show_report(self, data: dict[str, Any]) -> None:
         summary = data["summary"]
+        profiles = ", ".join(dict.fromkeys(project["profile"] for project in data["projects"]))
         self.status.setText(
-            f"{data['before']} → {data['after']}: {summary['regressions']} regressions, "
+            f"{data['before']} → {data['after']}"
+            + (f", read as {profiles}" if profiles else "")
+            + f": {summary['regressions']} regressions, "
             f"{summary['fixed']} fixed, {summary['changed']} changed; diagnostics "
             f"{summary['new_diagnostics']} new, {summary['resolved_diagnostics']} resolved"
         )
         self.tree.clear()
         for project in data["projects"]:
-            top = QTreeWidgetItem(self.tree, [f"{project['path']} ({project['profile']})"])
+            top = QTreeWidgetItem(self.tree, [f"{project['path']} (read as {project['profile']})"])
             top.setExpanded(True)
             for key, names in project["skills"].items():
                 for name in names:
@@ -182,19 +210,27 @@ class ChangePanel(QWidget):
 
 
 def attach(
-    window: QMainWindow, base: Callable[[], str], try_request: Callable[[str], object]
+    window: QMainWindow,
+    base: Callable[[], str],
+    try_request: Callable[[str], object],
+    projects: Callable[[], list[Project]],
+    beside: QDockWidget,
 ) -> ChangePanel:
-    """The Changes panel in a dock beside the tree of `window`, hidden until File ›
-    Compare With… (`compare_with`) is chosen; `base()`: the folder open. A changed
-    case double-clicked goes to `try_request`, and the revision's answer to the strip
-    put in the window's Try a Request (its QueryPanel)."""
+    """The Changes panel in a dock of `window`'s bottom area, a tab beside `beside`
+    (beside the tree it opened narrow, its report unreadable), hidden until File ›
+    Compare With… (`compare_with`) is chosen; `base()`: the folder open, `projects()`
+    its projects as the app reads them. A changed case double-clicked goes to
+    `try_request`, and the revision's answer to the strip put in the window's Try a
+    Request (its QueryPanel)."""
     panel = ChangePanel(window)
     panel.dock = QDockWidget("Changes", window)
     panel.dock.setObjectName("change-dock")
     panel.dock.setWidget(panel)
-    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, panel.dock)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, panel.dock)
+    window.tabifyDockWidget(beside, panel.dock)
     panel.dock.hide()
     panel.base = base
+    panel.profile = lambda: profile_in_force(projects())
     panel.request_chosen.connect(try_request)
     query_panel = window.findChild(QueryPanel)
     if query_panel is not None:
@@ -203,6 +239,7 @@ def attach(
 
     def hidden(_shown: bool) -> None:
         if dock.isHidden():  # closed (not a minimized window)
+            panel.asked = None  # nothing to make again after a profile switch
             panel.closed()
 
     dock.visibilityChanged.connect(hidden)

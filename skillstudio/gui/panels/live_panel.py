@@ -122,7 +122,8 @@ class LivePanel(QWidget):
         self.exchange = ExchangeView(self)  # the request sent, each run's answer
 
         # One field a row: beside the ranking at 1024x768 the tab is 280 px wide (the
-        # four in one row scrolled sideways).
+        # four in one row scrolled sideways). The buttons above the fields, under what
+        # Send spends: below them, Send was out of sight at 1024x768 until scrolled to.
         asking = QHBoxLayout()
         asking.addWidget(self.ask_button)
         asking.addWidget(self.test_button)
@@ -135,9 +136,9 @@ class LivePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.intro)
         layout.addWidget(self.status)  # in sight: no endpoint set up, what Send spends
-        layout.addWidget(self.fields)
         layout.addLayout(asking)
         layout.addLayout(controls)
+        layout.addWidget(self.fields)
         layout.addWidget(self.table)  # as high as its rows: the answers take the rest
         layout.addWidget(self.exchange, 1)
 

@@ -50,6 +50,7 @@ from ...core.ranking.leaks import Leak, LeakCheck
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
 from ..infra.deferred_until_shown import CatchUp
+from ..infra.elided_combo import ElidedCombo
 from ..infra.theme import bar_style, colour, on_theme_change
 from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
@@ -145,7 +146,7 @@ class SuiteRunner(QWidget):
         # skillstudio.yaml does not list), by the project's folder
         self.kept_suites: Callable[[str], list[str]] = lambda _base: []
 
-        self.suite_box = QComboBox(self)
+        self.suite_box = ElidedCombo(self)
         # Its share of the row, the name elided (the whole path in the tooltip): sized to
         # its contents, after a theme change its minimum was the whole name, and the
         # panel grew wider than its dock at 1024 px ("Re-run on cha…" cut off).

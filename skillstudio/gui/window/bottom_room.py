@@ -1,21 +1,28 @@
-"""The bottom panels' height: Problems, Try a Request, Suites and the Overlap Map are
-tabs of one dock area that shares one height, and the panel in front sets it. Try a
-Request takes most of the window while it is used (its ranking, explanation and tabs
-whole), Problems a third and more (five rows and more at 768 px), and View › Back to
-the Editor gives the editor its room again. A height the user drags is that panel's own
-from then on (kept between runs), as a share of the window's height."""
+"""The bottom panels' height: Problems, Try a Request, Suites, the Overlap Map and
+Changes are tabs of one dock area that shares one height, and the panel in front sets
+it. Try a Request takes most of the window while it is used (its ranking, explanation
+and tabs whole), Problems a third and more (five rows and more at 768 px), and View ›
+Back to the Editor gives the editor its room again, until the panel in front is used
+again (its tab clicked, or the keyboard in it). A height the user drags is that panel's own from
+then on (kept between runs), as a share of the window's height."""
 
 from __future__ import annotations
 
 import json
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
 
 # The share of the window's height each panel's dock gets when it comes to the front
 # (by its object name). At 1024x768 a quarter showed Problems' 1.5 rows and Try a
 # Request's one ranking row, its tabs cut ("anation") until the edge was dragged.
-SHARES = {"problems-dock": 0.42, "query-dock": 0.68, "suites-dock": 0.58, "overlap-dock": 0.58}
+SHARES = {
+    "problems-dock": 0.42,
+    "query-dock": 0.68,
+    "suites-dock": 0.58,
+    "overlap-dock": 0.58,
+    "change-dock": 0.58,  # File › Compare With…'s report
+}
 EDITOR_SHARE = 0.25  # Back to the Editor: the panels' share then (the editor gets the rest)
 LEAST, MOST = 0.12, 0.85  # a remembered share is kept within these
 KEY = "panel_heights"  # the settings key of the user's own shares
@@ -33,10 +40,15 @@ class BottomRoom(QObject):
         self.welcome = False  # the welcome page is shown: Problems (empty) a quarter
         self.asked = 0  # the height asked for last, and the one the dock got
         self.got = 0  # (measured once laid out; another one then is the user's drag)
+        self.lowered = False  # Back to the Editor lowered the panel in front
+        self.bars: list[QTabBar] = []  # the docks' tab bars watched for a click
         for dock in docks:
             dock.visibilityChanged.connect(
                 lambda visible, d=dock: self._on_visible(d) if visible else None
             )
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus)
 
     def _on_visible(self, dock: QDockWidget) -> None:
         """A panel came to the front (its tab chosen, or shown from the View menu)."""
@@ -44,7 +56,31 @@ class BottomRoom(QObject):
             return
         self.remember()
         self.front = dock
+        self.lowered = False
         QTimer.singleShot(0, lambda: self.fit(dock))  # once the tab group has switched
+
+    def _on_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The keyboard went into the panel Back to the Editor lowered: its height back
+        (after Ctrl+Shift+E, a click in Try a Request's box showed two ranking rows)."""
+        front = self.front
+        if self.lowered and front is not None and new is not None and front.isAncestorOf(new):
+            self.bring(front)
+
+    def _on_tab(self, bar: QTabBar, number: int) -> None:
+        """A dock's tab clicked: the lowered panel in front gets its height back (another
+        panel's tab brings that one, with its own)."""
+        front = self.front
+        if self.lowered and front is not None and bar.tabText(number) == front.windowTitle():
+            self.bring(front)
+
+    def _watch_tabs(self) -> None:
+        """Each tab bar of the window's docks (Qt makes them as docks are tabbed)
+        watched for clicks."""
+        direct = Qt.FindChildOption.FindDirectChildrenOnly
+        for bar in self.window.findChildren(QTabBar, options=direct):
+            if not any(bar is seen for seen in self.bars):
+                self.bars.append(bar)
+                bar.tabBarClicked.connect(lambda number, b=bar: self._on_tab(b, number))
 
     def bring(self, dock: QDockWidget) -> None:
         """`dock` shown in front with its own height (also when it was in front already,
@@ -54,6 +90,7 @@ class BottomRoom(QObject):
         if dock is not self.front:
             self.remember()
         self.front = dock
+        self.lowered = False
         QTimer.singleShot(0, lambda: self.fit(dock))
 
     def remember(self) -> None:
@@ -90,6 +127,8 @@ class BottomRoom(QObject):
         self.remember()
         if self.front is not None and self._at_bottom(self.front):
             self._resize(self.front, min(EDITOR_SHARE, self.shares[self.front.objectName()]))
+            self.lowered = True
+            self._watch_tabs()
 
     def save(self) -> None:
         """The user's own shares, for the next run."""

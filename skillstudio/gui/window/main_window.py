@@ -65,6 +65,7 @@ from .centre import Centre
 from .folder_switch import close_folder, open_folder
 from .kept_tabs import KeptTabs
 from .menus import Commands, build_menus
+from .status_line import StatusLine
 from .welcome_page import WelcomePage
 
 SWITCH_INTERVAL_S = 0.001  # how long a worker thread may keep the interpreter lock
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
         self.setWindowTitle("SkillStudio")
         self.setWindowIcon(app_icon())
+        self.setStatusBar(StatusLine(self))  # messages cut after a word, never over the rest
         screen = self.screen()
         if screen is not None:  # within the screen it opens on (restore_state may move it)
             self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
@@ -183,8 +185,14 @@ class MainWindow(QMainWindow):
         self.overlap_dock = self._dock("Overlap Map", "overlap-dock", self.overlap_map, bottom)
         self.tabifyDockWidget(self.suites_dock, self.overlap_dock)
         self.overlap_dock.hide()  # opened from the View menu (its work is seconds at 10,000)
+        self.change_panel = attach_changes(  # a tab after the Overlap Map's, hidden too
+            self,
+            lambda: self.context.base,
+            self.try_request,
+            lambda: self.context.projects,
+            self.overlap_dock,
+        )
         self.problems_dock.raise_()  # the panels behind its tab wait until theirs is chosen
-        self.change_panel = attach_changes(self, lambda: self.context.base, self.try_request)
 
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
@@ -251,6 +259,7 @@ class MainWindow(QMainWindow):
         self.scans.read.connect(self._on_scan_read)
         self.scans.landed.connect(self._on_scan_landed)
         self.project_profiles.switched.connect(self.scan_finished)
+        self.project_profiles.switched.connect(self.change_panel.profile_switched)
         self.project_profiles.chosen.connect(self.app_settings.set_folder_profile)
         self.project_profiles.remembered = self.app_settings.folder_profile  # its words
         self.tabs.currentChanged.connect(self._on_current_tab)
@@ -330,7 +339,8 @@ class MainWindow(QMainWindow):
 
     def bottom_docks(self) -> list[QDockWidget]:
         """The panels that share the bottom dock area's height (bottom_room.py)."""
-        return [self.problems_dock, self.query_dock, self.suites_dock, self.overlap_dock]
+        docks = [self.problems_dock, self.query_dock, self.suites_dock, self.overlap_dock]
+        return docks + ([self.change_panel.dock] if self.change_panel.dock is not None else [])
 
     def back_to_editor(self) -> None:
         """View › Back to the Editor (Ctrl+Shift+E): the bottom panels down to a

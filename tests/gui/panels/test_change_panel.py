@@ -1,4 +1,4 @@
-"""File › Compare With… (issue 40): the Changes panel beside the tree shows what
+"""File › Compare With… (issue 40): the Changes panel (a tab of the bottom panels) shows what
 `skillstudio diff` reports; double-clicking a request opens Try a Request on it."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.projects.project import project_from_folder
 from skillstudio.gui.panels import change_panel
-from skillstudio.gui.panels.change_panel import QUERY, ChangePanel
+from skillstudio.gui.panels.change_panel import QUERY, ChangePanel, profile_in_force
 
 from ..parts import open_window
 
@@ -69,7 +70,7 @@ def test_the_panel_shows_the_report_and_offers_its_requests(qtbot: QtBot, repo: 
     panel.compare("HEAD", False, str(repo))
     qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
     # the suite case and the commit skill's own request, before the description changed
-    assert "HEAD → working tree: 2 regressions" in panel.status.text()
+    assert "HEAD → working tree, read as claude-code: 2 regressions" in panel.status.text()
     row = _regression_row(panel)
     assert row.text(0) == f"regression: {QUERY_TEXT}"  # type: ignore[attr-defined]
     assert "commit" in row.text(1) and "(fails)" in row.text(2)  # type: ignore[attr-defined]
@@ -134,3 +135,49 @@ def test_try_a_request_shows_the_revisions_answer_beside_the_working_trees(
     qtbot.waitUntil(lambda: strip.ranking is not None, timeout=20_000)
     panel.dock.close()
     assert strip.isHidden() and strip.ranking is None
+
+
+def _tops(panel: ChangePanel) -> list[str]:
+    return [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]  # type: ignore[union-attr]
+
+
+def test_the_report_opens_in_the_bottom_area_read_as_the_profile_in_force(
+    qtbot: QtBot, settings: QSettings, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 1024x768 Compare With… opened narrow under the tree; the report is a tab of
+    the bottom panels, as wide as the editor, with its height. Its title said the
+    profile the folder's files name after the user chose another in the status bar:
+    the report is read as the profile in force, and made again after a switch."""
+    win = open_window(qtbot, settings, repo, size=(1024, 768))
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.project_profiles.set_project_profile(0, "agentskills")
+    monkeypatch.setattr(change_panel.QInputDialog, "getItem", lambda *a: ("HEAD", True))
+    win.change_panel.compare_with()
+    panel, dock = win.change_panel, win.change_panel.dock
+    assert dock is not None
+    qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dock.height() >= 0.5 * 768, timeout=2000)
+    assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert dock.width() >= win.width() - win.tree_dock.width() - 20
+    assert win.tabifiedDockWidgets(dock)  # a tab among the bottom panels
+    assert _tops(panel) == [". (read as agentskills)"], _tops(panel)
+    assert "read as agentskills" in panel.status.text()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):  # back to claude-code
+        assert win.project_profiles.set_project_profile(0, "claude-code")
+    qtbot.waitUntil(lambda: _tops(panel) == [". (read as claude-code)"], timeout=30_000)
+    assert "read as claude-code" in panel.status.text()
+    assert _regression_row(panel)  # the regressions of claude-code's reading
+
+
+def test_the_profile_in_force_is_the_one_chosen_for_every_project(tmp_path: Path) -> None:
+    """One profile chosen for every open project: the comparison reads both sides so;
+    none chosen, or different ones: each project as it is detected (None)."""
+    folder = str(tmp_path)
+    chosen = [project_from_folder(folder, "codex"), project_from_folder(folder, "codex")]
+    assert profile_in_force(chosen) == "codex"
+    detected = project_from_folder(folder)
+    assert detected.chosen_profile is None
+    assert profile_in_force([detected]) is None
+    assert profile_in_force([chosen[0], detected]) is None
+    assert profile_in_force([chosen[0], project_from_folder(folder, "gemini")]) is None
+    assert profile_in_force([]) is None

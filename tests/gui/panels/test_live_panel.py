@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QScrollArea
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.live.cache import AnswerCache
@@ -22,7 +23,7 @@ from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 
 from ...live_fake import FakeModel, Script
 from ...test_live import registry_for
-from ..parts import ask
+from ..parts import ask, in_sight, open_window
 
 
 def table(panel: LivePanel) -> list[list[str]]:
@@ -204,3 +205,27 @@ def test_a_request_naming_its_skill_is_the_harness_s_not_the_model_s(
     assert table(panel)[0][:2] == ["pdf-forms", "3 of 3"]
     assert "harness invokes pdf-forms itself" in panel.status.text()
     assert "no model was asked" in panel.status.text()
+
+
+def test_send_is_in_sight_at_1024_without_scrolling(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """Try a Request › Ask a model at 1024x768: Send (and Ask…) were below the fold
+    of the tab, under the six fields; they are under the line that says what Send
+    spends, and the tab in front gets most of the panel's height, the endpoint and
+    model fields in sight too."""
+    win = open_window(qtbot, settings, samples, size=(1024, 768))
+    win.focus_query_panel()
+    panel = win.query_panel
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    panel.load_request("code review please, find bugs in my commit")
+    panel.update_now()
+    panel.details.setCurrentWidget(panel.live_page)
+    qtbot.wait(50)
+    live = panel.live
+    area = panel.live_page
+    assert area.verticalScrollBar().value() == 0
+    for widget in (live.ask_button, live.send_button, live.fields.endpoint, live.fields.model):
+        assert in_sight(widget, area), widget
+    outer = panel.parentWidget().parentWidget()  # the dock's scroll area: not scrolled either
+    assert isinstance(outer, QScrollArea) and outer.verticalScrollBar().maximum() == 0

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, QSettings, Qt
-from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem, QTabBar
+from PySide6.QtCore import QModelIndex, QSettings, Qt
+from PySide6.QtWidgets import QStyleOptionViewItem, QTabBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.where_it_loads import COLUMNS, WhereItLoads
@@ -17,23 +17,9 @@ from skillstudio.gui.panels.root_label_delegate import word_elided
 from skillstudio.gui.window.bottom_room import _kept
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import ask, open_window, write_collection
+from ..parts import ask, open_window, whole_rows, write_collection
 
 SMALL = (1024, 768)
-
-
-def whole_rows(view: QAbstractItemView) -> int:
-    """How many rows the view shows whole (not cut at its bottom edge)."""
-    seen: set[tuple[int, int]] = set()
-    height = view.viewport().height()
-    for y in range(0, height, 4):
-        index = view.indexAt(QPoint(4, y))
-        if not index.isValid():
-            continue
-        rect = view.visualRect(index)
-        if rect.top() >= 0 and rect.bottom() <= height:
-            seen.add((rect.top(), rect.bottom()))
-    return len(seen)
 
 
 def tabs_whole(bar: QTabBar) -> list[str]:
@@ -217,3 +203,45 @@ def test_the_detail_tabs_are_whole_for_every_project_at_1366(
         panel.update_now()
         qtbot.wait(20)
         assert tabs_whole(panel.details.tabBar()) == [], project.profile.name
+
+
+def test_try_a_request_gets_its_height_back_when_used_after_back_to_the_editor(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """After View › Back to the Editor, clicking Try a Request's tab (in front already)
+    or into its request box showed two ranking rows: the panel is used again, so it
+    gets its height back (four rows and more at 1024x768)."""
+    folder = write_collection(tmp_path / "collection")
+    win = open_window(qtbot, settings, folder, size=SMALL)
+    assert win.open_skill(str(folder / "skills/pytest-writer/SKILL.md"))
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow)
+    win.menu_actions.query_action.trigger()  # Ctrl+K
+    panel = win.query_panel
+    ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
+    tall = 0.6 * SMALL[1]
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+
+    def lowered() -> None:
+        win.back_to_editor()
+        qtbot.waitUntil(lambda: win.query_dock.height() < 0.3 * SMALL[1], timeout=2000)
+        qtbot.wait(20)
+        assert whole_rows(panel.table) < 4
+
+    lowered()
+    bar = next(
+        b
+        for b in win.findChildren(QTabBar)
+        if b.parent() is win and "Try a Request" in [b.tabText(i) for i in range(b.count())]
+    )
+    number = [bar.tabText(i) for i in range(bar.count())].index("Try a Request")
+    assert bar.currentIndex() == number  # in front already: no tab switch to follow
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(number).center())
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    qtbot.wait(20)
+    assert whole_rows(panel.table) >= 4
+    lowered()
+    qtbot.mouseClick(panel.query, Qt.MouseButton.LeftButton)  # the keyboard in the panel
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    qtbot.wait(20)
+    assert whole_rows(panel.table) >= 4

@@ -128,6 +128,8 @@ class HeadroomView(QWidget):
             if header_item is not None and tip:
                 header_item.setToolTip(tip)
         self.table.verticalHeader().hide()
+        # one line a row (Qt's default is taller): four rows and more at 1024x768
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.window_row = QWidget(self)  # hidden when the panel's own option is the window

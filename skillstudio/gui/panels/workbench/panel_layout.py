@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
 
 from .candidates import CandidatesModel, fit_rows
 
@@ -18,6 +18,8 @@ STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px
 SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 SIDE_DETAILS_MIN = 80  # and beside it
+ROOMY_RANKING = 0.25  # stacked, the ranking's share while Headroom or Ask a model is in
+# front (their table and Send were out of sight at 1024x768 with half each)
 SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
 TAB_MARGIN = 8  # px beside the details' tab bar (the tab widget's frame)
@@ -32,16 +34,18 @@ class SplitFit:
         table: QTableView,
         model: CandidatesModel,
         details: QTabWidget,
-        tier_used: QLabel,
+        tier_beside: Callable[[bool], None],
     ) -> None:
         self.split, self.table, self.model = split, table, model
-        self.details, self.tier_used = details, tier_used
+        self.details, self.tier_beside = details, tier_beside
         self.moved = False  # the user dragged the handle: their sizes stay
         self.watched: QWidget | None = None  # the parent bound_to follows
         split.splitterMoved.connect(self._on_moved)
         split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
         split.setStretchFactor(1, 2)
         details.setMinimumHeight(SIDE_DETAILS_MIN)
+        self.roomy: list[QWidget] = []  # the detail tabs' pages that want most of the height
+        details.currentChanged.connect(lambda _i: self._tab_changed())
 
     def _on_moved(self, *_args: object) -> None:
         self.moved = True
@@ -56,8 +60,9 @@ class SplitFit:
         if self.table.wordWrap() == short:
             self.table.setWordWrap(not short)
             fit_rows(self.table, self.model)
-        # Narrow, the summary keeps its one line: the tier used is said in Tiers too.
-        self.tier_used.setVisible(width >= STACK_BELOW)
+        # Narrow, the tier used goes below the summary (hidden there, a first-time
+        # reviewer missed "Tier 2: listed" at 1024 px).
+        self.tier_beside(width >= STACK_BELOW)
         split = self.split
         total = sum(split.sizes())
         if split.orientation() == wanted:
@@ -75,6 +80,13 @@ class SplitFit:
         self.details.setMinimumHeight(SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN)
         split.setSizes(self._shares(sum(split.sizes()), width))
         self.moved = False
+
+    def _tab_changed(self) -> None:
+        """Stacked, the details' page in front sets the split (unless the user moved it)."""
+        split = self.split
+        total = sum(split.sizes())
+        if split.orientation() == Qt.Orientation.Vertical and not self.moved and total > 0:
+            split.setSizes(self._shares(total, self.split.width()))
 
     def _tabs_cut_beside(self, width: int) -> bool:
         """Beside the ranking, the details would be narrower than their tabs' labels
@@ -119,9 +131,14 @@ class SplitFit:
 
     def _shares(self, total: int, width: int) -> list[int]:
         """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so
-        that its Why column keeps a few words."""
-        if self.split.orientation() == Qt.Orientation.Horizontal and width < STACK_BELOW:
-            return [total - total * 2 // 5, total * 2 // 5]
+        that its Why column keeps a few words; stacked with a roomy page in front (the
+        whole set's Headroom, Ask a model's fields and buttons) the ranking ROOMY_RANKING."""
+        if self.split.orientation() == Qt.Orientation.Horizontal:
+            if width < STACK_BELOW:
+                return [total - total * 2 // 5, total * 2 // 5]
+        elif self.details.currentWidget() in self.roomy:
+            ranking = round(total * ROOMY_RANKING)
+            return [ranking, total - ranking]
         return [total - total // 2, total // 2]
 
 

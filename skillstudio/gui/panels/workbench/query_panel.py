@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -133,6 +133,8 @@ class QueryPanel(QWidget):
         self.for_open.toggled.connect(lambda _on: self._show_instead())
 
         self.tier_used = QLabel(self)
+        self.tier_used.setMinimumWidth(1)  # never widens the panel: cut (Tiers says it whole)
+        self._tier_beside: bool | None = None
 
         self.model = CandidatesModel(self)
         self.table = QTableView(self)
@@ -178,18 +180,32 @@ class QueryPanel(QWidget):
         split.setChildrenCollapsible(False)
         split.addWidget(self.table)
         split.addWidget(self.details)
-        self.fit = SplitFit(split, self.table, self.model, self.details, self.tier_used)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top_row.first)
         layout.addLayout(self.top_row.second)
-        outcome = QHBoxLayout()
-        outcome.addWidget(self.summary, 1)
-        outcome.addWidget(self.for_open)
-        outcome.addWidget(self.tier_used)
-        layout.addLayout(outcome)
+        self.outcome = QGridLayout()  # the summary, the open skill's box, the tier used
+        self.outcome.addWidget(self.summary, 0, 0)
+        self.outcome.addWidget(self.for_open, 0, 1)
+        self.outcome.setColumnStretch(0, 1)
+        layout.addLayout(self.outcome)
+        self.fit = SplitFit(split, self.table, self.model, self.details, self.place_tier)
+        self.fit.roomy = [self.headroom, self.live_page]
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
+
+    def place_tier(self, beside: bool) -> None:
+        """The tier used ("Tier 2: listed; …") beside the summary (`beside`), else on a
+        line of its own below it, as wide as the panel."""
+        if beside == self._tier_beside:
+            return
+        self._tier_beside = beside
+        self.outcome.removeWidget(self.tier_used)
+        if beside:
+            self.outcome.addWidget(self.tier_used, 0, 2)
+        else:
+            self.outcome.addWidget(self.tier_used, 1, 0, 1, 3)
+        self.tier_used.show()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -344,7 +360,7 @@ class QueryPanel(QWidget):
         line, tip = tier_line(used, self.result, self._likely_shown())
         self.tier_used.setText(line if query.strip() else "")
         self.tier_used.setToolTip(tip + "\nSee Tiers for the exact text.")
-        self.summary.setToolTip(tip if query.strip() else "")  # the line hides under 900 px
+        self.summary.setToolTip(tip if query.strip() else "")
         self.details.fill_why(self.registry)
         # on screen: at once if unchanged, else the old text until done; else when shown
         self.listing_catch_up.now()

@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.gui.panels.workbench.query_panel import QUERY_MIN
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...parts import ask, open_window, panel_on, within_dock
+from ...parts import ask, open_window, panel_on, whole_rows, within_dock
 
 HEADLINE = (
     "No skill is likely for this request; the closest, review-kit:security-review, is "
@@ -206,3 +206,38 @@ def test_the_stacked_panel_fits_its_dock_without_scrolling(
     qtbot.wait(50)
     view = panel.tier_views[2]
     assert view.height() >= view.minimumSizeHint().height()  # never squeezed
+
+
+def _try_at_1024(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow:
+    """Try a Request in use at 1024x768 on the samples' claude-code project."""
+    win = open_window(qtbot, settings, samples, size=(1024, 768))
+    skill = samples / "claude-code/plugins/review-kit/skills/security-review/SKILL.md"
+    assert win.open_skill(str(skill))
+    win.focus_query_panel()
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    win.query_panel.load_request("code review please, find bugs in my commit")
+    win.query_panel.update_now()
+    qtbot.wait(50)
+    return win
+
+
+def test_headroom_at_1024_shows_four_rows_of_its_table(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """Stacked below the ranking, half the height showed Headroom's line and 1.5 rows
+    of its table: with Headroom in front the ranking gives it most of the height
+    (and takes its half back with the Explanation)."""
+    win = _try_at_1024(qtbot, settings, samples)
+    panel = win.query_panel
+    assert panel.split.orientation() == Qt.Orientation.Vertical
+    ranking_before = panel.table.height()
+    panel.details.setCurrentWidget(panel.headroom)
+    table = panel.headroom.table
+    qtbot.waitUntil(lambda: table.rowCount() >= 4, timeout=10_000)
+    qtbot.wait(50)
+    assert whole_rows(table) >= 4, whole_rows(table)
+    assert whole_rows(panel.table) >= 2  # the ranking still in view
+    panel.details.setCurrentIndex(0)  # Explanation: the ranking's half again
+    qtbot.wait(20)
+    assert abs(panel.table.height() - ranking_before) <= 2
+    assert whole_rows(panel.table) >= 4

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QPlainTextEdit, QScrollArea
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.delivery.tiers import render_tiers
@@ -32,10 +32,12 @@ from skillstudio.gui.window.main_window import MainWindow
 from ...parts import (
     WIDE_DOCK,
     ask,
+    in_sight,
     open_window,
     panel_on,
     query_panel_on,
     three_skills,
+    whole_rows,
 )
 
 
@@ -524,3 +526,35 @@ def test_the_explanation_takes_a_new_theme_at_once(
     switch_theme("dark")
     shown = panel.explanation.toHtml()
     assert dark in shown and light not in shown
+
+
+def test_the_tier_used_is_in_sight_at_1024_below_the_summary(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1024x768 the panel is narrow: the tier line ("Tier 2: listed; …") was hidden
+    there (said in Tiers only); it goes on a line of its own below the summary, the
+    ranking keeping its four rows. Wide (1366), it is beside the summary."""
+    win = open_window(qtbot, settings, samples, size=(1024, 768))
+    assert win.open_skill(
+        str(samples / "claude-code/plugins/review-kit/skills/security-review/SKILL.md")
+    )
+    win.focus_query_panel()
+    panel = win.query_panel
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    panel.load_request("code review please, find bugs in my commit")
+    panel.update_now()
+    qtbot.wait(50)
+    assert panel.model.rowCount() >= 5
+    line = panel.tier_used
+    assert line.text().startswith("Tier ")
+    area = panel.parentWidget().parentWidget()  # the dock's scroll area
+    assert isinstance(area, QScrollArea)
+    assert in_sight(line, area)
+    assert line.y() >= panel.summary.y() + panel.summary.height()  # below, not over it
+    assert line.width() >= line.fontMetrics().horizontalAdvance(line.text())  # whole
+    assert whole_rows(panel.table) >= 4
+    win.resize(1366, 768)
+    qtbot.waitUntil(lambda: panel.width() >= 900)
+    qtbot.wait(20)
+    assert in_sight(line, area) and line.y() < panel.summary.y() + panel.summary.height()
+    assert line.width() >= line.fontMetrics().horizontalAdvance(line.text())  # whole
