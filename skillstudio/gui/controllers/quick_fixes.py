@@ -27,7 +27,7 @@ from ..editor.form_view import OTHER_ROW, FormView
 from ..editor.skill_editor import SkillEditor
 from ..models.app_context import AppContext
 from ..models.problems_model import DIAGNOSTIC_ROLE
-from ..models.skill_document import SkillDocument
+from ..models.skill_document import SkillDocument, end_undo_step
 from ..panels.problems_panel import ProblemsPanel
 
 MAX_FIELD_FIXES = 20  # field diagnostics looked at per check (each parses the text once)
@@ -69,6 +69,7 @@ def apply_fix(document: SkillDocument, fix: Fix) -> None:
         cursor.setPosition(_utf16(text, edit.start_offset))
         cursor.setPosition(_utf16(text, edit.end_offset), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(edit.new_text)
+    end_undo_step(cursor)  # what is typed next is a step of its own
     cursor.endEditBlock()
 
 
