@@ -564,13 +564,13 @@ class FormView(QScrollArea):
             end_old -= 1
             end_new -= 1
         cursor = QTextCursor(self.document.text_document)
+        # the editor counts UTF-16 units (an emoji is two), Python code points
+        begin = _utf16_len(old[:start])
+        cursor.setPosition(begin)  # before the block: undo puts the source's cursor here
         if merge:
             cursor.joinPreviousEditBlock()
         else:
             cursor.beginEditBlock()
-        # the editor counts UTF-16 units (an emoji is two), Python code points
-        begin = _utf16_len(old[:start])
-        cursor.setPosition(begin)
         cursor.setPosition(begin + _utf16_len(old[start:end_old]), QTextCursor.MoveMode.KeepAnchor)
         self._writing = True
         try:

@@ -244,3 +244,4 @@ def test_typing_after_a_fix_is_an_undo_step_of_its_own(
     editor.source.undo()
     assert editor.document.text() == TEXT
     assert not editor.document.modified
+    assert editor.source.textCursor().blockNumber() == 2, "where the fix was"

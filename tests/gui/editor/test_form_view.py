@@ -291,6 +291,8 @@ def test_a_form_edit_and_the_source_typing_after_it_are_two_undo_steps(
     qtbot.keyClick(editor.source, press.key(), press.keyboardModifiers())
     assert editor.document.text() == original
     assert not editor.document.modified
+    line = original[: original.index("severity")].count("\n")
+    assert editor.source.textCursor().blockNumber() == line, "where the form's edit was"
     again = QKeySequence(redo)[0]
     qtbot.keyClick(editor.source, again.key(), again.keyboardModifiers())
     assert editor.document.text() == after_form, "redo brings back one step at a time"
