@@ -27,7 +27,7 @@ from ..editor.form_view import OTHER_ROW, FormView
 from ..editor.skill_editor import SkillEditor
 from ..models.app_context import AppContext
 from ..models.problems_model import DIAGNOSTIC_ROLE
-from ..models.skill_document import SkillDocument
+from ..models.skill_document import SkillDocument, end_undo_step
 from ..panels.problems_panel import ProblemsPanel
 
 MAX_FIELD_FIXES = 20  # field diagnostics looked at per check (each parses the text once)
@@ -63,12 +63,16 @@ def apply_fix(document: SkillDocument, fix: Fix) -> None:
     """`fix` on the document's text as one undoable edit (its edits were worked out on
     this text); nothing is saved."""
     text = document.text()
+    edits = sorted(fix.edits, key=lambda e: e.start_offset, reverse=True)
     cursor = QTextCursor(document.text_document)
+    if edits:  # set before the block: undo puts the source's cursor here, not on line 1
+        cursor.setPosition(_utf16(text, edits[0].start_offset))
     cursor.beginEditBlock()
-    for edit in sorted(fix.edits, key=lambda e: e.start_offset, reverse=True):
+    for edit in edits:
         cursor.setPosition(_utf16(text, edit.start_offset))
         cursor.setPosition(_utf16(text, edit.end_offset), QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(edit.new_text)
+    end_undo_step(cursor)  # what is typed next is a step of its own
     cursor.endEditBlock()
 
 

@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QWidget
 
+from ..models.skill_document import end_undo_step
+
 
 class FindBar(QWidget):
     def __init__(self, editor: QPlainTextEdit, parent: QWidget | None = None) -> None:
@@ -68,7 +70,10 @@ class FindBar(QWidget):
     def replace_one(self) -> None:
         cursor = self._editor.textCursor()
         if cursor.hasSelection() and cursor.selectedText() == self.query.text():
+            cursor.beginEditBlock()  # a step of its own, not joined by what is typed next
             cursor.insertText(self.replacement.text())
+            end_undo_step(cursor)
+            cursor.endEditBlock()
         self.find_next()
 
     def replace_all(self) -> int:
@@ -86,6 +91,7 @@ class FindBar(QWidget):
             found = document.find(
                 text, found.position(), QTextDocument.FindFlag.FindCaseSensitively
             )
+        end_undo_step(cursor)  # what is typed next is a step of its own
         cursor.endEditBlock()
         self._on_query_changed(text)
         return done

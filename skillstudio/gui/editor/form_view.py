@@ -4,8 +4,8 @@ The text document stays the only model. A form edit becomes a core `Change`,
 the round-trip writer produces the new text (only that value's bytes change),
 and the difference is applied to the text document as one edit block, so the
 document's undo history covers both views; consecutive edits in one field
-join one step. Edits in the source view refresh the fields, except the one
-being typed in.
+join one step, and what is typed in the source after it is a step of its own.
+Edits in the source view refresh the fields, except the one being typed in.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ...core.model.fields import FieldSpec, yaml_spelling
 from ...core.profile import Profile
 from ...core.reading.yaml_io import EditError
 from ..infra.theme import bar_style, colour, on_theme_change
-from ..models.skill_document import SkillDocument
+from ..models.skill_document import SkillDocument, end_undo_step
 from .field_widgets import KeyValueEditor, ListEditor, TriggersEditor, value_text
 from .growing_text import GrowingTextBox
 
@@ -572,17 +572,18 @@ class FormView(QScrollArea):
             end_old -= 1
             end_new -= 1
         cursor = QTextCursor(self.document.text_document)
+        # the editor counts UTF-16 units (an emoji is two), Python code points
+        begin = _utf16_len(old[:start])
+        cursor.setPosition(begin)  # before the block: undo puts the source's cursor here
         if merge:
             cursor.joinPreviousEditBlock()
         else:
             cursor.beginEditBlock()
-        # the editor counts UTF-16 units (an emoji is two), Python code points
-        begin = _utf16_len(old[:start])
-        cursor.setPosition(begin)
         cursor.setPosition(begin + _utf16_len(old[start:end_old]), QTextCursor.MoveMode.KeepAnchor)
         self._writing = True
         try:
             cursor.insertText(new_text[start:end_new])
+            end_undo_step(cursor)  # typing in the source next is a step of its own
         finally:
             self._writing = False
             cursor.endEditBlock()

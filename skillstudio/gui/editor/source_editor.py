@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
     QHelpEvent,
+    QKeyEvent,
     QPainter,
     QPaintEvent,
     QResizeEvent,
@@ -18,6 +21,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 from ...core.model.diagnostics import Diagnostic
 
 MARKS_MAX = 300  # diagnostics underlined in the source view (the first, in file order)
+TYPING_PAUSE_S = 1.0  # typing after a pause this long is an undo step of its own
 _COLOURS = {"error": QColor("#d32f2f"), "warning": QColor("#f9a825"), "info": QColor("#1976d2")}
 
 
@@ -46,6 +50,7 @@ class SourceEditor(QPlainTextEdit):
         self.apply_wrap()
         self._gutter = _Gutter(self)
         self._diagnostics: list[Diagnostic] = []
+        self._typed_at = float("-inf")  # time.monotonic() of the last character typed
         self.blockCountChanged.connect(self._on_block_count_changed)
         self.updateRequest.connect(self._on_update_request)
         self._on_block_count_changed(0)
@@ -54,6 +59,24 @@ class SourceEditor(QPlainTextEdit):
         """Long lines wrapped at the view's edge, or not (SourceEditor.wrap)."""
         mode = QPlainTextEdit.LineWrapMode
         self.setLineWrapMode(mode.WidgetWidth if SourceEditor.wrap else mode.NoWrap)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Typing after a pause starts an undo step (a run typed without one stays one
+        step, as Qt makes it). The run's first character goes in an edit block of its
+        own, which Qt joins the characters typed after it to, and nothing before."""
+        typed = event.text().isprintable() and bool(event.text())
+        now = time.monotonic()
+        if typed and now - self._typed_at > TYPING_PAUSE_S and not self.isReadOnly():
+            cursor = self.textCursor()
+            cursor.beginEditBlock()
+            try:
+                super().keyPressEvent(event)
+            finally:
+                cursor.endEditBlock()
+        else:
+            super().keyPressEvent(event)
+        if typed:
+            self._typed_at = now
 
     # -- gutter ---------------------------------------------------------------
     def gutter_width(self) -> int:

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QTextBlockFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from ...core.editing import recovery
@@ -35,6 +35,15 @@ VALIDATE_DELAY_MS = 120
 # check) and the registry takes the result on the GUI thread (docs/development.md).
 SYNC_CHARS = 16_000
 SYNC_LINES = 1_000
+
+
+def end_undo_step(cursor: QTextCursor) -> None:
+    """Close the undo step `cursor`'s edit block is making (call it before
+    endEditBlock): what is typed next is a step of its own. Qt joins an insertion typed
+    where a block's last insertion ended to that block, so one Ctrl+Z took back a form
+    edit and the source typing after it. A block format merged with nothing changes
+    nothing, and as the block's last command it joins with no typing."""
+    cursor.mergeBlockFormat(QTextBlockFormat())
 
 
 class SkillDocument(QObject):

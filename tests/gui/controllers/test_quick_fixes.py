@@ -217,3 +217,31 @@ def test_an_unknown_key_moves_under_metadata_from_the_form_and_problems(
     )
     editor.form.undo()
     assert editor.document.text() == VERSIONED
+
+
+def test_typing_after_a_fix_is_an_undo_step_of_its_own(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Text typed in the Source where the fix's insertion ended joined the fix's step
+    (Qt's rule), so one Ctrl+Z took back both and the tab went clean."""
+    win, path = opened(qtbot, settings, tmp_path)
+    diag = next(d for d in win.problems_model.shown() if d.code == "description-xml")
+    win.problem_fixes.menu_for(diag).actions()[0].trigger()
+    editor = win.document_tabs.editors[path]
+    fixed = editor.document.text()
+    assert "📄 PDF forms. Use" in fixed
+    end = fixed.index("PDF forms.") + len("PDF forms.")  # where the fix's text ends
+    editor.views.setCurrentWidget(editor.source)
+    cursor = editor.source.textCursor()
+    cursor.setPosition(len(fixed[:end].encode("utf-16-le")) // 2)
+    editor.source.setTextCursor(cursor)
+    editor.source.setFocus()
+    qtbot.keyClicks(editor.source, " Fast.")
+    assert "PDF forms. Fast. Use" in editor.document.text()
+    editor.source.undo()
+    assert editor.document.text() == fixed, "the typing alone is taken back"
+    assert editor.document.modified
+    editor.source.undo()
+    assert editor.document.text() == TEXT
+    assert not editor.document.modified
+    assert editor.source.textCursor().blockNumber() == 2, "where the fix was"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import (
+    QKeySequence,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -257,6 +258,47 @@ def test_typing_in_one_field_is_one_undo_step(
     assert "severity quickly" in editor.document.text()
     editor.document.text_document.undo()
     assert editor.document.text() == original
+
+
+def test_a_form_edit_and_the_source_typing_after_it_are_two_undo_steps(
+    editors: Editors, samples: Path, qtbot: QtBot
+) -> None:
+    """A reviewer changed the description in the form, typed after it in the source,
+    and one Ctrl+Z took back both (Qt joins an insertion typed where an edit block's
+    insertion ended) and the tab went clean."""
+    editor = open_skill(editors, samples, "mvp/skills/code-review/SKILL.md")
+    original = editor.document.text()
+    description = editor.form.fields["description"].widget
+    assert isinstance(description, QPlainTextEdit)
+    description.setFocus()
+    description.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(description, " quickly")
+    after_form = editor.document.text()
+    assert "severity quickly\n" in after_form
+    editor.views.setCurrentWidget(editor.source)
+    editor.source.setFocus()
+    cursor = editor.source.textCursor()
+    cursor.setPosition(after_form.index("severity quickly") + len("severity quickly"))
+    editor.source.setTextCursor(cursor)
+    qtbot.keyClicks(editor.source, " I help you.")
+    both = editor.document.text()
+    assert "severity quickly I help you.\n" in both
+    undo, redo = QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo
+    press = QKeySequence(undo)[0]
+    qtbot.keyClick(editor.source, press.key(), press.keyboardModifiers())
+    assert editor.document.text() == after_form, "the typing alone is taken back"
+    assert editor.document.modified, "the form's edit is still there: the tab stays dirty"
+    assert description.toPlainText().endswith("severity quickly")
+    qtbot.keyClick(editor.source, press.key(), press.keyboardModifiers())
+    assert editor.document.text() == original
+    assert not editor.document.modified
+    line = original[: original.index("severity")].count("\n")
+    assert editor.source.textCursor().blockNumber() == line, "where the form's edit was"
+    again = QKeySequence(redo)[0]
+    qtbot.keyClick(editor.source, again.key(), again.keyboardModifiers())
+    assert editor.document.text() == after_form, "redo brings back one step at a time"
+    qtbot.keyClick(editor.source, again.key(), again.keyboardModifiers())
+    assert editor.document.text() == both
 
 
 def test_source_edit_refreshes_the_form(editors: Editors, samples: Path, qtbot: QtBot) -> None:

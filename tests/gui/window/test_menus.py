@@ -6,17 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction
+import pytest
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QMenu,
     QTabBar,
+    QWidget,
 )
 from pytestqt.qtbot import QtBot
 
+from skillstudio.gui.editor.skill_editor import SkillEditor
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import fresh_window, open_and_wait
+from ..parts import fresh_window, open_and_wait, open_tab, skill_path
 
 
 def _front_tab(window: MainWindow, title: str) -> bool:
@@ -106,3 +110,101 @@ def test_ctrl_1_to_4_switch_the_open_skills_views(window: MainWindow, qtbot: QtB
     qtbot.waitUntil(lambda: editor.views.currentWidget() is editor.source)
     taken = [s.toString() for a in window.findChildren(QAction) for s in a.shortcuts()]
     assert len(taken) == len(set(taken)), "no shortcut is bound twice"
+
+
+class _Reached(QObject):
+    """Notes each action a shortcut reached, and stops it there (no dialog, no quit)."""
+
+    def __init__(self, actions: list[QAction]) -> None:
+        super().__init__()
+        self.reached: list[QAction] = []
+        for action in actions:
+            action.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Shortcut and isinstance(watched, QAction):
+            self.reached.append(watched)
+            return True
+        return super().eventFilter(watched, event)
+
+
+def _focused(window: MainWindow, editor: SkillEditor, where: str) -> QWidget:
+    """The Source editor, a Form line edit or text box, or the request box, focused."""
+    widget: QWidget
+    if where == "source":
+        editor.views.setCurrentWidget(editor.source)
+        widget = editor.source
+    elif where == "request":
+        window.menu_actions.query_action.trigger()
+        widget = window.query_panel.query
+    else:
+        editor.views.setCurrentWidget(editor.form)
+        widget = editor.form.fields[where].widget
+    widget.setFocus()
+    return widget
+
+
+def _undoing(event_key: QKeySequence) -> bool:
+    """The key is the platform's undo or redo: a text box's own (in the Form and the
+    Source, the skill's one history, as Edit › Undo; docs/guide.md)."""
+    combo = event_key[0]
+    pressed = QKeyEvent(QEvent.Type.KeyPress, combo.key(), combo.keyboardModifiers())
+    return pressed.matches(QKeySequence.StandardKey.Undo) or pressed.matches(
+        QKeySequence.StandardKey.Redo
+    )
+
+
+@pytest.mark.parametrize("where", ["source", "name", "description", "request"])
+def test_every_menu_shortcut_works_whatever_has_the_focus(
+    window: MainWindow, samples: Path, qtbot: QtBot, where: str
+) -> None:
+    """A reviewer found Ctrl+, doing nothing in the Source (xdotool's `key ctrl+,` sends
+    no comma: 'No such key name'); each key of the menus reaches its action from the
+    Source, a Form field and the request box, but for undo / redo, which a text box
+    takes for its own text."""
+    editor = open_tab(window, skill_path(samples, "code-review"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    actions = [a for a in window.findChildren(QAction) if a.shortcuts()]
+    assert len(actions) > 20, "every menu with its keys"
+    reached = _Reached(actions)
+    kept = []
+    for action in actions:
+        for keys in action.shortcuts():
+            widget = _focused(window, editor, where)
+            qtbot.waitUntil(widget.hasFocus)
+            action.setEnabled(True)  # Save with nothing to save: its key still arrives
+            reached.reached.clear()
+            combo = keys[0]
+            qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
+            if reached.reached != [action]:
+                kept.append(keys.toString())
+                assert _undoing(keys), f"{keys.toString()} ({action.text()}) in {where}"
+    assert kept, "undo and redo stay the text box's"
+
+
+def test_ctrl_comma_opens_settings_with_the_source_editor_focused(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    editor = open_tab(window, skill_path(samples, "code-review"))
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    editor.views.setCurrentWidget(editor.source)
+    editor.source.setFocus()
+    qtbot.waitUntil(editor.source.hasFocus)
+    shown: list[QWidget] = []
+    pressed = [False]
+
+    def close_it() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is not None:
+            shown.append(dialog)
+            dialog.close()
+        elif not pressed[0]:  # the key is still on its way
+            QTimer.singleShot(20, close_it)
+
+    QTimer.singleShot(0, close_it)
+    qtbot.keyClick(editor.source, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    pressed[0] = True
+    assert [type(d).__name__ for d in shown] == ["SettingsDialog"]
+    assert not editor.document.modified, "the key typed nothing"
