@@ -194,3 +194,29 @@ def test_code_spans_take_linear_time_on_hostile_backticks() -> None:
     assert backslash_paths(body) == [(len(body) - 7, "a\\b.py")]
     assert code_spans("a `b` c")[0] == (2, 5)
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("description", "reported"),
+    [
+        ("You MUST use this before any creative work.", True),
+        ("Use when you have a written implementation plan to execute.", True),  # obra's
+        ("Use when the work is done and you need to decide how to merge it.", True),
+        ("Creates posters. You should use this skill when the user asks for art.", True),
+        ("Themes that you can apply to any slide deck.", True),
+        ("Scores plugins. Use when calibrating thresholds for your marketplace.", True),
+        ("Use when the user has a written implementation plan to execute.", False),
+        ("Designs feeds like the X For You algorithm. Use when building a feed.", False),
+        ('Answers questions. Use when the user asks "can you fix my build".', False),
+    ],
+)
+def test_the_reader_addressed_as_you_is_second_person_wherever_it_is(
+    description: str, reported: bool, tmp_path: Path
+) -> None:
+    """`description-person` flagged "You MUST use this" but not "Use when you have a
+    plan" (obra-superpowers' executing-plans): both speak to the agent as "you"."""
+    folder = tmp_path / "plans"
+    write(folder, "SKILL.md", f"---\nname: plans\ndescription: '{description}'\n---\nDo it.\n")
+    data = lint_json(str(folder), "--profile", "agentskills", "--no-cache")
+    codes = [d["code"] for d in data["diagnostics"]]
+    assert ("description-person" in codes) is reported

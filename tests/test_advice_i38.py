@@ -200,3 +200,24 @@ def test_a_cached_state_sees_a_folder_of_the_skill_appear(tmp_path: Path, monkey
     assert warned() == 0 and warned() == 0  # not a folder of the skill: not counted
     (folder / "forms").mkdir()
     assert warned() == 1
+
+
+def test_output_as_a_noun_before_a_path_does_not_hide_it(tmp_path: Path) -> None:
+    """openai-skills' skill-creator: "See references/workflows.md" was reported, the line
+    below, "**Specific output formats**: See references/output-patterns.md", was not
+    ("output" read as the verb that makes the file). The verb still does."""
+    folder = tmp_path / "skills" / "creator"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: creator\ndescription: Creates skills. Use when asked for a skill.\n---\n"
+        "- **Multi-step processes**: See references/workflows.md for workflows\n"
+        "- **Specific output formats or quality standards**: See "
+        "references/output-patterns.md for template patterns\n"
+        "- The command outputs assets/chart.png; output the table to assets/table.csv.\n"
+        "- Its output goes `into` assets/log.txt.\n"
+    )
+    missing = found(lint(folder, "agentskills"), "reference-missing")
+    assert [(d["line"], d["message"].split("'")[1]) for d in missing] == [
+        (5, "references/workflows.md"),
+        (6, "references/output-patterns.md"),
+    ]

@@ -36,7 +36,12 @@ VAGUE_WORDS = frozenset(
     "my new test tests example examples sample temp tmp default basic simple main "
     "assistant stuff various".split()
 )
-# a first- or second-person opening, or a first-person phrase anywhere
+# a first- or second-person opening, a first-person phrase anywhere, or the reader
+# addressed as "you" anywhere: "Use when you have a plan" speaks to the agent as much as
+# "You MUST use this" (the best-practices page's reason, the listing is put into the
+# system prompt, holds for both), while "Use when the user has a plan", the imperative
+# its own examples use, names no one. A capital "You" inside a sentence is a name's
+# ("the X For You algorithm"), not the reader
 _PERSON_START = re.compile(
     r"^\W*(?:I|I'm|I'll|I've|I'd|We|We're|We'll|You|You're|You'll|Your|My|Our|Let me|Let us)"
     r"(?=[\s,.'’]|$)"
@@ -45,6 +50,10 @@ _PERSON_PHRASE = re.compile(
     r"\b(?:I (?:can|will|help|am|know|use|create|generate|write)|I'll|we (?:can|will)|"
     r"you can use|let me)\b",
     re.I,
+)
+_YOU = re.compile(
+    r"\b(?:you|your|yours|yourself|you're|you'll|you've|you'd)\b|"
+    r"(?:^|[.!?;:]\s+|\s[-–—]\s+)(?:You|Your|You're|You'll|You've|You'd)\b"
 )
 # a phrase in quotes (straight or curly, double or single): the user's words, which a
 # description quotes ("Use when the user asks 'how do I use X?'"), not its own voice; a
@@ -133,12 +142,13 @@ def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> 
     own = _QUOTED.sub(" … ", text)  # the description's own words, quotes left out
     if not re.search(r"[^\W\d_]", own):
         own = text  # a description that is all one quote speaks in its own voice
-    if _PERSON_START.match(own) or _PERSON_PHRASE.search(own):
+    if _PERSON_START.match(own) or _PERSON_PHRASE.search(own) or _YOU.search(own):
         c.emit(
             "description-person",
             "The description speaks in the first or second person; it is put into the "
             "agent's own instructions, where 'I' and 'you' read wrong. Write in the third "
-            "person: 'Extracts tables from PDF files. Use when ...'.",
+            "person: 'Extracts tables from PDF files. Use when the user has a PDF form', not "
+            "'when you have'.",
             field="description",
             at="value",
             severity=severity("description-person"),

@@ -17,7 +17,9 @@ Which paths count (docs/commands.md, "Authoring advice", lists the rule):
   (`scripts/<name>.py`, `references/{topic}.md`, `path/to/file.md`,
   `references/your-file.md`), a path the sentence says is the user's or the project's
   ("edit the user's src/app.py", "your scripts/deploy.sh"), nor one it says to make
-  ("save the chart to assets/out.png", "create scripts/new.py").
+  ("save the chart to assets/out.png", "create scripts/new.py"; "output" only as the
+  verb right before the path, "outputs assets/out.png", never the noun: "output
+  formats: see references/output-patterns.md" counts).
 A path counts as there when it resolves (Resolver, checking/links.py, as the links do)
 inside the skill folder, its plugin's folder, or a folder above it up to the folder
 opened (a path the project itself holds is the project's). At most MAX_REPORTED paths
@@ -66,10 +68,16 @@ _USERS = re.compile(
 )
 _MAKES = re.compile(
     r"\b(?:create[sd]?|creating|write|writes|writing|written|generate[sd]?|generating|"
-    r"save[sd]?|saving|output(?:s|ted)?|produce[sd]?|export(?:s|ed)?|add(?:s|ed)?|"
+    r"save[sd]?|saving|produce[sd]?|export(?:s|ed)?|add(?:s|ed)?|"
     r"make[s]?|touch|mkdir|rename[sd]?|move[sd]?|into|to a file|named|called)\b"
     r"[^.!?\n]{0,40}$",
     re.I,
+)
+# "output" makes the path only as a verb right before it ("outputs assets/out.png",
+# "output the chart to assets/out.png"); the noun ("**Specific output formats**: See
+# references/output-patterns.md") says nothing of whose the file is
+_OUTPUTS = re.compile(
+    r"\boutput(?:s|ted)?\b(?:[^.!?\n]{0,40}\b(?:to|into|as|at|in|under)\b)?[\s`'\"(]*$", re.I
 )
 # a path given as an example of what a skill may hold, not as this skill's file
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as)\b[^.!?\n]{0,60}$", re.I)
@@ -239,7 +247,9 @@ def _counts(
     line_start = body.rfind("\n", 0, start) + 1
     before = body[max(line_start, start - BEFORE_CHARS) : start]
     sentence = re.split(r"[.!?](?:\s|$)", before)[-1]
-    if _USERS.search(sentence) or _MAKES.search(sentence) or _EXAMPLE.search(sentence):
+    if _USERS.search(sentence) or _MAKES.search(sentence) or _OUTPUTS.search(sentence):
+        return False
+    if _EXAMPLE.search(sentence):
         return False
     if _EXAMPLE_LINE.match(body, line_start, start):
         return False

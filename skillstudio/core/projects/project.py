@@ -67,7 +67,10 @@ class Project:
         workers: int = 1,
         gists: bool = True,
         cache: StateCache | None = None,
+        track_files: bool = False,
     ) -> Registry:
+        """`track_files`: for a registry that lives on and refreshes (the app's):
+        see Registry."""
         limits = self.config.limits if self.config else ScanLimits()
         audit = None
         if self.reach is not None:
@@ -82,6 +85,7 @@ class Project:
             gists=gists,
             audit=audit,
             cache=cache,
+            track_files=track_files,
         )
 
     def lone_registry(self, skill_md: str) -> Registry | None:

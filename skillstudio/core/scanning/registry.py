@@ -11,7 +11,7 @@ import gc
 import os
 import stat
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -27,6 +27,7 @@ from ..model.skills import Root, Skill
 from ..profile import Profile
 from ..reading.discovery import discover, listed_files
 from ..reading.frontmatter import read_document
+from .folder_changes import LookedPaths, owner, touched_skills
 from .loading import FAILED, rebuild_job
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
 from .trigger_owners import TriggerOwners
@@ -127,6 +128,7 @@ class Registry:
         gists: bool = True,
         audit: Audit | None = None,
         cache: StateCache | None = None,
+        track_files: bool = False,
     ) -> None:
         self.profile = profile
         self.roots = sorted(roots, key=lambda r: r.precedence)
@@ -143,6 +145,9 @@ class Registry:
         # The cache of what was read (scanning/state_cache.py): the CLI's reading commands
         # pass one; never a registry that keeps the text (the app's, whose saves read it).
         self.cache = cache
+        # What each skill's checks looked at, for a registry that lives on (the app's):
+        # F5 reads again a skill whose looked-at files changed (scanning/folder_changes.py).
+        self.looked = LookedPaths() if track_files else None
         self.skills: list[Skill] = []
         self.by_path: dict[str, Skill] = {}
         self.active: dict[str, Skill] = {}
@@ -188,7 +193,12 @@ class Registry:
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
-        return load_skill(root, found, self.profile, self.keep_text, self.gists)
+        if self.looked is None:
+            return load_skill(root, found, self.profile, self.keep_text, self.gists)
+        looked: list[list[str]] = []
+        skill = load_skill(root, found, self.profile, self.keep_text, self.gists, None, looked)
+        self.looked.note(skill.path, looked[0])
+        return skill
 
     def scan(
         self,
@@ -207,7 +217,12 @@ class Registry:
         found = self._discover()
         flags = (self.keep_text, self.gists and not defer)
         if self.cache is None or self.keep_text:
-            self._scanned(self._read(found, flags, progress, workers))
+            seen: list[list[str]] | None = None if self.looked is None else []
+            self._scanned(self._read(found, flags, progress, workers, seen))
+            if seen is not None:
+                self.looked = LookedPaths()
+                for (_, item), paths in zip(found, seen, strict=True):
+                    self.looked.note(item.path, paths)
             return
         # Skills whose files and every path their checks looked at are as the cache has
         # them are taken from it (scanning/state_cache.py); the others are read.
@@ -259,13 +274,16 @@ class Registry:
         self.scanned = True
 
     def refresh(self, hint: Iterable[str] | None = None) -> RefreshResult:
-        """Re-read only what changed on disk since the last scan (by mtime and size).
+        """Re-read only what changed on disk since the last scan: a SKILL.md by mtime
+        and size; a skill whose folder's files changed (scanning/folder_changes.py).
 
         `hint`: the paths a file watcher saw change. When each is a SKILL.md the
         registry holds (still a plain file) or something inside a known skill's
-        folder, only those files are looked at, without walking the tree (5 ms
+        folder, only those skills are looked at, without walking the tree (5 ms
         instead of 90 ms at 10,000 skills); anything else (a skill added, removed
-        or moved, a folder moved in) takes the full walk.
+        or moved, a folder moved in) takes the full walk. A skill whose folder holds
+        a hinted path is read again (a file its body names added or removed); without
+        a hint (F5), each skill whose checks' looked-at paths changed.
         """
         steps = self.refresh_steps(hint)
         while True:
@@ -287,39 +305,35 @@ class Registry:
         names are looked at STAT_STEP at a time, a step each."""
         with quiet_gc():
             if hint is not None and self.scanned and self.files is None:
-                result = yield from self._refresh_known(set(hint))
+                hinted = set(hint)
+                touched = touched_skills(hinted, self.by_path, {r.path for r in self.roots})
+                result = yield from self._refresh_known(hinted, touched)
                 if result is not None:
                     return result
-            return (yield from self._refresh())
+                return (yield from self._refresh(touched))
+            looked = self.looked if hint is None and self.scanned else None  # (F5)
+            return (yield from self._refresh(looked.changed(self.by_path) if looked else ()))
 
-    def _inside_skill(self, path: str, roots: set[str]) -> bool:
-        """Whether `path` lies inside a known skill's folder (looked up, not walked)."""
-        parent = os.path.dirname(path)
-        while parent and parent not in roots:
-            if os.path.join(parent, SKILL_FILE) in self.by_path:
-                return True
-            up = os.path.dirname(parent)
-            if up == parent:
-                break
-            parent = up
-        return False
-
-    def _refresh_known(self, hint: set[str]) -> Generator[bool, None, RefreshResult | None]:
-        """The hinted refresh; None when the hint needs the full walk."""
+    def _refresh_known(
+        self, hint: set[str], touched: set[str]
+    ) -> Generator[bool, None, RefreshResult | None]:
+        """The hinted refresh; None when the hint needs the full walk. The `touched`
+        skills are read again whatever their SKILL.md's mtime."""
         known: list[Skill] = [s for s in self.skills if s.mtime_ns == FAILED]  # tried again
         roots = {root.path for root in self.roots}
         by_path = self.by_path
+        known += [by_path[p] for p in touched if by_path[p].mtime_ns != FAILED]
         for path in hint:
             skill = by_path.get(path)
             if skill is not None:
-                if skill.mtime_ns != FAILED:  # (already in the list)
+                if skill.mtime_ns != FAILED and path not in touched:  # (already in the list)
                     known.append(skill)
                 continue
             if os.path.basename(path) == SKILL_FILE or path in roots:
                 return None  # a skill that is not known yet, or the root itself
             if os.path.join(path, SKILL_FILE) in by_path:
                 continue  # a skill folder's own entries changed (its files' events say more)
-            if os.path.isdir(path) or not self._inside_skill(path, roots):
+            if os.path.isdir(path) or owner(path, by_path, roots) is None:
                 return None  # a folder made or moved in, or outside every skill
             prefix = path + os.sep
             if any(p.startswith(prefix) for p in by_path):
@@ -334,7 +348,9 @@ class Registry:
                 return None  # deleted or unreadable: the walk reports it
             if not stat.S_ISREG(st.st_mode):
                 return None
-            if st.st_mtime_ns != skill.mtime_ns or st.st_size != skill.size:
+            if (st.st_mtime_ns, st.st_size) != (skill.mtime_ns, skill.size) or (
+                skill.path in touched
+            ):
                 stale.append((skill.root, Found(skill.path, st.st_mtime_ns, st.st_size)))
         old_mtimes = dict(self._root_mtimes)
         for root in self.roots:
@@ -356,7 +372,8 @@ class Registry:
         self._note_refresh_rule(result, old_mtimes)
         return result
 
-    def _refresh(self) -> Generator[None, None, RefreshResult]:
+    def _refresh(self, forced: Collection[str] = ()) -> Generator[None, None, RefreshResult]:
+        """The full walk; the `forced` skills are read again whatever their mtime."""
         if not self.scanned:
             self._scan(None, None, False)
             return RefreshResult(added=[s.path for s in self.skills])
@@ -375,6 +392,7 @@ class Registry:
                 and previous.mtime_ns == item.mtime_ns
                 and previous.size == item.size
                 and previous.root is root
+                and item.path not in forced
             ):
                 append(previous)
                 continue

@@ -157,7 +157,7 @@ class ProjectProfiles(QObject):
         old = self.context.projects[number]
         try:
             project = reread_as(old, profile)
-            registry = project.registry()
+            registry = project.registry(track_files=True)
         except (UsageError, StopIteration) as exc:
             self.dialogs.warn(f"Not switched: {exc}")
             self.sync_box()

@@ -70,11 +70,11 @@ def open_folder(window: MainWindow, path: str, profile: str | None = None) -> bo
         window.dialogs.warn(f"Not opened: reading the project at {path} failed: {error}")
         return False
     projects = found
-    registries = [project.registry() for project in projects]
+    registries = [project.registry(track_files=True) for project in projects]
     if profile is None:  # as chosen for each project's folder before (Settings)
         store = window.app_settings
         projects = with_remembered(projects, store.folder_profile, store.default_profile())
-        registries = [project.registry() for project in projects]
+        registries = [project.registry(track_files=True) for project in projects]
     if not _leave_folder(window, os.path.abspath(path)):
         return False
     window.suite_runner.clear()  # the previous folder's suites go at once

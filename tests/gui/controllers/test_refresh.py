@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.model.text import counted
 from skillstudio.core.reading.skill_files import skill_body
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers import refresh
@@ -32,6 +34,7 @@ from skillstudio.gui.panels.skill_tree_view import SkillTreeView
 from skillstudio.gui.window.main_window import MainWindow
 
 from ... import hostile
+from ...helpers import skill_text, write
 from ..faults import STAGES, description, fail_for, problem_on, run_for, set_description, shown
 from ..parts import (
     Shell,
@@ -652,3 +655,57 @@ def test_a_burst_of_changes_is_taken_in_slices_and_typing_goes_on(
     assert editor.document.text().startswith("typed during the refresh ")
     codes = {d.code for d in registry.by_path[editor.document.path].diagnostics}
     assert "frontmatter-missing" in codes
+
+
+# -- a skill's own files changed outside the app (a first-time reviewer's steps) ------------
+SCRIPT = "skills/comments/scripts/fetch_comments.py"
+
+
+def missing_script(tmp_path: Path) -> Path:
+    """A folder of two skills; `comments`' body names a script it does not hold."""
+    base = tmp_path / "project"
+    body = "# Comments\n\n- Run scripts/fetch_comments.py, which prints the review threads.\n"
+    write(
+        base,
+        "skills/comments/SKILL.md",
+        skill_text(name="comments", description="d c.", _body=body),
+    )
+    write(base, "skills/other/SKILL.md", skill_text(name="other", description="Plan a trip."))
+    return base
+
+
+def reference_missing(win: MainWindow) -> int:
+    return sum(1 for d in win.problems_model.shown() if d.code == "reference-missing")
+
+
+def test_a_file_the_body_names_added_outside_clears_problems_and_the_status_bar(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    base = missing_script(tmp_path)
+    win = open_window(qtbot, settings, base)
+    assert win.watcher.ready.wait(10)
+    warnings = win.problems_model.all_counts()["warning"]
+    assert reference_missing(win) == 1
+    assert counted(warnings, "warning") in win.statusBar().currentMessage()
+    write(base, SCRIPT, "print('comments')\n")  # no tab open on the skill
+    qtbot.waitUntil(lambda: reference_missing(win) == 0, timeout=WATCH_WAIT)
+    assert win.problems_model.all_counts().get("warning", 0) == warnings - 1
+    assert counted(warnings - 1, "warning") in win.statusBar().currentMessage()
+    os.remove(base / SCRIPT)  # and the reverse
+    qtbot.waitUntil(lambda: reference_missing(win) == 1, timeout=WATCH_WAIT)
+    assert counted(warnings, "warning") in win.statusBar().currentMessage()
+
+
+def test_reload_reads_again_a_skill_whose_files_changed_unwatched(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    base = missing_script(tmp_path)
+    win = open_window(qtbot, settings, base)
+    win.watcher.stop()  # as where the watches could not be set up: F5 is the way
+    assert reference_missing(win) == 1
+    write(base, SCRIPT, "print('comments')\n")
+    win.reload()
+    assert reference_missing(win) == 0
+    shutil.rmtree(base / "skills/comments/scripts")
+    win.reload()
+    assert reference_missing(win) == 1
