@@ -109,6 +109,7 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     from ..core.model.session import Session
     from ..core.ranking.estimate import likely_text
     from ..core.ranking.explanations import why_not
+    from ..core.ranking.likely_explanation import explained_text, why_not_likely
     from ..core.ranking.likely_ranking import likely
     from ..core.ranking.matching import match
     from .explain import explain_text
@@ -120,9 +121,19 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     # the likely ranking reads the listing at the window chosen (--model, --context-tokens)
     item.use_window(window.context_tokens if window is not None else None)
     result = match(item.registry, args.query, index=index, session=session, options=options)
-    why = {name: why_not(result, item.registry, name) for name in args.why}
     chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query, item.likely_index()) if chooses else None
+    # where the model chooses, what the app's Explanation says of a skill not selected
+    # (core/ranking/likely_explanation.py): its rank, band, chance and words' weights
+    explained = {
+        name: why_not_likely(ranked, name, item.likely_index(), item.registry)
+        for name in args.why
+        if ranked is not None and name not in result.selected and item.registry.get(name)
+    }
+    why = {
+        name: explained[name].lead if name in explained else why_not(result, item.registry, name)
+        for name in args.why
+    }
     data = result.to_json()
     if ranked is not None:  # docs/commands.md: the likely ranking leads, keywords follow
         estimate = ranked.to_json()
@@ -135,9 +146,14 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
         data["likely_ignored"] = estimate["ignored"]  # words only exclusions had
     if why:
         data["why_not"] = why
+    if explained:
+        data["why_not_likely"] = {name: e.to_json() for name, e in explained.items()}
     likely_lines = printable_lines(likely_text(ranked)) if ranked is not None else None
     lines = [printable_lines(explain_text(result, item.registry, args.explain, likely_lines))]
-    lines += [printable(f"why not {name}: {text}") for name, text in why.items()]
+    for name, text in why.items():
+        lines.append(printable(f"why not {name}: {text}"))
+        if name in explained:
+            lines += [printable("  " + line) for line in explained_text(explained[name])[1:]]
     return data, "\n".join(lines)
 
 
