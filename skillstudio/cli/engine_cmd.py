@@ -224,23 +224,43 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     args.window = window_from(args, env)
     loaded = load(args, env)
     tiers = [prompt_tier(item, args) for item in loaded]
+    origins = [own_origin(item, tier) for item, tier in zip(loaded, tiers, strict=True)]
     if len(loaded) == 1:  # one project: its tier as before, with no `projects` key
         if args.format == "json":
-            env.print(dumps(tiers[0].to_json(loaded[0].registry.profile.name)))
+            data = tiers[0].to_json(loaded[0].registry.profile.name)
+            if origins[0]:  # (only then: the usual answer keeps its shape)
+                data["agent_own_from"] = origins[0]
+            env.print(dumps(data))
         else:
-            print_tier(tiers[0], env)
+            print_tier(tiers[0], env, origins[0])
         return EXIT_OK
     # A folder of several projects: a tier each, as `match` answers (docs/commands.md).
     if args.format == "json":
         projects = projects_json(loaded)
-        for entry, item, tier in zip(projects, loaded, tiers, strict=True):
+        for entry, item, tier, origin in zip(projects, loaded, tiers, origins, strict=True):
             entry.update(tier.to_json(item.registry.profile.name))
+            if origin:
+                entry["agent_own_from"] = origin
         env.print(dumps({"profile": profile_of(loaded), "projects": projects}))
         return EXIT_OK
-    for number, (item, tier) in enumerate(zip(loaded, tiers, strict=True)):
+    for number, (item, tier, origin) in enumerate(zip(loaded, tiers, origins, strict=True)):
         env.print(project_heading(item, env, number))
-        print_tier(tier, env)
+        print_tier(tier, env, origin)
     return EXIT_OK
+
+
+def own_origin(item: OpenProject, tier: TierText) -> str:
+    """Where the agent's own entries of the listing come from (a Codex system skill's
+    path is where Codex writes it when it starts, which may not exist yet), or ""."""
+    if not tier.agent_own:
+        return ""
+    profile = item.registry.profile
+    origin = profile.own_origin()
+    own = profile.agent_skills(profile.own_options)
+    files = [s.path for s in own if os.sep in s.path]
+    if files and not any(os.path.exists(path) for path in files):
+        origin += f"; {os.path.dirname(os.path.dirname(files[0]))} is not there yet on this machine"
+    return origin
 
 
 def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
@@ -256,8 +276,9 @@ def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     return tier
 
 
-def print_tier(tier: TierText, env: Env) -> None:
-    """The tier's text on stdout, its size and what it left out on stderr."""
+def print_tier(tier: TierText, env: Env, origin: str = "") -> None:
+    """The tier's text on stdout, its size and what it left out on stderr (`origin`:
+    where the agent's own entries come from)."""
     from ..core.model.delivered import TIER_NAMES
 
     env.print(tier.text)
@@ -268,6 +289,10 @@ def print_tier(tier: TierText, env: Env) -> None:
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
         f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}{of_tokens}" + "]\n"
     )
+    if tier.agent_own:
+        names = ", ".join(tier.listed[i] for i in tier.agent_own)
+        listed = f"the agent's own, listed too ({len(tier.agent_own):,}): {names}"
+        env.err.write(f"[{listed}{f': {origin}' if origin else ''}]\n")
     for omitted in tier.omitted:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")
     for diag in tier.diagnostics:
