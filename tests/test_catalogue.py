@@ -254,36 +254,23 @@ def test_the_search_cut_off_is_named_precisely(tmp_path: Path) -> None:
     assert "l0/l1/l2/l3/l4/l5" in note["message"] and "other folder" not in note["message"]
 
 
-def test_headroom_measures_what_the_agent_loads_in_place(tmp_path: Path) -> None:
-    """`headroom` is of the in-place view: the catalogue lint checks beside
-    `.claude/commands` is not in Claude Code's listing; a collection beside
-    `.claude/skills` neither."""
-    for name, listed in (("templates", ["ship"]), ("collection", ["house-style"])):
+def test_headroom_counts_the_authors_view_and_says_what_is_not_loaded_in_place(
+    tmp_path: Path,
+) -> None:
+    """`headroom` counts every skill of the path, as the app's Headroom tab and `prompt
+    --tier 2` do (a first-time reviewer read "0 skills" from the command line where the
+    app said 11); the catalogue and the collection beside `.claude/...` that Claude Code
+    would not load in place are named in one line, in its terms."""
+    for name, skills, unreached in (
+        ("templates", 7, CATALOGUE),
+        ("collection", 6, [n for n in COLLECTION if n != "house-style"]),
+    ):
         repo = copy(tmp_path, name)
         data = run(tmp_path, "headroom", str(repo), "--agent", "claude-code")
         (row,) = data["agents"]
-        assert row["skills"] == 1, row
-        assert [n for n in row["listed"] if n not in row["agent_skills"]] == listed
-
-
-def test_a_root_depth_limit_over_a_tree_without_skills_is_not_said(tmp_path: Path) -> None:
-    """Codex scans 6 levels below a root: a repository whose top is a root (a skill
-    folder at the top) and that holds a Java tree 12 levels deep gave "Codex scans 6
-    levels below a root; the folders inside this one are not scanned" for a tree with
-    no skill. Said only where a SKILL.md lies beyond the limit."""
-    repo = tmp_path / "repo"
-    (repo / ".git").mkdir(parents=True)
-    write(repo, "top-skill/SKILL.md", skill_text(name="top-skill", description="Top."))
-    java = "src/main/java/com/example/shop/order/service/impl/internal/util"
-    write(repo, f"{java}/OrderUtil.java", "class OrderUtil {}\n")
-    data = run(tmp_path, "lint", str(repo), "--profile", "codex")
-    assert codes(data, "scan-limit") == [] and names(data) == ["top-skill"]
-    write(repo, f"{java}/hidden-skill/SKILL.md", skill_text(name="hidden-skill", description="H."))
-    data = run(tmp_path, "lint", str(repo), "--profile", "codex")
-    (note,) = codes(data, "scan-limit")
-    assert "Codex scans 6 levels below a root" in note["message"]
-    assert is_within_path(str(repo / java / "hidden-skill"), note["path"])
-
-
-def is_within_path(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+        assert row["skills"] == skills, row
+        note = row["in_place"]
+        count = len(unreached)
+        assert note.startswith(f"{count} SKILL.md files here are not loaded by Claude Code")
+        assert "it reads .claude/skills, .claude/commands, plugins" in note
+        assert ", ".join(unreached[:5]) in note and "house-style" not in note

@@ -364,3 +364,72 @@ def test_detection_names_the_codex_mark_it_saw(tmp_path: Path) -> None:
     )
     skill(tmp_path, "c/.agents/skills/plain", "plain", "Plain.")
     assert detect_profile(str(tmp_path / "c"))[0] == "agentskills"
+
+
+# -- a skill named as one of Codex's own system skills ----------------------------------
+def test_a_skill_named_as_a_system_skill_is_noted_named_and_never_picked_by_name(
+    tmp_path: Path, scopes: Path
+) -> None:
+    """openai-skills holds copies of skill-creator and skill-installer: Codex lists them
+    beside its own (it drops only a SKILL.md path read twice) and a plain $name selects
+    a skill only when one has the name (docs/agents.md). lint notes it, `match` says
+    which of the two is which and selects neither on `$skill-creator`, and `prompt`
+    says where the system skills come from (a first-time reviewer saw them listed
+    twice, from a folder that did not exist, with no note)."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    mine = skill(
+        repo,
+        ".agents/skills/skill-creator",
+        "skill-creator",
+        "Create a new Codex skill. Use when asked to create a new skill.",
+    )
+    skill(repo, ".agents/skills/deploy", "deploy", "Deploys the app.")
+    data = lint_json("--profile", "codex", str(repo))
+    notes = [d for d in data["diagnostics"] if d["code"] == "duplicate-name"]
+    assert [(d["path"], d["severity"], d["line"]) for d in notes] == [(mine, "warning", 2)]
+    assert "one of Codex's system skills embedded in Codex" in notes[0]["message"]
+    assert "a $skill-creator mention selects neither" in notes[0]["message"]
+    # `match`: the mention selects neither; a link picks the file; an estimate says which
+    plain = cli("match", "$skill-creator please", "--profile", "codex", "--project", str(repo))
+    assert plain.out.startswith("selected: none")
+    assert "Ambiguous $skill-creator: 'skill-creator' is also the name of one of Codex's" in (
+        plain.out
+    )
+    linked = cli(
+        "match", f"[$skill-creator]({mine}) please", "--profile", "codex", "--project", str(repo)
+    )
+    assert linked.out.startswith("selected: skill-creator")
+    asked = cli(
+        "match", "create a new skill for codex", "--profile", "codex", "--project", str(repo)
+    )
+    lines = asked.out.splitlines()
+    author = next(i for i, line in enumerate(lines) if line.split()[1:2] == ["skill-creator"])
+    assert lines[author + 1].strip() == f"file: {mine}"
+    assert any("skill-creator (codex's own)" in line for line in lines)
+    estimate = cli(
+        "match",
+        "create a new skill for codex",
+        "--profile",
+        "codex",
+        "--format",
+        "json",
+        "--project",
+        str(repo),
+    ).json["likely"]
+    which = {c.get("agent", ""): c.get("which") for c in estimate if c["skill"] == "skill-creator"}
+    assert which == {"": mine, "codex": "codex's own, built in"}
+    assert all("which" not in c for c in estimate if c["skill"] != "skill-creator")
+    # `prompt`: where the system skills come from, and that the folder is not there yet
+    run = cli("prompt", "--tier", "2", "--profile", "codex", "--project", str(repo))
+    system = scopes / "codex-home" / "skills" / ".system"
+    assert (
+        "[the agent's own, listed too (5): imagegen, openai-docs, plugin-creator, "
+        "skill-creator, skill-installer: system skills embedded in Codex, which writes them "
+        f"into $CODEX_HOME/skills/.system (~/.codex/skills/.system) when it starts; {system} "
+        "is not there yet on this machine]"
+    ) in run.err
+    # read from Codex's own folder itself: listed as read, no built-in copy, no note
+    skill(scopes, "codex-home/skills/.system/skill-creator", "skill-creator", "Installed.")
+    again = lint_json("--profile", "codex", str(repo))
+    assert not [d for d in again["diagnostics"] if "system skills embedded" in d["message"]]

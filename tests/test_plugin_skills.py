@@ -293,7 +293,7 @@ def test_commands_load_only_where_the_agent_reads_commands(tmp_path: Path) -> No
     assert "not read by" in entries["commands"]["summary"]
     assert "codex" in entries["notes"]["loads"]  # a SKILL.md is judged as before
     show = cli("show", "review", "--project", str(tmp_path), "--profile", "claude-code")
-    where = next(line for line in show.out.splitlines() if "where:" in line)
+    where = next(line for line in show.out.splitlines() if "as written" in line)
     assert "loads in claude-code; not read by" in where and "rejected by" not in where
     assert "codex" in where.split("not read by")[1]
 

@@ -69,7 +69,7 @@ def test_a_registered_profile_joins_the_view(tmp_path: Path) -> None:
 def test_show_has_a_row_per_skill(tmp_path: Path) -> None:
     _skill(tmp_path)
     run = cli("show", "review", cwd=tmp_path)
-    assert "  where: loads in pegasus" in run.out
+    assert "  as written (placed where each one reads skills): loads in pegasus" in run.out
     data = cli("show", "review", "--format", "json", cwd=tmp_path).json
     verdicts = {v["profile"]: v for v in data["portability"]}
     assert verdicts["oasis"]["loads"] is False and verdicts["oasis"]["status"] == "skipped"
@@ -115,3 +115,29 @@ def test_a_verdict_gives_no_advice_unless_a_rule_makes_it_an_error(
     validate_skill(loaded, get_profile("agentskills"))
     assert advised[-1] == "agentskills"
     assert "description-person" in {d.code for d in loaded.diagnostics}
+
+
+def test_show_says_its_two_views_without_contradiction(tmp_path: Path) -> None:
+    """`show`'s profile verdicts (the text, placed where each one reads skills) and the
+    agents' answers (the file where it sits) are labelled as the two questions they
+    answer: a reader saw "where: loads in … claude-code" above "claude-code: not
+    found". A skill in `skills/` no agent with folders finds in place says what to do;
+    one in `.claude/skills` is found there and gets no such line."""
+    _skill(tmp_path)
+    out = cli("show", "review", cwd=tmp_path).out.splitlines()
+    assert not any(line.startswith("  where:") for line in out)
+    written = next(line for line in out if line.startswith("  as written"))
+    assert "claude-code" in written.split(";")[0]  # its text passes Claude Code's rules
+    head = out.index("in place (if each agent runs in the folder opened):")
+    assert out.index(written) < head
+    assert any(line.startswith("  claude-code: not found (reads .claude/skills") for line in out)
+    assert any(x.startswith("  no agent with folders of its own finds") for x in out[head:])
+    placed = tmp_path / "placed"
+    write(
+        placed,
+        ".claude/skills/review/SKILL.md",
+        skill_text(name="review", description="Reviews code."),
+    )
+    out = cli("show", "review", cwd=placed).out.splitlines()
+    assert any(line.startswith("  claude-code: found in .claude/skills") for line in out)
+    assert not any("no agent with folders of its own" in line for line in out)

@@ -109,6 +109,7 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     from ..core.model.session import Session
     from ..core.ranking.estimate import likely_text
     from ..core.ranking.explanations import why_not
+    from ..core.ranking.likely_explanation import explained_text, why_not_likely
     from ..core.ranking.likely_ranking import likely
     from ..core.ranking.matching import match
     from .explain import explain_text
@@ -120,9 +121,19 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     # the likely ranking reads the listing at the window chosen (--model, --context-tokens)
     item.use_window(window.context_tokens if window is not None else None)
     result = match(item.registry, args.query, index=index, session=session, options=options)
-    why = {name: why_not(result, item.registry, name) for name in args.why}
     chooses = item.registry.profile.model_chooses
     ranked = likely(item.registry, args.query, item.likely_index()) if chooses else None
+    # where the model chooses, what the app's Explanation says of a skill not selected
+    # (core/ranking/likely_explanation.py): its rank, band, chance and words' weights
+    explained = {
+        name: why_not_likely(ranked, name, item.likely_index(), item.registry)
+        for name in args.why
+        if ranked is not None and name not in result.selected and item.registry.get(name)
+    }
+    why = {
+        name: explained[name].lead if name in explained else why_not(result, item.registry, name)
+        for name in args.why
+    }
     data = result.to_json()
     if ranked is not None:  # docs/commands.md: the likely ranking leads, keywords follow
         estimate = ranked.to_json()
@@ -135,9 +146,14 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
         data["likely_ignored"] = estimate["ignored"]  # words only exclusions had
     if why:
         data["why_not"] = why
+    if explained:
+        data["why_not_likely"] = {name: e.to_json() for name, e in explained.items()}
     likely_lines = printable_lines(likely_text(ranked)) if ranked is not None else None
     lines = [printable_lines(explain_text(result, item.registry, args.explain, likely_lines))]
-    lines += [printable(f"why not {name}: {text}") for name, text in why.items()]
+    for name, text in why.items():
+        lines.append(printable(f"why not {name}: {text}"))
+        if name in explained:
+            lines += [printable("  " + line) for line in explained_text(explained[name])[1:]]
     return data, "\n".join(lines)
 
 
@@ -208,23 +224,43 @@ def cmd_prompt(args: argparse.Namespace, env: Env) -> int:
     args.window = window_from(args, env)
     loaded = load(args, env)
     tiers = [prompt_tier(item, args) for item in loaded]
+    origins = [own_origin(item, tier) for item, tier in zip(loaded, tiers, strict=True)]
     if len(loaded) == 1:  # one project: its tier as before, with no `projects` key
         if args.format == "json":
-            env.print(dumps(tiers[0].to_json(loaded[0].registry.profile.name)))
+            data = tiers[0].to_json(loaded[0].registry.profile.name)
+            if origins[0]:  # (only then: the usual answer keeps its shape)
+                data["agent_own_from"] = origins[0]
+            env.print(dumps(data))
         else:
-            print_tier(tiers[0], env)
+            print_tier(tiers[0], env, origins[0])
         return EXIT_OK
     # A folder of several projects: a tier each, as `match` answers (docs/commands.md).
     if args.format == "json":
         projects = projects_json(loaded)
-        for entry, item, tier in zip(projects, loaded, tiers, strict=True):
+        for entry, item, tier, origin in zip(projects, loaded, tiers, origins, strict=True):
             entry.update(tier.to_json(item.registry.profile.name))
+            if origin:
+                entry["agent_own_from"] = origin
         env.print(dumps({"profile": profile_of(loaded), "projects": projects}))
         return EXIT_OK
-    for number, (item, tier) in enumerate(zip(loaded, tiers, strict=True)):
+    for number, (item, tier, origin) in enumerate(zip(loaded, tiers, origins, strict=True)):
         env.print(project_heading(item, env, number))
-        print_tier(tier, env)
+        print_tier(tier, env, origin)
     return EXIT_OK
+
+
+def own_origin(item: OpenProject, tier: TierText) -> str:
+    """Where the agent's own entries of the listing come from (a Codex system skill's
+    path is where Codex writes it when it starts, which may not exist yet), or ""."""
+    if not tier.agent_own:
+        return ""
+    profile = item.registry.profile
+    origin = profile.own_origin()
+    own = profile.agent_skills(profile.own_options)
+    files = [s.path for s in own if os.sep in s.path]
+    if files and not any(os.path.exists(path) for path in files):
+        origin += f"; {os.path.dirname(os.path.dirname(files[0]))} is not there yet on this machine"
+    return origin
 
 
 def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
@@ -240,8 +276,9 @@ def prompt_tier(item: OpenProject, args: argparse.Namespace) -> TierText:
     return tier
 
 
-def print_tier(tier: TierText, env: Env) -> None:
-    """The tier's text on stdout, its size and what it left out on stderr."""
+def print_tier(tier: TierText, env: Env, origin: str = "") -> None:
+    """The tier's text on stdout, its size and what it left out on stderr (`origin`:
+    where the agent's own entries come from)."""
     from ..core.model.delivered import TIER_NAMES
 
     env.print(tier.text)
@@ -252,6 +289,10 @@ def print_tier(tier: TierText, env: Env) -> None:
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
         f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}{of_tokens}" + "]\n"
     )
+    if tier.agent_own:
+        names = ", ".join(tier.listed[i] for i in tier.agent_own)
+        listed = f"the agent's own, listed too ({len(tier.agent_own):,}): {names}"
+        env.err.write(f"[{listed}{f': {origin}' if origin else ''}]\n")
     for omitted in tier.omitted:
         env.err.write(f"[left out: {omitted['skill']}: {omitted['reason']}]\n")
     for diag in tier.diagnostics:

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ..core.model.text import counted, first_named
 from ..core.profiles.agents import AGENTS, AgentSpec
+from ..core.projects.in_place import in_place_line
 from ..core.projects.model_windows import with_window
 from .common import (
     EXIT_FAIL,
@@ -24,11 +24,14 @@ from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
     from ..core.delivery.headroom import Headroom
-    from ..core.projects.open_project import OpenProject
-    from ..core.scanning.registry import Registry
 
 TOP = 5  # the largest descriptions named in the text
+<<<<<<< HEAD
 NAMED = 10  # skills named before "and N more"
+=======
+# the in-place note's closing: the count is the author's view, as the app's and tier 2's
+COUNTED = "headroom counts them all the same, as the app and prompt --tier 2 do"
+>>>>>>> i39r-cli
 # agents with no profile whose listing is ported exactly (no budget): their row gives
 # its size (core/projects/gemini_set.py)
 EXACT = ("gemini",)
@@ -108,23 +111,6 @@ def _skill_row(name: str, room: Headroom) -> dict[str, Any]:
     }
 
 
-def _in_place(item: OpenProject, agent: AgentSpec) -> Registry:
-    """The registry of what the agent loads in place: the project's roots of which it
-    finds a skill where it sits (lint reads every collection beside them; the listing
-    holds only these). Roots named by `--root` or skillstudio.yaml are kept as named."""
-    from ..core.projects.in_place import roots_in_place
-
-    project = item.project
-    if project.reach is None or project.reach.chosen:  # roots the user named: as named
-        return item.registry
-    kept = roots_in_place(agent, project.roots, item.registry.skills, project.base)
-    if len(kept) == len(project.roots):
-        return item.registry
-    registry = dataclasses.replace(project, roots=kept, reach=None).registry(gists=False)
-    registry.scan()
-    return registry
-
-
 def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
     from ..core.delivery.headroom import listing_headroom
 
@@ -141,10 +127,14 @@ def headroom_data(args: argparse.Namespace, env: Env) -> dict[str, Any]:
             if item.registry.profile.name != agent.profile:
                 continue  # a seed system's project keeps its own profile
             options = with_window(item.project.options, choice)
-            room = listing_headroom(_in_place(item, agent), options)
+            # the author's view: every skill of the path, as the app's Headroom tab and
+            # `prompt --tier 2` list them; what the agent would not load where they sit
+            # is said beside it (in_place), never subtracted in silence
+            room = listing_headroom(item.registry, options)
             row: dict[str, Any] = {"agent": agent.key, "title": agent.title}
             row["project"] = item.project.base
             row.update(room.to_json())
+            row["in_place"] = in_place_line(agent, item.registry.skills, item.project.base, COUNTED)
             row["context_tokens"] = options.get("context_tokens")
             row["model"] = options.get("model")  # the model whose window it is, if named
             row["budget_rule"] = agent.budget
@@ -174,6 +164,8 @@ def headroom_text(data: dict[str, Any], cwd: str) -> list[str]:
         budget, unit = row["budget"], row["unit"][:-1]  # character or token
         at = f" at {window}" if row["budget"] is not None else ""
         lines.append(f"{row['agent']} ({row['title']}, {where}){at}:")
+        if row.get("in_place"):
+            lines.append(f"  in place: {row['in_place']}")
         lines.append(
             f"  {counted(row['skills'], 'skill')}: "
             f"{counted(row['needed'], unit)} with every description, "

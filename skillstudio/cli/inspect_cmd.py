@@ -191,9 +191,20 @@ def show_text(item: OpenProject, skill: Any, data: dict[str, Any], cwd: str) -> 
     lines.append(
         f"  body:  {counted(body['lines'], 'line')}, {counted(body['chars'], 'character')}"
     )
-    lines.append(f"  where: {summary([Verdict(**v) for v in data['portability']])}")
-    lines.append("agents:")
-    lines += [f"  {reach_line(r)}" for r in _reaches(data["agents"])]
+    # Two questions, two labels (docs/commands.md): whether the text passes each
+    # profile's rules wherever it lies, and whether each agent finds the file where it
+    # sits if run in the folder opened (a reader saw "loads in … claude-code" just above
+    # "claude-code: not found").
+    verdicts = summary([Verdict(**v) for v in data["portability"]])
+    lines.append(f"  as written (placed where each one reads skills): {verdicts}")
+    reaches = _reaches(data["agents"])
+    lines.append("in place (if each agent runs in the folder opened):")
+    lines += [f"  {reach_line(r)}" for r in reaches]
+    if not any(r.found and r.folder for r in reaches):
+        lines.append(
+            "  no agent with folders of its own finds it here: move or link the skill "
+            "folder into a folder an agent reads"
+        )
     lines.append("fields:")
     for spec in item.project.profile.fields:
         present = spec.key in skill.raw

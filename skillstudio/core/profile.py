@@ -183,6 +183,12 @@ class Profile:
     # API (keys it refuses warn); `rules:` a severity or "off" per code (checking/validate.py)
     upload: bool = False
     rules: Mapping[str, str] = MappingProxyType({})
+    # skillstudio.yaml's options, as `agent_skills` reads them for the registry's notes
+    # (`bundled_skills: false`): set with the rules (core/projects/project.py)
+    own_options: Mapping[str, Any] = MappingProxyType({})
+    # the severity of a skill named as one of the agent's own (`duplicate-name`); None:
+    # the profile's `duplicate-name` severity (where the agent's own rule is confirmed)
+    own_clash_severity: Severity | None = "info"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -345,6 +351,21 @@ class Profile:
         Code's bundled skills, Codex's system skills), as competitors a ranking may weigh;
         the author cannot edit them. None by default."""
         return []
+
+    def own_origin(self) -> str:
+        """Where the agent's own skills (`agent_skills`) come from, in a phrase a note
+        can hold ("bundled with Claude Code, no file on disk"); "" where it lists none."""
+        return ""
+
+    def own_duplicate_message(self, key: str, own: Skill) -> str:
+        """The `duplicate-name` note of an author's skill named as one of the agent's
+        own (`own`): what the agent does with the two, or that it is not confirmed."""
+        return (
+            f"'{key}' is also the name of one of {self.the_agent}'s own skills "
+            f"({self.own_origin() or own.root.label}); both are listed for the model. Which "
+            f"one /{key} runs is not confirmed by {self.the_agent}'s documentation: rename "
+            "this one to be sure."
+        )
 
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
         """Tier 2's whole text, for a profile whose budget rule is not per entry (it

@@ -19,9 +19,11 @@ from ..model.diagnostics import Diagnostic, Severity
 from ..model.skills import Root, Skill
 from ..model.text import counted
 from ..profiles.agents import AgentSpec
-from .agent_reach import reach
+from .agent_reach import agent_reach, reach
+from .reach_lookups import Lookups
 
 SHOWN = 5  # skill names a note lists before "and N more"
+LINT_TAIL = "lint checks them all the same"
 
 
 def _group(path: str) -> str:
@@ -54,11 +56,37 @@ def in_place_unreached(
     for (agent, folder, why), skills in sorted(
         groups.items(), key=lambda item: (wanted.index(item[0][0]), item[0][1], item[0][2])
     ):
-        out.append(Diagnostic("unreached", severity, _message(titles[agent], why, skills), folder))
+        message = _message(titles[agent], why, skills, LINT_TAIL)
+        out.append(Diagnostic("unreached", severity, message, folder))
     return out
 
 
-def _message(title: str, why: str, skills: list[tuple[str, list[Mapping[str, Any]]]]) -> str:
+def in_place_line(agent: AgentSpec, skills: Iterable[Skill], base: str, tail: str) -> str | None:
+    """The in-place view for one agent in one line, in the words of the `unreached`
+    notes: which of `skills` (the author's view, every skill of the path) `agent` would
+    not load if it ran in `base`, why, and which agents would; one sentence per reason,
+    whatever the folders. None when it loads them all. `tail`: who counts them anyway
+    ("headroom counts them all the same")."""
+    look = Lookups()
+    groups: dict[str, list[tuple[str, list[Mapping[str, Any]]]]] = {}
+    for skill in skills:
+        if os.path.basename(skill.path) != "SKILL.md":
+            continue
+        answer = reach(agent, skill, base, lookups=look)
+        if answer.found:
+            continue
+        reaches: list[Mapping[str, Any]] = [
+            r.to_json() for r in agent_reach(skill, base, lookups=look)
+        ]
+        groups.setdefault(answer.why, []).append((skill.name, reaches))
+    if not groups:
+        return None
+    return " ".join(_message(agent.title, why, group, tail) for why, group in groups.items())
+
+
+def _message(
+    title: str, why: str, skills: list[tuple[str, list[Mapping[str, Any]]]], tail: str
+) -> str:
     names = sorted(name for name, _ in skills)
     shown = ", ".join(names[:SHOWN])
     if len(names) > SHOWN:
@@ -79,7 +107,7 @@ def _message(title: str, why: str, skills: list[tuple[str, list[Mapping[str, Any
             f"; no agent with folders of its own loads {it} here: to load {it} in place, "
             "move or link the skill folders into a folder an agent reads"
         )
-    return text + ". (lint checks them all the same.)"
+    return text + f". ({tail}.)"
 
 
 def _loaders(skills: list[tuple[str, list[Mapping[str, Any]]]]) -> list[str]:

@@ -123,6 +123,8 @@ def _profile(name: str | None, config: Config | None = None) -> Profile:
     profile.upload = bool(config is not None and config.options.get("upload"))
     if config is not None and config.options.get("rules"):
         profile.rules = dict(config.options["rules"])
+    if config is not None:
+        profile.own_options = dict(config.options)
     return profile
 
 

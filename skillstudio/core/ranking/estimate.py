@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -297,18 +298,35 @@ class LikelyResult:
     def likely(self) -> list[LikelyCandidate]:
         return [c for c in self.candidates if c.band == "likely"]
 
+    def shared(self) -> set[str]:
+        """Names more than one candidate has (an author's skill beside one of the
+        agent's own, or two collections' skills): each of those says which it is
+        (`which`)."""
+        counts = Counter(c.name for c in self.candidates)
+        return {name for name, count in counts.items() if count > 1}
+
     def band_of(self, name: str) -> Band:
         found = next((c for c in self.candidates if c.name == name), None)
         return found.band if found else "unlikely"
 
     def to_json(self) -> dict[str, Any]:
+        shared = self.shared()
         return {
             "query": self.query,
             "estimate": True,
             "total_candidates": self.total,
-            "candidates": [c.to_json() for c in self.candidates],
+            "candidates": [
+                {**c.to_json(), "which": which(c)} if c.name in shared else c.to_json()
+                for c in self.candidates
+            ],
             "ignored": [i.to_json() for i in self.ignored],
         }
+
+
+def which(cand: LikelyCandidate) -> str:
+    """Which of several candidates of one name this is: its file, or the agent's own
+    (no file of the author's: Profile.agent_skills)."""
+    return f"{cand.agent}'s own, built in" if cand.agent else cand.skill.path
 
 
 def reason_text(reason: TermWeight) -> str:
@@ -322,6 +340,7 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
     the words left out as exclusions."""
     lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
     shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
+    shared = result.shared()
     for c in shown:
         words = ", ".join(reason_text(r) for r in c.reasons[:5])
         own = f" ({c.agent}'s own)" if c.agent else ""
@@ -330,6 +349,8 @@ def likely_text(result: LikelyResult, limit: int = 10) -> str:
             lines.append(f"            error, still listed and ranked: {c.error}")
         if c.listing:  # what the model sees of it: ranked by that alone
             lines.append(f"            listing: {c.listing}")
+        if c.name in shared and not c.agent:  # which of the skills of that name
+            lines.append(f"            file: {which(c)}")
     if not result.likely:
         lines.append("  no skill is likely for this request")
     lines += [f"  ignored: {i.text()}" for i in result.ignored]

@@ -31,7 +31,7 @@ from .folder_changes import LookedPaths, owner, touched_skills
 from .loading import FAILED, rebuild_job
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
 from .trigger_owners import TriggerOwners
-from .winners import resolve_winners
+from .winners import own_name_notes, resolve_winners
 
 if TYPE_CHECKING:
     from .state_cache import StateCache
@@ -556,6 +556,7 @@ class Registry:
         """Who wins each name (see winners.py), then the shared-trigger check; the
         project's rule settings on what they found."""
         self.active = resolve_winners(self.skills, self.profile)
+        own_name_notes(self.skills, self.profile)  # named as one of the agent's own
         self._check_triggers()
         if self.profile.rules:
             for skill in self.skills:

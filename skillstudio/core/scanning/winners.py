@@ -4,6 +4,8 @@ shadows (Codex); each loser and each shared name gets its note."""
 
 from __future__ import annotations
 
+import os
+
 from ..model.diagnostics import Diagnostic
 from ..model.skills import Skill
 from ..profile import Profile
@@ -146,3 +148,42 @@ def _resolve_unshadowed(skills: list[Skill], profile: Profile) -> dict[str, Skil
                 )
             )
     return active
+
+
+def own_beside(skills: list[Skill], profile: Profile) -> dict[str, Skill]:
+    """The agent's own skills the listing holds beside `skills` (Claude Code's bundled
+    skills, Codex's system skills: `Profile.agent_skills`), by name; none where the
+    agent's own folder is read itself (the listing then holds the files read)."""
+    try:
+        own = {s.name: s for s in profile.agent_skills(profile.own_options)}
+    except Exception:  # a nicety: its failure hides no other finding
+        return {}
+    paths = {os.path.normpath(s.path) for s in own.values()}
+    if own and any(os.path.normpath(skill.path) in paths for skill in skills):
+        return {}
+    return own
+
+
+def own_name_notes(skills: list[Skill], profile: Profile) -> None:
+    """An active skill of the author's named as one of the agent's own (`own_beside`):
+    a `duplicate-name` note saying what the agent does with the two
+    (`Profile.own_duplicate_message`)."""
+    own = own_beside(skills, profile)
+    if not own:
+        return
+    severity = profile.own_clash_severity or profile.severity_of("duplicate-name")
+    for skill in skills:
+        theirs = own.get(skill.name)
+        if theirs is None or skill.status != "active":
+            continue
+        skill.cross.append(
+            Diagnostic(
+                "duplicate-name",
+                severity,
+                profile.own_duplicate_message(skill.name, theirs),
+                skill.path,
+                *skill.doc.value_position(profile.key_field),
+                profile.key_field,
+                skill.name,
+            )
+        )

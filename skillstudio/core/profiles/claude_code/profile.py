@@ -483,6 +483,9 @@ class ClaudeCode(Pegasus):
             if settings.listing_omission(self.overrides.get(own.name)) is None
         ]
 
+    def own_origin(self) -> str:
+        return "bundled with Claude Code or built into it: no file on disk"
+
     # -- activation -----------------------------------------------------------
     def listed_skills(self, skills: list[Skill], options: Mapping[str, Any]) -> list[Skill]:
         self._options = options  # the listing's settings (render_listing reads them)

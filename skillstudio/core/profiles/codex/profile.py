@@ -25,6 +25,7 @@ from ...model.skills import Root, Skill, agent_skill
 from ...model.text import counted
 from ...profile import Checker, PanelOption, Profile, RootSpec
 from ...reading.safefs import read_bytes
+from ...scanning.winners import own_beside
 from . import files, shipped
 from .files import CodexSettings
 from .listing import (
@@ -225,9 +226,19 @@ class Codex(Profile):
         words = [w for w in request.words if w not in said]
         hits = phrase_hits(index, words)
         active = request.registry.active
+        own = own_beside(request.registry.skills, self)
         for mention in MENTION.finditer(query):
             name = mention.group(1) or mention.group(3)
             skill, note = self._mentioned(active, name, mention.group(2))
+            if skill is not None and not mention.group(2) and name in own:
+                skill, note = (
+                    None,
+                    (  # two of one name: injection.rs counts both
+                        f"Ambiguous ${name}: '{name}' is also the name of one of Codex's "
+                        f"{self.own_origin()}; the mention selects neither. Link one as "
+                        f"[${name}](path)."
+                    ),
+                )
             if note:
                 notes.append(note)
             if skill is None or skill.path not in index.skills:
@@ -307,6 +318,26 @@ class Codex(Profile):
             agent_skill("codex", s.name, s.description, f"{root}/{s.name}/SKILL.md", "system")
             for s in shipped.SYSTEM_SKILLS
         ]
+
+    own_clash_severity = None  # confirmed in Codex's source: as two skills of one name
+
+    def own_origin(self) -> str:
+        """Codex's system skills are embedded in its binary and written into
+        `$CODEX_HOME/skills/.system` when it starts (docs/agents.md, "Codex's listing")."""
+        return (
+            "system skills embedded in Codex, which writes them into "
+            "$CODEX_HOME/skills/.system (~/.codex/skills/.system) when it starts"
+        )
+
+    def own_duplicate_message(self, key: str, own: Skill) -> str:
+        """Codex keeps both (it drops only a SKILL.md path read twice) and a plain
+        `$name` selects a skill only when one enabled skill has the name (injection.rs
+        `select_skills_from_mentions`; docs/agents.md)."""
+        return (
+            f"Ambiguous ${key}: '{key}' is also the name of one of Codex's "
+            f"{self.own_origin()}. Codex lists both, and a ${key} mention selects "
+            f"neither; rename this one, or link the file ([${key}](path))."
+        )
 
     def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
         omissions = {s.path: why for s in skills if (why := self.listing_omission(s))}

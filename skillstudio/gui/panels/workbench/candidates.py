@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from ....core.model.matches import Candidate, MatchResult
-from ....core.ranking.estimate import LikelyCandidate, LikelyResult
+from ....core.ranking.estimate import LikelyCandidate, LikelyResult, which
 from ....core.ranking.explanations import error_note
 from ...infra.icons import icon
 from ...infra.theme import colour
@@ -123,7 +123,9 @@ class CandidatesModel(ColumnsModel):
             return note
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(cand, LikelyCandidate):
-                return "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
+                words = "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
+                shared = self.likely is not None and cand.name in self.likely.shared()
+                return f"{which(cand)}\n{words}" if shared else words  # which of one name
             return "\n".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons)
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (0, 2):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -137,8 +139,11 @@ class CandidatesModel(ColumnsModel):
         assert self.result is not None
         if column == 0:
             return str(row + 1)
-        if column == 1:
-            return ("★ " if cand.name in self.result.selected else "") + cand.name
+        if column == 1:  # the agent's own marked, as `match` marks it
+            own = (
+                f" ({cand.agent}'s own)" if isinstance(cand, LikelyCandidate) and cand.agent else ""
+            )
+            return ("★ " if cand.name in self.result.selected else "") + cand.name + own
         if isinstance(cand, LikelyCandidate):
             return (
                 f"{cand.strength:.2f}"

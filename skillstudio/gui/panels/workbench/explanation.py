@@ -8,8 +8,14 @@ from collections.abc import Callable
 
 from ....core.model.matches import MatchResult
 from ....core.model.text import counted, normalize
-from ....core.ranking.estimate import LikelyCandidate, LikelyResult, evidence_text
-from ....core.ranking.explanations import error_note, mark_words, not_loaded, why_not
+from ....core.ranking.estimate import LikelyCandidate, LikelyResult
+from ....core.ranking.explanations import error_note, mark_words, why_not
+from ....core.ranking.likely_explanation import (
+    CAVEAT,
+    LikelyExplained,
+    explain_candidate,
+)
+from ....core.ranking.likely_explanation import why_not_likely as explain_why_not
 from ....core.ranking.likely_index import LikelyIndex
 from ....core.reading.skill_words import stem
 from ....core.scanning.registry import Registry
@@ -135,29 +141,32 @@ def _mark_word(word: str, hit: Callable[[str], bool]) -> str:
     return html.escape(lead) + _highlight(bare) + html.escape(tail)
 
 
-FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
-
-
 def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
     """A likely candidate's band and its words' weights (term, where in the skill,
     weight), under the request with those words marked; labelled an estimate."""
-    doc = index.docs.get(cand.skill.path) if index is not None else None
-    rows = []
-    for reason in cand.reasons[:40]:
-        fields = [f for f, counts in doc.tf.items() if reason.stem in counts] if doc else []
-        where = ", ".join(FIELD_NAMES.get(f, f) for f in fields) or "?"
-        rows.append(
-            f"<tr><td><code>{html.escape(reason.term)}</code></td><td>{html.escape(where)}</td>"
-            f'<td align="right">{reason.weight:.2f}</td></tr>'
-        )
+    return _explained_html(result, explain_candidate(cand, index), index)
+
+
+def _explained_html(
+    result: MatchResult, explained: LikelyExplained, index: LikelyIndex | None
+) -> str:
+    """A candidate as core/ranking/likely_explanation.py explains it (the lines `match
+    --why` writes), in HTML."""
+    cand = explained.candidate
+    assert cand is not None
+    rows = [
+        f"<tr><td><code>{html.escape(r.term)}</code></td>"
+        f"<td>{html.escape(', '.join(r.fields))}</td>"
+        f'<td align="right">{r.weight:.2f}</td></tr>'
+        for r in explained.terms
+    ]
     parts = [
         f"<h3>{html.escape(cand.name)}: {cand.band} "
         f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
-        "<p><i>Estimated from the skills' own words, rare words counting more; not the "
-        "model's choice. Only /name, $name or 'use &lt;name&gt; skill' selects.</i></p>",
+        f"<p><i>{html.escape(CAVEAT, quote=False)}</i></p>",
         *(
-            [f"<p><b>Why {cand.band}:</b> {html.escape(evidence_text(index.model, ev))}</p>"]
-            if index is not None and (ev := cand.evidence) is not None
+            [f"<p><b>Why {cand.band}:</b> {html.escape(explained.why)}</p>"]
+            if explained.why
             else []
         ),
         *([f"<p><b>Listing:</b> {html.escape(cand.listing)}</p>"] if cand.listing else []),
@@ -204,36 +213,14 @@ def why_not_likely(
     index: LikelyIndex | None,
     registry: Registry,
 ) -> str:
-    """ "Why not X?" where the model chooses: first whether the agent loads and lists X
-    at all (no word helps a skill it never reads), and an error it loads in spite of;
-    then where X ranks among the likely candidates and what puts the first one ahead,
-    then X's words and weights (an estimate)."""
-    ranked = [c.name for c in likely.candidates]
-    top = likely.candidates[0] if likely.candidates else None
-    head = f"<p><b>Why not {html.escape(name)}?</b> "
-    blocked = not_loaded(registry, name)
-    if blocked:
-        return head + html.escape(blocked, quote=False) + " It is not ranked.</p>"
-    skill = registry.get(name)
-    note = error_note(registry.profile.name, skill) if skill is not None else None
-    if note:
-        head += html.escape(note, quote=False) + " "
-    if name not in ranked:
-        return head + (
-            "None of the request's distinctive words is in its name, description or other "
-            "fields the model reads, so it is unlikely to be picked (an estimate). Use the "
-            "words users type in its description.</p>"
-        )
-    cand = likely.candidates[ranked.index(name)]
-    if top is not None and top.name != name:
-        ahead = (
-            f"It ranks {ranked.index(name) + 1}, {cand.band} ({cand.strength:.2f}); "
-            f"{html.escape(top.name)} ranks first, {top.band} ({top.strength:.2f}): "
-            "its words match more of the request's distinctive words.</p>"
-        )
-    else:
-        ahead = f"It ranks first, {cand.band} ({cand.strength:.2f}).</p>"
-    return head + ahead + likely_html(result, cand, index)
+    """ "Why not X?" where the model chooses (core/ranking/likely_explanation.py, as
+    `match --why X` says it): whether the agent loads and lists X, where it ranks, then
+    X's words and weights (an estimate)."""
+    explained = explain_why_not(likely, name, index, registry)
+    head = f"<p><b>Why not {html.escape(name)}?</b> {html.escape(explained.lead, quote=False)}</p>"
+    if explained.candidate is None:
+        return head
+    return head + _explained_html(result, explained, index)
 
 
 def _marked_stems(text: str, stems: set[str]) -> str:

@@ -3,6 +3,9 @@ Request, and the line drawn at the threshold)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
@@ -13,7 +16,7 @@ from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...parts import ask, panel_on
+from ...parts import ask, panel_on, query_panel_on
 
 
 def score_cells(panel: QueryPanel) -> list[str]:
@@ -152,3 +155,38 @@ def test_a_heuristic_ranking_says_it_is_an_estimate_without_pass_or_fail(
     assert not panel.table.isColumnHidden(3)
     assert model.data(model.index(0, 3)) == "yes"
     assert not panel.summary.text().startswith("Estimate")
+
+
+def test_codexs_own_skills_are_ranked_marked_and_told_apart(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under codex, Try a Request ranks Codex's system skills as it ranks Claude Code's
+    bundled ones, marked as `match` marks them ("(codex's own)"), and a row whose name
+    a skill of the author's shares says which it is (its file, or built in)."""
+    from tests.helpers import codex_machine, write
+
+    codex_machine(tmp_path / "machine", monkeypatch)
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    mine = write(
+        repo,
+        ".agents/skills/skill-creator/SKILL.md",
+        "---\nname: skill-creator\ndescription: Create a new Codex skill. Use when asked to "
+        "create a new skill.\n---\n\nDo it.\n",
+    )
+    panel = query_panel_on(qtbot, repo, "codex")
+    ask(panel, qtbot, "generate a bitmap image of a cat")
+    names = [panel.model.cell_text(r, 1, c) for r, c in enumerate(panel.model.rows)]
+    assert names[0] == "imagegen (codex's own)"
+    ask(panel, qtbot, "create a new skill for codex")
+    rows = panel.model.rows
+    shown = {panel.model.cell_text(r, 1, c): r for r, c in enumerate(rows)}
+    assert {"skill-creator", "skill-creator (codex's own)"} <= set(shown)
+
+    def tip(row: int) -> str:
+        return str(panel.model.data(panel.model.index(row, 1), Qt.ItemDataRole.ToolTipRole))
+
+    assert tip(shown["skill-creator"]).startswith(mine + "\n")
+    assert tip(shown["skill-creator (codex's own)"]).startswith("codex's own, built in\n")
+    other = next(r for r, c in enumerate(rows) if c.name != "skill-creator")
+    assert tip(other).startswith("term '")  # a name no other row has: its words only

@@ -185,3 +185,41 @@ def test_a_name_only_candidate_says_what_the_model_sees(
     description = text[text.index("<b>Description:</b>") :]
     assert "severity" in description and "match_bg" not in description
     assert "background" not in description  # no word of the unseen description marked
+
+
+def test_match_why_says_what_the_apps_why_not_says(
+    collection_panel: QueryPanel, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """`match --why NAME` where the model chooses shows what Try a Request's "Why not"
+    shows for that skill (one core function, core/ranking/likely_explanation.py): its
+    rank and band, the chance its band reads and its words' weights (a first-time
+    reviewer got only "selects only on explicit invocation" from the command line)."""
+    from tests.helpers import cli
+
+    panel = collection_panel
+    request = "review the python tests for the database migrations"
+    ask(panel, qtbot, request)
+    likely = panel.likely
+    assert likely is not None and len(likely.candidates) >= 2
+    name = likely.candidates[1].name  # not the first: the app says who is ahead
+    panel.why_box.setCurrentIndex(panel.why_box.findData(name))
+    shown = plain(panel.explanation_html())
+    base = Path(panel.context.projects[0].base)
+    done = cli("match", request, "--why", name, cwd=base)
+    assert done.code == 0, done.err
+    text = done.out[done.out.index(f"why not {name}: ") :]
+    lead = text.splitlines()[0].removeprefix(f"why not {name}: ")
+    assert lead.startswith("It ranks 2, ") and lead in shown.replace("\n", " ")
+    chance = re.search(r"chance about \d+ %", shown)
+    assert chance is not None and chance.group() in text
+    cand = likely.candidates[1]
+    assert cand.reasons
+    for reason in cand.reasons:  # the app's term table, row by row
+        row = re.search(rf"^  {re.escape(reason.term)} +(.+?) +{reason.weight:.2f}$", text, re.M)
+        assert row is not None, (reason.term, text)
+        assert f"{reason.term}\n{row.group(1)}\n{reason.weight:.2f}" in shown
+    data = cli("match", request, "--why", name, "--format", "json", cwd=base).json
+    assert data["why_not"][name] == lead
+    assert [t["term"] for t in data["why_not_likely"][name]["terms"]] == [
+        r.term for r in cand.reasons
+    ]

@@ -17,7 +17,7 @@ from skillstudio.core.delivery.headroom import listing_headroom
 from skillstudio.gui.panels.workbench.headroom_view import HeadroomView
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
-from tests.helpers import write
+from tests.helpers import cli, write
 
 from ...parts import cell, panel_on
 
@@ -187,3 +187,49 @@ def test_the_model_chooser_fills_its_own_window_box_and_lists_the_users_rows(
     assert view.tokens_box.value() == 32_768
     view.tokens_box.setValue(1000)
     assert view.model_box.currentIndex() == 0
+
+
+def test_the_cli_headroom_counts_what_the_tab_counts(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """A repository whose skills sit in `skills/<group>/<name>` (none where Codex or
+    Claude Code would load them in place), read as each agent: `skillstudio headroom
+    --profile P` counts the set the app's Headroom tab counts (the author's view, as
+    `prompt --tier 2` lists it), and says in that agent's terms why it would not load
+    them where they sit."""
+    base = tmp_path / "repo"
+    (base / ".git").mkdir(parents=True)
+    for group, name in (("curated", "gh-fix-ci"), ("curated", "notes-sync"), ("system", "make")):
+        write(
+            base,
+            f"skills/{group}/{name}/SKILL.md",
+            f"---\nname: {name}\ndescription: Does {name} work. Use when asked to {name}.\n"
+            f"---\n\n# {name}\n\nSteps.\n",
+        )
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(base))
+    for profile, title in (("codex", "Codex CLI"), ("claude-code", "Claude Code")):
+        with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
+            assert window.project_profiles.set_project_profile(0, profile)
+        window.focus_query_panel()
+        view = shown(window.query_panel, qtbot)
+        room = view.room
+        assert room is not None and room.profile == profile and room.skills == 3
+        done = cli("headroom", str(base), "--profile", profile, "--format", "json", cwd=base)
+        assert done.code == 0, done.err
+        (row,) = done.json["agents"]
+        assert (row["skills"], row["needed"], row["used"], row["budget"]) == (
+            room.skills,
+            room.needed,
+            room.used,
+            room.budget,
+        )
+        assert row["listed"] == room.listed
+        assert f"{room.needed:,} of 8,000 characters" in view.line.text()
+        # where the agent would not load them in place, one line says so in its terms
+        note = row["in_place"]
+        assert note.startswith(f"3 SKILL.md files here are not loaded by {title} if it runs")
+        assert "it reads ." in note and "gh-fix-ci, make, notes-sync" in note
+        text = cli("headroom", str(base), "--profile", profile, cwd=base).out
+        assert f"  in place: 3 SKILL.md files here are not loaded by {title}" in text
+        assert "  3 skills: " in text
