@@ -180,7 +180,7 @@ def overlap_report(
     probed, probe_tries = _probe_pairs(index, probes, cap, size, partial)
     resembling, copied = _near_pairs(index, size, bounds)
 
-    told: dict[str, frozenset[str]] = {}  # path -> `told_terms` (once per skill)
+    told: Said = {}  # `naming_terms`' memo
 
     def naming(slot_a: int, slot_b: int) -> frozenset[str]:
         a, b = slots[slot_a], slots[slot_b]
@@ -267,34 +267,42 @@ def name_probe(index: LikelyIndex, skill: Skill, vector: dict[str, float]) -> li
     return [t for t in index.name_terms(skill) if t in vector and not t.isdigit()]
 
 
-def told_terms(
-    index: LikelyIndex, skill: Skill, memo: dict[str, frozenset[str]] | None = None
-) -> frozenset[str]:
+Said = dict[str, tuple[frozenset[str], frozenset[str] | None]]  # see `naming_terms`
+
+
+def told_terms(index: LikelyIndex, skill: Skill) -> frozenset[str]:
     """The words and phrases of what the listing shows of the skill besides its name
     (its description, and any other field it reads): what the skill says it is for."""
-    if memo is not None and skill.path in memo:
-        return memo[skill.path]
-    stemmed = index.model.stem
     texts = [text for role, text in index.texts(skill).items() if role != "name"]
-    out = frozenset(with_phrases(terms(" ".join(texts), stemmed), True))
-    if memo is not None:
-        memo[skill.path] = out
-    return out
+    return frozenset(with_phrases(terms(" ".join(texts), index.model.stem), True))
 
 
 def naming_terms(
-    index: LikelyIndex, a: Skill, b: Skill, memo: dict[str, frozenset[str]] | None = None
+    index: LikelyIndex, a: Skill, b: Skill, memo: Said | None = None
 ) -> frozenset[str]:
     """The terms both names have and neither description uses: a naming convention, not
     a purpose ("subagent-driven-development" and "test-driven-development" share "driven
     development", which neither description says: one runs a plan's tasks through
     subagents, the other writes the test first). The cosine, the name probe and the
     shared words leave them out; a name word one description uses too ("receiving code
-    review feedback") is the pair's subject and counts. (`memo`: `told_terms` by path.)"""
-    both = set(index.name_terms(a)).intersection(index.name_terms(b))
+    review feedback") is the pair's subject and counts. (`memo`: path -> the skill's name
+    terms and, once needed, its `told_terms`.)"""
+    memo = {} if memo is None else memo
+
+    def said(skill: Skill, told: bool) -> tuple[frozenset[str], frozenset[str] | None]:
+        known = memo.get(skill.path)
+        if known is None:
+            known = memo[skill.path] = (frozenset(index.name_terms(skill)), None)
+        if told and known[1] is None:
+            known = memo[skill.path] = (known[0], told_terms(index, skill))
+        return known
+
+    both = said(a, False)[0] & said(b, False)[0]
     if not both:
         return frozenset()
-    return frozenset(both - told_terms(index, a, memo) - told_terms(index, b, memo))
+    told_a, told_b = said(a, True)[1], said(b, True)[1]
+    assert told_a is not None and told_b is not None
+    return both - told_a - told_b
 
 
 def _rare_cap(index: LikelyIndex, probes: dict[int, list[str]], bounds: Bounds) -> int:

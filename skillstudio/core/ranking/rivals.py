@@ -38,6 +38,7 @@ from .overlap import (
     SHARED_SHOWN,
     THRESHOLD,
     Pair,
+    Said,
     name_probe,
     naming_terms,
     readable,
@@ -114,7 +115,7 @@ def rival_pairs(
         return []
     found = _rivals(index, path, threshold)[:limit]
     forms: dict[str, dict[str, str]] = {}
-    forms_told: dict[str, frozenset[str]] = {}
+    forms_told: Said = {}
     pairs: list[Pair] = []
     mine = vector_under(index, path)
     for other, score, resemblance, theirs in found:
@@ -155,7 +156,7 @@ def _rivals(
         pool.update(near_pool(index, doc.slot, set(terms(doc.skill.description))))
     pool.discard(doc.slot)
     out: list[tuple[Skill, float, float, dict[str, float]]] = []
-    told: dict[str, frozenset[str]] = {}
+    told: Said = {}
     for slot in pool:
         other = index.slots[slot]
         if other is None:
