@@ -12,8 +12,14 @@ import pytest
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.likely_index import LikelyIndex
-from skillstudio.core.ranking.overlap import OVERLAP_MODEL, overlaps
+from skillstudio.core.ranking.overlap import (
+    LINT_THRESHOLD,
+    OVERLAP_MODEL,
+    overlaps,
+)
 from skillstudio.core.ranking.resemblance import NEAR, resemblance, shingles
+from skillstudio.core.ranking.rivals import competing
+from skillstudio.core.reading.skill_words import terms, with_phrases
 from skillstudio.core.scanning.registry import Registry
 from tests.helpers import CORPUS, cli, skill_text, write
 
@@ -65,22 +71,33 @@ def _naive(index: LikelyIndex) -> dict[frozenset[str], float]:
         for doc in index.docs.values()
     }
 
-    def answered(a: str, b: str) -> float:
-        whole = sum(vectors[a][t] for t in names[a])
-        return sum(vectors[b].get(t, 0.0) for t in names[a]) / whole if whole else 0.0
+    # what each description says (words and phrases): a term of both names that
+    # neither description says is a naming convention, left out of the pair's score
+    said = {
+        doc.skill.name: set(with_phrases(terms(doc.skill.description), True))
+        for doc in index.docs.values()
+    }
+
+    def answered(a: str, b: str, naming: set[str]) -> float:
+        words = [t for t in names[a] if t not in naming]
+        whole = sum(vectors[a][t] for t in words)
+        return sum(vectors[b].get(t, 0.0) for t in words) / whole if whole else 0.0
 
     out = {}
     for a, b in itertools.combinations(sorted(vectors), 2):
         va, vb = vectors[a], vectors[b]
+        naming = (set(names[a]) & set(names[b])) - said[a] - said[b]
         words_a = {t: w for t, w in va.items() if " " not in t}  # phrases: the probe's
-        words_b = {t: w for t, w in vb.items() if " " not in t}
+        words_b = {t: w for t, w in vb.items() if " " not in t and t not in naming}
         dot = sum(w * words_b.get(t, 0.0) for t, w in words_a.items())
         norm = math.sqrt(
             sum(w * w for w in words_a.values()) * sum(w * w for w in words_b.values())
         )
         near = resemblance(texts[a], texts[b])
         out[frozenset((a, b))] = max(
-            dot / norm, math.sqrt(answered(a, b) * answered(b, a)), near if near >= NEAR else 0.0
+            dot / norm,
+            math.sqrt(answered(a, b, naming) * answered(b, a, naming)),
+            near if near >= NEAR else 0.0,
         )
     return out
 
@@ -172,15 +189,51 @@ def test_on_the_corpus_the_known_near_duplicates_are_listed() -> None:
         assert frozenset((a, b)) in top
 
 
-def test_skills_named_for_one_subject_compete_whatever_their_descriptions(tmp_path: Any) -> None:
+def test_skills_named_for_one_subject_compete_when_a_description_says_it(tmp_path: Any) -> None:
     skills = dict(SKILLS)
     del skills["merge-request-check"]  # pr-review's twin
-    skills["code-review-feedback"] = "Use when acting on the comments a reviewer left."
+    # one description says the subject both names share; the other says only when
+    skills["code-review-feedback"] = "Use when acting on the code review comments left for you."
     skills["code-review-request"] = "Use before merging, to ask a colleague for a second look."
     pairs = overlaps(collection(tmp_path, skills), threshold=0.05)
     assert {pairs[0].a.name, pairs[0].b.name} == {"code-review-feedback", "code-review-request"}
     assert pairs[0].score > 0.4
     assert "code review" in [term for term, _ in pairs[0].shared]
+
+
+def test_words_only_the_names_share_are_a_naming_convention(tmp_path: Any) -> None:
+    """Two skills whose names end alike and whose descriptions say different things do
+    not compete (a first-time reviewer's pair was rated 0.55, "shared: driven, driven
+    development, development"); a request would use the descriptions' words."""
+    skills = dict(SKILLS)
+    skills["subagent-driven-development"] = (
+        "Use when a written plan's steps can each be handed to a fresh helper agent."
+    )
+    skills["test-driven-development"] = (
+        "Use before changing behaviour: write a failing check first, then the code."
+    )
+    registry = collection(tmp_path, skills)
+    pairs = overlaps(registry, threshold=0.05)
+    named = [p for p in pairs if {p.a.name, p.b.name} == set(list(skills)[-2:])]
+    assert not named or named[0].score < 0.1
+    assert not any("driven" in term for p in pairs for term, _ in p.shared)
+    # the app's form (core/ranking/rivals.py) scores the pair alike
+    index = LikelyIndex(registry, OVERLAP_MODEL)
+    index.sync()
+    path = next(s.path for s in registry.active.values() if s.name == "test-driven-development")
+    assert "subagent-driven-development" not in [s.name for s, _ in competing(index, path)]
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="no ../shared/corpus")
+def test_on_the_corpus_names_ending_alike_do_not_compete() -> None:
+    root = os.path.join(CORPUS, "obra-superpowers")
+    registry = project_from_folder(root, "agentskills").registry()
+    registry.scan()
+    pairs = {frozenset((p.a.name, p.b.name)): p for p in overlaps(registry)}
+    assert frozenset(("subagent-driven-development", "test-driven-development")) not in pairs
+    # one of the two says "code review": the subject both names share, still a pair
+    kept = pairs[frozenset(("receiving-code-review", "requesting-code-review"))]
+    assert kept.score >= LINT_THRESHOLD
 
 
 def test_copies_of_one_description_are_all_paired(tmp_path: Any) -> None:

@@ -12,6 +12,10 @@ corpus's code-review skills: cosines 0.08-0.14), and the descriptions'
 resemblance (core/ranking/resemblance.py: the same text, or nearly, scores 1.0 or
 close to it whatever the weights; copies of one description made most of
 their words common, and the cosine of the weights missed them all).
+Words and phrases both names have and neither description says (`naming_terms`:
+"driven development" of subagent-driven-development and test-driven-development)
+are a naming convention, not what either skill is for: the cosine, the name probe
+and the shared words leave them out of that pair (they rated the two 0.55).
 
 Pairs are never formed naively (all pairs of 10,000 skills are 50 million),
 and every stage is bounded, so that descriptions built against it cost
@@ -41,7 +45,7 @@ from typing import Any
 from ..model.diagnostics import Diagnostic
 from ..model.skills import Skill
 from ..model.text import counted, normalize
-from ..reading.skill_words import stem, terms
+from ..reading.skill_words import stem, terms, with_phrases
 from ..scanning.registry import Registry
 from .estimate import FIELDS_MODEL, Model
 from .likely_index import LikelyIndex
@@ -176,12 +180,23 @@ def overlap_report(
     probed, probe_tries = _probe_pairs(index, probes, cap, size, partial)
     resembling, copied = _near_pairs(index, size, bounds)
 
-    def answered(slot_a: int, slot_b: int) -> float:
+    told: Said = {}  # `naming_terms`' memo
+
+    def naming(slot_a: int, slot_b: int) -> frozenset[str]:
+        a, b = slots[slot_a], slots[slot_b]
+        assert a is not None and b is not None
+        return naming_terms(index, a.skill, b.skill, told)
+
+    def answered(slot_a: int, slot_b: int, naming: frozenset[str]) -> float:
         """Share of a request of `slot_a`'s name words that `slot_b` scores."""
         own, other = vectors[slot_a], vectors[slot_b]
-        words = probes[slot_a]
+        words = [t for t in probes[slot_a] if t not in naming]
         whole = sum(own[t] for t in words)
         return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0
+
+    def probe(slot_a: int, slot_b: int) -> float:
+        named = naming(slot_a, slot_b)
+        return math.sqrt(answered(slot_a, slot_b, named) * answered(slot_b, slot_a, named))
 
     # candidates and an estimate of each one's score (from below)
     floor = threshold / 2  # rare words carry most of a competing pair's similarity
@@ -191,9 +206,9 @@ def overlap_report(
         slot_a, slot_b = divmod(key, size)
         estimate = dot / (norms[slot_a] * norms[slot_b])
         if key in probed:
-            probe = probe_of[key] = math.sqrt(answered(slot_a, slot_b) * answered(slot_b, slot_a))
-            if probe >= threshold:
-                estimate = max(estimate, probe)
+            probed_score = probe_of[key] = probe(slot_a, slot_b)
+            if probed_score >= threshold:
+                estimate = max(estimate, probed_score)
             elif estimate < floor:
                 continue
         elif estimate < floor:
@@ -214,7 +229,8 @@ def overlap_report(
         va, vb = vectors[slot_a], vectors[slot_b]
         if len(va) > len(vb):
             va, vb = vb, va
-        dot = sum(w * vb[t] for t, w in va.items() if t in vb and " " not in t)
+        named = naming(slot_a, slot_b)
+        dot = sum(w * vb[t] for t, w in va.items() if t in vb and " " not in t and t not in named)
         score = max(dot / (norms[slot_a] * norms[slot_b]), probe_of.get(key, 0.0))
         score = max(score, resembling.get(key, 0.0))
         if score >= threshold:
@@ -228,7 +244,8 @@ def overlap_report(
         va, vb = vectors[slot_a], vectors[slot_b]
         if len(va) > len(vb):
             va, vb = vb, va
-        shared = {t: w * vb[t] for t, w in va.items() if t in vb}
+        named = naming(slot_a, slot_b)
+        shared = {t: w * vb[t] for t, w in va.items() if t in vb and t not in named}
         a, b = slots[slot_a], slots[slot_b]
         assert a is not None and b is not None
         first, second = sorted((a.skill, b.skill), key=lambda s: (s.name, s.path))
@@ -248,6 +265,44 @@ def name_probe(index: LikelyIndex, skill: Skill, vector: dict[str, float]) -> li
     """The terms of the skill's name that make its name probe: a number is no subject
     ("copy-07" and "notes-07" named nothing in common)."""
     return [t for t in index.name_terms(skill) if t in vector and not t.isdigit()]
+
+
+Said = dict[str, tuple[frozenset[str], frozenset[str] | None]]  # see `naming_terms`
+
+
+def told_terms(index: LikelyIndex, skill: Skill) -> frozenset[str]:
+    """The words and phrases of what the listing shows of the skill besides its name
+    (its description, and any other field it reads): what the skill says it is for."""
+    texts = [text for role, text in index.texts(skill).items() if role != "name"]
+    return frozenset(with_phrases(terms(" ".join(texts), index.model.stem), True))
+
+
+def naming_terms(
+    index: LikelyIndex, a: Skill, b: Skill, memo: Said | None = None
+) -> frozenset[str]:
+    """The terms both names have and neither description uses: a naming convention, not
+    a purpose ("subagent-driven-development" and "test-driven-development" share "driven
+    development", which neither description says: one runs a plan's tasks through
+    subagents, the other writes the test first). The cosine, the name probe and the
+    shared words leave them out; a name word one description uses too ("receiving code
+    review feedback") is the pair's subject and counts. (`memo`: path -> the skill's name
+    terms and, once needed, its `told_terms`.)"""
+    memo = {} if memo is None else memo
+
+    def said(skill: Skill, told: bool) -> tuple[frozenset[str], frozenset[str] | None]:
+        known = memo.get(skill.path)
+        if known is None:
+            known = memo[skill.path] = (frozenset(index.name_terms(skill)), None)
+        if told and known[1] is None:
+            known = memo[skill.path] = (known[0], told_terms(index, skill))
+        return known
+
+    both = said(a, False)[0] & said(b, False)[0]
+    if not both:
+        return frozenset()
+    told_a, told_b = said(a, True)[1], said(b, True)[1]
+    assert told_a is not None and told_b is not None
+    return both - told_a - told_b
 
 
 def _rare_cap(index: LikelyIndex, probes: dict[int, list[str]], bounds: Bounds) -> int:

@@ -38,7 +38,9 @@ from .overlap import (
     SHARED_SHOWN,
     THRESHOLD,
     Pair,
+    Said,
     name_probe,
+    naming_terms,
     readable,
     word_forms,
 )
@@ -113,10 +115,12 @@ def rival_pairs(
         return []
     found = _rivals(index, path, threshold)[:limit]
     forms: dict[str, dict[str, str]] = {}
+    forms_told: Said = {}
     pairs: list[Pair] = []
     mine = vector_under(index, path)
     for other, score, resemblance, theirs in found:
-        shared = {t: w * theirs[t] for t, w in mine.items() if t in theirs}
+        named = naming_terms(index, doc.skill, other, forms_told)
+        shared = {t: w * theirs[t] for t, w in mine.items() if t in theirs and t not in named}
         best = sorted(shared.items(), key=lambda item: (-round(item[1], 9), item[0]))
         shown = [(t, math.sqrt(w)) for t, w in best[:SHARED_SHOWN]]
         a, b = sorted((doc.skill, other), key=lambda s: (s.name, s.path))
@@ -152,15 +156,22 @@ def _rivals(
         pool.update(near_pool(index, doc.slot, set(terms(doc.skill.description))))
     pool.discard(doc.slot)
     out: list[tuple[Skill, float, float, dict[str, float]]] = []
+    told: Said = {}
     for slot in pool:
         other = index.slots[slot]
         if other is None:
             continue
         theirs = vector_under(index, other.skill.path)
-        dot = sum(w * theirs[t] for t, w in mine.items() if t in theirs and " " not in t)
+        named = naming_terms(index, doc.skill, other.skill, told)
+        dot = sum(
+            w * theirs[t]
+            for t, w in mine.items()
+            if t in theirs and " " not in t and t not in named
+        )
         cosine = dot / (norm * _norm(theirs))
         probe = math.sqrt(
-            _answered(index, doc.skill, mine, theirs) * _answered(index, other.skill, theirs, mine)
+            _answered(index, doc.skill, mine, theirs, named)
+            * _answered(index, other.skill, theirs, mine, named)
         )
         resemblance = near(text, shingles(other.skill.description)) if text else 0.0
         score = max(cosine, probe, resemblance)
@@ -192,9 +203,14 @@ def _probe_candidates(
 
 
 def _answered(
-    index: LikelyIndex, skill: Skill, own: dict[str, float], other: dict[str, float]
+    index: LikelyIndex,
+    skill: Skill,
+    own: dict[str, float],
+    other: dict[str, float],
+    naming: frozenset[str],
 ) -> float:
-    """Share of a request of `skill`'s name words that `other` scores (overlap's probe)."""
-    words = name_probe(index, skill, own)
+    """Share of a request of `skill`'s name words that `other` scores (overlap's probe;
+    the pair's `naming` terms left out)."""
+    words = [t for t in name_probe(index, skill, own) if t not in naming]
     whole = sum(own[t] for t in words)
     return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0
