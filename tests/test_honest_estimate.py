@@ -1,20 +1,23 @@
 """An honest estimate (issue 28, PRODUCT.md section 5): bands from the request's best
 score, exclusion clauses that are no evidence, body words weighing less than the
-description's, and `match` leading with the likely ranking."""
+description's, `match` leading with the likely ranking, and no likely skill for a
+request whose skill the collection lacks (issue 39)."""
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
-from skillstudio.core.ranking.estimate import Model
+from skillstudio.core.ranking.estimate import Evidence, Model, evidence_text
 from skillstudio.core.ranking.exclusions import exclusion_clauses, without_exclusions
 from skillstudio.core.ranking.likely_index import LikelyIndex
-from skillstudio.core.ranking.likely_ranking import rank_likely
+from skillstudio.core.ranking.likely_ranking import rank_likely, request_information, unit
 from skillstudio.core.scanning.registry import Registry
-from tests.helpers import skill_text, write
+from tests.helpers import CORPUS, skill_text, write
 
 
 def collection(
@@ -190,7 +193,7 @@ def test_match_leads_with_the_likely_ranking(tmp_path: Any) -> None:
             "todo": "List tasks for the week.",
         },
     )
-    query = "chart the rows, columns and cells"
+    query = "chart the rows and columns"
     args = ("match", query, "--root", "skills", "--profile", "agentskills")
     data = cli(*args, "--format", "json", cwd=tmp_path).json
     assert [c["skill"] for c in data["candidates"]] == ["chart-maker", "table-tools"]
@@ -203,3 +206,91 @@ def test_match_leads_with_the_likely_ranking(tmp_path: Any) -> None:
     text = cli(*args, cwd=tmp_path).out
     assert text.index("Likely candidates") < text.index("Keyword heuristic")
     assert text.index("possible  chart-maker") < text.index("1. table-tools")
+
+
+# One repository's skills (issue 39): a poster skill whose description names a file
+# type and whose body uses everyday words; no skill makes forms or reads spreadsheets
+POSTERS = {
+    "poster-art": "Visual art posters in .png and .pdf.",
+    "brand-colors": "Apply the company's brand colours and typography to slides and documents.",
+    "gif-maker": "Make animated GIFs for chat apps, sized for emoji and messages.",
+    "web-builder": "Build multi-page web artifacts with React, Tailwind and shadcn components.",
+    "api-guide": "Call the model API with the SDK: messages, tools, streaming and batches.",
+    "theme-kit": "Style slides and reports with ready-made themes of colours and fonts.",
+    "test-webapp": "Test local web apps with Playwright: screenshots, logs and clicks.",
+    "internal-comms": "Write status reports, newsletters and incident updates for the company.",
+    "mcp-guide": "Build MCP servers that let a model reach outside services.",
+    "skill-writer": "Create and improve skills, run evals and tune their descriptions.",
+}
+POSTER_BODIES = {
+    "poster-art": "# Poster art\n\nMake a form out of shapes and colour first. Make every form "
+    "deliberate: form and space carry the design.\nKeep text small. Make the final piece "
+    "in one page.\n",
+    "web-builder": "# Web\n\nMake a form with inputs and validation when the page needs one.\n",
+    "theme-kit": "# Themes\n\nExport the themed report to pdf when asked.\n",
+}
+
+
+def test_one_shared_file_type_word_is_no_likely_skill(tmp_path: Any) -> None:
+    """A request sharing only a file type with a skill's description ("pdf"), the rest
+    of it in the skill's body in passing ("make", "form") or in no skill at all
+    ("spreadsheet"), shows no likely skill: the model would most likely pick none.
+    Before, poster-art was likely (chance 52 %: each of the request's words counted
+    alike in the shares it explains, and no feature said that a word no skill has is
+    part of the request)."""
+    index = LikelyIndex(collection(tmp_path, POSTERS, POSTER_BODIES))
+    index.sync()
+    result = rank_likely(index, "make a pdf form from this spreadsheet")
+    assert result.likely == []
+    first = result.candidates[0]
+    assert first.name == "poster-art" and first.band == "possible"
+    assert first.chance is not None and first.chance < 0.4
+    # a request for what the skill does keeps it likely, with the same file type
+    asked = rank_likely(index, "design a poster and save it as a pdf")
+    assert [c.name for c in asked.likely] == ["poster-art"]
+    assert asked.candidates[0].chance is not None and asked.candidates[0].chance > 0.9
+
+
+def test_shares_of_a_request_are_weighed_by_information(tmp_path: Any) -> None:
+    """The shares a candidate explains weigh each of the request's words by its IDF in
+    the collection (a word no skill has: as much as one a single skill has), and the
+    share in words no skill has is its own evidence, said in the band's reason."""
+    index = LikelyIndex(collection(tmp_path, POSTERS, POSTER_BODIES))
+    index.sync()
+    query = "make a pdf form from this spreadsheet"
+    words = request_information(index, {"make": "make", "pdf": "pdf", "spreadsheet": "x"})
+    assert words["spreadsheet"] == pytest.approx(unit(index))  # no skill has it
+    assert words["make"] < words["pdf"] < words["spreadsheet"]  # 3, 2 and 0 skills
+    evidence = rank_likely(index, query).candidates[0].evidence
+    assert evidence is not None
+    information = request_information(index, {w: w for w in ("make", "pdf", "form")})
+    total = math.fsum(information.values()) + unit(index)  # spreadsheet's
+    assert evidence.shown == pytest.approx(information["pdf"] / total)
+    assert evidence.hidden == pytest.approx((information["make"] + information["form"]) / total)
+    assert evidence.unknown == pytest.approx(unit(index) / total)
+    assert Evidence.of(evidence.features()).unknown == pytest.approx(evidence.unknown)
+    text = evidence_text(index.model, evidence)
+    assert f"{round(100 * evidence.unknown)} % of the request is in words no skill here has" in text
+    known = rank_likely(index, "design a poster as a pdf").candidates[0].evidence
+    assert known is not None and known.unknown == 0.0
+    assert "no skill here has" not in evidence_text(index.model, known)
+
+
+@pytest.mark.skipif(not os.path.isdir(CORPUS), reason="shared corpus absent")
+def test_the_reviewers_pdf_form_request_over_anthropics_skills() -> None:
+    """Issue 39's reviewer: over anthropics-skills alone (no PDF skill), "make a pdf
+    form from this spreadsheet" said "likely canvas-design 0.68 (pdf 0.86, form 0.37
+    from the body, make 0.24 from the body)"; a model would most likely pick none.
+    A poster request still gives canvas-design likely."""
+    registry = project_from_folder(os.path.join(CORPUS, "anthropics-skills"), "agentskills")
+    index = LikelyIndex(registry.registry())
+    assert index.registry is not None
+    index.registry.scan()
+    index.sync()
+    result = rank_likely(index, "make a pdf form from this spreadsheet")
+    assert result.likely == []
+    first = result.candidates[0]
+    assert first.name == "canvas-design" and first.band != "likely"
+    assert first.chance is not None and first.chance < 0.45
+    poster = rank_likely(index, "design a poster for our hackathon and export it as a PDF")
+    assert [c.name for c in poster.likely] == ["canvas-design"]

@@ -9,8 +9,16 @@ candidate one of the case's acceptable skills. A logistic model of the label is 
 (Newton's method, a small ridge), and for each set and half the bands it gives are set
 against how often a candidate of that band was acceptable.
 
+With `--collections WEIGHT`, every case is also ranked within each collection of the
+set's corpus alone (each folder of its top level holding skills: one repository, as a
+user opens it), its acceptable skills being those of that collection; where none of
+them lies there, the case is a request no skill serves, the commonest one in daily
+use (a request for a skill the open repository does not have). Those rows of the
+fitted cases weigh WEIGHT, and each set prints how often such a request showed no
+likely skill.
+
     .venv/bin/python tests/eval/calibrate.py tests/eval/corpus_requests.yaml \\
-        tests/eval/blind_requests.yaml --check tests/eval/fresh_requests.yaml
+        --check tests/eval/fresh_requests.yaml --none-weight 3 --collections 0.05
 
 It prints the weights to put in `Model.calibration` (core/ranking/estimate.py) and the
 tables docs/performance.md shows. A plain script (no pytest test): it runs the ranking
@@ -38,34 +46,70 @@ from skillstudio.core.ranking.likely_ranking import rank_likely  # noqa: E402
 Row = tuple[tuple[float, ...], int, int, bool]  # features, label, rank, case expects a skill
 
 
-def rows_of(index: LikelyIndex, cases: Sequence[Case]) -> dict[int, list[Row]]:
-    """case number -> its first three candidates' features and labels."""
+def rows_of(
+    index: LikelyIndex, cases: Sequence[Case], names: set[str] | None = None
+) -> dict[int, list[Row]]:
+    """case number -> its first three candidates' features and labels (`names`: the
+    skills of the collection ranked, when it is not the whole corpus)."""
     out: dict[int, list[Row]] = {}
     for case in cases:
+        accepted = set(case.expect) if names is None else set(case.expect) & names
         result = rank_likely(index, case.query, top=3)
         out[case.number] = [
-            (c.evidence.features(), int(c.name in case.expect), rank, bool(case.expect))
+            (c.evidence.features(), int(c.name in accepted), rank, bool(accepted))
             for rank, c in enumerate(result.candidates)
             if c.evidence is not None
         ]
     return out
 
 
+def index_of(folder: str, profile: str) -> LikelyIndex:
+    """The likely index of the skills under `folder`, without a calibration."""
+    registry = project_from_folder(folder, profile).registry()
+    registry.scan()
+    return LikelyIndex(registry, replace(LIKELY_MODEL, calibration=None))
+
+
+Alone = tuple[set[str], dict[int, list[Row]]]  # a collection's skills, `rows_of` it
+
+
+def collections_rows(corpus: str, cases: Sequence[Case], profile: str) -> list[Alone]:
+    """Each collection of `corpus` (a folder of its top level holding skills) ranked
+    alone: its skills' names and `rows_of` it."""
+    out = []
+    for name in sorted(os.listdir(corpus)):
+        folder = os.path.join(corpus, name)
+        if name.startswith(".") or not os.path.isdir(folder):
+            continue
+        index = index_of(folder, profile)
+        names = {doc.skill.name for doc in index.docs.values()}
+        if names:
+            out.append((names, rows_of(index, cases, names)))
+    return out
+
+
 def fit(
-    rows: list[Row], none_weight: float = 1.0, ridge: float = 0.5, steps: int = 50
+    rows: list[Row],
+    none_weight: float = 1.0,
+    ridge: float = 0.5,
+    steps: int = 50,
+    extra: Sequence[Row] = (),
+    extra_weight: float = 1.0,
 ) -> tuple[float, ...]:
     """Logistic regression by Newton's method (the intercept not penalised); the
     candidates of requests no skill serves count `none_weight` times (they are few in
-    the sets, and a likely skill where none serves misleads most)."""
+    the sets, and a likely skill where none serves misleads most); `extra` rows (the
+    collections ranked alone) count `extra_weight` times each."""
+    weighted = [(row, 1.0 if row[3] else none_weight) for row in rows]
+    weighted += [(row, extra_weight) for row in extra]
     size = len(rows[0][0])
     w = [0.0] * size
     for _ in range(steps):
         grad = [0.0] * size
         hess = [[0.0] * size for _ in range(size)]
-        for x, y, _rank, expects in rows:
+        for (x, y, _rank, _expects), k in weighted:
             z = sum(a * b for a, b in zip(w, x, strict=True))
             p = 1 / (1 + math.exp(-max(min(z, 50), -50)))
-            k = 1.0 if expects else none_weight
             for i in range(size):
                 grad[i] += k * (p - y) * x[i]
                 for j in range(size):
@@ -121,11 +165,15 @@ def table(model: Model, rows: list[Row]) -> list[str]:
 
 def summary(model: Model, by_case: dict[int, list[Row]], cases: Sequence[Case]) -> str:
     """Top-1 called likely when right, no likely where none serves, likely-but-wrong."""
+    return summary_of(model, [(by_case.get(case.number, []), bool(case.expect)) for case in cases])
+
+
+def summary_of(model: Model, requests: Sequence[tuple[list[Row], bool]]) -> str:
+    """`summary` over requests given as (their rows, whether a skill serves them)."""
     right_likely = right = none_clear = nones = wrong_likely = likely_calls = 0
     from skillstudio.core.ranking.estimate import Evidence
 
-    for case in cases:
-        rows = by_case.get(case.number, [])
+    for rows, expects in requests:
         bands = []
         for x, y, _rank, _exp in rows:
             evidence = Evidence.of(x)
@@ -133,7 +181,7 @@ def summary(model: Model, by_case: dict[int, list[Row]], cases: Sequence[Case]) 
         likely = [y for is_likely, y in bands if is_likely]
         likely_calls += len(likely)
         wrong_likely += likely.count(0)
-        if not case.expect:
+        if not expects:
             nones += 1
             none_clear += not likely
         elif rows and rows[0][1]:
@@ -151,17 +199,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="append", default=[], help="a set only measured")
     parser.add_argument("--profile", default="agentskills")
     parser.add_argument("--none-weight", type=float, default=1.0)
+    parser.add_argument(
+        "--collections",
+        type=float,
+        metavar="WEIGHT",
+        help="rank the cases within each collection too; those rows weigh WEIGHT",
+    )
     args = parser.parse_args(argv)
     data: list[tuple[str, bool, list[Case], dict[int, list[Row]]]] = []
+    alone: dict[str, list[Alone]] = {}  # set path -> its collections
     for path, fitted in [*((p, True) for p in args.sets), *((p, False) for p in args.check)]:
         cases, corpus = load_set(path)
         if not corpus or not os.path.isdir(corpus):
             print(f"skipped {path}: its corpus {corpus!r} is absent")
             continue
-        registry = project_from_folder(corpus, args.profile).registry()
-        registry.scan()
-        index = LikelyIndex(registry, replace(LIKELY_MODEL, calibration=None))
-        data.append((path, fitted, cases, rows_of(index, cases)))
+        data.append((path, fitted, cases, rows_of(index_of(corpus, args.profile), cases)))
+        if args.collections is not None:
+            alone[path] = collections_rows(corpus, cases, args.profile)
     train = [
         row
         for _path, fitted, cases, by_case in data
@@ -170,9 +224,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if case.number % 2 == 0
         for row in by_case[case.number]
     ]
-    weights = fit(train, args.none_weight)
+    extra = [
+        row
+        for path, fitted, cases, _by_case in data
+        if fitted
+        for _names, by_case in alone.get(path, [])
+        for case in cases
+        if case.number % 2 == 0
+        for row in by_case[case.number]
+    ]
+    weights = fit(train, args.none_weight, extra=extra, extra_weight=args.collections or 0.0)
     model = replace(LIKELY_MODEL, calibration=weights)
-    print(f"calibration = {weights}  (fitted on {len(train)} candidates)")
+    print(f"calibration = {weights}  (fitted on {len(train)} + {len(extra)} candidates)")
     for path, fitted, cases, by_case in data:
         halves = (
             (("tuning (even)", 0), ("held out (odd)", 1))
@@ -184,6 +247,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows = [row for c in chosen for row in by_case[c.number]]
             print(f"{os.path.basename(path)} {label}: {summary(model, by_case, chosen)}")
             print("\n".join(table(model, rows)))
+            if path in alone:
+                requests = [
+                    (rows[c.number], bool(names & set(c.expect)))
+                    for names, rows in alone[path]
+                    for c in chosen
+                ]
+                print(f"  each collection alone: {summary_of(model, requests)}")
     return 0
 
 

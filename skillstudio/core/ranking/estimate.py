@@ -86,10 +86,14 @@ class Model:
         return dict(self.weights).get(name, 0.0)
 
 
-# Fitted by tests/eval/calibrate.py (--none-weight 3) on the even-numbered cases of
-# tests/eval/corpus_requests.yaml: constant, log strength, log lead, shown share, body
-# share, covers, log lead × both shares (docs/performance.md, "Bands as probabilities").
-CALIBRATION = (-1.443, 1.567, 2.087, 2.616, 1.869, 0.0, 2.339)
+# Fitted by tests/eval/calibrate.py (--none-weight 3 --collections 0.05) on the
+# even-numbered cases of tests/eval/corpus_requests.yaml, ranked over the whole corpus
+# and within each of its four collections alone (where a request whose skill lies in
+# another one is a request no skill serves): constant, log strength, log lead, shown
+# share, body share, covers, log lead × both shares, unknown share (docs/performance.md,
+# "Bands as probabilities"; before the shares weighed words by information and the
+# collections were ranked alone: (-1.443, 1.567, 2.087, 2.616, 1.869, 0.0, 2.339)).
+CALIBRATION = (-1.199, 1.4, 1.805, 2.176, 1.636, 0.0, 2.755, -1.901)
 LIKELY_MODEL = Model(calibration=CALIBRATION)
 # The same without the body: what the model itself reads when choosing (overlap.py's
 # model too, whose cut-offs were set with b 0.6: kept there, as the body's caps that
@@ -117,19 +121,23 @@ class Evidence:
     """What a candidate's band reads: its strength (score in units of one distinctive
     word), its lead (its strength over the best strength of another skill, or over
     LEAD_FLOOR when that is lower: above 1 for a clear first), the shares of the
-    request's content words it explains with what the listing shows of it and with its
-    body alone (the model does not see the body), and whether the request says what
-    its description says."""
+    request it explains with what the listing shows of it and with its body alone (the
+    model does not see the body), whether the request says what its description says,
+    and the share of the request in words no skill of the collection has (`unknown`:
+    what it asks for is likely none of theirs). Shares are of the request's content
+    words weighed by their information (IDF, `request_information`): a word most skills
+    have ("make") explains little of a request, one no skill has ("spreadsheet") much."""
 
     strength: float
     lead: float
     shown: float
     hidden: float
     covers: bool
+    unknown: float = 0.0
 
     def features(self) -> tuple[float, ...]:
-        """The calibration's inputs: a constant, log strength, log lead, the two shares
-        and covers."""
+        """The calibration's inputs: a constant, log strength, log lead, the two shares,
+        covers, log lead × both shares and the unknown share."""
         lead = min(max(self.lead, 1 / LEAD_CAP), LEAD_CAP)
         return (
             1.0,
@@ -139,13 +147,15 @@ class Evidence:
             self.hidden,
             1.0 if self.covers else 0.0,
             math.log(lead) * (self.shown + self.hidden),
+            self.unknown,
         )
 
     @classmethod
     def of(cls, features: tuple[float, ...]) -> Evidence:
         """The evidence `features` were made of (for the calibration script)."""
         strength, lead, shown, hidden, covers = features[1:6]
-        return cls(math.exp(strength), math.exp(lead), shown, hidden, bool(covers))
+        unknown = features[7]
+        return cls(math.exp(strength), math.exp(lead), shown, hidden, bool(covers), unknown)
 
 
 def probability(model: Model, evidence: Evidence) -> float:
@@ -189,19 +199,27 @@ def evidence_text(model: Model, evidence: Evidence) -> str:
     else:
         parts.append(f"behind the best skill ({evidence.lead:.2f}× its strength)")
     shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
-    said = f"its listing explains {shown} % of the request's words"
+    said = f"its listing explains {shown} % of the request"
     parts.append(said + (f", its body {hidden} % more" if hidden else ""))
+    unknown = round(100 * evidence.unknown)
+    if unknown:
+        parts.append(f"{unknown} % of the request is in words no skill here has")
     return "; ".join(parts)
 
 
-def explained_shares(reasons: list[TermWeight], words: list[str]) -> tuple[float, float]:
-    """The shares of the request's content words (stems) a candidate's reasons hold:
-    with what the listing shows of it, and with its body alone."""
-    if not words:
+def explained_shares(reasons: list[TermWeight], words: dict[str, float]) -> tuple[float, float]:
+    """The shares of the request (its content words' stems -> their information,
+    `request_information`) a candidate's reasons hold: with what the listing shows of
+    it, and with its body alone."""
+    total = math.fsum(words.values())
+    if not total:
         return 0.0, 0.0
     shown = {r.stem for r in reasons if " " not in r.stem and not r.body}
     hidden = {r.stem for r in reasons if " " not in r.stem and r.body} - shown
-    return len(shown) / len(words), len(hidden) / len(words)
+    return (
+        math.fsum(words.get(term, 0.0) for term in shown) / total,
+        math.fsum(words.get(term, 0.0) for term in hidden) / total,
+    )
 
 
 @dataclass(slots=True)

@@ -90,7 +90,8 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
     second = values[1] if len(values) > 1 else 0.0
     counted_terms = set(counted(index, terms))
     live = [(t, w, *index.bucket(t)) for t, w in terms.items() if t in counted_terms]
-    words = content_words(terms)
+    words = request_information(index, terms)
+    unknown = unknown_share(index, words)
     out: list[LikelyCandidate] = []
     for slot in best:
         doc = index.slots[slot]
@@ -110,7 +111,7 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
         other = second if score >= first else first  # the best score of another skill
         ratio = score / first if first else 0.0
         lead = strength / max(other / band_unit, LEAD_FLOOR)
-        evidence = Evidence(strength, lead, *explained_shares(reasons, words), False)
+        evidence = Evidence(strength, lead, *explained_shares(reasons, words), False, unknown)
         chance = probability(model, evidence) if model.calibration is not None else None
         # whether the request covers the description is read only where it can change
         # the band (within likely_ratio of the best, and not likely already; its
@@ -136,6 +137,21 @@ def content_words(terms: dict[str, str]) -> list[str]:
     """The request's content words (stems; its word pairs aside), what the explained
     share of a candidate is counted over."""
     return [term for term in terms if " " not in term]
+
+
+def request_information(index: LikelyIndex, terms: dict[str, str]) -> dict[str, float]:
+    """The request's content words (stems) with the information each carries in this
+    collection: its IDF, the most for a word no skill has. The shares of the request a
+    candidate explains are counted in it (`Evidence`)."""
+    rarest = unit(index)  # (a word no skill has tells no more than one a single skill has)
+    return {term: min(index.idf(term), rarest) for term in content_words(terms)}
+
+
+def unknown_share(index: LikelyIndex, words: dict[str, float]) -> float:
+    """The share of the request's information (`request_information`) in words no
+    skill of `index` has: what it asks for is likely none of theirs."""
+    total = math.fsum(words.values())
+    return math.fsum(v for t, v in words.items() if t not in index.df) / total if total else 0.0
 
 
 def scores(index: LikelyIndex, query: str) -> dict[str, float]:
