@@ -533,3 +533,34 @@ def test_a_word_no_skill_has_is_read_as_two_words_skills_have(tmp_path: Any) -> 
     # a known word is never split ("postgresql" is in sql-tuning's description)
     index = LikelyIndex(registry)
     assert "postgresql" in query_terms(index, "postgresql")
+
+
+def test_suite_expect_likely_agrees_with_match(tmp_path: Any) -> None:
+    """A second first-time reviewer saved a case for a skill Try a Request called
+    unlikely ("no skill is likely … chance about 9 %") and the suite passed it; a
+    `likely: none` case passed while Got showed a skill. The suite's top pick is now
+    `match`'s: the first skill in the likely band, none when no skill is likely."""
+    from tests.helpers import cli
+
+    queries = ["make the queries faster", "write notes", "a pull request", "change log"]
+    cases = ""
+    picks: list[str | None] = []
+    tops: list[str] = []
+    for query in queries:
+        skills = _suite(tmp_path, "")  # the skills, for match
+        ranked = cli("match", query, str(tmp_path / "skills"), "--format", "json").json["likely"]
+        likely = [c["skill"] for c in ranked if c["band"] == "likely"]
+        picks.append(likely[0] if likely else None)
+        tops.append(ranked[0]["skill"])
+        cases += f'  - query: "{query}"\n    expect_likely: [{ranked[0]["skill"]}]\n'
+        cases += f'  - query: "{query}"\n    expect_likely: none\n'
+    assert skills and None in picks and any(picks), picks  # both kinds are in the set
+    run = cli("test", _suite(tmp_path, cases), "--format", "json", cwd=tmp_path)
+    results = run.json["cases"]
+    for i, (pick, top) in enumerate(zip(picks, tops, strict=True)):
+        named, nothing = results[2 * i], results[2 * i + 1]
+        assert named["passed"] is (pick == top), named
+        assert nothing["passed"] is (pick is None), nothing
+        assert nothing["got"] == ([] if pick is None else nothing["got"]), nothing
+        if pick is None:
+            assert f"no skill is likely; the best candidate, {top}, is" in named["why"], named

@@ -379,20 +379,26 @@ def run_case(
 
 
 def _likely(index: LikelyIndex, query: str, names: list[str]) -> tuple[list[str], bool, str]:
-    """An `expect_likely` judged: (the top three, whether it holds, why not when known):
-    the estimate's top pick is one of `names` (PRODUCT.md 7: "the offline estimate's
-    top pick"; a name ranked second fails, as the user who saved the case expects), or
-    with none, no skill is likely."""
+    """An `expect_likely` judged: (the likely skills among the top three, whether it
+    holds, why not when known): the estimate's top pick is one of `names` (PRODUCT.md 7:
+    "the offline estimate's top pick"; a name ranked second fails, as the user who saved
+    the case expects), or with none, no skill is likely. The top pick is the first skill
+    in the likely band, as Try a Request and `match` say it: a top candidate that is only
+    possible or unlikely is no pick (a case passed while the app said "no skill is
+    likely"), and it is not what the case got."""
     top3 = rank_likely(index, query, top=3)
-    got = [c.name for c in top3.candidates]
+    got = [c.name for c in top3.likely]
     if names:
         if got[:1] and got[0] in names:
             return got, True, ""
-        then = f" (then {', '.join(got[1:])})" if got[1:] else ""
-        first = f"top pick: {got[0]}{then}" if got else "no candidate"
-        return got, False, f"expected likely: {' or '.join(names)}; {first}"
-    if top3.likely:
-        return got, False, f"{top3.likely[0].name} is likely (an estimate)"
+        if got:
+            then = f" (then {', '.join(got[1:])})" if got[1:] else ""
+            return got, False, f"expected likely: {' or '.join(names)}; top pick: {got[0]}{then}"
+        best = top3.candidates[0] if top3.candidates else None
+        first = f"; the best candidate, {best.name}, is {best.band}" if best else ""
+        return got, False, f"expected likely: {' or '.join(names)}; no skill is likely{first}"
+    if got:
+        return got, False, f"{got[0]} is likely (an estimate)"
     return got, True, ""
 
 

@@ -163,6 +163,24 @@ def invocation_warning(result: MatchResult) -> str:
     )
 
 
+def estimate_warning(question: CaseQuestion, likely: LikelyResult | None) -> str:
+    """A warning when an `expect_likely` case would fail as soon as it is saved: the
+    skill proposed (a row the user chose) is not the estimate's top pick, the first
+    skill in the likely band, which is what `skillstudio test` judges."""
+    if question.key != "expect_likely" or likely is None or question.proposed == "none":
+        return ""
+    names = [n.strip() for n in question.proposed.split(",")]
+    top = likely.likely[0].name if likely.likely else None
+    if top in names:
+        return ""
+    band = likely.band_of(names[0])
+    pick = f"the estimate's top pick is {top}" if top else "no skill is likely"
+    return (
+        f"{names[0]} is {band} for this request and {pick}: saved as expect_likely, "
+        "this case fails until the description (or the request) makes it the top pick."
+    )
+
+
 Ask = Callable[[CaseQuestion], "CaseAnswer | None"]
 
 

@@ -46,7 +46,14 @@ from ...infra.one_line import one_line
 from ...infra.settings_store import AppSettings
 from ...infra.theme import on_theme_change
 from ...models.app_context import AppContext
-from .add_case import AddCaseDialog, CaseAnswer, CaseQuestion, add_to_suite, invocation_warning
+from .add_case import (
+    AddCaseDialog,
+    CaseAnswer,
+    CaseQuestion,
+    add_to_suite,
+    estimate_warning,
+    invocation_warning,
+)
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .detail_tabs import DetailTabs
 from .explanation import explanation_html, likely_row_html, why_not_likely
@@ -534,6 +541,8 @@ class QueryPanel(QWidget):
         """The dialog's answer (the suite file, the skills, their key, whether to list
         the file), or None when cancelled (tests replace this method)."""
         warning = invocation_warning(self.result) if self.result is not None else ""
+        failing = estimate_warning(question, self._likely_shown())
+        warning = " ".join(filter(None, [warning, failing]))
         dialog = AddCaseDialog(question, warning, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None

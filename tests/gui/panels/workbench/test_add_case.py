@@ -404,3 +404,38 @@ def test_settings_writing_the_rules_records_the_profile_too(
     assert "and profile: claude-code" in message
     lint = cli("lint", "--format", "json", cwd=folder)
     assert lint.json["profile"] == "claude-code", lint.out
+
+
+def test_a_case_the_estimate_would_fail_is_warned_about(
+    collection_panel: QueryPanel, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second first-time reviewer saved an `expect_likely` case for a row Try a
+    Request called unlikely; the suite judged it by a rule the panel did not show. The
+    suite now fails such a case (the top pick is the first likely skill), and the
+    dialog says so before it is saved."""
+    panel = collection_panel
+    ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
+    seen: list[tuple[str, str, str]] = []
+
+    def shown(dialog: AddCaseDialog) -> int:
+        answer = dialog.answer()
+        seen.append((dialog.warning.text(), answer.typed, answer.key))
+        return 0  # cancelled
+
+    monkeypatch.setattr(AddCaseDialog, "exec", shown)
+    assert panel.likely is not None
+    rows = panel.likely.candidates  # the rows, as the table shows them
+    assert [r.name for r in rows][: len(panel.model.rows)] == [r.name for r in panel.model.rows]
+    top = rows[0]
+    assert top.band == "likely", [(r.name, r.band) for r in rows]
+    panel.add_test_case()
+    warning, typed, key = seen[-1]  # the likely skills, the top pick first: nothing to say
+    assert warning == "" and typed.split(", ")[0] == top.name and key == "expect_likely"
+    row = next(n for n, r in enumerate(rows) if r.band != "likely")
+    panel.table.selectRow(row)
+    chosen = rows[row]
+    panel.add_test_case()
+    warning, typed, key = seen[-1]
+    assert typed == chosen.name and key == "expect_likely"
+    assert f"{chosen.name} is {chosen.band} for this request" in warning
+    assert f"the estimate's top pick is {top.name}" in warning and "fails until" in warning
