@@ -26,12 +26,9 @@ if TYPE_CHECKING:
     from ..core.delivery.headroom import Headroom
 
 TOP = 5  # the largest descriptions named in the text
-<<<<<<< HEAD
 NAMED = 10  # skills named before "and N more"
-=======
 # the in-place note's closing: the count is the author's view, as the app's and tier 2's
 COUNTED = "headroom counts them all the same, as the app and prompt --tier 2 do"
->>>>>>> i39r-cli
 # agents with no profile whose listing is ported exactly (no budget): their row gives
 # its size (core/projects/gemini_set.py)
 EXACT = ("gemini",)

@@ -227,5 +227,7 @@ def test_send_is_in_sight_at_1024_without_scrolling(
     assert area.verticalScrollBar().value() == 0
     for widget in (live.ask_button, live.send_button, live.fields.endpoint, live.fields.model):
         assert in_sight(widget, area), widget
-    outer = panel.parentWidget().parentWidget()  # the dock's scroll area: not scrolled either
+    holder = panel.parentWidget()
+    assert holder is not None
+    outer = holder.parentWidget()  # the dock's scroll area: not scrolled either
     assert isinstance(outer, QScrollArea) and outer.verticalScrollBar().maximum() == 0

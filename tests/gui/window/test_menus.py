@@ -147,7 +147,7 @@ def _focused(window: MainWindow, editor: SkillEditor, where: str) -> QWidget:
 def _undoing(event_key: QKeySequence) -> bool:
     """The key is the platform's undo or redo: a text box's own (in the Form and the
     Source, the skill's one history, as Edit › Undo; docs/guide.md)."""
-    combo = event_key[0]
+    combo = event_key[0]  # type: ignore[index]  # QKeySequence.__getitem__ is not in the stubs
     pressed = QKeyEvent(QEvent.Type.KeyPress, combo.key(), combo.keyboardModifiers())
     return pressed.matches(QKeySequence.StandardKey.Undo) or pressed.matches(
         QKeySequence.StandardKey.Redo
@@ -175,7 +175,7 @@ def test_every_menu_shortcut_works_whatever_has_the_focus(
             qtbot.waitUntil(widget.hasFocus)
             action.setEnabled(True)  # Save with nothing to save: its key still arrives
             reached.reached.clear()
-            combo = keys[0]
+            combo = keys[0]  # type: ignore[index]  # QKeySequence.__getitem__ is not in the stubs
             qtbot.keyClick(widget, combo.key(), combo.keyboardModifiers())
             if reached.reached != [action]:
                 kept.append(keys.toString())

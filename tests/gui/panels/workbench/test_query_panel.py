@@ -547,7 +547,9 @@ def test_the_tier_used_is_in_sight_at_1024_below_the_summary(
     assert panel.model.rowCount() >= 5
     line = panel.tier_used
     assert line.text().startswith("Tier ")
-    area = panel.parentWidget().parentWidget()  # the dock's scroll area
+    holder = panel.parentWidget()
+    assert holder is not None
+    area = holder.parentWidget()  # the dock's scroll area
     assert isinstance(area, QScrollArea)
     assert in_sight(line, area)
     assert line.y() >= panel.summary.y() + panel.summary.height()  # below, not over it
