@@ -61,3 +61,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         stack.extend(
             (entry.path, depth + 1) for entry in entries if entry.is_dir(follow_symlinks=False)
         )
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The SKILL.md files the scans parse from now on (not those served from a cache)."""
+    from skillstudio.core.scanning import parallel  # after the environment above is set
+
+    seen: list[str] = []
+    real = parallel.read_document
+
+    def counting(path: str, *args: object, **kwargs: object) -> object:
+        seen.append(path)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel, "read_document", counting)
+    return seen

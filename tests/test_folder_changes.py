@@ -9,13 +9,12 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from skillstudio.core.model.skills import Root
 from skillstudio.core.profiles import get_profile
-from skillstudio.core.scanning import parallel, state_cache
+from skillstudio.core.scanning import state_cache
 from skillstudio.core.scanning.folder_changes import LookedPaths, owner, touched_skills
 from skillstudio.core.scanning.registry import Registry
 
@@ -45,20 +44,6 @@ def registry(base: Path) -> Registry:
 
 def missing(reg: Registry) -> list[str]:
     return [d.path for d in reg.diagnostics if d.code == "reference-missing"]
-
-
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The SKILL.md files parsed from now on."""
-    seen: list[str] = []
-    real = parallel.read_document
-
-    def counting(path: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(path)
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(parallel, "read_document", counting)
-    return seen
 
 
 def test_a_file_added_in_a_new_folder_clears_the_warning_on_the_watchers_refresh(

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.reading import cache_files as cache_format
-from skillstudio.core.scanning import parallel, state_cache
+from skillstudio.core.scanning import state_cache
 
 from .helpers import cli, skill_text, write
 
@@ -30,20 +30,6 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.setattr(state_cache, "RACY_NS", 0, raising=False)
     return home / "skillstudio"
-
-
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The SKILL.md files the scans parse (not those served from the cache)."""
-    seen: list[str] = []
-    real = parallel.read_document
-
-    def counting(path: str, *args: Any, **kwargs: Any) -> Any:
-        seen.append(path)
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(parallel, "read_document", counting)
-    return seen
 
 
 def tree(base: Path) -> Path:
