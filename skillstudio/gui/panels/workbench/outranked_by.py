@@ -1,7 +1,7 @@
 """Try a Request's "would pick X instead": for the skill being edited, the likely
 candidates that outrank it on the request typed (only when the user says the request
 is for that skill: a request is not assumed to be meant for the open tab), and the
-project's suite requests that expect it but rank another skill first (profiles where
+project's suite requests that expect it but would pick another (profiles where
 the model chooses). The advice never contradicts the panel's headline: it names as
 "would pick" only the skills the headline calls likely."""
 
@@ -17,6 +17,7 @@ from ....core.projects.suites import load_suite
 from ....core.ranking.estimate import LikelyCandidate, LikelyResult
 from ....core.ranking.likely_index import LikelyIndex
 from ....core.ranking.likely_ranking import rank_likely
+from ....core.ranking.matching import match
 from ....core.scanning.registry import Registry
 
 SUITE_CASES_CHECKED = 8  # suite requests ranked for the edited skill (a few ms each)
@@ -43,9 +44,13 @@ class SuiteRequests:
     def instead(
         self, project: Project, registry: Registry, index: LikelyIndex, skill: Skill
     ) -> list[tuple[str, str]]:
-        """(request, the skill ranked first) for the suite requests that expect
-        `skill` but rank another first (the first SUITE_CASES_CHECKED, for
-        SUITE_CHECK_S at most)."""
+        """(request, the skill it would pick) for the suite requests that expect
+        `skill` but would pick another (the first SUITE_CASES_CHECKED, for
+        SUITE_CHECK_S at most). What a request picks is what the panel's headline says
+        of it: the skill the rules select (an invocation by name: the estimate is not
+        asked, as the suite does not ask it), else the first skill in the likely band;
+        a request that picks nothing, or a likely band led by `skill`, is no
+        "instead"."""
         key = (skill.path, id(registry), registry.version)
         if self._last[0] == key:
             return self._last[1]
@@ -63,9 +68,14 @@ class SuiteRequests:
         for case in cases[:SUITE_CASES_CHECKED]:
             if time.perf_counter() > deadline:
                 break  # typing goes on; the rest are not checked this time
-            ranked = rank_likely(index, case.query, top=5).candidates
-            if ranked and ranked[0].name != skill.name and ranked[0].band != "unlikely":
-                out.append((case.query, ranked[0].name))
+            selected = match(registry, case.query, options=project.options).selected
+            if selected:
+                if skill.name not in selected:
+                    out.append((case.query, ", ".join(selected)))
+                continue
+            likely = rank_likely(index, case.query, top=5).likely
+            if likely and likely[0].name != skill.name:
+                out.append((case.query, likely[0].name))
         self._last = (key, out)
         return out
 

@@ -83,3 +83,35 @@ def test_advice_about_the_open_skill_only_when_the_request_is_for_it(
     # Another tab: the toggle goes off again.
     assert app_window.open_skill(str(collection / "skills/sql-review/SKILL.md"))
     assert not panel.for_open.isChecked() and not panel.advice.text
+
+
+def test_an_invocation_in_a_suite_picks_the_skill_it_names(
+    qtbot: QtBot, tmp_path: Path, samples: Path
+) -> None:
+    """A third first-time reviewer saw "/review-kit:security-review → security-review"
+    under the plugin skill's tab: the line took the estimate's top row (Claude Code's
+    own security-review) while the rules select the plugin's skill by name, the case
+    passing in Suites and in `skillstudio test`. What a request picks is what the
+    headline says: the selection, else the first likely skill."""
+    import shutil
+
+    from ....helpers import cli
+
+    folder = tmp_path / "claude-code"
+    shutil.copytree(samples / "claude-code", folder)
+    suite = folder / "suites" / "claude-code.yaml"
+    text = suite.read_text(encoding="utf-8")
+    suite.write_text(  # and a case the estimate would give another skill
+        text + '  - query: "write a commit message for my staged changes"\n'
+        "    expect: [review-kit:security-review]\n",
+        encoding="utf-8",
+    )
+    panel = query_panel_on(qtbot, folder)
+    ask(panel, qtbot, "check this diff for security problems")  # the index has landed
+    panel.set_edited(str(folder / "plugins/review-kit/skills/security-review/SKILL.md"))
+    found = dict(panel.suite_requests_instead())
+    assert "/review-kit:security-review" not in found, found
+    assert found.get("write a commit message for my staged changes") == "commit-message"
+    judged = cli("test", str(suite), "--format", "json", cwd=folder).json["cases"]
+    invoked = next(c for c in judged if c["query"] == "/review-kit:security-review")
+    assert invoked["passed"] and invoked["got"] == ["review-kit:security-review"]
