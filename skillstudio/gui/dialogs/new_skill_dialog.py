@@ -86,6 +86,10 @@ class NewSkillDialog(QDialog):
             self.name_box.setText(current + ("-copy" if action == "duplicate" else ""))
             self.name_box.selectAll()
         self._update()
+        # the name first: a reviewer typed "PR Triage" into the folder box it opened on
+        # (the combo's keyboard search changed the folder; the name stayed empty)
+        self.setTabOrder(self.name_box, self.choice)
+        self.name_box.setFocus()
         self.resize(520, self.sizeHint().height())
 
     def _where_text(self, folder: str) -> str:

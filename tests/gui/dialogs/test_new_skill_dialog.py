@@ -83,3 +83,24 @@ def test_rename_suggests_a_valid_name_as_typed_and_keeps_the_text(
     assert renamed == str(samples / "mvp" / "skills" / "pdf-filler")
     assert "name: pdf-filler" in Path(renamed, "SKILL.md").read_text()
     assert not warned and not path.exists()
+
+
+def test_typing_goes_to_the_name_when_there_are_several_places(samples: Path, qtbot: QtBot) -> None:
+    """A third first-time reviewer's dialog opened with the focus on the folder box (two
+    places): typing "PR Triage" changed the folder and left the name empty."""
+    from skillstudio.core.editing.skill_ops import new_skill_places
+    from skillstudio.core.projects.project import project_from_folder
+
+    project = project_from_folder(str(samples / "claude-code"), "claude-code")
+    places = new_skill_places(project.profile, project.roots)
+    assert len(places) > 1
+    roots = [p.folder for p in places]
+    dialog = NewSkillDialog(roots[0], places=places)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.choice.isVisible()
+    assert dialog.focusWidget() is dialog.name_box
+    qtbot.keyClicks(dialog.name_box, "PR Triage")
+    assert dialog.name_box.text() == "PR Triage"
+    assert dialog.root == roots[0]  # the folder as it was
