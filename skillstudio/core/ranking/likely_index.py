@@ -14,9 +14,13 @@ description's exclusion clauses are left out (core/ranking/exclusions.py).
 
 The index keeps, per term, each skill's saturated field-weighted frequency in
 flat arrays; one added, removed or changed skill updates it without a rebuild
-(document counts and field lengths are running sums; the weights are
-recomputed only when an average field length drifts by more than `DRIFT`), so
-the app can re-rank on every keystroke.
+(document counts and field lengths are running sums; IDF is brought up to date
+per term when read). The average field lengths the weights use are snapped to a
+grid (`snapped`, steps of `GRID`), and the weights are recomputed whenever a
+snapped average changes: so an index kept current through any order of edits,
+additions and removals scores exactly as a fresh build over the same skills (the
+app's Try a Request and the CLI's `match` agree), while a sync stays cheap (one
+edit among 10,000 skills moves an average far less than a step).
 """
 
 from __future__ import annotations
@@ -39,7 +43,17 @@ from .exclusions import listing_without_exclusions
 
 SHOWN_KEPT = 1024  # skills whose shown terms the index keeps (`shown_terms`; ~2 KB each)
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
-DRIFT = 0.1  # recompute cached weights when an average field length moves by 10 %
+GRID = 0.005  # the step of the average field lengths the weights use (0.5 %, see `snapped`)
+
+
+def snapped(avg: float) -> float:
+    """`avg` on a geometric grid of GRID steps: the same for a fresh build and for an
+    index whose sums were kept through edits (a float's last bits aside: the sums
+    are of whole numbers, exact), and unchanged by most edits, so weights seldom need
+    recomputing."""
+    if avg <= 0:
+        return 1.0
+    return math.exp(round(math.log(avg) / math.log1p(GRID)) * math.log1p(GRID))
 
 
 def _term_set(fields: dict[str, Counter[str]]) -> set[str]:
@@ -219,8 +233,12 @@ class LikelyIndex:
         )
 
     def _avg(self, name: str) -> float:
+        """The average length of the field `name`, snapped (`snapped`)."""
         count = len(self.docs)
-        return (self.length_sums[name] / count) if count else 1.0
+        return snapped(self.length_sums[name] / count) if count else 1.0
+
+    def _avgs(self) -> dict[str, float]:
+        return {name: self._avg(name) for name, size in self.length_sums.items() if size}
 
     def _saturated(self, doc: _Doc, fields: dict[str, Counter[str]]) -> dict[str, float]:
         """term -> the doc's saturated field-weighted frequency (BM25F)."""
@@ -306,7 +324,7 @@ class LikelyIndex:
             self.docs[skill.path] = doc
             self._count(skill, fields)
             built.append(doc)
-        self._avg_used = {name: self._avg(name) for name in self.length_sums}
+        self._avg_used = self._avgs()
         for doc in built:
             self._take_slot(doc)
             self._post(doc, self.fields(doc.skill))
@@ -363,17 +381,15 @@ class LikelyIndex:
         self._check_drift()
 
     def _check_drift(self) -> bool:
-        """Reweigh (and say so) when an average field length moved by DRIFT."""
-        for name in self.length_sums:
-            used, now = self._avg_used.get(name), self._avg(name)
-            if used is None or (now and abs(now - used) > DRIFT * used):
-                self.reweigh()
-                return True
+        """Reweigh (and say so) when a snapped average field length changed."""
+        if self._avgs() != self._avg_used:
+            self.reweigh()
+            return True
         return False
 
     def reweigh(self) -> None:
         """Recompute every weight with the current average field lengths."""
-        self._avg_used = {name: self._avg(name) for name in self.length_sums}
+        self._avg_used = self._avgs()
         self.postings.clear()
         self._idf_used.clear()
         for doc in self.slots:

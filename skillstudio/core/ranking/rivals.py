@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from ..model.skills import Skill
 from ..reading.skill_words import terms
 from .estimate import Model
-from .likely_index import LikelyIndex
+from .likely_index import LikelyIndex, snapped
 from .overlap import (
     OVERLAP_MODEL,
     PER_SKILL,
@@ -78,7 +78,7 @@ def vector_under(index: LikelyIndex, path: str, model: Model = OVERLAP_MODEL) ->
         weight = model.weight(name)
         if not weight:
             continue
-        avg = index.length_sums[name] / count or 1.0
+        avg = snapped(index.length_sums[name] / count) if index.length_sums[name] else 1.0
         factor = weight / (1 - b + b * doc.lengths[name] / avg)
         for term, times in counts.items():
             tf[term] += factor * times
