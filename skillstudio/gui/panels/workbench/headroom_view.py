@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ....core.delivery.headroom import Headroom, listing_headroom
-from ....core.model.text import counted
+from ....core.model.text import counted, first_named
 from ....core.profiles.agents import AGENTS
 from ....core.projects.config import NUMBER_OPTIONS
 from ....core.projects.model_windows import ModelTable, load_models
@@ -81,6 +81,9 @@ def headroom_line(room: Headroom, agents: str) -> str:
         text += f"; {len(room.dropped):,} are left out"
     if not room.shortened and not room.dropped:
         text += "; every skill is listed with its whole description"
+    if room.not_listed:  # counted among the skills, in no row of the table
+        names = first_named([o["skill"] for o in room.not_listed], 3)
+        text += f"; not listed by the agent's own rules ({len(room.not_listed):,}): {names}"
     # (the Tiers tab's count is of the whole tier-2 text: a first-day reader saw 497
     # here and 2,658 there "of 8,000" and could not tell which was true)
     return text + ". The budget counts the skills' entries; Tiers counts the whole text."

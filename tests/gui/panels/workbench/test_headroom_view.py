@@ -233,3 +233,29 @@ def test_the_cli_headroom_counts_what_the_tab_counts(
         text = cli("headroom", str(base), "--profile", profile, cwd=base).out
         assert f"  in place: 3 SKILL.md files here are not loaded by {title}" in text
         assert "  3 skills: " in text
+
+
+def test_a_skill_the_agent_does_not_list_is_named_in_the_line(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    """A third first-time reviewer read "5 skills take 3,464 of 8,000" over a table of 4
+    (one skill has `disable-model-invocation: true`): the CLI said "not listed by the
+    agent's own rules: 1", the tab nothing."""
+    base = tmp_path / "repo"
+    for name, extra in (("triage", ""), ("release-notes", "disable-model-invocation: true\n")):
+        write(
+            base,
+            f".claude/skills/{name}/SKILL.md",
+            f"---\nname: {name}\ndescription: Does {name} work. Use when asked to {name}.\n"
+            f"{extra}---\n\n# {name}\n\nSteps.\n",
+        )
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(base))
+    window.focus_query_panel()
+    view = shown(window.query_panel, qtbot)
+    room = view.room
+    assert room is not None and room.profile == "claude-code" and room.skills == 2
+    assert "not listed by the agent's own rules (1): release-notes" in view.line.text()
+    assert column(view.table, 0) == ["triage"]  # the project's listed skills: 1 row of 2
+    done = cli("headroom", str(base), "--profile", "claude-code", cwd=base)
+    assert "not listed by the agent's own rules: 1" in done.out
