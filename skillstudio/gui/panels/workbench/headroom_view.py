@@ -80,7 +80,8 @@ def headroom_line(room: Headroom, agents: str) -> str:
     if room.dropped:
         text += f"; {len(room.dropped):,} are left out"
     if not room.shortened and not room.dropped:
-        text += "; every skill is listed with its whole description"
+        whole = "listed has" if room.not_listed else "is listed with"
+        text += f"; every skill {whole} its whole description"
     if room.not_listed:  # counted among the skills, in no row of the table
         names = first_named([o["skill"] for o in room.not_listed], 3)
         text += f"; not listed by the agent's own rules ({len(room.not_listed):,}): {names}"
