@@ -261,6 +261,7 @@ class MainWindow(QMainWindow):
         self.project_profiles.switched.connect(self.scan_finished)
         self.project_profiles.switched.connect(self.change_panel.profile_switched)
         self.project_profiles.chosen.connect(self.app_settings.set_folder_profile)
+        self.project_profiles.recorded.connect(lambda said: self.statusBar().showMessage(said))
         self.project_profiles.remembered = self.app_settings.folder_profile  # its words
         self.tabs.currentChanged.connect(self._on_current_tab)
         self.tree.clicked.connect(self.project_profiles.sync_box)

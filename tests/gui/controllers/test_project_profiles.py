@@ -359,3 +359,45 @@ def test_setting_the_default_back_to_auto_reads_the_open_folder_again(
     with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
         assert window.project_profiles.follow_default("", "claude-code") == 1
     assert "read as claude-code" in window.project_label.text()
+
+
+def test_a_profile_the_command_line_would_not_read_is_said_where_it_is_chosen(
+    qtbot: QtBot, tmp_path: Path, samples: Path
+) -> None:
+    """A profile chosen in the status bar was not seen by `skillstudio lint` and `test`
+    until the app wrote skillstudio.yaml, and nothing said so: choosing one the command
+    line would not read says so at once, and offers to write `profile:` to the file."""
+    from skillstudio.core.projects.config_writer import command_line_profile
+
+    base = notes_folder(tmp_path)
+    shell = Shell(qtbot)
+    context = context_of(base)
+    profiles, _shown = profiles_for(shell, context, [""])
+    recorded: list[str] = []
+    profiles.recorded.connect(recorded.append)
+    assert command_line_profile(str(base)) == "agentskills"
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # declined: said, not written
+        assert profiles.set_project_profile(0, "claude-code")
+    assert len(shell.dialogs.asked) == 1
+    assert "skillstudio lint, test and CI read it as agentskills" in shell.dialogs.asked[0]
+    assert "'profile: claude-code'" in shell.dialogs.asked[0]
+    assert not (base / "skillstudio.yaml").exists() and recorded == []
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # auto: what they read
+        assert profiles.set_project_profile(0, None)
+    assert len(shell.dialogs.asked) == 1
+    shell.dialogs.record_profile = True
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # accepted: written
+        assert profiles.set_project_profile(0, "claude-code")
+    assert "profile: claude-code" in (base / "skillstudio.yaml").read_text()
+    assert command_line_profile(str(base)) == "claude-code"
+    assert recorded == ["profile: claude-code written to skillstudio.yaml of notes"]
+    # a file that names a profile is the user's: said, not offered, left as it is
+    named = samples / "agentskills"
+    before = (named / "skillstudio.yaml").read_text()
+    context = context_of(named)
+    profiles, _shown = profiles_for(shell, context, [""])
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):
+        assert profiles.set_project_profile(0, "mvp")
+    assert len(shell.dialogs.asked) == 2
+    assert "names agentskills, so skillstudio lint, test and CI" in shell.dialogs.said[-1]
+    assert (named / "skillstudio.yaml").read_text() == before
