@@ -301,6 +301,8 @@ def how_chosen(project: Project, remembered: str = "") -> str:
         return "the default profile in Settings (no agent's marks in the folder)"
     if reason == CONFIG_NAME:
         return f"set by its {CONFIG_NAME}"
+    if reason.startswith("default"):  # (as `lint` says it: "default: no other … found")
+        return "the default: no other profile's marks found in the folder"
     return "detected from its folder layout"
 
 

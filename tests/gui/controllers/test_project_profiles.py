@@ -306,6 +306,21 @@ def test_a_default_profile_from_settings_is_said_so(
     assert window.profile_box.currentText() == "Profile: claude-code"
 
 
+def test_a_folder_with_no_marks_says_it_is_read_as_the_default_as_lint_does(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    # a reviewer read "detected from its folder layout" where `lint` said
+    # "(default: no other profile's marks found)": the two gave different reasons
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(unmarked_folder(tmp_path)))
+    project = window.context.projects[0]
+    assert project.profile_reason.startswith("default")
+    assert window.project_label.text() == (
+        "Project plain is read as agentskills: the default: no other profile's marks "
+        "found in the folder"
+    )
+
+
 def test_the_default_profile_never_overrides_a_folders_marks(
     window: MainWindow, tmp_path: Path, qtbot: QtBot
 ) -> None:
@@ -352,7 +367,8 @@ def test_setting_the_default_back_to_auto_reads_the_open_folder_again(
         window.edit_settings()
     assert window.app_settings.default_profile() == ""
     assert window.project_label.text() == (
-        "Project plain is read as agentskills: detected from its folder layout"
+        "Project plain is read as agentskills: the default: no other profile's marks "
+        "found in the folder"
     )
     assert window.statusBar().currentMessage().endswith("· agentskills")
     window.app_settings.set_default_profile("claude-code")  # and to another: at once too
