@@ -1,6 +1,6 @@
 """How Ask a model asks (docs/live.md, "In the app"): the fields that make the Settings
 `skillstudio eval` runs with, so the app asks exactly as eval asks through the same core
-calls (core/live/planning.py plan, core/live/run.py execute): the endpoint and its API (every API kind core's
+calls (core/live/planning.py plan, run.py execute): the endpoint and its API (every API kind core's
 endpoints speak: endpoints.APIS, eval's `--api`), the model, "Request as" (the shipped
 reconstruction of the profile's agent, or a template `eval --template NAME` finds:
 templates.saved_templates, each shown with its label, captured agent and version or
