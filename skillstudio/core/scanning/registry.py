@@ -171,6 +171,12 @@ class Registry:
         looked: list[list[str]] = []
         read = self._read(todo, flags, progress, workers, looked)
         cache.store(todo, read, looked, flags[1])  # (as read: before the cross-skill checks)
+        if self.looked is not None:  # what each one's checks looked at, cached or read
+            self.looked = LookedPaths()
+            new_looks = iter(looked)
+            for (_, item), skill in zip(found, have, strict=True):
+                kept = cache.looked_of(item.path) if skill is not None else next(new_looks)
+                self.looked.note(item.path, kept)
         fresh = iter(read)
         self._scanned([skill if skill is not None else next(fresh) for skill in have])
 
