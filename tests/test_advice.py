@@ -220,3 +220,25 @@ def test_the_reader_addressed_as_you_is_second_person_wherever_it_is(
     data = lint_json(str(folder), "--profile", "agentskills", "--no-cache")
     codes = [d["code"] for d in data["diagnostics"]]
     assert ("description-person" in codes) is reported
+
+
+def test_every_true_false_field_spelt_otherwise_gets_one_note(tmp_path: Path) -> None:
+    """bool-word: one rule over the profile's bool fields; 1/0 are numbers to YAML 1.2,
+    yes/no/on/off text; true/false in any case, and quoted text (bool-as-string), not."""
+    write(
+        tmp_path,
+        "ship/SKILL.md",
+        "---\nname: ship\ndescription: Ships the build when the user asks to ship it.\n"
+        "disable-model-invocation: 1\nuser-invocable: NO\nbackground: False\n"
+        "context: fork\n---\n\nBuild, tag and push the release.\n",
+    )
+    found = lint_json(str(tmp_path / "ship"), "--profile", "claude-code", "--no-cache")
+    notes = {d["field"]: d for d in found["diagnostics"] if d["code"] == "bool-word"}
+    assert sorted(notes) == ["disable-model-invocation", "user-invocable"]
+    assert notes["disable-model-invocation"]["message"].startswith(
+        "Write disable-model-invocation: true. '1' is read as true here, but as a number"
+    )
+    assert (
+        "'NO' is read as false here, but as text by YAML 1.2" in notes["user-invocable"]["message"]
+    )
+    assert (notes["user-invocable"]["line"], notes["user-invocable"]["column"]) == (5, 17)

@@ -199,3 +199,20 @@ def test_a_skill_named_like_one_of_claude_codes_own_stays_the_authors(tmp_path: 
         ("review", False),
         ("review", True),
     }
+
+
+def test_a_slash_name_claude_code_handles_itself_is_said_to_be_no_skill(tmp_path: Path) -> None:
+    _registry(tmp_path)
+    said = {}
+    for name in ("security-review", "simplify", "s9"):
+        run = cli("match", f"/{name} the branch", "--format", "json", cwd=tmp_path)
+        assert run.code == 0 and run.json["selected"] == []
+        said[name] = run.out
+    assert "one of Claude Code's built-in commands" in said["security-review"]
+    assert "it is not one of your skills and no skill is selected" in said["security-review"]
+    assert "one of Claude Code's own skills" in said["simplify"]
+    assert "'s9' is invoked explicitly but no active skill has that name" in said["s9"]
+    # with the agent's own entries left out (skillstudio.yaml), the name is unknown again
+    write(tmp_path, "skillstudio.yaml", "bundled_skills: false\n")
+    run = cli("match", "/security-review", cwd=tmp_path)
+    assert "no active skill has that name" in run.out and "built-in" not in run.out

@@ -41,6 +41,11 @@ FIXES = {
         'disable-model-invocation: "true"  # only by /pdf-forms',
         "disable-model-invocation: true  # only by /pdf-forms",
     ),
+    "bool-word": (
+        False,
+        "disable-model-invocation: yes  # typed as /pdf-forms only\nuser-invocable: On\n",
+        "disable-model-invocation: true  # typed as /pdf-forms only\nuser-invocable: true\n",
+    ),
     "path-backslash": (False, "scripts\\fill_form.py", "scripts/fill_form.py"),
     "paths-invalid": (False, '  - "forms\\\\*.pdf"', '  - "forms/*.pdf"'),
     "description-xml": (True, "Fills <b>PDF</b> form", "Fills PDF form"),

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from skillstudio.core.profiles.gemini.listing import (
     BUILTIN_SKILLS,
     GeminiSkill,
@@ -226,3 +228,27 @@ def test_installed_extensions_skills_rank_below_the_users(tmp_path: Path) -> Non
         ("notes", "Mine.", "user"),  # the user's replaces it, in its place
         ("lint", "Lints.", "extension"),
     ]
+
+
+def test_gemini_s_headroom_row_counts_the_set_the_other_rows_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As every other agent's row: the author's view (every SKILL.md of the path), with
+    an `in place:` line naming those Gemini CLI would not load where they sit."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    repo = tmp_path / "repo"
+    write(repo, ".gemini/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs.\n---\n")
+    write(repo, ".claude/skills/csv/SKILL.md", "---\nname: csv\ndescription: Tables.\n---\n")
+    write(repo, ".claude/skills/git/SKILL.md", "---\nname: git\ndescription: Commits.\n---\n")
+    data = cli("headroom", "--format", "json", cwd=repo).json
+    rows = {row["agent"]: row for row in data["agents"]}
+    gemini, claude = rows["gemini"], rows["claude-code"]
+    assert gemini["skills"] == claude["skills"] == 3
+    assert sorted(gemini["listed"]) == ["csv", "git", "pdf", "skill-creator"]
+    assert gemini["in_place"].startswith(
+        "2 SKILL.md files here are not loaded by Gemini CLI if it runs in the folder opened "
+        "(csv, git)"
+    )
+    text = cli("headroom", "--agent", "gemini", cwd=repo).out
+    assert "  in place: 2 SKILL.md files here are not loaded by Gemini CLI" in text
+    assert "  3 skills: its listing takes" in text

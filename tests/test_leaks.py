@@ -143,6 +143,33 @@ def test_test_leaks_passes_a_clean_suite_and_test_runs_as_before(tmp_path: Path)
     assert "leaks" not in plain.json and len(plain.json["cases"]) == 5
 
 
+def test_a_plain_test_run_says_how_many_cases_leak_and_json_keeps_its_keys(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    suite(tmp_path, NATIVE)
+    run = cli("test", "suite.yaml", cwd=tmp_path)
+    lines = run.out.splitlines()
+    # the same two cases `test --leaks` flags, before the closing line the spec names
+    assert lines[-2] == (
+        "2 cases leak the skill expected (naming it or leaning on its rarest words, "
+        "so they test nothing); run with --leaks to see which"
+    )
+    assert lines[-1] == "2 passed, 1 failed; 2 cases have expect_model only: run eval to judge them"
+    data = cli("test", "suite.yaml", "--format", "json", cwd=tmp_path).json
+    assert set(data) == {"cases", "passed", "failed", "per_skill", "suites", "model_only"}
+    junit = cli("test", "suite.yaml", "--format", "junit", cwd=tmp_path)
+    assert "leak" not in junit.out
+    one = NATIVE.replace('"flatten the acroform here"', '"complete my tax paperwork"')
+    suite(tmp_path, one)
+    assert "1 case leaks the skill expected (naming it or leaning on its rarest words, so it " in (
+        cli("test", "suite.yaml", cwd=tmp_path).out
+    )
+    clean = one.replace('"use the csv clean thing"', '"fix the broken rows in my export"')
+    suite(tmp_path, clean)
+    assert "leak" not in cli("test", "suite.yaml", cwd=tmp_path).out
+
+
 @pytest.mark.parametrize(
     ("name", "text", "skill"),
     [

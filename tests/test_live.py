@@ -22,7 +22,8 @@ import pytest
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.client import Limits, retry_after
 from skillstudio.core.live.endpoints import Endpoint, EndpointError, api_key, endpoint_for
-from skillstudio.core.live.run import LiveReport, Settings, execute, plan
+from skillstudio.core.live.planning import Settings, plan
+from skillstudio.core.live.run import LiveReport, execute
 from skillstudio.core.live.stats import LiveCase, Rule, wilson
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning.registry import Registry
@@ -285,7 +286,7 @@ def test_requests_are_paced_to_the_rate_limit(tmp_path: Path) -> None:
 
 
 def test_a_key_is_never_sent_over_plain_http_to_another_host(tmp_path: Path) -> None:
-    from skillstudio.core.live.run import LiveError
+    from skillstudio.core.live.planning import LiveError
 
     registry, _ = registry_for(tmp_path, "claude-code")
     remote = Endpoint("x", "http://example.test/v1", "openai", key_env="MY_KEY")

@@ -371,7 +371,7 @@ def test_a_cancel_stops_the_agents_running_and_removes_their_folders(
     children at once, their runs end `cancelled`, every throwaway folder is gone."""
     from skillstudio.core.live.agent_run import AgentSetup, execute_agent, plan_agent
     from skillstudio.core.live.client import Limits
-    from skillstudio.core.live.run import Settings
+    from skillstudio.core.live.planning import Settings
     from skillstudio.core.live.stats import LiveCase
 
     from .test_live_harness import registry_at
@@ -454,7 +454,8 @@ def _runs_both_ways(
     from skillstudio.core.live.cache import AnswerCache
     from skillstudio.core.live.client import Limits
     from skillstudio.core.live.endpoints import endpoint_for
-    from skillstudio.core.live.run import Settings, execute, plan
+    from skillstudio.core.live.planning import Settings, plan
+    from skillstudio.core.live.run import execute
 
     from .live_fake import FakeModel
     from .test_live_harness import registry_at
@@ -527,7 +528,7 @@ def test_a_timed_out_agent_run_is_the_shared_loop_s_inconclusive(
     from skillstudio.core.live.agent_run import AgentSetup, execute_agent, plan_agent
     from skillstudio.core.live.cache import AnswerCache
     from skillstudio.core.live.client import Limits
-    from skillstudio.core.live.run import Settings
+    from skillstudio.core.live.planning import Settings
     from skillstudio.core.live.stats import LiveCase
 
     from .test_live_harness import registry_at

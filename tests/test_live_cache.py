@@ -19,7 +19,7 @@ import pytest
 from skillstudio import __version__
 from skillstudio.core.live import questions
 from skillstudio.core.live.cache import SCHEME, AnswerCache
-from skillstudio.core.live.run import plan
+from skillstudio.core.live.planning import plan
 from skillstudio.core.live.stats import LiveCase
 
 from .helpers import cli, write

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from skillstudio.core.live.cache import AnswerCache
+from skillstudio.core.live.planning import NothingToAsk, Settings, plan
 from skillstudio.core.live.questions import STYLES, Question, body
-from skillstudio.core.live.run import NothingToAsk, Settings, execute, plan
+from skillstudio.core.live.run import execute
 from skillstudio.core.live.stats import LiveCase, Rule
 from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.scanning.registry import Registry

@@ -29,8 +29,9 @@ import pytest
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
+from skillstudio.core.live.planning import LiveError, Settings, plan
 from skillstudio.core.live.questions import Answer
-from skillstudio.core.live.run import LiveError, LiveReport, Settings, key_for, plan
+from skillstudio.core.live.run import LiveReport, key_for
 from skillstudio.core.live.stats import LiveCase
 
 from .helpers import REPO, cli

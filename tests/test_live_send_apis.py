@@ -18,8 +18,9 @@ from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.live.cache import AnswerCache
 from skillstudio.core.live.endpoints import endpoint_for
 from skillstudio.core.live.locate import locate
+from skillstudio.core.live.planning import LiveError, plan
 from skillstudio.core.live.probe import probe
-from skillstudio.core.live.run import LiveError, execute, plan
+from skillstudio.core.live.run import execute
 from skillstudio.core.live.stats import LiveCase
 from skillstudio.core.live.templates import Template, encode_template
 from skillstudio.core.live.turns import STUB

@@ -19,9 +19,9 @@ import pytest
 from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.live.capture import CaptureServer, agent_version, capture_agent, reply
 from skillstudio.core.live.locate import locate
+from skillstudio.core.live.planning import plan
 from skillstudio.core.live.questions import TEMPLATE, question, read_answer
 from skillstudio.core.live.replay import reading
-from skillstudio.core.live.run import plan
 from skillstudio.core.live.stats import LiveCase
 from skillstudio.core.live.templates import (
     LISTING,
@@ -175,7 +175,7 @@ def test_the_cache_key_changes_with_the_template(tmp_path: Path) -> None:
 def test_a_template_of_another_api_is_refused(tmp_path: Path) -> None:
     registry, _ = registry_for(tmp_path, "claude-code")
     cases = [LiveCase("fill in the PDF form", ["pdf-forms"])]
-    from skillstudio.core.live.run import LiveError
+    from skillstudio.core.live.planning import LiveError
 
     with pytest.raises(LiveError, match="speaks the anthropic API but the endpoint speaks openai"):
         plan(

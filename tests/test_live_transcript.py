@@ -11,9 +11,9 @@ import pytest
 from skillstudio.core.live.cache import request_digest
 from skillstudio.core.live.client import Limits
 from skillstudio.core.live.endpoints import endpoint_for
+from skillstudio.core.live.planning import plan
 from skillstudio.core.live.probe import probe
 from skillstudio.core.live.questions import MAX_RAW, Answer, Exchange
-from skillstudio.core.live.run import plan
 from skillstudio.core.live.stats import LiveCase
 from skillstudio.core.live.transcript import (
     answer_shown,

@@ -16,7 +16,8 @@ import pytest
 
 from skillstudio.core.live.cache import AnswerCache, request_digest
 from skillstudio.core.live.endpoints import EndpointError, endpoint_for
-from skillstudio.core.live.run import LiveError, execute, plan
+from skillstudio.core.live.planning import LiveError, plan
+from skillstudio.core.live.run import execute
 from skillstudio.core.live.stats import LiveCase
 from skillstudio.core.live.turns import STUB
 

@@ -448,3 +448,35 @@ def test_a_code_action_moves_an_unknown_key_under_metadata(tmp_path: Path) -> No
     assert (start.line, start.character, end.line, end.character) == (3, 0, 4, 0)
     assert text.split("\n")[3] == "version: 1.2.0"
     assert change.new_text == "metadata:\n  version: 1.2.0\n"
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_file_the_body_names_created_since_is_seen_without_reopening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cached: bool
+) -> None:
+    """An editor tells the server of SKILL.md files, not of a `scripts/x.py` created
+    beside one: the looked-at files of the open skills are compared (Session.stale, as
+    the app's reload does), the skill read again, and its warning goes."""
+    from skillstudio.core.scanning import state_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(state_cache, "RACY_NS", 0, raising=False)
+    body = "# Fetch\n\nRun `scripts/fetch.py` to fetch the report, then summarise it.\n"
+    path = write(
+        tmp_path / "ws",
+        "skills/fetch/SKILL.md",
+        skill_text(name="fetch", description=TOPICS[0], _body=body),
+    )
+    if cached:  # a start served from lint's cache keeps what the cached checks looked at
+        Session().open_folders([str(tmp_path / "ws")])
+    session = Session()
+    session.open_folders([str(tmp_path / "ws")])
+    registry = session.loaded[0].registry
+    codes = {d.code for d in registry.by_path[path].all_diagnostics}
+    assert "reference-missing" in codes
+    assert session.stale([path]) == []  # nothing changed: nothing read
+    write(tmp_path / "ws", "skills/fetch/scripts/fetch.py", "print('report')\n")
+    assert session.stale([path]) == [session.loaded[0]]
+    codes = {d.code for d in registry.by_path[path].all_diagnostics}
+    assert "reference-missing" not in codes
+    assert session.stale([path]) == []  # read once

@@ -81,7 +81,7 @@ def _live(args: argparse.Namespace) -> Live | None:
         return None
     from ..core.live.cache import AnswerCache
     from ..core.live.endpoints import EndpointError, endpoint_for
-    from ..core.live.run import Settings
+    from ..core.live.planning import Settings
     from ..core.projects.change_picks import Live
 
     if not args.model:

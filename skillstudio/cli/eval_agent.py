@@ -22,7 +22,7 @@ from .output import dumps, printable
 if TYPE_CHECKING:
     from ..core.live.agent_run import AgentPlan, AgentSetup
     from ..core.live.cache import AnswerCache
-    from ..core.live.run import Settings
+    from ..core.live.planning import Settings
     from ..core.live.stats import LiveCase
     from ..core.scanning.registry import Registry
 
@@ -108,7 +108,7 @@ def cmd_eval_agent(args: argparse.Namespace, env: Env, shared: Shared) -> int:
 def _settings(args: argparse.Namespace) -> Settings:
     from ..core.live.client import Limits
     from ..core.live.endpoints import Endpoint
-    from ..core.live.run import Settings
+    from ..core.live.planning import Settings
 
     endpoint = Endpoint(args.agent_cli, f"agent-cli:{args.agent_cli}", "anthropic")
     settings = Settings(

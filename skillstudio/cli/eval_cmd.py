@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
     from ..core.live.cache import AnswerCache
     from ..core.live.endpoints import Endpoint
-    from ..core.live.run import LiveReport, Plan, Settings
+    from ..core.live.planning import Plan, Settings
+    from ..core.live.run import LiveReport
     from ..core.live.stats import LiveCase
     from ..core.live.templates import Template
     from ..core.projects.eval_cases import NotJudged
@@ -198,7 +199,7 @@ def register(sub: Subparsers) -> None:
 
 def _settings(args: argparse.Namespace, cwd: str | None = None) -> Settings:
     from ..core.live.client import Limits
-    from ..core.live.run import Settings
+    from ..core.live.planning import Settings
 
     if not args.model:
         raise UsageError("--model is required (or --agent-cli: the agent's own model)")
@@ -269,10 +270,10 @@ def _plans(
     not_judged: list[NotJudged] | None = None,
 ) -> list[tuple[str, Any, Any]]:
     """(name, plan, project) per suite, or one for the --requests; `planner` makes
-    each plan (default: core/live/run.py's `plan`; --agent-cli's: cli/eval_agent.py);
+    each plan (default: core/live/planning.py's `plan`; --agent-cli's: cli/eval_agent.py);
     the suites' cases eval does not judge (core/projects/eval_cases.py) go into
     `not_judged`."""
-    from ..core.live.run import LiveError, NothingToAsk, plan
+    from ..core.live.planning import LiveError, NothingToAsk, plan
     from ..core.live.stats import LiveCase
     from ..core.projects.eval_cases import eval_cases
     from ..core.projects.suite_cases import SuiteError
@@ -372,7 +373,8 @@ def _asked(
 
 def cmd_eval(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.cache import AnswerCache
-    from ..core.live.run import LiveError, execute, key_for
+    from ..core.live.planning import LiveError
+    from ..core.live.run import execute, key_for
 
     if args.agent_cli or args.agent_cli_path:
         from .eval_agent import Shared, cmd_eval_agent

@@ -17,12 +17,13 @@ from .common import Env
 from .output import printable
 
 if TYPE_CHECKING:
-    from ..core.live.run import Plan, Progress, Settings
+    from ..core.live.planning import Plan, Settings
+    from ..core.live.run import Progress
 
 
 def valid_settings(settings: Settings) -> Settings:
     """`settings`, or a UsageError (exit 2) naming the option out of its range."""
-    from ..core.live.run import LiveError
+    from ..core.live.planning import LiveError
 
     try:
         settings.check()

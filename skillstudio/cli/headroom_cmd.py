@@ -24,6 +24,8 @@ from .output import dumps, printable, rel
 
 if TYPE_CHECKING:
     from ..core.delivery.headroom import Headroom
+    from ..core.model.skills import Skill
+    from ..core.projects.project import Project
 
 TOP = 5  # the largest descriptions named in the text
 NAMED = 10  # skills named before "and N more"
@@ -85,15 +87,25 @@ def _exact_rows(agent: AgentSpec, args: argparse.Namespace, env: Env) -> list[di
     projects = resolve_projects(args.paths, args.root, args.project, None, env.cwd)
     rows = []
     for base in dict.fromkeys(p.base for p in projects):
-        room = gemini_headroom(base)
+        # the author's view, as the other rows count it: every skill of the path, those
+        # Gemini CLI would not load where they sit said in the in-place line
+        skills = [s for p in projects if p.base == base for s in _scanned(p)]
+        room = gemini_headroom(base, also=skills)
         row: dict[str, Any] = {"agent": agent.key, "title": agent.title, "project": base}
         row.update(room.to_json())
+        row["in_place"] = in_place_line(agent, skills, base, COUNTED)
         row["context_tokens"] = None
         row["budget_rule"] = "none: every skill is listed whole"
         if args.skill:
             row["skill"] = _skill_row(args.skill, room)
         rows.append(row)
     return rows
+
+
+def _scanned(project: Project) -> list[Skill]:
+    registry = project.registry(gists=False)
+    registry.scan()
+    return registry.skills
 
 
 def _skill_row(name: str, room: Headroom) -> dict[str, Any]:

@@ -81,7 +81,8 @@ def register(sub: Subparsers) -> None:
 
 def cmd_suggest(args: argparse.Namespace, env: Env) -> int:
     from ..core.live.client import Limits
-    from ..core.live.run import LiveError, Settings, key_for
+    from ..core.live.planning import LiveError, Settings
+    from ..core.live.run import key_for
     from ..core.projects.suggest import (
         MAX_PER_KIND,
         SuggestError,

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from ..core.projects.config import Config
     from ..core.projects.project import Project
     from ..core.projects.suite_cases import Suite
+    from ..core.projects.suite_leaks import CaseLeak
     from ..core.projects.suites import SuiteReport
+    from ..core.ranking.leaks import LeakCheck
 
 ROOTS_NAMED = 3  # roots named in a suite's heading line before "and N more" (-v: all)
 
@@ -159,9 +161,6 @@ def cmd_leaks(
 ) -> int:
     """`test --leaks`: each case that leaks a skill it expects (core/projects/suite_leaks.py),
     offline; the rarity of words is read over the project each suite runs against."""
-    from ..core.projects.suite_leaks import suite_leaks
-    from ..core.ranking.leaks import LeakCheck
-
     if args.format == "junit":
         raise UsageError("test --leaks prints text or json, not junit")
     checks: dict[int, LeakCheck] = {}
@@ -169,12 +168,9 @@ def cmd_leaks(
     lines: list[str] = []
     cases = 0
     for path, suite, item in loaded_suites(args, env, paths, skills):
-        check = checks.get(id(item))
-        if check is None:
-            check = checks[id(item)] = LeakCheck(item.registry.active.values())
         cases += len(suite.cases)
         shown = rel(path, env.cwd)
-        for leaking in suite_leaks(suite, check):
+        for leaking in leaking_cases(suite, item, checks):
             found.append(leaking.to_json(path))
             where = f"{shown}:{leaking.case.line}" if leaking.case.line else shown
             lines.append(f"{where}: LEAK {leaking.case.query!r}: {leaking.leak.reason}")
@@ -185,6 +181,28 @@ def cmd_leaks(
             env.print(printable(line))
         env.print(f"{counted(len(found), 'leaking case')} of {counted(cases, 'case')}")
     return EXIT_FAIL if found else EXIT_OK
+
+
+def leaking_cases(suite: Suite, item: OpenProject, checks: dict[int, LeakCheck]) -> list[CaseLeak]:
+    """The suite's cases that leak a skill they expect (core/projects/suite_leaks.py),
+    the rarity of words read over the project it runs against (`checks`: one check per
+    project, built on first use)."""
+    from ..core.projects.suite_leaks import suite_leaks
+    from ..core.ranking.leaks import LeakCheck
+
+    check = checks.get(id(item))
+    if check is None:
+        check = checks[id(item)] = LeakCheck(item.registry.active.values())
+    return suite_leaks(suite, check)
+
+
+def leaks_line(count: int) -> str:
+    """The plain run's note on the cases `test --leaks` would flag."""
+    leak, test = ("leaks", "it tests") if count == 1 else ("leak", "they test")
+    return (
+        f"{counted(count, 'case')} {leak} the skill expected (naming it or leaning on "
+        f"its rarest words, so {test} nothing); run with --leaks to see which"
+    )
 
 
 def cmd_test(args: argparse.Namespace, env: Env) -> int:
@@ -201,6 +219,8 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     per_skill: dict[str, Any] = {}
     lines: list[str] = []
     junit: list[JunitSuite] = []
+    checks: dict[int, LeakCheck] = {}
+    leaking = 0  # (said in text only: the JSON and JUnit shapes are the spec's)
     for path, suite, item in loaded_suites(args, env, paths, skills):
         # the open project's indexes, as `match` ranks with them (built once per project,
         # whatever number of suites read it): a case costs what a request costs; the
@@ -232,6 +252,8 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
         )
         lines += suite_text(path, suite, project, report, env.cwd, args.verbose)
         junit.append(suite_junit(rel(path, env.cwd), project.profile.name, report))
+        if args.format == "text":
+            leaking += len(leaking_cases(suite, item, checks))
     if args.format == "junit":
         env.print(junit_xml(junit))
     elif args.format == "json":
@@ -248,6 +270,8 @@ def cmd_test(args: argparse.Namespace, env: Env) -> int:
     else:
         for line in lines:
             env.print(line)
+        if leaking:
+            env.print(leaks_line(leaking))
         tail = f"; {model_only_text(model_only)}" if model_only else ""
         env.print(f"{passed} passed, {failed} failed{tail}")
     return EXIT_FAIL if failed else EXIT_OK

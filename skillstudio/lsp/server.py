@@ -12,6 +12,8 @@ never ends the server.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -48,6 +50,7 @@ RANK = {"error": 0, "warning": 1, "info": 2}
 MAX_MESSAGE = 1_000  # characters of one published message (the longest of lint's: ~300)
 MAX_SHOWN = 100  # diagnostics published for one document (the last says how many more)
 T = TypeVar("T")
+LOOK_EVERY = 2.0  # s between looks at what the open skills' checks looked at (look_around)
 # the files whose changes on disk the skills depend on (an editor watches them for us)
 WATCHED = (
     "**/SKILL.md",
@@ -191,6 +194,16 @@ class SkillServer(LanguageServer):
         item = text.completion.completion_item if text is not None and text.completion else None
         return item.documentation_format if item is not None else None
 
+    def look_around(self) -> None:
+        """Every LOOK_EVERY seconds: the open skills whose looked-at files changed on
+        disk are read again and the open documents checked (Session.stale); then again."""
+        open_paths = [p for p in (path_of(uri) for uri in self.workspace.text_documents) if p]
+        stale = guarded(lambda: bool(self.session.stale(open_paths)), False)
+        if stale:
+            self.recheck_open()
+        with contextlib.suppress(RuntimeError):  # (no loop: a direct call)
+            asyncio.get_running_loop().call_later(LOOK_EVERY, self.look_around)
+
     def recheck_open(self) -> None:
         """Every open document is due for a check (after a save or a change on disk:
         a burst of them checks each document once)."""
@@ -307,6 +320,7 @@ def build(profile: str | None = None, cache: bool = True) -> SkillServer:
     def initialized(ls: SkillServer, params: types.InitializedParams) -> None:
         guarded(lambda: ls.session.open_folders(folders), None)
         ls.recheck_open()
+        ls.look_around()
         watched = ls.client_capabilities.workspace
         dynamic = watched.did_change_watched_files if watched is not None else None
         if dynamic is not None and dynamic.dynamic_registration:

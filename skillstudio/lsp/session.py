@@ -85,7 +85,9 @@ class Session:
             cache = StateCache.open() if self.use_cache else None
             for project in projects:
                 # nothing here ranks by body words: no gists, as lint reads
-                self.loaded.append(OpenProject.read(project, gists=False, cache=cache))
+                # what each skill's checks looked at is kept (`stale`)
+                read = OpenProject.read(project, gists=False, cache=cache, track_files=True)
+                self.loaded.append(read)
 
     def close_folders(self, folders: Iterable[str]) -> None:
         gone = {os.path.abspath(folder) for folder in folders}
@@ -246,6 +248,23 @@ class Session:
                 continue
             item.registry.refresh([p for p in hint if is_within(p, base)])
             touched.append(item)
+        return touched
+
+    def stale(self, paths: Iterable[str]) -> list[OpenProject]:
+        """The skills at `paths` (the open documents) of which a file their checks looked
+        at changed since they were read (a `scripts/x.py` the body names, created since:
+        an editor tells of SKILL.md files, not of those, core/scanning/folder_changes.py):
+        read again, their folder as the refresh's hint, as the app's watcher hints it.
+        The projects refreshed are returned: their open documents are checked again."""
+        touched: list[OpenProject] = []
+        for path in paths:
+            item = self.owner(path)
+            looked = item.registry.looked if item is not None else None
+            if item is None or looked is None or not looked.changed([path]):
+                continue
+            item.registry.refresh([os.path.dirname(path)])
+            if item not in touched:
+                touched.append(item)
         return touched
 
     def file_diagnostics(self, path: str) -> list[Diagnostic]:

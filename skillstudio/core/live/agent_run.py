@@ -35,18 +35,9 @@ from .agent_streams import StreamRead
 from .cache import AnswerCache, answer_key, request_digest
 from .endpoints import Endpoint
 from .harness import Harness
+from .planning import NothingToAsk, Plan, Planned, Settings
 from .questions import MAX_RAW, Answer, Question, Style, encode
-from .run import (
-    Ask,
-    LiveReport,
-    NothingToAsk,
-    Plan,
-    Planned,
-    Progress,
-    Sender,
-    Settings,
-    execute,
-)
+from .run import Ask, LiveReport, Progress, Sender, execute
 from .stats import Estimate, LiveCase
 
 MAX_ERROR = 200  # characters of the agent's stderr quoted in a run's error

@@ -16,8 +16,9 @@ import httpx
 
 from .client import Cancelled, Limits, SendError, new_client, send
 from .endpoints import Endpoint
+from .planning import LiveError, Settings
 from .questions import encode, reported_model
-from .run import LiveError, Settings, key_for
+from .run import key_for
 from .transcript import visible
 
 # A test asks once, quickly: no retries, a short deadline (a cold local model may

@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "argument-hint-unused": "'argument-hint' is set but the body uses no argument",
     "argument-hint-missing": "the body uses arguments but there is no 'argument-hint'",
     "bool-as-string": "a true/false field is written as quoted text",
+    "bool-word": "a true/false field is written as yes/no/on/off or 1/0, not true/false",
     "paths-invalid": "a 'paths' glob is empty, absolute, uses backslashes or is malformed",
 }
 

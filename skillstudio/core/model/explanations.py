@@ -48,6 +48,7 @@ ADVICE: dict[str, Advice] = {
     "argument-hint-unused": Advice("info", CLAUDE_SKILLS),
     "argument-hint-missing": Advice("info", CLAUDE_SKILLS),
     "bool-as-string": Advice("warning", f"{CLAUDE_SKILLS}; YAML 1.1 booleans", "safe"),
+    "bool-word": Advice("info", f"{CLAUDE_SKILLS}; YAML 1.2 core schema", "safe"),
     "paths-invalid": Advice("warning", CLAUDE_SKILLS, "safe"),
 }
 
@@ -249,6 +250,11 @@ EXPLANATIONS: dict[str, str] = {
     "bool-as-string": 'A true/false field is written as quoted text ("true"). Claude Code '
     "reads it, but YAML and other tools see a string: the standard's validators and other "
     "agents treat it as not set, or reject it. Write it unquoted (the safe fix).",
+    "bool-word": "A true/false field is written as yes/no/on/off or 1/0. SkillStudio reads "
+    "it as true/false (YAML 1.1, as PyYAML does), but YAML 1.2 parsers read yes/no/on/off as "
+    "text and 1/0 as numbers, and Claude Code's loader takes only true (or the text "
+    '"true") as true, so the skill may be loaded otherwise than shown. Write true or false '
+    "(the safe fix).",
     "paths-invalid": "A 'paths' glob cannot match what is meant: empty, absolute, with "
     "backslashes, '..', or unbalanced brackets. Claude Code then never loads the skill on "
     "its own for those files. Write project-relative globs with '/' (src/**/*.ts).",

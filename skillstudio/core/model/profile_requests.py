@@ -7,6 +7,7 @@ them; and `invocation_refused`, the invocation controls profiles share.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,6 +27,13 @@ class RankingProfile(Protocol):
     def precedence(self, skill: Skill) -> int: ...
 
     def invocation_blocked(self, skill: Skill, query: str) -> str | None: ...
+
+    @property
+    def the_agent(self) -> str: ...
+
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]: ...
+
+    def own_origin(self) -> str: ...
 
 
 class SkillSet(Protocol):

@@ -1,6 +1,6 @@
 """The model's pick of each request of a change report, from the answer cache only
 (`skillstudio diff --endpoint E --model M`): each side's requests planned as `eval`
-plans them (core/live/run.py: the agent's listing on that side, the same request bytes,
+plans them (core/live/planning.py: the agent's listing on that side, the same request bytes,
 so the same cache keys), and the answers cached for them read. Nothing is ever sent: a
 request with no cached answer has no model pick."""
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..live.cache import AnswerCache
-from ..live.run import LiveError, Settings, plan
+from ..live.planning import LiveError, Settings, plan
 from ..live.stats import LiveCase
 from .open_project import OpenProject
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 
 from ..delivery.headroom import DescriptionCost, Headroom
 from ..model.paths import is_within
-from ..model.skills import Root
+from ..model.scan import SKILL_FILE
+from ..model.skills import Root, Skill
 from ..model.text import counted
 from ..profiles import get_profile
 from ..profiles.gemini.listing import (
@@ -63,9 +65,13 @@ def _extensions(folder: str) -> list[str]:
     return [s for s in subs[:MAX_EXTENSIONS] if os.path.isfile(os.path.join(s, MANIFEST))]
 
 
-def gemini_skills(folder: str, home: str | None = None) -> list[GeminiSkill]:
+def gemini_skills(
+    folder: str, home: str | None = None, also: Iterable[Skill] = ()
+) -> list[GeminiSkill]:
     """The skills of `folder` (and the user's) Gemini CLI loads, in its order, its
-    built-in skill first."""
+    built-in skill first. `also`: the author's view of the folder (every SKILL.md of
+    the path, as `headroom` counts for the other agents), those Gemini CLI would not
+    load where they sit taken as the workspace's, as if installed there."""
     folder = os.path.abspath(folder)
     pairs = gemini_roots(folder, home)
     roots = [
@@ -79,13 +85,22 @@ def gemini_skills(folder: str, home: str | None = None) -> list[GeminiSkill]:
         entry = from_frontmatter(skill.doc.mapping, os.path.abspath(skill.path), skill.root.label)
         if entry is not None:
             found.append(entry)
+    seen = {entry.location for entry in found}
+    for skill in also:
+        location = os.path.abspath(skill.path)
+        if os.path.basename(location) != SKILL_FILE or location in seen:
+            continue
+        entry = from_frontmatter(skill.doc.mapping, location, "workspace")
+        if entry is not None:
+            found.append(entry)
     return loaded(found)
 
 
-def gemini_headroom(folder: str, home: str | None = None) -> Headroom:
-    """Gemini CLI's listing of `folder` as a headroom row: no budget, `needed` and `used`
-    the characters of its skills section; the note says what the tool declaration adds."""
-    skills = gemini_skills(folder, home)
+def gemini_headroom(folder: str, home: str | None = None, also: Iterable[Skill] = ()) -> Headroom:
+    """Gemini CLI's listing of `folder` (with `also`: see gemini_skills) as a headroom
+    row: no budget, `needed` and `used` the characters of its skills section; the note
+    says what the tool declaration adds."""
+    skills = gemini_skills(folder, home, also)
     section = skills_section(skills)
     costs = sorted(
         (

@@ -101,10 +101,14 @@ class OpenProject:
         workers: int = 1,
         gists: bool = True,
         cache: StateCache | None = None,
+        track_files: bool = False,
     ) -> OpenProject:
         """`project` scanned (`gists=False` where nothing ranks by body words: lint, the
-        language server; `cache`: the cache of what was read, core/scanning/state_cache.py)."""
-        registry = project.registry(workers=workers, gists=gists, cache=cache)
+        language server; `cache`: the cache of what was read, core/scanning/state_cache.py;
+        `track_files`: what each skill's checks looked at is kept, Registry.looked)."""
+        registry = project.registry(
+            workers=workers, gists=gists, cache=cache, track_files=track_files
+        )
         registry.scan()
         return cls(project, registry)
 

@@ -23,8 +23,8 @@ from ..live import gemini_api, responses_api
 from ..live.answer_json import AnswerRefused, parse_answer
 from ..live.client import SendError, new_client, send
 from ..live.endpoints import Endpoint
+from ..live.planning import CHARS_PER_TOKEN, Settings
 from ..live.questions import MalformedAnswer, answer_text
-from ..live.run import CHARS_PER_TOKEN, Settings
 from ..model.skills import Skill
 from ..model.text import normalize
 from ..ranking.leaks import Leak, LeakCheck

@@ -22,7 +22,7 @@ from ..model.matches import (
     explicit_invocation,
     says_use_skill,
 )
-from ..model.profile_requests import MatchRequest, TermIndex
+from ..model.profile_requests import MatchRequest, RankingProfile, TermIndex
 from .match_index import keyword_counts, phrase_hits
 
 
@@ -135,6 +135,21 @@ def rank_scored(request: MatchRequest) -> MatchResult:
     return result
 
 
+def unknown_name_note(profile: RankingProfile, name: str, options: dict[str, Any]) -> str:
+    """Why an explicit invocation selects nothing: no active skill has the name, or the
+    agent handles that name itself (Claude Code's built-in commands and bundled skills,
+    as its listing shows them: Profile.agent_skills)."""
+    own = next((s for s in profile.agent_skills(options) if s.name == name), None)
+    if own is None:
+        return f"'{name}' is invoked explicitly but no active skill has that name."
+    what = "built-in commands" if own.root.label == "command" else "own skills"
+    return (
+        f"'{name}' is one of {profile.the_agent}'s {what} ({profile.own_origin()}): "
+        f"{profile.the_agent} handles it itself, so it is not one of your skills and no "
+        "skill is selected."
+    )
+
+
 def rank_explicit(request: MatchRequest) -> MatchResult:
     """Only an explicit invocation selects; description words give a labelled
     heuristic ranking (pegasus, mvp, workspace, agentskills)."""
@@ -156,7 +171,7 @@ def rank_explicit(request: MatchRequest) -> MatchResult:
         skill = index.skills.get(found.path) if found is not None else None
         blocked = profile.invocation_blocked(skill, query) if skill is not None else None
         if skill is None:
-            notes.append(f"'{name}' is invoked explicitly but no active skill has that name.")
+            notes.append(unknown_name_note(profile, name, request.options))
         elif blocked:
             notes.append(blocked)
         else:

@@ -18,15 +18,14 @@ from typing import TYPE_CHECKING
 
 from ..checking.lookalike import check_names
 from ..checking.validate import validate_skill
-from ..model.confinement import refused_root
 from ..model.diagnostics import Diagnostic
 from ..model.document import Document
 from ..model.rule_settings import apply_rules
 from ..model.scan import SKILL_FILE, Found, ScanLimits
 from ..model.skills import Root, Skill
 from ..profile import Profile
-from ..reading.discovery import discover, listed_files
 from ..reading.frontmatter import read_document
+from .finding import Audit, find_skill_files
 from .folder_changes import LookedPaths, owner, touched_skills
 from .loading import FAILED, rebuild_job
 from .parallel import PARALLEL_MIN_FILES, Workers, load_parallel, load_skill, real_roots
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
     from .state_cache import StateCache
 
 Progress = Callable[[int, int], None]
-Audit = Callable[[list[tuple[Root, Found]], list[Diagnostic]], list[Diagnostic]]
 CHANGES_KEPT = 64  # in-place changes remembered for `changed_since`
 STAT_STEP = 100  # files a hinted refresh stats per step (its caller slices by time)
 
@@ -74,43 +72,6 @@ def quiet_gc() -> Iterator[None]:
         if was_enabled:
             gc.freeze()
             gc.enable()
-
-
-def once_each(found: list[tuple[Root, Found]], notes: list[Diagnostic]) -> list[tuple[Root, Found]]:
-    """Each file once: a path two roots share (a folder and one inside it) silently, and
-    the same file reached by two paths (a link to a skill folder or a root of the same
-    folder) with an info naming both. The path kept is the first root's (roots come in
-    precedence order: the agent's own folders first), within a root the one that runs
-    through no link."""
-    first: dict[str, tuple[Root, Found]] = {}
-    for pair in found:
-        first.setdefault(pair[1].path, pair)
-    if len(first) != len(found):
-        found = list(first.values())
-    by_file: dict[tuple[int, int], tuple[Root, Found]] = {}
-    dropped: set[str] = set()
-    for root, item in found:
-        if not item.ino:
-            continue
-        ident = (item.dev, item.ino)
-        kept = by_file.get(ident)
-        if kept is None:
-            by_file[ident] = (root, item)
-            continue
-        if kept[0] is root and kept[1].linked and not item.linked:
-            by_file[ident] = (root, item)
-            kept, item = (root, item), kept[1]
-        dropped.add(item.path)
-        notes.append(
-            Diagnostic(
-                "symlink-skipped",
-                "info",
-                f"This is the same file as {kept[1].path} (one of them is reached through a "
-                f"link); it is read once, as {kept[1].path}.",
-                item.path,
-            )
-        )
-    return [pair for pair in found if pair[1].path not in dropped] if dropped else found
 
 
 class Registry:
@@ -164,32 +125,10 @@ class Registry:
 
     # -- scanning -------------------------------------------------------------
     def _discover(self) -> list[tuple[Root, Found]]:
-        found: list[tuple[Root, Found]] = []
-        self.root_diagnostics = []
-        for root in self.roots:
-            refused = refused_root(root.path, root.base)  # a root now a link out: not read
-            if refused is not None:
-                self.root_diagnostics.append(refused)
-                continue
-            if self.files is not None and root.path in self.files:
-                result = listed_files(self.files[root.path], root.boundary)
-                self.root_diagnostics.extend(result.diagnostics)
-                found.extend((root, f) for f in result.files)
-                continue
-            own = self.profile.discover(root, self.limits)
-            if own is None:
-                profile = self.profile
-                own = discover(
-                    root.path, profile.discovery, profile.ignored_dirs, self.limits, root.base
-                )
-            result = own
-            self._root_mtimes[root.path] = result.root_mtime_ns
-            self.root_diagnostics.extend(result.diagnostics)
-            found.extend((root, f) for f in result.files)
-        found = once_each(found, self.root_diagnostics)
-        if self.audit is not None:  # what was found against every SKILL.md there is
-            self.root_diagnostics.extend(self.audit(found, self.root_diagnostics))
-        self.root_diagnostics = self._ruled(self.root_diagnostics)
+        found, notes = find_skill_files(
+            self.profile, self.roots, self.limits, self.files, self.audit, self._root_mtimes
+        )
+        self.root_diagnostics = self._ruled(notes)
         return found
 
     def _load(self, root: Root, found: Found) -> Skill:
@@ -232,6 +171,12 @@ class Registry:
         looked: list[list[str]] = []
         read = self._read(todo, flags, progress, workers, looked)
         cache.store(todo, read, looked, flags[1])  # (as read: before the cross-skill checks)
+        if self.looked is not None:  # what each one's checks looked at, cached or read
+            self.looked = LookedPaths()
+            new_looks = iter(looked)
+            for (_, item), skill in zip(found, have, strict=True):
+                kept = cache.looked_of(item.path) if skill is not None else next(new_looks)
+                self.looked.note(item.path, kept)
         fresh = iter(read)
         self._scanned([skill if skill is not None else next(fresh) for skill in have])
 

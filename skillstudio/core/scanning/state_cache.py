@@ -163,6 +163,12 @@ class ScanCache:
         self.total = len(entries)
         return entries
 
+    def looked_of(self, path: str) -> list[str]:
+        """The paths the checks of a skill served from the cache looked at (a registry
+        that tracks them: scanning/folder_changes.py)."""
+        entry = self.kept.get(path)
+        return [str(looked[0]) for looked in entry[6]] if entry is not None else []
+
     def lookup(self, found: list[tuple[Root, Found]], gist: bool) -> list[Skill | None]:
         """Per file found, its skill as cached when nothing it was made from changed."""
         try:

@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.live.endpoints import EndpointError, endpoint_for
-from ...core.live.run import LiveError, Settings, key_for
+from ...core.live.planning import LiveError, Settings
+from ...core.live.run import key_for
 from ...core.model.skills import Skill
 from ...core.model.text import counted
 from ...core.projects.suggest import (

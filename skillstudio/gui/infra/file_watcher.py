@@ -22,6 +22,7 @@ from watchdog.observers import Observer
 
 from ...core.editing.saving import TEMP_PREFIX
 from ...core.model.text import counted
+from .pruned_watch import make_observer, quiet_watchdog_warnings
 
 DEBOUNCE_MS = 150
 HEALTH_CHECK_MS = 1_000  # how often the watcher checks that its threads still run
@@ -75,6 +76,7 @@ class FileWatcher(QObject):
 
     def __init__(self, parent: QObject | None = None, debounce_ms: int = DEBOUNCE_MS) -> None:
         super().__init__(parent)
+        quiet_watchdog_warnings()
         self._lock = threading.Lock()
         self._pending: set[str] = set()
         self._watching: Observer | None = None  # type: ignore[valid-type]
@@ -108,7 +110,7 @@ class FileWatcher(QObject):
             self.ready.wait()
 
     def _observer(self, folders: list[str], recursive: bool) -> Observer:  # type: ignore[valid-type]
-        observer = Observer()
+        observer = make_observer()  # (no watch on .git and the other skipped trees)
         handler = _Handler(self)
         for folder in folders:
             observer.schedule(handler, folder, recursive=recursive, event_filter=_EVENTS)

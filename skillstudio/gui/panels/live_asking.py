@@ -1,6 +1,6 @@
 """How Ask a model asks (docs/live.md, "In the app"): the fields that make the Settings
 `skillstudio eval` runs with, so the app asks exactly as eval asks through the same core
-calls (core/live/run.py plan/execute): the endpoint and its API (every API kind core's
+calls (core/live/planning.py plan, run.py execute): the endpoint and its API (every API kind core's
 endpoints speak: endpoints.APIS, eval's `--api`), the model, "Request as" (the shipped
 reconstruction of the profile's agent, or a template `eval --template NAME` finds:
 templates.saved_templates, each shown with its label, captured agent and version or
@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.live.endpoints import APIS, PRESETS, EndpointError, endpoint_for
+from ...core.live.planning import LiveError, Settings
 from ...core.live.questions import style_of
 from ...core.live.replay import RECONSTRUCTION, agent_of
-from ...core.live.run import LiveError, Settings
 from ...core.live.templates import (
     Template,
     TemplateError,

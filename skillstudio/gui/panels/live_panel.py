@@ -41,8 +41,9 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.live.cache import AnswerCache
+from ...core.live.planning import LiveError, Plan, Settings, plan
 from ...core.live.probe import ProbeResult, probe
-from ...core.live.run import LiveError, LiveReport, Plan, Settings, execute, plan
+from ...core.live.run import LiveReport, execute
 from ...core.live.stats import LiveCase
 from ...core.live.transcript import later_turns_shown, request_shown
 from ...core.live.turns import first_turn, turn_rates

@@ -19,7 +19,8 @@ from typing import Any
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
 from ...core.live.cache import AnswerCache
-from ...core.live.run import LiveReport, Plan
+from ...core.live.planning import Plan
+from ...core.live.run import LiveReport
 from ...core.live.stats import BANDS, NONE, LiveCase, agreement
 from ...core.live.turns import turn_rates
 from ...core.model.text import counted

@@ -19,7 +19,7 @@ from ...checking.links import line_starts
 from ...model.diagnostics import Diagnostic
 from ...model.document import Document
 from ...model.explanations import ADVICE
-from ...model.fixes import FieldEdit, FixPlan
+from ...model.fixes import FieldEdit, FixPlan, TextEdit
 from ...profile import Checker
 from .fields import loose_bool
 from .invoke import argument_names, shell_lines
@@ -160,8 +160,47 @@ def claude_advice(c: Checker) -> None:
                 at="value",
                 severity=_severity("bool-as-string"),
             )
+        elif spec.kind == "bool" and isinstance(value, (bool, int)):
+            _bool_word(c, spec.key, value)
     if "paths" in raw:
         _paths(c, raw["paths"])
+
+
+def _bool_word(c: Checker, key: str, value: bool | int) -> None:
+    """A true/false field written as a YAML 1.1 word (yes, no, on, off) or as 1/0: read
+    as true/false here, but YAML 1.2 parsers read yes/no/on/off as text, and Claude
+    Code's loader takes only true (or the text "true") as true (docs/agents.md)."""
+    written = _written_bool(c.doc, key)
+    if written is None:
+        return
+    meant = str(loose_bool(value)).lower()
+    read = "as a number" if isinstance(value, int) and not isinstance(value, bool) else "as text"
+    c.emit(
+        "bool-word",
+        f"Write {key}: {meant}. '{written[2]}' is read as {meant} here, but {read} by YAML "
+        '1.2 parsers, and Claude Code\'s loader takes only true (or the text "true") as true.',
+        field=key,
+        at="value",
+        severity=_severity("bool-word"),
+    )
+
+
+def _written_bool(doc: Document, key: str) -> tuple[int, int, str] | None:
+    """Where a one-line true/false value not spelt true or false stands in the text
+    (start and end offsets) and how it is spelt; None when it is true or false."""
+    pos = doc.positions().get(key)
+    if pos is None or pos.value_line != pos.end_line:
+        return None
+    starts = line_starts(doc.text)
+    if not 1 <= pos.value_line <= len(starts):
+        return None
+    start = starts[pos.value_line - 1] + pos.value_column - 1
+    raw = doc.text[start : starts[pos.value_line - 1] + pos.end_column - 1]
+    written = raw.strip()
+    if not written or written.lower() in ("true", "false"):
+        return None
+    start += len(raw) - len(raw.lstrip())
+    return start, start + len(written), written
 
 
 def _agent(c: Checker, agent: Any) -> None:
@@ -362,6 +401,17 @@ def _plan_bool(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
         return []
     title = f"Write {diagnostic.field}: {str(parsed).lower()} without quotes"
     return [FixPlan(title, safe=True, fields=(FieldEdit(diagnostic.field, parsed),))]
+
+
+@register("bool-word")
+def _plan_bool_word(doc: Document, diagnostic: Diagnostic) -> list[FixPlan]:
+    key = diagnostic.field or ""
+    parsed = loose_bool((doc.mapping or {}).get(key))
+    written = _written_bool(doc, key) if parsed is not None else None
+    if written is None:
+        return []
+    meant = str(parsed).lower()
+    return [FixPlan(f"Write {key}: {meant}", True, edits=(TextEdit(*written[:2], meant),))]
 
 
 @register("paths-invalid")
