@@ -7,7 +7,6 @@ Suites panel kept showing A's suite."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ from skillstudio.gui.panels.workbench.add_case import (
     AddCaseDialog,
     CaseAnswer,
     CaseQuestion,
-    add_to_suite,
 )
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -116,10 +114,7 @@ def test_a_suite_outside_the_project_is_said_and_not_listed_silently(
     window.query_dock.show()
     window.query_dock.raise_()
     ask(window.query_panel, qtbot, REQUEST)
-    project = window.query_panel.project
-    assert project is not None
-    result = window.query_panel.result
-    assert result is not None
+    panel = window.query_panel
     dialogs: list[AddCaseDialog] = []
 
     def asking(question: CaseQuestion) -> CaseAnswer:
@@ -130,15 +125,19 @@ def test_a_suite_outside_the_project_is_said_and_not_listed_silently(
         dialog.suite_box.activated.emit(new)  # "New suite file…" chosen
         return dialog.answer()
 
-    added, message = add_to_suite(project, REQUEST, result, None, None, asking)
+    panel.ask_case = asking  # type: ignore[method-assign]
+    with qtbot.waitSignal(panel.said) as said:
+        assert panel.add_test_case() == elsewhere
+    message = str(said.args[0])
     dialog = dialogs[0]
-    assert os.path.dirname(starts[0]) == str(second / "suites") or starts[0].startswith(str(second))
+    assert starts == [str(second / "new-suite.yaml")]  # B has no suites/ yet: B itself
     assert dialog.suite_box.currentData() == elsewhere
-    assert not dialog.list_box.isEnabled()
+    assert not dialog.list_box.isEnabled() and not dialog.list_box.isChecked()
+    assert dialog.list_box.toolTip() == dialog.outside.text()  # the reason, on the box too
     assert "outside" in dialog.outside.text() and str(second) in dialog.outside.text()
     assert not dialog.outside.isHidden()
-    assert added is not None and not added.listed
-    assert "outside" in message
+    assert "outside this project: not listed in skillstudio.yaml" in message
+    assert AppSettings(settings).kept_suites(str(second)) == []  # not offered again
     assert "by-hand" not in (second / "skillstudio.yaml").read_text(encoding="utf-8")
     assert load_suite(elsewhere).cases[-1].query == REQUEST  # written where the user said
     # Back to a file of the project: the offer is back, as the user left it

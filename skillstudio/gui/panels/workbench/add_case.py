@@ -58,6 +58,10 @@ KEYS: dict[ExpectKey, str] = {
     "expect_model": "expect_model: the model's pick (judged by skillstudio eval)",
 }
 LIST_IT = "List it in {config} (suites:), so skillstudio test runs it"
+LIST_TIP = (
+    f"Add the suite file to 'suites:' in the project's {CONFIG_NAME} (every other "
+    "line of it kept); unchecked, this app remembers the suite for the project"
+)
 OUTSIDE = (
     "{path} is outside this project ({base}): its {config} lists only suites in its "
     "folder, and this app will not propose the file again for the project."
@@ -287,10 +291,6 @@ class AddCaseDialog(QDialog):
         )
         self.list_box = QCheckBox(LIST_IT.format(config=CONFIG_NAME), self)
         self.list_box.setChecked(True)
-        self.list_box.setToolTip(
-            f"Add the suite file to 'suites:' in the project's {CONFIG_NAME} (every other "
-            "line of it kept); unchecked, this app remembers the suite for the project"
-        )
         request = QLabel(question.query, self)
         request.setWordWrap(True)
         buttons = QDialogButtonBox(
@@ -333,6 +333,7 @@ class AddCaseDialog(QDialog):
         self.list_box.setEnabled(own)
         why = OUTSIDE.format(path=path, base=self.base, config=CONFIG_NAME)
         self.outside.setText("" if own else why)
+        self.list_box.setToolTip(LIST_TIP if own else why)
         self.outside.setVisible(not own)
 
     def _add(self, path: str) -> int:
