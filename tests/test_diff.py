@@ -453,3 +453,29 @@ def test_a_skill_renamed_with_its_description_kept_is_judged_under_its_new_name(
     assert not [c for c in mine if c["status"] == "gone"], mine  # it was: skill commit
     assert project["skills"]["changed"] == ["commit-writer"]
     assert project["requests"]["reranked"] >= 1  # its request ran on both sides: the same
+
+
+def test_a_name_two_collections_share_is_the_same_finding_on_both_sides(tmp_path: Path) -> None:
+    """Skills lent from the working tree to the revision's copy keep their own name:
+    a name two collections share is one `duplicate-name` note on each side, not a
+    new one after a description edit elsewhere (the lent skill's key was the working
+    tree's qualified `<collection>:<name>`, and the revision saw no shared name)."""
+    repo = tmp_path / "collections"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    for pack, name in (("ops", "commit"), ("dev", "commit"), ("dev", "review")):
+        folder = repo / pack / "skills" / name
+        folder.mkdir(parents=True)
+        text = f"---\nname: {name}\ndescription: {REVIEW}\n---\n\nSteps for {name}.\n"
+        (folder / "SKILL.md").write_text(text)
+    commit_all(repo, "two collections")
+    review = repo / "dev" / "skills" / "review" / "SKILL.md"
+    review.write_text(review.read_text().replace("for bugs", "for bugs and style"))
+    code, out, err = run(repo, "--format", "json")
+    assert code in (0, 1), err
+    data = json.loads(out)
+    for project in data["projects"]:
+        for side in ("new", "resolved"):
+            codes = [d["code"] for d in project["diagnostics"][side]]
+            assert "duplicate-name" not in codes, (project["profile"], side, codes)
+    assert any(p["skills"]["changed"] == ["review"] for p in data["projects"])

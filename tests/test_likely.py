@@ -564,3 +564,29 @@ def test_suite_expect_likely_agrees_with_match(tmp_path: Any) -> None:
         assert nothing["got"] == ([] if pick is None else nothing["got"]), nothing
         if pick is None:
             assert f"no skill is likely; the best candidate, {top}, is" in named["why"], named
+
+
+def test_a_new_skill_from_the_template_is_not_likely_until_described(tmp_path: Any) -> None:
+    """New Skill's placeholder description and steps are not the skill's words: a
+    request that says "files", "commands" or "result" does not make a fresh skill a
+    candidate; once its description is written, its own requests find it."""
+    from skillstudio.core.editing.skill_ops import new_skill, template
+
+    registry = collection(tmp_path, REVIEW)
+    profile = registry.profile
+    path = new_skill(profile, str(tmp_path / "skills"), "weekly-digest")
+    assert "1. Say what the agent should do first." in template(profile, "weekly-digest")
+    registry.scan()
+    request = "describe what the agent should do first with the commands and files; a good result"
+    assert "weekly-digest" not in names(registry, request)
+    with open(path, encoding="utf-8") as made:
+        written = made.read()
+    text = written.replace(
+        "Describe what Weekly Digest does and when to use it.",
+        "Summarise the week's merged pull requests into a digest for the team channel.",
+    )
+    write(tmp_path, "skills/weekly-digest/SKILL.md", text)
+    registry.scan()
+    found = likely(registry, "a digest of this week's merged pull requests").candidates
+    assert found[0].name == "weekly-digest" and found[0].band == "likely"
+    assert "weekly-digest" not in names(registry, request)

@@ -84,6 +84,7 @@ class Answers(Dialogs):
         self.save_answers: list[str] = []
         self.texts: list[str | None] = []
         self.revert = True
+        self.record_profile = False  # the answer to "write profile: to skillstudio.yaml?"
 
     def ask_save(self, names: str) -> str:
         self.asked.append(f"save {names}")
@@ -106,6 +107,10 @@ class Answers(Dialogs):
         dialog.name_box.setText(text)  # type: ignore[attr-defined]
         ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)  # type: ignore[attr-defined]
         return bool(ok.isEnabled())
+
+    def ask_record_profile(self, question: str) -> bool:
+        self.asked.append(question)
+        return self.record_profile
 
     def ask_restore(self, found: recovery.Recovery) -> str:
         self.asked.append(f"restore {found.source}")

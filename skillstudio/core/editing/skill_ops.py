@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ..model.fields import placeholder_description
+from ..model.fields import TEMPLATE_STEPS, placeholder_description
 from ..model.filenames import folder_name_problem
 from ..model.paths import is_within
 from ..model.skills import Root
@@ -52,11 +52,7 @@ def template(profile: Profile, name: str, title: str = "") -> str:
     title = title or heading_of(name)
     description = placeholder_description(title)
     front = profile.template_frontmatter(name, title, description)
-    body = (
-        f"# {title}\n\n1. Say what the agent should do first.\n"
-        "2. Then the next step, with the commands or files it needs.\n"
-        "3. Say what a good result looks like.\n"
-    )
+    body = f"# {title}\n\n" + "".join(step + "\n" for step in TEMPLATE_STEPS)
     return f"---\n{front}---\n\n{body}"
 
 

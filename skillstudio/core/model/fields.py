@@ -199,3 +199,22 @@ def is_placeholder_description(text: object) -> bool:
         and text.strip().startswith(_PLACEHOLDER[0])
         and text.strip().endswith(_PLACEHOLDER[1])
     )
+
+
+# The body `new` writes under the heading: steps the author is expected to replace.
+# Neither they nor the placeholder description are the skill's words: the likely
+# estimate leaves them out (`without_template_steps`, likely_index.py), so a fresh
+# skill is not a candidate for requests that happen to say "files" or "result".
+TEMPLATE_STEPS = (
+    "1. Say what the agent should do first.",
+    "2. Then the next step, with the commands or files it needs.",
+    "3. Say what a good result looks like.",
+)
+
+
+def without_template_steps(body: str) -> str:
+    """`body` without the template's placeholder steps that are still there as written."""
+    for step in TEMPLATE_STEPS:
+        if step in body:
+            body = body.replace(step, "")
+    return body

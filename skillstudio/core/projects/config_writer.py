@@ -177,6 +177,27 @@ def recording_profile(
     return changed, profile_note(before, after, wanted)
 
 
+def command_line_profile(folder: str) -> str:
+    """The profile `skillstudio lint`, `test` and CI read `folder` as: the one its
+    skillstudio.yaml names, else the one detected from its layout (a choice made in
+    the app is not theirs)."""
+    named = named_profile(read_config_text(folder)[0])
+    if named is not None:
+        return named
+    base = os.path.abspath(folder)
+    return detect_at(base, base)[0]
+
+
+def write_profile(folder: str, profile: str) -> bool:
+    """Set `profile:` in `folder`'s skillstudio.yaml (created when there is none, with a
+    short head comment) when the file names none; True when the file changed (a file
+    that names a profile is the user's choice: left as it is)."""
+    text, found = read_config_text(folder)
+    if named_profile(text) is not None:
+        return False
+    return _write(folder, text, found, with_profile(text, profile))
+
+
 def read_config_text(folder: str) -> tuple[str, Stamp | None]:
     """The text of `folder`'s skillstudio.yaml and its stamp ("" and None when absent)."""
     path = os.path.join(folder, CONFIG_NAME)

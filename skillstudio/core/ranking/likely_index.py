@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..model.delivered import ListingView
+from ..model.fields import is_placeholder_description
 from ..model.skills import Skill
 from ..profile import Profile, default_listing_texts
 from ..reading.skill_words import STEMS, gist_counts, stem, terms, with_phrases
@@ -136,6 +137,9 @@ class LikelyIndex:
         """What the listing shows of `skill`, by role (`Profile.listing_texts`), as the
         listing's budget leaves it (`view`): a bare name, or its description cut."""
         texts = self._texts(skill)
+        if is_placeholder_description(texts.get("description")):
+            # New Skill's placeholder is not the skill's words (model/fields.py)
+            texts = {role: text for role, text in texts.items() if role != "description"}
         view = self.view
         shown = view.shows(skill.name) if view is not None else "whole"
         if shown == "whole" or shown == "out":

@@ -30,6 +30,7 @@ from operator import itemgetter
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer (C Snowball), no stubs
 
+from ..model.fields import without_template_steps
 from ..model.matches import STOPWORDS
 from ..model.text import words_of
 from .looked import looked_at
@@ -80,7 +81,7 @@ def body_gist(body: str, bundled: str = "") -> str:
     written as its commonest word (ties in the order they first appear)."""
     if not body and not bundled:
         return ""
-    counts: Counter[str] = Counter(words_of(body[:GIST_CHARS]))
+    counts: Counter[str] = Counter(words_of(without_template_steps(body[:GIST_CHARS])))
     if bundled:  # (float counts from here on)
         get = counts.get
         for word, times in Counter(words_of(bundled)).items():

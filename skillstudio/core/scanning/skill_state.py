@@ -42,7 +42,9 @@ def skill_state(skill: Skill) -> tuple[Any, ...]:
         skill.mtime_ns,
         skill.size,
         skill.name,
-        skill.key,
+        # its own key, not the `<collection>:<name>` a registry gave it (winners.py
+        # `_qualify`): a state lent to another registry is qualified there, or not
+        skill.key[len(skill.qualifier) + 1 :] if skill.qualifier and skill.key else skill.key,
         skill.description,
         skill.fields,
         skill.status,

@@ -18,10 +18,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.editing.saving import SaveError
 from ...core.profiles import PROFILE_NAMES
 from ...core.projects.config import CONFIG_NAME
+from ...core.projects.config_writer import (
+    command_line_profile,
+    named_profile,
+    read_config_text,
+    write_profile,
+)
 from ...core.projects.project import Project, UsageError, project_from_folder, projects_for_path
 from ...core.ranking.match_index import MatchIndex
+from ...core.reading.yaml_io import EditError
 from ..dialogs.questions import Dialogs
 from ..infra.one_line import one_line
 from ..infra.profile_choices import fill_profile_box, profile_groups, profile_line
@@ -39,10 +47,13 @@ class ProjectProfiles(QObject):
         opened again under the new rules).
     chosen(str, str): the user chose a profile for a project (its folder, the
         profile's name, "" for auto): the window remembers it for that folder.
+    recorded(str): the profile chosen was written to the project's skillstudio.yaml
+        (what to say in the status bar).
     """
 
     switched = Signal()
     chosen = Signal(str, str)
+    recorded = Signal(str)
 
     def __init__(
         self,
@@ -166,10 +177,40 @@ class ProjectProfiles(QObject):
             self.dialogs.warn(f"Not switched: reading {old.base} failed: {one_line(exc)}")
             self.sync_box()
             return False
+        if remember and profile is not None:
+            self._tell_command_line(old, profile)
         self.scanning.rescan(old, project, registry)
         if remember:  # (auto is remembered too: the default profile then stays out)
             self.chosen.emit(old.base, profile or AUTO_CHOSEN)
         return True
+
+    def _tell_command_line(self, old: Project, profile: str) -> None:
+        """The user chose `profile` for `old`'s folder: when `skillstudio lint`, `test`
+        and CI read the folder as another (its skillstudio.yaml's, or the detected one),
+        say so, and offer to write `profile:` to skillstudio.yaml when it names none."""
+        name = os.path.basename(old.base)
+        try:
+            cli = command_line_profile(old.base)
+            if cli == profile:
+                return
+            if named_profile(read_config_text(old.base)[0]) is not None:
+                self.dialogs.inform(
+                    f"{name} is read as {profile} in this app only: its {CONFIG_NAME} "
+                    f"names {cli}, so skillstudio lint, test and CI read it as {cli}, and "
+                    f"the app too when the folder is opened again. Change 'profile:' in "
+                    f"{CONFIG_NAME} to read it as {profile} everywhere."
+                )
+                return
+            question = (
+                f"{name} is read as {profile} in this app only: skillstudio lint, test and "
+                f"CI read it as {cli} (detected from its folder layout).\n\nWrite "
+                f"'profile: {profile}' to its {CONFIG_NAME} so that they read it as "
+                f"{profile} too?"
+            )
+            if self.dialogs.ask_record_profile(question) and write_profile(old.base, profile):
+                self.recorded.emit(f"profile: {profile} written to {CONFIG_NAME} of {name}")
+        except (SaveError, EditError, OSError) as exc:
+            self.dialogs.warn(f"{CONFIG_NAME} of {name} not written: {one_line(exc)}")
 
     def follow_default(self, before: str, after: str) -> int:
         """The default profile in Settings changed from `before` to `after` ("" = auto):
@@ -260,6 +301,8 @@ def how_chosen(project: Project, remembered: str = "") -> str:
         return "the default profile in Settings (no agent's marks in the folder)"
     if reason == CONFIG_NAME:
         return f"set by its {CONFIG_NAME}"
+    if reason.startswith("default"):  # (as `lint` says it: "default: no other … found")
+        return "the default: no other profile's marks found in the folder"
     return "detected from its folder layout"
 
 

@@ -65,6 +65,17 @@ class Dialogs:
         )
         return answer == QMessageBox.StandardButton.Yes
 
+    def ask_record_profile(self, question: str) -> bool:
+        """Whether to write the profile chosen in the app to the project's skillstudio.yaml."""
+        answer = QMessageBox.question(
+            self.window,
+            "Profile for the command line",
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def ask_text(self, title: str, label: str, text: str = "") -> str | None:
         """A line of text from the user, or None."""
         value, ok = QInputDialog.getText(self.window, title, label, text=text)

@@ -7,7 +7,11 @@ project's likely-candidates index (the one Try a Request ranks with: built off t
 GUI thread, kept current per edit), under the overlap model and with the document
 counts overlap's own index has (the bodies' words left out), so the pairs and scores
 are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at 10,000
-skills (core/ranking/rivals.py). A name is a link that opens that skill.
+skills (core/ranking/rivals.py). A name is a link that opens that skill; the
+agent's own skills (Claude Code's bundled ones, Codex's system skills: the model
+weighs them too, the Overlap Map, which lists the project's pairs, does not) are
+marked "(claude-code's own)", and their link shows what the model reads of them, as
+they have no file to open.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from ...core.model.skills import Skill
 from ...core.ranking.likely_index import LikelyIndex
@@ -32,8 +37,22 @@ TIP = (
     "Skills whose name and description share this one's distinctive words, with how "
     f"much (cosine similarity, 0 to 1; pairs from {THRESHOLD:.2f} are shown, as `skillstudio "
     "overlap` lists them). A model may pick either for the same request: make each "
-    "description say what sets it apart. Click a name to open that skill."
+    "description say what sets it apart. Click a name to open that skill. The agent's "
+    "own skills (built in, no file to open; the Overlap Map lists the project's pairs "
+    "only) are marked: click one to read its description."
 )
+
+
+def own_note(skill: Skill, origin: str) -> str:
+    """What a click on one of the agent's own skills shows: that it is built in, and
+    the description the model reads of it."""
+    agent = skill.fields.get("agent_skill") or "the agent"
+    where = f" ({origin})" if origin else ""
+    return (
+        f"{skill.name} is {agent}'s own skill{where}: it cannot be opened or edited "
+        f"here. The model weighs it against yours; what it reads of it:\n"
+        f"{skill.description}"
+    )
 
 
 class CompetesLine(QLabel):
@@ -56,7 +75,9 @@ class CompetesLine(QLabel):
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         self.setToolTip(TIP)
-        self.linkActivated.connect(self.open_requested)
+        self.note = ""  # the last note shown for one of the agent's own skills
+        self.linkActivated.connect(self._activated)
+        self.linkHovered.connect(self._hovered)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DELAY_MS)
@@ -66,6 +87,26 @@ class CompetesLine(QLabel):
         indexes.ready.connect(self._on_ready)
         on_theme_change(self, self._show)  # the muted notes are in the theme's grey
         self.update_now()
+
+    def _own(self, href: str) -> Skill | None:
+        """The agent's own skill the link `href` names, or None (a skill of the project)."""
+        for skill, _score in self.competitors:
+            if skill.path == href and skill.fields.get("agent_skill"):
+                return skill
+        return None
+
+    def _activated(self, href: str) -> None:
+        own = self._own(href)
+        if own is None:
+            self.open_requested.emit(href)
+            return
+        self.note = own_note(own, self.document.registry.profile.own_origin())
+        QToolTip.showText(QCursor.pos(), self.note, self)
+
+    def _hovered(self, href: str) -> None:
+        own = self._own(href) if href else None
+        origin = self.document.registry.profile.own_origin()
+        self.setToolTip(own_note(own, origin) if own is not None else TIP)
 
     def _on_checked(self, _diagnostics: object) -> None:
         self.timer.start()
@@ -115,7 +156,12 @@ class CompetesLine(QLabel):
             self.setText(f'<span style="color:{muted}">competes with: {note}</span>')
             return
         links = ", ".join(
-            f'<a href="{html.escape(skill.path)}">{html.escape(skill.name)}</a> ({score:.2f})'
+            f'<a href="{html.escape(skill.path)}">{html.escape(skill.name)}</a> '
+            + (
+                f"({html.escape(str(skill.fields['agent_skill']))}'s own, {score:.2f})"
+                if skill.fields.get("agent_skill")
+                else f"({score:.2f})"
+            )
             for skill, score in self.competitors
         )
         self.setText(f"competes with: {links}")

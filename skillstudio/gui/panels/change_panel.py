@@ -8,6 +8,7 @@ strip above it (before_strip.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -77,6 +78,16 @@ def _pick(side: dict[str, Any] | None) -> str:
     if side.get("model"):
         text += f"; the model: {side['model']['pick'] or 'no skill'}"
     return text + ("" if side["passed"] else " (fails)")
+
+
+def project_line(project: dict[str, Any], repository: str) -> str:
+    """A project's line: its folder as the report names it, relative to the repository,
+    the repository's own folder by its name ("skills/"), never "." (the samples, a
+    folder whose projects all start at its top)."""
+    path = project["path"]
+    if path == ".":
+        path = f"{os.path.basename(os.path.normpath(repository))}/" if repository else "the folder"
+    return f"{path} (read as {project['profile']})"
 
 
 class ChangePanel(QWidget):
@@ -158,7 +169,7 @@ class ChangePanel(QWidget):
         )
         self.tree.clear()
         for project in data["projects"]:
-            top = QTreeWidgetItem(self.tree, [f"{project['path']} (read as {project['profile']})"])
+            top = QTreeWidgetItem(self.tree, [project_line(project, data.get("repository", ""))])
             top.setExpanded(True)
             for key, names in project["skills"].items():
                 for name in names:

@@ -43,6 +43,7 @@ from ..editor.skill_editor import SkillEditor
 from ..editor.source_editor import SourceEditor
 from ..infra.collector import collect_on_gui_thread
 from ..infra.file_watcher import FileWatcher
+from ..infra.focus_return import FocusReturn
 from ..infra.icons import app_icon
 from ..infra.places import samples_folder
 from ..infra.recent_folders import RecentFolders
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
         self.app_settings = AppSettings(settings)
         self.context = context if context is not None else AppContext(self)
         self.dialogs = Dialogs(self)
+        self.focus_return = FocusReturn(self)  # shortcuts work after a dialog, with no WM
         self.recent = RecentFolders(settings)
         self.recovery = RecoveryKeeper(recovery_folder, self) if recovery_folder else None
         self._open_after_scan = ""  # a SKILL.md to open once the scan lands (an unpacked .skill)
@@ -261,6 +263,7 @@ class MainWindow(QMainWindow):
         self.project_profiles.switched.connect(self.scan_finished)
         self.project_profiles.switched.connect(self.change_panel.profile_switched)
         self.project_profiles.chosen.connect(self.app_settings.set_folder_profile)
+        self.project_profiles.recorded.connect(lambda said: self.statusBar().showMessage(said))
         self.project_profiles.remembered = self.app_settings.folder_profile  # its words
         self.tabs.currentChanged.connect(self._on_current_tab)
         self.tree.clicked.connect(self.project_profiles.sync_box)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..infra.places import editable_samples, home_relative, samples_folder
+from ..infra.profile_choices import profile_groups
 
 SHORTCUTS = (
     ("Ctrl+P", "find a skill by name"),
@@ -28,7 +29,8 @@ OPENS = (  # what Open Folder, Open Project and Open the Samples each open
     "A skillstudio.yaml file: the project it describes, read with the profile, skill "
     "folders and test suites written there.",
     "The bundled examples: a small project for each profile SkillStudio knows (the "
-    "agents agentskills, claude-code, codex and the five seed/test systems).",
+    f"agents {', '.join(profile_groups()[0])} and the {len(profile_groups()[1])} "
+    "seed/test systems).",
 )
 TIERS = (
     "What an agent sees of its skills, in four tiers: <b>0</b> none of them (the "

@@ -306,6 +306,21 @@ def test_a_default_profile_from_settings_is_said_so(
     assert window.profile_box.currentText() == "Profile: claude-code"
 
 
+def test_a_folder_with_no_marks_says_it_is_read_as_the_default_as_lint_does(
+    window: MainWindow, tmp_path: Path, qtbot: QtBot
+) -> None:
+    # a reviewer read "detected from its folder layout" where `lint` said
+    # "(default: no other profile's marks found)": the two gave different reasons
+    with qtbot.waitSignal(window.scan_finished, timeout=10_000):
+        assert window.open_path(str(unmarked_folder(tmp_path)))
+    project = window.context.projects[0]
+    assert project.profile_reason.startswith("default")
+    assert window.project_label.text() == (
+        "Project plain is read as agentskills: the default: no other profile's marks "
+        "found in the folder"
+    )
+
+
 def test_the_default_profile_never_overrides_a_folders_marks(
     window: MainWindow, tmp_path: Path, qtbot: QtBot
 ) -> None:
@@ -352,10 +367,53 @@ def test_setting_the_default_back_to_auto_reads_the_open_folder_again(
         window.edit_settings()
     assert window.app_settings.default_profile() == ""
     assert window.project_label.text() == (
-        "Project plain is read as agentskills: detected from its folder layout"
+        "Project plain is read as agentskills: the default: no other profile's marks "
+        "found in the folder"
     )
     assert window.statusBar().currentMessage().endswith("· agentskills")
     window.app_settings.set_default_profile("claude-code")  # and to another: at once too
     with qtbot.waitSignal(window.project_profiles.switched, timeout=20_000):
         assert window.project_profiles.follow_default("", "claude-code") == 1
     assert "read as claude-code" in window.project_label.text()
+
+
+def test_a_profile_the_command_line_would_not_read_is_said_where_it_is_chosen(
+    qtbot: QtBot, tmp_path: Path, samples: Path
+) -> None:
+    """A profile chosen in the status bar was not seen by `skillstudio lint` and `test`
+    until the app wrote skillstudio.yaml, and nothing said so: choosing one the command
+    line would not read says so at once, and offers to write `profile:` to the file."""
+    from skillstudio.core.projects.config_writer import command_line_profile
+
+    base = notes_folder(tmp_path)
+    shell = Shell(qtbot)
+    context = context_of(base)
+    profiles, _shown = profiles_for(shell, context, [""])
+    recorded: list[str] = []
+    profiles.recorded.connect(recorded.append)
+    assert command_line_profile(str(base)) == "agentskills"
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # declined: said, not written
+        assert profiles.set_project_profile(0, "claude-code")
+    assert len(shell.dialogs.asked) == 1
+    assert "skillstudio lint, test and CI read it as agentskills" in shell.dialogs.asked[0]
+    assert "'profile: claude-code'" in shell.dialogs.asked[0]
+    assert not (base / "skillstudio.yaml").exists() and recorded == []
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # auto: what they read
+        assert profiles.set_project_profile(0, None)
+    assert len(shell.dialogs.asked) == 1
+    shell.dialogs.record_profile = True
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):  # accepted: written
+        assert profiles.set_project_profile(0, "claude-code")
+    assert "profile: claude-code" in (base / "skillstudio.yaml").read_text()
+    assert command_line_profile(str(base)) == "claude-code"
+    assert recorded == ["profile: claude-code written to skillstudio.yaml of notes"]
+    # a file that names a profile is the user's: said, not offered, left as it is
+    named = samples / "agentskills"
+    before = (named / "skillstudio.yaml").read_text()
+    context = context_of(named)
+    profiles, _shown = profiles_for(shell, context, [""])
+    with qtbot.waitSignal(profiles.switched, timeout=20_000):
+        assert profiles.set_project_profile(0, "mvp")
+    assert len(shell.dialogs.asked) == 2
+    assert "names agentskills, so skillstudio lint, test and CI" in shell.dialogs.said[-1]
+    assert (named / "skillstudio.yaml").read_text() == before

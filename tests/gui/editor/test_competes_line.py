@@ -124,3 +124,35 @@ def test_a_theme_switch_recolours_the_competes_links_at_once(
     assert colour("muted", dark=False) in line.text()
     switch_theme("dark")
     assert colour("muted", dark=True) in line.text()
+
+
+def test_the_agents_own_skills_are_marked_and_their_link_shows_them(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The line listed Claude Code's bundled skills like the project's (the Overlap Map
+    lists the project's pairs only), and clicking one did nothing: it is marked as the
+    agent's own, and its link shows what the model reads of it, opening nothing."""
+    folder = tmp_path / "tidy"
+    skill = folder / ".claude" / "skills" / "tidy-code"
+    skill.mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text("profile: claude-code\n")
+    (skill / "SKILL.md").write_text(
+        "---\nname: tidy-code\ndescription: Review changed code for reuse, quality and "
+        "efficiency, then fix the issues found.\n---\n\nSteps.\n"
+    )
+    win = open_window(qtbot, settings, folder)
+    editor = win.open_skill(str(skill / "SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "simplify" in line.text(), timeout=10_000)
+    own = next(s for s, _ in line.competitors if s.name == "simplify")
+    assert "simplify</a> (claude-code's own, " in line.text()
+    tabs = win.document_tabs.tabs.count()
+    line.linkActivated.emit(own.path)
+    assert win.document_tabs.tabs.count() == tabs  # nothing to open: no tab, no error
+    assert "claude-code's own skill" in line.note and own.description in line.note
+    line.linkHovered.emit(own.path)
+    assert line.toolTip().startswith("simplify is claude-code's own skill")
+    line.linkHovered.emit("")
+    assert "Click a name to open that skill" in line.toolTip()

@@ -185,11 +185,12 @@ def test_the_report_opens_in_the_bottom_area_read_as_the_profile_in_force(
     assert win.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea
     assert dock.width() >= win.width() - win.tree_dock.width() - 20
     assert win.tabifiedDockWidgets(dock)  # a tab among the bottom panels
-    assert _tops(panel) == [". (read as agentskills)"], _tops(panel)
+    # the project at the repository's top is named by its folder, not "."
+    assert _tops(panel) == ["repo/ (read as agentskills)"], _tops(panel)
     assert "read as agentskills" in panel.status.text()
     with qtbot.waitSignal(win.scan_finished, timeout=20_000):  # back to claude-code
         assert win.project_profiles.set_project_profile(0, "claude-code")
-    qtbot.waitUntil(lambda: _tops(panel) == [". (read as claude-code)"], timeout=30_000)
+    qtbot.waitUntil(lambda: _tops(panel) == ["repo/ (read as claude-code)"], timeout=30_000)
     assert "read as claude-code" in panel.status.text()
     assert _regression_row(panel)  # the regressions of claude-code's reading
 

@@ -39,6 +39,12 @@ def test_welcome_page_says_what_each_way_in_opens(
         assert abs(left.y() - top.y()) < button.height()
     assert "detected" in lines[page.open_folder].text()
     assert "skillstudio.yaml" in lines[page.open_project].text()
+    # the samples line names every agent the bundled samples have a project for (it
+    # named three of thirteen, and a reviewer read that the others had none)
+    shown = lines[page.open_samples].text()
+    agents = [p.name for p in (Path(REPO) / "skills").iterdir() if p.is_dir()]
+    named = [name for name in agents if f" {name}," in shown or f" {name} and" in shown]
+    assert len(named) >= 13, shown
     # The tree beside it says why it is empty, instead of an empty box.
     assert win.tree.empty_text().startswith("No folder is open.")
     assert "Open Folder (Ctrl+O)" in win.tree.empty_text()

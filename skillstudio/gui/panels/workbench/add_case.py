@@ -3,7 +3,8 @@ chosen last time, else the one the Suites panel shows, else the project's first 
 or a new file the user names), and the expected skills, pre-filled from what the panel
 shows (the row the user chose, else the skill invoked, else the skills shown as likely,
 else none). A request that invokes a skill by name is warned about: such a case tests
-the invocation, not whether the skill's description gets it picked.
+the invocation, not whether the skill's description gets it picked; so is a skill
+proposed that ties (the same score) with another of another band.
 
 The case is written under the key that means what was shown (PRODUCT.md section 7,
 "One meaning per key"): where the profile's rules select (oasis, toolsets) or the
@@ -20,6 +21,7 @@ offer is disabled with the reason (skillstudio.yaml lists only its folder's suit
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +52,7 @@ from ....core.reading.yaml_io import EditError
 from ...infra.theme import bar_style, on_theme_change
 from ..suite_offers import new_suite_start, own_suites
 
+TIES_NAMED = 3  # skills a tie note names at most
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)
 NEW_FILE = "New suite file…"
 KEYS: dict[ExpectKey, str] = {
@@ -203,6 +206,41 @@ def estimate_warning(question: CaseQuestion, likely: LikelyResult | None) -> str
         f"{names[0]} is {band} for this request and {pick}: saved as expect_likely, "
         "this case fails until the description (or the request) makes it the top pick."
     )
+
+
+def tie_warning(question: CaseQuestion, likely: LikelyResult | None) -> str:
+    """A note when the skill proposed scores exactly what another candidate of another
+    band scores: the request's words do not tell them apart (only what the band reads
+    does: how much of a description the request says), so the proposal says which it
+    is and why, and names the other, rather than silently taking one."""
+    if likely is None or question.proposed == "none":
+        return ""
+    name = question.proposed.split(",")[0].strip()
+    mine = next((c for c in likely.candidates if c.name == name), None)
+    if mine is None:
+        return ""
+    tied = [
+        c
+        for c in likely.candidates
+        if c is not mine and c.band != mine.band and math.isclose(c.score, mine.score)
+    ]
+    if not tied:
+        return ""
+    others = ", ".join(f"{c.name} ({c.band})" for c in tied[:TIES_NAMED])
+    return (
+        f"{name} ({mine.band}) ties with {others}: the same score for this request; "
+        f"{name} is proposed as the {mine.band} one. Choose the other's row to expect "
+        "it instead, or make the descriptions say what sets them apart."
+    )
+
+
+def case_warning(
+    question: CaseQuestion, result: MatchResult | None, likely: LikelyResult | None
+) -> str:
+    """What the dialog warns about: an invocation, a case the estimate would fail, a tie."""
+    warnings = [invocation_warning(result) if result is not None else ""]
+    warnings += [estimate_warning(question, likely), tie_warning(question, likely)]
+    return " ".join(filter(None, warnings))
 
 
 Ask = Callable[[CaseQuestion], "CaseAnswer | None"]

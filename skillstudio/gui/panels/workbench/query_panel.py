@@ -51,8 +51,7 @@ from .add_case import (
     CaseAnswer,
     CaseQuestion,
     add_to_suite,
-    estimate_warning,
-    invocation_warning,
+    case_warning,
     is_own,
 )
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
@@ -541,9 +540,7 @@ class QueryPanel(QWidget):
     def ask_case(self, question: CaseQuestion) -> CaseAnswer | None:
         """The dialog's answer (the suite file, the skills, their key, whether to list
         the file), or None when cancelled (tests replace this method)."""
-        warning = invocation_warning(self.result) if self.result is not None else ""
-        failing = estimate_warning(question, self._likely_shown())
-        warning = " ".join(filter(None, [warning, failing]))
+        warning = case_warning(question, self.result, self._likely_shown())
         dialog = AddCaseDialog(question, warning, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None

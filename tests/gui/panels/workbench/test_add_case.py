@@ -447,6 +447,52 @@ def test_a_case_the_estimate_would_fail_is_warned_about(
     assert f"the estimate's top pick is {top.name}" in warning and "fails until" in warning
 
 
+def test_a_skill_that_ties_with_another_of_another_band_is_said(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two skills with the same score for a request, one likely (the request says what
+    its description says) and one possible: the likely one is proposed (the suite's
+    top pick), and the dialog says the other ties rather than proposing one silently."""
+    from ....test_likely import REVIEW
+    from ...parts import query_panel_on
+
+    folder = tmp_path / "books"
+    (folder / "skills").mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text("profile: agentskills\nroots: [skills]\n")
+    skills = {
+        **REVIEW,  # the same words in both; one description says one word twice
+        "alpha-books": "archive invoice ledger reconcile quarterly vendor spreadsheet.",
+        "bravo-books": "spreadsheet invoice ledger reconcile quarterly vendor spreadsheet.",
+    }
+    for name, description in skills.items():
+        (folder / "skills" / name).mkdir()
+        (folder / "skills" / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\nSteps.\n"
+        )
+    panel = query_panel_on(qtbot, folder)
+    ask(panel, qtbot, "reconcile the quarterly vendor invoice ledger for the zorblat frobnicator")
+    assert panel.likely is not None
+    first, second = panel.likely.candidates[:2]
+    assert first.score == second.score and (first.name, first.band) == ("alpha-books", "possible")
+    assert (second.name, second.band) == ("bravo-books", "likely")
+    seen: list[tuple[str, str]] = []
+
+    def shown(dialog: AddCaseDialog) -> int:
+        seen.append((dialog.warning.text(), dialog.answer().typed))
+        return 0  # cancelled
+
+    monkeypatch.setattr(AddCaseDialog, "exec", shown)
+    panel.add_test_case()
+    warning, typed = seen[-1]
+    assert typed == "bravo-books"  # the likely one, which `skillstudio test` judges
+    assert "bravo-books (likely) ties with alpha-books (possible)" in warning
+    panel.query.setText("review a pull request for security issues")
+    panel.update_now()
+    qtbot.waitUntil(lambda: panel.likely is not None and "security" in panel.likely.query)
+    panel.add_test_case()
+    assert "ties with" not in seen[-1][0]  # no tie, nothing said
+
+
 def test_another_folders_suites_are_not_proposed(tmp_path: Path) -> None:
     """Issue 39, round 3: the file a case last went to and the suite Suites showed were
     proposed (the last one first) though they lay in the folder open before."""
