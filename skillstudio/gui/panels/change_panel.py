@@ -33,6 +33,7 @@ from .before_strip import BeforeStrip, place
 from .workbench.query_panel import QueryPanel
 
 FOLDER = "A folder…"
+START = "File › Compare With… compares the folder with a revision."
 QUERY = Qt.ItemDataRole.UserRole  # a request row's request
 PROJECT = Qt.ItemDataRole.UserRole + 1  # its project: (path, profile) as the report says
 
@@ -96,7 +97,7 @@ class ChangePanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.status = QLabel("File › Compare With… compares the folder with a revision.", self)
+        self.status = QLabel(START, self)
         self.status.setWordWrap(True)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["", "before", "after"])
@@ -213,6 +214,16 @@ class ChangePanel(QWidget):
             if self.before is not None and side is not None:
                 path, profile = item.data(0, PROJECT)
                 self.before.show_for(side, path, profile, query)
+
+    def clear(self) -> None:
+        """Another folder is opened (or none): the report of the folder left goes, with
+        Try a Request's before side and the comparison a profile switch would make again
+        (it named the folder left, and its requests were that folder's)."""
+        self.job.drop()
+        self.asked, self.comparison = None, None
+        self.tree.clear()
+        self.status.setText(START)
+        self.closed()
 
     def closed(self) -> None:
         """The comparison went (its dock closed, or another asked): no before side."""

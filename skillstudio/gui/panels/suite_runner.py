@@ -54,7 +54,7 @@ from ..infra.elided_combo import ElidedCombo
 from ..infra.theme import bar_style, colour, on_theme_change
 from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
-from .suite_offers import followed_suite, offered_suites
+from .suite_offers import NEW_SUITE, followed_suite, new_suite_start, offered_suites
 from .suite_slices import CaseSlices
 
 RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
@@ -368,13 +368,13 @@ class SuiteRunner(QWidget):
         return path or None
 
     def ask_new_path(self) -> str | None:
-        start = self.start_folder()  # a project's suites go in its suites folder
-        if self.suite_box.currentData() is None:
-            start = os.path.join(start, "suites")
+        start = os.path.join(self.start_folder(), NEW_SUITE)  # by the suite shown
+        if self.suite_box.currentData() is None:  # a project's: in its suites folder
+            start = new_suite_start(self.start_folder())
         path, _filter = QFileDialog.getSaveFileName(
             self,
             "New Suite",
-            os.path.join(start, "new-suite.yaml"),
+            start,
             "SkillStudio suites (*.yaml *.yml)",
         )
         return path or None

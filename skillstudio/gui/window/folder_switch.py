@@ -25,6 +25,7 @@ from ..infra.file_watcher import FileWatcher
 from ..infra.recent_folders import RecentFolders
 from ..infra.settings_store import AppSettings
 from ..models.app_context import AppContext
+from ..panels.change_panel import ChangePanel
 from ..panels.overlap_map import OverlapMap
 from ..panels.suite_runner import SuiteRunner
 from .kept_tabs import KeptTabs
@@ -41,6 +42,7 @@ class MainWindow(Protocol):
     recent: RecentFolders
     suite_runner: SuiteRunner
     overlap_map: OverlapMap
+    change_panel: ChangePanel
     kept_tabs: KeptTabs
     document_tabs: DocumentTabs
     scans: Scanning
@@ -79,6 +81,7 @@ def open_folder(window: MainWindow, path: str, profile: str | None = None) -> bo
         return False
     window.suite_runner.clear()  # the previous folder's suites go at once
     window.overlap_map.clear()  # and its pairs
+    window.change_panel.clear()  # and its comparison
     window.kept_tabs.expect(window.context.base)
     _show_folder(window)
     window.setWindowTitle(f"SkillStudio — {window.context.base}")
@@ -92,6 +95,7 @@ def close_folder(window: MainWindow) -> bool:
     next opening, the welcome page shown; False if the user kept the tabs."""
     if not _leave_folder(window, ""):
         return False
+    window.change_panel.clear()
     _show_folder(window)
     window.give_panels([])
     window.setWindowTitle("SkillStudio")

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.gui.panels import change_panel
-from skillstudio.gui.panels.change_panel import QUERY, ChangePanel, profile_in_force
+from skillstudio.gui.panels.change_panel import QUERY, START, ChangePanel, profile_in_force
 
-from ..parts import open_window
+from ..parts import open_window, write_collection
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -134,6 +134,31 @@ def test_try_a_request_shows_the_revisions_answer_beside_the_working_trees(
     panel.tree.itemDoubleClicked.emit(_regression_row(panel), 0)  # again, then closed
     qtbot.waitUntil(lambda: strip.ranking is not None, timeout=20_000)
     panel.dock.close()
+    assert strip.isHidden() and strip.ranking is None
+
+
+def test_opening_another_folder_drops_the_comparison_of_the_folder_left(
+    qtbot: QtBot, settings: QSettings, repo: Path, tmp_path: Path
+) -> None:
+    """Issue 39, round 3: the stale-state pattern of the suites (a first-time reviewer's
+    MAJOR). On main the report of the folder left stayed in Changes after another folder
+    was opened, and Try a Request kept showing that folder's revision beside the new
+    folder's answer."""
+    win = open_window(qtbot, settings, repo)
+    panel = win.change_panel
+    assert panel.dock is not None and panel.before is not None
+    panel.dock.show()
+    panel.compare("HEAD", False, str(repo))
+    qtbot.waitUntil(lambda: panel.comparison is not None, timeout=30_000)
+    panel.tree.itemDoubleClicked.emit(_regression_row(panel), 0)
+    strip = panel.before
+    qtbot.waitUntil(lambda: strip.ranking is not None, timeout=20_000)
+    other = write_collection(tmp_path / "other")
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(other))
+    assert panel.comparison is None and panel.asked is None
+    assert panel.tree.topLevelItemCount() == 0
+    assert panel.status.text() == START
     assert strip.isHidden() and strip.ranking is None
 
 

@@ -12,7 +12,12 @@ request invokes a skill by name, `expect`; where the model chooses, the likely s
 shown is the offline estimate's pick: `expect_likely`. The dialog shows the key (the
 user may choose `expect_model`: the model's pick, judged by `skillstudio eval`) and
 offers to list a suite the project's skillstudio.yaml does not list yet; the message
-says where the case went and whether the file was created."""
+says where the case went and whether the file was created.
+
+Every file offered is the project's own (suite_offers.py): a file of another folder
+(the last one a case went to, the one the Suites panel showed) is not proposed; one
+the user names there by hand is said to lie outside the project, and the listing
+offer is disabled with the reason (skillstudio.yaml lists only its folder's suites)."""
 
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from ....core.editing.saving import SaveError
 from ....core.model.matches import MatchResult
+from ....core.model.paths import is_within
 from ....core.projects.config import CONFIG_NAME
 from ....core.projects.config_writer import list_suite, recording_profile
 from ....core.projects.project import Project
@@ -44,6 +50,7 @@ from ....core.projects.suite_writing import ExpectKey, add_case
 from ....core.ranking.estimate import LikelyResult
 from ....core.reading.yaml_io import EditError
 from ...infra.theme import bar_style, on_theme_change
+from ..suite_offers import new_suite_start, own_suites
 
 TIES_NAMED = 3  # skills a tie note names at most
 SUITES_LISTED = 50  # files of a project's suites/ folder offered (a folder of thousands: cut)
@@ -54,6 +61,19 @@ KEYS: dict[ExpectKey, str] = {
     "expect_model": "expect_model: the model's pick (judged by skillstudio eval)",
 }
 LIST_IT = "List it in {config} (suites:), so skillstudio test runs it"
+LIST_TIP = (
+    f"Add the suite file to 'suites:' in the project's {CONFIG_NAME} (every other "
+    "line of it kept); unchecked, this app remembers the suite for the project"
+)
+OUTSIDE = (
+    "{path} is outside this project ({base}): its {config} lists only suites in its "
+    "folder, and this app will not propose the file again for the project."
+)
+
+
+def is_own(project: Project, path: str) -> bool:
+    """Whether the suite file at `path` lies in the project's folder."""
+    return is_within(os.path.abspath(path), os.path.abspath(project.base))
 
 
 def expect_key(project: Project, result: MatchResult) -> ExpectKey:
@@ -112,7 +132,11 @@ def suite_choices(
     """(the suite files offered, the default): the project's listed suites and the
     YAML files of its suites/ folder, and the file a case was last added to (`last`);
     the default is `last`, else the suite the Suites panel shows (`shown`) when it is
-    one of them, else the first listed, else a new suites/<profile>.yaml."""
+    one of them, else the first listed, else a new suites/<profile>.yaml. `last` and
+    `shown` count only when they lie in the project's folder (another folder's are
+    stale: the user opened this one since)."""
+    was = own_suites(project.base, [last] if last else [])  # [] or [the file]
+    seen = own_suites(project.base, [shown] if shown else [])
     paths: list[str] = []
     if project.config is not None:
         paths += [os.path.abspath(p) for p in project.config.suites]
@@ -126,13 +150,13 @@ def suite_choices(
         if name.endswith((".yaml", ".yml")) and os.path.isfile(path) and path not in paths:
             paths.append(path)
     paths = paths[:SUITES_LISTED]
-    if last is not None and os.path.abspath(last) not in paths and os.path.isfile(last):
-        paths.append(os.path.abspath(last))  # a new file named the last time
-    if last is not None and os.path.abspath(last) in paths:
-        return paths, os.path.abspath(last)
+    if was and was[0] not in paths and os.path.isfile(was[0]):
+        paths.append(was[0])  # a new file named the last time
+    if was and was[0] in paths:
+        return paths, was[0]
     fresh = os.path.abspath(os.path.join(folder, f"{project.profile.name}.yaml"))
-    if shown is not None and os.path.abspath(shown) in paths:
-        return paths, os.path.abspath(shown)
+    if seen and seen[0] in paths:
+        return paths, seen[0]
     if paths:
         return paths, paths[0]
     return [fresh], fresh
@@ -251,11 +275,13 @@ def add_to_suite(
         add_case(path, query, expect, answer.key)
     except (SuiteError, OSError) as exc:
         return None, f"Not added: {exc}"
-    where = os.path.relpath(path, project.base) if path.startswith(project.base) else path
+    where = os.path.relpath(path, project.base) if is_own(project, path) else path
     said = ", ".join(expect) or "none"
     message = f"Added to {where}{' (created)' if created else ''}: {query} ({answer.key}: {said})"
     listed = is_listed(project, path)
-    if answer.list_it and not listed:
+    if not is_own(project, path):
+        message += f"; outside this project: not listed in {CONFIG_NAME}"
+    elif answer.list_it and not listed:
         try:
             message += "; listed in " + list_recording_profile(project, path)
             listed = True
@@ -303,10 +329,6 @@ class AddCaseDialog(QDialog):
         )
         self.list_box = QCheckBox(LIST_IT.format(config=CONFIG_NAME), self)
         self.list_box.setChecked(True)
-        self.list_box.setToolTip(
-            f"Add the suite file to 'suites:' in the project's {CONFIG_NAME} (every other "
-            "line of it kept); unchecked, this app remembers the suite for the project"
-        )
         request = QLabel(question.query, self)
         request.setWordWrap(True)
         buttons = QDialogButtonBox(
@@ -323,6 +345,12 @@ class AddCaseDialog(QDialog):
         self.warning.setVisible(bool(warning))
         form.addRow(self.warning)
         form.addRow("Suite &file:", self.suite_box)
+        self.outside = QLabel(self)  # a file of another folder, named by hand
+        self.outside.setWordWrap(True)
+        self.outside.setStyleSheet(bar_style("warn"))
+        on_theme_change(self.outside, lambda: self.outside.setStyleSheet(bar_style("warn")))
+        form.addRow(self.outside)
+        self._ticked = True  # the listing offer as the user left it, while disabled
         form.addRow("&Expected skills:", self.expect)
         form.addRow("&Written as:", self.key_box)
         form.addRow(self.list_box)
@@ -330,12 +358,24 @@ class AddCaseDialog(QDialog):
         self._show_listing()
 
     def _show_listing(self) -> None:
-        """The listing offer shows for a file the project's skillstudio.yaml lacks."""
-        path = self.suite_box.currentData()
-        self.list_box.setVisible(bool(path) and not is_listed(self.project, str(path)))
+        """The listing offer shows for a file the project's skillstudio.yaml lacks; for a
+        file outside the project it is disabled, and the line above says why."""
+        path = str(self.suite_box.currentData() or "")
+        own = not path or is_own(self.project, path)
+        self.list_box.setVisible(bool(path) and not is_listed(self.project, path))
+        if own and not self.list_box.isEnabled():
+            self.list_box.setChecked(self._ticked)
+        elif not own and self.list_box.isEnabled():
+            self._ticked = self.list_box.isChecked()
+            self.list_box.setChecked(False)
+        self.list_box.setEnabled(own)
+        why = OUTSIDE.format(path=path, base=self.base, config=CONFIG_NAME)
+        self.outside.setText("" if own else why)
+        self.list_box.setToolTip(LIST_TIP if own else why)
+        self.outside.setVisible(not own)
 
     def _add(self, path: str) -> int:
-        label = os.path.relpath(path, self.base) if path.startswith(self.base) else path
+        label = os.path.relpath(path, self.base) if is_own(self.project, path) else path
         self.suite_box.insertItem(self.suite_box.count() - 1, label, path)
         number = self.suite_box.findData(path)
         self.suite_box.setItemData(number, path, 3)  # its tooltip: the whole path
@@ -347,7 +387,7 @@ class AddCaseDialog(QDialog):
         path, _filter = QFileDialog.getSaveFileName(
             self,
             "New suite file",
-            os.path.join(self.base, "suites", "new-suite.yaml"),
+            new_suite_start(self.base),
             "SkillStudio suites (*.yaml *.yml)",
         )
         if path:
@@ -359,5 +399,6 @@ class AddCaseDialog(QDialog):
         """The suite file, the expected skills as typed, their key, and whether to list
         the file in skillstudio.yaml (offered only when it is not listed)."""
         path = str(self.suite_box.currentData() or "")
-        list_it = bool(path) and not self.list_box.isHidden() and self.list_box.isChecked()
+        offered = not self.list_box.isHidden() and self.list_box.isEnabled()
+        list_it = bool(path) and offered and self.list_box.isChecked()
         return CaseAnswer(path, self.expect.text(), self.key_box.currentData(), list_it)

@@ -52,6 +52,7 @@ from .add_case import (
     CaseQuestion,
     add_to_suite,
     case_warning,
+    is_own,
 )
 from .candidates import CandidatesModel, ThresholdDelegate, fit_rows
 from .detail_tabs import DetailTabs
@@ -562,7 +563,7 @@ class QueryPanel(QWidget):
             self.said.emit(message)
         if added is None:
             return None
-        if not added.listed:
+        if not added.listed and is_own(project, added.path):  # another folder's: not kept
             self.remember_suite(project.base, added.path)
         self.last_suite = added.path
         self.case_added.emit(added.path)

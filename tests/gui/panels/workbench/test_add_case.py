@@ -18,15 +18,21 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suites import load_suite
 from skillstudio.gui.infra.settings_store import AppSettings
-from skillstudio.gui.panels.workbench.add_case import AddCaseDialog, CaseAnswer, CaseQuestion
+from skillstudio.gui.panels.workbench.add_case import (
+    AddCaseDialog,
+    CaseAnswer,
+    CaseQuestion,
+    suite_choices,
+)
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
 from ....helpers import cli
 from ....test_config_profile import plain_folder
-from ...parts import ask, open_window, panel_on
+from ...parts import ask, open_window, panel_on, write_collection
 
 
 def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
@@ -485,3 +491,20 @@ def test_a_skill_that_ties_with_another_of_another_band_is_said(
     qtbot.waitUntil(lambda: panel.likely is not None and "security" in panel.likely.query)
     panel.add_test_case()
     assert "ties with" not in seen[-1][0]  # no tie, nothing said
+
+
+def test_another_folders_suites_are_not_proposed(tmp_path: Path) -> None:
+    """Issue 39, round 3: the file a case last went to and the suite Suites showed were
+    proposed (the last one first) though they lay in the folder open before."""
+    first, second = write_collection(tmp_path / "a"), write_collection(tmp_path / "a-2")
+    for folder in (first, second):
+        (folder / "suites").mkdir()
+        (folder / "suites" / "mine.yaml").write_text("cases: []\n", encoding="utf-8")
+    theirs = str(first / "suites" / "mine.yaml")
+    mine = str(second / "suites" / "mine.yaml")
+    project = project_from_folder(str(second))
+    assert suite_choices(project, theirs, theirs) == ([mine], mine)
+    fresh = str(second / "suites" / "new.yaml")
+    (second / "suites" / "new.yaml").write_text("cases: []\n", encoding="utf-8")
+    assert suite_choices(project, theirs, fresh) == ([mine, fresh], fresh)  # its own: kept
+    assert suite_choices(project, fresh, None) == ([mine, fresh], fresh)
