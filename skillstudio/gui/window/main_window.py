@@ -130,7 +130,8 @@ class MainWindow(QMainWindow):
             self._commands(),
             self.recent,
             self.open_path,
-            [self.tree_dock, self.problems_dock, self.suites_dock],
+            # Try a Request's entry is its own (Ctrl+K)
+            [self.tree_dock, *(d for d in self.bottom_docks() if d is not self.query_dock)],
             self.overlap_dock,
         )
         self._sized = False  # first-run sizes when shown
