@@ -49,6 +49,7 @@ from ...core.projects.suites import (
 from ...core.ranking.leaks import Leak, LeakCheck
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
+from ..infra.column_fit import RoomFor
 from ..infra.deferred_until_shown import CatchUp
 from ..infra.elided_combo import ElidedCombo
 from ..infra.theme import bar_style, colour, on_theme_change
@@ -189,11 +190,9 @@ class SuiteRunner(QWidget):
 
         self.cases_model = CasesModel(self)
         self.cases = _table(self.cases_model, self)
-        header = self.cases.horizontalHeader()
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        # The note shares the rest with the request (its full text in the tooltip):
-        # sized to its contents it ran off the right edge behind a scroll bar.
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # The request keeps 40 % of the width, the others (the note's full text in its
+        # tooltip) share the rest: no column off the right edge behind a scroll bar.
+        self.request_room = RoomFor(self.cases, 1, 0.4)
         # A Note column with nothing in it (every case passed, none commented) goes.
         for change in (self.cases_model.modelReset, self.cases_model.dataChanged):
             change.connect(
@@ -529,6 +528,7 @@ class SuiteRunner(QWidget):
                 # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
                 if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
                     view.resizeColumnToContents(column)
+        self.request_room.fit()
         self._show_report(report)
 
     def _show_report(self, report: SuiteReport) -> None:

@@ -277,6 +277,7 @@ class MainWindow(QMainWindow):
         )
         self.document_tabs.skill_opened.connect(self.context.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
+        self.document_tabs.room_wanted.connect(self.bottom_room.back_to_editor)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
         self.document_tabs.skill_closed.connect(
             lambda _path: self.kept_tabs.follow(self.context.base)

@@ -1,7 +1,8 @@
 """How Try a Request lays out its ranking and details for the room its dock gives:
 side by side, or stacked (ranking above details) when the panel is narrow, or the
 details beside the ranking too narrow for their tabs' labels, and it is tall enough
-for both; in a short dock the ranking's rows are one line each."""
+for both; in a short dock the ranking's rows are one line each, and the details hidden
+if their tabs would be cut beside it."""
 
 from __future__ import annotations
 
@@ -63,10 +64,16 @@ class SplitFit:
         # Narrow, the tier used goes below the summary (hidden there, a first-time
         # reviewer missed "Tier 2: listed" at 1024 px).
         self.tier_beside(width >= STACK_BELOW)
+        # Short and too narrow for the details' tabs beside the ranking (after Back to
+        # the Editor at 1024x768 the tabs were cut, drawn over the ranking's edge): the
+        # ranking alone, the details back with the room.
+        cramped = not narrow and room < STACK_TALL and self._tabs_cut_beside(width)
+        back = self.details.isHidden() and not cramped  # shown again: its share again
+        self.details.setVisible(not cramped)
         split = self.split
         total = sum(split.sizes())
         if split.orientation() == wanted:
-            if not self.moved and total > 0:  # its share until the user moves it
+            if (back or not self.moved) and total > 0:  # its share until the user moves it
                 split.setSizes(self._shares(total, width))
             return
         split.setOrientation(wanted)
