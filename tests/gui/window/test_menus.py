@@ -219,7 +219,7 @@ def test_the_changes_panel_has_its_view_entry(window: MainWindow, qtbot: QtBot) 
     assert texts[:5] == ["Skills", "Problems", "Suites", "Overlap Map", "Changes"], texts
     dock = window.change_panel.dock
     assert dock is not None and not dock.isVisible()
-    shown = next(a for a in view.actions() if a.text() == "Changes")
+    shown = next(a for a in view.actions() if a.text() == "C&hanges")  # Alt+V, H
     shown.trigger()
     qtbot.waitUntil(lambda: window.change_panel.isVisible())
     assert _front_tab(window, "Changes")
