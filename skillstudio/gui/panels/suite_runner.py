@@ -57,6 +57,7 @@ from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 from .suite_offers import followed_suite, offered_suites
 from .suite_slices import CaseSlices
+from .workbench.panel_parts import FixedLine
 
 RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
 KINDS = {
@@ -180,7 +181,7 @@ class SuiteRunner(QWidget):
         top.addWidget(self.suite_box, 1)
         for widget in (self.open_button, self.new_button, self.run_button, self.auto_box):
             top.addWidget(widget)
-        self.summary = QLabel(self)
+        self.summary = FixedLine(self)  # wrapped, without height-for-width: no scroll
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         on_theme_change(self.summary, lambda: self._show_message(*self._message))
