@@ -17,7 +17,7 @@ way), not this machine's checkout or temporary paths.
 
 The panel layout (issue 39) is shot at 1024x768, 1280x800 and 1366x768 too, from a
 fresh window each (first-run sizes):
-`layout-<try|headroom|ask|problems|where|changes>-<scheme>-<width>.png`.
+`layout-<try|headroom|ask|back|suites|problems|where|changes>-<scheme>-<width>.png`.
 
 Usage: QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [OUT_DIR [layout]]
 (`layout`: only the panel layout's shots)
@@ -200,7 +200,8 @@ def layout_shots(
 ) -> None:
     """A fresh window (no sizes kept from another shot) on samples where three skills
     carry an unknown field and one a bad name: Try a Request in use (Ctrl+K), its
-    Headroom and Ask a model tabs, then Problems over the whole project, a plugin
+    Headroom and Ask a model tabs, View › Back to the Editor, Suites (the project's
+    suite run), then Problems over the whole project, a plugin
     skill's Where it loads tab, and (the samples made a git repository, a description
     edited since) File › Compare With… HEAD in the Changes panel."""
     settings.remove("state")
@@ -234,6 +235,14 @@ def layout_shots(
         wait_ms(app, 600)  # Headroom is worked out off the GUI thread after a pause
         save_shot(window, out, f"layout-{stem}-{scheme}-{width}")
     panel.details.setCurrentIndex(0)
+    window.back_to_editor()  # View › Back to the Editor: the ranking alone, lower
+    wait_ms(app, 300)
+    save_shot(window, out, f"layout-back-{scheme}-{width}")
+    window.suites_dock.show()
+    window.suites_dock.raise_()  # the suites of the samples run once shown
+    wait_for(app, lambda: window.suite_runner.report is not None)
+    wait_ms(app, 300)
+    save_shot(window, out, f"layout-suites-{scheme}-{width}")
     window.problems_dock.raise_()
     window.problems.current_only.setChecked(False)
     window.problems.view.expandAll()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QScrollArea,
     QStatusBar,
+    QTabBar,
     QTableWidget,
     QTabWidget,
     QVBoxLayout,
@@ -321,6 +322,23 @@ def whole_rows(view: QAbstractItemView) -> int:
         if rect.top() >= 0 and rect.bottom() <= height:
             seen.add((rect.top(), rect.bottom()))
     return len(seen)
+
+
+def tabs_whole(bar: QTabBar) -> list[str]:
+    """The labels of the shown tabs drawn cut (elided, or beyond the bar's edge)."""
+    cut = []
+    metrics = bar.fontMetrics()
+    for number in range(bar.count()):
+        if not bar.isTabVisible(number):
+            continue
+        rect, text = bar.tabRect(number), bar.tabText(number).replace("&", "")
+        if (
+            rect.right() > bar.width()
+            or rect.left() < 0
+            or rect.width() < metrics.horizontalAdvance(text)
+        ):
+            cut.append(text)
+    return cut
 
 
 def in_sight(widget: QWidget, area: QScrollArea) -> bool:

@@ -35,11 +35,14 @@ class DocumentTabs(QObject):
     skill_checked(str): an open skill was validated again (its text on screen is
         the registry's truth: the tree row, Problems and the panels follow it).
     skill_closed(str): a skill's tab closed (its registry reads the file on disk again).
+    room_wanted(): a skill's Where it loads tab was chosen: a table that wants the
+        editor's room (beside Try a Request at 1024x768 it showed 1.5 rows).
     """
 
     skill_opened = Signal(str)
     skill_checked = Signal(str)
     skill_closed = Signal(str)
+    room_wanted = Signal()
 
     def __init__(
         self,
@@ -90,7 +93,13 @@ class DocumentTabs(QObject):
             FieldFixes(editor.form, document, registry.profile)  # "Fix: …" under a field
             number = self.context.project_number(path)
             base = self.context.projects[number].base if number is not None else None
-            editor.views.addTab(WhereItLoads(document, base, editor), "Where it loads")
+            where = WhereItLoads(document, base, editor)
+            editor.views.addTab(where, "Where it loads")
+            editor.views.currentChanged.connect(
+                lambda _i, e=editor, w=where: (
+                    self.room_wanted.emit() if e.views.currentWidget() is w else None
+                )
+            )
             self._add_tab(editor, path)
             document.modified_changed.connect(lambda _modified, p=path: self._on_modified(p))
             document.diagnostics_changed.connect(lambda _d, p=path: self.skill_checked.emit(p))

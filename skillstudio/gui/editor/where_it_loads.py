@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -81,6 +82,7 @@ class WhereItLoads(QWidget):
         self.job = LatestJob(self)
         self.summary = QLabel(self._intro(), self)
         self.summary.setWordWrap(True)
+        self.found_line = ""  # the summary's first sentence, all a short tab shows
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.verticalHeader().hide()
@@ -91,10 +93,10 @@ class WhereItLoads(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
         self.columns = ColumnFit(self.table)  # every column within the tab's width
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
+        self.contents = QVBoxLayout(self)
+        self.contents.setContentsMargins(6, 6, 6, 6)
+        self.contents.addWidget(self.summary)
+        self.contents.addWidget(self.table, 1)
         document.diagnostics_changed.connect(self._on_checked)
         on_theme_change(self, self._recolour)
 
@@ -105,6 +107,31 @@ class WhereItLoads(QWidget):
             rel = os.path.relpath(folder, self.base)
             folder = rel if rel != "." else os.path.basename(self.base)
         return intro(shown_name(skill, self.document.path), folder)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """In a tab too short for the whole summary above three rows of the table, the
+        summary's first line only (the rest in its tooltip): at 1024x768 beside Try a
+        Request the paragraph was drawn cut at its top and bottom."""
+        if not self.found_line:
+            return
+        whole = f"{self.found_line} {self._intro()}"
+        margins = self.contents.contentsMargins()
+        width = self.width() - margins.left() - margins.right()
+        rows = (
+            self.table.horizontalHeader().height()
+            + 3 * self.table.verticalHeader().defaultSectionSize()
+        )
+        flags = Qt.TextFlag.TextWordWrap
+        needed = self.summary.fontMetrics().boundingRect(0, 0, width, 0, flags, whole).height()
+        short = self.height() < needed + rows + 24
+        text = self.found_line if short else whole
+        if self.summary.text() != text:
+            self.summary.setText(text)
+        self.summary.setToolTip(whole if short else "")
 
     def _on_checked(self, _diagnostics: object) -> None:
         self.catch_up.soon()
@@ -130,9 +157,9 @@ class WhereItLoads(QWidget):
             return
         self.reaches = reaches
         found = [r for r in reaches if r.found]
-        self.summary.setText(
-            f"Found where it lies by {len(found)} of {len(reaches)} agents. " + self._intro()
-        )
+        self.found_line = f"Found where it lies by {len(found)} of {len(reaches)} agents."
+        self.summary.setText(f"{self.found_line} {self._intro()}")
+        self._fit_summary()
         self.table.setRowCount(len(reaches))
         for row, reach in enumerate(reaches):
             for column, text in enumerate(reach_cells(reach)):

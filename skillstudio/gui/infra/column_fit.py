@@ -6,7 +6,7 @@ column. (At 1024x768 "Where it loads" had its "Limits broken" column off-screen.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtWidgets import QMenu, QTableWidget
+from PySide6.QtWidgets import QHeaderView, QMenu, QTableView, QTableWidget
 
 LEAST = 60  # px a column keeps however narrow the table
 
@@ -95,3 +95,37 @@ class ColumnFit(QObject):
     def show_column(self, column: int, on: bool) -> None:
         self.table.setColumnHidden(column, not on)
         self.refit()
+
+
+class RoomFor(QObject):
+    """Keeps `share` of `view`'s width for its stretched `column` (the one worth
+    reading, a suite case's request): the other shown columns, sized to their contents
+    beforehand, give up width down to fair shares of the rest. At 1024x768 the Suites'
+    Request column was ~60 px beside an "Expected" column of 200."""
+
+    def __init__(self, view: QTableView, column: int, share: float) -> None:
+        super().__init__(view)
+        self.view, self.column, self.share = view, column, share
+        self.wanted: dict[int, int] = {}  # the other columns' contents' widths
+        view.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        view.viewport().installEventFilter(self)
+
+    def fit(self) -> None:
+        """The other columns' widths now (just sized to their contents) kept as what
+        they want, then fitted."""
+        header = self.view.horizontalHeader()
+        self.wanted = {c: header.sectionSize(c) for c in range(header.count()) if c != self.column}
+        self.refit()
+
+    def refit(self) -> None:
+        view = self.view
+        shown = [c for c in self.wanted if not view.isColumnHidden(c)]
+        room = round(view.viewport().width() * (1 - self.share))
+        widths = fair_widths([self.wanted[c] for c in shown], room, least=40)
+        for column, width in zip(shown, widths, strict=True):
+            view.setColumnWidth(column, width)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and self.wanted:
+            self.refit()
+        return False

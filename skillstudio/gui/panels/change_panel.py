@@ -247,6 +247,7 @@ def attach(
     panel = ChangePanel(window)
     panel.dock = QDockWidget("Changes", window)
     panel.dock.setObjectName("change-dock")
+    panel.dock.toggleViewAction().setText("C&hanges")  # View › Changes (Alt+V, H)
     panel.dock.setWidget(panel)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, panel.dock)
     window.tabifyDockWidget(beside, panel.dock)

@@ -49,6 +49,7 @@ from ...core.projects.suites import (
 from ...core.ranking.leaks import Leak, LeakCheck
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
+from ..infra.column_fit import RoomFor
 from ..infra.deferred_until_shown import CatchUp
 from ..infra.elided_combo import ElidedCombo
 from ..infra.theme import bar_style, colour, on_theme_change
@@ -56,6 +57,7 @@ from ..models.app_context import AppContext
 from ..models.suite_models import CasesModel, ConfusionModel, SkillsModel
 from .suite_offers import NEW_SUITE, followed_suite, new_suite_start, offered_suites
 from .suite_slices import CaseSlices
+from .workbench.panel_parts import FixedLine
 
 RERUN_DELAY_MS = 400  # after the last change, before an automatic re-run
 KINDS = {
@@ -179,7 +181,7 @@ class SuiteRunner(QWidget):
         top.addWidget(self.suite_box, 1)
         for widget in (self.open_button, self.new_button, self.run_button, self.auto_box):
             top.addWidget(widget)
-        self.summary = QLabel(self)
+        self.summary = FixedLine(self)  # wrapped, without height-for-width: no scroll
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         on_theme_change(self.summary, lambda: self._show_message(*self._message))
@@ -189,11 +191,9 @@ class SuiteRunner(QWidget):
 
         self.cases_model = CasesModel(self)
         self.cases = _table(self.cases_model, self)
-        header = self.cases.horizontalHeader()
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        # The note shares the rest with the request (its full text in the tooltip):
-        # sized to its contents it ran off the right edge behind a scroll bar.
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # The request keeps 40 % of the width, the others (the note's full text in its
+        # tooltip) share the rest: no column off the right edge behind a scroll bar.
+        self.request_room = RoomFor(self.cases, 1, 0.4)
         # A Note column with nothing in it (every case passed, none commented) goes.
         for change in (self.cases_model.modelReset, self.cases_model.dataChanged):
             change.connect(
@@ -529,6 +529,7 @@ class SuiteRunner(QWidget):
                 # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
                 if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
                     view.resizeColumnToContents(column)
+        self.request_room.fit()
         self._show_report(report)
 
     def _show_report(self, report: SuiteReport) -> None:

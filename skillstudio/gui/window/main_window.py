@@ -132,7 +132,8 @@ class MainWindow(QMainWindow):
             self._commands(),
             self.recent,
             self.open_path,
-            [self.tree_dock, self.problems_dock, self.suites_dock],
+            # Try a Request's entry is its own (Ctrl+K)
+            [self.tree_dock, *(d for d in self.bottom_docks() if d is not self.query_dock)],
             self.overlap_dock,
         )
         self._sized = False  # first-run sizes when shown
@@ -279,6 +280,7 @@ class MainWindow(QMainWindow):
         )
         self.document_tabs.skill_opened.connect(self.context.choose_project_of)
         self.document_tabs.skill_checked.connect(self.views.skill_checked)
+        self.document_tabs.room_wanted.connect(self.bottom_room.back_to_editor)
         self.document_tabs.skill_closed.connect(lambda _path: self.views.update_problems())
         self.document_tabs.skill_closed.connect(
             lambda _path: self.kept_tabs.follow(self.context.base)

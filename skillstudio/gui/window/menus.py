@@ -87,8 +87,8 @@ def build_menus(
     overlap_dock: QDockWidget,
 ) -> MenuActions:
     """File, Edit, View and Help in `window`'s menu bar. `open_recent(folder)`: a
-    recent folder chosen; `panels`: the docks View shows and hides, then the
-    Overlap Map's."""
+    recent folder chosen; `panels`: the docks View shows and hides, in their tabs'
+    order (the Overlap Map's among them, `overlap_dock`)."""
 
     def action(
         menu: QMenu, text: str, shortcut: QKeySequence.StandardKey | str | None, slot: Command
@@ -136,8 +136,10 @@ def build_menus(
     view_menu = window.menuBar().addMenu("&View")
     # One entry per panel: Try a Request's (Ctrl+K) shows it and focuses its box.
     # A panel shown from View comes to the front: shown into a tab group it stayed
-    # behind the tab in front (the Overlap Map opened hidden behind Problems).
-    for dock in [*panels, overlap_dock]:
+    # behind the tab in front (the Overlap Map opened hidden behind Problems). The
+    # panels' entries have no keys (Changes had no entry: it came back only by
+    # File › Compare With…, which compares again).
+    for dock in panels:
         shown = dock.toggleViewAction()
         shown.triggered.connect(lambda on, d=dock: d.raise_() if on else None)
         view_menu.addAction(shown)

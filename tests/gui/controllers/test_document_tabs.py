@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.file_view import FileView
 from skillstudio.gui.editor.skill_editor import SkillEditor
+from skillstudio.gui.editor.where_it_loads import WhereItLoads
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...helpers import skill_text, write
@@ -32,6 +33,7 @@ from ..parts import (
     open_window,
     skill_path,
     three_skills,
+    whole_rows,
     write_skill,
 )
 
@@ -555,3 +557,30 @@ def test_a_tab_is_titled_by_the_name_the_tree_shows(qtbot: QtBot, tmp_path: Path
     shown = context.registries[0].by_path[path].name
     assert shown == "vercel:composition-patterns"
     assert shell.tabs.tabText(0) == shown
+
+
+def test_where_it_loads_gets_the_editors_room_beside_try_a_request(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1024x768 with Try a Request in use (two thirds of the height), a skill's
+    Where it loads tab showed 1.5 rows of its 13 agents: choosing it gives the editor
+    its room (as Back to the Editor does), and Try a Request's tab brings the panel's
+    back."""
+    win = open_window(qtbot, settings, samples / "claude-code", size=(1024, 768))
+    paths = sorted(p for r in win.context.registries for p in r.by_path)
+    editor = win.open_skill(paths[0])
+    assert editor is not None
+    win.menu_actions.query_action.trigger()  # Ctrl+K
+    tall = 0.6 * 768
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    tab = editor.findChild(WhereItLoads)
+    assert tab is not None
+    editor.views.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.table.rowCount() >= 10, timeout=5000)
+    qtbot.waitUntil(lambda: whole_rows(tab.table) >= 8, timeout=2000)
+    assert win.query_dock.isVisible()  # still in front, lower
+    win.menu_actions.query_action.trigger()
+    qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
+    editor.views.setCurrentWidget(editor.form)  # another view asks nothing
+    qtbot.wait(50)
+    assert win.query_dock.height() >= tall

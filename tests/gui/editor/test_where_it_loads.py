@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
@@ -19,7 +20,7 @@ from skillstudio.gui.editor.where_it_loads import WhereItLoads, reach_cells
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...helpers import cli, write
-from ..parts import SEEDS, Editors, cell, seeds_are_called_seeds
+from ..parts import SEEDS, Editors, cell, open_window, seeds_are_called_seeds
 
 
 def test_a_claude_skill_accepted_by_agentskills_reads_without_contradiction(
@@ -141,3 +142,35 @@ def test_the_names_each_agent_finds_a_skill_by_are_shows_in_every_layout(
             for r in range(where.table.rowCount())
         }
         assert table == shown, repo.name
+
+
+def test_a_short_tab_shows_the_summary_s_first_line_whole(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1024x768 with the tab chosen, then Try a Request given its height back (its
+    tab, Ctrl+K), the summary's four lines were squeezed into two, cut at their top and
+    bottom: a short tab shows its first line whole (the rest in the tooltip), and the
+    whole paragraph again with the room."""
+    win = open_window(qtbot, settings, samples / "claude-code", size=(1024, 768))
+    paths = sorted(p for r in win.context.registries for p in r.by_path)
+    editor = win.open_skill(paths[0])
+    assert editor is not None
+    tab = editor.findChild(WhereItLoads)
+    assert tab is not None
+    editor.views.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.table.rowCount() >= 10, timeout=5000)
+    summary = tab.summary
+
+    def whole() -> bool:
+        return summary.height() >= summary.heightForWidth(summary.width())
+
+    qtbot.waitUntil(lambda: whole() and "Which agents" in summary.text(), timeout=2000)
+    win.menu_actions.query_action.trigger()  # Ctrl+K: Try a Request's room again
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    qtbot.wait(50)
+    assert whole(), (summary.height(), summary.heightForWidth(summary.width()))
+    assert summary.text().startswith("Found where it lies by")
+    assert "Which agents" in summary.toolTip()
+    win.back_to_editor()
+    qtbot.waitUntil(lambda: "Which agents" in summary.text(), timeout=2000)
+    assert whole()

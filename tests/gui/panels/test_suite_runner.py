@@ -15,6 +15,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QScrollArea,
     QStyle,
     QStyleOptionButton,
     QWidget,
@@ -639,3 +640,21 @@ def test_the_verdict_takes_the_new_theme_at_once(
     assert colour(tone, dark=False) in runner.summary.styleSheet()
     switch_theme("dark")
     assert colour(tone, dark=True) in runner.summary.styleSheet()
+
+
+def test_the_suites_panel_fits_its_dock_on_a_768_pixel_screen(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """The first window on a 1024x768 screen is 984x708: Suites showed a scroll bar
+    beside its own table (its two-line verdict asked for height-for-width, and the
+    dock's scroll area gave the panel that whole height); it fits now."""
+    win = open_window(qtbot, settings, samples / "claude-code", size=(984, 708))
+    win.suites_dock.show()
+    win.suites_dock.raise_()
+    qtbot.waitUntil(lambda: win.suite_runner.report is not None, timeout=10_000)
+    qtbot.wait(100)
+    area = win.suites_dock.widget()
+    assert isinstance(area, QScrollArea)
+    assert win.suite_runner.summary.text().count("·") >= 2  # the verdict, on two lines
+    assert area.verticalScrollBar().maximum() == 0
+    assert win.suite_runner.height() <= area.viewport().height()

@@ -17,26 +17,9 @@ from skillstudio.gui.panels.root_label_delegate import word_elided
 from skillstudio.gui.window.bottom_room import _kept
 from skillstudio.gui.window.main_window import MainWindow
 
-from ..parts import ask, open_window, whole_rows, write_collection
+from ..parts import ask, open_window, tabs_whole, whole_rows, write_collection
 
 SMALL = (1024, 768)
-
-
-def tabs_whole(bar: QTabBar) -> list[str]:
-    """The labels of the shown tabs drawn cut (elided, or beyond the bar's edge)."""
-    cut = []
-    metrics = bar.fontMetrics()
-    for number in range(bar.count()):
-        if not bar.isTabVisible(number):
-            continue
-        rect, text = bar.tabRect(number), bar.tabText(number).replace("&", "")
-        if (
-            rect.right() > bar.width()
-            or rect.left() < 0
-            or rect.width() < metrics.horizontalAdvance(text)
-        ):
-            cut.append(text)
-    return cut
 
 
 def test_try_a_request_at_1024_shows_four_rows_and_its_tabs_whole(

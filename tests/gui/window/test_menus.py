@@ -208,3 +208,20 @@ def test_ctrl_comma_opens_settings_with_the_source_editor_focused(
     pressed[0] = True
     assert [type(d).__name__ for d in shown] == ["SettingsDialog"]
     assert not editor.document.modified, "the key typed nothing"
+
+
+def test_the_changes_panel_has_its_view_entry(window: MainWindow, qtbot: QtBot) -> None:
+    """Every panel had an entry in View but Changes (it came back only by File ›
+    Compare With…, which compares again): its entry shows it in front, in the tabs'
+    order after the Overlap Map's, and hides it again."""
+    view = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&View")
+    texts = [a.text().replace("&", "") for a in view.actions() if not a.isSeparator()]
+    assert texts[:5] == ["Skills", "Problems", "Suites", "Overlap Map", "Changes"], texts
+    dock = window.change_panel.dock
+    assert dock is not None and not dock.isVisible()
+    shown = next(a for a in view.actions() if a.text() == "C&hanges")  # Alt+V, H
+    shown.trigger()
+    qtbot.waitUntil(lambda: window.change_panel.isVisible())
+    assert _front_tab(window, "Changes")
+    shown.trigger()
+    qtbot.waitUntil(lambda: not dock.isVisible())

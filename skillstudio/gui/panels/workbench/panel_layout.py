@@ -1,7 +1,8 @@
 """How Try a Request lays out its ranking and details for the room its dock gives:
 side by side, or stacked (ranking above details) when the panel is narrow, or the
 details beside the ranking too narrow for their tabs' labels, and it is tall enough
-for both; in a short dock the ranking's rows are one line each."""
+for both; in a short dock the ranking's rows are one line each, and the details
+collapsed if their tabs would be cut beside it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ ROOMY_RANKING = 0.25  # stacked, the ranking's share while Headroom or Ask a mod
 SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
 TAB_MARGIN = 8  # px beside the details' tab bar (the tab widget's frame)
+WIDEST = 16777215  # Qt's QWIDGETSIZE_MAX: no maximum width
 
 
 class SplitFit:
@@ -39,6 +41,7 @@ class SplitFit:
         self.split, self.table, self.model = split, table, model
         self.details, self.tier_beside = details, tier_beside
         self.moved = False  # the user dragged the handle: their sizes stay
+        self.collapsed = False  # the details collapsed in a short, narrow panel
         self.watched: QWidget | None = None  # the parent bound_to follows
         split.splitterMoved.connect(self._on_moved)
         split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
@@ -65,8 +68,22 @@ class SplitFit:
         self.tier_beside(width >= STACK_BELOW)
         split = self.split
         total = sum(split.sizes())
+        # Short and too narrow for the details' tabs beside the ranking (after Back to
+        # the Editor at 1024x768 the tabs were cut, drawn over the ranking's edge): the
+        # ranking alone, the details collapsed (still shown: their pages keep working)
+        # until the room comes back.
+        cramped = not narrow and room < SHORT and self._tabs_cut_beside(width)
+        if cramped and split.orientation() == wanted:
+            self.details.setMinimumWidth(0)
+            self.details.setMaximumWidth(0)  # no width, still shown: its pages keep working
+            self.collapsed = True
+            return
+        back, self.collapsed = self.collapsed, False  # its share again
+        if back:
+            self.details.setMaximumWidth(WIDEST)
+            self.details.setMinimumWidth(SIDE_DETAILS_WIDTH)
         if split.orientation() == wanted:
-            if not self.moved and total > 0:  # its share until the user moves it
+            if (back or not self.moved) and total > 0:  # its share until the user moves it
                 split.setSizes(self._shares(total, width))
             return
         split.setOrientation(wanted)
@@ -120,6 +137,9 @@ class SplitFit:
         details 240: the panel grew 35 px wider than its dock, "Add as test case…" and
         the Explanation cut off behind a scroll bar."""
         if self.split.orientation() != Qt.Orientation.Horizontal or width <= 0:
+            return
+        if self.collapsed:  # the ranking alone
+            self.table.setMinimumWidth(min(self.table.minimumWidth(), width))
             return
         handle = self.split.handleWidth()
         table = self.table.minimumWidth()

@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from skillstudio.gui.panels.workbench.query_panel import QUERY_MIN
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...parts import ask, open_window, panel_on, whole_rows, within_dock
+from ...parts import ask, open_window, panel_on, tabs_whole, whole_rows, within_dock
 
 HEADLINE = (
     "No skill is likely for this request; the closest, review-kit:security-review, is "
@@ -241,3 +241,40 @@ def test_headroom_at_1024_shows_four_rows_of_its_table(
     qtbot.wait(20)
     assert abs(panel.table.height() - ranking_before) <= 2
     assert whole_rows(panel.table) >= 4
+
+
+def test_after_back_to_the_editor_the_details_are_not_drawn_over_the_ranking(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1024x768, after View › Back to the Editor, the details beside the ranking had
+    124 px: their tabs cut ("Explanation" under scroll arrows), drawn over the ranking's
+    right edge. Lowered, the ranking is alone (the details collapsed); with its room
+    back, the details return whole."""
+    win = open_window(qtbot, settings, samples / "claude-code", size=(1024, 768))
+    paths = sorted(p for r in win.context.registries for p in r.by_path)
+    assert win.open_skill(paths[0])
+    win.menu_actions.query_action.trigger()  # Ctrl+K
+    panel = win.query_panel
+    ask(panel, qtbot, "review my code for security bugs")
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    win.back_to_editor()
+    qtbot.waitUntil(lambda: win.query_dock.height() < 0.3 * 768, timeout=2000)
+    qtbot.wait(50)
+
+    def apart() -> None:
+        table, details = panel.table, panel.details
+        assert table.isVisible()
+        right = table.mapTo(panel, table.rect().topRight()).x()
+        assert right <= panel.width()
+        if details.isVisible() and details.width() > 0:  # not collapsed
+            assert tabs_whole(details.tabBar()) == []
+            left = details.mapTo(panel, details.rect().topLeft()).x()
+            top = details.mapTo(panel, details.rect().topLeft()).y()
+            bottom = table.mapTo(panel, table.rect().bottomLeft()).y()
+            assert left > right or top > bottom, (left, right, top, bottom)
+
+    apart()
+    win.menu_actions.query_action.trigger()  # its room again: the details with it
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    qtbot.waitUntil(lambda: panel.details.width() >= 240, timeout=2000)
+    apart()
