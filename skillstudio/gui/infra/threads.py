@@ -45,8 +45,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   result (model id, time, or the error) said in the status where it lands.
 - gui/dialogs/suggest_dialog.py SuggestDialog: Suggest Requests…, core/projects/suggest.py's
   one request (core/live's client) and the reading of its drafts, checked for leaks
-  against a LeakCheck made on the GUI thread; the network only; the drafts listed with
-  checkboxes (or the error said) where they land.
+  against a LeakCheck of its own (of a list of the active skills taken at Send); the
+  network and those skills, read; the drafts listed with checkboxes (or the error said)
+  where they land.
 - gui/dialogs/settings_dialog.py SettingsDialog: Test connection, core/live/probe.py's
   one tiny request to the chosen endpoint row (the key typed there or the stored
   one); the network only; the result said under the table where it lands.
