@@ -61,7 +61,10 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it
-  current with `sync()`.
+  current with `sync()`. Its second job: an adopted index's weights worked out again
+  when a sync moved a snapped average (`LikelyIndex.weights_job`: copies of its
+  document counts, its skills read); put in where they land unless the index changed
+  meanwhile. Its third frees the weights they replaced (their dict only).
 - gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
   switch (below); the registries given until `scanned`, then its own copies; `scanned`,
   `progressed` and `done` payloads.
