@@ -440,10 +440,12 @@ class LikelyIndex:
 
     def weights_job(self) -> Callable[[], Weights]:
         """The recomputation of every weight with the current average field lengths,
-        as work another thread can do: it reads the skills (never writes them) and
-        copies of what the index holds now (the document counts: 3-5 ms here at
-        10,000 skills), nothing the index changes after."""
-        docs = [_Doc(d.skill, d.lengths, self, d.slot) for d in self.slots if d is not None]
+        as work another thread can do: it reads the skills (never writes them), the
+        index's entries as listed now (their slots and lengths change only with a
+        skill added or removed, which `take_weights` refuses the outcome for; an entry
+        given a skill with the same words reads the same) and a copy of the document
+        counts."""
+        docs = [d for d in self.slots if d is not None]
         df, count = dict(self.df), len(self.docs)
         changes, avgs = self._changes, self._avgs()
 
