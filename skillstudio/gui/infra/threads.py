@@ -62,9 +62,10 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it
   current with `sync()`. Its second job: an adopted index's weights worked out again
-  when a sync moved a snapped average (`LikelyIndex.weights_job`: copies of its
-  document counts, its skills read); put in where they land unless the index changed
-  meanwhile. Its third frees the weights they replaced (their dict only).
+  when a sync moved a snapped average (`LikelyIndex.weights_job`: a copy of its
+  document counts; its entries and their skills read); put in where they land unless
+  a skill was added or removed meanwhile. Its third frees the weights they replaced
+  (their dict only).
 - gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
   switch (below); the registries given until `scanned`, then its own copies; `scanned`,
   `progressed` and `done` payloads.
