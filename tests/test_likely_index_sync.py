@@ -131,3 +131,41 @@ def test_snapped_averages_are_steady_and_close() -> None:
     for avg in (0.5, 3.0, 30.0, 333.3):
         assert abs(snapped(avg) - avg) <= 0.003 * avg
     assert snapped(0.0) == 1.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_deferred_reweigh_leaves_the_sync_cheap_and_its_job_makes_it_exact(
+    tmp_path: Any, seed: int
+) -> None:
+    """The app's index (`defer_reweigh`) does not recompute every weight in a sync
+    (1.3 s on the GUI thread at 10,000 skills, per keystroke for an edit going back
+    and forth across a step): it says `reweigh_due`; the job's weights, put in, make
+    it score as a fresh build again. A job overtaken by an edit is refused."""
+    rng = random.Random(seed)
+    for i in range(12):
+        _write(tmp_path, rng, f"s{i}")
+    registry = _registry(tmp_path, "agentskills")
+    index = LikelyIndex(registry)
+    index.defer_reweigh = True
+    deferred = 0
+    for _step in range(30):
+        _write(tmp_path, rng, f"s{rng.randrange(14)}")
+        registry.refresh()
+        postings = index.postings
+        index.sync()
+        if not index.reweigh_due:
+            _assert_same(index, _fresh(registry, []))
+            continue
+        deferred += 1
+        assert index.postings is postings  # nothing recomputed in the sync
+        job = index.weights_job()
+        if rng.random() < 0.3:  # an edit lands before the job's answer: refused
+            _write(tmp_path, rng, "s0")
+            registry.refresh()
+            index.sync()
+            assert index.take_weights(job()) is None
+            job = index.weights_job()
+        assert index.take_weights(job()) is postings  # the replaced, for the caller to free
+        assert not index.reweigh_due
+        _assert_same(index, _fresh(registry, []))
+    assert deferred >= 3  # the steps were crossed, as the test means

@@ -63,6 +63,49 @@ class MatchFigures:
     likely_update_ms: float = 0.0
     overlap_s: float = 0.0  # every competing pair of the collection, index build included
     overlap_pairs: int = 0
+    step: StepFigures | None = None  # an edit that moves a snapped average
+
+
+@dataclass
+class StepFigures:
+    """One edit moving a snapped average field length: every likely weight recomputed.
+    The app's index (`defer_reweigh`) leaves that to a worker (gui/infra/likely_jobs.py)."""
+
+    reweigh_ms: float  # the recomputation in the sync (the CLI's index; the app's before)
+    deferred_sync_ms: float  # the app's sync: on the GUI thread
+    copy_ms: float  # `weights_job()`: the copies the worker reads, on the GUI thread
+    worker_ms: float  # the worker's recomputation (off the GUI thread)
+    take_ms: float  # `take_weights`: the new weights put in, on the GUI thread
+
+
+def step_crossed(chooser: Registry, ranker: LikelyIndex, path: str, text: str) -> StepFigures:
+    """Edit `path`'s description by enough words to move its snapped average (0.5 % of
+    the sum over every skill), then time the sync both ways."""
+    words = sum(len(s.description.split()) for s in chooser.active.values())
+    extra = " ".join(f"stepword{n}" for n in range(words // 100 + 50))
+    edited = text.replace("description: ", f"description: {extra} ", 1)
+    chooser.reparse(path, edited)
+    ranker.defer_reweigh = True
+    t0 = time.perf_counter()
+    ranker.sync()
+    deferred = time.perf_counter() - t0
+    assert ranker.reweigh_due, "the edit moved no snapped average"
+    t0 = time.perf_counter()
+    work = ranker.weights_job()
+    copy = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    weights = work()
+    worker = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    replaced = ranker.take_weights(weights)  # (the app frees them on a worker)
+    take = time.perf_counter() - t0
+    assert replaced is not None
+    chooser.reparse(path, text)  # back across the step: what a sync paid before
+    ranker.defer_reweigh = False
+    t0 = time.perf_counter()
+    ranker.sync()
+    reweigh = time.perf_counter() - t0
+    return StepFigures(reweigh * 1000, deferred * 1000, copy * 1000, worker * 1000, take * 1000)
 
 
 def queries(seed: int = 3, count: int = 200) -> list[str]:
@@ -127,6 +170,7 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
         t0 = time.perf_counter()
         ranker.sync()
         likely_updates.append(time.perf_counter() - t0)
+    step = step_crossed(chooser, ranker, victim.path, text)
     start = time.perf_counter()
     pairs = overlaps(chooser)
     overlap_s = time.perf_counter() - start
@@ -141,6 +185,7 @@ def run(count: int, workdir: str | None = None) -> MatchFigures:
         statistics.median(likely_updates) * 1000,
         overlap_s,
         len(pairs),
+        step,
     )
 
 
@@ -161,7 +206,18 @@ def report(figures: MatchFigures) -> str:
             f"  overlap, every pair    {figures.overlap_s:8.2f} s   ({figures.overlap_pairs} "
             f"competing pairs; target at 10,000 ≤ 10 s)",
         ]
+        + (step_lines(figures.step) if figures.step is not None else [])
     )
+
+
+def step_lines(step: StepFigures) -> list[str]:
+    return [
+        f"  a snapped average moved {step.reweigh_ms:7.1f} ms to reweigh in the sync (the "
+        "CLI's index)",
+        f"    the app's (deferred)  {step.deferred_sync_ms:7.1f} ms sync + "
+        f"{step.copy_ms:.1f} ms copies + {step.take_ms:.1f} ms to put the weights in on the "
+        f"GUI thread; {step.worker_ms:.0f} ms on a worker",
+    ]
 
 
 if __name__ == "__main__":

@@ -21,6 +21,12 @@ snapped average changes: so an index kept current through any order of edits,
 additions and removals scores exactly as a fresh build over the same skills (the
 app's Try a Request and the CLI's `match` agree), while a sync stays cheap (one
 edit among 10,000 skills moves an average far less than a step).
+
+That recomputation takes 1.3 s at 10,000 skills. An index with `defer_reweigh` (the
+app's) does not pay it in a sync: it goes on with the weights it has and says
+`reweigh_due`; `weights_job()` is the recomputation as work for another thread and
+`take_weights` puts its outcome in, unless the index changed meanwhile. From then on
+it scores as a fresh build again.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model.delivered import ListingView
 from ..model.fields import is_placeholder_description
@@ -80,6 +86,22 @@ class _Doc:
 
 
 _NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
+Postings = dict[str, "tuple[array[int], array[float]]"]
+
+
+def _idf(count: int, df: int) -> float:
+    return math.log(1 + (count - df + 0.5) / (df + 0.5))
+
+
+@dataclass(slots=True)
+class Weights:
+    """Every posting's weight under the average field lengths `avgs` (`weights_job`),
+    worked out when the index had made `changes` changes."""
+
+    changes: int
+    avgs: dict[str, float]
+    postings: Postings = field(default_factory=dict)
+    idf_used: dict[str, float] = field(default_factory=dict)
 
 
 class LikelyIndex:
@@ -122,12 +144,17 @@ class LikelyIndex:
         # request adds up scores in a list. A term's IDF is brought up to date
         # when a request reads it (`bucket`): an edit changes a few document
         # counts, read once after.
-        self.postings: dict[str, tuple[array[int], array[float]]] = {}
+        self.postings: Postings = {}
         self._idf_used: dict[str, float] = {}
         self.slots: list[_Doc | None] = []
         self._free = 0  # slots of removed skills (numbers are not reused, see `_compact`)
         self._avg_used: dict[str, float] = {}
         self._synced = -1
+        # a sync that moves a snapped average leaves the recomputation to the caller
+        # (`reweigh_due`, `weights_job`) instead of doing it (the app: off its thread)
+        self.defer_reweigh = False
+        self.reweigh_due = False
+        self._changes = 0  # skills added and removed so far (`take_weights` checks it)
         if registry is not None:
             self._synced = registry.version
             self.add_all(registry.active.values())
@@ -244,8 +271,11 @@ class LikelyIndex:
     def _avgs(self) -> dict[str, float]:
         return {name: self._avg(name) for name, size in self.length_sums.items() if size}
 
-    def _saturated(self, doc: _Doc, fields: dict[str, Counter[str]]) -> dict[str, float]:
-        """term -> the doc's saturated field-weighted frequency (BM25F)."""
+    def _saturated(
+        self, doc: _Doc, fields: dict[str, Counter[str]], avgs: dict[str, float]
+    ) -> dict[str, float]:
+        """term -> the doc's saturated field-weighted frequency (BM25F) under the
+        average field lengths `avgs`."""
         k1, cap = self.model.k1, self.model.body_cap or 0.0
         tf: dict[str, float] = {}
         get = tf.get
@@ -253,7 +283,7 @@ class LikelyIndex:
         for name, counts in fields.items():
             if counts is body:
                 continue
-            factor = self._factor(doc, name)
+            factor = self._factor(doc, name, avgs)
             for term, count in counts.items():
                 tf[term] = get(term, 0.0) + factor * count
         out = {term: x / (k1 + x) for term, x in tf.items()}
@@ -262,7 +292,7 @@ class LikelyIndex:
         # what the body adds to a term's saturated weight: at most `cap` times what the
         # same count of it in the description would bring, and (if set) at most
         # `body_one` times what one mention there brings (issue 28)
-        factor, one = self._factor(doc, "body"), self._factor(doc, "description")
+        factor, one = self._factor(doc, "body", avgs), self._factor(doc, "description", avgs)
         limit = self.model.body_one
         most = limit * one / (k1 + one) if limit is not None else math.inf
         for term, count in body.items():
@@ -272,10 +302,10 @@ class LikelyIndex:
             out[term] = out.get(term, 0.0) + gain
         return out
 
-    def _factor(self, doc: _Doc, name: str) -> float:
+    def _factor(self, doc: _Doc, name: str, avgs: dict[str, float]) -> float:
         """What one mention in the field `name` of `doc` adds (its weight, length-normalised)."""
         b = self.model.b
-        avg = self._avg_used.get(name) or 1.0
+        avg = avgs.get(name) or 1.0
         return self._weights.get(name, 0.0) / (1 - b + b * doc.lengths.get(name, 0) / avg)
 
     def _take_slot(self, doc: _Doc) -> None:
@@ -300,12 +330,24 @@ class LikelyIndex:
             self.postings[term] = (array("i", [renumber[s] for s in slots]), values)
 
     def _post(self, doc: _Doc, fields: dict[str, Counter[str]]) -> None:
-        slot, postings, idf_used = doc.slot, self.postings, self._idf_used
-        for term, value in self._saturated(doc, fields).items():
+        weights = Weights(self._changes, self._avg_used, self.postings, self._idf_used)
+        self._post_into(weights, doc, fields, self.df, len(self.docs))
+
+    def _post_into(
+        self,
+        weights: Weights,
+        doc: _Doc,
+        fields: dict[str, Counter[str]],
+        df: dict[str, int],
+        count: int,
+    ) -> None:
+        """Add `doc`'s postings to `weights` (the document counts `df` of `count` skills)."""
+        slot, postings, idf_used = doc.slot, weights.postings, weights.idf_used
+        for term, value in self._saturated(doc, fields, weights.avgs).items():
             bucket = postings.get(term)
             if bucket is None:
                 bucket = postings[term] = (array("i"), array("d"))
-                idf_used[term] = self.idf(term)
+                idf_used[term] = _idf(count, df.get(term, 0))
             bucket[0].append(slot)
             bucket[1].append(idf_used[term] * value)
 
@@ -344,6 +386,7 @@ class LikelyIndex:
             self.remove(skill.path)
         if self.omits(skill) is not None:
             return
+        self._changes += 1
         fields = self.fields(skill)
         doc = self._doc(skill, fields)
         self.docs[skill.path] = doc
@@ -356,6 +399,7 @@ class LikelyIndex:
         doc = self.docs.pop(path, None)
         if doc is None:
             return
+        self._changes += 1
         for name, size in doc.lengths.items():
             self.length_sums[name] -= size
         self.slots[doc.slot] = None
@@ -385,20 +429,53 @@ class LikelyIndex:
         self._check_drift()
 
     def _check_drift(self) -> bool:
-        """Reweigh (and say so) when a snapped average field length changed."""
-        if self._avgs() != self._avg_used:
+        """Reweigh (and say so) when a snapped average field length changed; with
+        `defer_reweigh`, say `reweigh_due` instead (and that it is no longer, when
+        the averages came back)."""
+        self.reweigh_due = self._avgs() != self._avg_used
+        if self.reweigh_due and not self.defer_reweigh:
             self.reweigh()
             return True
         return False
 
     def reweigh(self) -> None:
         """Recompute every weight with the current average field lengths."""
-        self._avg_used = self._avgs()
-        self.postings.clear()
-        self._idf_used.clear()
-        for doc in self.slots:
-            if doc is not None:
-                self._post(doc, self.fields(doc.skill))
+        self.take_weights(self.weights_job()())
+
+    def weights_job(self) -> Callable[[], Weights]:
+        """The recomputation of every weight with the current average field lengths,
+        as work another thread can do: it reads the skills (never writes them), the
+        index's entries as listed now (their slots and lengths change only with a
+        skill added or removed, which `take_weights` refuses the outcome for; an entry
+        given a skill with the same words reads the same) and a copy of the document
+        counts."""
+        docs = [d for d in self.slots if d is not None]
+        df, count = dict(self.df), len(self.docs)
+        changes, avgs = self._changes, self._avgs()
+
+        def work() -> Weights:
+            weights = Weights(changes, avgs)
+            for doc in docs:
+                self._post_into(weights, doc, self.fields(doc.skill), df, count)
+            return weights
+
+        return work
+
+    def take_weights(self, weights: Weights) -> Postings | None:
+        """Put in the weights a `weights_job` worked out, unless a skill was added or
+        removed since it started (None: ask for another). The postings replaced are
+        returned, for the caller to free where it suits (at 10,000 skills, freeing
+        them holds the interpreter 10-30 ms)."""
+        if weights.changes != self._changes:
+            return None
+        old = self.postings
+        self.postings, self._idf_used, self._avg_used = (
+            weights.postings,
+            weights.idf_used,
+            weights.avgs,
+        )
+        self.reweigh_due = self._avgs() != self._avg_used
+        return old
 
     def _unchanged(self, old: Skill, new: Skill) -> bool:
         """The same words to index, and still listed (an edit elsewhere in the file)."""
@@ -434,9 +511,7 @@ class LikelyIndex:
 
     # ---------------------------------------------------------------- lookups
     def idf(self, term: str) -> float:
-        count = len(self.docs)
-        df = self.df.get(term, 0)
-        return math.log(1 + (count - df + 0.5) / (df + 0.5))
+        return _idf(len(self.docs), self.df.get(term, 0))
 
     def bucket(self, term: str) -> tuple[array[int], array[float]]:
         """The postings of `term` (slots, weights), weighted with its current IDF."""

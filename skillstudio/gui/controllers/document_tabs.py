@@ -388,9 +388,9 @@ class DocumentTabs(QObject):
     ) -> Iterator[bool]:
         """A refresh's step over the tabs after files changed outside: a tab whose
         skill folder changed reads its file again (or says it conflicts with unsaved
-        edits); an unsaved one validates again, so that its text stays the registry's
-        truth. Yields True after each (each updates Problems and the tree: 10-30 ms
-        at 10,000 skills).
+        edits); an unsaved one validates again if the refresh read its file (its text
+        stays the registry's truth). Yields True after each (each updates Problems and
+        the tree: 10-30 ms at 10,000 skills).
 
         Events run between the steps: a tab closed (or opened again as another
         profile) since is left alone. An unexpected error on one tab is said on it,
@@ -406,7 +406,7 @@ class DocumentTabs(QObject):
                 if path in changed or any(p.startswith(folder) for p in changed):
                     document.on_disk_changed()
                 elif document.modified:
-                    document.validate()
+                    document.revalidate()
                 else:
                     continue
             except Exception as exc:  # a bug on this file: this tab says so, the rest go on

@@ -10,6 +10,12 @@ the skills edited meanwhile) and keeps it current from then on. An index is buil
 registry the panels were given (complete: a scan's gists are in by then); until
 it lands, the callers show what they can without it and are told by `ready` when
 to try again.
+
+An edit that moves a snapped average field length asks for every weight again
+(core/ranking/likely_index.py: 1.3 s at 10,000 skills; per keystroke, for an edit
+going back and forth across a step). The app's indexes leave that to a worker here
+(`defer_reweigh`): they rank with the weights they have until the new ones land, then
+as a fresh build again.
 """
 
 from __future__ import annotations
@@ -83,12 +89,17 @@ class LikelyIndexes(QObject):
         # one build per index, the collector held off (hundreds of thousands of objects)
         self._jobs: dict[tuple[int, Model], LatestJob] = {}
         self.build_ms: list[float] = []  # how long each build took (off the GUI thread)
+        self._weighing: dict[tuple[int, Model], LatestJob] = {}  # weights recomputed
+        self._freeing = LatestJob(self, quiet=True)  # the weights they replaced freed
 
     def get(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The registry's index under `model`, up to date, or None while it is built."""
         if self.peek(registry, model) is not None:
             open_project = self.home(registry)
-            return open_project.likely_index(model) if open_project is not None else None
+            index = open_project.likely_index(model) if open_project is not None else None
+            if index is not None and index.reweigh_due:
+                self._reweigh((id(registry), model), index)
+            return index
         key = (id(registry), model)
         if self._building.get(key) is registry:
             return None
@@ -118,6 +129,7 @@ class LikelyIndexes(QObject):
                 return  # no longer open
             index.registry = registry  # from now on kept current with sync()
             open_project.take_likely(model, index)
+            index.defer_reweigh = True  # from now on its weights recomputed here (`_reweigh`)
             self.ready.emit(registry)
 
         profile = registry.profile
@@ -125,6 +137,28 @@ class LikelyIndexes(QObject):
         if job is None:
             job = self._jobs[key] = LatestJob(self, quiet=True)
         job.submit(lambda: _build(skills, model, profile, view), landed)
+
+    def _reweigh(self, key: tuple[int, Model], index: LikelyIndex) -> None:
+        """`index`'s weights worked out again by a worker (once at a time; an edit
+        before they land leaves them out, and the next `get` asks again); `ready` once
+        they are in, so that what ranked with the old ones ranks again."""
+        job = self._weighing.get(key)
+        if job is None:
+            job = self._weighing[key] = LatestJob(self, quiet=True)
+        elif job.busy:
+            return
+
+        def landed(weights: Any, error: str | None) -> None:
+            if weights is None:
+                self.failed.emit(f"Weighing the likely candidates again failed: {error}")
+                return
+            replaced = index.take_weights(weights)
+            if replaced is not None:  # (freed here, they held the GUI thread 10-30 ms)
+                self._freeing.submit(replaced.clear, lambda _r, _e: None)
+                if index.registry is not None:
+                    self.ready.emit(index.registry)
+
+        job.submit(index.weights_job(), landed)
 
     def peek(self, registry: Registry, model: Model = LIKELY_MODEL) -> LikelyIndex | None:
         """The index if built, without syncing or starting a build."""
@@ -138,8 +172,9 @@ class LikelyIndexes(QObject):
         self._open = alive
         for key in [k for k, r in self._building.items() if id(r) not in alive]:
             del self._building[key]
-        for key in [k for k in self._jobs if k[0] not in alive]:
-            self._jobs.pop(key).deleteLater()  # its build, if it runs, lands nowhere
+        for jobs in (self._jobs, self._weighing):
+            for key in [k for k in jobs if k[0] not in alive]:
+                jobs.pop(key).deleteLater()  # its build, if it runs, lands nowhere
         waiting, self._waiting = self._waiting, set()
         for key in waiting:
             if key in self._building:

@@ -45,8 +45,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
   result (model id, time, or the error) said in the status where it lands.
 - gui/dialogs/suggest_dialog.py SuggestDialog: Suggest Requests…, core/projects/suggest.py's
   one request (core/live's client) and the reading of its drafts, checked for leaks
-  against a LeakCheck made on the GUI thread; the network only; the drafts listed with
-  checkboxes (or the error said) where they land.
+  against a LeakCheck of its own (of a list of the active skills taken at Send); the
+  network and those skills, read; the drafts listed with checkboxes (or the error said)
+  where they land.
 - gui/dialogs/settings_dialog.py SettingsDialog: Test connection, core/live/probe.py's
   one tiny request to the chosen endpoint row (the key typed there or the stored
   one); the network only; the result said under the table where it lands.
@@ -60,7 +61,11 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/infra/likely_jobs.py LikelyIndexes: a likely-candidates index of a list of active
   skills (one builder, the AppContext's: gui/models/app_context.py); reads them; where
   it lands, pointed at the registry and adopted by its open project, which keeps it
-  current with `sync()`.
+  current with `sync()`. Its second job: an adopted index's weights worked out again
+  when a sync moved a snapped average (`LikelyIndex.weights_job`: a copy of its
+  document counts; its entries and their skills read); put in where they land unless
+  a skill was added or removed meanwhile. Its third frees the weights they replaced
+  (their dict only).
 - gui/controllers/scan_controller.py Scanning: a ScanThread per folder scan or profile
   switch (below); the registries given until `scanned`, then its own copies; `scanned`,
   `progressed` and `done` payloads.

@@ -8,7 +8,7 @@ simply restarted.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -500,11 +500,25 @@ class SuiteRunner(QWidget):
     def _on_slice(self, first: int, results: list[CaseResult]) -> None:
         self.cases_model.set_results(first, results)
 
-    def _on_done(self, results: list[CaseResult], ms: float) -> None:
+    def _on_done(self, results: list[CaseResult], ms: float) -> Iterator[None]:
+        """A run's end in steps, a slice each (suite_slices.py): the report and its
+        verdict, then each table's columns sized to their contents."""
         self.last_run_ms = ms
         if self.suite is not None and self.registry is not None:
             self._check_leaks(self.suite, self.registry)
-        self._set_report(report_of(results))
+        report = report_of(results)
+        self._set_report(report)
+        self._show_report(report)
+        for view in (self.cases, self.skills, self.confusion) if self.suite else ():
+            yield
+            header = view.horizontalHeader()
+            for column in range(header.count()):
+                # A stretched column takes what is left whatever its text (measuring
+                # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
+                if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
+                    view.resizeColumnToContents(column)
+            if view is self.cases:
+                self.request_room.fit()  # (the request keeps its share once sized)
         self.finished.emit()
 
     def run_to_end(self) -> SuiteReport | None:
@@ -519,18 +533,8 @@ class SuiteRunner(QWidget):
         self.report = report
         self.skills_model.set_report(report)
         self.confusion_model.set_report(report)
-        if report is None or self.suite is None:
-            return
-        self.cases_model.refilter()
-        for view in (self.cases, self.skills, self.confusion):
-            header = view.horizontalHeader()
-            for column in range(header.count()):
-                # A stretched column takes what is left whatever its text (measuring
-                # the cases' requests and notes took 10-15 ms of the 16 at 40 cases).
-                if header.sectionResizeMode(column) != QHeaderView.ResizeMode.Stretch:
-                    view.resizeColumnToContents(column)
-        self.request_room.fit()
-        self._show_report(report)
+        if report is not None and self.suite is not None:
+            self.cases_model.refilter()
 
     def _show_report(self, report: SuiteReport) -> None:
         """The run's verdict, with the leaking cases once they are known."""

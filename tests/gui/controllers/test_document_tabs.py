@@ -10,6 +10,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, QUrl
@@ -584,3 +585,43 @@ def test_where_it_loads_gets_the_editors_room_beside_try_a_request(
     editor.views.setCurrentWidget(editor.form)  # another view asks nothing
     qtbot.wait(50)
     assert win.query_dock.height() >= tall
+
+
+def test_an_unsaved_tab_validates_again_only_when_the_refresh_read_its_file(
+    qtbot: QtBot, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every refresh validated each unsaved tab again, Problems and the tree updated
+    with it: 20-40 ms of the GUI thread at 10,000 skills, for a file the refresh had
+    not read (its skill, the tab's text, still the registry's). Now only when the
+    registry holds another (a full walk read the file); its findings between skills
+    are taken as they are now either way."""
+    shell = Shell(qtbot)
+    tabs = shell.documents(context_of(samples / "oasis"))
+    changed = samples / "oasis/key_skills/commit/SKILL.md"
+    unsaved = samples / "oasis/key_skills/write-tests/SKILL.md"
+    editor = tabs.open_skill(str(unsaved))
+    assert isinstance(editor, SkillEditor)
+    document = editor.document
+    document.text_document.setPlainText(document.text() + "\nTyped, not saved.\n")
+    document.validate()
+    registry = document.registry
+    held = registry.by_path[str(unsaved)]
+    assert held is document.installed
+    reparsed: list[str | None] = []
+    real = registry.reparse
+
+    def counted(path: str, text: str | None = None, parsed: Any = None) -> Any:
+        reparsed.append(text)
+        return real(path, text, parsed)
+
+    monkeypatch.setattr(registry, "reparse", counted)
+    changed.write_text(changed.read_text() + "\nChanged outside.\n")
+    registry.refresh([str(changed)])
+    assert list(tabs.changed_on_disk([str(changed)], lambda _p, _e: None)) == [True]
+    assert reparsed == [] and registry.by_path[str(unsaved)] is held
+    registry.reparse(str(unsaved))  # the file read again (as a full walk does)
+    reparsed.clear()
+    assert list(tabs.changed_on_disk([str(changed)], lambda _p, _e: None)) == [True]
+    assert reparsed == [document.text()]  # its text validated: the registry's truth again
+    now = registry.by_path[str(unsaved)]
+    assert now is document.installed and now is not held

@@ -6,12 +6,17 @@ the suite, which `test` then loads. Against a loopback fake endpoint."""
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
+
+from skillstudio.core.model.skills import Skill
+from skillstudio.gui.dialogs import suggest_dialog
 
 from ...helpers import cli
 from ...live_fake import FakeModel
@@ -91,4 +96,40 @@ def test_a_malformed_answer_is_said_in_plain_words(
         qtbot.waitUntil(lambda: "requests" in dialog.status.text(), timeout=10_000)
     assert dialog.status.text() == "the model's answer has no 'requests' list, as the schema asks"
     assert dialog.list.count() == 0 and not dialog.write_button.isEnabled()
+    dialog.close()
+
+
+def test_the_leak_check_is_built_off_the_gui_thread(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialog built its LeakCheck (every active skill's description and gist
+    read) on the GUI thread as it opened: 250 ms at 10,000 skills. Now the Send's
+    worker builds it, of the skills active at Send, and the drafts are marked as
+    before."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("SKILLSTUDIO_NO_KEYRING", "1")
+    built: list[bool] = []  # on the GUI thread?
+
+    class Watched(suggest_dialog.LeakCheck):
+        def __init__(self, skills: Iterable[Skill]) -> None:
+            built.append(threading.current_thread() is threading.main_thread())
+            super().__init__(skills)
+
+    monkeypatch.setattr(suggest_dialog, "LeakCheck", Watched)
+    base = project(tmp_path / "repo")
+    window = open_window(qtbot, settings, base, "claude-code")
+    dialog = window.skill_actions.suggest_dialog(str(base / ".claude/skills/pdf-forms/SKILL.md"))
+    assert dialog is not None
+    qtbot.addWidget(dialog)
+    assert built == []
+    with FakeModel([("text", answer())]) as fake:
+        dialog.endpoint.setCurrentText(fake.url)
+        dialog.model.setText("m")
+        qtbot.waitUntil(dialog.send_button.isEnabled, timeout=10_000)
+        dialog.send()
+        qtbot.waitUntil(lambda: dialog.list.count() > 0, timeout=10_000)
+    assert built == [False]
+    leaks = {d.query: d.leak.reason for d in dialog.drafts if d.leak is not None}
+    assert leaks["use pdf-forms on invoice.pdf"].startswith("names the skill")
+    assert "rarest description words: 'acroform'" in leaks["flatten the AcroForm before I send it"]
     dialog.close()
