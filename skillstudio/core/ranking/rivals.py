@@ -70,16 +70,27 @@ def vector_under(index: LikelyIndex, path: str, model: Model = OVERLAP_MODEL) ->
     them under the index's own model), from the index's counts, lengths and the IDF an
     index under `model` would have."""
     doc = index.docs[path]
+    return _weighed(index, doc.tf, doc.lengths, model)
+
+
+def _weighed(
+    index: LikelyIndex,
+    fields: Mapping[str, Mapping[str, int]],
+    lengths: Mapping[str, int],
+    model: Model,
+) -> dict[str, float]:
+    """Term -> weight under `model` of a skill whose fields have these term counts and
+    lengths, with `index`'s document counts (as `model` counts them) and average lengths."""
     count = len(index.docs) or 1
     k1, b = model.k1, model.b
     minus = uncounted(index, model)
     tf: dict[str, float] = defaultdict(float)
-    for name, counts in doc.tf.items():
+    for name, counts in fields.items():
         weight = model.weight(name)
         if not weight:
             continue
         avg = snapped(index.length_sums[name] / count) if index.length_sums[name] else 1.0
-        factor = weight / (1 - b + b * doc.lengths[name] / avg)
+        factor = weight / (1 - b + b * lengths[name] / avg)
         for term, times in counts.items():
             tf[term] += factor * times
     out = {}
@@ -102,6 +113,17 @@ def competing(
     The score is overlap's: the higher of the word cosine and the name probe (how
     much of a request made of one skill's name words the other answers, both ways)."""
     return [(other, score) for other, score, _, _ in _rivals(index, path, threshold)[:limit]]
+
+
+def with_own(
+    index: LikelyIndex, path: str, own: list[Skill], limit: int = 5, threshold: float = THRESHOLD
+) -> list[tuple[Skill, float]]:
+    """The form's "competes with": the `limit` strongest of the project's skills
+    (`competing`: overlap's pairs and scores when `index` is the overlap model's) and
+    the agent's own skills (`competing_own`), strongest first."""
+    found = competing(index, path, limit, threshold) + competing_own(index, path, own, threshold)
+    found.sort(key=lambda item: (-item[1], item[0].name))
+    return found[:limit]
 
 
 def rival_pairs(
@@ -162,21 +184,66 @@ def _rivals(
         if other is None:
             continue
         theirs = vector_under(index, other.skill.path)
-        named = naming_terms(index, doc.skill, other.skill, told)
-        dot = sum(
-            w * theirs[t]
-            for t, w in mine.items()
-            if t in theirs and " " not in t and t not in named
-        )
-        cosine = dot / (norm * _norm(theirs))
-        probe = math.sqrt(
-            _answered(index, doc.skill, mine, theirs, named)
-            * _answered(index, other.skill, theirs, mine, named)
-        )
-        resemblance = near(text, shingles(other.skill.description)) if text else 0.0
-        score = max(cosine, probe, resemblance)
+        found = _scored(index, doc.skill, mine, norm, text, other.skill, theirs, told)
+        if found[0] >= threshold:
+            out.append((other.skill, *found, theirs))
+    out.sort(key=lambda item: (-item[1], item[0].name))
+    return out
+
+
+def _scored(
+    index: LikelyIndex,
+    skill: Skill,
+    mine: dict[str, float],
+    norm: float,
+    text: frozenset[int],
+    other: Skill,
+    theirs: dict[str, float],
+    told: Said,
+) -> tuple[float, float]:
+    """(score, resemblance when NEAR or more) of `skill` (its vector `mine`, of norm
+    `norm`, its description's `shingles` `text`) against `other` (its vector
+    `theirs`): overlap's score of the pair."""
+    named = naming_terms(index, skill, other, told)
+    dot = sum(
+        w * theirs[t] for t, w in mine.items() if t in theirs and " " not in t and t not in named
+    )
+    cosine = dot / (norm * _norm(theirs))
+    probe = math.sqrt(
+        _answered(index, skill, mine, theirs, named) * _answered(index, other, theirs, mine, named)
+    )
+    resemblance = near(text, shingles(other.description)) if text else 0.0
+    return max(cosine, probe, resemblance), resemblance
+
+
+def competing_own(
+    index: LikelyIndex,
+    path: str,
+    own: list[Skill],
+    threshold: float = THRESHOLD,
+    model: Model = OVERLAP_MODEL,
+) -> list[tuple[Skill, float]]:
+    """(skill, score) of the agent's own skills (`Profile.agent_skills`: Claude Code's
+    bundled ones, Codex's system skills) competing with the skill at `path`, strongest
+    first: scored as overlap would score the pair, with the document counts and average
+    lengths of the project's skills alone (`index`, which does not hold them). Their
+    words never change the project's pairs: `overlap` and the Overlap Map compare the
+    project's descriptions with each other; the agent's own are weighed against them."""
+    doc = index.docs.get(path)
+    if doc is None or not own:
+        return []
+    mine = vector_under(index, path, model)
+    norm, text = _norm(mine), shingles(doc.skill.description)
+    told: Said = {}
+    out = []
+    for other in own:
+        if other.path in index.docs or index.omits(other) is not None:
+            continue  # (held by the index: one of `competing`'s)
+        fields = index.fields(other)  # weighed with the project's counts, in none of them
+        theirs = _weighed(index, fields, {n: sum(c.values()) for n, c in fields.items()}, model)
+        score, _ = _scored(index, doc.skill, mine, norm, text, other, theirs, told)
         if score >= threshold:
-            out.append((other.skill, score, resemblance, theirs))
+            out.append((other, score))
     out.sort(key=lambda item: (-item[1], item[0].name))
     return out
 
@@ -191,13 +258,24 @@ def _probe_candidates(
     that is in one of the two names."""
     named = set(index.name_terms(skill))
     out: set[int] = set()
+    names: dict[int, list[str]] = {}  # slot -> its skill's name terms (worked out once)
     for term in mine:
         if not 2 <= df_under(index, term, minus) <= RARE_MAX:
             continue
         slots = index.postings.get(term, _EMPTY)[0]
+        if term in named:
+            out.update(slot for slot in slots if index.slots[slot] is not None)
+            continue
         for slot in slots:
+            if slot in out:
+                continue
             other = index.slots[slot]
-            if other is not None and (term in named or term in index.name_terms(other.skill)):
+            if other is None:
+                continue
+            theirs = names.get(slot)
+            if theirs is None:
+                theirs = names[slot] = index.name_terms(other.skill)
+            if term in theirs:
                 out.add(slot)
     return out
 
