@@ -1,23 +1,27 @@
-"""The skills competing with one skill, from the likely-candidates index kept for the app.
+"""The skills competing with one skill, from a likely-candidates index kept for the app.
 
 `core.overlap.overlaps` finds every pair of a registry; the app's form asks, as
 the user types a description, only for the skills competing with the one being
-edited. This answers that from the `LikelyIndex` the app keeps current per edit
-(no second index: 32 MB fewer at 10,000 skills), with the document counts an index
-under the overlap model has: the likely index also reads the bodies' gists, and its
-own counts (a word common in bodies counted as common) gave other pairs and scores
-than `skillstudio overlap` (on a public collection: algorithmic-art 0.38 in the
-form, frontend-design 0.33 in `overlap`); the index counts the skills that have a
-word in their body only (`body_only`), and those are left out. The skill's rare words (in at
-most RARE_MAX skills, as overlap pairs them) are looked up in the postings, the
-skills sharing them are ranked by their partial dot product, and the best few
-get the full cosine of their vectors under the overlap model (`OVERLAP_MODEL`:
-the same fields, the name weighted like the description), recomputed from the
+edited. This answers that from a `LikelyIndex` kept current per edit: the app's
+is the overlap model's own (`OVERLAP_MODEL`: descriptions whole, the project's
+skills only), and then the pairs and scores are exactly `skillstudio overlap`'s.
+Over another index of the same skills (the likely ranking's reads the bodies'
+gists too) the counts are made an overlap index's: the skills that have a word in
+their body only (`body_only`) are left out of its document count (counted, a word
+common in bodies gave other pairs: on a public collection algorithmic-art 0.38 in
+the form, frontend-design 0.33 in `overlap`). Try a Request's index cannot serve:
+it reads descriptions as the listing's budget cuts them and holds the agent's own
+skills (on a claude-code project of 181 skills, 96 got other pairs). The skill's
+rare words (in at most RARE_MAX skills, as overlap pairs them) are looked up in
+the postings, the skills sharing them are ranked by their partial dot product,
+and the best few get the full cosine of their vectors under the overlap model
+(the same fields, the name weighted like the description), recomputed from the
 index's term counts with the current average lengths and IDF: the score
-`skillstudio overlap` gives the pair. Near-duplicate descriptions (the same
-text, or nearly: core/ranking/resemblance.py) are looked up the same way, and a pair's
-score is at least their resemblance, as in overlap. About a millisecond at
-10,000 skills.
+`skillstudio overlap` gives the pair. Near-duplicate descriptions (the same text,
+or nearly: core/ranking/resemblance.py) are looked up the same way, and a pair's
+score is at least their resemblance, as in overlap. The agent's own skills
+(`competing_own`) are scored the same way against the project's counts, which
+they never enter (docs/commands.md, "What a pair is weighed against").
 """
 
 from __future__ import annotations
