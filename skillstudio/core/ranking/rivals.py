@@ -183,12 +183,13 @@ def _rivals(
     pool.discard(doc.slot)
     out: list[tuple[Skill, float, float, dict[str, float]]] = []
     told: Said = {}
+    probes: dict[str, list[str]] = {}
     for slot in pool:
         other = index.slots[slot]
         if other is None:
             continue
         theirs = vector_under(index, other.skill.path)
-        found = _scored(index, doc.skill, mine, norm, text, other.skill, theirs, told)
+        found = _scored(index, doc.skill, mine, norm, text, other.skill, theirs, told, probes)
         if found[0] >= threshold:
             out.append((other.skill, *found, theirs))
     out.sort(key=lambda item: (-item[1], item[0].name))
@@ -204,17 +205,19 @@ def _scored(
     other: Skill,
     theirs: dict[str, float],
     told: Said,
+    probes: dict[str, list[str]],
 ) -> tuple[float, float]:
     """(score, resemblance when NEAR or more) of `skill` (its vector `mine`, of norm
     `norm`, its description's `shingles` `text`) against `other` (its vector
-    `theirs`): overlap's score of the pair."""
+    `theirs`): overlap's score of the pair (`told`, `probes`: the call's memos)."""
     named = naming_terms(index, skill, other, told)
     dot = sum(
         w * theirs[t] for t, w in mine.items() if t in theirs and " " not in t and t not in named
     )
     cosine = dot / (norm * _norm(theirs))
     probe = math.sqrt(
-        _answered(index, skill, mine, theirs, named) * _answered(index, other, theirs, mine, named)
+        _answered(index, skill, mine, theirs, named, probes)
+        * _answered(index, other, theirs, mine, named, probes)
     )
     resemblance = near(text, shingles(other.description)) if text else 0.0
     return max(cosine, probe, resemblance), resemblance
@@ -239,13 +242,14 @@ def competing_own(
     mine = vector_under(index, path, model)
     norm, text = _norm(mine), shingles(doc.skill.description)
     told: Said = {}
+    probes: dict[str, list[str]] = {}
     out = []
     for other in own:
         if other.path in index.docs or index.omits(other) is not None:
             continue  # (held by the index: one of `competing`'s)
         fields = index.fields(other)  # weighed with the project's counts, in none of them
         theirs = _weighed(index, fields, {n: sum(c.values()) for n, c in fields.items()}, model)
-        score, _ = _scored(index, doc.skill, mine, norm, text, other, theirs, told)
+        score, _ = _scored(index, doc.skill, mine, norm, text, other, theirs, told, probes)
         if score >= threshold:
             out.append((other, score))
     out.sort(key=lambda item: (-item[1], item[0].name))
@@ -290,9 +294,14 @@ def _answered(
     own: dict[str, float],
     other: dict[str, float],
     naming: frozenset[str],
+    probes: dict[str, list[str]],
 ) -> float:
     """Share of a request of `skill`'s name words that `other` scores (overlap's probe;
-    the pair's `naming` terms left out)."""
-    words = [t for t in name_probe(index, skill, own) if t not in naming]
+    the pair's `naming` terms left out; `probes`: path -> `name_probe`, worked out once
+    per skill and call, as `own` is)."""
+    probe = probes.get(skill.path)
+    if probe is None:
+        probe = probes[skill.path] = name_probe(index, skill, own)
+    words = [t for t in probe if t not in naming]
     whole = sum(own[t] for t in words)
     return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0
