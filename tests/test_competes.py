@@ -150,3 +150,37 @@ def test_on_wshobson_agents_the_forms_pairs_are_overlaps_for_every_skill() -> No
         "parallel-feature-development",
     }
     assert "review" in owns["multi-reviewer-patterns"]
+
+
+def test_the_agents_own_skills_are_weighed_against_the_projects_counts_untouched(
+    tmp_path: Any,
+) -> None:
+    """Claude Code's own skills compete with the project's (a copy of one's description
+    is the same text: 1.0), scored against the project's counts, which they never enter:
+    the project's pairs stay `overlap`'s."""
+    registry = collection(tmp_path, SKILLS, "claude-code")
+    own = registry.profile.agent_skills(registry.profile.own_options)
+    simplify = next(skill for skill in own if skill.name == "simplify")
+    write(
+        tmp_path,
+        "skills/tidy-up/SKILL.md",
+        skill_text(name="tidy-up", description=simplify.description),
+    )
+    registry = project_from_folder(str(tmp_path / "skills"), "claude-code").registry()
+    registry.scan()
+    index = LikelyIndex(registry, OVERLAP_MODEL)
+    counts, docs = dict(index.df), len(index.docs)
+    tidy = registry.active["tidy-up"].path
+    found = with_own(index, tidy, own, limit=100)
+    assert found[0][0] is simplify and found[0][1] == pytest.approx(1.0)
+    assert all(s.fields.get("agent_skill") for s, _ in found)  # no project pair here
+    assert dict(index.df) == counts and len(index.docs) == docs
+    review = registry.active["pr-review"].path
+    expected = {
+        (p.b if p.a.name == "pr-review" else p.a).name: p.score
+        for p in overlaps(registry)
+        if "pr-review" in (p.a.name, p.b.name)
+    }
+    got = with_own(index, review, own, limit=100)
+    project = {s.name: x for s, x in got if not s.fields.get("agent_skill")}
+    assert project == pytest.approx(expected, abs=1e-9)
