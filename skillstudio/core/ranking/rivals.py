@@ -98,9 +98,9 @@ def _weighed(
         for term, times in counts.items():
             tf[term] += factor * times
     out = {}
-    counts, less, log = index.df.get, minus.get, math.log  # (`df_under`, inlined: 1 call a term)
+    held, less, log = index.df.get, minus.get, math.log  # (`df_under`, inlined: 1 call a term)
     for term, x in tf.items():
-        df = counts(term, 0) - less(term, 0)
+        df = held(term, 0) - less(term, 0)
         out[term] = log(1 + (count - df + 0.5) / (df + 0.5)) * x / (k1 + x)
     return out
 
