@@ -3,6 +3,8 @@ line under the description)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from skillstudio.gui.editor.competes_line import CompetesLine
 from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...test_competes import ART
+from ...test_competes import ART, WSHOBSON
 from ..parts import open_window
 
 
@@ -236,3 +238,36 @@ def test_the_forms_project_pairs_are_the_overlap_maps_under_claude_code(
     named = {frozenset((p.a.name, p.b.name)) for p in pairs}
     assert frozenset(("parallel-debugging", "debugging-strategies")) in named
     assert frozenset(("parallel-debugging", "parallel-features")) in named
+
+
+@pytest.mark.skipif(not os.path.isdir(WSHOBSON), reason="no ../shared/corpus")
+def test_on_wshobson_agents_the_reviewers_two_skills_show_overlaps_pairs(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The reviewer's day, on a copy: parallel-debugging said "no other skill" and
+    multi-reviewer-patterns named multi-cloud-architecture, where the Overlap Map and
+    `skillstudio overlap` list debugging-strategies and parallel-feature-development,
+    and code-review-excellence alone."""
+    folder = tmp_path / "rv"
+    shutil.copytree(WSHOBSON, folder)
+    win = open_window(qtbot, settings, folder, "claude-code")
+    registry = win.context.registries[0]
+    pairs = overlaps(registry)
+    for name in ("parallel-debugging", "multi-reviewer-patterns"):
+        editor = win.open_skill(registry.active[name].path)
+        assert editor is not None
+        line = editor.form.findChild(CompetesLine, "competes-with")
+        assert line is not None
+
+        def worked_out(line: CompetesLine = line) -> bool:
+            return "working" not in line.text()
+
+        qtbot.waitUntil(worked_out, timeout=20_000)
+        expected = {
+            (p.b if p.a.name == name else p.a).name: p.score
+            for p in pairs
+            if name in (p.a.name, p.b.name)
+        }
+        assert expected, name
+        project = {s.name: x for s, x in line.competitors if not s.fields.get("agent_skill")}
+        assert project == pytest.approx(expected, abs=0.005), name
