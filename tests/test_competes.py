@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
+import pytest
+
+from skillstudio.core.projects.open_project import OpenProject
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.likely_index import LikelyIndex
-from skillstudio.core.ranking.overlap import overlaps
-from skillstudio.core.ranking.rivals import competing
-from tests.helpers import skill_text, write
+from skillstudio.core.ranking.overlap import OVERLAP_MODEL, overlap_report, overlaps
+from skillstudio.core.ranking.rivals import competing, with_own
+from tests.helpers import CORPUS, skill_text, write
 from tests.test_overlap import SKILLS, collection
 
 # Two skills whose descriptions share rare words; the other skills' bodies use them
@@ -108,3 +112,75 @@ def test_the_likely_index_gives_overlaps_pairs_and_scores_whatever_the_bodies(
     index.remove(art.path)
     index.add(art)
     assert competing(index, registry.active["poster-design"].path, limit=100, threshold=0.3)
+
+
+WSHOBSON = os.path.join(CORPUS, "wshobson-agents")
+
+
+@pytest.mark.skipif(not os.path.isdir(WSHOBSON), reason="no ../shared/corpus")
+def test_on_wshobson_agents_the_forms_pairs_are_overlaps_for_every_skill() -> None:
+    """A reviewer's claude-code project of 181 skills: the form said "no other skill"
+    for parallel-debugging where `overlap` and the Overlap Map listed debugging-strategies
+    and parallel-feature-development (it read Try a Request's index: the listing's cut
+    descriptions, Claude Code's own skills in the counts; 96 of the 181 skills differed).
+    Over the overlap index with Claude Code's own skills beside it, the project's pairs
+    are overlap's for every skill, and the own skills are weighed without changing them."""
+    project = OpenProject.read(project_from_folder(WSHOBSON, "claude-code"), gists=False)
+    registry = project.registry
+    assert len(registry.active) >= 150
+    report = overlap_report(registry)
+    index = project.likely_index(OVERLAP_MODEL)
+    assert index is not None and not index.own
+    own = registry.profile.agent_skills(registry.profile.own_options)
+    assert {"review", "security-review"} <= {skill.name for skill in own}
+    counted = len(index.docs)
+    mine: dict[str, dict[str, float]] = {path: {} for path in registry.by_path}
+    for pair in report.pairs:
+        mine[pair.a.path][pair.b.name] = pair.score
+        mine[pair.b.path][pair.a.name] = pair.score
+    owns = {}
+    for skill in registry.active.values():
+        found = with_own(index, skill.path, own, limit=100)
+        project_pairs = {s.name: x for s, x in found if not s.fields.get("agent_skill")}
+        assert project_pairs == pytest.approx(mine[skill.path], abs=0.005), skill.name
+        owns[skill.name] = [s.name for s, _ in found if s.fields.get("agent_skill")]
+    assert len(index.docs) == counted  # the own skills were never counted
+    assert mine[registry.active["parallel-debugging"].path].keys() == {
+        "debugging-strategies",
+        "parallel-feature-development",
+    }
+    assert "review" in owns["multi-reviewer-patterns"]
+
+
+def test_the_agents_own_skills_are_weighed_against_the_projects_counts_untouched(
+    tmp_path: Any,
+) -> None:
+    """Claude Code's own skills compete with the project's (a copy of one's description
+    is the same text: 1.0), scored against the project's counts, which they never enter:
+    the project's pairs stay `overlap`'s."""
+    registry = collection(tmp_path, SKILLS, "claude-code")
+    own = registry.profile.agent_skills(registry.profile.own_options)
+    simplify = next(skill for skill in own if skill.name == "simplify")
+    write(
+        tmp_path,
+        "skills/tidy-up/SKILL.md",
+        skill_text(name="tidy-up", description=simplify.description),
+    )
+    registry = project_from_folder(str(tmp_path / "skills"), "claude-code").registry()
+    registry.scan()
+    index = LikelyIndex(registry, OVERLAP_MODEL)
+    counts, docs = dict(index.df), len(index.docs)
+    tidy = registry.active["tidy-up"].path
+    found = with_own(index, tidy, own, limit=100)
+    assert found[0][0] is simplify and found[0][1] == pytest.approx(1.0)
+    assert all(s.fields.get("agent_skill") for s, _ in found)  # no project pair here
+    assert dict(index.df) == counts and len(index.docs) == docs
+    review = registry.active["pr-review"].path
+    expected = {
+        (p.b if p.a.name == "pr-review" else p.a).name: p.score
+        for p in overlaps(registry)
+        if "pr-review" in (p.a.name, p.b.name)
+    }
+    got = with_own(index, review, own, limit=100)
+    project = {s.name: x for s, x in got if not s.fields.get("agent_skill")}
+    assert project == pytest.approx(expected, abs=1e-9)

@@ -1,23 +1,27 @@
-"""The skills competing with one skill, from the likely-candidates index kept for the app.
+"""The skills competing with one skill, from a likely-candidates index kept for the app.
 
 `core.overlap.overlaps` finds every pair of a registry; the app's form asks, as
 the user types a description, only for the skills competing with the one being
-edited. This answers that from the `LikelyIndex` the app keeps current per edit
-(no second index: 32 MB fewer at 10,000 skills), with the document counts an index
-under the overlap model has: the likely index also reads the bodies' gists, and its
-own counts (a word common in bodies counted as common) gave other pairs and scores
-than `skillstudio overlap` (on a public collection: algorithmic-art 0.38 in the
-form, frontend-design 0.33 in `overlap`); the index counts the skills that have a
-word in their body only (`body_only`), and those are left out. The skill's rare words (in at
-most RARE_MAX skills, as overlap pairs them) are looked up in the postings, the
-skills sharing them are ranked by their partial dot product, and the best few
-get the full cosine of their vectors under the overlap model (`OVERLAP_MODEL`:
-the same fields, the name weighted like the description), recomputed from the
+edited. This answers that from a `LikelyIndex` kept current per edit: the app's
+is the overlap model's own (`OVERLAP_MODEL`: descriptions whole, the project's
+skills only), and then the pairs and scores are exactly `skillstudio overlap`'s.
+Over another index of the same skills (the likely ranking's reads the bodies'
+gists too) the counts are made an overlap index's: the skills that have a word in
+their body only (`body_only`) are left out of its document count (counted, a word
+common in bodies gave other pairs: on a public collection algorithmic-art 0.38 in
+the form, frontend-design 0.33 in `overlap`). Try a Request's index cannot serve:
+it reads descriptions as the listing's budget cuts them and holds the agent's own
+skills (on a claude-code project of 181 skills, 96 got other pairs). The skill's
+rare words (in at most RARE_MAX skills, as overlap pairs them) are looked up in
+the postings, the skills sharing them are ranked by their partial dot product,
+and the best few get the full cosine of their vectors under the overlap model
+(the same fields, the name weighted like the description), recomputed from the
 index's term counts with the current average lengths and IDF: the score
-`skillstudio overlap` gives the pair. Near-duplicate descriptions (the same
-text, or nearly: core/ranking/resemblance.py) are looked up the same way, and a pair's
-score is at least their resemblance, as in overlap. About a millisecond at
-10,000 skills.
+`skillstudio overlap` gives the pair. Near-duplicate descriptions (the same text,
+or nearly: core/ranking/resemblance.py) are looked up the same way, and a pair's
+score is at least their resemblance, as in overlap. The agent's own skills
+(`competing_own`) are scored the same way against the project's counts, which
+they never enter (docs/commands.md, "What a pair is weighed against").
 """
 
 from __future__ import annotations
@@ -70,22 +74,34 @@ def vector_under(index: LikelyIndex, path: str, model: Model = OVERLAP_MODEL) ->
     them under the index's own model), from the index's counts, lengths and the IDF an
     index under `model` would have."""
     doc = index.docs[path]
+    return _weighed(index, doc.tf, doc.lengths, model)
+
+
+def _weighed(
+    index: LikelyIndex,
+    fields: Mapping[str, Mapping[str, int]],
+    lengths: Mapping[str, int],
+    model: Model,
+) -> dict[str, float]:
+    """Term -> weight under `model` of a skill whose fields have these term counts and
+    lengths, with `index`'s document counts (as `model` counts them) and average lengths."""
     count = len(index.docs) or 1
     k1, b = model.k1, model.b
     minus = uncounted(index, model)
     tf: dict[str, float] = defaultdict(float)
-    for name, counts in doc.tf.items():
+    for name, counts in fields.items():
         weight = model.weight(name)
         if not weight:
             continue
         avg = snapped(index.length_sums[name] / count) if index.length_sums[name] else 1.0
-        factor = weight / (1 - b + b * doc.lengths[name] / avg)
+        factor = weight / (1 - b + b * lengths[name] / avg)
         for term, times in counts.items():
             tf[term] += factor * times
     out = {}
+    held, less, log = index.df.get, minus.get, math.log  # (`df_under`, inlined: 1 call a term)
     for term, x in tf.items():
-        df = df_under(index, term, minus)
-        out[term] = math.log(1 + (count - df + 0.5) / (df + 0.5)) * x / (k1 + x)
+        df = held(term, 0) - less(term, 0)
+        out[term] = log(1 + (count - df + 0.5) / (df + 0.5)) * x / (k1 + x)
     return out
 
 
@@ -102,6 +118,17 @@ def competing(
     The score is overlap's: the higher of the word cosine and the name probe (how
     much of a request made of one skill's name words the other answers, both ways)."""
     return [(other, score) for other, score, _, _ in _rivals(index, path, threshold)[:limit]]
+
+
+def with_own(
+    index: LikelyIndex, path: str, own: list[Skill], limit: int = 5, threshold: float = THRESHOLD
+) -> list[tuple[Skill, float]]:
+    """The form's "competes with": the `limit` strongest of the project's skills
+    (`competing`: overlap's pairs and scores when `index` is the overlap model's) and
+    the agent's own skills (`competing_own`), strongest first."""
+    found = competing(index, path, limit, threshold) + competing_own(index, path, own, threshold)
+    found.sort(key=lambda item: (-item[1], item[0].name))
+    return found[:limit]
 
 
 def rival_pairs(
@@ -157,26 +184,75 @@ def _rivals(
     pool.discard(doc.slot)
     out: list[tuple[Skill, float, float, dict[str, float]]] = []
     told: Said = {}
+    probes: dict[str, list[str]] = {}
     for slot in pool:
         other = index.slots[slot]
         if other is None:
             continue
         theirs = vector_under(index, other.skill.path)
-        named = naming_terms(index, doc.skill, other.skill, told)
-        dot = sum(
-            w * theirs[t]
-            for t, w in mine.items()
-            if t in theirs and " " not in t and t not in named
-        )
-        cosine = dot / (norm * _norm(theirs))
-        probe = math.sqrt(
-            _answered(index, doc.skill, mine, theirs, named)
-            * _answered(index, other.skill, theirs, mine, named)
-        )
-        resemblance = near(text, shingles(other.skill.description)) if text else 0.0
-        score = max(cosine, probe, resemblance)
+        found = _scored(index, doc.skill, mine, norm, text, other.skill, theirs, told, probes)
+        if found[0] >= threshold:
+            out.append((other.skill, *found, theirs))
+    out.sort(key=lambda item: (-item[1], item[0].name))
+    return out
+
+
+def _scored(
+    index: LikelyIndex,
+    skill: Skill,
+    mine: dict[str, float],
+    norm: float,
+    text: frozenset[int],
+    other: Skill,
+    theirs: dict[str, float],
+    told: Said,
+    probes: dict[str, list[str]],
+) -> tuple[float, float]:
+    """(score, resemblance when NEAR or more) of `skill` (its vector `mine`, of norm
+    `norm`, its description's `shingles` `text`) against `other` (its vector
+    `theirs`): overlap's score of the pair (`told`, `probes`: the call's memos)."""
+    named = naming_terms(index, skill, other, told)
+    dot = sum(
+        w * theirs[t] for t, w in mine.items() if t in theirs and " " not in t and t not in named
+    )
+    cosine = dot / (norm * _norm(theirs))
+    probe = math.sqrt(
+        _answered(index, skill, mine, theirs, named, probes)
+        * _answered(index, other, theirs, mine, named, probes)
+    )
+    resemblance = near(text, shingles(other.description)) if text else 0.0
+    return max(cosine, probe, resemblance), resemblance
+
+
+def competing_own(
+    index: LikelyIndex,
+    path: str,
+    own: list[Skill],
+    threshold: float = THRESHOLD,
+    model: Model = OVERLAP_MODEL,
+) -> list[tuple[Skill, float]]:
+    """(skill, score) of the agent's own skills (`Profile.agent_skills`: Claude Code's
+    bundled ones, Codex's system skills) competing with the skill at `path`, strongest
+    first: scored as overlap would score the pair, with the document counts and average
+    lengths of the project's skills alone (`index`, which does not hold them). Their
+    words never change the project's pairs: `overlap` and the Overlap Map compare the
+    project's descriptions with each other; the agent's own are weighed against them."""
+    doc = index.docs.get(path)
+    if doc is None or not own:
+        return []
+    mine = vector_under(index, path, model)
+    norm, text = _norm(mine), shingles(doc.skill.description)
+    told: Said = {}
+    probes: dict[str, list[str]] = {}
+    out = []
+    for other in own:
+        if other.path in index.docs or index.omits(other) is not None:
+            continue  # (held by the index: one of `competing`'s)
+        fields = index.fields(other)  # weighed with the project's counts, in none of them
+        theirs = _weighed(index, fields, {n: sum(c.values()) for n, c in fields.items()}, model)
+        score, _ = _scored(index, doc.skill, mine, norm, text, other, theirs, told, probes)
         if score >= threshold:
-            out.append((other.skill, score, resemblance, theirs))
+            out.append((other, score))
     out.sort(key=lambda item: (-item[1], item[0].name))
     return out
 
@@ -191,13 +267,24 @@ def _probe_candidates(
     that is in one of the two names."""
     named = set(index.name_terms(skill))
     out: set[int] = set()
+    names: dict[int, list[str]] = {}  # slot -> its skill's name terms (worked out once)
     for term in mine:
         if not 2 <= df_under(index, term, minus) <= RARE_MAX:
             continue
         slots = index.postings.get(term, _EMPTY)[0]
+        if term in named:
+            out.update(slot for slot in slots if index.slots[slot] is not None)
+            continue
         for slot in slots:
+            if slot in out:
+                continue
             other = index.slots[slot]
-            if other is not None and (term in named or term in index.name_terms(other.skill)):
+            if other is None:
+                continue
+            theirs = names.get(slot)
+            if theirs is None:
+                theirs = names[slot] = index.name_terms(other.skill)
+            if term in theirs:
                 out.add(slot)
     return out
 
@@ -208,9 +295,14 @@ def _answered(
     own: dict[str, float],
     other: dict[str, float],
     naming: frozenset[str],
+    probes: dict[str, list[str]],
 ) -> float:
     """Share of a request of `skill`'s name words that `other` scores (overlap's probe;
-    the pair's `naming` terms left out)."""
-    words = [t for t in name_probe(index, skill, own) if t not in naming]
+    the pair's `naming` terms left out; `probes`: path -> `name_probe`, worked out once
+    per skill and call, as `own` is)."""
+    probe = probes.get(skill.path)
+    if probe is None:
+        probe = probes[skill.path] = name_probe(index, skill, own)
+    words = [t for t in probe if t not in naming]
     whole = sum(own[t] for t in words)
     return sum(other.get(t, 0.0) for t in words) / whole if whole else 0.0

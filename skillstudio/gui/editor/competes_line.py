@@ -3,15 +3,17 @@
 Where the model chooses, two skills whose descriptions say the same thing compete
 for the same requests (docs/commands.md, core/ranking/overlap.py). As the author types,
 the line names the skills the one on screen competes with, scored against the
-project's likely-candidates index (the one Try a Request ranks with: built off the
-GUI thread, kept current per edit), under the overlap model and with the document
-counts overlap's own index has (the bodies' words left out), so the pairs and scores
-are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at 10,000
-skills (core/ranking/rivals.py). A name is a link that opens that skill; the
-agent's own skills (Claude Code's bundled ones, Codex's system skills: the model
-weighs them too, the Overlap Map, which lists the project's pairs, does not) are
-marked "(claude-code's own)", and their link shows what the model reads of them, as
-they have no file to open.
+project's overlap index (the overlap model's: descriptions whole, the project's skills
+only; built off the GUI thread, kept current per edit), so the project's pairs and
+scores are `skillstudio overlap`'s and the Overlap Map's; about a millisecond at
+10,000 skills (core/ranking/rivals.py). Try a Request's index is not it: it reads the
+listing as its budget cuts it and holds the agent's own skills, and its counts gave
+other pairs (a reviewer's parallel-debugging: "no other skill" where the map listed
+two). A name is a link that opens that skill; the agent's own skills (Claude Code's
+bundled ones, Codex's system skills: the model weighs them too, the Overlap Map, which
+lists the project's pairs, does not) are scored against the project's counts without
+changing them, marked "(claude-code's own)", and their link shows what the model
+reads of them, as they have no file to open.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from ...core.model.skills import Skill
 from ...core.ranking.likely_index import LikelyIndex
-from ...core.ranking.overlap import THRESHOLD
-from ...core.ranking.rivals import competing
+from ...core.ranking.overlap import OVERLAP_MODEL, THRESHOLD
+from ...core.ranking.rivals import with_own
 from ..infra.likely_jobs import LikelyIndexes
 from ..infra.theme import colour, on_theme_change
 from ..models.skill_document import SkillDocument
@@ -69,6 +71,7 @@ class CompetesLine(QLabel):
         self.document = document
         self.indexes = indexes
         self.competitors: list[tuple[Skill, float]] = []
+        self._own: tuple[object, list[Skill]] | None = None  # (profile, its own skills)
         self.working = False  # the index is still being built
         self.setObjectName("competes-with")
         self.setWordWrap(True)
@@ -88,7 +91,7 @@ class CompetesLine(QLabel):
         on_theme_change(self, self._show)  # the muted notes are in the theme's grey
         self.update_now()
 
-    def _own(self, href: str) -> Skill | None:
+    def _own_skill(self, href: str) -> Skill | None:
         """The agent's own skill the link `href` names, or None (a skill of the project)."""
         for skill, _score in self.competitors:
             if skill.path == href and skill.fields.get("agent_skill"):
@@ -96,7 +99,7 @@ class CompetesLine(QLabel):
         return None
 
     def _activated(self, href: str) -> None:
-        own = self._own(href)
+        own = self._own_skill(href)
         if own is None:
             self.open_requested.emit(href)
             return
@@ -104,7 +107,7 @@ class CompetesLine(QLabel):
         QToolTip.showText(QCursor.pos(), self.note, self)
 
     def _hovered(self, href: str) -> None:
-        own = self._own(href) if href else None
+        own = self._own_skill(href) if href else None
         origin = self.document.registry.profile.own_origin()
         self.setToolTip(own_note(own, origin) if own is not None else TIP)
 
@@ -132,19 +135,32 @@ class CompetesLine(QLabel):
         elif doc is not None:
             index.remove(path)
 
+    def _agent_skills(self) -> list[Skill]:
+        """The agent's own skills at the project's options (read once per profile)."""
+        profile = self.document.registry.profile
+        if self._own is None or self._own[0] is not profile:
+            try:
+                self._own = (profile, profile.agent_skills(profile.own_options))
+            except Exception:  # a nicety: the project's pairs are shown without them
+                self._own = (profile, [])
+        return self._own[1]
+
     def update_now(self) -> None:
         self.timer.stop()
         registry = self.document.registry
-        index = self.indexes.peek(registry)  # Try a Request's
-        if index is None:
-            index = self.indexes.get(registry)  # built off the GUI thread; `ready` follows
+        # the overlap model's index (descriptions whole, the project's skills only): the
+        # Overlap Map's and `skillstudio overlap`'s pairs and scores, not Try a Request's
+        # index (the listing's cuts and the agent's own skills changed its counts)
+        index = self.indexes.peek(registry, OVERLAP_MODEL)
+        if index is None:  # built off the GUI thread; `ready` follows
+            index = self.indexes.get(registry, OVERLAP_MODEL)
         else:
             self._follow(index)
         self.working = index is None
         self.competitors = []
         if index is not None:
             try:
-                self.competitors = competing(index, self.document.path, SHOWN)
+                self.competitors = with_own(index, self.document.path, self._agent_skills(), SHOWN)
             except Exception:  # a nicety: a core bug here must not break the form
                 self.competitors = []
         self._show()

@@ -3,6 +3,8 @@ line under the description)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from skillstudio.gui.editor.competes_line import CompetesLine
 from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.window.main_window import MainWindow
 
-from ...test_competes import ART
+from ...test_competes import ART, WSHOBSON
 from ..parts import open_window
 
 
@@ -156,3 +158,116 @@ def test_the_agents_own_skills_are_marked_and_their_link_shows_them(
     assert line.toolTip().startswith("simplify is claude-code's own skill")
     line.linkHovered.emit("")
     assert "Click a name to open that skill" in line.toolTip()
+
+
+# Skills of a claude-code project: two pairs that compete, one that reviews code as
+# Claude Code's own `review` and `security-review` do, and a crowd sharing words.
+PROJECT = {
+    "parallel-debugging": "Debug a flaky failure with parallel hypotheses; investigators "
+    "gather evidence for each hypothesis and rank the root causes.",
+    "debugging-strategies": "Debugging strategies for a flaky failure; form hypotheses, "
+    "gather evidence, bisect to the root causes.",
+    "parallel-features": "Build features in parallel; split the work across agents with "
+    "file ownership, interface contracts and a merge order.",
+    "review-teams": "Review code changes with several reviewers in parallel; security, "
+    "performance and architecture findings, deduplicated.",
+    "code-review-practice": "Code review practice; constructive review of code changes "
+    "for security, performance and architecture.",
+}
+
+
+def test_the_forms_project_pairs_are_the_overlap_maps_under_claude_code(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Under claude-code the form scored against Try a Request's index, which reads the
+    listing as its budget cuts it and holds Claude Code's own skills: a reviewer's
+    parallel-debugging said "no other skill" where the Overlap Map and `skillstudio
+    overlap` listed two pairs, and others got pairs overlap never gives. The project's
+    pairs and scores are overlap's for every skill; the agent's own stay, marked."""
+    import random
+
+    from ...test_competes import WORDS
+
+    folder = tmp_path / "team"
+    rng = random.Random(43)
+    skills = dict(PROJECT)
+    for n in range(12):  # a crowd sharing words in every mix
+        skills[f"mix-{n}"] = " ".join(rng.choice(WORDS) for _ in range(9)) + "."
+    # a budget the listing overflows: Try a Request's index reads descriptions cut
+    (folder / "skillstudio.yaml").parent.mkdir(parents=True)
+    (folder / "skillstudio.yaml").write_text("profile: claude-code\nchar_budget: 1500\n")
+    for name, description in skills.items():
+        skill = folder / ".claude" / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\nSteps for {name}.\n"
+        )
+    win = open_window(qtbot, settings, folder)
+    registry = win.context.registries[0]
+    assert registry.profile.name == "claude-code"
+    pairs = overlaps(registry)
+    assert len(pairs) >= 3, "the fixture's pairs compete"
+    seen_own = 0
+    for name in skills:
+        editor = win.open_skill(str(folder / ".claude" / "skills" / name / "SKILL.md"))
+        assert editor is not None
+        line = editor.form.findChild(CompetesLine, "competes-with")
+        assert line is not None
+
+        def worked_out(line: CompetesLine = line) -> bool:
+            return "working" not in line.text()
+
+        qtbot.waitUntil(worked_out, timeout=10_000)
+        expected = {
+            (p.b if p.a.name == name else p.a).name: p.score
+            for p in pairs
+            if name in (p.a.name, p.b.name)
+        }
+        project = {s.name: x for s, x in line.competitors if not s.fields.get("agent_skill")}
+        own = [s for s, _ in line.competitors if s.fields.get("agent_skill")]
+        seen_own += len(own)
+        # the line shows the five strongest: overlap's pairs down to its weakest
+        weakest = line.competitors[-1][1] if len(line.competitors) == 5 else 0.0
+        shown = {n: x for n, x in expected.items() if x > weakest + 0.005}
+        assert shown.keys() <= project.keys(), name
+        assert project.keys() <= expected.keys(), name
+        assert project == pytest.approx({n: expected[n] for n in project}, abs=0.005), name
+        for agents in own:
+            assert f"{agents.name}</a> (claude-code's own, " in line.text()
+    assert seen_own, "Claude Code's own skills compete with the reviewing ones"
+    named = {frozenset((p.a.name, p.b.name)) for p in pairs}
+    assert frozenset(("parallel-debugging", "debugging-strategies")) in named
+    assert frozenset(("parallel-debugging", "parallel-features")) in named
+
+
+@pytest.mark.skipif(not os.path.isdir(WSHOBSON), reason="no ../shared/corpus")
+def test_on_wshobson_agents_the_reviewers_two_skills_show_overlaps_pairs(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The reviewer's day, on a copy: parallel-debugging said "no other skill" and
+    multi-reviewer-patterns named multi-cloud-architecture, where the Overlap Map and
+    `skillstudio overlap` list debugging-strategies and parallel-feature-development,
+    and code-review-excellence alone."""
+    folder = tmp_path / "rv"
+    shutil.copytree(WSHOBSON, folder)
+    win = open_window(qtbot, settings, folder, "claude-code")
+    registry = win.context.registries[0]
+    pairs = overlaps(registry)
+    for name in ("parallel-debugging", "multi-reviewer-patterns"):
+        editor = win.open_skill(registry.active[name].path)
+        assert editor is not None
+        line = editor.form.findChild(CompetesLine, "competes-with")
+        assert line is not None
+
+        def worked_out(line: CompetesLine = line) -> bool:
+            return "working" not in line.text()
+
+        qtbot.waitUntil(worked_out, timeout=20_000)
+        expected = {
+            (p.b if p.a.name == name else p.a).name: p.score
+            for p in pairs
+            if name in (p.a.name, p.b.name)
+        }
+        assert expected, name
+        project = {s.name: x for s, x in line.competitors if not s.fields.get("agent_skill")}
+        assert project == pytest.approx(expected, abs=0.005), name
