@@ -19,7 +19,11 @@ from .explanations import error_note, not_loaded
 from .likely_index import LikelyIndex
 
 SHOWN = 40  # term rows shown
-FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
+FIELD_NAMES = {
+    "when_to_use": "when to use",
+    "argument-hint": "argument hint",
+    "trigger": "trigger clause",
+}
 CAVEAT = (
     "Estimated from the skills' own words, rare words counting more; not the model's "
     "choice. Only /name, $name or 'use <name> skill' selects."

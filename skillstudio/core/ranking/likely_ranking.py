@@ -24,7 +24,7 @@ from itertools import compress
 from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..reading.skill_words import COVER_MIN_WORDS, covers, stem
+from ..reading.skill_words import COVER_MIN_WORDS, covers, stem, unfolded
 from ..scanning.registry import Registry
 from .estimate import (
     LEAD_FLOOR,
@@ -176,7 +176,7 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
     model = index.model
     out: dict[str, str] = {}
     last: tuple[str, str] | None = None
-    for word in normalize(query[:MAX_QUERY_CHARS]).split():
+    for word in unfolded(normalize(query[:MAX_QUERY_CHARS]).split()):
         if word in REQUEST_STOPWORDS or len(word) < 2:
             continue
         key = stem(word) if model.stem else word
