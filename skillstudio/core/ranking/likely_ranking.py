@@ -24,7 +24,7 @@ from itertools import compress
 from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..reading.skill_words import COVER_MIN_WORDS, covers, stem, unfolded
+from ..reading.skill_words import COVER_MIN_WORDS, VARIANTS, covers, stem, unfolded
 from ..scanning.registry import Registry
 from .estimate import (
     LEAD_FLOOR,
@@ -176,10 +176,15 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
     model = index.model
     out: dict[str, str] = {}
     last: tuple[str, str] | None = None
-    for word in unfolded(normalize(query[:MAX_QUERY_CHARS]).split()):
+    said: dict[str, str] = {}  # a word an abbreviation stood for -> the abbreviation
+    words = normalize(query[:MAX_QUERY_CHARS]).split()
+    for short in VARIANTS.keys() & set(words):
+        said.update((long, short) for long in VARIANTS[short])
+    for word in unfolded(words):
         if word in REQUEST_STOPWORDS or len(word) < 2:
             continue
         key = stem(word) if model.stem else word
+        typed = said.get(word, word)  # ("PR", not "pull", in the reasons shown)
         if key not in index.df and model.stem:
             parts = _split(index, word)  # "dataframe": "data" + "frame"
             if parts:
@@ -187,10 +192,11 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
                     out.setdefault(part, word)
                 last = None
                 continue
-        out.setdefault(key, word)
+        out.setdefault(key, typed)
         if last is not None and model.phrases and last[0] != key:
-            out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
-        last = (key, word)
+            pair = typed if last[1] == typed else f"{last[1]} {typed}"
+            out.setdefault(f"{last[0]} {key}", pair)
+        last = (key, typed)
     return out
 
 
