@@ -99,7 +99,8 @@ class Model:
 # share, body share, covers, log lead × both shares, unknown share (docs/performance.md,
 # "Bands as probabilities"; before issue 43's trigger clauses, abbreviations and body
 # weight 0.45: (-1.199, 1.4, 1.805, 2.176, 1.636, 0.0, 2.755, -1.901); before the shares
-# weighed words by information and the collections were ranked alone: (-1.443, 1.567, 2.087, 2.616, 1.869, 0.0, 2.339)).
+# weighed words by information and the collections were ranked alone:
+# (-1.443, 1.567, 2.087, 2.616, 1.869, 0.0, 2.339)).
 CALIBRATION = (-1.308, 1.475, 1.555, 2.026, 2.205, 0.0, 2.836, -1.955)
 LIKELY_MODEL = Model(calibration=CALIBRATION)
 # The same without the body: what the model itself reads when choosing (overlap.py's
@@ -196,17 +197,30 @@ def band_of(
     return "possible" if evidence.strength >= model.possible else "unlikely"
 
 
-def evidence_text(model: Model, evidence: Evidence) -> str:
+def lead_text(evidence: Evidence, first: bool) -> str:
+    """The candidate's lead in words, true whether it ranks `first` or not: a lead is
+    measured against the best other skill's strength or LEAD_FLOOR, whichever is higher,
+    so a first candidate weaker than the floor has a lead below 1 without anything
+    ahead of it (it read "It ranks first … behind the best skill (0.91×)", issue 43)."""
+    if evidence.lead >= 1:  # (measured against half a word at least: "at least")
+        return f"at least {evidence.lead:.1f}× the next skill's strength"
+    floor = f"under the {LEAD_FLOOR:g} a clear lead is measured from"
+    weak = f"strength {evidence.strength:.2f}, {floor}"
+    if first:
+        return f"ahead of the others but weak ({weak})"
+    if evidence.strength / evidence.lead <= LEAD_FLOOR + 1e-9:  # (the best is weak too)
+        return f"behind a best skill as weak ({weak})"
+    return f"behind the best skill ({evidence.lead:.2f}× its strength)"
+
+
+def evidence_text(model: Model, evidence: Evidence, first: bool = False) -> str:
     """What a band read, in words: the calibrated chance, the lead over the next skill
-    and how much of the request the skill explains."""
+    (`first`: the candidate ranks first) and how much of the request it explains."""
     parts = []
     p = probability(model, evidence)
     if not math.isnan(p):
         parts.append(f"chance about {round(100 * p):d} %")
-    if evidence.lead >= 1:  # (measured against half a word at least: "at least")
-        parts.append(f"at least {evidence.lead:.1f}× the next skill's strength")
-    else:
-        parts.append(f"behind the best skill ({evidence.lead:.2f}× its strength)")
+    parts.append(lead_text(evidence, first))
     shown, hidden = round(100 * evidence.shown), round(100 * evidence.hidden)
     said = f"its listing explains {shown} % of the request"
     parts.append(said + (f", its body {hidden} % more" if hidden else ""))

@@ -89,10 +89,12 @@ def term_rows(cand: LikelyCandidate, index: LikelyIndex | None) -> list[TermRow]
 
 
 def explain_candidate(
-    cand: LikelyCandidate, index: LikelyIndex | None, lead: str = ""
+    cand: LikelyCandidate, index: LikelyIndex | None, first: bool, lead: str = ""
 ) -> LikelyExplained:
-    """A ranked candidate: what its band read, what the listing shows, its words."""
-    why = evidence_text(index.model, cand.evidence) if index and cand.evidence else ""
+    """A ranked candidate (`first`: the request's first): what its band read, what the
+    listing shows, its words."""
+    model, evidence = (index.model, cand.evidence) if index else (None, None)
+    why = evidence_text(model, evidence, first) if model and evidence else ""
     return LikelyExplained(
         cand.name,
         lead,
@@ -134,7 +136,7 @@ def why_not_likely(
         )
     else:
         ahead = f"It ranks first, {cand.band} ({cand.strength:.2f})."
-    return explain_candidate(cand, index, head + ahead)
+    return explain_candidate(cand, index, cand is top, head + ahead)
 
 
 def explained_text(explained: LikelyExplained) -> list[str]:

@@ -141,10 +141,13 @@ def _mark_word(word: str, hit: Callable[[str], bool]) -> str:
     return html.escape(lead) + _highlight(bare) + html.escape(tail)
 
 
-def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+def likely_html(
+    result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None, first: bool
+) -> str:
     """A likely candidate's band and its words' weights (term, where in the skill,
-    weight), under the request with those words marked; labelled an estimate."""
-    return _explained_html(result, explain_candidate(cand, index), index)
+    weight), under the request with those words marked; labelled an estimate (`first`:
+    it ranks first)."""
+    return _explained_html(result, explain_candidate(cand, index, first), index)
 
 
 def _explained_html(
@@ -199,11 +202,13 @@ def _seen_description(cand: LikelyCandidate, index: LikelyIndex | None, stems: s
     return out
 
 
-def likely_row_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+def likely_row_html(
+    result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None, first: bool
+) -> str:
     """A likely candidate's explanation, led by the error it is ranked in spite of."""
     note = error_note(result.profile, cand.skill)
     lead = f"<p><b>{html.escape(note, quote=False)}</b></p>" if note else ""
-    return lead + likely_html(result, cand, index)
+    return lead + likely_html(result, cand, index, first)
 
 
 def why_not_likely(
