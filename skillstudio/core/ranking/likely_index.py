@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from ..model.delivered import ListingView
 from ..model.skills import Skill
 from ..profile import Profile, default_listing_texts
-from ..reading.skill_words import STEMS, VARIANTS, gist_counts, stem, terms, with_phrases
+from ..reading.skill_words import STEMS, gist_counts, stem, terms, unfolded, with_phrases
 from ..scanning.registry import Registry
 from .estimate import LIKELY_MODEL, Model
 from .exclusions import listing_without_exclusions
@@ -223,7 +223,7 @@ class LikelyIndex:
             body: Counter[str] = Counter()
             get, known = body.get, STEMS.get
             for short, count in gist_counts(skill.gist):
-                for word in VARIANTS.get(short, (short,)):
+                for word in unfolded([short]):  # (a gist has lost the punctuation)
                     key = (known(word) or stem(word)) if model.stem else sys.intern(word)
                     body[key] = get(key, 0) + count
             for term in excluded:  # what the description excludes, the body cannot bring

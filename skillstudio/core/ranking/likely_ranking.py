@@ -24,7 +24,7 @@ from itertools import compress
 from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..reading.skill_words import COVER_MIN_WORDS, VARIANTS, covers, stem, unfolded
+from ..reading.skill_words import COVER_MIN_WORDS, VARIANTS, abbreviations, covers, stem, unfold
 from ..scanning.registry import Registry
 from .estimate import (
     LEAD_FLOOR,
@@ -177,10 +177,10 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
     out: dict[str, str] = {}
     last: tuple[str, str] | None = None
     said: dict[str, str] = {}  # a word an abbreviation stood for -> the abbreviation
-    words = normalize(query[:MAX_QUERY_CHARS]).split()
-    for short in VARIANTS.keys() & set(words):
+    text = query[:MAX_QUERY_CHARS]
+    for short in {found.lower() for found in abbreviations(text)}:
         said.update((long, short) for long in VARIANTS[short])
-    for word in unfolded(words):
+    for word in normalize(unfold(text)).split():
         if word in REQUEST_STOPWORDS or len(word) < 2:
             continue
         key = stem(word) if model.stem else word

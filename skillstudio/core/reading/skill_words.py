@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import os
+import re
 import stat
 import sys
 import threading
@@ -205,8 +206,24 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# an abbreviation standing alone: not part of a name or command ("/babysit-prs",
+# "pr-notes", "db_url" are left as they are)
+_VARIANT = re.compile(r"(?<![\w/.-])(" + "|".join(VARIANTS) + r")(?![\w-])", re.IGNORECASE)
+
+
+def unfold(text: str) -> str:
+    """`text` with each abbreviation of VARIANTS that stands alone written out."""
+    return _VARIANT.sub(lambda m: " ".join(VARIANTS[m.group(1).lower()]), text)
+
+
+def abbreviations(text: str) -> list[str]:
+    """The abbreviations of VARIANTS standing alone in `text`, as written."""
+    return _VARIANT.findall(text)
+
+
 def unfolded(words: list[str]) -> list[str]:
-    """`words` with each abbreviation of VARIANTS replaced by the words it stands for."""
+    """Words (a gist's: their punctuation is gone) with each abbreviation of VARIANTS
+    replaced by the words it stands for."""
     if VARIANTS.keys().isdisjoint(words):
         return words
     out: list[str] = []
@@ -216,9 +233,9 @@ def unfolded(words: list[str]) -> list[str]:
 
 
 def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """The content words of `text`, normalized, abbreviations unfolded (`VARIANTS`),
-    (and stemmed), in order."""
-    words = [w for w in unfolded(words_of(text)) if w not in stopwords and len(w) > 1]
+    """The content words of `text`, normalized, abbreviations standing alone written out
+    (`unfold`), (and stemmed), in order."""
+    words = [w for w in words_of(unfold(text)) if w not in stopwords and len(w) > 1]
     if not stemmed:
         return [sys.intern(w) for w in words]
     known = STEMS.get
