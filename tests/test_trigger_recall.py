@@ -106,9 +106,8 @@ def test_abbreviations_read_as_the_words_they_stand_for(tmp_path: Any) -> None:
     )
     # only standing alone: a name or command keeps its letters ("keep running
     # /babysit-prs" read as "pull requests" put Claude Code's loop beside its review)
-    assert terms("keep running /babysit-prs on pr-notes and db_url") == terms(
-        "keep running babysit prs on pr notes and db url"
-    )
+    kept = terms("keep running /babysit-prs on pr-notes and db_url")
+    assert {"prs", "pr", "db"} <= set(kept) and not {"pull", "databas"} & set(kept)
     registry = collection(tmp_path, WORKFLOW)
     result = rank_likely(LikelyIndex(registry), "review my code before I merge this PR")
     first = result.candidates[0]
