@@ -97,7 +97,7 @@ def test_a_trigger_clause_word_counts_in_a_field_of_its_own(tmp_path: Any) -> No
 
 def test_abbreviations_read_as_the_words_they_stand_for(tmp_path: Any) -> None:
     """'PR' meets 'pull request' (and repo, k8s, e2e, db, config their long forms), in
-    skills and requests alike; the reasons show the word the user typed."""
+    skills and requests alike; the reasons show the word read and the one typed: 'pull (pr)'."""
     assert terms("Open a PR on the repo, deploy to k8s") == terms(
         "open a pull request on the repository, deploy to kubernetes"
     )
@@ -112,7 +112,7 @@ def test_abbreviations_read_as_the_words_they_stand_for(tmp_path: Any) -> None:
     result = rank_likely(LikelyIndex(registry), "review my code before I merge this PR")
     first = result.candidates[0]
     assert first.name == "asking-for-review"
-    assert {"pr", "merge", "review"} <= {r.term for r in first.reasons}
+    assert {"pull (pr)", "request (pr)", "merge", "review"} <= {r.term for r in first.reasons}
 
 
 def weak(strength: float, lead: float) -> Evidence:
@@ -160,4 +160,4 @@ def test_the_reviewers_requests_over_obra_superpowers() -> None:
     review = rank_likely(index, "review my code before I merge this PR")
     assert review.candidates[0].name == "requesting-code-review"
     assert review.candidates[0].band == "likely"
-    assert "pr" in {r.term for r in review.candidates[0].reasons}
+    assert "request (pr)" in {r.term for r in review.candidates[0].reasons}

@@ -184,7 +184,8 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
         if word in REQUEST_STOPWORDS or len(word) < 2:
             continue
         key = stem(word) if model.stem else word
-        typed = said.get(word, word)  # ("PR", not "pull", in the reasons shown)
+        abbrev = said.get(word)  # ("pull (pr)" in the reasons shown: what was typed too)
+        typed = f"{word} ({abbrev})" if abbrev else word
         if key not in index.df and model.stem:
             parts = _split(index, word)  # "dataframe": "data" + "frame"
             if parts:
@@ -194,7 +195,9 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
                 continue
         out.setdefault(key, typed)
         if last is not None and model.phrases and last[0] != key:
-            pair = typed if last[1] == typed else f"{last[1]} {typed}"
+            pair = f"{last[1]} {typed}"
+            if abbrev and last[1].endswith(f" ({abbrev})"):  # "pull request (pr)"
+                pair = f"{last[1].removesuffix(f' ({abbrev})')} {typed}"
             out.setdefault(f"{last[0]} {key}", pair)
         last = (key, typed)
     return out
