@@ -118,6 +118,13 @@ def _highlight(text: str) -> str:
     return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
 
 
+def typed(term: str) -> str:
+    """What the request said for a reason's word: "PR" for "pull (pr)" (an abbreviation
+    the estimate read as the words it stands for, core/reading/skill_words.py)."""
+    word, _, said = term.partition(" (")
+    return said.removesuffix(")") if said.endswith(")") else word if not said else term
+
+
 def _marked(query: str, normalized: str, terms: list[str]) -> str:
     return "".join(
         _highlight(piece) if hit else html.escape(piece)
@@ -174,7 +181,7 @@ def _explained_html(
         ),
         *([f"<p><b>Listing:</b> {html.escape(cand.listing)}</p>"] if cand.listing else []),
         "<p><b>Request:</b> "
-        + _marked(result.query, result.normalized, [r.term for r in cand.reasons])
+        + _marked(result.query, result.normalized, [typed(r.term) for r in cand.reasons])
         + "</p>",
     ]
     if rows:
