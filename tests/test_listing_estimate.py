@@ -160,7 +160,17 @@ def test_the_agents_own_skills_compete(tmp_path: Path) -> None:
     assert found["review"]["agent"] == "claude-code" and "agent" not in found["pr-notes"]
     # neither is well ahead of the other: neither is likely
     assert found["review"]["band"] != "likely" and found["pr-notes"]["band"] != "likely"
-    text = cli(*args[:-2], cwd=tmp_path).out
+    # "PR" reads as "pull request" (issue 43: before, the built-in review had none of
+    # this request's words but "review" and ranked nowhere near)
+    merge = ("match", "review my code before I merge this PR", "--profile", "claude-code")
+    review = next(
+        c
+        for c in cli(*merge, "--format", "json", cwd=tmp_path).json["candidates"]
+        if c["skill"] == "review"
+    )
+    assert {"review", "pull (pr)", "request (pr)"} <= {r["term"] for r in review["reasons"]}
+    assert review["band"] == "likely"  # (pr-notes keeps its letters: "pr" is in a name)
+    text = cli(*merge, cwd=tmp_path).out
     assert "review (claude-code's own)" in text
     write(tmp_path, "skillstudio.yaml", "bundled_skills: false\n")
     alone = cli(*args, cwd=tmp_path).json["candidates"]

@@ -69,7 +69,8 @@ class Clause:
     text: str
 
 
-def _end(text: str, start: int) -> int:
+def clause_end(text: str, start: int) -> int:
+    """Where a clause opening at `start` ends (see `_END`; trigger_clauses.py too)."""
     found = _END.search(text, start)
     return found.start() if found else len(text)
 
@@ -95,16 +96,16 @@ def exclusion_clauses(text: str, own_name: str = "") -> list[Clause]:
     negated = "not" in lower or "n't" in lower or "never" in lower or "avoid" in lower
     for pattern in (_NOT_FOR, _DO_NOT_USE) if negated else ():
         for found in pattern.finditer(text):
-            spans.append((found.start(), _end(text, found.end())))
+            spans.append((found.start(), clause_end(text, found.end())))
     for found in _INSTEAD.finditer(text) if "instead" in lower else ():
-        spans.append((_segment_start(text, found.start()), _end(text, found.end())))
+        spans.append((_segment_start(text, found.start()), clause_end(text, found.end())))
     if "use" in lower:
         for found in _FOR_USE_PAREN.finditer(text) if "(" in text else ():
             spans.append((found.start() + 1, found.end() - 1))
         for pattern in (_FOR_USE_REF, _USE_REF_FOR):
             for found in pattern.finditer(text):
                 if not _own(found.group("ref"), own_name):
-                    spans.append((found.start(), _end(text, found.end())))
+                    spans.append((found.start(), clause_end(text, found.end())))
     spans.sort()
     merged: list[list[int]] = []
     for start, end in spans:

@@ -19,7 +19,11 @@ from .explanations import error_note, not_loaded
 from .likely_index import LikelyIndex
 
 SHOWN = 40  # term rows shown
-FIELD_NAMES = {"when_to_use": "when to use", "argument-hint": "argument hint"}
+FIELD_NAMES = {
+    "when_to_use": "when to use",
+    "argument-hint": "argument hint",
+    "trigger": "trigger clause",
+}
 CAVEAT = (
     "Estimated from the skills' own words, rare words counting more; not the model's "
     "choice. Only /name, $name or 'use <name> skill' selects."
@@ -85,10 +89,12 @@ def term_rows(cand: LikelyCandidate, index: LikelyIndex | None) -> list[TermRow]
 
 
 def explain_candidate(
-    cand: LikelyCandidate, index: LikelyIndex | None, lead: str = ""
+    cand: LikelyCandidate, index: LikelyIndex | None, first: bool, lead: str = ""
 ) -> LikelyExplained:
-    """A ranked candidate: what its band read, what the listing shows, its words."""
-    why = evidence_text(index.model, cand.evidence) if index and cand.evidence else ""
+    """A ranked candidate (`first`: the request's first): what its band read, what the
+    listing shows, its words."""
+    model, evidence = (index.model, cand.evidence) if index else (None, None)
+    why = evidence_text(model, evidence, first) if model and evidence else ""
     return LikelyExplained(
         cand.name,
         lead,
@@ -130,7 +136,7 @@ def why_not_likely(
         )
     else:
         ahead = f"It ranks first, {cand.band} ({cand.strength:.2f})."
-    return explain_candidate(cand, index, head + ahead)
+    return explain_candidate(cand, index, cand is top, head + ahead)
 
 
 def explained_text(explained: LikelyExplained) -> list[str]:

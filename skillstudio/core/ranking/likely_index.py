@@ -43,10 +43,11 @@ from ..model.delivered import ListingView
 from ..model.fields import is_placeholder_description
 from ..model.skills import Skill
 from ..profile import Profile, default_listing_texts
-from ..reading.skill_words import STEMS, gist_counts, stem, terms, with_phrases
+from ..reading.skill_words import STEMS, gist_counts, stem, terms, unfolded, with_phrases
 from ..scanning.registry import Registry
 from .estimate import LIKELY_MODEL, Model
 from .exclusions import listing_without_exclusions
+from .trigger_clauses import trigger_text
 
 SHOWN_KEPT = 1024  # skills whose shown terms the index keeps (`shown_terms`; ~2 KB each)
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
@@ -245,13 +246,17 @@ class LikelyIndex:
             for name, text in texts.items()
             if weights.get(name, 0.0) > 0
         }
+        told = texts.get("description") if weights.get("trigger", 0.0) > 0 else None
+        if told:  # the description's trigger clauses again, as a field of their own
+            out["trigger"] = Counter(terms(trigger_text(told), model.stem))
         name_only = self.view is not None and self.view.shows(skill.name) == "name"
         if weights.get("body", 0.0) > 0 and skill.gist and not name_only:
             body: Counter[str] = Counter()
             get, known = body.get, STEMS.get
-            for word, count in gist_counts(skill.gist):
-                key = (known(word) or stem(word)) if model.stem else sys.intern(word)
-                body[key] = get(key, 0) + count
+            for short, count in gist_counts(skill.gist):
+                for word in unfolded([short]):  # (a gist has lost the punctuation)
+                    key = (known(word) or stem(word)) if model.stem else sys.intern(word)
+                    body[key] = get(key, 0) + count
             for term in excluded:  # what the description excludes, the body cannot bring
                 body.pop(term, None)
             out["body"] = body

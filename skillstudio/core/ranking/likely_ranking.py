@@ -24,7 +24,7 @@ from itertools import compress
 from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
 from ..model.text import normalize
-from ..reading.skill_words import COVER_MIN_WORDS, covers, stem
+from ..reading.skill_words import COVER_MIN_WORDS, VARIANTS, abbreviations, covers, stem, unfold
 from ..scanning.registry import Registry
 from .estimate import (
     LEAD_FLOOR,
@@ -176,10 +176,16 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
     model = index.model
     out: dict[str, str] = {}
     last: tuple[str, str] | None = None
-    for word in normalize(query[:MAX_QUERY_CHARS]).split():
+    said: dict[str, str] = {}  # a word an abbreviation stood for -> the abbreviation
+    text = query[:MAX_QUERY_CHARS]
+    for short in {found.lower() for found in abbreviations(text)}:
+        said.update((long, short) for long in VARIANTS[short])
+    for word in normalize(unfold(text)).split():
         if word in REQUEST_STOPWORDS or len(word) < 2:
             continue
         key = stem(word) if model.stem else word
+        abbrev = said.get(word)  # ("pull (pr)" in the reasons shown: what was typed too)
+        typed = f"{word} ({abbrev})" if abbrev else word
         if key not in index.df and model.stem:
             parts = _split(index, word)  # "dataframe": "data" + "frame"
             if parts:
@@ -187,10 +193,13 @@ def query_terms(index: LikelyIndex, query: str) -> dict[str, str]:
                     out.setdefault(part, word)
                 last = None
                 continue
-        out.setdefault(key, word)
+        out.setdefault(key, typed)
         if last is not None and model.phrases and last[0] != key:
-            out.setdefault(f"{last[0]} {key}", f"{last[1]} {word}")
-        last = (key, word)
+            pair = f"{last[1]} {typed}"
+            if abbrev and last[1].endswith(f" ({abbrev})"):  # "pull request (pr)"
+                pair = f"{last[1].removesuffix(f' ({abbrev})')} {typed}"
+            out.setdefault(f"{last[0]} {key}", pair)
+        last = (key, typed)
     return out
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import os
+import re
 import stat
 import sys
 import threading
@@ -186,9 +187,56 @@ def stem(word: str) -> str:
     return found
 
 
+# Abbreviations and short forms read as the words they stand for, in skills and
+# requests alike (the likely ranking, overlap and rivals all read words through
+# `terms`; the request's words through `unfolded`): "review my PR" meets "pull
+# request". Kept short: each is a form the shared corpus's skills write (times in
+# their SKILL.md files, 2026-12-03: PR 63, PRs 7, repo 58, repos 8, k8s 22, e2e 17,
+# db 40, config 119, configs 11) beside the long one, and none is also a word of its
+# own there ("docs" is not: it means documents as often as documentation).
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "pr": ("pull", "request"),
+    "prs": ("pull", "requests"),
+    "repo": ("repository",),
+    "repos": ("repositories",),
+    "k8s": ("kubernetes",),
+    "e2e": ("end", "to", "end"),
+    "db": ("database",),
+    "config": ("configuration",),
+    "configs": ("configurations",),
+}
+
+
+# an abbreviation standing alone: not part of a name or command ("/babysit-prs",
+# "pr-notes", "db_url" are left as they are)
+_VARIANT = re.compile(r"(?<![\w/.-])(" + "|".join(VARIANTS) + r")(?![\w-])", re.IGNORECASE)
+
+
+def unfold(text: str) -> str:
+    """`text` with each abbreviation of VARIANTS that stands alone written out."""
+    return _VARIANT.sub(lambda m: " ".join(VARIANTS[m.group(1).lower()]), text)
+
+
+def abbreviations(text: str) -> list[str]:
+    """The abbreviations of VARIANTS standing alone in `text`, as written."""
+    return _VARIANT.findall(text)
+
+
+def unfolded(words: list[str]) -> list[str]:
+    """Words (a gist's: their punctuation is gone) with each abbreviation of VARIANTS
+    replaced by the words it stands for."""
+    if VARIANTS.keys().isdisjoint(words):
+        return words
+    out: list[str] = []
+    for word in words:
+        out.extend(VARIANTS.get(word, (word,)))
+    return out
+
+
 def terms(text: str, stemmed: bool = True, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """The content words of `text`, normalized (and stemmed), in order."""
-    words = [w for w in words_of(text) if w not in stopwords and len(w) > 1]
+    """The content words of `text`, normalized, abbreviations standing alone written out
+    (`unfold`), (and stemmed), in order."""
+    words = [w for w in words_of(unfold(text)) if w not in stopwords and len(w) > 1]
     if not stemmed:
         return [sys.intern(w) for w in words]
     known = STEMS.get

@@ -47,7 +47,7 @@ from ....core.projects.config_writer import list_suite, recording_profile
 from ....core.projects.project import Project
 from ....core.projects.suite_cases import SuiteError
 from ....core.projects.suite_writing import ExpectKey, add_case
-from ....core.ranking.estimate import LikelyResult
+from ....core.ranking.estimate import LikelyCandidate, LikelyResult
 from ....core.reading.yaml_io import EditError
 from ...infra.theme import bar_style, on_theme_change
 from ..suite_offers import new_suite_start, own_suites
@@ -197,15 +197,29 @@ def estimate_warning(question: CaseQuestion, likely: LikelyResult | None) -> str
     if question.key != "expect_likely" or likely is None or question.proposed == "none":
         return ""
     names = [n.strip() for n in question.proposed.split(",")]
-    top = likely.likely[0].name if likely.likely else None
-    if top in names:
+    first = likely.likely[0] if likely.likely else None
+    if first is not None and first.name in names:
         return ""
-    band = likely.band_of(names[0])
-    pick = f"the estimate's top pick is {top}" if top else "no skill is likely"
-    return (
-        f"{names[0]} is {band} for this request and {pick}: saved as expect_likely, "
-        "this case fails until the description (or the request) makes it the top pick."
+    found = next((c for c in likely.candidates if c.name == names[0]), None)
+    band = f"{found.band}{_chance(found)}" if found is not None else "unlikely"
+    pick = f"the estimate's top pick is {first.name}{_chance(first)}" if first else ""
+    same = (  # the Estimate column shows the same figure: what sets them apart
+        " (the same estimate, but the band reads the chance)"
+        if first is not None
+        and found is not None
+        and f"{first.strength:.2f}" == f"{found.strength:.2f}"
+        else ""
     )
+    return (
+        f"{names[0]} is {band} for this request and {pick or 'no skill is likely'}{same}: "
+        "saved as expect_likely, this case fails until the description (or the request) "
+        "makes it the top pick."
+    )
+
+
+def _chance(cand: LikelyCandidate) -> str:
+    """' (chance 62 %)', or '' where the band is not calibrated."""
+    return "" if cand.chance is None else f" (chance {round(100 * cand.chance)} %)"
 
 
 def tie_warning(question: CaseQuestion, likely: LikelyResult | None) -> str:

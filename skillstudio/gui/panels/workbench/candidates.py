@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from ....core.model.matches import Candidate, MatchResult
-from ....core.ranking.estimate import LikelyCandidate, LikelyResult, which
+from ....core.ranking.estimate import LIKELY_MODEL, LikelyCandidate, LikelyResult, which
 from ....core.ranking.explanations import error_note
 from ...infra.icons import icon
 from ...infra.theme import colour
@@ -36,14 +36,38 @@ HEURISTIC_TIP = (
 LIKELY_TIP = (
     "An estimate, not the model's choice: each skill's words (name, description, when to "
     "use, triggers) weighed against the request, rare words counting more (BM25). The "
-    "figure is about how many distinctive words matched; the band says how likely the "
-    "model is to pick the skill. Only /name, $name or 'use <name> skill' selects."
+    "figure is about how many distinctive words matched. The band reads the chance shown "
+    "beside it, which also weighs the lead over the next skill and how much of the "
+    "request the skill's listing explains: two equal figures can fall in different "
+    "bands. Only /name, $name or 'use <name> skill' selects."
+)
+# what decides a band, said under its tooltip (Model.likely_p and possible_p)
+CHANCE_TIP = (
+    "The band reads this chance (likely from {likely} %, possible from {possible} %), "
+    "not the Estimate figure."
 )
 BAND_TIP = {
     "likely": "likely: a model would probably pick this skill for the request (an estimate)",
     "possible": "possible: some distinctive words match; a model might pick it (an estimate)",
     "unlikely": "unlikely: a few common words match (an estimate)",
 }
+
+
+def band_text(cand: LikelyCandidate) -> str:
+    """A candidate's band and the calibrated chance it reads ("likely · 62 %"): what
+    decides the band beside the Estimate figure, which does not alone (issue 43)."""
+    return cand.band if cand.chance is None else f"{cand.band} · {round(100 * cand.chance)} %"
+
+
+def band_tip(cand: LikelyCandidate) -> str:
+    """The band's tooltip: what it means and, when calibrated, that the chance decides it."""
+    if cand.chance is None:
+        return BAND_TIP[cand.band]
+    model = LIKELY_MODEL
+    rule = CHANCE_TIP.format(
+        likely=round(100 * model.likely_p), possible=round(100 * model.possible_p)
+    )
+    return f"{BAND_TIP[cand.band]}\n{rule}"
 
 
 class CandidatesModel(ColumnsModel):
@@ -115,7 +139,7 @@ class CandidatesModel(ColumnsModel):
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QColor(colour("band_text"))
             if role == Qt.ItemDataRole.ToolTipRole:
-                return BAND_TIP[cand.band]
+                return band_tip(cand)
         note = self.error_note(cand) if index.column() == 1 else None
         if note and role == Qt.ItemDataRole.DecorationRole:
             return icon("error")  # ranked in spite of an error under the profile
@@ -148,7 +172,7 @@ class CandidatesModel(ColumnsModel):
             return (
                 f"{cand.strength:.2f}"
                 if column == 2
-                else cand.band
+                else band_text(cand)
                 if column == 3
                 else why_text(cand)
             )

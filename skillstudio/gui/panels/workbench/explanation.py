@@ -118,6 +118,13 @@ def _highlight(text: str) -> str:
     return f'<span style="background:{colour("match_bg")}">{html.escape(text)}</span>'
 
 
+def typed(term: str) -> str:
+    """What the request said for a reason's word: "PR" for "pull (pr)" (an abbreviation
+    the estimate read as the words it stands for, core/reading/skill_words.py)."""
+    word, _, said = term.partition(" (")
+    return said.removesuffix(")") if said.endswith(")") else word if not said else term
+
+
 def _marked(query: str, normalized: str, terms: list[str]) -> str:
     return "".join(
         _highlight(piece) if hit else html.escape(piece)
@@ -141,10 +148,13 @@ def _mark_word(word: str, hit: Callable[[str], bool]) -> str:
     return html.escape(lead) + _highlight(bare) + html.escape(tail)
 
 
-def likely_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+def likely_html(
+    result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None, first: bool
+) -> str:
     """A likely candidate's band and its words' weights (term, where in the skill,
-    weight), under the request with those words marked; labelled an estimate."""
-    return _explained_html(result, explain_candidate(cand, index), index)
+    weight), under the request with those words marked; labelled an estimate (`first`:
+    it ranks first)."""
+    return _explained_html(result, explain_candidate(cand, index, first), index)
 
 
 def _explained_html(
@@ -171,7 +181,7 @@ def _explained_html(
         ),
         *([f"<p><b>Listing:</b> {html.escape(cand.listing)}</p>"] if cand.listing else []),
         "<p><b>Request:</b> "
-        + _marked(result.query, result.normalized, [r.term for r in cand.reasons])
+        + _marked(result.query, result.normalized, [typed(r.term) for r in cand.reasons])
         + "</p>",
     ]
     if rows:
@@ -199,11 +209,13 @@ def _seen_description(cand: LikelyCandidate, index: LikelyIndex | None, stems: s
     return out
 
 
-def likely_row_html(result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None) -> str:
+def likely_row_html(
+    result: MatchResult, cand: LikelyCandidate, index: LikelyIndex | None, first: bool
+) -> str:
     """A likely candidate's explanation, led by the error it is ranked in spite of."""
     note = error_note(result.profile, cand.skill)
     lead = f"<p><b>{html.escape(note, quote=False)}</b></p>" if note else ""
-    return lead + likely_html(result, cand, index)
+    return lead + likely_html(result, cand, index, first)
 
 
 def why_not_likely(

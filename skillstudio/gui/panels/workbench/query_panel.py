@@ -504,7 +504,8 @@ class QueryPanel(QWidget):
         if not picked and index.isValid() and index.row() < len(self.model.rows):
             row = self.model.rows[index.row()]
             if isinstance(row, LikelyCandidate):
-                return likely_row_html(result, row, self.context.likely_indexes.peek(registry))
+                likely_index = self.context.likely_indexes.peek(registry)
+                return likely_row_html(result, row, likely_index, index.row() == 0)
         likely = self.likely
         if picked and likely is not None and picked not in result.selected:
             return why_not_likely(

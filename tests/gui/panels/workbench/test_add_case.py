@@ -11,6 +11,7 @@ reopen."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,16 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suites import load_suite
+from skillstudio.core.ranking.estimate import LikelyResult
 from skillstudio.gui.infra.settings_store import AppSettings
 from skillstudio.gui.panels.workbench.add_case import (
     AddCaseDialog,
     CaseAnswer,
     CaseQuestion,
+    estimate_warning,
     suite_choices,
 )
+from skillstudio.gui.panels.workbench.candidates import band_text
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -43,7 +47,8 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
     a "$name" request made a case as if it tested matching."""
     panel = collection_panel
     ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
-    assert panel.summary.text().startswith("Likely: docker-build, sql-review")
+    # (sql-review first since issue 43: its trigger clause holds "migrations")
+    assert panel.summary.text().startswith("Likely: sql-review, docker-build")
     asked: list[tuple[str, str]] = []
     other = Path(panel.project.base if panel.project else "") / "suites" / "mine.yaml"
 
@@ -53,10 +58,10 @@ def test_add_as_test_case_proposes_what_is_shown_and_warns_about_an_invocation(
 
     panel.ask_case = answer  # type: ignore[method-assign]
     assert panel.add_test_case() == str(other)
-    assert asked[-1][1] == "docker-build, sql-review"  # what the headline says
+    assert asked[-1][1] == "sql-review, docker-build"  # what the headline says
     assert asked[-1][0].endswith("agentskills.yaml")  # the first time: a new file
-    assert load_suite(str(other)).cases[-1].expect == ["docker-build", "sql-review"]
-    assert panel.summary.text().startswith("Likely: docker-build")  # the headline stays
+    assert load_suite(str(other)).cases[-1].expect == ["sql-review", "docker-build"]
+    assert panel.summary.text().startswith("Likely: sql-review")  # the headline stays
     panel.table.selectRow(3)  # the user chooses a row: it is the one expected
     chosen = panel.model.rows[3].name
     panel.add_test_case()
@@ -443,8 +448,39 @@ def test_a_case_the_estimate_would_fail_is_warned_about(
     panel.add_test_case()
     warning, typed, key = seen[-1]
     assert typed == chosen.name and key == "expect_likely"
-    assert f"{chosen.name} is {chosen.band} for this request" in warning
-    assert f"the estimate's top pick is {top.name}" in warning and "fails until" in warning
+    assert chosen.chance is not None and top.chance is not None
+    said = f"{chosen.name} is {chosen.band} (chance {round(100 * chosen.chance)} %) for this"
+    assert said in warning
+    pick = f"the estimate's top pick is {top.name} (chance {round(100 * top.chance)} %)"
+    assert pick in warning and "fails until" in warning
+
+
+def test_equal_estimates_in_two_bands_are_not_proposed_as_equal(
+    collection_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    """A reviewer saw two rows showing the same estimate, 1.34, one likely and one
+    possible: the band reads the calibrated chance, which also weighs the lead and the
+    share of the request the listing explains. The Band column shows the chance beside
+    the band, and Add as test case, for the possible row, says both chances and that
+    the equal figure is not what decides (issue 43)."""
+    panel = collection_panel
+    ask(panel, qtbot, "write pytest tests, review sql migrations, build docker images, notes")
+    assert panel.likely is not None and panel.project is not None
+    top, other = panel.likely.candidates[:2]
+    # the reviewer's case: the same figure shown, a likely and a possible chance
+    first = replace(top, strength=1.341, band="likely", chance=0.62)
+    second = replace(other, strength=1.338, band="possible", chance=0.41)
+    assert f"{first.strength:.2f}" == f"{second.strength:.2f}"
+    assert band_text(first) == "likely · 62 %" and band_text(second) == "possible · 41 %"
+    shown = LikelyResult("q", [first, second], 2)
+    question = CaseQuestion("q", [], "", second.name, "expect_likely", panel.project)
+    warning = estimate_warning(question, shown)
+    assert f"{second.name} is possible (chance 41 %) for this request" in warning
+    assert f"top pick is {first.name} (chance 62 %)" in warning
+    assert "the same estimate, but the band reads the chance" in warning
+    # a figure that differs says nothing of the sort
+    apart = LikelyResult("q", [first, replace(second, strength=0.9)], 2)
+    assert "the same estimate" not in estimate_warning(question, apart)
 
 
 def test_a_skill_that_ties_with_another_of_another_band_is_said(

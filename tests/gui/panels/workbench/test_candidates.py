@@ -45,7 +45,9 @@ def test_bands_and_term_weights_for_a_profile_where_the_model_chooses(
     assert model.headerData(3, Qt.Orientation.Horizontal) == "Band"
     assert "estimate" in str(model.headerData(2, Qt.Orientation.Horizontal, 3)).lower()
     band = model.index(0, 3)
-    assert band.data() == "likely" == first.band
+    assert first.band == "likely" and first.chance is not None
+    assert band.data() == f"likely · {round(100 * first.chance)} %"  # what decides the band
+    assert "The band reads this chance" in band.data(Qt.ItemDataRole.ToolTipRole)
     assert band.data(Qt.ItemDataRole.BackgroundRole) == QColor(colour("band_likely"))
     assert panel.summary.text().startswith("Likely: sql-review (an estimate")
     text = panel.explanation_html()

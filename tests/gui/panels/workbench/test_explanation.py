@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.matching import match
 from skillstudio.gui.editor.competes_line import CompetesLine
-from skillstudio.gui.panels.workbench.explanation import marked_request
+from skillstudio.gui.panels.workbench.explanation import marked_request, typed
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 from tests import hostile
@@ -223,3 +223,20 @@ def test_match_why_says_what_the_apps_why_not_says(
     assert [t["term"] for t in data["why_not_likely"][name]["terms"]] == [
         r.term for r in cand.reasons
     ]
+
+
+def test_an_abbreviation_read_as_its_words_is_marked_as_typed(
+    collection_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    """'PRs' counts as 'pull requests' (issue 43): the reasons say 'pull (prs)', and
+    the request marks the word typed, not nothing."""
+    assert typed("pull (prs)") == "prs" and typed("release") == "release"
+    panel = collection_panel
+    ask(panel, qtbot, "draft release notes from the merged PRs")
+    assert panel.likely is not None
+    top = panel.likely.candidates[0]
+    assert top.name == "release-notes"
+    assert "pull (prs)" in {r.term for r in top.reasons}
+    panel.table.selectRow(0)
+    text = panel.explanation_html()
+    assert ">merged PRs</span>" in text  # (adjacent marked words: one mark)
