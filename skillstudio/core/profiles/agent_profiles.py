@@ -14,11 +14,14 @@ names them.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..model.delivered import TierText
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec
-from ..model.skills import Skill
+from ..model.profile_requests import model_invocation_off
+from ..model.skills import Skill, agent_skill
 from ..profile import Checker, Profile, RootSpec
 from .agents import AGENTS, STANDARD_FIELDS, AgentSpec
 from .agentskills import MAX_NAME, AgentSkills
@@ -56,6 +59,18 @@ class AgentProfile(AgentSkills):
         if self.spec.name_rule == "folder":
             skill.name = skill.key = skill.folder_name
             skill.fields["name"] = skill.name
+        if self.honours_model_invocation:
+            value = skill.raw.get("disable-model-invocation") is True
+            skill.fields["disable-model-invocation"] = value
+
+    @property
+    def honours_model_invocation(self) -> bool:
+        """The agent reads `disable-model-invocation` (its row's `reads`: Copilot, Cursor):
+        a skill that sets it is left out of the listing, invoked by the user only."""
+        return "disable-model-invocation" in (self.spec.reads or ())
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        return model_invocation_off(skill) if self.honours_model_invocation else None
 
     def _check_name(self, c: Checker, name: str) -> None:
         """The standard's name rule, unless the agent's own rule (read in its source:
@@ -167,6 +182,42 @@ class GeminiAgent(AgentProfile):
 
     def listing_entry(self, skill: Skill) -> str:
         return gemini.skill_entry(gemini.GeminiSkill(skill.name, skill.description, skill.path))
+
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """The skills section as Gemini CLI writes it: its built-in skills first, then
+        the user's, one of the same name replacing the built-in in its place
+        (`gemini.loaded`, which `headroom`'s gemini row reads too)."""
+        own = {b.name for b in gemini.BUILTIN_SKILLS}
+        entries = gemini.loaded(gemini.GeminiSkill(s.name, s.description, s.path) for s in skills)
+        for entry in entries:
+            text = len(gemini.skill_entry(entry)) + 1
+            bare = len(gemini.skill_entry(gemini.GeminiSkill(entry.name, "", entry.location))) + 1
+            out.listed.append(entry.name)
+            out.entries.append((entry.name, text, bare))
+            if entry.builtin and entry.name in own:
+                out.agent_own.append(len(out.listed) - 1)
+        section = gemini.skills_section(entries)
+        out.spent = len(section)
+        return section
+
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
+        """Gemini CLI's built-in skills (`skill-creator`), listed first in every session."""
+        return [
+            agent_skill("gemini", b.name, b.description, f"gemini:{b.name}", "built-in")
+            for b in gemini.BUILTIN_SKILLS
+        ]
+
+    def own_origin(self) -> str:
+        return "built into Gemini CLI: a file of its installed package, listed first"
+
+    def own_duplicate_message(self, key: str, own: Skill) -> str:
+        """Gemini CLI keeps one skill per name, a later one replacing an earlier one in
+        its place (skillManager.ts `addSkillsWithPrecedence`; docs/agents.md)."""
+        return (
+            f"'{key}' is also the name of one of Gemini CLI's own skills "
+            f"({self.own_origin()}); Gemini CLI lists this one in its place, so its own "
+            f"{key} is not offered."
+        )
 
     def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
         return gemini.activate_skill_declaration(names)
