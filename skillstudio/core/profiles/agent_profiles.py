@@ -26,6 +26,7 @@ from ..profile import Checker, Profile, RootSpec
 from .agents import AGENTS, STANDARD_FIELDS, AgentSpec
 from .agentskills import MAX_NAME, AgentSkills
 from .claude_code.fields import FIELDS as CLAUDE_FIELDS
+from .copilot import listing as copilot
 from .gemini import listing as gemini
 
 ORDER = 40  # after the full profiles (claude-code 20, codex 30), in the rows' order
@@ -52,6 +53,7 @@ class AgentProfile(AgentSkills):
     # a key neither the standard nor the agent defines: the agent loads the skill and
     # ignores it; the standard (skills-ref) refuses it
     unknown_field_severity: ClassVar[Severity | None] = "warning"
+    own_listing: ClassVar[bool] = False  # a module here writes the agent's own listing
 
     # -- names --------------------------------------------------------------
     def resolve(self, skill: Skill, c: Checker) -> None:
@@ -155,12 +157,32 @@ class AgentProfile(AgentSkills):
     def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
         return None  # not known for this agent (the live style's reconstruction is sent)
 
+    def listing_form(self) -> str:
+        if self.own_listing:
+            return ""
+        return (
+            f"{self.spec.title}'s own listing format is not known here: shown as the Agent "
+            "Skills standard's reference (skills-ref) writes it."
+        )
+
+
+class CopilotAgent(AgentProfile):
+    """GitHub Copilot: its `<skills>` block as VS Code's Copilot Chat writes it
+    (core/profiles/copilot/listing.py), values not escaped."""
+
+    own_listing = True
+    listing_frame = (copilot.HEAD, copilot.TAIL)
+
+    def listing_entry(self, skill: Skill) -> str:
+        return copilot.skill_entry(skill.name, skill.description, skill.path)
+
 
 class GeminiAgent(AgentProfile):
     """Gemini CLI: its listing and `activate_skill` tool (core/profiles/gemini/listing.py),
     its name sanitising and its fallback parser for frontmatter YAML cannot read."""
 
     uses_fallback = True  # skillLoader.ts parseSimpleFrontmatter
+    own_listing = True
     # skillLoader.ts sets no length limit: over the standard's, a skill still loads
     severities: ClassVar[dict[str, Severity]] = {
         "description-too-long": "warning",
@@ -224,7 +246,7 @@ class GeminiAgent(AgentProfile):
 
 
 # An agent whose listing or loader a module of this package models beyond its row.
-_CLASSES: dict[str, type[AgentProfile]] = {"gemini": GeminiAgent}
+_CLASSES: dict[str, type[AgentProfile]] = {"gemini": GeminiAgent, "copilot": CopilotAgent}
 
 
 def _fields(spec: AgentSpec) -> tuple[FieldSpec, ...]:
