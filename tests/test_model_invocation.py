@@ -2,7 +2,8 @@
 for each agent that honours the field (Claude Code; Cursor and GitHub Copilot, from
 their docs: docs/agents.md, "Who honours disable-model-invocation") the skill is left
 out of tier 2 and `prompt --tier 2`, never likely, and counted as not listed by
-headroom; for every agent that does not read it, it is listed and may be likely."""
+headroom, and refused to the model's call (not to the user's /name); for every agent
+that does not read it, it is listed, may be likely and is delivered to the model."""
 
 from __future__ import annotations
 
@@ -71,6 +72,13 @@ def test_each_agent_lists_and_ranks_the_skill_as_its_own_docs_say(
         assert "component-story" in likely_names
         assert "component-story" in prompt["listed"]
     assert "css-cleanup" in listing.listed
+    # the user's /name loads it everywhere; the model's call only where it is not honoured
+    by_model = cli("activate", "component-story", "--as", "model", "--project", str(tmp_path))
+    by_user = cli("activate", "component-story", "--as", "user", "--project", str(tmp_path))
+    assert by_user.code == 0 and "Instructions" in by_user.out, by_user.err
+    assert (by_model.code != 0) is (profile in HONOURS), by_model.err
+    if profile in HONOURS:
+        assert "PERMISSION_DENIED" in by_model.err and "disable-model-invocation" in by_model.err
 
 
 def test_the_honouring_agents_are_those_whose_rows_read_the_field() -> None:

@@ -17,10 +17,10 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..model.delivered import TierText
+from ..model.delivered import Activation, TierText
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec
-from ..model.profile_requests import model_invocation_off
+from ..model.profile_requests import ActivationRequest, invocation_refused, model_invocation_off
 from ..model.skills import Skill, agent_skill
 from ..profile import Checker, Profile, RootSpec
 from .agents import AGENTS, STANDARD_FIELDS, AgentSpec
@@ -73,6 +73,20 @@ class AgentProfile(AgentSkills):
 
     def listing_omission(self, skill: Skill) -> str | None:
         return model_invocation_off(skill) if self.honours_model_invocation else None
+
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        """The body, inline; refused to the model where the agent honours
+        `disable-model-invocation` (the user's /name still loads it)."""
+        title, name = self.spec.title, skill.name
+        if self.honours_model_invocation and invocation_refused(
+            request,
+            skill,
+            f"{title} does not let the model invoke {name} (disable-model-invocation: "
+            f"true); only the user's /{name} loads it.",
+            "",
+        ):
+            return request.result
+        return super().deliver(request, skill, body)
 
     def _check_name(self, c: Checker, name: str) -> None:
         """The standard's name rule, unless the agent's own rule (read in its source:
