@@ -247,3 +247,30 @@ def test_claude_code_names_one_unknown_tool_per_list_item(tmp_path: Path) -> Non
     data = lint_json(".", cwd=tmp_path)
     unknown = [d["message"] for d in data["diagnostics"] if d["code"] == "tool-unknown"]
     assert len(unknown) == 1 and "'Azure MCP/documentation'" in unknown[0]
+
+
+def test_copilots_listing_is_vs_codes_skills_block_unescaped(tmp_path: Path) -> None:
+    """VS Code's Copilot Chat (computeAutomaticInstructions.ts) writes a `<skills>` block,
+    one line per element, values as they are; the standard's form (skills-ref) escapes."""
+    write(tmp_path, "skillstudio.yaml", "profile: copilot\nroots: [.github/skills]\n")
+    desc = "Summarizes a pull request's changes & risks. Use when asked <what> changed."
+    write(
+        tmp_path,
+        ".github/skills/pr-summary/SKILL.md",
+        skill_text(name="pr-summary", description=desc),
+    )
+    path = tmp_path / ".github/skills/pr-summary/SKILL.md"
+    tier = cli("prompt", str(tmp_path), "--tier", "2", "--format", "json").json
+    lines = tier["text"].splitlines()
+    assert lines[0] == "<skills>" and lines[-1] == "</skills>"
+    assert "use the 'read_file' tool to acquire the full instructions" in lines[3]
+    assert lines[4:9] == [
+        "<skill>",
+        "<name>pr-summary</name>",
+        f"<description>{desc}</description>",
+        f"<file>{path}</file>",
+        "</skill>",
+    ]
+    write(tmp_path, "skillstudio.yaml", "profile: cursor\nroots: [.github/skills]\n")
+    other = cli("prompt", str(tmp_path), "--tier", "2", "--format", "json").json
+    assert "request&#x27;s changes &amp; risks" in other["text"]  # skills-ref's to_prompt

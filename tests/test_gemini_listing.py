@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from skillstudio.core.delivery.headroom import listing_headroom
+from skillstudio.core.delivery.tiers import render_listing
 from skillstudio.core.profiles.gemini.listing import (
     BUILTIN_SKILLS,
     GeminiSkill,
@@ -21,6 +23,7 @@ from skillstudio.core.profiles.gemini.listing import (
     skills_section,
 )
 from skillstudio.core.projects.gemini_set import gemini_headroom, gemini_skills
+from skillstudio.core.projects.project import project_from_folder
 
 from .helpers import cli, write
 
@@ -252,3 +255,44 @@ def test_gemini_s_headroom_row_counts_the_set_the_other_rows_count(
     text = cli("headroom", "--agent", "gemini", cwd=repo).out
     assert "  in place: 2 SKILL.md files here are not loaded by Gemini CLI" in text
     assert "  3 skills: its listing takes" in text
+
+
+def _gemini_project(work: Path) -> None:
+    write(work, "skillstudio.yaml", "profile: gemini\nroots: [.gemini/skills]\n")
+    write(work, ".gemini/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDF forms.\n---\nB\n")
+
+
+def test_tier_2_prompt_ranking_and_headroom_list_the_built_in_skill_alike(tmp_path: Path) -> None:
+    """Issue 43: Gemini CLI lists its own skill-creator first (skillManager.ts), so tier 2,
+    `prompt --tier 2`, the likely ranking and `headroom --agent gemini` all hold it, and
+    their sizes agree (one function, `listing.loaded`)."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    _gemini_project(work)
+    prompt = cli("prompt", str(work), "--tier", "2", "--format", "json").json
+    assert prompt["listed"] == ["skill-creator", "pdf"]
+    assert "<name>skill-creator</name>" in prompt["text"]
+    room = gemini_headroom(str(work), str(home))
+    assert room.listed == prompt["listed"] and room.needed == prompt["chars"]
+    registry = project_from_folder(str(work)).registry()
+    registry.scan()
+    tier = render_listing(registry, {})
+    assert [tier.listed[i] for i in tier.agent_own] == ["skill-creator"]
+    app_room = listing_headroom(registry, {})
+    assert app_room.agent_skills == ["skill-creator"] and app_room.needed == room.needed
+    found = cli("match", "create a new skill for me", str(work), "--format", "json").json
+    assert [c["skill"] for c in found["likely"] if c["band"] == "likely"] == ["skill-creator"]
+
+
+def test_a_users_skill_creator_takes_the_built_in_ones_place(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    _gemini_project(work)
+    mine = "---\nname: skill-creator\ndescription: Makes skills my way.\n---\nB\n"
+    write(work, ".gemini/skills/skill-creator/SKILL.md", mine)
+    prompt = cli("prompt", str(work), "--tier", "2", "--format", "json").json
+    assert prompt["listed"].count("skill-creator") == 1
+    assert "Makes skills my way." in prompt["text"]
+    assert BUILTIN_SKILLS[0].description not in prompt["text"]
+    lint = cli("lint", str(work), "--format", "json").json
+    notes = [d["message"] for d in lint["diagnostics"] if d["code"] == "duplicate-name"]
+    assert notes and "lists this one in its place" in notes[0]

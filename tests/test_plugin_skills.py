@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from skillstudio.core.editing.skill_ops import new_skill_places, place_of
+from skillstudio.core.projects.agent_reach import agent_reach, place_loaders
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking.likely_ranking import likely
 from skillstudio.core.ranking.overlap import overlap_report
@@ -336,6 +337,29 @@ def test_new_skills_go_where_the_agent_loads_them_not_in_the_plugin_folder(
     places = new_skill_places(project.profile, project.roots)
     repo = tmp_path / "repo"
     assert [p.folder for p in places] == [str(repo / "skills"), str(repo / "extra-skills")]
-    assert {p.loaded_by for p in places} == {"claude-code, plugin:demo"}
+    assert {p.loaded_by for p in places} == {"claude-code in plugin:demo"}
     assert place_of(places, str(repo / "skills/")) is places[0]
     assert place_of(places, str(repo)) is None
+
+
+def test_new_skills_places_name_only_the_agents_that_load_them(tmp_path: Path) -> None:
+    """Issue 43: a plugin folder with no manifest was offered as '(claude-code,
+    plugins/agent-teams/skills)' where Where it loads and `show` say Claude Code does
+    not load it; each place names the agents `agent_reach` finds a skill there for."""
+    repo = tmp_path / "repo"
+    write(repo, ".claude/skills/a/SKILL.md", skill_text(name="a", description="A."))
+    write(repo, "plugins/agent-teams/skills/lead/SKILL.md", skill_text(name="lead"))
+    project = project_from_folder(str(repo), "claude-code")
+    places = place_loaders(new_skill_places(project.profile, reversed(project.roots)))
+    by_folder = {Path(p.folder).relative_to(repo).as_posix(): p for p in places}
+    assert by_folder["plugins/agent-teams/skills"].loaded_by == "no agent"
+    assert by_folder[".claude/skills"].loaded_by.startswith("claude-code, ")
+    assert by_folder[".claude/skills"].loaded_by.endswith(" in project")
+    registry = project.registry()
+    registry.scan()
+    for place in places:  # the same answer as Where it loads for a skill already there
+        skill = next(s for s in registry.skills if Path(s.path).parent.parent == Path(place.folder))
+        found = [
+            r.agent for r in agent_reach(skill, str(repo)) if r.found and r.agent != "agentskills"
+        ]
+        assert list(place.agents or ()) == found, place.folder

@@ -372,9 +372,15 @@ class Profile:
         fills out.listed and out.omitted); None: the entries one by one, as usual."""
         return None
 
+    def listing_form(self) -> str:
+        """What tier 2's text is, when it is not the agent's own listing ("" when it is,
+        or the profile is its own system): said beside the text in the app."""
+        return ""
+
     def listing_entry(self, skill: Skill) -> str:
         """One skill's lines in tier 2: by default the <available_skills> entry of the
-        Agent Skills standard."""
+        Agent Skills standard, as its reference (skills-ref `to_prompt`) writes it:
+        every value HTML-escaped."""
         parts = ("name", html.escape(skill.name)), ("description", html.escape(skill.description))
         inner = [f"<{tag}>\n{text}\n</{tag}>" for tag, text in parts]
         return "\n".join(["<skill>", *inner, f"<location>\n{skill.path}\n</location>", "</skill>"])

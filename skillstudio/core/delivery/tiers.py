@@ -79,6 +79,7 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> Generator[No
     profile = registry.profile
     skills = list(registry.active.values())
     out = TierText(2, "", budget=profile.listing_budget(options), options=dict(options))
+    out.form = profile.listing_form()
     for s in registry.skills:  # not loaded at all: skipped, disabled or shadowed
         if s.status != "active":
             why = s.status_reason or (f"shadowed by {s.winner}" if s.winner else "")

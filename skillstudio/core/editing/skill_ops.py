@@ -64,11 +64,19 @@ class NewSkillPlace:
     folder: str
     root: Root
     profile: Profile
+    # the agents that load a skill made here, as Where it loads answers
+    # (core/projects/agent_reach.py `place_loaders`); None: not asked, the profile's
+    agents: tuple[str, ...] | None = None
 
     @property
     def loaded_by(self) -> str:
-        """Who loads a skill made here, in words ("claude-code, plugin:demo")."""
-        return f"{self.profile.name}, {self.root.label}" if self.root.label else self.profile.name
+        """Who loads a skill made here, in words ("claude-code, codex in plugin:demo"): the
+        agents that do, and the root's label when the profile's own agent is one."""
+        agents = (self.profile.name,) if self.agents is None else self.agents
+        if not agents:
+            return "no agent"
+        label = self.profile.name in agents and self.root.label
+        return ", ".join(agents) + (f" in {self.root.label}" if label else "")
 
 
 def new_skill_places(

@@ -50,6 +50,9 @@ class TierText:
     # the settings tier 2 was written for (context_tokens, char_budget, ...), for a
     # profile that writes its listing whole (Profile.render_listing); not in JSON
     options: Mapping[str, Any] = field(default_factory=dict)
+    # tier 2: what its text is when not the agent's own listing (Profile.listing_form:
+    # an agent whose format is not known, shown in the standard's form); not in JSON
+    form: str = ""
 
     @property
     def chars(self) -> int:

@@ -2,7 +2,8 @@
 invocation to deliver (`ActivationRequest`), with what a hook may read of the engine's
 objects declared as protocols (`SkillSet`, `TermIndex`, `RankingProfile`), so that
 neither these types nor the profile interface (core/profile.py) name anything above
-them; and `invocation_refused`, the invocation controls profiles share.
+them; and `invocation_refused` and `model_invocation_off`, the invocation controls
+profiles share.
 """
 
 from __future__ import annotations
@@ -104,3 +105,14 @@ def invocation_refused(
         return False
     request.result.error = {"code": "PERMISSION_DENIED", "message": message}
     return True
+
+
+MODEL_INVOCATION_OFF = "disable-model-invocation: true (user only)"
+
+
+def model_invocation_off(skill: Skill) -> str | None:
+    """Why a profile that honours `disable-model-invocation` leaves `skill` out of its
+    listing (the model never sees it; the user still invokes it by name), or None: the
+    one rule every view reads through `Profile.listing_omission` (tier 2, `prompt`, the
+    likely ranking and estimate, Try a Request, headroom, the tree's icon)."""
+    return MODEL_INVOCATION_OFF if skill.fields.get("disable-model-invocation") else None

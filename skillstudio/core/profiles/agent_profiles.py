@@ -14,15 +14,19 @@ names them.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..model.delivered import Activation, TierText
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec
-from ..model.skills import Skill
+from ..model.profile_requests import ActivationRequest, invocation_refused, model_invocation_off
+from ..model.skills import Skill, agent_skill
 from ..profile import Checker, Profile, RootSpec
 from .agents import AGENTS, STANDARD_FIELDS, AgentSpec
 from .agentskills import MAX_NAME, AgentSkills
 from .claude_code.fields import FIELDS as CLAUDE_FIELDS
+from .copilot import listing as copilot
 from .gemini import listing as gemini
 
 ORDER = 40  # after the full profiles (claude-code 20, codex 30), in the rows' order
@@ -49,6 +53,7 @@ class AgentProfile(AgentSkills):
     # a key neither the standard nor the agent defines: the agent loads the skill and
     # ignores it; the standard (skills-ref) refuses it
     unknown_field_severity: ClassVar[Severity | None] = "warning"
+    own_listing: ClassVar[bool] = False  # a module here writes the agent's own listing
 
     # -- names --------------------------------------------------------------
     def resolve(self, skill: Skill, c: Checker) -> None:
@@ -56,6 +61,32 @@ class AgentProfile(AgentSkills):
         if self.spec.name_rule == "folder":
             skill.name = skill.key = skill.folder_name
             skill.fields["name"] = skill.name
+        if self.honours_model_invocation:
+            value = skill.raw.get("disable-model-invocation") is True
+            skill.fields["disable-model-invocation"] = value
+
+    @property
+    def honours_model_invocation(self) -> bool:
+        """The agent reads `disable-model-invocation` (its row's `reads`: Copilot, Cursor):
+        a skill that sets it is left out of the listing, invoked by the user only."""
+        return "disable-model-invocation" in (self.spec.reads or ())
+
+    def listing_omission(self, skill: Skill) -> str | None:
+        return model_invocation_off(skill) if self.honours_model_invocation else None
+
+    def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
+        """The body, inline; refused to the model where the agent honours
+        `disable-model-invocation` (the user's /name still loads it)."""
+        title, name = self.spec.title, skill.name
+        if self.honours_model_invocation and invocation_refused(
+            request,
+            skill,
+            f"{title} does not let the model invoke {name} (disable-model-invocation: "
+            f"true); only the user's /{name} loads it.",
+            "",
+        ):
+            return request.result
+        return super().deliver(request, skill, body)
 
     def _check_name(self, c: Checker, name: str) -> None:
         """The standard's name rule, unless the agent's own rule (read in its source:
@@ -140,12 +171,32 @@ class AgentProfile(AgentSkills):
     def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
         return None  # not known for this agent (the live style's reconstruction is sent)
 
+    def listing_form(self) -> str:
+        if self.own_listing:
+            return ""
+        return (
+            f"{self.spec.title}'s own listing format is not known here: shown as the Agent "
+            "Skills standard's reference (skills-ref) writes it."
+        )
+
+
+class CopilotAgent(AgentProfile):
+    """GitHub Copilot: its `<skills>` block as VS Code's Copilot Chat writes it
+    (core/profiles/copilot/listing.py), values not escaped."""
+
+    own_listing = True
+    listing_frame = (copilot.HEAD, copilot.TAIL)
+
+    def listing_entry(self, skill: Skill) -> str:
+        return copilot.skill_entry(skill.name, skill.description, skill.path)
+
 
 class GeminiAgent(AgentProfile):
     """Gemini CLI: its listing and `activate_skill` tool (core/profiles/gemini/listing.py),
     its name sanitising and its fallback parser for frontmatter YAML cannot read."""
 
     uses_fallback = True  # skillLoader.ts parseSimpleFrontmatter
+    own_listing = True
     # skillLoader.ts sets no length limit: over the standard's, a skill still loads
     severities: ClassVar[dict[str, Severity]] = {
         "description-too-long": "warning",
@@ -168,12 +219,48 @@ class GeminiAgent(AgentProfile):
     def listing_entry(self, skill: Skill) -> str:
         return gemini.skill_entry(gemini.GeminiSkill(skill.name, skill.description, skill.path))
 
+    def render_listing(self, skills: list[Skill], out: TierText) -> str | None:
+        """The skills section as Gemini CLI writes it: its built-in skills first, then
+        the user's, one of the same name replacing the built-in in its place
+        (`gemini.loaded`, which `headroom`'s gemini row reads too)."""
+        own = {b.name for b in gemini.BUILTIN_SKILLS}
+        entries = gemini.loaded(gemini.GeminiSkill(s.name, s.description, s.path) for s in skills)
+        for entry in entries:
+            text = len(gemini.skill_entry(entry)) + 1
+            bare = len(gemini.skill_entry(gemini.GeminiSkill(entry.name, "", entry.location))) + 1
+            out.listed.append(entry.name)
+            out.entries.append((entry.name, text, bare))
+            if entry.builtin and entry.name in own:
+                out.agent_own.append(len(out.listed) - 1)
+        section = gemini.skills_section(entries)
+        out.spent = len(section)
+        return section
+
+    def agent_skills(self, options: Mapping[str, Any]) -> list[Skill]:
+        """Gemini CLI's built-in skills (`skill-creator`), listed first in every session."""
+        return [
+            agent_skill("gemini", b.name, b.description, f"gemini:{b.name}", "built-in")
+            for b in gemini.BUILTIN_SKILLS
+        ]
+
+    def own_origin(self) -> str:
+        return "built into Gemini CLI: a file of its installed package, listed first"
+
+    def own_duplicate_message(self, key: str, own: Skill) -> str:
+        """Gemini CLI keeps one skill per name, a later one replacing an earlier one in
+        its place (skillManager.ts `addSkillsWithPrecedence`; docs/agents.md)."""
+        return (
+            f"'{key}' is also the name of one of Gemini CLI's own skills "
+            f"({self.own_origin()}); Gemini CLI lists this one in its place, so its own "
+            f"{key} is not offered."
+        )
+
     def skill_tool(self, names: list[str]) -> dict[str, Any] | None:
         return gemini.activate_skill_declaration(names)
 
 
 # An agent whose listing or loader a module of this package models beyond its row.
-_CLASSES: dict[str, type[AgentProfile]] = {"gemini": GeminiAgent}
+_CLASSES: dict[str, type[AgentProfile]] = {"gemini": GeminiAgent, "copilot": CopilotAgent}
 
 
 def _fields(spec: AgentSpec) -> tuple[FieldSpec, ...]:

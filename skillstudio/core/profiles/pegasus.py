@@ -12,7 +12,7 @@ from ..checking.field_checks import check_name_length, check_not_empty
 from ..model.diagnostics import Severity
 from ..model.fields import NAME_RULE, FieldSpec
 from ..model.matches import is_slash_command
-from ..model.profile_requests import ActivationRequest, invocation_refused
+from ..model.profile_requests import ActivationRequest, invocation_refused, model_invocation_off
 from ..model.skills import Skill
 from ..model.text import first_paragraph
 from ..profile import Checker, PanelOption, Profile, RootSpec, default_listing_texts, listing_line
@@ -237,9 +237,7 @@ class Pegasus(Profile):
         return texts
 
     def listing_omission(self, skill: Skill) -> str | None:
-        if skill.fields.get("disable-model-invocation"):
-            return "disable-model-invocation: true (user only)"
-        return None
+        return model_invocation_off(skill)
 
     def listing_entry(self, skill: Skill) -> str:
         return listing_line(skill)

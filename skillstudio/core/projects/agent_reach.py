@@ -15,15 +15,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..checking.validate import validate_skill
+from ..editing.skill_ops import NewSkillPlace
 from ..model.paths import is_within
 from ..model.skills import Skill
 from ..model.text import counted
 from ..profiles import PROFILE_NAMES, get_profile
-from ..profiles.agents import AGENTS, AgentSpec, RootRule
+from ..profiles.agents import AGENT_KEYS, AGENTS, AgentSpec, RootRule
 from ..profiles.claude_code import plugins
 from ..scanning.loading import build_skill
 from .reach_lookups import Lookups, ends_with, path_parts
@@ -402,12 +403,12 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
     elif agent.discovery == "any":
         out.found = True
     else:
-        rule, _, link, near = _locate(agent, path, base, look)
         left: list[str] = []
-        if rule is None and (plugin := _plugin_of(agent, path, base, left, look)) is not None:
+        rule, link, near, plugin, extension = _finding(agent, path, base, look, left)
+        if plugin is not None:
             out.found, out.scope = True, "plugin"
             out.folder = os.path.basename(plugin[0])
-        elif rule is None and (extension := _extension_of(agent, path, look)) is not None:
+        elif extension is not None:
             out.found, out.scope = True, "extension"
             out.folder = os.path.basename(extension)
             out.unconfirmed = "extension_manifests" in agent.unconfirmed
@@ -438,6 +439,61 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
     out.ignored = _ignored(agent, skill, profiled)
     out.limits = limits_broken(agent, skill)
     out.reads_unconfirmed = "reads" in agent.unconfirmed
+    return out
+
+
+Finding = tuple[RootRule | None, bool, str, tuple[str, str] | None, str | None]
+
+
+def _finding(
+    agent: AgentSpec, path: str, base: str | None, look: Lookups, left: list[str]
+) -> Finding:
+    """(the root rule, via a link, why not near one, the plugin, the extension): where
+    `agent` finds the SKILL.md at `path`, first by its roots, then as a plugin's skill,
+    then as an extension's (`left`: why a plugin's manifest leaves it out)."""
+    rule, _, link, near = _locate(agent, path, base, look)
+    if rule is not None:
+        return rule, link, near, None, None
+    plugin = _plugin_of(agent, path, base, left, look)
+    if plugin is not None:
+        return None, False, near, plugin, None
+    return None, False, near, None, _extension_of(agent, path, look)
+
+
+NEW_FOLDER = "new-skill"  # the folder name a skill not made yet is looked up under
+
+
+def agents_loading(
+    folder: str,
+    base: str | None = None,
+    agents: Iterable[AgentSpec] = AGENTS,
+    lookups: Lookups | None = None,
+) -> list[str]:
+    """The agents that would load a skill folder made in `folder` (File › New Skill's
+    places), by the rules `reach` answers Where it loads and `show` with; the standard
+    (which names no folder) is left out."""
+    look = lookups or Lookups()
+    path = os.path.normpath(os.path.join(os.path.abspath(folder), NEW_FOLDER, "SKILL.md"))
+    found = []
+    for agent in agents:
+        if agent.discovery == "any":
+            continue
+        rule, _, _, plugin, extension = _finding(agent, path, base, look, [])
+        if rule is not None or plugin is not None or extension is not None:
+            found.append(agent.key)
+    return found
+
+
+def place_loaders(places: Iterable[NewSkillPlace]) -> list[NewSkillPlace]:
+    """File › New Skill's places, each naming the agents that load a skill made there
+    (`agents_loading`): a profile that is no agent's row (a seed) loads its roots
+    itself and is named first."""
+    look = Lookups()
+    out = []
+    for place in places:
+        found = agents_loading(place.folder, place.root.base or None, lookups=look)
+        own = [] if place.profile.name in AGENT_KEYS else [place.profile.name]
+        out.append(replace(place, agents=tuple(own + found)))
     return out
 
 

@@ -22,6 +22,7 @@ from ...core.editing.skill_ops import (
     place_of,
     rename_skill,
 )
+from ...core.projects.agent_reach import place_loaders
 from ...core.reading.yaml_io import EditError
 from ..dialogs.new_skill_dialog import NewSkillDialog
 from ..dialogs.questions import Dialogs
@@ -94,7 +95,7 @@ class SkillActions(QObject):
         found: list[NewSkillPlace] = []
         for registry in self.context.registries:
             found += new_skill_places(registry.profile, reversed(registry.roots), machine)
-        return found
+        return place_loaders(found)
 
     def new_skill_in(self, folder: str) -> str | None:
         """A new skill in `folder` (a root, or the folder a skill is in: the tree's

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,9 @@ class _Node:
     skill: Skill | None = None
     root: Root | None = None
     profile: str = ""
+    # the profile's own rule that keeps a loaded skill out of its listing (a skill the
+    # model never invokes by itself: Profile.listing_omission), on skill rows
+    omits: Callable[[Skill], str | None] | None = None
     children: list[_Node] = field(default_factory=list)  # the rows shown
     loaded: bool = True  # supporting files are listed when a skill is first expanded
     has_files: bool | None = None  # whether the folder holds more than SKILL.md (looked once)
@@ -66,6 +70,7 @@ def tree_nodes(registries: list[Registry], bases: list[str]) -> TreeNodes:
                 name = shown_name(skill, skill.path)
                 child = _Node("skill", name, node, 0, skill.path, skill, root)
                 child.profile = registry.profile.name
+                child.omits = registry.profile.listing_omission
                 child.loaded = False
                 node.every.append(child)
                 by_path[skill.path] = child
@@ -445,6 +450,8 @@ class SkillTreeModel(QAbstractItemModel):
             return "error"
         if skill.status != "active":
             return skill.status
+        if _left_out(node, skill):
+            return "disabled"
         if "warning" in severities:
             return "warning"
         return "skill"
@@ -463,6 +470,8 @@ class SkillTreeModel(QAbstractItemModel):
         lines = [f"{skill.name} — {LEGEND.get(self._icon_name(node), skill.status)}", skill.path]
         if skill.status_reason:
             lines.append(skill.status_reason)
+        elif omitted := _left_out(node, skill):
+            lines.append(f"not in {node.profile}'s listing: {omitted}")
         if skill.winner:
             lines.append(f"shadowed by {skill.winner}")
         counts = {s: 0 for s in ("error", "warning")}
@@ -473,6 +482,18 @@ class SkillTreeModel(QAbstractItemModel):
             f"{counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}"
         )
         return "\n".join([*lines, "", legend()])
+
+
+def _left_out(node: _Node, skill: Skill) -> str | None:
+    """Why the profile leaves this loaded skill out of its listing (the model never
+    invokes it by itself: `disable-model-invocation: true` where the agent honours it),
+    as tier 2, the likely ranking and headroom read it; None when it is listed."""
+    if node.omits is None:
+        return None
+    try:
+        return node.omits(skill)
+    except Exception:  # an icon never fails on one skill's odd fields
+        return None
 
 
 def _matches(node: _Node, text: str) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.projects.project import projects_for_path
+from skillstudio.core.projects.project import project_from_folder, projects_for_path
 from skillstudio.gui.models import skill_tree_model
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE, SkillTreeModel
 from skillstudio.gui.window.main_window import MainWindow
@@ -337,3 +337,23 @@ def test_a_refresh_keeps_the_rows_of_collections_listed_a_to_z(
     registry.reparse(path, skill_text(name="pdf", description="Reads and fills PDF forms."))
     assert model.sync(registries, bases) and resets == []
     assert model._by_path[path].skill is registry.by_path[path]
+
+
+@pytest.mark.parametrize(("profile", "disabled"), [("cursor", True), ("gemini", False)])
+def test_a_skill_the_agent_keeps_from_the_model_has_the_disabled_icon(
+    qapp: object, samples: Path, profile: str, disabled: bool
+) -> None:
+    """`disable-model-invocation: true` in the cursor sample: Cursor keeps it out of the
+    listing (the tree says so, as tier 2 does), Gemini CLI ignores the field."""
+    project = samples / "cursor"
+    (project / "skillstudio.yaml").write_text(f"profile: {profile}\nroots: [.cursor/skills]\n")
+    found = project_from_folder(str(project))
+    registry = found.registry()
+    registry.scan()
+    model = SkillTreeModel()
+    model.set_registries([registry], [found.base])
+    tips = {Path(path).parent.name: model._tooltip(node) for path, node in model._by_path.items()}
+    story = tips["component-story"].splitlines()
+    assert story[0].startswith("component-story — disabled") is disabled, story
+    assert ("disable-model-invocation: true" in tips["component-story"]) is disabled
+    assert "disabled" not in tips["css-cleanup"].splitlines()[0]

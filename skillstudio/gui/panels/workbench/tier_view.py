@@ -27,7 +27,7 @@ _ABOUT = (  # what each tier is, in one line
     "The agent is shown nothing of the skills, not even their names: the baseline "
     "the other tiers add to.",
     "A one-line hint that skills exist, without naming them.",
-    "The list of skills the agent chooses from, in the profile's own format and budget.",
+    "The list of skills the agent chooses from, as the profile writes it, within its budget.",
     "The full instructions of the selected skills, loaded for this request.",
 )
 _EMPTY = (  # what an empty tier means
@@ -131,6 +131,7 @@ class TierView(QWidget):
             else "empty"
         )
         note = tier.note if tier.text else ""  # an empty tier says it below, in full
+        note = " ".join(n for n in (tier.form, note) if n)  # not the agent's own format
         self.header.setText(
             f"<b>Tier {tier_title(tier.tier)}</b>{used}<br>{html.escape(_ABOUT[tier.tier])}"
             f"<br><span style='color:{colour('muted')}'>{size}</span>"

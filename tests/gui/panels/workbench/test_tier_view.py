@@ -3,6 +3,8 @@ exact text, size against the budget, omissions)."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -137,3 +139,25 @@ def test_budget_and_disable_model_invocation_are_separate_reasons(query_panel: Q
     assert len(hidden) == 1 and "deploy" in hidden[0]
     assert len(budget) == 1 and "deploy" not in budget[0]
     assert "disable-model-invocation" not in budget[0]
+
+
+@pytest.mark.parametrize("profile", ["copilot", "cursor"])
+def test_the_listing_says_whose_format_it_is_and_escapes_as_that_form(
+    query_panel: QueryPanel, profile: str
+) -> None:
+    """Issue 43: Copilot's tier 2 said "in the profile's own format" over the generic
+    <available_skills> form with "request&#x27;s"; now Copilot's is VS Code's <skills>
+    block, unescaped, and an agent whose format is not known says it is shown in the
+    standard's form (which skills-ref writes escaped)."""
+    panel = panel_on(query_panel, profile)
+    panel.load_request("tidy this stylesheet")
+    panel.show_tier(2)
+    view = panel.tier_views[2]
+    header, text = html.unescape(view.header.text()), view.text.toPlainText()  # (rich text)
+    assert "own format" not in header
+    if profile == "copilot":
+        assert text.startswith("<skills>") and "pull request's" in text
+        assert "&#x27;" not in text and "not known here" not in header
+    else:
+        assert text.startswith("<available_skills>")
+        assert "Cursor's own listing format is not known here" in header

@@ -1,0 +1,1 @@
+"""GitHub Copilot's own listing (listing.py)."""
