@@ -39,7 +39,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 from skillstudio.core.projects.evaluate import Case, load_set  # noqa: E402
 from skillstudio.core.projects.project import project_from_folder  # noqa: E402
-from skillstudio.core.ranking.estimate import LIKELY_MODEL, Model, probability  # noqa: E402
+from skillstudio.core.ranking.estimate import (  # noqa: E402
+    LIKELY_MODEL,
+    Model,
+    likely_chance,
+    probability,
+)
 from skillstudio.core.ranking.likely_index import LikelyIndex  # noqa: E402
 from skillstudio.core.ranking.likely_ranking import rank_likely  # noqa: E402
 
@@ -177,7 +182,7 @@ def summary_of(model: Model, requests: Sequence[tuple[list[Row], bool]]) -> str:
         bands = []
         for x, y, _rank, _exp in rows:
             evidence = Evidence.of(x)
-            bands.append((probability(model, evidence) >= model.likely_p, y))
+            bands.append((likely_chance(model, evidence, probability(model, evidence)), y))
         likely = [y for is_likely, y in bands if is_likely]
         likely_calls += len(likely)
         wrong_likely += likely.count(0)

@@ -35,6 +35,7 @@ from .estimate import (
     TermWeight,
     band_of,
     explained_shares,
+    likely_chance,
     probability,
 )
 from .exclusions import clause_holding
@@ -117,7 +118,9 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
         # the band (within likely_ratio of the best, and not likely already; its
         # calibrated weight is 0): read for every candidate it took a fifth of the time
         likely_already = (
-            chance >= model.likely_p if chance is not None else strength >= model.likely
+            likely_chance(model, evidence, chance)
+            if chance is not None
+            else strength >= model.likely
         )
         within = ratio >= model.likely_ratio and not likely_already
         if within and _covers(index, doc.skill, terms, len(reasons)):

@@ -46,6 +46,11 @@ CHANCE_TIP = (
     "The band reads this chance (likely from {likely} %, possible from {possible} %), "
     "not the Estimate figure."
 )
+# (Model.unlisted_p) said when the skill's listing explains none of the request
+UNLISTED_TIP = (
+    " Its listing explains none of the request (only its body or bundled files do):"
+    " likely only from {unlisted} %."
+)
 BAND_TIP = {
     "likely": "likely: a model would probably pick this skill for the request (an estimate)",
     "possible": "possible: some distinctive words match; a model might pick it (an estimate)",
@@ -67,6 +72,8 @@ def band_tip(cand: LikelyCandidate) -> str:
     rule = CHANCE_TIP.format(
         likely=round(100 * model.likely_p), possible=round(100 * model.possible_p)
     )
+    if cand.evidence is not None and not cand.evidence.shown:
+        rule += UNLISTED_TIP.format(unlisted=round(100 * max(model.likely_p, model.unlisted_p)))
     return f"{BAND_TIP[cand.band]}\n{rule}"
 
 

@@ -283,3 +283,23 @@ def test_try_a_request_scores_as_match_does_on_the_corpus(
     folder = tmp_path / "anthropics-skills"
     shutil.copytree(source, folder)
     _check(qtbot, settings, folder, switch_theme)
+
+
+def test_the_band_tooltip_says_when_the_listing_explains_none_of_the_request() -> None:
+    """A possible band beside a chance above the likely cut-off reads as a contradiction
+    unless the tooltip says why: the skill's listing explains none of the request."""
+    from skillstudio.core.model.document import Document
+    from skillstudio.core.model.skills import Root, Skill
+    from skillstudio.core.ranking.estimate import LIKELY_MODEL, Evidence
+    from skillstudio.gui.panels.workbench.candidates import band_tip
+
+    skill = Skill("s/SKILL.md", Root("s", "project"), Document("s/SKILL.md"), name="monorepo")
+
+    def cand(shown: float) -> LikelyCandidate:
+        evidence = Evidence(0.6, 1.2, shown, 1.0 - shown, False)
+        return LikelyCandidate(skill, 1.0, 0.6, "possible", [], evidence, chance=0.71)
+
+    bar = round(100 * LIKELY_MODEL.unlisted_p)
+    assert "Its listing explains none of the request" in band_tip(cand(0.0))
+    assert f"likely only from {bar} %" in band_tip(cand(0.0))
+    assert "listing explains none" not in band_tip(cand(0.3))
