@@ -80,6 +80,9 @@ off with a CatchUp (deferred_until_shown.py) and does it once when shown.
 - gui/infra/file_watcher.py FileWatcher: watchdog's observer threads (changed paths into
   a set under a lock, a queued poke), the helper thread that sets the watches up
   (`limited`, `ready`) and one that stops a broken observer; no skill, no widget.
+- gui/infra/pruned_watch.py make_observer: the file watcher's observer on Linux, whose
+  emitter threads are watchdog's own, with no inotify watch on the trees a scan skips
+  (`.git`, virtual environments, build output); the same paths and poke as above.
 
 The rule. The GUI thread owns the open folder: the `AppContext` (context.py), its
 projects and registries, every Skill in them, the documents, models and widgets.
