@@ -245,8 +245,9 @@ class Registry:
         a thousand files: 0.3 s of parsing). The registry changes only in the last
         step; a skill re-parsed from unsaved text meanwhile is replaced by the
         disk version, so the caller re-validates its modified documents after.
-        A step yielding True says that the install comes next (35 ms at 10,000
-        skills): a caller slicing by time lets events in first. The files the hint
+        A step yielding True says that the install comes next (at 10,000 skills 30 ms
+        when all is resolved again, 20 ms for 1,000 edits that keep the names: see
+        `_swap`): a caller slicing by time lets events in first. The files the hint
         names are looked at STAT_STEP at a time, a step each."""
         with quiet_gc():
             if hint is not None and self.scanned and self.files is None:
