@@ -117,3 +117,16 @@ def test_no_module_is_over_600_lines_unless_its_reason_is_written() -> None:
     assert [p for p, (_limit, why) in LONGER.items() if len(why.split()) < 5] == []
     done = sorted(p for p in LONGER if lengths.get(p, 0) <= MAX_LINES)
     assert done == [], "these are within the limit now: take them off LONGER"
+
+
+def test_the_app_window_loads_no_http_library_before_a_request() -> None:
+    """httpx (0.1-0.5 s of imports) is loaded by the first live request, not before the
+    window's first paint: the modules of the window name it for their types only."""
+    code = (
+        "import sys\nimport skillstudio.gui.window.main_window\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'httpcore')))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

@@ -32,15 +32,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .answer_json import AnswerRefused, JsonBounds, parse_answer
 from .body import ACCEPT_ENCODING, BodyRefused, content_coding, read_body
 from .deadline import CancelledHere, Expired, NotLoopback, watching
 from .endpoints import ANTHROPIC_VERSION, Endpoint
 from .redaction import key_problem, redact_json, shown
+
+if TYPE_CHECKING:  # (httpx loads in 0.1-0.5 s: imported by the first request)
+    import httpx
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRY_AFTER = 120.0  # seconds: a longer Retry-After is cut to this
@@ -77,6 +78,8 @@ class Limits:
 def new_client(transport: httpx.BaseTransport | None = None) -> httpx.Client:
     """The client every request goes through: no redirects followed, and a connection
     per request (not kept alive), so each attempt owns the socket its deadline cuts."""
+    import httpx  # (not at the app's start: see above)
+
     return httpx.Client(
         transport=transport,
         follow_redirects=False,
@@ -163,6 +166,8 @@ def _exchange(
     shuts its socket, and the error that follows is raised as Expired or CancelledHere;
     a body too large or packed wrongly raises BodyRefused, an answer of too many values
     or levels AnswerRefused (the body is read no further)."""
+    import httpx
+
     connect = min(limits.connect_timeout, left)
     timeout = httpx.Timeout(left, connect=connect)
     loopback_only = key is not None and endpoint.plain_http
@@ -209,6 +214,8 @@ def send(
     refused = key_problem(key, endpoint.key_env or f"the keyring entry {endpoint.keyring!r}")
     if refused:
         raise SendError(refused)
+    import httpx
+
     attempt = 0
     deadline: float | None = None  # the whole request's, from its first attempt
     expired = f"no answer within {limits.timeout:g} s"

@@ -11,8 +11,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from .client import Cancelled, Limits, SendError, new_client, send
 from .endpoints import Endpoint
@@ -20,6 +19,9 @@ from .planning import LiveError, Settings
 from .questions import encode, reported_model
 from .run import key_for
 from .transcript import visible
+
+if TYPE_CHECKING:  # (httpx loads in 0.1-0.5 s: at the first request, not at start)
+    import httpx
 
 # A test asks once, quickly: no retries, a short deadline (a cold local model may
 # take longer to load; its error says so and Ask a model waits the full timeout).

@@ -12,9 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ... import __version__
 from .cache import AnswerCache
@@ -25,6 +23,9 @@ from .questions import Answer, MalformedAnswer, raw_text, reported_model
 from .redaction import key_problem
 from .stats import CaseRuns, agreement, confusion, per_skill
 from .turns import converse, turn_rates
+
+if TYPE_CHECKING:  # (httpx loads in 0.1-0.5 s: at the first request, not at start)
+    import httpx
 
 GRACE = 0.5  # seconds a cancel waits for the runs in flight to end before it returns
 Progress = Callable[[int, int, str], None]  # (done, total, what happened)

@@ -14,9 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-import httpx
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..checking.lookalike import text_problem
 from ..live import gemini_api, responses_api
@@ -32,6 +30,9 @@ from ..ranking.likely_index import LikelyIndex
 from ..ranking.likely_ranking import rank_likely
 from ..ranking.resemblance import resemblance
 from ..reading.skill_words import terms
+
+if TYPE_CHECKING:  # (httpx loads in 0.1-0.5 s: at the first request, not at start)
+    import httpx
 
 Kind = Literal["should", "near", "out"]
 KINDS: tuple[Kind, ...] = ("should", "near", "out")

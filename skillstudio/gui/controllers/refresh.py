@@ -115,7 +115,7 @@ class SlicedRefresh(QObject):
         ]
         for registry in list(registries):
             # the watcher's paths spare the walk of the tree; its last file's step
-            # yields True: the install (35 ms at 10,000 skills) gets a slice of its own.
+            # yields True: the install (20-30 ms at 10,000 skills) gets a slice of its own.
             # A failure is said on the file (or root) it concerns; the rest goes on.
             where = blamed(registry, paths) or self.context.base
             yield from self._contained(
