@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QCursor, QShowEvent
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from ...core.model.skills import Skill
@@ -75,7 +75,7 @@ class CompetesLine(QLabel):
         self.indexes = indexes
         self.competitors: list[tuple[Skill, float]] = []
         self._own: tuple[object, list[Skill]] | None = None  # (profile, its own skills)
-        self.working = False  # the index is still being built
+        self.working = True  # the index is still being built (or the line not shown yet)
         self.setObjectName("competes-with")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
@@ -97,7 +97,15 @@ class CompetesLine(QLabel):
         document.diagnostics_changed.connect(self._on_checked)
         indexes.ready.connect(self._on_ready)
         on_theme_change(self, self._show)  # the muted notes are in the theme's grey
-        self.update_now()
+        # Worked out once shown, not before: the overlap index it reads (about 28 MB
+        # and 2.5 s of a worker at 10,000 skills) is built for the first line shown.
+        self.due = True  # an edit or an index landed while it was not shown
+        self._show()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.due:
+            self.update_now()
 
     def _own_skill(self, href: str) -> Skill | None:
         """The agent's own skill the link `href` names, or None (a skill of the project)."""
@@ -120,11 +128,18 @@ class CompetesLine(QLabel):
         self.setToolTip(own_note(own, origin) if own is not None else TIP)
 
     def _on_checked(self, _diagnostics: object) -> None:
-        self.timer.start()
+        if self.isVisible():
+            self.timer.start()
+        else:
+            self.due = True
 
     def _on_ready(self, registry: object) -> None:
-        if registry is self.document.registry:
+        if registry is not self.document.registry:
+            return
+        if self.isVisible():
             self.update_now()
+        else:
+            self.due = True
 
     def _follow(self, index: LikelyIndex) -> None:
         """Bring the index up to date for this skill only (a full sync walks every
@@ -181,6 +196,7 @@ class CompetesLine(QLabel):
         self.timer.stop()
         self.stepper.stop()
         self._steps = None
+        self.due = False
         registry = self.document.registry
         # the overlap model's index (descriptions whole, the project's skills only): the
         # Overlap Map's and `skillstudio overlap`'s pairs and scores, not Try a Request's

@@ -313,3 +313,31 @@ def test_after_an_edit_the_line_is_worked_out_between_events_and_stays_exact(
     whole = with_own(index, editor.document.path, line._agent_skills(), competes_line.SHOWN)
     assert line.competitors == whole
     assert "python-test-author" not in line.text()
+
+
+def test_the_overlap_index_is_built_once_a_line_is_shown(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    """The overlap index (about 28 MB at 10,000 skills) costs nothing until a form's
+    line is on screen: a line made and not shown asks for none, nor does an edit;
+    shown, it is built and the line gives the whole look-up's answer."""
+    from skillstudio.core.ranking.overlap import OVERLAP_MODEL
+    from skillstudio.core.ranking.rivals import with_own
+    from skillstudio.gui.models.skill_document import SkillDocument
+
+    indexes = app_window.context.likely_indexes
+    registry = app_window.context.registries[0]
+    path = str(collection / "skills/release-notes/SKILL.md")
+    document = SkillDocument(path, registry)
+    line = CompetesLine(document, indexes)
+    qtbot.addWidget(line)
+    document.validate()  # an edit while it is not shown
+    qtbot.wait(300)
+    assert indexes.peek(registry, OVERLAP_MODEL) is None
+    assert "working it out" in line.text()
+    line.show()
+    qtbot.waitUntil(lambda: not line.working, timeout=10_000)
+    index = indexes.peek(registry, OVERLAP_MODEL)
+    assert index is not None
+    assert line.competitors == with_own(index, path, line._agent_skills(), 5)
+    assert "competes with:" in line.text() and "working" not in line.text()
