@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..model.skills import Skill
 from ..reading.skill_words import terms
@@ -51,6 +51,7 @@ from .overlap import (
 from .resemblance import near, near_pool, shingles
 
 POOL = 40  # skills given the full cosine (the best by their shared rare words)
+Rival = tuple[Skill, float, float, dict[str, float]]  # (skill, score, resemblance, vector)
 
 
 _NONE: dict[str, int] = {}
@@ -126,9 +127,28 @@ def with_own(
     """The form's "competes with": the `limit` strongest of the project's skills
     (`competing`: overlap's pairs and scores when `index` is the overlap model's) and
     the agent's own skills (`competing_own`), strongest first."""
-    found = competing(index, path, limit, threshold) + competing_own(index, path, own, threshold)
+    found: list[tuple[Skill, float]] = []
+    for step in with_own_steps(index, path, own, limit, threshold):
+        if step is not None:
+            found = step
+    return found
+
+
+def with_own_steps(
+    index: LikelyIndex, path: str, own: list[Skill], limit: int = 5, threshold: float = THRESHOLD
+) -> Iterator[list[tuple[Skill, float]] | None]:
+    """`with_own` a step at a time (`rivals_steps`): None between steps, the answer last."""
+    rivals: list[Rival] = []
+    for step in rivals_steps(index, path, threshold):
+        if step is None:
+            yield None
+        else:
+            rivals = step
+    yield None
+    found = [(other, score) for other, score, _, _ in rivals[:limit]]
+    found += competing_own(index, path, own, threshold)
     found.sort(key=lambda item: (-item[1], item[0].name))
-    return found[:limit]
+    yield found[:limit]
 
 
 def rival_pairs(
@@ -157,14 +177,25 @@ def rival_pairs(
     return pairs
 
 
-def _rivals(
-    index: LikelyIndex, path: str, threshold: float
-) -> list[tuple[Skill, float, float, dict[str, float]]]:
+def _rivals(index: LikelyIndex, path: str, threshold: float) -> list[Rival]:
     """(skill, score, resemblance when NEAR or more, its vector) of every skill of the
     pool competing with the skill at `path`, strongest first."""
+    found: list[Rival] = []
+    for step in rivals_steps(index, path, threshold):
+        if step is not None:
+            found = step
+    return found
+
+
+def rivals_steps(index: LikelyIndex, path: str, threshold: float) -> Iterator[list[Rival] | None]:
+    """`_rivals` a step at a time, for a caller that keeps its thread responsive (the
+    app's form: about 30 ms a look-up at 10,000 skills, in steps of one candidate):
+    None after the pool is chosen and after each candidate scored, the rivals last.
+    The index must not change between steps (the caller starts again if it does)."""
     doc = index.docs.get(path)
     if doc is None:
-        return []
+        yield []
+        return
     mine = vector_under(index, path)
     minus = uncounted(index)
     dots: dict[int, float] = defaultdict(float)
@@ -177,15 +208,17 @@ def _rivals(
     dots.pop(doc.slot, None)
     norm = _norm(mine)
     pool = {slot for slot, _ in heapq.nlargest(POOL, dots.items(), key=lambda item: item[1])}
+    yield None
     pool |= _probe_candidates(index, doc.skill, mine, minus)
     text = shingles(doc.skill.description)
     if text:
         pool.update(near_pool(index, doc.slot, set(terms(doc.skill.description))))
     pool.discard(doc.slot)
-    out: list[tuple[Skill, float, float, dict[str, float]]] = []
+    out: list[Rival] = []
     told: Said = {}
     probes: dict[str, list[str]] = {}
     for slot in pool:
+        yield None
         other = index.slots[slot]
         if other is None:
             continue
@@ -194,7 +227,7 @@ def _rivals(
         if found[0] >= threshold:
             out.append((other.skill, *found, theirs))
     out.sort(key=lambda item: (-item[1], item[0].name))
-    return out
+    yield out
 
 
 def _scored(

@@ -19,21 +19,24 @@ reads of them, as they have no file to open.
 from __future__ import annotations
 
 import html
+import time
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QCursor, QShowEvent
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from ...core.model.skills import Skill
 from ...core.ranking.likely_index import LikelyIndex
 from ...core.ranking.overlap import OVERLAP_MODEL, THRESHOLD
-from ...core.ranking.rivals import with_own
+from ...core.ranking.rivals import with_own_steps
 from ..infra.likely_jobs import LikelyIndexes
 from ..infra.theme import colour, on_theme_change
 from ..models.skill_document import SkillDocument
 
 DELAY_MS = 150  # after the document's own (debounced) re-validation
 SHOWN = 5
+STEP_MS = 4  # a look-up's share of the GUI thread per event-loop turn after an edit
 
 TIP = (
     "Skills whose name and description share this one's distinctive words, with how "
@@ -72,7 +75,7 @@ class CompetesLine(QLabel):
         self.indexes = indexes
         self.competitors: list[tuple[Skill, float]] = []
         self._own: tuple[object, list[Skill]] | None = None  # (profile, its own skills)
-        self.working = False  # the index is still being built
+        self.working = True  # the index is still being built (or the line not shown yet)
         self.setObjectName("competes-with")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
@@ -84,12 +87,25 @@ class CompetesLine(QLabel):
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DELAY_MS)
-        self.timer.timeout.connect(self.update_now)
+        self.timer.timeout.connect(self.update_soon)
+        self.stepper = QTimer(self)  # the next step of a look-up under way
+        self.stepper.setInterval(0)
+        self.stepper.timeout.connect(self._step)
+        self._steps: Iterator[list[tuple[Skill, float]] | None] | None = None
+        self._began: tuple[object, int, int] = (None, -1, -1)
         # bound methods: disconnected when the line goes (the document may outlive it)
         document.diagnostics_changed.connect(self._on_checked)
         indexes.ready.connect(self._on_ready)
         on_theme_change(self, self._show)  # the muted notes are in the theme's grey
-        self.update_now()
+        # Worked out once shown, not before: the overlap index it reads (about 28 MB
+        # and 2.5 s of a worker at 10,000 skills) is built for the first line shown.
+        self.due = True  # an edit or an index landed while it was not shown
+        self._show()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.due:
+            self.update_now()
 
     def _own_skill(self, href: str) -> Skill | None:
         """The agent's own skill the link `href` names, or None (a skill of the project)."""
@@ -112,11 +128,18 @@ class CompetesLine(QLabel):
         self.setToolTip(own_note(own, origin) if own is not None else TIP)
 
     def _on_checked(self, _diagnostics: object) -> None:
-        self.timer.start()
+        if self.isVisible():
+            self.timer.start()
+        else:
+            self.due = True
 
     def _on_ready(self, registry: object) -> None:
-        if registry is self.document.registry:
+        if registry is not self.document.registry:
+            return
+        if self.isVisible():
             self.update_now()
+        else:
+            self.due = True
 
     def _follow(self, index: LikelyIndex) -> None:
         """Bring the index up to date for this skill only (a full sync walks every
@@ -146,7 +169,34 @@ class CompetesLine(QLabel):
         return self._own[1]
 
     def update_now(self) -> None:
+        """The line worked out at once (a form shown, an index landed)."""
+        steps = self._begin()
+        if steps is not None:
+            self._advance(steps, None)
+
+    def update_soon(self) -> None:
+        """The line worked out a step at a time between events (after an edit: a
+        look-up is about 30 ms at 10,000 skills, a keystroke's stall if done at once),
+        started again if the index changes meanwhile."""
+        steps = self._begin()
+        if steps is not None:
+            self._steps = steps
+            self._advance(steps, time.perf_counter() + STEP_MS / 1000)
+
+    def _state(self) -> tuple[object, int, int]:
+        """What a look-up under way reads: the index, the registry's version and the
+        skills indexed (another form's line adds its own skill's edit to the index)."""
+        registry = self.document.registry
+        index = self.indexes.peek(registry, OVERLAP_MODEL)
+        return index, registry.version, len(index.docs) if index is not None else -1
+
+    def _begin(self) -> Iterator[list[tuple[Skill, float]] | None] | None:
+        """The look-up's steps, or None when the index is still being built (the line
+        says so; `ready` brings it back here)."""
         self.timer.stop()
+        self.stepper.stop()
+        self._steps = None
+        self.due = False
         registry = self.document.registry
         # the overlap model's index (descriptions whole, the project's skills only): the
         # Overlap Map's and `skillstudio overlap`'s pairs and scores, not Try a Request's
@@ -157,12 +207,43 @@ class CompetesLine(QLabel):
         else:
             self._follow(index)
         self.working = index is None
-        self.competitors = []
-        if index is not None:
-            try:
-                self.competitors = with_own(index, self.document.path, self._agent_skills(), SHOWN)
-            except Exception:  # a nicety: a core bug here must not break the form
-                self.competitors = []
+        if index is None:
+            self.competitors = []
+            self._show()
+            return None
+        self._began = self._state()
+        return with_own_steps(index, self.document.path, self._agent_skills(), SHOWN)
+
+    def _step(self) -> None:
+        steps = self._steps
+        if steps is None:
+            self.stepper.stop()
+        elif self._state() != self._began:  # an edit or a sync changed the index
+            self.update_soon()
+        else:
+            self._advance(steps, time.perf_counter() + STEP_MS / 1000)
+
+    def _advance(
+        self, steps: Iterator[list[tuple[Skill, float]] | None], deadline: float | None
+    ) -> None:
+        """Steps taken until the answer (shown) or `deadline` (the rest on the next
+        event-loop turns); None: no deadline."""
+        try:
+            for step in steps:
+                if step is not None:
+                    self._finish(step)
+                    return
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.stepper.start()
+                    return
+        except Exception:  # a nicety: a core bug here must not break the form
+            pass
+        self._finish([])
+
+    def _finish(self, competitors: list[tuple[Skill, float]]) -> None:
+        self.stepper.stop()
+        self._steps = None
+        self.competitors = competitors
         self._show()
 
     def _show(self) -> None:

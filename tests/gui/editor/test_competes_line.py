@@ -271,3 +271,73 @@ def test_on_wshobson_agents_the_reviewers_two_skills_show_overlaps_pairs(
         assert expected, name
         project = {s.name: x for s, x in line.competitors if not s.fields.get("agent_skill")}
         assert project == pytest.approx(expected, abs=0.005), name
+
+
+def test_after_an_edit_the_line_is_worked_out_between_events_and_stays_exact(
+    app_window: MainWindow, collection: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A look-up is about 30 ms at 10,000 skills: after an edit it is taken a step at a
+    time between events (here one step a turn), and lands on the pairs and scores the
+    whole look-up at once gives (overlap's)."""
+    from skillstudio.core.ranking.overlap import OVERLAP_MODEL
+    from skillstudio.core.ranking.rivals import with_own
+    from skillstudio.gui.editor import competes_line
+
+    monkeypatch.setattr(competes_line, "STEP_MS", 0)
+    editor = app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: "no other skill" in line.text(), timeout=10_000)
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setFocus()
+    field.selectAll()
+    turns: list[bool] = []
+    line.stepper.timeout.connect(lambda: turns.append(True))
+    qtbot.keyClicks(field, "Writes pytest unit tests for Python functions with fixtures")
+    qtbot.waitUntil(lambda: "python-test-author" in line.text(), timeout=5000)
+    assert len(turns) >= 3  # the pool's candidates were scored on separate turns
+    assert not line.stepper.isActive()
+    index = app_window.context.likely_indexes.peek(editor.document.registry, OVERLAP_MODEL)
+    assert index is not None
+    whole = with_own(index, editor.document.path, line._agent_skills(), competes_line.SHOWN)
+    assert line.competitors == whole
+    # an edit while a look-up is under way starts it again on the new text
+    field.selectAll()
+    qtbot.keyClicks(field, "Drafts release notes from merged pull requests")
+    line.update_soon()
+    assert line.stepper.isActive()
+    editor.document.validate()  # the registry moves on: the steps under way are dropped
+    qtbot.waitUntil(lambda: not line.stepper.isActive() and line._steps is None, timeout=5000)
+    whole = with_own(index, editor.document.path, line._agent_skills(), competes_line.SHOWN)
+    assert line.competitors == whole
+    assert "python-test-author" not in line.text()
+
+
+def test_the_overlap_index_is_built_once_a_line_is_shown(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    """The overlap index (about 28 MB at 10,000 skills) costs nothing until a form's
+    line is on screen: a line made and not shown asks for none, nor does an edit;
+    shown, it is built and the line gives the whole look-up's answer."""
+    from skillstudio.core.ranking.overlap import OVERLAP_MODEL
+    from skillstudio.core.ranking.rivals import with_own
+    from skillstudio.gui.models.skill_document import SkillDocument
+
+    indexes = app_window.context.likely_indexes
+    registry = app_window.context.registries[0]
+    path = str(collection / "skills/release-notes/SKILL.md")
+    document = SkillDocument(path, registry)
+    line = CompetesLine(document, indexes)
+    qtbot.addWidget(line)
+    document.validate()  # an edit while it is not shown
+    qtbot.wait(300)
+    assert indexes.peek(registry, OVERLAP_MODEL) is None
+    assert "working it out" in line.text()
+    line.show()
+    qtbot.waitUntil(lambda: not line.working, timeout=10_000)
+    index = indexes.peek(registry, OVERLAP_MODEL)
+    assert index is not None
+    assert line.competitors == with_own(index, path, line._agent_skills(), 5)
+    assert "competes with:" in line.text() and "working" not in line.text()

@@ -18,6 +18,7 @@ from skillstudio.core.projects.project import resolve_projects
 from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.scanning.registry import Registry
 from skillstudio.gui.controllers import skill_views
+from skillstudio.gui.editor.competes_line import CompetesLine
 from skillstudio.gui.infra import background
 from skillstudio.gui.infra.background import LatestJob
 from skillstudio.gui.models.app_context import AppContext
@@ -54,9 +55,14 @@ def test_the_likely_index_is_built_off_the_gui_thread(
     ask(panel, qtbot, "review my database migration")
     editor = win.open_skill(str(collection / "skills/sql-review/SKILL.md"))
     assert editor is not None
+    line = editor.form.findChild(CompetesLine, "competes-with")
+    assert line is not None
+    qtbot.waitUntil(lambda: not line.working, timeout=10_000)  # built once shown
     with qtbot.waitSignal(win.overlap_map.computed, timeout=10_000):
         win.menu_actions.overlap_action.trigger()
-    assert len(built_on) == 2  # Try a Request's (shared by "competes with") and the map's
+    # Try a Request's, the overlap model's of the form's "competes with" line (shown)
+    # and the map's own (a worker's, freed after)
+    assert len(built_on) == 3
     assert all(thread is not threading.main_thread() for thread in built_on)
 
 

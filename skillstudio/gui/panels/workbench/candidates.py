@@ -192,6 +192,9 @@ class CandidatesModel(ColumnsModel):
         return why_text(cand)
 
 
+NATURAL_WIDTH = "natural_minimum_width"  # the table's minimum width by its columns
+
+
 def fit_rows(table: QTableView, model: CandidatesModel) -> None:
     """Each row as tall as its wrapped Why text (the one column that wraps; one line
     when the table does not wrap: a short panel, the reasons cut, whole in the
@@ -248,7 +251,14 @@ def _fit_columns(table: QTableView, model: CandidatesModel, bold: QFontMetrics) 
             changed = True
     # However narrow the dock, the Why column keeps room for a few words.
     scroll = table.verticalScrollBar().sizeHint().width()
-    table.setMinimumWidth(total + MIN_WHY + scroll + 2 * table.frameWidth())
+    natural = total + MIN_WHY + scroll + 2 * table.frameWidth()
+    # Set when it changes only: a dock too narrow for it lowers it (panel_layout.bound),
+    # and setting it again at each Why column resize raised the table, whose layout
+    # lowered it, a column resize again: ~1,000 times a second while the dock was
+    # short and narrow (with a skill open under Try a Request), 20 ms a keystroke.
+    if table.property(NATURAL_WIDTH) != natural:
+        table.setProperty(NATURAL_WIDTH, natural)
+        table.setMinimumWidth(natural)
     if changed:
         header.resizeSections()  # the Why column takes the rest again, now
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
 
-from .candidates import CandidatesModel, fit_rows
+from .candidates import NATURAL_WIDTH, CandidatesModel, fit_rows
 
 STACK_BELOW = 900  # px of panel width under which the details go below the ranking...
 STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px screen's
@@ -136,18 +136,28 @@ class SplitFit:
         inside). With long skill names at 1024x768 the ranking asked 501 px and the
         details 240: the panel grew 35 px wider than its dock, "Add as test case…" and
         the Explanation cut off behind a scroll bar."""
+        # what its columns ask (candidates.fit_rows), lowered here when the dock is narrower
+        natural = self.table.property(NATURAL_WIDTH)
+        table = natural if isinstance(natural, int) else self.table.minimumWidth()
         if self.split.orientation() != Qt.Orientation.Horizontal or width <= 0:
+            self._table_minimum(table)  # stacked: the whole width is the ranking's
             return
         if self.collapsed:  # the ranking alone
-            self.table.setMinimumWidth(min(self.table.minimumWidth(), width))
+            self._table_minimum(min(table, width))
             return
         handle = self.split.handleWidth()
-        table = self.table.minimumWidth()
         details = max(DETAILS_LEAST, min(SIDE_DETAILS_WIDTH, width - table - handle))
         if self.details.minimumWidth() != details:
             self.details.setMinimumWidth(details)
         if table + details + handle > width:
-            self.table.setMinimumWidth(max(width - details - handle, 0))
+            table = max(width - details - handle, 0)
+        self._table_minimum(table)
+
+    def _table_minimum(self, width: int) -> None:
+        """Set when it changes only (a minimum set resizes the table, its Why column
+        resizes, and the panel fits again: see candidates.fit_rows)."""
+        if self.table.minimumWidth() != width:
+            self.table.setMinimumWidth(width)
 
     def _shares(self, total: int, width: int) -> list[int]:
         """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so

@@ -278,3 +278,28 @@ def test_after_back_to_the_editor_the_details_are_not_drawn_over_the_ranking(
     qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
     qtbot.waitUntil(lambda: panel.details.width() >= 240, timeout=2000)
     apart()
+
+
+def test_try_a_request_beside_an_open_skill_settles_its_layout(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """A narrow Try a Request (a skill open in front, the panel in a dock a few dozen
+    pixels wide) set the ranking's minimum width from its columns at each resize of
+    its Why column, and lowered it again to the dock's width: the table grew and
+    shrank, its Why column resized, ~1,000 times a second for as long as the skill
+    stayed open (20 ms of the GUI thread a keystroke at 10,000 skills). Once laid
+    out, nothing resizes."""
+    from tests.benchmarks.synth import generate
+
+    generate(str(tmp_path / "synthetic"), 60)  # the app benchmark's skills
+    win = open_window(qtbot, settings, tmp_path / "synthetic", "agentskills", (1200, 800))
+    paths = sorted(p for r in win.context.registries for p in r.by_path)
+    assert win.open_skill(paths[len(paths) // 2])
+    panel = win.query_panel
+    qtbot.wait(500)
+    resized: list[int] = []
+    header = panel.table.horizontalHeader()
+    header.sectionResized.connect(lambda _column, _old, new: resized.append(new))
+    qtbot.wait(300)
+    area = panel.parentWidget()
+    assert resized == [], (len(resized), resized[:4], panel.size(), area and area.size())
