@@ -217,6 +217,8 @@ def _try_at_1024(qtbot: QtBot, settings: QSettings, samples: Path) -> MainWindow
     qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
     win.query_panel.load_request("code review please, find bugs in my commit")
     win.query_panel.update_now()
+    # (the likely index is built off the GUI thread, beside the form's overlap index)
+    qtbot.waitUntil(lambda: win.query_panel.model.rowCount() >= 5, timeout=10_000)
     qtbot.wait(50)
     return win
 
