@@ -11,11 +11,23 @@ from skillstudio.gui.infra import focus_return
 from skillstudio.gui.infra.focus_return import FocusReturn
 
 
-def no_window_manager(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """As on an X server with no window manager: nothing is active once a dialog closes;
-    the list counts the window's requests for the focus."""
+def no_window_manager(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> tuple[QMainWindow, FocusReturn, list[int]]:
+    """A shown window with its FocusReturn, as on an X server with no window manager:
+    nothing is active once a dialog closes. The list counts the window's requests for
+    the focus; only the focus moves a test makes reach the FocusReturn."""
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    returned = FocusReturn(window)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    app.focusChanged.disconnect(returned.focus_moved)
     monkeypatch.setattr(focus_return.QApplication, "activeWindow", staticmethod(lambda: None))
-    return []
+    asked: list[int] = []
+    monkeypatch.setattr(window, "activateWindow", lambda: asked.append(1))
+    return window, returned, asked
 
 
 def dialog_of(window: QMainWindow) -> tuple[QDialog, QLineEdit]:
@@ -28,15 +40,7 @@ def dialog_of(window: QMainWindow) -> tuple[QDialog, QLineEdit]:
 def test_a_closed_dialog_gives_the_focus_back_to_the_window(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    returned = FocusReturn(window)
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    app.focusChanged.disconnect(returned.focus_moved)  # (only the moves these tests make)
-    asked = no_window_manager(monkeypatch)
-    monkeypatch.setattr(window, "activateWindow", lambda: asked.append(1))
+    window, returned, asked = no_window_manager(qtbot, monkeypatch)
     dialog, edit = dialog_of(window)
     dialog.show()
     returned.focus_moved(edit, None)  # Qt clears the focus while the dialog is still shown
@@ -47,15 +51,7 @@ def test_a_closed_dialog_gives_the_focus_back_to_the_window(
 def test_the_focus_leaving_for_another_application_is_left_alone(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    window.show()
-    returned = FocusReturn(window)
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    app.focusChanged.disconnect(returned.focus_moved)  # (only the moves these tests make)
-    asked = no_window_manager(monkeypatch)
-    monkeypatch.setattr(window, "activateWindow", lambda: asked.append(1))
+    window, returned, asked = no_window_manager(qtbot, monkeypatch)
     dialog, edit = dialog_of(window)
     dialog.show()
     returned.focus_moved(edit, None)  # the dialog stays shown: another application took it
