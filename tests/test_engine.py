@@ -791,6 +791,20 @@ def test_body_over_both_limits_is_one_diagnostic(tmp_path: Path) -> None:
     assert "tokens, characters / 4 (advised: under 5,000)" in found[0]["message"]
 
 
+@pytest.mark.parametrize("profile", ["claude-code", "codex", "agentskills", "gemini"])
+def test_a_long_body_is_said_under_every_agent_that_reads_the_standard(
+    tmp_path: Path, profile: str
+) -> None:
+    """A reviewer's Claude Code author got no word on a 676-line body (the warning came
+    under agentskills, gemini and copilot only): Anthropic's authoring guide asks for
+    under 500 lines too (docs/agents.md "A body's length")."""
+    body = "".join(f"Step {n}.\n" for n in range(620))
+    write(tmp_path, "long/SKILL.md", skill_text(name="long", description="Long.", _body=body))
+    run = cli("lint", str(tmp_path), "--profile", profile, "--format", "json")
+    found = [d for d in run.json["diagnostics"] if d["code"] == "body-too-long"]
+    assert len(found) == 1 and "lines (advised: under 500)" in found[0]["message"]
+
+
 def test_pegasus_user_cannot_invoke_a_skill_that_is_not_user_invocable() -> None:
     """Seed 001's control matrix: user-invocable: false → the user cannot run /name; the
     request is an ordinary message, so nothing is selected, and the explanation says why."""

@@ -208,6 +208,30 @@ def _continues_a_path(body: str, start: int) -> bool:
     return "\\" in before and _OPEN_WINDOWS_PATH.search(before) is not None
 
 
+BODY_LINES = 500  # "Keep SKILL.md body under 500 lines" (the standard, Anthropic's guide)
+BODY_TOKENS = 5000  # "Instructions (< 5000 tokens recommended)" (the standard)
+
+
+def body_length(c: Checker, body: str) -> None:
+    """One body-too-long diagnostic that names every limit the body is over: the
+    standard's advice, which Anthropic's authoring guide gives Claude Code's authors
+    too (docs/agents.md "A body's length"); the profiles that give it call this."""
+    lines = body.count("\n") + 1 if body else 0
+    tokens = len(body) // 4
+    over = []
+    if lines > BODY_LINES:
+        over.append(f"{lines} lines (advised: under {BODY_LINES})")
+    if tokens > BODY_TOKENS:
+        over.append(f"about {tokens:,} tokens, characters / 4 (advised: under {BODY_TOKENS:,})")
+    if over:
+        c.emit(
+            "body-too-long",
+            f"The instructions are {' and '.join(over)}; move detail into referenced files.",
+            line=c.doc.body_line,
+            column=1,
+        )
+
+
 def body_advice(c: Checker) -> None:
     body = c.doc.body
     starts: list[int] = []

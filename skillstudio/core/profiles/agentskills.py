@@ -6,6 +6,7 @@ import unicodedata
 from typing import Any, ClassVar
 
 from ..checking.advice import advise
+from ..checking.advice_body import body_length
 from ..checking.field_checks import check_length, check_not_empty
 from ..model.diagnostics import Severity
 from ..model.fields import FieldSpec, described, quoted, show, yaml_kind
@@ -17,8 +18,6 @@ SOURCE_SHOWN = 60  # characters of a value's source quoted in a message
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
-BODY_LINES = 500
-BODY_TOKENS = 5000
 
 
 class AgentSkills(Profile):
@@ -169,18 +168,4 @@ class AgentSkills(Profile):
             )
 
     def body_advice(self, c: Checker, body: str) -> None:
-        """One body-too-long diagnostic that names every limit the body is over."""
-        lines = body.count("\n") + 1 if body else 0
-        tokens = len(body) // 4
-        over = []
-        if lines > BODY_LINES:
-            over.append(f"{lines} lines (advised: under {BODY_LINES})")
-        if tokens > BODY_TOKENS:
-            over.append(f"about {tokens:,} tokens, characters / 4 (advised: under {BODY_TOKENS:,})")
-        if over:
-            c.emit(
-                "body-too-long",
-                f"The instructions are {' and '.join(over)}; move detail into referenced files.",
-                line=c.doc.body_line,
-                column=1,
-            )
+        body_length(c, body)

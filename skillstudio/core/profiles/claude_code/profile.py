@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...checking.advice import advise
+from ...checking.advice_body import body_length
 from ...checking.field_checks import check_length, check_name_length
 from ...model.confinement import holds_skill
 from ...model.diagnostics import Diagnostic, Severity
@@ -286,6 +287,11 @@ class ClaudeCode(Pegasus):
             "source": skill.root.label,
             "empty_metadata": unparsed,
         }
+
+    def body_advice(self, c: Checker, body: str) -> None:
+        """The standard's length advice, which Anthropic's authoring guide gives Claude
+        Code's authors too (docs/agents.md "A body's length")."""
+        body_length(c, body)
 
     def package_folder(self, skill: Skill) -> str | None:
         """A plugin skill's plugin folder: Claude Code installs a plugin as a whole."""

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...checking.advice import advise
+from ...checking.advice_body import body_length
 from ...checking.field_checks import check_not_empty
 from ...delivery.activation import activate_standard
 from ...model.diagnostics import Diagnostic, Severity
@@ -135,6 +136,11 @@ class Codex(Profile):
             "plugin": plugin,
             "outside_plugin": outside,
         }
+
+    def body_advice(self, c: Checker, body: str) -> None:
+        """The standard's length advice: Codex loads skills written to the standard
+        (docs/agents.md "A body's length")."""
+        body_length(c, body)
 
     def package_folder(self, skill: Skill) -> str | None:
         """A plugin skill's plugin folder (Codex installs a plugin as a whole)."""
