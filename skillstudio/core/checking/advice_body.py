@@ -220,9 +220,10 @@ def body_length(c: Checker, body: str) -> None:
     tokens = len(body) // 4
     over = []
     if lines > BODY_LINES:
-        over.append(f"{lines} lines (advised: under {BODY_LINES})")
+        over.append(f"{counted(lines, 'line')} (advised: under {BODY_LINES})")
     if tokens > BODY_TOKENS:
-        over.append(f"about {tokens:,} tokens, characters / 4 (advised: under {BODY_TOKENS:,})")
+        advised = f"(advised: under {BODY_TOKENS:,})"
+        over.append(f"about {counted(tokens, 'token')}, characters / 4 {advised}")
     if over:
         c.emit(
             "body-too-long",
