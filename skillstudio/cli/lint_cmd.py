@@ -311,7 +311,7 @@ def lint_text(report: LintReport, cwd: str, verbose: bool) -> list[str]:
     infos = report.count("info")
     note = ""
     if infos:
-        note = f", {counted(infos, 'note')}" + ("" if verbose else " (-v shows them)")
+        note = f", {counted(infos, 'info', 'info')}" + ("" if verbose else " (-v shows them)")
     lines.append(
         f"{counted(len(report.skills), 'skill')} ({report.active:,} active){where}{checked}: "
         f"{counted(report.count('error'), 'error')}, "
