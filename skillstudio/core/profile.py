@@ -327,6 +327,17 @@ class Profile:
         """Why an explicit invocation of `skill` selects nothing, or None."""
         return None
 
+    def invocations(self, name: str) -> str:
+        """How a request invokes the skill `name` under this profile, in words (what
+        `ranking.rankers.rank_explicit` reads: core/ranking/matching.py)."""
+        return f"/{name}, ${name} or 'use {name} skill'"
+
+    def selects_line(self) -> str:
+        """The sentence every place that ranks by words ends on (`match`'s note and
+        `--why`, the app's Explanation and its Score and Estimate tooltips): what alone
+        selects under this profile."""
+        return f"Only {self.invocations('<name>')} selects."
+
     # -- tiers ----------------------------------------------------------------
     def listing_budget(self, options: Mapping[str, Any]) -> int | None:
         """Tier 2's character budget (None: no budget)."""

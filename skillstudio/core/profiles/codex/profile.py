@@ -275,8 +275,9 @@ class Codex(Profile):
         result.notes = [
             *notes,
             "Codex leaves selection to the model; scores from description words are a "
-            "heuristic, not a prediction. Only a $name or [$name](path) mention selects.",
+            f"heuristic, not a prediction. {self.selects_line()}",
         ]
+        result.selects = self.selects_line()
         return result
 
     @staticmethod
@@ -326,6 +327,10 @@ class Codex(Profile):
         ]
 
     own_clash_severity = None  # confirmed in Codex's source: as two skills of one name
+
+    def invocations(self, name: str) -> str:
+        """Codex selects on a mention alone (`_mentioned`): not /name, not 'use … skill'."""
+        return f"a ${name} or [${name}](path) mention"
 
     def own_origin(self) -> str:
         """Codex's system skills are embedded in its binary and written into
