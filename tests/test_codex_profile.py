@@ -359,11 +359,11 @@ def test_what_selects_is_said_as_codex_selects_everywhere(tmp_path: Path) -> Non
     args = ("--root", str(root), "--profile", "codex")
     assert cli("match", "/ship the release", *args, "--format", "json").json["selected"] == []
     out = cli("match", "ship the release to staging", *args, "--why", "deploy").out
-    mention = "Only a $<name> or [$<name>](path) mention selects."
+    mention = "Only a $name or [$name](path) mention selects."
     assert out.count(mention) == 2  # the note and the --why caveat
-    assert "use <name> skill" not in out and "/<name>" not in out
+    assert "use <name> skill" not in out and "/name" not in out
     plain = cli("match", "ship it", "--root", str(root), "--profile", "agentskills").out
-    assert "Only /<name>, $<name> or 'use <name> skill' selects." in plain
+    assert "Only /name, $name or 'use <name> skill' selects." in plain
 
 
 # -- detection ---------------------------------------------------------------------

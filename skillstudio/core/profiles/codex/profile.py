@@ -72,6 +72,8 @@ class Codex(Profile):
     full_tier = "activation"
     listing_frame = ("", "")
     panel_option = PanelOption("context_tokens", "Context window (tokens; 0 = unknown)", 0, 10**8)
+    # Codex selects on a mention alone (`_mentioned`): not /name, not "use … skill"
+    invocation_forms: ClassVar[str] = "a ${name} or [${name}](path) mention"
     severities: ClassVar[dict[str, Severity]] = {"description-too-long": "warning"}
     fields = (
         FieldSpec(
@@ -327,10 +329,6 @@ class Codex(Profile):
         ]
 
     own_clash_severity = None  # confirmed in Codex's source: as two skills of one name
-
-    def invocations(self, name: str) -> str:
-        """Codex selects on a mention alone (`_mentioned`): not /name, not 'use … skill'."""
-        return f"a ${name} or [${name}](path) mention"
 
     def own_origin(self) -> str:
         """Codex's system skills are embedded in its binary and written into
