@@ -380,6 +380,14 @@ def test_detection_names_the_codex_mark_it_saw(tmp_path: Path) -> None:
     )
     skill(tmp_path, "c/.agents/skills/plain", "plain", "Plain.")
     assert detect_profile(str(tmp_path / "c"))[0] == "agentskills"
+    # openai/skills' layout (skills/.curated/NAME, a hidden folder Codex does not load
+    # from a repository): the skills' own agents/openai.yaml still says codex
+    skill(tmp_path, "d/skills/.curated/gh-fix-ci", "gh-fix-ci", "Fixes CI.")
+    write(tmp_path, "d/skills/.curated/gh-fix-ci/agents/openai.yaml", "policy: {}\n")
+    assert detect_profile(str(tmp_path / "d")) == (
+        "codex",
+        "detected codex: agents/openai.yaml in skills/.curated/gh-fix-ci/SKILL.md",
+    )
 
 
 # -- a skill named as one of Codex's own system skills ----------------------------------
