@@ -222,6 +222,34 @@ def test_the_reader_addressed_as_you_is_second_person_wherever_it_is(
     assert ("description-person" in codes) is reported
 
 
+def test_description_person_quotes_the_words_and_points_at_the_first(tmp_path: Path) -> None:
+    """A reviewer could not tell which word `description-person` meant: the message
+    quotes the first one found (and counts the rest) and its column is that word's, on
+    a plain value and on a folded one whose word is on a later line."""
+    write(
+        tmp_path,
+        "a/SKILL.md",
+        "---\nname: a\ndescription: Fixes bugs. You MUST use this when you have a bug.\n---\n",
+    )
+    write(
+        tmp_path,
+        "b/SKILL.md",
+        '---\nname: b\ndescription: >\n  Answers "can you help". Fixes bugs.\n  Use when\n'
+        "  your tests fail.\n---\n",
+    )
+    found = {}
+    for name in ("a", "b"):
+        data = lint_json(str(tmp_path / name), "--profile", "agentskills", "--no-cache")
+        found[name] = next(d for d in data["diagnostics"] if d["code"] == "description-person")
+    assert found["a"]["message"].startswith(
+        "The description speaks in the first or second person ('You', and 1 more); "
+    )
+    assert (found["a"]["line"], found["a"]["column"]) == (3, 26)  # the "You" of "You MUST"
+    assert "('your');" in found["b"]["message"]  # the quoted "can you" is the user's
+    assert (found["b"]["line"], found["b"]["column"]) == (6, 3)
+    assert found["a"]["severity"] == found["b"]["severity"] == "warning"
+
+
 def test_every_true_false_field_spelt_otherwise_gets_one_note(tmp_path: Path) -> None:
     """bool-word: one rule over the profile's bool fields; 1/0 are numbers to YAML 1.2,
     yes/no/on/off text; true/false in any case, and quoted text (bool-as-string), not."""

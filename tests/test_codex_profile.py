@@ -350,6 +350,22 @@ def test_without_a_mention_nothing_is_selected_and_the_model_chooses(tmp_path: P
     assert match["candidates"][0]["skill"] == "ship" and "band" in match["candidates"][0]
 
 
+def test_what_selects_is_said_as_codex_selects_everywhere(tmp_path: Path) -> None:
+    """A reviewer typed /ship and 'use the ship skill' because the note said so; under
+    codex only a mention selects, and every line that says what selects says that."""
+    root = tmp_path / "root"
+    skill(root, "ship", "ship", "Ships releases to production.")
+    skill(root, "deploy", "deploy", "Deploys releases to staging.")
+    args = ("--root", str(root), "--profile", "codex")
+    assert cli("match", "/ship the release", *args, "--format", "json").json["selected"] == []
+    out = cli("match", "ship the release to staging", *args, "--why", "deploy").out
+    mention = "Only a $name or [$name](path) mention selects."
+    assert out.count(mention) == 2  # the note and the --why caveat
+    assert "use <name> skill" not in out and "/name" not in out
+    plain = cli("match", "ship it", "--root", str(root), "--profile", "agentskills").out
+    assert "Only /name, $name or 'use <name> skill' selects." in plain
+
+
 # -- detection ---------------------------------------------------------------------
 def test_detection_names_the_codex_mark_it_saw(tmp_path: Path) -> None:
     (tmp_path / "a" / ".codex").mkdir(parents=True)
@@ -364,6 +380,14 @@ def test_detection_names_the_codex_mark_it_saw(tmp_path: Path) -> None:
     )
     skill(tmp_path, "c/.agents/skills/plain", "plain", "Plain.")
     assert detect_profile(str(tmp_path / "c"))[0] == "agentskills"
+    # openai/skills' layout (skills/.curated/NAME, a hidden folder Codex does not load
+    # from a repository): the skills' own agents/openai.yaml still says codex
+    skill(tmp_path, "d/skills/.curated/gh-fix-ci", "gh-fix-ci", "Fixes CI.")
+    write(tmp_path, "d/skills/.curated/gh-fix-ci/agents/openai.yaml", "policy: {}\n")
+    assert detect_profile(str(tmp_path / "d")) == (
+        "codex",
+        "detected codex: agents/openai.yaml in skills/.curated/gh-fix-ci/SKILL.md",
+    )
 
 
 # -- a skill named as one of Codex's own system skills ----------------------------------

@@ -88,7 +88,10 @@ def test_a_trigger_clause_word_counts_in_a_field_of_its_own(tmp_path: Any) -> No
     query = "I found a bug: the login page crashes when I submit the form"
     result = rank_likely(index, query)
     assert result.candidates[0].name == "root-cause-debugging"
-    lines = explained_text(why_not_likely(result, "root-cause-debugging", index, registry))
+    lines = explained_text(
+        why_not_likely(result, "root-cause-debugging", index, registry),
+        registry.profile.selects_line(),
+    )
     bug = next(line for line in lines if line.startswith("bug "))
     assert "description" in bug and "trigger clause" in bug
     plan = rank_likely(index, "write an implementation plan for the auth migration")
@@ -137,7 +140,11 @@ def test_the_lead_of_a_weak_first_candidate_is_not_called_behind(tmp_path: Any) 
     result = rank_likely(index, "my hypothesis")
     top = result.candidates[0]
     assert top.evidence is not None and top.evidence.lead < 1
-    text = "\n".join(explained_text(why_not_likely(result, top.name, index, registry)))
+    text = "\n".join(
+        explained_text(
+            why_not_likely(result, top.name, index, registry), registry.profile.selects_line()
+        )
+    )
     assert "It ranks first" in text and "behind" not in text
 
 
@@ -153,7 +160,10 @@ def test_the_reviewers_requests_over_obra_superpowers() -> None:
     index = LikelyIndex(registry)
     bug = rank_likely(index, "I found a bug: the login page crashes when I submit the form")
     assert bug.candidates[0].name == "systematic-debugging"
-    lines = explained_text(why_not_likely(bug, "systematic-debugging", index, registry))
+    lines = explained_text(
+        why_not_likely(bug, "systematic-debugging", index, registry),
+        registry.profile.selects_line(),
+    )
     assert "trigger clause" in next(line for line in lines if line.startswith("bug "))
     plan = rank_likely(index, "write an implementation plan for the auth migration")
     assert plan.candidates[0].name == "writing-plans"

@@ -153,7 +153,10 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     for name, text in why.items():
         lines.append(printable(f"why not {name}: {text}"))
         if name in explained:
-            lines += [printable("  " + line) for line in explained_text(explained[name])[1:]]
+            lines += [
+                printable("  " + line)
+                for line in explained_text(explained[name], result.selects)[1:]
+            ]
     return data, "\n".join(lines)
 
 

@@ -160,6 +160,8 @@ class Profile:
     repository_roots: ClassVar[bool] = True
     own_roots_only: ClassVar[bool] = False  # the same for an agent with collections (Codex)
     panel_option: ClassVar[PanelOption | None] = None  # the Try a Request panel's setting
+    # how a request invokes a skill by name ({name}; {named}: "<name>" in the forms)
+    invocation_forms: ClassVar[str] = "/{name}, ${name} or 'use {named} skill'"
     model_chooses: ClassVar[bool] = True  # the model picks the skill, not rules (oasis, toolsets)
     uses_session: ClassVar[bool] = False  # activation depends on what the session did before
     # the agent reads command files (`.claude/commands/**/*.md`, a plugin's `commands/`)
@@ -326,6 +328,17 @@ class Profile:
     def invocation_blocked(self, skill: Skill, query: str) -> str | None:
         """Why an explicit invocation of `skill` selects nothing, or None."""
         return None
+
+    def invocations(self, name: str | None = None) -> str:
+        """How a request invokes the skill `name` under this profile, in words (what
+        `ranking.rankers.rank_explicit` reads); without a name, the forms themselves."""
+        return self.invocation_forms.format(name=name or "name", named=name or "<name>")
+
+    def selects_line(self) -> str:
+        """The sentence every place that ranks by words ends on (`match`'s note and
+        `--why`, the app's Explanation and its Score and Estimate tooltips): what alone
+        selects under this profile."""
+        return f"Only {self.invocations()} selects."
 
     # -- tiers ----------------------------------------------------------------
     def listing_budget(self, options: Mapping[str, Any]) -> int | None:

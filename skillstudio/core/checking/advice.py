@@ -126,6 +126,43 @@ def _name_advice(c: Checker) -> None:
         )
 
 
+def _person_words(own: str) -> list[str]:
+    """The first- and second-person words of a description's own words, in order (a
+    word two patterns find counted once)."""
+    spans: list[tuple[int, int]] = []
+    start = _PERSON_START.match(own)
+    if start:
+        word = re.search(r"[^\W\d_][\w'’]*(?: me| us)?", own)  # the opening word itself
+        if word:
+            spans.append(word.span())
+    spans += [m.span() for m in _PERSON_PHRASE.finditer(own)]
+    spans += [m.span() for m in _YOU.finditer(own)]
+    kept: list[tuple[int, int]] = []
+    for begin, end in sorted(spans):
+        if kept and begin < kept[-1][1]:
+            continue
+        kept.append((begin, end))
+    return [own[b:e].strip(" .!?;:-–—") for b, e in kept]
+
+
+def _word_position(c: Checker, key: str, words: str) -> tuple[int, int]:
+    """Where `words` first stand in the file from the value of `key` on (their spaces
+    may be a line break in a folded value); the value's start when they cannot be found
+    (an escaped character)."""
+    line, column = c.doc.value_position(key)
+    lines = c.doc.text.splitlines(keepends=True)
+    if not 1 <= line <= len(lines):
+        return line, column
+    start = sum(len(t) for t in lines[: line - 1]) + column - 1
+    end = c.doc.body_offset if c.doc.body_offset > start else len(c.doc.text)
+    pattern = r"\s+".join(re.escape(w) for w in words.split())
+    hit = re.compile(rf"(?<!\w){pattern}(?!\w)").search(c.doc.text, start, end)
+    if hit is None:
+        return line, column
+    before = c.doc.text[: hit.start()]
+    return before.count("\n") + 1, hit.start() - (before.rfind("\n") + 1) + 1
+
+
 def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> None:
     text = " ".join(desc.split())
     tags = [m.group(0) for m in _TAG.finditer(text)]
@@ -142,16 +179,21 @@ def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> 
     own = _QUOTED.sub(" … ", text)  # the description's own words, quotes left out
     if not re.search(r"[^\W\d_]", own):
         own = text  # a description that is all one quote speaks in its own voice
-    if _PERSON_START.match(own) or _PERSON_PHRASE.search(own) or _YOU.search(own):
+    found = _person_words(own)
+    if found:
+        more = f", and {len(found) - 1} more" if len(found) > 1 else ""
+        line, column = _word_position(c, "description", found[0])
         c.emit(
             "description-person",
-            "The description speaks in the first or second person; it is put into the "
-            "agent's own instructions, where 'I' and 'you' read wrong. Write in the third "
-            "person: 'Extracts tables from PDF files. Use when the user has a PDF form', not "
-            "'when you have'.",
+            f"The description speaks in the first or second person ('{found[0]}'{more}); it "
+            "is put into the agent's own instructions, where 'I' and 'you' read wrong. Write "
+            "in the third person: 'Extracts tables from PDF files. Use when the user has a "
+            "PDF form', not 'when you have'.",
             field="description",
             at="value",
             severity=severity("description-person"),
+            line=line,
+            column=column,
         )
     words = text.split()
     if not chosen:

@@ -128,6 +128,7 @@ class MatchResult:
     explicit_args: str = ""
     heuristic: bool = False  # scores are a labelled heuristic, not a prediction
     notes: list[str] = field(default_factory=list)
+    selects: str = ""  # what alone selects under the profile (Profile.selects_line)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # `internal`, per skill
     margin: int | None = None
     runner_up: str | None = None

@@ -36,6 +36,10 @@ class RankingProfile(Protocol):
 
     def own_origin(self) -> str: ...
 
+    def invocations(self, name: str | None = None) -> str: ...
+
+    def selects_line(self) -> str: ...
+
 
 class SkillSet(Protocol):
     """What a profile's hooks read of the skills under its roots (the engine's

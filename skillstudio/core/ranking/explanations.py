@@ -78,8 +78,8 @@ def _why_not(result: MatchResult, registry: Registry, name: str) -> str:
         return blocked
     if result.heuristic:
         return (
-            f"{registry.profile.name} selects only on explicit invocation; write /{name}, "
-            f"${name} or 'use {name} skill'."
+            f"{registry.profile.name} selects only on explicit invocation; write "
+            f"{registry.profile.invocations(name)}."
         )
     if cand is None:
         return (

@@ -24,10 +24,7 @@ FIELD_NAMES = {
     "argument-hint": "argument hint",
     "trigger": "trigger clause",
 }
-CAVEAT = (
-    "Estimated from the skills' own words, rare words counting more; not the model's "
-    "choice. Only /name, $name or 'use <name> skill' selects."
-)
+CAVEAT = "Estimated from the skills' own words, rare words counting more; not the model's choice."
 
 
 @dataclass(slots=True)
@@ -139,14 +136,19 @@ def why_not_likely(
     return explain_candidate(cand, index, cand is top, head + ahead)
 
 
-def explained_text(explained: LikelyExplained) -> list[str]:
+def caveat(selects: str) -> str:
+    """What an estimate is not, and what alone selects (MatchResult.selects)."""
+    return f"{CAVEAT} {selects}".strip()
+
+
+def explained_text(explained: LikelyExplained, selects: str) -> list[str]:
     """The lines `match --why NAME` writes: what the app's Explanation shows."""
     lines = [explained.lead]
     cand = explained.candidate
     if cand is None:
         return lines
     lines.append(explained.heading)
-    lines.append(CAVEAT)
+    lines.append(caveat(selects))
     if explained.why:
         lines.append(f"why {cand.band}: {explained.why}")
     if cand.listing:

@@ -203,6 +203,7 @@ def rank_explicit(request: MatchRequest) -> MatchResult:
     result.notes = [
         *notes,
         f"{profile.name} leaves selection to the model; scores from description words are a "
-        "heuristic, not a prediction. Only /name, $name or 'use <name> skill' selects.",
+        f"heuristic, not a prediction. {profile.selects_line()}",
     ]
+    result.selects = profile.selects_line()
     return result

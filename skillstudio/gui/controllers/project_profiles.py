@@ -297,13 +297,22 @@ def how_chosen(project: Project, remembered: str = "") -> str:
         if remembered and remembered != project.profile.name:
             return "chosen"  # (a remembered one that could not be read so: another)
         if remembered:
-            return "chosen for this folder"
+            return "chosen for this folder" + _command_line_reads(project)
         return "the default profile in Settings (no agent's marks in the folder)"
     if reason == CONFIG_NAME:
         return f"set by its {CONFIG_NAME}"
     if reason.startswith("default"):  # (as `lint` says it: "default: no other … found")
         return "the default: no other profile's marks found in the folder"
     return "detected from its folder layout"
+
+
+def _command_line_reads(project: Project) -> str:
+    """A profile chosen in the app only: that `lint`, `test` and CI read another."""
+    try:
+        cli = command_line_profile(project.base)
+    except OSError:
+        return ""
+    return "" if cli == project.profile.name else f"; the command line reads {cli}"
 
 
 def project_status(project: Project, remembered: str = "") -> str:

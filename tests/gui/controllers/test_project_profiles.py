@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.match_index import MatchIndex
-from skillstudio.gui.controllers.project_profiles import ProjectProfiles
+from skillstudio.gui.controllers.project_profiles import ProjectProfiles, project_status
 from skillstudio.gui.controllers.scan_controller import Scanning
 from skillstudio.gui.models.app_context import AppContext
 from skillstudio.gui.window.main_window import MainWindow
@@ -231,8 +231,8 @@ def test_profile_switch_is_per_project_and_keeps_unsaved_tabs(
     assert reopened.document.text().endswith("\nUnsaved words.\n")
     assert reopened.document.modified
     assert window.tabs.currentWidget() is reopened and window.tabs.indexOf(reopened) == 1
-    assert (
-        window.project_label.text() == "Project mvp is read as agentskills: chosen for this folder"
+    assert window.project_label.text() == (
+        "Project mvp is read as agentskills: chosen for this folder; the command line reads mvp"
     )
     window.tabs.setCurrentIndex(0)  # the oasis tab: the box shows oasis, on auto
     assert window.profile_box.currentData() == "" and window.project_label.text().startswith(
@@ -274,7 +274,10 @@ def test_the_profile_box_says_what_auto_reads_and_how_to_change_it(
     assert "Choose another" in tip and "kept for this folder" in tip
     with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
         box.setCurrentIndex(box.findData("claude-code"))
-    assert label.text() == "Project notes is read as claude-code: chosen for this folder"
+    assert label.text() == (
+        "Project notes is read as claude-code: chosen for this folder; "
+        "the command line reads agentskills"
+    )
     assert box.currentText() == "Profile: claude-code"
     assert box.itemText(0) == "Profile: auto", "auto says no profile it is not reading as"
     with qtbot.waitSignal(window.project_profiles.switched, timeout=10_000):
@@ -398,6 +401,8 @@ def test_a_profile_the_command_line_would_not_read_is_said_where_it_is_chosen(
     assert "skillstudio lint, test and CI read it as agentskills" in shell.dialogs.asked[0]
     assert "'profile: claude-code'" in shell.dialogs.asked[0]
     assert not (base / "skillstudio.yaml").exists() and recorded == []
+    status = project_status(context.projects[0], "claude-code")  # the status line too
+    assert status.endswith("chosen for this folder; the command line reads agentskills")
     with qtbot.waitSignal(profiles.switched, timeout=20_000):  # auto: what they read
         assert profiles.set_project_profile(0, None)
     assert len(shell.dialogs.asked) == 1

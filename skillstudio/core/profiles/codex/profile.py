@@ -72,6 +72,8 @@ class Codex(Profile):
     full_tier = "activation"
     listing_frame = ("", "")
     panel_option = PanelOption("context_tokens", "Context window (tokens; 0 = unknown)", 0, 10**8)
+    # Codex selects on a mention alone (`_mentioned`): not /name, not "use … skill"
+    invocation_forms: ClassVar[str] = "a ${name} or [${name}](path) mention"
     severities: ClassVar[dict[str, Severity]] = {"description-too-long": "warning"}
     fields = (
         FieldSpec(
@@ -275,8 +277,9 @@ class Codex(Profile):
         result.notes = [
             *notes,
             "Codex leaves selection to the model; scores from description words are a "
-            "heuristic, not a prediction. Only a $name or [$name](path) mention selects.",
+            f"heuristic, not a prediction. {self.selects_line()}",
         ]
+        result.selects = self.selects_line()
         return result
 
     @staticmethod

@@ -69,6 +69,7 @@ class ActivationView(QWidget):
         self.args.textChanged.connect(lambda _t: self.inputs_changed.emit())
         self.invoker.currentIndexChanged.connect(lambda _i: self.inputs_changed.emit())
         self.activation: Activation | None = None
+        self.followed = ""  # the name `follow` last showed
         self._pending: list[str] | None = None  # names for the list, when next shown
         self.catch_up = CatchUp(self, self._fill)
 
@@ -97,6 +98,7 @@ class ActivationView(QWidget):
 
         When the request invokes that skill by name ("/deploy staging"), the arguments
         and the invoker are the request's, so the activation is the one it triggers."""
+        self.followed = name  # (a name typed in the box since is the user's)
         if self.skill.currentText() == name:
             return False
         widgets = (self.skill, self.args, self.invoker)
@@ -110,6 +112,10 @@ class ActivationView(QWidget):
         for widget in widgets:
             widget.blockSignals(False)
         return True
+
+    def follows(self) -> bool:
+        """Whether the box shows what `follow` put there (or nothing), not a typed name."""
+        return self.skill.currentText().strip() in ("", self.followed)
 
     def refresh(self, registry: Registry, options: dict[str, Any], session: Session) -> None:
         name = self.skill.currentText().strip()

@@ -31,7 +31,7 @@ ICON_ROOM = 22  # px an error icon takes before a skill's name (16 and its margi
 HEURISTIC_TIP = (
     "This profile leaves the choice to the model: the score counts the request's words "
     "found in each skill's name and description. It is a rough guide to which skills the "
-    "model might consider, not a prediction; only /name, $name or 'use <name> skill' selects."
+    "model might consider, not a prediction."
 )
 LIKELY_TIP = (
     "An estimate, not the model's choice: each skill's words (name, description, when to "
@@ -39,7 +39,7 @@ LIKELY_TIP = (
     "figure is about how many distinctive words matched. The band reads the chance shown "
     "beside it, which also weighs the lead over the next skill and how much of the "
     "request the skill's listing explains: two equal figures can fall in different "
-    "bands. Only /name, $name or 'use <name> skill' selects."
+    "bands."
 )
 # what decides a band, said under its tooltip (Model.likely_p and possible_p)
 CHANCE_TIP = (
@@ -119,12 +119,12 @@ class CandidatesModel(ColumnsModel):
             if section in (2, 3) and role == Qt.ItemDataRole.DisplayRole:
                 return "Estimate" if section == 2 else "Band"
             if section in (2, 3) and role == Qt.ItemDataRole.ToolTipRole:
-                return LIKELY_TIP
+                return f"{LIKELY_TIP} {self.result.selects if self.result else ''}".strip()
         if orientation == Qt.Orientation.Horizontal and section == 2 and heuristic:
             if role == Qt.ItemDataRole.DisplayRole:
                 return "Score (heuristic)"
             if role == Qt.ItemDataRole.ToolTipRole:
-                return HEURISTIC_TIP
+                return f"{HEURISTIC_TIP} {self.result.selects if self.result else ''}".strip()
         return super().headerData(section, orientation, role)
 
     def data(

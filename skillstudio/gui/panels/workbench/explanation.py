@@ -11,8 +11,8 @@ from ....core.model.text import counted, normalize
 from ....core.ranking.estimate import LikelyCandidate, LikelyResult
 from ....core.ranking.explanations import error_note, mark_words, why_not
 from ....core.ranking.likely_explanation import (
-    CAVEAT,
     LikelyExplained,
+    caveat,
     explain_candidate,
 )
 from ....core.ranking.likely_explanation import why_not_likely as explain_why_not
@@ -173,7 +173,7 @@ def _explained_html(
     parts = [
         f"<h3>{html.escape(cand.name)}: {cand.band} "
         f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
-        f"<p><i>{html.escape(CAVEAT, quote=False)}</i></p>",
+        f"<p><i>{html.escape(caveat(result.selects), quote=False)}</i></p>",
         *(
             [f"<p><b>Why {cand.band}:</b> {html.escape(explained.why)}</p>"]
             if explained.why

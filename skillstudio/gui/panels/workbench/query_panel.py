@@ -393,7 +393,10 @@ class QueryPanel(QWidget):
             self._updating = False
         self._show_explanation()
         name = self._current_name()
-        if name and (name != previous or not self.activation.skill.currentText().strip()):
+        if name is None and self.activation.follows():  # nothing ranked: the open skill's
+            edited = self.advice.edited_skill(registry)  # (an old answer's row was kept)
+            self.activation.follow(edited.name if edited is not None else "", self.result)
+        elif name and (name != previous or not self.activation.skill.currentText().strip()):
             self.activation.follow(name, self.result)  # a new top row; a typed name stays
         self.activation.refresh(registry, options, preview)
         self.session_view.show_session(self.session)
@@ -439,8 +442,8 @@ class QueryPanel(QWidget):
     def set_edited(self, path: str | None) -> None:
         """The skill being edited: Try a Request can say which skills would be picked
         instead of it (open_skill_advice.py)."""
-        if self.advice.set_edited(path):
-            self._show_instead()
+        if self.advice.set_edited(path):  # (with no request, the Activation tab shows it)
+            self._show_instead() if self.query.text().strip() else self.timer.start()
 
     def _likely_shown(self) -> LikelyResult | None:
         """The likely candidates the headline speaks of (none when a skill is invoked)."""

@@ -76,3 +76,29 @@ def test_activation_of_an_explicit_invocation_is_the_one_the_request_triggers(
     assert act is not None
     assert act.ok, act.error  # not the model's PERMISSION_DENIED: the user typed /deploy
     assert "As a user invocation: /deploy staging" in view.invocation.text()
+
+
+def test_with_nothing_ranked_the_activation_is_the_open_skills(
+    query_panel: QueryPanel, qtbot: QtBot
+) -> None:
+    """A reviewer saw an old request's top row (release-notes) in Activation while
+    another skill was open and nothing was ranked: with no request it shows the open
+    skill's activation, or nothing, and a name typed in the box stays."""
+    panel = panel_on(query_panel, "agentskills")
+    panel.load_request("write the release notes")
+    assert panel.activation.skill.currentText() == "release-notes"
+    registry = panel.registry
+    assert registry is not None
+    other = next(s for s in registry.active.values() if s.name != "release-notes")
+    panel.set_edited(other.path)
+    panel.load_request("")
+    assert panel.activation.skill.currentText() == other.name
+    act = panel.activation.activation
+    assert act is not None and act.skill == other.name
+    panel.set_edited(None)  # no skill open: nothing is activated, and it says so
+    qtbot.waitUntil(lambda: panel.activation.skill.currentText() == "")
+    assert panel.activation.invocation.text().startswith("Type a request")
+    panel.activation.skill.setCurrentText("release-notes")  # typed: the user's, kept
+    panel.set_edited(other.path)
+    qtbot.wait(400)
+    assert panel.activation.skill.currentText() == "release-notes"

@@ -79,12 +79,16 @@ def test_heuristic_is_said_once_in_the_header_with_a_tooltip(
     assert model.rowCount() >= 1
     assert model.headerData(2, horizontal) == "Score (heuristic)"
     tip = model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
-    assert "not a prediction" in tip and "/name" in tip
+    assert "not a prediction" in tip and tip.endswith("/name, $name or 'use <name> skill' selects.")
     assert all(cell.isdigit() for cell in score_cells(panel))  # no "(heuristic)" per cell
     title = panel.table.horizontalHeader().fontMetrics().horizontalAdvance("Score (heuristic)")
     assert panel.table.columnWidth(2) > title  # the header is not cut
     qtbot.wait(20)
     assert panel.table.horizontalScrollBar().maximum() == 0  # the Why column takes the rest
+    panel_on(query_panel, "codex")  # a mention alone selects under codex: the tip says so
+    panel.load_request("review this SQL migration for locking problems")
+    tip = model.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert tip.endswith("Only a $name or [$name](path) mention selects."), tip
     panel_on(query_panel, "oasis")
     panel.load_request("code review please")
     assert model.headerData(2, horizontal) == "Score"
