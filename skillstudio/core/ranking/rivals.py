@@ -290,8 +290,6 @@ def competing_own(
     return out
 
 
-
-
 def _probe_candidates(
     index: LikelyIndex, skill: Skill, mine: dict[str, float], minus: Mapping[str, int]
 ) -> set[int]:
