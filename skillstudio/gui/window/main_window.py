@@ -172,9 +172,8 @@ class MainWindow(QMainWindow):
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         self.problems_model = ProblemsModel(self)
         self.problems = ProblemsPanel(self.problems_model, self)
-        self.problems_dock = self._dock(
-            "Problems", "problems-dock", scrolled(self.problems), bottom
-        )
+        # no scroll area: the list scrolls itself (two nested scroll bars at 1024 px)
+        self.problems_dock = self._dock("Problems", "problems-dock", self.problems, bottom)
         self.query_panel = QueryPanel(self.context, self)
         self.query_dock = self._dock(
             "Try a Request", "query-dock", scrolled(self.query_panel), bottom
