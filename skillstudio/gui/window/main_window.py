@@ -542,7 +542,7 @@ class MainWindow(QMainWindow):
             if registry in self.context.registries:
                 self.context.choose(self.context.registries.index(registry))
             self.bottom_room.bring(self.query_dock)
-            self.query_panel.details.setCurrentWidget(self.query_panel.details.headroom_page)
+            self.query_panel.details.setCurrentWidget(self.query_panel.headroom)
 
     def _on_tree_menu(self, pos: QPoint) -> None:
         index = self.tree.indexAt(pos)

@@ -194,7 +194,7 @@ def test_the_listings_note_is_lints_and_its_double_click_shows_headroom(
     tabs = window.tabs.count()
     window.problems.view.doubleClicked.emit(model.index(row, 2))
     panel = window.query_panel
-    assert panel.details.currentWidget() is panel.details.headroom_page
+    assert panel.details.currentWidget() is panel.headroom
     assert not window.query_dock.visibleRegion().isEmpty()  # brought to the front
     assert window.tabs.count() == tabs  # no skill opened for a note about them all
 

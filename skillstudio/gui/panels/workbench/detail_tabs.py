@@ -78,10 +78,7 @@ class DetailTabs(QTabWidget):
         self.session_view = SessionView(self)
         self.addTab(scrolled(self.session_view), "Session")
         self.headroom = HeadroomView(self)  # the whole set against the listing's budget
-        # in a scroll area: squeezed below the ranking its wrapped sentence keeps its
-        # height and the page scrolls (it was cut mid-sentence in a 170 px dock)
-        self.headroom_page = scrolled(self.headroom)
-        self.addTab(self.headroom_page, "Headroom")
+        self.addTab(self.headroom, "Headroom")
         self.setTabToolTip(
             4, "Does the whole set fit the agent's listing budget at a context window"
         )

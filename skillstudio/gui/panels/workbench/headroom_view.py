@@ -34,7 +34,6 @@ from ....core.scanning.registry import Registry
 from ...infra.background import LatestJob
 from ...infra.deferred_until_shown import CatchUp
 from ...infra.threads import snapshot
-from .panel_parts import FixedLine
 
 SHOWN = 200  # skills listed in the table (largest descriptions first)
 DELAY_MS = 400  # after the last change of the window or the skills
@@ -123,9 +122,7 @@ class HeadroomView(QWidget):
         )
         self.model_box.activated.connect(lambda _i: self.choose(self.model_box.currentData()))
         self.fill_models()
-        # as high as its wrapped text at its width: a short dock (170 px at 1366x768)
-        # cut it mid-sentence ("(2,618 to"); the panel scrolls instead
-        self.line = FixedLine(self)
+        self.line = QLabel(self)
         self.line.setWordWrap(True)
         self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, len(COLUMNS), self)

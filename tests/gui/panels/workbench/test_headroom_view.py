@@ -40,7 +40,7 @@ def header(table: QTableWidget, number: int) -> str:
 def shown(panel: QueryPanel, qtbot: QtBot) -> HeadroomView:
     view = panel.headroom
     view.room = None
-    panel.details.setCurrentWidget(panel.details.headroom_page)
+    panel.details.setCurrentWidget(view)
     view.update_now()
     qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
     return view
@@ -110,7 +110,7 @@ def test_headroom_shows_the_set_against_the_listing_budget(
 ) -> None:
     panel = panel_on(query_panel, "claude-code")
     view = panel.headroom
-    panel.details.setCurrentWidget(panel.details.headroom_page)
+    panel.details.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
     registry = panel.registry
     assert registry is not None
@@ -158,7 +158,7 @@ def pick(view: HeadroomView, name: str) -> None:
 def test_the_model_chooser_fills_the_panels_window(query_panel: QueryPanel, qtbot: QtBot) -> None:
     panel = panel_on(query_panel, "claude-code")
     view = panel.headroom
-    panel.details.setCurrentWidget(panel.details.headroom_page)
+    panel.details.setCurrentWidget(view)
     qtbot.waitUntil(lambda: view.room is not None, timeout=10_000)
     assert not view.window_row.isVisibleTo(view) and view.model_box.isVisibleTo(view)
     assert view.model_box.currentIndex() == 0  # no model named yet

@@ -234,7 +234,7 @@ def test_headroom_at_1024_shows_four_rows_of_its_table(
     panel = win.query_panel
     assert panel.split.orientation() == Qt.Orientation.Vertical
     ranking_before = panel.table.height()
-    panel.details.setCurrentWidget(panel.details.headroom_page)
+    panel.details.setCurrentWidget(panel.headroom)
     table = panel.headroom.table
     qtbot.waitUntil(lambda: table.rowCount() >= 4, timeout=10_000)
     qtbot.wait(50)
