@@ -40,7 +40,7 @@ class _Gutter(QWidget):
 class SourceEditor(QPlainTextEdit):
     """Plain-text view of the document; `set_diagnostics` marks lines and columns."""
 
-    wrap = False  # View › Wrap Long Lines in Source, for every source view
+    wrap = True  # View › Wrap Long Lines in Source, for every source view (prose: on)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

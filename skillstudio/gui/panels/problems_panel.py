@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QSizePolicy,
     QStackedWidget,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -33,6 +32,7 @@ from ...core.projects.portability import (
     summary,
 )
 from ..infra.background import LatestJob
+from ..infra.elided_label import ElidedLabel
 from ..infra.profile_choices import is_seed, profile_groups
 from ..models.problem_rows import SEVERITIES
 from ..models.problems_model import DIAGNOSTIC_ROLE, ProblemsModel
@@ -151,14 +151,10 @@ class ProblemsPanel(QWidget):
         bar.addWidget(self.current_only)
         bar.addStretch(1)
         # Portability of the current skill: which profiles' rules take its text (issue 17),
-        # on a line of its own under the toggles, wrapped rather than cut at 1024 px;
-        # the profiles only (the reasons are in the tooltip).
-        self.where = QLabel(self)
-        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.where.setWordWrap(True)
+        # on a line of its own under the toggles: one line, elided, the whole line and
+        # the reasons in its tooltip (wrapped, it took three lines of a 1024 px panel).
+        self.where = ElidedLabel(self)
         self.where.setContentsMargins(6, 0, 6, 2)
-        # its text never widens the dock: it wraps to the panel's width
-        self.where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.where.setVisible(False)
         self.view = QTreeView(self)
         self.view.setModel(model)
@@ -221,13 +217,6 @@ class ProblemsPanel(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_where_column()
-        self._fit_where_line()
-
-    def _fit_where_line(self) -> None:
-        """The content line as tall as its text wrapped to the panel's width (a dock's
-        layout gave a wrapped label one line's height: the second line was cut)."""
-        width = self.width() or self.where.width()
-        self.where.setMinimumHeight(self.where.heightForWidth(width) if self.where.text() else 0)
 
     def set_current_path(self, path: str, skill: Skill | None = None) -> None:
         """The SKILL.md of the current tab ("" for none), for "current skill only";
@@ -266,13 +255,14 @@ class ProblemsPanel(QWidget):
         if verdicts is None:
             self.where.setText(f"Which profiles' rules accept its content is not known: {error}")
             return
-        self.where.setText(loads_line(verdicts, self._where_name))
-        self._fit_where_line()
+        line = loads_line(verdicts, self._where_name)
+        self.where.setText(line)
         text = summary(verdicts)
         text = text[:1].upper() + text[1:]
         agents, seeds = profile_groups()
         self.where.setToolTip(
-            "Which profiles' rules accept this skill's text as it is on screen (wherever "
+            line
+            + "\n\nWhich profiles' rules accept this skill's text as it is on screen (wherever "
             f"the file lies), and what the others reject; {', '.join(agents)} are agents, "
             f"{', '.join(seeds)} the specification's seed/test systems.\n"
             + WHERE_TAB

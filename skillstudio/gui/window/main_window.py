@@ -172,9 +172,8 @@ class MainWindow(QMainWindow):
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         self.problems_model = ProblemsModel(self)
         self.problems = ProblemsPanel(self.problems_model, self)
-        self.problems_dock = self._dock(
-            "Problems", "problems-dock", scrolled(self.problems), bottom
-        )
+        # no scroll area: the list scrolls itself (two nested scroll bars at 1024 px)
+        self.problems_dock = self._dock("Problems", "problems-dock", self.problems, bottom)
         self.query_panel = QueryPanel(self.context, self)
         self.query_dock = self._dock(
             "Try a Request", "query-dock", scrolled(self.query_panel), bottom
@@ -431,8 +430,10 @@ class MainWindow(QMainWindow):
         self.query_panel.apply_settings(self.app_settings)  # context window, endpoints
         self.suite_live.set_endpoints(self.app_settings.endpoints())
         self.suite_live.keep_in(self.app_settings)  # Request as, remembered per project
-        wrap = self.settings.value("wrap_source", False, bool)
-        self.menu_actions.wrap_action.setChecked(bool(wrap))
+        wrap = bool(self.settings.value("wrap_source", True, bool))  # prose reads wrapped
+        self.menu_actions.wrap_action.setChecked(wrap)
+        if SourceEditor.wrap != wrap:  # setChecked emits nothing when the box already agrees
+            self.wrap_source_lines(wrap)
 
     def wrap_source_lines(self, on: bool) -> None:
         """View › Wrap Long Lines in Source, for every Source tab and the next ones."""

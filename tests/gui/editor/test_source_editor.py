@@ -3,6 +3,9 @@ numbers and diagnostics underlined)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
@@ -15,11 +18,11 @@ def test_source_can_wrap_long_lines(window: MainWindow) -> None:
     path = next(p for r in window.context.registries for p in r.by_path)
     editor = window.open_skill(path)
     assert editor is not None
-    assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
-    window.menu_actions.wrap_action.setChecked(True)
     assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
-    assert window.settings.value("wrap_source", False, bool) is True
     window.menu_actions.wrap_action.setChecked(False)
+    assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    assert window.settings.value("wrap_source", True, bool) is False
+    window.menu_actions.wrap_action.setChecked(True)
 
 
 def test_typing_after_a_pause_is_an_undo_step_of_its_own(window: MainWindow, qtbot: QtBot) -> None:
@@ -43,3 +46,57 @@ def test_typing_after_a_pause_is_an_undo_step_of_its_own(window: MainWindow, qtb
     editor.source.undo()
     assert editor.document.text() == original
     assert not editor.document.modified
+
+
+def test_source_wraps_long_lines_by_default(window: MainWindow) -> None:
+    """A SKILL.md is prose: a new user's Source wraps its paragraphs at the view's edge
+    instead of asking for sideways scrolling (View › Wrap Long Lines in Source)."""
+    editor = window.open_skill(next(p for r in window.context.registries for p in r.by_path))
+    assert editor is not None
+    assert window.menu_actions.wrap_action.isChecked()
+    assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
+    assert editor.source.horizontalScrollBar().maximum() == 0
+
+
+def test_a_saved_choice_not_to_wrap_is_kept(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    settings.setValue("wrap_source", False)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=10_000):
+        assert win.open_path(str(samples))
+    editor = win.open_skill(next(p for r in win.context.registries for p in r.by_path))
+    assert editor is not None
+    assert not win.menu_actions.wrap_action.isChecked()
+    assert editor.source.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    assert settings.value("wrap_source", True, bool) is False
+    win.menu_actions.wrap_action.setChecked(True)  # the next test's windows start wrapped
+
+
+def test_after_an_undo_the_source_opens_at_the_left_edge(window: MainWindow, qtbot: QtBot) -> None:
+    """A reviewer undid a Form edit of a long description and the Source opened
+    scrolled sideways: with the default wrap there is no sideways scrolling to land in."""
+    editor = window.open_skill(next(p for r in window.context.registries for p in r.by_path))
+    assert editor is not None
+    text = editor.document.text()
+    line = next(i for i, t in enumerate(text.splitlines()) if t.startswith("description:"))
+    cursor = editor.source.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.Down, n=line)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfLine)
+    editor.source.setTextCursor(cursor)
+    editor.source.insertPlainText(" It reads a long paragraph." * 10)
+    text = editor.document.text()
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    field.setFocus()
+    field.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(field, " and a long tail" * 12)
+    assert editor.document.text() != text
+    editor.undo()
+    assert editor.document.text() == text
+    editor.views.setCurrentWidget(editor.source)
+    qtbot.wait(50)
+    bar = editor.source.horizontalScrollBar()
+    assert (bar.value(), bar.maximum()) == (0, 0)

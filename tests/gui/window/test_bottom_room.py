@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QSettings, Qt
-from PySide6.QtWidgets import QStyleOptionViewItem, QTabBar
+from PySide6.QtWidgets import QLabel, QStyleOptionViewItem, QTabBar
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.where_it_loads import COLUMNS, WhereItLoads
@@ -228,3 +228,33 @@ def test_try_a_request_gets_its_height_back_when_used_after_back_to_the_editor(
     qtbot.waitUntil(lambda: win.query_dock.height() >= tall, timeout=2000)
     qtbot.wait(20)
     assert whole_rows(panel.table) >= 4
+
+
+def test_a_profile_switch_keeps_the_bottom_panels_height(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """At 1366x768 a reviewer switched the profile in the status bar: the Form grew and
+    Try a Request shrank to about 170 px, the Headroom text cut mid-sentence. The
+    bottom panel keeps its height; Headroom's wrapped text is whole. (Not reproduced
+    here, offscreen: a guard.)"""
+    win = open_window(qtbot, settings, samples, size=(1366, 768))
+    skill = samples / "claude-code/plugins/review-kit/skills/security-review/SKILL.md"
+    assert win.open_skill(str(skill))
+    win.focus_query_panel()
+    qtbot.waitUntil(lambda: win.query_dock.height() >= 0.6 * 768, timeout=2000)
+    panel = win.query_panel
+    panel.details.setCurrentWidget(panel.headroom)
+    qtbot.wait(100)
+    before = win.query_dock.height()
+    box = win.profile_box
+    for name in ("mvp", "agentskills", "codex"):
+        index = box.findData(name)
+        assert index >= 0
+        box.setCurrentIndex(index)
+        qtbot.wait(150)
+        assert abs(win.query_dock.height() - before) <= 2, (name, win.query_dock.height(), before)
+        for label in panel.headroom.findChildren(QLabel):
+            if label.isVisible() and label.wordWrap() and label.text():
+                width = label.contentsRect().width()
+                needed = label.heightForWidth(label.width())
+                assert needed <= label.height() + 1, (label.text()[:60], width, needed)

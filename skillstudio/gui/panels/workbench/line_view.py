@@ -16,7 +16,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QContextMenuEvent,
     QGuiApplication,
@@ -83,6 +83,12 @@ class LineView(QAbstractScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         self.verticalScrollBar().setSingleStep(1)
+
+    def sizeHint(self) -> QSize:
+        """Its minimum's height: it scrolls itself, and Qt's 192 px hint made the tier's
+        page (in a scroll area) taller than a 1024 px panel's room, two lines on screen
+        under a second scroll bar."""
+        return QSize(super().sizeHint().width(), self.minimumSizeHint().height())
 
     # -- the text -------------------------------------------------------------------
     def setPlainText(self, text: str) -> None:

@@ -19,7 +19,7 @@ STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px
 SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 SIDE_DETAILS_MIN = 80  # and beside it
-ROOMY_RANKING = 0.25  # stacked, the ranking's share while Headroom or Ask a model is in
+ROOMY_RANKING = 0.25  # stacked, the ranking's share while Headroom, Tiers or Ask a model is in
 # front (their table and Send were out of sight at 1024x768 with half each)
 SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking...
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
@@ -162,7 +162,8 @@ class SplitFit:
     def _shares(self, total: int, width: int) -> list[int]:
         """Halves; side by side in a narrow panel (a short dock) the ranking 3/5, so
         that its Why column keeps a few words; stacked with a roomy page in front (the
-        whole set's Headroom, Ask a model's fields and buttons) the ranking ROOMY_RANKING."""
+        whole set's Headroom, a tier's text, Ask a model's fields and buttons) the
+        ranking ROOMY_RANKING."""
         if self.split.orientation() == Qt.Orientation.Horizontal:
             if width < STACK_BELOW:
                 return [total - total * 2 // 5, total * 2 // 5]

@@ -197,7 +197,7 @@ class QueryPanel(QWidget):
         self.outcome.setColumnStretch(0, 1)
         layout.addLayout(self.outcome)
         self.fit = SplitFit(split, self.table, self.model, self.details, self.place_tier)
-        self.fit.roomy = [self.headroom, self.live_page]
+        self.fit.roomy = [self.headroom, self.live_page, details.tier_tabs]
         layout.addWidget(split, 1)
         self.setFocusProxy(self.query)
 

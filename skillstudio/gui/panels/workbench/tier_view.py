@@ -133,8 +133,8 @@ class TierView(QWidget):
         note = tier.note if tier.text else ""  # an empty tier says it below, in full
         note = " ".join(n for n in (tier.form, note) if n)  # not the agent's own format
         self.header.setText(
-            f"<b>Tier {tier_title(tier.tier)}</b>{used}<br>{html.escape(_ABOUT[tier.tier])}"
-            f"<br><span style='color:{colour('muted')}'>{size}</span>"
+            f"<b>Tier {tier_title(tier.tier)}</b>{used}"  # what it is: the tab's tooltip
+            f" · <span style='color:{colour('muted')}'>{size}</span>"
             + (f"<br><i>{html.escape(note)}</i>" if note else "")
         )
         if tier.budget:

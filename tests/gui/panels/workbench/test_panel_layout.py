@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QLabel,
+    QScrollArea,
 )
 from pytestqt.qtbot import QtBot
 
@@ -305,3 +306,31 @@ def test_try_a_request_beside_an_open_skill_settles_its_layout(
     qtbot.wait(300)
     area = panel.parentWidget()
     assert resized == [], (len(resized), resized[:4], panel.size(), area and area.size())
+
+
+def test_the_tiers_tab_at_1024_shows_lines_of_the_listing(
+    qtbot: QtBot, settings: QSettings, samples: Path
+) -> None:
+    """A reviewer's Tiers tab at 1024x768 showed 2 lines of the listing under its header
+    and meter: with the tiers in front the ranking gives them most of the height (as
+    for Headroom), and the header is the tier's title and size (what the tier is, in
+    its tab's tooltip)."""
+    win = _try_at_1024(qtbot, settings, samples)
+    panel = win.query_panel
+    ranking_before = panel.table.height()
+    tiers = panel.details.tier_tabs
+    panel.details.setCurrentWidget(tiers)
+    tiers.setCurrentIndex(2)  # the listing
+    qtbot.wait(50)
+    view = panel.details.tier_views[2]
+    assert view.text.isVisible() and view.text.line_count() >= 6
+    page = tiers.currentWidget()
+    assert isinstance(page, QScrollArea)
+    assert not page.verticalScrollBar().isVisible()  # the listing scrolls, not its page
+    lines = view.text.viewport().height() // view.text.fontMetrics().lineSpacing()
+    assert lines >= 6, lines
+    assert whole_rows(panel.table) >= 2  # the ranking still in view
+    assert "baseline" not in view.header.text() and "chooses from" in tiers.tabToolTip(2)
+    panel.details.setCurrentIndex(0)
+    qtbot.wait(20)
+    assert abs(panel.table.height() - ranking_before) <= 2
