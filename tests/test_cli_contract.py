@@ -246,7 +246,7 @@ def test_messages_read_as_english(tmp_path: Path) -> None:
     write(tmp_path, "skills/one/SKILL.md", "---\nname: one\nid: one\npriority: 1\n"
           "description: One.\ntriggers: [one]\ncolour: red\n---\nOne.\n")  # fmt: skip
     run = cli("lint", "--profile", "oasis", "-v", cwd=tmp_path)
-    assert "1 skill (1 active)" in run.out and "1 note" in run.out
+    assert "1 skill (1 active)" in run.out and "1 info" in run.out
     assert "'colour' is not a field of the oasis profile" in run.out
     write(tmp_path, "std/Bad/SKILL.md", "---\nname: Bad\n---\nx\n")
     std = cli("lint", "std", "--profile", "agentskills", cwd=tmp_path)

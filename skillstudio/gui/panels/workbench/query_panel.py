@@ -443,7 +443,7 @@ class QueryPanel(QWidget):
         """The skill being edited: Try a Request can say which skills would be picked
         instead of it (open_skill_advice.py)."""
         if self.advice.set_edited(path):  # (with no request, the Activation tab shows it)
-            self._show_instead() if self.query.text().strip() else self.timer.start()
+            self._show_instead() if self.query.text().strip() else self.catch_up.soon()
 
     def _likely_shown(self) -> LikelyResult | None:
         """The likely candidates the headline speaks of (none when a skill is invoked)."""
