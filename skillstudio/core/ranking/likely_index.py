@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import sys
+from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -46,7 +47,6 @@ from ..reading.skill_words import STEMS, gist_counts, stem, terms, unfolded, wit
 from ..scanning.registry import Registry
 from .estimate import LIKELY_MODEL, Model
 from .exclusions import listing_without_exclusions
-from .postings import NO_POSTINGS, Bucket, Postings, holders, post, renumbered, scaled, unpost
 from .trigger_clauses import trigger_text
 
 SHOWN_KEPT = 1024  # skills whose shown terms the index keeps (`shown_terms`; ~2 KB each)
@@ -84,6 +84,10 @@ class _Doc:
     def tf(self) -> dict[str, dict[str, int]]:
         """field -> term -> count (worked out again from the skill: not kept, for memory)."""
         return {name: dict(counts) for name, counts in self.index.fields(self.skill).items()}
+
+
+_NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
+Postings = dict[str, "tuple[array[int], array[float]]"]
 
 
 def _idf(count: int, df: int) -> float:
@@ -140,9 +144,7 @@ class LikelyIndex:
         # skills with their bodies' words). Slots number the skills, so that a
         # request adds up scores in a list. A term's IDF is brought up to date
         # when a request reads it (`bucket`): an edit changes a few document
-        # counts, read once after. A term one skill has is kept as its (slot, weight)
-        # (postings.py: most terms are one skill's); other modules read them with
-        # `raw` and `bucket`.
+        # counts, read once after.
         self.postings: Postings = {}
         self._idf_used: dict[str, float] = {}
         self.slots: list[_Doc | None] = []
@@ -329,8 +331,8 @@ class LikelyIndex:
                 renumber[slot] = doc.slot = len(live)
                 live.append(doc)
         self.slots, self._free = live, 0
-        for term, posting in self.postings.items():
-            self.postings[term] = renumbered(posting, renumber)
+        for term, (slots, values) in self.postings.items():
+            self.postings[term] = (array("i", [renumber[s] for s in slots]), values)
 
     def _post(self, doc: _Doc, fields: dict[str, Counter[str]]) -> None:
         weights = Weights(self._changes, self._avg_used, self.postings, self._idf_used)
@@ -347,9 +349,12 @@ class LikelyIndex:
         """Add `doc`'s postings to `weights` (the document counts `df` of `count` skills)."""
         slot, postings, idf_used = doc.slot, weights.postings, weights.idf_used
         for term, value in self._saturated(doc, fields, weights.avgs).items():
-            if term not in postings:
+            bucket = postings.get(term)
+            if bucket is None:
+                bucket = postings[term] = (array("i"), array("d"))
                 idf_used[term] = _idf(count, df.get(term, 0))
-            post(postings, term, slot, idf_used[term] * value)
+            bucket[0].append(slot)
+            bucket[1].append(idf_used[term] * value)
 
     def _count(self, skill: Skill, fields: dict[str, Counter[str]]) -> None:
         self.df.update(_term_set(fields))
@@ -419,7 +424,12 @@ class LikelyIndex:
                 self.postings.pop(term, None)
                 self._idf_used.pop(term, None)
                 continue
-            unpost(self.postings, term, slot)
+            bucket = self.postings.get(term)
+            if bucket is not None:
+                at = bisect_left(bucket[0], slot)
+                if at < len(bucket[0]) and bucket[0][at] == slot:
+                    del bucket[0][at]
+                    del bucket[1][at]
         self._compact()
         self._check_drift()
 
@@ -508,22 +518,17 @@ class LikelyIndex:
     def idf(self, term: str) -> float:
         return _idf(len(self.docs), self.df.get(term, 0))
 
-    def raw(self, term: str) -> Bucket:
-        """The postings of `term` (slots, weights) as kept: weighted with the IDF last
-        used (`bucket` brings it up to date)."""
-        posting = self.postings.get(term)
-        return NO_POSTINGS if posting is None else holders(posting)
-
-    def bucket(self, term: str) -> Bucket:
+    def bucket(self, term: str) -> tuple[array[int], array[float]]:
         """The postings of `term` (slots, weights), weighted with its current IDF."""
-        posting = self.postings.get(term)
-        if posting is None:
-            return NO_POSTINGS
+        bucket = self.postings.get(term)
+        if bucket is None:
+            return _NO_POSTINGS
         idf, used = self.idf(term), self._idf_used[term]
         if idf != used:
-            posting = self.postings[term] = scaled(posting, idf / used)
+            factor = idf / used
+            bucket = self.postings[term] = (bucket[0], array("d", [v * factor for v in bucket[1]]))
             self._idf_used[term] = idf
-        return holders(posting)
+        return bucket
 
     def weight(self, term: str, slot: int) -> float:
         """What `term` scores for the skill in `slot` (0.0 when it lacks the word)."""

@@ -96,13 +96,13 @@ def near_pool(index: LikelyIndex, slot: int, words: Iterable[str]) -> list[int]:
     rarest is in more skills, the postings of `WINDOWS` words are read around `slot`,
     and a skill must be in every window (a crowd of copies: each has its neighbours
     in all of them; a skill's neighbours in one word's postings seldom are)."""
-    df = index.df
+    df, postings = index.df, index.postings
     counts: Counter[int] = Counter()
     left, read, width = NEAR_READS, 0, 0
     for size, term in sorted([(df.get(t, 0), t) for t in words]):
         if size < 2:
             continue  # only this skill has it
-        slots = index.raw(term)[0]
+        slots = postings[term][0]
         if width or size > left:
             if read and not width:
                 break  # (the rarer words, read in full)
