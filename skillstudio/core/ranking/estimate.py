@@ -273,9 +273,16 @@ class TermWeight:
     stem: str
     weight: float
     body: bool = False  # the skill has the word only in its body (the model does not see it)
+    # "term": a word of the request; "trigger" / "name": a phrase of the skill's trigger
+    # clause / name the request says (core/ranking/trigger_phrases.py)
+    rule: str = "term"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": "term", "term": self.term, "points": round(self.weight, 2)}
+        out: dict[str, Any] = {
+            "rule": self.rule,
+            "term": self.term,
+            "points": round(self.weight, 2),
+        }
         if self.body:
             out["from"] = "body"
         return out
@@ -396,6 +403,9 @@ def reason_text(reason: TermWeight) -> str:
     """A reason in words: the request's word and its weight, marked when only the
     skill's body or its bundled markdown (references/*.md: the gist holds both, as one)
     has it."""
+    if reason.rule != "term":  # a phrase of the skill's trigger clause or name, said
+        where = "its trigger clause" if reason.rule == "trigger" else "its name"
+        return f"'{reason.term}' ({where}) {reason.weight:.2f}"
     return f"{reason.term} {reason.weight:.2f}" + (
         " from the body or bundled files" if reason.body else ""
     )

@@ -74,10 +74,14 @@ class LikelyExplained:
 
 def term_rows(cand: LikelyCandidate, index: LikelyIndex | None) -> list[TermRow]:
     """The candidate's words and weights, each with the fields that hold it ('?' where
-    the index does not say)."""
+    the index does not say); a phrase it says with where the skill has it."""
     doc = index.docs.get(cand.skill.path) if index is not None else None
     rows = []
     for reason in cand.reasons[:SHOWN]:
+        if reason.rule != "term":  # a phrase of its trigger clause or name the request says
+            where = f"{FIELD_NAMES.get(reason.rule, reason.rule)}, as a phrase"
+            rows.append(TermRow(reason.term, [where], reason.weight))
+            continue
         fields = [f for f, counts in doc.tf.items() if reason.stem in counts] if doc else []
         rows.append(
             TermRow(reason.term, [FIELD_NAMES.get(f, f) for f in fields] or ["?"], reason.weight)

@@ -48,6 +48,7 @@ from ..scanning.registry import Registry
 from .estimate import LIKELY_MODEL, Model
 from .exclusions import listing_without_exclusions
 from .trigger_clauses import trigger_text
+from .trigger_phrases import Phrases, phrases_of
 
 SHOWN_KEPT = 1024  # skills whose shown terms the index keeps (`shown_terms`; ~2 KB each)
 COMPACT_MIN = 256  # empty slots before they are numbered afresh (see `_compact`)
@@ -137,7 +138,7 @@ class LikelyIndex:
         self.body_only: Counter[str] = Counter()  # skills with a term in the body only
         # term -> paths of the skills that have it only in their exclusions (exclusions.py)
         self.excluded: dict[str, set[str]] = {}
-        self._shown_kept: dict[str, tuple[Skill, frozenset[str]]] = {}  # see `shown_terms`
+        self._shown_kept: dict[str, tuple[Skill, frozenset[str], Phrases]] = {}  # `shown_terms`
         self.length_sums: Counter[str] = Counter()
         # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
         # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
@@ -537,19 +538,29 @@ class LikelyIndex:
         return values[at] if at < len(slots) and slots[at] == slot else 0.0
 
     def shown_terms(self, skill: Skill) -> frozenset[str]:
-        """The terms of what the listing shows of `skill` (every field but the body;
-        the last SHOWN_KEPT skills' kept: the app re-ranks the same ones per keystroke)."""
+        """The terms of what the listing shows of `skill` (every field but the body)."""
+        return self._shown(skill)[1]
+
+    def said_phrases(self, skill: Skill) -> Phrases:
+        """The phrases of `skill`'s listed name and trigger clauses (trigger_phrases.py)."""
+        return self._shown(skill)[2]
+
+    def _shown(self, skill: Skill) -> tuple[Skill, frozenset[str], Phrases]:
+        """`shown_terms` and `said_phrases` of `skill`, its listing read once for both
+        (the last SHOWN_KEPT skills' kept: the app re-ranks the same ones per keystroke)."""
         kept = self._shown_kept.get(skill.path)
         if kept is not None and kept[0] is skill:
-            return kept[1]
+            return kept
         model, out = self.model, set[str]()
-        for name, text in self.listing(skill)[0].items():
+        texts = self.listing(skill)[0]
+        for name, text in texts.items():
             if self._weights.get(name, 0.0) > 0:
                 out.update(with_phrases(terms(text, model.stem), name in model.phrases))
+        said = phrases_of(skill.own_name, texts.get("description", ""), model.stem)
         if len(self._shown_kept) >= SHOWN_KEPT:
             del self._shown_kept[next(iter(self._shown_kept))]  # the oldest
-        self._shown_kept[skill.path] = (skill, frozenset(out))
-        return self._shown_kept[skill.path][1]
+        kept = self._shown_kept[skill.path] = (skill, frozenset(out), said)
+        return kept
 
     # ---------------------------------------------------------------- vectors
     def vector(self, path: str) -> dict[str, float]:

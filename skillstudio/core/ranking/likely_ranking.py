@@ -40,6 +40,7 @@ from .estimate import (
 )
 from .exclusions import clause_holding
 from .likely_index import LikelyIndex
+from .trigger_phrases import Phrase, best_hit, request_positions
 
 # At most this many words a request has in skills' exclusions are reported
 MAX_IGNORED = 10
@@ -62,6 +63,15 @@ REQUEST_STOPWORDS = STOPWORDS | frozenset(
 COMMON_SHARE = 0.5
 COMMON_MIN_SKILLS = 20
 
+# A phrase of a skill's trigger clause or name said in the request (trigger_phrases.py)
+# adds this many distinctive words' worth (`unit`) to its score; it is looked for
+# among the PHRASE_POOL best-scored skills (a phrase's words score for its skill), by
+# a model that reads trigger clauses (not the baselines, `FIELDS_MODEL`, `PLAIN_BM25`).
+# 1.0 makes the reviewers' "my tests started failing …" and "write an implementation
+# plan …" likely; 0.5 neither (docs/performance.md, "Round 4").
+PHRASE_WEIGHT = 1.0
+PHRASE_POOL = 64
+
 
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
     """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
@@ -74,6 +84,7 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
     """The best `top` skills of `index` for `query`, banded and with their term weights."""
     terms = query_terms(index, query)
     scores = _accumulate(index, terms)
+    phrased = _add_phrases(index, query, scores)
     # the top-th score from the floats alone, then the slots at or above it, in C
     # the two best scores at least, whatever `top` is: a candidate's band reads its
     # lead over the best other, so the same request gets the same bands at any `top`
@@ -108,6 +119,11 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
             shown = index.shown_terms(doc.skill)
             for reason in reasons:
                 reason.body = reason.stem not in shown
+        said = phrased.get(slot)
+        if said is not None:  # (its words are the listing's: not a share of their own)
+            reasons.append(
+                TermWeight(said.text, " ".join(said.stems), said_weight(index), rule=said.rule)
+            )
         reasons.sort(key=lambda r: -r.weight)
         other = second if score >= first else first  # the best score of another skill
         ratio = score / first if first else 0.0
@@ -160,6 +176,7 @@ def unknown_share(index: LikelyIndex, words: dict[str, float]) -> float:
 def scores(index: LikelyIndex, query: str) -> dict[str, float]:
     """path -> score, for every skill of `index` with a word of `query`."""
     summed = _accumulate(index, query_terms(index, query))
+    _add_phrases(index, query, summed)
     return {
         doc.skill.path: summed[doc.slot]
         for doc in index.slots
@@ -239,6 +256,33 @@ def _accumulate(index: LikelyIndex, terms: Iterable[str]) -> list[float]:
         for slot, value in zip(slots, values, strict=True):
             summed[slot] += value
     return summed
+
+
+def said_weight(index: LikelyIndex) -> float:
+    """What a phrase hit adds to a skill's score (PHRASE_WEIGHT distinctive words)."""
+    return PHRASE_WEIGHT * unit(index)
+
+
+def _add_phrases(index: LikelyIndex, query: str, summed: list[float]) -> dict[int, Phrase]:
+    """Add to `summed` what each of the best-scored skills' phrase the request says
+    brings (trigger_phrases.py); slot -> the phrase, for those."""
+    if not PHRASE_WEIGHT or index.model.weight("trigger") <= 0:
+        return {}
+    pool = heapq.nlargest(PHRASE_POOL, compress(range(len(summed)), summed), summed.__getitem__)
+    if not pool:
+        return {}
+    model = index.model
+    positions = request_positions(query, REQUEST_STOPWORDS, model.stem)
+    out: dict[int, Phrase] = {}
+    bonus = said_weight(index)
+    for slot in pool:
+        doc = index.slots[slot]
+        assert doc is not None  # a free slot scores 0
+        found = best_hit(index.said_phrases(doc.skill), positions)
+        if found is not None:
+            out[slot] = found
+            summed[slot] += bonus
+    return out
 
 
 def _ignored(index: LikelyIndex, terms: dict[str, str]) -> list[IgnoredWord]:

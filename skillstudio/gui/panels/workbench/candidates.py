@@ -154,7 +154,7 @@ class CandidatesModel(ColumnsModel):
             return note
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(cand, LikelyCandidate):
-                words = "\n".join(f"term '{r.term}' {r.weight:.2f}" for r in cand.reasons)
+                words = "\n".join(f"{r.rule} '{r.term}' {r.weight:.2f}" for r in cand.reasons)
                 shared = self.likely is not None and cand.name in self.likely.shared()
                 return f"{which(cand)}\n{words}" if shared else words  # which of one name
             return "\n".join(f"{r.rule} '{r.term}' +{r.points}" for r in cand.reasons)
