@@ -49,8 +49,9 @@ Phrases = tuple[Phrase, ...]
 
 
 def phrases_of(name: str, description: str, stemmed: bool = True) -> Phrases:
-    """The phrases of a skill of `name` whose listing shows `description` (its
-    exclusion clauses left out: core/ranking/exclusions.py)."""
+    """The phrases of a skill of `name` whose listing shows `description` (given with
+    its exclusion clauses left out, as `LikelyIndex.listing` does: "Do not use for
+    style questions" holds no phrase of the skill's)."""
     out: list[Phrase] = []
     seen: set[tuple[str, ...]] = set()
     items = [(name.replace("-", " ").replace("_", " "), "name")]
