@@ -110,6 +110,9 @@ def test_a_trigger_clause_is_split_into_phrases_and_the_name_is_one() -> None:
     assert found["a test failure"] == Phrase("a test failure", ("test", "fail"), "trigger")
     assert {"you meet any bug", "unexpected behaviour"} <= set(found)
     assert not any("proposing" in text for text in found)  # (the clause ends at ';')
+    # shown without the description's quotes and emphasis, nor a dash left at an end
+    marked = phrases_of("x", 'Use when building "UI components" - or *REST APIs*.')
+    assert [p.text for p in marked] == ["building UI components", "REST APIs"]
     assert "checks releases" not in found  # (outside the "Use when" clause)
     assert phrases_of("linear", "Manage issues in Linear. Use for tickets.") == ()  # one word
 

@@ -19,7 +19,7 @@ import sys
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import replace
-from itertools import compress
+from itertools import compress, islice
 
 from ..model.matches import MAX_QUERY_CHARS, STOPWORDS
 from ..model.skills import Skill
@@ -70,7 +70,7 @@ COMMON_MIN_SKILLS = 20
 # 1.0 makes the reviewers' "my tests started failing …" and "write an implementation
 # plan …" likely; 0.5 neither (docs/performance.md, "Round 4").
 PHRASE_WEIGHT = 1.0
-PHRASE_POOL = 64
+PHRASE_POOL = 32
 
 
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
@@ -268,9 +268,11 @@ def _add_phrases(index: LikelyIndex, query: str, summed: list[float]) -> dict[in
     brings (trigger_phrases.py); slot -> the phrase, for those."""
     if not PHRASE_WEIGHT or index.model.weight("trigger") <= 0:
         return {}
-    pool = heapq.nlargest(PHRASE_POOL, compress(range(len(summed)), summed), summed.__getitem__)
-    if not pool:
+    values = heapq.nlargest(PHRASE_POOL, summed)  # (on the floats alone, then the slots, in C)
+    if not values or not values[0]:
         return {}
+    cutoff = max(values[-1], sys.float_info.min)
+    pool = list(islice(compress(range(len(summed)), map(cutoff.__le__, summed)), 2 * PHRASE_POOL))
     model = index.model
     positions = request_positions(query, REQUEST_STOPWORDS, model.stem)
     out: dict[int, Phrase] = {}

@@ -32,6 +32,9 @@ WINDOW_SLACK = 2  # content words a phrase's words may be apart beyond its own l
 
 # where a trigger clause's items part: commas, semicolons, colons, slashes,
 # parentheses, a dash between spaces, a stop, and "or" / "and" / "nor"
+# marks left out of a phrase as shown (quotes, emphasis), and trimmed from its ends
+_MARKS = re.compile(r"[\"`*“”]")
+_EDGES = " -–—'_.!?"
 _ITEM_BREAK = re.compile(r"[,;:/()\[\]]|\s[-–—]\s|\.(?:\s|$)|\b(?:or|and|nor)\b", re.IGNORECASE)
 
 
@@ -60,7 +63,8 @@ def phrases_of(name: str, description: str, stemmed: bool = True) -> Phrases:
         stems = tuple(dict.fromkeys(terms(text, stemmed)))  # (a word said twice: once)
         if 2 <= len(stems) <= ITEM_MAX_WORDS and stems not in seen:
             seen.add(stems)
-            out.append(Phrase(" ".join(text.split()), stems, rule))
+            shown = " ".join(_MARKS.sub("", text).split()).strip(_EDGES)
+            out.append(Phrase(shown, stems, rule))
     return tuple(out)
 
 
