@@ -307,3 +307,28 @@ def test_the_band_tooltip_says_when_the_listing_explains_none_of_the_request() -
     assert "Its listing explains none of the request" in band_tip(cand(0.0))
     assert f"likely only from {bar} %" in band_tip(cand(0.0))
     assert "listing explains none" not in band_tip(cand(0.3))
+
+
+def test_a_trigger_phrase_is_shown_as_such(qtbot: QtBot, tmp_path: Path) -> None:
+    """A phrase of the skill's trigger clause the request says (issue 39, round 4) reads
+    as one in Try a Request: its row's tip names the rule ("trigger 'a test failure'",
+    not "term"), and the explanation's table says where it is from."""
+    from tests.helpers import skill_text, write
+    from tests.test_trigger_phrases import WORKFLOW
+
+    for name, (description, body) in WORKFLOW.items():
+        write(
+            tmp_path,
+            f"skills/{name}/SKILL.md",
+            skill_text(name=name, description=description, _body=body),
+        )
+    panel = query_panel_on(qtbot, tmp_path / "skills", "agentskills")
+    ask(panel, qtbot, "my tests started failing after the last merge, help me find out why")
+    first = panel.model.rows[0]
+    assert first.name == "root-cause-debugging"
+    tip = str(panel.model.data(panel.model.index(0, 1), Qt.ItemDataRole.ToolTipRole))
+    assert tip.splitlines()[0].startswith("trigger 'a test failure' ")
+    assert (
+        "<code>a test failure</code></td><td>trigger clause, as a phrase"
+        in panel.explanation_html()
+    )
