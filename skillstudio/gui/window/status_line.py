@@ -31,11 +31,11 @@ class StatusLine(QStatusBar):
         self.resting = ""  # the last message shown without a timeout (see above)
         self.messageChanged.connect(self._changed)
 
-    def showMessage(self, message: str, timeout: int = 0) -> None:
+    def showMessage(self, message: str, timeout: int | None = 0) -> None:
         """Qt's showMessage; one without a timeout is the bar's resting text too."""
-        if timeout <= 0:
+        if not timeout or timeout <= 0:
             self.resting = message
-        super().showMessage(message, timeout)
+        super().showMessage(message, timeout or 0)
 
     def _changed(self, message: str) -> None:
         if not message and self.resting:  # a passing message ended (or a status tip)
