@@ -205,7 +205,8 @@ def test_match_leads_with_the_likely_ranking(tmp_path: Any) -> None:
     assert {r["rule"] for r in data["keywords"][0]["reasons"]} == {"keyword"}
     text = cli(*args, cwd=tmp_path).out
     assert text.index("Likely candidates") < text.index("Keyword heuristic")
-    assert text.index("possible  chart-maker") < text.index("1. table-tools")
+    shown = f"{first['band']} · {round(100 * first['chance'])} % chart-maker"  # (as the app)
+    assert text.index(shown) < text.index("1. table-tools")
 
 
 # One repository's skills (issue 39): a poster skill whose description names a file

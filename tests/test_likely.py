@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.ranking import likely_index as likely_module
-from skillstudio.core.ranking.estimate import PLAIN_BM25
+from skillstudio.core.ranking.estimate import (
+    PLAIN_BM25,
+    LikelyCandidate,
+    LikelyResult,
+    band_text,
+    likely_text,
+    reason_text,
+)
 from skillstudio.core.ranking.likely_index import LikelyIndex
 from skillstudio.core.ranking.likely_ranking import likely, query_terms, rank_likely, scores
 from skillstudio.core.reading import skill_words as gist_module
@@ -23,7 +31,7 @@ from skillstudio.core.reading.skill_words import (
     stem,
 )
 from skillstudio.core.scanning.registry import Registry
-from tests.helpers import skill_text, write
+from tests.helpers import cli, skill_text, write
 
 REVIEW = {
     "code-review": "Review a pull request for correctness, security issues and style.",
@@ -465,8 +473,6 @@ def test_an_evaluation_set_runs_as_a_suite_against_its_corpus(tmp_path: Any) -> 
 
 
 def test_match_shows_bands_where_the_model_chooses(tmp_path: Any) -> None:
-    from tests.helpers import cli
-
     collection(tmp_path, REVIEW)
     query = "review this pull request for security issues"
     args = ("match", query, "--root", "skills", "--profile", "agentskills")
@@ -477,7 +483,8 @@ def test_match_shows_bands_where_the_model_chooses(tmp_path: Any) -> None:
     assert data["likely"][0]["skill"] == "code-review"
     assert data["likely"][0]["reasons"][0]["rule"] == "term"
     text = cli(*args, cwd=tmp_path).out
-    assert "Likely candidates (an estimate" in text and "likely    code-review" in text
+    chance = round(100 * data["likely"][0]["chance"])
+    assert "Likely candidates (an estimate" in text and f"likely · {chance} % code-review" in text
     # explicit invocation keeps its meaning: it selects, whatever the bands say
     invoked = cli(
         "match",
@@ -590,3 +597,43 @@ def test_a_new_skill_from_the_template_is_not_likely_until_described(tmp_path: A
     found = likely(registry, "a digest of this week's merged pull requests").candidates
     assert found[0].name == "weekly-digest" and found[0].band == "likely"
     assert "weekly-digest" not in names(registry, request)
+
+
+def test_match_text_shows_the_chance_as_the_band_column_does(tmp_path: Any) -> None:
+    """Two rows of the same strength, one likely and one possible (issue 43's case): the
+    app's Band column said "likely · 62 %" / "possible · 41 %", `match`'s text the band
+    alone, so the CLI could not tell what decided. One function writes both now; the
+    JSON keeps its keys (`band`, `chance`)."""
+    registry = collection(tmp_path, REVIEW)
+    result = likely(registry, "write pytest tests and review sql queries")
+    top, other = result.candidates[:2]
+    first = replace(top, strength=1.341, band="likely", chance=0.62)
+    second = replace(other, strength=1.338, band="possible", chance=0.41)
+    text = likely_text(LikelyResult("q", [first, second], 2))
+    rows = text.splitlines()[1:3]
+    assert rows[0] == f"  likely · 62 %   {first.name}  1.34  ({_words(first)})"
+    assert rows[1] == f"  possible · 41 % {second.name}  1.34  ({_words(second)})"
+    assert [band_text(first), band_text(second)] == ["likely · 62 %", "possible · 41 %"]
+    plain = replace(first, chance=None)  # not calibrated: the band alone, as before
+    assert (
+        likely_text(LikelyResult("q", [plain], 1))
+        .splitlines()[1]
+        .startswith(f"  likely    {plain.name}  ")
+    )
+    assert set(first.to_json()) >= {"band", "chance"} and "band_text" not in first.to_json()
+
+
+def test_match_prints_every_calibrated_chance_its_json_has(tmp_path: Any) -> None:
+    collection(tmp_path, REVIEW)
+    request = "write pytest tests with fixtures for the python code"
+    where = [str(tmp_path / "skills"), "--profile", "copilot"]
+    report = cli("match", request, *where, "--format", "json").json
+    text = cli("match", request, *where).out
+    shown = [c for c in report["likely"] if c["band"] != "unlikely"]
+    assert shown and all("chance" in c for c in shown)
+    for c in shown:
+        assert f"{c['band']} · {round(100 * c['chance'])} % {c['skill']}" in text
+
+
+def _words(cand: LikelyCandidate) -> str:
+    return ", ".join(reason_text(r) for r in cand.reasons[:5])

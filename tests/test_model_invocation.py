@@ -3,7 +3,12 @@ for each agent that honours the field (Claude Code; Cursor and GitHub Copilot, f
 their docs: docs/agents.md, "Who honours disable-model-invocation") the skill is left
 out of tier 2 and `prompt --tier 2`, never likely, and counted as not listed by
 headroom, and refused to the model's call (not to the user's /name); for every agent
-that does not read it, it is listed, may be likely and is delivered to the model."""
+that does not read it, it is listed, may be likely and is delivered to the model.
+
+`user-invocable: false`, the other column: where the agent honours it (Claude Code;
+GitHub Copilot, from VS Code's own skills reference: docs/agents.md) the user's /name
+is refused and the model still gets the skill (listed, delivered); elsewhere both load
+it."""
 
 from __future__ import annotations
 
@@ -23,6 +28,8 @@ from .helpers import cli, skill_text, write
 
 # the agents whose own documentation says the field keeps a skill from the model
 HONOURS = {"claude-code", "copilot", "cursor"}
+# the agents whose own documentation says `user-invocable: false` hides the skill's /name
+HONOURS_USER_INVOCABLE = {"claude-code", "copilot"}
 AGENT_PROFILES = [a.key for a in AGENTS]
 REQUEST = "write a storybook story for the button component"
 
@@ -85,3 +92,53 @@ def test_the_honouring_agents_are_those_whose_rows_read_the_field() -> None:
     """The rule is one fact of each row (`reads`), not a list kept beside them."""
     reading = {a.key for a in AGENTS if a.reads and "disable-model-invocation" in a.reads}
     assert reading | {"claude-code"} == HONOURS
+
+
+def _hidden_from_menu(base: Path, profile: str, **more: object) -> Registry:
+    write(base, "skillstudio.yaml", f"profile: {profile}\nroots: [skills]\n")
+    write(
+        base,
+        "skills/release-notes/SKILL.md",
+        skill_text(
+            name="release-notes",
+            description="Drafts release notes from the merged pull requests since a tag.",
+            **{"user-invocable": False, **more},
+        ),
+    )
+    registry = project_from_folder(str(base)).registry()
+    registry.scan()
+    return registry
+
+
+@pytest.mark.parametrize("profile", AGENT_PROFILES)
+def test_each_agent_hides_the_slash_name_as_its_own_docs_say(tmp_path: Path, profile: str) -> None:
+    registry = _hidden_from_menu(tmp_path, profile)
+    listing = render_listing(registry, {})
+    assert "release-notes" in listing.listed  # the model still sees it, everywhere
+    assert get_profile(profile).listing_omission(registry.active["release-notes"]) is None
+    by_model = cli("activate", "release-notes", "--as", "model", "--project", str(tmp_path))
+    by_user = cli("activate", "release-notes", "--as", "user", "--project", str(tmp_path))
+    assert by_model.code == 0 and "Instructions" in by_model.out, by_model.err
+    assert (by_user.code != 0) is (profile in HONOURS_USER_INVOCABLE), by_user.err
+    if profile in HONOURS_USER_INVOCABLE:
+        assert "PERMISSION_DENIED" in by_user.err and "user-invocable: false" in by_user.err
+        assert "/ menu" in by_user.err
+    else:
+        assert "Instructions" in by_user.out
+
+
+def test_copilot_warns_when_nobody_can_invoke_the_skill(tmp_path: Path) -> None:
+    """Both controls set: VS Code's table says "Slash command: No · Auto-loaded: No";
+    the same warning as Claude Code's."""
+    _hidden_from_menu(tmp_path, "copilot", **{"disable-model-invocation": True})
+    report = cli("lint", str(tmp_path), "--format", "json").json
+    found = [d for d in report["diagnostics"] if d["code"] == "invocation-disabled"]
+    assert len(found) == 1 and "neither you nor GitHub Copilot" in found[0]["message"]
+    _hidden_from_menu(tmp_path, "copilot")  # one control alone: no warning
+    report = cli("lint", str(tmp_path), "--format", "json").json
+    assert not [d for d in report["diagnostics"] if d["code"] == "invocation-disabled"]
+
+
+def test_the_agents_hiding_the_slash_name_are_those_whose_rows_read_the_field() -> None:
+    reading = {a.key for a in AGENTS if a.reads and "user-invocable" in a.reads}
+    assert reading | {"claude-code"} == HONOURS_USER_INVOCABLE

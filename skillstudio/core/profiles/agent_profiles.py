@@ -64,6 +64,8 @@ class AgentProfile(AgentSkills):
         if self.honours_model_invocation:
             value = skill.raw.get("disable-model-invocation") is True
             skill.fields["disable-model-invocation"] = value
+        if self.honours_user_invocable:
+            skill.fields["user-invocable"] = skill.raw.get("user-invocable") is not False
 
     @property
     def honours_model_invocation(self) -> bool:
@@ -71,19 +73,28 @@ class AgentProfile(AgentSkills):
         a skill that sets it is left out of the listing, invoked by the user only."""
         return "disable-model-invocation" in (self.spec.reads or ())
 
+    @property
+    def honours_user_invocable(self) -> bool:
+        """The agent reads `user-invocable` (its row's `reads`: Copilot): a skill that sets
+        it false is hidden from the / menu, still listed and loaded by the model (as
+        Claude Code's: docs/agents.md, "Who honours disable-model-invocation")."""
+        return "user-invocable" in (self.spec.reads or ())
+
     def listing_omission(self, skill: Skill) -> str | None:
         return model_invocation_off(skill) if self.honours_model_invocation else None
 
     def deliver(self, request: ActivationRequest, skill: Skill, body: str) -> Activation:
         """The body, inline; refused to the model where the agent honours
-        `disable-model-invocation` (the user's /name still loads it)."""
+        `disable-model-invocation` (the user's /name still loads it), to the user's
+        /name where it honours `user-invocable: false` (the model still loads it)."""
         title, name = self.spec.title, skill.name
-        if self.honours_model_invocation and invocation_refused(
+        if (self.honours_model_invocation or self.honours_user_invocable) and invocation_refused(
             request,
             skill,
             f"{title} does not let the model invoke {name} (disable-model-invocation: "
             f"true); only the user's /{name} loads it.",
-            "",
+            f"{title} hides /{name} from the / menu (user-invocable: false); only the "
+            "model loads it.",
         ):
             return request.result
         return super().deliver(request, skill, body)
@@ -146,6 +157,19 @@ class AgentProfile(AgentSkills):
         reads = self.spec.reads
         if reads is None or c.doc.mapping is None:
             return
+        raw = c.skill.raw
+        if (
+            self.honours_model_invocation
+            and self.honours_user_invocable
+            and raw.get("disable-model-invocation") is True
+            and raw.get("user-invocable") is False
+        ):
+            c.emit(
+                "invocation-disabled",
+                "With disable-model-invocation: true and user-invocable: false neither you "
+                f"nor {self.spec.title}'s model can invoke this skill.",
+                field="user-invocable",
+            )
         unsure = " (not confirmed in its documentation)" if "reads" in self.spec.unconfirmed else ""
         for key in c.skill.raw:
             if key in STANDARD_FIELDS and key not in reads:

@@ -411,22 +411,33 @@ def reason_text(reason: TermWeight) -> str:
     )
 
 
+def band_text(cand: LikelyCandidate) -> str:
+    """A candidate's band and the calibrated chance it reads ("likely · 62 %"): what
+    decides the band beside the strength figure, which does not alone (issue 43: two
+    rows of the same 1.34, one likely, one possible). `match`'s text and Try a
+    Request's Band column both write it so."""
+    return cand.band if cand.chance is None else f"{cand.band} · {round(100 * cand.chance)} %"
+
+
 def likely_text(result: LikelyResult, limit: int = 10) -> str:
-    """The bands as lines of text: band, skill, strength and the weightiest words, then
-    the words left out as exclusions."""
+    """The bands as lines of text: band (and chance), skill, strength and the weightiest
+    words, then the words left out as exclusions."""
     lines = ["Likely candidates (an estimate from the skills' words, not the model's choice):"]
     shown = [c for c in result.candidates if c.band != "unlikely"][:limit]
     shared = result.shared()
-    for c in shown:
+    bands = [band_text(c) for c in shown]
+    width = max([9, *(len(b) for b in bands)])  # ("possible " without a chance)
+    under = " " * (width + 3)  # a row's further lines, under its skill
+    for c, band in zip(shown, bands, strict=True):
         words = ", ".join(reason_text(r) for r in c.reasons[:5])
         own = f" ({c.agent}'s own)" if c.agent else ""
-        lines.append(f"  {c.band:<9} {c.name}{own}  {c.strength:.2f}  ({words})")
+        lines.append(f"  {band:<{width}} {c.name}{own}  {c.strength:.2f}  ({words})")
         if c.error:  # ranked in spite of an error under the profile: said, not hidden
-            lines.append(f"            error, still listed and ranked: {c.error}")
+            lines.append(f"{under}error, still listed and ranked: {c.error}")
         if c.listing:  # what the model sees of it: ranked by that alone
-            lines.append(f"            listing: {c.listing}")
+            lines.append(f"{under}listing: {c.listing}")
         if c.name in shared and not c.agent:  # which of the skills of that name
-            lines.append(f"            file: {which(c)}")
+            lines.append(f"{under}file: {which(c)}")
     if not result.likely:
         lines.append("  no skill is likely for this request")
     lines += [f"  ignored: {i.text()}" for i in result.ignored]

@@ -22,7 +22,7 @@ from watchdog.observers import Observer
 
 from ...core.editing.saving import TEMP_PREFIX
 from ...core.model.text import counted
-from .pruned_watch import make_observer, quiet_watchdog_warnings
+from .pruned_watch import cut_short, make_observer, quiet_watchdog_warnings
 
 DEBOUNCE_MS = 150
 HEALTH_CHECK_MS = 1_000  # how often the watcher checks that its threads still run
@@ -135,6 +135,10 @@ class FileWatcher(QObject):
                     f"Watching {counted(len(shallow), 'folder')} up to {SHALLOW_DEPTH} levels deep "
                     f"({why}); changes further down need Reload (F5)."
                 )
+            else:
+                cut = cut_short(observer)
+                if cut:
+                    self.limited.emit(f"Changes in {cut} are not watched; use Reload (F5) there.")
             self._watching = observer
         except (RecursionError, OSError) as exc:
             self.limited.emit(f"Changes on disk are not watched ({exc}); use Reload (F5).")

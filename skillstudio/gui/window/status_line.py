@@ -2,7 +2,11 @@
 permanent widgets (the progress bar, the project line, the profile box) is cut after a
 whole word with "…", the whole text in the bar's tooltip. Qt's own bar cut it mid-word
 against the project line at 1024 px ("…oasis.yaml: the c|Project claude-code is…"),
-with no way to read the rest."""
+with no way to read the rest.
+
+A message shown for a while (a timeout: "Added to …" for 15 s) gives way to the bar's
+resting text when it ends: the last message shown without a timeout (the project's
+counts, a failure). Qt's own bar went blank instead, until the next refresh."""
 
 from __future__ import annotations
 
@@ -24,7 +28,20 @@ class StatusLine(QStatusBar):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.own_tip = ""  # the tooltip set for the bar (the summary's profiles)
-        self.messageChanged.connect(lambda _text: self._follow())
+        self.resting = ""  # the last message shown without a timeout (see above)
+        self.messageChanged.connect(self._changed)
+
+    def showMessage(self, message: str, timeout: int | None = 0) -> None:
+        """Qt's showMessage; one without a timeout is the bar's resting text too."""
+        if not timeout or timeout <= 0:
+            self.resting = message
+        super().showMessage(message, timeout or 0)
+
+    def _changed(self, message: str) -> None:
+        if not message and self.resting:  # a passing message ended (or a status tip)
+            super().showMessage(self.resting)
+            return  # (that shows it, and comes back here with it)
+        self._follow()
 
     def setToolTip(self, tip: str) -> None:
         """The bar's own tooltip: shown after the whole message when that is cut."""

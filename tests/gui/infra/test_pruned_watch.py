@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.reading.safefs import remove_tree
+from skillstudio.gui.infra import pruned_watch
 from skillstudio.gui.infra.file_watcher import FileWatcher
 from skillstudio.gui.infra.pruned_watch import PRUNED
 
@@ -79,3 +81,70 @@ def test_a_folder_moved_out_and_back_prints_nothing(
     assert "Warning" not in out + err and "Traceback" not in out + err
     # watchdog warned from its thread that a callback was set twice, at each move back
     assert not [w for w in recwarn.list if issubclass(w.category, RuntimeWarning)]
+
+
+def _chain(top: Path, levels: int) -> Path:
+    """A folder `levels` deep below `top` (d/d/d/...), made one level at a time."""
+    folder = top
+    for _ in range(levels):
+        folder = folder / "d"
+        folder.mkdir(parents=True)
+    return folder
+
+
+def test_a_tree_deeper_than_python_recurses_is_watched_down_to_the_bound(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """1,100 nested folders: the walk has no recursion to run out of (watchdog's own
+    os.walk raised RecursionError and the watcher fell back to 6 levels); folders
+    down to MAX_DEPTH are watched, the app says what is not, and a .git on the way
+    stays unwatched."""
+    folder = tmp_path / "repo"
+    _chain(folder, 1_100)
+    for n in range(20):
+        (folder / f"d/.git/objects/{n:02x}").mkdir(parents=True)
+    messages: list[str] = []
+    before = _watches()
+    watcher = FileWatcher(debounce_ms=50)
+    watcher.limited.connect(messages.append)
+    try:
+        watcher.watch([str(folder)], wait=True)
+        assert _watches() - before == pruned_watch.MAX_DEPTH + 1  # repo and 24 levels
+        qtbot.waitUntil(lambda: bool(messages), timeout=WAIT)
+        assert messages == [
+            f"Changes in folders more than {pruned_watch.MAX_DEPTH} levels deep are not "
+            "watched; use Reload (F5) there."
+        ]
+        seen: list[str] = []
+        watcher.skills_changed.connect(seen.extend)
+        # a deep folder moved in later: bounded too, and the watch's thread goes on
+        _chain(tmp_path / "staging/later", 1_100)
+        os.replace(tmp_path / "staging/later", folder / "d/later")
+        changed = folder / "d/d/SKILL.md"
+        changed.write_text("---\nname: d\ndescription: d\n---\n")
+        qtbot.waitUntil(lambda: str(changed) in seen, timeout=WAIT)
+        # later (level 2) and the 22 levels below it down to 24
+        assert _watches() - before == (pruned_watch.MAX_DEPTH + 1) + (pruned_watch.MAX_DEPTH - 1)
+    finally:
+        watcher.stop()
+        remove_tree(str(tmp_path))  # (pytest's clean-up recurses once per level)
+
+
+def test_the_folder_bound_is_kept_and_named(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pruned_watch, "MAX_FOLDERS", 5)
+    folder = tmp_path / "wide"
+    for n in range(12):
+        (folder / f"skill-{n:02}/references").mkdir(parents=True)
+    messages: list[str] = []
+    before = _watches()
+    watcher = FileWatcher(debounce_ms=50)
+    watcher.limited.connect(messages.append)
+    watcher.watch([str(folder)], wait=True)
+    try:
+        assert _watches() - before == 5
+        qtbot.waitUntil(lambda: bool(messages), timeout=WAIT)
+        assert "folders past the first 5 are not watched" in messages[0]
+    finally:
+        watcher.stop()

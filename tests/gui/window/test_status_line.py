@@ -59,3 +59,39 @@ def test_a_single_long_word_is_cut_where_it_must_be(qtbot: QtBot) -> None:
     bar.showMessage("x" * 400)
     shown = bar.shown()
     assert shown.endswith("…") and bar.fontMetrics().horizontalAdvance(shown) <= bar.room()
+
+
+def test_the_resting_text_comes_back_when_a_passing_message_ends(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """Reviewer R1: after "Add as test case"'s message (15 s) the bar's left side
+    stayed blank until the next refresh; the project's counts come back now."""
+    folder = write_collection(tmp_path / "collection")
+    win = open_window(qtbot, settings, folder, size=(1024, 768))
+    bar = win.statusBar()
+    assert isinstance(bar, StatusLine)
+    summary = win.views.summary()
+    qtbot.waitUntil(lambda: bar.currentMessage() == summary)
+    shown: list[str] = []  # what the bar holds at each change, blank moments included
+    bar.messageChanged.connect(lambda _text: shown.append(bar.currentMessage()))
+    bar.showMessage(LONG, 200)  # (the app's own are 10-30 s)
+    assert bar.currentMessage() == LONG
+    qtbot.waitUntil(lambda: bar.currentMessage() != LONG, timeout=5_000)
+    assert bar.currentMessage() == summary
+    assert "" not in shown  # (on main: blank until a refresh showed the counts again)
+    assert bar.shown() == summary or summary.startswith(bar.shown()[:-1])
+
+
+def test_a_message_without_a_timeout_is_the_new_resting_text(qtbot: QtBot) -> None:
+    bar = StatusLine()
+    qtbot.addWidget(bar)
+    bar.show()
+    bar.showMessage("3 skills · 0 errors")
+    bar.showMessage("Saved", 100)
+    bar.showMessage("4 skills · 1 error")  # (a refresh while it shows: replaces it)
+    qtbot.wait(300)
+    assert bar.currentMessage() == "4 skills · 1 error"
+    bar.showMessage("Saved", 100)
+    bar.showMessage("")  # cleared on purpose: nothing comes back
+    qtbot.wait(300)
+    assert bar.currentMessage() == ""

@@ -33,7 +33,9 @@ from ....core.projects.project import Project
 from ....core.scanning.registry import Registry
 from ...infra.background import LatestJob
 from ...infra.deferred_until_shown import CatchUp
+from ...infra.elided_label import ElidedLines
 from ...infra.threads import snapshot
+from .panel_layout import KEEPS_ITS_HEIGHT
 
 SHOWN = 200  # skills listed in the table (largest descriptions first)
 DELAY_MS = 400  # after the last change of the window or the skills
@@ -122,8 +124,7 @@ class HeadroomView(QWidget):
         )
         self.model_box.activated.connect(lambda _i: self.choose(self.model_box.currentData()))
         self.fill_models()
-        self.line = QLabel(self)
-        self.line.setWordWrap(True)
+        self.line = ElidedLines(self)  # (in a short dock: the lines that fit, "…")
         self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -134,6 +135,9 @@ class HeadroomView(QWidget):
         self.table.verticalHeader().hide()
         # one line a row (Qt's default is taller): four rows and more at 1024x768
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        # a short dock: the header and a row at least, then the page keeps its height
+        self.table.setMinimumHeight(3 * (self.fontMetrics().height() + 8))
+        self.setProperty(KEEPS_ITS_HEIGHT, True)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.window_row = QWidget(self)  # hidden when the panel's own option is the window

@@ -25,6 +25,10 @@ SIDE_DETAILS_WIDTH = 240  # px of width the details ask for beside the ranking..
 DETAILS_LEAST = 120  # ...and give up down to this in a dock too narrow for both
 TAB_MARGIN = 8  # px beside the details' tab bar (the tab widget's frame)
 WIDEST = 16777215  # Qt's QWIDGETSIZE_MAX: no maximum width
+# A details page with this property set keeps the height it asks for at least (its
+# minimumSizeHint) in front: Headroom's sentence was cut mid-line in a 170 px dock,
+# where the details got 80 px of its 157. The panel (and so the dock) then scrolls.
+KEEPS_ITS_HEIGHT = "keepsItsHeight"
 
 
 class SplitFit:
@@ -47,6 +51,7 @@ class SplitFit:
         split.setStretchFactor(0, 3)  # the ranking and its reasons get the larger share
         split.setStretchFactor(1, 2)
         details.setMinimumHeight(SIDE_DETAILS_MIN)
+        self.least = SIDE_DETAILS_MIN  # the details' minimum height for the split's layout
         self.roomy: list[QWidget] = []  # the detail tabs' pages that want most of the height
         details.currentChanged.connect(lambda _i: self._tab_changed())
 
@@ -94,12 +99,25 @@ class SplitFit:
         # of scrolling.
         side = wanted == Qt.Orientation.Horizontal
         self.details.setMinimumWidth(SIDE_DETAILS_WIDTH if side else 1)
-        self.details.setMinimumHeight(SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN)
+        self.least = SIDE_DETAILS_MIN if side else STACKED_DETAILS_MIN
+        self._details_minimum()
         split.setSizes(self._shares(sum(split.sizes()), width))
         self.moved = False
 
+    def _details_minimum(self) -> None:
+        """The details' minimum height: the layout's least, or what the page in front
+        asks where it keeps its height (KEEPS_ITS_HEIGHT)."""
+        page, least = self.details.currentWidget(), self.least
+        if page is not None and page.property(KEEPS_ITS_HEIGHT):
+            bar = self.details.tabBar().sizeHint().height()
+            least = max(least, page.minimumSizeHint().height() + bar + TAB_MARGIN)
+        if self.details.minimumHeight() != least:
+            self.details.setMinimumHeight(least)
+
     def _tab_changed(self) -> None:
-        """Stacked, the details' page in front sets the split (unless the user moved it)."""
+        """Stacked, the details' page in front sets the split (unless the user moved it);
+        its minimum height, the details' (see _details_minimum)."""
+        self._details_minimum()
         split = self.split
         total = sum(split.sizes())
         if split.orientation() == Qt.Orientation.Vertical and not self.moved and total > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QTableWidget
 from pytestqt.qtbot import QtBot
 
@@ -259,3 +260,30 @@ def test_a_skill_the_agent_does_not_list_is_named_in_the_line(
     assert column(view.table, 0) == ["triage"]  # the project's listed skills: 1 row of 2
     done = cli("headroom", str(base), "--profile", "claude-code", cwd=base)
     assert "not listed by the agent's own rules: 1" in done.out
+
+
+@pytest.mark.parametrize(("size", "dock"), [((1366, 768), 170), ((1024, 768), 345)])
+def test_the_sentence_is_never_cut_in_a_short_dock(
+    window: MainWindow, qtbot: QtBot, size: tuple[int, int], dock: int
+) -> None:
+    """A reviewer's 170 px dock at 1366x768: the details got 80 px of the 157 the page
+    asks, and the sentence showed 11 px of its 56. Now the page keeps its height (the
+    dock scrolls) and the sentence shows the whole lines its height holds, the words
+    that do not fit replaced by "…" and the whole in its tooltip."""
+    window.resize(*size)
+    window.query_dock.show()
+    window.query_dock.raise_()
+    qtbot.waitUntil(window.query_panel.isVisible)
+    window.resizeDocks([window.query_dock], [dock], Qt.Orientation.Vertical)
+    view = shown(window.query_panel, qtbot)
+    line = view.line
+    qtbot.waitUntil(lambda: line.width() > 0 and line.heightForWidth(line.width()) <= line.height())
+    qtbot.wait(100)  # (settled: still so)
+    assert line.heightForWidth(line.width()) <= line.height()
+    whole = line.text()
+    assert "agentskills has no listing budget of its own" in whole
+    if line.shown() != whole:  # cut after a word, the whole to read in the tooltip
+        assert line.shown().endswith("…") and whole.startswith(line.shown()[:-1])
+        assert line.toolTip() == whole
+    details = window.query_panel.details
+    assert details.height() >= view.minimumSizeHint().height()  # the page's own least
