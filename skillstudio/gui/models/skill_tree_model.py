@@ -233,6 +233,8 @@ class SkillTreeModel(QAbstractItemModel):
                 node
                 for node in nodes
                 if node.parent is not None
+                and node.parent.row < len(self._top)
+                and self._top[node.parent.row] is node.parent  # its root shown
                 and node.row < self._count(node.parent)
                 and node.parent.children[node.row] is node  # not filtered out
             ),
@@ -271,6 +273,7 @@ class SkillTreeModel(QAbstractItemModel):
                 # text ("codex" showed the codex roots empty under the filter)
                 root.children = [c for c in root.every if _matches(c, text)]
                 if not root.children:
+                    root.shown = 0  # none handed to the view: a refresh's rows go by it
                     continue
             else:
                 root.children = list(root.every)
