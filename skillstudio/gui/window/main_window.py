@@ -125,6 +125,9 @@ class MainWindow(QMainWindow):
             self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
         self._lay_out()
         self.bottom_room = BottomRoom(self, self.bottom_docks(), settings)
+        self.bottom_room.least["query-dock"] = lambda: self.query_panel.fit.least_room(
+            self.query_panel
+        )
         self._make_controllers()
         self._connect()
         self.menu_actions = build_menus(

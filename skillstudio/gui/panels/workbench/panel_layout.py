@@ -124,10 +124,18 @@ class SplitFit:
         if self.watched is not area:
             self.watched = area
             area.installEventFilter(_OnResize(area, lambda: self.bound_to(panel)))
-        margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
-        width = area.width() - margins.left() - margins.right()
+        width = _inner_width(panel, area)
         self.fit(width, area.height())  # the ranking's width and the tabs shown change
         self.bound(width)
+
+    def least_room(self, panel: QWidget) -> int:
+        """The least height of the panel's area (its dock's scroll area) at which the
+        details show, tabs and a few lines: STACK_TALL where they cannot go beside
+        the ranking at its width (below, fit() collapses them: at 1024x768 with a
+        height dragged at 1366 their five tabs were gone), else none."""
+        area = panel.parentWidget() or panel
+        width = _inner_width(panel, area)
+        return STACK_TALL if width < STACK_BELOW or self._tabs_cut_beside(width) else 0
 
     def bound(self, width: int) -> None:
         """Keep the splitter's minimum width within `width` (the dock's, less the
@@ -171,6 +179,12 @@ class SplitFit:
             ranking = round(total * ROOMY_RANKING)
             return [ranking, total - ranking]
         return [total - total // 2, total // 2]
+
+
+def _inner_width(panel: QWidget, area: QWidget) -> int:
+    """The width `area` gives the panel's contents (less its margins)."""
+    margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
+    return area.width() - margins.left() - margins.right()
 
 
 class _OnResize(QObject):
