@@ -378,10 +378,13 @@ class DocumentTabs(QObject):
         self._retitle()
 
     def reload_unmodified(self) -> None:
-        """Every tab without unsaved edits reads its file again (Reload)."""
+        """Every tab without unsaved edits reads its file again (Reload); one whose
+        edits are the file's text now is unmodified again."""
         for editor in self.editors.values():
             if not editor.document.modified:
                 editor.document.reload()
+            else:
+                editor.document.matches_disk()
 
     def changed_on_disk(
         self, paths: list[str], failed: Callable[[str, Exception], None]
