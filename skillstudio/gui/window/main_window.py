@@ -297,6 +297,7 @@ class MainWindow(QMainWindow):
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.query_panel.remember_suite = self.app_settings.keep_suite  # not listed: kept
         self.suite_runner.kept_suites = self.app_settings.kept_suites
+        self.suite_runner.unsaved = self.document_tabs.unsaved_in
         self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)
