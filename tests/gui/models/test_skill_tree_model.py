@@ -47,10 +47,12 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     roots = [model.index(r, 0) for r in range(model.rowCount())]
     assert len(roots) == 24  # the samples' roots: 14 over the eight first profiles, one per agent
     labels = [r.data() for r in roots]
-    assert "pegasus · user · wins over builtin" in labels
-    assert "pegasus · builtin · yields to user" in labels
+    assert "pegasus · data/skills · user · wins over builtin" in labels
+    assert "pegasus · skills · builtin · yields to user" in labels
     # nothing shadows in codex: its roots get no precedence words
-    assert {"codex · repository", "codex · user"} <= set(labels)
+    assert {"codex · .agents/skills · repository", "codex · home/.agents/skills · user"} <= set(
+        labels
+    )
 
 
 def test_filtered_tree_passes_qtmodeltester(
@@ -413,3 +415,24 @@ def test_a_filtered_tree_follows_a_change_an_add_and_a_delete_on_disk(
     window.filter_box.clear()
     qtbot.waitUntil(lambda: model.filter_text == "", timeout=3000)
     assert shown_paths(model) == every
+
+
+def test_a_roots_label_names_its_folder_in_every_profile(qapp: object, tmp_path: Path) -> None:
+    """The tree's root was "project" under claude-code and ".claude/skills" under codex,
+    agentskills or gemini: the same folder, two names, flipping with the profile."""
+    write(
+        tmp_path / "shop/.claude/skills",
+        "deploy/SKILL.md",
+        skill_text(name="deploy", description="Deploys."),
+    )
+    labels = {}
+    for profile in ("claude-code", "codex", "agentskills", "gemini", "cursor"):
+        projects = projects_for_path(str(tmp_path / "shop"), profile)
+        registries = [p.registry() for p in projects]
+        for registry in registries:
+            registry.scan()
+        roots, _ = skill_tree_model.tree_nodes(registries, [p.base for p in projects])
+        labels[profile] = [root.label for root in roots]
+    assert all(found == [found[0]] for found in labels.values()), labels
+    assert {found[0].split(" · ")[0] for found in labels.values()} == {".claude/skills"}
+    assert labels["claude-code"] == [".claude/skills · project"]  # and the agent's word
