@@ -457,7 +457,7 @@ class OverlapMap(QWidget):
         self._note(
             ""
             if pairs
-            else f"No pair of {counted(skills, 'skill')} reaches a similarity of "
+            else f"No pair among {counted(skills, 'skill')} reaches a similarity of "
             f"{threshold:.2f}: their descriptions are unlikely to be confused. Lower the "
             "threshold (beside the project) to see weaker pairs."
         )
