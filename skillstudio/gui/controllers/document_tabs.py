@@ -377,11 +377,23 @@ class DocumentTabs(QObject):
             self.tabs.setCurrentWidget(shown)
         self._retitle()
 
+    def unsaved_in(self, registry: Registry | None) -> int:
+        """The tabs with unsaved edits whose text `registry` holds (what a suite run on
+        it reads, where `skillstudio test` reads the files)."""
+        return sum(
+            1
+            for editor in self.editors.values()
+            if editor.document.modified and editor.document.registry is registry
+        )
+
     def reload_unmodified(self) -> None:
-        """Every tab without unsaved edits reads its file again (Reload)."""
+        """Every tab without unsaved edits reads its file again (Reload); one whose
+        edits are the file's text now is unmodified again."""
         for editor in self.editors.values():
             if not editor.document.modified:
                 editor.document.reload()
+            else:
+                editor.document.matches_disk()
 
     def changed_on_disk(
         self, paths: list[str], failed: Callable[[str, Exception], None]

@@ -130,8 +130,11 @@ class SkillEditor(QWidget):
         self.conflict_bar.setVisible(True)
 
     def _on_disk_settled(self) -> None:
-        """The file is back as the tab knows it (a checkout deleted and wrote it again)."""
+        """The file is back as the tab knows it (a checkout deleted and wrote it again,
+        Revert or Reload read it, a save wrote it, F5 found the text on screen there):
+        what the bars said of the disk no longer holds."""
         self.conflict_bar.setVisible(False)
+        self.message.setVisible(False)
 
     def _on_reload_clicked(self) -> None:
         if self.document.reload():

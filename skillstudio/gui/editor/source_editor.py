@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import (
@@ -102,26 +103,31 @@ class SourceEditor(QPlainTextEdit):
         palette = self.palette()
         painter.fillRect(event.rect(), palette.alternateBase())
         marked = {d.line: d.severity for d in sorted(self._diagnostics, key=lambda d: d.severity)}
-        block = self.firstVisibleBlock()
-        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         height = self.fontMetrics().height()
-        while block.isValid() and top <= event.rect().bottom():
-            number = block.blockNumber() + 1
+        for number, top in self.numbers_shown(event.rect().bottom()):
+            severity = marked.get(number)
+            if severity:
+                painter.fillRect(0, top, 4, height, _COLOURS[severity])
+            painter.setPen(palette.placeholderText().color())
+            painter.drawText(
+                0, top, self._gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight, str(number)
+            )
+
+    def numbers_shown(self, bottom: int) -> Iterator[tuple[int, int]]:
+        """Each line number shown down to `bottom` (px in the gutter), with the top of
+        its line's first row: a wrapped line's number beside its first row, each
+        line's top read from the layout (adding up rounded heights, the next line's
+        at that, put a wrapped line's number on its last row and the numbers drifted a
+        line off after a scroll)."""
+        block = self.firstVisibleBlock()
+        offset = self.contentOffset()
+        while block.isValid():
+            top = round(self.blockBoundingGeometry(block).translated(offset).top())
+            if top > bottom:
+                return
             if block.isVisible():
-                severity = marked.get(number)
-                if severity:
-                    painter.fillRect(0, top, 4, height, _COLOURS[severity])
-                painter.setPen(palette.placeholderText().color())
-                painter.drawText(
-                    0,
-                    top,
-                    self._gutter.width() - 6,
-                    height,
-                    Qt.AlignmentFlag.AlignRight,
-                    str(number),
-                )
+                yield block.blockNumber() + 1, top
             block = block.next()
-            top += round(self.blockBoundingRect(block).height()) if block.isValid() else height
 
     # -- diagnostics ------------------------------------------------------------
     def set_diagnostics(self, diagnostics: list[Diagnostic]) -> None:

@@ -97,12 +97,25 @@ class SkillDocument(QObject):
         self._timer.setInterval(VALIDATE_DELAY_MS)
         self._timer.timeout.connect(self.validate)
         self.text_document.contentsChanged.connect(self._timer.start)
+        self.text_document.contentsChanged.connect(self._follow_saved)
+        self._saved = ""  # the text last read or saved: the tab is modified while it differs
+        self._saved_units = 0  # its length as the document counts (UTF-16 code units)
         self.text_document.modificationChanged.connect(self.modified_changed)
         try:
             self.load()
         except OSError:
             self.setParent(None)  # not kept by the window it was made for
             raise
+
+    @property
+    def saved(self) -> str:
+        """The text last read or saved (the tab is modified while its text differs)."""
+        return self._saved
+
+    @saved.setter
+    def saved(self, text: str) -> None:
+        self._saved = text
+        self._saved_units = len(text.encode("utf-16-le")) // 2
 
     @property
     def modified(self) -> bool:
@@ -143,17 +156,49 @@ class SkillDocument(QObject):
         self.bom = text.startswith("\ufeff")
         if self.bom:
             text = text[1:]
+        self.saved = text
         self.text_document.setPlainText(text)
         self.text_document.setModified(False)
         self.validate()
 
     def reload(self) -> bool:
-        """load(), saying why not (the text on screen is kept) instead of raising."""
+        """load(), saying why not (the text on screen is kept) instead of raising;
+        read, the tab holds the disk's text again (disk_settled)."""
         try:
             self.load()
         except OSError as exc:
             self.load_failed.emit(f"Not reloaded: the file {exc.strerror or exc}.")
             return False
+        self.disk_settled.emit()
+        return True
+
+    def _follow_saved(self) -> None:
+        """The modified mark follows the text: an edit (a fix, typing, a paste) that
+        brings it back to the text last read or saved leaves it unmodified (its undo
+        history kept). The lengths first: a keystroke in a long text compares no text."""
+        document = self.text_document
+        if (
+            document.isModified()
+            and document.characterCount() == self._saved_units + 1  # + the last block's end
+            and self.text() == self.saved
+        ):
+            document.setModified(False)
+
+    def matches_disk(self) -> bool:
+        """The text on screen is the file's on disk now: the tab takes the file's stamp
+        and is unmodified (the disk settled on its text: F5, a change on disk). False
+        when they differ or the file cannot be read."""
+        try:
+            raw, mtime_ns = read_regular(self.path, MAX_FILE_BYTES)
+        except OSError:
+            return False
+        if raw.decode("utf-8", errors="replace").removeprefix("\ufeff") != self.text():
+            return False
+        self.stamp = Stamp.of_bytes(raw, mtime_ns)
+        self.kept_over = None
+        self.saved = self.text()
+        self.text_document.setModified(False)
+        self.disk_settled.emit()
         return True
 
     def on_disk_changed(self) -> None:
@@ -179,11 +224,11 @@ class SkillDocument(QObject):
             self.validate()
             self.disk_settled.emit()
             return
-        if self.modified:
+        if self.modified and not self.matches_disk():
             self.validate()  # the registry answers for the text on screen, not the disk
             self.disk_conflict.emit("The file changed on disk while you were editing it.")
-        elif self.reload():
-            self.disk_settled.emit()
+        elif not self.modified:
+            self.reload()
 
     def keep_mine(self) -> None:
         """Keep the text on screen; the next save shows what it would overwrite on disk
@@ -295,8 +340,10 @@ class SkillDocument(QObject):
             self.save_failed.emit(str(exc))
             return False
         self.kept_over = None
+        self.saved = self.text()
         self.text_document.setModified(False)
         self._reparse(None)
+        self.disk_settled.emit()
         return True
 
 

@@ -93,9 +93,27 @@ def _stays_in_order(node: _Node, name: str) -> bool:
 
 
 def root_name(root: Root) -> str:
-    """A root's label in the tree: the folder's own name where the engine says only
-    "root" (a folder of skills opened as it is)."""
-    return (os.path.basename(root.path) or root.path) if root.label == "root" else root.label
+    """A root's label in the tree, by one rule in every profile: its folder (from the
+    folder opened, else from home, else whole), then the agent's word for it where it
+    has one (".claude/skills · project"; the same folder under a profile that does not
+    read it in place is ".claude/skills", where it was "project" under claude-code).
+    A folder of skills opened as it is: its own name; a plugin: the plugin."""
+    if root.label == "root":
+        return os.path.basename(root.path) or root.path
+    if ":" in root.label:  # plugin:NAME (its folder lies deep in the agent's cache)
+        return root.label
+    folder = _folder_shown(root)
+    return folder if root.label in (folder, root.collection) else f"{folder} · {root.label}"
+
+
+def _folder_shown(root: Root) -> str:
+    """A root's folder from the folder opened, else as ~/…, else its whole path."""
+    if root.base and os.path.commonpath([root.base, root.path]) == root.base:
+        return os.path.relpath(root.path, root.base).replace(os.sep, "/")
+    home = os.path.expanduser("~")
+    if os.path.commonpath([home, root.path]) == home:
+        return "~/" + os.path.relpath(root.path, home).replace(os.sep, "/")
+    return root.path
 
 
 def _group(root: Root) -> str:
@@ -233,6 +251,8 @@ class SkillTreeModel(QAbstractItemModel):
                 node
                 for node in nodes
                 if node.parent is not None
+                and node.parent.row < len(self._top)
+                and self._top[node.parent.row] is node.parent  # its root shown
                 and node.row < self._count(node.parent)
                 and node.parent.children[node.row] is node  # not filtered out
             ),
@@ -271,6 +291,7 @@ class SkillTreeModel(QAbstractItemModel):
                 # text ("codex" showed the codex roots empty under the filter)
                 root.children = [c for c in root.every if _matches(c, text)]
                 if not root.children:
+                    root.shown = 0  # none handed to the view: a refresh's rows go by it
                     continue
             else:
                 root.children = list(root.every)

@@ -18,9 +18,11 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -236,9 +238,10 @@ class OverlapMap(QWidget):
         self.projects: list[Project] = []
         self.registries: list[Registry] = []
         self.pairs: list[Pair] = []
-        self.shown_for: tuple[int, int] | None = None  # (id(registry), version) shown
+        # (id(registry), version, threshold) shown, and asked last
+        self.shown_for: tuple[int, int, float] | None = None
         self.shown_base: object = None  # the base of the project whose pairs are shown
-        self._asked: tuple[int, int] | None = None  # (id(registry), version) asked last
+        self._asked: tuple[int, int, float] | None = None
         self.job = LatestJob(self, quiet=True)  # an index of its own: many small objects
         self.catch_up = CatchUp(self, self.update_now, DELAY_MS, stale=True)
         self.project_box = QComboBox(self)
@@ -248,8 +251,21 @@ class OverlapMap(QWidget):
         self.project_box.currentIndexChanged.connect(self._on_project_chosen)
         self.status = QLabel("Open a folder of skills to see which of them compete.", self)
         self.status.setWordWrap(True)
+        # `skillstudio overlap --threshold`: the least similarity of a pair shown
+        self.threshold = QDoubleSpinBox(self)
+        self.threshold.setRange(0.05, 1.0)
+        self.threshold.setSingleStep(0.05)
+        self.threshold.setDecimals(2)
+        self.threshold.setValue(THRESHOLD)
+        self.threshold.setPrefix("≥ ")
+        self.threshold.setToolTip(
+            "The least similarity of a pair shown in both tabs (skillstudio overlap "
+            "--threshold); lower it to see weaker pairs"
+        )
+        self.threshold.valueChanged.connect(lambda _value: self.catch_up.soon(0))
         top = QHBoxLayout()
         top.addWidget(self.project_box)
+        top.addWidget(self.threshold)
         top.addWidget(self.status, 1)
         self.status.setMinimumWidth(120)  # wraps: the box keeps its width
         self.pairs_model = PairsModel(self)
@@ -264,12 +280,34 @@ class OverlapMap(QWidget):
         self.matrix_view.clicked.connect(self._on_cell_clicked)
         self.views = QTabWidget(self)
         self.views.setDocumentMode(True)
-        self.views.addTab(self.pairs_view, "Strongest pairs")
-        self.views.addTab(self.matrix_view, "Matrix")
+        self.notes: list[QLabel] = []  # each tab's word when no pair reaches the threshold
+        self.views.addTab(self._or_note(self.pairs_view), "Strongest pairs")
+        self.views.addTab(self._or_note(self.matrix_view), "Matrix")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.views, 1)
+
+    def _or_note(self, view: QTableView) -> QStackedWidget:
+        """A tab of `view`, or of a note in its place while there is no pair to show
+        (the matrix was a blank box)."""
+        stack = QStackedWidget(self)
+        note = QLabel(stack)
+        note.setWordWrap(True)
+        note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        note.setContentsMargins(12, 12, 12, 12)
+        stack.addWidget(view)
+        stack.addWidget(note)
+        self.notes.append(note)
+        return stack
+
+    def _note(self, text: str) -> None:
+        """Each tab's note (`text`) in place of its table, or the tables ("")."""
+        for note in self.notes:
+            note.setText(text)
+            stack = note.parentWidget()
+            if isinstance(stack, QStackedWidget):
+                stack.setCurrentIndex(1 if text else 0)
 
     def _table(self, model: ColumnsModel) -> QTableView:
         view = QTableView(self)
@@ -313,6 +351,7 @@ class OverlapMap(QWidget):
         self.pairs_model.set_pairs([], {})
         self.matrix_model.set_pairs([], {})
         self.shown_for = None
+        self._note("")
 
     def _on_projects_changed(self) -> None:
         """The context's open projects (its current one shown); those of another folder
@@ -373,7 +412,8 @@ class OverlapMap(QWidget):
         registry = self.registry
         if registry is None:
             return
-        key = (id(registry), registry.version)
+        threshold = round(self.threshold.value(), 2)
+        key = (id(registry), registry.version, threshold)
         if key == self.shown_for or (key == self._asked and self.job.busy):
             return
         self._asked = key
@@ -390,10 +430,11 @@ class OverlapMap(QWidget):
                 self.shown_for = key
                 self.shown_base = self.project_box.currentData()
                 self.computed.emit()
-            if self.registry is not None and (id(self.registry), self.registry.version) != key:
-                self.catch_up.soon(0)  # the skills changed meanwhile, unasked
+            now = self.registry
+            if now is not None and (id(now), now.version, round(self.threshold.value(), 2)) != key:
+                self.catch_up.soon(0)  # the skills or the threshold changed meanwhile
 
-        self.job.submit(lambda: overlap_pairs(copy, THRESHOLD), landed)
+        self.job.submit(lambda: overlap_pairs(copy, threshold), landed)
 
     def show_pairs(self, pairs: list[Pair], skills: int) -> None:
         self.pairs = pairs
@@ -403,14 +444,22 @@ class OverlapMap(QWidget):
         self.fit_columns()
         shown = min(len(pairs), TOP_PAIRS)
         groups = len(set(cluster.values()))
+        threshold = self.threshold.value()
         self.status.setText(
             f"{counted(len(pairs), 'competing pair')} among {counted(skills, 'skill')} "
-            f"(similarity ≥ {THRESHOLD:.2f}, an estimate of which descriptions a model could "
+            f"(similarity ≥ {threshold:.2f}, an estimate of which descriptions a model could "
             f"confuse); the strongest {shown} shown, in {counted(groups, 'cluster')}. "
             "Click a name to open the skill."
             if pairs
             else f"No competing pairs among {counted(skills, 'skill')} "
-            f"(similarity ≥ {THRESHOLD:.2f})."
+            f"(similarity ≥ {threshold:.2f})."
+        )
+        self._note(
+            ""
+            if pairs
+            else f"No pair among {counted(skills, 'skill')} reaches a similarity of "
+            f"{threshold:.2f}: their descriptions are unlikely to be confused. Lower the "
+            "threshold (beside the project) to see weaker pairs."
         )
 
     def _on_pair_clicked(self, index: QModelIndex) -> None:

@@ -52,11 +52,21 @@ def fitted_root_label(label: str, width: int, measure: Callable[[str], int]) -> 
         return label  # no precedence words: the view's own eliding applies
     room = width - measure(head + sep)
     if room < MIN_TAIL:
-        return head
+        return _without_the_agents_word(head, width, measure)
     cut = word_elided(words, room, measure)  # "wins over…", not "wins over co…"
     if not cut.endswith("…") or measure(cut) > room:
-        return head
+        return _without_the_agents_word(head, width, measure)
     return f"{head}{sep}{cut[:-1].rstrip(' ,')}…"
+
+
+def _without_the_agents_word(head: str, width: int, measure: Callable[[str], int]) -> str:
+    """A root's label without its precedence words ("project · folder · scope"): whole
+    if it fits, else without the agent's word for the folder (the folder kept whole:
+    "claude-code · .c…mands · commands" could not be told from its neighbours)."""
+    parts = head.split(SEPARATOR)
+    if measure(head) <= width or len(parts) < 3:
+        return head
+    return SEPARATOR.join(parts[:-1])
 
 
 class RootLabelDelegate(QStyledItemDelegate):

@@ -147,6 +147,7 @@ class SuiteRunner(QWidget):
         # the suites a project keeps in the app's settings (a case added to a file its
         # skillstudio.yaml does not list), by the project's folder
         self.kept_suites: Callable[[str], list[str]] = lambda _base: []
+        self.unsaved: Callable[[Registry | None], int] = lambda _r: 0  # its tabs with edits
 
         self.suite_box = ElidedCombo(self)
         # Its share of the row, the name elided (the whole path in the tooltip): sized to
@@ -548,6 +549,8 @@ class SuiteRunner(QWidget):
         )
         kind = KINDS.get(self.suite.kind, self.suite.kind)
         verdict = f"{report.passed} passed, {report.failed} failed"
+        unsaved = self.unsaved(self.registry)  # read as on screen: `skillstudio test` may differ
+        verdict += f" with {counted(unsaved, 'unsaved skill')}" if unsaved else ""
         if report.model_only:
             verdict += f", {report.model_only} for eval (expect_model)"
         leaking = (

@@ -9,6 +9,7 @@ then on (kept between runs), as a share of the window's height."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
@@ -42,6 +43,9 @@ class BottomRoom(QObject):
         self.got = 0  # (measured once laid out; another one then is the user's drag)
         self.lowered = False  # Back to the Editor lowered the panel in front
         self.bars: list[QTabBar] = []  # the docks' tab bars watched for a click
+        # a panel's least height (of its dock's contents) by the dock's name: a share
+        # kept from a wider screen is raised to it (Try a Request's details' tabs)
+        self.least: dict[str, Callable[[], int]] = {}
         for dock in docks:
             dock.visibilityChanged.connect(
                 lambda visible, d=dock: self._on_visible(d) if visible else None
@@ -126,7 +130,8 @@ class BottomRoom(QObject):
         own share is kept for its next turn in front)."""
         self.remember()
         if self.front is not None and self._at_bottom(self.front):
-            self._resize(self.front, min(EDITOR_SHARE, self.shares[self.front.objectName()]))
+            share = min(EDITOR_SHARE, self.shares[self.front.objectName()])
+            self._resize(self.front, share, least=False)  # the editor's room, as asked
             self.lowered = True
             self._watch_tabs()
 
@@ -141,15 +146,28 @@ class BottomRoom(QObject):
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
         return not dock.isFloating() and self.window.dockWidgetArea(dock) == bottom
 
-    def _resize(self, dock: QDockWidget, share: float) -> None:
+    def _resize(self, dock: QDockWidget, share: float, least: bool = True) -> None:
         height = round(self.window.height() * share)
         self.window.resizeDocks([dock], [height], Qt.Orientation.Vertical)
         self.asked, self.got = height, 0
-        QTimer.singleShot(0, lambda: self._measure(dock))
+        QTimer.singleShot(0, lambda: self._measure(dock, least))
 
-    def _measure(self, dock: QDockWidget) -> None:
-        if dock is self.front and dock.isVisible():
-            self.got = dock.height()
+    def _measure(self, dock: QDockWidget, least: bool) -> None:
+        if dock is not self.front or not dock.isVisible():
+            return
+        self.got = dock.height()
+        short = self._short_of_least(dock) if least else 0
+        if short > 0:  # raised (once) to the least its panel needs, within MOST
+            share = min((self.asked + short) / max(self.window.height(), 1), MOST)
+            if round(self.window.height() * share) > self.asked:
+                self._resize(dock, share, least=False)
+
+    def _short_of_least(self, dock: QDockWidget) -> int:
+        """How many px `dock`'s contents lack of the least height its panel needs."""
+        least, inner = self.least.get(dock.objectName()), dock.widget()
+        if least is None or inner is None:
+            return 0
+        return least() - inner.height()
 
 
 def _kept(text: str) -> dict[str, float]:

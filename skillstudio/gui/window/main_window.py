@@ -125,6 +125,9 @@ class MainWindow(QMainWindow):
             self.setGeometry(geometry.first_geometry(screen.availableGeometry()))
         self._lay_out()
         self.bottom_room = BottomRoom(self, self.bottom_docks(), settings)
+        self.bottom_room.least["query-dock"] = lambda: self.query_panel.fit.least_room(
+            self.query_panel
+        )
         self._make_controllers()
         self._connect()
         self.menu_actions = build_menus(
@@ -294,6 +297,7 @@ class MainWindow(QMainWindow):
         self.query_panel.current_suite = self.suite_runner.shown_suite
         self.query_panel.remember_suite = self.app_settings.keep_suite  # not listed: kept
         self.suite_runner.kept_suites = self.app_settings.kept_suites
+        self.suite_runner.unsaved = self.document_tabs.unsaved_in
         self.query_panel.open_requested.connect(self.open_skill)
         self.suite_runner.request_chosen.connect(self.try_request)
         self.overlap_map.open_requested.connect(self.open_skill)

@@ -625,3 +625,63 @@ def test_an_unsaved_tab_validates_again_only_when_the_refresh_read_its_file(
     assert reparsed == [document.text()]  # its text validated: the registry's truth again
     now = registry.by_path[str(unsaved)]
     assert now is document.installed and now is not held
+
+
+def not_saved_over(window: MainWindow, qtbot: QtBot, path: Path) -> SkillEditor:
+    """A tab of `path` with typed edits whose save was refused: the file changed on disk
+    meanwhile (the yellow "Not saved: … changed on disk" bar shown)."""
+    editor = open_tab(window, path)
+    qtbot.keyClicks(editor.source, "typed ")
+    path.write_text(path.read_text() + "\nWritten by another program.\n")
+    qtbot.waitUntil(editor.conflict_bar.isVisible, timeout=WATCH_WAIT)
+    assert not window.document_tabs.save_current()
+    assert editor.message.isVisible() and "changed on disk" in editor.message.text()
+    return editor
+
+
+def test_revert_clears_the_not_saved_bar(window: MainWindow, samples: Path, qtbot: QtBot) -> None:
+    editor = not_saved_over(window, qtbot, skill_path(samples, "sql-review"))
+    window.dialogs.ask_revert = lambda name: True  # type: ignore[method-assign]
+    window.menu_actions.revert_action.trigger()
+    assert editor.document.text().endswith("Written by another program.\n")
+    assert not editor.document.modified
+    assert not editor.message.isVisible() and not editor.conflict_bar.isVisible()
+
+
+def test_reload_clears_the_bar_of_a_tab_whose_text_the_disk_now_holds(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    """F5 after the disk came to hold the text on screen (the same fix made by
+    `skillstudio lint --fix`): the tab is unmodified, its bars gone, its undo kept."""
+    path = skill_path(samples, "sql-review")
+    editor = not_saved_over(window, qtbot, path)
+    path.write_bytes(editor.document.text().encode())
+    window.reload()  # F5 (the watcher may be first: the same outcome)
+    qtbot.waitUntil(lambda: not editor.document.modified, timeout=WATCH_WAIT)
+    assert not editor.message.isVisible() and not editor.conflict_bar.isVisible()
+    assert "•" not in window.tabs.tabText(window.tabs.indexOf(editor))
+    assert editor.document.text_document.isUndoAvailable()  # not read again: undo kept
+    assert window.document_tabs.save_current()  # and a save writes over nothing of another's
+
+
+def test_the_modified_mark_follows_equality_with_the_saved_text(
+    window: MainWindow, samples: Path, qtbot: QtBot
+) -> None:
+    path = skill_path(samples, "sql-review")
+    editor = open_tab(window, path)
+    document = editor.document
+    text = document.text()
+    cursor = editor.source.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    cursor.insertText("é😀 more")  # a character outside the BMP counts two in Qt
+    assert document.modified and "•" in window.tabs.tabText(window.tabs.indexOf(editor))
+    for _ in range(len("é😀 more")):
+        cursor.deletePreviousChar()  # an edit, not an undo, back to the text on disk
+    assert document.text() == text
+    assert not document.modified and "•" not in window.tabs.tabText(window.tabs.indexOf(editor))
+    cursor.insertText("x")
+    assert window.document_tabs.save_current() and not document.modified
+    cursor.deletePreviousChar()  # away from the saved text, and back by undo
+    assert document.modified
+    document.text_document.undo()
+    assert not document.modified and document.text() == text + "x"

@@ -615,6 +615,8 @@ def test_loaded_and_refreshed_skills_are_kept_out_of_the_collectors_walks(
         ),
         timeout=WATCH_WAIT,
     )
+    # installed mid-refresh; frozen at its end (under load the check came in between)
+    qtbot.waitUntil(lambda: window.refresher.job is None, timeout=WATCH_WAIT)
     after = next(s for r in window.context.registries for s in r.skills if s.path == str(path))
     assert id(after) not in walked()
     gc.unfreeze()  # the other tests start from the collector's usual state

@@ -98,8 +98,8 @@ def test_tree_precedence_arrows_icons_and_following_the_tab(window: MainWindow) 
         p[len(window.context.base) + 1 :]: p for r in window.context.registries for p in r.by_path
     }
     labels = [model.index(r, 0).data() for r in range(model.rowCount())]
-    assert "toolsets · project · wins over user, bundled" in labels
-    assert "toolsets · bundled · yields to user, project" in labels
+    assert "toolsets · .agent/skills · project · wins over user, bundled" in labels
+    assert "toolsets · src/_bundled_skills · bundled · yields to user, project" in labels
     assert window.tree.textElideMode() == Qt.TextElideMode.ElideMiddle
     plain = model.index_of(paths["mvp/skills/docs/api-reference/SKILL.md"])
     with_files = model.index_of(paths["pegasus/skills/code-review/SKILL.md"])

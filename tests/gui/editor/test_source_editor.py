@@ -10,7 +10,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from skillstudio.gui.editor.source_editor import TYPING_PAUSE_S
+from skillstudio.gui.editor.source_editor import TYPING_PAUSE_S, SourceEditor
 from skillstudio.gui.window.main_window import MainWindow
 
 
@@ -100,3 +100,52 @@ def test_after_an_undo_the_source_opens_at_the_left_edge(window: MainWindow, qtb
     qtbot.wait(50)
     bar = editor.source.horizontalScrollBar()
     assert (bar.value(), bar.maximum()) == (0, 0)
+
+
+def first_row_tops(source: SourceEditor) -> dict[int, int]:
+    """Each shown line's first row, y in the viewport (the gutter's top is the same)."""
+    tops = {}
+    block = source.firstVisibleBlock()
+    while block.isValid() and block.isVisible():
+        rect = source.cursorRect(QTextCursor(block))
+        if rect.top() > source.viewport().height():
+            break
+        tops[block.blockNumber() + 1] = rect.top()
+        block = block.next()
+    return tops
+
+
+def test_a_wrapped_lines_number_sits_on_its_first_row_also_after_a_scroll(
+    qtbot: QtBot,
+) -> None:
+    """A wrapped line's number was drawn beside its last row (each number's top added
+    the next line's height), and after a drag-select and a scroll "9" stood beside
+    line 8."""
+    source = SourceEditor()
+    qtbot.addWidget(source)
+    source.resize(420, 300)
+    long = "A line long enough to wrap over several rows in a narrow source view. " * 3
+    source.setPlainText("\n".join(long if n % 3 == 1 else f"line {n}" for n in range(1, 61)))
+    source.show()
+    qtbot.waitExposed(source)
+    wrapped = source.blockBoundingRect(source.document().findBlockByNumber(0)).height()
+    row = source.blockBoundingRect(source.document().findBlockByNumber(1)).height()
+    assert wrapped >= 3 * row  # line 1 wraps over three rows and more
+
+    def check() -> None:
+        shown = dict(source.numbers_shown(source.viewport().height()))
+        expected = first_row_tops(source)
+        assert len(expected) >= 5
+        for number, top in expected.items():
+            assert abs(shown[number] - top) <= 1, (number, shown[number], top)
+
+    check()
+    cursor = source.textCursor()  # a drag-select over wrapped lines, then a scroll
+    cursor.setPosition(5)
+    end = source.document().findBlockByNumber(20).position()
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    source.setTextCursor(cursor)
+    for value in (7, 23, source.verticalScrollBar().maximum()):
+        source.verticalScrollBar().setValue(value)
+        qtbot.wait(10)
+        check()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from skillstudio.gui.window.main_window import MainWindow
 
 from ...benchmarks.synth import generate
 from ...helpers import SAMPLES, skill_text, write
-from ..parts import TreeParts, skill_names
+from ..parts import TreeParts, skill_names, skill_path
 
 
 def test_a_root_row_tooltip_starts_with_its_full_path(tree_parts: TreeParts) -> None:
@@ -46,10 +47,12 @@ def test_tree_model_passes_qtmodeltester(qapp: object, qtmodeltester: object) ->
     roots = [model.index(r, 0) for r in range(model.rowCount())]
     assert len(roots) == 24  # the samples' roots: 14 over the eight first profiles, one per agent
     labels = [r.data() for r in roots]
-    assert "pegasus · user · wins over builtin" in labels
-    assert "pegasus · builtin · yields to user" in labels
+    assert "pegasus · data/skills · user · wins over builtin" in labels
+    assert "pegasus · skills · builtin · yields to user" in labels
     # nothing shadows in codex: its roots get no precedence words
-    assert {"codex · repository", "codex · user"} <= set(labels)
+    assert {"codex · .agents/skills · repository", "codex · home/.agents/skills · user"} <= set(
+        labels
+    )
 
 
 def test_filtered_tree_passes_qtmodeltester(
@@ -357,3 +360,79 @@ def test_a_skill_the_agent_keeps_from_the_model_has_the_disabled_icon(
     assert story[0].startswith("component-story — disabled") is disabled, story
     assert ("disable-model-invocation: true" in tips["component-story"]) is disabled
     assert "disabled" not in tips["css-cleanup"].splitlines()[0]
+
+
+def shown_paths(model: SkillTreeModel) -> set[str]:
+    return {
+        model.index(row, 0, model.index(top, 0)).data(PATH_ROLE)
+        for top in range(model.rowCount())
+        for row in range(model.rowCount(model.index(top, 0)))
+    }
+
+
+@pytest.mark.parametrize("text", ["zzqx-none", "review", "e"])
+def test_a_filtered_tree_follows_a_change_an_add_and_a_delete_on_disk(
+    window: MainWindow, samples: Path, qtbot: QtBot, text: str
+) -> None:
+    """With a filter that hid every root ("zzz"), a change on disk failed the refresh
+    (IndexError: the roots left out kept the count of rows they showed before) and the
+    views stayed stale until F5; with one that hid some roots, after a save too."""
+    model = window.tree_model
+    window.filter_box.setText(text)
+    qtbot.waitUntil(lambda: model.filter_text == text, timeout=3000)
+    every = {s.path for r in window.context.registries for s in r.skills}
+    matched = shown_paths(model)
+    # the filter matches none, some (leaving roots out), all of the samples' skills
+    assert len(matched) == {"zzqx-none": 0, "review": 7, "e": len(every)}[text]
+
+    def refreshed(change: Callable[[], object]) -> None:
+        with qtbot.waitSignal(window.refresh_finished, timeout=10_000):
+            change()
+        assert not [d.message for d in window.problems_model.shown() if d.code == "internal"]
+
+    path = skill_path(samples, "sql-review")
+    refreshed(lambda: path.write_text(path.read_text().replace("correctness", "bugs")))
+    assert shown_paths(model) == matched
+    if text != "e":  # a skill in a root the filter leaves out (the reviewer's save)
+        shown_roots = {model.index(top, 0).data(PATH_ROLE) for top in range(model.rowCount())}
+        hidden = next(
+            Path(s.path)
+            for r in window.context.registries
+            for s in r.skills
+            if s.root.path not in shown_roots
+        )
+        refreshed(lambda: hidden.write_text(hidden.read_text() + "\nMore.\n"))
+        assert shown_paths(model) == matched
+    registry = window.context.registry_for(str(path))
+    assert registry is not None and "for bugs" in registry.by_path[str(path)].description
+    added = samples / "mvp/skills/review-newest/SKILL.md"
+    added.parent.mkdir()
+    refreshed(lambda: added.write_text(skill_text(name="review-newest", description="Reviews e.")))
+    expect = matched | ({str(added)} if text != "zzqx-none" else set())
+    assert shown_paths(model) == expect
+    refreshed(added.unlink)
+    assert shown_paths(model) == matched
+    window.filter_box.clear()
+    qtbot.waitUntil(lambda: model.filter_text == "", timeout=3000)
+    assert shown_paths(model) == every
+
+
+def test_a_roots_label_names_its_folder_in_every_profile(qapp: object, tmp_path: Path) -> None:
+    """The tree's root was "project" under claude-code and ".claude/skills" under codex,
+    agentskills or gemini: the same folder, two names, flipping with the profile."""
+    write(
+        tmp_path / "shop/.claude/skills",
+        "deploy/SKILL.md",
+        skill_text(name="deploy", description="Deploys."),
+    )
+    labels = {}
+    for profile in ("claude-code", "codex", "agentskills", "gemini", "cursor"):
+        projects = projects_for_path(str(tmp_path / "shop"), profile)
+        registries = [p.registry() for p in projects]
+        for registry in registries:
+            registry.scan()
+        roots, _ = skill_tree_model.tree_nodes(registries, [p.base for p in projects])
+        labels[profile] = [root.label for root in roots]
+    assert all(found == [found[0]] for found in labels.values()), labels
+    assert {found[0].split(" · ")[0] for found in labels.values()} == {".claude/skills"}
+    assert labels["claude-code"] == [".claude/skills · project"]  # and the agent's word

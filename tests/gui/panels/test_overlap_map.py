@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QStackedWidget, QWidget
 from pytestqt.qtbot import QtBot
 
-from skillstudio.core.ranking.overlap import overlaps
+from skillstudio.core.ranking.overlap import THRESHOLD, overlaps
 from skillstudio.gui.window.main_window import MainWindow
 
 from ...helpers import skill_text, write
-from ..parts import COLLECTION, COLLECTION_PAIR
+from ..parts import COLLECTION, COLLECTION_PAIR, open_window
 
 
 def test_overlap_map_lists_the_overlapping_pair_first_and_opens_it(
@@ -82,3 +83,46 @@ def test_the_overlap_maps_project_box_is_whole_at_1024(
     qtbot.wait(20)
     widest = max(box.fontMetrics().horizontalAdvance(box.itemText(n)) for n in range(box.count()))
     assert box.width() >= widest + 20, (box.width(), widest)
+
+
+def shown_in_its_tab(note: QWidget) -> bool:
+    stack = note.parentWidget()
+    return isinstance(stack, QStackedWidget) and stack.currentWidget() is note
+
+
+def test_no_pair_above_the_threshold_is_said_and_the_threshold_can_be_lowered(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The Matrix tab was a blank box when no pair reached 0.30; the threshold is
+    `skillstudio overlap --threshold`'s, for both tabs."""
+    folder = tmp_path / "distinct"
+    descriptions = {
+        "pdf-filler": "Fills PDF forms from a table of values. Use for tax or visa forms.",
+        "sql-review": "Reviews SQL migrations for locking risks and missing indexes.",
+        "release-notes": "Drafts release notes from merged pull requests and commit messages.",
+        "form-checker": "Checks filled forms for missing values before they are sent.",
+    }
+    for name, text in descriptions.items():
+        write(folder, f"{name}/SKILL.md", skill_text(name=name, description=text))
+    win = open_window(qtbot, settings, folder)
+    view = win.overlap_map
+    with qtbot.waitSignal(view.computed, timeout=10_000):
+        win.menu_actions.overlap_action.trigger()
+        win.overlap_dock.raise_()
+    registry = view.registry
+    assert registry is not None and overlaps(registry, THRESHOLD) == []
+    assert view.threshold.value() == pytest.approx(THRESHOLD)
+    view.views.setCurrentIndex(1)  # Matrix
+    for note in view.notes:  # each tab says why it is empty, and what to do
+        assert shown_in_its_tab(note)
+        assert f"reaches a similarity of {THRESHOLD:.2f}" in note.text()
+        assert "Lower the threshold" in note.text()
+    qtbot.waitUntil(lambda: view.notes[1].isVisible(), timeout=2000)
+    weaker = overlaps(registry, 0.05)
+    assert weaker, "some pair of the four shares a few words"
+    with qtbot.waitSignal(view.computed, timeout=10_000):
+        view.threshold.setValue(0.05)
+    assert [(p.a.name, p.b.name) for p in view.pairs] == [(p.a.name, p.b.name) for p in weaker]
+    assert view.pairs_model.rowCount() == len(weaker) and view.matrix_model.rowCount() >= 2
+    assert view.matrix_view.isVisible() and not any(shown_in_its_tab(n) for n in view.notes)
+    assert "≥ 0.05" in view.status.text()

@@ -264,6 +264,13 @@ def test_an_unsaved_trigger_edit_reruns_the_suite(
         triggers.add_item("tidy up my history")
     qtbot.waitUntil(lambda: runner.report is not None and runner.report.failed == 0)
     assert editor.document.modified, "the suite ran against the text on screen"
+    # and says so: `skillstudio test` reads the file, which still fails the case
+    assert runner.summary.text().startswith(
+        f"{runner.report.passed} passed, 0 failed with 1 unsaved skill · "
+    )
+    with qtbot.waitSignal(runner.finished, timeout=5000):
+        assert window.document_tabs.save_current()
+    assert "unsaved" not in runner.summary.text() and "0 failed" in runner.summary.text()
 
 
 def test_confusion_cell_lists_its_cases(

@@ -258,3 +258,43 @@ def test_a_profile_switch_keeps_the_bottom_panels_height(
                 width = label.contentsRect().width()
                 needed = label.heightForWidth(label.width())
                 assert needed <= label.height() + 1, (label.text()[:60], width, needed)
+
+
+def test_a_height_dragged_at_1366_shows_the_detail_tabs_at_1024_after_a_restart(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """The reviewer dragged Try a Request down at 1366x768, restarted at 1024x768 and
+    pressed Ctrl+K: the ranking alone, Explanation, Tiers, Activation, Headroom and
+    Ask a model gone with nothing saying they exist, until the edge was dragged up."""
+    folder = write_collection(tmp_path / "collection")
+    request = "write pytest tests, review sql migrations, build docker images"
+    first = open_window(qtbot, settings, folder, size=(1366, 768))
+    first.menu_actions.query_action.trigger()  # Ctrl+K
+    qtbot.waitUntil(lambda: first.query_dock.height() >= 0.6 * 768, timeout=2000)
+    qtbot.wait(20)
+    first.resizeDocks([first.query_dock], [300], Qt.Orientation.Vertical)  # dragged down
+    qtbot.wait(20)
+    assert abs(first.query_dock.height() - 300) <= 30
+    first.close()  # the state and the dragged share are saved
+    assert "query-dock" in str(settings.value("panel_heights"))
+
+    win = MainWindow(settings)
+    win.dialogs.ask_save = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(win)
+    win.restore_state()
+    win.resize(*SMALL)  # the screen it opens on now
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=20_000):
+        assert win.open_path(str(folder))
+    assert win.open_skill(str(folder / "skills/pytest-writer/SKILL.md"))
+    win.menu_actions.query_action.trigger()  # Ctrl+K
+    panel = win.query_panel
+    ask(panel, qtbot, request)
+    qtbot.wait(100)
+    details = panel.details
+    bar = details.tabBar()
+    assert bar.isVisible() and tabs_whole(bar) == []
+    assert details.width() >= bar.sizeHint().width()
+    page = details.currentWidget()
+    assert page is not None and page.visibleRegion().boundingRect().height() >= 60
+    assert whole_rows(panel.table) >= 3  # and the ranking keeps rows

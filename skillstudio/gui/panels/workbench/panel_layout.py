@@ -17,6 +17,8 @@ STACK_BELOW = 900  # px of panel width under which the details go below the rank
 STACK_TALL = 340  # ...if the panel has this height: else side by side (a 768 px screen's
 # dock has about 190: stacked, it showed 2 rows and 3 lines of explanation)
 SHORT = 300  # px of height under which the ranking's rows are one line each (cut Why)
+STACKED_LEAST = 420  # px of height a panel kept lower gets when the details go below: the
+# ranking's rows, the details' tabs and 4 lines (STACK_TALL showed 2 at 1024x768)
 STACKED_DETAILS_MIN = 110  # px of height the details keep when below the ranking
 SIDE_DETAILS_MIN = 80  # and beside it
 ROOMY_RANKING = 0.25  # stacked, the ranking's share while Headroom, Tiers or Ask a model is in
@@ -142,10 +144,18 @@ class SplitFit:
         if self.watched is not area:
             self.watched = area
             area.installEventFilter(_OnResize(area, lambda: self.bound_to(panel)))
-        margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
-        width = area.width() - margins.left() - margins.right()
+        width = _inner_width(panel, area)
         self.fit(width, area.height())  # the ranking's width and the tabs shown change
         self.bound(width)
+
+    def least_room(self, panel: QWidget) -> int:
+        """The least height of the panel's area (its dock's scroll area) at which the
+        details show, tabs and a few lines: STACKED_LEAST where they cannot go beside
+        the ranking at its width (below, fit() collapses them: at 1024x768 with a
+        height dragged at 1366 their five tabs were gone), else none."""
+        area = panel.parentWidget() or panel
+        width = _inner_width(panel, area)
+        return STACKED_LEAST if width < STACK_BELOW or self._tabs_cut_beside(width) else 0
 
     def bound(self, width: int) -> None:
         """Keep the splitter's minimum width within `width` (the dock's, less the
@@ -189,6 +199,12 @@ class SplitFit:
             ranking = round(total * ROOMY_RANKING)
             return [ranking, total - ranking]
         return [total - total // 2, total // 2]
+
+
+def _inner_width(panel: QWidget, area: QWidget) -> int:
+    """The width `area` gives the panel's contents (less its margins)."""
+    margins = panel.contentsMargins() + (panel.layout() or QVBoxLayout()).contentsMargins()
+    return area.width() - margins.left() - margins.right()
 
 
 class _OnResize(QObject):
