@@ -4,7 +4,10 @@ A small web shop whose author keeps seven corpus skills in `.claude/skills`: thi
 builds that project in a temporary folder from the shared corpus (each skill's folder
 copied whole) and runs the set under the claude-code profile, where the model chooses
 from the listing, through the evaluator the other sets use
-(skillstudio.core.projects.evaluate). Without the corpus it says so and exits 0.
+(skillstudio.core.projects.evaluate), its `likely` ranking reading the project as
+`match` does there (`--project`: the listing's view, Claude Code's own skills beside
+the seven). It prints the evaluator's table, then the reviewer's count: the first
+likely skill is the expected one, or no skill is likely where none serves. Without the corpus it says so and exits 0.
 
     PYTHONPATH=. .venv/bin/python tests/eval/webshop.py [--misses] [--format json]
 """
@@ -27,6 +30,7 @@ from skillstudio.core.projects.evaluate import (  # noqa: E402
     evaluate,
     format_report,
     load_set,
+    project_index,
 )
 from skillstudio.core.projects.project import project_from_folder  # noqa: E402
 from skillstudio.core.ranking.likely_index import LikelyIndex  # noqa: E402
@@ -63,11 +67,21 @@ def build_project(corpus: str, folder: str) -> str:
     return folder
 
 
-def picks(registry: Registry, cases: Sequence[Case]) -> tuple[int, list[str]]:
+def open_project(folder: str) -> tuple[Registry, LikelyIndex]:
+    """The project in `folder` read under PROFILE, and the likely index `match` reads
+    there: what the listing shows of each skill, Claude Code's own skills beside them."""
+    project = project_from_folder(folder, PROFILE)
+    registry = project.registry()
+    registry.scan()
+    index = project_index(project, registry)
+    assert index is not None  # (the model chooses under claude-code)
+    return registry, index
+
+
+def picks(index: LikelyIndex, cases: Sequence[Case]) -> tuple[int, list[str]]:
     """How many cases the likely ranking gets right as the reviewer counts it (the first
     likely skill is an acceptable one; a `none` case: no likely skill), and a line per
     case: its first candidate with band and chance, marked where it is wrong."""
-    index = LikelyIndex(registry)
     right, lines = 0, []
     for case in cases:
         result = rank_likely(index, case.query, top=3)
@@ -96,11 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skipped: no corpus at {corpus}")
         return 0
     with tempfile.TemporaryDirectory(prefix="webshop-") as tmp:
-        registry = project_from_folder(build_project(corpus, tmp), PROFILE).registry()
-        registry.scan()
+        registry, index = open_project(build_project(corpus, tmp))
         misses: list[str] | None = [] if args.misses else None
-        report = evaluate(registry, cases, misses)
-        right, lines = picks(registry, cases)
+        report = evaluate(registry, cases, misses, index)
+        right, lines = picks(index, cases)
     report["right_pick_or_none"] = right
     if args.format == "json":
         print(json.dumps(report, indent=2))
