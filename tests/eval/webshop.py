@@ -7,7 +7,8 @@ from the listing, through the evaluator the other sets use
 (skillstudio.core.projects.evaluate), its `likely` ranking reading the project as
 `match` does there (`--project`: the listing's view, Claude Code's own skills beside
 the seven). It prints the evaluator's table, then the reviewer's count: the first
-likely skill is the expected one, or no skill is likely where none serves. Without the corpus it says so and exits 0.
+likely skill is the expected one, or no skill is likely where none serves. Without the
+corpus it says so and exits 0.
 
     PYTHONPATH=. .venv/bin/python tests/eval/webshop.py [--misses] [--format json]
 """
@@ -119,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(format_report(report))
-        print(f"first likely skill right, or none likely where none serves: {right} of {len(cases)}")
+        total = len(cases)
+        print(f"first likely skill right, or none likely where none serves: {right} of {total}")
         print("\n".join(lines))
         for line in misses or []:
             print(line)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model.matches import MAX_QUERY_CHARS
@@ -49,6 +50,8 @@ class Phrase:
 
 
 Phrases = tuple[Phrase, ...]
+# stem -> where the request says it (`request_positions`)
+Positions = Mapping[str, Sequence[float]]
 
 
 def phrases_of(name: str, description: str, stemmed: bool = True) -> Phrases:
@@ -86,7 +89,7 @@ def request_positions(
     return out
 
 
-def hit(phrase: Phrase, positions: dict[str, list[float]]) -> bool:
+def hit(phrase: Phrase, positions: Positions) -> bool:
     """Whether the request (`request_positions`) holds every word of `phrase` within
     a window of its length plus WINDOW_SLACK content words, in any order."""
     places = [positions.get(s) for s in phrase.stems]
@@ -113,7 +116,7 @@ def hit(phrase: Phrase, positions: dict[str, list[float]]) -> bool:
     return False
 
 
-def _in_order(places: list[list[float]], window: int) -> bool:
+def _in_order(places: list[Sequence[float]], window: int) -> bool:
     """Whether each word stands after the one before, all within `window` words."""
     for start in places[0]:
         at = start
@@ -127,7 +130,7 @@ def _in_order(places: list[list[float]], window: int) -> bool:
     return False
 
 
-def best_hit(phrases: Phrases, positions: dict[str, list[float]]) -> Phrase | None:
+def best_hit(phrases: Phrases, positions: Positions) -> Phrase | None:
     """The longest phrase the request holds (the first of equals), or None."""
     found = None
     for phrase in phrases:
