@@ -60,9 +60,9 @@ def test_the_project_s_words_are_not_what_the_open_skill_lacks(tmp_path: Any) ->
     assert unsaid_phrases(index, skill, query) == unsaid
     advice = open_skill_words(index, skill, query)
     assert advice.startswith(
-        "its trigger clause names 'encountering any bug', 'a test failure', 'unexpected "
-        "behavior', which the request does not say; the request's words no listing "
-        "here has (checkout, wishlist) need not be in it"
+        "the request does not say what its trigger clause names ('encountering any bug', "
+        "'a test failure', 'unexpected behavior'); the request's words no skill's listing "
+        "has (checkout, wishlist) need not be added to the description"
     )
     assert "distinctive words" not in advice
     # a phrase the request says is not one it lacks
@@ -82,7 +82,7 @@ def test_a_skill_without_a_trigger_clause_is_told_to_use_the_users_words(
     advice = open_skill_words(index, skill, "plan the gift cards")
     assert advice.startswith(
         "for the model to pick plan-writing, its description needs the words users type; "
-        "the request's words no listing here has (gift, cards)"
+        "the request's words no skill's listing has (gift, cards)"
     )
     # a request all of whose words some listing has: nothing said of specifics
     assert open_skill_words(index, skill, "write a plan") == (

@@ -175,16 +175,16 @@ def open_skill_words(index: LikelyIndex, skill: Skill, query: str) -> str:
     unsaid = unsaid_phrases(index, skill, query)[:ADVICE_WORDS]
     if unsaid:
         named = ", ".join(f"'{text}'" for text in unsaid)
-        text = f"its trigger clause names {named}, which the request does not say"
+        text = f"the request does not say what its trigger clause names ({named})"
     else:
         text = f"for the model to pick {skill.name}, its description needs the words users type"
     specifics = request_specifics(index, query)
     if specifics:
         more = ", …" if len(specifics) > ADVICE_WORDS else ""
         text += (
-            f"; the request's words no listing here has ({', '.join(specifics[:ADVICE_WORDS])}"
-            f"{more}) need not be in it where they name the user's project (its pages, "
-            "files, features)"
+            f"; the request's words no skill's listing has ({', '.join(specifics[:ADVICE_WORDS])}"
+            f"{more}) need not be added to the description where they name the user's "
+            "project (its pages, files, features)"
         )
     return text
 

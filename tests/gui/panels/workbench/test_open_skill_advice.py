@@ -101,7 +101,7 @@ def test_the_advice_does_not_ask_for_the_users_project_words(
     text = panel.advice.text
     assert text.startswith("No skill is likely for this request, release-notes included")
     assert "distinctive words" not in text
-    assert "(tidy, wishlist, checkout) need not be in it" in text
+    assert "(tidy, wishlist, checkout) need not be added to the description" in text
     assert "for the model to pick release-notes, its description needs the words" in text
 
 
