@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 from contextlib import redirect_stdout
 from typing import Any
@@ -115,3 +116,35 @@ def test_on_the_corpus_set_the_ranking_is_clearly_ahead_of_plain_bm25() -> None:
         assert ours[split]["top3"] >= plain[split]["top3"] + 15
     assert ours["all"]["top1"] >= 70
     assert ours["all"]["no_likely"] >= 90
+
+
+def test_project_ranks_as_match_does_in_the_project(tmp_path: Any) -> None:
+    """`--project`: the likely ranking reads the folder as `match` does in it, Claude
+    Code's own skills beside the project's (the web shop's set measures the app's
+    figures that way: issue 39, round 4); without it only the folder's skills rank."""
+    write(
+        tmp_path,
+        "shop/.claude/skills/sql-tuning/SKILL.md",
+        skill_text(name="sql-tuning", description="Tune slow SQL queries with indexes."),
+    )
+    cases = write(
+        tmp_path,
+        "set.yaml",
+        """
+        cases:
+          - query: "do a security review of the pending changes on my branch"
+            expect_likely: [security-review]
+        """,
+    )
+    folder = str(tmp_path / "shop")
+
+    def likely_top1(*extra: str) -> float:
+        out = io.StringIO()
+        with redirect_stdout(out):
+            argv = [cases, "--root", folder, "--profile", "claude-code", "--format", "json"]
+            assert main([*argv, *extra]) == 0
+        report = json.loads(out.getvalue())
+        return float(report["rankings"]["likely"]["all"]["top1"])
+
+    assert likely_top1() == 0.0  # (Claude Code's own security-review is not in the folder)
+    assert likely_top1("--project") == 100.0

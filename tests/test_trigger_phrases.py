@@ -88,7 +88,7 @@ def collection(tmp_path: Any, skills: dict[str, tuple[str, str]]) -> Registry:
     return registry
 
 
-def positions(query: str) -> dict[str, list[int]]:
+def positions(query: str) -> dict[str, list[float]]:
     return request_positions(query, REQUEST_STOPWORDS)
 
 
@@ -115,6 +115,23 @@ def test_a_trigger_clause_is_split_into_phrases_and_the_name_is_one() -> None:
     assert [p.text for p in marked] == ["building UI components", "REST APIs"]
     assert "checks releases" not in found  # (outside the "Use when" clause)
     assert phrases_of("linear", "Manage issues in Linear. Use for tickets.") == ()  # one word
+
+
+def test_a_file_name_is_one_word_of_the_window() -> None:
+    # issue 39 round 4's web shop: "test_cart.py" read as three words (test, cart, py)
+    # put 'failing' five words after 'tests', out of the phrase's window of four
+    failure = Phrase("test failure", ("test", "fail"), "trigger")
+    assert hit(failure, positions("tests in test_cart.py started failing after the last merge"))
+    assert hit(failure, positions("the add-to-cart tests started failing"))
+    spots = positions("open test_cart.py parser")
+    assert spots["test"] == [1] and 1 < spots["cart"][0] < spots["py"][0] < 2  # one place
+    assert spots["parser"] == [2]
+    # a name written as one hyphenated word still reads in its order
+    name = Phrase("webapp testing", ("webapp", "test"), "name")
+    assert hit(name, positions("use webapp-testing on the shop"))
+    assert not hit(name, positions("use testing-webapp on the shop"))
+    # and a phrase's words in separate written words keep counting each
+    assert not hit(failure, positions("tests: a_b.py c_d.py e_f.py g_h.py then failing"))
 
 
 def test_a_phrase_is_said_in_any_order_within_a_window() -> None:

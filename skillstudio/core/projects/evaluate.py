@@ -31,7 +31,9 @@ sees the right skill at once) how often an acceptable skill is likely:
 Figures are given for the whole set and for its two halves (even-numbered
 cases, which the ranking's weights were tuned on, and odd-numbered ones,
 held out). Run: `python -m skillstudio.core.projects.evaluate SET.yaml [--root DIR]
-[--profile NAME] [--format json] [--misses]`.
+[--profile NAME] [--project] [--format json] [--misses]`; `--project` ranks the folder
+as `match` does in it (what the listing shows, the agent's own skills beside the
+folder's).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -56,6 +58,9 @@ from ..ranking.matching import match
 from ..reading import yaml_io
 from ..reading.safefs import read_bytes
 from ..scanning.registry import Registry
+
+if TYPE_CHECKING:
+    from .project import Project
 
 MAX_SET_BYTES = 4 * 1024 * 1024
 
@@ -121,8 +126,12 @@ def word_count_ranker(registry: Registry) -> Ranker:
     return rank
 
 
-def likely_ranker(registry: Registry, model: Model = LIKELY_MODEL) -> Ranker:
-    index = LikelyIndex(registry, model)
+def likely_ranker(
+    registry: Registry, model: Model = LIKELY_MODEL, index: LikelyIndex | None = None
+) -> Ranker:
+    """The likely ranking over `registry` (`index`: one built already, e.g. the one a
+    project's `match` reads, with the listing's view and the agent's own skills)."""
+    index = index or LikelyIndex(registry, model)
 
     def rank(query: str) -> tuple[list[str], list[str]]:
         result = rank_likely(index, query, top=3)
@@ -189,16 +198,24 @@ SPLITS: tuple[tuple[str, Callable[[Case], bool]], ...] = (
 
 
 def evaluate(
-    registry: Registry, cases: Sequence[Case], misses: list[str] | None = None
+    registry: Registry,
+    cases: Sequence[Case],
+    misses: list[str] | None = None,
+    likely_index: LikelyIndex | None = None,
 ) -> dict[str, Any]:
-    """{ranking: {split: figures}} plus each ranking's median time per request."""
+    """{ranking: {split: figures}} plus each ranking's median time per request
+    (`likely_index`: the index the `likely` ranking reads, when not a plain one of
+    `registry`: `--project`)."""
     report: dict[str, Any] = {
         "skills": len(registry.active),
         "requests": len(cases),
         "rankings": {},
     }
     for label, make in RANKERS:
-        rank = make(registry)
+        if label == "likely" and likely_index is not None:
+            rank = likely_ranker(registry, index=likely_index)
+        else:
+            rank = make(registry)
         tallies = {split: Tally() for split, _ in SPLITS}
         times: list[float] = []
         for case in cases:
@@ -249,6 +266,14 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def project_index(project: Project, registry: Registry) -> LikelyIndex | None:
+    """The likely index `match` reads in `project` (the listing's view, the agent's own
+    skills); None where the profile's model does not choose."""
+    from .open_project import OpenProject
+
+    return OpenProject(project, registry).likely_index()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .project import UsageError, project_from_folder
 
@@ -261,19 +286,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", default="agentskills")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--misses", action="store_true", help="list the likely ranking's misses")
+    parser.add_argument(
+        "--project",
+        action="store_true",
+        help="rank as `match` does in the folder as a project: what its listing shows of "
+        "each skill and the agent's own skills beside them (the `likely` ranking only)",
+    )
     args = parser.parse_args(argv)
     try:
         cases, corpus = load_set(args.set)
         folder = args.root or corpus
         if not folder or not os.path.isdir(folder):
             raise SetError(f"no skills folder: give --root (the set names {corpus!r})")
-        registry = project_from_folder(folder, args.profile).registry()
+        project = project_from_folder(folder, args.profile)
     except (SetError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    registry = project.registry()
     registry.scan()
     misses: list[str] | None = [] if args.misses else None
-    report = evaluate(registry, cases, misses)
+    index = project_index(project, registry) if args.project else None
+    report = evaluate(registry, cases, misses, index)
     if args.format == "json":
         print(json.dumps(report, indent=2))
     else:

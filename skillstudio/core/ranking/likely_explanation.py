@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model.skills import Skill
 from ..model.text import counted
 from ..scanning.registry import Registry
 from .estimate import LikelyCandidate, LikelyResult, evidence_text
 from .explanations import error_note, not_loaded
 from .likely_index import LikelyIndex
+from .likely_ranking import REQUEST_STOPWORDS, query_terms
+from .trigger_phrases import hit, request_positions
 
 SHOWN = 40  # term rows shown
 FIELD_NAMES = {
@@ -138,6 +141,52 @@ def why_not_likely(
     else:
         ahead = f"It ranks first, {cand.band} ({cand.strength:.2f})."
     return explain_candidate(cand, index, cand is top, head + ahead)
+
+
+ADVICE_WORDS = 3  # words of the request, phrases of the skill named in the advice, at most
+
+
+def request_specifics(index: LikelyIndex, query: str) -> list[str]:
+    """The request's words no listing here has (only bodies, or no skill at all), as
+    typed: the user's project ("checkout", "cart"), which the model reads past and no
+    description needs."""
+    out: dict[str, None] = {}
+    for term, word in query_terms(index, query).items():
+        if " " not in term and index.df.get(term, 0) <= index.body_only.get(term, 0):
+            out.setdefault(word, None)
+    return list(out)
+
+
+def unsaid_phrases(index: LikelyIndex, skill: Skill, query: str) -> list[str]:
+    """The phrases of `skill`'s trigger clause (core/ranking/trigger_phrases.py) the
+    request does not say, as its description writes them."""
+    positions = request_positions(query, REQUEST_STOPWORDS, index.model.stem)
+    phrases = index.said_phrases(skill)
+    return [p.text for p in phrases if p.rule == "trigger" and not hit(p, positions)]
+
+
+def open_skill_words(index: LikelyIndex, skill: Skill, query: str) -> str:
+    """What the open skill's description lacks for a request meant for it, in words
+    (the app's "This request is for the open skill", issue 39): the situations its
+    trigger clause names that the request does not say (else that it needs the words
+    users type for what it does), and that the request's own words no listing here has
+    need not be in it where they name the user's project ("checkout", "cart": telling
+    an author to add them was wrong advice)."""
+    unsaid = unsaid_phrases(index, skill, query)[:ADVICE_WORDS]
+    if unsaid:
+        named = ", ".join(f"'{text}'" for text in unsaid)
+        text = f"the request does not say what its trigger clause names ({named})"
+    else:
+        text = f"for the model to pick {skill.name}, its description needs the words users type"
+    specifics = request_specifics(index, query)
+    if specifics:
+        more = ", …" if len(specifics) > ADVICE_WORDS else ""
+        text += (
+            f"; the request's words no skill's listing has ({', '.join(specifics[:ADVICE_WORDS])}"
+            f"{more}) need not be added to the description where they name the user's "
+            "project (its pages, files, features)"
+        )
+    return text
 
 
 def caveat(selects: str) -> str:

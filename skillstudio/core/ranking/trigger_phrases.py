@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model.matches import MAX_QUERY_CHARS
-from ..model.text import normalize
+from ..model.text import words_of
 from ..reading.skill_words import stem, terms, unfold
 from .trigger_clauses import trigger_text
 
@@ -49,6 +50,8 @@ class Phrase:
 
 
 Phrases = tuple[Phrase, ...]
+# stem -> where the request says it (`request_positions`)
+Positions = Mapping[str, Sequence[float]]
 
 
 def phrases_of(name: str, description: str, stemmed: bool = True) -> Phrases:
@@ -70,20 +73,23 @@ def phrases_of(name: str, description: str, stemmed: bool = True) -> Phrases:
 
 def request_positions(
     query: str, stopwords: frozenset[str], stemmed: bool = True
-) -> dict[str, list[int]]:
+) -> dict[str, list[float]]:
     """stem -> where the request's content words with that stem stand (counted in
-    content words; of its first MAX_QUERY_CHARS characters, as the ranking reads it)."""
-    out: dict[str, list[int]] = {}
+    written words holding a content word; of its first MAX_QUERY_CHARS characters, as
+    the ranking reads it). The parts of one written word stand at one place, in their
+    order: a file name ("test_cart.py") or a hyphenated word ("add-to-cart") is one word
+    of the sentence, not three that push a phrase's words out of its window."""
+    out: dict[str, list[float]] = {}
     at = 0
-    for word in normalize(unfold(query[:MAX_QUERY_CHARS])).split():
-        if word in stopwords or len(word) < 2:
-            continue
-        out.setdefault(stem(word) if stemmed else word, []).append(at)
-        at += 1
+    for written in unfold(query[:MAX_QUERY_CHARS]).split():
+        parts = [w for w in words_of(written) if w not in stopwords and len(w) >= 2]
+        for number, word in enumerate(parts):
+            out.setdefault(stem(word) if stemmed else word, []).append(at + number / len(parts))
+        at += bool(parts)
     return out
 
 
-def hit(phrase: Phrase, positions: dict[str, list[int]]) -> bool:
+def hit(phrase: Phrase, positions: Positions) -> bool:
     """Whether the request (`request_positions`) holds every word of `phrase` within
     a window of its length plus WINDOW_SLACK content words, in any order."""
     places = [positions.get(s) for s in phrase.stems]
@@ -110,7 +116,7 @@ def hit(phrase: Phrase, positions: dict[str, list[int]]) -> bool:
     return False
 
 
-def _in_order(places: list[list[int]], window: int) -> bool:
+def _in_order(places: list[Sequence[float]], window: int) -> bool:
     """Whether each word stands after the one before, all within `window` words."""
     for start in places[0]:
         at = start
@@ -124,7 +130,7 @@ def _in_order(places: list[list[int]], window: int) -> bool:
     return False
 
 
-def best_hit(phrases: Phrases, positions: dict[str, list[int]]) -> Phrase | None:
+def best_hit(phrases: Phrases, positions: Positions) -> Phrase | None:
     """The longest phrase the request holds (the first of equals), or None."""
     found = None
     for phrase in phrases:

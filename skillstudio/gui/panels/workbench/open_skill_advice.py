@@ -14,6 +14,7 @@ from ....core.model.skills import Skill
 from ....core.projects.project import Project
 from ....core.ranking.estimate import LikelyResult
 from ....core.ranking.explanations import skill_not_loaded
+from ....core.ranking.likely_explanation import open_skill_words
 from ....core.ranking.likely_index import LikelyIndex
 from ....core.scanning.registry import Registry
 from .outranked_by import SuiteRequests, instead_text
@@ -75,12 +76,17 @@ class OpenSkillAdvice:
         skill = self.edited_skill(registry)
         chooses = project is not None and project.profile.model_chooses
         self.for_open.setVisible(skill is not None and chooses)
+        for_open = self.for_open.isChecked()
+        lacks = ""
+        if for_open and skill is not None and index is not None and likely is not None:
+            lacks = open_skill_words(index, skill, likely.query)
         text = instead_text(
             skill.name if skill is not None else "",
             likely,
-            self.for_open.isChecked(),
+            for_open,
             self.suite_lines(project, registry, index),
             skill_not_loaded(registry, skill) if skill is not None and registry else None,
+            lacks,
         )
         self.text = text
 

@@ -96,9 +96,11 @@ class SuiteRequests:
         return known[1]
 
 
-def open_skill_line(name: str, likely: LikelyResult) -> str:
+def open_skill_line(name: str, likely: LikelyResult, lacks: str = "") -> str:
     """The advice about the open skill `name` for a request the user says is meant for
-    it, worded as the headline is: "" when it is the first likely skill."""
+    it, worded as the headline is: "" when it is the first likely skill. `lacks`: what
+    its description lacks for the request (likely_explanation.open_skill_words), when
+    worked out."""
     mine = next((c for c in likely.candidates if c.name == name), None)
     where = f"{mine.band}, {mine.strength:.2f}" if mine is not None else "not ranked"
     above = outranking(likely, name)
@@ -116,11 +118,11 @@ def open_skill_line(name: str, likely: LikelyResult) -> str:
             "request's words."
         )
     if mine is None or mine.band != "likely":
-        return (
-            f"No skill is likely for this request, {name} included ({where}), an estimate: "
-            f"for the model to pick {name}, its description needs the request's "
-            "distinctive words."
+        lacks = lacks or (
+            f"for the model to pick {name}, its description needs the request's distinctive words"
         )
+        head = f"No skill is likely for this request, {name} included ({where}), an estimate"
+        return f"{head}: {lacks}."
     return ""
 
 
@@ -130,14 +132,15 @@ def instead_text(
     for_open: bool,
     suite: list[tuple[str, str]],
     blocked: str | None = None,
+    lacks: str = "",
 ) -> str:
     """The panel's lines about the edited skill `name` ("" when there is nothing to
     say): about the request typed only if it is `for_open` (the user said so); where
     the agent does not load or list the skill (`blocked`, why), that alone: no
-    advice on words helps a skill the model never reads."""
+    advice on words helps a skill the model never reads (`lacks`: open_skill_line's)."""
     lines = []
     if name and for_open and likely is not None:
-        line = f"{blocked} It is not ranked." if blocked else open_skill_line(name, likely)
+        line = f"{blocked} It is not ranked." if blocked else open_skill_line(name, likely, lacks)
         if line:
             lines.append(line)
     if suite:

@@ -85,6 +85,26 @@ def test_advice_about_the_open_skill_only_when_the_request_is_for_it(
     assert not panel.for_open.isChecked() and not panel.advice.text
 
 
+def test_the_advice_does_not_ask_for_the_users_project_words(
+    app_window: MainWindow, collection: Path, qtbot: QtBot
+) -> None:
+    """Issue 39, round 4: for a request meant for the open skill that no skill is likely
+    for, the advice said its description "needs the request's distinctive words", the
+    user's own nouns included (a web shop's 'checkout', 'wishlist'); now it says those
+    need not be in it."""
+    panel = app_window.query_panel
+    assert app_window.open_skill(str(collection / "skills/release-notes/SKILL.md"))
+    app_window.focus_query_panel()
+    panel.for_open.setChecked(True)
+    ask(panel, qtbot, "tidy the docker notes for the wishlist checkout")
+    assert panel.summary.text().startswith("No skill is likely")
+    text = panel.advice.text
+    assert text.startswith("No skill is likely for this request, release-notes included")
+    assert "distinctive words" not in text
+    assert "(tidy, wishlist, checkout) need not be added to the description" in text
+    assert "for the model to pick release-notes, its description needs the words" in text
+
+
 def test_an_invocation_in_a_suite_picks_the_skill_it_names(
     qtbot: QtBot, tmp_path: Path, samples: Path
 ) -> None:
