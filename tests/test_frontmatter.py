@@ -258,3 +258,15 @@ def test_key_that_is_not_text_is_kept_as_text_and_reported() -> None:
     doc = parse("---\n?\n---\nbody")
     assert doc.mapping == {"None": None}
     assert codes(doc) == ["field-type"]
+
+
+def test_positions_are_kept_once_after_they_are_first_asked_for() -> None:
+    """The fast path's raw positions become FieldPos on demand; both were kept for
+    every skill (9 MB at 10,000 skills), now the raw ones are let go."""
+    doc = parse("---\nname: a\ndescription: b\ntags:\n  - x\n  - y\n---\nBody\n")
+    assert doc._raw_positions is not None  # (the fast path read it)
+    positions = doc.positions()
+    assert doc._raw_positions is None
+    assert doc.positions() is positions  # asked again: the same, not read anew
+    assert doc.key_position("description") == (3, 1)
+    assert doc.value_position("tags", 1) == (6, 5)

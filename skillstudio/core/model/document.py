@@ -69,6 +69,8 @@ class Document:
                     key: FieldPos(*raw[:6], items=raw[6])
                     for key, raw in self._raw_positions.items()
                 }
+                # kept once: both forms of every skill's positions were 9 MB at 10,000
+                self._raw_positions = None
             elif (
                 self.position_reader is not None
                 and self.has_frontmatter
