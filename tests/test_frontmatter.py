@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillstudio.core.model.document import Document
+from skillstudio.core.model.positions import NO_CHILDREN
 from skillstudio.core.reading.frontmatter import MAX_FILE_BYTES, parse_text, read_document
 
 from .helpers import write
@@ -270,3 +271,13 @@ def test_positions_are_kept_once_after_they_are_first_asked_for() -> None:
     assert doc.positions() is positions  # asked again: the same, not read anew
     assert doc.key_position("description") == (3, 1)
     assert doc.value_position("tags", 1) == (6, 5)
+
+
+def test_keys_without_items_or_children_share_empty_ones() -> None:
+    """An empty list and dict of its own for every key of every skill were 6 MB at 10,000."""
+    fast = parse("---\nname: a\ndescription: b\n---\nBody\n")
+    composed = parse("---\nname: a\ndescription: b\nmetadata: {x: 1}\n---\nBody\n")
+    for doc in (fast, composed):
+        name = doc.positions()["name"]
+        assert name.items == () and name.children is NO_CHILDREN
+    assert composed.positions()["metadata"].children["x"].key_line == 4
