@@ -93,18 +93,3 @@ def test_the_index_reads_a_skills_own_words_from_rows(tmp_path: Any) -> None:
     vectors = index.vectors()
     for slot, doc in enumerate(index.slots):
         assert doc is not None and vectors[slot] == index.vector(doc.skill.path)
-
-
-def test_a_skills_field_lengths_are_one_small_array(tmp_path: Any) -> None:
-    """A dict of its own per skill was 1.8 MB an index at 10,000 skills."""
-    told = "Reviews release notes. Use when the notes are due."
-    text = skill_text(name="notes-a", description=told, _body="Body words.\n")
-    write(tmp_path, "a/SKILL.md", text)
-    registry = project_from_folder(str(tmp_path), "agentskills").registry()
-    registry.scan()
-    index = LikelyIndex(registry)
-    [doc] = index.docs.values()
-    fields = index.fields(doc.skill)
-    assert doc.lengths == {name: sum(counts.values()) for name, counts in fields.items()}
-    assert doc.length("description") > 0 and doc.length("nothing") == 0
-    assert sys.getsizeof(doc.sizes) < sys.getsizeof(doc.lengths)

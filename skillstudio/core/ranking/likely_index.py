@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import sys
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -77,21 +76,9 @@ def _body_only(fields: dict[str, Counter[str]]) -> set[str]:
 @dataclass(slots=True)
 class _Doc:
     skill: Skill
-    # words per field, in the order of the index's `field_names` (a dict of its own
-    # for each skill was 1.8 MB an index at 10,000 skills; these are 0.9 MB)
-    sizes: array[int]
+    lengths: dict[str, int]  # field -> words
     index: LikelyIndex
     slot: int = -1  # its number in the index (postings are keyed by it)
-
-    @property
-    def lengths(self) -> dict[str, int]:
-        """field -> words, for the fields the skill has."""
-        names = self.index.field_names
-        return {n: size for n, size in zip(names, self.sizes, strict=True) if size}
-
-    def length(self, name: str) -> int:
-        at = self.index.field_at.get(name)
-        return self.sizes[at] if at is not None else 0
 
     @property
     def tf(self) -> dict[str, dict[str, int]]:
@@ -140,9 +127,6 @@ class LikelyIndex:
         # sees too, kept apart from the registry's (a sync never drops them)
         self.own: dict[str, Skill] = {}
         self._weights = dict(model.weights)
-        # every field `fields` may give (`_Doc.sizes` is in this order)
-        self.field_names = (*self._weights, *(() if "text" in self._weights else ("text",)))
-        self.field_at = {name: at for at, name in enumerate(self.field_names)}
         self.docs: dict[str, _Doc] = {}  # path -> doc
         self.df: Counter[str] = Counter()
         self.body_only: Counter[str] = Counter()  # skills with a term in the body only
@@ -321,7 +305,7 @@ class LikelyIndex:
         """What one mention in the field `name` of `doc` adds (its weight, length-normalised)."""
         b = self.model.b
         avg = avgs.get(name) or 1.0
-        return self._weights.get(name, 0.0) / (1 - b + b * doc.length(name) / avg)
+        return self._weights.get(name, 0.0) / (1 - b + b * doc.lengths.get(name, 0) / avg)
 
     def _take_slot(self, doc: _Doc) -> None:
         """A new slot, after every other: each term's slots stay in ascending order,
@@ -389,12 +373,10 @@ class LikelyIndex:
             self._post(doc, self.fields(doc.skill))
 
     def _doc(self, skill: Skill, fields: dict[str, Counter[str]]) -> _Doc:
-        sizes = array("i", bytes(4 * len(self.field_names)))
-        for name, counts in fields.items():
-            size = sum(counts.values())
+        lengths = {name: sum(counts.values()) for name, counts in fields.items()}
+        for name, size in lengths.items():
             self.length_sums[name] += size
-            sizes[self.field_at[name]] = size
-        return _Doc(skill, sizes, self)
+        return _Doc(skill, lengths, self)
 
     def add(self, skill: Skill) -> None:
         if skill.path in self.docs:
@@ -416,7 +398,7 @@ class LikelyIndex:
             return
         self._changes += 1
         for name, size in doc.lengths.items():
-            self.length_sums[name] -= size  # (the fields it has, as they were added)
+            self.length_sums[name] -= size
         self.slots[doc.slot] = None
         self._free += 1
         slot, df, fields = doc.slot, self.df, self.fields(doc.skill)
