@@ -148,10 +148,11 @@ def test_a_state_goes_to_json_and_back_unchanged(tmp_path: Path) -> None:
             read = json.loads(json.dumps(data))
             assert well_formed(read), skill.path  # (no state of ours is refused)
             back = skill_from_state(from_json(read), skill.root)
-            assert back.doc.positions() == skill.doc.positions()
             again = skill_state(back)
             assert again[:11] == state[:11] and again[12:] == state[12:]
             assert again[11][:16] == state[11][:16] and again[11][17] == state[11][17]
+            # (asked for, the positions are kept as FieldPos only: after the state)
+            assert back.doc.positions() == skill.doc.positions()
             count += 1
     assert count > 200
 

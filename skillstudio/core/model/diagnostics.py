@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -113,6 +114,12 @@ class Diagnostic:
     column: int = 0
     field: str | None = None
     skill: str | None = None
+
+    def __post_init__(self) -> None:
+        # one copy of a message many skills get (an unknown key's, a description's
+        # missing "when"): 68,000 messages held 38,000 copies of 4 at 10,000 skills (8 MB)
+        if type(self.message) is str:
+            object.__setattr__(self, "message", sys.intern(self.message))
 
     def to_json(self) -> dict[str, Any]:
         return {

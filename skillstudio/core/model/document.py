@@ -66,9 +66,11 @@ class Document:
             self._positions = {}
             if self._raw_positions is not None:
                 self._positions = {
-                    key: FieldPos(*raw[:6], items=raw[6])
+                    key: FieldPos(*raw[:6], items=raw[6] or ())
                     for key, raw in self._raw_positions.items()
                 }
+                # kept once: both forms of every skill's positions were 9 MB at 10,000
+                self._raw_positions = None
             elif (
                 self.position_reader is not None
                 and self.has_frontmatter

@@ -60,7 +60,7 @@ class TermIndex(Protocol):
 
     skills: dict[str, Skill]  # path -> active skill
     terms: dict[str, Terms]  # path -> what a request is matched against
-    keywords: dict[str, set[str]]  # description keyword -> paths
+    keywords: dict[str, dict[str, None]]  # description keyword -> paths (the keys)
     phrases: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, str, int, str]]]
     order_key: dict[str, tuple[int, str]]  # path -> the profile's tie-break order
     patterned: set[str]  # paths of skills with patterns

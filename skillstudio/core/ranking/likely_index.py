@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import sys
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -47,6 +46,7 @@ from ..reading.skill_words import STEMS, gist_counts, stem, terms, unfolded, wit
 from ..scanning.registry import Registry
 from .estimate import LIKELY_MODEL, Model
 from .exclusions import listing_without_exclusions
+from .postings import Bucket, Postings
 from .trigger_clauses import trigger_text
 from .trigger_phrases import Phrases, phrases_of
 
@@ -87,10 +87,6 @@ class _Doc:
         return {name: dict(counts) for name, counts in self.index.fields(self.skill).items()}
 
 
-_NO_POSTINGS: tuple[array[int], array[float]] = (array("i"), array("d"))
-Postings = dict[str, "tuple[array[int], array[float]]"]
-
-
 def _idf(count: int, df: int) -> float:
     return math.log(1 + (count - df + 0.5) / (df + 0.5))
 
@@ -102,8 +98,7 @@ class Weights:
 
     changes: int
     avgs: dict[str, float]
-    postings: Postings = field(default_factory=dict)
-    idf_used: dict[str, float] = field(default_factory=dict)
+    postings: Postings = field(default_factory=Postings)
 
 
 class LikelyIndex:
@@ -140,14 +135,13 @@ class LikelyIndex:
         self.excluded: dict[str, set[str]] = {}
         self._shown_kept: dict[str, tuple[Skill, frozenset[str], Phrases]] = {}  # `shown_terms`
         self.length_sums: Counter[str] = Counter()
-        # term -> (slots, weights): each skill's IDF × saturated tf, in two flat
-        # arrays (12 bytes a posting; dicts took 70 bytes, 70 MB more at 10,000
-        # skills with their bodies' words). Slots number the skills, so that a
-        # request adds up scores in a list. A term's IDF is brought up to date
+        # term -> (slots, weights): each skill's IDF × saturated tf, in flat arrays
+        # (core/ranking/postings.py; dicts took 70 bytes a posting, 70 MB more at
+        # 10,000 skills with their bodies' words). Slots number the skills, so that
+        # a request adds up scores in a list. A term's IDF is brought up to date
         # when a request reads it (`bucket`): an edit changes a few document
         # counts, read once after.
-        self.postings: Postings = {}
-        self._idf_used: dict[str, float] = {}
+        self.postings = Postings()
         self.slots: list[_Doc | None] = []
         self._free = 0  # slots of removed skills (numbers are not reused, see `_compact`)
         self._avg_used: dict[str, float] = {}
@@ -332,11 +326,10 @@ class LikelyIndex:
                 renumber[slot] = doc.slot = len(live)
                 live.append(doc)
         self.slots, self._free = live, 0
-        for term, (slots, values) in self.postings.items():
-            self.postings[term] = (array("i", [renumber[s] for s in slots]), values)
+        self.postings.renumber(renumber)
 
     def _post(self, doc: _Doc, fields: dict[str, Counter[str]]) -> None:
-        weights = Weights(self._changes, self._avg_used, self.postings, self._idf_used)
+        weights = Weights(self._changes, self._avg_used, self.postings)
         self._post_into(weights, doc, fields, self.df, len(self.docs))
 
     def _post_into(
@@ -348,14 +341,13 @@ class LikelyIndex:
         count: int,
     ) -> None:
         """Add `doc`'s postings to `weights` (the document counts `df` of `count` skills)."""
-        slot, postings, idf_used = doc.slot, weights.postings, weights.idf_used
+        slot, postings = doc.slot, weights.postings
+        used, add = postings.idf_used, postings.add
         for term, value in self._saturated(doc, fields, weights.avgs).items():
-            bucket = postings.get(term)
-            if bucket is None:
-                bucket = postings[term] = (array("i"), array("d"))
-                idf_used[term] = _idf(count, df.get(term, 0))
-            bucket[0].append(slot)
-            bucket[1].append(idf_used[term] * value)
+            idf = used(term)
+            if idf is None:
+                idf = _idf(count, df.get(term, 0))
+            add(term, slot, idf * value, idf)
 
     def _count(self, skill: Skill, fields: dict[str, Counter[str]]) -> None:
         self.df.update(_term_set(fields))
@@ -422,15 +414,9 @@ class LikelyIndex:
             df[term] -= 1
             if df[term] <= 0:
                 del df[term]
-                self.postings.pop(term, None)
-                self._idf_used.pop(term, None)
+                self.postings.drop(term)
                 continue
-            bucket = self.postings.get(term)
-            if bucket is not None:
-                at = bisect_left(bucket[0], slot)
-                if at < len(bucket[0]) and bucket[0][at] == slot:
-                    del bucket[0][at]
-                    del bucket[1][at]
+            self.postings.unpost(term, slot)
         self._compact()
         self._check_drift()
 
@@ -475,11 +461,7 @@ class LikelyIndex:
         if weights.changes != self._changes:
             return None
         old = self.postings
-        self.postings, self._idf_used, self._avg_used = (
-            weights.postings,
-            weights.idf_used,
-            weights.avgs,
-        )
+        self.postings, self._avg_used = weights.postings, weights.avgs
         self.reweigh_due = self._avgs() != self._avg_used
         return old
 
@@ -519,17 +501,9 @@ class LikelyIndex:
     def idf(self, term: str) -> float:
         return _idf(len(self.docs), self.df.get(term, 0))
 
-    def bucket(self, term: str) -> tuple[array[int], array[float]]:
+    def bucket(self, term: str) -> Bucket:
         """The postings of `term` (slots, weights), weighted with its current IDF."""
-        bucket = self.postings.get(term)
-        if bucket is None:
-            return _NO_POSTINGS
-        idf, used = self.idf(term), self._idf_used[term]
-        if idf != used:
-            factor = idf / used
-            bucket = self.postings[term] = (bucket[0], array("d", [v * factor for v in bucket[1]]))
-            self._idf_used[term] = idf
-        return bucket
+        return self.postings.read(term, self.idf(term))
 
     def weight(self, term: str, slot: int) -> float:
         """What `term` scores for the skill in `slot` (0.0 when it lacks the word)."""

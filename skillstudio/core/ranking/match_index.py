@@ -36,7 +36,10 @@ class MatchIndex:
             defaultdict(list)
         )
         self.order_key: dict[str, tuple[int, str]] = {}  # path -> (-precedence, name)
-        self.keywords: dict[str, set[str]] = defaultdict(set)
+        # keyword -> the paths of the skills whose description has it, as a dict's keys
+        # (a set grown one path at a time kept 2.5-10 slots a path: 12 MB against 7
+        # MB for 190,000 paths at 10,000 synthetic skills)
+        self.keywords: dict[str, dict[str, None]] = defaultdict(dict)
         self.patterned: set[str] = set()
         self.slow: set[tuple[str, str]] = set()  # (path, pattern) that timed out: go last
         self.failed: dict[str, Diagnostic] = {}  # path -> `internal`: its terms failed
@@ -69,7 +72,7 @@ class MatchIndex:
             self.phrases[words[:2]].append((words, rule, term, points, skill.path))
         self.order_key[skill.path] = (-self.profile.precedence(skill), skill.name)
         for word in terms.keywords:
-            self.keywords[word].add(skill.path)
+            self.keywords[word][skill.path] = None
         if terms.patterns:
             self.patterned.add(skill.path)
 
@@ -83,7 +86,7 @@ class MatchIndex:
             bucket = self.phrases.get(words[:2], [])
             bucket[:] = [entry for entry in bucket if entry[4] != path]
         for word in terms.keywords:
-            self.keywords[word].discard(path)
+            self.keywords[word].pop(path, None)
         self.patterned.discard(path)
 
     def sync(self) -> None:
@@ -155,5 +158,5 @@ def keyword_counts(index: TermIndex, query_words: frozenset[str]) -> Counter[str
     for word in query_words:
         postings = index.keywords.get(word)
         if postings:
-            counts.update(postings)
+            counts.update(postings.keys())
     return counts

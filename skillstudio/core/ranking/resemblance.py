@@ -102,7 +102,7 @@ def near_pool(index: LikelyIndex, slot: int, words: Iterable[str]) -> list[int]:
     for size, term in sorted([(df.get(t, 0), t) for t in words]):
         if size < 2:
             continue  # only this skill has it
-        slots = postings[term][0]
+        slots = postings.raw(term)[0]
         if width or size > left:
             if read and not width:
                 break  # (the rarer words, read in full)

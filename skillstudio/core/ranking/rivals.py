@@ -202,7 +202,7 @@ def rivals_steps(index: LikelyIndex, path: str, threshold: float) -> Iterator[li
     for term, weight in mine.items():
         if df_under(index, term, minus) > RARE_MAX:
             continue  # as in overlap: only rare words make a candidate pair
-        slots, values = index.postings.get(term, _EMPTY)
+        slots, values = index.postings.raw(term)
         for slot, value in zip(slots, values, strict=True):
             dots[slot] += weight * value
     dots.pop(doc.slot, None)
@@ -290,9 +290,6 @@ def competing_own(
     return out
 
 
-_EMPTY: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
-
-
 def _probe_candidates(
     index: LikelyIndex, skill: Skill, mine: dict[str, float], minus: Mapping[str, int]
 ) -> set[int]:
@@ -304,7 +301,7 @@ def _probe_candidates(
     for term in mine:
         if not 2 <= df_under(index, term, minus) <= RARE_MAX:
             continue
-        slots = index.postings.get(term, _EMPTY)[0]
+        slots = index.postings.raw(term)[0]
         if term in named:
             out.update(slot for slot in slots if index.slots[slot] is not None)
             continue

@@ -438,7 +438,7 @@ def _mapping_positions(
             ve.line + first_line,
             ve.column + 1,
         )
-        if isinstance(value_node, yaml.SequenceNode):
+        if isinstance(value_node, yaml.SequenceNode) and value_node.value:
             pos.items = [
                 (item.start_mark.line + first_line, item.start_mark.column + 1)
                 for item in value_node.value

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..model.diagnostics import Diagnostic
 from ..model.document import Document, Problem
-from ..model.positions import FieldPos
+from ..model.positions import NO_CHILDREN, FieldPos
 from ..model.skills import Root, Skill
 from ..reading.frontmatter import compose_positions
 
@@ -27,7 +27,8 @@ def _pos_state(pos: FieldPos) -> tuple[Any, ...]:
 
 def _pos_from(state: tuple[Any, ...]) -> FieldPos:
     kl, kc, vl, vc, el, ec, items, children = state
-    return FieldPos(kl, kc, vl, vc, el, ec, items, {k: _pos_from(v) for k, v in children.items()})
+    below = {k: _pos_from(v) for k, v in children.items()} if children else NO_CHILDREN
+    return FieldPos(kl, kc, vl, vc, el, ec, items or (), below)
 
 
 def _diag_state(d: Diagnostic) -> tuple[Any, ...]:
