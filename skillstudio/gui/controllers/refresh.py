@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ...core.model.scan import SKILL_FILE
 from ...core.scanning.registry import Registry
+from ..infra.collector import collections_held
 from ..infra.one_line import one_line
 from ..models.app_context import AppContext
 from .document_tabs import DocumentTabs
@@ -103,6 +104,12 @@ class SlicedRefresh(QObject):
         self.run_slice()
 
     def steps(self, paths: list[str]) -> Iterator[bool | None]:
+        """The refresh in slices, collections held meanwhile (infra/collector.py): the
+        skills read again and the indexes' new entries are long-lived."""
+        with collections_held():
+            yield from self._steps(paths)
+
+    def _steps(self, paths: list[str]) -> Iterator[bool | None]:
         registries = self.context.registries
         # The skills read again are freed here, a few at a time, once every view has
         # let go of them: freeing 1,000 (their documents, diagnostics, gists) took

@@ -20,6 +20,7 @@ from ...core.model.skills import Skill
 from ...core.ranking.match_index import MatchIndex
 from ...core.scanning.parallel import Workers, fill_gists
 from ...core.scanning.registry import Registry, quiet_gc
+from .collector import collections_held
 from .one_line import one_line
 from .threads import snapshot
 
@@ -122,7 +123,9 @@ class ScanThread(QThread):
 
     def run(self) -> None:
         with reader_processes() as workers:
-            self.done.emit(self._run(workers))
+            with collections_held():  # the registries it builds are long-lived
+                done = self._run(workers)
+            self.done.emit(done)
 
     def _run(self, workers: Workers) -> ScanDone:
         errors: list[tuple[Registry, str]] = []

@@ -6,12 +6,14 @@ import gc
 import threading
 import weakref
 
+import pytest
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.scanning.registry import quiet_gc
-from skillstudio.gui.infra.collector import collect_on_gui_thread
+from skillstudio.gui.infra import collector as collector_module
+from skillstudio.gui.infra.collector import collect_on_gui_thread, collections_held, held
 from skillstudio.gui.window.main_window import MainWindow
 
 
@@ -76,3 +78,49 @@ def test_installed_once_per_application(qapp: QApplication) -> None:
     gc.enable()  # something turned it back on: the next window turns it off again
     collect_on_gui_thread()
     assert not gc.isenabled()
+
+
+def test_collections_wait_while_a_job_holds_them_and_its_objects_are_frozen(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """While a scan or a refresh builds long-lived objects, the GUI thread's collector
+    collects nothing (before: collections during a scan at 10,000 skills walked the
+    half-built registry, one of 116-351 ms); when the job ends, what it built is frozen
+    (as freeze_long_lived froze the whole heap when a scan landed: cyclic garbage made
+    meanwhile is frozen with it)."""
+    collector = collect_on_gui_thread()
+    assert collector is not None
+    released = threading.Event()
+    built: list[object] = []
+
+    def job() -> None:
+        with collections_held():
+            built.extend(_Cycle() for _ in range(5_000))  # long-lived, held by `built`
+            released.wait(5)
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    try:
+        qtbot.waitUntil(held, timeout=2000)
+        garbage = _Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        [_Cycle() for _ in range(50_000)]  # far past the first threshold
+        assert gc.get_count()[0] > collector.threshold[0]
+        assert collector.check() == 0
+        assert gone() is not None
+    finally:
+        released.set()
+        worker.join()
+    assert not held()
+    assert gc.get_freeze_count() >= len(built)
+    gc.unfreeze()  # (this test's garbage collectable again, the next tests' heap as it was)
+    gc.collect()
+    assert gone() is None
+
+
+def test_a_hold_past_its_limit_no_longer_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job that never ends cannot stop collection for good."""
+    monkeypatch.setattr(collector_module, "HOLD_LIMIT_S", 0.0)
+    with collections_held():
+        assert not held()
