@@ -189,10 +189,12 @@ EXPLANATIONS: dict[str, str] = {
     "tags in a description, and in an agent's listing (itself XML for several agents) a "
     "tag can break or confuse it. Write plain words (an unsafe fix takes the tags out).",
     "description-person": "The description speaks as 'I' or to 'you' (anywhere: 'Use when "
-    "you have a plan' as much as 'You can use this'). It is inserted into the agent's own "
+    "you have a plan' as much as 'You can use this', 'to help me write' as much as 'I "
+    "can help'). It is inserted into the agent's own "
     "instructions, where a change of voice confuses discovery. Write in the third person "
     "or the bare imperative: 'Processes Excel files and generates reports. Use when the "
-    "user has a spreadsheet.' Words in quotes are the user's and do not count.",
+    "user has a spreadsheet.' Words in quotes, or after 'the user says', are the user's "
+    "and do not count.",
     "description-title": "The description is a title ('Performance Profiler'), not a "
     "description. The model matches requests against what a skill does and when to use "
     "it: say both in a sentence or two, with the words users would use.",
