@@ -99,6 +99,9 @@ EXPLANATIONS: dict[str, str] = {
     "first sentence and move detail into the body.",
     "description-placeholder": "The description is still the new-skill template's text. "
     "Replace it with what the skill does and when to use it.",
+    "body-placeholder": "The body still has a step of the new-skill template as it was "
+    "written ('1. Say what the agent should do first.'). The agent follows the body as its "
+    "instructions: replace the template's instructions with your own.",
     "description-overlap": "Two skills' descriptions would compete for the same requests, "
     "so the model may pick either. Make each one say what sets it apart.",
     "compatibility-too-long": "The compatibility text is longer than allowed (500 "
