@@ -401,6 +401,14 @@ def reason_text(reason: TermWeight) -> str:
     )
 
 
+def band_text(cand: LikelyCandidate) -> str:
+    """A candidate's band and the calibrated chance it reads ("likely · 62 %"): what
+    decides the band beside the strength figure, which does not alone (issue 43: two
+    rows of the same 1.34, one likely, one possible). `match`'s text and Try a
+    Request's Band column both write it so."""
+    return cand.band if cand.chance is None else f"{cand.band} · {round(100 * cand.chance)} %"
+
+
 def likely_text(result: LikelyResult, limit: int = 10) -> str:
     """The bands as lines of text: band, skill, strength and the weightiest words, then
     the words left out as exclusions."""

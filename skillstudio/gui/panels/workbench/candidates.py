@@ -15,7 +15,13 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from ....core.model.matches import Candidate, MatchResult
-from ....core.ranking.estimate import LIKELY_MODEL, LikelyCandidate, LikelyResult, which
+from ....core.ranking.estimate import (
+    LIKELY_MODEL,
+    LikelyCandidate,
+    LikelyResult,
+    band_text,
+    which,
+)
 from ....core.ranking.explanations import error_note
 from ...infra.icons import icon
 from ...infra.theme import colour
@@ -56,12 +62,6 @@ BAND_TIP = {
     "possible": "possible: some distinctive words match; a model might pick it (an estimate)",
     "unlikely": "unlikely: a few common words match (an estimate)",
 }
-
-
-def band_text(cand: LikelyCandidate) -> str:
-    """A candidate's band and the calibrated chance it reads ("likely · 62 %"): what
-    decides the band beside the Estimate figure, which does not alone (issue 43)."""
-    return cand.band if cand.chance is None else f"{cand.band} · {round(100 * cand.chance)} %"
 
 
 def band_tip(cand: LikelyCandidate) -> str:

@@ -21,7 +21,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.projects.project import project_from_folder
 from skillstudio.core.projects.suites import load_suite
-from skillstudio.core.ranking.estimate import LikelyResult
+from skillstudio.core.ranking.estimate import LikelyResult, band_text
 from skillstudio.gui.infra.settings_store import AppSettings
 from skillstudio.gui.panels.workbench.add_case import (
     AddCaseDialog,
@@ -30,7 +30,6 @@ from skillstudio.gui.panels.workbench.add_case import (
     estimate_warning,
     suite_choices,
 )
-from skillstudio.gui.panels.workbench.candidates import band_text
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 
