@@ -75,3 +75,12 @@ def test_the_note_is_one_of_the_projects_findings_and_follows_its_rules(
     assert "does not load the skill here" in note.message and "holds it;" in note.message
     write(project, "skillstudio.yaml", "profile: codex\nrules:\n  unreached: off\n")
     assert _notes(lint_json(str(project), "--no-cache")) == []
+
+
+def test_roots_given_or_one_skill_given_say_where_it_is_read(tmp_path: Path) -> None:
+    """`--root` names what is read, and one skill given is asked about alone: no note."""
+    project = _claude_project(tmp_path)
+    root = str(project / ".claude/skills")
+    assert _notes(lint_json("--root", root, "--profile", "codex", "--no-cache")) == []
+    one = str(project / ".claude/skills/skill-0")
+    assert _notes(lint_json(one, "--profile", "codex", "--no-cache")) == []

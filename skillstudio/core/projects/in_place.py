@@ -21,6 +21,7 @@ from ..model.skills import Root, Skill
 from ..model.text import counted
 from ..profiles.agents import AGENTS, AgentSpec
 from .agent_reach import agent_reach, project_folders, reach
+from .project import Project
 from .reach_lookups import Lookups
 
 SHOWN = 5  # skill names a note lists before "and N more"
@@ -93,6 +94,17 @@ def loads_none(
             )
         )
     return out
+
+
+def placement_notes(project: Project, skills: Iterable[Skill]) -> list[Diagnostic]:
+    """`loads_none` for a project opened as a folder (searched, or skillstudio.yaml's
+    roots): not for roots given with --root nor one skill given, where the user said
+    what is read."""
+    given = project.reach is None or project.reach.chosen == "--root" or project.files
+    if given:
+        return []
+    profile = project.profile
+    return loads_none(profile.name, skills, project.base, profile.severity_of("unreached"))
 
 
 def _none_of(count: int) -> str:

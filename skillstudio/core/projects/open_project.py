@@ -302,15 +302,12 @@ class OpenProject:
         """The project's note when the profile's agent loads none of its skills where
         they sit (core/projects/in_place.py `loads_none`), the project's rules applied;
         worked out again only when the skills' paths change (an edit moves nothing)."""
-        from .in_place import loads_none
+        from .in_place import placement_notes
 
         registry = self.registry
         paths = tuple(skill.path for skill in registry.skills)
         if self._placement is None or self._placement[0] != paths:
-            profile = registry.profile
-            notes = loads_none(
-                profile.name, registry.skills, self.project.base, profile.severity_of("unreached")
-            )
+            notes = placement_notes(self.project, registry.skills)
             self._placement = (paths, self._ruled(notes))
         return self._placement[1]
 

@@ -22,7 +22,7 @@ from ...core.model.diagnostics import Diagnostic
 from ...core.model.rule_settings import apply_rules
 from ...core.model.skills import Skill
 from ...core.model.text import counted
-from ...core.projects.in_place import loads_none
+from ...core.projects.in_place import placement_notes
 from ...core.projects.open_project import OverlapNotes, overlap_notes, overlap_pairs
 from ...core.projects.project import Project
 from ...core.scanning.registry import Registry
@@ -62,13 +62,10 @@ def problem_sources(
     return sources
 
 
-def _placed(registry: Registry, place: tuple[str, list[Skill]] | None) -> list[Diagnostic]:
+def _placed(place: tuple[Project, list[Skill]] | None) -> list[Diagnostic]:
     """The `unreached` note of a profile whose agent loads none of the project's skills
-    where they sit (core/projects/in_place.py; `place`: its folder and every skill)."""
-    if place is None:
-        return []
-    profile = registry.profile
-    return loads_none(profile.name, place[1], place[0], profile.severity_of("unreached"))
+    where they sit (core/projects/in_place.py; `place`: the project and every skill)."""
+    return placement_notes(*place) if place is not None else []
 
 
 class SkillViews(QObject):
@@ -248,7 +245,7 @@ class SkillViews(QObject):
             return
         copies = []
         options: list[tuple[dict[str, Any], Place | None]] = []
-        bases: list[tuple[str, list[Skill]] | None] = []  # (the skills: all, not only active)
+        places: list[tuple[Project, list[Skill]] | None] = []  # (all skills, not only active)
         for registry in due:
             copy = snapshot(registry)
             copy.roots = list(registry.roots)  # (the bounds' note is on the last root)
@@ -256,17 +253,17 @@ class SkillViews(QObject):
             open_project = self.context.open_project_of(registry)
             if open_project is None:
                 options.append(({}, None))
-                bases.append(None)
+                places.append(None)
             else:  # (the note stands where lint puts it: OpenProject.listing_place)
                 options.append((dict(open_project.project.options), open_project.listing_place()))
-                bases.append((open_project.project.base, list(registry.skills)))
+                places.append((open_project.project, list(registry.skills)))
 
         def work() -> list[tuple[Any, list[Diagnostic]]]:
             # with the listing's note, the project's when its agent loads none of the
             # skills where they sit (as lint: core/projects/findings.py)
             return [
-                (overlap_pairs(copy), listing_over_budget(copy, *opts) + _placed(copy, base))
-                for copy, opts, base in zip(copies, options, bases, strict=True)
+                (overlap_pairs(copy), listing_over_budget(copy, *opts) + _placed(place))
+                for copy, opts, place in zip(copies, options, places, strict=True)
             ]
 
         def landed(reports: Any, error: str | None) -> None:
