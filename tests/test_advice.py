@@ -222,6 +222,40 @@ def test_the_reader_addressed_as_you_is_second_person_wherever_it_is(
     assert ("description-person" in codes) is reported
 
 
+@pytest.mark.parametrize(
+    ("description", "word"),
+    [
+        # anthropics-skills' internal-comms, in its words' shape: the skill speaks as "me"
+        ("Resources to help me write memos, in the formats that my company likes.", "me"),
+        ("Reviews pull requests; my job is to find the bugs.", "my"),
+        ("Writes memos. When I need one, I write it in the house style.", "I"),
+        # the user's words, quoted or reported, are not the description's voice
+        ("Writes memos. Use when the user says 'help me write a memo'.", None),
+        ("Writes memos. Use when the user says help me write a memo.", None),
+        ("Writes memos. Use when asked: draft my status report.", None),
+        # no person at all: a numeral, I/O, a name in code or joined by a hyphen
+        ("Finds Type I errors in Phase I trials and I/O-bound code.", None),
+        ("Configures `my-app` and the my-app folder from me.json.", None),
+    ],
+)
+def test_the_skill_speaking_as_i_or_me_anywhere_is_first_person(
+    description: str, word: str | None, tmp_path: Path
+) -> None:
+    """A reviewer found internal-comms' "help me write ... my company likes" unreported
+    while "you" was: only an opening "I" or "I can" was looked for. The first person
+    anywhere in the description's own words is reported, naming the word; the user's
+    words (quoted, or after "says") are not."""
+    folder = tmp_path / "memos"
+    write(folder, "SKILL.md", f'---\nname: memos\ndescription: "{description}"\n---\nDo it.\n')
+    data = lint_json(str(folder), "--profile", "agentskills", "--no-cache")
+    found = [d for d in data["diagnostics"] if d["code"] == "description-person"]
+    if word is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and f"('{word}'" in str(found[0]["message"])
+        assert found[0]["column"] == 15 + description.index(word)
+
+
 def test_description_person_quotes_the_words_and_points_at_the_first(tmp_path: Path) -> None:
     """A reviewer could not tell which word `description-person` meant: the message
     quotes the first one found (and counts the rest) and its column is that word's, on

@@ -61,7 +61,12 @@ def test_a_catalogue_of_categories_is_linted_whole(tmp_path: Path, profile: str 
     extra = ["--profile", profile] if profile else []
     data = run(tmp_path, "lint", str(repo), *extra)
     assert names(data) == EXPECTED_CATALOGUE[profile]
-    assert codes(data, "unreached") == [] and codes(data, "no-skills") == []
+    # no note of files left unread; Codex loads none of them where they sit (Claude Code
+    # loads the command): the project's one note says so (tests/test_in_place.py)
+    unreached = [(d["path"], d["message"][:40]) for d in codes(data, "unreached")]
+    placed = [(str(repo), "Codex CLI loads none of the 6 skills her")]
+    assert unreached == (placed if profile == "codex" else [])
+    assert codes(data, "no-skills") == []
     expected = "claude-code" if profile is None else profile
     assert {r["profile"] for r in data["roots"]} == {expected}
     paths = {os.path.relpath(s["path"], repo) for s in data["skills"]}

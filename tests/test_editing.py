@@ -31,6 +31,7 @@ from skillstudio.core.editing.skill_ops import (
 )
 from skillstudio.core.editing.values import parse_yaml_value
 from skillstudio.core.model.document import Document
+from skillstudio.core.model.fields import TEMPLATE_STEPS
 from skillstudio.core.profiles import PROFILE_NAMES, get_profile
 from skillstudio.core.reading.frontmatter import parse_text, read_document
 from skillstudio.core.reading.yaml_io import EditError
@@ -385,17 +386,37 @@ def test_killed_writer_leaves_old_or_new_never_partial(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_new_skill_is_valid_under_its_profile(tmp_path: Path, profile: str) -> None:
-    """Valid as created; the placeholder description is the one warning until replaced."""
+    """Valid as created; the placeholder description and the template's steps in the
+    body are its two warnings until replaced (the body's passed lint: a reviewer's find,
+    issue 39), each on its own line."""
     path = new_skill(get_profile(profile), str(tmp_path), "fresh-skill")
     data = lint_json("--root", str(tmp_path), "--profile", profile)
     assert data["summary"]["errors"] == 0, data
     warnings = [d for d in data["diagnostics"] if d["severity"] == "warning"]
     assert [(d["code"], d["field"]) for d in warnings] == [
-        ("description-placeholder", "description")
+        ("description-placeholder", "description"),
+        ("body-placeholder", None),
     ]
+    lines = Path(path).read_text().splitlines()
+    body = warnings[1]
+    assert lines[body["line"] - 1] == "1. Say what the agent should do first."
+    assert body["column"] == 1 and "(and 2 more lines)" in body["message"]
+    assert "replace the template's instructions with your own" in body["message"]
     assert data["skills"][0]["path"] == path and data["skills"][0]["status"] == "active"
     run = cli("set", path, "description=Summarises PDF files. Use for reports.", cwd=tmp_path)
     assert run.code == 0, run.err
+    text = Path(path).read_text()
+    # one step left as the template wrote it (indented): still reported, on its line
+    edited = text.replace("1. Say what the agent should do first.", "1. Read the PDF.")
+    edited = edited.replace("3. Say what a good result looks like.", "3. Print a summary.")
+    edited = edited.replace("2. Then the next", "  2. Then the next")
+    Path(path).write_text(edited)
+    data = lint_json("--root", str(tmp_path), "--profile", profile)
+    [left] = [d for d in data["diagnostics"] if d["severity"] == "warning"]
+    assert left["code"] == "body-placeholder" and "more" not in left["message"]
+    step = edited.splitlines()[left["line"] - 1]
+    assert step[left["column"] - 1 :] == TEMPLATE_STEPS[1]
+    Path(path).write_text(edited.replace("2. Then the next step", "2. Fill the form"))
     data = lint_json("--root", str(tmp_path), "--profile", profile)
     assert data["summary"]["errors"] == 0 and data["summary"]["warnings"] == 0, data
     with pytest.raises(OperationError, match="already exists"):

@@ -109,7 +109,11 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     from ..core.model.session import Session
     from ..core.ranking.estimate import likely_text
     from ..core.ranking.explanations import why_not
-    from ..core.ranking.likely_explanation import explained_text, why_not_likely
+    from ..core.ranking.likely_explanation import (
+        explained_text,
+        ranking_explained,
+        why_not_likely,
+    )
     from ..core.ranking.likely_ranking import likely
     from ..core.ranking.matching import match
     from .explain import explain_text
@@ -149,6 +153,9 @@ def match_answer(item: OpenProject, args: argparse.Namespace) -> tuple[dict[str,
     if explained:
         data["why_not_likely"] = {name: e.to_json() for name, e in explained.items()}
     likely_lines = printable_lines(likely_text(ranked)) if ranked is not None else None
+    if args.explain and ranked is not None:  # the estimate explained first, as in the app
+        lines = ranking_explained(ranked, item.likely_index(), result.selects)
+        likely_lines = "\n".join([likely_lines or "", *map(printable, lines)])
     lines = [printable_lines(explain_text(result, item.registry, args.explain, likely_lines))]
     for name, text in why.items():
         lines.append(printable(f"why not {name}: {text}"))

@@ -157,7 +157,7 @@ def lint_report(args: argparse.Namespace, env: Env) -> LintReport:
     look = Lookups()  # (the run's: each folder's ancestors and stat calls asked once)
     for item in loaded:
         item.use_window(tokens)
-        diagnostics.extend(project_findings(item))  # (the project's rules applied)
+        diagnostics.extend(project_findings(item, placement=not every))  # (rules applied)
         for skill in item.registry.skills:
             entry = skill.summary_json()
             entry["profile"] = item.project.profile.name

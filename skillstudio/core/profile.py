@@ -123,6 +123,7 @@ class Profile:
         "description-empty": "error",
         "description-too-long": "error",
         "description-placeholder": "warning",
+        "body-placeholder": "warning",
         "compatibility-too-long": "error",
         "version-invalid": "error",
         "pattern-invalid": "error",

@@ -51,6 +51,25 @@ _PERSON_PHRASE = re.compile(
     r"you can use|let me)\b",
     re.I,
 )
+# the skill speaking as "I" anywhere, not only at its start ("A set of resources to
+# help me write ... the formats my company likes"; "my job is ..."): the page's "avoid"
+# example is "I can help you". Not a capital "I" after a word that takes a numeral
+# ("Type I errors", "Phase I") or joined to more ("I/O", "I-9"), not "me" or "my" joined
+# by a hyphen or a dot ("my-app", "me.json")
+_NUMERAL_AFTER = "Type Phase Part Tier Level Class Stage Chapter Section War Volume Act Grade"
+_FIRST = re.compile(
+    r"(?<![\w/&.-])"
+    + "".join(f"(?<!{word} )" for word in _NUMERAL_AFTER.split())
+    + r"I(?![\w/&.-])(?!\.\w)|"
+    r"(?<![\w/.-])(?:me|my|myself|Me|My|Myself)(?![\w/-])(?!\.\w)"
+)
+# what follows "the user says" (or "types", "phrases like") to the clause's end is the
+# user's, quoted or not: "Use when the user says help me write a memo"
+_SAID = re.compile(
+    r"\b(?:(?:says?|saying|said|types?|typing|typed|(?:phrases?|words?|requests?) (?:like|"
+    r"such as))\b:?|(?:asks?|asking|asked):)[^.;!?()]*"
+)
+_CODE = re.compile(r"`[^`]*`")
 _YOU = re.compile(
     r"\b(?:you|your|yours|yourself|you're|you'll|you've|you'd)\b|"
     r"(?:^|[.!?;:]\s+|\s[-–—]\s+)(?:You|Your|You're|You'll|You've|You'd)\b"
@@ -136,6 +155,7 @@ def _person_words(own: str) -> list[str]:
         if word:
             spans.append(word.span())
     spans += [m.span() for m in _PERSON_PHRASE.finditer(own)]
+    spans += [m.span() for m in _FIRST.finditer(own)]
     spans += [m.span() for m in _YOU.finditer(own)]
     kept: list[tuple[int, int]] = []
     for begin, end in sorted(spans):
@@ -179,6 +199,7 @@ def _description_advice(c: Checker, desc: str, when_text: str, chosen: bool) -> 
     own = _QUOTED.sub(" … ", text)  # the description's own words, quotes left out
     if not re.search(r"[^\W\d_]", own):
         own = text  # a description that is all one quote speaks in its own voice
+    own = _SAID.sub(" … ", _CODE.sub(" … ", own))  # (code and reported speech too)
     found = _person_words(own)
     if found:
         more = f", and {len(found) - 1} more" if len(found) > 1 else ""

@@ -8,11 +8,12 @@ from bisect import bisect_right
 from urllib.parse import unquote
 
 from ..model.diagnostics import Diagnostic, Severity
-from ..model.fields import is_placeholder_description, quoted
+from ..model.fields import is_placeholder_description, quoted, template_step_lines
 from ..model.paths import is_inside
 from ..model.rule_settings import apply_rules
 from ..model.scan import SKILL_FILE
 from ..model.skills import Skill
+from ..model.text import counted
 from ..profile import Checker, Profile
 from ..reading.looked import looked_at
 from .field_checks import check_fields
@@ -75,6 +76,17 @@ def validate_skill(skill: Skill, profile: Profile, advice: bool = True) -> None:
                 "the skill does and when to use it (agents choose skills by this text).",
                 field="description",
                 at="value",
+            )
+        steps = template_step_lines(doc.text, doc.body_offset)
+        if steps:
+            line, column = steps[0]
+            more = f" (and {counted(len(steps) - 1, 'more line')})" if len(steps) > 1 else ""
+            c.emit(
+                "body-placeholder",
+                f"The body still has the new-skill template's instructions{more}; replace the "
+                "template's instructions with your own (the agent follows these as written).",
+                line=line,
+                column=column,
             )
         if doc.text:
             body = doc.body

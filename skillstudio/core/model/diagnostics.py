@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "description-empty": "the description is empty",
     "description-too-long": "the description is longer than the profile allows",
     "description-placeholder": "the description is still the new-skill template's placeholder",
+    "body-placeholder": "the body still has the new-skill template's instructions",
     "compatibility-too-long": "the compatibility text is longer than allowed",
     "version-invalid": "the version is not a semantic version string",
     "pattern-invalid": "a trigger pattern is not a usable regular expression",

@@ -99,6 +99,9 @@ EXPLANATIONS: dict[str, str] = {
     "first sentence and move detail into the body.",
     "description-placeholder": "The description is still the new-skill template's text. "
     "Replace it with what the skill does and when to use it.",
+    "body-placeholder": "The body still has a step of the new-skill template as it was "
+    "written ('1. Say what the agent should do first.'). The agent follows the body as its "
+    "instructions: replace the template's instructions with your own.",
     "description-overlap": "Two skills' descriptions would compete for the same requests, "
     "so the model may pick either. Make each one say what sets it apart.",
     "compatibility-too-long": "The compatibility text is longer than allowed (500 "
@@ -189,10 +192,12 @@ EXPLANATIONS: dict[str, str] = {
     "tags in a description, and in an agent's listing (itself XML for several agents) a "
     "tag can break or confuse it. Write plain words (an unsafe fix takes the tags out).",
     "description-person": "The description speaks as 'I' or to 'you' (anywhere: 'Use when "
-    "you have a plan' as much as 'You can use this'). It is inserted into the agent's own "
+    "you have a plan' as much as 'You can use this', 'to help me write' as much as 'I "
+    "can help'). It is inserted into the agent's own "
     "instructions, where a change of voice confuses discovery. Write in the third person "
     "or the bare imperative: 'Processes Excel files and generates reports. Use when the "
-    "user has a spreadsheet.' Words in quotes are the user's and do not count.",
+    "user has a spreadsheet.' Words in quotes, or after 'the user says', are the user's "
+    "and do not count.",
     "description-title": "The description is a title ('Performance Profiler'), not a "
     "description. The model matches requests against what a skill does and when to use "
     "it: say both in a sentence or two, with the words users would use.",

@@ -7,6 +7,7 @@ them (widget kind, required marker, default, limit counter and help tooltip).
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -210,6 +211,18 @@ TEMPLATE_STEPS = (
     "2. Then the next step, with the commands or files it needs.",
     "3. Say what a good result looks like.",
 )
+
+
+def template_step_lines(text: str, body_offset: int) -> list[tuple[int, int]]:
+    """(line, column) of each template step still in the body as written (a step is a
+    line of its own, whatever its indent): what `body-placeholder` reports."""
+    found = []
+    for step in TEMPLATE_STEPS:
+        hit = re.search(rf"^[ \t]*({re.escape(step)})[ \t]*\r?$", text[body_offset:], re.M)
+        if hit is not None:
+            at = body_offset + hit.start(1)
+            found.append((text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)))
+    return sorted(found)
 
 
 def without_template_steps(body: str) -> str:

@@ -379,6 +379,16 @@ def _ignored(agent: AgentSpec, skill: Skill, profiled: _Profiled) -> list[str]:
     return []
 
 
+def project_folders(agent: AgentSpec) -> str:
+    """The folders of a project `agent` reads skills from, in words ("reads
+    .agents/skills, .codex/skills, plugins")."""
+    read = [r.path for r in agent.roots + agent.command_roots if r.scope == "project"]
+    if agent.plugin_manifests:  # and the skills of the plugins it reads
+        read.append("plugins")
+    folders = ", ".join(dict.fromkeys(read))
+    return f"reads {folders}" if folders else "reads no project folder"
+
+
 def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any) -> Reach:
     """How `agent` takes `skill` (read as it is: nothing is opened). `cache`: `profiled`
     (the skill as each profile built it), `lookups` (the run's Lookups), `path` (the
@@ -413,15 +423,7 @@ def reach(agent: AgentSpec, skill: Skill, base: str | None = None, **cache: Any)
             out.folder = os.path.basename(extension)
             out.unconfirmed = "extension_manifests" in agent.unconfirmed
         elif rule is None:
-            read = [r.path for r in agent.roots + agent.command_roots if r.scope == "project"]
-            if agent.plugin_manifests:  # and the skills of the plugins it reads
-                read.append("plugins")
-            folders = ", ".join(dict.fromkeys(read))
-            out.why = (
-                near
-                or (left[0] if left else "")
-                or (f"reads {folders}" if folders else "reads no project folder")
-            )
+            out.why = near or (left[0] if left else "") or project_folders(agent)
             out.unconfirmed = any(not r.confirmed for r in agent.roots)
             out.limits = limits_broken(agent, skill)  # what it would meet, moved there
             return out

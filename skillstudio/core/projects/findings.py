@@ -14,6 +14,9 @@ findings are, each made once, where it is made:
   Headroom views show), one per project, likewise worked out once per version by the
   open project: a note about the whole listing, on the line of skillstudio.yaml that
   sets the budget, else on the project (`OpenProject.listing_place`), never on a skill.
+- the `unreached` note of a profile whose agent loads none of the skills where they
+  sit (core/projects/in_place.py `loads_none`), one per project, on its folder, worked
+  out again by the open project only when the skills' paths change.
 The project's rule settings (skillstudio.yaml `rules:`, core/model/rule_settings.py)
 are applied where each is made (validation, the registry, the overlap notes), so
 every reader, and every list of the registry, already has them.
@@ -30,16 +33,22 @@ from ..scanning.registry import Registry
 from .open_project import OpenProject, overlap_setting
 
 
-def project_findings(open_project: OpenProject, notes: bool = True) -> list[Diagnostic]:
+def project_findings(
+    open_project: OpenProject, notes: bool = True, placement: bool = True
+) -> list[Diagnostic]:
     """Every finding of the project, in the order made (the reader sorts). `notes=False`
     for a reader that shows no info (list's counts): the overlap notes are left out
-    unless the project's rules make them warnings or errors."""
+    unless the project's rules make them warnings or errors. `placement=False`: not the
+    note that the agent loads none of the skills (`lint --profile all` says it folder by
+    folder)."""
     registry = open_project.registry
     out = list(open_project.project.diagnostics)
     out += registry.diagnostics
     if _with_overlap(open_project, notes):
         out += open_project.overlap().all
     out += open_project.listing_notes()
+    if placement:
+        out += open_project.placement_notes()
     return out
 
 

@@ -16,10 +16,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model.diagnostics import Diagnostic, Severity
+from ..model.paths import is_inside
 from ..model.skills import Root, Skill
 from ..model.text import counted
-from ..profiles.agents import AgentSpec
-from .agent_reach import agent_reach, reach
+from ..profiles.agents import AGENTS, AgentSpec
+from .agent_reach import agent_reach, project_folders, reach
+from .project import Project
 from .reach_lookups import Lookups
 
 SHOWN = 5  # skill names a note lists before "and N more"
@@ -59,6 +61,56 @@ def in_place_unreached(
         message = _message(titles[agent], why, skills, LINT_TAIL)
         out.append(Diagnostic("unreached", severity, message, folder))
     return out
+
+
+def loads_none(
+    profile: str, skills: Iterable[Skill], base: str, severity: Severity = "info"
+) -> list[Diagnostic]:
+    """The project's `unreached` note under a profile whose agent loads none of its
+    skills where they sit (Codex over a Claude Code project's `.claude/skills`): one
+    note on the project's folder, naming the folders the agent reads; none when it
+    finds any of them, or when the profile is no agent's with folders (a seed, the
+    standard). Asked skill by skill until one is found."""
+    # the skills under the folder (not a personal root's); a command file the agent
+    # reads is one of its skills too
+    files = [skill for skill in skills if is_inside(skill.path, base)]
+    agents = [a for a in AGENTS if profile in (a.key, a.profile) and a.discovery != "any"]
+    look = Lookups()
+    out: list[Diagnostic] = []
+    for agent in agents if files else []:
+        if any(reach(agent, skill, base, lookups=look).found for skill in files):
+            continue
+        out.append(
+            Diagnostic(
+                "unreached",
+                severity,
+                f"{agent.title} {_none_of(len(files))} here if it runs in the folder "
+                f"opened: it {project_folders(agent)}, and none of them holds "
+                f"{'it' if len(files) == 1 else 'these skills'}; move or link the skill "
+                f"{'folder' if len(files) == 1 else 'folders'} into one of them, or "
+                "see which agents load them where they are (Where it loads, `lint "
+                f"--profile all`). ({LINT_TAIL}.)",
+                base,
+            )
+        )
+    return out
+
+
+def placement_notes(project: Project, skills: Iterable[Skill]) -> list[Diagnostic]:
+    """`loads_none` for a project opened as a folder (searched, or skillstudio.yaml's
+    roots): not for roots given with --root nor one skill given, where the user said
+    what is read."""
+    given = project.reach is None or project.reach.chosen == "--root" or project.files
+    if given:
+        return []
+    profile = project.profile
+    return loads_none(profile.name, skills, project.base, profile.severity_of("unreached"))
+
+
+def _none_of(count: int) -> str:
+    if count == 1:
+        return "does not load the skill"
+    return f"loads none of the {counted(count, 'skill')}"
 
 
 def in_place_line(agent: AgentSpec, skills: Iterable[Skill], base: str, tail: str) -> str | None:

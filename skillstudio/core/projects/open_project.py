@@ -89,6 +89,9 @@ class OpenProject:
     _broken: set[Model] = field(default_factory=set)  # indexes whose build or update failed
     _overlap: OverlapNotes | None = None
     _listing: ListingNotes | None = None
+    # the `unreached` note of an agent that loads none of the skills where they sit, by
+    # the skills' paths it was worked out for (`placement_notes`)
+    _placement: tuple[tuple[str, ...], list[Diagnostic]] | None = None
     # what the listing note is worked out at besides the project's options (lint's
     # --context-tokens): `use_window`
     _window: dict[str, int] = field(default_factory=dict)
@@ -137,6 +140,7 @@ class OpenProject:
         self._broken.clear()
         self._overlap = None
         self._listing = None
+        self._placement = None
 
     # -- indexes -----------------------------------------------------------------------
     def match_index(self) -> MatchIndex:
@@ -293,6 +297,19 @@ class OpenProject:
             notes = listing_over_budget(self.registry, options, self.listing_place())
             cached.notes = self._ruled(notes)
         return cached.notes
+
+    def placement_notes(self) -> list[Diagnostic]:
+        """The project's note when the profile's agent loads none of its skills where
+        they sit (core/projects/in_place.py `loads_none`), the project's rules applied;
+        worked out again only when the skills' paths change (an edit moves nothing)."""
+        from .in_place import placement_notes
+
+        registry = self.registry
+        paths = tuple(skill.path for skill in registry.skills)
+        if self._placement is None or self._placement[0] != paths:
+            notes = placement_notes(self.project, registry.skills)
+            self._placement = (paths, self._ruled(notes))
+        return self._placement[1]
 
     def listing_place(self) -> tuple[str, int, int]:
         """Where the `listing-over-budget` note stands, a note about the whole listing

@@ -15,7 +15,7 @@ from typing import Any
 from ..model.skills import Skill
 from ..model.text import counted
 from ..scanning.registry import Registry
-from .estimate import LikelyCandidate, LikelyResult, evidence_text
+from .estimate import LikelyCandidate, LikelyResult, band_text, evidence_text
 from .explanations import error_note, not_loaded
 from .likely_index import LikelyIndex
 from .likely_ranking import REQUEST_STOPWORDS, query_terms
@@ -70,9 +70,10 @@ class LikelyExplained:
 
     @property
     def heading(self) -> str:
-        """'systematic-debugging: possible (an estimate, 0.46)'."""
+        """'systematic-debugging: possible · 41 % (an estimate, 0.46)': the band and the
+        chance it reads first, as the app's Band column and Explanation give them."""
         cand = self.candidate
-        return f"{self.name}: {cand.band} (an estimate, {cand.strength:.2f})" if cand else ""
+        return f"{self.name}: {band_text(cand)} (an estimate, {cand.strength:.2f})" if cand else ""
 
 
 def term_rows(cand: LikelyCandidate, index: LikelyIndex | None) -> list[TermRow]:
@@ -194,8 +195,30 @@ def caveat(selects: str) -> str:
     return f"{CAVEAT} {selects}".strip()
 
 
-def explained_text(explained: LikelyExplained, selects: str) -> list[str]:
-    """The lines `match --why NAME` writes: what the app's Explanation shows."""
+EXPLAINED = 3  # the candidates `match --explain` explains, in rank order
+
+
+def ranking_explained(
+    likely: LikelyResult, index: LikelyIndex | None, selects: str, limit: int = EXPLAINED
+) -> list[str]:
+    """The lines `match --explain` leads with where the model chooses: each of the first
+    likely or possible candidates as the app's Explanation explains it (its band and
+    chance, why that band, what the listing shows; the first one's words and weights),
+    the caveat once. None ranked: no lines (the ranking says so)."""
+    shown = [c for c in likely.candidates if c.band != "unlikely"][:limit]
+    if not shown:
+        return []
+    lines = ["Why each is ranked so (an estimate, as Try a Request's Explanation says it):"]
+    for rank, cand in enumerate(shown):
+        explained = explain_candidate(cand, index, rank == 0)
+        body = explained_text(explained, selects, terms=rank == 0)[1:]
+        lines += ["  " + body[0]] + ["    " + line for line in body[2:]]
+    return [*lines, "  " + caveat(selects)]
+
+
+def explained_text(explained: LikelyExplained, selects: str, terms: bool = True) -> list[str]:
+    """The lines `match --why NAME` writes: what the app's Explanation shows (`terms`
+    false: without the words' table)."""
     lines = [explained.lead]
     cand = explained.candidate
     if cand is None:
@@ -206,7 +229,7 @@ def explained_text(explained: LikelyExplained, selects: str) -> list[str]:
         lines.append(f"why {cand.band}: {explained.why}")
     if cand.listing:
         lines.append(f"listing: {cand.listing}")
-    if explained.terms:
+    if explained.terms and terms:
         width = max(len("term"), *(len(r.term) for r in explained.terms))
         places = [", ".join(r.fields) for r in explained.terms]
         room = max(len("field"), *(len(p) for p in places))

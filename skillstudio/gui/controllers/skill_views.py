@@ -20,7 +20,9 @@ from PySide6.QtWidgets import QStatusBar
 from ...core.delivery.headroom import Place, listing_over_budget
 from ...core.model.diagnostics import Diagnostic
 from ...core.model.rule_settings import apply_rules
+from ...core.model.skills import Skill
 from ...core.model.text import counted
+from ...core.projects.in_place import placement_notes
 from ...core.projects.open_project import OverlapNotes, overlap_notes, overlap_pairs
 from ...core.projects.project import Project
 from ...core.scanning.registry import Registry
@@ -58,6 +60,12 @@ def problem_sources(
         sources.append(notes.all if notes is not None else [])
         sources.append(listing.get(id(registry), []) if listing else [])
     return sources
+
+
+def _placed(place: tuple[Project, list[Skill]] | None) -> list[Diagnostic]:
+    """The `unreached` note of a profile whose agent loads none of the project's skills
+    where they sit (core/projects/in_place.py; `place`: the project and every skill)."""
+    return placement_notes(*place) if place is not None else []
 
 
 class SkillViews(QObject):
@@ -237,6 +245,7 @@ class SkillViews(QObject):
             return
         copies = []
         options: list[tuple[dict[str, Any], Place | None]] = []
+        places: list[tuple[Project, list[Skill]] | None] = []  # (all skills, not only active)
         for registry in due:
             copy = snapshot(registry)
             copy.roots = list(registry.roots)  # (the bounds' note is on the last root)
@@ -244,13 +253,17 @@ class SkillViews(QObject):
             open_project = self.context.open_project_of(registry)
             if open_project is None:
                 options.append(({}, None))
+                places.append(None)
             else:  # (the note stands where lint puts it: OpenProject.listing_place)
                 options.append((dict(open_project.project.options), open_project.listing_place()))
+                places.append((open_project.project, list(registry.skills)))
 
         def work() -> list[tuple[Any, list[Diagnostic]]]:
+            # with the listing's note, the project's when its agent loads none of the
+            # skills where they sit (as lint: core/projects/findings.py)
             return [
-                (overlap_pairs(copy), listing_over_budget(copy, *opts))
-                for copy, opts in zip(copies, options, strict=True)
+                (overlap_pairs(copy), listing_over_budget(copy, *opts) + _placed(place))
+                for copy, opts, place in zip(copies, options, places, strict=True)
             ]
 
         def landed(reports: Any, error: str | None) -> None:

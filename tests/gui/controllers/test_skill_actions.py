@@ -46,7 +46,8 @@ def test_new_skill_is_created_valid_and_opened(
     registry = window.context.registry_for(path)
     assert registry is not None
     problems = [d.code for d in registry.by_path[path].all_diagnostics if d.severity != "info"]
-    assert problems == ["description-placeholder"]  # valid, with its placeholder to replace
+    # valid, with its placeholders to replace: the description's and the body's steps
+    assert problems == ["description-placeholder", "body-placeholder"]
 
 
 def test_rename_and_duplicate_keep_name_and_folder_together(
