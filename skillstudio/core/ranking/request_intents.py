@@ -48,16 +48,17 @@ INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _PATTERNS = [(re.compile(rf"(?<!\S){pattern}(?!\S)"), words) for pattern, words in INTENTS]
 
 
-def request_intents(query: str) -> list[tuple[str, str]]:
-    """(intent word, the request's words that said it) for each intent word the
-    request's wording says, first said first (each intent word once)."""
+def request_intents(query: str) -> list[tuple[str, list[str]]]:
+    """(intent word, the request's wordings that said it) for each intent word the
+    request's wording says, first said first (each intent word once, with every
+    wording that said it, in the request's order)."""
     text = normalize(query)
-    found: dict[str, tuple[int, str]] = {}
+    found: dict[str, list[tuple[int, str]]] = {}
     for pattern, words in _PATTERNS:
         hit = pattern.search(text)
         if hit is None:
             continue
         for word in words:
-            if word not in found or hit.start() < found[word][0]:
-                found[word] = (hit.start(), hit.group())
-    return [(word, said) for word, (_, said) in sorted(found.items(), key=lambda i: i[1][0])]
+            found.setdefault(word, []).append((hit.start(), hit.group()))
+    ordered = sorted(found.items(), key=lambda item: min(item[1]))
+    return [(word, [said for _, said in sorted(hits)]) for word, hits in ordered]
