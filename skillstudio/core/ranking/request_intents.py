@@ -39,7 +39,7 @@ INTENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a design to think through before building it
     (r"think(?:ing)? (?:through|about how)", _DESIGN),
     (r"ideas? for", _DESIGN),
-    (r"how should", _DESIGN),
+    (r"how (?:\S+ ){0,4}should(?: \S+){0,4} work|how should", _DESIGN),  # "how … should … work"
     (r"explore (?:the )?(?:options|approaches|alternatives)", _DESIGN),
     # try it as a user would
     (r"check (?:that )?it works in (?:a|the) browser", _TRY_IT),
