@@ -91,3 +91,12 @@ def test_intents_are_off_at_weight_zero_and_for_the_baselines(
     fields = LikelyIndex(collection(tmp_path / "f", WORKFLOW), FIELDS_MODEL)
     plain = rank_likely(fields, query).candidates
     assert not any("(from" in r.term for c in plain for r in c.reasons)
+
+
+def test_a_description_ranked_as_a_request_is_read_as_written(workflow: LikelyIndex) -> None:
+    # suggest's neighbours rank a skill's own description: skills are read as they are
+    description = "Use when the build crashes or throws errors"
+    read = rank_likely(workflow, description).candidates
+    assert any("(from" in r.term for c in read for r in c.reasons)
+    written = rank_likely(workflow, description, request=False).candidates
+    assert not any("(from" in r.term for c in written for r in c.reasons)

@@ -89,11 +89,15 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     return rank_likely(index, query)
 
 
-def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
-    """The best `top` skills of `index` for `query`, banded and with their term weights."""
+def rank_likely(
+    index: LikelyIndex, query: str, top: int = 30, request: bool = True
+) -> LikelyResult:
+    """The best `top` skills of `index` for `query`, banded and with their term weights
+    (`request`: `query` is a user's request, whose wording says intents; not a skill's
+    own description ranked as one)."""
     terms = query_terms(index, query)
     scores = _accumulate(index, terms)
-    intents = intent_terms(index, query, terms)
+    intents = intent_terms(index, query, terms) if request else {}
     _add_intents(index, intents, scores)
     phrased = _add_phrases(index, query, scores)
     # the top-th score from the floats alone, then the slots at or above it, in C
