@@ -120,8 +120,11 @@ def _highlight(text: str) -> str:
 
 def typed(term: str) -> str:
     """What the request said for a reason's word: "PR" for "pull (pr)" (an abbreviation
-    the estimate read as the words it stands for, core/reading/skill_words.py)."""
+    the estimate read as the words it stands for, core/reading/skill_words.py), the
+    first wording that said an intent word for "bug (from 'crashes')" (request_intents.py)."""
     word, _, said = term.partition(" (")
+    if said.startswith("from '"):
+        return said.removeprefix("from '").partition("'")[0]
     return said.removesuffix(")") if said.endswith(")") else word if not said else term
 
 

@@ -231,6 +231,9 @@ def test_an_abbreviation_read_as_its_words_is_marked_as_typed(
     """'PRs' counts as 'pull requests' (issue 43): the reasons say 'pull (prs)', and
     the request marks the word typed, not nothing."""
     assert typed("pull (prs)") == "prs" and typed("release") == "release"
+    # an intent word the request said in other words (request_intents.py): its wording
+    assert typed("bug (from 'crashes')") == "crashes"
+    assert typed("bug (from 'doesn t work', '500')") == "doesn t work"
     panel = collection_panel
     ask(panel, qtbot, "draft release notes from the merged PRs")
     assert panel.likely is not None
