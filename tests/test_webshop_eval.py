@@ -30,4 +30,8 @@ def test_the_reviewers_count_and_a_file_name_in_a_phrase(tmp_path: Any) -> None:
     # 'tests in test_cart.py started failing …': 'test failure' said across a file name
     failing = next(line for line in lines if "test_cart.py" in line)
     assert not failing.startswith("x ") and "<- systematic-debugging likely" in failing
-    assert right >= 11  # (10 on main before the file-name window)
+    assert right >= 13  # (10 before the file-name window, 11 before request intents)
+    # the intent said in other words (request_intents.py): right and likely since round 6
+    for words, skill in (("no idea why", "systematic-debugging"), ("gift cards", "brainstorming")):
+        line = next(line for line in lines if words in line)
+        assert not line.startswith("x ") and f"<- {skill} likely" in line

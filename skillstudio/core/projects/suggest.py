@@ -121,7 +121,8 @@ def neighbours(index: LikelyIndex, skill: Skill, count: int = NEIGHBOURS) -> lis
     """The skills the likely ranking puts closest to `skill`'s description (its own
     name and description as the request), best first, itself left out."""
     index.sync()
-    ranked = rank_likely(index, f"{skill.name} {skill.description}", top=count + 1)
+    query = f"{skill.name} {skill.description}"  # (a description: read as written)
+    ranked = rank_likely(index, query, top=count + 1, request=False)
     out = [c.skill for c in ranked.candidates if c.skill.name != skill.name and c.score > 0]
     return out[:count]
 

@@ -259,12 +259,17 @@ def explained_shares(reasons: list[TermWeight], words: dict[str, float]) -> tupl
     total = math.fsum(words.values())
     if not total:
         return 0.0, 0.0
-    shown = {r.stem for r in reasons if " " not in r.stem and not r.body}
-    hidden = {r.stem for r in reasons if " " not in r.stem and r.body} - shown
+    shown = {s for r in reasons if " " not in r.stem and not r.body for s in _explains(r)}
+    hidden = {s for r in reasons if " " not in r.stem and r.body for s in _explains(r)} - shown
     return (
         math.fsum(words.get(term, 0.0) for term in shown) / total,
         math.fsum(words.get(term, 0.0) for term in hidden) / total,
     )
+
+
+def _explains(reason: TermWeight) -> tuple[str, ...]:
+    """The request's stems a reason explains: its own, or those that said its intent."""
+    return reason.source or (reason.stem,)
 
 
 @dataclass(slots=True)
@@ -276,6 +281,9 @@ class TermWeight:
     # "term": a word of the request; "trigger" / "name": a phrase of the skill's trigger
     # clause / name the request says (core/ranking/trigger_phrases.py)
     rule: str = "term"
+    # an intent word the request's wording says (core/ranking/request_intents.py): the
+    # request's stems that said it, whose share of the request it explains
+    source: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -17,7 +17,7 @@ import heapq
 import math
 import sys
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from itertools import compress, islice
 
@@ -40,6 +40,7 @@ from .estimate import (
 )
 from .exclusions import clause_holding
 from .likely_index import LikelyIndex
+from .request_intents import request_intents
 from .trigger_phrases import Phrase, best_hit, request_positions
 
 # At most this many words a request has in skills' exclusions are reported
@@ -72,6 +73,14 @@ COMMON_MIN_SKILLS = 20
 PHRASE_WEIGHT = 1.0
 PHRASE_POOL = 32
 
+# An intent word the request's wording says (request_intents.py: "crashes" says "bug")
+# counts this share of its weight, where the request does not have the word itself; by
+# a model that reads trigger clauses, as phrases (docs/performance.md, "Round 6").
+INTENT_WEIGHT = 0.75
+
+# stem -> (the word shown, "bug (from 'crashes')"; the request's stems that said it)
+Intents = dict[str, tuple[str, tuple[str, ...]]]
+
 
 def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> LikelyResult:
     """Rank `registry`'s active skills for `query` (builds an index when none is given)."""
@@ -80,10 +89,16 @@ def likely(registry: Registry, query: str, index: LikelyIndex | None = None) -> 
     return rank_likely(index, query)
 
 
-def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
-    """The best `top` skills of `index` for `query`, banded and with their term weights."""
+def rank_likely(
+    index: LikelyIndex, query: str, top: int = 30, request: bool = True
+) -> LikelyResult:
+    """The best `top` skills of `index` for `query`, banded and with their term weights
+    (`request`: `query` is a user's request, whose wording says intents; not a skill's
+    own description ranked as one)."""
     terms = query_terms(index, query)
     scores = _accumulate(index, terms)
+    intents = intent_terms(index, query, terms) if request else {}
+    _add_intents(index, intents, scores)
     phrased = _add_phrases(index, query, scores)
     # the top-th score from the floats alone, then the slots at or above it, in C
     # the two best scores at least, whatever `top` is: a candidate's band reads its
@@ -103,7 +118,9 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
     counted_terms = set(counted(index, terms))
     live = [(t, w, *index.bucket(t)) for t, w in terms.items() if t in counted_terms]
     words = request_information(index, terms)
-    unknown = unknown_share(index, words)
+    # (a word that said an intent skills have is not one no skill here has: "a 500")
+    saying = {source for _, sources in intents.values() for source in sources}
+    unknown = unknown_share(index, words, saying)
     out: list[LikelyCandidate] = []
     for slot in best:
         doc = index.slots[slot]
@@ -115,6 +132,11 @@ def rank_likely(index: LikelyIndex, query: str, top: int = 30) -> LikelyResult:
             at = bisect_left(holders, slot)
             if at < len(holders) and holders[at] == slot and weights[at]:
                 reasons.append(TermWeight(word, term, weights[at]))
+        for term, (word, sources) in intents.items():
+            holders, weights = index.bucket(term)
+            at = bisect_left(holders, slot)
+            if at < len(holders) and holders[at] == slot and weights[at]:
+                reasons.append(TermWeight(word, term, INTENT_WEIGHT * weights[at], source=sources))
         if reasons and body_read:
             shown = index.shown_terms(doc.skill)
             for reason in reasons:
@@ -166,16 +188,22 @@ def request_information(index: LikelyIndex, terms: dict[str, str]) -> dict[str, 
     return {term: min(index.idf(term), rarest) for term in content_words(terms)}
 
 
-def unknown_share(index: LikelyIndex, words: dict[str, float]) -> float:
+def unknown_share(
+    index: LikelyIndex, words: dict[str, float], saying: Collection[str] = ()
+) -> float:
     """The share of the request's information (`request_information`) in words no
-    skill of `index` has: what it asks for is likely none of theirs."""
+    skill of `index` has (but those `saying` an intent, `intent_terms`): what it asks
+    for is likely none of theirs."""
     total = math.fsum(words.values())
-    return math.fsum(v for t, v in words.items() if t not in index.df) / total if total else 0.0
+    unknown = (v for t, v in words.items() if t not in index.df and t not in saying)
+    return math.fsum(unknown) / total if total else 0.0
 
 
 def scores(index: LikelyIndex, query: str) -> dict[str, float]:
     """path -> score, for every skill of `index` with a word of `query`."""
-    summed = _accumulate(index, query_terms(index, query))
+    terms = query_terms(index, query)
+    summed = _accumulate(index, terms)
+    _add_intents(index, intent_terms(index, query, terms), summed)
     _add_phrases(index, query, summed)
     return {
         doc.skill.path: summed[doc.slot]
@@ -256,6 +284,31 @@ def _accumulate(index: LikelyIndex, terms: Iterable[str]) -> list[float]:
         for slot, value in zip(slots, values, strict=True):
             summed[slot] += value
     return summed
+
+
+def intent_terms(index: LikelyIndex, query: str, terms: dict[str, str]) -> Intents:
+    """The intent words the request's wording says (request_intents.py) that it does not
+    have itself and skills have, by a model that reads trigger clauses."""
+    model = index.model
+    if not INTENT_WEIGHT or model.weight("trigger") <= 0:
+        return {}
+    out: Intents = {}
+    for word, said in request_intents(query[:MAX_QUERY_CHARS]):
+        term = stem(word) if model.stem else word
+        if term in terms or term in out or term not in index.postings or common(index, term):
+            continue
+        stems = [stem(part) for wording in said for part in wording.split()]
+        sources = tuple(t for t in dict.fromkeys(stems) if t in terms)
+        out[term] = (f"{word} (from {', '.join(map(repr, said))})", sources)
+    return out
+
+
+def _add_intents(index: LikelyIndex, intents: Intents, summed: list[float]) -> None:
+    """Add to `summed` each intent word's weight, at INTENT_WEIGHT."""
+    for term in intents:
+        slots, values = index.bucket(term)
+        for slot, value in zip(slots, values, strict=True):
+            summed[slot] += INTENT_WEIGHT * value
 
 
 def said_weight(index: LikelyIndex) -> float:

@@ -120,9 +120,19 @@ def _highlight(text: str) -> str:
 
 def typed(term: str) -> str:
     """What the request said for a reason's word: "PR" for "pull (pr)" (an abbreviation
-    the estimate read as the words it stands for, core/reading/skill_words.py)."""
+    the estimate read as the words it stands for, core/reading/skill_words.py), the
+    first wording that said an intent word for "bug (from 'crashes')" (request_intents.py)."""
     word, _, said = term.partition(" (")
+    if said.startswith("from '"):
+        return intent_wordings(term)[0]
     return said.removesuffix(")") if said.endswith(")") else word if not said else term
+
+
+def intent_wordings(term: str) -> list[str]:
+    """The request's wordings that said an intent word ("bug (from 'randomly', 'no idea
+    why')": randomly, no idea why), or [] for another reason's word."""
+    said = term.partition(" (from ")[2]
+    return re.findall(r"'([^']*)'", said) if said else []
 
 
 def _marked(query: str, normalized: str, terms: list[str]) -> str:
@@ -170,6 +180,7 @@ def _explained_html(
         f'<td align="right">{r.weight:.2f}</td></tr>'
         for r in explained.terms
     ]
+    said = [w for r in cand.reasons for w in intent_wordings(r.term) or [typed(r.term)]]
     parts = [
         f"<h3>{html.escape(cand.name)}: {cand.band} "
         f'<span style="font-weight:normal">(an estimate, {cand.strength:.2f})</span></h3>',
@@ -180,9 +191,7 @@ def _explained_html(
             else []
         ),
         *([f"<p><b>Listing:</b> {html.escape(cand.listing)}</p>"] if cand.listing else []),
-        "<p><b>Request:</b> "
-        + _marked(result.query, result.normalized, [typed(r.term) for r in cand.reasons])
-        + "</p>",
+        "<p><b>Request:</b> " + _marked(result.query, result.normalized, said) + "</p>",
     ]
     if rows:
         parts.append(

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from skillstudio.core.ranking.matching import match
 from skillstudio.gui.editor.competes_line import CompetesLine
-from skillstudio.gui.panels.workbench.explanation import marked_request, typed
+from skillstudio.gui.panels.workbench.explanation import intent_wordings, marked_request, typed
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
 from skillstudio.gui.window.main_window import MainWindow
 from tests import hostile
@@ -231,6 +231,11 @@ def test_an_abbreviation_read_as_its_words_is_marked_as_typed(
     """'PRs' counts as 'pull requests' (issue 43): the reasons say 'pull (prs)', and
     the request marks the word typed, not nothing."""
     assert typed("pull (prs)") == "prs" and typed("release") == "release"
+    # an intent word the request said in other words (request_intents.py): its wording
+    assert typed("bug (from 'crashes')") == "crashes"
+    assert typed("bug (from 'doesn t work', '500')") == "doesn t work"
+    assert intent_wordings("bug (from 'doesn t work', '500')") == ["doesn t work", "500"]
+    assert intent_wordings("pull (prs)") == []
     panel = collection_panel
     ask(panel, qtbot, "draft release notes from the merged PRs")
     assert panel.likely is not None
