@@ -297,7 +297,7 @@ def intent_terms(index: LikelyIndex, query: str, terms: dict[str, str]) -> Inten
         term = stem(word) if model.stem else word
         if term in terms or term in out or term not in index.postings or common(index, term):
             continue
-        stems = [stem(part) for wording in said for part in wording.split()]
+        stems = [stem(part) for wording in said for part in normalize(wording).split()]
         sources = tuple(t for t in dict.fromkeys(stems) if t in terms)
         out[term] = (f"{word} (from {', '.join(map(repr, said))})", sources)
     return out

@@ -58,7 +58,18 @@ def request_intents(query: str) -> list[tuple[str, list[str]]]:
         hit = pattern.search(text)
         if hit is None:
             continue
+        said = as_typed(query, hit.group())
         for word in words:
-            found.setdefault(word, []).append((hit.start(), hit.group()))
+            found.setdefault(word, []).append((hit.start(), said))
     ordered = sorted(found.items(), key=lambda item: min(item[1]))
     return [(word, [said for _, said in sorted(hits)]) for word, hits in ordered]
+
+
+def as_typed(query: str, wording: str) -> str:
+    """`wording` (normalized: "doesn t work") as the request typed it ("doesn't work"),
+    for the reasons; the normalized form where it cannot be found."""
+    parts = wording.split()
+    typed = re.search(
+        r"(?<![^\W_])" + r"[\W_]+".join(map(re.escape, parts)) + r"(?![^\W_])", query, re.I
+    )
+    return typed.group() if typed else wording

@@ -129,10 +129,12 @@ def typed(term: str) -> str:
 
 
 def intent_wordings(term: str) -> list[str]:
-    """The request's wordings that said an intent word ("bug (from 'randomly', 'no idea
-    why')": randomly, no idea why), or [] for another reason's word."""
+    """The request's wordings that said an intent word, normalized as the request's
+    words are ("bug (from 'randomly', "doesn't work")": randomly, doesn t work), or []
+    for another reason's word."""
     said = term.partition(" (from ")[2]
-    return re.findall(r"'([^']*)'", said) if said else []
+    quoted = re.findall(r"'([^']*)'|\"([^\"]*)\"", said) if said else []
+    return [normalize(single or double) for single, double in quoted]
 
 
 def _marked(query: str, normalized: str, terms: list[str]) -> str:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
+from skillstudio.core.model.text import normalize
 from skillstudio.core.ranking.matching import match
 from skillstudio.gui.editor.competes_line import CompetesLine
 from skillstudio.gui.panels.workbench.explanation import intent_wordings, marked_request, typed
@@ -245,3 +246,13 @@ def test_an_abbreviation_read_as_its_words_is_marked_as_typed(
     panel.table.selectRow(0)
     text = panel.explanation_html()
     assert ">merged PRs</span>" in text  # (adjacent marked words: one mark)
+
+
+def test_a_wording_with_an_apostrophe_is_shown_as_typed_and_still_marked() -> None:
+    """A reason shows "doesn't work" as typed (it showed 'doesn t work'); the wording is
+    still found in the request to be marked."""
+    term = "bug (from \"doesn't work\", 'no idea why')"
+    assert intent_wordings(term) == ["doesn t work", "no idea why"]
+    query = "the form doesn't work, no idea why"
+    pieces = marked_request(query, normalize(query), intent_wordings(term))
+    assert [piece for piece, hit in pieces if hit] == ["doesn't work", "no idea why"]
