@@ -173,6 +173,9 @@ class FormView(QScrollArea):
         # the text before the current run of edits in one field, read
         self._base: Document = Document(path=document.path)
         self._broken = False  # the frontmatter cannot be parsed
+        # the clean document's text as the fields last showed it (None: unknown, after
+        # the form's own edit): a clean text that differs was read again from disk
+        self._shown: str | None = None
         self.setWidgetResizable(True)
         inner = QWidget(self)
         outer = QVBoxLayout(inner)
@@ -345,16 +348,24 @@ class FormView(QScrollArea):
                 "The frontmatter cannot be parsed, so the fields cannot be edited here; fix "
                 "the YAML in the Source view (the problem is listed there)."
             )
+        # A clean document whose text changed under the form (the file read again after
+        # a change on disk) is shown whole, the field in focus too: it kept its old
+        # text, and the next keystroke wrote it back over the change on disk (a
+        # reviewer's lost `git checkout`). Else the field in focus is left alone (the
+        # form's own edits, a highlighter's formats: contentsChanged says both).
+        text = None if self.document.modified else self.document.text()
+        read_again = text is not None and self._shown is not None and text != self._shown
+        self._shown = text
         for key, item in self.fields.items():
             item.widget.setEnabled(not broken)
-            if not force and not broken and _has_focus(item.widget):
+            if not force and not broken and not read_again and _has_focus(item.widget):
                 continue  # never overwrite what the user is typing
             self._show_value(item, (mapping or {}).get(key))
         unknown = {
             str(k): v for k, v in (mapping or {}).items() if self.profile.field(str(k)) is None
         }
         self.other_box.setEnabled(not broken)
-        if force or broken or not _has_focus(self.other):
+        if force or broken or read_again or not _has_focus(self.other):
             self.other.set_value(unknown)
 
     def _show_value(self, item: _Field, value: Any) -> None:
@@ -372,7 +383,8 @@ class FormView(QScrollArea):
                 index = widget.findData(NO_VALUE if text is None else text)
                 widget.setCurrentIndex(index if index >= 0 else 0)
             elif isinstance(widget, QLineEdit):
-                widget.setText(value_text(value))
+                if widget.text() != value_text(value):  # (a cursor in it stays put)
+                    widget.setText(value_text(value))
             elif isinstance(widget, QPlainTextEdit):
                 if item.spec.kind == "text_or_list":
                     item.as_list = isinstance(value, list)
@@ -580,6 +592,7 @@ class FormView(QScrollArea):
         else:
             cursor.beginEditBlock()
         cursor.setPosition(begin + _utf16_len(old[start:end_old]), QTextCursor.MoveMode.KeepAnchor)
+        self._shown = None  # (the form's own edit: not a text read again)
         self._writing = True
         try:
             cursor.insertText(new_text[start:end_new])

@@ -585,3 +585,29 @@ def test_a_theme_switch_recolours_counters_notes_and_outlines_at_once(
     assert name.note.text().startswith("Must be lowercase")  # the same words, recoloured
     switch_theme("light")
     assert light in name.widget.styleSheet()
+
+
+def test_a_change_on_disk_reaches_the_field_in_focus_of_a_saved_tab(
+    editors: Editors, samples: Path, qtbot: QtBot
+) -> None:
+    """A reviewer's lost change: the cursor in Description of a saved tab, the file's
+    description changed outside (sed, a checkout); the tab read it again but the
+    focused field kept its old text, and the next keystroke and Ctrl+S wrote the old
+    description back over the change on disk. The field shows the file's text, and the
+    keystroke edits it."""
+    path = samples / "mvp/skills/code-review/SKILL.md"
+    editor = open_skill(editors, samples, "mvp/skills/code-review/SKILL.md")
+    description = editor.form.fields["description"].widget
+    assert isinstance(description, QPlainTextEdit)
+    description.setFocus()
+    qtbot.waitUntil(description.hasFocus, timeout=2000)
+    old = description.toPlainText()
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old.split()[0], "CHANGED-OUTSIDE", 1), encoding="utf-8")
+    editor.document.on_disk_changed()
+    assert "CHANGED-OUTSIDE" in description.toPlainText()
+    description.moveCursor(description.textCursor().MoveOperation.End)
+    qtbot.keyClicks(description, " now")
+    assert editor.document.save()
+    saved = path.read_text(encoding="utf-8")
+    assert "CHANGED-OUTSIDE" in saved and " now" in saved
