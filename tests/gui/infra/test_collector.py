@@ -6,11 +6,13 @@ import gc
 import threading
 import weakref
 
+import pytest
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.scanning.registry import quiet_gc
+from skillstudio.gui.infra import collector
 from skillstudio.gui.infra.collector import collect_on_gui_thread
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -76,3 +78,30 @@ def test_installed_once_per_application(qapp: QApplication) -> None:
     gc.enable()  # something turned it back on: the next window turns it off again
     collect_on_gui_thread()
     assert not gc.isenabled()
+
+
+def test_memory_given_back_once_work_settles(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick that collected marks work under way; the next tick with nothing due gives
+    the freed memory back to the system, once, and a quiet app gives nothing back."""
+    given: list[bool] = []
+    monkeypatch.setattr(collector, "return_free_memory", lambda: given.append(True) or True)
+    gc.collect()
+    ticking = collector.GuiThreadCollector(qapp)
+    ticking._timer.stop()  # ticked by hand here
+    try:
+        gc.collect()
+        ticking.tick()  # nothing allocated: nothing due, nothing given back
+        assert given == []
+        garbage = [_Cycle() for _ in range(ticking.threshold[0] + 10)]
+        del garbage
+        ticking.tick()  # a burst of allocations: collected, nothing given back yet
+        assert given == [] and ticking.give_back_due
+        ticking.tick()  # settled: given back
+        assert given == [True] and not ticking.give_back_due
+        ticking.tick()
+        assert given == [True]  # once
+    finally:
+        ticking.deleteLater()
+        collect_on_gui_thread()
