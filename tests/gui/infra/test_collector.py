@@ -86,7 +86,12 @@ def test_memory_given_back_once_work_settles(
     """A tick that collected marks work under way; the next tick with nothing due gives
     the freed memory back to the system, once, and a quiet app gives nothing back."""
     given: list[bool] = []
-    monkeypatch.setattr(collector, "return_free_memory", lambda: given.append(True) or True)
+
+    def give_back() -> bool:
+        given.append(True)
+        return True
+
+    monkeypatch.setattr(collector, "return_free_memory", give_back)
     gc.collect()
     ticking = collector.GuiThreadCollector(qapp)
     ticking._timer.stop()  # ticked by hand here
