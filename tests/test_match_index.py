@@ -31,3 +31,18 @@ def test_keyword_paths_are_counted_kept_current_and_held_compactly(tmp_path: Any
     index.sync()
     counts = keyword_counts(index, frozenset({"release", "deploys"}))
     assert gone not in counts and len(counts) == 399 and sum(counts.values()) == 598
+
+
+def test_a_skills_terms_hold_no_list_of_their_own(tmp_path: Any) -> None:
+    """A skill's phrases and patterns are tuples (no patterns: the one empty tuple): a
+    list of its own for each skill was 1 MB more at 10,000 skills."""
+    for n in range(3):
+        write(tmp_path, f"s{n}/SKILL.md", skill_text(name=f"s{n}", description="Plans releases."))
+    registry = project_from_folder(str(tmp_path), "agentskills").registry()
+    registry.scan()
+    index = MatchIndex(registry)
+    assert len(index.terms) == 3
+    for terms in index.terms.values():
+        assert type(terms.phrases) is tuple and len(terms.phrases) == 1
+        assert type(terms.patterns) is tuple and not terms.patterns
+    assert len(index.phrases) == 3  # each skill's name, indexed from its tuple

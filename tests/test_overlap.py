@@ -280,3 +280,26 @@ def test_overlap_and_lint_read_no_gist_and_find_the_same_pairs(tmp_path: Any) ->
         return [(p.a.name, p.b.name, p.score) for p in overlaps(reg)]
 
     assert listed(plain) == listed(registry) and listed(plain)
+
+
+def test_an_indexs_phrase_is_one_string_however_often_read(tmp_path: Any) -> None:
+    """An index counts a skill's terms, then posts them from a second reading: each
+    reading's phrase was a string of its own (2-3 MB an index at 10,000 skills). Now
+    the document counts and the postings hold one string, the overlap index's too."""
+    one = with_phrases(terms("rotate signing keys"), True)
+    two = with_phrases(terms("rotate signing keys"), True)
+    phrase = next(p for p in one if " " in p)
+    assert next(p for p in two if p == phrase) is phrase
+    for word in ("alpha", "beta", "gamma"):
+        told = f"Rotates signing keys for the {word} service."
+        name = f"rotate-signing-{word}"
+        write(tmp_path, f"{name}/SKILL.md", skill_text(name=name, description=told))
+    registry = project_from_folder(str(tmp_path), "agentskills").registry()
+    registry.scan()
+    likely, overlap = LikelyIndex(registry), LikelyIndex(registry, OVERLAP_MODEL)
+    phrases = [t for t in likely.postings if " " in t]
+    assert phrases
+    counted = {t: t for t in likely.df}
+    shared = {t: t for t in overlap.postings}
+    assert all(counted[t] is t for t in phrases)
+    assert all(shared[t] is t for t in phrases if t in shared)

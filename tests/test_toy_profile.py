@@ -57,8 +57,8 @@ class Toy(Profile):
         from skillstudio.core.model.matches import Terms, description_keywords, words_of
 
         cues = [c for c in skill.raw.get("cues") or [] if isinstance(c, str)]
-        phrases = [(words_of(cue), "trigger", cue, 10) for cue in cues if words_of(cue)]
-        return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
+        phrases = tuple((words_of(cue), "trigger", cue, 10) for cue in cues if words_of(cue))
+        return Terms(phrases, description_keywords(skill.description), (), words_of(skill.name))
 
     def rank(self, request: MatchRequest) -> MatchResult:
         from skillstudio.core.ranking.rankers import rank_scored

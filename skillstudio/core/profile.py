@@ -298,8 +298,8 @@ class Profile:
         """What a request is matched against: by default the name (its own words, not
         its namespace), as a heuristic."""
         name_words = words_of(skill.own_name)
-        phrases = [(name_words, "name", skill.name, POINTS["name"])] if name_words else []
-        return Terms(phrases, description_keywords(skill.description), [], name_words)
+        phrases = ((name_words, "name", skill.name, POINTS["name"]),) if name_words else ()
+        return Terms(phrases, description_keywords(skill.description), (), name_words)
 
     def rank(self, request: MatchRequest) -> MatchResult | None:
         """Rank and select; None: the engine's default, where only an explicit

@@ -186,7 +186,8 @@ class Oasis(Profile):
         display = normalize(str(fields.get("name") or ""))
         if display:
             phrases.append((words_of(display), "name", str(fields.get("name")), POINTS["name"]))
-        return Terms(phrases, description_keywords(skill.description), [], words_of(skill.name))
+        keywords = description_keywords(skill.description)
+        return Terms(tuple(phrases), keywords, (), words_of(skill.name))
 
     tie_break = "priority, then id"
 

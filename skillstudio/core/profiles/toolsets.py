@@ -426,7 +426,8 @@ class Toolsets(Profile):
         # "use name skill" (handled in rank_toolsets).
         if len(name_words) > 1:
             phrases.append((name_words, "explicit", skill.name, POINTS["explicit"]))
-        return Terms(phrases, description_keywords(skill.description), patterns, name_words)
+        keywords = description_keywords(skill.description)
+        return Terms(tuple(phrases), keywords, tuple(patterns), name_words)
 
     def trigger_texts(self, skill: Skill, patterns: bool = False) -> list[str]:
         triggers = skill.fields.get("triggers")

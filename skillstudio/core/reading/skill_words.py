@@ -271,5 +271,8 @@ def with_phrases(words: list[str], phrases: bool) -> Counter[str]:
     """The words' counts, and with `phrases` each pair of adjacent words'."""
     counts = Counter(words)
     if phrases and len(words) > 1:
-        counts.update(f"{a} {b}" for a, b in pairwise(words) if a != b)
+        # interned: an index counts a skill's terms, then posts them from a second
+        # reading, and each reading's phrase was a string of its own (2-3 MB an index
+        # at 10,000 skills, most phrases one skill's)
+        counts.update(sys.intern(f"{a} {b}") for a, b in pairwise(words) if a != b)
     return counts

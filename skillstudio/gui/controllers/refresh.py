@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ...core.model.scan import SKILL_FILE
 from ...core.scanning.registry import Registry
 from ..infra.collector import collections_held
+from ..infra.free_memory import return_free_memory
 from ..infra.one_line import one_line
 from ..models.app_context import AppContext
 from .document_tabs import DocumentTabs
@@ -40,8 +41,10 @@ def freeze_long_lived() -> None:
     cyclic collector's sight. They hold no reference cycles, so reference counting
     still frees them when replaced; without this, each full collection walks half
     a million objects at 10,000 skills: an 80-100 ms freeze at random moments
-    while the user types."""
+    while the user types. Then the memory the work let go of is given back to the
+    system (gui/infra/free_memory.py)."""
     gc.freeze()
+    QTimer.singleShot(0, return_free_memory)  # what the scan or refresh dropped, given back
 
 
 class SlicedRefresh(QObject):

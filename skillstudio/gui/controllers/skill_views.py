@@ -27,6 +27,7 @@ from ...core.projects.open_project import OverlapNotes, overlap_notes, overlap_p
 from ...core.projects.project import Project
 from ...core.scanning.registry import Registry
 from ..infra.background import LatestJob
+from ..infra.free_memory import return_free_memory
 from ..infra.threads import snapshot
 from ..models.app_context import AppContext
 from ..models.problem_rows import ProblemRows
@@ -280,6 +281,7 @@ class SkillViews(QObject):
                 self.fail(f"Working out the overlap notes failed: {error}", self.context.base)
             else:
                 self.update_problems()
+            QTimer.singleShot(0, return_free_memory)  # once the copies are let go
 
         self.overlap_job.submit(work, landed)
 

@@ -32,6 +32,8 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
+from .free_memory import return_free_memory
+
 INTERVAL_MS = 250  # how often the counts are looked at (a check costs microseconds)
 HOLD_LIMIT_S = 60.0  # a hold older than this no longer holds
 
@@ -73,8 +75,23 @@ class GuiThreadCollector(QObject):
         gc.disable()
         self._timer = QTimer(self)
         self._timer.setInterval(INTERVAL_MS)
-        self._timer.timeout.connect(self.check)
+        self._collected = False  # by the last `check`
+        self.give_back_due = False  # collected since memory was last given back
+        self._timer.timeout.connect(self.tick)
         self._timer.start()
+
+    def tick(self) -> int:
+        """`check`, and once work has settled (a check with nothing due after one that
+        collected: a burst of allocations ended) the freed memory given back to the
+        system (free_memory.py; the work's garbage is gone by then)."""
+        found = self.check()
+        if self._collected:
+            self._collected = False
+            self.give_back_due = True
+        elif self.give_back_due:
+            self.give_back_due = False
+            return_free_memory()
+        return found
 
     def check(self) -> int:
         """Collect the oldest generation whose count passed its threshold; the number of
@@ -87,6 +104,7 @@ class GuiThreadCollector(QObject):
             generation = 1
             if counts[2] > self.threshold[2]:
                 generation = 2
+        self._collected = True
         return gc.collect(generation)
 
 

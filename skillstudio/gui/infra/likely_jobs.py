@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from ...core.model.delivered import ListingView
 from ...core.model.skills import Skill
@@ -34,6 +34,7 @@ from ...core.ranking.likely_index import LikelyIndex
 from ...core.ranking.overlap import OVERLAP_MODEL, THRESHOLD, Pair, overlaps
 from ...core.scanning.registry import Registry
 from .background import LatestJob
+from .free_memory import return_free_memory
 
 
 def _build(
@@ -131,6 +132,7 @@ class LikelyIndexes(QObject):
             open_project.take_likely(model, index)
             index.defer_reweigh = True  # from now on its weights recomputed here (`_reweigh`)
             self.ready.emit(registry)
+            QTimer.singleShot(0, return_free_memory)  # what the build dropped, given back
 
         profile = registry.profile
         job = self._jobs.get(key)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.scanning.registry import quiet_gc
-from skillstudio.gui.infra import collector as collector_module
+from skillstudio.gui.infra import collector
 from skillstudio.gui.infra.collector import collect_on_gui_thread, collections_held, held
 from skillstudio.gui.window.main_window import MainWindow
 
@@ -88,8 +88,8 @@ def test_collections_wait_while_a_job_holds_them_and_its_objects_are_frozen(
     half-built registry, one of 116-351 ms); when the job ends, what it built is frozen
     (as freeze_long_lived froze the whole heap when a scan landed: cyclic garbage made
     meanwhile is frozen with it)."""
-    collector = collect_on_gui_thread()
-    assert collector is not None
+    gui_collector = collect_on_gui_thread()
+    assert gui_collector is not None
     released = threading.Event()
     built: list[object] = []
 
@@ -106,8 +106,8 @@ def test_collections_wait_while_a_job_holds_them_and_its_objects_are_frozen(
         gone = weakref.ref(garbage)
         del garbage
         [_Cycle() for _ in range(50_000)]  # far past the first threshold
-        assert gc.get_count()[0] > collector.threshold[0]
-        assert collector.check() == 0
+        assert gc.get_count()[0] > gui_collector.threshold[0]
+        assert gui_collector.check() == 0
         assert gone() is not None
     finally:
         released.set()
@@ -121,6 +121,38 @@ def test_collections_wait_while_a_job_holds_them_and_its_objects_are_frozen(
 
 def test_a_hold_past_its_limit_no_longer_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     """A job that never ends cannot stop collection for good."""
-    monkeypatch.setattr(collector_module, "HOLD_LIMIT_S", 0.0)
+    monkeypatch.setattr(collector, "HOLD_LIMIT_S", 0.0)
     with collections_held():
         assert not held()
+
+
+def test_memory_given_back_once_work_settles(
+    qapp: QApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick that collected marks work under way; the next tick with nothing due gives
+    the freed memory back to the system, once, and a quiet app gives nothing back."""
+    given: list[bool] = []
+
+    def give_back() -> bool:
+        given.append(True)
+        return True
+
+    monkeypatch.setattr(collector, "return_free_memory", give_back)
+    gc.collect()
+    ticking = collector.GuiThreadCollector(qapp)
+    ticking._timer.stop()  # ticked by hand here
+    try:
+        gc.collect()
+        ticking.tick()  # nothing allocated: nothing due, nothing given back
+        assert given == []
+        garbage = [_Cycle() for _ in range(ticking.threshold[0] + 10)]
+        del garbage
+        ticking.tick()  # a burst of allocations: collected, nothing given back yet
+        assert given == [] and ticking.give_back_due
+        ticking.tick()  # settled: given back
+        assert given == [True] and not ticking.give_back_due
+        ticking.tick()
+        assert given == [True]  # once
+    finally:
+        ticking.deleteLater()
+        collect_on_gui_thread()
