@@ -123,9 +123,15 @@ def test_a_fix_is_not_written_through_a_link(tmp_path: Path) -> None:
 
 def test_unsafe_fix_of_a_name_that_differs_from_its_folder(tmp_path: Path) -> None:
     path = Path(write(tmp_path, "pdf-forms/SKILL.md", "---\nname: pdf-form\ndescription: d\n---\n"))
-    _fix(path, "agentskills", "--fix")
+    _code, _out, err = _fix(path, "agentskills", "--fix")
     assert b"name: pdf-form\n" in path.read_bytes()  # a rename is never a safe fix
-    _fix(path, "agentskills", "--fix", "--unsafe-fixes")
+    # ... and a plain --fix that fixed nothing says a fix is there (a reviewer read
+    # "0 problems fixed" and found the rename only in the app)
+    assert "0 problems fixed in 0 files" in err
+    assert "1 more problem has a fix that renames or takes text out" in err
+    assert "--unsafe-fixes" in err
+    _code, _out, err = _fix(path, "agentskills", "--fix", "--unsafe-fixes")
+    assert "more problem" not in err
     assert path.read_bytes() == b"---\nname: pdf-forms\ndescription: d\n---\n"
     assert not (tmp_path / "pdf-form").exists()  # one fix, not both: the folder stays
 

@@ -54,6 +54,7 @@ class FixRun:
     diffs: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     files: int = 0
+    unsafe_left: int = 0  # problems left whose fix only --unsafe-fixes makes
 
 
 def run_fixes(loaded: list[OpenProject], args: argparse.Namespace, env: Env) -> FixRun:
@@ -86,6 +87,8 @@ def run_fixes(loaded: list[OpenProject], args: argparse.Namespace, env: Env) -> 
             check = skill_check(skill, profile)
             outcome = fix_text(text, check, profile, args.unsafe_fixes, keep_folder=keep)
             run.problems.extend(f"{where}: {note}" for note in outcome.notes)
+            if not args.unsafe_fixes:
+                run.unsafe_left += _unsafe_only(outcome.text, check)
             if not outcome.changed:
                 continue
             run.files += 1
@@ -110,6 +113,20 @@ def run_fixes(loaded: list[OpenProject], args: argparse.Namespace, env: Env) -> 
                 run.problems.append(f"{where}: not fixed: {exc}")
                 run.fixed = [f for f in run.fixed if f["path"] != skill.path]
     return run
+
+
+def _unsafe_only(text: str, check: Any) -> int:
+    """How many of the problems `text` still has offer a fix only --unsafe-fixes makes
+    (a rename, text taken out): a plain --fix that fixed nothing says they exist."""
+    from ..core.checking.fix_plans import fixable, plans_for
+
+    doc, diagnostics = check(text)
+    return sum(
+        1
+        for d in diagnostics
+        if fixable(d.code)
+        and any(not p.safe or p.rename_folder is not None for p in plans_for(doc, d))
+    )
 
 
 def _kept_folder(folder: str, given: list[str], cwd: str) -> str | None:
@@ -160,6 +177,13 @@ def report_fixes(run: FixRun, args: argparse.Namespace, env: Env) -> None:
         env.err.write(printable(problem) + "\n")
     verb = "would be fixed" if args.dry_run else "fixed"
     env.err.write(f"{counted(len(run.fixed), 'problem')} {verb} in {counted(run.files, 'file')}\n")
+    if run.unsafe_left:
+        verb = "has" if run.unsafe_left == 1 else "have"
+        env.err.write(
+            f"{counted(run.unsafe_left, 'more problem')} {verb}"
+            " a fix that renames or takes text out: see it with --dry-run --unsafe-fixes,"
+            " make it with --unsafe-fixes\n"
+        )
 
 
 def dry_run_exit(run: FixRun, env: Env) -> int:
