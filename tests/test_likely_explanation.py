@@ -133,12 +133,7 @@ def test_explain_keeps_the_json_and_plain_match_its_text(tmp_path: Path) -> None
 
 
 def test_where_triggers_choose_explain_has_no_estimate(tmp_path: Path) -> None:
-    for name, description in REVIEW.items():
-        write(
-            tmp_path,
-            f"skills/{name}/SKILL.md",
-            skill_text(name=name, description=description, triggers=[name]),
-        )
+    collection(tmp_path, REVIEW, **{name: {"triggers": [name]} for name in REVIEW})
     args = ("match", "code-review please", "--root", "skills", "--profile", "oasis")
     run = cli(*args, "--explain", cwd=tmp_path)
     assert run.out.startswith("selected: ") and "Why each is ranked so" not in run.out

@@ -26,7 +26,8 @@ from skillstudio.core.ranking.trigger_phrases import (
 )
 from skillstudio.core.reading.skill_words import terms
 from skillstudio.core.scanning.registry import Registry
-from tests.helpers import CORPUS, skill_text, write
+from tests.helpers import CORPUS
+from tests.test_likely import collection as likely_collection
 
 # A collection whose bodies all talk of tests, bugs and failures (as a workflow
 # collection's do): those words weigh almost nothing by IDF here.
@@ -77,15 +78,12 @@ WORKFLOW = {
 
 
 def collection(tmp_path: Any, skills: dict[str, tuple[str, str]]) -> Registry:
-    for name, (description, body) in skills.items():
-        write(
-            tmp_path,
-            f"skills/{name}/SKILL.md",
-            skill_text(name=name, description=description, _body=body),
-        )
-    registry = project_from_folder(str(tmp_path / "skills"), "agentskills").registry()
-    registry.scan()
-    return registry
+    """test_likely's collection, each skill with a body of its own."""
+    return likely_collection(
+        tmp_path,
+        {name: description for name, (description, _body) in skills.items()},
+        **{name: {"_body": body} for name, (_description, body) in skills.items()},
+    )
 
 
 def positions(query: str) -> dict[str, list[float]]:
