@@ -234,3 +234,55 @@ def test_the_apps_problems_show_lints_listing_note(qtbot: Any, tmp_path: Path) -
     assert shown()[0]["path"] == notes(lint)[0]["path"]
     expected = {s: sum(d["severity"] == s for d in lint["diagnostics"]) for s in model.counts()}
     qtbot.waitUntil(lambda: model.all_counts() == expected, timeout=10_000)
+
+
+# -- one number against the budget: the meter, prompt, headroom and lint agree -----------
+def make_codex_set(base: Path, words: int) -> Path:
+    """12 Codex skills in .agents/skills at the 8,000-character budget (no window):
+    30 words each fit, with Codex's wrapper text over 8,000; 45 do not."""
+    write(base, "skillstudio.yaml", "profile: codex\n")
+    for i in range(12):
+        name = f"skill-{i:02d}"
+        description = f"Handle task {i} well. " + " ".join(f"word{i}x{j}" for j in range(words))
+        description += f". Use when asked for task {i}."
+        text = skill_text(name=name, description=description)
+        write(base, f".agents/skills/{name}/SKILL.md", text)
+    return base
+
+
+def codex_listing(base: Path) -> tuple[Any, Any]:
+    from skillstudio.core.delivery.tiers import render_listing
+
+    opened = OpenProject.read(project_from_folder(str(base)), gists=False)
+    assert opened.registry.profile.name == "codex"
+    options = opened.project.options
+    return render_listing(opened.registry, options), listing_headroom(opened.registry, options)
+
+
+def test_a_codex_listing_that_fits_is_said_to_fit_everywhere(tmp_path: Path) -> None:
+    """A reviewer's day: the Tiers meter and `prompt --tier 2` said '8,467 of 8,000' (the
+    whole message, Codex's wrapper text with it) where headroom said 6,128 of 8,000 and
+    lint nothing: Codex's budget counts the listing's lines."""
+    base = make_codex_set(tmp_path, 30)
+    tier, room = codex_listing(base)
+    assert tier.chars > 8_000 > tier.budget_counted  # the wrapper would put it over
+    assert tier.budget_counted == room.used == room.needed
+    assert not tier.over_budget and room.headroom is not None and room.headroom > 0
+    assert not notes(lint_json(cwd=base))
+    run = cli("prompt", "--tier", "2", ".", cwd=base)
+    line = next(x for x in run.err.splitlines() if x.startswith("[tier 2"))
+    assert f"{room.used:,} of 8,000 characters counted against the budget (fits)" in line
+    assert f"{tier.chars:,} of 8,000" not in line
+    head = cli("headroom", ".", cwd=base).out
+    assert f"headroom: {room.headroom:,} to spare ({room.used:,} used as listed)" in head
+
+
+def test_a_codex_listing_over_its_budget_is_said_to_be_over_everywhere(tmp_path: Path) -> None:
+    base = make_codex_set(tmp_path, 45)
+    tier, room = codex_listing(base)
+    assert tier.over_budget and tier.shortened and room.headroom is not None
+    assert room.headroom < 0
+    assert len(notes(lint_json(cwd=base))) == 1
+    run = cli("prompt", "--tier", "2", ".", cwd=base)
+    assert "of 8,000 characters counted against the budget (over)" in run.err
+    assert f"headroom: {-room.headroom:,} over" in cli("headroom", ".", cwd=base).out

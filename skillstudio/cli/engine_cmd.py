@@ -292,12 +292,9 @@ def print_tier(tier: TierText, env: Env, origin: str = "") -> None:
     from ..core.model.delivered import TIER_NAMES
 
     env.print(tier.text)
-    tokens = tier.budget_unit == "tokens"  # Codex at a known window counts tokens
-    budget = f" of {tier.budget:,}" if tier.budget and not tokens else ""
-    of_tokens = f"; budget {counted(tier.budget, 'token')}" if tier.budget and tokens else ""
     env.err.write(
         f"[tier {tier.tier}: {TIER_NAMES[tier.tier]}{' (used)' if tier.used else ''}; "
-        f"{tier.chars:,}{budget} characters, ~{counted(tier.tokens, 'token')}{of_tokens}" + "]\n"
+        f"{tier.size_line()}]\n"
     )
     if tier.agent_own:
         names = ", ".join(tier.listed[i] for i in tier.agent_own)

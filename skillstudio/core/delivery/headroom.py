@@ -132,8 +132,7 @@ def listing_headroom(registry: Registry, options: dict[str, Any] | None = None) 
     )
     own_whole = Counter(whole.listed[i] for i in whole.agent_own)
     own_real = Counter(real.listed[i] for i in real.agent_own)
-    needed = whole.spent if whole.spent is not None else len(whole.text)
-    used = real.spent if real.spent is not None else len(real.text)
+    needed, used = whole.budget_counted, real.budget_counted  # as the Tiers meter counts
     return Headroom(
         profile=registry.profile.name,
         budget=real.budget,

@@ -116,6 +116,7 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> Generator[No
                 stopped = True
                 reason = f"listing stopped at the {out.budget:,}-character budget"
             out.omitted.append({"skill": s.name, "reason": reason})
+            out.budget_dropped.append(s.name)
             continue
         used += len(line) + 1
         lines.append(line)
@@ -124,7 +125,7 @@ def _render_listing(registry: Registry, options: dict[str, Any]) -> Generator[No
     if not lines and profile.listing_frame_lines:
         header = header[:-1]  # the frame's lines joined, with no empty line between
     out.text = header + "\n".join(lines) + footer
-    out.spent = used
+    out.spent = len(out.text)  # the whole text, frame and all (`used`, less a frame's newline)
     return out
 
 

@@ -38,6 +38,8 @@ class TierText:
     # per listed skill shown without its whole description: the characters of it the
     # listing keeps (0: a bare name); what the likely ranking reads (`view`)
     cut: dict[str, int] = field(default_factory=dict)
+    # the skills the budget left out of the listing altogether (not in to_json)
+    budget_dropped: list[str] = field(default_factory=list)
     # the entries the agent adds itself (Claude Code's bundled skills and built-in
     # commands, Codex's system skills), as indexes of `listed` and `entries` (a skill of
     # the author's may share a name with one), and the names of those among `shortened`:
@@ -65,6 +67,57 @@ class TierText:
     @property
     def tokens(self) -> int:
         return estimate_tokens(self.text)
+
+    @property
+    def budget_counted(self) -> int:
+        """What the budget counts of this tier, in `budget_unit`: the agent's own count
+        where the listing keeps one (`spent`: Codex counts its listing's lines, not the
+        message around them), else the whole text. The one number every caller compares
+        with the budget (the Tiers meter, `prompt`, headroom, lint)."""
+        if self.spent is not None:
+            return self.spent
+        return self.tokens if self.budget_unit == "tokens" else self.chars
+
+    @property
+    def over_budget(self) -> bool:
+        """Whether the budget cost this listing something: a skill's description (cut
+        or dropped), a skill's place, or it counts more than the budget (names alone
+        over it). False with no budget."""
+        if self.budget is None:
+            return False
+        return bool(self.shortened or self.budget_dropped) or self.budget_counted > self.budget
+
+    def budget_note(self) -> str:
+        """'6,110 of 8,000 characters counted against the budget (fits); the block is
+        8,449 characters with the agent's wrapper' where what the budget counts is not
+        the whole text (Codex's listing: its lines, not the message around them); ''
+        where it is, or with no budget."""
+        against = self._against()
+        if not against:
+            return ""
+        block = counted(self.chars, "character")
+        return f"{against}; the block is {block} with the agent's wrapper"
+
+    def _against(self) -> str:
+        if self.budget is None or (
+            self.budget_unit == "characters" and self.budget_counted == self.chars
+        ):
+            return ""
+        state = "over" if self.over_budget else "fits"
+        budget = counted(self.budget, self.budget_unit[:-1])
+        return f"{self.budget_counted:,} of {budget} counted against the budget ({state})"
+
+    def size_line(self) -> str:
+        """The tier's size and, with a budget, what the budget counts of it: `prompt`'s
+        line ('8,449 of 8,000 characters, ~2,113 tokens', or its size and what the budget
+        counts: '8,449 characters, ~2,113 tokens; 6,110 of 8,000 characters counted
+        against the budget (fits)')."""
+        tokens = counted(self.tokens, "token")
+        against = self._against()
+        if against:
+            return f"{counted(self.chars, 'character')}, ~{tokens}; {against}"
+        of = f" of {self.budget:,}" if self.budget else ""
+        return f"{self.chars:,}{of} characters, ~{tokens}"
 
     def to_json(self, profile: str) -> dict[str, Any]:
         return {

@@ -134,8 +134,10 @@ class SkillActions(QObject):
         name, title = dialog.name, dialog.title
         path = self._operation(lambda: new_skill(place.profile, place.folder, name, title))
         if isinstance(path, str):
-            self.documents.open_skill(path)
-            self.created.emit(path)
+            editor = self.documents.open_skill(path)
+            self.created.emit(path)  # (shown in the tree, the filter cleared if it hid it)
+            if editor is not None:  # the placeholder description, the first to replace
+                editor.focus_field("description")
             return path
         return None
 

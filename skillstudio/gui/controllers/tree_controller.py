@@ -65,9 +65,14 @@ class SkillTree(QObject):
 
     def sync(self, registries: list[Registry], bases: list[str]) -> None:
         """The tree after a refresh: its rows kept if they can (nothing to do when it
-        shows the registries as they are)."""
+        shows the registries as they are); the selected row selected again by its path
+        where the rows were built again and it is still there."""
+        kept = self.current_path()
         if not self.model.sync(registries, bases):
             self.expand_roots()  # skills came or went: the rows were rebuilt
+            row = self.model.index_of(kept) if kept else QModelIndex()
+            if row.isValid() and self.view.currentIndex() != row:
+                self.view.setCurrentIndex(row)
 
     def expand_roots(self) -> None:
         """Roots open by themselves up to AUTO_EXPAND_MAX skills; a larger one (its

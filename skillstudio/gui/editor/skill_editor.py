@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
@@ -78,6 +80,17 @@ class SkillEditor(QWidget):
         self.views.currentChanged.connect(self._on_view_changed)
         self.preview.file_link_clicked.connect(self.file_link_clicked)
         self._on_diagnostics_changed(document.diagnostics)
+
+    def focus_field(self, key: str) -> None:
+        """The form shown with the keyboard in field `key`, its text selected (a new
+        skill's placeholder description: typing replaces it)."""
+        item = self.form.fields.get(key)
+        if item is None:
+            return
+        self.views.setCurrentWidget(self.form)
+        item.widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        if isinstance(item.widget, QLineEdit | QPlainTextEdit):
+            item.widget.selectAll()
 
     def undo(self, redo: bool = False) -> None:
         """One step of the document's history, whichever view has the focus."""

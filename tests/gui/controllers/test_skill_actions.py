@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.editing.skill_ops import OperationError
@@ -347,3 +347,29 @@ def test_a_new_skill_shows_in_a_filtered_tree_and_says_the_filter_was_cleared(
     assert copy is not None and window.skill_tree.current_path() == str(Path(copy, "SKILL.md"))
     assert window.filter_box.text() == "triage"
     assert "cleared" not in window.statusBar().currentMessage()
+
+
+def test_a_new_skill_puts_the_cursor_in_its_description_with_the_placeholder_selected(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path
+) -> None:
+    """A reviewer's day: after File › New Skill the keyboard was in "Filter skills…",
+    not in the new skill's placeholder description, the first thing to replace."""
+    repo = tmp_path / "plugin"
+    _plugin(repo, "demo", ("alpha-one",))
+    window = open_window(qtbot, settings, repo)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.skill_tree.filter_box.setFocus()  # where the reviewer had been
+    _typed(window, "release-notes")
+    window.menu_actions.new_action.trigger()
+    editor = window.tabs.currentWidget()
+    assert isinstance(editor, SkillEditor)
+    assert window.document_tabs.current_path() == str(repo / "skills/release-notes/SKILL.md")
+    field = editor.form.fields["description"].widget
+    assert isinstance(field, QPlainTextEdit)
+    qtbot.wait(50)  # the tree's reveal and the scan's end, after the tab opened
+    assert QApplication.focusWidget() is field
+    cursor = field.textCursor()
+    assert field.toPlainText() and cursor.selectedText() == field.toPlainText()
+    QTest.keyClicks(field, "Drafts release notes")
+    assert field.toPlainText() == "Drafts release notes"

@@ -7,16 +7,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.editor.file_view import FileView
 from skillstudio.gui.models.skill_tree_model import KIND_ROLE, PATH_ROLE
 from skillstudio.gui.window.main_window import MainWindow
 
+from ...helpers import skill_text, write
 from ..parts import (
     TreeParts,
     all_rows,
+    open_window,
     skill_names,
 )
 
@@ -145,3 +148,33 @@ def test_one_click_opens_and_the_filter_follows_the_current_tab(
     name = os.path.basename(os.path.dirname(path))
     filtered(window, qtbot, name[:4])
     assert window.tree.currentIndex().data(PATH_ROLE) == path
+
+
+@pytest.mark.parametrize("words", ["", "e"])  # the reviewer's tree was filtered
+@pytest.mark.parametrize("change", ["description", "a new skill"])
+def test_the_selected_skill_stays_selected_when_a_change_on_disk_refreshes_the_tree(
+    qtbot: QtBot, settings: QSettings, tmp_path: Path, change: str, words: str
+) -> None:
+    """A reviewer's day: an outside change refreshed the tree and the selected skill lost
+    its highlight. Kept by its path, whether the rows stay (a description edited) or are
+    built again (a skill added)."""
+    for name in ("alpha-one", "beta-two", "gamma-three"):
+        write(tmp_path, f".claude/skills/{name}/SKILL.md", skill_text(name=name))
+    window = open_window(qtbot, settings, tmp_path, "claude-code")
+    if words:
+        filtered(window, qtbot, words)
+    view, model = window.skill_tree.view, window.tree_model
+    chosen = str(tmp_path / ".claude/skills/beta-two/SKILL.md")
+    view.setCurrentIndex(model.index_of(chosen))
+    assert window.skill_tree.current_path() == chosen
+    if change == "description":
+        Path(chosen).write_text(skill_text(name="beta-two", description="Changed outside."))
+        changed = chosen
+    else:
+        changed = write(tmp_path, ".claude/skills/aaa-new/SKILL.md", skill_text(name="aaa-new"))
+    with qtbot.waitSignal(window.refresh_finished, timeout=10_000):
+        window.refresher.changed([changed])  # as the watcher says it (its timing: the OS's)
+    assert len(skill_names(window)) == (4 if change == "a new skill" else 3)
+    assert window.skill_tree.current_path() == chosen
+    selected = view.selectionModel().selectedRows()
+    assert [i.data(PATH_ROLE) for i in selected] == [chosen]

@@ -121,6 +121,7 @@ def write_listing(
     for entry, shown, whole, bare in rows:
         if shown is None:
             out.omitted.append({"skill": entry.name, "reason": reason})
+            out.budget_dropped.append(entry.name)
             continue
         out.listed.append(entry.name)
         if id(entry) in own:

@@ -89,7 +89,7 @@ def headroom_line(room: Headroom, agents: str) -> str:
         text += f"; not listed by the agent's own rules ({len(room.not_listed):,}): {names}"
     # (the Tiers tab's count is of the whole tier-2 text: a first-day reader saw 497
     # here and 2,658 there "of 8,000" and could not tell which was true)
-    return text + ". The budget counts the skills' entries; Tiers counts the whole text."
+    return text + ". The budget counts the skills' entries, as the Tiers meter does."
 
 
 class HeadroomView(QWidget):

@@ -131,20 +131,26 @@ class TierView(QWidget):
             else "empty"
         )
         note = tier.note if tier.text else ""  # an empty tier says it below, in full
-        note = " ".join(n for n in (tier.form, note) if n)  # not the agent's own format
+        # what the budget counts where it is not the whole text (Codex: the lines)
+        note = " ".join(n for n in (tier.form, note, tier.budget_note()) if n)
         self.header.setText(
             f"<b>Tier {tier_title(tier.tier)}</b>{used}"  # what it is: the tab's tooltip
             f" · <span style='color:{colour('muted')}'>{size}</span>"
             + (f"<br><i>{html.escape(note)}</i>" if note else "")
         )
         if tier.budget:
-            # the whole text against the budget, in what the budget counts (Codex: tokens)
-            counted_size = tier.tokens if tier.budget_unit == "tokens" else tier.chars
+            # what the budget counts (TierText.budget_counted: Codex counts its lines, not
+            # the message around them), red only where the budget cost the listing
+            counted_size = tier.budget_counted
             self.meter.setVisible(True)
             self.meter.setRange(0, tier.budget)
             self.meter.setValue(min(counted_size, tier.budget))
-            self.meter.setFormat(f"{counted_size:,} / {tier.budget:,} {tier.budget_unit}")
-            over = counted_size > tier.budget
+            self.meter.setFormat(
+                f"{counted_size:,} / {tier.budget:,} {tier.budget_unit}"
+                + (" counted" if tier.budget_note() else "")
+            )
+            self.meter.setToolTip(tier.budget_note() or tier.size_line())
+            over = tier.over_budget
             self.meter.setStyleSheet(
                 f"QProgressBar::chunk{{background:{colour('threshold')}}}" if over else ""
             )

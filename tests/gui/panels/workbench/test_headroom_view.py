@@ -124,11 +124,9 @@ def test_headroom_shows_the_set_against_the_listing_budget(
         expected.skills,
     )
     assert f"{room.needed:,} of {room.budget:,} characters" in view.line.text()
-    # the Tiers tab counts the whole tier-2 text against the same budget: the line says
-    # which of the two numbers the budget is about
-    assert "The budget counts the skills' entries; Tiers counts the whole text." in (
-        view.line.text()
-    )
+    # the Tiers meter counts the same entries against the same budget (TierText.
+    # budget_counted): the line says what the budget is about
+    assert "The budget counts the skills' entries, as the Tiers meter does." in (view.line.text())
     # the table lists the author's skills; Claude Code's own entries are named in the line
     own = set(expected.agent_skills)
     assert own and "simplify" in own

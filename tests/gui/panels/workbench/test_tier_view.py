@@ -4,6 +4,7 @@ exact text, size against the budget, omissions)."""
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -14,10 +15,11 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from skillstudio.gui.panels.workbench.query_panel import QueryPanel
-from skillstudio.gui.panels.workbench.tier_view import SHORTEST, TierTabs, tier_title
+from skillstudio.gui.panels.workbench.tier_view import SHORTEST, TierTabs, TierView, tier_title
 from skillstudio.gui.window.main_window import MainWindow
 from skillstudio.gui.window.welcome_page import TIERS
 
+from ....test_listing_budget import codex_listing, make_codex_set
 from ...parts import panel_on
 
 
@@ -161,3 +163,24 @@ def test_the_listing_says_whose_format_it_is_and_escapes_as_that_form(
     else:
         assert text.startswith("<available_skills>")
         assert "Cursor's own listing format is not known here" in header
+
+
+@pytest.mark.parametrize(("words", "over"), [(30, False), (45, True)])
+def test_the_meter_counts_what_codexs_budget_counts(
+    qtbot: QtBot, tmp_path: Path, words: int, over: bool
+) -> None:
+    """A reviewer's day: under codex the meter showed a red '8,467 / 8,000 characters'
+    (the whole message) where Headroom said 6,128 of 8,000 fit: the meter shows what
+    the budget counts, red only where the budget cost the listing something."""
+    tier, room = codex_listing(make_codex_set(tmp_path, words))
+    view = TierView()
+    qtbot.addWidget(view)
+    view.show_tier(tier)
+    assert view.meter.maximum() == 8_000 and room.budget == 8_000
+    assert view.meter.value() == min(room.used, 8_000)
+    assert view.meter.format() == f"{room.used:,} / 8,000 characters counted"
+    assert ("QProgressBar::chunk" in view.meter.styleSheet()) is over
+    state = "over" if over else "fits"
+    said = f"{room.used:,} of 8,000 characters counted against the budget ({state})"
+    assert said in view.meter.toolTip() and said in html.unescape(view.header.text())
+    assert f"the block is {tier.chars:,} characters" in view.meter.toolTip()
