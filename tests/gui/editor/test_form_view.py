@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from skillstudio.core.profiles import get_profile
+from skillstudio.gui.editor.field_notes import MARKS, SeverityNote
 from skillstudio.gui.editor.field_widgets import TriggersEditor
-from skillstudio.gui.editor.form_view import MARKS, SeverityNote
 from skillstudio.gui.infra.theme import colour
 from skillstudio.gui.window.main_window import MainWindow
 
