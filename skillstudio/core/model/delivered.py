@@ -116,8 +116,9 @@ class TierText:
         against = self._against()
         if against:
             return f"{counted(self.chars, 'character')}, ~{tokens}; {against}"
-        of = f" of {self.budget:,}" if self.budget else ""
-        return f"{self.chars:,}{of} characters, ~{tokens}"
+        if self.budget:
+            return f"{self.chars:,} of {counted(self.budget, 'character')}, ~{tokens}"
+        return f"{counted(self.chars, 'character')}, ~{tokens}"
 
     def to_json(self, profile: str) -> dict[str, Any]:
         return {
