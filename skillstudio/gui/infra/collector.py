@@ -58,9 +58,11 @@ def collections_held() -> Iterator[None]:
 
 
 def held() -> bool:
-    """A job holds collections now (and began less than HOLD_LIMIT_S ago)."""
+    """A job holds collections now: a hold that began less than HOLD_LIMIT_S ago (each
+    hold on its own: one stuck hold does not make a new one void)."""
+    now = time.monotonic()
     with _lock:
-        return bool(_holds) and time.monotonic() - min(_holds) < HOLD_LIMIT_S
+        return any(now - began < HOLD_LIMIT_S for began in _holds)
 
 
 _installed: list[GuiThreadCollector] = []
